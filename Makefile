@@ -1,0 +1,110 @@
+# Lockstep top-level Makefile.
+#   make            build build/lockstep and build/liblockstep.a
+#   make run        run the default workload suite (every block in lockstep)
+#   make test       everything CI checks (installs Debian deps first)
+# Fragments in mk/*.mk add block/RTL targets and append to TEST_TARGETS.
+
+BUILD   ?= build
+CC      := gcc
+CXX     := g++
+WARN    := -Wall -Wextra -Wshadow -Wmissing-prototypes
+ifeq ($(WERROR),1)
+WARN    += -Werror
+endif
+OPT     ?= -O2 -g
+SAN     ?=
+CFLAGS  := -std=c11 $(WARN) $(OPT) $(SAN) -D_POSIX_C_SOURCE=200809L \
+           -Iinclude -Icsim -I$(BUILD)/gen -MMD -MP
+LDFLAGS := $(SAN)
+LDLIBS  := -lm
+
+LIB     := $(BUILD)/liblockstep.a
+CLI     := $(BUILD)/lockstep
+WLLIB   := $(BUILD)/libworkloads.a
+
+LIB_SRCS  := $(sort $(shell find csim -name '*.c' -not -path 'csim/cli/*'))
+CLI_SRCS  := $(sort $(wildcard csim/cli/*.c))
+WL_SRCS   := $(sort $(wildcard workloads/*.c workloads/*/*.c))
+WL_PTX    := $(sort $(wildcard workloads/*/*.ptx))
+UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
+
+obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
+LIB_OBJS  := $(call obj,$(LIB_SRCS))
+CLI_OBJS  := $(call obj,$(CLI_SRCS))
+WL_OBJS   := $(call obj,$(WL_SRCS)) $(BUILD)/obj/gen/wl_ptx.o
+UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
+
+# Targets the fragments extend.
+TEST_TARGETS := test-unit test-workloads
+ALL_TARGETS  := $(LIB) $(CLI)
+
+.PHONY: all deps run test test-unit test-workloads test-asan bench ptx clean
+all: $(ALL_TARGETS)
+
+-include mk/*.mk
+
+deps:
+	@bash mk/deps.sh
+
+$(BUILD)/obj/%.o: %.c | deps
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(LIB): $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(WLLIB): $(WL_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(CLI): $(CLI_OBJS) $(WLLIB) $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(WLLIB) $(LIB) $(LDLIBS)
+
+# Committed PTX is embedded in the CLI so it runs from any directory.
+$(BUILD)/tools/bin2c: tools/bin2c.c | deps
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 $(WARN) -O2 -o $@ $<
+
+$(BUILD)/gen/wl_ptx.c: $(BUILD)/tools/bin2c $(WL_PTX)
+	@mkdir -p $(dir $@)
+	$(BUILD)/tools/bin2c $@ $(WL_PTX)
+
+$(BUILD)/tests/%: tests/unit/%.c $(WLLIB) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests -o $@ $< $(WLLIB) $(LIB) $(LDLIBS) -lcmocka
+
+run: deps $(CLI)
+	$(CLI) run all --table
+
+test: deps $(TEST_TARGETS)
+	@echo "make test: all test groups passed"
+
+test-unit: $(UNIT_BINS)
+	@bash tests/run-unit.sh $(UNIT_BINS)
+
+test-workloads: $(CLI)
+	@bash tests/regress/workloads.sh $(CLI)
+
+# The unit and workload suites again under AddressSanitizer + UBSan.
+test-asan: deps
+	$(MAKE) BUILD=build/asan OPT="-O1 -g -fno-omit-frame-pointer" \
+	  SAN="-fsanitize=address,undefined -fno-sanitize-recover=all" \
+	  test-unit test-workloads
+
+bench: deps $(CLI)
+	@bash tests/bench.sh $(CLI) $(BUILD)/bench.json
+
+# Regenerates committed PTX where nvcc exists.
+NVCC ?= $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
+ptx:
+	@bash tools/make-ptx.sh "$(NVCC)"
+
+clean:
+	rm -rf build
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

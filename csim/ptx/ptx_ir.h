@@ -1,0 +1,227 @@
+/* PTX intermediate representation: what csim/ptx produces and csim/exec
+ * consumes. Registers are resolved to dense per-function indices (nested
+ * scopes flattened, shadowing resolved), labels to instruction indices, and
+ * symbols to indices into the function's or module's symbol table. */
+#ifndef PTX_IR_H
+#define PTX_IR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- opcodes: one enum row per line of ptx_ops.def ---- */
+enum ptx_unit { PTX_UNIT_ALU, PTX_UNIT_SFU, PTX_UNIT_MEM, PTX_UNIT_CTRL, PTX_UNIT_SYNC };
+
+enum ptx_op {
+#define PTX_OP(id, name, unit, comment) PTX_OP_##id,
+#include "ptx/ptx_ops.def"
+#undef PTX_OP
+    PTX_OP_COUNT
+};
+
+/* Name ("add") and unit class of an opcode. */
+const char *ptx_op_name(enum ptx_op op);
+enum ptx_unit ptx_op_unit(enum ptx_op op);
+
+/* ---- scalar types ---- */
+enum ptx_type {
+    PTX_T_NONE = 0,
+    PTX_T_PRED,
+    PTX_T_B8, PTX_T_B16, PTX_T_B32, PTX_T_B64,
+    PTX_T_U8, PTX_T_U16, PTX_T_U32, PTX_T_U64,
+    PTX_T_S8, PTX_T_S16, PTX_T_S32, PTX_T_S64,
+    PTX_T_F16, PTX_T_F32, PTX_T_F64,
+    PTX_T_COUNT
+};
+/* Width in bits (pred: 1), signedness and float-ness of a type. */
+unsigned ptx_type_bits(enum ptx_type t);
+bool ptx_type_is_signed(enum ptx_type t);
+bool ptx_type_is_float(enum ptx_type t);
+const char *ptx_type_name(enum ptx_type t);
+
+/* ---- state spaces ---- */
+enum ptx_space {
+    PTX_SP_GENERIC = 0, PTX_SP_REG, PTX_SP_GLOBAL, PTX_SP_SHARED,
+    PTX_SP_LOCAL, PTX_SP_PARAM, PTX_SP_CONST, PTX_SP_TEX
+};
+
+/* ---- modifiers ---- */
+enum ptx_cmp {       /* setp/set comparison */
+    PTX_CMP_NONE = 0, PTX_CMP_EQ, PTX_CMP_NE, PTX_CMP_LT, PTX_CMP_LE,
+    PTX_CMP_GT, PTX_CMP_GE, PTX_CMP_LO, PTX_CMP_LS, PTX_CMP_HI, PTX_CMP_HS,
+    PTX_CMP_EQU, PTX_CMP_NEU, PTX_CMP_LTU, PTX_CMP_LEU, PTX_CMP_GTU,
+    PTX_CMP_GEU, PTX_CMP_NUM, PTX_CMP_NAN
+};
+enum ptx_rnd {       /* rounding: float (.rn...) and float->int (.rni...) */
+    PTX_RND_NONE = 0, PTX_RND_RN, PTX_RND_RZ, PTX_RND_RM, PTX_RND_RP,
+    PTX_RND_RNI, PTX_RND_RZI, PTX_RND_RMI, PTX_RND_RPI
+};
+/* Sub-operation, interpreted per opcode:
+ *  setp: bool-op with the c predicate; atom/red: the operation;
+ *  shfl: mode; vote: mode; bar: sync/arrive/red; tex: geometry;
+ *  testp: class. */
+enum ptx_sub {
+    PTX_SUB_NONE = 0,
+    PTX_SUB_AND, PTX_SUB_OR, PTX_SUB_XOR,                 /* setp, atom, red */
+    PTX_SUB_ADD, PTX_SUB_MIN, PTX_SUB_MAX, PTX_SUB_INC, PTX_SUB_DEC,
+    PTX_SUB_EXCH, PTX_SUB_CAS,                            /* atom, red       */
+    PTX_SUB_UP, PTX_SUB_DOWN, PTX_SUB_BFLY, PTX_SUB_IDX,  /* shfl            */
+    PTX_SUB_ALL, PTX_SUB_ANY, PTX_SUB_UNI, PTX_SUB_BALLOT,/* vote            */
+    PTX_SUB_SYNC, PTX_SUB_ARRIVE, PTX_SUB_RED_POPC,       /* bar             */
+    PTX_SUB_WARP_SYNC,                                    /* bar.warp.sync   */
+    PTX_SUB_1D, PTX_SUB_2D, PTX_SUB_3D,                   /* tex             */
+    PTX_SUB_FINITE, PTX_SUB_INFINITE, PTX_SUB_NUMBER,
+    PTX_SUB_NOTANUMBER, PTX_SUB_NORMAL, PTX_SUB_SUBNORMAL /* testp           */
+};
+/* Flag bits of struct ptx_inst.flags. */
+#define PTX_F_HI       (1u << 0)   /* .hi  */
+#define PTX_F_LO       (1u << 1)   /* .lo  */
+#define PTX_F_WIDE     (1u << 2)   /* .wide */
+#define PTX_F_SAT      (1u << 3)   /* .sat */
+#define PTX_F_FTZ      (1u << 4)   /* .ftz */
+#define PTX_F_APPROX   (1u << 5)   /* .approx (and .full) */
+#define PTX_F_CC       (1u << 6)   /* .cc: writes the carry flag */
+#define PTX_F_UNI      (1u << 7)   /* bra.uni / call.uni */
+#define PTX_F_NC       (1u << 8)   /* ld.global.nc */
+#define PTX_F_VOLATILE (1u << 9)   /* .volatile */
+#define PTX_F_TO       (1u << 10)  /* cvta.to.<space> */
+#define PTX_F_SHFL_P   (1u << 11)  /* shfl writes d|p */
+#define PTX_F_ALIGNED  (1u << 12)  /* .aligned (barrier) */
+
+/* ---- operands ---- */
+enum ptx_opnd_kind {
+    PTX_O_NONE = 0,
+    PTX_O_REG,     /* reg: index into ptx_func.regs                         */
+    PTX_O_IMM,     /* imm: raw bits; an f32 literal holds its 32-bit pattern */
+    PTX_O_SREG,    /* sreg: special register id, see enum ptx_sreg           */
+    PTX_O_SYM,     /* sym: address of a symbol (mov r, sym) + imm offset     */
+    PTX_O_MEM,     /* [base + imm]: base is reg (reg>=0) or sym (sym>=0)     */
+    PTX_O_VEC,     /* {r0, r1, ...}: vec_regs[0..vec_n-1]; -1 = sink '_'     */
+    PTX_O_LABEL,   /* branch target: label = instruction index               */
+    PTX_O_FUNC     /* call target: func = index in ptx_module.funcs          */
+};
+enum ptx_sreg {
+    PTX_SR_TID_X, PTX_SR_TID_Y, PTX_SR_TID_Z,
+    PTX_SR_NTID_X, PTX_SR_NTID_Y, PTX_SR_NTID_Z,
+    PTX_SR_CTAID_X, PTX_SR_CTAID_Y, PTX_SR_CTAID_Z,
+    PTX_SR_NCTAID_X, PTX_SR_NCTAID_Y, PTX_SR_NCTAID_Z,
+    PTX_SR_LANEID, PTX_SR_WARPID, PTX_SR_NWARPID, PTX_SR_SMID, PTX_SR_NSMID,
+    PTX_SR_LANEMASK_EQ, PTX_SR_LANEMASK_LT, PTX_SR_LANEMASK_LE,
+    PTX_SR_LANEMASK_GT, PTX_SR_LANEMASK_GE,
+    PTX_SR_CLOCK, PTX_SR_CLOCK64, PTX_SR_GRIDID,
+    PTX_SR_COUNT
+};
+
+/* A symbol reference: module scope (global/const/texref/func-visible) or
+ * function scope (shared, local, param). */
+struct ptx_symref {
+    int16_t scope;   /* 0 = module symbol table, 1 = function symbol table */
+    int32_t index;
+};
+
+struct ptx_operand {
+    uint8_t kind;          /* enum ptx_opnd_kind */
+    bool neg;              /* '!' prefix on a predicate source            */
+    int32_t reg;           /* PTX_O_REG, PTX_O_MEM base; -1 if none       */
+    struct ptx_symref sym; /* PTX_O_SYM, PTX_O_MEM (index -1 if none)     */
+    int64_t imm;           /* PTX_O_IMM bits; PTX_O_MEM/PTX_O_SYM offset  */
+    uint8_t sreg;          /* PTX_O_SREG */
+    uint8_t vec_n;         /* PTX_O_VEC */
+    int32_t vec_regs[4];   /* PTX_O_VEC */
+    int32_t label;         /* PTX_O_LABEL: instruction index              */
+    int32_t func;          /* PTX_O_FUNC */
+};
+
+#define PTX_MAX_OPNDS 8
+
+/* One instruction. Operand 0 is the destination where the op has one
+ * (for st/red: operand 0 is the address, operand 1 the value). */
+struct ptx_inst {
+    uint8_t op;            /* enum ptx_op */
+    uint8_t type;          /* main type (the last type suffix: d's type)  */
+    uint8_t type2;         /* second type: cvt source, setp/set operands  */
+    uint8_t space;         /* ld/st/atom/red/cvta state space             */
+    uint8_t vec;           /* 1, 2 or 4 (.v2/.v4)                         */
+    uint8_t cmp;           /* enum ptx_cmp                                */
+    uint8_t rnd;           /* enum ptx_rnd                                */
+    uint8_t sub;           /* enum ptx_sub                                */
+    uint16_t flags;        /* PTX_F_*                                     */
+    uint8_t nopnd;
+    bool guard_neg;        /* @!p                                         */
+    int32_t guard;         /* predicate register index, -1 = unguarded    */
+    struct ptx_operand o[PTX_MAX_OPNDS];
+    /* filled by the CFG pass for branches: immediate post-dominator, the
+     * reconvergence PC (instruction index; ninsts = function exit).       */
+    int32_t reconv;
+    uint32_t line, col;    /* source position of the opcode               */
+};
+
+struct ptx_reg {
+    const char *name;      /* as written, e.g. "%r12", "temp"             */
+    uint8_t type;          /* declared type                               */
+};
+
+struct ptx_symbol {
+    const char *name;
+    uint8_t space;         /* enum ptx_space                               */
+    uint8_t type;          /* element type (.b8 for byte arrays)           */
+    uint32_t align;
+    uint64_t size;         /* bytes; 0 for extern shared                   */
+    bool is_extern;        /* .extern .shared dynamic array                */
+    uint8_t *init;         /* initialiser bytes (size), NULL = zero         */
+    uint64_t offset;       /* assigned offset within its space's segment    */
+    uint32_t line;
+};
+
+struct ptx_param {
+    const char *name;
+    uint8_t type;          /* scalar type, or .b8 for by-value structs     */
+    uint32_t size, align;
+    uint32_t offset;       /* within the param buffer                      */
+};
+
+struct ptx_func {
+    const char *name;
+    bool is_entry;         /* .entry (kernel) vs .func                      */
+    struct ptx_param *params;  uint32_t nparams;
+    uint32_t param_bytes;
+    struct ptx_param *rets;    uint32_t nrets;   /* .func return params     */
+    struct ptx_reg *regs;      uint32_t nregs;
+    struct ptx_symbol *syms;   uint32_t nsyms;   /* shared/local/param vars */
+    uint64_t shared_bytes;     /* static .shared within this function      */
+    uint64_t local_bytes;      /* .local per thread                         */
+    struct ptx_inst *insts;    uint32_t ninsts;
+    uint32_t maxntid[3];       /* 0 if not given                            */
+    uint32_t line;
+    /* CFG (filled by ptx_cfg_build): basic blocks over insts */
+    struct ptx_cfg *cfg;
+};
+
+struct ptx_module {
+    const char *file;          /* for messages */
+    uint32_t version_major, version_minor;
+    char target[32];
+    unsigned address_size;
+    struct ptx_symbol *syms;   uint32_t nsyms;   /* .global/.const/.texref  */
+    uint64_t global_bytes, const_bytes;          /* module segment sizes    */
+    struct ptx_func *funcs;    uint32_t nfuncs;  /* entries and .funcs      */
+    struct ptx_arena *arena;   /* owns every allocation of the module       */
+};
+
+/* Parse/analysis diagnostics: "file:line:col: error: what (construct)". */
+struct ptx_diag {
+    char msg[512];
+    uint32_t line, col;
+};
+
+/* Parses PTX text into *out (caller frees with ptx_module_free). Returns 0,
+ * or -1 with diag filled (file:line:col and the offending construct). Runs
+ * the CFG and post-dominator analysis of every function. */
+int ptx_parse(const char *file, const char *text, size_t len,
+              struct ptx_module **out, struct ptx_diag *diag);
+/* Frees a module from ptx_parse; NULL is ignored. */
+void ptx_module_free(struct ptx_module *m);
+/* Function by name (entries and .funcs), or NULL. */
+const struct ptx_func *ptx_find_func(const struct ptx_module *m, const char *name);
+
+#endif

@@ -1,0 +1,102 @@
+/* Lockstep public C API: a cycle-level SIMT GPU model that runs nvcc PTX.
+ *
+ * Every call that can fail returns an ls_status; LS_OK is 0. The message of
+ * the last failure on a GPU (naming the file:line of the PTX or of the
+ * library where it arose) is ls_gpu_error(). Nothing here calls exit() and
+ * no state is global: several GPUs may live in one process. */
+#ifndef LOCKSTEP_H
+#define LOCKSTEP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum ls_status {
+    LS_OK = 0,
+    LS_ERR_INVALID = 1,   /* bad argument (null pointer, unknown name, ...)   */
+    LS_ERR_PARSE = 2,     /* malformed or unsupported PTX                      */
+    LS_ERR_NOMEM = 3,     /* host or device memory exhausted                   */
+    LS_ERR_MEMFAULT = 4,  /* out-of-bounds or misaligned device access         */
+    LS_ERR_DEADLOCK = 5,  /* barrier never reached or instruction budget spent */
+    LS_ERR_LAUNCH = 6,    /* bad launch geometry, arguments or resources       */
+    LS_ERR_IO = 7,        /* file could not be read                            */
+    LS_ERR_INTERNAL = 8   /* a model invariant broke: a bug, please report     */
+} ls_status;
+
+/* Human-readable name of a status code ("LS_ERR_PARSE"). */
+const char *ls_status_name(ls_status s);
+
+typedef uint64_t ls_dptr;                 /* device (global) address       */
+typedef struct ls_gpu ls_gpu;             /* one simulated GPU             */
+typedef struct ls_module ls_module;       /* one loaded PTX module         */
+typedef struct ls_dim3 { unsigned x, y, z; } ls_dim3;
+
+/* GPU configuration (functional part; timing knobs live in configs/). */
+typedef struct ls_config {
+    unsigned warp_size;          /* threads per warp; 32                      */
+    uint64_t global_mem_bytes;   /* device memory capacity                    */
+    uint64_t max_warp_insts;     /* per-launch budget before a deadlock error */
+    unsigned max_stack_depth;    /* reconvergence stack entries per warp      */
+} ls_config;
+
+/* Fills *cfg with the defaults (32-wide warps, 1 GiB, 2^34 insts budget). */
+void ls_config_default(ls_config *cfg);
+
+/* Creates a GPU; on failure returns NULL and writes a message to err. */
+ls_gpu *ls_gpu_create(const ls_config *cfg, char *err, size_t errlen);
+/* Frees a GPU, its modules and its device memory; NULL is ignored. */
+void ls_gpu_destroy(ls_gpu *gpu);
+/* Message of the last failed call on gpu ("" if none). */
+const char *ls_gpu_error(const ls_gpu *gpu);
+
+/* Allocates bytes of device memory (256-byte aligned) into *ptr. */
+ls_status ls_malloc(ls_gpu *gpu, ls_dptr *ptr, size_t bytes);
+/* Frees an allocation made by ls_malloc; 0 is ignored. */
+ls_status ls_free(ls_gpu *gpu, ls_dptr ptr);
+/* Copies n bytes host -> device. */
+ls_status ls_memcpy_htod(ls_gpu *gpu, ls_dptr dst, const void *src, size_t n);
+/* Copies n bytes device -> host. */
+ls_status ls_memcpy_dtoh(ls_gpu *gpu, void *dst, ls_dptr src, size_t n);
+/* Sets n bytes of device memory to (unsigned char)value. */
+ls_status ls_memset(ls_gpu *gpu, ls_dptr dst, int value, size_t n);
+
+/* Parses PTX text (name is used in messages) and loads it into gpu. */
+ls_status ls_module_load_text(ls_gpu *gpu, const char *name, const char *text,
+                              size_t len, ls_module **mod);
+/* Reads and loads a PTX file. */
+ls_status ls_module_load_file(ls_gpu *gpu, const char *path, ls_module **mod);
+/* Device address of a module-scope .global/.const variable into *ptr. */
+ls_status ls_module_symbol(ls_gpu *gpu, ls_module *mod, const char *name,
+                           ls_dptr *ptr, size_t *bytes);
+
+/* Statistics of one launch (or a sum of launches, see ls_stats_add). */
+typedef struct ls_stats {
+    uint64_t launches;
+    uint64_t warp_insts;         /* warp-level instructions issued            */
+    uint64_t thread_insts;       /* active-thread instructions                */
+    uint64_t divergent_branches; /* branches that split a warp                */
+    uint64_t branches;           /* warp-level branch instructions            */
+    uint64_t max_stack_depth;    /* deepest reconvergence stack seen          */
+    uint64_t ctas, threads;
+    uint64_t cycles;             /* timing mode only; 0 in functional mode    */
+    double simd_util;            /* thread_insts / (warp_insts * warp_size)   */
+    double wall_s;               /* host seconds spent simulating             */
+} ls_stats;
+
+/* acc += s (sums counts, max of depths, recomputes simd_util). */
+void ls_stats_add(ls_stats *acc, const ls_stats *s, unsigned warp_size);
+
+/* Launches kernel (plain or mangled name) of mod with CUDA-style args: args[i]
+ * points at the value of parameter i, sized by the kernel's .param list.
+ * Runs to completion; stats (may be NULL) receives this launch's figures. */
+ls_status ls_launch(ls_gpu *gpu, ls_module *mod, const char *kernel,
+                    ls_dim3 grid, ls_dim3 block, size_t dyn_shared,
+                    void **args, ls_stats *stats);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,16 @@
+/* Committed workload PTX, embedded at build time by tools/bin2c.c. */
+#ifndef WL_PTX_H
+#define WL_PTX_H
+#include <stddef.h>
+
+struct wl_ptx_blob {
+    const char *name;   /* file stem, e.g. "vecadd" */
+    const char *path;   /* repository path, for error messages */
+    const char *text;   /* NUL-terminated PTX */
+    size_t len;         /* bytes, without the NUL */
+};
+
+/* Table ending with a {0} row; generated into build/gen/wl_ptx.c. */
+extern const struct wl_ptx_blob wl_ptx_blobs[];
+
+#endif
