@@ -14,7 +14,7 @@ endif
 OPT     ?= -O2 -g
 SAN     ?=
 CFLAGS  := -std=c11 $(WARN) $(OPT) $(SAN) -D_POSIX_C_SOURCE=200809L \
-           -Iinclude -Icsim -I$(BUILD)/gen -MMD -MP
+           -I. -Iinclude -Icsim -I$(BUILD)/gen -MMD -MP
 LDFLAGS := $(SAN)
 LDLIBS  := -lm
 
@@ -31,7 +31,7 @@ UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 LIB_OBJS  := $(call obj,$(LIB_SRCS))
 CLI_OBJS  := $(call obj,$(CLI_SRCS))
-WL_OBJS   := $(call obj,$(WL_SRCS)) $(BUILD)/obj/gen/wl_ptx.o
+WL_OBJS   := $(call obj,$(WL_SRCS)) $(BUILD)/obj/gen/wl_ptx.o $(BUILD)/obj/gen/wl_registry.o
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 
 # Targets the fragments extend.
@@ -73,6 +73,12 @@ $(BUILD)/tools/bin2c: tools/bin2c.c | deps
 $(BUILD)/gen/wl_ptx.c: $(BUILD)/tools/bin2c $(WL_PTX)
 	@mkdir -p $(dir $@)
 	$(BUILD)/tools/bin2c $@ $(WL_PTX)
+
+# The registry lists every `const struct workload wl_def_NAME` in WL_SRCS,
+# so adding a workload never edits a shared file.
+$(BUILD)/gen/wl_registry.c: $(WL_SRCS) tools/gen-registry.sh
+	@mkdir -p $(dir $@)
+	bash tools/gen-registry.sh $@ $(WL_SRCS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(WLLIB) $(LIB)
 	@mkdir -p $(dir $@)
