@@ -1,7 +1,65 @@
 /* PTX intermediate representation: what csim/ptx produces and csim/exec
  * consumes. Registers are resolved to dense per-function indices (nested
  * scopes flattened, shadowing resolved), labels to instruction indices, and
- * symbols to indices into the function's or module's symbol table. */
+ * symbols to indices into the function's or module's symbol table.
+ *
+ * ---- Operand layout per opcode (o[i] of struct ptx_inst; see also
+ * docs/ptx-frontend.md). General rule: operands in PTX textual order, o[0]
+ * is the destination when the op has one; unused slots are PTX_O_NONE and
+ * nopnd counts the slots used (including NONE holes such as setp's q).
+ *   add sub mul mul24 div rem min max copysign and or xor shl shr
+ *   addc subc:                       o[0]=d, o[1]=a, o[2]=b
+ *   mad mad24 madc fma sad bfe prmt: o[0]=d, o[1]=a, o[2]=b, o[3]=c
+ *   bfi:     o[0]=d, o[1]=a, o[2]=b, o[3]=c (pos), o[4]=d (len)
+ *   abs neg not cnot popc clz brev sqrt rsqrt rcp ex2 lg2 sin cos tanh:
+ *            o[0]=d, o[1]=a
+ *   testp:   o[0]=p, o[1]=a; sub = class (PTX_SUB_FINITE...)
+ *   setp:    o[0]=p, o[1]=q or NONE, o[2]=a, o[3]=b, o[4]=c bool-op pred
+ *            (only when sub = AND/OR/XOR; c may carry neg); type = type2 =
+ *            the operand type
+ *   set:     o[0]=d, o[1]=a, o[2]=b, o[3]=c or NONE; type = d type,
+ *            type2 = operand type
+ *   selp:    o[0]=d, o[1]=a, o[2]=b, o[3]=c (predicate, may carry neg)
+ *   slct:    o[0]=d, o[1]=a, o[2]=b, o[3]=c; type = d type, type2 = c type
+ *   cvt:     o[0]=d, o[1]=a; type = dest type, type2 = source type
+ *   cvta:    o[0]=d, o[1]=a (REG or SYM); space = the named space;
+ *            PTX_F_TO for cvta.to.<space> (generic -> space)
+ *   mov:     o[0]=d (REG, or VEC for unpack {lo,hi}), o[1]=a (REG, IMM,
+ *            SREG, SYM = address of a symbol, or VEC for pack)
+ *   ld ldu:  o[0]=d (REG, or VEC when vec>1), o[1]=MEM; space, vec set
+ *   st:      o[0]=MEM address, o[1]=value (REG/IMM, or VEC when vec>1)
+ *   atom:    o[0]=d, o[1]=MEM, o[2]=b, o[3]=c (cas only, else NONE);
+ *            sub = operation, space = GENERIC/GLOBAL/SHARED
+ *   red:     o[0]=MEM, o[1]=b; sub = operation
+ *   tex:     o[0]=VEC dest (4 regs), o[1]=MEM (base REG = bindless handle
+ *            or SYM = .texref), o[2]=VEC coordinates (vec_n = 1, 2, 4);
+ *            sub = geometry, type = dest type, type2 = coordinate type
+ *   bra:     o[0]=LABEL (instruction index, may be ninsts); reconv filled
+ *            by the CFG pass; PTX_F_UNI for bra.uni
+ *   call:    o[0]=FUNC, o[1]=return param (SYM, a .param symbol of the
+ *            caller, e.g. retval0) or NONE, o[2..7]=argument params (SYM);
+ *            at most 6 arguments; PTX_F_UNI
+ *   ret exit membar fence:           no operands
+ *   bar barrier (sync/arrive; sub = SYNC/ARRIVE): o[0]=barrier id,
+ *            o[1]=thread count or NONE
+ *   bar.warp.sync (sub = WARP_SYNC):  o[0]=membermask
+ *   shfl:    o[0]=d, o[1]=p (REG when PTX_F_SHFL_P, else NONE), o[2]=a,
+ *            o[3]=b (lane/delta), o[4]=c (clamp/segmask), o[5]=membermask;
+ *            sub = UP/DOWN/BFLY/IDX
+ *   vote:    o[0]=d, o[1]=a (predicate, may carry neg), o[2]=membermask;
+ *            sub = ALL/ANY/UNI/BALLOT
+ *   activemask: o[0]=d
+ * Types: `type` is the instruction's (last) type suffix; for mul/mad .wide
+ * it is the SOURCE type (d is twice as wide), for .hi/.lo it is the
+ * operand type. Immediates are raw bits: in an f32 slot the 32-bit IEEE
+ * pattern, in an f64 slot the 64-bit pattern (an integer literal in a float
+ * slot is converted to that float), integers sign-extended to 64 bits.
+ * Shift amounts, bfe/bfi positions, selp/setp predicates are integer slots.
+ * Symbols: func->syms starts with the function's .param entries (indices
+ * 0..nparams-1, space PARAM, offset = param buffer offset), then the .func
+ * return params (nparams..nparams+nrets-1), then shared/local/param
+ * variables declared in the body. A MEM operand names its base with
+ * reg >= 0 or sym.index >= 0 (never both) and imm = byte offset. */
 #ifndef PTX_IR_H
 #define PTX_IR_H
 
