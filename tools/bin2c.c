@@ -25,7 +25,7 @@ int main(int argc, char **argv)
         if (!f) { perror(argv[i]); fclose(o); return 1; }
         fprintf(o, "static const char blob%d[] = {", i);
         int c; long k = 0;
-        while ((c = fgetc(f)) != EOF) fprintf(o, "%s%d", (k++ % 24) ? "," : ",\n", c);
+        while ((c = fgetc(f)) != EOF) { fprintf(o, "%s%d", k == 0 ? "\n" : (k % 24) ? "," : ",\n", c); k++; }
         fprintf(o, "%s0};\n", k ? "," : "");
         fclose(f);
     }
