@@ -1,0 +1,259 @@
+/* Configuration parsing: see cfg.h. The key table is cfg_keys.def. */
+#include "cfg/cfg.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum cfg_kind { CFG_K_INT, CFG_K_REAL, CFG_K_ENUM };
+
+struct cfg_key {
+    const char *name;
+    enum cfg_kind kind;
+    size_t offset;
+    double def, lo, hi;     /* INT keys keep exact values in idef/ilo/ihi */
+    int64_t idef, ilo, ihi;
+    const char *choices;    /* ENUM: "a|b|c" */
+    const char *doc;
+};
+
+static const struct cfg_key cfg_keys[] = {
+#define CFG_INT(n, d, l, h, doc) \
+    {#n, CFG_K_INT, offsetof(struct cfg, n), 0, 0, 0, (int64_t)(d), (int64_t)(l), (int64_t)(h), NULL, doc},
+#define CFG_REAL(n, d, l, h, doc) \
+    {#n, CFG_K_REAL, offsetof(struct cfg, n), (d), (l), (h), 0, 0, 0, NULL, doc},
+#define CFG_ENUM(n, d, ch, doc) \
+    {#n, CFG_K_ENUM, offsetof(struct cfg, n), 0, 0, 0, (d), 0, 0, ch, doc},
+#include "cfg/cfg_keys.def"
+#undef CFG_INT
+#undef CFG_REAL
+#undef CFG_ENUM
+};
+#define CFG_NKEYS (sizeof cfg_keys / sizeof cfg_keys[0])
+
+static void cfg_err(char *err, size_t n, const char *fmt, ...)
+{
+    if (!err || !n) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, n, fmt, ap);
+    va_end(ap);
+}
+
+static const struct cfg_key *cfg_find(const char *name, size_t len)
+{
+    for (size_t i = 0; i < CFG_NKEYS; i++)
+        if (strlen(cfg_keys[i].name) == len && !strncmp(cfg_keys[i].name, name, len))
+            return &cfg_keys[i];
+    return NULL;
+}
+
+/* Index of choice [s, s+len) in "a|b|c", or -1. */
+static int cfg_choice(const char *choices, const char *s, size_t len)
+{
+    int idx = 0;
+    for (const char *p = choices; *p; idx++) {
+        const char *bar = strchr(p, '|');
+        size_t n = bar ? (size_t)(bar - p) : strlen(p);
+        if (n == len && !strncmp(p, s, len)) return idx;
+        if (!bar) break;
+        p = bar + 1;
+    }
+    return -1;
+}
+
+const char *cfg_enum_name(const char *key, int value, char *buf, size_t n)
+{
+    const struct cfg_key *k = cfg_find(key, strlen(key));
+    const char *p = (k && k->kind == CFG_K_ENUM && value >= 0) ? k->choices : NULL;
+    for (int i = 0; p && i < value; i++) {
+        p = strchr(p, '|');
+        if (p) p++;
+    }
+    if (!p) snprintf(buf, n, "?");
+    else snprintf(buf, n, "%.*s", (int)strcspn(p, "|"), p);
+    return buf;
+}
+
+void cfg_defaults(struct cfg *c)
+{
+    memset(c, 0, sizeof *c);
+    for (size_t i = 0; i < CFG_NKEYS; i++) {
+        const struct cfg_key *k = &cfg_keys[i];
+        char *field = (char *)c + k->offset;
+        switch (k->kind) {
+        case CFG_K_INT:  *(int64_t *)field = k->idef; break;
+        case CFG_K_REAL: *(double *)field = k->def; break;
+        case CFG_K_ENUM: *(int *)field = (int)k->idef; break;
+        }
+    }
+}
+
+static const char *cfg_skip_ws(const char *s, const char *end)
+{
+    while (s < end && isspace((unsigned char)*s)) s++;
+    return s;
+}
+
+static const char *cfg_trim_end(const char *s, const char *end)
+{
+    while (end > s && isspace((unsigned char)end[-1])) end--;
+    return end;
+}
+
+/* Applies [s, end) = "key = value" (no comment). */
+static int cfg_apply(struct cfg *c, const char *s, const char *end, const char *where,
+                     char *err, size_t errlen)
+{
+    s = cfg_skip_ws(s, end);
+    end = cfg_trim_end(s, end);
+    const char *eq = memchr(s, '=', (size_t)(end - s));
+    if (!eq) {
+        cfg_err(err, errlen, "%s: expected key=value, got '%.*s'", where, (int)(end - s), s);
+        return -1;
+    }
+    const char *kend = cfg_trim_end(s, eq);
+    const char *v = cfg_skip_ws(eq + 1, end);
+    size_t klen = (size_t)(kend - s), vlen = (size_t)(end - v);
+    const struct cfg_key *k = cfg_find(s, klen);
+    if (!k) {
+        cfg_err(err, errlen, "%s: unknown key '%.*s'", where, (int)klen, s);
+        return -1;
+    }
+    if (vlen == 0 || vlen > 63) {
+        cfg_err(err, errlen, "%s: key '%s': missing or overlong value", where, k->name);
+        return -1;
+    }
+    char buf[64];
+    memcpy(buf, v, vlen);
+    buf[vlen] = 0;
+    char *field = (char *)c + k->offset;
+    char *stop = NULL;
+    errno = 0;
+    if (k->kind == CFG_K_ENUM) {
+        int idx = cfg_choice(k->choices, buf, vlen);
+        if (idx < 0) {
+            cfg_err(err, errlen, "%s: key '%s': bad value '%s' (expected one of %s)",
+                    where, k->name, buf, k->choices);
+            return -1;
+        }
+        *(int *)field = idx;
+    } else if (k->kind == CFG_K_INT) {
+        long long x = strtoll(buf, &stop, 0);
+        if (errno || *stop || x < k->ilo || x > k->ihi) {
+            cfg_err(err, errlen, "%s: key '%s': bad value '%s' (expected an integer in [%lld, %lld])",
+                    where, k->name, buf, (long long)k->ilo, (long long)k->ihi);
+            return -1;
+        }
+        *(int64_t *)field = x;
+    } else {
+        double x = strtod(buf, &stop);
+        if (errno || *stop || !(x >= k->lo && x <= k->hi)) {
+            cfg_err(err, errlen, "%s: key '%s': bad value '%s' (expected a number in [%g, %g])",
+                    where, k->name, buf, k->lo, k->hi);
+            return -1;
+        }
+        *(double *)field = x;
+    }
+    return 0;
+}
+
+int cfg_set(struct cfg *c, const char *kv, const char *where, char *err, size_t errlen)
+{
+    return cfg_apply(c, kv, kv + strlen(kv), where ? where : "--set", err, errlen);
+}
+
+int cfg_parse_text(struct cfg *c, const char *file, const char *text, char *err, size_t errlen)
+{
+    unsigned line = 0;
+    for (const char *p = text; *p;) {
+        const char *nl = strchr(p, '\n');
+        const char *end = nl ? nl : p + strlen(p);
+        line++;
+        const char *hash = memchr(p, '#', (size_t)(end - p));
+        const char *stop = hash ? hash : end;
+        const char *s = cfg_skip_ws(p, stop);
+        if (s < stop) {
+            char where[320];
+            snprintf(where, sizeof where, "%s:%u", file, line);
+            if (cfg_apply(c, s, stop, where, err, errlen)) return -1;
+        }
+        p = nl ? nl + 1 : end;
+    }
+    return cfg_validate(c, err, errlen);
+}
+
+int cfg_load_file(struct cfg *c, const char *path, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        cfg_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap);
+    size_t n;
+    while (buf && (n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+        len += n;
+        if (cap - len < 2) {
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) { free(buf); buf = NULL; break; }
+            buf = nb;
+            cap *= 2;
+        }
+    }
+    fclose(f);
+    if (!buf) {
+        cfg_err(err, errlen, "%s: out of memory", path);
+        return -1;
+    }
+    buf[len] = 0;
+    int rc = cfg_parse_text(c, path, buf, err, errlen);
+    free(buf);
+    return rc;
+}
+
+static int cfg_pow2(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
+
+int cfg_validate(const struct cfg *c, char *err, size_t errlen)
+{
+    struct { const char *what; int ok; } rules[] = {
+        {"l1d_line must be a power of two", cfg_pow2(c->l1d_line)},
+        {"l1d_sector must be a power of two dividing l1d_line",
+         cfg_pow2(c->l1d_sector) && c->l1d_sector <= c->l1d_line},
+        {"l2_line must be a power of two", cfg_pow2(c->l2_line)},
+        {"l2_sector must be a power of two dividing l2_line",
+         cfg_pow2(c->l2_sector) && c->l2_sector <= c->l2_line},
+        {"l1d_size must be a multiple of l1d_assoc * l1d_line",
+         c->l1d_size % (c->l1d_assoc * c->l1d_line) == 0},
+        {"l2_size must be a multiple of mem_partitions * l2_assoc * l2_line",
+         c->l2_size % (c->mem_partitions * c->l2_assoc * c->l2_line) == 0},
+        {"dram_subranks must divide dram_atom_bytes", c->dram_atom_bytes % c->dram_subranks == 0},
+        {"max_threads_per_sm must be a multiple of warp_size", c->max_threads_per_sm % c->warp_size == 0},
+    };
+    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
+        if (!rules[i].ok) {
+            cfg_err(err, errlen, "config: %s", rules[i].what);
+            return -1;
+        }
+    return 0;
+}
+
+void cfg_dump(FILE *out, const struct cfg *c)
+{
+    for (size_t i = 0; i < CFG_NKEYS; i++) {
+        const struct cfg_key *k = &cfg_keys[i];
+        const char *field = (const char *)c + k->offset;
+        char val[64];
+        if (k->kind == CFG_K_INT) {
+            snprintf(val, sizeof val, "%lld", (long long)*(const int64_t *)field);
+        } else if (k->kind == CFG_K_REAL) {
+            snprintf(val, sizeof val, "%g", *(const double *)field);
+        } else {
+            cfg_enum_name(k->name, *(const int *)field, val, sizeof val);
+        }
+        fprintf(out, "%-22s = %-14s # %s\n", k->name, val, k->doc);
+    }
+}

@@ -1,0 +1,40 @@
+/* GPU configuration: the key table (cfg_keys.def), key=value files with
+ * line-numbered errors, --set overrides and a dump of the effective values. */
+#ifndef CFG_H
+#define CFG_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct cfg {
+#define CFG_INT(name, def, lo, hi, doc) int64_t name;
+#define CFG_REAL(name, def, lo, hi, doc) double name;
+#define CFG_ENUM(name, def, choices, doc) int name;
+#include "cfg/cfg_keys.def"
+#undef CFG_INT
+#undef CFG_REAL
+#undef CFG_ENUM
+};
+
+/* Fills c with every key's default. */
+void cfg_defaults(struct cfg *c);
+/* Applies one "key=value" (whitespace allowed around both); where names the
+ * source in messages ("gtx480.conf:12" or "--set"). Returns 0, or -1 with
+ * "where: message naming the key" in err. */
+int cfg_set(struct cfg *c, const char *kv, const char *where, char *err, size_t errlen);
+/* Applies a key=value text ('#' comments, blank lines); file names it in
+ * messages as file:line. Returns 0 or -1 with err. */
+int cfg_parse_text(struct cfg *c, const char *file, const char *text, char *err, size_t errlen);
+/* Reads and applies a config file. Returns 0 or -1 with err. */
+int cfg_load_file(struct cfg *c, const char *path, char *err, size_t errlen);
+/* Checks cross-key constraints (sector divides line, sizes are powers of
+ * two where required). Returns 0 or -1 with err. */
+int cfg_validate(const struct cfg *c, char *err, size_t errlen);
+/* Writes every key as "key = value  # doc" in table order. */
+void cfg_dump(FILE *out, const struct cfg *c);
+/* Writes the name of choice `value` of enum key (e.g. "gto", or "?") to
+ * buf and returns buf. */
+const char *cfg_enum_name(const char *key, int value, char *buf, size_t n);
+
+#endif
