@@ -1,0 +1,164 @@
+/* WCU cycle model; see wcu.h and docs/blocks/wcu.md. Mirrors rtl/wcu.v
+ * register for register. */
+#include "blocks/wcu.h"
+
+#include <string.h>
+
+static uint32_t lane_mask(unsigned w)
+{
+    return w >= 32 ? 0xffffffffu : ((1u << w) - 1u);
+}
+
+static unsigned clog2(unsigned v)
+{
+    unsigned b = 0;
+    while ((1u << b) < v)
+        b++;
+    return b;
+}
+
+static unsigned popcount32(uint32_t v)
+{
+    unsigned n = 0;
+    for (; v; v &= v - 1u)
+        n++;
+    return n;
+}
+
+struct wcu_cfg wcu_cfg_default(void)
+{
+    struct wcu_cfg c = { .W = 32, .NW = 32 };
+    return c;
+}
+
+unsigned wcu_wid_bits(const struct wcu_cfg *cfg)
+{
+    unsigned b = clog2(cfg->NW);
+    return b ? b : 1;
+}
+
+unsigned wcu_cnt_bits(const struct wcu_cfg *cfg)
+{
+    return clog2(cfg->NW + 1u);
+}
+
+int wcu_init(struct wcu_state *s, const struct wcu_cfg *cfg)
+{
+    if (!s || !cfg || cfg->W < 1 || cfg->W > WCU_MAX_W || cfg->NW < 1 ||
+        cfg->NW > WCU_MAX_NW)
+        return -1;
+    memset(s, 0, sizeof *s);
+    s->cfg = *cfg;
+    return 0;
+}
+
+void wcu_reset(struct wcu_state *s)
+{
+    struct wcu_cfg c = s->cfg;
+    memset(s, 0, sizeof *s);
+    s->cfg = c;
+}
+
+struct wcu_eval wcu_evaluate(const struct wcu_cfg *cfg, const uint32_t *mask,
+                             uint32_t umask)
+{
+    struct wcu_eval e = { 0, 0, 0, 0, false };
+    uint32_t lm = lane_mask(cfg->W);
+    unsigned total = 0;
+    for (unsigned l = 0; l < cfg->W; l++) {
+        unsigned all = 0, part = 0;
+        for (unsigned w = 0; w < cfg->NW; w++) {
+            unsigned bit = (mask[w] >> l) & 1u;
+            all += bit;
+            part += bit & (umask >> w);
+        }
+        if (all > e.nw_min)
+            e.nw_min = all;
+        if (part > e.nw_tbc)
+            e.nw_tbc = part;
+    }
+    for (unsigned w = 0; w < cfg->NW; w++) {
+        uint32_t m = mask[w] & lm;
+        e.nw_nocomp += m != 0;
+        total += popcount32(m);
+    }
+    e.nw_ideal = (total + cfg->W - 1u) / cfg->W;
+    e.adequate = e.nw_min < e.nw_nocomp;
+    return e;
+}
+
+void wcu_outputs(const struct wcu_state *s, struct wcu_out *out)
+{
+    uint32_t any = 0, multi = 0;
+    for (unsigned w = 0; w < s->cfg.NW; w++) {
+        multi |= any & s->rem[w];
+        any |= s->rem[w];
+    }
+    memset(out, 0, sizeof *out);
+    out->ready_o[0] = multi == 0;
+    out->busy_o[0] = any != 0;
+    out->out_valid_o[0] = s->out_valid;
+    out->out_done_o[0] = s->out_done;
+    out->out_lanes_o[0] = s->out_lanes;
+    for (unsigned l = 0; l < s->cfg.W; l++)
+        out->out_wid_o[l] = s->out_wid[l];
+    out->eval_valid_o[0] = s->eval_valid;
+    out->nw_min_o[0] = s->nw_min;
+    out->nw_nocomp_o[0] = s->nw_nocomp;
+    out->adequate_o[0] = s->adequate;
+}
+
+void wcu_step(struct wcu_state *s, const struct wcu_in *in,
+              struct wcu_out *out)
+{
+    const struct wcu_cfg *c = &s->cfg;
+    uint32_t lm = lane_mask(c->W);
+    uint32_t taken = 0, left = 0;
+    uint32_t wid[WCU_MAX_W] = { 0 };
+
+    /* Per-lane priority encoders: lowest remaining warp wins each lane. */
+    for (unsigned w = 0; w < c->NW; w++) {
+        uint32_t p = s->rem[w] & ~taken;
+        taken |= p;
+        for (uint32_t b = p; b; b &= b - 1u)
+            wid[__builtin_ctz(b)] = w;
+        s->rem[w] &= ~p;
+        left |= s->rem[w];
+    }
+    bool emit = taken != 0;
+    bool accept = (in->load_i[0] & 1u) && left == 0;
+
+    s->st.cycles++;
+    s->out_valid = emit;
+    s->out_done = emit && left == 0;
+    s->out_lanes = taken;
+    memcpy(s->out_wid, wid, sizeof s->out_wid);
+    if (emit) {
+        s->st.warps_out++;
+        s->st.threads_out += popcount32(taken);
+    }
+    s->eval_valid = accept;
+    if (accept) {
+        uint32_t um = in->umask_i[0] & lane_mask(c->NW);
+        uint32_t mask[WCU_MAX_NW];
+        for (unsigned w = 0; w < c->NW; w++) {
+            mask[w] = in->mask_i[w] & lm;
+            s->rem[w] = (um >> w) & 1u ? mask[w] : 0;
+        }
+        struct wcu_eval e = wcu_evaluate(c, mask, um);
+        s->nw_min = e.nw_min;
+        s->nw_nocomp = e.nw_nocomp;
+        s->adequate = e.adequate;
+        s->st.loads++;
+        s->st.sum_nw_ideal += e.nw_ideal;
+        s->st.sum_nw_min += e.nw_min;
+        s->st.sum_nw_nocomp += e.nw_nocomp;
+        s->st.adequate += e.adequate;
+        s->st.last_nw_ideal = e.nw_ideal;
+        s->st.last_nw_tbc = e.nw_tbc;
+    } else if (in->load_i[0] & 1u) {
+        s->st.loads_dropped++;
+    }
+    if (out)
+        wcu_outputs(s, out);
+}
