@@ -1,0 +1,183 @@
+/* `lockstep list` and `lockstep check`. */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli/cli.h"
+#include "ptx/ptx_ir.h"
+#include "workloads/workload.h"
+#if defined(__has_include)
+#if __has_include("ptx/ptx_print.h")
+#include "ptx/ptx_print.h"
+#define CLI_HAVE_PTX_PRINT 1
+#endif
+#endif
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Prints the sorted *.conf stems of dir; returns the count or -1 when dir
+ * cannot be opened. */
+static int list_conf_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    char *names[256];
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) && n < 256) {
+        size_t len = strlen(e->d_name);
+        if (len > 5 && !strcmp(e->d_name + len - 5, ".conf")) {
+            names[n] = strndup(e->d_name, len - 5);
+            if (names[n])
+                n++;
+        }
+    }
+    closedir(d);
+    qsort(names, (size_t)n, sizeof names[0], cmp_str);
+    for (int i = 0; i < n; i++) {
+        printf("%s\n", names[i]);
+        free(names[i]);
+    }
+    return n;
+}
+
+/* configs/ lives at the repository root: try $LOCKSTEP_CONFIGS, then next to
+ * the executable (build/lockstep -> ../configs), then ./configs. */
+static int list_configs(const char *argv0)
+{
+    const char *env = getenv("LOCKSTEP_CONFIGS");
+    if (env && *env) {
+        if (list_conf_dir(env) >= 0)
+            return CLI_OK;
+        fprintf(stderr, "lockstep: LOCKSTEP_CONFIGS=%s: %s\n", env, strerror(errno));
+        return CLI_FAIL;
+    }
+    char exe[PATH_MAX];
+    ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (k > 0)
+        exe[k] = 0;
+    else
+        snprintf(exe, sizeof exe, "%s", argv0);
+    char *slash = strrchr(exe, '/');
+    if (slash) {
+        *slash = 0;
+        const char *rel[] = { "/../configs", "/../../configs", "/configs" };
+        for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+            char dir[PATH_MAX + 32];
+            snprintf(dir, sizeof dir, "%s%s", exe, rel[i]);
+            if (list_conf_dir(dir) >= 0)
+                return CLI_OK;
+        }
+    }
+    if (list_conf_dir("configs") >= 0)
+        return CLI_OK;
+    /* no configs directory: an empty list, not an error */
+    return CLI_OK;
+}
+
+int cli_list(const char *argv0, int argc, char **argv)
+{
+    if (argc != 1) {
+        fprintf(stderr, "usage: lockstep list workloads|configs\n");
+        return CLI_USAGE;
+    }
+    if (!strcmp(argv[0], "workloads")) {
+        for (const struct workload *const *w = wl_registry; *w; w++)
+            printf("%s\n", (*w)->name);
+        return CLI_OK;
+    }
+    if (!strcmp(argv[0], "configs"))
+        return list_configs(argv0);
+    fprintf(stderr, "lockstep: list: unknown list '%s' (workloads or configs)\n",
+            argv[0]);
+    return CLI_USAGE;
+}
+
+/* Reads a whole file into a NUL-terminated buffer; NULL with errno set. */
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap + 1);
+    while (buf) {
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (n < cap)
+            break;
+        char *nb = realloc(buf, cap * 2 + 1);
+        if (!nb) {
+            free(buf);
+            buf = NULL;
+            errno = ENOMEM;
+            break;
+        }
+        buf = nb;
+        cap *= 2;
+    }
+    if (buf && ferror(f)) {
+        free(buf);
+        buf = NULL;
+        errno = EIO;
+    }
+    fclose(f);
+    if (buf) {
+        buf[n] = 0;
+        *len = n;
+    }
+    return buf;
+}
+
+#ifndef CLI_HAVE_PTX_PRINT
+/* Fallback summary used until csim/ptx/ptx_print.h exists. */
+static void check_summary(FILE *f, const struct ptx_module *m)
+{
+    fprintf(f, "%s: PTX %u.%u, target %s, address size %u\n", m->file,
+            m->version_major, m->version_minor, m->target, m->address_size);
+    fprintf(f, "%u functions, %u module variables\n", m->nfuncs, m->nsyms);
+}
+#endif
+
+int cli_check(int argc, char **argv)
+{
+    if (argc != 1 || argv[0][0] == '-') {
+        fprintf(stderr, "usage: lockstep check FILE.ptx\n");
+        return CLI_USAGE;
+    }
+    const char *path = argv[0];
+    size_t len = 0;
+    char *text = read_file(path, &len);
+    if (!text) {
+        fprintf(stderr, "%s: error: cannot read: %s\n", path, strerror(errno));
+        return CLI_USAGE;
+    }
+    struct ptx_module *m = NULL;
+    struct ptx_diag diag;
+    memset(&diag, 0, sizeof diag);
+    if (ptx_parse(path, text, len, &m, &diag) != 0) {
+        size_t pl = strlen(path);
+        if (!strncmp(diag.msg, path, pl) && diag.msg[pl] == ':')
+            fprintf(stderr, "%s\n", diag.msg);
+        else
+            fprintf(stderr, "%s:%u:%u: error: %s\n", path, diag.line, diag.col,
+                    diag.msg[0] ? diag.msg : "parse failed");
+        ptx_module_free(m);
+        free(text);
+        return CLI_USAGE;
+    }
+#ifdef CLI_HAVE_PTX_PRINT
+    ptx_check_print(stdout, m);
+#else
+    check_summary(stdout, m);
+#endif
+    ptx_module_free(m);
+    free(text);
+    return CLI_OK;
+}

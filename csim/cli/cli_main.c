@@ -1,0 +1,52 @@
+/* lockstep: command-line entry point (dispatch, --help, --version). */
+#include <stdio.h>
+#include <string.h>
+#include "cli/cli.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+"usage: lockstep COMMAND [ARGS]\n"
+"\n"
+"Cycle-level SIMT GPU model that runs nvcc PTX (sm_75).\n"
+"\n"
+"commands:\n"
+"  list workloads            names of the built-in CUDA workloads\n"
+"  list configs              names of the GPU configurations (configs/*.conf)\n"
+"  check FILE.ptx            parse and analyse a PTX file, print a summary;\n"
+"                            errors are reported as file:line:col\n"
+"  run WORKLOAD...|all       run workloads against their CPU reference\n"
+"      --size small|default|large   input size (default: default)\n"
+"      --seed N              input seed (default: 1)\n"
+"      --stats-json FILE     write statistics as JSON ('-' for stdout)\n"
+"      --table               one aligned table for all workloads\n"
+"  --help                    this text\n"
+"  --version                 print the version\n"
+"\n"
+"exit status: 0 success, 1 a failing run, 2 a usage or parse error\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+        usage(stdout);
+        return CLI_OK;
+    }
+    if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
+        printf("lockstep %s\n", CLI_VERSION);
+        return CLI_OK;
+    }
+    if (!strcmp(cmd, "list"))
+        return cli_list(argv[0], argc - 2, argv + 2);
+    if (!strcmp(cmd, "check"))
+        return cli_check(argc - 2, argv + 2);
+    if (!strcmp(cmd, "run"))
+        return cli_run(argc - 2, argv + 2);
+    fprintf(stderr, "lockstep: unknown command '%s' (try lockstep --help)\n", cmd);
+    return CLI_USAGE;
+}

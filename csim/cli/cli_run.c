@@ -1,0 +1,309 @@
+/* `lockstep run`: runs workloads on fresh GPUs and reports per launch, per
+ * workload, as a table and as JSON. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "cli/cli.h"
+#include "workloads/workload.h"
+#include "workloads/wl_ptx.h"
+
+struct run_opts {
+    enum wl_size size;
+    uint64_t seed;
+    const char *json_path;     /* NULL: no JSON                           */
+    int table;
+    int all;
+    const char **names;        /* workloads named on the command line     */
+    int nnames;
+};
+
+/* What the per-launch hook needs. */
+struct launch_ctx {
+    FILE *out;                 /* NULL: quiet (table mode)                */
+    const char *workload;
+    unsigned index;
+};
+
+static const char *const size_names[] = { "small", "default", "large" };
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void on_launch(void *user, const char *kernel, ls_status st,
+                      const ls_stats *s)
+{
+    struct launch_ctx *c = user;
+    c->index++;
+    if (!c->out)
+        return;
+    if (st != LS_OK) {
+        fprintf(c->out, "  FAIL %s launch %u %s: %s\n", c->workload, c->index,
+                kernel, ls_status_name(st));
+        return;
+    }
+    fprintf(c->out, "  PASS %s launch %u %s: %llu warp insts, %llu thread insts, "
+            "SIMD util %.3f, %llu divergent branches, max stack %llu\n",
+            c->workload, c->index, kernel, (unsigned long long)s->warp_insts,
+            (unsigned long long)s->thread_insts, s->simd_util,
+            (unsigned long long)s->divergent_branches,
+            (unsigned long long)s->max_stack_depth);
+}
+
+static const struct wl_ptx_blob *find_blob(const char *name)
+{
+    for (const struct wl_ptx_blob *b = wl_ptx_blobs; b->name; b++)
+        if (!strcmp(b->name, name))
+            return b;
+    return NULL;
+}
+
+/* Runs one workload into *r; never exits. */
+static void run_one(const struct workload *w, const struct run_opts *o,
+                    struct cli_result *r)
+{
+    memset(r, 0, sizeof *r);
+    r->workload = w->name;
+    r->category = w->category;
+    r->size = size_names[o->size];
+    r->seed = o->seed;
+
+    const struct wl_ptx_blob *blob = find_blob(w->name);
+    if (!blob) {
+        snprintf(r->msg, sizeof r->msg, "no embedded PTX named %s", w->name);
+        return;
+    }
+    ls_config cfg;
+    ls_config_default(&cfg);
+    char err[256] = "";
+    ls_gpu *gpu = ls_gpu_create(&cfg, err, sizeof err);
+    if (!gpu) {
+        snprintf(r->msg, sizeof r->msg, "creating the GPU: %s", err);
+        return;
+    }
+    ls_module *mod = NULL;
+    ls_status st = ls_module_load_text(gpu, blob->path, blob->text, blob->len, &mod);
+    if (st != LS_OK) {
+        snprintf(r->msg, sizeof r->msg, "loading %s: %s: %s", blob->path,
+                 ls_status_name(st), ls_gpu_error(gpu));
+        ls_gpu_destroy(gpu);
+        return;
+    }
+    struct launch_ctx lc = { o->table ? NULL : stdout, w->name, 0 };
+    struct wl_report rep;
+    memset(&rep, 0, sizeof rep);
+    rep.on_launch = on_launch;
+    rep.user = &lc;
+    double t0 = now_s();
+    int rc = w->run(gpu, mod, o->size, o->seed, &rep);
+    double t1 = now_s();
+    r->total = rep.total;
+    r->nlaunches = rep.nlaunches;
+    r->wall_s = rep.total.wall_s > 0 ? rep.total.wall_s : t1 - t0;
+    r->pass = rc == 0 && rep.pass && rep.nlaunches > 0;
+    if (rep.msg[0])
+        snprintf(r->msg, sizeof r->msg, "%s", rep.msg);
+    else if (rc != 0)
+        snprintf(r->msg, sizeof r->msg, "%s: %s", ls_status_name((ls_status)rc),
+                 ls_gpu_error(gpu));
+    else if (rep.nlaunches == 0)
+        snprintf(r->msg, sizeof r->msg, "the driver launched no kernel");
+    ls_gpu_destroy(gpu);
+}
+
+static void print_result(FILE *f, const struct cli_result *r)
+{
+    if (!r->pass) {
+        fprintf(f, "FAIL %s (%s, seed %llu): %s\n", r->workload, r->size,
+                (unsigned long long)r->seed, r->msg);
+        return;
+    }
+    fprintf(f, "PASS %s (%s, seed %llu): %u launches, %llu warp insts, "
+            "%llu thread insts, SIMD util %.3f, %llu divergent branches, "
+            "max stack %llu, %.3f s, %.2f M thread-inst/s\n",
+            r->workload, r->size, (unsigned long long)r->seed, r->nlaunches,
+            (unsigned long long)r->total.warp_insts,
+            (unsigned long long)r->total.thread_insts, r->total.simd_util,
+            (unsigned long long)r->total.divergent_branches,
+            (unsigned long long)r->total.max_stack_depth, r->wall_s,
+            cli_rate(r->total.thread_insts, r->wall_s) / 1e6);
+}
+
+static int write_json(const char *path, const struct cli_result *res, size_t n,
+                      int as_list)
+{
+    FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+    if (!f) {
+        fprintf(stderr, "lockstep: cannot write %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    if (as_list) {
+        fprintf(f, "[\n");
+        for (size_t i = 0; i < n; i++) {
+            cli_json_result(f, &res[i], 2);
+            fprintf(f, "%s\n", i + 1 < n ? "," : "");
+        }
+        fprintf(f, "]\n");
+    } else {
+        cli_json_result(f, &res[0], 0);
+        fprintf(f, "\n");
+    }
+    int bad = ferror(f);
+    if (f != stdout)
+        bad |= fclose(f) != 0;
+    else
+        fflush(f);
+    if (bad) {
+        fprintf(stderr, "lockstep: error writing %s\n", path);
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_size(const char *s, enum wl_size *out)
+{
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(s, size_names[i])) {
+            *out = (enum wl_size)i;
+            return 0;
+        }
+    return -1;
+}
+
+static int parse_seed(const char *s, uint64_t *out)
+{
+    if (!*s || *s == '-')
+        return -1;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (errno || *end)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* Parses the run arguments into *o (names points into argv). Returns 0 or
+ * CLI_USAGE after printing why. */
+static int parse_args(int argc, char **argv, struct run_opts *o)
+{
+    o->names = calloc((size_t)argc + 1, sizeof *o->names);
+    if (!o->names) {
+        fprintf(stderr, "lockstep: out of memory\n");
+        return CLI_USAGE;
+    }
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        const char *val = NULL;
+        if (!strcmp(a, "--size") || !strcmp(a, "--seed") ||
+            !strcmp(a, "--stats-json")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "lockstep: run: %s needs a value\n", a);
+                return CLI_USAGE;
+            }
+            val = argv[++i];
+        } else if (!strncmp(a, "--size=", 7) || !strncmp(a, "--seed=", 7)) {
+            val = a + 7;
+        } else if (!strncmp(a, "--stats-json=", 13)) {
+            val = a + 13;
+        }
+        if (val && !strncmp(a, "--size", 6)) {
+            if (parse_size(val, &o->size)) {
+                fprintf(stderr, "lockstep: run: bad --size '%s' "
+                        "(small, default or large)\n", val);
+                return CLI_USAGE;
+            }
+        } else if (val && !strncmp(a, "--seed", 6)) {
+            if (parse_seed(val, &o->seed)) {
+                fprintf(stderr, "lockstep: run: bad --seed '%s' "
+                        "(an unsigned integer)\n", val);
+                return CLI_USAGE;
+            }
+        } else if (val && !strncmp(a, "--stats-json", 12)) {
+            if (!*val) {
+                fprintf(stderr, "lockstep: run: empty --stats-json file name\n");
+                return CLI_USAGE;
+            }
+            o->json_path = val;
+        } else if (!strcmp(a, "--table")) {
+            o->table = 1;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "lockstep: run: unknown option '%s' "
+                    "(try lockstep --help)\n", a);
+            return CLI_USAGE;
+        } else if (!strcmp(a, "all")) {
+            o->all = 1;
+        } else if (!wl_find(a)) {
+            fprintf(stderr, "lockstep: run: unknown workload '%s' "
+                    "(see lockstep list workloads)\n", a);
+            return CLI_USAGE;
+        } else {
+            o->names[o->nnames++] = a;
+        }
+    }
+    if (!o->all && o->nnames == 0) {
+        fprintf(stderr, "usage: lockstep run WORKLOAD...|all [--size "
+                "small|default|large] [--seed N] [--stats-json FILE] [--table]\n");
+        return CLI_USAGE;
+    }
+    if (o->all && o->nnames) {
+        fprintf(stderr, "lockstep: run: 'all' cannot be combined with names\n");
+        return CLI_USAGE;
+    }
+    return 0;
+}
+
+int cli_run(int argc, char **argv)
+{
+    struct run_opts o = { WL_DEFAULT, 1, NULL, 0, 0, NULL, 0 };
+    int rc = parse_args(argc, argv, &o);
+    if (rc) {
+        free(o.names);
+        return rc;
+    }
+    size_t n = 0;
+    if (o.all)
+        while (wl_registry[n])
+            n++;
+    else
+        n = (size_t)o.nnames;
+    if (n == 0) {
+        fprintf(stderr, "lockstep: run: no workloads are built in\n");
+        free(o.names);
+        return CLI_FAIL;
+    }
+    struct cli_result *res = calloc(n, sizeof *res);
+    if (!res) {
+        fprintf(stderr, "lockstep: out of memory\n");
+        free(o.names);
+        return CLI_FAIL;
+    }
+    int failed = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct workload *w = o.all ? wl_registry[i] : wl_find(o.names[i]);
+        run_one(w, &o, &res[i]);
+        failed += !res[i].pass;
+        if (!o.table) {
+            print_result(stdout, &res[i]);
+            fflush(stdout);
+        }
+    }
+    if (o.table) {
+        cli_print_table(stdout, res, n);
+        for (size_t i = 0; i < n; i++)
+            if (!res[i].pass)
+                printf("FAIL %s: %s\n", res[i].workload, res[i].msg);
+    }
+    if (n > 1 || o.table)
+        printf("%zu workloads: %zu passed, %d failed\n", n, n - (size_t)failed,
+               failed);
+    if (o.json_path && write_json(o.json_path, res, n, o.all || n > 1))
+        failed++;
+    free(res);
+    free(o.names);
+    return failed ? CLI_FAIL : CLI_OK;
+}
