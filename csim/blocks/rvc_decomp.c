@@ -1,0 +1,96 @@
+/* RVC decompressor C model; see rvc_decomp.h and docs/blocks/rvc.md. */
+#include "blocks/rvc_decomp.h"
+
+#include <string.h>
+
+/* Byte b of lane value v taken from the base when enc covers byte b. */
+static uint32_t rebuild(uint32_t arr, uint32_t base, unsigned enc)
+{
+    uint32_t keep = 0;
+    for (unsigned b = 0; b < 4; b++)
+        if (enc >> b & 1u)
+            keep |= 0xffu << (8 * b);
+    return (base & keep) | (arr & ~keep);
+}
+
+enum rvc_class rvc_decompress(unsigned W, const struct rvc_decomp_in *in,
+                              uint32_t *data, unsigned *re, unsigned *hsc)
+{
+    bool d = in->d_i[0] & 1u, half = in->half_i[0] & 1u;
+    unsigned enc = in->enc_i[0] & 0xfu, encl = in->encl_i[0] & 0xfu;
+    unsigned ench = in->ench_i[0] & 0xfu;
+    uint32_t all = rvc_lane_mask(W);
+    unsigned r, h = 0;
+    enum rvc_class c = RVC_CLS_NONE;
+
+    if (d) {
+        for (unsigned l = 0; l < W; l++)
+            data[l] = in->arr_i[l];
+        r = 0xffu;
+        if (enc == 0xfu && ((in->bvr_i[0] ^ in->mask_i[0]) & all) == 0)
+            c = RVC_CLS_DIV_SCALAR;
+    } else if (half) {
+        for (unsigned l = 0; l < W; l++)
+            data[l] = l < W / 2 ? rebuild(in->arr_i[l], in->bvr_i[0], encl)
+                                : rebuild(in->arr_i[l], in->bvrh_i[0], ench);
+        r = ((~ench & 0xfu) << 4) | (~encl & 0xfu);
+        h = (unsigned)(ench == 0xfu) << 1 | (unsigned)(encl == 0xfu);
+        if (in->fs_i[0] & 1u)
+            c = RVC_CLS_SCALAR;
+        else if (h)
+            c = RVC_CLS_HALF_SCALAR;
+    } else {
+        for (unsigned l = 0; l < W; l++)
+            data[l] = rebuild(in->arr_i[l], in->bvr_i[0], enc);
+        r = ((~enc & 0xfu) << 4) | (~enc & 0xfu);
+        if (enc == 0xfu)
+            c = RVC_CLS_SCALAR;
+    }
+    if (re)
+        *re = r;
+    if (hsc)
+        *hsc = h;
+    return c;
+}
+
+struct rvc_decomp_cfg rvc_decomp_cfg_default(void)
+{
+    struct rvc_decomp_cfg c = { .W = 32 };
+    return c;
+}
+
+int rvc_decomp_init(struct rvc_decomp_state *s,
+                    const struct rvc_decomp_cfg *cfg)
+{
+    if (!s || !cfg || cfg->W < 2 || cfg->W > RVC_MAX_W || (cfg->W & 1u))
+        return -1;
+    memset(s, 0, sizeof *s);
+    s->cfg = *cfg;
+    return 0;
+}
+
+void rvc_decomp_reset(struct rvc_decomp_state *s)
+{
+    memset(&s->r, 0, sizeof s->r);
+    memset(&s->st, 0, sizeof s->st);
+}
+
+void rvc_decomp_step(struct rvc_decomp_state *s,
+                     const struct rvc_decomp_in *in,
+                     struct rvc_decomp_out *out)
+{
+    s->st.cycles++;
+    s->r.valid_o[0] = in->valid_i[0] & 1u;
+    if (in->valid_i[0] & 1u) {
+        unsigned re, hsc;
+        enum rvc_class c = rvc_decompress(s->cfg.W, in, s->r.data_o, &re,
+                                          &hsc);
+        s->r.re_o[0] = re;
+        s->r.cls_o[0] = (uint32_t)c;
+        s->r.hsc_o[0] = hsc;
+        s->st.reads++;
+        s->st.cls[c]++;
+        s->st.arrays_read += (uint64_t)__builtin_popcount(re);
+    }
+    *out = s->r;
+}

@@ -1,0 +1,40 @@
+/* RVC compression-ratio statistics (C side only, not hardware): bytes a
+ * vector register write needs under G-Scalar's byte-wise compression and
+ * under base-delta-immediate (BDI) as used for registers by
+ * Warped-Compression, accumulated over many writes (G-Scalar sec. 5.3
+ * reports 2.17 vs 2.13). Definitions in docs/blocks/rvc.md. */
+#ifndef RVC_STATS_H
+#define RVC_STATS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Accumulated sizes over a stream of register writes. */
+struct rvc_ratio {
+    uint64_t writes;             /* writes added                          */
+    uint64_t raw_bytes;          /* W x 4 per write                       */
+    uint64_t gs_bytes;           /* G-Scalar: stored array bytes + base   */
+    uint64_t bdi_bytes;          /* BDI: base + W deltas, or raw          */
+};
+
+/* Bytes G-Scalar stores for one write of W lanes (D = 1: uncompressed;
+ * half: each half compressed with its own base). */
+unsigned rvc_gs_bytes(unsigned W, const uint32_t *val, uint32_t mask,
+                      bool half);
+
+/* Bytes BDI stores for one write: 4 if all lanes equal, else 4 + W x d for
+ * the smallest d in {1, 2} with every val[l] - val[0] fitting d signed
+ * bytes, else W x 4; divergent writes are stored raw. */
+unsigned rvc_bdi_bytes(unsigned W, const uint32_t *val, uint32_t mask);
+
+/* Adds one write to r. */
+void rvc_ratio_add(struct rvc_ratio *r, unsigned W, const uint32_t *val,
+                   uint32_t mask, bool half);
+
+/* raw / compressed for G-Scalar (1.0 when r is empty). */
+double rvc_ratio_gs(const struct rvc_ratio *r);
+
+/* raw / compressed for BDI (1.0 when r is empty). */
+double rvc_ratio_bdi(const struct rvc_ratio *r);
+
+#endif

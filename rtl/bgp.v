@@ -1,0 +1,156 @@
+// BGP: bi-modal granularity predictor with a dual bit-array bloom filter
+// (dissertation 5.2.3, Fig 5.5, 5.6, Table 5.2). Query on a miss: positive
+// in the active (SEL) array -> opposite of the default D, else D.
+// Eviction: FG locality iff used < TH_FG; inserted iff it differs from D.
+// Array 0 takes every insertion, array 1 only after the first N/2; each is
+// cleared after N insertions; SEL is the array with the longer history.
+// Every NUM_EVICT evictions: insertions*100 > SKEW_PCT*NUM_EVICT inverts D
+// and clears both arrays (the fill schedule restarts).
+// All outputs are registers; state changes only on a valid input.
+// Spec: /work/shared/spec/blocks.md section 5; docs/blocks/bgp.md.
+module bgp #(
+    parameter integer M         = 2048,  // bits per array, 2^8..2^16
+    parameter integer K         = 6,     // hash functions, 1..8
+    parameter integer N         = 512,   // refresh period, even
+    parameter integer NUM_EVICT = 1000,  // skew window in evictions
+    parameter integer TH_FG     = 2,     // FG iff used sectors < TH_FG
+    parameter integer SKEW_PCT  = 70     // SKEW_THRES x 100
+) (
+    input  wire        clk_i,
+    input  wire        rst_ni,           // synchronous, active low
+    input  wire        q_valid_i,
+    input  wire [31:0] q_addr_i,
+    input  wire        e_valid_i,
+    input  wire [31:0] e_addr_i,
+    input  wire [2:0]  e_used_i,
+    output reg         q_valid_o,
+    output reg         q_hit_o,
+    output reg         q_fg_o,
+    output reg         e_valid_o,
+    output reg         e_ins_o,
+    output reg         inv_o,
+    output reg         dflt_o,
+    output wire        sel_o,
+    output reg         idle1_o,
+    output reg  [$clog2(N+1)-1:0]         cnt0_o,
+    output reg  [$clog2(N+1)-1:0]         cnt1_o,
+    output reg  [$clog2(NUM_EVICT+1)-1:0] win_ev_o,
+    output reg  [$clog2(NUM_EVICT+1)-1:0] win_ins_o,
+    output reg  [31:0] ev_total_o,
+    output reg  [31:0] ins_total_o
+);
+    localparam integer L  = $clog2(M);
+    localparam integer CW = $clog2(N + 1);
+    localparam integer EW = $clog2(NUM_EVICT + 1);
+    localparam integer SKEW_INS = (SKEW_PCT * NUM_EVICT) / 100;
+    localparam integer HALF_N = N / 2;
+
+    reg [M-1:0] arr0, arr1;
+
+    wire [K*L-1:0] qh, eh;
+    bgp_hash #(.M(M), .K(K)) u_qhash (.addr_i(q_addr_i), .idx_o(qh));
+    bgp_hash #(.M(M), .K(K)) u_ehash (.addr_i(e_addr_i), .idx_o(eh));
+
+`ifdef MUTANT_2
+    // fault: SEL prefers array 1 on a tie (answers from the idle array)
+    assign sel_o = cnt1_o >= cnt0_o;
+`else
+    assign sel_o = cnt1_o > cnt0_o;
+`endif
+
+    // Query: all K bits set in the active array.
+    reg hit;
+    reg [M-1:0] setv;
+    integer k;
+    always @* begin
+        hit = 1'b1;
+        for (k = 0; k < K; k = k + 1)
+            if (!(sel_o ? arr1[qh[k*L +: L]] : arr0[qh[k*L +: L]]))
+                hit = 1'b0;
+        setv = {M{1'b0}};
+        for (k = 0; k < K; k = k + 1)
+            setv[eh[k*L +: L]] = 1'b1;
+    end
+
+    // Eviction bookkeeping.
+    wire fg_loc = {29'd0, e_used_i} < TH_FG;
+`ifdef MUTANT_3
+    // fault: every eviction is inserted
+    wire ins = 1'b1;
+`else
+    wire ins = fg_loc != dflt_o;
+`endif
+    wire [CW-1:0] n0 = cnt0_o + 1'b1;
+    wire [CW-1:0] n1 = cnt1_o + 1'b1;
+    wire full0 = n0 == N[CW-1:0];
+    wire full1 = n1 == N[CW-1:0];
+    wire half0 = n0 == HALF_N[CW-1:0];
+    wire [EW-1:0] wev  = win_ev_o + 1'b1;
+    wire [EW-1:0] wins = win_ins_o + {{(EW-1){1'b0}}, ins};
+    wire wend = wev == NUM_EVICT[EW-1:0];
+`ifdef MUTANT_4
+    // fault: >= instead of > at the skew threshold
+    wire skew = wins >= SKEW_INS[EW-1:0];
+`else
+    wire skew = wins > SKEW_INS[EW-1:0];
+`endif
+
+    always @(posedge clk_i) begin
+        if (!rst_ni) begin
+            arr0 <= {M{1'b0}};
+            arr1 <= {M{1'b0}};
+            q_valid_o <= 1'b0;
+            q_hit_o <= 1'b0;
+            q_fg_o <= 1'b0;
+            e_valid_o <= 1'b0;
+            e_ins_o <= 1'b0;
+            inv_o <= 1'b0;
+            dflt_o <= 1'b0;
+            idle1_o <= 1'b1;
+            cnt0_o <= {CW{1'b0}};
+            cnt1_o <= {CW{1'b0}};
+            win_ev_o <= {EW{1'b0}};
+            win_ins_o <= {EW{1'b0}};
+            ev_total_o <= 32'd0;
+            ins_total_o <= 32'd0;
+        end else begin
+            q_valid_o <= q_valid_i;
+            e_valid_o <= e_valid_i;
+            if (q_valid_i) begin
+                q_hit_o <= hit;
+                q_fg_o <= dflt_o ^ hit;
+            end
+            if (e_valid_i) begin
+                e_ins_o <= ins;
+                ev_total_o <= ev_total_o + 32'd1;
+                if (ins) begin
+                    ins_total_o <= ins_total_o + 32'd1;
+                    arr0 <= full0 ? {M{1'b0}} : (arr0 | setv);
+                    cnt0_o <= full0 ? {CW{1'b0}} : n0;
+                    if (!idle1_o) begin
+                        arr1 <= full1 ? {M{1'b0}} : (arr1 | setv);
+                        cnt1_o <= full1 ? {CW{1'b0}} : n1;
+                    end else if (half0) begin
+                        idle1_o <= 1'b0;
+                    end
+                end
+                inv_o <= wend & skew;
+                if (wend) begin
+                    win_ev_o <= {EW{1'b0}};
+                    win_ins_o <= {EW{1'b0}};
+                    if (skew) begin
+                        dflt_o <= ~dflt_o;
+                        arr0 <= {M{1'b0}};
+                        arr1 <= {M{1'b0}};
+                        cnt0_o <= {CW{1'b0}};
+                        cnt1_o <= {CW{1'b0}};
+                        idle1_o <= 1'b1;
+                    end
+                end else begin
+                    win_ev_o <= wev;
+                    win_ins_o <= wins;
+                end
+            end
+        end
+    end
+endmodule
