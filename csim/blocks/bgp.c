@@ -11,16 +11,17 @@ static unsigned log2u(unsigned v)
     return l;
 }
 
+unsigned bgp_rot(unsigned k)
+{
+    return (8 * k + 3 * (k >> 2)) % 32;
+}
+
 unsigned bgp_hash(unsigned M, unsigned k, uint32_t a)
 {
-    unsigned L = log2u(M), h = 0;
-    for (unsigned i = 0; i < 4; i++) {
-        unsigned b = a >> (8 * i) & 0xffu;
-        unsigned r = (k * (2 * i + 1)) % 8;
-        unsigned rb = ((b << r) | (b >> (8 - r))) & 0xffu;
-        h ^= rb << ((k + 3 * i) % (L - 7));
-    }
-    return h & (M - 1u);
+    unsigned L = log2u(M), r = bgp_rot(k), h = 0;
+    for (unsigned p = 0; p < 32; p++)
+        h ^= (a >> p & 1u) << (((p + r) % 32) % L);
+    return h;
 }
 
 struct bgp_cfg bgp_cfg_default(void)

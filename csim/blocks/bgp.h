@@ -78,8 +78,13 @@ void bgp_step(struct bgp_state *s, const struct bgp_in *in,
 /* Output ports as the registers of s drive them now (no edge). */
 void bgp_outputs(const struct bgp_state *s, struct bgp_out *out);
 
-/* Hash function k (0 <= k < K) of block address a for bit-array size M:
- * the byte-sliced XOR of docs/blocks/bgp.md, log2(M) bits. */
+/* Rotation of hash function k: 8k + 3(k / 4) mod 32 bits. */
+unsigned bgp_rot(unsigned k);
+
+/* Hash function k (0 <= k < K) of block address a for bit-array size M
+ * (docs/blocks/bgp.md): a rotated left by bgp_rot(k), cut into L-bit
+ * slices (L = log2(M)) that are XORed; bit p of a lands on index bit
+ * ((p + bgp_rot(k)) mod 32) mod L. */
 unsigned bgp_hash(unsigned M, unsigned k, uint32_t a);
 
 /* 1 when every bit of array i (0/1) is set (saturated filter). */
