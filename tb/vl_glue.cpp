@@ -1,0 +1,169 @@
+// Generic Verilator glue for one block (compiled with -DBLK=<blk>,
+// -DBLK_DEF="blocks/<blk>_ports.def" and the Verilated top named Vtop).
+// Packs the uint32_t element arrays of the C structs into the RTL's flat
+// port vectors (element i at bits [i*bits +: bits]) and back.
+#include <cstdint>
+#include <cstring>
+#include <memory>
+
+#include "Vtop.h"
+#include "verilated.h"
+#include "verilated_fst_c.h"
+#if VM_COVERAGE
+#include "verilated_cov.h"
+#endif
+
+#include "vl_glue.h"
+
+namespace {
+
+struct Handle {
+    std::unique_ptr<VerilatedContext> ctx;
+    std::unique_ptr<Vtop> top;
+    VerilatedFstC *tfp = nullptr;
+    const ls_port *ports = nullptr;
+    int nports = 0;
+    uint64_t t = 0;
+};
+
+inline uint64_t lowmask(unsigned b) { return b >= 64 ? ~0ull : ((1ull << b) - 1); }
+
+template <typename T>
+void put(T &dst, const void *s, const ls_port &p) {
+    const uint32_t *e = reinterpret_cast<const uint32_t *>(
+        static_cast<const unsigned char *>(s) + p.off);
+    uint64_t v = 0;
+    for (unsigned i = 0; i < p.count; i++)
+        v |= (uint64_t(e[i]) & lowmask(p.bits)) << (i * p.bits);
+    dst = static_cast<T>(v);
+}
+
+template <std::size_t N>
+void put(VlWide<N> &dst, const void *s, const ls_port &p) {
+    const uint32_t *e = reinterpret_cast<const uint32_t *>(
+        static_cast<const unsigned char *>(s) + p.off);
+    for (std::size_t w = 0; w < N; w++) dst[w] = 0;
+    for (unsigned i = 0; i < p.count; i++) {
+        uint64_t v = uint64_t(e[i]) & lowmask(p.bits);
+        for (unsigned b = 0; b < p.bits; b++)
+            if ((v >> b) & 1) {
+                unsigned pos = i * p.bits + b;
+                dst[pos / 32] |= 1u << (pos % 32);
+            }
+    }
+}
+
+template <typename T>
+void get(const T &src, void *d, const ls_port &p) {
+    uint32_t *e = reinterpret_cast<uint32_t *>(static_cast<unsigned char *>(d) + p.off);
+    uint64_t v = static_cast<uint64_t>(src);
+    for (unsigned i = 0; i < p.count; i++)
+        e[i] = static_cast<uint32_t>((v >> (i * p.bits)) & lowmask(p.bits));
+}
+
+template <std::size_t N>
+void get(const VlWide<N> &src, void *d, const ls_port &p) {
+    uint32_t *e = reinterpret_cast<uint32_t *>(static_cast<unsigned char *>(d) + p.off);
+    for (unsigned i = 0; i < p.count; i++) {
+        uint32_t v = 0;
+        for (unsigned b = 0; b < p.bits; b++) {
+            unsigned pos = i * p.bits + b;
+            if ((src[pos / 32] >> (pos % 32)) & 1) v |= 1u << b;
+        }
+        e[i] = v;
+    }
+}
+
+void eval_dump(Handle *h) {
+    h->top->eval();
+    if (h->tfp) h->tfp->dump(h->t);
+    h->t++;
+}
+
+void drive(Handle *h, const void *in) {
+    int i = 0;
+#define PORT_IN(name, bits, count) put(h->top->name, in, h->ports[i]); i++;
+#define PORT_OUT(name, bits, count) i++;
+#include BLK_DEF
+#undef PORT_IN
+#undef PORT_OUT
+}
+
+void sample(Handle *h, void *out) {
+    int i = 0;
+#define PORT_IN(name, bits, count) i++;
+#define PORT_OUT(name, bits, count) get(h->top->name, out, h->ports[i]); i++;
+#include BLK_DEF
+#undef PORT_IN
+#undef PORT_OUT
+}
+
+}  // namespace
+
+extern "C" void *BLK_FN(_vl_new)(const ls_port *ports, int nports, int nplus,
+                                 const char **plusargs, int fst_ever) {
+    Handle *h = new Handle;
+    h->ctx.reset(new VerilatedContext);
+    h->ctx->commandArgs(nplus, plusargs);
+    if (fst_ever) h->ctx->traceEverOn(true);
+    h->top.reset(new Vtop{h->ctx.get(), "top"});
+    h->ports = ports;
+    h->nports = nports;
+    h->top->clk_i = 0;
+    h->top->rst_ni = 0;
+    h->top->eval();
+    return h;
+}
+
+extern "C" void BLK_FN(_vl_reset)(void *vh) {
+    Handle *h = static_cast<Handle *>(vh);
+    static const unsigned char zero[1024] = {0};
+    drive(h, zero);
+    h->top->rst_ni = 0;
+    h->top->clk_i = 0;
+    eval_dump(h);
+    h->top->clk_i = 1;
+    eval_dump(h);
+    h->top->rst_ni = 1;
+}
+
+extern "C" void BLK_FN(_vl_step)(void *vh, const void *in, void *out) {
+    Handle *h = static_cast<Handle *>(vh);
+    drive(h, in);
+    h->top->clk_i = 0;
+    eval_dump(h);
+    h->top->clk_i = 1;
+    eval_dump(h);
+    sample(h, out);
+}
+
+extern "C" void BLK_FN(_vl_trace)(void *vh, const char *path) {
+    Handle *h = static_cast<Handle *>(vh);
+    if (path) {
+        if (h->tfp) return;
+        h->tfp = new VerilatedFstC;
+        h->top->trace(h->tfp, 99);
+        h->tfp->open(path);
+    } else if (h->tfp) {
+        h->tfp->close();
+        delete h->tfp;
+        h->tfp = nullptr;
+    }
+}
+
+extern "C" void BLK_FN(_vl_coverage)(void *vh, const char *path) {
+    Handle *h = static_cast<Handle *>(vh);
+#if VM_COVERAGE
+    h->ctx->coveragep()->write(path);
+#else
+    (void)h;
+    (void)path;
+#endif
+}
+
+extern "C" void BLK_FN(_vl_free)(void *vh) {
+    Handle *h = static_cast<Handle *>(vh);
+    BLK_FN(_vl_trace)(vh, nullptr);
+    h->top->final();
+    delete h;
+}
