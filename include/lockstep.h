@@ -96,6 +96,13 @@ ls_status ls_launch(ls_gpu *gpu, ls_module *mod, const char *kernel,
                     ls_dim3 grid, ls_dim3 block, size_t dyn_shared,
                     void **args, ls_stats *stats);
 
+/* Binds nelem elements of elem_bytes (1, 2, 4, 8 or 16) at device address
+ * base as a 1-D texture for unfiltered integer-indexed tex.1d fetches;
+ * *handle is the value to store in a .texref variable (ls_module_symbol)
+ * or to pass as a bindless texture-object parameter. */
+ls_status ls_texture_1d(ls_gpu *gpu, ls_dptr base, size_t nelem,
+                        unsigned elem_bytes, uint64_t *handle);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,348 @@
+/* The public host API (include/lockstep.h): argument checks, error
+ * messages, and the calls into csim/gpu. Nothing here is global. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gpu/gpu.h"
+
+const char *ls_status_name(ls_status s)
+{
+    switch (s) {
+    case LS_OK:           return "LS_OK";
+    case LS_ERR_INVALID:  return "LS_ERR_INVALID";
+    case LS_ERR_PARSE:    return "LS_ERR_PARSE";
+    case LS_ERR_NOMEM:    return "LS_ERR_NOMEM";
+    case LS_ERR_MEMFAULT: return "LS_ERR_MEMFAULT";
+    case LS_ERR_DEADLOCK: return "LS_ERR_DEADLOCK";
+    case LS_ERR_LAUNCH:   return "LS_ERR_LAUNCH";
+    case LS_ERR_IO:       return "LS_ERR_IO";
+    case LS_ERR_INTERNAL: return "LS_ERR_INTERNAL";
+    }
+    return "LS_ERR_UNKNOWN";
+}
+
+void ls_config_default(ls_config *cfg)
+{
+    if (!cfg)
+        return;
+    memset(cfg, 0, sizeof *cfg);
+    cfg->warp_size = 32;
+    cfg->global_mem_bytes = 1ull << 30;
+    cfg->max_warp_insts = 1ull << 34;
+    cfg->max_stack_depth = 64;
+}
+
+ls_gpu *ls_gpu_create(const ls_config *cfg, char *err, size_t errlen)
+{
+    ls_config c;
+    ls_config_default(&c);
+    if (cfg)
+        c = *cfg;
+    const char *why = NULL;
+    if (c.warp_size != EXEC_WARP)
+        why = "warp_size must be 32";
+    else if (c.global_mem_bytes == 0 || c.global_mem_bytes > (1ull << 40))
+        why = "global_mem_bytes must be in (0, 2^40]";
+    else if (c.max_stack_depth < 2 || c.max_stack_depth > 65536)
+        why = "max_stack_depth must be in [2, 65536]";
+    else if (c.max_warp_insts == 0)
+        why = "max_warp_insts must be non-zero";
+    if (why) {
+        if (err && errlen)
+            snprintf(err, errlen, "%s:%d: ls_gpu_create: %s", __FILE__, __LINE__, why);
+        return NULL;
+    }
+    ls_gpu *g = calloc(1, sizeof *g);
+    if (!g) {
+        if (err && errlen)
+            snprintf(err, errlen, "%s:%d: ls_gpu_create: out of host memory",
+                     __FILE__, __LINE__);
+        return NULL;
+    }
+    g->cfg = c;
+    g->dmem.capacity = c.global_mem_bytes;
+    if (err && errlen)
+        err[0] = 0;
+    return g;
+}
+
+void ls_gpu_destroy(ls_gpu *gpu)
+{
+    if (!gpu)
+        return;
+    struct ls_module *m = gpu->mods;
+    while (m) {
+        struct ls_module *n = m->next;
+        ptx_module_free(m->ptx);
+        free(m->sym_addr);
+        free(m->name);
+        free(m);
+        m = n;
+    }
+    gpu_mem_fini(gpu);
+    free(gpu->tex);
+    free(gpu);
+}
+
+const char *ls_gpu_error(const ls_gpu *gpu)
+{
+    return gpu ? gpu->err : "ls_gpu_error: gpu is NULL";
+}
+
+ls_status ls_malloc(ls_gpu *gpu, ls_dptr *ptr, size_t bytes)
+{
+    if (!gpu)
+        return LS_ERR_INVALID;
+    if (!ptr)
+        return GPU_FAIL(gpu, LS_ERR_INVALID, "ls_malloc: ptr is NULL");
+    *ptr = 0;
+    return gpu_mem_alloc(gpu, bytes, "ls_malloc", ptr);
+}
+
+ls_status ls_free(ls_gpu *gpu, ls_dptr ptr)
+{
+    if (!gpu)
+        return LS_ERR_INVALID;
+    if (ptr == 0)
+        return LS_OK;
+    return gpu_mem_free(gpu, ptr);
+}
+
+ls_status ls_memcpy_htod(ls_gpu *gpu, ls_dptr dst, const void *src, size_t n)
+{
+    if (!gpu)
+        return LS_ERR_INVALID;
+    if (n == 0)
+        return LS_OK;
+    if (!src)
+        return GPU_FAIL(gpu, LS_ERR_INVALID, "ls_memcpy_htod: src is NULL");
+    uint8_t *p = gpu_mem_host(gpu, dst, n, "ls_memcpy_htod");
+    if (!p)
+        return LS_ERR_MEMFAULT;
+    memcpy(p, src, n);
+    return LS_OK;
+}
+
+ls_status ls_memcpy_dtoh(ls_gpu *gpu, void *dst, ls_dptr src, size_t n)
+{
+    if (!gpu)
+        return LS_ERR_INVALID;
+    if (n == 0)
+        return LS_OK;
+    if (!dst)
+        return GPU_FAIL(gpu, LS_ERR_INVALID, "ls_memcpy_dtoh: dst is NULL");
+    const uint8_t *p = gpu_mem_host(gpu, src, n, "ls_memcpy_dtoh");
+    if (!p)
+        return LS_ERR_MEMFAULT;
+    memcpy(dst, p, n);
+    return LS_OK;
+}
+
+ls_status ls_memset(ls_gpu *gpu, ls_dptr dst, int value, size_t n)
+{
+    if (!gpu)
+        return LS_ERR_INVALID;
+    if (n == 0)
+        return LS_OK;
+    uint8_t *p = gpu_mem_host(gpu, dst, n, "ls_memset");
+    if (!p)
+        return LS_ERR_MEMFAULT;
+    memset(p, (unsigned char)value, n);
+    return LS_OK;
+}
+
+ls_status ls_module_load_text(ls_gpu *gpu, const char *name, const char *text,
+                              size_t len, ls_module **mod)
+{
+    if (!gpu)
+        return LS_ERR_INVALID;
+    if (!text || !mod)
+        return GPU_FAIL(gpu, LS_ERR_INVALID,
+                        "ls_module_load_text: text or mod is NULL");
+    *mod = NULL;
+    const char *nm = name ? name : "<ptx>";
+    struct ptx_diag diag;
+    memset(&diag, 0, sizeof diag);
+    struct ptx_module *p = NULL;
+    if (ptx_parse(nm, text, len, &p, &diag) != 0) {
+        ptx_module_free(p);
+        snprintf(gpu->err, sizeof gpu->err, "%s",
+                 diag.msg[0] ? diag.msg : "PTX parse failed");
+        return LS_ERR_PARSE;
+    }
+    struct ls_module *m = calloc(1, sizeof *m);
+    char *nmcopy = strdup(nm);
+    if (!m || !nmcopy) {
+        free(m);
+        free(nmcopy);
+        ptx_module_free(p);
+        return GPU_FAIL(gpu, LS_ERR_NOMEM, "out of host memory");
+    }
+    m->ptx = p;
+    m->name = nmcopy;
+    ls_status st = gpu_module_place(gpu, m);
+    /* link it even on failure so destroy frees what was placed */
+    m->next = gpu->mods;
+    gpu->mods = m;
+    if (st != LS_OK)
+        return st;
+    *mod = m;
+    return LS_OK;
+}
+
+ls_status ls_module_load_file(ls_gpu *gpu, const char *path, ls_module **mod)
+{
+    if (!gpu)
+        return LS_ERR_INVALID;
+    if (!path || !mod)
+        return GPU_FAIL(gpu, LS_ERR_INVALID,
+                        "ls_module_load_file: path or mod is NULL");
+    *mod = NULL;
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return GPU_FAIL(gpu, LS_ERR_IO, "%s: cannot open", path);
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (len + 65536 > cap) {
+            size_t nc = cap ? cap * 2 : 1 << 20;
+            char *nb = realloc(buf, nc + 1);
+            if (!nb) {
+                free(buf);
+                fclose(fp);
+                return GPU_FAIL(gpu, LS_ERR_NOMEM, "%s: out of host memory", path);
+            }
+            buf = nb;
+            cap = nc;
+        }
+        size_t k = fread(buf + len, 1, cap - len, fp);
+        len += k;
+        if (k == 0)
+            break;
+    }
+    int bad = ferror(fp);
+    fclose(fp);
+    if (bad) {
+        free(buf);
+        return GPU_FAIL(gpu, LS_ERR_IO, "%s: read error", path);
+    }
+    buf[len] = 0;
+    ls_status st = ls_module_load_text(gpu, path, buf, len, mod);
+    free(buf);
+    return st;
+}
+
+static int module_is_ours(const ls_gpu *gpu, const ls_module *mod)
+{
+    for (const struct ls_module *m = gpu->mods; m; m = m->next)
+        if (m == mod)
+            return 1;
+    return 0;
+}
+
+ls_status ls_module_symbol(ls_gpu *gpu, ls_module *mod, const char *name,
+                           ls_dptr *ptr, size_t *bytes)
+{
+    if (!gpu)
+        return LS_ERR_INVALID;
+    if (!mod || !name || !ptr)
+        return GPU_FAIL(gpu, LS_ERR_INVALID,
+                        "ls_module_symbol: mod, name or ptr is NULL");
+    if (!module_is_ours(gpu, mod))
+        return GPU_FAIL(gpu, LS_ERR_INVALID,
+                        "ls_module_symbol: module was not loaded on this GPU");
+    const struct ptx_module *p = mod->ptx;
+    for (uint32_t i = 0; i < p->nsyms; i++) {
+        const struct ptx_symbol *s = &p->syms[i];
+        if (!s->name || strcmp(s->name, name) != 0)
+            continue;
+        if (s->space != PTX_SP_GLOBAL && s->space != PTX_SP_CONST &&
+            s->space != PTX_SP_TEX)
+            return GPU_FAIL(gpu, LS_ERR_INVALID,
+                            "ls_module_symbol: %s is not a .global/.const "
+                            "variable", name);
+        *ptr = mod->sym_addr[i];
+        if (bytes)
+            *bytes = (size_t)(s->size ? s->size : 8);
+        return LS_OK;
+    }
+    return GPU_FAIL(gpu, LS_ERR_INVALID,
+                    "ls_module_symbol: no module variable named %s in %s",
+                    name, mod->name);
+}
+
+void ls_stats_add(ls_stats *acc, const ls_stats *s, unsigned warp_size)
+{
+    if (!acc || !s)
+        return;
+    acc->launches += s->launches;
+    acc->warp_insts += s->warp_insts;
+    acc->thread_insts += s->thread_insts;
+    acc->divergent_branches += s->divergent_branches;
+    acc->branches += s->branches;
+    if (s->max_stack_depth > acc->max_stack_depth)
+        acc->max_stack_depth = s->max_stack_depth;
+    acc->ctas += s->ctas;
+    acc->threads += s->threads;
+    acc->cycles += s->cycles;
+    acc->wall_s += s->wall_s;
+    unsigned ws = warp_size ? warp_size : 32;
+    acc->simd_util = acc->warp_insts
+        ? (double)acc->thread_insts / ((double)acc->warp_insts * ws) : 0.0;
+}
+
+ls_status ls_launch(ls_gpu *gpu, ls_module *mod, const char *kernel,
+                    ls_dim3 grid, ls_dim3 block, size_t dyn_shared,
+                    void **args, ls_stats *stats)
+{
+    if (stats)
+        memset(stats, 0, sizeof *stats);
+    if (!gpu)
+        return LS_ERR_INVALID;
+    if (!mod || !kernel)
+        return GPU_FAIL(gpu, LS_ERR_INVALID, "ls_launch: mod or kernel is NULL");
+    if (!module_is_ours(gpu, mod))
+        return GPU_FAIL(gpu, LS_ERR_INVALID,
+                        "ls_launch: module was not loaded on this GPU");
+    int amb = 0;
+    const struct ptx_func *f = gpu_find_kernel(mod->ptx, kernel, &amb);
+    if (!f)
+        return GPU_FAIL(gpu, LS_ERR_INVALID,
+                        "ls_launch: no kernel entry named %s in %s", kernel,
+                        mod->name);
+    if (amb)
+        return GPU_FAIL(gpu, LS_ERR_INVALID,
+                        "ls_launch: %s matches several mangled entries in %s; "
+                        "use the mangled name", kernel, mod->name);
+    return gpu_launch(gpu, mod, f, grid, block, dyn_shared, args, stats);
+}
+
+ls_status ls_texture_1d(ls_gpu *gpu, ls_dptr base, size_t nelem,
+                        unsigned elem_bytes, uint64_t *handle)
+{
+    if (!gpu)
+        return LS_ERR_INVALID;
+    if (!handle)
+        return GPU_FAIL(gpu, LS_ERR_INVALID, "ls_texture_1d: handle is NULL");
+    if (elem_bytes != 1 && elem_bytes != 2 && elem_bytes != 4 &&
+        elem_bytes != 8 && elem_bytes != 16)
+        return GPU_FAIL(gpu, LS_ERR_INVALID,
+                        "ls_texture_1d: elem_bytes %u is not 1, 2, 4, 8 or 16",
+                        elem_bytes);
+    if (nelem == 0 || !gpu_mem_host(gpu, base, (uint64_t)nelem * elem_bytes,
+                                     "ls_texture_1d"))
+        return nelem ? LS_ERR_INVALID
+                     : GPU_FAIL(gpu, LS_ERR_INVALID, "ls_texture_1d: nelem is 0");
+    if (gpu->ntex == gpu->texcap) {
+        uint32_t nc = gpu->texcap ? gpu->texcap * 2 : 8;
+        struct exec_tex *nt = realloc(gpu->tex, nc * sizeof *nt);
+        if (!nt)
+            return GPU_FAIL(gpu, LS_ERR_NOMEM, "out of host memory");
+        gpu->tex = nt;
+        gpu->texcap = nc;
+    }
+    gpu->tex[gpu->ntex] = (struct exec_tex){ base, nelem, elem_bytes };
+    *handle = EXEC_TEX_TAG | gpu->ntex;
+    gpu->ntex++;
+    return LS_OK;
+}

@@ -1,0 +1,557 @@
+/* Functional memory instructions: ld/ldu/st/atom/red/tex/cvta over the
+ * device allocation table, the CTA's shared segment, per-thread local
+ * stacks and the param buffers (address map: docs/memory-model.md). */
+#include <stdio.h>
+#include <string.h>
+#include "exec/exec_mem.h"
+
+/* ---------------------------------------------------------------- dmem */
+
+const struct exec_alloc *exec_dmem_find(const struct exec_dmem *d,
+                                        uint64_t addr, uint64_t n)
+{
+    uint32_t lo = 0, hi = d->n;
+    while (lo < hi) {               /* first allocation with base > addr */
+        uint32_t mid = (lo + hi) / 2;
+        if (d->a[mid].base <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0)
+        return NULL;
+    const struct exec_alloc *a = &d->a[lo - 1];
+    if (addr - a->base >= a->size || n > a->size - (addr - a->base))
+        return NULL;
+    return a;
+}
+
+/* ------------------------------------------------------------- helpers */
+
+static const char *space_name(unsigned sp)
+{
+    switch (sp) {
+    case PTX_SP_GLOBAL: return "global";
+    case PTX_SP_SHARED: return "shared";
+    case PTX_SP_LOCAL:  return "local";
+    case PTX_SP_PARAM:  return "param";
+    case PTX_SP_CONST:  return "const";
+    case PTX_SP_TEX:    return "tex";
+    default:            return "generic";
+    }
+}
+
+static int fault(struct exec_error *err, unsigned lane, uint64_t addr,
+                 const char *fmt, const char *a, unsigned n, const char *what)
+{
+    err->lane = (int)lane;
+    err->addr = addr;
+    char head[96];
+    snprintf(head, sizeof head, fmt, a, n);
+    snprintf(err->msg, sizeof err->msg, "%s at 0x%llx%s%s", head,
+             (unsigned long long)addr, what ? ": " : "", what ? what : "");
+    return -1;
+}
+
+/* Register value of a REG operand for lane. */
+static inline uint64_t reg_of(const struct exec_warp *w, int32_t r, unsigned lane)
+{
+    return w->regs[(size_t)r * EXEC_WARP + lane];
+}
+
+/* Value of a REG or IMM source (memory instructions have no other kinds). */
+static inline uint64_t src_of(const struct exec_warp *w,
+                              const struct ptx_operand *o, unsigned lane)
+{
+    if (o->kind == PTX_O_REG)
+        return reg_of(w, o->reg, lane);
+    if (o->kind == PTX_O_IMM)
+        return (uint64_t)o->imm;
+    return exec_read(w, o, PTX_T_B64, lane);
+}
+
+/* Writes a loaded value of lbits bits (signed: sign-extend) to register r
+ * of lane, truncated to the register's declared width. */
+static inline void write_loaded(struct exec_warp *w, const struct ptx_func *f,
+                                int32_t r, unsigned lane, uint64_t v,
+                                unsigned lbits, bool sgn)
+{
+    unsigned rbits = 64;
+    if (f && (uint32_t)r < f->nregs) {
+        rbits = ptx_type_bits((enum ptx_type)f->regs[r].type);
+        if (rbits == 0 || rbits > 64)
+            rbits = 64;
+    }
+    if (sgn && lbits < 64 && (v >> (lbits - 1)) & 1)
+        v |= ~0ull << lbits;
+    if (rbits < 64)
+        v &= (1ull << rbits) - 1;
+    w->regs[(size_t)r * EXEC_WARP + lane] = v;
+}
+
+static inline uint64_t mem_load(const uint8_t *p, unsigned n)
+{
+    uint64_t v = 0;
+    memcpy(&v, p, n);               /* little-endian host */
+    return v;
+}
+
+static inline void mem_store(uint8_t *p, uint64_t v, unsigned n)
+{
+    memcpy(p, &v, n);
+}
+
+/* Effective address of a MEM operand for lane (before space mapping). */
+static inline uint64_t mem_addr(const struct exec_warp *w,
+                                const struct ptx_operand *o, unsigned lane)
+{
+    uint64_t base = 0;
+    if (o->reg >= 0)
+        base = reg_of(w, o->reg, lane);
+    else if (o->sym.index >= 0)
+        base = w->sym_addr[o->sym.scope ? 1 : 0][o->sym.index];
+    return base + (uint64_t)o->imm;
+}
+
+/* Maps a generic address to (space, offset). */
+static inline unsigned generic_resolve(uint64_t *addr)
+{
+    uint64_t a = *addr;
+    if (a - EXEC_SHARED_WINDOW < EXEC_WINDOW_BYTES) {
+        *addr = a - EXEC_SHARED_WINDOW;
+        return PTX_SP_SHARED;
+    }
+    if (a - EXEC_LOCAL_WINDOW < EXEC_WINDOW_BYTES) {
+        *addr = a - EXEC_LOCAL_WINDOW;
+        return PTX_SP_LOCAL;
+    }
+    return PTX_SP_GLOBAL;
+}
+
+/* Host pointer for an access of n bytes at addr in space sp by lane, or
+ * NULL with err filled. addr is already resolved (not generic). */
+static uint8_t *resolve(struct exec_memctx *m, unsigned sp, uint64_t addr,
+                        unsigned n, unsigned lane, bool store,
+                        struct exec_error *err)
+{
+    const char *kind = store ? "%s store of %u bytes" : "%s load of %u bytes";
+    if (n > 1 && (addr & (n - 1)) != 0) {
+        char k2[64];
+        snprintf(k2, sizeof k2, "misaligned %s", kind);
+        fault(err, lane, addr, k2, space_name(sp), n, NULL);
+        return NULL;
+    }
+    switch (sp) {
+    case PTX_SP_GLOBAL:
+    case PTX_SP_CONST: {
+        const struct exec_alloc *a = m->last;
+        if (!a || addr - a->base >= a->size || n > a->size - (addr - a->base)) {
+            a = m->dmem ? exec_dmem_find(m->dmem, addr, n) : NULL;
+            if (!a) {
+                char k2[64];
+                snprintf(k2, sizeof k2, "out-of-bounds %s", kind);
+                fault(err, lane, addr, k2, space_name(sp), n,
+                      addr == 0 ? "null pointer" : "not inside a live allocation");
+                return NULL;
+            }
+            m->last = a;
+        }
+        return a->host + (addr - a->base);
+    }
+    case PTX_SP_SHARED:
+        if (addr >= m->shared_bytes || n > m->shared_bytes - addr) {
+            char k2[64], what[64];
+            snprintf(k2, sizeof k2, "out-of-bounds %s", kind);
+            snprintf(what, sizeof what, "shared segment is %llu bytes",
+                     (unsigned long long)m->shared_bytes);
+            fault(err, lane, addr, k2, space_name(sp), n, what);
+            return NULL;
+        }
+        return m->shared + addr;
+    case PTX_SP_LOCAL:
+        if (addr >= m->local_stride || n > m->local_stride - addr) {
+            char k2[64], what[64];
+            snprintf(k2, sizeof k2, "out-of-bounds %s", kind);
+            snprintf(what, sizeof what, "local stack is %llu bytes per thread",
+                     (unsigned long long)m->local_stride);
+            fault(err, lane, addr, k2, space_name(sp), n, what);
+            return NULL;
+        }
+        return m->local + (size_t)lane * m->local_stride + addr;
+    case PTX_SP_PARAM:
+        if (addr & EXEC_PARAM_THREAD)
+            return resolve(m, PTX_SP_LOCAL, addr & ~EXEC_PARAM_THREAD, n,
+                           lane, store, err);
+        if (store || addr >= m->param_bytes || n > m->param_bytes - addr) {
+            char k2[64];
+            snprintf(k2, sizeof k2, "%s %s", store ? "read-only" : "out-of-bounds",
+                     kind);
+            fault(err, lane, addr, k2, space_name(sp), n, "kernel parameters");
+            return NULL;
+        }
+        return (uint8_t *)(uintptr_t)(m->param + addr);
+    default: {
+        char k2[64];
+        snprintf(k2, sizeof k2, "unsupported %s", kind);
+        fault(err, lane, addr, k2, space_name(sp), n, NULL);
+        return NULL;
+    }
+    }
+}
+
+/* ---------------------------------------------------------------- ld/st */
+
+static int do_ld(struct exec_warp *w, struct exec_memctx *m,
+                 const struct ptx_inst *in, uint32_t act,
+                 struct exec_result *res, struct exec_error *err)
+{
+    const struct ptx_operand *d = &in->o[0], *a = &in->o[1];
+    unsigned ebits = ptx_type_bits((enum ptx_type)in->type);
+    unsigned esz = ebits / 8 ? ebits / 8 : 1;
+    unsigned vec = in->vec ? in->vec : 1;
+    unsigned n = esz * vec;
+    bool sgn = ptx_type_is_signed((enum ptx_type)in->type);
+    unsigned space = in->space == PTX_SP_TEX ? PTX_SP_GLOBAL : in->space;
+    res->access_bytes = (uint8_t)n;
+    res->is_store = false;
+    res->space = (uint8_t)space;
+    EXEC_FOR_EACH_LANE(act, lane, {
+        uint64_t addr = mem_addr(w, a, lane);
+        unsigned sp = space;
+        if (sp == PTX_SP_GENERIC)
+            sp = generic_resolve(&addr);
+        res->addr[lane] = addr;
+        const uint8_t *p = resolve(m, sp, addr, n, lane, false, err);
+        if (!p)
+            return -1;
+        if (d->kind == PTX_O_VEC) {
+            for (unsigned k = 0; k < d->vec_n && k < vec; k++)
+                if (d->vec_regs[k] >= 0)
+                    write_loaded(w, m->func, d->vec_regs[k], lane,
+                                 mem_load(p + k * esz, esz), ebits, sgn);
+        } else if (d->kind == PTX_O_REG) {
+            write_loaded(w, m->func, d->reg, lane, mem_load(p, esz), ebits, sgn);
+        }
+    });
+    return 0;
+}
+
+static int do_st(struct exec_warp *w, struct exec_memctx *m,
+                 const struct ptx_inst *in, uint32_t act,
+                 struct exec_result *res, struct exec_error *err)
+{
+    const struct ptx_operand *a = &in->o[0], *v = &in->o[1];
+    unsigned ebits = ptx_type_bits((enum ptx_type)in->type);
+    unsigned esz = ebits / 8 ? ebits / 8 : 1;
+    unsigned vec = in->vec ? in->vec : 1;
+    unsigned n = esz * vec;
+    res->access_bytes = (uint8_t)n;
+    res->is_store = true;
+    res->space = in->space;
+    EXEC_FOR_EACH_LANE(act, lane, {
+        uint64_t addr = mem_addr(w, a, lane);
+        unsigned sp = in->space;
+        if (sp == PTX_SP_GENERIC)
+            sp = generic_resolve(&addr);
+        res->addr[lane] = addr;
+        uint8_t *p = resolve(m, sp, addr, n, lane, true, err);
+        if (!p)
+            return -1;
+        if (v->kind == PTX_O_VEC) {
+            for (unsigned k = 0; k < v->vec_n && k < vec; k++) {
+                uint64_t x = v->vec_regs[k] >= 0 ? reg_of(w, v->vec_regs[k], lane) : 0;
+                mem_store(p + k * esz, x, esz);
+            }
+        } else {
+            mem_store(p, src_of(w, v, lane), esz);
+        }
+    });
+    return 0;
+}
+
+/* ---------------------------------------------------------------- atoms */
+
+static inline float bits_f32(uint64_t b)
+{
+    uint32_t u = (uint32_t)b;
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static inline uint64_t f32_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+static inline double bits_f64(uint64_t b)
+{
+    double f;
+    memcpy(&f, &b, 8);
+    return f;
+}
+
+static inline uint64_t f64_bits(double f)
+{
+    uint64_t u;
+    memcpy(&u, &f, 8);
+    return u;
+}
+
+static inline int64_t sext(uint64_t v, unsigned bits)
+{
+    if (bits < 64 && (v >> (bits - 1)) & 1)
+        v |= ~0ull << bits;
+    return (int64_t)v;
+}
+
+/* New memory value of an atomic op (old, b, c) of type t, or -1 in *bad. */
+static uint64_t atom_apply(unsigned sub, enum ptx_type t, unsigned bits,
+                           uint64_t old, uint64_t b, uint64_t c, bool *bad)
+{
+    uint64_t mask = bits == 64 ? ~0ull : (1ull << bits) - 1;
+    old &= mask;
+    b &= mask;
+    c &= mask;
+    bool fl = ptx_type_is_float(t), sg = ptx_type_is_signed(t);
+    switch (sub) {
+    case PTX_SUB_AND:  return old & b;
+    case PTX_SUB_OR:   return old | b;
+    case PTX_SUB_XOR:  return old ^ b;
+    case PTX_SUB_EXCH: return b;
+    case PTX_SUB_CAS:  return old == b ? c : old;
+    case PTX_SUB_INC:  return old >= b ? 0 : (old + 1) & mask;
+    case PTX_SUB_DEC:  return (old == 0 || old > b) ? b : old - 1;
+    case PTX_SUB_ADD:
+        if (fl && bits == 32)
+            return f32_bits(bits_f32(old) + bits_f32(b));
+        if (fl && bits == 64)
+            return f64_bits(bits_f64(old) + bits_f64(b));
+        return (old + b) & mask;
+    case PTX_SUB_MIN:
+    case PTX_SUB_MAX: {
+        bool lt;
+        if (fl && bits == 32)
+            lt = bits_f32(b) < bits_f32(old);
+        else if (fl)
+            lt = bits_f64(b) < bits_f64(old);
+        else if (sg)
+            lt = sext(b, bits) < sext(old, bits);
+        else
+            lt = b < old;
+        if (sub == PTX_SUB_MIN)
+            return lt ? b : old;
+        bool gt;
+        if (fl && bits == 32)
+            gt = bits_f32(b) > bits_f32(old);
+        else if (fl)
+            gt = bits_f64(b) > bits_f64(old);
+        else if (sg)
+            gt = sext(b, bits) > sext(old, bits);
+        else
+            gt = b > old;
+        return gt ? b : old;
+    }
+    default:
+        *bad = true;
+        return old;
+    }
+}
+
+static int do_atom(struct exec_warp *w, struct exec_memctx *m,
+                   const struct ptx_inst *in, uint32_t act, bool has_dst,
+                   struct exec_result *res, struct exec_error *err)
+{
+    const struct ptx_operand *a = has_dst ? &in->o[1] : &in->o[0];
+    const struct ptx_operand *bo = has_dst ? &in->o[2] : &in->o[1];
+    const struct ptx_operand *co = has_dst ? &in->o[3] : NULL;
+    enum ptx_type t = (enum ptx_type)in->type;
+    unsigned bits = ptx_type_bits(t);
+    if (bits != 32 && bits != 64) {
+        err->lane = -1;
+        err->addr = 0;
+        snprintf(err->msg, sizeof err->msg,
+                 "%s.%s: only 32- and 64-bit atomics are supported",
+                 ptx_op_name((enum ptx_op)in->op), ptx_type_name(t));
+        return -1;
+    }
+    unsigned n = bits / 8;
+    res->access_bytes = (uint8_t)n;
+    res->is_store = true;
+    res->space = in->space;
+    EXEC_FOR_EACH_LANE(act, lane, {
+        uint64_t addr = mem_addr(w, a, lane);
+        unsigned sp = in->space;
+        if (sp == PTX_SP_GENERIC)
+            sp = generic_resolve(&addr);
+        res->addr[lane] = addr;
+        if (sp != PTX_SP_GLOBAL && sp != PTX_SP_SHARED) {
+            fault(err, lane, addr, "atomic on %s memory (%u bytes)",
+                  space_name(sp), n, "only global and shared are atomic");
+            return -1;
+        }
+        uint8_t *p = resolve(m, sp, addr, n, lane, true, err);
+        if (!p)
+            return -1;
+        uint64_t old = mem_load(p, n);
+        uint64_t b = src_of(w, bo, lane);
+        uint64_t c = (co && co->kind != PTX_O_NONE) ? src_of(w, co, lane) : 0;
+        bool bad = false;
+        uint64_t nv = atom_apply(in->sub, t, bits, old, b, c, &bad);
+        if (bad) {
+            err->lane = (int)lane;
+            err->addr = addr;
+            snprintf(err->msg, sizeof err->msg,
+                     "%s: unsupported atomic operation",
+                     ptx_op_name((enum ptx_op)in->op));
+            return -1;
+        }
+        mem_store(p, nv, n);
+        if (has_dst && in->o[0].kind == PTX_O_REG)
+            write_loaded(w, m->func, in->o[0].reg, lane, old, bits, false);
+    });
+    return 0;
+}
+
+/* ---------------------------------------------------------------- tex */
+
+static int do_tex(struct exec_warp *w, struct exec_memctx *m,
+                  const struct ptx_inst *in, uint32_t act,
+                  struct exec_result *res, struct exec_error *err)
+{
+    const struct ptx_operand *d = &in->o[0], *a = &in->o[1], *c = &in->o[2];
+    if (in->sub != PTX_SUB_1D) {
+        err->lane = -1;
+        err->addr = 0;
+        snprintf(err->msg, sizeof err->msg,
+                 "tex: only tex.1d (integer-indexed fetch) is supported");
+        return -1;
+    }
+    if (c->kind != PTX_O_VEC || c->vec_n < 1 || c->vec_regs[0] < 0 ||
+        d->kind != PTX_O_VEC) {
+        err->lane = -1;
+        err->addr = 0;
+        snprintf(err->msg, sizeof err->msg, "tex: malformed operands");
+        return -1;
+    }
+    res->space = PTX_SP_GLOBAL;
+    res->is_store = false;
+    EXEC_FOR_EACH_LANE(act, lane, {
+        uint64_t h;
+        if (a->reg >= 0) {
+            h = reg_of(w, a->reg, lane);
+        } else {        /* .texref symbol: its 8 bytes hold the handle */
+            uint64_t sa = w->sym_addr[a->sym.scope ? 1 : 0][a->sym.index];
+            const uint8_t *p = resolve(m, PTX_SP_GLOBAL, sa, 8, lane, false, err);
+            if (!p)
+                return -1;
+            h = mem_load(p, 8);
+        }
+        uint64_t idx = h & ~EXEC_TEX_TAG;
+        if ((h & EXEC_TEX_TAG) != EXEC_TEX_TAG || idx >= m->ntex) {
+            err->lane = (int)lane;
+            err->addr = h;
+            snprintf(err->msg, sizeof err->msg,
+                     "tex.1d: texture handle 0x%llx is not bound "
+                     "(bind one with ls_texture_1d)", (unsigned long long)h);
+            return -1;
+        }
+        const struct exec_tex *tx = &m->tex[idx];
+        int64_t x = sext(reg_of(w, c->vec_regs[0], lane), 32);
+        uint8_t buf[16] = {0};
+        res->access_bytes = (uint8_t)(tx->elem_bytes > 16 ? 16 : tx->elem_bytes);
+        if (x >= 0 && (uint64_t)x < tx->nelem) {
+            uint64_t addr = tx->base + (uint64_t)x * tx->elem_bytes;
+            res->addr[lane] = addr;
+            const uint8_t *p = resolve(m, PTX_SP_GLOBAL, addr, 1, lane, false, err);
+            if (!p || !exec_dmem_find(m->dmem, addr, res->access_bytes))
+                return fault(err, lane, addr, "out-of-bounds %s fetch of %u bytes",
+                             "texture", res->access_bytes, "texture memory freed");
+            memcpy(buf, p, res->access_bytes);
+        } else {
+            res->addr[lane] = tx->base;     /* border: zeros */
+        }
+        for (unsigned k = 0; k < d->vec_n && k < 4; k++)
+            if (d->vec_regs[k] >= 0)
+                write_loaded(w, m->func, d->vec_regs[k], lane,
+                             mem_load(buf + 4 * k, 4), 32, false);
+    });
+    return 0;
+}
+
+/* ---------------------------------------------------------------- cvta */
+
+static int do_cvta(struct exec_warp *w, const struct ptx_inst *in,
+                   uint32_t act, struct exec_error *err)
+{
+    const struct ptx_operand *d = &in->o[0], *a = &in->o[1];
+    unsigned bits = ptx_type_bits((enum ptx_type)in->type);
+    uint64_t tmask = bits >= 64 || bits == 0 ? ~0ull : (1ull << bits) - 1;
+    uint64_t win;
+    switch (in->space) {
+    case PTX_SP_SHARED: win = EXEC_SHARED_WINDOW; break;
+    case PTX_SP_LOCAL:  win = EXEC_LOCAL_WINDOW; break;
+    case PTX_SP_GLOBAL: case PTX_SP_CONST: case PTX_SP_PARAM: win = 0; break;
+    default:
+        err->lane = -1;
+        err->addr = 0;
+        snprintf(err->msg, sizeof err->msg, "cvta: unsupported state space");
+        return -1;
+    }
+    if (d->kind != PTX_O_REG) {
+        err->lane = -1;
+        err->addr = 0;
+        snprintf(err->msg, sizeof err->msg, "cvta: destination is not a register");
+        return -1;
+    }
+    bool to = (in->flags & PTX_F_TO) != 0;
+    EXEC_FOR_EACH_LANE(act, lane, {
+        uint64_t v;
+        if (a->kind == PTX_O_REG)
+            v = reg_of(w, a->reg, lane);
+        else if (a->kind == PTX_O_SYM)
+            v = w->sym_addr[a->sym.scope ? 1 : 0][a->sym.index] + (uint64_t)a->imm;
+        else
+            v = exec_read(w, a, PTX_T_U64, lane);
+        v = to ? v - win : v + win;
+        w->regs[(size_t)d->reg * EXEC_WARP + lane] = v & tmask;
+    });
+    return 0;
+}
+
+/* ---------------------------------------------------------------- entry */
+
+int exec_mem(struct exec_warp *w, struct exec_memctx *m,
+             const struct ptx_inst *in, uint32_t mask,
+             struct exec_result *res, struct exec_error *err)
+{
+    uint32_t act = exec_guard_mask(w, in, mask);
+    res->active = act;
+    res->taken = 0;
+    res->access_bytes = 0;
+    res->is_store = false;
+    res->space = in->space;
+    switch ((enum ptx_op)in->op) {
+    case PTX_OP_LD:
+    case PTX_OP_LDU:
+        return act ? do_ld(w, m, in, act, res, err) : 0;
+    case PTX_OP_ST:
+        return act ? do_st(w, m, in, act, res, err) : 0;
+    case PTX_OP_ATOM:
+        return act ? do_atom(w, m, in, act, true, res, err) : 0;
+    case PTX_OP_RED:
+        return act ? do_atom(w, m, in, act, false, res, err) : 0;
+    case PTX_OP_TEX:
+        return act ? do_tex(w, m, in, act, res, err) : 0;
+    case PTX_OP_CVTA:
+        return do_cvta(w, in, act, err);
+    default:
+        err->lane = -1;
+        err->addr = 0;
+        snprintf(err->msg, sizeof err->msg, "%s is not a memory instruction",
+                 ptx_op_name((enum ptx_op)in->op));
+        return -1;
+    }
+}

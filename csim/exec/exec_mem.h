@@ -1,0 +1,77 @@
+/* Memory side of the functional exec layer: the device allocation table,
+ * the per-warp view of shared/local/param memory, the generic-address
+ * windows, ld/st/atom/red/tex/cvta (exec_mem) and the warp collectives
+ * shfl/vote/activemask/bar.warp.sync (exec_warpops).
+ * The address map is documented in docs/memory-model.md. */
+#ifndef EXEC_MEM_H
+#define EXEC_MEM_H
+
+#include <stdint.h>
+#include "exec/exec.h"
+
+/* Generic address space: global allocations live in
+ * [EXEC_GLOBAL_BASE, EXEC_GLOBAL_BASE + capacity); the shared and local
+ * windows map generic addresses onto space offsets. */
+#define EXEC_GLOBAL_BASE   0x10000000ull
+#define EXEC_SHARED_WINDOW 0x0000100000000000ull   /* generic = base + off */
+#define EXEC_LOCAL_WINDOW  0x0000200000000000ull
+#define EXEC_WINDOW_BYTES  0x0000000100000000ull   /* 4 GiB per window    */
+/* Param-space addresses with this bit name per-thread call parameters
+ * (offset into the thread's local stack); without it, the kernel param
+ * buffer. */
+#define EXEC_PARAM_THREAD  0x80000000ull
+/* Texture handles are (tag | index) into the texture table. */
+#define EXEC_TEX_TAG       0x7e70000000000000ull
+
+/* One live device allocation. */
+struct exec_alloc {
+    uint64_t base, size;
+    uint8_t *host;              /* size bytes of backing store            */
+    const char *what;           /* "ls_malloc" or the module symbol name  */
+};
+
+/* Device memory: allocations sorted by base, non-overlapping. */
+struct exec_dmem {
+    struct exec_alloc *a;
+    uint32_t n, cap;
+    uint64_t capacity;          /* bytes of address space after the base */
+    uint64_t used;
+};
+
+/* A bound 1-D texture: an unfiltered, integer-indexed view of global
+ * memory with elem_bytes per element (16 for a float4/uint4 fetch). */
+struct exec_tex {
+    uint64_t base;
+    uint64_t nelem;
+    uint32_t elem_bytes;
+};
+
+/* What one warp's memory instructions see. */
+struct exec_memctx {
+    struct exec_dmem *dmem;
+    const struct exec_alloc *last;  /* last allocation hit (fast path)  */
+    uint8_t *shared;  uint64_t shared_bytes;    /* this CTA's segment    */
+    uint8_t *local;   uint64_t local_stride;    /* lane l: local + l*stride */
+    const uint8_t *param; uint64_t param_bytes; /* kernel param buffer   */
+    const struct ptx_func *func;    /* current frame: register types     */
+    const struct exec_tex *tex; uint32_t ntex;
+};
+
+/* Allocation holding [addr, addr+n), or NULL. */
+const struct exec_alloc *exec_dmem_find(const struct exec_dmem *d,
+                                        uint64_t addr, uint64_t n);
+
+/* Executes ld/ldu/st/atom/red/tex/cvta for the lanes of mask passing the
+ * guard; fills res (per-lane addresses, bytes, store flag). Returns 0, or
+ * -1 with err (lane, address, what went wrong) on a fault. */
+int exec_mem(struct exec_warp *w, struct exec_memctx *m,
+             const struct ptx_inst *in, uint32_t mask,
+             struct exec_result *res, struct exec_error *err);
+
+/* Executes shfl/vote/activemask/bar.warp.sync for the lanes of mask
+ * passing the guard. Returns 0, or -1 with err. */
+int exec_warpops(struct exec_warp *w, const struct ptx_func *f,
+                 const struct ptx_inst *in, uint32_t mask,
+                 struct exec_result *res, struct exec_error *err);
+
+#endif

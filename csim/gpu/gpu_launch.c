@@ -1,0 +1,395 @@
+/* Functional launch loop: CTAs one after another; the warps of a CTA run
+ * round-robin, each until it reaches a barrier or finishes; barriers are
+ * released when every live thread (exited threads count as arrived) or
+ * the named thread count has arrived; otherwise the launch deadlocks. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "gpu/gpu.h"
+#include "simt/simt.h"
+
+#define NBAR 16
+
+struct launch {
+    ls_gpu *gpu;
+    const struct ls_module *m;
+    const struct ptx_func *f;
+    ls_dim3 grid, block;
+    struct exec_grid eg;
+    struct simt_warp *warps;
+    unsigned nwarps, nthreads;
+    uint8_t *param;  uint64_t param_bytes;
+    uint8_t *shared; uint64_t shared_bytes;
+    uint8_t *local;  uint64_t local_stride;
+    uint64_t *sym0, *sym1;
+    uint64_t frame0;
+    uint64_t budget;
+    const char *file;
+};
+
+static inline uint64_t align_up(uint64_t v, uint64_t a)
+{
+    return (v + a - 1) / a * a;
+}
+
+const struct ptx_func *gpu_find_kernel(const struct ptx_module *mod,
+                                       const char *name, int *ambiguous)
+{
+    *ambiguous = 0;
+    const struct ptx_func *hit = NULL;
+    for (uint32_t i = 0; i < mod->nfuncs; i++) {
+        const struct ptx_func *f = &mod->funcs[i];
+        if (f->is_entry && f->name && strcmp(f->name, name) == 0)
+            return f;
+    }
+    size_t n = strlen(name);
+    char pre[64];
+    snprintf(pre, sizeof pre, "_Z%zu", n);
+    size_t pl = strlen(pre);
+    for (uint32_t i = 0; i < mod->nfuncs; i++) {
+        const struct ptx_func *f = &mod->funcs[i];
+        if (!f->is_entry || !f->name)
+            continue;
+        if (strncmp(f->name, pre, pl) == 0 && strncmp(f->name + pl, name, n) == 0) {
+            if (hit)
+                *ambiguous = 1;
+            else
+                hit = f;
+        }
+    }
+    return hit;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Thread (x,y,z) of linear index t in the block. */
+static void tid_of(const struct launch *L, unsigned t, uint32_t xyz[3])
+{
+    xyz[0] = t % L->block.x;
+    xyz[1] = (t / L->block.x) % L->block.y;
+    xyz[2] = t / (L->block.x * L->block.y);
+}
+
+static uint32_t ptx_line(const struct ptx_func *f, int32_t pc)
+{
+    return (uint32_t)pc < f->ninsts ? f->insts[pc].line : f->line;
+}
+
+static ls_status warp_error(struct launch *L, unsigned wi)
+{
+    struct simt_warp *w = &L->warps[wi];
+    const struct ptx_func *f = w->err_func ? w->err_func : L->f;
+    uint32_t line = ptx_line(f, w->err_pc);
+    ls_status st = w->err_simt ? LS_ERR_LAUNCH
+                 : w->err.lane >= 0 ? LS_ERR_MEMFAULT : LS_ERR_PARSE;
+    const char *what = st == LS_ERR_MEMFAULT ? "memory fault" : "error";
+    if (w->err.lane >= 0) {
+        uint32_t t[3];
+        tid_of(L, wi * EXEC_WARP + (unsigned)w->err.lane, t);
+        return gpu_fail(L->gpu, st, L->file, (int)line,
+                        "%s in kernel %s, CTA (%u,%u,%u), thread (%u,%u,%u) "
+                        "(warp %u lane %d), pc %d (%s): %s", what, L->f->name,
+                        L->eg.ctaid[0], L->eg.ctaid[1], L->eg.ctaid[2],
+                        t[0], t[1], t[2], wi, w->err.lane, w->err_pc,
+                        f->name, w->err.msg);
+    }
+    return gpu_fail(L->gpu, st, L->file, (int)line,
+                    "%s in kernel %s, CTA (%u,%u,%u), warp %u, pc %d (%s): %s",
+                    what, L->f->name, L->eg.ctaid[0], L->eg.ctaid[1],
+                    L->eg.ctaid[2], wi, w->err_pc, f->name, w->err.msg);
+}
+
+static ls_status deadlock(struct launch *L, int line, const char *why)
+{
+    char *buf = L->gpu->err;
+    size_t cap = sizeof L->gpu->err;
+    gpu_fail(L->gpu, LS_ERR_DEADLOCK, L->file, line,
+             "deadlock in kernel %s, CTA (%u,%u,%u): %s;", L->f->name,
+             L->eg.ctaid[0], L->eg.ctaid[1], L->eg.ctaid[2], why);
+    size_t o = strlen(buf);
+    for (unsigned i = 0; i < L->nwarps && o + 1 < cap; i++) {
+        char d[512];
+        simt_describe(&L->warps[i], d, sizeof d);
+        int k = snprintf(buf + o, cap - o, " warp %u: %s;", i, d);
+        if (k < 0)
+            break;
+        o += (size_t)k < cap - o ? (size_t)k : cap - o - 1;
+    }
+    return LS_ERR_DEADLOCK;
+}
+
+static ls_status run_cta(struct launch *L)
+{
+    uint32_t arrived[NBAR] = {0}, expect[NBAR] = {0};
+    memset(L->shared, 0, (size_t)L->shared_bytes);
+    memset(L->local, 0, (size_t)(L->local_stride * L->nwarps * EXEC_WARP));
+    for (unsigned wi = 0; wi < L->nwarps; wi++) {
+        unsigned first = wi * EXEC_WARP;
+        unsigned n = L->nthreads - first < EXEC_WARP ? L->nthreads - first : EXEC_WARP;
+        uint32_t valid = n == 32 ? 0xffffffffu : (1u << n) - 1;
+        if (simt_warp_start(&L->warps[wi], L->m->ptx, L->f, valid, L->sym1,
+                            L->frame0) != 0)
+            return GPU_FAIL(L->gpu, LS_ERR_NOMEM, "host memory exhausted");
+        L->warps[wi].mem.last = NULL;
+    }
+    for (;;) {
+        for (unsigned wi = 0; wi < L->nwarps; wi++) {
+            struct simt_warp *w = &L->warps[wi];
+            while (w->state == SIMT_READY) {
+                enum simt_rc rc = simt_run(w, &L->budget);
+                if (rc == SIMT_RC_ERROR)
+                    return warp_error(L, wi);
+                if (rc == SIMT_RC_BARRIER) {
+                    arrived[w->bar_id] += (uint32_t)__builtin_popcount(w->bar_mask);
+                    if (w->bar_count)
+                        expect[w->bar_id] = w->bar_count;
+                    continue;       /* bar.arrive keeps it READY */
+                }
+                if (rc == SIMT_RC_OK && L->budget == 0) {
+                    char why[160];
+                    snprintf(why, sizeof why,
+                             "instruction budget of %llu warp instructions "
+                             "exhausted (ls_config.max_warp_insts)",
+                             (unsigned long long)L->gpu->cfg.max_warp_insts);
+                    const struct simt_entry *t = &w->stack[w->sp - 1];
+                    return deadlock(L, (int)ptx_line(w->frames[t->frame].func,
+                                                     t->npc), why);
+                }
+            }
+        }
+        uint32_t live = 0, waiting = 0;
+        for (unsigned wi = 0; wi < L->nwarps; wi++) {
+            live += (uint32_t)__builtin_popcount(L->warps[wi].live);
+            waiting |= L->warps[wi].state == SIMT_AT_BARRIER
+                           ? 1u << L->warps[wi].bar_id : 0;
+        }
+        if (!waiting)
+            return LS_OK;           /* every warp finished */
+        bool released = false;
+        for (unsigned b = 0; b < NBAR; b++) {
+            if (!(waiting & (1u << b)))
+                continue;
+            uint32_t need = expect[b] ? expect[b] : live;
+            if (arrived[b] < need)
+                continue;
+            for (unsigned wi = 0; wi < L->nwarps; wi++)
+                if (L->warps[wi].state == SIMT_AT_BARRIER && L->warps[wi].bar_id == b)
+                    simt_release(&L->warps[wi]);
+            arrived[b] = expect[b] = 0;
+            released = true;
+        }
+        if (!released) {
+            unsigned b = (unsigned)__builtin_ctz(waiting);
+            int line = 0;
+            for (unsigned wi = 0; wi < L->nwarps; wi++)
+                if (L->warps[wi].state == SIMT_AT_BARRIER && L->warps[wi].bar_id == b) {
+                    line = (int)ptx_line(L->f, L->warps[wi].bar_pc);
+                    break;
+                }
+            char why[160];
+            snprintf(why, sizeof why,
+                     "barrier %u reached by %u of %u threads it waits for "
+                     "(a barrier in divergent code?)", b, arrived[b],
+                     expect[b] ? expect[b] : live);
+            return deadlock(L, line, why);
+        }
+    }
+}
+
+/* Sets up param buffer, symbol addresses and memory segments. */
+static ls_status prepare(struct launch *L, size_t dyn_shared, void **args)
+{
+    ls_gpu *gpu = L->gpu;
+    const struct ptx_func *f = L->f;
+    const struct ptx_module *p = L->m->ptx;
+    /* parameters */
+    L->param_bytes = f->param_bytes;
+    for (uint32_t i = 0; i < f->nparams; i++) {
+        uint64_t end = (uint64_t)f->params[i].offset + f->params[i].size;
+        if (end > L->param_bytes)
+            L->param_bytes = end;
+    }
+    L->param = calloc(1, (size_t)L->param_bytes + 8);
+    if (!L->param)
+        return GPU_FAIL(gpu, LS_ERR_NOMEM, "host memory exhausted");
+    if (f->nparams && !args)
+        return GPU_FAIL(gpu, LS_ERR_LAUNCH,
+                        "kernel %s takes %u parameters but args is NULL",
+                        f->name, f->nparams);
+    for (uint32_t i = 0; i < f->nparams; i++) {
+        if (!args[i])
+            return GPU_FAIL(gpu, LS_ERR_LAUNCH,
+                            "kernel %s: args[%u] (%s, %u bytes) is NULL",
+                            f->name, i, f->params[i].name, f->params[i].size);
+        memcpy(L->param + f->params[i].offset, args[i], f->params[i].size);
+    }
+    /* shared: kernel statics, module-scope statics, then dynamic */
+    L->sym0 = calloc(p->nsyms ? p->nsyms : 1, sizeof *L->sym0);
+    L->sym1 = calloc(f->nsyms ? f->nsyms : 1, sizeof *L->sym1);
+    if (!L->sym0 || !L->sym1)
+        return GPU_FAIL(gpu, LS_ERR_NOMEM, "host memory exhausted");
+    if (p->nsyms)
+        memcpy(L->sym0, L->m->sym_addr, p->nsyms * sizeof *L->sym0);
+    uint64_t stat = f->shared_bytes;
+    for (uint32_t i = 0; i < p->nsyms; i++) {
+        const struct ptx_symbol *s = &p->syms[i];
+        if (s->space != PTX_SP_SHARED || s->is_extern)
+            continue;
+        stat = align_up(stat, s->align ? s->align : 1);
+        L->sym0[i] = stat;
+        stat += s->size;
+    }
+    uint64_t dyn_base = align_up(stat, 16);
+    for (uint32_t i = 0; i < p->nsyms; i++)
+        if (p->syms[i].space == PTX_SP_SHARED && p->syms[i].is_extern)
+            L->sym0[i] = dyn_base;
+    L->shared_bytes = dyn_base + dyn_shared;
+    if (dyn_shared > GPU_MAX_SHARED || L->shared_bytes > GPU_MAX_SHARED)
+        return GPU_FAIL(gpu, LS_ERR_LAUNCH,
+                        "kernel %s needs %llu bytes of shared memory per CTA "
+                        "(%llu static + %zu dynamic), more than %u",
+                        f->name, (unsigned long long)L->shared_bytes,
+                        (unsigned long long)stat, dyn_shared, GPU_MAX_SHARED);
+    /* function symbols of the kernel frame */
+    for (uint32_t i = 0; i < f->nsyms; i++) {
+        const struct ptx_symbol *s = &f->syms[i];
+        if (i < f->nparams)
+            L->sym1[i] = f->params[i].offset;
+        else if (s->space == PTX_SP_SHARED)
+            L->sym1[i] = s->is_extern ? dyn_base : s->offset;
+    }
+    L->frame0 = simt_frame_layout(f, 0, L->sym1);
+    uint64_t stack = L->frame0;
+    for (uint32_t i = 0; i < p->nfuncs; i++)
+        if (!p->funcs[i].is_entry)
+            stack += simt_frame_layout(&p->funcs[i], 0, NULL) + 16;
+    L->local_stride = align_up(stack ? stack : 16, 16);
+    L->shared = calloc(1, (size_t)L->shared_bytes + 16);
+    L->local = calloc((size_t)L->nwarps * EXEC_WARP, (size_t)L->local_stride);
+    L->warps = calloc(L->nwarps, sizeof *L->warps);
+    if (!L->shared || !L->local || !L->warps)
+        return GPU_FAIL(gpu, LS_ERR_NOMEM,
+                        "host memory exhausted (shared/local/warp state)");
+    for (unsigned wi = 0; wi < L->nwarps; wi++) {
+        struct simt_warp *w = &L->warps[wi];
+        if (simt_warp_alloc(w, gpu->cfg.max_stack_depth) != 0)
+            return GPU_FAIL(gpu, LS_ERR_NOMEM, "host memory exhausted");
+        w->ew.grid = &L->eg;
+        w->ew.sym_addr[0] = L->sym0;
+        for (unsigned l = 0; l < EXEC_WARP; l++) {
+            tid_of(L, wi * EXEC_WARP + l, w->ew.ids[l].tid);
+            w->ew.ids[l].laneid = l;
+        }
+        w->mem.dmem = &gpu->dmem;
+        w->mem.shared = L->shared;
+        w->mem.shared_bytes = L->shared_bytes;
+        w->mem.local = L->local + (size_t)wi * EXEC_WARP * L->local_stride;
+        w->mem.local_stride = L->local_stride;
+        w->mem.param = L->param;
+        w->mem.param_bytes = L->param_bytes;
+        w->mem.tex = gpu->tex;
+        w->mem.ntex = gpu->ntex;
+    }
+    return LS_OK;
+}
+
+static void cleanup(struct launch *L)
+{
+    if (L->warps)
+        for (unsigned wi = 0; wi < L->nwarps; wi++)
+            simt_warp_free(&L->warps[wi]);
+    free(L->warps);
+    free(L->param);
+    free(L->shared);
+    free(L->local);
+    free(L->sym0);
+    free(L->sym1);
+}
+
+static ls_status check_geometry(ls_gpu *gpu, const struct ptx_func *f,
+                                ls_dim3 grid, ls_dim3 block)
+{
+    if (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z)
+        return GPU_FAIL(gpu, LS_ERR_LAUNCH,
+                        "kernel %s: zero grid (%u,%u,%u) or block (%u,%u,%u) "
+                        "dimension", f->name, grid.x, grid.y, grid.z,
+                        block.x, block.y, block.z);
+    if (grid.x > 0x7fffffffu || grid.y > 65535 || grid.z > 65535)
+        return GPU_FAIL(gpu, LS_ERR_LAUNCH,
+                        "kernel %s: grid (%u,%u,%u) exceeds (2^31-1, 65535, 65535)",
+                        f->name, grid.x, grid.y, grid.z);
+    uint64_t nt = (uint64_t)block.x * block.y * block.z;
+    if (block.x > 1024 || block.y > 1024 || block.z > 64 || nt > GPU_MAX_CTA_THREADS)
+        return GPU_FAIL(gpu, LS_ERR_LAUNCH,
+                        "kernel %s: block (%u,%u,%u) = %llu threads; at most %u "
+                        "threads, (1024,1024,64) per dimension", f->name,
+                        block.x, block.y, block.z, (unsigned long long)nt,
+                        GPU_MAX_CTA_THREADS);
+    if (f->maxntid[0] && nt > (uint64_t)f->maxntid[0] *
+                                  (f->maxntid[1] ? f->maxntid[1] : 1) *
+                                  (f->maxntid[2] ? f->maxntid[2] : 1))
+        return GPU_FAIL(gpu, LS_ERR_LAUNCH,
+                        "kernel %s: block of %llu threads exceeds .maxntid",
+                        f->name, (unsigned long long)nt);
+    return LS_OK;
+}
+
+ls_status gpu_launch(ls_gpu *gpu, struct ls_module *m,
+                     const struct ptx_func *f, ls_dim3 grid, ls_dim3 block,
+                     size_t dyn_shared, void **args, ls_stats *stats)
+{
+    double t0 = now_s();
+    ls_status st = check_geometry(gpu, f, grid, block);
+    if (st != LS_OK)
+        return st;
+    struct launch L;
+    memset(&L, 0, sizeof L);
+    L.gpu = gpu;
+    L.m = m;
+    L.f = f;
+    L.grid = grid;
+    L.block = block;
+    L.file = m->ptx->file ? m->ptx->file : m->name;
+    L.nthreads = block.x * block.y * block.z;
+    L.nwarps = (L.nthreads + EXEC_WARP - 1) / EXEC_WARP;
+    L.budget = gpu->cfg.max_warp_insts;
+    L.eg.ntid[0] = block.x; L.eg.ntid[1] = block.y; L.eg.ntid[2] = block.z;
+    L.eg.nctaid[0] = grid.x; L.eg.nctaid[1] = grid.y; L.eg.nctaid[2] = grid.z;
+    L.eg.nwarpid = L.nwarps;
+    L.eg.smid = 0;
+    L.eg.nsmid = 1;
+    st = prepare(&L, dyn_shared, args);
+    for (uint32_t z = 0; st == LS_OK && z < grid.z; z++)
+        for (uint32_t y = 0; st == LS_OK && y < grid.y; y++)
+            for (uint32_t x = 0; st == LS_OK && x < grid.x; x++) {
+                L.eg.ctaid[0] = x; L.eg.ctaid[1] = y; L.eg.ctaid[2] = z;
+                st = run_cta(&L);
+            }
+    if (stats) {
+        memset(stats, 0, sizeof *stats);
+        stats->launches = 1;
+        for (unsigned wi = 0; L.warps && wi < L.nwarps; wi++) {
+            const struct simt_warp *w = &L.warps[wi];
+            stats->warp_insts += w->warp_insts;
+            stats->thread_insts += w->thread_insts;
+            stats->branches += w->branches;
+            stats->divergent_branches += w->divergent;
+            if (w->max_depth > stats->max_stack_depth)
+                stats->max_stack_depth = w->max_depth;
+        }
+        stats->ctas = (uint64_t)grid.x * grid.y * grid.z;
+        stats->threads = stats->ctas * L.nthreads;
+        stats->simd_util = stats->warp_insts
+            ? (double)stats->thread_insts / ((double)stats->warp_insts * EXEC_WARP)
+            : 0.0;
+        stats->wall_s = now_s() - t0;
+    }
+    cleanup(&L);
+    return st;
+}

@@ -1,0 +1,423 @@
+/* Per-warp SIMT execution with an immediate-post-dominator reconvergence
+ * stack (see docs/simt-stack.md for the rules and a worked example). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "simt/simt.h"
+
+static inline uint64_t align_up(uint64_t v, uint64_t a)
+{
+    return a ? (v + a - 1) / a * a : v;
+}
+
+int simt_warp_alloc(struct simt_warp *w, uint32_t cap)
+{
+    if (cap == 0)
+        cap = 1;
+    w->stack = calloc(cap, sizeof *w->stack);
+    if (!w->stack)
+        return -1;
+    w->cap = cap;
+    w->sp = 0;
+    w->state = SIMT_DONE;
+    return 0;
+}
+
+void simt_warp_free(struct simt_warp *w)
+{
+    if (!w)
+        return;
+    free(w->stack);
+    w->stack = NULL;
+    for (unsigned i = 0; i < SIMT_MAX_FRAMES; i++) {
+        free(w->frames[i].regs);
+        free(w->frames[i].sym1);
+        w->frames[i].regs = NULL;
+        w->frames[i].sym1 = NULL;
+        w->frames[i].regs_cap = w->frames[i].sym1_cap = 0;
+    }
+}
+
+uint64_t simt_frame_layout(const struct ptx_func *f, uint64_t local_base,
+                           uint64_t *sym1)
+{
+    uint64_t off = align_up(f->local_bytes, 16);
+    uint32_t first = f->nparams + (f->is_entry ? 0 : f->nrets);
+    for (uint32_t i = first; i < f->nsyms; i++) {
+        const struct ptx_symbol *s = &f->syms[i];
+        if (s->space == PTX_SP_LOCAL) {
+            if (sym1)
+                sym1[i] = local_base + s->offset;
+        } else if (s->space == PTX_SP_PARAM) {
+            uint64_t al = s->align > 8 ? s->align : 8;
+            off = align_up(off, al);
+            if (sym1)
+                sym1[i] = EXEC_PARAM_THREAD | (local_base + off);
+            off += s->size ? s->size : 8;
+        }
+    }
+    return align_up(off, 16);
+}
+
+/* Makes frames[k] able to hold f; returns 0 or -1. */
+static int frame_reserve(struct simt_frame *fr, const struct ptx_func *f)
+{
+    size_t nr = (size_t)(f->nregs ? f->nregs : 1) * EXEC_WARP;
+    if (fr->regs_cap < nr) {
+        uint64_t *r = realloc(fr->regs, nr * sizeof *r);
+        if (!r)
+            return -1;
+        fr->regs = r;
+        fr->regs_cap = nr;
+    }
+    size_t ns = f->nsyms ? f->nsyms : 1;
+    if (fr->sym1_cap < ns) {
+        uint64_t *s = realloc(fr->sym1, ns * sizeof *s);
+        if (!s)
+            return -1;
+        fr->sym1 = s;
+        fr->sym1_cap = ns;
+    }
+    fr->func = f;
+    return 0;
+}
+
+/* Points the exec views at frame k. */
+static inline void frame_enter(struct simt_warp *w, unsigned k)
+{
+    struct simt_frame *fr = &w->frames[k];
+    w->ew.regs = fr->regs;
+    w->ew.nregs = fr->func->nregs;
+    w->ew.sym_addr[1] = fr->sym1;
+    w->mem.func = fr->func;
+}
+
+int simt_warp_start(struct simt_warp *w, const struct ptx_module *mod,
+                    const struct ptx_func *f, uint32_t valid,
+                    const uint64_t *sym1, uint64_t local_frame)
+{
+    struct simt_frame *fr = &w->frames[0];
+    if (frame_reserve(fr, f) != 0)
+        return -1;
+    memset(fr->regs, 0, (size_t)f->nregs * EXEC_WARP * sizeof *fr->regs);
+    if (f->nsyms)
+        memcpy(fr->sym1, sym1, f->nsyms * sizeof *sym1);
+    fr->local_base = 0;
+    fr->local_top = local_frame;
+    w->mod = mod;
+    w->nframes = 1;
+    w->ew.valid = valid;
+    w->live = valid;
+    w->sp = 0;
+    w->state = valid ? SIMT_READY : SIMT_DONE;
+    if (valid) {
+        w->stack[0] = (struct simt_entry){ valid, 0, (int32_t)f->ninsts, 0 };
+        w->sp = 1;
+    }
+    if (w->max_depth < w->sp)
+        w->max_depth = w->sp;
+    memset(w->ew.carry, 0, sizeof w->ew.carry);
+    frame_enter(w, 0);
+    return 0;
+}
+
+static enum simt_rc fail(struct simt_warp *w, int32_t pc, const char *msg)
+{
+    w->err.lane = -1;
+    w->err.addr = 0;
+    snprintf(w->err.msg, sizeof w->err.msg, "%s", msg);
+    w->err_pc = pc;
+    w->err_simt = true;
+    w->err_func = w->sp ? w->frames[w->stack[w->sp - 1].frame].func
+                        : w->frames[0].func;
+    return SIMT_RC_ERROR;
+}
+
+static inline int push(struct simt_warp *w, uint32_t mask, int32_t npc,
+                       int32_t rpc, uint16_t frame)
+{
+    if (w->sp >= w->cap)
+        return -1;
+    w->stack[w->sp++] = (struct simt_entry){ mask, npc, rpc, frame };
+    if (w->sp > w->max_depth)
+        w->max_depth = w->sp;
+    return 0;
+}
+
+/* Pops finished entries: empty masks and paths that reached their
+ * reconvergence PC. Switches frames when a callee's entries are gone. */
+static inline void settle(struct simt_warp *w, uint16_t cur_frame)
+{
+    while (w->sp > 0) {
+        const struct simt_entry *t = &w->stack[w->sp - 1];
+        if (t->mask != 0 && t->npc != t->rpc)
+            break;
+        w->sp--;
+    }
+    if (w->sp == 0) {
+        w->state = SIMT_DONE;
+        w->live = 0;
+        return;
+    }
+    uint16_t f = w->stack[w->sp - 1].frame;
+    if (f != cur_frame) {
+        w->nframes = (uint32_t)f + 1;
+        frame_enter(w, f);
+    }
+}
+
+/* Lanes leave: exit (every frame) or ret from a .func (its frame only). */
+static void retire(struct simt_warp *w, uint32_t lanes, bool all_frames,
+                   uint16_t frame)
+{
+    for (uint32_t i = w->sp; i-- > 0;) {
+        if (!all_frames && w->stack[i].frame != frame)
+            break;
+        w->stack[i].mask &= ~lanes;
+    }
+    if (all_frames)
+        w->live &= ~lanes;
+}
+
+static enum simt_rc do_branch(struct simt_warp *w, const struct ptx_inst *in,
+                              int32_t pc, uint32_t mask)
+{
+    struct simt_entry *top = &w->stack[w->sp - 1];
+    uint32_t taken = exec_guard_mask(&w->ew, in, mask);
+    int32_t target = in->o[0].label;
+    w->branches++;
+    w->res.taken = taken;
+    if (taken == mask) {
+        top->npc = target;
+        return SIMT_RC_OK;
+    }
+    if (taken == 0 || target == pc + 1) {
+        top->npc = pc + 1;
+        return SIMT_RC_OK;
+    }
+    /* divergence: TOS waits at the reconvergence point; the not-taken
+     * and then the taken path are pushed (taken runs first). */
+    w->divergent++;
+    int32_t rpc = in->reconv;
+    if (rpc < 0 || (uint32_t)rpc > w->frames[top->frame].func->ninsts)
+        rpc = (int32_t)w->frames[top->frame].func->ninsts;
+    uint16_t frame = top->frame;
+    top->npc = rpc;
+    if (top->npc == top->rpc)
+        w->sp--;                /* it would pop at once: reuse its slot */
+    if (pc + 1 != rpc && push(w, mask & ~taken, pc + 1, rpc, frame) != 0)
+        return fail(w, pc, "reconvergence stack overflow");
+    if (target != rpc && push(w, taken, target, rpc, frame) != 0)
+        return fail(w, pc, "reconvergence stack overflow");
+    return SIMT_RC_OK;
+}
+
+static enum simt_rc do_call(struct simt_warp *w, const struct ptx_inst *in,
+                            int32_t pc, uint32_t mask)
+{
+    struct simt_entry *top = &w->stack[w->sp - 1];
+    uint32_t lanes = exec_guard_mask(&w->ew, in, mask);
+    top->npc = pc + 1;          /* the caller resumes after the call */
+    if (lanes == 0)
+        return SIMT_RC_OK;
+    if (in->o[0].kind != PTX_O_FUNC || in->o[0].func < 0 ||
+        (uint32_t)in->o[0].func >= w->mod->nfuncs)
+        return fail(w, pc, "call: bad call target");
+    const struct ptx_func *callee = &w->mod->funcs[in->o[0].func];
+    uint16_t cf = top->frame;
+    uint32_t k = (uint32_t)cf + 1;
+    if (k >= SIMT_MAX_FRAMES)
+        return fail(w, pc, "call: nesting deeper than SIMT_MAX_FRAMES");
+    if (callee->ninsts == 0)
+        return fail(w, pc, "call: callee has no body (extern .func)");
+    struct simt_frame *caller = &w->frames[cf], *fr = &w->frames[k];
+    if (frame_reserve(fr, callee) != 0)
+        return fail(w, pc, "call: out of host memory");
+    fr->local_base = align_up(caller->local_top, 16);
+    fr->local_top = fr->local_base +
+                    simt_frame_layout(callee, fr->local_base, fr->sym1);
+    if (fr->local_top > w->mem.local_stride)
+        return fail(w, pc, "call: per-thread local stack overflow");
+    /* .func params and return values alias the caller's .param symbols */
+    for (uint32_t i = 0; i < callee->nparams + callee->nrets; i++) {
+        const struct ptx_operand *o =
+            i < callee->nparams ? (2 + i < PTX_MAX_OPNDS ? &in->o[2 + i] : NULL)
+                                : (i == callee->nparams ? &in->o[1] : NULL);
+        if (!o || o->kind != PTX_O_SYM || o->sym.index < 0)
+            return fail(w, pc, "call: argument/return count does not match "
+                               "the .func declaration");
+        fr->sym1[i] = w->frames[cf].sym1[o->sym.index] + (uint64_t)o->imm;
+        if (o->sym.scope == 0)
+            fr->sym1[i] = w->ew.sym_addr[0][o->sym.index];
+    }
+    for (uint32_t i = callee->nparams + callee->nrets; i < callee->nsyms; i++)
+        if (callee->syms[i].space == PTX_SP_SHARED)
+            fr->sym1[i] = callee->syms[i].offset;
+    memset(fr->regs, 0, (size_t)callee->nregs * EXEC_WARP * sizeof *fr->regs);
+    if (push(w, lanes, 0, (int32_t)callee->ninsts, (uint16_t)k) != 0)
+        return fail(w, pc, "reconvergence stack overflow");
+    w->nframes = k + 1;
+    frame_enter(w, k);
+    return SIMT_RC_OK;
+}
+
+enum simt_rc simt_step(struct simt_warp *w)
+{
+    if (w->sp == 0) {
+        w->state = SIMT_DONE;
+        return SIMT_RC_DONE;
+    }
+    struct simt_entry *top = &w->stack[w->sp - 1];
+    uint16_t frame = top->frame;
+    const struct ptx_func *f = w->frames[frame].func;
+    int32_t pc = top->npc;
+    uint32_t mask = top->mask;
+    if (w->trace)
+        w->trace(w->trace_user, w, pc, mask);
+    if ((uint32_t)pc >= f->ninsts) {    /* fell off the end: return */
+        retire(w, mask, frame == 0, frame);
+        settle(w, frame);
+        return w->state == SIMT_DONE ? SIMT_RC_DONE : SIMT_RC_OK;
+    }
+    const struct ptx_inst *in = &f->insts[pc];
+    w->warp_insts++;
+    w->thread_insts += (uint64_t)__builtin_popcount(mask);
+    struct exec_result *res = &w->res;
+    res->active = mask;
+    int rc = 0;
+    switch ((enum ptx_op)in->op) {
+    case PTX_OP_BRA: {
+        enum simt_rc r = do_branch(w, in, pc, mask);
+        if (r != SIMT_RC_OK)
+            return r;
+        settle(w, frame);
+        return SIMT_RC_OK;
+    }
+    case PTX_OP_CALL: {
+        enum simt_rc r = do_call(w, in, pc, mask);
+        if (r != SIMT_RC_OK)
+            return r;
+        settle(w, frame);
+        return SIMT_RC_OK;
+    }
+    case PTX_OP_RET:
+    case PTX_OP_EXIT: {
+        uint32_t lanes = exec_guard_mask(&w->ew, in, mask);
+        top->npc = pc + 1;
+        retire(w, lanes, in->op == PTX_OP_EXIT || frame == 0, frame);
+        settle(w, frame);
+        return w->state == SIMT_DONE ? SIMT_RC_DONE : SIMT_RC_OK;
+    }
+    case PTX_OP_BAR:
+    case PTX_OP_BARRIER:
+        if (in->sub == PTX_SUB_WARP_SYNC) {
+            rc = exec_warpops(&w->ew, f, in, mask, res, &w->err);
+            break;
+        }
+        if (in->sub != PTX_SUB_SYNC && in->sub != PTX_SUB_ARRIVE &&
+            in->sub != PTX_SUB_NONE)
+            return fail(w, pc, "bar.red is not supported");
+        {
+            uint32_t arrive = exec_guard_mask(&w->ew, in, mask);
+            unsigned l0 = arrive ? (unsigned)__builtin_ctz(arrive) : 0;
+            w->bar_id = in->o[0].kind != PTX_O_NONE
+                            ? (uint32_t)exec_read(&w->ew, &in->o[0], PTX_T_U32, l0)
+                            : 0;
+            w->bar_count = in->o[1].kind != PTX_O_NONE
+                               ? (uint32_t)exec_read(&w->ew, &in->o[1], PTX_T_U32, l0)
+                               : 0;
+            w->bar_mask = arrive;
+            w->bar_pc = pc;
+            top->npc = pc + 1;
+            settle(w, frame);
+            if (w->state == SIMT_DONE)
+                return SIMT_RC_DONE;
+            if (arrive == 0)
+                return SIMT_RC_OK;
+            if (w->bar_id >= 16)
+                return fail(w, pc, "bar: barrier id must be 0..15");
+            /* bar.arrive is counted by the CTA but never blocks */
+            if (in->sub != PTX_SUB_ARRIVE)
+                w->state = SIMT_AT_BARRIER;
+            return SIMT_RC_BARRIER;
+        }
+    case PTX_OP_MEMBAR:
+    case PTX_OP_FENCE:
+        break;
+    case PTX_OP_SHFL:
+    case PTX_OP_VOTE:
+    case PTX_OP_ACTIVEMASK:
+        rc = exec_warpops(&w->ew, f, in, mask, res, &w->err);
+        break;
+    case PTX_OP_CVTA:
+        rc = exec_mem(&w->ew, &w->mem, in, mask, res, &w->err);
+        break;
+    default:
+        if (ptx_op_unit((enum ptx_op)in->op) == PTX_UNIT_MEM)
+            rc = exec_mem(&w->ew, &w->mem, in, mask, res, &w->err);
+        else
+            rc = exec_alu(&w->ew, in, mask, res, &w->err);
+        break;
+    }
+    if (rc != 0) {
+        w->err_simt = false;
+        w->err_pc = pc;
+        w->err_func = f;
+        return SIMT_RC_ERROR;
+    }
+    top->npc = pc + 1;
+    if (top->npc == top->rpc)
+        settle(w, frame);
+    return SIMT_RC_OK;
+}
+
+enum simt_rc simt_run(struct simt_warp *w, uint64_t *budget)
+{
+    uint64_t n = *budget;
+    enum simt_rc rc = SIMT_RC_OK;
+    uint64_t start = w->warp_insts;
+    while (w->warp_insts - start < n) {
+        rc = simt_step(w);
+        if (rc != SIMT_RC_OK)
+            break;
+    }
+    uint64_t used = w->warp_insts - start;
+    *budget = used >= n ? 0 : n - used;
+    return rc;
+}
+
+void simt_release(struct simt_warp *w)
+{
+    if (w->state == SIMT_AT_BARRIER)
+        w->state = w->sp ? SIMT_READY : SIMT_DONE;
+    w->bar_mask = 0;
+}
+
+void simt_describe(const struct simt_warp *w, char *buf, size_t len)
+{
+    size_t o = 0;
+    if (len == 0)
+        return;
+    buf[0] = 0;
+    if (w->sp == 0) {
+        snprintf(buf, len, "finished");
+        return;
+    }
+    const struct simt_entry *t = &w->stack[w->sp - 1];
+    const struct ptx_func *f = w->frames[t->frame].func;
+    uint32_t line = (uint32_t)t->npc < f->ninsts ? f->insts[t->npc].line : 0;
+    int k = snprintf(buf, len, "%s pc %d (line %u) in %s, stack",
+                     w->state == SIMT_AT_BARRIER ? "waiting at barrier, next" : "at",
+                     t->npc, line, f->name ? f->name : "?");
+    if (k < 0)
+        return;
+    o = (size_t)k < len ? (size_t)k : len - 1;
+    for (uint32_t i = w->sp; i-- > 0 && o + 1 < len;) {
+        const struct simt_entry *e = &w->stack[i];
+        k = snprintf(buf + o, len - o, " [mask 0x%08x npc %d rpc %d]",
+                     e->mask, e->npc, e->rpc);
+        if (k < 0)
+            break;
+        o += (size_t)k < len - o ? (size_t)k : len - o - 1;
+    }
+}

@@ -1,0 +1,91 @@
+/* SIMT control flow of one warp: the per-warp reconvergence stack
+ * (immediate post-dominator reconvergence, docs/simt-stack.md), call
+ * frames for .func calls, and the step loop that fetches the top-of-stack
+ * PC, executes one instruction through csim/exec and updates the stack. */
+#ifndef SIMT_H
+#define SIMT_H
+
+#include <stdint.h>
+#include "exec/exec.h"
+#include "exec/exec_mem.h"
+
+#define SIMT_MAX_FRAMES 16      /* nested .func calls per warp */
+
+/* One reconvergence-stack entry. */
+struct simt_entry {
+    uint32_t mask;              /* threads that follow this path          */
+    int32_t npc;                /* next instruction index                 */
+    int32_t rpc;                /* reconvergence instruction index        */
+    uint16_t frame;             /* call frame (index into frames[])       */
+};
+
+/* One activation of a function (frame 0: the kernel). */
+struct simt_frame {
+    const struct ptx_func *func;
+    uint64_t *regs;  size_t regs_cap;       /* func->nregs * EXEC_WARP    */
+    uint64_t *sym1;  size_t sym1_cap;       /* addresses of func->syms    */
+    uint64_t local_base, local_top;         /* slice of the local stack   */
+};
+
+enum simt_state { SIMT_READY, SIMT_AT_BARRIER, SIMT_DONE };
+enum simt_rc { SIMT_RC_OK, SIMT_RC_BARRIER, SIMT_RC_DONE, SIMT_RC_ERROR };
+
+struct simt_warp;
+
+/* Per-step observer (tests, tracing): called before each instruction. */
+typedef void (*simt_trace_fn)(void *user, const struct simt_warp *w,
+                              int32_t pc, uint32_t mask);
+
+struct simt_warp {
+    struct exec_warp ew;        /* register view of the current frame     */
+    struct exec_memctx mem;     /* memory view; mem.func tracks the frame */
+    const struct ptx_module *mod;
+    struct simt_entry *stack;
+    uint32_t sp, cap;           /* entries used, maximum depth            */
+    struct simt_frame frames[SIMT_MAX_FRAMES];
+    uint32_t nframes;
+    uint32_t live;              /* lanes not exited                       */
+    uint8_t state;              /* enum simt_state                        */
+    uint32_t bar_id, bar_count; /* at a barrier: id, thread count or 0    */
+    uint32_t bar_mask;          /* at a barrier: lanes that arrived       */
+    int32_t bar_pc;             /* at a barrier: its instruction index    */
+    /* statistics */
+    uint64_t warp_insts, thread_insts, branches, divergent, max_depth;
+    /* failure detail (SIMT_RC_ERROR) */
+    struct exec_error err;
+    int32_t err_pc;
+    bool err_simt;              /* stack/call resource error, not exec    */
+    const struct ptx_func *err_func;
+    struct exec_result res;     /* last instruction's retire record       */
+    simt_trace_fn trace;
+    void *trace_user;
+};
+
+/* Allocates the stack (cap entries) of a zeroed warp. Returns 0 or -1. */
+int simt_warp_alloc(struct simt_warp *w, uint32_t cap);
+/* Frees what simt_warp_alloc and simt_warp_start allocated. */
+void simt_warp_free(struct simt_warp *w);
+/* (Re)starts w at instruction 0 of kernel f with threads `valid`:
+ * one stack entry {valid, 0, ninsts}, frame 0 = f with registers zeroed
+ * and function-symbol addresses sym1 (copied; f->nsyms entries).
+ * local_frame = bytes of frame 0 in each thread's local stack.
+ * Returns 0, or -1 on host memory exhaustion. */
+int simt_warp_start(struct simt_warp *w, const struct ptx_module *mod,
+                    const struct ptx_func *f, uint32_t valid,
+                    const uint64_t *sym1, uint64_t local_frame);
+/* Bytes a frame of f needs in a thread's local stack (.local variables
+ * and the .param variables of its call sequences); fills sym1 (f->nsyms,
+ * may be NULL) for the local/param body symbols at local_base. */
+uint64_t simt_frame_layout(const struct ptx_func *f, uint64_t local_base,
+                           uint64_t *sym1);
+/* Runs w until it reaches a barrier, finishes, fails or has issued
+ * *budget warp instructions (then returns SIMT_RC_OK); decrements *budget. */
+enum simt_rc simt_run(struct simt_warp *w, uint64_t *budget);
+/* Executes one instruction of w (the top-of-stack PC). */
+enum simt_rc simt_step(struct simt_warp *w);
+/* Releases w from its barrier (advances past it). */
+void simt_release(struct simt_warp *w);
+/* Writes "pc N (line L) stack [mask npc rpc]..." for w into buf. */
+void simt_describe(const struct simt_warp *w, char *buf, size_t len);
+
+#endif
