@@ -68,14 +68,15 @@ uint32_t exec_guard_mask(const struct exec_warp *w, const struct ptx_inst *in,
                          uint32_t mask);
 
 /* The one "for each active lane" helper: runs BODY with `lane` bound to
- * every set bit of MASK, lowest first. */
-#define EXEC_FOR_EACH_LANE(mask, lane, BODY)                                  \
+ * every set bit of MASK, lowest first. BODY is variadic so that it may
+ * contain unparenthesised commas (declarations such as `int a = 1, b;`). */
+#define EXEC_FOR_EACH_LANE(mask, lane, ...)                                   \
     do {                                                                      \
         uint32_t exec_m_ = (mask);                                            \
         while (exec_m_) {                                                     \
             unsigned lane = (unsigned)__builtin_ctz(exec_m_);                 \
             exec_m_ &= exec_m_ - 1;                                           \
-            BODY;                                                             \
+            __VA_ARGS__;                                                      \
         }                                                                     \
     } while (0)
 
