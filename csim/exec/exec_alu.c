@@ -1,0 +1,49 @@
+/* exec_alu(): decodes the opcode once per warp instruction and hands the
+ * guard-passing lanes to the unit that implements it (exec_int.c,
+ * exec_float.c, exec_sfu.c, exec_cmp.c, exec_cvt.c). */
+#include "exec/exec_lane.h"
+
+int exec_alu(struct exec_warp *w, const struct ptx_inst *in, uint32_t mask,
+             struct exec_result *res, struct exec_error *err)
+{
+    uint32_t m = exec_guard_mask(w, in, mask);
+    if (res) {
+        res->active = m;
+        res->taken = 0;
+        res->space = 0;
+        res->access_bytes = 0;
+        res->is_store = false;
+    }
+    if (!m) return 0;
+    int fl = exec_tfloat(in->type);
+    switch (in->op) {
+    case PTX_OP_ADD: case PTX_OP_SUB: case PTX_OP_MUL: case PTX_OP_MAD:
+    case PTX_OP_DIV: case PTX_OP_ABS: case PTX_OP_NEG: case PTX_OP_MIN:
+    case PTX_OP_MAX:
+        return fl ? exec_float_arith(w, in, m, err)
+                  : exec_int_arith(w, in, m, err);
+    case PTX_OP_ADDC: case PTX_OP_SUBC: case PTX_OP_MUL24: case PTX_OP_MAD24:
+    case PTX_OP_MADC: case PTX_OP_SAD: case PTX_OP_REM:
+        return exec_int_arith(w, in, m, err);
+    case PTX_OP_FMA: case PTX_OP_COPYSIGN: case PTX_OP_TESTP:
+        return exec_float_arith(w, in, m, err);
+    case PTX_OP_SQRT: case PTX_OP_RSQRT: case PTX_OP_RCP: case PTX_OP_EX2:
+    case PTX_OP_LG2: case PTX_OP_SIN: case PTX_OP_COS: case PTX_OP_TANH:
+        return exec_sfu(w, in, m, err);
+    case PTX_OP_AND: case PTX_OP_OR: case PTX_OP_XOR: case PTX_OP_NOT:
+    case PTX_OP_CNOT: case PTX_OP_SHL: case PTX_OP_SHR: case PTX_OP_POPC:
+    case PTX_OP_CLZ: case PTX_OP_BREV: case PTX_OP_BFE: case PTX_OP_BFI:
+    case PTX_OP_PRMT:
+        return exec_int_bits(w, in, m, err);
+    case PTX_OP_SETP: case PTX_OP_SET: case PTX_OP_SELP: case PTX_OP_SLCT:
+        return exec_cmp(w, in, m, err);
+    case PTX_OP_CVT:
+        return exec_cvt(w, in, m, err);
+    case PTX_OP_MOV:
+        return exec_mov(w, in, m, err);
+    case PTX_OP_CVTA:
+        return exec_fail(err, in, "cvta is executed by the memory unit");
+    default:
+        return exec_fail(err, in, "not an ALU/SFU instruction");
+    }
+}
