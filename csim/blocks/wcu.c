@@ -44,7 +44,7 @@ unsigned wcu_cnt_bits(const struct wcu_cfg *cfg)
 
 int wcu_init(struct wcu_state *s, const struct wcu_cfg *cfg)
 {
-    if (!s || !cfg || cfg->W < 1 || cfg->W > WCU_MAX_W || cfg->NW < 1 ||
+    if (!s || !cfg || cfg->W < 1 || cfg->W > WCU_MAX_W || cfg->NW < 2 ||
         cfg->NW > WCU_MAX_NW)
         return -1;
     memset(s, 0, sizeof *s);

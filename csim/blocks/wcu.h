@@ -19,7 +19,7 @@
 /* Verilog parameters of rtl/wcu.v, same names and defaults. */
 struct wcu_cfg {
     unsigned W;                  /* lanes per warp, 1..32 (default 32)  */
-    unsigned NW;                 /* warps per CTA,  1..32 (default 32)  */
+    unsigned NW;                 /* warps per CTA,  2..32 (default 32)  */
 };
 
 /* The port structs are generated from wcu_ports.def (one field per RTL

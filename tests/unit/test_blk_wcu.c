@@ -249,9 +249,11 @@ static void test_reset_and_params(void **st)
     assert_int_equal(d.NW, 32);
     assert_int_equal(wcu_wid_bits(&d), 5);
     assert_int_equal(wcu_cnt_bits(&d), 6);
-    struct wcu_cfg one = { .W = 4, .NW = 1 };
-    assert_int_equal(wcu_wid_bits(&one), 1);
-    assert_int_equal(wcu_cnt_bits(&one), 1);
+    struct wcu_cfg two = { .W = 4, .NW = 2 };
+    assert_int_equal(wcu_wid_bits(&two), 1);
+    assert_int_equal(wcu_cnt_bits(&two), 2);
+    bad.NW = 1;
+    assert_int_not_equal(wcu_init(&s, &bad), 0);
 
     struct wcu_state p_st, *p = mk(&p_st, 4, 3);
     const uint32_t m[3] = { 0xF, 0x7, 0xB };
@@ -302,7 +304,7 @@ static void test_random_vs_rank(void **st)
     uint64_t x = 0x5eed1234u;
     static const unsigned Ws[3] = { 8, 16, 32 };
     for (unsigned it = 0; it < 3000; it++) {
-        unsigned W = Ws[it % 3], NW = 1 + (unsigned)(rng_next(&x) % 32);
+        unsigned W = Ws[it % 3], NW = 2 + (unsigned)(rng_next(&x) % 31);
         struct wcu_state s_st, *s = mk(&s_st, W, NW);
         uint32_t m[32] = { 0 };
         unsigned dens = (unsigned)(rng_next(&x) % 4);
