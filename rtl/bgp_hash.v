@@ -1,6 +1,6 @@
 // BGP hash functions (docs/blocks/bgp.md): for k = 0..K-1 the block
-// address is rotated left by R_k = (8k + 3*(k/4)) mod 32 (whole bytes, plus
-// 3 bits for k >= 4) and cut into L-bit slices, L = log2(M), that are
+// address is rotated left by R_k = 9k mod 32 (k bytes plus k bits, so the
+// K functions differ for every L) and cut into L-bit slices, L = log2(M), that are
 // XORed together: bit p of the address feeds index bit
 // ((p + R_k) mod 32) mod L. Pure wiring and K XOR trees of ceil(32/L)
 // inputs per index bit.
@@ -22,7 +22,7 @@ module bgp_hash #(
 `else
             for (p = 0; p < 32; p = p + 1)
 `endif
-                idx_o[k*L + ((p + (8*k + 3*(k/4))) % 32) % L] =
-                    idx_o[k*L + ((p + (8*k + 3*(k/4))) % 32) % L] ^ addr_i[p];
+                idx_o[k*L + ((p + 9*k) % 32) % L] =
+                    idx_o[k*L + ((p + 9*k) % 32) % L] ^ addr_i[p];
     end
 endmodule

@@ -13,7 +13,7 @@ static unsigned log2u(unsigned v)
 
 unsigned bgp_rot(unsigned k)
 {
-    return (8 * k + 3 * (k >> 2)) % 32;
+    return (9 * k) % 32;
 }
 
 unsigned bgp_hash(unsigned M, unsigned k, uint32_t a)

@@ -78,7 +78,7 @@ void bgp_step(struct bgp_state *s, const struct bgp_in *in,
 /* Output ports as the registers of s drive them now (no edge). */
 void bgp_outputs(const struct bgp_state *s, struct bgp_out *out);
 
-/* Rotation of hash function k: 8k + 3(k / 4) mod 32 bits. */
+/* Rotation of hash function k: 9k mod 32 bits (k bytes plus k bits). */
 unsigned bgp_rot(unsigned k);
 
 /* Hash function k (0 <= k < K) of block address a for bit-array size M

@@ -3,6 +3,12 @@
 
 #include <string.h>
 
+/* Low W bits set (own copy: the decompressor links without rvc_comp.c). */
+static uint32_t lane_mask(unsigned W)
+{
+    return W >= 32 ? 0xffffffffu : ((1u << W) - 1u);
+}
+
 /* Byte b of lane value v taken from the base when enc covers byte b. */
 static uint32_t rebuild(uint32_t arr, uint32_t base, unsigned enc)
 {
@@ -19,7 +25,7 @@ enum rvc_class rvc_decompress(unsigned W, const struct rvc_decomp_in *in,
     bool d = in->d_i[0] & 1u, half = in->half_i[0] & 1u;
     unsigned enc = in->enc_i[0] & 0xfu, encl = in->encl_i[0] & 0xfu;
     unsigned ench = in->ench_i[0] & 0xfu;
-    uint32_t all = rvc_lane_mask(W);
+    uint32_t all = lane_mask(W);
     unsigned r, h = 0;
     enum rvc_class c = RVC_CLS_NONE;
 

@@ -67,6 +67,16 @@ static void test_hash(void **st)
             for (unsigned i = 0; i < 4; i++)
                 assert_int_not_equal(bgp_hash(M, k, 0x5au << (8 * i)), 0);
         }
+    /* the K functions differ from each other for every array size */
+    for (unsigned m = 0; m < 3; m++)
+        for (unsigned k1 = 0; k1 < 8; k1++)
+            for (unsigned k2 = k1 + 1; k2 < 8; k2++) {
+                unsigned differ = 0;
+                for (unsigned p = 0; p < 32; p++)
+                    differ += bgp_hash(Ms[m], k1, 1u << p) !=
+                              bgp_hash(Ms[m], k2, 1u << p);
+                assert_true(differ > 0);
+            }
     unsigned distinct = 0;
     for (unsigned k = 1; k < 6; k++)
         distinct += bgp_hash(2048, k, a) != bgp_hash(2048, 0, a);
