@@ -60,7 +60,11 @@ module capt #(
                 hit = 1'b1;
                 hit_idx = i[IDX_W-1:0];
             end
+`ifdef MUTANT_5   // an update also matches invalid (flushed) entries
+            if (!uhit && tag_q[i*TAG_W +: TAG_W] == update_pc_i) begin
+`else
             if (!uhit && valid_q[i] && tag_q[i*TAG_W +: TAG_W] == update_pc_i) begin
+`endif
                 uhit = 1'b1;
                 uhit_idx = i[IDX_W-1:0];
             end
@@ -110,9 +114,7 @@ module capt #(
         age_d   = age_q;
         if (flush_i) begin
             valid_d = '0;
-`ifndef MUTANT_5  // flush keeps the LRU order
             age_d   = age_init;
-`endif
         end else begin
             if (update_valid_i && uhit)
                 hist_d[uhit_idx*HW +: HW] = uhist_new;

@@ -1,0 +1,44 @@
+# Block library: RTL blocks checked in lockstep against their C models.
+# A block is in when rtl/<blk>.v, csim/blocks/<blk>.c, tb/<blk>_tb.c and
+# tb/<blk>_params.txt exist (tb/README.md); nothing here names a block.
+#   make test-blocks     directed + seeded random lockstep tests, every block
+#   make mutants         every `ifdef MUTANT_k fault must be caught
+#   make lint            verilator --lint-only -Wall per block/param set
+#   make coverage        line/toggle coverage -> docs/blocks/coverage.md
+#   make synth           Yosys sweeps -> build/synth/area.json, docs/area.md
+#   make test-synth-drift  area vs synth/area-baseline.json (> 5% fails)
+#   make bench-blocks    lockstep and C-model cycles/s per block
+# BLK_SEED=<n> changes the first seed; BLOCKS="a b" restricts the blocks.
+
+.PHONY: test-blocks mutants lint coverage synth test-synth-drift bench-blocks \
+        synth-baseline
+
+test-blocks: deps
+	@bash tb/blocks.sh test
+
+mutants: deps
+	@bash tb/blocks.sh mutants
+
+lint: deps
+	@bash tb/blocks.sh lint
+
+bench-blocks: deps
+	@bash tb/blocks.sh bench | tee $(BUILD)/bench-blocks.txt
+
+coverage: deps
+	@bash tb/coverage.sh
+
+synth: deps
+	@bash synth/synth.sh $(BUILD)/synth
+	@python3 synth/area.py report $(BUILD)/synth/area.json docs/area.md
+
+test-synth-drift: synth
+	@python3 synth/area.py check $(BUILD)/synth/area.json synth/area-baseline.json
+
+# Re-baselines after an intended area change (commit the result).
+synth-baseline: synth
+	@python3 synth/area.py baseline $(BUILD)/synth/area.json synth/area-baseline.json
+
+bench: bench-blocks
+
+TEST_TARGETS += lint test-blocks mutants test-synth-drift
