@@ -8,61 +8,58 @@
 /* Comparison classes decided once per instruction. */
 enum ckind { C_SIGNED, C_UNSIGNED, C_F32, C_F64 };
 
-static int cmp_int(unsigned cmp, int lt, int eq)
+/* A comparison as the results for a < b, a == b, a > b and unordered,
+ * decided once per instruction. */
+struct rel { int lt, eq, gt, un; };
+
+static int rel_of(unsigned cmp, struct rel *r)
 {
-    switch (cmp) {
-    case PTX_CMP_EQ: return eq;
-    case PTX_CMP_NE: return !eq;
-    case PTX_CMP_LT: case PTX_CMP_LO: return lt;
-    case PTX_CMP_LE: case PTX_CMP_LS: return lt || eq;
-    case PTX_CMP_GT: case PTX_CMP_HI: return !lt && !eq;
-    case PTX_CMP_GE: case PTX_CMP_HS: return !lt;
-    default: return 0;
-    }
+    static const struct rel tab[] = {
+        [PTX_CMP_EQ] = {0, 1, 0, 0}, [PTX_CMP_NE] = {1, 0, 1, 0},
+        [PTX_CMP_LT] = {1, 0, 0, 0}, [PTX_CMP_LE] = {1, 1, 0, 0},
+        [PTX_CMP_GT] = {0, 0, 1, 0}, [PTX_CMP_GE] = {0, 1, 1, 0},
+        [PTX_CMP_LO] = {1, 0, 0, 0}, [PTX_CMP_LS] = {1, 1, 0, 0},
+        [PTX_CMP_HI] = {0, 0, 1, 0}, [PTX_CMP_HS] = {0, 1, 1, 0},
+        [PTX_CMP_EQU] = {0, 1, 0, 1}, [PTX_CMP_NEU] = {1, 0, 1, 1},
+        [PTX_CMP_LTU] = {1, 0, 0, 1}, [PTX_CMP_LEU] = {1, 1, 0, 1},
+        [PTX_CMP_GTU] = {0, 0, 1, 1}, [PTX_CMP_GEU] = {0, 1, 1, 1},
+        [PTX_CMP_NUM] = {1, 1, 1, 0}, [PTX_CMP_NAN] = {0, 0, 0, 1},
+    };
+    if (cmp == PTX_CMP_NONE || cmp > PTX_CMP_NAN) return -1;
+    *r = tab[cmp];
+    return 0;
 }
 
-static int cmp_float(unsigned cmp, double a, double b)
+static inline uint32_t f32_ftz(uint64_t u, int ftz)
 {
-    int un = (a != a) || (b != b);
-    switch (cmp) {
-    case PTX_CMP_EQ: return a == b;
-    case PTX_CMP_NE: return !un && a != b;
-    case PTX_CMP_LT: return a < b;
-    case PTX_CMP_LE: return a <= b;
-    case PTX_CMP_GT: return a > b;
-    case PTX_CMP_GE: return a >= b;
-    case PTX_CMP_EQU: return un || a == b;
-    case PTX_CMP_NEU: return a != b;
-    case PTX_CMP_LTU: return un || a < b;
-    case PTX_CMP_LEU: return un || a <= b;
-    case PTX_CMP_GTU: return un || a > b;
-    case PTX_CMP_GEU: return un || a >= b;
-    case PTX_CMP_NUM: return !un;
-    case PTX_CMP_NAN: return un;
-    default: return 0;
-    }
+    uint32_t x = (uint32_t)u;
+    if (ftz && !(x & 0x7f800000u)) x &= 0x80000000u;
+    return x;
 }
 
 static double f32_val(uint64_t u, int ftz)
 {
-    uint32_t x = (uint32_t)u;
-    if (ftz && !(x & 0x7f800000u)) x &= 0x80000000u;
-    return (double)exec_f32(x);
+    return (double)exec_f32(f32_ftz(u, ftz));
 }
 
-static int compare(enum ckind k, unsigned cmp, uint64_t a, uint64_t b,
-                   unsigned bits, int ftz)
+/* a REL b for lane values of kind k (ints: sign bit flipped for signed
+ * so that one unsigned comparison orders both). */
+static inline int compare(enum ckind k, const struct rel *r, uint64_t a,
+                          uint64_t b, uint64_t flip, int ftz)
 {
-    switch (k) {
-    case C_SIGNED: {
-        int64_t x = exec_sext(a, bits), y = exec_sext(b, bits);
-        return cmp_int(cmp, x < y, x == y);
+    if (k == C_F32) {
+        float x = exec_f32(f32_ftz(a, ftz)), y = exec_f32(f32_ftz(b, ftz));
+        if (x != x || y != y) return r->un;
+        return x < y ? r->lt : x == y ? r->eq : r->gt;
     }
-    case C_UNSIGNED: return cmp_int(cmp, a < b, a == b);
-    case C_F32: return cmp_float(cmp, f32_val(a, ftz), f32_val(b, ftz));
-    case C_F64: return cmp_float(cmp, exec_f64(a), exec_f64(b));
+    if (k == C_F64) {
+        double x = exec_f64(a), y = exec_f64(b);
+        if (x != x || y != y) return r->un;
+        return x < y ? r->lt : x == y ? r->eq : r->gt;
     }
-    return 0;
+    a ^= flip;
+    b ^= flip;
+    return a < b ? r->lt : a == b ? r->eq : r->gt;
 }
 
 static int bool_op(unsigned sub, int x, int c)
@@ -90,12 +87,14 @@ static int setp_set(struct exec_warp *w, const struct ptx_inst *in,
 {
     int is_setp = in->op == PTX_OP_SETP;
     unsigned ot = is_setp ? in->type : (in->type2 ? in->type2 : in->type);
-    unsigned bits = exec_tbits(ot), cmp = in->cmp, sub = in->sub;
+    unsigned cmp = in->cmp, sub = in->sub;
+    struct rel r;
     int ftz = (in->flags & PTX_F_FTZ) != 0;
     if (ot == PTX_T_F16 || ot == PTX_T_PRED || ot == PTX_T_NONE)
         return exec_fail(err, in, "unsupported comparison type");
-    if (cmp == PTX_CMP_NONE) return exec_fail(err, in, "missing comparison");
+    if (rel_of(cmp, &r)) return exec_fail(err, in, "missing comparison");
     enum ckind k = kind_of(ot, cmp);
+    uint64_t flip = k == C_SIGNED ? (uint64_t)1 << (exec_tbits(ot) - 1) : 0;
     if (k != C_F32 && k != C_F64 && cmp >= PTX_CMP_EQU)
         return exec_fail(err, in, "unordered comparison on an integer type");
     int ia = is_setp ? 2 : 1;
@@ -111,10 +110,24 @@ static int setp_set(struct exec_warp *w, const struct ptx_inst *in,
         exec_src_init(&B, w, in, &in->o[ia + 1], ot, m, err) ||
         exec_src_init(&C, w, in, oc, PTX_T_PRED, m, err))
         return -1;
+    if (is_setp && sub == PTX_SUB_NONE && !q) {
+        if (k == C_SIGNED || k == C_UNSIGNED)
+            EXEC_FOR_EACH_LANE(m, lane, {
+                uint64_t a = EXEC_SRC(&A, lane) ^ flip;
+                uint64_t b = EXEC_SRC(&B, lane) ^ flip;
+                p[lane] = (uint64_t)(a < b ? r.lt : a == b ? r.eq : r.gt);
+            });
+        else
+            EXEC_FOR_EACH_LANE(m, lane, {
+                p[lane] = (uint64_t)compare(k, &r, EXEC_SRC(&A, lane),
+                                            EXEC_SRC(&B, lane), 0, ftz);
+            });
+        return 0;
+    }
     if (is_setp) {
         EXEC_FOR_EACH_LANE(m, lane, {
-            int x = compare(k, cmp, EXEC_SRC(&A, lane), EXEC_SRC(&B, lane),
-                            bits, ftz);
+            int x = compare(k, &r, EXEC_SRC(&A, lane), EXEC_SRC(&B, lane),
+                            flip, ftz);
             int c = (int)EXEC_SRC(&C, lane);
             p[lane] = (uint64_t)bool_op(sub, x, c);
             if (q) q[lane] = (uint64_t)bool_op(sub, !x, c);
@@ -123,7 +136,7 @@ static int setp_set(struct exec_warp *w, const struct ptx_inst *in,
     }
     uint64_t one = in->type == PTX_T_F32 ? 0x3f800000u : exec_tmask(in->type);
     EXEC_FOR_EACH_LANE(m, lane, {
-        int x = compare(k, cmp, EXEC_SRC(&A, lane), EXEC_SRC(&B, lane), bits,
+        int x = compare(k, &r, EXEC_SRC(&A, lane), EXEC_SRC(&B, lane), flip,
                         ftz);
         p[lane] = bool_op(sub, x, (int)EXEC_SRC(&C, lane)) ? one : 0;
     });

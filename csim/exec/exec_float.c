@@ -29,6 +29,17 @@ static inline uint64_t canon64(double f)
     return f != f ? EXEC_NAN64 : exec_f64_bits(f);
 }
 
+/* f32 fma in round-to-nearest without libm: the product is exact in
+ * double, TwoSum gives the exact error of the double sum, and only an
+ * inexact sum needs the (rarer) careful single rounding. */
+static inline float fma32_rn(float a, float b, float c)
+{
+    double p = (double)a * b, s = p + c;
+    double bb = s - p, e = (p - (s - bb)) + (c - bb);
+    if (e == 0 || s != s || s - s != 0) return (float)s;
+    return exec_f32(exec_fr_from_f64(&exec_ff32, s, e > 0 ? 1 : -1, EXEC_FR_RN));
+}
+
 static uint32_t sat32f(uint32_t u)
 {
     float f = exec_f32(u);
@@ -80,7 +91,7 @@ static uint32_t f32_lane(enum fop op, uint32_t ua, uint32_t ub, uint32_t uc,
     case F_ADD: return md ? exec_fr_add32(a, b, md) : canon32(a + b);
     case F_SUB: return md ? exec_fr_add32(a, -b, md) : canon32(a - b);
     case F_MUL: return md ? exec_fr_mul32(a, b, md) : canon32(a * b);
-    case F_FMA: return md ? exec_fr_fma32(a, b, c, md) : canon32(fmaf(a, b, c));
+    case F_FMA: return md ? exec_fr_fma32(a, b, c, md) : canon32(fma32_rn(a, b, c));
     case F_DIV: return md ? exec_fr_div32(a, b, md) : canon32(a / b);
     case F_DIV_APPROX: return canon32(a / b);
     case F_ABS: return ua & 0x7fffffffu;
@@ -130,25 +141,73 @@ static int testp(uint64_t u, unsigned bits, unsigned cls)
     }
 }
 
-/* Fast f32 loops for the common unmodified round-to-nearest forms. */
-static int f32_fast(enum fop op, uint32_t m, uint64_t *d,
-                    const struct exec_src *A, const struct exec_src *B,
-                    const struct exec_src *C)
+#if defined(__x86_64__) && defined(__GNUC__)
+#define EXEC_HAVE_FMA_HW 1
+/* Hardware fused multiply-add loops (FMA3), chosen at run time. */
+__attribute__((target("fma")))
+static void fma_loop_hw(unsigned t, uint32_t m, uint64_t *d,
+                        const struct exec_src *A, const struct exec_src *B,
+                        const struct exec_src *C)
 {
+    if (t == PTX_T_F32) {
+        EXEC_FOR_EACH_LANE(m, lane, {
+            float r = __builtin_fmaf(exec_f32(EXEC_SRC(A, lane)),
+                                     exec_f32(EXEC_SRC(B, lane)),
+                                     exec_f32(EXEC_SRC(C, lane)));
+            d[lane] = r != r ? EXEC_NAN32 : exec_f32_bits(r);
+        });
+    } else {
+        EXEC_FOR_EACH_LANE(m, lane, {
+            double r = __builtin_fma(exec_f64(EXEC_SRC(A, lane)),
+                                     exec_f64(EXEC_SRC(B, lane)),
+                                     exec_f64(EXEC_SRC(C, lane)));
+            d[lane] = r != r ? EXEC_NAN64 : exec_f64_bits(r);
+        });
+    }
+}
+#endif
+
+/* Fast loops for the common unmodified round-to-nearest forms. */
+static int fast_rn(unsigned t, enum fop op, uint32_t m, uint64_t *d,
+                   const struct exec_src *A, const struct exec_src *B,
+                   const struct exec_src *C)
+{
+#ifdef EXEC_HAVE_FMA_HW
+    if (op == F_FMA && __builtin_cpu_supports("fma")) {
+        fma_loop_hw(t, m, d, A, B, C);
+        return 1;
+    }
+#endif
 #define F32L(EXPR)                                                            \
     EXEC_FOR_EACH_LANE(m, lane, {                                             \
         float a = exec_f32(EXEC_SRC(A, lane)), b = exec_f32(EXEC_SRC(B, lane));\
         float r = (EXPR);                                                     \
         d[lane] = r != r ? EXEC_NAN32 : exec_f32_bits(r);                     \
     })
+#define F64L(EXPR)                                                            \
+    EXEC_FOR_EACH_LANE(m, lane, {                                             \
+        double a = exec_f64(EXEC_SRC(A, lane)), b = exec_f64(EXEC_SRC(B, lane));\
+        double r = (EXPR);                                                    \
+        d[lane] = r != r ? EXEC_NAN64 : exec_f64_bits(r);                     \
+    })
+    if (t == PTX_T_F32) {
+        switch (op) {
+        case F_ADD: F32L(a + b); return 1;
+        case F_SUB: F32L(a - b); return 1;
+        case F_MUL: F32L(a * b); return 1;
+        case F_FMA: F32L(fma32_rn(a, b, exec_f32(EXEC_SRC(C, lane)))); return 1;
+        default: return 0;
+        }
+    }
     switch (op) {
-    case F_ADD: F32L(a + b); return 1;
-    case F_SUB: F32L(a - b); return 1;
-    case F_MUL: F32L(a * b); return 1;
-    case F_FMA: F32L(fmaf(a, b, exec_f32(EXEC_SRC(C, lane)))); return 1;
+    case F_ADD: F64L(a + b); return 1;
+    case F_SUB: F64L(a - b); return 1;
+    case F_MUL: F64L(a * b); return 1;
+    case F_FMA: F64L(fma(a, b, exec_f64(EXEC_SRC(C, lane)))); return 1;
     default: return 0;
     }
 #undef F32L
+#undef F64L
 }
 
 int exec_float_arith(struct exec_warp *w, const struct ptx_inst *in,
@@ -191,7 +250,7 @@ int exec_float_arith(struct exec_warp *w, const struct ptx_inst *in,
     enum exec_fmode md = exec_fr_mode(in->rnd);
     int ftz = (fl & PTX_F_FTZ) != 0, sat = (fl & PTX_F_SAT) != 0;
     if (t == PTX_T_F32) {
-        if (!ftz && !sat && md == EXEC_FR_RN && f32_fast(op, m, d, &A, &B, &C))
+        if (!ftz && !sat && md == EXEC_FR_RN && fast_rn(t, op, m, d, &A, &B, &C))
             return 0;
         EXEC_FOR_EACH_LANE(m, lane, {
             uint32_t a = (uint32_t)EXEC_SRC(&A, lane);
@@ -205,6 +264,8 @@ int exec_float_arith(struct exec_warp *w, const struct ptx_inst *in,
         });
         return 0;
     }
+    if (!ftz && !sat && md == EXEC_FR_RN && fast_rn(t, op, m, d, &A, &B, &C))
+        return 0;
     EXEC_FOR_EACH_LANE(m, lane, {
         uint64_t r = f64_lane(op, EXEC_SRC(&A, lane), EXEC_SRC(&B, lane),
                               EXEC_SRC(&C, lane), md);
