@@ -341,6 +341,14 @@ static void test_float_rounding(void **st)
         T(FMA, F32, 0, RM, 3, F(1), F(1), F(0x1p-40), F(1)),
         T(FMA, F32, 0, RP, 3, F(1), F(1), F(0x1p-40), F(1 + e23)),
         T(FMA, F32, FTZ, RN, 3, 0x00400000, F(4), F(1), F(1)),
+        /* exact = 2^7 + 2^-16 + 2^-17 - 2^-63: the double sum is a float
+         * midpoint, so rounding through double would give 2^7 + 2^-15 */
+        T(FMA, F32, 0, RN, 3, F(0x1.000002p-17f), F(0x1.fffffcp-1f), F(0x1.000002p7f),
+          F(0x1.000002p7f)),
+        T(FMA, F32, FTZ, RN, 3, F(0x1.000002p-17f), F(0x1.fffffcp-1f), F(0x1.000002p7f),
+          F(0x1.000002p7f)),
+        T(FMA, F32, 0, RP, 3, F(0x1.000002p-17f), F(0x1.fffffcp-1f), F(0x1.000002p7f),
+          F(0x1.000004p7f)),
         T(FMA, F32, SAT, RN, 3, F(2), F(3), F(-1), F(1)),
         T(MAD, F32, 0, RN, 3, F(1 + e23), F(1 - e23), F(-1), F(-0x1p-46)),
         T(DIV, F32, 0, RN, 2, F(1), F(3), 0, 0x3eaaaaab),
@@ -458,6 +466,38 @@ static void test_float_misc(void **st)
         memcpy(&got, &u, 4);
         assert_true(fabs(got - cos((double)x)) < 0x1p-21);
     }
+}
+
+/* fma.rn.ftz.f32 (the libm-free exact software path) against libm fmaf on
+ * random normal operands, including near-cancelling addends. */
+static void test_fma32_software_path(void **st)
+{
+    (void)st;
+    uint64_t s = 0x1234567887654321ull;
+    int bad = 0;
+    for (int it = 0; it < 20000; it++) {
+        float v[3];
+        for (int k = 0; k < 3; k++) {
+            s ^= s << 13; s ^= s >> 7; s ^= s << 17;
+            uint32_t u = ((uint32_t)s & 0x807fffffu) | ((uint32_t)(100 + (s >> 40) % 56) << 23);
+            memcpy(&v[k], &u, 4);
+        }
+        if (it & 1) v[2] = -(float)((double)v[0] * v[1]);
+        float want = fmaf(v[0], v[1], v[2]);
+        uint32_t wu;
+        memcpy(&wu, &want, 4);
+        if (!(wu & 0x7f800000u)) wu &= 0x80000000u;          /* ftz result */
+        struct fx f;
+        fx_init(&f);
+        struct ptx_inst in = inst(PTX_OP_FMA, PTX_T_F32);
+        in.rnd = PTX_RND_RN;
+        in.flags = FTZ;
+        in.o[0] = R(0); in.o[1] = R(1); in.o[2] = R(2); in.o[3] = R(3); in.nopnd = 4;
+        for (int k = 0; k < 3; k++) set_reg(&f, k + 1, F(v[k]));
+        assert_int_equal(exec_alu(&f.w, &in, 1, NULL, NULL), 0);
+        if (reg(&f, 0, 0) != wu) bad++;
+    }
+    assert_int_equal(bad, 0);
 }
 
 static void test_testp(void **st)
@@ -962,6 +1002,7 @@ int main(void)
         cmocka_unit_test(test_bits),
         cmocka_unit_test(test_float_rounding),
         cmocka_unit_test(test_float_misc),
+        cmocka_unit_test(test_fma32_software_path),
         cmocka_unit_test(test_testp),
         cmocka_unit_test(test_cvt),
         cmocka_unit_test(test_setp),
