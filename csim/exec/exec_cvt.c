@@ -49,8 +49,10 @@ static uint64_t f2i(double x, unsigned dt, unsigned rnd)
     x = to_integral(x, is_int_rnd(rnd) ? rnd : PTX_RND_RZI);
     if (exec_tsigned(dt)) {
         double lo = -ldexp(1.0, (int)bits - 1), hi = ldexp(1.0, (int)bits - 1);
-        if (x <= lo) return ((uint64_t)1 << (bits - 1)) & exec_tmask(dt);
+        if (x <= lo)
+            return dt == PTX_T_S8 ? 0xff80 : ((uint64_t)1 << (bits - 1)) & exec_tmask(dt);
         if (x >= hi) return exec_tmask(dt) >> 1;
+        if (dt == PTX_T_S8) return (uint64_t)(int64_t)x & 0xffff;
         return (uint64_t)(int64_t)x & exec_tmask(dt);
     }
     if (x <= 0) return 0;

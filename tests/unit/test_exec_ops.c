@@ -558,6 +558,12 @@ static void test_cvt(void **st)
         CV(U64, F32, 0, RZI, F(0x1p40f), 1ull << 40),
         CV(U16, F32, 0, RNI, F(70000), 0xffff),
         CV(S16, F32, 0, RNI, F(-70000), 0x8000),
+        CV(S8, F32, 0, RZI, F(-3.5f), 0xfffd),           /* s8 sign-extends to 16 */
+        CV(S8, F32, 0, RZI, F(-300), 0xff80),
+        CV(S8, F32, 0, RZI, F(300), 0x7f),
+        CV(U8, F32, 0, RZI, F(300), 0xff),
+        CV(S8, S32, 0, NONE, 0x1ff, 0xffff),
+        CV(S8, S32, SAT, NONE, 0xfffffe00, 0xff80),
         CV(F32, S32, 0, RN, 16777217, F(16777216)),
         CV(F32, S32, 0, RP, 16777217, F(16777218)),
         CV(F32, S32, 0, RN, 0xffffffff, F(-1)),
