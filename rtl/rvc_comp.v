@@ -25,10 +25,39 @@ module rvc_comp #(
     output reg  [W-1:0]    mask_o,
     output reg  [W*32-1:0] data_o
 );
-    wire [3:0] enc, encl, ench;
-    rvc_comp_enc #(.W(W), .LO(0),   .HI(W))   u_full (.data_i(data_i), .mask_i(mask_i), .enc_o(enc));
-    rvc_comp_enc #(.W(W), .LO(0),   .HI(W/2)) u_low  (.data_i(data_i), .mask_i(mask_i), .enc_o(encl));
-    rvc_comp_enc #(.W(W), .LO(W/2), .HI(W))   u_high (.data_i(data_i), .mask_i(mask_i), .enc_o(ench));
+    // Two half comparators (Fig 7(c)); the full-register result combines
+    // them: equal in both halves and, when both halves have an active
+    // lane, the two leading-one values agree in that byte.
+    wire [3:0]  eql, eqh;
+    wire [31:0] refl, refh;
+    wire        anyl, anyh;
+    rvc_comp_enc #(.W(W), .LO(0),   .HI(W/2)) u_low  (.data_i(data_i), .mask_i(mask_i),
+                                                      .eq_o(eql), .ref_o(refl), .any_o(anyl));
+    rvc_comp_enc #(.W(W), .LO(W/2), .HI(W))   u_high (.data_i(data_i), .mask_i(mask_i),
+                                                      .eq_o(eqh), .ref_o(refh), .any_o(anyh));
+    reg [3:0] eqf;
+    integer b;
+    always @* begin
+        for (b = 0; b < 4; b = b + 1)
+`ifdef MUTANT_5
+            // fault: the two halves' leading-one values are not compared
+            eqf[b] = eql[b] & eqh[b];
+`else
+            eqf[b] = eql[b] & eqh[b] &
+                     (~anyl | ~anyh | (refl[b*8 +: 8] == refh[b*8 +: 8]));
+`endif
+    end
+
+    // Thermometer from the most significant byte.
+    function [3:0] therm(input [3:0] eq);
+`ifdef MUTANT_2
+        // fault: plain equality flags, no thermometer
+        therm = eq;
+`else
+        therm = {eq[3], eq[3] & eq[2], eq[3] & eq[2] & eq[1], &eq};
+`endif
+    endfunction
+    wire [3:0] enc = therm(eqf), encl = therm(eql), ench = therm(eqh);
 
 `ifdef MUTANT_3
     // fault: D only when the low lane is inactive

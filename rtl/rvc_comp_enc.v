@@ -1,8 +1,8 @@
 // RVC byte-wise comparator of lanes LO..HI-1 (G-Scalar Fig 2, Fig 7(a)).
 // Inactive lanes take the value of the highest-numbered active lane
-// (leading-one broadcast), so only active lanes decide equality. Output
-// enc_o is the thermometer code from the most significant byte; no active
-// lane gives 4'b1111. Purely combinational.
+// (leading-one broadcast, ref_o), so only active lanes decide equality:
+// eq_o[b] = byte b equal in every active lane. any_o = some lane active;
+// with no active lane eq_o = 4'b1111 and ref_o = 0. Combinational.
 module rvc_comp_enc #(
     parameter integer W  = 32,
     parameter integer LO = 0,
@@ -10,31 +10,26 @@ module rvc_comp_enc #(
 ) (
     input  wire [W*32-1:0] data_i,
     input  wire [W-1:0]    mask_i,
-    output wire [3:0]      enc_o
+    output reg  [3:0]      eq_o,
+    output reg  [31:0]     ref_o,
+    output wire            any_o
 );
-    // Leading one: later (higher) active lanes override earlier ones.
-    reg [31:0] ref_q;
-    reg [3:0]  eq;
+    assign any_o = |mask_i[HI-1:LO];
     integer l, b;
     always @* begin
-        ref_q = 32'd0;
+        // Leading one: later (higher) active lanes override earlier ones.
+        ref_o = 32'd0;
         for (l = LO; l < HI; l = l + 1)
-            if (mask_i[l]) ref_q = data_i[l*32 +: 32];
-        eq = 4'hf;
+            if (mask_i[l]) ref_o = data_i[l*32 +: 32];
+        eq_o = 4'hf;
         for (l = LO; l < HI; l = l + 1)
             for (b = 0; b < 4; b = b + 1)
 `ifdef MUTANT_1
                 // fault: inactive lanes take part in the compare
-                if (data_i[l*32 + b*8 +: 8] != ref_q[b*8 +: 8])
+                if (data_i[l*32 + b*8 +: 8] != ref_o[b*8 +: 8])
 `else
-                if (mask_i[l] && data_i[l*32 + b*8 +: 8] != ref_q[b*8 +: 8])
+                if (mask_i[l] && data_i[l*32 + b*8 +: 8] != ref_o[b*8 +: 8])
 `endif
-                    eq[b] = 1'b0;
+                    eq_o[b] = 1'b0;
     end
-`ifdef MUTANT_2
-    // fault: plain equality flags, no thermometer
-    assign enc_o = eq;
-`else
-    assign enc_o = {eq[3], eq[3] & eq[2], eq[3] & eq[2] & eq[1], &eq};
-`endif
 endmodule
