@@ -169,6 +169,10 @@ enum ptx_sreg {
     PTX_SR_CLOCK, PTX_SR_CLOCK64, PTX_SR_GRIDID,
     PTX_SR_COUNT
 };
+/* Name of a special register as written in PTX ("%tid.x"). */
+const char *ptx_sreg_name(enum ptx_sreg r);
+/* Special register id of a PTX name ("%ctaid.y"), or -1. */
+int ptx_sreg_from_name(const char *s, size_t n);
 
 /* A symbol reference: module scope (global/const/texref/func-visible) or
  * function scope (shared, local, param). */
