@@ -33,7 +33,7 @@ static uint32_t mandel_ref(unsigned px, unsigned py, float x0, float y0,
 static int mandelbrot_run(ls_gpu *gpu, ls_module *mod, enum wl_size size,
                           uint64_t seed, struct wl_report *rep)
 {
-    unsigned w = wl_pick(size, 40, 132, 324), h = wl_pick(size, 30, 100, 244);
+    unsigned w = wl_pick(size, 40, 132, 316), h = wl_pick(size, 30, 100, 236);
     int max_iter = 256;
     size_t bytes = (size_t)w * h * 4;
     uint32_t *out = malloc(bytes), *want = malloc(bytes);

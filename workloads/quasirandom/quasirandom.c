@@ -31,7 +31,7 @@ static void sobol_table(uint32_t t[DIMS][BITS])
 static int quasirandom_run(ls_gpu *gpu, ls_module *mod, enum wl_size size,
                            uint64_t seed, struct wl_report *rep)
 {
-    unsigned n = wl_pick(size, 3001, 30011, 180007);
+    unsigned n = wl_pick(size, 3001, 30011, 130003);
     unsigned nblocks = wl_pick(size, 8, 32, 64);
     size_t total = (size_t)DIMS * n, bytes = total * 4;
     uint32_t table[DIMS][BITS];
