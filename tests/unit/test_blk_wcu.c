@@ -73,6 +73,12 @@ static void test_fig43(void **st)
     assert_int_equal(o.nw_min_o[0], 3);
     assert_int_equal(s->st.warps_out, 3);
     assert_int_equal(s->st.threads_out, 10);
+    assert_int_equal(s->st.cycles, 5);
+    assert_int_equal(s->st.loads, 1);
+    assert_int_equal(s->st.sum_nw_ideal, 3);
+    assert_int_equal(s->st.sum_nw_min, 3);
+    assert_int_equal(s->st.sum_nw_nocomp, 3);
+    assert_int_equal(s->st.adequate, 0);
 }
 
 /* Fig 4.8(c)-(d) / Fig 4.9: W0 bypassed (UMask 011 = warps 1, 2 wait);
@@ -227,6 +233,10 @@ static void test_back_to_back(void **st)
     assert_int_equal(o.adequate_o[0], 1);
     assert_int_equal(o.busy_o[0], 1);
     assert_int_equal(s->st.loads, 2);
+    assert_int_equal(s->st.adequate, 1);
+    assert_int_equal(s->st.sum_nw_min, 4);          /* 3 + 1 */
+    assert_int_equal(s->st.sum_nw_nocomp, 5);       /* 3 + 2 */
+    assert_int_equal(s->st.sum_nw_ideal, 4);        /* 3 + 1 */
     wcu_step(s, &idle_in, &o);
     assert_int_equal(o.out_lanes_o[0], 0xC);
     assert_int_equal(o.out_done_o[0], 1);
