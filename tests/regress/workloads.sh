@@ -20,8 +20,8 @@ nwl=$(echo "$names" | grep -c .)
 
 # JSON check: valid, a list of n objects with the keys, all passing.
 check_json() {   # file expected-count size
-  python3 -m json.tool "$1" >/dev/null 2>&1 || { bad "$1 is not valid JSON"; return; }
-  python3 - "$1" "$2" "$3" "$names" <<'PY' || bad "$1: content check failed"
+  python3 -m json.tool "$1" >/dev/null 2>&1 || { bad "$1 is not valid JSON"; return 1; }
+  python3 - "$1" "$2" "$3" "$names" <<'PY' || { bad "$1: content check failed"; return 1; }
 import json, sys
 path, n, size, names = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4].split()
 d = json.load(open(path))
