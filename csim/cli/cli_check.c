@@ -7,13 +7,8 @@
 #include <unistd.h>
 #include "cli/cli.h"
 #include "ptx/ptx_ir.h"
-#include "workloads/workload.h"
-#if defined(__has_include)
-#if __has_include("ptx/ptx_print.h")
 #include "ptx/ptx_print.h"
-#define CLI_HAVE_PTX_PRINT 1
-#endif
-#endif
+#include "workloads/workload.h"
 
 static int cmp_str(const void *a, const void *b)
 {
@@ -135,16 +130,6 @@ static char *read_file(const char *path, size_t *len)
     return buf;
 }
 
-#ifndef CLI_HAVE_PTX_PRINT
-/* Fallback summary used until csim/ptx/ptx_print.h exists. */
-static void check_summary(FILE *f, const struct ptx_module *m)
-{
-    fprintf(f, "%s: PTX %u.%u, target %s, address size %u\n", m->file,
-            m->version_major, m->version_minor, m->target, m->address_size);
-    fprintf(f, "%u functions, %u module variables\n", m->nfuncs, m->nsyms);
-}
-#endif
-
 int cli_check(int argc, char **argv)
 {
     if (argc != 1 || argv[0][0] == '-') {
@@ -172,12 +157,14 @@ int cli_check(int argc, char **argv)
         free(text);
         return CLI_USAGE;
     }
-#ifdef CLI_HAVE_PTX_PRINT
-    ptx_check_print(stdout, m);
-#else
-    check_summary(stdout, m);
-#endif
+    int wrc = ptx_check_print(stdout, m);
+    if (fflush(stdout) != 0)
+        wrc = -1;
     ptx_module_free(m);
     free(text);
+    if (wrc != 0) {
+        fprintf(stderr, "lockstep: check: error writing the report\n");
+        return CLI_FAIL;
+    }
     return CLI_OK;
 }
