@@ -39,9 +39,11 @@ TEST_TARGETS := test-unit test-workloads
 ALL_TARGETS  := $(LIB) $(CLI)
 
 .PHONY: all deps run test test-unit test-workloads test-asan bench ptx clean
-all: $(ALL_TARGETS)
+default: all
 
 -include mk/*.mk
+
+all: $(ALL_TARGETS)
 
 deps:
 	@bash mk/deps.sh
