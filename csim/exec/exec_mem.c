@@ -220,6 +220,8 @@ static int do_ld(struct exec_warp *w, struct exec_memctx *m,
         unsigned sp = space;
         if (sp == PTX_SP_GENERIC)
             sp = generic_resolve(&addr);
+        else if (sp == PTX_SP_SHARED || sp == PTX_SP_LOCAL)
+            addr = (uint32_t)addr;      /* 32-bit windows wrap */
         res->addr[lane] = addr;
         const uint8_t *p = resolve(m, sp, addr, n, lane, false, err);
         if (!p)
@@ -253,6 +255,8 @@ static int do_st(struct exec_warp *w, struct exec_memctx *m,
         unsigned sp = in->space;
         if (sp == PTX_SP_GENERIC)
             sp = generic_resolve(&addr);
+        else if (sp == PTX_SP_SHARED || sp == PTX_SP_LOCAL)
+            addr = (uint32_t)addr;      /* 32-bit windows wrap */
         res->addr[lane] = addr;
         uint8_t *p = resolve(m, sp, addr, n, lane, true, err);
         if (!p)
@@ -386,6 +390,8 @@ static int do_atom(struct exec_warp *w, struct exec_memctx *m,
         unsigned sp = in->space;
         if (sp == PTX_SP_GENERIC)
             sp = generic_resolve(&addr);
+        else if (sp == PTX_SP_SHARED || sp == PTX_SP_LOCAL)
+            addr = (uint32_t)addr;      /* 32-bit windows wrap */
         res->addr[lane] = addr;
         if (sp != PTX_SP_GLOBAL && sp != PTX_SP_SHARED) {
             fault(err, lane, addr, "atomic on %s memory (%u bytes)",
