@@ -479,6 +479,9 @@ static void parse_operand(struct ptx_parser *p, struct raw *r, bool want_label)
             if (t.s[0] == '%' && memchr(t.s, '.', t.len))
                 ptx_perr(p, t.line, t.col, "unknown special register (%.*s)",
                          (int)t.len, t.s);
+            if (t.s[0] == '%')
+                ptx_perr(p, t.line, t.col, "undefined register (%.*s)",
+                         (int)t.len, t.s);
             ptx_perr(p, t.line, t.col, "undefined identifier (%.*s)", (int)t.len, t.s);
         }
     default:

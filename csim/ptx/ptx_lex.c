@@ -34,8 +34,9 @@ static int hexval(char c)
 }
 
 /* Skips blanks and comments; returns an error text for an unterminated
- * block comment, else NULL. */
-static const char *skip_space(struct ptx_lexer *lx)
+ * block comment (start, line, col = where it opened), else NULL. */
+static const char *skip_space(struct ptx_lexer *lx, const char **start,
+                              uint32_t *line, uint32_t *col)
 {
     while (lx->p < lx->end) {
         char c = *lx->p;
@@ -50,6 +51,9 @@ static const char *skip_space(struct ptx_lexer *lx)
             while (lx->p < lx->end && *lx->p != '\n')
                 lx->p++;
         } else if (c == '/' && lx->p + 1 < lx->end && lx->p[1] == '*') {
+            *start = lx->p;
+            *line = lx->line;
+            *col = (uint32_t)(lx->p - lx->line_start) + 1;
             lx->p += 2;
             for (;;) {
                 if (lx->p + 1 >= lx->end) {
@@ -178,7 +182,9 @@ static void lex_number(struct ptx_lexer *lx, struct ptx_tok *t)
 
 void ptx_lex_next(struct ptx_lexer *lx, struct ptx_tok *t)
 {
-    const char *cerr = skip_space(lx);
+    const char *cstart = NULL;
+    uint32_t cline = 0, ccol = 0;
+    const char *cerr = skip_space(lx, &cstart, &cline, &ccol);
     memset(t, 0, sizeof *t);
     t->s = lx->p;
     t->line = lx->line;
@@ -186,6 +192,10 @@ void ptx_lex_next(struct ptx_lexer *lx, struct ptx_tok *t)
     if (cerr) {
         t->kind = PTX_TK_ERR;
         t->err = cerr;
+        t->s = cstart;
+        t->len = 2;
+        t->line = cline;
+        t->col = ccol;
         return;
     }
     if (lx->p >= lx->end) {
