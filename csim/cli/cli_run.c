@@ -176,12 +176,14 @@ static int parse_size(const char *s, enum wl_size *out)
 
 static int parse_seed(const char *s, uint64_t *out)
 {
-    if (!*s || *s == '-')
+    if (*s < '0' || *s > '9')   /* no sign, no blanks, not empty */
         return -1;
+    /* decimal, or hex with 0x (no octal surprise for a leading 0) */
+    int hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
     char *end;
     errno = 0;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (errno || *end)
+    unsigned long long v = strtoull(s, &end, hex ? 16 : 10);
+    if (errno || *end || end == s + (hex ? 2 : 0))
         return -1;
     *out = v;
     return 0;
