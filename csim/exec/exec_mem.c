@@ -89,16 +89,73 @@ static inline void write_loaded(struct exec_warp *w, const struct ptx_func *f,
     w->regs[(size_t)r * EXEC_WARP + lane] = v;
 }
 
+/* Little-endian host: fixed-size copies the compiler turns into moves. */
 static inline uint64_t mem_load(const uint8_t *p, unsigned n)
 {
-    uint64_t v = 0;
-    memcpy(&v, p, n);               /* little-endian host */
-    return v;
+    switch (n) {
+    case 1: return *p;
+    case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
+    case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
+    case 8: { uint64_t v; memcpy(&v, p, 8); return v; }
+    default: { uint64_t v = 0; memcpy(&v, p, n < 8 ? n : 8); return v; }
+    }
 }
 
 static inline void mem_store(uint8_t *p, uint64_t v, unsigned n)
 {
-    memcpy(p, &v, n);
+    switch (n) {
+    case 1: *p = (uint8_t)v; break;
+    case 2: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); break; }
+    case 4: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); break; }
+    case 8: memcpy(p, &v, 8); break;
+    default: memcpy(p, &v, n < 8 ? n : 8); break;
+    }
+}
+
+/* Host pointer for an aligned access inside the cached allocation or the
+ * kernel param buffer, or NULL (then resolve() decides). */
+static inline uint8_t *fast_ptr(const struct exec_memctx *m, unsigned sp,
+                                uint64_t addr, unsigned n)
+{
+    if (addr & (n - 1))
+        return NULL;
+    if (sp == PTX_SP_GLOBAL || sp == PTX_SP_CONST) {
+        const struct exec_alloc *a = m->last;
+        if (a && addr - a->base < a->size && n <= a->size - (addr - a->base))
+            return a->host + (addr - a->base);
+    } else if (sp == PTX_SP_PARAM) {
+        if (addr < m->param_bytes && n <= m->param_bytes - addr)
+            return (uint8_t *)(uintptr_t)(m->param + addr);
+    } else if (sp == PTX_SP_SHARED) {
+        if (addr < m->shared_bytes && n <= m->shared_bytes - addr)
+            return m->shared + addr;
+    }
+    return NULL;
+}
+
+/* How a loaded value lands in a destination register: sign-extend from
+ * lbits (signed loads), then truncate to the register's declared width. */
+struct dst_fmt { unsigned lsh; uint64_t rmask; bool sgn; };
+
+static inline struct dst_fmt dst_fmt_of(const struct ptx_func *f, int32_t r,
+                                        unsigned lbits, bool sgn)
+{
+    unsigned rbits = 64;
+    if (f && r >= 0 && (uint32_t)r < f->nregs) {
+        rbits = ptx_type_bits((enum ptx_type)f->regs[r].type);
+        if (rbits == 0 || rbits > 64)
+            rbits = 64;
+    }
+    struct dst_fmt d = { lbits < 64 ? 64 - lbits : 0,
+                         rbits < 64 ? (1ull << rbits) - 1 : ~0ull, sgn };
+    return d;
+}
+
+static inline uint64_t dst_apply(struct dst_fmt d, uint64_t v)
+{
+    if (d.sgn)
+        v = (uint64_t)((int64_t)(v << d.lsh) >> d.lsh);
+    return v & d.rmask;
 }
 
 /* Effective address of a MEM operand for lane (before space mapping). */
@@ -215,6 +272,22 @@ static int do_ld(struct exec_warp *w, struct exec_memctx *m,
     res->access_bytes = (uint8_t)n;
     res->is_store = false;
     res->space = (uint8_t)space;
+    /* destination registers and their formats, once per instruction */
+    unsigned nd = 0;
+    int32_t dr[4];
+    struct dst_fmt df[4];
+    if (d->kind == PTX_O_VEC) {
+        for (unsigned k = 0; k < d->vec_n && k < vec && k < 4; k++) {
+            dr[k] = d->vec_regs[k];
+            df[k] = dst_fmt_of(m->func, dr[k], ebits, sgn);
+        }
+        nd = d->vec_n < vec ? d->vec_n : vec;
+    } else if (d->kind == PTX_O_REG) {
+        dr[0] = d->reg;
+        df[0] = dst_fmt_of(m->func, dr[0], ebits, sgn);
+        nd = 1;
+    }
+    uint64_t *regs = w->regs;
     EXEC_FOR_EACH_LANE(act, lane, {
         uint64_t addr = mem_addr(w, a, lane);
         unsigned sp = space;
@@ -223,17 +296,13 @@ static int do_ld(struct exec_warp *w, struct exec_memctx *m,
         else if (sp == PTX_SP_SHARED || sp == PTX_SP_LOCAL)
             addr = (uint32_t)addr;      /* 32-bit windows wrap */
         res->addr[lane] = addr;
-        const uint8_t *p = resolve(m, sp, addr, n, lane, false, err);
-        if (!p)
+        const uint8_t *p = fast_ptr(m, sp, addr, n);
+        if (!p && !(p = resolve(m, sp, addr, n, lane, false, err)))
             return -1;
-        if (d->kind == PTX_O_VEC) {
-            for (unsigned k = 0; k < d->vec_n && k < vec; k++)
-                if (d->vec_regs[k] >= 0)
-                    write_loaded(w, m->func, d->vec_regs[k], lane,
-                                 mem_load(p + k * esz, esz), ebits, sgn);
-        } else if (d->kind == PTX_O_REG) {
-            write_loaded(w, m->func, d->reg, lane, mem_load(p, esz), ebits, sgn);
-        }
+        for (unsigned k = 0; k < nd; k++)
+            if (dr[k] >= 0)
+                regs[(size_t)dr[k] * EXEC_WARP + lane] =
+                    dst_apply(df[k], mem_load(p + k * esz, esz));
     });
     return 0;
 }
@@ -258,8 +327,8 @@ static int do_st(struct exec_warp *w, struct exec_memctx *m,
         else if (sp == PTX_SP_SHARED || sp == PTX_SP_LOCAL)
             addr = (uint32_t)addr;      /* 32-bit windows wrap */
         res->addr[lane] = addr;
-        uint8_t *p = resolve(m, sp, addr, n, lane, true, err);
-        if (!p)
+        uint8_t *p = sp == PTX_SP_PARAM ? NULL : fast_ptr(m, sp, addr, n);
+        if (!p && !(p = resolve(m, sp, addr, n, lane, true, err)))
             return -1;
         if (v->kind == PTX_O_VEC) {
             for (unsigned k = 0; k < v->vec_n && k < vec; k++) {

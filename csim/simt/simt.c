@@ -5,6 +5,15 @@
 #include <string.h>
 #include "simt/simt.h"
 
+/* Population count without relying on the POPCNT instruction. */
+static inline unsigned popc32(uint32_t x)
+{
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    x = (x + (x >> 4)) & 0x0f0f0f0fu;
+    return (x * 0x01010101u) >> 24;
+}
+
 static inline uint64_t align_up(uint64_t v, uint64_t a)
 {
     return a ? (v + a - 1) / a * a : v;
@@ -281,7 +290,7 @@ enum simt_rc simt_step(struct simt_warp *w)
     }
     const struct ptx_inst *in = &f->insts[pc];
     w->warp_insts++;
-    w->thread_insts += (uint64_t)__builtin_popcount(mask);
+    w->thread_insts += popc32(mask);
     struct exec_result *res = &w->res;
     res->active = mask;
     int rc = 0;
