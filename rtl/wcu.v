@@ -89,13 +89,14 @@ module wcu #(
 
     // UMask expanded to every lane of its warp.
     reg [NW*W-1:0] umask_x;
+    integer j;
     always @* begin
-        for (i = 0; i < NW; i = i + 1)
+        for (j = 0; j < NW; j = j + 1)
 `ifdef MUTANT_1
             // fault: warp 0 is compacted even when it bypassed
-            umask_x[i*W +: W] = {W{umask_i[i] | (i == 0)}};
+            umask_x[j*W +: W] = {W{umask_i[j] | (j == 0)}};
 `else
-            umask_x[i*W +: W] = {W{umask_i[i]}};
+            umask_x[j*W +: W] = {W{umask_i[j]}};
 `endif
     end
 
