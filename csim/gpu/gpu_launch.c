@@ -137,6 +137,8 @@ static ls_status run_cta(struct launch *L)
                             L->frame0) != 0)
             return GPU_FAIL(L->gpu, LS_ERR_NOMEM, "host memory exhausted");
         L->warps[wi].mem.last = NULL;
+        L->warps[wi].gridv = L->eg;
+        L->warps[wi].gridv.warpid = wi;
     }
     for (;;) {
         for (unsigned wi = 0; wi < L->nwarps; wi++) {
@@ -280,7 +282,7 @@ static ls_status prepare(struct launch *L, size_t dyn_shared, void **args)
         struct simt_warp *w = &L->warps[wi];
         if (simt_warp_alloc(w, gpu->cfg.max_stack_depth) != 0)
             return GPU_FAIL(gpu, LS_ERR_NOMEM, "host memory exhausted");
-        w->ew.grid = &L->eg;
+        w->ew.grid = &w->gridv;
         w->ew.sym_addr[0] = L->sym0;
         for (unsigned l = 0; l < EXEC_WARP; l++) {
             tid_of(L, wi * EXEC_WARP + l, w->ew.ids[l].tid);

@@ -39,6 +39,7 @@ typedef void (*simt_trace_fn)(void *user, const struct simt_warp *w,
 struct simt_warp {
     struct exec_warp ew;        /* register view of the current frame     */
     struct exec_memctx mem;     /* memory view; mem.func tracks the frame */
+    struct exec_grid gridv;     /* launch geometry with this warp's id    */
     const struct ptx_module *mod;
     struct simt_entry *stack;
     uint32_t sp, cap;           /* entries used, maximum depth            */

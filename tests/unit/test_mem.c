@@ -1,7 +1,7 @@
 /* cmocka tests of the functional memory model: out-of-bounds and
  * misaligned faults name the PTX line, kernel, CTA, thread, PC and address;
  * shared/local/generic windows and cvta; sign extension and vectors;
- * global and shared atomics; textures. */
+ * global and shared atomics; textures; shfl/vote/activemask. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -375,6 +375,78 @@ static void test_texture(void **state)
     ls_gpu_destroy(g);
 }
 
+static const char *WARPOPS = HDR
+    ".visible .entry wk(\n .param .u64 wk_param_0\n)\n{\n"
+    " .reg .pred %p<8>;\n .reg .b32 %r<24>;\n .reg .b64 %rd<6>;\n"
+    " ld.param.u64 %rd1, [wk_param_0];\n"
+    " cvta.to.global.u64 %rd2, %rd1;\n"
+    " mov.u32 %r1, %laneid;\n"
+    " mul.lo.u32 %r2, %r1, 10;\n"
+    " shfl.sync.down.b32 %r3|%p1, %r2, 3, 31, -1;\n"
+    " shfl.sync.up.b32 %r4|%p2, %r2, 2, 0x1800, -1;\n"
+    " shfl.sync.bfly.b32 %r5, %r2, 5, 31, -1;\n"
+    " shfl.sync.idx.b32 %r6, %r2, 9, 0x181f, -1;\n"
+    " and.b32 %r7, %r1, 1;\n"
+    " setp.eq.u32 %p3, %r7, 1;\n"
+    " vote.sync.ballot.b32 %r8, %p3, -1;\n"
+    " vote.sync.any.pred %p4, %p3, -1;\n"
+    " vote.sync.all.pred %p5, %p3, -1;\n"
+    " vote.sync.uni.pred %p6, %p3, -1;\n"
+    " selp.u32 %r11, 1, 0, %p1;\n"
+    " selp.u32 %r12, 1, 0, %p2;\n"
+    " selp.u32 %r13, 1, 0, %p4;\n"
+    " selp.u32 %r14, 2, 0, %p5;\n"
+    " selp.u32 %r15, 4, 0, %p6;\n"
+    " or.b32 %r13, %r13, %r14;\n"
+    " or.b32 %r13, %r13, %r15;\n"
+    " mov.u32 %r9, 0;\n"
+    " mov.u32 %r10, 0;\n"
+    " setp.ge.u32 %p7, %r1, 20;\n"
+    " @%p7 bra SKIP;\n"
+    " activemask.b32 %r9;\n"
+    " vote.sync.ballot.b32 %r10, %p3, %r9;\n"
+    " bar.warp.sync %r9;\n"
+    "SKIP:\n"
+    " mul.wide.u32 %rd3, %r1, 40;\n"
+    " add.s64 %rd4, %rd2, %rd3;\n"
+    " st.global.v2.u32 [%rd4], {%r3, %r11};\n"
+    " st.global.v2.u32 [%rd4+8], {%r4, %r12};\n"
+    " st.global.v2.u32 [%rd4+16], {%r5, %r6};\n"
+    " st.global.v2.u32 [%rd4+24], {%r8, %r13};\n"
+    " st.global.v2.u32 [%rd4+32], {%r9, %r10};\n"
+    " ret;\n}\n";
+
+static void test_warp_collectives(void **state)
+{
+    (void)state;
+    ls_module *m;
+    ls_gpu *g = mk("wk.ptx", WARPOPS, &m);
+    ls_dptr b;
+    assert_int_equal(ls_malloc(g, &b, 32 * 40), LS_OK);
+    void *args[] = { &b };
+    if (ls_launch(g, m, "wk", (ls_dim3){1, 1, 1}, (ls_dim3){32, 1, 1}, 0, args,
+                  NULL) != LS_OK)
+        fail_msg("%s", ls_gpu_error(g));
+    uint32_t h[32 * 10];
+    assert_int_equal(ls_memcpy_dtoh(g, h, b, sizeof h), LS_OK);
+    for (uint32_t l = 0; l < 32; l++) {
+        const uint32_t *r = &h[l * 10];
+        uint32_t down = l + 3 <= 31 ? l + 3 : l;
+        uint32_t up = l - 2 >= (l & ~7u) && l >= 2 ? l - 2 : l;
+        assert_int_equal(r[0], 10 * down);
+        assert_int_equal(r[1], l + 3 <= 31);
+        assert_int_equal(r[2], 10 * up);
+        assert_int_equal(r[3], (l & 7) >= 2);
+        assert_int_equal(r[4], 10 * (l ^ 5));
+        assert_int_equal(r[5], 10 * ((l & ~7u) + 1));
+        assert_int_equal(r[6], 0xaaaaaaaau);
+        assert_int_equal(r[7], 1);              /* any, not all, not uniform */
+        assert_int_equal(r[8], l < 20 ? 0x000fffffu : 0);
+        assert_int_equal(r[9], l < 20 ? 0x000aaaaau : 0);
+    }
+    ls_gpu_destroy(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -385,6 +457,7 @@ int main(void)
         cmocka_unit_test(test_atomics),
         cmocka_unit_test(test_sign_extension_and_vectors),
         cmocka_unit_test(test_texture),
+        cmocka_unit_test(test_warp_collectives),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
