@@ -3,6 +3,8 @@
 #  - every workload in every size (small, default, large) must PASS;
 #  - --stats-json must be valid JSON with the documented keys, one object
 #    per workload, every "pass" true and the names = `lockstep list workloads`;
+#  - each workload stays within its size's thread-instruction budget
+#    (small 2M, default 20M, large 100M) so the suite stays fast;
 #  - the same seed gives the same statistics;
 #  - a bad workload name, a bad option and a bad value exit with status 2
 #    and a message; `check` reports PTX errors as file:line:col with status 2.
@@ -45,6 +47,10 @@ for o in d:
         errs.append("%s: size %r" % (o.get("workload"), o.get("size")))
     if not o.get("thread_insts", 0) > 0 or not o.get("launches", 0) > 0:
         errs.append("%s: no instructions or launches recorded" % o.get("workload"))
+    budget = {"small": 2e6, "default": 20e6, "large": 100e6}[size]
+    if o.get("thread_insts", 0) > budget:
+        errs.append("%s: %d thread insts, over the %s budget of %d (docs/workloads.md)"
+                    % (o.get("workload"), o["thread_insts"], size, budget))
     if not 0 < (o.get("simd_util") or 0) <= 1:
         errs.append("%s: simd_util %r outside (0, 1]" % (o.get("workload"), o.get("simd_util")))
 if n == len(names) and sorted(o.get("workload") for o in d) != sorted(names):
@@ -100,6 +106,11 @@ expect2 "missing value"    "$cli" run "$first" --seed
 expect2 "unknown command"  "$cli" frobnicate
 expect2 "no arguments"     "$cli"
 expect2 "bad list"         "$cli" list nothing
+# A run that cannot deliver its statistics is a failing run: status 1.
+"$cli" run "$first" --size small --stats-json "$tmp/no/such/dir/x.json" >/dev/null 2>"$tmp/e"
+rc=$?
+[ "$rc" = 1 ] && [ -s "$tmp/e" ] && ok "unwritable --stats-json: exit 1: $(head -1 "$tmp/e")" \
+  || bad "unwritable --stats-json: exit $rc (want 1 and a message)"
 "$cli" --help >/dev/null && ok "--help" || bad "--help exited $?"
 "$cli" --version | grep -q '^lockstep [0-9]' && ok "--version" || bad "--version"
 
