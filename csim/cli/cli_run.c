@@ -16,6 +16,7 @@ struct run_opts {
     int all;
     const char **names;        /* workloads named on the command line     */
     int nnames;
+    FILE *human;               /* report stream: stderr when JSON -> stdout */
 };
 
 /* What the per-launch hook needs. */
@@ -93,7 +94,7 @@ static void run_one(const struct workload *w, const struct run_opts *o,
         ls_gpu_destroy(gpu);
         return;
     }
-    struct launch_ctx lc = { o->table ? NULL : stdout, w->name, 0 };
+    struct launch_ctx lc = { o->table ? NULL : o->human, w->name, 0 };
     struct wl_report rep;
     memset(&rep, 0, sizeof rep);
     rep.on_launch = on_launch;
@@ -261,12 +262,14 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 
 int cli_run(int argc, char **argv)
 {
-    struct run_opts o = { WL_DEFAULT, 1, NULL, 0, 0, NULL, 0 };
+    struct run_opts o = { WL_DEFAULT, 1, NULL, 0, 0, NULL, 0, stdout };
     int rc = parse_args(argc, argv, &o);
     if (rc) {
         free(o.names);
         return rc;
     }
+    if (o.json_path && !strcmp(o.json_path, "-"))
+        o.human = stderr;      /* keep stdout pure JSON */
     size_t n = 0;
     if (o.all)
         while (wl_registry[n])
@@ -290,19 +293,19 @@ int cli_run(int argc, char **argv)
         run_one(w, &o, &res[i]);
         failed += !res[i].pass;
         if (!o.table) {
-            print_result(stdout, &res[i]);
-            fflush(stdout);
+            print_result(o.human, &res[i]);
+            fflush(o.human);
         }
     }
     if (o.table) {
-        cli_print_table(stdout, res, n);
+        cli_print_table(o.human, res, n);
         for (size_t i = 0; i < n; i++)
             if (!res[i].pass)
-                printf("FAIL %s: %s\n", res[i].workload, res[i].msg);
+                fprintf(o.human, "FAIL %s: %s\n", res[i].workload, res[i].msg);
     }
     if (n > 1 || o.table)
-        printf("%zu workloads: %zu passed, %d failed\n", n, n - (size_t)failed,
-               failed);
+        fprintf(o.human, "%zu workloads: %zu passed, %d failed\n", n,
+                n - (size_t)failed, failed);
     if (o.json_path && write_json(o.json_path, res, n, o.all || n > 1))
         failed++;
     free(res);
