@@ -59,29 +59,47 @@ void wcu_reset(struct wcu_state *s)
     s->cfg = c;
 }
 
+/* Adds the lanes of v (one bit per lane) into the bit-sliced per-lane
+ * counters plane[0..5] (plane[b] bit l = bit b of lane l's count). */
+static void vcount_add(uint32_t *plane, uint32_t v)
+{
+    for (unsigned b = 0; b < 6 && v; b++) {
+        uint32_t carry = plane[b] & v;
+        plane[b] ^= v;
+        v = carry;
+    }
+}
+
+static unsigned vcount_max(const uint32_t *plane, unsigned w)
+{
+    unsigned mx = 0;
+    for (unsigned l = 0; l < w; l++) {
+        unsigned c = 0;
+        for (unsigned b = 0; b < 6; b++)
+            c |= ((plane[b] >> l) & 1u) << b;
+        if (c > mx)
+            mx = c;
+    }
+    return mx;
+}
+
 struct wcu_eval wcu_evaluate(const struct wcu_cfg *cfg, const uint32_t *mask,
                              uint32_t umask)
 {
     struct wcu_eval e = { 0, 0, 0, 0, false };
     uint32_t lm = lane_mask(cfg->W);
+    uint32_t all[6] = { 0 }, part[6] = { 0 };
     unsigned total = 0;
-    for (unsigned l = 0; l < cfg->W; l++) {
-        unsigned all = 0, part = 0;
-        for (unsigned w = 0; w < cfg->NW; w++) {
-            unsigned bit = (mask[w] >> l) & 1u;
-            all += bit;
-            part += bit & (umask >> w);
-        }
-        if (all > e.nw_min)
-            e.nw_min = all;
-        if (part > e.nw_tbc)
-            e.nw_tbc = part;
-    }
     for (unsigned w = 0; w < cfg->NW; w++) {
         uint32_t m = mask[w] & lm;
+        vcount_add(all, m);
+        if ((umask >> w) & 1u)
+            vcount_add(part, m);
         e.nw_nocomp += m != 0;
         total += popcount32(m);
     }
+    e.nw_min = vcount_max(all, cfg->W);
+    e.nw_tbc = vcount_max(part, cfg->W);
     e.nw_ideal = (total + cfg->W - 1u) / cfg->W;
     e.adequate = e.nw_min < e.nw_nocomp;
     return e;

@@ -349,6 +349,23 @@ static void test_random_vs_rank(void **st)
             assert_true(k <= NW);
         }
         assert_int_equal(k, e.nw_tbc);
+        /* evaluator against a plain per-lane count over all warps */
+        unsigned mx = 0, nocomp = 0, tot = 0;
+        for (unsigned l = 0; l < W; l++) {
+            unsigned cnt = 0;
+            for (unsigned w = 0; w < NW; w++)
+                cnt += (m[w] >> l) & 1u;
+            mx = cnt > mx ? cnt : mx;
+            tot += cnt;
+        }
+        for (unsigned w = 0; w < NW; w++)
+            nocomp += m[w] != 0;
+        assert_int_equal(e.nw_min, mx);
+        assert_int_equal(e.nw_nocomp, nocomp);
+        assert_int_equal(e.nw_ideal, (tot + W - 1) / W);
+        assert_int_equal(e.adequate, mx < nocomp);
+        assert_int_equal(s->nw_min, mx);
+        assert_int_equal(s->adequate, mx < nocomp);
         assert_true(e.nw_ideal <= e.nw_min);
         assert_true(e.nw_min <= e.nw_nocomp);
     }
