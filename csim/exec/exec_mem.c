@@ -182,6 +182,10 @@ static inline unsigned generic_resolve(uint64_t *addr)
         *addr = a - EXEC_LOCAL_WINDOW;
         return PTX_SP_LOCAL;
     }
+    if (a - EXEC_PARAM_WINDOW < EXEC_WINDOW_BYTES) {
+        *addr = a - EXEC_PARAM_WINDOW;
+        return PTX_SP_PARAM;
+    }
     return PTX_SP_GLOBAL;
 }
 
@@ -568,7 +572,8 @@ static int do_cvta(struct exec_warp *w, const struct ptx_inst *in,
     switch (in->space) {
     case PTX_SP_SHARED: win = EXEC_SHARED_WINDOW; break;
     case PTX_SP_LOCAL:  win = EXEC_LOCAL_WINDOW; break;
-    case PTX_SP_GLOBAL: case PTX_SP_CONST: case PTX_SP_PARAM: win = 0; break;
+    case PTX_SP_PARAM:  win = EXEC_PARAM_WINDOW; break;
+    case PTX_SP_GLOBAL: case PTX_SP_CONST: win = 0; break;
     default:
         err->lane = -1;
         err->addr = 0;

@@ -15,6 +15,7 @@
 #define EXEC_GLOBAL_BASE   0x10000000ull
 #define EXEC_SHARED_WINDOW 0x0000100000000000ull   /* generic = base + off */
 #define EXEC_LOCAL_WINDOW  0x0000200000000000ull
+#define EXEC_PARAM_WINDOW  0x0000300000000000ull   /* kernel params     */
 #define EXEC_WINDOW_BYTES  0x0000000100000000ull   /* 4 GiB per window    */
 /* Param-space addresses with this bit name per-thread call parameters
  * (offset into the thread's local stack); without it, the kernel param

@@ -154,6 +154,10 @@ static const char *WIN = HDR
     " st.global.u32 [%rd11], %r6;\n"
     " st.global.u64 [%rd2+128], %rd4;\n"
     " st.global.u64 [%rd2+136], %rd8;\n"
+    " mov.u64 %rd9, win_param_0;\n"
+    " cvta.param.u64 %rd10, %rd9;\n"
+    " ld.u64 %rd11, [%rd10];\n"
+    " st.global.u64 [%rd2+144], %rd11;\n"
     " ret;\n}\n";
 
 static void test_windows(void **state)
@@ -162,12 +166,12 @@ static void test_windows(void **state)
     ls_module *m;
     ls_gpu *g = mk("win.ptx", WIN, &m);
     ls_dptr buf;
-    assert_int_equal(ls_malloc(g, &buf, 144), LS_OK);
+    assert_int_equal(ls_malloc(g, &buf, 152), LS_OK);
     void *args[] = { &buf };
     if (ls_launch(g, m, "win", (ls_dim3){1, 1, 1}, (ls_dim3){32, 1, 1}, 0,
                   args, NULL) != LS_OK)
         fail_msg("%s", ls_gpu_error(g));
-    uint32_t h[36];
+    uint32_t h[38];
     assert_int_equal(ls_memcpy_dtoh(g, h, buf, sizeof h), LS_OK);
     for (uint32_t t = 0; t < 32; t++)
         assert_int_equal(h[t], 2 * ((t + 1) % 32) + 3 * t);
@@ -176,6 +180,9 @@ static void test_windows(void **state)
     memcpy(&gloc, &h[34], 8);
     assert_true(gsh >= EXEC_SHARED_WINDOW && gsh < EXEC_SHARED_WINDOW + EXEC_WINDOW_BYTES);
     assert_true(gloc >= EXEC_LOCAL_WINDOW && gloc < EXEC_LOCAL_WINDOW + EXEC_WINDOW_BYTES);
+    uint64_t pv;                       /* kernel param read through generic */
+    memcpy(&pv, &h[36], 8);
+    assert_int_equal(pv, buf);
     ls_gpu_destroy(g);
 }
 
