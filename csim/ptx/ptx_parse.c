@@ -8,7 +8,9 @@
 #include "ptx/ptx_cfg.h"
 #include "ptx/ptx_pstate.h"
 
-#define PTX_MAX_REGS (1u << 20)
+#define PTX_MAX_REGS (1u << 20)          /* per function */
+#define PTX_MAX_MODULE_REGS (1u << 22)   /* per module */
+#define PTX_MAX_INIT ((uint64_t)64 << 20) /* initialiser bytes per module */
 #define PTX_MAX_BYTES ((uint64_t)1 << 32)
 
 /* ---------------------------------------------------------------- errors */
@@ -720,6 +722,11 @@ static void parse_var_decl(struct ptx_parser *p, enum ptx_space space,
                          (unsigned long long)n, (unsigned long long)elems,
                          (int)name.len, name.s);
             s.size = elems * eb;
+            p->total_init += s.size;
+            if (p->total_init > PTX_MAX_INIT)
+                ptx_perr(p, name.line, name.col,
+                         "initialised data larger than 64 MiB (%.*s)",
+                         (int)name.len, name.s);
             s.init = ptx_palloc(p, s.size);
             if (n)
                 memcpy(s.init, buf, n * eb);
@@ -799,7 +806,8 @@ static void parse_reg_decl(struct ptx_parser *p)
             ptx_expect(p, '>', "after the register count");
         }
         uint32_t n = count ? count : 1;
-        if (p->cur.nregs + n > PTX_MAX_REGS)
+        p->total_regs += n;
+        if (p->cur.nregs + n > PTX_MAX_REGS || p->total_regs > PTX_MAX_MODULE_REGS)
             ptx_perr(p, name.line, name.col, "too many registers (%.*s)",
                      (int)name.len, name.s);
         int32_t base = (int32_t)p->cur.nregs;

@@ -80,6 +80,8 @@ struct ptx_parser {
     uint32_t imp_cap, gen;
     uint32_t extern_align;    /* max align of extern shared in cur */
     uint64_t local_end;       /* local segment bytes of cur */
+    uint64_t total_regs;      /* registers declared in the module */
+    uint64_t total_init;      /* initialiser bytes in the module */
 };
 
 /* Reports "file:line:col: error: msg" into the diag and unwinds to
