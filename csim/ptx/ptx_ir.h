@@ -59,7 +59,12 @@
  * 0..nparams-1, space PARAM, offset = param buffer offset), then the .func
  * return params (nparams..nparams+nrets-1), then shared/local/param
  * variables declared in the body. A MEM operand names its base with
- * reg >= 0 or sym.index >= 0 (never both) and imm = byte offset. */
+ * reg >= 0 or sym.index >= 0 (never both) and imm = byte offset.
+ * Segments: static .shared offsets are within shared_bytes (module-scope
+ * .shared/.local used by a function are imported into its syms); every
+ * .extern .shared symbol has is_extern, size 0 and the same offset
+ * (shared_bytes rounded up to 16); .local and body .param variables are
+ * laid out in the thread's local segment (local_bytes covers both). */
 #ifndef PTX_IR_H
 #define PTX_IR_H
 
