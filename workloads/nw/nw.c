@@ -7,6 +7,18 @@
 #include <stdlib.h>
 #include "workloads/wl_common.h"
 
+/* Exact comparison of the score matrix; records the first mismatching
+ * cell as score[row][col]. */
+static int nw_check_i32(struct wl_report *rep, const int *got,
+                        const int *want, size_t n, size_t cols)
+{
+    for (size_t i = 0; i < n; i++)
+        if (got[i] != want[i])
+            return wl_fail(rep, "score[%zu][%zu] = %d, want %d", i / cols,
+                           i % cols, got[i], want[i]);
+    return 1;
+}
+
 #define NW_BS 16
 #define NW_ALPHA 24
 
@@ -72,8 +84,7 @@ static int nw_run(ls_gpu *gpu, ls_module *mod, enum wl_size size,
     }
     if ((st = wl_download(gpu, rep, "score", score, dscore, bytes)))
         goto out;
-    wl_check_u32(rep, "score", (const uint32_t *)score, (const uint32_t *)want,
-                 cells);
+    nw_check_i32(rep, score, want, cells, (size_t)cols);
 out:
     ls_free(gpu, dref);
     ls_free(gpu, dscore);
