@@ -102,6 +102,11 @@ ls_status ls_launch(ls_gpu *gpu, ls_module *mod, const char *kernel,
  * or to pass as a bindless texture-object parameter. */
 ls_status ls_texture_1d(ls_gpu *gpu, ls_dptr base, size_t nelem,
                         unsigned elem_bytes, uint64_t *handle);
+/* Binds a width x height pitched array (rows pitch bytes apart) as a 2-D
+ * texture for tex.2d: float coordinates are point-sampled (floor) and
+ * clamped to the edge. *handle as for ls_texture_1d. */
+ls_status ls_texture_2d(ls_gpu *gpu, ls_dptr base, size_t width, size_t height,
+                        size_t pitch, unsigned elem_bytes, uint64_t *handle);
 
 #ifdef __cplusplus
 }

@@ -317,22 +317,25 @@ ls_status ls_launch(ls_gpu *gpu, ls_module *mod, const char *kernel,
     return gpu_launch(gpu, mod, f, grid, block, dyn_shared, args, stats);
 }
 
-ls_status ls_texture_1d(ls_gpu *gpu, ls_dptr base, size_t nelem,
-                        unsigned elem_bytes, uint64_t *handle)
+static ls_status bind_texture(ls_gpu *gpu, const struct exec_tex *t,
+                              uint64_t *handle, const char *who)
 {
-    if (!gpu)
-        return LS_ERR_INVALID;
     if (!handle)
-        return GPU_FAIL(gpu, LS_ERR_INVALID, "ls_texture_1d: handle is NULL");
-    if (elem_bytes != 1 && elem_bytes != 2 && elem_bytes != 4 &&
-        elem_bytes != 8 && elem_bytes != 16)
+        return GPU_FAIL(gpu, LS_ERR_INVALID, "%s: handle is NULL", who);
+    unsigned eb = t->elem_bytes;
+    if (eb != 1 && eb != 2 && eb != 4 && eb != 8 && eb != 16)
         return GPU_FAIL(gpu, LS_ERR_INVALID,
-                        "ls_texture_1d: elem_bytes %u is not 1, 2, 4, 8 or 16",
-                        elem_bytes);
-    if (nelem == 0 || !gpu_mem_host(gpu, base, (uint64_t)nelem * elem_bytes,
-                                     "ls_texture_1d"))
-        return nelem ? LS_ERR_INVALID
-                     : GPU_FAIL(gpu, LS_ERR_INVALID, "ls_texture_1d: nelem is 0");
+                        "%s: elem_bytes %u is not 1, 2, 4, 8 or 16", who, eb);
+    if (t->nelem == 0)
+        return GPU_FAIL(gpu, LS_ERR_INVALID, "%s: empty texture", who);
+    uint64_t rows = t->height ? t->height : 1;
+    if (t->height && t->pitch < t->nelem * eb)
+        return GPU_FAIL(gpu, LS_ERR_INVALID,
+                        "%s: pitch %llu is less than width x elem_bytes", who,
+                        (unsigned long long)t->pitch);
+    uint64_t span = (rows - 1) * t->pitch + t->nelem * eb;
+    if (!gpu_mem_host(gpu, t->base, span, who))
+        return LS_ERR_INVALID;
     if (gpu->ntex == gpu->texcap) {
         uint32_t nc = gpu->texcap ? gpu->texcap * 2 : 8;
         struct exec_tex *nt = realloc(gpu->tex, nc * sizeof *nt);
@@ -341,8 +344,28 @@ ls_status ls_texture_1d(ls_gpu *gpu, ls_dptr base, size_t nelem,
         gpu->tex = nt;
         gpu->texcap = nc;
     }
-    gpu->tex[gpu->ntex] = (struct exec_tex){ base, nelem, elem_bytes };
+    gpu->tex[gpu->ntex] = *t;
     *handle = EXEC_TEX_TAG | gpu->ntex;
     gpu->ntex++;
     return LS_OK;
+}
+
+ls_status ls_texture_1d(ls_gpu *gpu, ls_dptr base, size_t nelem,
+                        unsigned elem_bytes, uint64_t *handle)
+{
+    if (!gpu)
+        return LS_ERR_INVALID;
+    struct exec_tex t = { base, nelem, elem_bytes, 0, 0 };
+    return bind_texture(gpu, &t, handle, "ls_texture_1d");
+}
+
+ls_status ls_texture_2d(ls_gpu *gpu, ls_dptr base, size_t width, size_t height,
+                        size_t pitch, unsigned elem_bytes, uint64_t *handle)
+{
+    if (!gpu)
+        return LS_ERR_INVALID;
+    if (height == 0)
+        return GPU_FAIL(gpu, LS_ERR_INVALID, "ls_texture_2d: height is 0");
+    struct exec_tex t = { base, width, elem_bytes, height, pitch };
+    return bind_texture(gpu, &t, handle, "ls_texture_2d");
 }

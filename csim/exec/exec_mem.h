@@ -39,12 +39,14 @@ struct exec_dmem {
     uint64_t used;
 };
 
-/* A bound 1-D texture: an unfiltered, integer-indexed view of global
- * memory with elem_bytes per element (16 for a float4/uint4 fetch). */
+/* A bound texture: an unfiltered view of global memory with elem_bytes
+ * per element (16 for a float4/uint4 fetch). 1-D: nelem elements,
+ * height 0. 2-D: nelem = width, height rows pitch bytes apart. */
 struct exec_tex {
     uint64_t base;
     uint64_t nelem;
     uint32_t elem_bytes;
+    uint64_t height, pitch;
 };
 
 /* What one warp's memory instructions see. */

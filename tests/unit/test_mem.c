@@ -454,6 +454,73 @@ static void test_warp_collectives(void **state)
     ls_gpu_destroy(g);
 }
 
+/* nvcc -O3 of out[y*w+x] = tex2D<uint4>(tex, x * 1.5f - 1.0f, y + 0.5f) */
+static const char *TEX2 = HDR
+    ".visible .entry t2(\n .param .u64 t2_param_0,\n .param .u64 t2_param_1,\n"
+    " .param .u32 t2_param_2\n)\n{\n"
+    " .reg .f32 %f<5>;\n .reg .b32 %r<9>;\n .reg .b64 %rd<6>;\n"
+    " ld.param.u64 %rd1, [t2_param_0];\n"
+    " ld.param.u64 %rd2, [t2_param_1];\n"
+    " ld.param.u32 %r1, [t2_param_2];\n"
+    " cvta.to.global.u64 %rd3, %rd2;\n"
+    " mov.u32 %r2, %tid.x;\n"
+    " mov.u32 %r3, %ctaid.x;\n"
+    " cvt.rn.f32.s32 %f1, %r2;\n"
+    " fma.rn.f32 %f2, %f1, 0f3FC00000, 0fBF800000;\n"
+    " cvt.rn.f32.s32 %f3, %r3;\n"
+    " add.f32 %f4, %f3, 0f3F000000;\n"
+    " mad.lo.s32 %r4, %r3, %r1, %r2;\n"
+    " mul.wide.s32 %rd4, %r4, 16;\n"
+    " add.s64 %rd5, %rd3, %rd4;\n"
+    " tex.2d.v4.u32.f32 {%r5, %r6, %r7, %r8}, [%rd1, {%f2, %f4}];\n"
+    " st.global.v4.u32 [%rd5], {%r5, %r6, %r7, %r8};\n"
+    " ret;\n}\n";
+
+static void test_texture_2d(void **state)
+{
+    (void)state;
+    ls_module *m;
+    ls_gpu *g = mk("tex2.ptx", TEX2, &m);
+    enum { W = 5, H = 3, PITCH = 96, OW = 8 };   /* texels are uint4 */
+    ls_dptr src, out;
+    assert_int_equal(ls_malloc(g, &src, PITCH * H), LS_OK);
+    assert_int_equal(ls_malloc(g, &out, OW * H * 16), LS_OK);
+    uint32_t img[PITCH * H / 4];
+    memset(img, 0xee, sizeof img);
+    for (uint32_t y = 0; y < H; y++)
+        for (uint32_t x = 0; x < W; x++)
+            for (uint32_t k = 0; k < 4; k++)
+                img[(y * PITCH + x * 16) / 4 + k] = 1000 * y + 10 * x + k;
+    assert_int_equal(ls_memcpy_htod(g, src, img, sizeof img), LS_OK);
+    uint64_t h;
+    assert_int_equal(ls_texture_2d(g, src, W, H, 16 * W - 1, 16, &h), LS_ERR_INVALID);
+    assert_int_equal(ls_texture_2d(g, src, W, H, PITCH, 16, &h), LS_OK);
+    int32_t w = OW;
+    void *args[] = { &h, &out, &w };
+    if (ls_launch(g, m, "t2", (ls_dim3){H, 1, 1}, (ls_dim3){OW, 1, 1}, 0, args,
+                  NULL) != LS_OK)
+        fail_msg("%s", ls_gpu_error(g));
+    uint32_t r[OW * H * 4];
+    assert_int_equal(ls_memcpy_dtoh(g, r, out, sizeof r), LS_OK);
+    for (uint32_t y = 0; y < H; y++)
+        for (uint32_t x = 0; x < OW; x++) {
+            float fx = (float)x * 1.5f - 1.0f;     /* floor, clamp to edge */
+            uint32_t tx = fx <= 0.0f ? 0 : (uint32_t)fx;
+            if (tx > W - 1)
+                tx = W - 1;
+            for (uint32_t k = 0; k < 4; k++)
+                assert_int_equal(r[(y * OW + x) * 4 + k], 1000 * y + 10 * tx + k);
+        }
+    /* a 1-D handle is not a 2-D texture */
+    uint64_t h1;
+    assert_int_equal(ls_texture_1d(g, src, 4, 16, &h1), LS_OK);
+    args[0] = &h1;
+    assert_int_equal(ls_launch(g, m, "t2", (ls_dim3){1, 1, 1}, (ls_dim3){1, 1, 1},
+                               0, args, NULL), LS_ERR_MEMFAULT);
+    assert_non_null(strstr(ls_gpu_error(g), "not bound to a 2-D texture"));
+    ls_gpu_destroy(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -464,6 +531,7 @@ int main(void)
         cmocka_unit_test(test_atomics),
         cmocka_unit_test(test_sign_extension_and_vectors),
         cmocka_unit_test(test_texture),
+        cmocka_unit_test(test_texture_2d),
         cmocka_unit_test(test_warp_collectives),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
