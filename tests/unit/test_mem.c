@@ -521,6 +521,53 @@ static void test_texture_2d(void **state)
     ls_gpu_destroy(g);
 }
 
+/* Older nvcc: a module-scope .texref named in the tex instruction. */
+static const char *TEXREF = HDR
+    ".global .texref tr;\n"
+    ".visible .entry k(\n .param .u64 k_param_0\n)\n{\n"
+    " .reg .b32 %r<3>;\n .reg .f32 %f<5>;\n .reg .b64 %rd<5>;\n"
+    " ld.param.u64 %rd1, [k_param_0];\n"
+    " cvta.to.global.u64 %rd2, %rd1;\n"
+    " mov.u32 %r1, %tid.x;\n"
+    " tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [tr, {%r1}];\n"
+    " mul.wide.u32 %rd3, %r1, 4;\n"
+    " add.s64 %rd4, %rd2, %rd3;\n"
+    " st.global.f32 [%rd4], %f1;\n"
+    " ret;\n}\n";
+
+static void test_texref(void **state)
+{
+    (void)state;
+    ls_module *m;
+    ls_gpu *g = mk("texref.ptx", TEXREF, &m);
+    ls_dptr src, out, tr;
+    size_t nb = 0;
+    assert_int_equal(ls_malloc(g, &src, 64), LS_OK);
+    assert_int_equal(ls_malloc(g, &out, 64), LS_OK);
+    float v[16];
+    for (int i = 0; i < 16; i++)
+        v[i] = 1.5f * (float)i;
+    assert_int_equal(ls_memcpy_htod(g, src, v, sizeof v), LS_OK);
+    assert_int_equal(ls_module_symbol(g, m, "tr", &tr, &nb), LS_OK);
+    assert_int_equal(nb, 8);
+    void *args[] = { &out };
+    assert_int_equal(ls_launch(g, m, "k", (ls_dim3){1, 1, 1}, (ls_dim3){16, 1, 1},
+                               0, args, NULL), LS_ERR_MEMFAULT);
+    assert_non_null(strstr(ls_gpu_error(g), "texref.ptx:"));
+    assert_non_null(strstr(ls_gpu_error(g), "not bound"));
+    uint64_t h;
+    assert_int_equal(ls_texture_1d(g, src, 12, 4, &h), LS_OK);
+    assert_int_equal(ls_memcpy_htod(g, tr, &h, 8), LS_OK);
+    if (ls_launch(g, m, "k", (ls_dim3){1, 1, 1}, (ls_dim3){16, 1, 1}, 0, args,
+                  NULL) != LS_OK)
+        fail_msg("%s", ls_gpu_error(g));
+    float r[16];
+    assert_int_equal(ls_memcpy_dtoh(g, r, out, sizeof r), LS_OK);
+    for (int i = 0; i < 16; i++)
+        assert_true(r[i] == (i < 12 ? 1.5f * (float)i : 0.0f));
+    ls_gpu_destroy(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -532,6 +579,7 @@ int main(void)
         cmocka_unit_test(test_sign_extension_and_vectors),
         cmocka_unit_test(test_texture),
         cmocka_unit_test(test_texture_2d),
+        cmocka_unit_test(test_texref),
         cmocka_unit_test(test_warp_collectives),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
