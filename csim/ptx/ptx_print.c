@@ -174,7 +174,7 @@ int ptx_check_print(FILE *out, const struct ptx_module *m)
     for (uint32_t i = 0; i < m->nfuncs; i++) {
         const struct ptx_func *f = &m->funcs[i];
         if (fprintf(out, "%s %s (line %u)%s\n", f->is_entry ? "kernel" : "func",
-                    f->name, f->line, f->insts ? "" : " [declaration only]") < 0)
+                    f->name, f->line, f->cfg ? "" : " [declaration only]") < 0)
             return -1;
         if (print_params(out, "param", f->params, f->nparams) ||
             print_params(out, "return", f->rets, f->nrets))

@@ -302,6 +302,80 @@ static void nvcc_tex_struct(void **state)
     free(text);
 }
 
+/* The SIMT notes' example kernel as nvcc compiles it: the if/else branch
+ * reconverges at the a[6] = 99 block. */
+static void nvcc_simt_notes(void **state)
+{
+    (void)state;
+    char *text;
+    struct ptx_module *m = parse_file("tests/ptx/nv_simt_notes.ptx", &text);
+    const struct ptx_func *f = func(m, "_Z4kernv");
+    int32_t join = -1;
+    for (uint32_t i = 0; i < f->ninsts; i++)
+        if (f->insts[i].op == PTX_OP_MOV && f->insts[i].o[1].kind == PTX_O_IMM &&
+            f->insts[i].o[1].imm == 99)
+            join = (int32_t)i - 2;
+    assert_true(join > 0);
+    assert_int_equal(f->insts[join].op, PTX_OP_LD);
+    assert_int_equal(count_op(f, PTX_OP_BRA), 3);
+    /* the divergent branch reconverges at the join; an unconditional
+     * branch's block is post-dominated by its target */
+    uint32_t guarded = 0;
+    for (uint32_t i = 0; i < f->ninsts; i++) {
+        const struct ptx_inst *in = &f->insts[i];
+        if (in->op != PTX_OP_BRA)
+            continue;
+        if (in->guard >= 0) {
+            guarded++;
+            assert_int_equal(in->reconv, join);
+        } else {
+            assert_int_equal(in->reconv, in->o[0].label);
+        }
+    }
+    assert_int_equal(guarded, 1);
+    /* module .global pointer variables a, b, c read with ld.global [a] */
+    assert_int_equal(m->nsyms, 3);
+    assert_int_equal(m->global_bytes, 24);
+    const struct ptx_inst *ld = first_op(f, PTX_OP_LD);
+    assert_int_equal(ld->o[1].sym.scope, 0);
+    assert_string_equal(m->syms[ld->o[1].sym.index].name, "a");
+    ptx_module_free(m);
+    free(text);
+}
+
+/* Module-scope .shared is per kernel: imported into each function that
+ * uses it, after the function's own statics. */
+static void module_shared(void **state)
+{
+    (void)state;
+    struct ptx_module *m = parse_str(HDR
+        ".shared .align 8 .b8 ms[12];\n"
+        ".entry k1()\n{\n .reg .b32 %r<2>;\n .shared .align 4 .b8 own[6];\n"
+        " ld.shared.u32 %r1, [ms+4];\n ld.shared.u32 %r1, [ms];\n ret;\n}\n"
+        ".entry k2()\n{\n .reg .b32 %r<2>;\n ret;\n}\n"
+        ".func f()\n{\n ret;\n}\n"
+        ".func g()\n{\n}\n");
+    const struct ptx_func *k1 = func(m, "k1");
+    assert_int_equal(k1->insts[0].o[1].sym.scope, 1);
+    assert_int_equal(k1->insts[0].o[1].sym.index, k1->insts[1].o[1].sym.index);
+    const struct ptx_symbol *ms = &k1->syms[k1->insts[0].o[1].sym.index];
+    assert_string_equal(ms->name, "ms");
+    assert_int_equal(ms->offset, 8);
+    assert_int_equal(k1->shared_bytes, 20);
+    assert_int_equal(func(m, "k2")->shared_bytes, 0);
+    assert_false(func(m, "f")->is_entry);
+    assert_int_equal(func(m, "g")->ninsts, 0);
+    char *out = NULL;
+    size_t n = 0;
+    FILE *fo = open_memstream(&out, &n);
+    assert_int_equal(ptx_check_print(fo, m), 0);
+    fclose(fo);
+    assert_non_null(strstr(out, "2 kernels, 2 functions"));
+    assert_null(strstr(out, "declaration only"));
+    free(out);
+    ptx_module_free(m);
+}
+
 /* ------------------------------------------------------- all opcodes */
 
 static const struct ptx_inst *by_text(const struct ptx_func *f, const char *text,
@@ -783,6 +857,8 @@ int main(void)
         cmocka_unit_test(nvcc_reduce),
         cmocka_unit_test(nvcc_math_calls),
         cmocka_unit_test(nvcc_tex_struct),
+        cmocka_unit_test(nvcc_simt_notes),
+        cmocka_unit_test(module_shared),
         cmocka_unit_test(all_opcodes),
         cmocka_unit_test(immediates),
         cmocka_unit_test(scopes_and_symbols),
