@@ -10,6 +10,9 @@
 #include "simt/simt.h"
 
 #define NBAR 16
+/* Warp instructions a warp runs before the next warp gets a turn, so
+ * warps that wait on each other through memory (spin flags) progress. */
+#define GPU_SLICE 4096u
 
 struct launch {
     ls_gpu *gpu;
@@ -141,10 +144,14 @@ static ls_status run_cta(struct launch *L)
         L->warps[wi].gridv.warpid = wi;
     }
     for (;;) {
+        bool sliced = false;
         for (unsigned wi = 0; wi < L->nwarps; wi++) {
             struct simt_warp *w = &L->warps[wi];
             while (w->state == SIMT_READY) {
-                enum simt_rc rc = simt_run(w, &L->budget);
+                uint64_t sl = L->budget < GPU_SLICE ? L->budget : GPU_SLICE;
+                uint64_t given = sl;
+                enum simt_rc rc = simt_run(w, &sl);
+                L->budget -= given - sl;
                 if (rc == SIMT_RC_ERROR)
                     return warp_error(L, wi);
                 if (rc == SIMT_RC_BARRIER) {
@@ -163,8 +170,14 @@ static ls_status run_cta(struct launch *L)
                     return deadlock(L, (int)ptx_line(w->frames[t->frame].func,
                                                      t->npc), why);
                 }
+                if (rc == SIMT_RC_OK && sl == 0) {
+                    sliced = true;      /* time slice over: next warp */
+                    break;
+                }
             }
         }
+        if (sliced)
+            continue;
         uint32_t live = 0, waiting = 0;
         for (unsigned wi = 0; wi < L->nwarps; wi++) {
             live += (uint32_t)__builtin_popcount(L->warps[wi].live);

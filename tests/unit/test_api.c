@@ -311,6 +311,26 @@ static const char *EXITBAR = HDR
     " st.global.u32 [%rd4], %r2;\n"
     "OUT:\n ret;\n}\n";
 
+/* Warp 0 spins on a shared flag that warp 1 sets: only time slicing
+ * between the warps of a CTA lets it finish. */
+static const char *FLAG = HDR
+    ".visible .entry flag(\n .param .u64 q\n)\n{\n"
+    " .reg .pred %p<3>;\n .reg .b32 %r<4>;\n .reg .b64 %rd<3>;\n"
+    " .shared .align 4 .b8 f[4];\n"
+    " mov.u32 %r1, %tid.x;\n"
+    " setp.lt.u32 %p1, %r1, 32;\n"
+    " @%p1 bra WAIT;\n"
+    " mov.u32 %r2, 7;\n"
+    " st.volatile.shared.u32 [f], %r2;\n"
+    " bra.uni DONE;\n"
+    "WAIT:\n ld.volatile.shared.u32 %r3, [f];\n"
+    " setp.eq.u32 %p2, %r3, 0;\n"
+    " @%p2 bra WAIT;\n"
+    " ld.param.u64 %rd1, [q];\n"
+    " cvta.to.global.u64 %rd2, %rd1;\n"
+    " st.global.u32 [%rd2], %r3;\n"
+    "DONE:\n ret;\n}\n";
+
 static void test_deadlocks(void **state)
 {
     (void)state;
@@ -356,6 +376,21 @@ static void test_deadlocks(void **state)
     assert_int_equal(ls_memcpy_dtoh(g, h, q, sizeof h), LS_OK);
     for (int i = 0; i < 32; i++)
         assert_int_equal(h[i], 32);
+
+    ls_gpu_destroy(g);
+    c.max_warp_insts = 100000;
+    g = ls_gpu_create(&c, err, sizeof err);
+    assert_non_null(g);
+    ls_module *m4;
+    if (ls_module_load_text(g, "flag.ptx", FLAG, strlen(FLAG), &m4) != LS_OK)
+        fail_msg("%s", ls_gpu_error(g));
+    assert_int_equal(ls_malloc(g, &q, 4), LS_OK);
+    if (ls_launch(g, m4, "flag", (ls_dim3){1, 1, 1}, (ls_dim3){64, 1, 1}, 0, args,
+                  &s) != LS_OK)
+        fail_msg("%s", ls_gpu_error(g));
+    assert_int_equal(ls_memcpy_dtoh(g, h, q, 4), LS_OK);
+    assert_int_equal(h[0], 7);
+    assert_true(s.warp_insts > 4096);          /* warp 0 spun a full slice */
     ls_gpu_destroy(g);
 }
 
