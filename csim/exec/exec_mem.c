@@ -292,6 +292,34 @@ static int do_ld(struct exec_warp *w, struct exec_memctx *m,
         nd = 1;
     }
     uint64_t *regs = w->regs;
+    /* hot case: scalar 32/64-bit load through [reg+imm] from global,
+     * const or shared memory; lanes that miss the fast path fall back */
+    if (nd == 1 && dr[0] >= 0 && a->kind == PTX_O_MEM && a->reg >= 0 &&
+        (esz == 4 || esz == 8) &&
+        (space == PTX_SP_GLOBAL || space == PTX_SP_CONST || space == PTX_SP_SHARED)) {
+        const uint64_t *base = &regs[(size_t)a->reg * EXEC_WARP];
+        uint64_t *dst = &regs[(size_t)dr[0] * EXEC_WARP];
+        uint64_t imm = (uint64_t)a->imm;
+        uint64_t wrap = space == PTX_SP_SHARED ? 0xffffffffull : ~0ull;
+        struct dst_fmt f0 = df[0];
+        EXEC_FOR_EACH_LANE(act, lane, {
+            uint64_t addr = (base[lane] + imm) & wrap;
+            res->addr[lane] = addr;
+            const uint8_t *p = fast_ptr(m, space, addr, esz);
+            if (!p && !(p = resolve(m, space, addr, n, lane, false, err)))
+                return -1;
+            uint64_t v;
+            if (esz == 4) {
+                uint32_t x;
+                memcpy(&x, p, 4);
+                v = x;
+            } else {
+                memcpy(&v, p, 8);
+            }
+            dst[lane] = dst_apply(f0, v);
+        });
+        return 0;
+    }
     EXEC_FOR_EACH_LANE(act, lane, {
         uint64_t addr = mem_addr(w, a, lane);
         unsigned sp = space;
