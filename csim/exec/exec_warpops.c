@@ -68,17 +68,25 @@ static int do_vote(struct exec_warp *w, const struct ptx_inst *in,
     const struct ptx_operand *d = &in->o[0];
     if (d->kind != PTX_O_REG)
         return bad(err, "vote: destination is not a register");
+    /* the vote is over the executing threads named in membermask */
+    uint32_t voters = act;
+    if (in->o[2].kind != PTX_O_NONE) {
+        uint32_t mm = (uint32_t)val_of(w, &in->o[2], PTX_T_B32,
+                                       (unsigned)__builtin_ctz(act));
+        if (act & mm)
+            voters &= mm;
+    }
     uint32_t ballot = 0;
-    EXEC_FOR_EACH_LANE(act, lane, {
+    EXEC_FOR_EACH_LANE(voters, lane, {
         if (exec_read(w, &in->o[1], PTX_T_PRED, lane) & 1)
             ballot |= 1u << lane;
     });
     uint64_t v;
     switch (in->sub) {
     case PTX_SUB_BALLOT: v = ballot; break;
-    case PTX_SUB_ALL:    v = ballot == act; break;
+    case PTX_SUB_ALL:    v = ballot == voters; break;
     case PTX_SUB_ANY:    v = ballot != 0; break;
-    case PTX_SUB_UNI:    v = ballot == act || ballot == 0; break;
+    case PTX_SUB_UNI:    v = ballot == voters || ballot == 0; break;
     default:             return bad(err, "vote: unknown mode");
     }
     EXEC_FOR_EACH_LANE(act, lane, {

@@ -138,6 +138,12 @@ static void test_null_and_bad_args(void **state)
     assert_int_equal(ls_module_symbol(g, m, "nope", &p, NULL), LS_ERR_INVALID);
     has_msg(g, "nope");
     assert_int_equal(ls_module_symbol(g, m, NULL, &p, NULL), LS_ERR_INVALID);
+    assert_int_equal(ls_module_symbol(g, NULL, "gtab", &p, NULL), LS_ERR_INVALID);
+    assert_int_equal(ls_module_symbol(g, m, "gtab", NULL, NULL), LS_ERR_INVALID);
+    assert_int_equal(ls_module_load_file(g, NULL, &bad), LS_ERR_INVALID);
+    has_msg(g, "path or mod is NULL");
+    assert_int_equal(ls_module_load_file(g, "x.ptx", NULL), LS_ERR_INVALID);
+    assert_int_equal(ls_module_load_text(g, "n", "x", 1, NULL), LS_ERR_INVALID);
 
     /* launches */
     ls_dptr a, b;
@@ -168,6 +174,17 @@ static void test_null_and_bad_args(void **state)
     assert_int_equal(ls_texture_1d(g, a, 100, 16, &p), LS_ERR_INVALID);
     has_msg(g, "ls_texture_1d");
     assert_int_equal(ls_texture_1d(g, a, 4, 3, &p), LS_ERR_INVALID);
+    has_msg(g, "elem_bytes 3");
+    assert_int_equal(ls_texture_1d(g, a, 0, 4, &p), LS_ERR_INVALID);
+    assert_int_equal(ls_texture_1d(g, a, 4, 4, NULL), LS_ERR_INVALID);
+    assert_int_equal(ls_texture_1d(NULL, a, 4, 4, &p), LS_ERR_INVALID);
+    assert_int_equal(ls_texture_2d(g, a, 4, 0, 16, 4, &p), LS_ERR_INVALID);
+    has_msg(g, "height is 0");
+    assert_int_equal(ls_texture_2d(g, a, 4, 4, 8, 4, &p), LS_ERR_INVALID);
+    has_msg(g, "pitch");
+    assert_int_equal(ls_texture_2d(g, a, 4, 5, 16, 4, &p), LS_ERR_INVALID);
+    has_msg(g, "not inside one live allocation");
+    assert_int_equal(ls_texture_2d(g, a, 4, 4, 16, 4, &p), LS_OK);
     /* after all that the GPU still works */
     assert_int_equal(ls_launch(g, m, "scale", one, (ls_dim3){16, 1, 1}, 0, args, NULL),
                      LS_OK);
