@@ -24,14 +24,14 @@ for sw in synth/*_sweep.txt; do
     # rerun only when an input changed
     if [ -f "$stat" ]; then
       stale=0
-      for f in $files "$sw" synth/flow.ys; do [ "$f" -nt "$stat" ] && stale=1; done
+      for f in $files "$sw" synth/flow.ys synth/nand2eq.lib; do [ "$f" -nt "$stat" ] && stale=1; done
       [ $stale = 0 ] && continue
     fi
     ys=$out/${blk}__$label.ys
     sed -e "s|@FILES@|$files|" -e "s|@TOP@|$blk|" -e "s|@CHPARAM@|$chp|" \
         -e "s|@STAT@|$stat.tmp|" synth/flow.ys > "$ys"
     ( yosys -q -l "$out/${blk}__$label.log" -s "$ys" >/dev/null 2>&1 \
-        && mv "$stat.tmp" "$stat" || echo "synth: yosys failed for $blk $label (see $out/${blk}__$label.log)" ) &
+        && cat "$stat.tmp.cmos" "$stat.tmp.lib" > "$stat" && rm -f "$stat.tmp".* || echo "synth: yosys failed for $blk $label (see $out/${blk}__$label.log)" ) &
     jobs="$jobs $!"
     while [ "$(jobs -rp | wc -l)" -ge 2 ]; do sleep 0.2; done
   done < <(sed 's/#.*//' "$sw")
