@@ -58,19 +58,44 @@ module bgp #(
     assign sel_o = cnt1_o > cnt0_o;
 `endif
 
-    // Query: all K bits set in the active array.
+    // Query: all K bits set in the active array (one M:1 read per hash).
+    wire [M-1:0] act = sel_o ? arr1 : arr0;
     reg hit;
-    reg [M-1:0] setv;
     integer k;
     always @* begin
         hit = 1'b1;
         for (k = 0; k < K; k = k + 1)
-            if (!(sel_o ? arr1[qh[k*L +: L]] : arr0[qh[k*L +: L]]))
+            if (!act[qh[k*L +: L]])
                 hit = 1'b0;
-        setv = {M{1'b0}};
-        for (k = 0; k < K; k = k + 1)
-            setv[eh[k*L +: L]] = 1'b1;
     end
+
+    // Insertion set vector: OR of K one-hot decodes of the eviction
+    // hashes, each a two-level predecoded decoder (LO low index bits x
+    // L-LO high ones), not a shifter.
+    localparam integer LO = L / 2;
+    localparam integer HI = L - LO;
+    wire [M-1:0] setv;
+    genvar g, j;
+    generate
+        wire [K*(1<<LO)-1:0] plo;
+        wire [K*(1<<HI)-1:0] phi;
+        for (g = 0; g < K; g = g + 1) begin : g_pre
+            for (j = 0; j < (1 << LO); j = j + 1) begin : g_lo
+                assign plo[g*(1<<LO) + j] = eh[g*L +: LO] == j;
+            end
+            for (j = 0; j < (1 << HI); j = j + 1) begin : g_hi
+                assign phi[g*(1<<HI) + j] = eh[g*L + LO +: HI] == j;
+            end
+        end
+        for (j = 0; j < M; j = j + 1) begin : g_set
+            wire [K-1:0] hitk;
+            for (g = 0; g < K; g = g + 1) begin : g_k
+                assign hitk[g] = plo[g*(1<<LO) + (j % (1 << LO))] &
+                                 phi[g*(1<<HI) + (j / (1 << LO))];
+            end
+            assign setv[j] = |hitk;
+        end
+    endgenerate
 
     // Eviction bookkeeping.
     wire fg_loc = {29'd0, e_used_i} < TH_FG;
