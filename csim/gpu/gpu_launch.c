@@ -131,7 +131,8 @@ static ls_status run_cta(struct launch *L)
 {
     uint32_t arrived[NBAR] = {0}, expect[NBAR] = {0};
     memset(L->shared, 0, (size_t)L->shared_bytes);
-    memset(L->local, 0, (size_t)(L->local_stride * L->nwarps * EXEC_WARP));
+    /* local memory is zero at launch and not cleared between CTAs (as on
+     * hardware it is undefined; the CTA order is fixed, so runs repeat) */
     for (unsigned wi = 0; wi < L->nwarps; wi++) {
         unsigned first = wi * EXEC_WARP;
         unsigned n = L->nthreads - first < EXEC_WARP ? L->nthreads - first : EXEC_WARP;
@@ -280,10 +281,18 @@ static ls_status prepare(struct launch *L, size_t dyn_shared, void **args)
             L->sym1[i] = s->is_extern ? dyn_base : s->offset;
     }
     L->frame0 = simt_frame_layout(f, 0, L->sym1);
-    uint64_t stack = L->frame0;
+    /* room for SIMT_MAX_FRAMES - 1 nested (or recursive) calls of the
+     * largest .func of the module */
+    uint64_t stack = L->frame0, big = 0;
+    bool calls = false;
     for (uint32_t i = 0; i < p->nfuncs; i++)
-        if (!p->funcs[i].is_entry)
-            stack += simt_frame_layout(&p->funcs[i], 0, NULL) + 16;
+        if (!p->funcs[i].is_entry) {
+            uint64_t fb = simt_frame_layout(&p->funcs[i], 0, NULL) + 16;
+            big = fb > big ? fb : big;
+            calls = true;
+        }
+    if (calls)
+        stack += big * (SIMT_MAX_FRAMES - 1);
     L->local_stride = align_up(stack ? stack : 16, 16);
     L->shared = calloc(1, (size_t)L->shared_bytes + 16);
     L->local = calloc((size_t)L->nwarps * EXEC_WARP, (size_t)L->local_stride);

@@ -316,6 +316,75 @@ static void test_call(void **state)
     ls_gpu_destroy(g);
 }
 
+/* Recursion with lanes of one warp at different depths: the call sits on
+ * the not-taken side of a divergent branch inside the callee. */
+static const char *FACT = HDR
+    ".func (.param .b32 func_retval0) fact(\n .param .b32 fact_param_0\n)\n{\n"
+    " .reg .pred %p<2>;\n .reg .b32 %r<6>;\n"
+    " ld.param.u32 %r1, [fact_param_0];\n"
+    " mov.u32 %r5, 1;\n"
+    " setp.le.u32 %p1, %r1, 1;\n"
+    " @%p1 bra BASE;\n"
+    " sub.u32 %r2, %r1, 1;\n"
+    " {\n .param .b32 param0;\n st.param.b32 [param0], %r2;\n"
+    " .param .b32 retval0;\n"
+    " call.uni (retval0), fact, (param0);\n"
+    " ld.param.b32 %r3, [retval0];\n }\n"
+    " mul.lo.u32 %r5, %r3, %r1;\n"
+    "BASE:\n st.param.b32 [func_retval0], %r5;\n"
+    " ret;\n}\n"
+    ".visible .entry fk(\n .param .u64 fk_param_0,\n .param .u32 fk_param_1\n)\n{\n"
+    " .reg .b32 %r<5>;\n .reg .b64 %rd<5>;\n"
+    " ld.param.u64 %rd1, [fk_param_0];\n"
+    " ld.param.u32 %r4, [fk_param_1];\n"
+    " cvta.to.global.u64 %rd2, %rd1;\n"
+    " mov.u32 %r1, %tid.x;\n"
+    " rem.u32 %r2, %r1, %r4;\n"
+    " add.u32 %r2, %r2, 1;\n"
+    " {\n .param .b32 param0;\n st.param.b32 [param0], %r2;\n"
+    " .param .b32 retval0;\n"
+    " call.uni (retval0), fact, (param0);\n"
+    " ld.param.b32 %r3, [retval0];\n }\n"
+    " mul.wide.u32 %rd3, %r1, 4;\n"
+    " add.s64 %rd4, %rd2, %rd3;\n"
+    " st.global.u32 [%rd4], %r3;\n"
+    " ret;\n}\n";
+
+static void test_recursion(void **state)
+{
+    (void)state;
+    char err[256];
+    ls_gpu *g = ls_gpu_create(NULL, err, sizeof err);
+    assert_non_null(g);
+    ls_module *m;
+    if (ls_module_load_text(g, "fact.ptx", FACT, strlen(FACT), &m) != LS_OK)
+        fail_msg("load: %s", ls_gpu_error(g));
+    ls_dptr out;
+    assert_int_equal(ls_malloc(g, &out, 40 * 4), LS_OK);
+    uint32_t mod = 6;
+    void *args[] = { &out, &mod };
+    ls_stats s;
+    if (ls_launch(g, m, "fk", (ls_dim3){1, 1, 1}, (ls_dim3){40, 1, 1}, 0, args, &s)
+        != LS_OK)
+        fail_msg("launch: %s", ls_gpu_error(g));
+    uint32_t h[40];
+    assert_int_equal(ls_memcpy_dtoh(g, h, out, sizeof h), LS_OK);
+    for (uint32_t t = 0; t < 40; t++) {
+        uint32_t f = 1;
+        for (uint32_t k = 2; k <= t % 6 + 1; k++)
+            f *= k;
+        assert_int_equal(h[t], f);
+    }
+    assert_true(s.divergent_branches >= 5);
+    /* deeper than the frame limit: a clean launch error, no crash */
+    mod = 40;
+    assert_int_equal(ls_launch(g, m, "fk", (ls_dim3){1, 1, 1}, (ls_dim3){40, 1, 1},
+                               0, args, NULL), LS_ERR_LAUNCH);
+    assert_non_null(strstr(ls_gpu_error(g), "fact.ptx:"));
+    assert_non_null(strstr(ls_gpu_error(g), "SIMT_MAX_FRAMES"));
+    ls_gpu_destroy(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -326,6 +395,7 @@ int main(void)
         cmocka_unit_test(test_guarded_exit),
         cmocka_unit_test(test_overflow),
         cmocka_unit_test(test_call),
+        cmocka_unit_test(test_recursion),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
