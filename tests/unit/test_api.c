@@ -348,6 +348,34 @@ static const char *FLAG = HDR
     " st.global.u32 [%rd2], %r3;\n"
     "DONE:\n ret;\n}\n";
 
+/* Named barrier, producer/consumer: warp 0 writes and bar.arrive's,
+ * warp 1 bar.sync's on the same barrier with a count of 64 and reads. */
+static const char *PRODCONS = HDR
+    ".visible .entry pc(\n .param .u64 q\n)\n{\n"
+    " .reg .pred %p<2>;\n .reg .b32 %r<6>;\n .reg .b64 %rd<5>;\n"
+    " .shared .align 4 .b8 buf[128];\n"
+    " mov.u32 %r1, %tid.x;\n"
+    " mov.u32 %r2, buf;\n"
+    " setp.ge.u32 %p1, %r1, 32;\n"
+    " @%p1 bra CONS;\n"
+    " shl.b32 %r3, %r1, 2;\n"
+    " add.u32 %r4, %r2, %r3;\n"
+    " mul.lo.u32 %r5, %r1, 3;\n"
+    " st.shared.u32 [%r4], %r5;\n"
+    " bar.arrive 1, 64;\n"
+    " bra.uni DONE;\n"
+    "CONS:\n bar.sync 1, 64;\n"
+    " sub.u32 %r3, %r1, 32;\n"
+    " shl.b32 %r3, %r3, 2;\n"
+    " add.u32 %r4, %r2, %r3;\n"
+    " ld.shared.u32 %r5, [%r4];\n"
+    " ld.param.u64 %rd1, [q];\n"
+    " cvta.to.global.u64 %rd2, %rd1;\n"
+    " cvt.u64.u32 %rd3, %r3;\n"
+    " add.s64 %rd4, %rd2, %rd3;\n"
+    " st.global.u32 [%rd4], %r5;\n"
+    "DONE:\n ret;\n}\n";
+
 static void test_deadlocks(void **state)
 {
     (void)state;
@@ -408,6 +436,19 @@ static void test_deadlocks(void **state)
     assert_int_equal(ls_memcpy_dtoh(g, h, q, 4), LS_OK);
     assert_int_equal(h[0], 7);
     assert_true(s.warp_insts > 4096);          /* warp 0 spun a full slice */
+
+    ls_module *m5;
+    if (ls_module_load_text(g, "pc.ptx", PRODCONS, strlen(PRODCONS), &m5) != LS_OK)
+        fail_msg("%s", ls_gpu_error(g));
+    ls_dptr q2;
+    assert_int_equal(ls_malloc(g, &q2, 32 * 4), LS_OK);
+    void *args5[] = { &q2 };
+    if (ls_launch(g, m5, "pc", (ls_dim3){1, 1, 1}, (ls_dim3){64, 1, 1}, 0, args5,
+                  NULL) != LS_OK)
+        fail_msg("%s", ls_gpu_error(g));
+    assert_int_equal(ls_memcpy_dtoh(g, h, q2, sizeof h), LS_OK);
+    for (uint32_t i = 0; i < 32; i++)
+        assert_int_equal(h[i], 3 * i);
     ls_gpu_destroy(g);
 }
 
