@@ -218,6 +218,17 @@ static ls_status run_cta(struct launch *L)
     }
 }
 
+/* Whether the front end imported module-scope shared variable name into
+ * f's own symbols (then f->shared_bytes already counts it). */
+static bool func_has_shared(const struct ptx_func *f, const char *name)
+{
+    for (uint32_t i = f->nparams; name && i < f->nsyms; i++)
+        if (f->syms[i].space == PTX_SP_SHARED && f->syms[i].name &&
+            strcmp(f->syms[i].name, name) == 0)
+            return true;
+    return false;
+}
+
 /* Sets up param buffer, symbol addresses and memory segments. */
 static ls_status prepare(struct launch *L, size_t dyn_shared, void **args)
 {
@@ -255,7 +266,8 @@ static ls_status prepare(struct launch *L, size_t dyn_shared, void **args)
     uint64_t stat = f->shared_bytes;
     for (uint32_t i = 0; i < p->nsyms; i++) {
         const struct ptx_symbol *s = &p->syms[i];
-        if (s->space != PTX_SP_SHARED || s->is_extern)
+        if (s->space != PTX_SP_SHARED || s->is_extern ||
+            func_has_shared(f, s->name))
             continue;
         stat = align_up(stat, s->align ? s->align : 1);
         L->sym0[i] = stat;

@@ -568,6 +568,66 @@ static void test_texref(void **state)
     ls_gpu_destroy(g);
 }
 
+/* Module-scope static and extern shared variables next to a kernel's own:
+ * the dynamic part starts after all static shared memory. */
+static const char *MSHARED = HDR
+    ".extern .shared .align 16 .b8 dsm[];\n"
+    ".shared .align 4 .b8 ssm[64];\n"
+    ".visible .entry k(\n .param .u64 k_param_0\n)\n{\n"
+    " .reg .b32 %r<8>;\n .reg .b64 %rd<5>;\n"
+    " .shared .align 4 .b8 loc[32];\n"
+    " ld.param.u64 %rd1, [k_param_0];\n"
+    " cvta.to.global.u64 %rd2, %rd1;\n"
+    " mov.u32 %r1, %tid.x;\n"
+    " shl.b32 %r2, %r1, 2;\n"
+    " mov.u32 %r3, dsm;\n"
+    " add.u32 %r4, %r3, %r2;\n"
+    " st.shared.u32 [%r4], %r1; // dynamic store\n"
+    " mov.u32 %r5, ssm;\n"
+    " add.u32 %r6, %r5, %r2;\n"
+    " mul.lo.u32 %r7, %r1, 100;\n"
+    " st.shared.u32 [%r6], %r7;\n"
+    " bar.sync 0;\n"
+    " ld.shared.u32 %r7, [%r4];\n"
+    " ld.shared.u32 %r3, [%r6];\n"
+    " add.u32 %r7, %r7, %r3;\n"
+    " mov.u32 %r5, loc;\n"
+    " st.shared.u32 [%r5], %r1;\n"
+    " mul.wide.u32 %rd3, %r1, 4;\n"
+    " add.s64 %rd4, %rd2, %rd3;\n"
+    " st.global.u32 [%rd4], %r7;\n"
+    " mov.u32 %r3, dsm;\n"
+    " st.global.u32 [%rd2+64], %r3;\n"
+    " ret;\n}\n";
+
+static void test_module_shared(void **state)
+{
+    (void)state;
+    ls_module *m;
+    ls_gpu *g = mk("msh.ptx", MSHARED, &m);
+    ls_dptr o;
+    assert_int_equal(ls_malloc(g, &o, 68), LS_OK);
+    void *args[] = { &o };
+    if (ls_launch(g, m, "k", (ls_dim3){1, 1, 1}, (ls_dim3){16, 1, 1}, 64, args,
+                  NULL) != LS_OK)
+        fail_msg("%s", ls_gpu_error(g));
+    uint32_t r[17];
+    assert_int_equal(ls_memcpy_dtoh(g, r, o, sizeof r), LS_OK);
+    for (uint32_t t = 0; t < 16; t++)
+        assert_int_equal(r[t], 101 * t);
+    assert_int_equal(r[16], 96);               /* after loc[32] and ssm[64] */
+    /* one byte short of dynamic memory: the last thread faults */
+    assert_int_equal(ls_launch(g, m, "k", (ls_dim3){1, 1, 1}, (ls_dim3){16, 1, 1},
+                               63, args, NULL), LS_ERR_MEMFAULT);
+    const char *e = ls_gpu_error(g);
+    char want[32];
+    snprintf(want, sizeof want, "msh.ptx:%u:", line_of(MSHARED, "dynamic store"));
+    assert_non_null(strstr(e, want));
+    assert_non_null(strstr(e, "thread (15,0,0)"));
+    assert_non_null(strstr(e, "shared segment is 159 bytes"));
+    ls_gpu_destroy(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -575,6 +635,7 @@ int main(void)
         cmocka_unit_test(test_misaligned_fault),
         cmocka_unit_test(test_windows),
         cmocka_unit_test(test_shared_oob),
+        cmocka_unit_test(test_module_shared),
         cmocka_unit_test(test_atomics),
         cmocka_unit_test(test_sign_extension_and_vectors),
         cmocka_unit_test(test_texture),
