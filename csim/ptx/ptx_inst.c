@@ -714,7 +714,6 @@ void ptx_parse_inst(struct ptx_parser *p, int32_t guard, bool guard_neg,
         ptx_advance(p, NULL);
     }
     enum ptx_type ty = (enum ptx_type)in->type, t2 = (enum ptx_type)in->type2;
-    bool pipe_ok = false;
     switch (op) {
     case PTX_OP_RET: case PTX_OP_EXIT: case PTX_OP_MEMBAR: case PTX_OP_FENCE:
         if (n != 0)
@@ -794,7 +793,6 @@ void ptx_parse_inst(struct ptx_parser *p, int32_t guard, bool guard_neg,
             in->o[1] = r[0].pipe;
             r[0].has_pipe = false;
         }
-        pipe_ok = true;
         place(p, in, &r[1], 2, RL_SRC, t2);
         place(p, in, &r[2], 3, RL_SRC, t2);
         if (n == 4)
@@ -863,7 +861,6 @@ void ptx_parse_inst(struct ptx_parser *p, int32_t guard, bool guard_neg,
     case PTX_OP_SHFL:
         if (n != 4 && n != 5)
             count_err(p, &opt, "5 operands (d[|p], a, b, c, membermask)", n);
-        pipe_ok = true;
         place(p, in, &r[0], 0, RL_DST, ty);
         if (r[0].has_pipe) {
             in->o[1] = r[0].pipe;
@@ -894,7 +891,6 @@ void ptx_parse_inst(struct ptx_parser *p, int32_t guard, bool guard_neg,
         ptx_perr(p, opt.line, opt.col, "unsupported instruction (%.*s)",
                  (int)opt.len, opt.s);
     }
-    (void)pipe_ok;
     if (op == PTX_OP_SETP && p->cur.regs[in->o[0].reg].type != PTX_T_PRED)
         ptx_perr(p, r[0].line, r[0].col, "expected a .pred destination (%s)",
                  p->cur.regs[in->o[0].reg].name);

@@ -109,8 +109,9 @@ int32_t ptx_find_reg(struct ptx_parser *p, const char *s, uint32_t len);
  * false if the name is not a symbol. */
 bool ptx_find_sym(struct ptx_parser *p, const char *s, uint32_t len,
                   struct ptx_symref *ref);
-/* Module function index of name, declaring a forward placeholder when
- * create is set and the name is unknown; -1 if not a function. */
+/* Module function index of a call target, declaring a placeholder for an
+ * unknown name (an error at the end of the module unless a declaration
+ * follows); -1 if the name is not a function. Records the call site. */
 int32_t ptx_find_funcref(struct ptx_parser *p, const char *s, uint32_t len,
                          uint32_t line, uint32_t col);
 /* Appends a new instruction to the current function and returns it. */
