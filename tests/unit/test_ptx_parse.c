@@ -16,6 +16,7 @@
 #include "ptx/ptx_cfg.h"
 #include "ptx/ptx_ir.h"
 #include "ptx/ptx_print.h"
+#include "workloads/wl_ptx.h"
 
 #define HDR ".version 9.0\n.target sm_75\n.address_size 64\n"
 
@@ -374,6 +375,33 @@ static void module_shared(void **state)
     assert_null(strstr(out, "declaration only"));
     free(out);
     ptx_module_free(m);
+}
+
+/* Every workload PTX embedded in the build parses, and every kernel's
+ * branches got a reconvergence PC inside the function. */
+static void workload_ptx(void **state)
+{
+    (void)state;
+    unsigned files = 0, kernels = 0;
+    for (const struct wl_ptx_blob *b = wl_ptx_blobs; b->name; b++) {
+        struct ptx_module *m = NULL;
+        struct ptx_diag d;
+        int rc = ptx_parse(b->path, b->text, b->len, &m, &d);
+        if (rc)
+            fail_msg("%s", d.msg);
+        files++;
+        for (uint32_t i = 0; i < m->nfuncs; i++) {
+            const struct ptx_func *f = &m->funcs[i];
+            kernels += f->is_entry;
+            for (uint32_t k = 0; k < f->ninsts; k++)
+                if (f->insts[k].op == PTX_OP_BRA)
+                    assert_true(f->insts[k].reconv >= 0 &&
+                                (uint32_t)f->insts[k].reconv <= f->ninsts);
+        }
+        ptx_module_free(m);
+    }
+    printf("parsed %u workload PTX files, %u kernels\n", files, kernels);
+    assert_true(files == 0 || kernels >= files);
 }
 
 /* ------------------------------------------------------- all opcodes */
@@ -859,6 +887,7 @@ int main(void)
         cmocka_unit_test(nvcc_tex_struct),
         cmocka_unit_test(nvcc_simt_notes),
         cmocka_unit_test(module_shared),
+        cmocka_unit_test(workload_ptx),
         cmocka_unit_test(all_opcodes),
         cmocka_unit_test(immediates),
         cmocka_unit_test(scopes_and_symbols),
