@@ -603,6 +603,12 @@ static void place(struct ptx_parser *p, struct ptx_inst *in, struct raw *r,
     if (r->has_coords && in->op != PTX_OP_TEX)
         ptx_perr(p, r->line, r->col, "unexpected coordinate vector in address (%s)",
                  ptx_op_name((enum ptx_op)in->op));
+    if (k == PTX_O_REG && (immt == PTX_T_PRED) !=
+                              (p->cur.regs[r->o.reg].type == PTX_T_PRED))
+        ptx_perr(p, r->line, r->col, "expected a %s as operand %u of %s (%s)",
+                 immt == PTX_T_PRED ? ".pred register" : "non-predicate register",
+                 slot, ptx_op_name((enum ptx_op)in->op),
+                 p->cur.regs[r->o.reg].name);
     if (k == PTX_O_IMM)
         type_imm(p, r, immt);
     in->o[slot] = r->o;
