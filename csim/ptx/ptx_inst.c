@@ -468,6 +468,10 @@ static void parse_operand(struct ptx_parser *p, struct raw *r, bool want_label)
                     r->pipe.kind = PTX_O_REG;
                     r->pipe.reg = need_reg(p, &t2);
                     r->has_pipe = true;
+                    if (p->cur.regs[r->pipe.reg].type != PTX_T_PRED)
+                        ptx_perr(p, t2.line, t2.col,
+                                 "expected a .pred register after '|' (%.*s)",
+                                 (int)t2.len, t2.s);
                 }
                 return;
             }

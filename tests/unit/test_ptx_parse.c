@@ -739,6 +739,7 @@ static const struct bad bads[] = {
     {" shfl.sync.down.b32 %r1|%p1, %r2;\n", 1, 2, "wrong operand count"},
     {" and.b32 %r1, !%r2, %r3;\n", 1, 15, "'!' needs a predicate register"},
     {" add.s32 %r1|%p1, %r2, %r3;\n", 1, 10, "unexpected '|'"},
+    {" shfl.sync.up.b32 %r1|%r2, %r2, 1, 0, -1;\n", 1, 23, "expected a .pred register after '|'"},
     {" mov.u32 %r1, {%r1, %r2, %r3, %r1, %r2};\n", 1, 36, "more than 4 vector elements"},
     {" ret;\n", 2, 1, "expected '}' closing the function body (end of file)"},
 };
