@@ -11,6 +11,11 @@ void ptx_lex_init(struct ptx_lexer *lx, const char *text, size_t len)
     lx->end = text + len;
     lx->line = 1;
     lx->line_start = text;
+    if (len >= 3 && (unsigned char)text[0] == 0xEF &&
+        (unsigned char)text[1] == 0xBB && (unsigned char)text[2] == 0xBF) {
+        lx->p += 3; /* UTF-8 byte order mark */
+        lx->line_start = lx->p;
+    }
 }
 
 static bool is_id0(char c)

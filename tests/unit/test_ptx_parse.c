@@ -799,6 +799,10 @@ static void malformed_module(void **state)
     assert_int_equal(ptx_parse("e.ptx", "", 0, &m, &d), 0);
     assert_int_equal(m->nfuncs, 0);
     ptx_module_free(m);
+    const char bom[] = "\xEF\xBB\xBF.version 9.0\r\n.target sm_75\r\n.address_size 64\r\n";
+    assert_int_equal(ptx_parse("b.ptx", bom, sizeof bom - 1, &m, &d), 0);
+    assert_string_equal(m->target, "sm_75");
+    ptx_module_free(m);
     const char nul[] = ".version 9.0\n\0\n";
     assert_int_equal(ptx_parse("n.ptx", nul, sizeof nul - 1, &m, &d), -1);
     assert_int_equal(d.line, 2);
