@@ -603,6 +603,7 @@ static void parse_decl_prefix(struct ptx_parser *p, uint32_t *align,
     *vec = 1;
     *type = PTX_T_NONE;
     *texref = false;
+    bool ptr = false;
     for (;;) {
         const struct ptx_tok *t = ptx_peek(p, 0);
         if (t->kind != PTX_TK_DIR)
@@ -615,11 +616,15 @@ static void parse_decl_prefix(struct ptx_parser *p, uint32_t *align,
             if (a == 0 || (a & (a - 1)))
                 ptx_perr(p, l, c, "expected a power-of-two alignment (.align %llu)",
                          (unsigned long long)a);
-            *align = (uint32_t)a;
+            if (!ptr) /* after .ptr it is the pointee's alignment */
+                *align = (uint32_t)a;
         } else if (is_dir(t, ".v2") || is_dir(t, ".v4")) {
             *vec = t->s[2] - '0';
             ptx_advance(p, NULL);
-        } else if (is_dir(t, ".ptr") || is_dir(t, ".global") ||
+        } else if (is_dir(t, ".ptr")) {
+            ptr = true;
+            ptx_advance(p, NULL);
+        } else if (is_dir(t, ".global") ||
                    is_dir(t, ".shared") || is_dir(t, ".const") ||
                    is_dir(t, ".local")) {
             /* kernel param pointer attributes: .ptr .global .align N */

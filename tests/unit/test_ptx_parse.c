@@ -605,7 +605,7 @@ static void scopes_and_symbols(void **state)
         ".global .align 8 .u64 gtab[3] = {1, 2, 3};\n"
         ".global .f32 gf[2] = {0f3F800000, 2.5};\n"
         ".global .align 4 .b8 g2[2][3] = {{1, 2, 3}, {4, 5, 6}};\n"
-        ".visible .entry k(.param .u32 n)\n"
+        ".visible .entry k(.param .u32 n, .param .u64 .ptr .global .align 1 q)\n"
         ".maxntid 64, 2\n{\n"
         " .reg .b32 x;\n .reg .b32 %r<3>;\n .reg .b64 %SP;\n .reg .b64 %SPL;\n"
         " .shared .align 4 .b8 sa[5];\n"
@@ -633,6 +633,8 @@ static void scopes_and_symbols(void **state)
     assert_int_equal(m->syms[4].init[4], 5);
     assert_int_equal(m->syms[3].offset, 24);
     const struct ptx_func *f = &m->funcs[0];
+    assert_int_equal(f->params[1].offset, 8); /* .ptr .align 1: pointee's */
+    assert_int_equal(f->params[1].align, 8);
     assert_int_equal(f->maxntid[0], 64);
     assert_int_equal(f->maxntid[1], 2);
     assert_int_equal(f->insts[1].o[0].reg, 0);          /* outer x */
