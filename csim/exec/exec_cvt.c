@@ -94,8 +94,11 @@ static uint64_t satf(uint64_t u, unsigned t)
 static uint64_t to_float(double x, unsigned dt, unsigned rnd, int ftz, int sat)
 {
     uint64_t r;
+    enum exec_fmode md = exec_fr_mode(rnd);
     if (dt == PTX_T_F64) r = x != x ? EXEC_NAN64 : exec_f64_bits(x);
-    else r = exec_fr_from_f64(ffmt(dt), x, 0, exec_fr_mode(rnd));
+    else if (dt == PTX_T_F32 && md == EXEC_FR_RN)     /* native RN */
+        r = x != x ? EXEC_NAN32 : exec_f32_bits((float)x);
+    else r = exec_fr_from_f64(ffmt(dt), x, 0, md);
     if (ftz && dt == PTX_T_F32 && !(r & 0x7f800000u)) r &= 0x80000000u;
     if (sat) r = satf(r, dt);
     return r;
@@ -110,8 +113,14 @@ static uint64_t cvt_lane(uint64_t a, unsigned dt, unsigned st, unsigned rnd,
         uint64_t v = ss ? (uint64_t)exec_sext(a, exec_tbits(st)) : a;
         if (!dfl) return i2i(v, ss, dt, sat);
         int neg = ss && (int64_t)v < 0;
-        uint64_t r = exec_fr_from_int(ffmt(dt), neg, neg ? 0 - v : v,
-                                      exec_fr_mode(rnd));
+        enum exec_fmode md = exec_fr_mode(rnd);
+        uint64_t r;
+        if (md == EXEC_FR_RN && dt == PTX_T_F32)          /* native RN */
+            r = exec_f32_bits(ss ? (float)(int64_t)v : (float)v);
+        else if (md == EXEC_FR_RN && dt == PTX_T_F64)
+            r = exec_f64_bits(ss ? (double)(int64_t)v : (double)v);
+        else
+            r = exec_fr_from_int(ffmt(dt), neg, neg ? 0 - v : v, md);
         if (sat) r = satf(r, dt);
         return r;
     }

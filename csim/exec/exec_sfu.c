@@ -41,8 +41,8 @@ static uint32_t sfu32(enum sop op, uint32_t u, int exact, enum exec_fmode md)
         return exec_fr_div32(1.0f, a, md);
     }
     if (op == S_RSQRT && a == 0) return (u & 0x80000000u) | 0x7f800000u;
-    return (uint32_t)exec_fr_from_f64(&exec_ff32, approx(op, (double)a), 0,
-                                      EXEC_FR_RN);
+    float r = (float)approx(op, (double)a);            /* one RN rounding */
+    return r != r ? EXEC_NAN32 : exec_f32_bits(r);
 }
 
 static uint64_t sfu64(enum sop op, uint64_t u, int exact, enum exec_fmode md)
