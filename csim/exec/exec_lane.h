@@ -89,11 +89,28 @@ struct exec_src {
 };
 #define EXEC_SRC(s, l) ((((s)->p[(l) & (s)->m]) ^ (s)->x) & (s)->k)
 
+
 /* Decodes source o read as type t for the lanes of mask; returns 0, or -1
  * with err filled (register out of range, unsupported operand kind). */
-int exec_src_init(struct exec_src *s, const struct exec_warp *w,
-                  const struct ptx_inst *in, const struct ptx_operand *o,
-                  unsigned t, uint32_t mask, struct exec_error *err);
+int exec_src_init_any(struct exec_src *s, const struct exec_warp *w,
+                      const struct ptx_inst *in, const struct ptx_operand *o,
+                      unsigned t, uint32_t mask, struct exec_error *err);
+
+/* exec_src_init_any with the register case inlined (the common one). */
+static inline int exec_src_init(struct exec_src *s, const struct exec_warp *w,
+                                const struct ptx_inst *in,
+                                const struct ptx_operand *o, unsigned t,
+                                uint32_t mask, struct exec_error *err)
+{
+    if (o->kind == PTX_O_REG && o->reg >= 0 && (uint32_t)o->reg < w->nregs) {
+        s->p = w->regs + (size_t)o->reg * EXEC_WARP;
+        s->m = EXEC_WARP - 1;
+        s->k = exec_tmask(t);
+        s->x = (t == PTX_T_PRED && o->neg) ? 1 : 0;
+        return 0;
+    }
+    return exec_src_init_any(s, w, in, o, t, mask, err);
+}
 /* Base of destination register o's lane array (regs + reg * EXEC_WARP), or
  * NULL with err filled when o is not a valid register. */
 uint64_t *exec_dst(struct exec_warp *w, const struct ptx_inst *in,

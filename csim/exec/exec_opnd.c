@@ -111,9 +111,9 @@ int exec_fail(struct exec_error *err, const struct ptx_inst *in,
     return -1;
 }
 
-int exec_src_init(struct exec_src *s, const struct exec_warp *w,
-                  const struct ptx_inst *in, const struct ptx_operand *o,
-                  unsigned t, uint32_t mask, struct exec_error *err)
+int exec_src_init_any(struct exec_src *s, const struct exec_warp *w,
+                      const struct ptx_inst *in, const struct ptx_operand *o,
+                      unsigned t, uint32_t mask, struct exec_error *err)
 {
     s->k = exec_tmask(t);
     s->x = 0;
