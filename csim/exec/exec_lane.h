@@ -89,7 +89,6 @@ struct exec_src {
 };
 #define EXEC_SRC(s, l) ((((s)->p[(l) & (s)->m]) ^ (s)->x) & (s)->k)
 
-
 /* Decodes source o read as type t for the lanes of mask; returns 0, or -1
  * with err filled (register out of range, unsupported operand kind). */
 int exec_src_init_any(struct exec_src *s, const struct exec_warp *w,
@@ -111,6 +110,7 @@ static inline int exec_src_init(struct exec_src *s, const struct exec_warp *w,
     }
     return exec_src_init_any(s, w, in, o, t, mask, err);
 }
+
 /* Base of destination register o's lane array (regs + reg * EXEC_WARP), or
  * NULL with err filled when o is not a valid register. */
 uint64_t *exec_dst(struct exec_warp *w, const struct ptx_inst *in,
