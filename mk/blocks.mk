@@ -23,7 +23,8 @@ lint: deps
 	@bash tb/blocks.sh lint
 
 bench-blocks: deps
-	@bash tb/blocks.sh bench | tee $(BUILD)/bench-blocks.txt
+	@mkdir -p $(BUILD)
+	@bash -o pipefail -c 'bash tb/blocks.sh bench | tee $(BUILD)/bench-blocks.txt'
 
 coverage: deps
 	@bash tb/coverage.sh

@@ -38,73 +38,92 @@ module capt #(
     logic [ENTRIES*IDX_W-1:0] age_q, age_d, age_init;
 
     // ---- search on the state before the edge -------------------------
-    logic             hit, uhit, inv_any, lru_any;
-    logic [IDX_W-1:0] hit_idx, uhit_idx, inv_idx, lru_idx, vic_idx, touch_idx;
-    logic [HW-1:0]    hit_hist, uhit_hist, uhist_new;
-    logic             hit_adeq, alloc, touch;
+    // One-hot match vectors; every per-entry write below uses a constant
+    // index (no dynamic part-selects, which synthesise to wide shifters).
+    logic [ENTRIES-1:0] hit_oh, uhit_oh, inv_oh, lru_oh, vic_oh, touch_oh;
+    logic               inv_run;
+    logic             hit, uhit, inv_any;
+    logic [IDX_W-1:0] hit_idx, vic_idx, touch_idx;
+    logic [HW-1:0]    hit_hist;
+    logic             hit_adeq, alloc, vic_valid;
     logic [IDX_W-1:0] touch_age;
 
     always_comb begin
-        hit = 1'b0;     hit_idx = '0;
-        uhit = 1'b0;    uhit_idx = '0;
-        inv_any = 1'b0; inv_idx = '0;
-        lru_any = 1'b0; lru_idx = '0;
         for (int i = 0; i < ENTRIES; i++) begin
             age_init[i*IDX_W +: IDX_W] = i[IDX_W-1:0];
 `ifdef MUTANT_1   // tag compare ignores the most significant PC bit
-            if (!hit && valid_q[i] &&
-                tag_q[i*TAG_W +: TAG_W-1] == lookup_pc_i[TAG_W-2:0]) begin
+            hit_oh[i] = valid_q[i] &&
+                        tag_q[i*TAG_W +: TAG_W-1] == lookup_pc_i[TAG_W-2:0];
 `else
-            if (!hit && valid_q[i] && tag_q[i*TAG_W +: TAG_W] == lookup_pc_i) begin
+            hit_oh[i] = valid_q[i] && tag_q[i*TAG_W +: TAG_W] == lookup_pc_i;
 `endif
-                hit = 1'b1;
-                hit_idx = i[IDX_W-1:0];
-            end
 `ifdef MUTANT_5   // an update also matches invalid (flushed) entries
-            if (!uhit && tag_q[i*TAG_W +: TAG_W] == update_pc_i) begin
+            uhit_oh[i] = tag_q[i*TAG_W +: TAG_W] == update_pc_i;
 `else
-            if (!uhit && valid_q[i] && tag_q[i*TAG_W +: TAG_W] == update_pc_i) begin
+            uhit_oh[i] = valid_q[i] && tag_q[i*TAG_W +: TAG_W] == update_pc_i;
 `endif
-                uhit = 1'b1;
-                uhit_idx = i[IDX_W-1:0];
-            end
-            if (!inv_any && !valid_q[i]) begin
-                inv_any = 1'b1;
-                inv_idx = i[IDX_W-1:0];
-            end
-            if (!lru_any && age_q[i*IDX_W +: IDX_W] == OLDEST) begin
-                lru_any = 1'b1;
-                lru_idx = i[IDX_W-1:0];
-            end
+            lru_oh[i] = age_q[i*IDX_W +: IDX_W] == OLDEST;
         end
     end
 
-    assign vic_idx   = inv_any ? inv_idx : lru_idx;
-    assign hit_hist  = hist_q[hit_idx*HW +: HW];
-    assign uhit_hist = hist_q[uhit_idx*HW +: HW];
-    assign hit_adeq  = (HIST == 2) ? hit_hist[HW-1] : hit_hist[0];
-    assign alloc     = lookup_valid_i && !hit;
-    assign touch     = lookup_valid_i;
+    // first invalid entry (lowest index), one-hot
+    always_comb begin
+        inv_run = 1'b0;
+        for (int i = 0; i < ENTRIES; i++) begin
+            inv_oh[i] = !valid_q[i] && !inv_run;
+            inv_run   = inv_run || !valid_q[i];
+        end
+    end
+
+    // tags are unique among valid entries, so the one-hot vectors have at
+    // most one bit set and AND-OR reads are exact
+    always_comb begin
+        hit_idx = '0;
+        vic_idx = '0;
+        hit_hist = '0;
+        vic_valid = 1'b0;
+        touch_age = '0;
+        for (int i = 0; i < ENTRIES; i++) begin
+            if (hit_oh[i]) begin
+                hit_idx  = hit_idx  | i[IDX_W-1:0];
+                hit_hist = hit_hist | hist_q[i*HW +: HW];
+            end
+            if (vic_oh[i]) begin
+                vic_idx   = vic_idx | i[IDX_W-1:0];
+                vic_valid = vic_valid | valid_q[i];
+            end
+            if (touch_oh[i])
+                touch_age = touch_age | age_q[i*IDX_W +: IDX_W];
+        end
+    end
+
+    assign hit      = |hit_oh;
+    assign uhit     = |uhit_oh;
+    assign inv_any  = |inv_oh;
+    assign vic_oh   = inv_any ? inv_oh : lru_oh;
+    assign touch_oh = hit ? hit_oh : vic_oh;
     assign touch_idx = hit ? hit_idx : vic_idx;
-    assign touch_age = age_q[touch_idx*IDX_W +: IDX_W];
+    assign hit_adeq = (HIST == 2) ? hit_hist[HW-1] : hit_hist[0];
+    assign alloc    = lookup_valid_i && !hit;
 
     // history update from the WCU evaluation
-    always_comb begin
+    function automatic logic [HW-1:0] hist_upd(input logic [HW-1:0] h,
+                                               input logic adeq);
         if (HIST == 2) begin
-            if (update_adequate_i)
+            if (adeq)
 `ifdef MUTANT_2   // 2-bit counter wraps from 3 to 0 instead of saturating
-                uhist_new = uhit_hist + HW'(1);
+                hist_upd = h + HW'(1);
 `else
-                uhist_new = (uhit_hist == HW'(3)) ? uhit_hist : uhit_hist + HW'(1);
+                hist_upd = (h == HW'(3)) ? h : h + HW'(1);
 `endif
             else
-                uhist_new = (uhit_hist == '0) ? uhit_hist : uhit_hist - HW'(1);
+                hist_upd = (h == '0) ? h : h - HW'(1);
         end else if (HIST == 1) begin
-            uhist_new = uhit_hist | HW'(update_adequate_i);
+            hist_upd = h | HW'(adeq);
         end else begin
-            uhist_new = HW'(update_adequate_i);
+            hist_upd = HW'(adeq);
         end
-    end
+    endfunction
 
     // ---- next state ----------------------------------------------------
     always_comb begin
@@ -116,26 +135,26 @@ module capt #(
             valid_d = '0;
             age_d   = age_init;
         end else begin
-            if (update_valid_i && uhit)
-                hist_d[uhit_idx*HW +: HW] = uhist_new;
-            if (lookup_valid_i && hit && HIST == 1)
-                hist_d[hit_idx*HW +: HW] = HW'(1);
-            if (alloc) begin
-                valid_d[vic_idx] = 1'b1;
-                tag_d[vic_idx*TAG_W +: TAG_W] = lookup_pc_i;
+            for (int i = 0; i < ENTRIES; i++) begin
+                if (update_valid_i && uhit_oh[i])
+                    hist_d[i*HW +: HW] = hist_upd(hist_q[i*HW +: HW], update_adequate_i);
+                if (lookup_valid_i && hit_oh[i] && HIST == 1)
+                    hist_d[i*HW +: HW] = HW'(1);
+                if (alloc && vic_oh[i]) begin
+                    valid_d[i] = 1'b1;
+                    tag_d[i*TAG_W +: TAG_W] = lookup_pc_i;
 `ifdef MUTANT_4   // a new entry starts "inadequate"
-                hist_d[vic_idx*HW +: HW] = '0;
+                    hist_d[i*HW +: HW] = '0;
 `else
-                hist_d[vic_idx*HW +: HW] = H_INIT;
+                    hist_d[i*HW +: HW] = H_INIT;
 `endif
-            end
-            if (touch) begin
-                for (int i = 0; i < ENTRIES; i++) begin
+                end
+                if (lookup_valid_i) begin
 `ifdef MUTANT_3   // LRU ages of younger entries are not advanced
-                    if (i[IDX_W-1:0] == touch_idx)
+                    if (touch_oh[i])
                         age_d[i*IDX_W +: IDX_W] = '0;
 `else
-                    if (i[IDX_W-1:0] == touch_idx)
+                    if (touch_oh[i])
                         age_d[i*IDX_W +: IDX_W] = '0;
                     else if (age_q[i*IDX_W +: IDX_W] < touch_age)
                         age_d[i*IDX_W +: IDX_W] = age_q[i*IDX_W +: IDX_W] + IDX_W'(1);
@@ -166,7 +185,7 @@ module capt #(
             pred_valid_o <= lookup_valid_i;
             pred_hit_o   <= lookup_valid_i && hit;
             pred_stall_o <= lookup_valid_i && (hit ? hit_adeq : 1'b1);
-            pred_evict_o <= alloc && valid_q[vic_idx];
+            pred_evict_o <= alloc && vic_valid;
             pred_idx_o   <= lookup_valid_i ? touch_idx : '0;
             upd_valid_o  <= update_valid_i;
             upd_hit_o    <= update_valid_i && uhit;

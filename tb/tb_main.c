@@ -1,6 +1,7 @@
 /* Generic standalone lockstep test driver, compiled once per block and
  * parameter set with -DBLK=<blk> -DBLK_HDR="blocks/<blk>.h"
- * -DBLK_DEF="blocks/<blk>_ports.def" -DTB_SET="<set>" -DTB_GPARAMS="-G..".
+ * -DBLK_DEF="blocks/<blk>_ports.def" -DTB_SET="<set>" -DTB_GPARAMS="-G.."
+ * -DTB_BUILD="<the tb/vl-build.sh command that built this binary>".
  * Command line: see tb/README.md. */
 #include <errno.h>
 #include <inttypes.h>
@@ -185,9 +186,9 @@ int main(int argc, char **argv)
     ls.quiet = quiet;
     ls.argv = argv;
     snprintf(ls.replay, sizeof ls.replay,
-             "%s --seed %" PRIu64 " --cycles %" PRIu64 "%s --rand-reset %d",
-             argv[0], seed, cycles, directed ? " --directed" : "",
-             rand_reset);
+             "%s && %s --seed %" PRIu64 " --cycles %" PRIu64
+             "%s --rand-reset %d", TB_BUILD, argv[0], seed, cycles,
+             directed ? " --directed" : "", rand_reset);
 
     int rc = 0;
     double t0 = now_s();

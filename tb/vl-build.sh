@@ -21,7 +21,7 @@ if [ -x "$bin" ]; then
   [ $stale = 0 ] && exit 0
 fi
 mkdir -p "$dir/c"
-defs=(-DBLK=$blk "-DBLK_HDR=\"blocks/$blk.h\"" "-DBLK_DEF=\"blocks/${blk}_ports.def\"" "-DTB_SET=\"$set\"" "-DTB_GPARAMS=\"$gparams\"")
+defs=(-DBLK=$blk "-DBLK_HDR=\"blocks/$blk.h\"" "-DBLK_DEF=\"blocks/${blk}_ports.def\"" "-DTB_SET=\"$set\"" "-DTB_GPARAMS=\"$gparams\"" "-DTB_BUILD=\"tb/vl-build.sh $blk $set $mut $cov\"")
 objs=""
 for f in $csrc $tbsrc; do
   o=$dir/c/$(basename "$f" .c).o
