@@ -3,10 +3,11 @@
  * slct. Float compares: ordered ops are false when either input is NaN,
  * the u-suffixed ops true; num/nan test both inputs. .ftz flushes f32
  * subnormal inputs before comparing. */
+#include "exec/exec_fround.h"
 #include "exec/exec_lane.h"
 
 /* Comparison classes decided once per instruction. */
-enum ckind { C_SIGNED, C_UNSIGNED, C_F32, C_F64 };
+enum ckind { C_SIGNED, C_UNSIGNED, C_F16, C_F32, C_F64 };
 
 /* A comparison as the results for a < b, a == b, a > b and unordered,
  * decided once per instruction. */
@@ -52,8 +53,9 @@ static inline int compare(enum ckind k, const struct rel *r, uint64_t a,
         if (x != x || y != y) return r->un;
         return x < y ? r->lt : x == y ? r->eq : r->gt;
     }
-    if (k == C_F64) {
-        double x = exec_f64(a), y = exec_f64(b);
+    if (k == C_F64 || k == C_F16) {
+        double x = k == C_F64 ? exec_f64(a) : exec_f16_to_f64((uint16_t)a);
+        double y = k == C_F64 ? exec_f64(b) : exec_f16_to_f64((uint16_t)b);
         if (x != x || y != y) return r->un;
         return x < y ? r->lt : x == y ? r->eq : r->gt;
     }
@@ -76,6 +78,7 @@ static enum ckind kind_of(unsigned t, unsigned cmp)
 {
     if (t == PTX_T_F32) return C_F32;
     if (t == PTX_T_F64) return C_F64;
+    if (t == PTX_T_F16) return C_F16;
     if (cmp == PTX_CMP_LO || cmp == PTX_CMP_LS || cmp == PTX_CMP_HI ||
         cmp == PTX_CMP_HS)
         return C_UNSIGNED;
@@ -90,12 +93,12 @@ static int setp_set(struct exec_warp *w, const struct ptx_inst *in,
     unsigned cmp = in->cmp, sub = in->sub;
     struct rel r;
     int ftz = (in->flags & PTX_F_FTZ) != 0;
-    if (ot == PTX_T_F16 || ot == PTX_T_PRED || ot == PTX_T_NONE)
+    if (ot == PTX_T_PRED || ot == PTX_T_NONE)
         return exec_fail(err, in, "unsupported comparison type");
     if (rel_of(cmp, &r)) return exec_fail(err, in, "missing comparison");
     enum ckind k = kind_of(ot, cmp);
     uint64_t flip = k == C_SIGNED ? (uint64_t)1 << (exec_tbits(ot) - 1) : 0;
-    if (k != C_F32 && k != C_F64 && cmp >= PTX_CMP_EQU)
+    if ((k == C_SIGNED || k == C_UNSIGNED) && cmp >= PTX_CMP_EQU)
         return exec_fail(err, in, "unordered comparison on an integer type");
     int ia = is_setp ? 2 : 1;
     static const struct ptx_operand none;

@@ -1,5 +1,5 @@
 /* Float ALU semantics (f32, f64): add sub mul mad fma div abs neg min max
- * copysign testp. Round-to-nearest uses the host's native operations (the
+ * copysign testp; the scalar .f16 forms of add sub mul fma abs neg min max. Round-to-nearest uses the host's native operations (the
  * host FPU stays in its default RN mode); .rz/.rm/.rp go through the exact
  * helpers of exec_fround.c. .ftz flushes subnormal f32 inputs and results
  * to sign-preserving zero; .sat clamps results to [0, 1] (NaN -> +0).
@@ -124,6 +124,42 @@ static uint64_t f64_lane(enum fop op, uint64_t ua, uint64_t ub, uint64_t uc,
     return EXEC_NAN64;
 }
 
+/* f16 lane: inputs flushed already; NaN results are the canonical 0x7fff.
+ * Only the ops PTX defines for .f16 reach here. */
+static uint32_t f16_lane(enum fop op, uint32_t ua, uint32_t ub, uint32_t uc,
+                         enum exec_fmode md)
+{
+    double a = exec_f16_to_f64((uint16_t)ua), b = exec_f16_to_f64((uint16_t)ub);
+    switch (op) {
+    case F_ADD: return exec_fr_add16((uint16_t)ua, (uint16_t)ub, md);
+    case F_SUB: return exec_fr_add16((uint16_t)ua, (uint16_t)(ub ^ 0x8000u), md);
+    case F_MUL: return exec_fr_mul16((uint16_t)ua, (uint16_t)ub, md);
+    case F_FMA: return exec_fr_fma16((uint16_t)ua, (uint16_t)ub, (uint16_t)uc, md);
+    case F_ABS: return ua & 0x7fffu;
+    case F_NEG: return ua ^ 0x8000u;
+    case F_MIN: case F_MAX: {
+        int is_max = op == F_MAX;
+        if (a != a) return b != b ? 0x7fffu : ub;
+        if (b != b) return ua;
+        if (a == b) return (((ua >> 15) & 1) == (unsigned)is_max) ? ub : ua;
+        return ((a < b) != is_max) ? ua : ub;
+    }
+    default: return 0x7fffu;
+    }
+}
+
+static inline uint32_t ftz16(uint32_t u)
+{
+    return (u & 0x7c00u) ? u : (u & 0x8000u);
+}
+
+static uint32_t sat16(uint32_t u)
+{
+    double f = exec_f16_to_f64((uint16_t)u);
+    if (!(f > 0)) return 0;
+    return f >= 1.0 ? 0x3c00u : u;
+}
+
 static int testp(uint64_t u, unsigned bits, unsigned cls)
 {
     uint64_t emask = bits == 32 ? 0x7f800000ull : 0x7ff0000000000000ull;
@@ -232,8 +268,11 @@ int exec_float_arith(struct exec_warp *w, const struct ptx_inst *in,
     case PTX_OP_TESTP: op = F_ABS; nsrc = 1; break;
     default: return exec_fail(err, in, "not a float op");
     }
-    if (t != PTX_T_F32 && t != PTX_T_F64)
-        return exec_fail(err, in, "unsupported float type (f32/f64 only)");
+    if (t == PTX_T_F16 && (op == F_DIV || op == F_DIV_APPROX ||
+                           op == F_COPYSIGN || in->op == PTX_OP_TESTP))
+        return exec_fail(err, in, "no .f16 form of this instruction");
+    if (t != PTX_T_F32 && t != PTX_T_F64 && t != PTX_T_F16)
+        return exec_fail(err, in, "unsupported float type");
     uint64_t *d = exec_dst(w, in, &in->o[0], err);
     if (!d) return -1;
     if (exec_src_init(&A, w, in, &in->o[1], t, m, err) ||
@@ -249,6 +288,19 @@ int exec_float_arith(struct exec_warp *w, const struct ptx_inst *in,
     }
     enum exec_fmode md = exec_fr_mode(in->rnd);
     int ftz = (fl & PTX_F_FTZ) != 0, sat = (fl & PTX_F_SAT) != 0;
+    if (t == PTX_T_F16) {
+        EXEC_FOR_EACH_LANE(m, lane, {
+            uint32_t a = (uint32_t)EXEC_SRC(&A, lane);
+            uint32_t b = (uint32_t)EXEC_SRC(&B, lane);
+            uint32_t c = (uint32_t)EXEC_SRC(&C, lane);
+            if (ftz) { a = ftz16(a); b = ftz16(b); c = ftz16(c); }
+            uint32_t r = f16_lane(op, a, b, c, md);
+            if (ftz) r = ftz16(r);
+            if (sat) r = sat16(r);
+            d[lane] = r;
+        });
+        return 0;
+    }
     if (t == PTX_T_F32) {
         if (!ftz && !sat && md == EXEC_FR_RN && fast_rn(t, op, m, d, &A, &B, &C))
             return 0;

@@ -25,7 +25,6 @@ enum exec_fmode exec_fr_mode(unsigned r)
 
 static uint64_t d2u(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
 
-static uint32_t f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 
 static int clz128(u128 x)
 {
@@ -140,12 +139,31 @@ static double two_sum(double a, double b, double *e)
     return s;
 }
 
-uint32_t exec_fr_add32(float a, float b, enum exec_fmode mode)
+/* a + b rounded to f (a, b exact in double, e.g. f16/f32 values). */
+static uint64_t add_to(const struct exec_ffmt *f, double a, double b,
+                       enum exec_fmode mode)
 {
     double e, s = two_sum(a, b, &e);
-    if (s == 0 && e == 0) return f2u((float)zero_sum(a, b, mode));
-    if (!isfinite(s)) return (uint32_t)exec_fr_from_f64(&exec_ff32, s, 0, mode);
-    return (uint32_t)exec_fr_from_f64(&exec_ff32, s, sgn(e), mode);
+    if (s == 0 && e == 0) {
+        double z = zero_sum(a, b, mode);
+        return (uint64_t)(signbit(z) ? 1 : 0) << (f->bits - 1);
+    }
+    if (!isfinite(s)) return exec_fr_from_f64(f, s, 0, mode);
+    return exec_fr_from_f64(f, s, sgn(e), mode);
+}
+
+/* a * b + c rounded once to f, where a * b is exact in double (f16/f32). */
+static uint64_t fma_to(const struct exec_ffmt *f, double a, double b,
+                       double c, enum exec_fmode mode)
+{
+    double p = a * b;
+    if (!isfinite(p) || !isfinite(c)) return exec_fr_from_f64(f, p + c, 0, mode);
+    return add_to(f, p, c, mode);
+}
+
+uint32_t exec_fr_add32(float a, float b, enum exec_fmode mode)
+{
+    return (uint32_t)add_to(&exec_ff32, a, b, mode);
 }
 
 uint32_t exec_fr_mul32(float a, float b, enum exec_fmode mode)
@@ -155,12 +173,26 @@ uint32_t exec_fr_mul32(float a, float b, enum exec_fmode mode)
 
 uint32_t exec_fr_fma32(float a, float b, float c, enum exec_fmode mode)
 {
-    double p = (double)a * b, e, s;     /* p exact: 24 x 24 bits */
-    if (!isfinite(p) || !isfinite(c))
-        return (uint32_t)exec_fr_from_f64(&exec_ff32, p + c, 0, mode);
-    s = two_sum(p, c, &e);
-    if (s == 0 && e == 0) return f2u((float)zero_sum(p, c, mode));
-    return (uint32_t)exec_fr_from_f64(&exec_ff32, s, sgn(e), mode);
+    return (uint32_t)fma_to(&exec_ff32, a, b, c, mode);   /* 24x24 exact */
+}
+
+uint16_t exec_fr_add16(uint16_t a, uint16_t b, enum exec_fmode mode)
+{
+    return (uint16_t)add_to(&exec_ff16, exec_f16_to_f64(a),
+                            exec_f16_to_f64(b), mode);
+}
+
+uint16_t exec_fr_mul16(uint16_t a, uint16_t b, enum exec_fmode mode)
+{
+    return (uint16_t)exec_fr_from_f64(&exec_ff16, exec_f16_to_f64(a) *
+                                      exec_f16_to_f64(b), 0, mode);
+}
+
+uint16_t exec_fr_fma16(uint16_t a, uint16_t b, uint16_t c,
+                       enum exec_fmode mode)
+{
+    return (uint16_t)fma_to(&exec_ff16, exec_f16_to_f64(a),
+                            exec_f16_to_f64(b), exec_f16_to_f64(c), mode);
 }
 
 uint32_t exec_fr_div32(float a, float b, enum exec_fmode mode)

@@ -42,6 +42,13 @@ uint32_t exec_fr_fma32(float a, float b, float c, enum exec_fmode mode);
 uint32_t exec_fr_div32(float a, float b, enum exec_fmode mode);
 uint32_t exec_fr_sqrt32(float a, enum exec_fmode mode);
 
+/* Exactly rounded f16 operations in mode (inputs and result are f16 bit
+ * patterns). */
+uint16_t exec_fr_add16(uint16_t a, uint16_t b, enum exec_fmode mode);
+uint16_t exec_fr_mul16(uint16_t a, uint16_t b, enum exec_fmode mode);
+uint16_t exec_fr_fma16(uint16_t a, uint16_t b, uint16_t c,
+                       enum exec_fmode mode);
+
 /* Exactly rounded f64 operations in mode. */
 uint64_t exec_fr_add64(double a, double b, enum exec_fmode mode);
 uint64_t exec_fr_mul64(double a, double b, enum exec_fmode mode);

@@ -197,7 +197,7 @@ static void test_rejected_strings(void **st)
 {
     (void)st;
     static const char *const bad_forms[] = {
-        "add.f16", "ex2.approx.f64", "sin.approx.f64", "setp.ltu.s32",
+        "div.rn.f16", "testp.finite.f16", "ex2.approx.f64", "sin.approx.f64", "setp.ltu.s32",
         "add.cc.u16", "mul.wide.s64", "cvta.u64", "ld.u32", "popc.f32",
     };
     for (size_t i = 0; i < sizeof bad_forms / sizeof bad_forms[0]; i++)

@@ -294,6 +294,28 @@ static void test_bits(void **st)
     assert_int_equal(reg(&f, 0, 1), 0xdeadbeefdeadbeefull);   /* lane 1 off */
 }
 
+/* setp.lt.f16 / setp.nan.f16 on raw f16 patterns. */
+static void setp_f16_check(void)
+{
+    struct fx f;
+    fx_init(&f);
+    struct ptx_inst in = inst(PTX_OP_SETP, PTX_T_F16);
+    in.cmp = PTX_CMP_LT;
+    in.o[0] = R(0); in.o[2] = R(1); in.o[3] = R(2); in.nopnd = 4;
+    set_reg(&f, 1, 0x3c00);
+    set_reg(&f, 2, 0x4000);
+    assert_int_equal(exec_alu(&f.w, &in, 1, NULL, NULL), 0);
+    assert_int_equal(reg(&f, 0, 0), 1);
+    set_reg(&f, 1, 0xc000);                          /* -2 < -1 */
+    set_reg(&f, 2, 0xbc00);
+    assert_int_equal(exec_alu(&f.w, &in, 1, NULL, NULL), 0);
+    assert_int_equal(reg(&f, 0, 0), 1);
+    in.cmp = PTX_CMP_NAN;
+    set_reg(&f, 2, 0x7e00);
+    assert_int_equal(exec_alu(&f.w, &in, 1, NULL, NULL), 0);
+    assert_int_equal(reg(&f, 0, 0), 1);
+}
+
 static void test_float_rounding(void **st)
 {
     (void)st;
@@ -383,8 +405,31 @@ static void test_float_rounding(void **st)
         T(FMA, F64, 0, RM, 3, D(1), D(1), D(0x1p-80), D(1)),
         T(FMA, F64, 0, RM, 3, D(1), D(-1), D(1), D(-0.0)),
         T(FMA, F64, 0, RZ, 3, D(-1), D(1), D(-0x1p-80), D(-1)),
+        /* scalar f16: 1 + 2^-11 is a tie at 1.0 */
+        T(ADD, F16, 0, NONE, 2, 0x3c00, 0x1000, 0, 0x3c00),
+        T(ADD, F16, 0, RP, 2, 0x3c00, 0x1000, 0, 0x3c01),
+        T(ADD, F16, 0, RZ, 2, 0x3c00, 0x1000, 0, 0x3c00),
+        T(ADD, F16, 0, RM, 2, 0xbc00, 0x9000, 0, 0xbc01),
+        T(ADD, F16, 0, RN, 2, 0x3c01, 0x1000, 0, 0x3c02),
+        T(ADD, F16, FTZ, NONE, 2, 0x0001, 0x0000, 0, 0x0000),
+        T(ADD, F16, 0, NONE, 2, 0x0001, 0x0000, 0, 0x0001),
+        T(ADD, F16, SAT, NONE, 2, 0x3c00, 0x3c00, 0, 0x3c00),
+        T(ADD, F16, 0, RM, 2, 0x3c00, 0xbc00, 0, 0x8000),
+        T(SUB, F16, 0, NONE, 2, 0x3c00, 0x3800, 0, 0x3800),
+        T(MUL, F16, 0, NONE, 2, 0x5cb0, 0x5cb0, 0, 0x7c00),  /* 300 * 300 */
+        T(MUL, F16, 0, RZ, 2, 0x5cb0, 0x5cb0, 0, 0x7bff),
+        T(MUL, F16, 0, NONE, 2, 0x7c00, 0x0000, 0, 0x7fff),  /* inf * 0 */
+        T(FMA, F16, 0, RN, 3, 0x3c01, 0x3bff, 0xbc00, 0x0ffe),
+        T(MAD, F16, 0, RN, 3, 0x3c01, 0x3bff, 0xbc00, 0x0ffe),
+        T(MIN, F16, 0, NONE, 2, 0x7e00, 0x3c00, 0, 0x3c00),
+        T(MIN, F16, 0, NONE, 2, 0x0000, 0x8000, 0, 0x8000),
+        T(MAX, F16, 0, NONE, 2, 0x8000, 0x0000, 0, 0x0000),
+        T(MAX, F16, 0, NONE, 2, 0x3c00, 0x4000, 0, 0x4000),
+        T(ABS, F16, 0, NONE, 1, 0xbc00, 0, 0, 0x3c00),
+        T(NEG, F16, 0, NONE, 1, 0x3c00, 0, 0, 0xbc00),
     };
     RUN(t);
+    setp_f16_check();
 }
 
 static void test_float_misc(void **st)
@@ -976,13 +1021,14 @@ static void test_errors(void **st)
     struct fx f;
     fx_init(&f);
     struct exec_error err;
-    struct ptx_inst in = inst(PTX_OP_ADD, PTX_T_F16);
+    struct ptx_inst in = inst(PTX_OP_DIV, PTX_T_F16);
+    in.rnd = PTX_RND_RN;
     in.line = 42;
     in.col = 5;
     in.o[0] = R(0); in.o[1] = R(1); in.o[2] = R(2); in.nopnd = 3;
     assert_int_equal(exec_alu(&f.w, &in, 1, NULL, &err), -1);
     assert_non_null(strstr(err.msg, "line 42:5"));
-    assert_non_null(strstr(err.msg, "add.f16"));
+    assert_non_null(strstr(err.msg, "div.f16"));
     in = inst(PTX_OP_ADD, PTX_T_U32);
     in.o[0] = R(NREGS); in.o[1] = R(1); in.o[2] = R(2); in.nopnd = 3;
     assert_int_equal(exec_alu(&f.w, &in, 1, NULL, &err), -1);
