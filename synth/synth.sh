@@ -21,17 +21,19 @@ for sw in synth/*_sweep.txt; do
     [ -n "$chp" ] && chp="chparam$chp $blk"
     stat=$out/${blk}__$label.stat
     echo "$blk $label $params" > "$out/${blk}__$label.params"
-    # rerun only when an input changed
-    if [ -f "$stat" ]; then
-      stale=0
-      for f in $files "$sw" synth/flow.ys synth/nand2eq.lib; do [ "$f" -nt "$stat" ] && stale=1; done
-      [ $stale = 0 ] && continue
+    # rerun only when an input changed (content key: sources, flow, params)
+    # shellcheck disable=SC2086
+    key=$( (cat $files synth/flow.ys synth/nand2eq.lib; echo "$params") | md5sum | cut -c1-32)
+    if [ -f "$stat" ] && [ "$(cat "$stat.key" 2>/dev/null)" = "$key" ]; then
+      continue
     fi
+    rm -f "$stat" "$stat.key"
     ys=$out/${blk}__$label.ys
     sed -e "s|@FILES@|$files|" -e "s|@TOP@|$blk|" -e "s|@CHPARAM@|$chp|" \
         -e "s|@STAT@|$stat.tmp|" synth/flow.ys > "$ys"
     ( yosys -q -l "$out/${blk}__$label.log" -s "$ys" >/dev/null 2>&1 \
-        && cat "$stat.tmp.cmos" "$stat.tmp.lib" > "$stat" && rm -f "$stat.tmp".* || echo "synth: yosys failed for $blk $label (see $out/${blk}__$label.log)" ) &
+        && cat "$stat.tmp.cmos" "$stat.tmp.lib" > "$stat" && rm -f "$stat.tmp".* \
+        && echo "$key" > "$stat.key" || echo "synth: yosys failed for $blk $label (see $out/${blk}__$label.log)" ) &
     jobs="$jobs $!"
     while [ "$(jobs -rp | wc -l)" -ge 2 ]; do sleep 0.2; done
   done < <(sed 's/#.*//' "$sw")
