@@ -25,15 +25,26 @@ static double fval(uint64_t u, unsigned t, int ftz)
     return exec_f64(u);
 }
 
-/* Round to an integral value in the direction of an .rni/.rzi/.rmi/.rpi. */
+/* Round to an integral value in the direction of an .rni/.rzi/.rmi/.rpi,
+ * without libm: |x| >= 2^52, inf and NaN are already integral; otherwise
+ * the int64 truncation is exact and is stepped by one as the mode needs.
+ * The sign of a zero result is the sign of x (-0.4 .rni -> -0.0). */
 static double to_integral(double x, unsigned rnd)
 {
+    if (!(__builtin_fabs(x) < 0x1p52)) return x;
+    double t = (double)(int64_t)x, r = t, diff = x - t;   /* both exact */
     switch (rnd) {
-    case PTX_RND_RZI: return trunc(x);
-    case PTX_RND_RMI: return floor(x);
-    case PTX_RND_RPI: return ceil(x);
-    default: return nearbyint(x);       /* host default mode: ties to even */
+    case PTX_RND_RZI: break;
+    case PTX_RND_RMI: if (diff < 0) r = t - 1; break;
+    case PTX_RND_RPI: if (diff > 0) r = t + 1; break;
+    default: {                                  /* nearest, ties to even */
+        double ad = __builtin_fabs(diff);
+        int odd = ((int64_t)t & 1) != 0;
+        if (ad > 0.5 || (ad == 0.5 && odd)) r = diff > 0 ? t + 1 : t - 1;
+        break;
     }
+    }
+    return __builtin_copysign(r, x);
 }
 
 static int is_int_rnd(unsigned rnd)

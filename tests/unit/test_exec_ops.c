@@ -660,6 +660,35 @@ static void test_cvt(void **st)
     RUN(t);
 }
 
+/* cvt.rXi.f64.f64 (integral rounding without libm) against libm trunc/
+ * floor/ceil/nearbyint on random doubles around the interesting range. */
+static void test_cvt_integral_random(void **st)
+{
+    (void)st;
+    static const uint8_t rnd[4] = { PTX_RND_RNI, PTX_RND_RZI, PTX_RND_RMI,
+                                    PTX_RND_RPI };
+    uint64_t s = 0x0123456789abcdefull;
+    int bad = 0;
+    for (int it = 0; it < 20000; it++) {
+        s ^= s << 13; s ^= s >> 7; s ^= s << 17;
+        double x = (double)(int64_t)(s >> 8) * 0x1p-40;     /* |x| < 2^16 */
+        if (it % 4 == 0) x = (double)(int64_t)(s % 64) * 0.25 - 8;  /* ties */
+        if (it % 7 == 0) x = ldexp(x, (int)(s % 80));         /* big values */
+        double want[4] = { nearbyint(x), trunc(x), floor(x), ceil(x) };
+        for (int k = 0; k < 4; k++) {
+            struct fx f;
+            fx_init(&f);
+            struct ptx_inst in = inst(PTX_OP_CVT, PTX_T_F64);
+            in.rnd = rnd[k];
+            in.o[0] = R(0); in.o[1] = R(1); in.nopnd = 2;
+            set_reg(&f, 1, D(x));
+            assert_int_equal(exec_alu(&f.w, &in, 1, NULL, NULL), 0);
+            if (reg(&f, 0, 0) != D(want[k])) bad++;
+        }
+    }
+    assert_int_equal(bad, 0);
+}
+
 /* setp p|q, a, b[, c] for one lane. */
 static void setp1(unsigned type, unsigned cmp, unsigned sub, uint64_t a,
                   uint64_t b, int c, int cneg, int want_p, int want_q)
@@ -1057,6 +1086,7 @@ int main(void)
         cmocka_unit_test(test_fma32_software_path),
         cmocka_unit_test(test_testp),
         cmocka_unit_test(test_cvt),
+        cmocka_unit_test(test_cvt_integral_random),
         cmocka_unit_test(test_setp),
         cmocka_unit_test(test_set_selp_slct),
         cmocka_unit_test(test_carry_chains),
