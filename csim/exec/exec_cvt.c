@@ -59,7 +59,7 @@ static uint64_t f2i(double x, unsigned dt, unsigned rnd)
     if (x != x) return 0;
     x = to_integral(x, is_int_rnd(rnd) ? rnd : PTX_RND_RZI);
     if (exec_tsigned(dt)) {
-        double lo = -ldexp(1.0, (int)bits - 1), hi = ldexp(1.0, (int)bits - 1);
+        double hi = (double)((uint64_t)1 << (bits - 1)), lo = -hi;
         if (x <= lo)
             return dt == PTX_T_S8 ? 0xff80 : ((uint64_t)1 << (bits - 1)) & exec_tmask(dt);
         if (x >= hi) return exec_tmask(dt) >> 1;
@@ -67,7 +67,7 @@ static uint64_t f2i(double x, unsigned dt, unsigned rnd)
         return (uint64_t)(int64_t)x & exec_tmask(dt);
     }
     if (x <= 0) return 0;
-    if (x >= ldexp(1.0, (int)bits)) return exec_tmask(dt);
+    if (x >= 2.0 * (double)((uint64_t)1 << (bits - 1))) return exec_tmask(dt);
     return (uint64_t)x;
 }
 

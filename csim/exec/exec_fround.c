@@ -24,6 +24,7 @@ enum exec_fmode exec_fr_mode(unsigned r)
 }
 
 static uint64_t d2u(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
+static double u2d(uint64_t u) { double d; memcpy(&d, &u, 8); return d; }
 
 
 static int clz128(u128 x)
@@ -359,7 +360,7 @@ double exec_f16_to_f64(uint16_t h)
     unsigned m = h & 0x3ff;
     double v;
     if (e == 0x1f) v = m ? NAN : INFINITY;
-    else if (e == 0) v = ldexp((double)m, -24);
-    else v = ldexp((double)(m | 0x400), e - 25);
+    else if (e == 0) v = (double)m * 0x1p-24;                 /* exact */
+    else v = (double)(m | 0x400) * u2d((uint64_t)(e - 25 + 1023) << 52);
     return s ? -v : v;
 }
