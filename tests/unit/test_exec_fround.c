@@ -149,6 +149,106 @@ static void test_random_vs_host(void **st)
     assert_int_equal(bad, 0);
 }
 
+/* ---- f16: an independent exact oracle (integers in units of 2^-48) ---- */
+
+typedef unsigned __int128 u128;
+
+/* |value| of a finite f16 pattern in units of 2^-48. */
+static u128 h_units(uint16_t h)
+{
+    unsigned e = (h >> 10) & 0x1f, m = h & 0x3ff;
+    if (e == 0) return (u128)m << 24;
+    if (e == 0x1f) return (u128)1 << 64;             /* inf: 2^16 */
+    return (u128)(m | 0x400) << (e + 23);
+}
+
+/* Magnitude n (units of 2^-48) with sign rounded to f16 in mode, by
+ * binary search over the ordered positive patterns. */
+static uint16_t h_round(int sign, u128 n, int mode)
+{
+    unsigned lo = 0, hi = 0x7c00;                    /* value(lo) <= n */
+    while (hi - lo > 1) {
+        unsigned mid = (lo + hi) / 2;
+        if (h_units((uint16_t)mid) <= n) lo = mid;
+        else hi = mid;
+    }
+    if (h_units((uint16_t)hi) <= n) lo = hi;         /* n >= 2^16 */
+    unsigned r = lo;
+    if (h_units((uint16_t)lo) != n && lo < 0x7c00) {
+        unsigned up = lo + 1;
+        int away = (mode == 3 && !sign) || (mode == 2 && sign);
+        if (mode == 0) {
+            u128 two = 2 * n, mid = h_units((uint16_t)lo) + h_units((uint16_t)up);
+            if (two > mid || (two == mid && (lo & 1))) r = up;
+        } else if (away) {
+            r = up;
+        }
+    }
+    if (r >= 0x7c00 && mode != 0 && !((mode == 3 && !sign) || (mode == 2 && sign)))
+        r = 0x7bff;                                  /* toward zero: max */
+    return (uint16_t)(r | (sign ? 0x8000u : 0));
+}
+
+/* Signed exact value in units of 2^-48 as (sign, magnitude). */
+struct sval { int neg; u128 mag; };
+
+static struct sval sv_add(struct sval a, struct sval b)
+{
+    struct sval r;
+    if (a.neg == b.neg) { r.neg = a.neg; r.mag = a.mag + b.mag; }
+    else if (a.mag >= b.mag) { r.neg = a.neg; r.mag = a.mag - b.mag; }
+    else { r.neg = b.neg; r.mag = b.mag - a.mag; }
+    return r;
+}
+
+static void test_f16_vs_exact(void **st)
+{
+    (void)st;
+    struct rng r = { 0x5851f42d4c957f2dull };
+    long bad = 0, n = 0;
+    for (int it = 0; it < 40000; it++) {
+        uint64_t x = next(&r);
+        uint16_t a = (uint16_t)x, b = (uint16_t)(x >> 16), c = (uint16_t)(x >> 32);
+        int mode = (int)((x >> 48) & 3);
+        if ((x >> 50) & 1) {           /* tiny product, large addend: the */
+            a &= 0x80ffu;              /* double sum is inexact and only  */
+            b &= 0x80ffu;              /* the tail decides the rounding   */
+            c |= 0x5000u;
+        }
+        if (((a >> 10) & 0x1f) == 0x1f || ((b >> 10) & 0x1f) == 0x1f ||
+            ((c >> 10) & 0x1f) == 0x1f)
+            continue;
+        n++;
+        struct sval va = { a >> 15, h_units(a) }, vb = { b >> 15, h_units(b) };
+        struct sval vc = { c >> 15, h_units(c) };
+        /* a*b in units of 2^-48: (ma 2^-48)(mb 2^-48) = ma*mb*2^-96 */
+        u128 pm = va.mag * vb.mag;                   /* < 2^128: exact */
+        int pneg = va.neg ^ vb.neg;
+        /* the product is a multiple of 2^-48 because every f16 is a
+         * multiple of 2^-24 */
+        struct sval p = { pneg, pm >> 48 };
+        struct sval s1 = sv_add(va, vb), s2 = sv_add(p, vc);
+        uint16_t want_add = s1.mag ? h_round(s1.neg, s1.mag, mode)
+            : (uint16_t)(((va.neg && vb.neg) || (mode == 2 && !(va.mag == 0 && vb.mag == 0 && !va.neg && !vb.neg))) ? 0x8000 : 0);
+        uint16_t want_mul = p.mag ? h_round(pneg, p.mag, mode) : (uint16_t)(pneg ? 0x8000 : 0);
+        uint16_t want_fma = s2.mag ? h_round(s2.neg, s2.mag, mode)
+            : (uint16_t)(((p.neg && vc.neg) || (mode == 2 && !(p.mag == 0 && vc.mag == 0 && !p.neg && !vc.neg))) ? 0x8000 : 0);
+        uint16_t got[3] = { exec_fr_add16(a, b, (enum exec_fmode)mode),
+                            exec_fr_mul16(a, b, (enum exec_fmode)mode),
+                            exec_fr_fma16(a, b, c, (enum exec_fmode)mode) };
+        uint16_t want[3] = { want_add, want_mul, want_fma };
+        for (int k = 0; k < 3; k++)
+            if (got[k] != want[k]) {
+                if (bad < 5)
+                    printf("f16 op %d mode %d a=%04x b=%04x c=%04x: got %04x "
+                           "want %04x\n", k, mode, a, b, c, got[k], want[k]);
+                bad++;
+            }
+    }
+    assert_true(n > 30000);
+    assert_int_equal(bad, 0);
+}
+
 /* Hand-checked values of the rounding core itself. */
 static void test_round_core(void **st)
 {
@@ -192,6 +292,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_core),
         cmocka_unit_test(test_random_vs_host),
+        cmocka_unit_test(test_f16_vs_exact),
     };
     return cmocka_run_group_tests_name("exec_fround", tests, NULL, NULL);
 }
