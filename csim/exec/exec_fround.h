@@ -35,26 +35,29 @@ uint64_t exec_fr_round(const struct exec_ffmt *f, int sign,
 uint64_t exec_fr_from_f64(const struct exec_ffmt *f, double v, int tail,
                           enum exec_fmode mode);
 
-/* Exactly rounded f32 operations in mode (inputs are f32 values). */
-uint32_t exec_fr_add32(float a, float b, enum exec_fmode mode);
-uint32_t exec_fr_mul32(float a, float b, enum exec_fmode mode);
-uint32_t exec_fr_fma32(float a, float b, float c, enum exec_fmode mode);
-uint32_t exec_fr_div32(float a, float b, enum exec_fmode mode);
-uint32_t exec_fr_sqrt32(float a, enum exec_fmode mode);
+/* Exactly rounded f32 operations in mode (inputs are f32 values; results
+ * are f32 bit patterns): */
+uint32_t exec_fr_add32(float a, float b, enum exec_fmode mode);  /* a + b  */
+uint32_t exec_fr_mul32(float a, float b, enum exec_fmode mode);  /* a * b  */
+uint32_t exec_fr_fma32(float a, float b, float c,
+                       enum exec_fmode mode);                    /* a*b+c  */
+uint32_t exec_fr_div32(float a, float b, enum exec_fmode mode);  /* a / b  */
+uint32_t exec_fr_sqrt32(float a, enum exec_fmode mode);          /* sqrt a */
 
-/* Exactly rounded f16 operations in mode (inputs and result are f16 bit
- * patterns). */
-uint16_t exec_fr_add16(uint16_t a, uint16_t b, enum exec_fmode mode);
-uint16_t exec_fr_mul16(uint16_t a, uint16_t b, enum exec_fmode mode);
+/* Exactly rounded f16 operations in mode (inputs and results are f16 bit
+ * patterns): */
+uint16_t exec_fr_add16(uint16_t a, uint16_t b, enum exec_fmode mode); /* a + b */
+uint16_t exec_fr_mul16(uint16_t a, uint16_t b, enum exec_fmode mode); /* a * b */
 uint16_t exec_fr_fma16(uint16_t a, uint16_t b, uint16_t c,
-                       enum exec_fmode mode);
+                       enum exec_fmode mode);                       /* a*b+c */
 
-/* Exactly rounded f64 operations in mode. */
-uint64_t exec_fr_add64(double a, double b, enum exec_fmode mode);
-uint64_t exec_fr_mul64(double a, double b, enum exec_fmode mode);
-uint64_t exec_fr_fma64(double a, double b, double c, enum exec_fmode mode);
-uint64_t exec_fr_div64(double a, double b, enum exec_fmode mode);
-uint64_t exec_fr_sqrt64(double a, enum exec_fmode mode);
+/* Exactly rounded f64 operations in mode (results are f64 bit patterns): */
+uint64_t exec_fr_add64(double a, double b, enum exec_fmode mode);   /* a + b  */
+uint64_t exec_fr_mul64(double a, double b, enum exec_fmode mode);   /* a * b  */
+uint64_t exec_fr_fma64(double a, double b, double c,
+                       enum exec_fmode mode);                       /* a*b+c  */
+uint64_t exec_fr_div64(double a, double b, enum exec_fmode mode);   /* a / b  */
+uint64_t exec_fr_sqrt64(double a, enum exec_fmode mode);            /* sqrt a */
 
 /* Integer magnitude mag with sign rounded to format f in mode. */
 uint64_t exec_fr_from_int(const struct exec_ffmt *f, int sign, uint64_t mag,
