@@ -128,13 +128,13 @@ int exec_int_arith(struct exec_warp *w, const struct ptx_inst *in,
 int exec_int_bits(struct exec_warp *w, const struct ptx_inst *in,
                   uint32_t m, struct exec_error *err);
 /* Float arithmetic (f32/f64): add sub mul mad fma div abs neg min max
- * copysign testp. */
+ * copysign testp; scalar f16 add sub mul mad fma abs neg min max. */
 int exec_float_arith(struct exec_warp *w, const struct ptx_inst *in,
                      uint32_t m, struct exec_error *err);
 /* SFU: sqrt rsqrt rcp ex2 lg2 sin cos tanh. */
 int exec_sfu(struct exec_warp *w, const struct ptx_inst *in,
              uint32_t m, struct exec_error *err);
-/* Comparisons and selects: setp set selp slct. */
+/* Comparisons and selects: setp set selp slct (int, f16, f32, f64). */
 int exec_cmp(struct exec_warp *w, const struct ptx_inst *in,
              uint32_t m, struct exec_error *err);
 /* cvt: every int/float pair with rounding and .sat, f16 <-> f32/f64. */
