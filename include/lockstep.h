@@ -34,15 +34,28 @@ typedef struct ls_gpu ls_gpu;             /* one simulated GPU             */
 typedef struct ls_module ls_module;       /* one loaded PTX module         */
 typedef struct ls_dim3 { unsigned x, y, z; } ls_dim3;
 
-/* GPU configuration (functional part; timing knobs live in configs/). */
+typedef enum ls_mode {
+    LS_MODE_FUNCTIONAL = 0,      /* instruction-accurate, no cycles          */
+    LS_MODE_TIMING = 1           /* cycle-level SM + memory model            */
+} ls_mode;
+
+/* GPU configuration. The timing machine comes from a key=value config
+ * (configs/NAME.conf; keys in csim/cfg/cfg_keys.def) plus overrides. */
 typedef struct ls_config {
     unsigned warp_size;          /* threads per warp; 32                      */
     uint64_t global_mem_bytes;   /* device memory capacity                    */
     uint64_t max_warp_insts;     /* per-launch budget before a deadlock error */
     unsigned max_stack_depth;    /* reconvergence stack entries per warp      */
+    ls_mode mode;                /* functional or timing                      */
+    const char *config;          /* shipped name ("gtx480") or file path;
+                                    NULL = built-in defaults (GTX480-like)    */
+    const char *const *sets;     /* NULL-terminated "key=value" overrides     */
+    int progress;                /* 1: progress line on stderr if a tty       */
 } ls_config;
 
-/* Fills *cfg with the defaults (32-wide warps, 1 GiB, 2^34 insts budget). */
+/* Fills *cfg with the defaults (32-wide warps, 1 GiB, 2^34 insts budget,
+ * functional mode until the timing model lands, built-in GTX480-like
+ * config, no overrides, no progress line). */
 void ls_config_default(ls_config *cfg);
 
 /* Creates a GPU; on failure returns NULL and writes a message to err. */
@@ -72,6 +85,37 @@ ls_status ls_module_load_file(ls_gpu *gpu, const char *path, ls_module **mod);
 ls_status ls_module_symbol(ls_gpu *gpu, ls_module *mod, const char *name,
                            ls_dptr *ptr, size_t *bytes);
 
+/* Cache statistics (timing mode). Accesses are coalesced line requests
+ * of one warp instruction; sector counts are 32-byte sectors. */
+#define LS_MAX_SECTORS 8
+typedef struct ls_cache_stats {
+    uint64_t accesses, hits, misses;   /* line requests; hit = all sectors present */
+    uint64_t sector_misses;            /* sectors requested but absent       */
+    uint64_t sector_fills;             /* sectors filled from below          */
+    uint64_t evictions;
+    uint64_t mshr_merges;              /* misses merged into a pending MSHR  */
+    uint64_t reservation_fails;        /* stalls: no MSHR/line/queue free    */
+    uint64_t used_sectors_hist[LS_MAX_SECTORS + 1]; /* at eviction: lines
+                                          whose used-sector count is i       */
+} ls_cache_stats;
+
+typedef struct ls_dram_stats {
+    uint64_t reads, writes;            /* column commands                    */
+    uint64_t bytes;                    /* data moved                         */
+    uint64_t row_hits, activates, precharges;
+} ls_dram_stats;
+
+/* Why an SM issued nothing in a cycle (timing mode; SM-cycles). */
+typedef struct ls_stall_stats {
+    uint64_t no_warps;       /* no resident warp                              */
+    uint64_t ibuffer;        /* every ready warp waits on fetch/decode        */
+    uint64_t scoreboard;     /* operands not ready (RAW/WAW)                  */
+    uint64_t barrier;        /* warps wait at a barrier                       */
+    uint64_t pipe_busy;      /* target ALU/SFU/MEM pipeline busy              */
+    uint64_t mem_wait;       /* memory unit or its queues full                */
+} ls_stall_stats;
+
+#define LS_STACK_HIST 16
 /* Statistics of one launch (or a sum of launches, see ls_stats_add). */
 typedef struct ls_stats {
     uint64_t launches;
@@ -80,8 +124,16 @@ typedef struct ls_stats {
     uint64_t divergent_branches; /* branches that split a warp                */
     uint64_t branches;           /* warp-level branch instructions            */
     uint64_t max_stack_depth;    /* deepest reconvergence stack seen          */
+    uint64_t stack_depth_hist[LS_STACK_HIST]; /* warp insts issued at stack
+                                    depth i (last bucket: >= LS_STACK_HIST-1) */
     uint64_t ctas, threads;
     uint64_t cycles;             /* timing mode only; 0 in functional mode    */
+    uint64_t sm_cycles;          /* sum over SMs of cycles with resident work */
+    uint64_t idle_cycles;        /* SM-cycles in which no warp was ready      */
+    ls_stall_stats stall;        /* breakdown of the idle SM-cycles           */
+    ls_cache_stats l1d, l2;
+    ls_dram_stats dram;
+    double ipc;                  /* warp_insts / cycles (0 in functional)     */
     double simd_util;            /* thread_insts / (warp_insts * warp_size)   */
     double wall_s;               /* host seconds spent simulating             */
 } ls_stats;
