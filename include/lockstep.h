@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -58,6 +59,12 @@ typedef struct ls_config {
  * config, no overrides, no progress line). */
 void ls_config_default(ls_config *cfg);
 
+/* Writes the effective timing configuration of cfg (its config name/file
+ * and overrides applied to the defaults) as "key = value  # doc" lines.
+ * Returns LS_OK, or an error (unknown key, bad value: named with its file
+ * and line) with the message in err. */
+ls_status ls_config_dump(const ls_config *cfg, FILE *out, char *err, size_t errlen);
+
 /* Creates a GPU; on failure returns NULL and writes a message to err. */
 ls_gpu *ls_gpu_create(const ls_config *cfg, char *err, size_t errlen);
 /* Frees a GPU, its modules and its device memory; NULL is ignored. */
@@ -75,6 +82,10 @@ ls_status ls_memcpy_htod(ls_gpu *gpu, ls_dptr dst, const void *src, size_t n);
 ls_status ls_memcpy_dtoh(ls_gpu *gpu, void *dst, ls_dptr src, size_t n);
 /* Sets n bytes of device memory to (unsigned char)value. */
 ls_status ls_memset(ls_gpu *gpu, ls_dptr dst, int value, size_t n);
+
+/* 64-bit digest of the contents of every live device allocation (in
+ * address order): equal digests mean equal final memory (mode checks). */
+ls_status ls_mem_digest(ls_gpu *gpu, uint64_t *digest);
 
 /* Parses PTX text (name is used in messages) and loads it into gpu. */
 ls_status ls_module_load_text(ls_gpu *gpu, const char *name, const char *text,
