@@ -47,9 +47,30 @@ module bgp #(
 
     reg [M-1:0] arr0, arr1;
 
-    wire [K*L-1:0] qh, eh;
-    bgp_hash #(.M(M), .K(K)) u_qhash (.addr_i(q_addr_i), .idx_o(qh));
-    bgp_hash #(.M(M), .K(K)) u_ehash (.addr_i(e_addr_i), .idx_o(eh));
+    // Hash functions (docs/blocks/bgp.md): for k = 0..K-1 the block
+    // address is rotated left by R_k = 9k mod 32 (k bytes plus k bits, so
+    // the K functions differ for every L) and cut into L-bit slices that
+    // are XORed: address bit p feeds index bit ((p + R_k) mod 32) mod L.
+    // Pure wiring and XOR trees of ceil(32/L) inputs per index bit; h_k
+    // is in bits k*L +: L of qh (query) and eh (eviction).
+    reg [K*L-1:0] qh, eh;
+    integer hk, hp;
+    always @* begin
+        qh = {K*L{1'b0}};
+        eh = {K*L{1'b0}};
+        for (hk = 0; hk < K; hk = hk + 1)
+`ifdef MUTANT_1
+            // fault: the top address byte is left out of every hash
+            for (hp = 0; hp < 24; hp = hp + 1) begin
+`else
+            for (hp = 0; hp < 32; hp = hp + 1) begin
+`endif
+                qh[hk*L + ((hp + 9*hk) % 32) % L] =
+                    qh[hk*L + ((hp + 9*hk) % 32) % L] ^ q_addr_i[hp];
+                eh[hk*L + ((hp + 9*hk) % 32) % L] =
+                    eh[hk*L + ((hp + 9*hk) % 32) % L] ^ e_addr_i[hp];
+            end
+    end
 
 `ifdef MUTANT_2
     // fault: SEL prefers array 1 on a tie (answers from the idle array)

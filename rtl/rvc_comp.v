@@ -27,14 +27,42 @@ module rvc_comp #(
 );
     // Two half comparators (Fig 7(c)); the full-register result combines
     // them: equal in both halves and, when both halves have an active
-    // lane, the two leading-one values agree in that byte.
-    wire [3:0]  eql, eqh;
-    wire [31:0] refl, refh;
-    wire        anyl, anyh;
-    rvc_comp_enc #(.W(W), .LO(0),   .HI(W/2)) u_low  (.data_i(data_i), .mask_i(mask_i),
-                                                      .eq_o(eql), .ref_o(refl), .any_o(anyl));
-    rvc_comp_enc #(.W(W), .LO(W/2), .HI(W))   u_high (.data_i(data_i), .mask_i(mask_i),
-                                                      .eq_o(eqh), .ref_o(refh), .any_o(anyh));
+    // lane, the two leading-one values agree in that byte. Per half:
+    // inactive lanes take the value of the highest-numbered active lane
+    // (leading-one broadcast, Fig 7(a)), so only active lanes decide;
+    // eq[b] = byte b equal in every active lane of the half (1111 and
+    // ref = 0 when the half has no active lane).
+    reg  [3:0]  eql, eqh;
+    reg  [31:0] refl, refh;
+    wire        anyl = |mask_i[W/2-1:0];
+    wire        anyh = |mask_i[W-1:W/2];
+    integer l, h;
+    always @* begin
+        refl = 32'd0;
+        refh = 32'd0;
+        for (l = 0; l < W/2; l = l + 1) begin
+            if (mask_i[l])       refl = data_i[l*32 +: 32];
+            if (mask_i[W/2 + l]) refh = data_i[(W/2 + l)*32 +: 32];
+        end
+        eql = 4'hf;
+        eqh = 4'hf;
+        for (l = 0; l < W/2; l = l + 1)
+            for (h = 0; h < 4; h = h + 1) begin
+`ifdef MUTANT_1
+                // fault: inactive lanes take part in the compare
+                if (data_i[l*32 + h*8 +: 8] != refl[h*8 +: 8])
+                    eql[h] = 1'b0;
+                if (data_i[(W/2 + l)*32 + h*8 +: 8] != refh[h*8 +: 8])
+                    eqh[h] = 1'b0;
+`else
+                if (mask_i[l] && data_i[l*32 + h*8 +: 8] != refl[h*8 +: 8])
+                    eql[h] = 1'b0;
+                if (mask_i[W/2 + l] &&
+                    data_i[(W/2 + l)*32 + h*8 +: 8] != refh[h*8 +: 8])
+                    eqh[h] = 1'b0;
+`endif
+            end
+    end
     reg [3:0] eqf;
     integer b;
     always @* begin
