@@ -35,7 +35,7 @@ WL_OBJS   := $(call obj,$(WL_SRCS)) $(BUILD)/obj/gen/wl_ptx.o $(BUILD)/obj/gen/w
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 
 # Targets the fragments extend.
-TEST_TARGETS := test-unit test-workloads
+TEST_TARGETS := test-unit test-workloads test-asan
 ALL_TARGETS  := $(LIB) $(CLI)
 
 .PHONY: all deps run test test-unit test-workloads test-asan bench ptx clean
