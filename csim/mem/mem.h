@@ -1,0 +1,55 @@
+/* The timing memory hierarchy below the SMs: per-SM sectored L1D with MSHRs,
+ * an interconnect (request and reply networks), memory partitions each with
+ * a sectored L2 slice and a GDDR5-like DRAM channel (banks, rows, FR-FCFS).
+ * It consumes core_mem_req records (csim/core/core_port.h) and produces
+ * core_mem_resp completions; it never computes values (those were computed
+ * at issue by the functional model). Shared memory is modelled in the SM.
+ * See docs/memory-hierarchy.md for structure, knobs and write policies. */
+#ifndef MEM_H
+#define MEM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lockstep.h"
+#include "cfg/cfg.h"
+#include "core/core_port.h"
+
+struct mem_sys;
+
+/* Builds the hierarchy for nsms SMs from c (sizes, latencies, clocks).
+ * Returns NULL with "file:line: message" in err on a bad configuration or
+ * allocation failure. */
+struct mem_sys *mem_sys_create(const struct cfg *c, unsigned nsms, char *err, size_t errlen);
+/* Frees m and everything it owns (NULL is fine). */
+void mem_sys_free(struct mem_sys *m);
+/* Offers request r from SM r->sm at core cycle now. Returns false when it
+ * cannot be accepted this cycle (no MSHR / queue slot): the SM stalls and
+ * retries; the refusal is counted in reservation_fails. */
+bool mem_access(struct mem_sys *m, const struct core_mem_req *r, uint64_t now);
+/* Advances the hierarchy to core cycle now (handles the icnt and DRAM clock
+ * domains internally); cost is proportional to the work in flight. */
+void mem_cycle(struct mem_sys *m, uint64_t now);
+/* Pops one completion for SM sm that is due at or before now into *out.
+ * Returns false when none is due. */
+bool mem_pop_resp(struct mem_sys *m, unsigned sm, uint64_t now, struct core_mem_resp *out);
+/* Earliest core cycle > now at which anything in the hierarchy changes (a
+ * completion becomes due or internal work must be done); UINT64_MAX when
+ * nothing is in flight. */
+uint64_t mem_next_event(const struct mem_sys *m, uint64_t now);
+/* End of a kernel: sweeps the L1Ds into the used-sector histogram and
+ * invalidates them (the L1D is not coherent); the L2 is kept. */
+void mem_kernel_end(struct mem_sys *m);
+/* Copies the cumulative statistics (L1D summed over SMs, L2 over slices,
+ * DRAM over channels) since creation; any pointer may be NULL. */
+void mem_stats(const struct mem_sys *m, ls_cache_stats *l1d, ls_cache_stats *l2, ls_dram_stats *dram);
+/* Writes a human-readable description of MSHR and queue occupancy (for
+ * watchdog reports) into buf; returns the snprintf-style length. */
+int mem_describe(const struct mem_sys *m, char *buf, size_t n);
+
+/* Additive: true when no request, reply or DRAM command is in flight and
+ * every completion has been popped. */
+bool mem_idle(const struct mem_sys *m);
+
+#endif
