@@ -44,6 +44,9 @@ test)
       done
     done
     echo "block $b: $bt random cycles checked in lockstep"
+    if [ "$bt" -lt 1000000 ]; then
+      echo "FAIL $b: fewer than 10^6 random cycles (raise cycles= in tb/${b}_params.txt)"; fail=1
+    fi
     total=$((total + bt))
   done
   echo "test-blocks: $total random cycles checked, $([ $fail = 0 ] && echo PASS || echo FAIL)"
