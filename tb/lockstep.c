@@ -79,8 +79,19 @@ static void fst_rerun(struct ls_ctx *ls, uint64_t cycle, char *path,
 {
     mkdir("build", 0777);
     mkdir("build/fail", 0777);
-    snprintf(path, n, "build/fail/%s_%s_%" PRIu64 "%s.fst", ls->blk, ls->set,
-             ls->seed, ls->directed ? "_directed" : "");
+    /* named after the build directory (<blk>_<set>[_m<k>]) of this binary */
+    char inst[128];
+    const char *a0 = ls->argv[0], *end = strrchr(a0, '/'), *beg = end;
+    while (beg && beg > a0 && beg[-1] != '/')
+        beg--;
+    if (end && beg && end > beg && (size_t)(end - beg) < sizeof inst) {
+        memcpy(inst, beg, (size_t)(end - beg));
+        inst[end - beg] = 0;
+    } else {
+        snprintf(inst, sizeof inst, "%s_%s", ls->blk, ls->set);
+    }
+    snprintf(path, n, "build/fail/%s_%" PRIu64 "%s.fst", inst, ls->seed,
+             ls->directed ? "_directed" : "");
     char win[64];
     uint64_t a = cycle > LS_HIST ? cycle - LS_HIST : 0;
     snprintf(win, sizeof win, "%" PRIu64 ":%" PRIu64, a, cycle + 1);
