@@ -29,7 +29,8 @@ WL_PTX    := $(sort $(wildcard workloads/*/*.ptx))
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
-LIB_OBJS  := $(call obj,$(LIB_SRCS))
+LIB_OBJS  := $(call obj,$(LIB_SRCS)) $(BUILD)/obj/gen/cfg_blobs.o
+CFG_FILES := $(sort $(wildcard configs/*.conf))
 CLI_OBJS  := $(call obj,$(CLI_SRCS))
 WL_OBJS   := $(call obj,$(WL_SRCS)) $(BUILD)/obj/gen/wl_ptx.o $(BUILD)/obj/gen/wl_registry.o
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
@@ -75,6 +76,12 @@ $(BUILD)/tools/bin2c: tools/bin2c.c | deps
 $(BUILD)/gen/wl_ptx.c: $(BUILD)/tools/bin2c $(WL_PTX)
 	@mkdir -p $(dir $@)
 	$(BUILD)/tools/bin2c $@ $(WL_PTX)
+
+# Shipped configs are embedded in the library: --config NAME works anywhere.
+$(BUILD)/gen/cfg_blobs.c: $(BUILD)/tools/bin2c $(CFG_FILES)
+	@mkdir -p $(dir $@)
+	$(BUILD)/tools/bin2c --table gpu_cfg_blobs --struct gpu_cfg_blob \
+	  --header gpu/gpu_cfgblobs.h $@ $(CFG_FILES)
 
 # The registry lists every `const struct workload wl_def_NAME` in WL_SRCS,
 # so adding a workload never edits a shared file.

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gpu/gpu.h"
+#include "gpu/gpu_cfgblobs.h"
 
 const char *ls_status_name(ls_status s)
 {
@@ -32,6 +33,86 @@ void ls_config_default(ls_config *cfg)
     cfg->max_stack_depth = 64;
 }
 
+/* Applies ls_config's config (shipped name or file) and overrides to c.
+ * Returns 0 or -1 with "file:line: ... key ..." in err. */
+static int build_cfg(const ls_config *lc, struct cfg *c, char *err, size_t errlen)
+{
+    cfg_defaults(c);
+    if (lc->config && lc->config[0]) {
+        const struct gpu_cfg_blob *b = NULL;
+        for (const struct gpu_cfg_blob *p = gpu_cfg_blobs; p->name; p++)
+            if (!strcmp(p->name, lc->config))
+                b = p;
+        if (b) {
+            if (cfg_parse_text(c, b->path, b->text, err, errlen) != 0)
+                return -1;
+        } else if (!strchr(lc->config, '/') && !strchr(lc->config, '.')) {
+            char names[256] = "";
+            size_t o = 0;
+            for (const struct gpu_cfg_blob *p = gpu_cfg_blobs; p->name && o < sizeof names; p++) {
+                int k = snprintf(names + o, sizeof names - o, "%s%s", o ? ", " : "", p->name);
+                if (k < 0)
+                    break;
+                o += (size_t)k;
+            }
+            snprintf(err, errlen, "%s:%d: unknown config '%s' (shipped: %s; or a file path)",
+                     __FILE__, __LINE__, lc->config, names);
+            return -1;
+        } else if (cfg_load_file(c, lc->config, err, errlen) != 0) {
+            return -1;
+        }
+    }
+    for (const char *const *kv = lc->sets; kv && *kv; kv++)
+        if (cfg_set(c, *kv, "--set", err, errlen) != 0)
+            return -1;
+    return cfg_validate(c, err, errlen);
+}
+
+ls_status ls_config_dump(const ls_config *cfg, FILE *out, char *err, size_t errlen)
+{
+    char e[512];
+    if (!cfg || !out) {
+        if (err && errlen)
+            snprintf(err, errlen, "%s:%d: ls_config_dump: cfg or out is NULL",
+                     __FILE__, __LINE__);
+        return LS_ERR_INVALID;
+    }
+    struct cfg c;
+    if (build_cfg(cfg, &c, e, sizeof e) != 0) {
+        if (err && errlen)
+            snprintf(err, errlen, "%s", e);
+        return LS_ERR_INVALID;
+    }
+    fprintf(out, "# effective configuration: %s%s\n",
+            cfg->config ? cfg->config : "built-in defaults",
+            cfg->sets && cfg->sets[0] ? " + --set overrides" : "");
+    cfg_dump(out, &c);
+    if (err && errlen)
+        err[0] = 0;
+    return LS_OK;
+}
+
+ls_status ls_mem_digest(ls_gpu *gpu, uint64_t *digest)
+{
+    if (!gpu)
+        return LS_ERR_INVALID;
+    if (!digest)
+        return GPU_FAIL(gpu, LS_ERR_INVALID, "ls_mem_digest: digest is NULL");
+    /* FNV-1a over (base, size, bytes) of every allocation in address order */
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (uint32_t i = 0; i < gpu->dmem.n; i++) {
+        const struct exec_alloc *a = &gpu->dmem.a[i];
+        uint64_t hdr[2] = { a->base, a->size };
+        const uint8_t *p = (const uint8_t *)hdr;
+        for (size_t k = 0; k < sizeof hdr; k++)
+            h = (h ^ p[k]) * 0x100000001b3ull;
+        for (uint64_t k = 0; k < a->size; k++)
+            h = (h ^ a->host[k]) * 0x100000001b3ull;
+    }
+    *digest = h;
+    return LS_OK;
+}
+
 ls_gpu *ls_gpu_create(const ls_config *cfg, char *err, size_t errlen)
 {
     ls_config c;
@@ -52,6 +133,19 @@ ls_gpu *ls_gpu_create(const ls_config *cfg, char *err, size_t errlen)
             snprintf(err, errlen, "%s:%d: ls_gpu_create: %s", __FILE__, __LINE__, why);
         return NULL;
     }
+    struct cfg tc;
+    char cerr[512];
+    if (build_cfg(&c, &tc, cerr, sizeof cerr) != 0) {
+        if (err && errlen)
+            snprintf(err, errlen, "%s", cerr);
+        return NULL;
+    }
+    if (c.mode != LS_MODE_FUNCTIONAL && c.mode != LS_MODE_TIMING) {
+        if (err && errlen)
+            snprintf(err, errlen, "%s:%d: ls_gpu_create: mode must be functional or timing",
+                     __FILE__, __LINE__);
+        return NULL;
+    }
     ls_gpu *g = calloc(1, sizeof *g);
     if (!g) {
         if (err && errlen)
@@ -60,6 +154,9 @@ ls_gpu *ls_gpu_create(const ls_config *cfg, char *err, size_t errlen)
         return NULL;
     }
     g->cfg = c;
+    g->cfg.config = NULL;       /* the caller's strings are not kept */
+    g->cfg.sets = NULL;
+    g->tcfg = tc;
     g->dmem.capacity = c.global_mem_bytes;
     if (err && errlen)
         err[0] = 0;
@@ -79,6 +176,7 @@ void ls_gpu_destroy(ls_gpu *gpu)
         free(m);
         m = n;
     }
+    gpu_timing_free(gpu);
     gpu_mem_fini(gpu);
     free(gpu->tex);
     free(gpu);
@@ -284,8 +382,39 @@ void ls_stats_add(ls_stats *acc, const ls_stats *s, unsigned warp_size)
         acc->max_stack_depth = s->max_stack_depth;
     acc->ctas += s->ctas;
     acc->threads += s->threads;
+    for (unsigned i = 0; i < LS_STACK_HIST; i++)
+        acc->stack_depth_hist[i] += s->stack_depth_hist[i];
     acc->cycles += s->cycles;
+    acc->sm_cycles += s->sm_cycles;
+    acc->idle_cycles += s->idle_cycles;
+    acc->stall.no_warps += s->stall.no_warps;
+    acc->stall.ibuffer += s->stall.ibuffer;
+    acc->stall.scoreboard += s->stall.scoreboard;
+    acc->stall.barrier += s->stall.barrier;
+    acc->stall.pipe_busy += s->stall.pipe_busy;
+    acc->stall.mem_wait += s->stall.mem_wait;
+    ls_cache_stats *ca[2] = { &acc->l1d, &acc->l2 };
+    const ls_cache_stats *cs[2] = { &s->l1d, &s->l2 };
+    for (unsigned k = 0; k < 2; k++) {
+        ca[k]->accesses += cs[k]->accesses;
+        ca[k]->hits += cs[k]->hits;
+        ca[k]->misses += cs[k]->misses;
+        ca[k]->sector_misses += cs[k]->sector_misses;
+        ca[k]->sector_fills += cs[k]->sector_fills;
+        ca[k]->evictions += cs[k]->evictions;
+        ca[k]->mshr_merges += cs[k]->mshr_merges;
+        ca[k]->reservation_fails += cs[k]->reservation_fails;
+        for (unsigned i = 0; i <= LS_MAX_SECTORS; i++)
+            ca[k]->used_sectors_hist[i] += cs[k]->used_sectors_hist[i];
+    }
+    acc->dram.reads += s->dram.reads;
+    acc->dram.writes += s->dram.writes;
+    acc->dram.bytes += s->dram.bytes;
+    acc->dram.row_hits += s->dram.row_hits;
+    acc->dram.activates += s->dram.activates;
+    acc->dram.precharges += s->dram.precharges;
     acc->wall_s += s->wall_s;
+    acc->ipc = acc->cycles ? (double)acc->warp_insts / (double)acc->cycles : 0.0;
     unsigned ws = warp_size ? warp_size : 32;
     acc->simd_util = acc->warp_insts
         ? (double)acc->thread_insts / ((double)acc->warp_insts * ws) : 0.0;
@@ -314,6 +443,8 @@ ls_status ls_launch(ls_gpu *gpu, ls_module *mod, const char *kernel,
         return GPU_FAIL(gpu, LS_ERR_INVALID,
                         "ls_launch: %s matches several mangled entries in %s; "
                         "use the mangled name", kernel, mod->name);
+    if (gpu->cfg.mode == LS_MODE_TIMING)
+        return gpu_timing_launch(gpu, mod, f, grid, block, dyn_shared, args, stats);
     return gpu_launch(gpu, mod, f, grid, block, dyn_shared, args, stats);
 }
 

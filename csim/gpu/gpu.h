@@ -7,6 +7,10 @@
 #include "lockstep.h"
 #include "exec/exec_mem.h"
 #include "ptx/ptx_ir.h"
+#include "cfg/cfg.h"
+
+struct mem_sys;
+struct core_sm;
 
 #define GPU_ERR_LEN 8192
 #define GPU_MAX_SHARED (96u * 1024u)   /* static + dynamic shared per CTA */
@@ -26,6 +30,19 @@ struct ls_gpu {
     uint32_t ntex, texcap;
     struct ls_module *mods;
     char err[GPU_ERR_LEN];
+    /* timing mode */
+    struct cfg tcfg;            /* effective timing configuration        */
+    struct mem_sys *mem;        /* memory hierarchy (kept across kernels) */
+    struct core_sm *sms;        /* tcfg.num_sms SMs, created on first use */
+    uint64_t now;               /* core cycle (monotonic across kernels)  */
+};
+
+/* What every CTA of one launch shares: parameter buffer, symbol
+ * addresses, shared-memory layout, the per-thread local stack. */
+struct gpu_layout {
+    uint8_t *param; uint64_t param_bytes;
+    uint64_t *sym0, *sym1;
+    uint64_t shared_bytes, frame0, local_stride;
 };
 
 /* Records "file:line: message" as gpu's last error and returns st. */
@@ -50,6 +67,26 @@ ls_status gpu_module_place(ls_gpu *gpu, struct ls_module *m);
 /* Kernel entry of mod named name, or its mangled form _Z<len><name>... */
 const struct ptx_func *gpu_find_kernel(const struct ptx_module *mod,
                                        const char *name, int *ambiguous);
+
+/* Checks grid/block dimensions against the limits and .maxntid. */
+ls_status gpu_check_geometry(ls_gpu *gpu, const struct ptx_func *f,
+                             ls_dim3 grid, ls_dim3 block);
+/* Fills lay for a launch of f (params copied from args, symbol addresses,
+ * shared layout with dyn_shared bytes, local stack stride). */
+ls_status gpu_layout_prepare(ls_gpu *gpu, const struct ls_module *m,
+                             const struct ptx_func *f, size_t dyn_shared,
+                             void **args, struct gpu_layout *lay);
+/* Frees what gpu_layout_prepare allocated. */
+void gpu_layout_free(struct gpu_layout *lay);
+
+/* Runs kernel f of module m to completion (timing mode: cycle loop over
+ * the SMs and the memory system; same results as gpu_launch). */
+ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
+                            const struct ptx_func *f, ls_dim3 grid,
+                            ls_dim3 block, size_t dyn_shared, void **args,
+                            ls_stats *stats);
+/* Frees the timing-mode state of gpu (SMs, memory system). */
+void gpu_timing_free(ls_gpu *gpu);
 
 /* Runs kernel f of module m to completion (functional mode). */
 ls_status gpu_launch(ls_gpu *gpu, struct ls_module *m,

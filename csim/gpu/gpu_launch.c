@@ -229,21 +229,21 @@ static bool func_has_shared(const struct ptx_func *f, const char *name)
     return false;
 }
 
-/* Sets up param buffer, symbol addresses and memory segments. */
-static ls_status prepare(struct launch *L, size_t dyn_shared, void **args)
+ls_status gpu_layout_prepare(ls_gpu *gpu, const struct ls_module *m,
+                             const struct ptx_func *f, size_t dyn_shared,
+                             void **args, struct gpu_layout *lay)
 {
-    ls_gpu *gpu = L->gpu;
-    const struct ptx_func *f = L->f;
-    const struct ptx_module *p = L->m->ptx;
+    const struct ptx_module *p = m->ptx;
+    memset(lay, 0, sizeof *lay);
     /* parameters */
-    L->param_bytes = f->param_bytes;
+    lay->param_bytes = f->param_bytes;
     for (uint32_t i = 0; i < f->nparams; i++) {
         uint64_t end = (uint64_t)f->params[i].offset + f->params[i].size;
-        if (end > L->param_bytes)
-            L->param_bytes = end;
+        if (end > lay->param_bytes)
+            lay->param_bytes = end;
     }
-    L->param = calloc(1, (size_t)L->param_bytes + 8);
-    if (!L->param)
+    lay->param = calloc(1, (size_t)lay->param_bytes + 8);
+    if (!lay->param)
         return GPU_FAIL(gpu, LS_ERR_NOMEM, "host memory exhausted");
     if (f->nparams && !args)
         return GPU_FAIL(gpu, LS_ERR_LAUNCH,
@@ -254,15 +254,15 @@ static ls_status prepare(struct launch *L, size_t dyn_shared, void **args)
             return GPU_FAIL(gpu, LS_ERR_LAUNCH,
                             "kernel %s: args[%u] (%s, %u bytes) is NULL",
                             f->name, i, f->params[i].name, f->params[i].size);
-        memcpy(L->param + f->params[i].offset, args[i], f->params[i].size);
+        memcpy(lay->param + f->params[i].offset, args[i], f->params[i].size);
     }
     /* shared: kernel statics, module-scope statics, then dynamic */
-    L->sym0 = calloc(p->nsyms ? p->nsyms : 1, sizeof *L->sym0);
-    L->sym1 = calloc(f->nsyms ? f->nsyms : 1, sizeof *L->sym1);
-    if (!L->sym0 || !L->sym1)
+    lay->sym0 = calloc(p->nsyms ? p->nsyms : 1, sizeof *lay->sym0);
+    lay->sym1 = calloc(f->nsyms ? f->nsyms : 1, sizeof *lay->sym1);
+    if (!lay->sym0 || !lay->sym1)
         return GPU_FAIL(gpu, LS_ERR_NOMEM, "host memory exhausted");
     if (p->nsyms)
-        memcpy(L->sym0, L->m->sym_addr, p->nsyms * sizeof *L->sym0);
+        memcpy(lay->sym0, m->sym_addr, p->nsyms * sizeof *lay->sym0);
     uint64_t stat = f->shared_bytes;
     for (uint32_t i = 0; i < p->nsyms; i++) {
         const struct ptx_symbol *s = &p->syms[i];
@@ -270,32 +270,32 @@ static ls_status prepare(struct launch *L, size_t dyn_shared, void **args)
             func_has_shared(f, s->name))
             continue;
         stat = align_up(stat, s->align ? s->align : 1);
-        L->sym0[i] = stat;
+        lay->sym0[i] = stat;
         stat += s->size;
     }
     uint64_t dyn_base = align_up(stat, 16);
     for (uint32_t i = 0; i < p->nsyms; i++)
         if (p->syms[i].space == PTX_SP_SHARED && p->syms[i].is_extern)
-            L->sym0[i] = dyn_base;
-    L->shared_bytes = dyn_base + dyn_shared;
-    if (dyn_shared > GPU_MAX_SHARED || L->shared_bytes > GPU_MAX_SHARED)
+            lay->sym0[i] = dyn_base;
+    lay->shared_bytes = dyn_base + dyn_shared;
+    if (dyn_shared > GPU_MAX_SHARED || lay->shared_bytes > GPU_MAX_SHARED)
         return GPU_FAIL(gpu, LS_ERR_LAUNCH,
                         "kernel %s needs %llu bytes of shared memory per CTA "
                         "(%llu static + %zu dynamic), more than %u",
-                        f->name, (unsigned long long)L->shared_bytes,
+                        f->name, (unsigned long long)lay->shared_bytes,
                         (unsigned long long)stat, dyn_shared, GPU_MAX_SHARED);
     /* function symbols of the kernel frame */
     for (uint32_t i = 0; i < f->nsyms; i++) {
         const struct ptx_symbol *s = &f->syms[i];
         if (i < f->nparams)
-            L->sym1[i] = f->params[i].offset;
+            lay->sym1[i] = f->params[i].offset;
         else if (s->space == PTX_SP_SHARED)
-            L->sym1[i] = s->is_extern ? dyn_base : s->offset;
+            lay->sym1[i] = s->is_extern ? dyn_base : s->offset;
     }
-    L->frame0 = simt_frame_layout(f, 0, L->sym1);
+    lay->frame0 = simt_frame_layout(f, 0, lay->sym1);
     /* room for SIMT_MAX_FRAMES - 1 nested (or recursive) calls of the
      * largest .func of the module */
-    uint64_t stack = L->frame0, big = 0;
+    uint64_t stack = lay->frame0, big = 0;
     bool calls = false;
     for (uint32_t i = 0; i < p->nfuncs; i++)
         if (!p->funcs[i].is_entry) {
@@ -305,7 +305,31 @@ static ls_status prepare(struct launch *L, size_t dyn_shared, void **args)
         }
     if (calls)
         stack += big * (SIMT_MAX_FRAMES - 1);
-    L->local_stride = align_up(stack ? stack : 16, 16);
+    lay->local_stride = align_up(stack ? stack : 16, 16);
+    return LS_OK;
+}
+
+void gpu_layout_free(struct gpu_layout *lay)
+{
+    free(lay->param);
+    free(lay->sym0);
+    free(lay->sym1);
+    memset(lay, 0, sizeof *lay);
+}
+
+/* Sets up param buffer, symbol addresses and memory segments. */
+static ls_status prepare(struct launch *L, size_t dyn_shared, void **args)
+{
+    ls_gpu *gpu = L->gpu;
+    struct gpu_layout lay;
+    ls_status st = gpu_layout_prepare(gpu, L->m, L->f, dyn_shared, args, &lay);
+    L->param = lay.param;  L->param_bytes = lay.param_bytes;
+    L->sym0 = lay.sym0;    L->sym1 = lay.sym1;
+    L->shared_bytes = lay.shared_bytes;
+    L->frame0 = lay.frame0;
+    L->local_stride = lay.local_stride;
+    if (st != LS_OK)
+        return st;
     L->shared = calloc(1, (size_t)L->shared_bytes + 16);
     L->local = calloc((size_t)L->nwarps * EXEC_WARP, (size_t)L->local_stride);
     L->warps = calloc(L->nwarps, sizeof *L->warps);
@@ -348,8 +372,8 @@ static void cleanup(struct launch *L)
     free(L->sym1);
 }
 
-static ls_status check_geometry(ls_gpu *gpu, const struct ptx_func *f,
-                                ls_dim3 grid, ls_dim3 block)
+ls_status gpu_check_geometry(ls_gpu *gpu, const struct ptx_func *f,
+                             ls_dim3 grid, ls_dim3 block)
 {
     if (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z)
         return GPU_FAIL(gpu, LS_ERR_LAUNCH,
@@ -381,7 +405,7 @@ ls_status gpu_launch(ls_gpu *gpu, struct ls_module *m,
                      size_t dyn_shared, void **args, ls_stats *stats)
 {
     double t0 = now_s();
-    ls_status st = check_geometry(gpu, f, grid, block);
+    ls_status st = gpu_check_geometry(gpu, f, grid, block);
     if (st != LS_OK)
         return st;
     struct launch L;

@@ -1,0 +1,182 @@
+/* The SM timing model (docs/timing-core.md): warp slots, CTA dispatch
+ * limits, fetch/instruction buffer, per-warp scoreboard, N warp schedulers
+ * (lrr/gto/two_level/oldest), ALU/SFU/MEM pipelines with lanes, initiation
+ * interval and latency, register-file banks with operand collectors,
+ * shared-memory bank conflicts, the coalescer and barriers. Values are
+ * computed at issue by simt_step(); this layer only moves timing records.
+ * It never calls csim/mem: the GPU top moves core_mem_req/core_mem_resp. */
+#ifndef CORE_H
+#define CORE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "lockstep.h"
+#include "cfg/cfg.h"
+#include "core/core_port.h"
+#include "simt/simt.h"
+
+#define CORE_INF UINT64_MAX
+#define CORE_MAX_SRC 12
+#define CORE_MAX_DST 4
+#define CORE_MAX_PEND 16           /* outstanding loads per warp          */
+#define CORE_TAG_NOWAIT 0x80000000u /* store/red: nobody waits for it      */
+#define CORE_NBAR 16
+
+enum core_unit { CORE_U_ALU, CORE_U_SFU, CORE_U_MEM, CORE_U_CTRL, CORE_U_NONE };
+enum core_stall { CORE_ST_NONE, CORE_ST_BARRIER, CORE_ST_IBUFFER,
+                  CORE_ST_SCOREBOARD, CORE_ST_MEM, CORE_ST_PIPE };
+
+/* One decoded static instruction (scoreboard and unit class). */
+struct core_dinst {
+    uint8_t unit;               /* enum core_unit                         */
+    uint8_t ndst, nsrc;
+    uint8_t is_atomic;          /* atom/red: performed at L2              */
+    int32_t dst[CORE_MAX_DST];
+    int32_t src[CORE_MAX_SRC];
+};
+
+/* Decoded instructions of every function of a module (index = funcs[i]). */
+struct core_prog {
+    const struct ptx_module *mod;
+    struct core_dinst **di;     /* di[func][pc]                            */
+    uint32_t nfuncs;
+    uint32_t max_regs;          /* largest nregs over the module           */
+};
+
+/* One coalesced line of a warp access (coalescer output). */
+struct core_line {
+    uint64_t line_addr;
+    uint8_t sector_mask;
+    uint16_t bytes;
+};
+
+/* What every CTA of a launch shares (set up by csim/gpu). */
+struct core_kernel {
+    const struct ptx_module *mod;
+    const struct ptx_func *f;
+    const struct core_prog *prog;
+    const uint64_t *sym0, *sym1;
+    uint64_t frame0, local_stride;
+    const uint8_t *param; uint64_t param_bytes;
+    uint64_t shared_bytes;
+    uint32_t ntid[3], nctaid[3];
+    uint32_t nthreads, nwarps;  /* per CTA                                 */
+    uint32_t regs_per_thread;   /* estimate, see core_regs_per_thread      */
+    struct exec_dmem *dmem;
+    const struct exec_tex *tex; uint32_t ntex;
+    uint32_t max_stack_depth;
+};
+
+struct core_pend { uint32_t left; uint8_t ndst; int32_t dst[CORE_MAX_DST]; };
+
+struct core_warp {
+    struct simt_warp sw;
+    uint64_t *reg_ready;        /* cycle each register is readable         */
+    uint64_t ibuf_ready;        /* instruction buffer refilled at          */
+    uint64_t age;               /* dispatch stamp (oldest/gto)             */
+    int32_t cta;                /* CTA slot, -1 = free slot                */
+    uint32_t npend;             /* outstanding load instructions           */
+    uint32_t pend_used;         /* bit i: pend[i] in use                   */
+    struct core_pend pend[CORE_MAX_PEND];
+    uint64_t base_warp_insts, base_thread_insts;
+};
+
+struct core_cta {
+    bool used;
+    uint32_t ctaid[3];
+    uint32_t nwarps_left;       /* warps not yet finished                  */
+    uint32_t arrived[CORE_NBAR], expect[CORE_NBAR];
+    uint8_t *shared;
+};
+
+/* Per-SM statistics (summed by the GPU top). */
+struct core_stats {
+    uint64_t warp_insts, thread_insts, branches, divergent, max_depth;
+    uint64_t busy_cycles;       /* cycles with resident work               */
+    uint64_t idle_cycles;       /* of those, cycles with no issue          */
+    ls_stall_stats stall;
+    uint64_t stack_hist[LS_STACK_HIST];
+    uint64_t shmem_conflict_cycles;
+    uint64_t issued;            /* warp instructions issued (watchdog)    */
+};
+
+struct core_sm {
+    const struct cfg *c;
+    unsigned id, nslots, ncta_slots, nsched;
+    struct core_warp *w;
+    struct core_cta *cta;
+    const struct core_kernel *k;
+    /* resources in use */
+    uint32_t used_threads, used_regs, used_ctas;
+    uint64_t used_shared;
+    uint32_t live_warps;
+    uint64_t age_next;
+    /* pipelines: cycle each unit accepts its next instruction */
+    uint64_t unit_free[3][8];
+    unsigned units[3], lanes[3], ii[3], lat[3];
+    uint64_t *coll_free;        /* operand collectors                      */
+    uint64_t bank_cycle; uint64_t bank_used;  /* banks read this cycle     */
+    /* schedulers */
+    uint32_t last[8];           /* last issued slot per scheduler          */
+    uint32_t active_cta[8];     /* two_level: active group per scheduler   */
+    int gto_last[8];
+    /* memory request queue towards the GPU top */
+    struct core_mem_req *q; uint32_t qhead, qn, qcap;
+    uint64_t local_base_id;     /* local-memory interleave id              */
+    uint8_t *local; uint64_t local_cap;
+    uint8_t *shared; uint64_t shared_cap;
+    /* event skipping and idle accounting */
+    uint64_t next_try, last_eval;
+    int last_reason;
+    bool has_work_at_last;
+    bool cta_finished;          /* a CTA ended since the top last looked   */
+    struct core_stats st;
+    /* failure detail */
+    int err_slot;
+};
+
+/* Builds the decode tables of every function of mod. Returns 0 or -1. */
+int core_prog_build(struct core_prog *p, const struct ptx_module *mod);
+/* Frees what core_prog_build allocated. */
+void core_prog_free(struct core_prog *p);
+/* Estimated 32-bit registers per thread of kernel f (max overlap of the
+ * live ranges of its PTX virtual registers; see docs/timing-core.md). */
+uint32_t core_regs_per_thread(const struct ptx_func *f);
+/* Coalesces the per-lane addresses of r into lines of line bytes with
+ * sector bytes per sector; writes up to 32 lines to out; returns the count. */
+unsigned core_coalesce(const struct exec_result *r, unsigned line,
+                       unsigned sector, struct core_line *out);
+/* Shared-memory conflict degree (>= 1 when any lane is active) of r with
+ * nbanks 4-byte banks: the largest number of distinct words in one bank. */
+unsigned core_shmem_degree(const struct exec_result *r, unsigned nbanks);
+
+/* Creates SM id for config c (warp slots, stacks). Returns 0 or -1. */
+int core_sm_init(struct core_sm *sm, const struct cfg *c, unsigned id,
+                 uint32_t max_stack_depth);
+/* Frees what core_sm_init and core_sm_kernel allocated. */
+void core_sm_free(struct core_sm *sm);
+/* Prepares sm for kernel k (local/shared segments, scoreboards) at cycle
+ * now. Returns 0 or -1 on host memory exhaustion. */
+int core_sm_kernel(struct core_sm *sm, const struct core_kernel *k, uint64_t now);
+/* Whether one more CTA of the current kernel fits (threads, registers,
+ * shared memory, CTA slots). */
+bool core_sm_fits(const struct core_sm *sm);
+/* Makes CTA ctaid resident at cycle now. Returns 0 or -1 (host memory). */
+int core_sm_launch_cta(struct core_sm *sm, const uint32_t ctaid[3], uint64_t now);
+/* Runs one cycle at now: every scheduler issues at most one instruction.
+ * Returns 0, or a non-zero ls_status on a warp failure (sm->err_slot). */
+int core_sm_cycle(struct core_sm *sm, uint64_t now);
+/* Delivers a memory completion at now (releases load destinations). */
+void core_sm_resp(struct core_sm *sm, const struct core_mem_resp *r, uint64_t now);
+/* Pending request at the head of the SM's memory queue, or NULL. */
+const struct core_mem_req *core_sm_req_peek(const struct core_sm *sm);
+/* Drops the head request (the memory system accepted it) at now. */
+void core_sm_req_pop(struct core_sm *sm, uint64_t now);
+/* Whether the SM has resident warps or queued requests. */
+bool core_sm_busy(const struct core_sm *sm);
+/* Closes idle-cycle accounting up to cycle end (exclusive). */
+void core_sm_account(struct core_sm *sm, uint64_t end);
+/* Writes each resident warp's PC, stack and scoreboard state to buf. */
+int core_sm_describe(const struct core_sm *sm, uint64_t now, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,230 @@
+/* Per-static-instruction decode for the timing model (unit class and the
+ * registers the scoreboard tracks), the register-pressure estimate used
+ * for the CTA register limit, the coalescer and shared-bank conflicts. */
+#include <stdlib.h>
+#include <string.h>
+#include "core/core.h"
+
+static void add_reg(int32_t *v, uint8_t *n, unsigned cap, int32_t r)
+{
+    if (r < 0)
+        return;
+    for (unsigned i = 0; i < *n; i++)
+        if (v[i] == r)
+            return;
+    if (*n < cap)
+        v[(*n)++] = r;
+}
+
+/* Registers of operand o into v. */
+static void opnd_regs(const struct ptx_operand *o, int32_t *v, uint8_t *n,
+                      unsigned cap)
+{
+    switch (o->kind) {
+    case PTX_O_REG:
+    case PTX_O_MEM:
+        add_reg(v, n, cap, o->reg);
+        break;
+    case PTX_O_VEC:
+        for (unsigned k = 0; k < o->vec_n && k < 4; k++)
+            add_reg(v, n, cap, o->vec_regs[k]);
+        break;
+    default:
+        break;
+    }
+}
+
+static unsigned ndst_of(const struct ptx_inst *in)
+{
+    switch ((enum ptx_op)in->op) {
+    case PTX_OP_ST: case PTX_OP_RED: case PTX_OP_BRA: case PTX_OP_CALL:
+    case PTX_OP_RET: case PTX_OP_EXIT: case PTX_OP_BAR: case PTX_OP_BARRIER:
+    case PTX_OP_MEMBAR: case PTX_OP_FENCE:
+        return 0;
+    case PTX_OP_SETP: case PTX_OP_SHFL:
+        return 2;
+    default:
+        return 1;
+    }
+}
+
+static void decode(const struct ptx_inst *in, struct core_dinst *d)
+{
+    memset(d, 0, sizeof *d);
+    enum ptx_unit u = ptx_op_unit((enum ptx_op)in->op);
+    switch (u) {
+    case PTX_UNIT_ALU: d->unit = CORE_U_ALU; break;
+    case PTX_UNIT_SFU: d->unit = CORE_U_SFU; break;
+    case PTX_UNIT_MEM: d->unit = CORE_U_MEM; break;
+    case PTX_UNIT_CTRL: d->unit = CORE_U_CTRL; break;
+    default:
+        /* warp collectives use an ALU pipe; barriers/fences none */
+        d->unit = (in->op == PTX_OP_SHFL || in->op == PTX_OP_VOTE ||
+                   in->op == PTX_OP_ACTIVEMASK) ? CORE_U_ALU : CORE_U_NONE;
+        break;
+    }
+    if (in->op == PTX_OP_CVTA)
+        d->unit = CORE_U_ALU;
+    d->is_atomic = in->op == PTX_OP_ATOM || in->op == PTX_OP_RED;
+    unsigned nd = ndst_of(in);
+    for (unsigned i = 0; i < in->nopnd && i < PTX_MAX_OPNDS; i++) {
+        const struct ptx_operand *o = &in->o[i];
+        if (i < nd && o->kind != PTX_O_MEM)
+            opnd_regs(o, d->dst, &d->ndst, CORE_MAX_DST);
+        else
+            opnd_regs(o, d->src, &d->nsrc, CORE_MAX_SRC);
+    }
+    add_reg(d->src, &d->nsrc, CORE_MAX_SRC, in->guard);
+}
+
+int core_prog_build(struct core_prog *p, const struct ptx_module *mod)
+{
+    memset(p, 0, sizeof *p);
+    p->mod = mod;
+    p->nfuncs = mod->nfuncs;
+    p->di = calloc(mod->nfuncs ? mod->nfuncs : 1, sizeof *p->di);
+    if (!p->di)
+        return -1;
+    for (uint32_t i = 0; i < mod->nfuncs; i++) {
+        const struct ptx_func *f = &mod->funcs[i];
+        if (f->nregs > p->max_regs)
+            p->max_regs = f->nregs;
+        p->di[i] = calloc(f->ninsts + 1, sizeof **p->di);
+        if (!p->di[i])
+            return -1;
+        for (uint32_t k = 0; k < f->ninsts; k++)
+            decode(&f->insts[k], &p->di[i][k]);
+        /* pc == ninsts: falling off the end returns (control) */
+        p->di[i][f->ninsts].unit = CORE_U_CTRL;
+    }
+    return 0;
+}
+
+void core_prog_free(struct core_prog *p)
+{
+    if (!p || !p->di)
+        return;
+    for (uint32_t i = 0; i < p->nfuncs; i++)
+        free(p->di[i]);
+    free(p->di);
+    p->di = NULL;
+}
+
+uint32_t core_regs_per_thread(const struct ptx_func *f)
+{
+    uint32_t n = f->nregs;
+    if (n == 0 || f->ninsts == 0)
+        return 2;
+    int32_t *first = malloc(n * sizeof *first), *last = malloc(n * sizeof *last);
+    int32_t *delta = calloc(f->ninsts + 2, sizeof *delta);
+    uint32_t est = 0;
+    if (!first || !last || !delta)
+        goto out;
+    for (uint32_t r = 0; r < n; r++)
+        first[r] = -1, last[r] = -1;
+    for (uint32_t k = 0; k < f->ninsts; k++) {
+        struct core_dinst d;
+        decode(&f->insts[k], &d);
+        for (unsigned i = 0; i < d.ndst + d.nsrc; i++) {
+            int32_t r = i < d.ndst ? d.dst[i] : d.src[i - d.ndst];
+            if (first[r] < 0)
+                first[r] = (int32_t)k;
+            last[r] = (int32_t)k;
+        }
+    }
+    /* a value live anywhere inside a loop is live around the whole loop */
+    for (uint32_t k = 0; k < f->ninsts; k++) {
+        const struct ptx_inst *in = &f->insts[k];
+        if (in->op != PTX_OP_BRA || in->o[0].label < 0 ||
+            (uint32_t)in->o[0].label > k)
+            continue;
+        int32_t top = in->o[0].label;
+        for (uint32_t r = 0; r < n; r++)
+            if (first[r] >= 0 && first[r] <= (int32_t)k && last[r] >= top) {
+                if (first[r] > top)
+                    first[r] = top;
+                if (last[r] < (int32_t)k)
+                    last[r] = (int32_t)k;
+            }
+    }
+    for (uint32_t r = 0; r < n; r++) {
+        if (first[r] < 0 || f->regs[r].type == PTX_T_PRED)
+            continue;
+        int32_t wgt = ptx_type_bits((enum ptx_type)f->regs[r].type) > 32 ? 2 : 1;
+        delta[first[r]] += wgt;
+        delta[last[r] + 1] -= wgt;
+    }
+    int32_t cur = 0;
+    for (uint32_t k = 0; k <= f->ninsts; k++) {
+        cur += delta[k];
+        if (cur > (int32_t)est)
+            est = (uint32_t)cur;
+    }
+out:
+    free(first);
+    free(last);
+    free(delta);
+    est += 2;                   /* addresses/temporaries of the hardware */
+    return est > 63 ? 63 : est;
+}
+
+unsigned core_coalesce(const struct exec_result *r, unsigned line,
+                       unsigned sector, struct core_line *out)
+{
+    unsigned n = 0;
+    uint64_t lmask = ~(uint64_t)(line - 1);
+    unsigned sz = r->access_bytes ? r->access_bytes : 4;
+    EXEC_FOR_EACH_LANE(r->active, lane, {
+        uint64_t a = r->addr[lane];
+        uint64_t end = a + sz - 1;
+        for (uint64_t la = a & lmask; la <= end; la += line) {
+            uint64_t lo = a > la ? a : la;
+            uint64_t hi = end < la + line - 1 ? end : la + line - 1;
+            uint8_t sm = 0;
+            for (uint64_t s = (lo - la) / sector; s <= (hi - la) / sector; s++)
+                sm |= (uint8_t)(1u << (s & 7));
+            unsigned i = n;
+            if (n && out[n - 1].line_addr == la)
+                i = n - 1;
+            else
+                for (unsigned j = 0; j < n; j++)
+                    if (out[j].line_addr == la) { i = j; break; }
+            if (i == n) {
+                if (n == 32)
+                    continue;
+                out[n].line_addr = la;
+                out[n].sector_mask = 0;
+                out[n].bytes = 0;
+                n++;
+            }
+            out[i].sector_mask |= sm;
+            out[i].bytes = (uint16_t)(out[i].bytes + (hi - lo + 1));
+        }
+    });
+    return n;
+}
+
+unsigned core_shmem_degree(const struct exec_result *r, unsigned nbanks)
+{
+    /* distinct words per bank: at most 32 lanes x 4 words */
+    uint64_t words[128];
+    unsigned nw = 0, deg = 0;
+    unsigned sz = r->access_bytes ? r->access_bytes : 4;
+    EXEC_FOR_EACH_LANE(r->active, lane, {
+        uint64_t w0 = r->addr[lane] >> 2, w1 = (r->addr[lane] + sz - 1) >> 2;
+        for (uint64_t wd = w0; wd <= w1 && nw < 128; wd++) {
+            bool seen = false;
+            for (unsigned j = 0; j < nw; j++)
+                if (words[j] == wd) { seen = true; break; }
+            if (!seen)
+                words[nw++] = wd;
+        }
+    });
+    unsigned cnt[64] = {0};
+    for (unsigned j = 0; j < nw; j++) {
+        unsigned b = (unsigned)(words[j] % nbanks);
+        if (++cnt[b] > deg)
+            deg = cnt[b];
+    }
+    return deg ? deg : (r->active ? 1 : 0);
+}

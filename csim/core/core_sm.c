@@ -1,0 +1,664 @@
+/* One SM of the timing model: CTA residency, schedulers, scoreboard,
+ * pipelines, operand collectors, memory issue and barriers. The issuing
+ * instruction executes functionally at issue (simt_step); timing only
+ * decides WHEN each warp may issue. See docs/timing-core.md. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/core.h"
+#include "exec/exec_mem.h"
+
+static inline unsigned popc(uint32_t x) { return (unsigned)__builtin_popcount(x); }
+static inline uint64_t umin(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+int core_sm_init(struct core_sm *sm, const struct cfg *c, unsigned id,
+                 uint32_t max_stack_depth)
+{
+    memset(sm, 0, sizeof *sm);
+    sm->c = c;
+    sm->id = id;
+    sm->nslots = (unsigned)(c->max_threads_per_sm / 32);
+    sm->ncta_slots = (unsigned)c->max_ctas_per_sm;
+    sm->nsched = (unsigned)c->num_schedulers;
+    sm->units[CORE_U_ALU] = (unsigned)c->alu_units;
+    sm->units[CORE_U_SFU] = (unsigned)c->sfu_units;
+    sm->units[CORE_U_MEM] = (unsigned)c->mem_units;
+    sm->lanes[CORE_U_ALU] = (unsigned)c->alu_lanes;
+    sm->lanes[CORE_U_SFU] = (unsigned)c->sfu_lanes;
+    sm->lanes[CORE_U_MEM] = (unsigned)c->mem_lanes;
+    sm->lat[CORE_U_ALU] = (unsigned)c->alu_latency;
+    sm->lat[CORE_U_SFU] = (unsigned)c->sfu_latency;
+    sm->lat[CORE_U_MEM] = (unsigned)c->l1d_latency;
+    for (unsigned u = 0; u < 3; u++)
+        sm->ii[u] = (EXEC_WARP + sm->lanes[u] - 1) / sm->lanes[u];
+    sm->w = calloc(sm->nslots, sizeof *sm->w);
+    sm->cta = calloc(sm->ncta_slots, sizeof *sm->cta);
+    sm->coll_free = calloc((size_t)c->operand_collectors, sizeof *sm->coll_free);
+    sm->qcap = 64;
+    sm->q = calloc(sm->qcap, sizeof *sm->q);
+    if (!sm->w || !sm->cta || !sm->coll_free || !sm->q)
+        return -1;
+    for (unsigned i = 0; i < sm->nslots; i++) {
+        sm->w[i].cta = -1;
+        if (simt_warp_alloc(&sm->w[i].sw, max_stack_depth) != 0)
+            return -1;
+    }
+    sm->next_try = CORE_INF;
+    sm->err_slot = -1;
+    return 0;
+}
+
+void core_sm_free(struct core_sm *sm)
+{
+    if (!sm)
+        return;
+    for (unsigned i = 0; sm->w && i < sm->nslots; i++) {
+        simt_warp_free(&sm->w[i].sw);
+        free(sm->w[i].reg_ready);
+    }
+    free(sm->w);
+    free(sm->cta);
+    free(sm->coll_free);
+    free(sm->q);
+    free(sm->local);
+    free(sm->shared);
+    memset(sm, 0, sizeof *sm);
+}
+
+int core_sm_kernel(struct core_sm *sm, const struct core_kernel *k, uint64_t now)
+{
+    sm->k = k;
+    uint64_t lbytes = (uint64_t)sm->nslots * EXEC_WARP * k->local_stride;
+    if (lbytes > sm->local_cap) {
+        free(sm->local);
+        sm->local = malloc((size_t)lbytes);
+        if (!sm->local)
+            return -1;
+        sm->local_cap = lbytes;
+    }
+    memset(sm->local, 0, (size_t)lbytes);
+    uint64_t sbytes = (uint64_t)sm->ncta_slots * (k->shared_bytes + 16);
+    if (sbytes > sm->shared_cap) {
+        free(sm->shared);
+        sm->shared = malloc((size_t)sbytes);
+        if (!sm->shared)
+            return -1;
+        sm->shared_cap = sbytes;
+    }
+    for (unsigned i = 0; i < sm->ncta_slots; i++)
+        sm->cta[i].shared = sm->shared + (size_t)i * (k->shared_bytes + 16);
+    uint32_t nr = k->prog->max_regs ? k->prog->max_regs : 1;
+    for (unsigned i = 0; i < sm->nslots; i++) {
+        free(sm->w[i].reg_ready);
+        sm->w[i].reg_ready = calloc(nr, sizeof *sm->w[i].reg_ready);
+        if (!sm->w[i].reg_ready)
+            return -1;
+    }
+    memset(sm->unit_free, 0, sizeof sm->unit_free);
+    memset(sm->coll_free, 0, (size_t)sm->c->operand_collectors * sizeof *sm->coll_free);
+    memset(&sm->st, 0, sizeof sm->st);
+    sm->last_eval = now;
+    sm->next_try = CORE_INF;
+    sm->has_work_at_last = false;
+    sm->err_slot = -1;
+    return 0;
+}
+
+bool core_sm_fits(const struct core_sm *sm)
+{
+    const struct core_kernel *k = sm->k;
+    uint32_t wthreads = k->nwarps * EXEC_WARP;
+    unsigned free_slots = sm->nslots - sm->live_warps;
+    return sm->used_ctas < sm->ncta_slots &&
+           free_slots >= k->nwarps &&
+           sm->used_threads + wthreads <= (uint64_t)sm->c->max_threads_per_sm &&
+           sm->used_regs + (uint64_t)wthreads * k->regs_per_thread <=
+               (uint64_t)sm->c->regs_per_sm &&
+           sm->used_shared + k->shared_bytes <= (uint64_t)sm->c->shared_per_sm;
+}
+
+int core_sm_launch_cta(struct core_sm *sm, const uint32_t ctaid[3], uint64_t now)
+{
+    const struct core_kernel *k = sm->k;
+    unsigned ci = 0;
+    while (ci < sm->ncta_slots && sm->cta[ci].used)
+        ci++;
+    if (ci == sm->ncta_slots)
+        return -1;
+    struct core_cta *cta = &sm->cta[ci];
+    memset(cta->arrived, 0, sizeof cta->arrived);
+    memset(cta->expect, 0, sizeof cta->expect);
+    cta->used = true;
+    memcpy(cta->ctaid, ctaid, sizeof cta->ctaid);
+    cta->nwarps_left = k->nwarps;
+    memset(cta->shared, 0, (size_t)k->shared_bytes);
+    unsigned slot = 0;
+    for (uint32_t wi = 0; wi < k->nwarps; wi++) {
+        while (sm->w[slot].cta >= 0)
+            slot++;
+        struct core_warp *w = &sm->w[slot];
+        struct simt_warp *s = &w->sw;
+        unsigned first = wi * EXEC_WARP;
+        unsigned n = k->nthreads - first < EXEC_WARP ? k->nthreads - first : EXEC_WARP;
+        uint32_t valid = n == 32 ? 0xffffffffu : (1u << n) - 1;
+        s->gridv.ntid[0] = k->ntid[0]; s->gridv.ntid[1] = k->ntid[1];
+        s->gridv.ntid[2] = k->ntid[2];
+        memcpy(s->gridv.nctaid, k->nctaid, sizeof s->gridv.nctaid);
+        memcpy(s->gridv.ctaid, ctaid, sizeof s->gridv.ctaid);
+        s->gridv.warpid = wi;
+        s->gridv.nwarpid = k->nwarps;
+        s->gridv.smid = sm->id;
+        s->gridv.nsmid = (uint32_t)sm->c->num_sms;
+        s->ew.grid = &s->gridv;
+        s->ew.sym_addr[0] = k->sym0;
+        for (unsigned l = 0; l < EXEC_WARP; l++) {
+            unsigned t = first + l;
+            s->ew.ids[l].tid[0] = t % k->ntid[0];
+            s->ew.ids[l].tid[1] = (t / k->ntid[0]) % k->ntid[1];
+            s->ew.ids[l].tid[2] = t / (k->ntid[0] * k->ntid[1]);
+            s->ew.ids[l].laneid = l;
+        }
+        s->mem.dmem = k->dmem;
+        s->mem.last = NULL;
+        s->mem.shared = cta->shared;
+        s->mem.shared_bytes = k->shared_bytes;
+        s->mem.local = sm->local + (size_t)slot * EXEC_WARP * k->local_stride;
+        s->mem.local_stride = k->local_stride;
+        s->mem.param = k->param;
+        s->mem.param_bytes = k->param_bytes;
+        s->mem.tex = k->tex;
+        s->mem.ntex = k->ntex;
+        s->warp_insts = s->thread_insts = s->branches = s->divergent = 0;
+        s->max_depth = 0;
+        if (simt_warp_start(s, k->mod, k->f, valid, k->sym1, k->frame0) != 0)
+            return -1;
+        w->cta = (int32_t)ci;
+        w->age = sm->age_next++;
+        w->ibuf_ready = now + (uint64_t)sm->c->fetch_latency;
+        w->npend = 0;
+        w->pend_used = 0;
+        memset(w->reg_ready, 0, (size_t)(k->prog->max_regs ? k->prog->max_regs : 1) *
+                                    sizeof *w->reg_ready);
+        sm->live_warps++;
+        if (s->state == SIMT_DONE)
+            cta->nwarps_left--;     /* no valid thread (cannot happen) */
+    }
+    sm->used_ctas++;
+    sm->used_threads += k->nwarps * EXEC_WARP;
+    sm->used_regs += k->nwarps * EXEC_WARP * k->regs_per_thread;
+    sm->used_shared += k->shared_bytes;
+    sm->next_try = umin(sm->next_try, now);
+    return 0;
+}
+
+bool core_sm_busy(const struct core_sm *sm)
+{
+    return sm->live_warps > 0 || sm->qn > 0;
+}
+
+/* ------------------------------------------------------------ accounting */
+
+static void add_stall(struct core_sm *sm, int reason, uint64_t n)
+{
+    if (!n)
+        return;
+    sm->st.idle_cycles += n;
+    switch (reason) {
+    case CORE_ST_BARRIER: sm->st.stall.barrier += n; break;
+    case CORE_ST_IBUFFER: sm->st.stall.ibuffer += n; break;
+    case CORE_ST_SCOREBOARD: sm->st.stall.scoreboard += n; break;
+    case CORE_ST_MEM: sm->st.stall.mem_wait += n; break;
+    case CORE_ST_PIPE: sm->st.stall.pipe_busy += n; break;
+    default: sm->st.stall.no_warps += n; break;
+    }
+}
+
+void core_sm_account(struct core_sm *sm, uint64_t end)
+{
+    /* cycles (last_eval, end) were not evaluated: nothing could issue */
+    if (end > sm->last_eval + 1 && sm->has_work_at_last) {
+        uint64_t n = end - sm->last_eval - 1;
+        sm->st.busy_cycles += n;
+        add_stall(sm, sm->last_reason, n);
+    }
+    if (end > sm->last_eval + 1)
+        sm->last_eval = end - 1;
+}
+
+/* ------------------------------------------------------------- barriers */
+
+static uint32_t cta_live_threads(const struct core_sm *sm, int32_t ci)
+{
+    uint32_t live = 0;
+    for (unsigned i = 0; i < sm->nslots; i++)
+        if (sm->w[i].cta == ci)
+            live += popc(sm->w[i].sw.live);
+    return live;
+}
+
+static void try_release(struct core_sm *sm, int32_t ci, uint64_t now)
+{
+    struct core_cta *cta = &sm->cta[ci];
+    uint32_t waiting = 0;
+    for (unsigned i = 0; i < sm->nslots; i++)
+        if (sm->w[i].cta == ci && sm->w[i].sw.state == SIMT_AT_BARRIER)
+            waiting |= 1u << sm->w[i].sw.bar_id;
+    if (!waiting)
+        return;
+    uint32_t live = cta_live_threads(sm, ci);
+    for (unsigned b = 0; b < CORE_NBAR; b++) {
+        if (!(waiting & (1u << b)))
+            continue;
+        uint32_t need = cta->expect[b] ? cta->expect[b] : live;
+        if (cta->arrived[b] < need)
+            continue;
+        for (unsigned i = 0; i < sm->nslots; i++) {
+            struct core_warp *w = &sm->w[i];
+            if (w->cta == ci && w->sw.state == SIMT_AT_BARRIER && w->sw.bar_id == b) {
+                simt_release(&w->sw);
+                if (w->ibuf_ready < now + 1)
+                    w->ibuf_ready = now + 1;
+            }
+        }
+        cta->arrived[b] = cta->expect[b] = 0;
+    }
+}
+
+/* A finished warp with no outstanding loads leaves its slot. */
+static void warp_leave(struct core_sm *sm, unsigned slot)
+{
+    struct core_warp *w = &sm->w[slot];
+    int32_t ci = w->cta;
+    sm->st.warp_insts += w->sw.warp_insts;
+    sm->st.thread_insts += w->sw.thread_insts;
+    sm->st.branches += w->sw.branches;
+    sm->st.divergent += w->sw.divergent;
+    if (w->sw.max_depth > sm->st.max_depth)
+        sm->st.max_depth = w->sw.max_depth;
+    w->cta = -1;
+    sm->live_warps--;
+    struct core_cta *cta = &sm->cta[ci];
+    if (--cta->nwarps_left == 0) {
+        const struct core_kernel *k = sm->k;
+        cta->used = false;
+        sm->used_ctas--;
+        sm->used_threads -= k->nwarps * EXEC_WARP;
+        sm->used_regs -= k->nwarps * EXEC_WARP * k->regs_per_thread;
+        sm->used_shared -= k->shared_bytes;
+        sm->cta_finished = true;
+    }
+}
+
+/* ---------------------------------------------------------------- issue */
+
+static inline bool warp_finished(const struct core_warp *w)
+{
+    return w->sw.state == SIMT_DONE;
+}
+
+/* Why warp w cannot issue at now (CORE_ST_NONE: it can) and the cycle at
+ * which that may change (*when). *di gets the decoded instruction. */
+static int check_warp(struct core_sm *sm, struct core_warp *w, uint64_t now,
+                      uint64_t *when, const struct core_dinst **dip, int *unit_ix)
+{
+    if (w->sw.state == SIMT_AT_BARRIER) {
+        *when = CORE_INF;
+        return CORE_ST_BARRIER;
+    }
+    if (w->ibuf_ready > now) {
+        *when = w->ibuf_ready;
+        return CORE_ST_IBUFFER;
+    }
+    const struct simt_entry *t = &w->sw.stack[w->sw.sp - 1];
+    const struct ptx_func *f = w->sw.frames[t->frame].func;
+    uint32_t fi = (uint32_t)(f - sm->k->mod->funcs);
+    uint32_t pc = (uint32_t)t->npc < f->ninsts ? (uint32_t)t->npc : f->ninsts;
+    const struct core_dinst *di = &sm->k->prog->di[fi][pc];
+    *dip = di;
+    uint64_t rdy = 0;
+    for (unsigned i = 0; i < di->nsrc; i++)
+        if (w->reg_ready[di->src[i]] > rdy)
+            rdy = w->reg_ready[di->src[i]];
+    for (unsigned i = 0; i < di->ndst; i++)
+        if (w->reg_ready[di->dst[i]] > rdy)
+            rdy = w->reg_ready[di->dst[i]];
+    if (rdy > now) {
+        *when = rdy;
+        return CORE_ST_SCOREBOARD;
+    }
+    if (di->unit <= CORE_U_MEM) {
+        uint64_t best = CORE_INF;
+        int ix = -1;
+        for (unsigned u = 0; u < sm->units[di->unit]; u++)
+            if (sm->unit_free[di->unit][u] < best) {
+                best = sm->unit_free[di->unit][u];
+                ix = (int)u;
+            }
+        if (best > now) {
+            *when = best;
+            return CORE_ST_PIPE;
+        }
+        *unit_ix = ix;
+        if (di->unit == CORE_U_MEM &&
+            (w->npend >= CORE_MAX_PEND || sm->qcap - sm->qn < 32)) {
+            *when = CORE_INF;       /* woken by a response or a queue pop */
+            return CORE_ST_MEM;
+        }
+    }
+    return CORE_ST_NONE;
+}
+
+static void push_req(struct core_sm *sm, const struct core_mem_req *r)
+{
+    uint32_t i = (sm->qhead + sm->qn) % sm->qcap;
+    sm->q[i] = *r;
+    sm->qn++;
+}
+
+/* Timing of a memory instruction just executed by w; returns the cycles
+ * the MEM unit stays busy and sets *ready (destination readiness, CORE_INF
+ * while loads are outstanding). */
+static unsigned mem_issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
+                          uint64_t at, uint64_t *ready)
+{
+    struct core_warp *w = &sm->w[slot];
+    struct exec_result *r = &w->sw.res;
+    unsigned ii = sm->ii[CORE_U_MEM];
+    *ready = at + ii - 1 + (uint64_t)sm->c->l1d_latency;
+    if (!r->active || r->access_bytes == 0)
+        return ii;
+    unsigned space = r->space;
+    if (space == PTX_SP_GENERIC)
+        space = r->addr[__builtin_ctz(r->active)] >= EXEC_GLOBAL_BASE
+                    ? PTX_SP_GLOBAL : PTX_SP_SHARED;
+    if (space == PTX_SP_PARAM)
+        return ii;                  /* constant-cache hit, no traffic */
+    if (space == PTX_SP_SHARED) {
+        unsigned d = core_shmem_degree(r, (unsigned)sm->c->shmem_banks);
+        sm->st.shmem_conflict_cycles += (uint64_t)(d - 1) * ii;
+        *ready = at + (uint64_t)d * ii - 1 + (uint64_t)sm->c->shmem_latency;
+        return d * ii;
+    }
+    struct exec_result tmp;
+    const struct exec_result *src = r;
+    if (space == PTX_SP_LOCAL) {
+        /* local memory is interleaved per thread word across the warp */
+        tmp = *r;
+        uint64_t id = ((uint64_t)sm->id * sm->nslots + slot) * sm->k->local_stride;
+        EXEC_FOR_EACH_LANE(r->active, lane, {
+            uint64_t off = r->addr[lane];
+            tmp.addr[lane] = EXEC_LOCAL_WINDOW + (id + (off & ~3ull)) * EXEC_WARP +
+                             lane * 4u + (off & 3u);
+        });
+        src = &tmp;
+    }
+    struct core_line lines[32];
+    unsigned n = core_coalesce(src, (unsigned)sm->c->l1d_line,
+                               (unsigned)sm->c->l1d_sector, lines);
+    bool atomic = di->is_atomic;
+    bool wait = di->ndst > 0;
+    uint32_t tag = CORE_TAG_NOWAIT | (slot << 8);
+    if (wait) {
+        unsigned pi = (unsigned)__builtin_ctz(~w->pend_used);
+        struct core_pend *p = &w->pend[pi];
+        p->left = n;
+        p->ndst = di->ndst;
+        memcpy(p->dst, di->dst, sizeof p->dst);
+        w->pend_used |= 1u << pi;
+        w->npend++;
+        tag = (slot << 8) | pi;
+        *ready = CORE_INF;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        struct core_mem_req q;
+        q.line_addr = lines[i].line_addr;
+        q.tag = tag;
+        q.sm = (uint16_t)sm->id;
+        q.warp = (uint16_t)slot;
+        q.sector_mask = lines[i].sector_mask;
+        q.is_write = (uint8_t)(r->is_store && !atomic);
+        q.is_atomic = (uint8_t)atomic;
+        q.space = (uint8_t)space;
+        q.bytes = lines[i].bytes;
+        push_req(sm, &q);
+    }
+    return n > ii ? n : ii;
+}
+
+/* Issues w's next instruction at now. Returns 0 or an ls_status. */
+static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
+                 int unit_ix, uint64_t now)
+{
+    struct core_warp *w = &sm->w[slot];
+    unsigned depth = w->sw.sp;
+    uint64_t before = w->sw.warp_insts;
+    /* operand collector: bank conflicts among the sources and with the
+     * operands other schedulers read this cycle */
+    unsigned banks = (unsigned)sm->c->rf_banks, extra = 0;
+    if (sm->bank_cycle != now) {
+        sm->bank_cycle = now;
+        sm->bank_used = 0;
+    }
+    if (di->nsrc) {
+        unsigned cnt[64] = {0}, mx = 0;
+        for (unsigned i = 0; i < di->nsrc; i++) {
+            unsigned b = (unsigned)di->src[i] % banks;
+            unsigned c = ++cnt[b] + ((sm->bank_used >> b) & 1);
+            mx = c > mx ? c : mx;
+            sm->bank_used |= 1ull << b;
+        }
+        extra = mx ? mx - 1 : 0;
+    }
+    uint64_t at = now + extra;
+    enum simt_rc rc = simt_step(&w->sw);
+    if (rc == SIMT_RC_ERROR) {
+        sm->err_slot = (int)slot;
+        return LS_ERR_MEMFAULT;
+    }
+    sm->st.issued++;
+    if (w->sw.warp_insts != before)
+        sm->st.stack_hist[depth < LS_STACK_HIST ? depth : LS_STACK_HIST - 1]++;
+    uint64_t ready = at;
+    if (di->unit <= CORE_U_MEM) {
+        unsigned busy;
+        if (di->unit == CORE_U_MEM) {
+            busy = mem_issue(sm, slot, di, at, &ready);
+        } else {
+            busy = sm->ii[di->unit];
+            ready = at + busy - 1 + sm->lat[di->unit];
+        }
+        sm->unit_free[di->unit][unit_ix] = at + busy;
+    }
+    for (unsigned i = 0; i < di->ndst; i++)
+        w->reg_ready[di->dst[i]] = ready;
+    if (di->unit == CORE_U_CTRL)
+        w->ibuf_ready = now + 1 + (uint64_t)sm->c->fetch_latency;
+    if (rc == SIMT_RC_BARRIER) {
+        struct core_cta *cta = &sm->cta[w->cta];
+        cta->arrived[w->sw.bar_id] += popc(w->sw.bar_mask);
+        if (w->sw.bar_count)
+            cta->expect[w->sw.bar_id] = w->sw.bar_count;
+        try_release(sm, w->cta, now);
+    } else if (rc == SIMT_RC_DONE) {
+        int32_t ci = w->cta;
+        if (w->npend == 0)
+            warp_leave(sm, slot);
+        if (sm->cta[ci].used)
+            try_release(sm, ci, now);
+    }
+    return 0;
+}
+
+int core_sm_cycle(struct core_sm *sm, uint64_t now)
+{
+    core_sm_account(sm, now);
+    sm->last_eval = now;
+    bool had_work = sm->live_warps > 0;
+    unsigned issued = 0;
+    int reason = CORE_ST_NONE;
+    uint64_t next = CORE_INF;
+    unsigned nsched = sm->nsched, nslots = sm->nslots;
+    int policy = (int)sm->c->sched_policy;
+    for (unsigned s = 0; s < nsched && sm->live_warps; s++) {
+        int pick = -1, pick_unit = -1;
+        const struct core_dinst *pick_di = NULL;
+        /* candidate order per policy */
+        unsigned nc = 0;
+        uint32_t cand[64];
+        if (policy == 0) {              /* lrr: after the last issued */
+            for (unsigned k = 1; k <= nslots; k++) {
+                unsigned i = (sm->last[s] + k) % nslots;
+                if (i % nsched == s && sm->w[i].cta >= 0)
+                    cand[nc++] = i;
+            }
+        } else if (policy == 2) {       /* two_level: active CTA group first */
+            for (unsigned g = 0; g < sm->ncta_slots; g++) {
+                unsigned ci = (sm->active_cta[s] + g) % sm->ncta_slots;
+                for (unsigned k = 1; k <= nslots; k++) {
+                    unsigned i = (sm->last[s] + k) % nslots;
+                    if (i % nsched == s && sm->w[i].cta == (int32_t)ci)
+                        cand[nc++] = i;
+                }
+            }
+        } else {                        /* gto / oldest: by age */
+            if (policy == 1 && sm->gto_last[s] > 0) {
+                unsigned i = (unsigned)sm->gto_last[s] - 1;
+                if (sm->w[i].cta >= 0)
+                    cand[nc++] = i;
+            }
+            unsigned base = nc;
+            for (unsigned i = s; i < nslots; i += nsched) {
+                if (sm->w[i].cta < 0 || (base && cand[0] == i))
+                    continue;
+                unsigned j = nc++;
+                while (j > base && sm->w[cand[j - 1]].age > sm->w[i].age) {
+                    cand[j] = cand[j - 1];
+                    j--;
+                }
+                cand[j] = i;
+            }
+        }
+        for (unsigned k = 0; k < nc && pick < 0; k++) {
+            struct core_warp *w = &sm->w[cand[k]];
+            if (warp_finished(w))
+                continue;
+            uint64_t when = CORE_INF;
+            const struct core_dinst *di = NULL;
+            int ux = -1;
+            int why = check_warp(sm, w, now, &when, &di, &ux);
+            if (why == CORE_ST_NONE) {
+                /* a free operand collector */
+                unsigned nco = (unsigned)sm->c->operand_collectors, ci = nco;
+                uint64_t cbest = CORE_INF;
+                for (unsigned c = 0; c < nco; c++) {
+                    if (sm->coll_free[c] <= now) { ci = c; break; }
+                    cbest = umin(cbest, sm->coll_free[c]);
+                }
+                if (ci == nco) {
+                    why = CORE_ST_PIPE;
+                    when = cbest;
+                } else {
+                    sm->coll_free[ci] = now + 1;
+                    pick = (int)cand[k];
+                    pick_di = di;
+                    pick_unit = ux;
+                    break;
+                }
+            }
+            if (why > reason)
+                reason = why;
+            next = umin(next, when);
+        }
+        if (pick < 0)
+            continue;
+        int st = issue(sm, (unsigned)pick, pick_di, pick_unit, now);
+        if (st)
+            return st;
+        issued++;
+        sm->last[s] = (uint32_t)pick;
+        sm->gto_last[s] = pick + 1;
+        if (sm->w[pick].cta >= 0)
+            sm->active_cta[s] = (uint32_t)sm->w[pick].cta;
+    }
+    if (had_work) {
+        sm->st.busy_cycles++;
+        if (!issued)
+            add_stall(sm, reason, 1);
+    }
+    sm->last_reason = reason;
+    sm->has_work_at_last = sm->live_warps > 0;
+    sm->next_try = issued ? now + 1 : next;
+    if (sm->next_try <= now)
+        sm->next_try = now + 1;
+    return 0;
+}
+
+void core_sm_resp(struct core_sm *sm, const struct core_mem_resp *r, uint64_t now)
+{
+    if (r->tag & CORE_TAG_NOWAIT)
+        return;
+    unsigned slot = (r->tag >> 8) & 0xffff, pi = r->tag & 0xff;
+    if (slot >= sm->nslots || pi >= CORE_MAX_PEND)
+        return;
+    struct core_warp *w = &sm->w[slot];
+    if (!(w->pend_used & (1u << pi)) || w->cta < 0)
+        return;
+    struct core_pend *p = &w->pend[pi];
+    if (p->left && --p->left)
+        return;
+    for (unsigned i = 0; i < p->ndst; i++)
+        w->reg_ready[p->dst[i]] = now + 1;
+    w->pend_used &= ~(1u << pi);
+    w->npend--;
+    if (w->npend == 0 && warp_finished(w))
+        warp_leave(sm, slot);
+    sm->next_try = umin(sm->next_try, now + 1);
+}
+
+const struct core_mem_req *core_sm_req_peek(const struct core_sm *sm)
+{
+    return sm->qn ? &sm->q[sm->qhead] : NULL;
+}
+
+void core_sm_req_pop(struct core_sm *sm, uint64_t now)
+{
+    if (!sm->qn)
+        return;
+    sm->qhead = (sm->qhead + 1) % sm->qcap;
+    sm->qn--;
+    sm->next_try = umin(sm->next_try, now + 1);
+}
+
+int core_sm_describe(const struct core_sm *sm, uint64_t now, char *buf, size_t n)
+{
+    size_t o = 0;
+    if (!n)
+        return 0;
+    buf[0] = 0;
+    for (unsigned i = 0; i < sm->nslots && o + 1 < n; i++) {
+        const struct core_warp *w = &sm->w[i];
+        if (w->cta < 0)
+            continue;
+        char d[512];
+        simt_describe(&w->sw, d, sizeof d);
+        unsigned busy = 0;
+        uint32_t nr = sm->k->prog->max_regs;
+        for (uint32_t r = 0; r < nr; r++)
+            busy += w->reg_ready[r] > now;
+        int k = snprintf(buf + o, n - o,
+                         " SM %u warp %u (CTA %u,%u,%u): %s; scoreboard: %u "
+                         "registers pending, %u loads outstanding, fetch %s;",
+                         sm->id, i, sm->cta[w->cta].ctaid[0], sm->cta[w->cta].ctaid[1],
+                         sm->cta[w->cta].ctaid[2], d, busy, w->npend,
+                         w->ibuf_ready > now ? "waiting" : "ready");
+        if (k < 0)
+            break;
+        o += (size_t)k < n - o ? (size_t)k : n - o - 1;
+    }
+    if (sm->qn && o + 1 < n) {
+        int k = snprintf(buf + o, n - o, " SM %u: %u requests queued;", sm->id, sm->qn);
+        if (k > 0)
+            o += (size_t)k < n - o ? (size_t)k : n - o - 1;
+    }
+    return (int)o;
+}

@@ -1,0 +1,382 @@
+/* Timing-mode launch: the cycle loop over the SMs (csim/core) and the
+ * memory hierarchy (csim/mem). Each evaluated cycle: the memory system
+ * advances, due completions go back to their SMs, CTAs are dispatched
+ * round-robin to SMs with room, every SM that may issue runs one cycle,
+ * and each SM's head memory request is offered to the hierarchy. Cycles in
+ * which no SM can issue and nothing in memory changes are skipped. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "gpu/gpu.h"
+#include "core/core.h"
+#include "mem/mem.h"
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void gpu_timing_free(ls_gpu *gpu)
+{
+    if (gpu->sms)
+        for (int64_t i = 0; i < gpu->tcfg.num_sms; i++)
+            core_sm_free(&gpu->sms[i]);
+    free(gpu->sms);
+    gpu->sms = NULL;
+    mem_sys_free(gpu->mem);
+    gpu->mem = NULL;
+}
+
+static ls_status ensure_machine(ls_gpu *gpu)
+{
+    unsigned n = (unsigned)gpu->tcfg.num_sms;
+    if (!gpu->mem) {
+        char e[512];
+        gpu->mem = mem_sys_create(&gpu->tcfg, n, e, sizeof e);
+        if (!gpu->mem)
+            return GPU_FAIL(gpu, LS_ERR_INVALID, "memory system: %s", e);
+    }
+    if (!gpu->sms) {
+        gpu->sms = calloc(n, sizeof *gpu->sms);
+        if (!gpu->sms)
+            return GPU_FAIL(gpu, LS_ERR_NOMEM, "host memory exhausted (SMs)");
+        for (unsigned i = 0; i < n; i++)
+            if (core_sm_init(&gpu->sms[i], &gpu->tcfg, i,
+                             gpu->cfg.max_stack_depth) != 0) {
+                gpu_timing_free(gpu);
+                return GPU_FAIL(gpu, LS_ERR_NOMEM, "host memory exhausted (SM %u)", i);
+            }
+    }
+    return LS_OK;
+}
+
+static uint32_t inst_line(const struct ptx_func *f, int32_t pc)
+{
+    return (uint32_t)pc < f->ninsts ? f->insts[pc].line : f->line;
+}
+
+static ls_status warp_fail(ls_gpu *gpu, const char *file, const struct ptx_func *kf,
+                           const struct core_sm *sm)
+{
+    const struct core_warp *cw = &sm->w[sm->err_slot];
+    const struct simt_warp *w = &cw->sw;
+    const struct ptx_func *f = w->err_func ? w->err_func : kf;
+    int line = (int)inst_line(f, w->err_pc);
+    ls_status st = w->err_simt ? LS_ERR_LAUNCH
+                 : w->err.lane >= 0 ? LS_ERR_MEMFAULT : LS_ERR_PARSE;
+    const char *what = st == LS_ERR_MEMFAULT ? "memory fault" : "error";
+    if (w->err.lane >= 0) {
+        const struct exec_thread_ids *t = &w->ew.ids[w->err.lane];
+        return gpu_fail(gpu, st, file, line,
+                        "%s in kernel %s, CTA (%u,%u,%u), thread (%u,%u,%u) "
+                        "(warp %u lane %d), pc %d (%s): %s", what, kf->name,
+                        w->gridv.ctaid[0], w->gridv.ctaid[1], w->gridv.ctaid[2],
+                        t->tid[0], t->tid[1], t->tid[2], w->gridv.warpid,
+                        w->err.lane, w->err_pc, f->name, w->err.msg);
+    }
+    return gpu_fail(gpu, st, file, line,
+                    "%s in kernel %s, CTA (%u,%u,%u), warp %u, pc %d (%s): %s",
+                    what, kf->name, w->gridv.ctaid[0], w->gridv.ctaid[1],
+                    w->gridv.ctaid[2], w->gridv.warpid, w->err_pc, f->name,
+                    w->err.msg);
+}
+
+/* Watchdog/deadlock report: every warp's PC, stack and scoreboard, then
+ * the memory system's MSHRs and queues. */
+static ls_status deadlock(ls_gpu *gpu, const char *file, const struct ptx_func *kf,
+                          uint64_t now, const char *why)
+{
+    char *buf = gpu->err;
+    size_t cap = sizeof gpu->err;
+    gpu_fail(gpu, LS_ERR_DEADLOCK, file, (int)kf->line,
+             "deadlock in kernel %s at cycle %llu: %s;", kf->name,
+             (unsigned long long)now, why);
+    size_t o = strlen(buf);
+    for (int64_t i = 0; i < gpu->tcfg.num_sms && o + 1 < cap; i++) {
+        core_sm_describe(&gpu->sms[i], now, buf + o, cap - o);
+        o = strlen(buf);
+    }
+    if (o + 16 < cap) {
+        int k = snprintf(buf + o, cap - o, " memory: ");
+        if (k > 0 && (size_t)k < cap - o) {
+            o += (size_t)k;
+            mem_describe(gpu->mem, buf + o, cap - o);
+        }
+    }
+    return LS_ERR_DEADLOCK;
+}
+
+static void hist_diff(ls_cache_stats *a, const ls_cache_stats *b)
+{
+    a->accesses -= b->accesses; a->hits -= b->hits; a->misses -= b->misses;
+    a->sector_misses -= b->sector_misses; a->sector_fills -= b->sector_fills;
+    a->evictions -= b->evictions; a->mshr_merges -= b->mshr_merges;
+    a->reservation_fails -= b->reservation_fails;
+    for (unsigned i = 0; i <= LS_MAX_SECTORS; i++)
+        a->used_sectors_hist[i] -= b->used_sectors_hist[i];
+}
+
+static void dram_diff(ls_dram_stats *a, const ls_dram_stats *b)
+{
+    a->reads -= b->reads; a->writes -= b->writes; a->bytes -= b->bytes;
+    a->row_hits -= b->row_hits; a->activates -= b->activates;
+    a->precharges -= b->precharges;
+}
+
+struct progress {
+    bool on, shown;
+    double t0, last;
+    unsigned tick;
+};
+
+static void progress_tick(struct progress *p, const char *kname, uint64_t cycles,
+                          uint64_t insts)
+{
+    if (!p->on || (++p->tick & 4095))
+        return;
+    double t = now_s();
+    if (t - p->t0 < 2.0 || t - p->last < 0.5)
+        return;
+    p->last = t;
+    p->shown = true;
+    fprintf(stderr, "\r[lockstep] %s: cycle %llu, IPC %.2f\033[K", kname,
+            (unsigned long long)cycles, cycles ? (double)insts / (double)cycles : 0.0);
+    fflush(stderr);
+}
+
+/* Round-robin dispatch of the next CTAs to SMs with room. */
+static int dispatch(ls_gpu *gpu, ls_dim3 grid, uint64_t *next_cta, uint64_t total,
+                    unsigned *rr, uint64_t now)
+{
+    unsigned n = (unsigned)gpu->tcfg.num_sms;
+    while (*next_cta < total) {
+        unsigned k = 0;
+        while (k < n && !core_sm_fits(&gpu->sms[(*rr + k) % n]))
+            k++;
+        if (k == n)
+            break;
+        unsigned s = (*rr + k) % n;
+        uint64_t c = *next_cta;
+        uint32_t id[3] = { (uint32_t)(c % grid.x), (uint32_t)(c / grid.x % grid.y),
+                           (uint32_t)(c / ((uint64_t)grid.x * grid.y)) };
+        if (core_sm_launch_cta(&gpu->sms[s], id, now) != 0)
+            return -1;
+        (*next_cta)++;
+        *rr = (s + 1) % n;
+    }
+    return 0;
+}
+
+ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
+                            const struct ptx_func *f, ls_dim3 grid,
+                            ls_dim3 block, size_t dyn_shared, void **args,
+                            ls_stats *stats)
+{
+    double t0 = now_s();
+    const char *file = m->ptx->file ? m->ptx->file : m->name;
+    ls_status st = gpu_check_geometry(gpu, f, grid, block);
+    if (st != LS_OK)
+        return st;
+    st = ensure_machine(gpu);
+    if (st != LS_OK)
+        return st;
+    struct gpu_layout lay;
+    struct core_prog prog;
+    memset(&prog, 0, sizeof prog);
+    st = gpu_layout_prepare(gpu, m, f, dyn_shared, args, &lay);
+    if (st == LS_OK && core_prog_build(&prog, m->ptx) != 0)
+        st = GPU_FAIL(gpu, LS_ERR_NOMEM, "host memory exhausted (decode)");
+    const struct cfg *c = &gpu->tcfg;
+    struct core_kernel k;
+    memset(&k, 0, sizeof k);
+    k.mod = m->ptx;
+    k.f = f;
+    k.prog = &prog;
+    k.sym0 = lay.sym0;
+    k.sym1 = lay.sym1;
+    k.frame0 = lay.frame0;
+    k.local_stride = lay.local_stride;
+    k.param = lay.param;
+    k.param_bytes = lay.param_bytes;
+    k.shared_bytes = lay.shared_bytes;
+    k.ntid[0] = block.x; k.ntid[1] = block.y; k.ntid[2] = block.z;
+    k.nctaid[0] = grid.x; k.nctaid[1] = grid.y; k.nctaid[2] = grid.z;
+    k.nthreads = block.x * block.y * block.z;
+    k.nwarps = (k.nthreads + EXEC_WARP - 1) / EXEC_WARP;
+    k.regs_per_thread = core_regs_per_thread(f);
+    /* like nvcc under a register limit: a CTA that would not fit on an
+     * SM by registers alone gets fewer registers per thread (spills) */
+    uint64_t wthreads = (uint64_t)k.nwarps * EXEC_WARP;
+    if (wthreads * k.regs_per_thread > (uint64_t)c->regs_per_sm)
+        k.regs_per_thread = (uint32_t)((uint64_t)c->regs_per_sm / wthreads);
+    k.dmem = &gpu->dmem;
+    k.tex = gpu->tex;
+    k.ntex = gpu->ntex;
+    k.max_stack_depth = gpu->cfg.max_stack_depth;
+    unsigned nsm = (unsigned)c->num_sms;
+    uint64_t now = gpu->now, start = now;
+    for (unsigned i = 0; st == LS_OK && i < nsm; i++)
+        if (core_sm_kernel(&gpu->sms[i], &k, now) != 0)
+            st = GPU_FAIL(gpu, LS_ERR_NOMEM, "host memory exhausted (SM state)");
+    if (st == LS_OK && !core_sm_fits(&gpu->sms[0]))
+        st = GPU_FAIL(gpu, LS_ERR_LAUNCH,
+                      "kernel %s: one CTA (%u threads, ~%u registers/thread, "
+                      "%llu bytes shared) does not fit an SM (%lld threads, "
+                      "%lld registers, %lld bytes shared, %lld warp slots)",
+                      f->name, k.nthreads, k.regs_per_thread,
+                      (unsigned long long)k.shared_bytes,
+                      (long long)c->max_threads_per_sm, (long long)c->regs_per_sm,
+                      (long long)c->shared_per_sm, (long long)(c->max_threads_per_sm / 32));
+    ls_cache_stats l1a, l2a;
+    ls_dram_stats dra;
+    if (gpu->mem)
+        mem_stats(gpu->mem, &l1a, &l2a, &dra);
+    uint64_t total = (uint64_t)grid.x * grid.y * grid.z, next_cta = 0;
+    unsigned rr = 0;
+    struct progress pg = { gpu->cfg.progress && isatty(2), false, t0, t0, 0 };
+    uint64_t issued_last = 0, progress_at = now, budget = gpu->cfg.max_warp_insts;
+    bool need_dispatch = true;
+    while (st == LS_OK) {
+        if (need_dispatch) {
+            need_dispatch = false;
+            if (dispatch(gpu, grid, &next_cta, total, &rr, now) != 0) {
+                st = GPU_FAIL(gpu, LS_ERR_NOMEM, "host memory exhausted (CTA)");
+                break;
+            }
+        }
+        mem_cycle(gpu->mem, now);
+        struct core_mem_resp r;
+        for (unsigned i = 0; i < nsm; i++)
+            while (mem_pop_resp(gpu->mem, i, now, &r))
+                core_sm_resp(&gpu->sms[i], &r, now);
+        bool busy = false, queued = false;
+        uint64_t next = UINT64_MAX, issued = 0;
+        for (unsigned i = 0; i < nsm; i++) {
+            struct core_sm *sm = &gpu->sms[i];
+            if (sm->live_warps && sm->next_try <= now) {
+                int e = core_sm_cycle(sm, now);
+                if (e) {
+                    st = warp_fail(gpu, file, f, sm);
+                    break;
+                }
+            }
+            const struct core_mem_req *q = core_sm_req_peek(sm);
+            if (q && mem_access(gpu->mem, q, now))
+                core_sm_req_pop(sm, now);
+            if (sm->cta_finished) {
+                sm->cta_finished = false;
+                need_dispatch = next_cta < total;
+            }
+            busy |= core_sm_busy(sm);
+            queued |= sm->qn > 0;
+            if (sm->live_warps && sm->next_try < next)
+                next = sm->next_try;
+            issued += sm->st.issued;
+        }
+        if (st != LS_OK)
+            break;
+        if (!busy && next_cta >= total && mem_idle(gpu->mem))
+            break;
+        if (issued != issued_last) {
+            issued_last = issued;
+            progress_at = now;
+            if (issued >= budget) {
+                char why[160];
+                snprintf(why, sizeof why, "instruction budget of %llu warp "
+                         "instructions exhausted (ls_config.max_warp_insts)",
+                         (unsigned long long)budget);
+                st = deadlock(gpu, file, f, now, why);
+                break;
+            }
+        } else if (now - progress_at > (uint64_t)c->watchdog_cycles) {
+            st = deadlock(gpu, file, f, now, "watchdog: no instruction issued "
+                          "for watchdog_cycles cycles (livelock?)");
+            break;
+        }
+        if (queued || need_dispatch)
+            next = now + 1;
+        uint64_t me = mem_next_event(gpu->mem, now);
+        if (me < next)
+            next = me;
+        if (next == UINT64_MAX) {
+            st = deadlock(gpu, file, f, now, "no warp can issue and no memory "
+                          "request is in flight (barrier never completed?)");
+            break;
+        }
+        progress_tick(&pg, f->name, now - start, issued);
+        now = next > now ? next : now + 1;
+    }
+    if (pg.shown) {
+        fprintf(stderr, "\r\033[K");
+        fflush(stderr);
+    }
+    uint64_t end = now + 1;
+    if (stats) {
+        memset(stats, 0, sizeof *stats);
+        stats->launches = 1;
+        stats->cycles = end - start;
+        for (unsigned i = 0; gpu->sms && i < nsm; i++) {
+            struct core_sm *sm = &gpu->sms[i];
+            core_sm_account(sm, end);
+            const struct core_stats *s = &sm->st;
+            stats->warp_insts += s->warp_insts;
+            stats->thread_insts += s->thread_insts;
+            stats->branches += s->branches;
+            stats->divergent_branches += s->divergent;
+            if (s->max_depth > stats->max_stack_depth)
+                stats->max_stack_depth = s->max_depth;
+            for (unsigned h = 0; h < LS_STACK_HIST; h++)
+                stats->stack_depth_hist[h] += s->stack_hist[h];
+            stats->sm_cycles += s->busy_cycles;
+            uint64_t empty = stats->cycles > s->busy_cycles
+                                 ? stats->cycles - s->busy_cycles : 0;
+            stats->idle_cycles += s->idle_cycles + empty;
+            stats->stall.no_warps += s->stall.no_warps + empty;
+            stats->stall.ibuffer += s->stall.ibuffer;
+            stats->stall.scoreboard += s->stall.scoreboard;
+            stats->stall.barrier += s->stall.barrier;
+            stats->stall.pipe_busy += s->stall.pipe_busy;
+            stats->stall.mem_wait += s->stall.mem_wait;
+        }
+        stats->ctas = total;
+        stats->threads = total * k.nthreads;
+        if (gpu->mem) {
+            mem_stats(gpu->mem, &stats->l1d, &stats->l2, &stats->dram);
+        }
+    }
+    if (gpu->mem)
+        mem_kernel_end(gpu->mem);
+    if (stats && gpu->mem) {
+        ls_cache_stats l1b, l2b;
+        mem_stats(gpu->mem, &l1b, &l2b, NULL);
+        /* the kernel-end sweep adds the resident lines' used sectors */
+        memcpy(stats->l1d.used_sectors_hist, l1b.used_sectors_hist,
+               sizeof l1b.used_sectors_hist);
+        stats->l1d.evictions = l1b.evictions;
+        hist_diff(&stats->l1d, &l1a);
+        hist_diff(&stats->l2, &l2a);
+        dram_diff(&stats->dram, &dra);
+        stats->ipc = stats->cycles ? (double)stats->warp_insts / (double)stats->cycles : 0;
+        stats->simd_util = stats->warp_insts
+            ? (double)stats->thread_insts / ((double)stats->warp_insts * EXEC_WARP) : 0.0;
+    }
+    /* a failed launch leaves warps resident: drop them */
+    if (st != LS_OK && gpu->sms) {
+        for (unsigned i = 0; i < nsm; i++)
+            core_sm_free(&gpu->sms[i]);
+        free(gpu->sms);
+        gpu->sms = NULL;
+        mem_sys_free(gpu->mem);
+        gpu->mem = NULL;
+    }
+    gpu->now = end;
+    core_prog_free(&prog);
+    gpu_layout_free(&lay);
+    if (stats)
+        stats->wall_s = now_s() - t0;
+    return st;
+}
