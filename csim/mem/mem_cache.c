@@ -1,0 +1,162 @@
+/* The sectored tag array used by the L1D and the L2 slices (LRU, per-sector
+ * valid/used/dirty bits, used-sector histogram at eviction) and the event
+ * heap of the memory hierarchy. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem/mem_int.h"
+
+unsigned mem_popcount8(uint8_t m)
+{
+    unsigned n = 0;
+    for (; m; m &= (uint8_t)(m - 1))
+        n++;
+    return n;
+}
+
+int mem_cache_init(struct mem_cache *c, uint64_t size, unsigned assoc, unsigned line,
+                   unsigned sector, char *err, size_t errlen)
+{
+    memset(c, 0, sizeof *c);
+    c->assoc = assoc;
+    c->line = line;
+    c->sector = sector;
+    c->nsec = sector ? line / sector : 0;
+    if (c->nsec == 0 || c->nsec > LS_MAX_SECTORS) {
+        snprintf(err, errlen, "%s:%d: %u-byte lines of %u-byte sectors: 1..%d sectors per line supported",
+                 __FILE__, __LINE__, line, sector, LS_MAX_SECTORS);
+        return -1;
+    }
+    if (size == 0)
+        return 0;
+    if (assoc == 0 || size % ((uint64_t)assoc * line) != 0) {
+        snprintf(err, errlen, "%s:%d: cache size %llu is not a multiple of ways * line",
+                 __FILE__, __LINE__, (unsigned long long)size);
+        return -1;
+    }
+    c->sets = (unsigned)(size / ((uint64_t)assoc * line));
+    c->lines = calloc((size_t)c->sets * assoc, sizeof *c->lines);
+    if (!c->lines) {
+        snprintf(err, errlen, "%s:%d: out of memory for the tag array", __FILE__, __LINE__);
+        return -1;
+    }
+    for (size_t i = 0; i < (size_t)c->sets * assoc; i++)
+        c->lines[i].mshr = MEM_NONE;
+    return 0;
+}
+
+void mem_cache_free(struct mem_cache *c)
+{
+    free(c->lines);
+    c->lines = NULL;
+}
+
+struct mem_line *mem_cache_find(struct mem_cache *c, unsigned set, uint64_t addr)
+{
+    struct mem_line *w = c->lines + (size_t)set * c->assoc;
+    for (unsigned i = 0; i < c->assoc; i++)
+        if (w[i].present && w[i].addr == addr)
+            return &w[i];
+    return NULL;
+}
+
+struct mem_line *mem_cache_victim(struct mem_cache *c, unsigned set)
+{
+    struct mem_line *w = c->lines + (size_t)set * c->assoc, *best = NULL;
+    for (unsigned i = 0; i < c->assoc; i++) {
+        if (!w[i].present)
+            return &w[i];
+        if (w[i].mshr != MEM_NONE)
+            continue;
+        if (!best || w[i].lru < best->lru)
+            best = &w[i];
+    }
+    return best;
+}
+
+void mem_cache_touch(struct mem_cache *c, struct mem_line *l)
+{
+    l->lru = ++c->clock;
+}
+
+void mem_cache_evict(struct mem_cache *c, struct mem_line *l)
+{
+    if (!l->present)
+        return;
+    c->st.evictions++;
+    c->st.used_sectors_hist[mem_popcount8(l->used)]++;
+    l->present = 0;
+    l->valid = l->used = l->dirty = 0;
+}
+
+void mem_cache_fill_line(struct mem_cache *c, struct mem_line *l, uint64_t addr)
+{
+    mem_cache_evict(c, l);
+    l->present = 1;
+    l->addr = addr;
+    l->valid = l->used = l->dirty = 0;
+    l->mshr = MEM_NONE;
+    mem_cache_touch(c, l);
+}
+
+void mem_cache_sweep(struct mem_cache *c)
+{
+    for (size_t i = 0; i < (size_t)c->sets * c->assoc; i++) {
+        struct mem_line *l = &c->lines[i];
+        if (!l->present || l->mshr != MEM_NONE)
+            continue;
+        c->st.used_sectors_hist[mem_popcount8(l->used)]++;
+        l->present = 0;
+        l->valid = l->used = l->dirty = 0;
+    }
+}
+
+static bool ev_before(const struct mem_ev *x, const struct mem_ev *y)
+{
+    return x->time < y->time || (x->time == y->time && x->seq < y->seq);
+}
+
+bool mem_heap_push(struct mem_heap *h, const struct mem_ev *e)
+{
+    if (h->n == h->cap) {
+        size_t nc = h->cap ? h->cap * 2 : 256;
+        struct mem_ev *nv = realloc(h->v, nc * sizeof *nv);
+        if (!nv)
+            return false;
+        h->v = nv;
+        h->cap = nc;
+    }
+    size_t i = h->n++;
+    while (i > 0) {
+        size_t p = (i - 1) / 2;
+        if (!ev_before(e, &h->v[p]))
+            break;
+        h->v[i] = h->v[p];
+        i = p;
+    }
+    h->v[i] = *e;
+    return true;
+}
+
+bool mem_heap_pop(struct mem_heap *h, struct mem_ev *e)
+{
+    if (h->n == 0)
+        return false;
+    *e = h->v[0];
+    struct mem_ev last = h->v[--h->n];
+    size_t i = 0, n = h->n;
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, s = i;
+        const struct mem_ev *sv = &last;
+        if (l < n && ev_before(&h->v[l], sv)) { s = l; sv = &h->v[l]; }
+        if (r < n && ev_before(&h->v[r], sv)) { s = r; }
+        if (s == i)
+            break;
+        h->v[i] = h->v[s];
+        i = s;
+    }
+    if (n)
+        h->v[i] = last;
+    return true;
+}

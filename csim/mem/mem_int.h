@@ -1,0 +1,197 @@
+/* Internals of the timing memory hierarchy (csim/mem): the sectored tag
+ * array shared by L1D and L2, the event heap, the per-SM and per-partition
+ * state, and the calls between mem_sys.c (API, L1D, interconnect) and
+ * mem_l2.c (L2 slices and DRAM channels). Not part of the public contract. */
+#ifndef MEM_INT_H
+#define MEM_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mem/mem.h"
+
+#define MEM_NONE (-1)
+#define MEM_PKT_HDR 8u            /* request/ack header bytes on the icnt   */
+#define MEM_ICNT_QUEUE_TICKS 16u  /* SM request port: refuse beyond this    */
+#define MEM_L1_MERGE 8u           /* waiter nodes per L1D MSHR (pool size)  */
+#define MEM_L2_MSHRS 64u          /* MSHRs per L2 slice                     */
+
+/* ---- sectored tag array ---- */
+struct mem_line {
+    uint64_t addr;        /* line address (tag + index)                      */
+    uint64_t lru;         /* larger = more recently used                     */
+    int32_t mshr;         /* pending miss on this line, or MEM_NONE          */
+    uint8_t present;      /* the line is allocated                           */
+    uint8_t valid;        /* per-sector valid bits                           */
+    uint8_t used;         /* sectors accessed since allocation               */
+    uint8_t dirty;        /* per-sector dirty bits (L2 only)                 */
+};
+
+struct mem_cache {
+    unsigned sets, assoc, line, sector, nsec;
+    struct mem_line *lines;   /* sets * assoc                               */
+    uint64_t clock;           /* LRU stamp source                           */
+    ls_cache_stats st;
+};
+
+/* Sets up an empty cache of size bytes; size 0 gives sets == 0 (no cache).
+ * Returns 0, or -1 with a message in err. */
+int mem_cache_init(struct mem_cache *c, uint64_t size, unsigned assoc, unsigned line,
+                   unsigned sector, char *err, size_t errlen);
+/* Frees the tag array. */
+void mem_cache_free(struct mem_cache *c);
+/* The allocated line holding addr in set, or NULL. */
+struct mem_line *mem_cache_find(struct mem_cache *c, unsigned set, uint64_t addr);
+/* A way of set that can be replaced: an unallocated one first, else the
+ * least recently used without a pending miss; NULL when every way waits. */
+struct mem_line *mem_cache_victim(struct mem_cache *c, unsigned set);
+/* Marks l most recently used. */
+void mem_cache_touch(struct mem_cache *c, struct mem_line *l);
+/* Drops l (if allocated) counting an eviction and its used sectors. */
+void mem_cache_evict(struct mem_cache *c, struct mem_line *l);
+/* Allocates victim l for addr with no valid sectors (evicting first). */
+void mem_cache_fill_line(struct mem_cache *c, struct mem_line *l, uint64_t addr);
+/* Counts the used sectors of every allocated idle line into the histogram
+ * and invalidates it (lines with a pending miss stay). */
+void mem_cache_sweep(struct mem_cache *c);
+/* Number of set bits of a sector mask. */
+unsigned mem_popcount8(uint8_t m);
+
+/* ---- events ---- */
+enum mem_ev_type { MEM_EV_L2_ARRIVE, MEM_EV_SM_ARRIVE, MEM_EV_DRAM_WAKE, MEM_EV_DRAM_DONE };
+
+struct mem_ev {
+    uint64_t time;        /* core cycle                                      */
+    uint64_t seq;         /* tie-break: insertion order                      */
+    uint32_t a, b;        /* packet, or partition and MSHR                   */
+    uint8_t type, mask;
+};
+
+struct mem_heap { struct mem_ev *v; size_t n, cap; };
+
+/* Inserts e ordered by (time, seq). Returns false on allocation failure. */
+bool mem_heap_push(struct mem_heap *h, const struct mem_ev *e);
+/* Removes the earliest event into *e; false when empty. */
+bool mem_heap_pop(struct mem_heap *h, struct mem_ev *e);
+
+/* ---- packets on the interconnect ---- */
+enum mem_pkt_kind { MEM_PK_READ, MEM_PK_WRITE, MEM_PK_ATOMIC };
+
+struct mem_pkt {
+    uint64_t l2_addr;     /* L2 line address                                 */
+    uint32_t tag;         /* SM token (writes, atomics, L1-less reads)       */
+    int32_t l1_mshr;      /* waiting L1 MSHR, or MEM_NONE                     */
+    int32_t next;         /* list link (L2 waiters, partition wait FIFO)      */
+    uint16_t sm, warp, bytes;
+    uint8_t kind, l2_mask, l1_mask;
+    uint8_t counted;      /* reservation failure already counted at L2       */
+};
+
+/* ---- per SM ---- */
+struct mem_l1_mshr {
+    int32_t line;         /* index into l1.lines, or MEM_NONE without L1D    */
+    int32_t head, tail;   /* waiter list                                     */
+    uint8_t pending;      /* sectors requested from below                    */
+    uint16_t out;         /* packets not yet answered                        */
+};
+
+struct mem_waiter { uint32_t tag; uint16_t warp; int32_t next; };
+
+struct mem_resp_ev { uint64_t due, seq; uint32_t tag; uint16_t warp; };
+
+struct mem_sm {
+    struct mem_cache l1;
+    struct mem_l1_mshr *mshr;
+    int32_t *mshr_free; unsigned nmshr_free;
+    struct mem_waiter *wt;
+    int32_t *wt_free; unsigned nwt_free;
+    uint64_t req_port, rep_port;    /* icnt tick at which the port is free  */
+    struct mem_resp_ev *resp; size_t nresp, capresp;   /* min-heap by due   */
+};
+
+/* ---- per partition: L2 slice + DRAM channel ---- */
+struct mem_l2_mshr {
+    int32_t line;
+    int32_t head, tail;   /* waiting packets                                 */
+    uint8_t pending;
+    uint16_t out;         /* DRAM reads outstanding                          */
+};
+
+struct mem_dram_bank {
+    int64_t open_row;     /* MEM_NONE when precharged                        */
+    uint64_t ready;       /* DRAM tick: the bank takes its next request      */
+    uint64_t pre_ready;   /* earliest precharge (tRAS, data done)            */
+};
+
+struct mem_dram_req {
+    uint64_t seq, row;
+    uint32_t bank;
+    int32_t mshr;         /* L2 MSHR to fill (reads), MEM_NONE for writes    */
+    uint16_t bytes, atoms;
+    uint8_t is_write, mask, used;
+};
+
+struct mem_part {
+    struct mem_cache l2;
+    struct mem_l2_mshr *mshr;
+    int32_t *mshr_free; unsigned nmshr_free;
+    uint64_t l2_free;               /* core cycle the tag pipeline is free  */
+    uint64_t req_port, rep_port;    /* icnt ticks                           */
+    int32_t wait_head, wait_tail;   /* packets waiting for L2 resources     */
+    unsigned nwait;
+    /* DRAM channel */
+    struct mem_dram_bank *bank;
+    struct mem_dram_req *q; unsigned nq;
+    uint64_t bus_free, col_ready;   /* DRAM ticks                           */
+    uint64_t last_issue;            /* DRAM tick of the last issue + 1      */
+    uint64_t wake_at;               /* pending wake (DRAM tick) or MAX       */
+    ls_dram_stats st;
+};
+
+struct mem_sys {
+    struct cfg c;
+    unsigned nsms, nparts;
+    struct mem_sm *sm;
+    struct mem_part *part;
+    struct mem_heap ev;
+    struct mem_pkt *pkt; int32_t *pkt_free; size_t npkt_free, pktcap;
+    uint64_t seq;
+    uint64_t fc, fi, fd;            /* core, icnt, DRAM clocks (MHz)        */
+    unsigned atom;                  /* DRAM minimum access bytes            */
+    unsigned banks_log;
+    bool failed;                    /* an allocation failed (sticky)        */
+};
+
+/* Converts a core cycle to the first icnt/DRAM tick starting at or after
+ * it (ceil) and back (ceil), and to the tick in progress (floor). */
+uint64_t mem_icnt_ceil(const struct mem_sys *m, uint64_t core);
+uint64_t mem_core_of_icnt(const struct mem_sys *m, uint64_t tick);
+uint64_t mem_dram_floor(const struct mem_sys *m, uint64_t core);
+uint64_t mem_core_of_dram(const struct mem_sys *m, uint64_t tick);
+
+/* Schedules event e (time, type, a, b, mask); seq is assigned here. */
+void mem_event(struct mem_sys *m, uint64_t time, uint8_t type, uint32_t a, uint32_t b, uint8_t mask);
+/* Frees packet k back to the pool. */
+void mem_pkt_release(struct mem_sys *m, int32_t k);
+/* Sends packet k's reply (data or ack) from partition p to its SM starting
+ * at core cycle t; schedules MEM_EV_SM_ARRIVE. */
+void mem_reply(struct mem_sys *m, unsigned p, int32_t k, uint64_t t);
+/* Partition of an L2 line address (line interleaving with an XOR hash). */
+unsigned mem_partition_of(const struct mem_sys *m, uint64_t l2_addr);
+
+/* mem_l2.c: builds/frees the partitions. Returns 0 or -1 with err. */
+int mem_l2_init(struct mem_sys *m, char *err, size_t errlen);
+/* Frees the partitions. */
+void mem_l2_free(struct mem_sys *m);
+/* Packet k arrived at partition p at core cycle t: look it up in the L2 or
+ * queue it until resources free. */
+void mem_l2_arrive(struct mem_sys *m, unsigned p, int32_t k, uint64_t t);
+/* DRAM scheduler wake-up of partition p at core cycle t. */
+void mem_dram_wake(struct mem_sys *m, unsigned p, uint64_t t);
+/* A DRAM read for L2 MSHR ms of partition p delivered sectors mask at t. */
+void mem_dram_done(struct mem_sys *m, unsigned p, uint32_t ms, uint8_t mask, uint64_t t);
+/* True when partition p holds no queued or waiting work. */
+bool mem_part_idle(const struct mem_part *p);
+
+#endif

@@ -1,0 +1,465 @@
+/* Memory partitions: a sectored L2 slice (write-back, write-allocate at
+ * sector granularity, per-sector dirty bits, MSHRs with merging) in front of
+ * a GDDR5-like DRAM channel (banks with open rows, tRCD/tRP/tRAS/tCL/tWL/
+ * tCCD, a shared data bus, FR-FCFS or FCFS over a bounded queue, optional
+ * sub-ranks). All DRAM times are in DRAM command clocks; events are in core
+ * cycles, converted exactly (mem_core_of_dram / mem_dram_floor). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem/mem_int.h"
+
+static void dram_try(struct mem_sys *m, unsigned p, uint64_t t);
+static void wait_retry(struct mem_sys *m, unsigned p, uint64_t t);
+
+int mem_l2_init(struct mem_sys *m, char *err, size_t errlen)
+{
+    const struct cfg *c = &m->c;
+    m->part = calloc(m->nparts, sizeof *m->part);
+    if (!m->part) {
+        snprintf(err, errlen, "%s:%d: out of memory", __FILE__, __LINE__);
+        return -1;
+    }
+    for (unsigned p = 0; p < m->nparts; p++) {
+        struct mem_part *pt = &m->part[p];
+        pt->wait_head = pt->wait_tail = MEM_NONE;
+        pt->wake_at = UINT64_MAX;
+        if (mem_cache_init(&pt->l2, (uint64_t)c->l2_size / m->nparts, (unsigned)c->l2_assoc,
+                           (unsigned)c->l2_line, (unsigned)c->l2_sector, err, errlen))
+            return -1;
+        pt->mshr = calloc(MEM_L2_MSHRS, sizeof *pt->mshr);
+        pt->mshr_free = calloc(MEM_L2_MSHRS, sizeof *pt->mshr_free);
+        pt->bank = calloc((size_t)c->dram_banks, sizeof *pt->bank);
+        pt->q = calloc((size_t)c->dram_queue, sizeof *pt->q);
+        if (!pt->mshr || !pt->mshr_free || !pt->bank || !pt->q) {
+            snprintf(err, errlen, "%s:%d: out of memory for partition %u", __FILE__, __LINE__, p);
+            return -1;
+        }
+        for (unsigned i = 0; i < MEM_L2_MSHRS; i++)
+            pt->mshr_free[pt->nmshr_free++] = (int32_t)(MEM_L2_MSHRS - 1 - i);
+        for (unsigned b = 0; b < (unsigned)c->dram_banks; b++)
+            pt->bank[b].open_row = MEM_NONE;
+    }
+    return 0;
+}
+
+void mem_l2_free(struct mem_sys *m)
+{
+    for (unsigned p = 0; m->part && p < m->nparts; p++) {
+        struct mem_part *pt = &m->part[p];
+        mem_cache_free(&pt->l2);
+        free(pt->mshr);
+        free(pt->mshr_free);
+        free(pt->bank);
+        free(pt->q);
+    }
+    free(m->part);
+    m->part = NULL;
+}
+
+bool mem_part_idle(const struct mem_part *p)
+{
+    return p->nq == 0 && p->nwait == 0 && p->nmshr_free == MEM_L2_MSHRS;
+}
+
+/* ---- address mapping inside a partition ---- */
+
+static uint64_t local_line(const struct mem_sys *m, uint64_t addr)
+{
+    return addr / (uint64_t)m->c.l2_line / m->nparts;
+}
+
+static unsigned l2_set(const struct mem_sys *m, const struct mem_part *pt, uint64_t addr)
+{
+    return (unsigned)(local_line(m, addr) % pt->l2.sets);
+}
+
+/* ---- DRAM channel ---- */
+
+static unsigned atoms_of(const struct mem_sys *m, uint8_t mask)
+{
+    unsigned sec = (unsigned)m->c.l2_sector, n = 0;
+    long last = -1;
+    for (unsigned i = 0; i < 8; i++) {
+        if (!(mask >> i & 1))
+            continue;
+        long lo = (long)(i * sec / m->atom), hi = (long)(((i + 1) * sec - 1) / m->atom);
+        for (long a = lo; a <= hi; a++)
+            if (a > last) { n++; last = a; }
+    }
+    return n;
+}
+
+static bool q_room(const struct mem_sys *m, const struct mem_part *pt, unsigned need)
+{
+    return pt->nq + need <= (unsigned)m->c.dram_queue;
+}
+
+static void dram_wake_at(struct mem_sys *m, unsigned p, uint64_t tick)
+{
+    struct mem_part *pt = &m->part[p];
+    if (pt->wake_at <= tick)
+        return;
+    pt->wake_at = tick;
+    mem_event(m, mem_core_of_dram(m, tick), MEM_EV_DRAM_WAKE, p, 0, 0);
+}
+
+static void dram_enqueue(struct mem_sys *m, unsigned p, uint64_t addr, uint8_t mask, bool is_write,
+                         int32_t mshr, uint64_t t)
+{
+    struct mem_part *pt = &m->part[p];
+    unsigned i = 0;
+    while (pt->q[i].used)
+        i++;
+    uint64_t rg = local_line(m, addr) * (uint64_t)m->c.l2_line / (uint64_t)m->c.dram_row_bytes;
+    uint64_t nb = (uint64_t)m->c.dram_banks;
+    struct mem_dram_req *q = &pt->q[i];
+    q->seq = ++m->seq;
+    q->bank = (uint32_t)((rg ^ (rg / nb)) % nb);
+    q->row = rg / nb;
+    q->mshr = mshr;
+    q->atoms = (uint16_t)atoms_of(m, mask);
+    q->bytes = (uint16_t)(q->atoms * m->atom);
+    q->is_write = is_write;
+    q->mask = mask;
+    q->used = 1;
+    pt->nq++;
+    dram_wake_at(m, p, mem_dram_floor(m, t));   /* never recurse into the scheduler */
+}
+
+/* The queue entry to issue at tick T, or -1 with *next = the earliest tick
+ * at which one might be issuable. */
+static int dram_choose(const struct mem_sys *m, const struct mem_part *pt, uint64_t T, uint64_t *next)
+{
+    uint64_t cl = (uint64_t)m->c.dram_tCL;
+    uint64_t bus_t = pt->bus_free > cl ? pt->bus_free - cl : 0;   /* keep the bus pipeline short */
+    int oldest = -1, oldest_ready = -1, hit = -1;
+    uint64_t soonest = UINT64_MAX;
+    for (unsigned i = 0; i < (unsigned)m->c.dram_queue; i++) {
+        const struct mem_dram_req *q = &pt->q[i];
+        if (!q->used)
+            continue;
+        const struct mem_dram_bank *b = &pt->bank[q->bank];
+        if (oldest < 0 || q->seq < pt->q[oldest].seq)
+            oldest = (int)i;
+        if (b->ready < soonest)
+            soonest = b->ready;
+        if (b->ready > T)
+            continue;
+        if (oldest_ready < 0 || q->seq < pt->q[oldest_ready].seq)
+            oldest_ready = (int)i;
+        if ((int64_t)q->row == b->open_row && (hit < 0 || q->seq < pt->q[hit].seq))
+            hit = (int)i;
+    }
+    int pick;
+    if (m->c.dram_sched == 0) {   /* fcfs: strictly the oldest */
+        soonest = pt->bank[pt->q[oldest].bank].ready;
+        pick = soonest <= T ? oldest : -1;
+    } else {
+        pick = hit >= 0 ? hit : oldest_ready;
+    }
+    if (pick >= 0 && bus_t <= T)
+        return pick;
+    uint64_t nx = soonest > bus_t ? soonest : bus_t;
+    *next = nx > T ? nx : T + 1;
+    return -1;
+}
+
+static void dram_issue(struct mem_sys *m, unsigned p, unsigned i, uint64_t T)
+{
+    const struct cfg *c = &m->c;
+    struct mem_part *pt = &m->part[p];
+    struct mem_dram_req *q = &pt->q[i];
+    struct mem_dram_bank *b = &pt->bank[q->bank];
+    uint64_t col;
+    if (b->open_row == (int64_t)q->row) {
+        pt->st.row_hits++;
+        col = T > b->ready ? T : b->ready;
+    } else {
+        uint64_t act = T;
+        if (b->open_row != MEM_NONE) {
+            uint64_t pre = T > b->pre_ready ? T : b->pre_ready;
+            pt->st.precharges++;
+            act = pre + (uint64_t)c->dram_tRP;
+        }
+        pt->st.activates++;
+        col = act + (uint64_t)c->dram_tRCD;
+        b->open_row = (int64_t)q->row;
+        b->pre_ready = act + (uint64_t)c->dram_tRAS;
+    }
+    if (col < pt->col_ready)
+        col = pt->col_ready;
+    uint64_t cmds = (uint64_t)q->atoms * (uint64_t)c->dram_tCCD;
+    pt->col_ready = col + cmds;
+    b->ready = col + cmds;
+    uint64_t ds = col + (uint64_t)(q->is_write ? c->dram_tWL : c->dram_tCL);
+    if (ds < pt->bus_free)
+        ds = pt->bus_free;
+    uint64_t de = ds + (q->bytes + (uint64_t)c->dram_bus_bytes - 1) / (uint64_t)c->dram_bus_bytes;
+    pt->bus_free = de;
+    if (b->pre_ready < de)
+        b->pre_ready = de;
+    if (q->is_write)
+        pt->st.writes += q->atoms;
+    else
+        pt->st.reads += q->atoms;
+    pt->st.bytes += q->bytes;
+    if (!q->is_write)
+        mem_event(m, mem_core_of_dram(m, de), MEM_EV_DRAM_DONE, p, (uint32_t)q->mshr, q->mask);
+    q->used = 0;
+    pt->nq--;
+}
+
+static void dram_try(struct mem_sys *m, unsigned p, uint64_t t)
+{
+    struct mem_part *pt = &m->part[p];
+    if (!pt->nq)
+        return;
+    uint64_t T = mem_dram_floor(m, t), next = 0;
+    if (T < pt->last_issue) {          /* one issue per DRAM clock */
+        dram_wake_at(m, p, pt->last_issue);
+        return;
+    }
+    int i = dram_choose(m, pt, T, &next);
+    if (i < 0) {
+        dram_wake_at(m, p, next);
+        return;
+    }
+    dram_issue(m, p, (unsigned)i, T);
+    pt->last_issue = T + 1;
+    wait_retry(m, p, t);               /* a queue slot is free again */
+    if (pt->nq)
+        dram_wake_at(m, p, T + 1);
+}
+
+void mem_dram_wake(struct mem_sys *m, unsigned p, uint64_t t)
+{
+    struct mem_part *pt = &m->part[p];
+    if (pt->wake_at <= mem_dram_floor(m, t))
+        pt->wake_at = UINT64_MAX;
+    dram_try(m, p, t);
+}
+
+/* ---- L2 slice ---- */
+
+static uint64_t l2_pipe(struct mem_sys *m, struct mem_part *pt, uint64_t t)
+{
+    uint64_t start = t > pt->l2_free ? t : pt->l2_free;
+    pt->l2_free = start + 1;            /* one tag lookup per core cycle */
+    return start + (uint64_t)m->c.l2_latency;
+}
+
+static void mshr_append(struct mem_sys *m, struct mem_l2_mshr *ms, int32_t k)
+{
+    m->pkt[k].next = MEM_NONE;
+    if (ms->tail == MEM_NONE)
+        ms->head = k;
+    else
+        m->pkt[ms->tail].next = k;
+    ms->tail = k;
+}
+
+static int32_t mshr_new(struct mem_part *pt, int32_t line)
+{
+    int32_t msi = pt->mshr_free[--pt->nmshr_free];
+    pt->mshr[msi] = (struct mem_l2_mshr){.line = line, .head = MEM_NONE, .tail = MEM_NONE};
+    return msi;
+}
+
+static void read_below(struct mem_sys *m, unsigned p, int32_t msi, uint64_t addr, uint8_t mask, uint64_t t)
+{
+    struct mem_l2_mshr *ms = &m->part[p].mshr[msi];
+    ms->pending |= mask;
+    ms->out++;
+    dram_enqueue(m, p, addr, mask, false, msi, t);
+}
+
+/* L2 without storage (l2_size = 0): reads and writes go to DRAM. */
+static bool l2_none(struct mem_sys *m, unsigned p, int32_t k, uint64_t t)
+{
+    struct mem_part *pt = &m->part[p];
+    struct mem_pkt *pk = &m->pkt[k];
+    if (!q_room(m, pt, 1) || (pk->kind != MEM_PK_WRITE && !pt->nmshr_free))
+        return false;
+    if (pk->kind == MEM_PK_WRITE) {
+        dram_enqueue(m, p, pk->l2_addr, pk->l2_mask, true, MEM_NONE, t);
+        mem_reply(m, p, k, t + 1);
+        return true;
+    }
+    int32_t msi = mshr_new(pt, MEM_NONE);
+    mshr_append(m, &pt->mshr[msi], k);
+    read_below(m, p, msi, pk->l2_addr, pk->l2_mask, t);
+    return true;
+}
+
+static void write_back(struct mem_sys *m, unsigned p, struct mem_line *v, uint64_t t)
+{
+    if (v->present && v->dirty)
+        dram_enqueue(m, p, v->addr, v->dirty, true, MEM_NONE, t);
+}
+
+/* Tries to serve packet k at partition p at core cycle t; false when a
+ * resource (MSHR, replaceable way, DRAM queue slot) is missing. */
+static bool l2_try(struct mem_sys *m, unsigned p, int32_t k, uint64_t t)
+{
+    struct mem_part *pt = &m->part[p];
+    if (!pt->l2.sets)
+        return l2_none(m, p, k, t);
+    struct mem_pkt *pk = &m->pkt[k];
+    ls_cache_stats *st = &pt->l2.st;
+    uint8_t mask = pk->l2_mask;
+    unsigned set = l2_set(m, pt, pk->l2_addr);
+    struct mem_line *l = mem_cache_find(&pt->l2, set, pk->l2_addr), *v = l;
+    unsigned slots = 0;
+    if (pk->kind == MEM_PK_WRITE) {      /* write-back, write-allocate per sector */
+        if (!v) {
+            if (!(v = mem_cache_victim(&pt->l2, set)))
+                return false;
+            slots = v->present && v->dirty;
+        }
+        if (!q_room(m, pt, slots))
+            return false;
+        uint64_t done = l2_pipe(m, pt, t);
+        st->accesses++;
+        if (l && (l->valid & mask) == mask) {
+            st->hits++;
+        } else {
+            st->misses++;
+            st->sector_misses += mem_popcount8((uint8_t)(mask & ~(l ? l->valid : 0)));
+        }
+        if (!l) {
+            write_back(m, p, v, t);
+            mem_cache_fill_line(&pt->l2, v, pk->l2_addr);
+        }
+        v->valid |= mask;
+        v->dirty |= mask;
+        v->used |= mask;
+        mem_cache_touch(&pt->l2, v);
+        mem_reply(m, p, k, done);
+        return true;
+    }
+    if (l && (l->valid & mask) == mask) {           /* read or atomic hit */
+        uint64_t done = l2_pipe(m, pt, t);
+        st->accesses++;
+        st->hits++;
+        l->used |= mask;
+        if (pk->kind == MEM_PK_ATOMIC)
+            l->dirty |= mask;
+        mem_cache_touch(&pt->l2, l);
+        mem_reply(m, p, k, done);
+        return true;
+    }
+    uint8_t missing = (uint8_t)(mask & ~(l ? l->valid : 0));
+    if (l && l->mshr != MEM_NONE) {                 /* merge */
+        struct mem_l2_mshr *ms = &pt->mshr[l->mshr];
+        uint8_t extra = (uint8_t)(missing & ~ms->pending);
+        if (extra && !q_room(m, pt, 1))
+            return false;
+        l2_pipe(m, pt, t);
+        st->accesses++;
+        st->misses++;
+        st->mshr_merges++;
+        st->sector_misses += mem_popcount8(missing);
+        l->used |= mask;
+        mem_cache_touch(&pt->l2, l);
+        mshr_append(m, ms, k);
+        if (extra)
+            read_below(m, p, l->mshr, pk->l2_addr, extra, t);
+        return true;
+    }
+    slots = 1;
+    if (!v) {
+        if (!(v = mem_cache_victim(&pt->l2, set)))
+            return false;
+        slots += v->present && v->dirty;
+    }
+    if (!pt->nmshr_free || !q_room(m, pt, slots))
+        return false;
+    l2_pipe(m, pt, t);
+    if (!l) {
+        write_back(m, p, v, t);
+        mem_cache_fill_line(&pt->l2, v, pk->l2_addr);
+    }
+    st->accesses++;
+    st->misses++;
+    st->sector_misses += mem_popcount8(missing);
+    v->used |= mask;
+    mem_cache_touch(&pt->l2, v);
+    int32_t msi = mshr_new(pt, (int32_t)(v - pt->l2.lines));
+    v->mshr = msi;
+    mshr_append(m, &pt->mshr[msi], k);
+    read_below(m, p, msi, pk->l2_addr, missing, t);
+    return true;
+}
+
+static void wait_push(struct mem_sys *m, struct mem_part *pt, int32_t k)
+{
+    struct mem_pkt *pk = &m->pkt[k];
+    if (!pk->counted) {
+        pk->counted = 1;
+        pt->l2.st.reservation_fails++;
+    }
+    pk->next = MEM_NONE;
+    if (pt->wait_tail == MEM_NONE)
+        pt->wait_head = k;
+    else
+        m->pkt[pt->wait_tail].next = k;
+    pt->wait_tail = k;
+    pt->nwait++;
+}
+
+static void wait_retry(struct mem_sys *m, unsigned p, uint64_t t)
+{
+    struct mem_part *pt = &m->part[p];
+    while (pt->wait_head != MEM_NONE) {
+        int32_t k = pt->wait_head;
+        int32_t nx = m->pkt[k].next;
+        pt->wait_head = nx;
+        if (nx == MEM_NONE)
+            pt->wait_tail = MEM_NONE;
+        pt->nwait--;
+        if (l2_try(m, p, k, t))
+            continue;
+        /* put it back at the head, in order */
+        m->pkt[k].next = pt->wait_head;
+        pt->wait_head = k;
+        if (pt->wait_tail == MEM_NONE)
+            pt->wait_tail = k;
+        pt->nwait++;
+        break;
+    }
+}
+
+void mem_l2_arrive(struct mem_sys *m, unsigned p, int32_t k, uint64_t t)
+{
+    struct mem_part *pt = &m->part[p];
+    if (pt->nwait == 0 && l2_try(m, p, k, t))
+        return;
+    wait_push(m, pt, k);
+}
+
+void mem_dram_done(struct mem_sys *m, unsigned p, uint32_t msi, uint8_t mask, uint64_t t)
+{
+    struct mem_part *pt = &m->part[p];
+    struct mem_l2_mshr *ms = &pt->mshr[msi];
+    struct mem_line *l = ms->line != MEM_NONE ? &pt->l2.lines[ms->line] : NULL;
+    if (l) {
+        uint8_t fresh = (uint8_t)(mask & ~l->valid);
+        l->valid |= mask;
+        pt->l2.st.sector_fills += mem_popcount8(fresh);
+    }
+    if (--ms->out)
+        return;
+    for (int32_t k = ms->head; k != MEM_NONE;) {
+        int32_t nx = m->pkt[k].next;
+        if (l && m->pkt[k].kind == MEM_PK_ATOMIC)
+            l->dirty |= m->pkt[k].l2_mask;
+        mem_reply(m, p, k, t);
+        k = nx;
+    }
+    if (l)
+        l->mshr = MEM_NONE;
+    pt->mshr_free[pt->nmshr_free++] = (int32_t)msi;
+    wait_retry(m, p, t);
+}

@@ -1,0 +1,325 @@
+/* Unit tests of the timing memory hierarchy's caches (csim/mem): sectored
+ * L1D hits/misses/fills, MSHR merging and reservation failures, LRU order
+ * and the used-sector histogram, the write-through L1D and the write-back
+ * L2, atomics at L2, and the L1 invalidation at kernel end. Synthetic
+ * request streams; no SM is involved. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "test_mem_drv.h"
+
+static void base_cfg(struct cfg *c)
+{
+    cfg_defaults(c);
+    char err[256] = "";
+    assert_int_equal(cfg_load_file(c, "configs/gtx480.conf", err, sizeof err), 0);
+}
+
+static void run1(struct mem_sys *m, struct core_mem_req r, uint64_t *now)
+{
+    assert_int_equal(drv_run(m, &r, 1, 1, now), 1);
+}
+
+static void test_reread_small_array_hits(void **st)
+{
+    (void)st;
+    struct cfg c;
+    base_cfg(&c);
+    struct mem_sys *m = drv_make(&c, 1);
+    assert_non_null(m);
+    enum { LINES = 32, PASSES = 10 };      /* 4 KB: a quarter of the L1D */
+    struct core_mem_req rs[LINES * PASSES];
+    for (unsigned p = 0; p < PASSES; p++)
+        for (unsigned i = 0; i < LINES; i++)
+            rs[p * LINES + i] = drv_req(0, 0x10000 + (uint64_t)i * 128, 0xF, 0);
+    uint64_t now = 0;
+    assert_int_equal(drv_run(m, rs, LINES, 1, &now), LINES);           /* first touch */
+    ls_cache_stats l1;
+    mem_stats(m, &l1, NULL, NULL);
+    assert_int_equal(l1.misses, LINES);
+    assert_int_equal(l1.sector_fills, 4 * LINES);
+    assert_int_equal(drv_run(m, rs + LINES, LINES * (PASSES - 1), 1, &now), LINES * (PASSES - 1));
+    mem_stats(m, &l1, NULL, NULL);
+    assert_int_equal(l1.accesses, LINES * PASSES);
+    assert_int_equal(l1.hits, LINES * (PASSES - 1));                    /* every re-read hits */
+    assert_true((double)l1.hits / (double)l1.accesses >= 0.89);
+    assert_int_equal(l1.sector_fills, 4 * LINES);                       /* nothing refetched */
+    mem_sys_free(m);
+}
+
+static void test_sector_fills_only_requested(void **st)
+{
+    (void)st;
+    struct cfg c;
+    base_cfg(&c);
+    struct mem_sys *m = drv_make(&c, 1);
+    uint64_t now = 0;
+    ls_cache_stats l1, l2;
+    ls_dram_stats d;
+    run1(m, drv_req(0, 0x4000, 0x1, 0), &now);          /* sector 0 only */
+    mem_stats(m, &l1, &l2, &d);
+    assert_int_equal(l1.misses, 1);
+    assert_int_equal(l1.sector_misses, 1);
+    assert_int_equal(l1.sector_fills, 1);
+    assert_int_equal(l2.sector_fills, 1);
+    assert_int_equal(d.bytes, (uint64_t)c.dram_atom_bytes);   /* one atom, not the line */
+    run1(m, drv_req(0, 0x4000, 0x3, 0), &now);          /* sector 1 is missing */
+    mem_stats(m, &l1, &l2, &d);
+    assert_int_equal(l1.misses, 2);
+    assert_int_equal(l1.sector_misses, 2);
+    assert_int_equal(l1.sector_fills, 2);
+    assert_int_equal(l1.evictions, 0);                  /* the line stayed allocated */
+    run1(m, drv_req(0, 0x4000, 0x3, 0), &now);
+    mem_stats(m, &l1, NULL, NULL);
+    assert_int_equal(l1.hits, 1);
+    assert_int_equal(l1.sector_fills, 2);
+    mem_sys_free(m);
+}
+
+static void test_mshr_merging(void **st)
+{
+    (void)st;
+    struct cfg c;
+    base_cfg(&c);
+    struct mem_sys *m = drv_make(&c, 1);
+    struct core_mem_req rs[3] = {drv_req(0, 0x8000, 0x1, 0), drv_req(0, 0x8000, 0x1, 0),
+                                 drv_req(0, 0x8000, 0x3, 0)};
+    uint64_t now = 0;
+    assert_int_equal(drv_run(m, rs, 3, 1, &now), 3);
+    ls_cache_stats l1, l2;
+    mem_stats(m, &l1, &l2, NULL);
+    assert_int_equal(l1.accesses, 3);
+    assert_int_equal(l1.misses, 3);
+    assert_int_equal(l1.mshr_merges, 2);
+    assert_int_equal(l1.sector_fills, 2);
+    assert_int_equal(l2.accesses, 2);                   /* sector 0 once, then sector 1 */
+    mem_sys_free(m);
+}
+
+static void test_reservation_fail_when_mshrs_full(void **st)
+{
+    (void)st;
+    struct cfg c;
+    base_cfg(&c);
+    c.l1d_mshrs = 2;
+    struct mem_sys *m = drv_make(&c, 1);
+    struct core_mem_req a = drv_req(0, 0x0, 0xF, 0), b = drv_req(0, 0x80, 0xF, 0),
+                        x = drv_req(0, 0x100, 0xF, 0);
+    assert_true(mem_access(m, &a, 0));
+    assert_true(mem_access(m, &b, 0));
+    assert_false(mem_access(m, &x, 0));
+    ls_cache_stats l1;
+    mem_stats(m, &l1, NULL, NULL);
+    assert_int_equal(l1.reservation_fails, 1);
+    assert_int_equal(l1.accesses, 2);                   /* a refusal is not an access */
+    char buf[512];
+    assert_true(mem_describe(m, buf, sizeof buf) > 0);
+    assert_non_null(strstr(buf, "MSHRs 2/2"));
+    uint64_t now = 0;
+    /* x is retried until accepted; a's and b's responses arrive meanwhile */
+    assert_int_equal(drv_run(m, &x, 1, 1, &now), 3);
+    assert_true(mem_idle(m));
+    assert_int_equal(mem_next_event(m, now), UINT64_MAX);
+    mem_sys_free(m);
+}
+
+static void test_lru_order_and_used_histogram(void **st)
+{
+    (void)st;
+    struct cfg c;
+    base_cfg(&c);
+    struct mem_sys *m = drv_make(&c, 1);
+    uint64_t way = (uint64_t)(c.l1d_size / c.l1d_assoc);     /* same set, next tag */
+    uint64_t now = 0;
+    ls_cache_stats l1;
+    run1(m, drv_req(0, 0 * way, 0x1, 0), &now);          /* A: 1 sector used */
+    run1(m, drv_req(0, 1 * way, 0x3, 0), &now);          /* B: 2 */
+    run1(m, drv_req(0, 2 * way, 0x7, 0), &now);          /* C: 3 */
+    run1(m, drv_req(0, 3 * way, 0xF, 0), &now);          /* D: 4 */
+    run1(m, drv_req(0, 0 * way, 0x1, 0), &now);          /* A hit: now B is LRU */
+    mem_stats(m, &l1, NULL, NULL);
+    assert_int_equal(l1.hits, 1);
+    assert_int_equal(l1.evictions, 0);
+    run1(m, drv_req(0, 4 * way, 0x1, 0), &now);          /* E evicts B */
+    mem_stats(m, &l1, NULL, NULL);
+    assert_int_equal(l1.evictions, 1);
+    assert_int_equal(l1.used_sectors_hist[2], 1);
+    run1(m, drv_req(0, 0 * way, 0x1, 0), &now);          /* A still resident */
+    mem_stats(m, &l1, NULL, NULL);
+    assert_int_equal(l1.hits, 2);
+    run1(m, drv_req(0, 1 * way, 0x1, 0), &now);          /* B misses, evicts C */
+    mem_stats(m, &l1, NULL, NULL);
+    assert_int_equal(l1.evictions, 2);
+    assert_int_equal(l1.used_sectors_hist[3], 1);
+    assert_int_equal(l1.used_sectors_hist[2], 1);
+    mem_kernel_end(m);                                   /* sweep A, D, E, B */
+    mem_stats(m, &l1, NULL, NULL);
+    assert_int_equal(l1.evictions, 2);                   /* the sweep is not an eviction */
+    assert_int_equal(l1.used_sectors_hist[1], 3);        /* A, E, B */
+    assert_int_equal(l1.used_sectors_hist[4], 1);        /* D */
+    mem_sys_free(m);
+}
+
+static void test_write_through_no_allocate(void **st)
+{
+    (void)st;
+    struct cfg c;
+    base_cfg(&c);
+    struct mem_sys *m = drv_make(&c, 1);
+    uint64_t now = 0;
+    ls_cache_stats l1, l2;
+    ls_dram_stats d;
+    run1(m, drv_req(0, 0x2000, 0x1, 1), &now);           /* store to an absent line */
+    mem_stats(m, &l1, &l2, &d);
+    assert_int_equal(l1.accesses, 1);
+    assert_int_equal(l1.misses, 1);
+    assert_int_equal(l1.sector_fills, 0);
+    assert_int_equal(l2.accesses, 1);                    /* passed through */
+    assert_int_equal(d.reads, 0);                        /* L2 allocates without a fetch */
+    run1(m, drv_req(0, 0x2000, 0x1, 0), &now);           /* not allocated in L1, hits L2 */
+    mem_stats(m, &l1, &l2, &d);
+    assert_int_equal(l1.misses, 2);
+    assert_int_equal(l2.hits, 1);
+    assert_int_equal(d.reads, 0);
+    run1(m, drv_req(0, 0x2000, 0x1, 1), &now);           /* store hit: still written through */
+    mem_stats(m, &l1, &l2, &d);
+    assert_int_equal(l1.hits, 1);
+    assert_int_equal(l2.accesses, 3);
+    assert_int_equal(d.writes, 0);                       /* L2 is write-back */
+    mem_sys_free(m);
+}
+
+static void test_l2_writeback_on_eviction(void **st)
+{
+    (void)st;
+    struct cfg c;
+    base_cfg(&c);
+    c.l2_size = c.mem_partitions * c.l2_assoc * c.l2_line;   /* one set per slice */
+    struct mem_sys *m = drv_make(&c, 1);
+    enum { N = 2000 };
+    static struct core_mem_req rs[N];
+    for (unsigned i = 0; i < N; i++)
+        rs[i] = drv_req(0, (uint64_t)i * 128, 0x3, 1);
+    uint64_t now = 0;
+    assert_int_equal(drv_run(m, rs, N, 1, &now), N);
+    ls_cache_stats l2;
+    ls_dram_stats d;
+    mem_stats(m, NULL, &l2, &d);
+    assert_true(l2.evictions > 0);
+    assert_int_equal(d.writes, l2.evictions);            /* each dirty victim: one atom */
+    assert_int_equal(l2.used_sectors_hist[2], l2.evictions);
+    mem_sys_free(m);
+}
+
+static void test_l2_hit_after_kernel_end(void **st)
+{
+    (void)st;
+    struct cfg c;
+    base_cfg(&c);
+    struct mem_sys *m = drv_make(&c, 1);
+    uint64_t now = 0;
+    ls_cache_stats l1, l2;
+    ls_dram_stats d;
+    run1(m, drv_req(0, 0x6000, 0xF, 0), &now);
+    mem_kernel_end(m);
+    run1(m, drv_req(0, 0x6000, 0xF, 0), &now);
+    mem_stats(m, &l1, &l2, &d);
+    assert_int_equal(l1.hits, 0);                        /* L1 invalidated */
+    assert_int_equal(l1.misses, 2);
+    assert_int_equal(l2.hits, 1);                        /* L2 kept */
+    assert_int_equal(l2.misses, 1);
+    assert_int_equal(d.reads, 2);                        /* 128 B = 2 atoms, once */
+    mem_sys_free(m);
+}
+
+static void test_atomics_bypass_l1(void **st)
+{
+    (void)st;
+    struct cfg c;
+    base_cfg(&c);
+    struct mem_sys *m = drv_make(&c, 1);
+    uint64_t now = 0;
+    struct core_mem_req r = drv_req(0, 0x3000, 0x1, 0);
+    r.is_atomic = 1;
+    run1(m, r, &now);
+    run1(m, r, &now);
+    ls_cache_stats l1, l2;
+    mem_stats(m, &l1, &l2, NULL);
+    assert_int_equal(l1.accesses, 0);
+    assert_int_equal(l2.accesses, 2);
+    assert_int_equal(l2.hits, 1);
+    mem_sys_free(m);
+}
+
+static void test_hit_latency_and_miss_slower(void **st)
+{
+    (void)st;
+    struct cfg c;
+    base_cfg(&c);
+    struct mem_sys *m = drv_make(&c, 1);
+    uint64_t t0 = 100, now = t0;
+    run1(m, drv_req(0, 0x9000, 0xF, 0), &now);
+    uint64_t miss = now - t0;
+    t0 = now;
+    run1(m, drv_req(0, 0x9000, 0xF, 0), &now);
+    uint64_t hit = now - t0;
+    assert_int_equal(hit, (uint64_t)c.l1d_latency);
+    /* a miss goes through the icnt twice, the L2 and DRAM (tRCD + tCL) */
+    uint64_t dram_min = (uint64_t)((c.dram_tRCD + c.dram_tCL) * c.core_clock_mhz / c.dram_clock_mhz);
+    assert_true(miss > hit + 2 * (uint64_t)c.icnt_latency + (uint64_t)c.l2_latency + dram_min);
+    mem_sys_free(m);
+}
+
+static void test_no_l1_config(void **st)
+{
+    (void)st;
+    struct cfg c;
+    base_cfg(&c);
+    c.l1d_size = 0;
+    struct mem_sys *m = drv_make(&c, 2);
+    assert_non_null(m);
+    struct core_mem_req rs[4] = {drv_req(0, 0x0, 0xF, 0), drv_req(1, 0x0, 0xF, 0),
+                                 drv_req(0, 0x0, 0xF, 0), drv_req(1, 0x80, 0x1, 1)};
+    uint64_t now = 0;
+    assert_int_equal(drv_run(m, rs, 4, 2, &now), 4);
+    ls_cache_stats l1, l2;
+    mem_stats(m, &l1, &l2, NULL);
+    assert_int_equal(l1.accesses, 0);
+    assert_int_equal(l2.accesses, 4);
+    mem_sys_free(m);
+}
+
+static void test_create_rejects_bad_geometry(void **st)
+{
+    (void)st;
+    struct cfg c;
+    base_cfg(&c);
+    c.l2_line = 64;                                      /* smaller than l1d_line */
+    c.l2_size = c.mem_partitions * c.l2_assoc * 64 * 8;
+    char err[256] = "";
+    assert_null(mem_sys_create(&c, 1, err, sizeof err));
+    assert_non_null(strstr(err, "l2_line"));
+    assert_non_null(strstr(err, "mem_sys.c:"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_reread_small_array_hits),
+        cmocka_unit_test(test_sector_fills_only_requested),
+        cmocka_unit_test(test_mshr_merging),
+        cmocka_unit_test(test_reservation_fail_when_mshrs_full),
+        cmocka_unit_test(test_lru_order_and_used_histogram),
+        cmocka_unit_test(test_write_through_no_allocate),
+        cmocka_unit_test(test_l2_writeback_on_eviction),
+        cmocka_unit_test(test_l2_hit_after_kernel_end),
+        cmocka_unit_test(test_atomics_bypass_l1),
+        cmocka_unit_test(test_hit_latency_and_miss_slower),
+        cmocka_unit_test(test_no_l1_config),
+        cmocka_unit_test(test_create_rejects_bad_geometry),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
