@@ -97,6 +97,12 @@ int core_sm_kernel(struct core_sm *sm, const struct core_kernel *k, uint64_t now
     memset(sm->unit_free, 0, sizeof sm->unit_free);
     memset(sm->coll_free, 0, (size_t)sm->c->operand_collectors * sizeof *sm->coll_free);
     memset(&sm->st, 0, sizeof sm->st);
+    for (unsigned i = 0; i < 8; i++) {
+        sm->last[i] = sm->nslots - 1;   /* round robin starts at slot 0 */
+        sm->active_cta[i] = 0;
+        sm->gto_last[i] = 0;
+    }
+    sm->age_next = 0;
     sm->last_eval = now;
     sm->next_try = CORE_INF;
     sm->has_work_at_last = false;

@@ -1,0 +1,456 @@
+/* cmocka tests of the SM timing core (csim/core), driven directly without
+ * a memory system (ALU-only kernels): scheduler orders (lrr, gto, oldest,
+ * two_level), the scoreboard, the pipeline initiation interval, CTA
+ * dispatch limits, barriers, the coalescer and shared-memory bank
+ * conflicts. Issue order and cycles are observed through the simt trace
+ * hook, which runs at issue. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "core/core.h"
+#include "exec/exec_mem.h"
+
+#define HDR ".version 9.0\n.target sm_75\n.address_size 64\n"
+
+struct rec {
+    const struct core_sm *sm;
+    const uint64_t *now;
+    unsigned n;
+    unsigned slot[4096];
+    int32_t pc[4096];
+    uint64_t cyc[4096];
+};
+
+static void on_issue(void *user, const struct simt_warp *w, int32_t pc, uint32_t mask)
+{
+    (void)mask;
+    struct rec *r = user;
+    if (r->n >= 4096)
+        return;
+    unsigned s = 0;
+    while (&r->sm->w[s].sw != w)
+        s++;
+    r->slot[r->n] = s;
+    r->pc[r->n] = pc;
+    r->cyc[r->n] = *r->now;
+    r->n++;
+}
+
+struct harness {
+    struct cfg c;
+    struct ptx_module *mod;
+    struct core_prog prog;
+    struct core_kernel k;
+    struct core_sm sm;
+    struct exec_dmem dmem;
+    uint64_t sym[4];
+    uint64_t now;
+    struct rec rec;
+};
+
+/* Parses ptx, builds an SM under the "key=value" overrides (NULL-ended)
+ * and prepares kernel "k" with block threads per CTA. */
+static void h_init(struct harness *h, const char *ptx, unsigned block,
+                   const char *const *sets)
+{
+    memset(h, 0, sizeof *h);
+    cfg_defaults(&h->c);
+    char err[256];
+    for (const char *const *s = sets; s && *s; s++)
+        assert_int_equal(cfg_set(&h->c, *s, "test", err, sizeof err), 0);
+    struct ptx_diag d;
+    memset(&d, 0, sizeof d);
+    assert_int_equal(ptx_parse("t.ptx", ptx, strlen(ptx), &h->mod, &d), 0);
+    assert_int_equal(core_prog_build(&h->prog, h->mod), 0);
+    const struct ptx_func *f = ptx_find_func(h->mod, "k");
+    assert_non_null(f);
+    h->k.mod = h->mod;
+    h->k.f = f;
+    h->k.prog = &h->prog;
+    h->k.sym0 = h->sym;
+    h->k.sym1 = h->sym;
+    h->k.frame0 = simt_frame_layout(f, 0, NULL);
+    h->k.local_stride = 64;
+    h->k.ntid[0] = block; h->k.ntid[1] = 1; h->k.ntid[2] = 1;
+    h->k.nctaid[0] = 8; h->k.nctaid[1] = 1; h->k.nctaid[2] = 1;
+    h->k.nthreads = block;
+    h->k.nwarps = (block + 31) / 32;
+    h->k.regs_per_thread = 8;
+    h->k.dmem = &h->dmem;
+    h->k.max_stack_depth = 16;
+    assert_int_equal(core_sm_init(&h->sm, &h->c, 0, 16), 0);
+    assert_int_equal(core_sm_kernel(&h->sm, &h->k, 0), 0);
+    h->rec.sm = &h->sm;
+    h->rec.now = &h->now;
+    for (unsigned i = 0; i < h->sm.nslots; i++) {
+        h->sm.w[i].sw.trace = on_issue;
+        h->sm.w[i].sw.trace_user = &h->rec;
+    }
+}
+
+static void h_launch(struct harness *h, uint32_t x)
+{
+    uint32_t id[3] = { x, 0, 0 };
+    assert_true(core_sm_fits(&h->sm));
+    assert_int_equal(core_sm_launch_cta(&h->sm, id, h->now), 0);
+}
+
+/* Runs until every warp finished; returns the cycles taken. */
+static uint64_t h_run(struct harness *h)
+{
+    uint64_t start = h->now;
+    while (h->sm.live_warps) {
+        if (h->sm.next_try <= h->now)
+            assert_int_equal(core_sm_cycle(&h->sm, h->now), 0);
+        assert_true(h->now - start < 1000000);
+        h->now = h->sm.next_try > h->now && h->sm.next_try != CORE_INF
+                     ? h->sm.next_try : h->now + 1;
+    }
+    return h->now - start;
+}
+
+static void h_free(struct harness *h)
+{
+    core_sm_free(&h->sm);
+    core_prog_free(&h->prog);
+    ptx_module_free(h->mod);
+}
+
+/* n independent movs (%r1..%rn), then ret */
+static char *indep_kernel(unsigned n)
+{
+    size_t cap = 256 + 40 * n;
+    char *s = malloc(cap);
+    int o = snprintf(s, cap, HDR ".visible .entry k()\n{\n .reg .b32 %%r<%u>;\n", n + 2);
+    for (unsigned i = 1; i <= n; i++)
+        o += snprintf(s + o, cap - (size_t)o, " mov.u32 %%r%u, %u;\n", i, i);
+    snprintf(s + o, cap - (size_t)o, " ret;\n}\n");
+    return s;
+}
+
+/* a chain of n dependent adds */
+static char *dep_kernel(unsigned n)
+{
+    size_t cap = 256 + 48 * n;
+    char *s = malloc(cap);
+    int o = snprintf(s, cap, HDR ".visible .entry k()\n{\n .reg .b32 %%r<%u>;\n"
+                     " mov.u32 %%r1, 1;\n", n + 3);
+    for (unsigned i = 2; i <= n + 1; i++)
+        o += snprintf(s + o, cap - (size_t)o, " add.u32 %%r%u, %%r%u, 1;\n", i, i - 1);
+    snprintf(s + o, cap - (size_t)o, " ret;\n}\n");
+    return s;
+}
+
+static void test_initiation_interval(void **state)
+{
+    (void)state;
+    char *ptx = indep_kernel(32);
+    const char *lanes16[] = { "num_schedulers=1", "alu_units=1", "alu_lanes=16", NULL };
+    const char *lanes32[] = { "num_schedulers=1", "alu_units=1", "alu_lanes=32", NULL };
+    const char *const *cases[2] = { lanes16, lanes32 };
+    for (unsigned c = 0; c < 2; c++) {
+        struct harness *h = calloc(1, sizeof *h);
+        h_init(h, ptx, 32, cases[c]);
+        h_launch(h, 0);
+        h_run(h);
+        assert_int_equal(h->rec.n, 33);          /* 32 movs + ret */
+        unsigned want = c == 0 ? 2 : 1;          /* ceil(32 / lanes) */
+        for (unsigned i = 1; i < 32; i++)
+            assert_int_equal(h->rec.cyc[i] - h->rec.cyc[i - 1], want);
+        h_free(h);
+        free(h);
+    }
+    free(ptx);
+}
+
+static void test_scoreboard_latency(void **state)
+{
+    (void)state;
+    char *dep = dep_kernel(16), *ind = indep_kernel(17);
+    for (unsigned lat = 4; lat <= 24; lat += 20) {
+        char s1[32];
+        snprintf(s1, sizeof s1, "alu_latency=%u", lat);
+        const char *sets[] = { "num_schedulers=1", "alu_lanes=32", s1, NULL };
+        struct harness *h = calloc(1, sizeof *h);
+        h_init(h, dep, 32, sets);
+        h_launch(h, 0);
+        h_run(h);
+        /* each dependent add waits exactly the producer's latency */
+        for (unsigned i = 1; i <= 16; i++)
+            assert_int_equal(h->rec.cyc[i] - h->rec.cyc[i - 1], lat);
+        h_free(h);
+        h_init(h, ind, 32, sets);
+        h_launch(h, 0);
+        h_run(h);
+        for (unsigned i = 1; i < 17; i++)
+            assert_int_equal(h->rec.cyc[i] - h->rec.cyc[i - 1], 1);
+        h_free(h);
+        free(h);
+    }
+    free(dep);
+    free(ind);
+}
+
+/* Runs 4 single-warp... warps under policy; returns the recorder copy. */
+static void run_policy(const char *ptx, const char *policy, unsigned block,
+                       unsigned nctas, struct rec *out)
+{
+    char p[64];
+    snprintf(p, sizeof p, "sched_policy=%s", policy);
+    const char *sets[] = { "num_schedulers=1", "alu_lanes=32", "alu_latency=4", p, NULL };
+    struct harness *h = calloc(1, sizeof *h);
+    h_init(h, ptx, block, sets);
+    for (unsigned c = 0; c < nctas; c++)
+        h_launch(h, c);
+    h_run(h);
+    memcpy(out, &h->rec, sizeof *out);
+    h_free(h);
+    free(h);
+}
+
+static void test_sched_lrr_gto_oldest(void **state)
+{
+    (void)state;
+    /* 6 independent movs, one add that waits for the last, 6 more movs */
+    const char *ptx = HDR ".visible .entry k()\n{\n .reg .b32 %r<20>;\n"
+        " mov.u32 %r1, 1;\n mov.u32 %r2, 2;\n mov.u32 %r3, 3;\n"
+        " mov.u32 %r4, 4;\n mov.u32 %r5, 5;\n mov.u32 %r6, 6;\n"
+        " add.u32 %r7, %r6, 1;\n"
+        " mov.u32 %r8, 1;\n mov.u32 %r9, 2;\n mov.u32 %r10, 3;\n"
+        " mov.u32 %r11, 4;\n mov.u32 %r12, 5;\n mov.u32 %r13, 6;\n"
+        " ret;\n}\n";
+    struct rec *r = calloc(1, sizeof *r);
+    /* lrr: round robin over the 4 warps from the first instruction */
+    run_policy(ptx, "lrr", 128, 1, r);
+    for (unsigned i = 0; i < 8; i++)
+        assert_int_equal(r->slot[i], i % 4);
+    /* gto: warp 0 greedily until its stall, then warp 1 greedily */
+    run_policy(ptx, "gto", 128, 1, r);
+    for (unsigned i = 0; i < 6; i++)
+        assert_int_equal(r->slot[i], 0);
+    for (unsigned i = 6; i < 12; i++)
+        assert_int_equal(r->slot[i], 1);
+    assert_int_equal(r->pc[6], 0);
+    /* gto stayed on warp 1 (6 issues) although warp 0 was ready again
+     * after 4 cycles; only warp 1's own stall hands back to warp 0 */
+    assert_int_equal(r->slot[12], 0);
+    assert_int_equal(r->pc[12], 6);
+    assert_true(r->cyc[11] > r->cyc[5] + 4);
+    run_policy(ptx, "oldest", 128, 1, r);
+    for (unsigned i = 0; i < 6; i++)
+        assert_int_equal(r->slot[i], 0);
+    assert_int_equal(r->slot[6], 1);
+    unsigned back = 0;
+    for (unsigned i = 6; i < 12 && !back; i++)
+        if (r->slot[i] == 0)
+            back = i;
+    assert_true(back > 6 && back < 12);        /* warp 0 resumes first */
+    assert_int_equal(r->pc[back], 6);
+    free(r);
+}
+
+static void test_sched_two_level(void **state)
+{
+    (void)state;
+    char *ptx = indep_kernel(8);
+    struct rec *r = calloc(1, sizeof *r);
+    /* two CTAs of two warps: slots 0,1 = CTA 0; slots 2,3 = CTA 1 */
+    run_policy(ptx, "two_level", 64, 2, r);
+    /* the active group (CTA 0) runs its warps round-robin to the end */
+    for (unsigned i = 0; i < 18; i++)
+        assert_true(r->slot[i] <= 1);
+    assert_int_equal(r->slot[0], 1 - r->slot[1]);
+    for (unsigned i = 18; i < 36; i++)
+        assert_true(r->slot[i] >= 2);
+    run_policy(ptx, "lrr", 64, 2, r);
+    for (unsigned i = 0; i < 8; i++)
+        assert_int_equal(r->slot[i], i % 4);
+    free(r);
+    free(ptx);
+}
+
+static void test_cta_limits(void **state)
+{
+    (void)state;
+    char *ptx = indep_kernel(2);
+    struct harness *h = calloc(1, sizeof *h);
+    const char *sets[] = { "shared_per_sm=49152", "max_ctas_per_sm=8", NULL };
+    /* shared memory: 20 KiB per CTA -> 2 CTAs per SM */
+    h_init(h, ptx, 64, sets);
+    h->k.shared_bytes = 20480;
+    assert_int_equal(core_sm_kernel(&h->sm, &h->k, 0), 0);
+    unsigned n = 0;
+    while (core_sm_fits(&h->sm))
+        h_launch(h, n++);
+    assert_int_equal(n, 2);
+    h_free(h);
+    /* no shared memory: the CTA slots bind (8) */
+    h_init(h, ptx, 64, sets);
+    n = 0;
+    while (core_sm_fits(&h->sm))
+        h_launch(h, n++);
+    assert_int_equal(n, 8);
+    h_free(h);
+    /* registers: 32 regs x 256 threads = 8192 -> 4 CTAs in 32768 */
+    h_init(h, ptx, 256, sets);
+    h->k.regs_per_thread = 32;
+    n = 0;
+    while (core_sm_fits(&h->sm))
+        h_launch(h, n++);
+    assert_int_equal(n, 4);
+    h_free(h);
+    /* threads: 512-thread CTAs, 1536 threads per SM -> 3 */
+    h_init(h, ptx, 512, sets);
+    h->k.regs_per_thread = 4;
+    n = 0;
+    while (core_sm_fits(&h->sm))
+        h_launch(h, n++);
+    assert_int_equal(n, 3);
+    /* a finished CTA frees its resources */
+    h_run(h);
+    assert_true(core_sm_fits(&h->sm));
+    h_free(h);
+    free(h);
+    free(ptx);
+}
+
+static void test_barrier(void **state)
+{
+    (void)state;
+    /* warp 1 (tid >= 32) skips a long dependent chain before bar.sync */
+    const char *ptx = HDR ".visible .entry k()\n{\n .reg .pred %p<2>;\n"
+        " .reg .b32 %r<20>;\n"
+        " mov.u32 %r1, %tid.x;\n setp.ge.u32 %p1, %r1, 32;\n"
+        " @%p1 bra SKIP;\n"
+        " add.u32 %r2, %r1, 1;\n add.u32 %r3, %r2, 1;\n add.u32 %r4, %r3, 1;\n"
+        " add.u32 %r5, %r4, 1;\n add.u32 %r6, %r5, 1;\n add.u32 %r7, %r6, 1;\n"
+        "SKIP:\n bar.sync 0;\n mov.u32 %r8, 7;\n ret;\n}\n";
+    const char *sets[] = { "num_schedulers=1", "alu_latency=10", NULL };
+    struct harness *h = calloc(1, sizeof *h);
+    h_init(h, ptx, 64, sets);
+    h_launch(h, 0);
+    h_run(h);
+    uint64_t bar0 = 0, after1 = 0, bar1 = 0;
+    for (unsigned i = 0; i < h->rec.n; i++) {
+        if (h->rec.pc[i] == 9 && h->rec.slot[i] == 0) bar0 = h->rec.cyc[i];
+        if (h->rec.pc[i] == 9 && h->rec.slot[i] == 1) bar1 = h->rec.cyc[i];
+        if (h->rec.pc[i] == 10 && h->rec.slot[i] == 1) after1 = h->rec.cyc[i];
+    }
+    assert_true(bar1 > 0 && bar0 > 0 && after1 > 0);
+    assert_true(bar1 + 50 < bar0);       /* warp 1 arrived long before   */
+    assert_true(after1 > bar0);          /* and waited for warp 0        */
+    h_free(h);
+    free(h);
+}
+
+static void test_coalescer(void **state)
+{
+    (void)state;
+    struct exec_result r;
+    memset(&r, 0, sizeof r);
+    r.active = 0xffffffffu;
+    r.access_bytes = 4;
+    struct core_line out[32];
+    for (unsigned l = 0; l < 32; l++)
+        r.addr[l] = 0x10000000ull + 4 * l;
+    assert_int_equal(core_coalesce(&r, 128, 32, out), 1);
+    assert_int_equal(out[0].sector_mask, 0xf);
+    assert_int_equal(out[0].bytes, 128);
+    assert_int_equal(out[0].line_addr, 0x10000000ull);
+    /* 16 lanes: two sectors only */
+    r.active = 0xffffu;
+    assert_int_equal(core_coalesce(&r, 128, 32, out), 1);
+    assert_int_equal(out[0].sector_mask, 0x3);
+    /* stride 128 bytes: one line per lane, one sector each */
+    r.active = 0xffffffffu;
+    for (unsigned l = 0; l < 32; l++)
+        r.addr[l] = 0x10000000ull + 128 * l + 36;
+    assert_int_equal(core_coalesce(&r, 128, 32, out), 32);
+    for (unsigned l = 0; l < 32; l++) {
+        assert_int_equal(out[l].sector_mask, 0x2);
+        assert_int_equal(out[l].line_addr, 0x10000000ull + 128 * l);
+    }
+    /* misaligned start: 32 floats from byte 64 span two lines */
+    for (unsigned l = 0; l < 32; l++)
+        r.addr[l] = 0x10000040ull + 4 * l;
+    assert_int_equal(core_coalesce(&r, 128, 32, out), 2);
+    assert_int_equal(out[0].sector_mask, 0xc);
+    assert_int_equal(out[1].sector_mask, 0x3);
+}
+
+static void test_shmem_banks(void **state)
+{
+    (void)state;
+    struct exec_result r;
+    memset(&r, 0, sizeof r);
+    r.active = 0xffffffffu;
+    r.access_bytes = 4;
+    for (unsigned l = 0; l < 32; l++)
+        r.addr[l] = 4 * l;                       /* stride 1 word */
+    assert_int_equal(core_shmem_degree(&r, 32), 1);
+    for (unsigned l = 0; l < 32; l++)
+        r.addr[l] = 8 * l;                       /* stride 2 words */
+    assert_int_equal(core_shmem_degree(&r, 32), 2);
+    for (unsigned l = 0; l < 32; l++)
+        r.addr[l] = 128 * l;                     /* stride 32 words */
+    assert_int_equal(core_shmem_degree(&r, 32), 32);
+    for (unsigned l = 0; l < 32; l++)
+        r.addr[l] = 64;                          /* broadcast */
+    assert_int_equal(core_shmem_degree(&r, 32), 1);
+    r.active = 0;
+    assert_int_equal(core_shmem_degree(&r, 32), 0);
+}
+
+static void test_decode(void **state)
+{
+    (void)state;
+    const char *ptx = HDR ".visible .entry k(.param .u64 p)\n{\n .reg .pred %p<3>;\n"
+        " .reg .b32 %r<9>;\n .reg .b64 %rd<4>;\n"
+        " ld.param.u64 %rd1, [p];\n"
+        " setp.lt.u32 %p1|%p2, %r1, %r2;\n"
+        " @%p1 st.global.v2.u32 [%rd1+8], {%r3, %r4};\n"
+        " add.u32 %r5, %r3, %r4;\n"
+        " sqrt.approx.f32 %r6, %r5;\n"
+        " ret;\n}\n";
+    struct ptx_module *mod = NULL;
+    struct ptx_diag d;
+    memset(&d, 0, sizeof d);
+    assert_int_equal(ptx_parse("t.ptx", ptx, strlen(ptx), &mod, &d), 0);
+    struct core_prog p;
+    assert_int_equal(core_prog_build(&p, mod), 0);
+    const struct core_dinst *di = p.di[0];
+    assert_int_equal(di[0].unit, CORE_U_MEM);
+    assert_int_equal(di[0].ndst, 1);
+    assert_int_equal(di[1].ndst, 2);                /* both predicates */
+    assert_int_equal(di[1].nsrc, 2);
+    assert_int_equal(di[2].unit, CORE_U_MEM);
+    assert_int_equal(di[2].ndst, 0);                /* a store writes none */
+    assert_int_equal(di[2].nsrc, 4);                /* rd1, r3, r4, guard */
+    assert_int_equal(di[4].unit, CORE_U_SFU);
+    assert_int_equal(di[5].unit, CORE_U_CTRL);
+    assert_true(core_regs_per_thread(&mod->funcs[0]) >= 4);
+    core_prog_free(&p);
+    ptx_module_free(mod);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_initiation_interval),
+        cmocka_unit_test(test_scoreboard_latency),
+        cmocka_unit_test(test_sched_lrr_gto_oldest),
+        cmocka_unit_test(test_sched_two_level),
+        cmocka_unit_test(test_cta_limits),
+        cmocka_unit_test(test_barrier),
+        cmocka_unit_test(test_coalescer),
+        cmocka_unit_test(test_shmem_banks),
+        cmocka_unit_test(test_decode),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
