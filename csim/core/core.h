@@ -78,7 +78,8 @@ struct core_warp {
     uint32_t npend;             /* outstanding load instructions           */
     uint32_t pend_used;         /* bit i: pend[i] in use                   */
     struct core_pend pend[CORE_MAX_PEND];
-    uint64_t base_warp_insts, base_thread_insts;
+    uint64_t wake;              /* cannot issue before (cached check)      */
+    int wake_reason;            /* the stall that set wake                 */
 };
 
 struct core_cta {
@@ -120,6 +121,9 @@ struct core_sm {
     uint32_t last[8];           /* last issued slot per scheduler          */
     uint32_t active_cta[8];     /* two_level: active group per scheduler   */
     int gto_last[8];
+    uint8_t age_order[8][64];   /* resident slots of a scheduler by age   */
+    uint32_t nage[8];
+    bool age_dirty;             /* warps came or left: re-sort            */
     /* memory request queue towards the GPU top */
     struct core_mem_req *q; uint32_t qhead, qn, qcap;
     uint64_t local_base_id;     /* local-memory interleave id              */

@@ -183,12 +183,14 @@ int core_sm_launch_cta(struct core_sm *sm, const uint32_t ctaid[3], uint64_t now
         w->ibuf_ready = now + (uint64_t)sm->c->fetch_latency;
         w->npend = 0;
         w->pend_used = 0;
+        w->wake = 0;
         memset(w->reg_ready, 0, (size_t)(k->prog->max_regs ? k->prog->max_regs : 1) *
                                     sizeof *w->reg_ready);
         sm->live_warps++;
         if (s->state == SIMT_DONE)
             cta->nwarps_left--;     /* no valid thread (cannot happen) */
     }
+    sm->age_dirty = true;
     sm->used_ctas++;
     sm->used_threads += k->nwarps * EXEC_WARP;
     sm->used_regs += k->nwarps * EXEC_WARP * k->regs_per_thread;
@@ -262,6 +264,7 @@ static void try_release(struct core_sm *sm, int32_t ci, uint64_t now)
             struct core_warp *w = &sm->w[i];
             if (w->cta == ci && w->sw.state == SIMT_AT_BARRIER && w->sw.bar_id == b) {
                 simt_release(&w->sw);
+                w->wake = 0;
                 if (w->ibuf_ready < now + 1)
                     w->ibuf_ready = now + 1;
             }
@@ -283,6 +286,7 @@ static void warp_leave(struct core_sm *sm, unsigned slot)
         sm->st.max_depth = w->sw.max_depth;
     w->cta = -1;
     sm->live_warps--;
+    sm->age_dirty = true;
     struct core_cta *cta = &sm->cta[ci];
     if (--cta->nwarps_left == 0) {
         const struct core_kernel *k = sm->k;
@@ -495,6 +499,26 @@ static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
     return 0;
 }
 
+/* Rebuilds each scheduler's age-ordered list of resident warp slots. */
+static void sort_ages(struct core_sm *sm)
+{
+    sm->age_dirty = false;
+    for (unsigned s = 0; s < sm->nsched; s++) {
+        unsigned n = 0;
+        for (unsigned i = s; i < sm->nslots; i += sm->nsched) {
+            if (sm->w[i].cta < 0)
+                continue;
+            unsigned j = n++;
+            while (j > 0 && sm->w[sm->age_order[s][j - 1]].age > sm->w[i].age) {
+                sm->age_order[s][j] = sm->age_order[s][j - 1];
+                j--;
+            }
+            sm->age_order[s][j] = (uint8_t)i;
+        }
+        sm->nage[s] = n;
+    }
+}
+
 int core_sm_cycle(struct core_sm *sm, uint64_t now)
 {
     core_sm_account(sm, now);
@@ -533,25 +557,33 @@ int core_sm_cycle(struct core_sm *sm, uint64_t now)
                     cand[nc++] = i;
             }
             unsigned base = nc;
-            for (unsigned i = s; i < nslots; i += nsched) {
-                if (sm->w[i].cta < 0 || (base && cand[0] == i))
-                    continue;
-                unsigned j = nc++;
-                while (j > base && sm->w[cand[j - 1]].age > sm->w[i].age) {
-                    cand[j] = cand[j - 1];
-                    j--;
-                }
-                cand[j] = i;
+            if (sm->age_dirty)
+                sort_ages(sm);
+            for (unsigned j = 0; j < sm->nage[s]; j++) {
+                unsigned i = sm->age_order[s][j];
+                if (sm->w[i].cta >= 0 && !(base && cand[0] == i))
+                    cand[nc++] = i;
             }
         }
         for (unsigned k = 0; k < nc && pick < 0; k++) {
             struct core_warp *w = &sm->w[cand[k]];
             if (warp_finished(w))
                 continue;
+            if (w->wake > now) {        /* known blocked: skip the check */
+                if (w->wake_reason > reason)
+                    reason = w->wake_reason;
+                next = umin(next, w->wake);
+                continue;
+            }
             uint64_t when = CORE_INF;
             const struct core_dinst *di = NULL;
             int ux = -1;
             int why = check_warp(sm, w, now, &when, &di, &ux);
+            if (why == CORE_ST_BARRIER || why == CORE_ST_IBUFFER ||
+                why == CORE_ST_SCOREBOARD) {
+                w->wake = when;         /* only a response/release changes it */
+                w->wake_reason = why;
+            }
             if (why == CORE_ST_NONE) {
                 /* a free operand collector */
                 unsigned nco = (unsigned)sm->c->operand_collectors, ci = nco;
@@ -616,6 +648,7 @@ void core_sm_resp(struct core_sm *sm, const struct core_mem_resp *r, uint64_t no
         w->reg_ready[p->dst[i]] = now + 1;
     w->pend_used &= ~(1u << pi);
     w->npend--;
+    w->wake = 0;
     if (w->npend == 0 && warp_finished(w))
         warp_leave(sm, slot);
     sm->next_try = umin(sm->next_try, now + 1);
