@@ -173,8 +173,11 @@ static void dram_issue(struct mem_sys *m, unsigned p, unsigned i, uint64_t T)
     struct mem_dram_req *q = &pt->q[i];
     struct mem_dram_bank *b = &pt->bank[q->bank];
     uint64_t col;
+    /* row_hits counts column commands to an open row: all of a row hit's,
+     * all but the first after an activate (row_hits + activates = reads +
+     * writes) */
     if (b->open_row == (int64_t)q->row) {
-        pt->st.row_hits++;
+        pt->st.row_hits += q->atoms;
         col = T > b->ready ? T : b->ready;
     } else {
         uint64_t act = T;
@@ -184,6 +187,7 @@ static void dram_issue(struct mem_sys *m, unsigned p, unsigned i, uint64_t T)
             act = pre + (uint64_t)c->dram_tRP;
         }
         pt->st.activates++;
+        pt->st.row_hits += q->atoms - 1u;
         col = act + (uint64_t)c->dram_tRCD;
         b->open_row = (int64_t)q->row;
         b->pre_ready = act + (uint64_t)c->dram_tRAS;

@@ -56,7 +56,8 @@ static struct run_out run_stream(const struct cfg *c, struct core_mem_req *rs, s
 
 static double row_hit_rate(const ls_dram_stats *d)
 {
-    return (double)d->row_hits / (double)(d->row_hits + d->activates);
+    assert_int_equal(d->row_hits + d->activates, d->reads + d->writes);
+    return (double)d->row_hits / (double)(d->reads + d->writes);
 }
 
 static void test_sequential_vs_random_rows(void **st)
@@ -68,8 +69,9 @@ static void test_sequential_vs_random_rows(void **st)
     struct core_mem_req *seq = stream(N, 0, 0, 0xF, 0), *rnd = stream(N, 0, 256u << 20, 0xF, 1);
     struct run_out a = run_stream(&c, seq, N), b = run_stream(&c, rnd, N);
     assert_int_equal(a.d.bytes, (uint64_t)N * 128);
-    assert_true(row_hit_rate(&a.d) > 0.7);
-    assert_true(row_hit_rate(&b.d) < 0.3);
+    printf("row hit rate: sequential %.3f random %.3f\n", row_hit_rate(&a.d), row_hit_rate(&b.d));
+    assert_true(row_hit_rate(&a.d) > 0.8);
+    assert_true(row_hit_rate(&b.d) < 0.6);     /* 128 B = 2 column commands: <= 1/2 + chance */
     assert_true(a.d.activates < b.d.activates);
     assert_true(a.cycles < b.cycles);
     free(seq);
