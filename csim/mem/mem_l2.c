@@ -378,8 +378,16 @@ static bool l2_try(struct mem_sys *m, unsigned p, int32_t k, uint64_t t)
             return false;
         slots += v->present && v->dirty;
     }
-    if (!pt->nmshr_free || !q_room(m, pt, slots))
+    if (!pt->nmshr_free || !q_room(m, pt, slots)) {
+        /* a dirty victim needs a write-back and a read slot: when only one
+         * is free, write the victim back now and retry (a one-entry DRAM
+         * queue would otherwise never fit both) */
+        if (pt->nmshr_free && slots == 2 && q_room(m, pt, 1)) {
+            write_back(m, p, v, t);
+            mem_cache_evict(&pt->l2, v);
+        }
         return false;
+    }
     l2_pipe(m, pt, t);
     if (!l) {
         write_back(m, p, v, t);

@@ -13,7 +13,7 @@
 #include "mem/mem.h"
 #include "ptx/ptx_ir.h"
 
-static struct mem_sys *drv_make(const struct cfg *c, unsigned nsms)
+static inline struct mem_sys *drv_make(const struct cfg *c, unsigned nsms)
 {
     char err[256] = "";
     struct mem_sys *m = mem_sys_create(c, nsms, err, sizeof err);
@@ -22,7 +22,7 @@ static struct mem_sys *drv_make(const struct cfg *c, unsigned nsms)
     return m;
 }
 
-static struct core_mem_req drv_req(unsigned sm, uint64_t line, uint8_t mask, int is_write)
+static inline struct core_mem_req drv_req(unsigned sm, uint64_t line, uint8_t mask, int is_write)
 {
     struct core_mem_req r;
     memset(&r, 0, sizeof r);
@@ -39,7 +39,7 @@ static struct core_mem_req drv_req(unsigned sm, uint64_t line, uint8_t mask, int
  * the next cycle and holds back the later ones), then runs until every
  * response is back and the hierarchy is idle. Returns the number of
  * responses (n unless something is lost); *now is the final cycle. */
-static size_t drv_run(struct mem_sys *m, struct core_mem_req *rs, size_t n, unsigned nsms, uint64_t *now)
+static inline size_t drv_run(struct mem_sys *m, struct core_mem_req *rs, size_t n, unsigned nsms, uint64_t *now)
 {
     size_t next = 0, got = 0;
     uint64_t t = *now, guard = 0;
