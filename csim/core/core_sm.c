@@ -542,14 +542,19 @@ int core_sm_cycle(struct core_sm *sm, uint64_t now)
                     cand[nc++] = i;
             }
         } else if (policy == 2) {       /* two_level: active CTA group first */
-            for (unsigned g = 0; g < sm->ncta_slots; g++) {
-                unsigned ci = (sm->active_cta[s] + g) % sm->ncta_slots;
-                for (unsigned k = 1; k <= nslots; k++) {
-                    unsigned i = (sm->last[s] + k) % nslots;
-                    if (i % nsched == s && sm->w[i].cta == (int32_t)ci)
-                        cand[nc++] = i;
-                }
+            uint8_t bucket[64][64];
+            unsigned nb[64], ncs = sm->ncta_slots;
+            memset(nb, 0, ncs * sizeof nb[0]);
+            for (unsigned k = 1; k <= nslots; k++) {
+                unsigned i = (sm->last[s] + k) % nslots;
+                if (i % nsched != s || sm->w[i].cta < 0)
+                    continue;
+                unsigned g = ((unsigned)sm->w[i].cta + ncs - sm->active_cta[s]) % ncs;
+                bucket[g][nb[g]++] = (uint8_t)i;
             }
+            for (unsigned g = 0; g < ncs; g++)
+                for (unsigned j = 0; j < nb[g]; j++)
+                    cand[nc++] = bucket[g][j];
         } else {                        /* gto / oldest: by age */
             if (policy == 1 && sm->gto_last[s] > 0) {
                 unsigned i = (unsigned)sm->gto_last[s] - 1;
