@@ -206,25 +206,28 @@ unsigned core_coalesce(const struct exec_result *r, unsigned line,
 
 unsigned core_shmem_degree(const struct exec_result *r, unsigned nbanks)
 {
-    /* distinct words per bank: at most 32 lanes x 4 words */
-    uint64_t words[128];
-    unsigned nw = 0, deg = 0;
+    /* distinct 4-byte words per bank; a word read by several lanes is a
+     * broadcast and costs one access */
+    uint64_t words[64][32];
+    unsigned cnt[64], deg = 0;
     unsigned sz = r->access_bytes ? r->access_bytes : 4;
+    if (nbanks > 64)
+        nbanks = 64;
+    memset(cnt, 0, nbanks * sizeof cnt[0]);
     EXEC_FOR_EACH_LANE(r->active, lane, {
         uint64_t w0 = r->addr[lane] >> 2, w1 = (r->addr[lane] + sz - 1) >> 2;
-        for (uint64_t wd = w0; wd <= w1 && nw < 128; wd++) {
+        for (uint64_t wd = w0; wd <= w1; wd++) {
+            unsigned b = (unsigned)(wd % nbanks);
             bool seen = false;
-            for (unsigned j = 0; j < nw; j++)
-                if (words[j] == wd) { seen = true; break; }
-            if (!seen)
-                words[nw++] = wd;
+            for (unsigned j = 0; j < cnt[b] && j < 32; j++)
+                if (words[b][j] == wd) { seen = true; break; }
+            if (seen)
+                continue;
+            if (cnt[b] < 32)
+                words[b][cnt[b]] = wd;
+            if (++cnt[b] > deg)
+                deg = cnt[b];
         }
     });
-    unsigned cnt[64] = {0};
-    for (unsigned j = 0; j < nw; j++) {
-        unsigned b = (unsigned)(words[j] % nbanks);
-        if (++cnt[b] > deg)
-            deg = cnt[b];
-    }
     return deg ? deg : (r->active ? 1 : 0);
 }
