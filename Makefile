@@ -94,7 +94,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(WLLIB) $(LIB)
 	$(CC) $(CFLAGS) -Itests -o $@ $< $(WLLIB) $(LIB) $(LDLIBS) -lcmocka
 
 run: deps $(CLI)
-	$(CLI) run all --table
+	$(CLI) run all --mode timing --config gtx480 --table
 
 test: deps $(TEST_TARGETS)
 	@echo "make test: all test groups passed"

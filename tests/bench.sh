@@ -1,34 +1,88 @@
 #!/usr/bin/env bash
-# bench.sh CLI OUT.json: simulator speed per workload (default size,
-# functional mode): thread- and warp-instructions per simulated second,
-# printed as a table and written to OUT.json (the CLI's --stats-json list).
+# bench.sh CLI OUT.json [CONFIG]: simulator speed per workload at default
+# size, in functional mode and in timing mode (CONFIG, default gtx480 with
+# its 15 SMs): thread- and warp-instructions per host second and simulated
+# cycles per host second. Prints a table and writes OUT.json:
+#   {"schema": 1, "config": ..., "size": "default",
+#    "rows": [{"workload", "category", "pass",
+#              "functional": {"wall_s", "thread_insts_per_s", "warp_insts_per_s"},
+#              "timing": {"wall_s", "thread_insts_per_s", "warp_insts_per_s",
+#                         "cycles_per_s", "cycles", "ipc"}}],
+#    "total": {"functional": {...}, "timing": {...}},
+#    "targets": {"regular_thread_insts_per_s": 1e7, "regular_cycles_per_s": 2e4,
+#                "met": true|false}}
+# The run is single-threaded, so the figures are for one host core.
 set -u
-cli=${1:?usage: bench.sh path/to/lockstep OUT.json}
+cli=${1:?usage: bench.sh path/to/lockstep OUT.json [CONFIG]}
 out=${2:-build/bench.json}
+conf=${3:-gtx480}
 mkdir -p "$(dirname "$out")"
-"$cli" run all --size default --stats-json "$out" >/dev/null
-rc=$?
-if [ ! -s "$out" ]; then
-  echo "bench: no statistics written (lockstep exited $rc)" >&2
-  exit 1
-fi
-python3 - "$out" <<'PY'
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/lockstep-bench.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+rc=0
+"$cli" run all --size default --mode functional --stats-json "$tmp/func.json" >/dev/null \
+  || rc=$?
+"$cli" run all --size default --mode timing --config "$conf" \
+  --stats-json "$tmp/timing.json" >/dev/null || rc=$?
+for f in func timing; do
+  if [ ! -s "$tmp/$f.json" ]; then
+    echo "bench: no $f statistics written (lockstep exited $rc)" >&2
+    exit 1
+  fi
+done
+python3 - "$tmp/func.json" "$tmp/timing.json" "$out" "$conf" <<'PY'
 import json, sys
-rows = json.load(open(sys.argv[1]))
-fmt = "%-12s %-4s %13s %12s %8s %12s %12s"
-print(fmt % ("workload", "res", "thread_insts", "warp_insts", "wall_s",
-             "Mthr-inst/s", "Mwarp-inst/s"))
-tt = tw = ts = 0.0
-for r in rows:
-    s = r["sim"]
-    print(fmt % (r["workload"], "PASS" if r["pass"] else "FAIL",
-                 r["thread_insts"], r["warp_insts"], "%.3f" % s["wall_s"],
-                 "%.2f" % (s["thread_insts_per_s"] / 1e6),
-                 "%.2f" % (s["warp_insts_per_s"] / 1e6)))
-    tt += r["thread_insts"]; tw += r["warp_insts"]; ts += s["wall_s"]
-if ts > 0:
-    print(fmt % ("total", "", int(tt), int(tw), "%.3f" % ts,
-                 "%.2f" % (tt / ts / 1e6), "%.2f" % (tw / ts / 1e6)))
+func, tim, out, conf = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), sys.argv[3], sys.argv[4]
+fref = {r["workload"]: r for r in func}
+TARGET_TI, TARGET_CY = 10e6, 20e3
+rows = []
+hdr = "%-12s %-10s %-4s %12s %12s | %9s %9s %9s %9s %10s %7s"
+print(hdr % ("workload", "category", "res", "thread_insts", "cycles",
+             "F Mthr/s", "T Mthr/s", "T Mwarp/s", "T Kcyc/s", "T wall_s", "IPC"))
+tot = {"functional": [0, 0, 0.0], "timing": [0, 0, 0.0, 0]}
+met = True
+for t in tim:
+    f = fref.get(t["workload"], {})
+    fs, ts = f.get("sim", {}), t["sim"]
+    ok = bool(t["pass"] and f.get("pass"))
+    row = {"workload": t["workload"], "category": t.get("category"), "pass": ok,
+           "functional": {k: fs.get(k) for k in ("wall_s", "thread_insts_per_s", "warp_insts_per_s")},
+           "timing": {"wall_s": ts["wall_s"], "thread_insts_per_s": ts["thread_insts_per_s"],
+                      "warp_insts_per_s": ts["warp_insts_per_s"],
+                      "cycles_per_s": ts["cycles_per_s"], "cycles": t["cycles"], "ipc": t["ipc"]}}
+    rows.append(row)
+    print(hdr % (t["workload"], t.get("category", ""), "PASS" if ok else "FAIL",
+                 t["thread_insts"], t["cycles"],
+                 "%.2f" % ((fs.get("thread_insts_per_s") or 0) / 1e6),
+                 "%.2f" % ((ts["thread_insts_per_s"] or 0) / 1e6),
+                 "%.3f" % ((ts["warp_insts_per_s"] or 0) / 1e6),
+                 "%.1f" % ((ts["cycles_per_s"] or 0) / 1e3),
+                 "%.3f" % ts["wall_s"], "%.3f" % (t["ipc"] or 0)))
+    tot["functional"][0] += f.get("thread_insts", 0); tot["functional"][1] += f.get("warp_insts", 0)
+    tot["functional"][2] += fs.get("wall_s") or 0
+    tot["timing"][0] += t["thread_insts"]; tot["timing"][1] += t["warp_insts"]
+    tot["timing"][2] += ts["wall_s"] or 0; tot["timing"][3] += t["cycles"]
+    if t.get("category") == "regular" and ((ts["thread_insts_per_s"] or 0) < TARGET_TI
+                                           or (ts["cycles_per_s"] or 0) < TARGET_CY):
+        met = False
+def rate(a, b):
+    return a / b if b > 0 else 0.0
+F, T = tot["functional"], tot["timing"]
+total = {"functional": {"wall_s": F[2], "thread_insts_per_s": rate(F[0], F[2]),
+                        "warp_insts_per_s": rate(F[1], F[2])},
+         "timing": {"wall_s": T[2], "thread_insts_per_s": rate(T[0], T[2]),
+                    "warp_insts_per_s": rate(T[1], T[2]), "cycles_per_s": rate(T[3], T[2]),
+                    "cycles": T[3]}}
+print(hdr % ("total", "", "", T[0], T[3], "%.2f" % (total["functional"]["thread_insts_per_s"] / 1e6),
+             "%.2f" % (total["timing"]["thread_insts_per_s"] / 1e6),
+             "%.3f" % (total["timing"]["warp_insts_per_s"] / 1e6),
+             "%.1f" % (total["timing"]["cycles_per_s"] / 1e3), "%.3f" % T[2], ""))
+print("targets on the regular workloads (timing, %s): >= %.0f M thread-inst/s and "
+      ">= %.0f K cycles/s: %s" % (conf, TARGET_TI / 1e6, TARGET_CY / 1e3, "met" if met else "NOT met"))
+json.dump({"schema": 1, "config": conf, "size": "default", "rows": rows, "total": total,
+           "targets": {"regular_thread_insts_per_s": TARGET_TI,
+                       "regular_cycles_per_s": TARGET_CY, "met": met}},
+          open(out, "w"), indent=2)
 PY
 echo "bench: wrote $out"
 [ "$rc" = 0 ] || { echo "bench: some workloads FAILED (lockstep exited $rc)" >&2; exit 1; }

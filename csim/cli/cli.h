@@ -11,33 +11,78 @@
 
 enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
 
+/* Version of the --stats-json layout (docs/stats.md). */
+#define CLI_STATS_SCHEMA 1
+
+/* One kernel launch of a workload run. */
+struct cli_launch {
+    char kernel[96];
+    ls_status status;
+    ls_stats s;
+};
+
 /* Result of running one workload (what the table and JSON report). */
 struct cli_result {
     const char *workload;
     const char *category;
     const char *size;          /* "small", "default", "large"             */
     uint64_t seed;
+    const char *mode;          /* "functional" or "timing"                */
+    const char *config;        /* config name/file, "default" when none   */
     int pass;
     char msg[320];             /* first failure, "" on a pass              */
     ls_stats total;            /* summed over launches                     */
     unsigned nlaunches;
+    struct cli_launch *launch; /* per-launch records (malloc'd), nlaunch_rec */
+    unsigned nlaunch_rec;
+    int have_digest;           /* mem_digest is valid                      */
+    uint64_t mem_digest;       /* ls_mem_digest of the final device memory */
     double wall_s;             /* simulation seconds (stats, else measured) */
 };
 
-/* `lockstep list workloads|configs`; argv0 locates configs/ next to the
- * executable. Returns an exit status. */
+/* `lockstep list workloads|configs` (configs: the shipped ones embedded in
+ * the library, or the *.conf of $LOCKSTEP_CONFIGS; argv0 is unused).
+ * Returns an exit status. */
 int cli_list(const char *argv0, int argc, char **argv);
 /* `lockstep check FILE.ptx`: parses and prints the module summary; parse
  * errors go to stderr as file:line:col and give status 2. */
 int cli_check(int argc, char **argv);
 /* `lockstep run WORKLOAD...|all [options]`. Returns an exit status. */
 int cli_run(int argc, char **argv);
+/* `lockstep config [--config X] [--set k=v]... --dump`: prints the effective
+ * timing configuration; a bad config or override gives status 2. */
+int cli_config(int argc, char **argv);
+
+/* Machine options shared by `run` and `config`. */
+struct cli_machine {
+    int mode;                  /* -1: library default, else an ls_mode    */
+    const char *config;        /* NULL: built-in defaults                 */
+    const char **sets;         /* NULL-terminated overrides (malloc'd)    */
+    int nsets;
+};
+/* If argv[*i] is a machine option (--mode, --config, --set, with a
+ * separate or =value), consumes it (advancing *i) into m and returns 1;
+ * returns 0 when it is not one, CLI_USAGE+1 (3) after printing why a value
+ * is missing or bad. m->sets must hold argc+1 entries. */
+int cli_machine_opt(struct cli_machine *m, int argc, char **argv, int *i,
+                    const char *cmd);
+/* Applies m to cfg (mode, config, sets). */
+void cli_machine_apply(const struct cli_machine *m, ls_config *cfg);
+/* Checks that cfg's config and overrides are valid (via ls_config_dump);
+ * prints "lockstep: CMD: message" and returns CLI_USAGE if not, else 0. */
+int cli_machine_check(const ls_config *cfg, const char *cmd);
 
 /* Writes r as one JSON object (no trailing newline) at the given indent. */
 void cli_json_result(FILE *f, const struct cli_result *r, int indent);
-/* Writes n results as an aligned table with a header and a totals line. */
+/* Writes n results as an aligned table with a header and a totals line
+ * (timing columns when the results carry cycles). */
 void cli_print_table(FILE *f, const struct cli_result *r, size_t n);
 /* Thread instructions per second of r (0 when no time was measured). */
 double cli_rate(uint64_t insts, double wall_s);
+/* acc += s over every ls_stats field (counts summed, depth maxed, ipc and
+ * simd_util recomputed for 32-wide warps). */
+void cli_stats_sum(ls_stats *acc, const ls_stats *s);
+/* misses / accesses of a cache (0 when it saw no access). */
+double cli_miss_rate(const ls_cache_stats *c);
 
 #endif

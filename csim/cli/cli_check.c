@@ -1,14 +1,13 @@
 /* `lockstep list` and `lockstep check`. */
 #include <dirent.h>
 #include <errno.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "cli/cli.h"
 #include "ptx/ptx_ir.h"
 #include "ptx/ptx_print.h"
 #include "workloads/workload.h"
+#include "gpu/gpu_cfgblobs.h"
 
 static int cmp_str(const void *a, const void *b)
 {
@@ -42,9 +41,10 @@ static int list_conf_dir(const char *dir)
     return n;
 }
 
-/* configs/ lives at the repository root: try $LOCKSTEP_CONFIGS, then next to
- * the executable (build/lockstep -> ../configs), then ./configs. */
-static int list_configs(const char *argv0)
+/* The shipped configs are embedded in the library (gpu_cfg_blobs; --config
+ * NAME resolves them anywhere); $LOCKSTEP_CONFIGS names a directory of
+ * *.conf files to list instead. */
+static int list_configs(void)
 {
     const char *env = getenv("LOCKSTEP_CONFIGS");
     if (env && *env) {
@@ -53,31 +53,19 @@ static int list_configs(const char *argv0)
         fprintf(stderr, "lockstep: LOCKSTEP_CONFIGS=%s: %s\n", env, strerror(errno));
         return CLI_FAIL;
     }
-    char exe[PATH_MAX];
-    ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (k > 0)
-        exe[k] = 0;
-    else
-        snprintf(exe, sizeof exe, "%s", argv0);
-    char *slash = strrchr(exe, '/');
-    if (slash) {
-        *slash = 0;
-        const char *rel[] = { "/../configs", "/../../configs", "/configs" };
-        for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
-            char dir[PATH_MAX + 32];
-            snprintf(dir, sizeof dir, "%s%s", exe, rel[i]);
-            if (list_conf_dir(dir) >= 0)
-                return CLI_OK;
-        }
-    }
-    if (list_conf_dir("configs") >= 0)
-        return CLI_OK;
-    /* no configs directory: an empty list, not an error */
+    const char *names[256];
+    int n = 0;
+    for (const struct gpu_cfg_blob *b = gpu_cfg_blobs; b->name && n < 256; b++)
+        names[n++] = b->name;
+    qsort(names, (size_t)n, sizeof names[0], cmp_str);
+    for (int i = 0; i < n; i++)
+        printf("%s\n", names[i]);
     return CLI_OK;
 }
 
 int cli_list(const char *argv0, int argc, char **argv)
 {
+    (void)argv0;
     if (argc != 1) {
         fprintf(stderr, "usage: lockstep list workloads|configs\n");
         return CLI_USAGE;
@@ -88,7 +76,7 @@ int cli_list(const char *argv0, int argc, char **argv)
         return CLI_OK;
     }
     if (!strcmp(argv[0], "configs"))
-        return list_configs(argv0);
+        return list_configs();
     fprintf(stderr, "lockstep: list: unknown list '%s' (workloads or configs)\n",
             argv[0]);
     return CLI_USAGE;

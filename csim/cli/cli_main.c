@@ -20,6 +20,14 @@ static void usage(FILE *f)
 "      --seed N              input seed (default: 1)\n"
 "      --stats-json FILE     write statistics as JSON ('-' for stdout)\n"
 "      --table               one aligned table for all workloads\n"
+"      --mode functional|timing      functional (instruction-accurate) or\n"
+"                            cycle-level timing (default: the library's)\n"
+"      --config NAME|FILE    GPU configuration: a shipped name (list configs)\n"
+"                            or a key=value file (default: built-in GTX480)\n"
+"      --set key=value       override one config key (repeatable)\n"
+"  config [--config X] [--set k=v]... --dump\n"
+"                            print the effective configuration; a bad key or\n"
+"                            value is an error naming the key and line\n"
 "  --help                    this text\n"
 "  --version                 print the version\n"
 "\n"
@@ -47,6 +55,8 @@ int main(int argc, char **argv)
         return cli_check(argc - 2, argv + 2);
     if (!strcmp(cmd, "run"))
         return cli_run(argc - 2, argv + 2);
+    if (!strcmp(cmd, "config"))
+        return cli_config(argc - 2, argv + 2);
     fprintf(stderr, "lockstep: unknown command '%s' (try lockstep --help)\n", cmd);
     return CLI_USAGE;
 }

@@ -36,11 +36,155 @@ static void json_num(FILE *f, double v)
         fputs("null", f);
 }
 
+double cli_miss_rate(const ls_cache_stats *c)
+{
+    return c->accesses ? (double)c->misses / (double)c->accesses : 0.0;
+}
+
+static void cache_add(ls_cache_stats *a, const ls_cache_stats *c)
+{
+    a->accesses += c->accesses;
+    a->hits += c->hits;
+    a->misses += c->misses;
+    a->sector_misses += c->sector_misses;
+    a->sector_fills += c->sector_fills;
+    a->evictions += c->evictions;
+    a->mshr_merges += c->mshr_merges;
+    a->reservation_fails += c->reservation_fails;
+    for (int i = 0; i <= LS_MAX_SECTORS; i++)
+        a->used_sectors_hist[i] += c->used_sectors_hist[i];
+}
+
+void cli_stats_sum(ls_stats *acc, const ls_stats *s)
+{
+    acc->launches += s->launches;
+    acc->warp_insts += s->warp_insts;
+    acc->thread_insts += s->thread_insts;
+    acc->divergent_branches += s->divergent_branches;
+    acc->branches += s->branches;
+    if (s->max_stack_depth > acc->max_stack_depth)
+        acc->max_stack_depth = s->max_stack_depth;
+    for (int i = 0; i < LS_STACK_HIST; i++)
+        acc->stack_depth_hist[i] += s->stack_depth_hist[i];
+    acc->ctas += s->ctas;
+    acc->threads += s->threads;
+    acc->cycles += s->cycles;
+    acc->sm_cycles += s->sm_cycles;
+    acc->idle_cycles += s->idle_cycles;
+    acc->stall.no_warps += s->stall.no_warps;
+    acc->stall.ibuffer += s->stall.ibuffer;
+    acc->stall.scoreboard += s->stall.scoreboard;
+    acc->stall.barrier += s->stall.barrier;
+    acc->stall.pipe_busy += s->stall.pipe_busy;
+    acc->stall.mem_wait += s->stall.mem_wait;
+    cache_add(&acc->l1d, &s->l1d);
+    cache_add(&acc->l2, &s->l2);
+    acc->dram.reads += s->dram.reads;
+    acc->dram.writes += s->dram.writes;
+    acc->dram.bytes += s->dram.bytes;
+    acc->dram.row_hits += s->dram.row_hits;
+    acc->dram.activates += s->dram.activates;
+    acc->dram.precharges += s->dram.precharges;
+    acc->wall_s += s->wall_s;
+    acc->ipc = acc->cycles ? (double)acc->warp_insts / (double)acc->cycles : 0.0;
+    acc->simd_util = acc->warp_insts
+        ? (double)acc->thread_insts / ((double)acc->warp_insts * 32.0) : 0.0;
+}
+
+static void json_u64(FILE *f, int in, const char *key, uint64_t v, int comma)
+{
+    fprintf(f, "%*s\"%s\": %llu%s\n", in, "", key, (unsigned long long)v,
+            comma ? "," : "");
+}
+
+static void json_arr(FILE *f, const uint64_t *v, int n)
+{
+    fputc('[', f);
+    for (int i = 0; i < n; i++)
+        fprintf(f, "%s%llu", i ? ", " : "", (unsigned long long)v[i]);
+    fputc(']', f);
+}
+
+static void json_cache(FILE *f, int in, const char *key, const ls_cache_stats *c)
+{
+    fprintf(f, "%*s\"%s\": {\"accesses\": %llu, \"hits\": %llu, "
+            "\"misses\": %llu, \"miss_rate\": ", in, "", key,
+            (unsigned long long)c->accesses, (unsigned long long)c->hits,
+            (unsigned long long)c->misses);
+    json_num(f, cli_miss_rate(c));
+    fprintf(f, ", \"sector_misses\": %llu, \"sector_fills\": %llu, "
+            "\"evictions\": %llu, \"mshr_merges\": %llu, "
+            "\"reservation_fails\": %llu, \"used_sectors_hist\": ",
+            (unsigned long long)c->sector_misses,
+            (unsigned long long)c->sector_fills,
+            (unsigned long long)c->evictions,
+            (unsigned long long)c->mshr_merges,
+            (unsigned long long)c->reservation_fails);
+    json_arr(f, c->used_sectors_hist, LS_MAX_SECTORS + 1);
+    fprintf(f, "},\n");
+}
+
+/* The statistics members shared by a workload object and a launch object
+ * (each line ends with a comma: more members follow). */
+static void json_stats(FILE *f, int in, const ls_stats *s)
+{
+    json_u64(f, in, "cycles", s->cycles, 1);
+    json_u64(f, in, "sm_cycles", s->sm_cycles, 1);
+    json_u64(f, in, "warp_insts", s->warp_insts, 1);
+    json_u64(f, in, "thread_insts", s->thread_insts, 1);
+    fprintf(f, "%*s\"ipc\": ", in, "");
+    json_num(f, s->cycles ? (double)s->warp_insts / (double)s->cycles : 0.0);
+    fprintf(f, ",\n%*s\"simd_util\": ", in, "");
+    json_num(f, s->simd_util);
+    fprintf(f, ",\n");
+    json_u64(f, in, "idle_cycles", s->idle_cycles, 1);
+    fprintf(f, "%*s\"stall\": {\"no_warps\": %llu, \"ibuffer\": %llu, "
+            "\"scoreboard\": %llu, \"barrier\": %llu, \"pipe_busy\": %llu, "
+            "\"mem_wait\": %llu},\n", in, "",
+            (unsigned long long)s->stall.no_warps,
+            (unsigned long long)s->stall.ibuffer,
+            (unsigned long long)s->stall.scoreboard,
+            (unsigned long long)s->stall.barrier,
+            (unsigned long long)s->stall.pipe_busy,
+            (unsigned long long)s->stall.mem_wait);
+    json_u64(f, in, "branches", s->branches, 1);
+    json_u64(f, in, "divergent_branches", s->divergent_branches, 1);
+    json_u64(f, in, "max_stack_depth", s->max_stack_depth, 1);
+    fprintf(f, "%*s\"stack_depth_hist\": ", in, "");
+    json_arr(f, s->stack_depth_hist, LS_STACK_HIST);
+    fprintf(f, ",\n");
+    json_u64(f, in, "ctas", s->ctas, 1);
+    json_u64(f, in, "threads", s->threads, 1);
+    json_cache(f, in, "l1d", &s->l1d);
+    json_cache(f, in, "l2", &s->l2);
+    const ls_dram_stats *d = &s->dram;
+    fprintf(f, "%*s\"dram\": {\"reads\": %llu, \"writes\": %llu, "
+            "\"bytes\": %llu, \"row_hits\": %llu, \"activates\": %llu, "
+            "\"precharges\": %llu},\n", in, "",
+            (unsigned long long)d->reads, (unsigned long long)d->writes,
+            (unsigned long long)d->bytes, (unsigned long long)d->row_hits,
+            (unsigned long long)d->activates, (unsigned long long)d->precharges);
+}
+
+static void json_sim(FILE *f, const ls_stats *s, double wall_s)
+{
+    fprintf(f, "{\"wall_s\": ");
+    json_num(f, wall_s);
+    fprintf(f, ", \"thread_insts_per_s\": ");
+    json_num(f, cli_rate(s->thread_insts, wall_s));
+    fprintf(f, ", \"warp_insts_per_s\": ");
+    json_num(f, cli_rate(s->warp_insts, wall_s));
+    fprintf(f, ", \"cycles_per_s\": ");
+    json_num(f, cli_rate(s->cycles, wall_s));
+    fprintf(f, "}");
+}
+
 void cli_json_result(FILE *f, const struct cli_result *r, int indent)
 {
     const ls_stats *s = &r->total;
     int in = indent + 2;
     fprintf(f, "%*s{\n", indent, "");
+    fprintf(f, "%*s\"schema\": %d,\n", in, "", CLI_STATS_SCHEMA);
     fprintf(f, "%*s\"workload\": ", in, "");
     json_str(f, r->workload);
     fprintf(f, ",\n%*s\"category\": ", in, "");
@@ -48,36 +192,83 @@ void cli_json_result(FILE *f, const struct cli_result *r, int indent)
     fprintf(f, ",\n%*s\"size\": ", in, "");
     json_str(f, r->size);
     fprintf(f, ",\n%*s\"seed\": %llu,\n", in, "", (unsigned long long)r->seed);
-    fprintf(f, "%*s\"pass\": %s,\n", in, "", r->pass ? "true" : "false");
+    fprintf(f, "%*s\"mode\": ", in, "");
+    json_str(f, r->mode ? r->mode : "functional");
+    fprintf(f, ",\n%*s\"config\": ", in, "");
+    json_str(f, r->config ? r->config : "builtin");
+    fprintf(f, ",\n%*s\"pass\": %s,\n", in, "", r->pass ? "true" : "false");
     fprintf(f, "%*s\"msg\": ", in, "");
     json_str(f, r->msg);
-    fprintf(f, ",\n%*s\"launches\": %u,\n", in, "", r->nlaunches);
-    fprintf(f, "%*s\"warp_insts\": %llu,\n", in, "",
-            (unsigned long long)s->warp_insts);
-    fprintf(f, "%*s\"thread_insts\": %llu,\n", in, "",
-            (unsigned long long)s->thread_insts);
-    fprintf(f, "%*s\"simd_util\": ", in, "");
-    json_num(f, s->simd_util);
-    fprintf(f, ",\n%*s\"branches\": %llu,\n", in, "",
-            (unsigned long long)s->branches);
-    fprintf(f, "%*s\"divergent_branches\": %llu,\n", in, "",
-            (unsigned long long)s->divergent_branches);
-    fprintf(f, "%*s\"max_stack_depth\": %llu,\n", in, "",
-            (unsigned long long)s->max_stack_depth);
-    fprintf(f, "%*s\"ctas\": %llu,\n", in, "", (unsigned long long)s->ctas);
-    fprintf(f, "%*s\"threads\": %llu,\n", in, "", (unsigned long long)s->threads);
-    fprintf(f, "%*s\"cycles\": %llu,\n", in, "", (unsigned long long)s->cycles);
-    fprintf(f, "%*s\"sim\": {\"wall_s\": ", in, "");
-    json_num(f, r->wall_s);
-    fprintf(f, ", \"thread_insts_per_s\": ");
-    json_num(f, cli_rate(s->thread_insts, r->wall_s));
-    fprintf(f, ", \"warp_insts_per_s\": ");
-    json_num(f, cli_rate(s->warp_insts, r->wall_s));
-    fprintf(f, "}\n%*s}", indent, "");
+    fprintf(f, ",\n%*s\"nlaunches\": %u,\n", in, "", r->nlaunches);
+    json_stats(f, in, s);
+    fprintf(f, "%*s\"mem_digest\": ", in, "");
+    if (r->have_digest)
+        fprintf(f, "\"%016llx\"", (unsigned long long)r->mem_digest);
+    else
+        fputs("null", f);
+    fprintf(f, ",\n%*s\"launches\": [", in, "");
+    for (unsigned i = 0; i < r->nlaunch_rec; i++) {
+        const struct cli_launch *l = &r->launch[i];
+        int in2 = in + 4;
+        fprintf(f, "%s\n%*s{\n", i ? "," : "", in + 2, "");
+        fprintf(f, "%*s\"index\": %u,\n%*s\"kernel\": ", in2, "", i + 1, in2, "");
+        json_str(f, l->kernel);
+        fprintf(f, ",\n%*s\"status\": ", in2, "");
+        json_str(f, ls_status_name(l->status));
+        fprintf(f, ",\n");
+        json_stats(f, in2, &l->s);
+        fprintf(f, "%*s\"sim\": ", in2, "");
+        json_sim(f, &l->s, l->s.wall_s);
+        fprintf(f, "\n%*s}", in + 2, "");
+    }
+    if (r->nlaunch_rec)
+        fprintf(f, "\n%*s", in, "");
+    fprintf(f, "],\n");
+    fprintf(f, "%*s\"sim\": ", in, "");
+    json_sim(f, s, r->wall_s);
+    fprintf(f, "\n%*s}", indent, "");
+}
+
+/* The timing-mode table: cycles, IPC, utilization, miss rates, traffic
+ * and simulation speed. */
+static void print_timing_table(FILE *f, const struct cli_result *r, size_t n)
+{
+    const char *hdr = "%-12s %-4s %11s %7s %6s %7s %7s %12s %8s %11s %10s\n";
+    const char *row = "%-12s %-4s %11llu %7.3f %6.3f %7.3f %7.3f %12llu %8.3f %11.2f %10.0f\n";
+    fprintf(f, hdr, "workload", "res", "cycles", "IPC", "simd", "L1miss",
+            "L2miss", "DRAM_bytes", "wall_s", "Mthr-ins/s", "cycles/s");
+    ls_stats sum;
+    memset(&sum, 0, sizeof sum);
+    double wall = 0;
+    size_t passed = 0;
+    for (size_t i = 0; i < n; i++) {
+        const ls_stats *s = &r[i].total;
+        fprintf(f, row, r[i].workload, r[i].pass ? "PASS" : "FAIL",
+                (unsigned long long)s->cycles,
+                s->cycles ? (double)s->warp_insts / (double)s->cycles : 0.0,
+                s->simd_util, cli_miss_rate(&s->l1d), cli_miss_rate(&s->l2),
+                (unsigned long long)s->dram.bytes, r[i].wall_s,
+                cli_rate(s->thread_insts, r[i].wall_s) / 1e6,
+                cli_rate(s->cycles, r[i].wall_s));
+        cli_stats_sum(&sum, s);
+        wall += r[i].wall_s;
+        passed += r[i].pass != 0;
+    }
+    if (n > 1)
+        fprintf(f, row, "total", passed == n ? "PASS" : "FAIL",
+                (unsigned long long)sum.cycles, sum.ipc, sum.simd_util,
+                cli_miss_rate(&sum.l1d), cli_miss_rate(&sum.l2),
+                (unsigned long long)sum.dram.bytes, wall,
+                cli_rate(sum.thread_insts, wall) / 1e6,
+                cli_rate(sum.cycles, wall));
 }
 
 void cli_print_table(FILE *f, const struct cli_result *r, size_t n)
 {
+    if (n && r[0].mode && !strcmp(r[0].mode, "timing")) {
+        print_timing_table(f, r, n);
+        return;
+    }
     const char *hdr = "%-12s %-8s %-4s %4s %12s %13s %6s %10s %5s %8s %10s\n";
     const char *row = "%-12s %-8s %-4s %4u %12llu %13llu %6.3f %10llu %5llu %8.3f %10.2f\n";
     fprintf(f, hdr, "workload", "size", "res", "lnch", "warp_insts",

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "cli/cli.h"
 #include "workloads/workload.h"
 #include "workloads/wl_ptx.h"
@@ -17,6 +18,8 @@ struct run_opts {
     const char **names;        /* workloads named on the command line     */
     int nnames;
     FILE *human;               /* report stream: stderr when JSON -> stdout */
+    struct cli_machine m;      /* --mode, --config, --set                 */
+    ls_config cfg;             /* the GPU configuration every run uses    */
 };
 
 /* What the per-launch hook needs. */
@@ -24,6 +27,7 @@ struct launch_ctx {
     FILE *out;                 /* NULL: quiet (table mode)                */
     const char *workload;
     unsigned index;
+    struct cli_result *r;      /* receives the per-launch records         */
 };
 
 static const char *const size_names[] = { "small", "default", "large" };
@@ -40,11 +44,36 @@ static void on_launch(void *user, const char *kernel, ls_status st,
 {
     struct launch_ctx *c = user;
     c->index++;
+    struct cli_result *r = c->r;
+    if (r->nlaunch_rec < c->index) {
+        struct cli_launch *nl = realloc(r->launch, c->index * sizeof *nl);
+        if (nl) {
+            r->launch = nl;
+            struct cli_launch *l = &nl[r->nlaunch_rec++];
+            memset(l, 0, sizeof *l);
+            snprintf(l->kernel, sizeof l->kernel, "%s", kernel ? kernel : "");
+            l->status = st;
+            if (s)
+                l->s = *s;
+        }
+    }
     if (!c->out)
         return;
     if (st != LS_OK) {
         fprintf(c->out, "  FAIL %s launch %u %s: %s\n", c->workload, c->index,
                 kernel, ls_status_name(st));
+        return;
+    }
+    if (s->cycles) {
+        fprintf(c->out, "  PASS %s launch %u %s: %llu cycles, IPC %.3f, "
+                "%llu warp insts, %llu thread insts, SIMD util %.3f, "
+                "idle %llu SM-cycles, L1D miss %.3f, L2 miss %.3f, "
+                "DRAM %llu B\n", c->workload, c->index, kernel,
+                (unsigned long long)s->cycles, s->ipc,
+                (unsigned long long)s->warp_insts,
+                (unsigned long long)s->thread_insts, s->simd_util,
+                (unsigned long long)s->idle_cycles, cli_miss_rate(&s->l1d),
+                cli_miss_rate(&s->l2), (unsigned long long)s->dram.bytes);
         return;
     }
     fprintf(c->out, "  PASS %s launch %u %s: %llu warp insts, %llu thread insts, "
@@ -78,10 +107,10 @@ static void run_one(const struct workload *w, const struct run_opts *o,
         snprintf(r->msg, sizeof r->msg, "no embedded PTX named %s", w->name);
         return;
     }
-    ls_config cfg;
-    ls_config_default(&cfg);
-    char err[256] = "";
-    ls_gpu *gpu = ls_gpu_create(&cfg, err, sizeof err);
+    r->mode = o->cfg.mode == LS_MODE_TIMING ? "timing" : "functional";
+    r->config = o->cfg.config ? o->cfg.config : "builtin";
+    char err[512] = "";
+    ls_gpu *gpu = ls_gpu_create(&o->cfg, err, sizeof err);
     if (!gpu) {
         snprintf(r->msg, sizeof r->msg, "creating the GPU: %s", err);
         return;
@@ -94,7 +123,7 @@ static void run_one(const struct workload *w, const struct run_opts *o,
         ls_gpu_destroy(gpu);
         return;
     }
-    struct launch_ctx lc = { o->table ? NULL : o->human, w->name, 0 };
+    struct launch_ctx lc = { o->table ? NULL : o->human, w->name, 0, r };
     struct wl_report rep;
     memset(&rep, 0, sizeof rep);
     rep.on_launch = on_launch;
@@ -104,6 +133,12 @@ static void run_one(const struct workload *w, const struct run_opts *o,
     double t1 = now_s();
     r->total = rep.total;
     r->nlaunches = rep.nlaunches;
+    if (r->nlaunch_rec == rep.nlaunches && rep.nlaunches) {
+        /* every field summed (the timing counters included) */
+        memset(&r->total, 0, sizeof r->total);
+        for (unsigned i = 0; i < r->nlaunch_rec; i++)
+            cli_stats_sum(&r->total, &r->launch[i].s);
+    }
     r->wall_s = rep.total.wall_s > 0 ? rep.total.wall_s : t1 - t0;
     r->pass = rc == 0 && rep.pass && rep.nlaunches > 0;
     if (rep.msg[0])
@@ -113,6 +148,8 @@ static void run_one(const struct workload *w, const struct run_opts *o,
                  ls_gpu_error(gpu));
     else if (rep.nlaunches == 0)
         snprintf(r->msg, sizeof r->msg, "the driver launched no kernel");
+    if (ls_mem_digest(gpu, &r->mem_digest) == LS_OK)
+        r->have_digest = 1;
     ls_gpu_destroy(gpu);
 }
 
@@ -121,6 +158,35 @@ static void print_result(FILE *f, const struct cli_result *r)
     if (!r->pass) {
         fprintf(f, "FAIL %s (%s, seed %llu): %s\n", r->workload, r->size,
                 (unsigned long long)r->seed, r->msg);
+        return;
+    }
+    const ls_stats *s = &r->total;
+    if (s->cycles) {
+        fprintf(f, "PASS %s (%s, seed %llu, %s): %u launches, %llu cycles, "
+                "IPC %.3f, %llu warp insts, %llu thread insts, SIMD util %.3f, "
+                "idle %llu SM-cycles (scoreboard %llu, pipe %llu, mem %llu, "
+                "barrier %llu, ibuffer %llu, no warps %llu), "
+                "L1D %llu acc miss %.3f, L2 %llu acc miss %.3f, "
+                "DRAM %llu B (%llu row hits, %llu activates), "
+                "%.3f s, %.2f M thread-inst/s, %.0f cycles/s\n",
+                r->workload, r->size, (unsigned long long)r->seed, r->config,
+                r->nlaunches, (unsigned long long)s->cycles, s->ipc,
+                (unsigned long long)s->warp_insts,
+                (unsigned long long)s->thread_insts, s->simd_util,
+                (unsigned long long)s->idle_cycles,
+                (unsigned long long)s->stall.scoreboard,
+                (unsigned long long)s->stall.pipe_busy,
+                (unsigned long long)s->stall.mem_wait,
+                (unsigned long long)s->stall.barrier,
+                (unsigned long long)s->stall.ibuffer,
+                (unsigned long long)s->stall.no_warps,
+                (unsigned long long)s->l1d.accesses, cli_miss_rate(&s->l1d),
+                (unsigned long long)s->l2.accesses, cli_miss_rate(&s->l2),
+                (unsigned long long)s->dram.bytes,
+                (unsigned long long)s->dram.row_hits,
+                (unsigned long long)s->dram.activates, r->wall_s,
+                cli_rate(s->thread_insts, r->wall_s) / 1e6,
+                cli_rate(s->cycles, r->wall_s));
         return;
     }
     fprintf(f, "PASS %s (%s, seed %llu): %u launches, %llu warp insts, "
@@ -199,7 +265,17 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
         fprintf(stderr, "lockstep: out of memory\n");
         return CLI_USAGE;
     }
+    o->m.sets = calloc((size_t)argc + 1, sizeof *o->m.sets);
+    if (!o->m.sets) {
+        fprintf(stderr, "lockstep: out of memory\n");
+        return CLI_USAGE;
+    }
     for (int i = 0; i < argc; i++) {
+        int mk = cli_machine_opt(&o->m, argc, argv, &i, "run");
+        if (mk == 1)
+            continue;
+        if (mk)
+            return CLI_USAGE;
         const char *a = argv[i];
         const char *val = NULL;
         if (!strcmp(a, "--size") || !strcmp(a, "--seed") ||
@@ -250,7 +326,9 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
     }
     if (!o->all && o->nnames == 0) {
         fprintf(stderr, "usage: lockstep run WORKLOAD...|all [--size "
-                "small|default|large] [--seed N] [--stats-json FILE] [--table]\n");
+                "small|default|large] [--seed N] [--mode functional|timing]\n"
+                "       [--config NAME|FILE] [--set key=value]... "
+                "[--stats-json FILE] [--table]\n");
         return CLI_USAGE;
     }
     if (o->all && o->nnames) {
@@ -262,10 +340,22 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 
 int cli_run(int argc, char **argv)
 {
-    struct run_opts o = { WL_DEFAULT, 1, NULL, 0, 0, NULL, 0, stdout };
+    struct run_opts o;
+    memset(&o, 0, sizeof o);
+    o.size = WL_DEFAULT;
+    o.seed = 1;
+    o.human = stdout;
+    o.m.mode = -1;
     int rc = parse_args(argc, argv, &o);
+    if (!rc) {
+        ls_config_default(&o.cfg);
+        cli_machine_apply(&o.m, &o.cfg);
+        o.cfg.progress = isatty(STDERR_FILENO) ? 1 : 0;
+        rc = cli_machine_check(&o.cfg, "run");
+    }
     if (rc) {
         free(o.names);
+        free(o.m.sets);
         return rc;
     }
     if (o.json_path && !strcmp(o.json_path, "-"))
@@ -279,12 +369,14 @@ int cli_run(int argc, char **argv)
     if (n == 0) {
         fprintf(stderr, "lockstep: run: no workloads are built in\n");
         free(o.names);
+        free(o.m.sets);
         return CLI_FAIL;
     }
     struct cli_result *res = calloc(n, sizeof *res);
     if (!res) {
         fprintf(stderr, "lockstep: out of memory\n");
         free(o.names);
+        free(o.m.sets);
         return CLI_FAIL;
     }
     int failed = 0;
@@ -308,7 +400,10 @@ int cli_run(int argc, char **argv)
                 n - (size_t)failed, failed);
     if (o.json_path && write_json(o.json_path, res, n, o.all || n > 1))
         failed++;
+    for (size_t i = 0; i < n; i++)
+        free(res[i].launch);
     free(res);
     free(o.names);
+    free(o.m.sets);
     return failed ? CLI_FAIL : CLI_OK;
 }

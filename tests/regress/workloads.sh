@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # workloads.sh CLI: the workload regression suite (`make test-workloads`).
-#  - every workload in every size (small, default, large) must PASS;
+#  - every workload in every size (small, default, large) must PASS in
+#    functional mode (timing mode: timing.sh, small size);
 #  - --stats-json must be valid JSON with the documented keys, one object
 #    per workload, every "pass" true and the names = `lockstep list workloads`;
 #  - each workload stays within its size's thread-instruction budget
@@ -29,8 +30,9 @@ path, n, size, names = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4].s
 d = json.load(open(path))
 if isinstance(d, dict):
     d = [d]
-keys = ["workload", "size", "seed", "pass", "warp_insts", "thread_insts",
-        "simd_util", "divergent_branches", "max_stack_depth", "launches", "sim"]
+keys = ["schema", "workload", "size", "seed", "mode", "config", "pass",
+        "warp_insts", "thread_insts", "simd_util", "divergent_branches",
+        "max_stack_depth", "nlaunches", "launches", "mem_digest", "sim"]
 errs = []
 if len(d) != n:
     errs.append("%d objects, want %d" % (len(d), n))
@@ -45,8 +47,14 @@ for o in d:
         errs.append("%s: pass is %r" % (o.get("workload"), o.get("pass")))
     if o.get("size") != size:
         errs.append("%s: size %r" % (o.get("workload"), o.get("size")))
-    if not o.get("thread_insts", 0) > 0 or not o.get("launches", 0) > 0:
+    if not o.get("thread_insts", 0) > 0 or not o.get("nlaunches", 0) > 0:
         errs.append("%s: no instructions or launches recorded" % o.get("workload"))
+    if o.get("schema") != 1:
+        errs.append("%s: schema %r, want 1" % (o.get("workload"), o.get("schema")))
+    ls = o.get("launches", [])
+    if len(ls) != o.get("nlaunches") or \
+       sum(l.get("thread_insts", 0) for l in ls) != o.get("thread_insts"):
+        errs.append("%s: per-launch objects do not add up to the total" % o.get("workload"))
     budget = {"small": 2e6, "default": 20e6, "large": 100e6}[size]
     if o.get("thread_insts", 0) > budget:
         errs.append("%s: %d thread insts, over the %s budget of %d (docs/workloads.md)"
@@ -64,7 +72,7 @@ PY
 for size in small default large; do
   out=$tmp/run-$size.txt
   start=$(date +%s)
-  "$cli" run all --size "$size" --stats-json "$tmp/$size.json" >"$out" 2>&1
+  "$cli" run all --size "$size" --mode functional --stats-json "$tmp/$size.json" >"$out" 2>&1
   rc=$?
   secs=$(( $(date +%s) - start ))
   if [ "$rc" != 0 ] || grep -q '^ *FAIL' "$out"; then
@@ -86,7 +94,7 @@ python3 - "$tmp/one1.json" "$tmp/one2.json" <<'PY' && ok "run $first: one JSON o
 import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:3])
 assert isinstance(a, dict) and a["seed"] == 7
-for k in ("warp_insts", "thread_insts", "divergent_branches", "max_stack_depth", "launches"):
+for k in ("warp_insts", "thread_insts", "divergent_branches", "max_stack_depth", "nlaunches"):
     assert a[k] == b[k], k
 PY
 

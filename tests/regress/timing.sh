@@ -1,0 +1,169 @@
+#!/usr/bin/env bash
+# timing.sh CLI: the timing-mode regression suite (`make test-timing`).
+#  - `list configs` names every shipped config (gtx480, fx5800, gtx480-gscalar);
+#  - for every workload (small size) under every shipped config, timing mode
+#    PASSes and leaves final memory identical to functional mode
+#    (mem_digest equal), with cycles > 0 and ipc = warp_insts / cycles;
+#  - so do gtx480 with other schedulers, no L1, sub-ranks, one SM, starved
+#    MSHRs/queues (timing knobs never change architectural results);
+#  - the same command twice gives identical JSON apart from the "sim"
+#    wall-clock objects (determinism);
+#  - nothing is written to stderr when it is not a terminal (no progress line);
+#  - `config --dump` prints the effective configuration with overrides;
+#  - a bad --config, --set or --mode exits 2 with a message naming the key
+#    (and the file:line for a config file).
+set -u
+cli=${1:?usage: timing.sh path/to/lockstep}
+size=${TIMING_SIZE:-small}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/lockstep-timing.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+ok()  { echo "ok   $*"; }
+bad() { echo "FAIL $*" >&2; fail=$((fail + 1)); }
+
+configs=$("$cli" list configs) || bad "list configs exited $?"
+for want in gtx480 fx5800 gtx480-gscalar; do
+  echo "$configs" | grep -qx "$want" && ok "list configs has $want" \
+    || bad "list configs lacks $want (got: $(echo $configs))"
+done
+
+# Functional reference: one run (timing keys never change results).
+"$cli" run all --size "$size" --mode functional --stats-json "$tmp/func.json" \
+  >"$tmp/func.txt" 2>"$tmp/func.err"
+rc=$?
+[ "$rc" = 0 ] && ok "functional reference ($size)" \
+  || { bad "functional reference: exit $rc"; tail -5 "$tmp/func.txt" >&2; }
+
+# compare.py FUNC TIMING CONFIG: every workload passes, same digest.
+cat >"$tmp/compare.py" <<'PY'
+import json, sys
+func, tim, conf = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), sys.argv[3]
+ref = {o["workload"]: o for o in func}
+errs = []
+if sorted(ref) != sorted(o["workload"] for o in tim):
+    errs.append("workload lists differ")
+for o in tim:
+    w = o["workload"]
+    if o.get("mode") != "timing":
+        errs.append("%s: mode %r" % (w, o.get("mode")))
+    if o.get("pass") is not True:
+        errs.append("%s: FAIL: %s" % (w, o.get("msg")))
+    if o.get("mem_digest") is None or o.get("mem_digest") != ref.get(w, {}).get("mem_digest"):
+        errs.append("%s: final memory differs from functional (digest %s vs %s)"
+                    % (w, o.get("mem_digest"), ref.get(w, {}).get("mem_digest")))
+    if o.get("thread_insts") != ref.get(w, {}).get("thread_insts"):
+        errs.append("%s: %s thread insts, functional %s" % (w, o.get("thread_insts"),
+                    ref.get(w, {}).get("thread_insts")))
+    c = o.get("cycles", 0)
+    if not c > 0:
+        errs.append("%s: no cycles" % w)
+    elif abs(o["ipc"] - o["warp_insts"] / c) > 1e-4 * max(1, o["ipc"]):
+        errs.append("%s: ipc %r != warp_insts/cycles" % (w, o["ipc"]))
+    for k in ("l1d", "l2", "dram", "stall", "stack_depth_hist", "idle_cycles"):
+        if k not in o:
+            errs.append("%s: no key %s" % (w, k))
+    if "used_sectors_hist" not in o.get("l1d", {}):
+        errs.append("%s: no l1d.used_sectors_hist" % w)
+    if "cycles_per_s" not in o.get("sim", {}):
+        errs.append("%s: no sim.cycles_per_s" % w)
+    if sum(l.get("cycles", 0) for l in o.get("launches", [])) != c:
+        errs.append("%s: per-launch cycles do not add up" % w)
+for e in errs:
+    print("  %s: %s" % (conf, e), file=sys.stderr)
+sys.exit(1 if errs else 0)
+PY
+
+for conf in $configs; do
+  start=$(date +%s)
+  "$cli" run all --size "$size" --mode timing --config "$conf" \
+    --stats-json "$tmp/t-$conf.json" >"$tmp/t-$conf.txt" 2>"$tmp/t-$conf.err"
+  rc=$?
+  secs=$(( $(date +%s) - start ))
+  if [ "$rc" != 0 ]; then
+    bad "timing $conf: exit $rc (${secs}s)"
+    grep '^ *FAIL' "$tmp/t-$conf.txt" >&2 || tail -n 3 "$tmp/t-$conf.txt" "$tmp/t-$conf.err" >&2
+  fi
+  [ -s "$tmp/t-$conf.err" ] && bad "timing $conf: stderr not empty when not a terminal: $(head -1 "$tmp/t-$conf.err")"
+  if [ -s "$tmp/t-$conf.json" ] && python3 "$tmp/compare.py" "$tmp/func.json" "$tmp/t-$conf.json" "$conf"; then
+    ok "timing $conf ($size, ${secs}s): every workload PASS, memory = functional"
+  else
+    bad "timing $conf: results differ from functional mode"
+  fi
+done
+
+# Timing knobs never change results: schedulers, no L1, sub-ranks, one SM,
+# FCFS DRAM, tiny MSHR/queue counts on gtx480 still give functional memory.
+for sets in "sched_policy=lrr" "sched_policy=gto" "sched_policy=two_level" \
+            "l1d_size=0" "dram_subranks=2 dram_sched=fcfs" "num_sms=1" \
+            "l1d_mshrs=1 dram_queue=1 num_schedulers=1"; do
+  args=(); for kv in $sets; do args+=(--set "$kv"); done
+  tag=$(echo "$sets" | tr ' =' '_-')
+  "$cli" run all --size "$size" --mode timing --config gtx480 "${args[@]}" \
+    --stats-json "$tmp/s-$tag.json" >"$tmp/s-$tag.txt" 2>&1
+  rc=$?
+  if [ "$rc" = 0 ] && python3 "$tmp/compare.py" "$tmp/func.json" "$tmp/s-$tag.json" "gtx480 $sets"; then
+    ok "timing gtx480 --set $sets: every workload PASS, memory = functional"
+  else
+    bad "timing gtx480 --set $sets: exit $rc or results differ from functional mode"
+    grep '^ *FAIL' "$tmp/s-$tag.txt" >&2
+  fi
+done
+
+# Determinism: the same command twice gives the same JSON but for "sim".
+first=$(echo "$configs" | head -1)
+"$cli" run all --size "$size" --mode timing --config "$first" \
+  --stats-json "$tmp/again.json" >/dev/null 2>&1
+python3 - "$tmp/t-$first.json" "$tmp/again.json" <<'PY' \
+  && ok "timing $first: identical statistics on a second run" \
+  || bad "timing $first: statistics differ between two identical runs"
+import json, sys
+def strip(o):
+    if isinstance(o, dict):
+        return {k: strip(v) for k, v in o.items() if k != "sim"}
+    if isinstance(o, list):
+        return [strip(v) for v in o]
+    return o
+a, b = (strip(json.load(open(p))) for p in sys.argv[1:3])
+if a != b:
+    for x, y in zip(a, b):
+        if x != y:
+            print("  differs: %s" % x.get("workload"), file=sys.stderr)
+    sys.exit(1)
+PY
+
+# config --dump: the effective values, overrides applied.
+if "$cli" config --config gtx480 --set num_sms=4 --dump >"$tmp/dump" 2>"$tmp/e" \
+   && grep -Eq '^num_sms *= *4\b' "$tmp/dump" && grep -Eq '^l1d_sector *= *32\b' "$tmp/dump"; then
+  ok "config --dump: $(grep -c = "$tmp/dump") keys, --set applied"
+else
+  bad "config --dump: $(head -1 "$tmp/e")"
+fi
+n1=$("$cli" config --config fx5800 --dump 2>/dev/null | grep -E '^num_sms' | tr -dc 0-9)
+n2=$("$cli" config --config gtx480 --dump 2>/dev/null | grep -E '^num_sms' | tr -dc 0-9)
+[ -n "$n1" ] && [ "$n1" != "$n2" ] && ok "config --dump: fx5800 has $n1 SMs, gtx480 $n2" \
+  || bad "config --dump: fx5800 and gtx480 give the same num_sms ($n1/$n2)"
+
+# Errors: exit 2 and a message that names the key (and file:line).
+expect2() {   # description, grep pattern for stderr, then the command
+  local what=$1 pat=$2; shift 2
+  "$@" >"$tmp/o" 2>"$tmp/e"
+  local rc=$?
+  if [ "$rc" = 2 ] && grep -Eq -- "$pat" "$tmp/e"; then ok "$what: exit 2: $(head -1 "$tmp/e")"
+  else bad "$what: exit $rc, stderr '$(head -1 "$tmp/e")' (want 2 and /$pat/)"; fi
+}
+wl=$("$cli" list workloads | head -1)
+printf '# test config\nnum_sms = 4\nl1d_sise = 8192\n' >"$tmp/badkey.conf"
+printf 'num_sms = 4\n\nl1d_assoc = four\n' >"$tmp/badval.conf"
+expect2 "unknown config name"   'no_such_config'      "$cli" run "$wl" --mode timing --config no_such_config
+expect2 "config file bad key"   'badkey.conf:3.*l1d_sise' "$cli" run "$wl" --mode timing --config "$tmp/badkey.conf"
+expect2 "config file bad value" 'badval.conf:3.*l1d_assoc' "$cli" run "$wl" --mode timing --config "$tmp/badval.conf"
+expect2 "--set unknown key"     'no_such_key'         "$cli" run "$wl" --set no_such_key=1
+expect2 "--set bad value"       'l1d_size'            "$cli" run "$wl" --set l1d_size=big
+expect2 "--set out of range"    'num_sms'             "$cli" run "$wl" --set num_sms=0
+expect2 "--set without ="       'key=value'           "$cli" run "$wl" --set num_sms
+expect2 "bad --mode"            'functional or timing' "$cli" run "$wl" --mode fast
+expect2 "config bad key"        'l1d_sise'            "$cli" config --config "$tmp/badkey.conf" --dump
+expect2 "config without --dump" 'usage'               "$cli" config --config gtx480
+
+if [ "$fail" = 0 ]; then echo "test-timing: all checks passed"; else echo "test-timing: $fail checks FAILED" >&2; fi
+[ "$fail" = 0 ]
