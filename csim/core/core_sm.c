@@ -690,14 +690,30 @@ int core_sm_describe(const struct core_sm *sm, uint64_t now, char *buf, size_t n
         for (uint32_t r = 0; r < nr; r++)
             busy += w->reg_ready[r] > now;
         int k = snprintf(buf + o, n - o,
-                         " SM %u warp %u (CTA %u,%u,%u): %s; scoreboard: %u "
+                         " SM %u slot %u: CTA (%u,%u,%u) warp %u: %s; scoreboard: %u "
                          "registers pending, %u loads outstanding, fetch %s;",
                          sm->id, i, sm->cta[w->cta].ctaid[0], sm->cta[w->cta].ctaid[1],
-                         sm->cta[w->cta].ctaid[2], d, busy, w->npend,
-                         w->ibuf_ready > now ? "waiting" : "ready");
+                         sm->cta[w->cta].ctaid[2], w->sw.gridv.warpid, d, busy,
+                         w->npend, w->ibuf_ready > now ? "waiting" : "ready");
         if (k < 0)
             break;
         o += (size_t)k < n - o ? (size_t)k : n - o - 1;
+    }
+    for (unsigned ci = 0; ci < sm->ncta_slots && o + 1 < n; ci++) {
+        const struct core_cta *cta = &sm->cta[ci];
+        if (!cta->used)
+            continue;
+        uint32_t live = cta_live_threads(sm, (int32_t)ci);
+        for (unsigned b = 0; b < CORE_NBAR && o + 1 < n; b++) {
+            if (!cta->arrived[b])
+                continue;
+            int k = snprintf(buf + o, n - o, " CTA (%u,%u,%u): barrier %u reached "
+                             "by %u of %u threads it waits for;", cta->ctaid[0],
+                             cta->ctaid[1], cta->ctaid[2], b, cta->arrived[b],
+                             cta->expect[b] ? cta->expect[b] : live);
+            if (k > 0)
+                o += (size_t)k < n - o ? (size_t)k : n - o - 1;
+        }
     }
     if (sm->qn && o + 1 < n) {
         int k = snprintf(buf + o, n - o, " SM %u: %u requests queued;", sm->id, sm->qn);

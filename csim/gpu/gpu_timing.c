@@ -101,7 +101,7 @@ static ls_status deadlock(ls_gpu *gpu, const char *file, const struct ptx_func *
         o = strlen(buf);
     }
     if (o + 16 < cap) {
-        int k = snprintf(buf + o, cap - o, " memory: ");
+        int k = snprintf(buf + o, cap - o, " ");
         if (k > 0 && (size_t)k < cap - o) {
             o += (size_t)k;
             mem_describe(gpu->mem, buf + o, cap - o);

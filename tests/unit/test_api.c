@@ -48,7 +48,10 @@ static const char *SCALE = HDR
 static ls_gpu *mk(ls_module **m)
 {
     char err[256];
-    ls_gpu *g = ls_gpu_create(NULL, err, sizeof err);
+    ls_config c;
+    ls_config_default(&c);
+    c.mode = LS_MODE_FUNCTIONAL;    /* these tests pin functional-mode figures */
+    ls_gpu *g = ls_gpu_create(&c, err, sizeof err);
     assert_non_null(g);
     assert_string_equal(ls_gpu_error(g), "");
     if (ls_module_load_text(g, "scale.ptx", SCALE, strlen(SCALE), m) != LS_OK)
@@ -382,6 +385,7 @@ static void test_deadlocks(void **state)
     char err[256];
     ls_config c;
     ls_config_default(&c);
+    c.mode = LS_MODE_FUNCTIONAL;    /* functional deadlock/budget reports */
     c.max_warp_insts = 1000;
     ls_gpu *g = ls_gpu_create(&c, err, sizeof err);
     assert_non_null(g);
