@@ -130,6 +130,7 @@ struct mem_dram_req {
     int32_t mshr;         /* L2 MSHR to fill (reads), MEM_NONE for writes    */
     uint16_t bytes, atoms;
     uint8_t is_write, mask, used;
+    uint8_t opened;       /* its activate opened the row (first column not a hit) */
 };
 
 struct mem_part {
@@ -137,7 +138,7 @@ struct mem_part {
     struct mem_l2_mshr *mshr;
     int32_t *mshr_free; unsigned nmshr_free;
     uint64_t l2_free;               /* core cycle the tag pipeline is free  */
-    uint64_t req_port, rep_port;    /* icnt ticks                           */
+    uint64_t *req_port, *rep_port;  /* icnt ticks, one per icnt_part_ports  */
     int32_t wait_head, wait_tail;   /* packets waiting for L2 resources     */
     unsigned nwait;
     /* DRAM channel */
@@ -179,6 +180,8 @@ void mem_pkt_release(struct mem_sys *m, int32_t k);
 void mem_reply(struct mem_sys *m, unsigned p, int32_t k, uint64_t t);
 /* Partition of an L2 line address (line interleaving with an XOR hash). */
 unsigned mem_partition_of(const struct mem_sys *m, uint64_t l2_addr);
+/* The partition's icnt port (of icnt_part_ports) serving an L2 line. */
+unsigned mem_part_port(const struct mem_sys *m, uint64_t l2_addr);
 
 /* mem_l2.c: builds/frees the partitions. Returns 0 or -1 with err. */
 int mem_l2_init(struct mem_sys *m, char *err, size_t errlen);

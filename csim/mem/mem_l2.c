@@ -32,7 +32,9 @@ int mem_l2_init(struct mem_sys *m, char *err, size_t errlen)
         pt->mshr_free = calloc(MEM_L2_MSHRS, sizeof *pt->mshr_free);
         pt->bank = calloc((size_t)c->dram_banks, sizeof *pt->bank);
         pt->q = calloc((size_t)c->dram_queue, sizeof *pt->q);
-        if (!pt->mshr || !pt->mshr_free || !pt->bank || !pt->q) {
+        pt->req_port = calloc((size_t)c->icnt_part_ports, sizeof *pt->req_port);
+        pt->rep_port = calloc((size_t)c->icnt_part_ports, sizeof *pt->rep_port);
+        if (!pt->mshr || !pt->mshr_free || !pt->bank || !pt->q || !pt->req_port || !pt->rep_port) {
             snprintf(err, errlen, "%s:%d: out of memory for partition %u", __FILE__, __LINE__, p);
             return -1;
         }
@@ -53,6 +55,8 @@ void mem_l2_free(struct mem_sys *m)
         free(pt->mshr_free);
         free(pt->bank);
         free(pt->q);
+        free(pt->req_port);
+        free(pt->rep_port);
     }
     free(m->part);
     m->part = NULL;
@@ -124,74 +128,126 @@ static void dram_enqueue(struct mem_sys *m, unsigned p, uint64_t addr, uint8_t m
     q->is_write = is_write;
     q->mask = mask;
     q->used = 1;
+    q->opened = 0;
     pt->nq++;
     dram_wake_at(m, p, mem_dram_floor(m, t));   /* never recurse into the scheduler */
 }
 
-/* The queue entry to issue at tick T, or -1 with *next = the earliest tick
- * at which one might be issuable. */
-static int dram_choose(const struct mem_sys *m, const struct mem_part *pt, uint64_t T, uint64_t *next)
+/* The DRAM command bus issues one command per clock: an ACTIVATE (with the
+ * precharge of the open row folded in) that opens a request's row, or a
+ * column READ/WRITE for a request whose row is open. A column command is
+ * eligible when its bank takes commands and its data would not wait for
+ * the data bus (so requests stay in the queue, where the scheduler can
+ * reorder them, while the bus is booked). An activate is eligible when
+ * its bank takes commands and the open row has no queued hits. */
+enum { DRAM_NONE, DRAM_COL, DRAM_ACT };
+
+static int dram_kind(const struct mem_sys *m, const struct mem_part *pt, const struct mem_dram_req *q,
+                     uint64_t T, uint64_t hitbanks, uint64_t *when)
 {
-    uint64_t cl = (uint64_t)m->c.dram_tCL;
-    uint64_t bus_t = pt->bus_free > cl ? pt->bus_free - cl : 0;   /* keep the bus pipeline short */
-    int oldest = -1, oldest_ready = -1, hit = -1;
-    uint64_t soonest = UINT64_MAX;
-    for (unsigned i = 0; i < (unsigned)m->c.dram_queue; i++) {
+    const struct mem_dram_bank *b = &pt->bank[q->bank];
+    *when = UINT64_MAX;
+    if (b->ready > T) {
+        *when = b->ready;
+        return DRAM_NONE;
+    }
+    if (b->open_row == (int64_t)q->row) {
+        uint64_t ds = T + (uint64_t)(q->is_write ? m->c.dram_tWL : m->c.dram_tCL);
+        if (pt->bus_free > ds) {
+            *when = T + (pt->bus_free - ds);
+            return DRAM_NONE;
+        }
+        return DRAM_COL;
+    }
+    if (b->open_row != MEM_NONE && q->bank < 64 && (hitbanks >> q->bank & 1))
+        return DRAM_NONE;                    /* retried when the hits issue */
+    return DRAM_ACT;
+}
+
+/* The queue entry to command at tick T (*kind says which command), or -1
+ * with *next = the earliest tick at which one might be issuable. FR-FCFS:
+ * the oldest row hit, else the oldest request needing an activate. FCFS:
+ * each bank serves its requests in arrival order (no row-hit priority);
+ * the oldest bank head that can take a command goes first. */
+static int dram_choose(const struct mem_sys *m, const struct mem_part *pt, uint64_t T, int *kind,
+                       uint64_t *next)
+{
+    unsigned nq = (unsigned)m->c.dram_queue, nb = (unsigned)m->c.dram_banks;
+    uint64_t hitbanks = 0, soonest = UINT64_MAX, when;
+    int head[64], hit = -1, other = -1;
+    bool fcfs = m->c.dram_sched == 0;
+    for (unsigned b = 0; b < nb && b < 64; b++)
+        head[b] = -1;
+    for (unsigned i = 0; i < nq; i++) {
         const struct mem_dram_req *q = &pt->q[i];
         if (!q->used)
             continue;
-        const struct mem_dram_bank *b = &pt->bank[q->bank];
-        if (oldest < 0 || q->seq < pt->q[oldest].seq)
-            oldest = (int)i;
-        if (b->ready < soonest)
-            soonest = b->ready;
-        if (b->ready > T)
+        if (q->bank < 64 && (head[q->bank] < 0 || q->seq < pt->q[head[q->bank]].seq))
+            head[q->bank] = (int)i;
+        if ((int64_t)q->row == pt->bank[q->bank].open_row && q->bank < 64)
+            hitbanks |= 1ull << q->bank;
+    }
+    for (unsigned i = 0; i < nq; i++) {
+        const struct mem_dram_req *q = &pt->q[i];
+        if (!q->used || (fcfs && q->bank < 64 && head[q->bank] != (int)i))
             continue;
-        if (oldest_ready < 0 || q->seq < pt->q[oldest_ready].seq)
-            oldest_ready = (int)i;
-        if ((int64_t)q->row == b->open_row && (hit < 0 || q->seq < pt->q[hit].seq))
-            hit = (int)i;
+        int k = dram_kind(m, pt, q, T, fcfs ? 0 : hitbanks, &when);
+        if (k == DRAM_NONE) {
+            if (when < soonest)
+                soonest = when;
+        } else if (k == DRAM_COL && !fcfs) {
+            if (hit < 0 || q->seq < pt->q[hit].seq)
+                hit = (int)i;
+        } else if (other < 0 || q->seq < pt->q[other].seq) {
+            other = (int)i;
+        }
     }
-    int pick;
-    if (m->c.dram_sched == 0) {   /* fcfs: strictly the oldest */
-        soonest = pt->bank[pt->q[oldest].bank].ready;
-        pick = soonest <= T ? oldest : -1;
-    } else {
-        pick = hit >= 0 ? hit : oldest_ready;
+    if (hit >= 0) {
+        *kind = DRAM_COL;
+        return hit;
     }
-    if (pick >= 0 && bus_t <= T)
-        return pick;
-    uint64_t nx = soonest > bus_t ? soonest : bus_t;
-    *next = nx > T ? nx : T + 1;
+    if (other >= 0) {
+        const struct mem_dram_req *q = &pt->q[other];
+        *kind = (int64_t)q->row == pt->bank[q->bank].open_row ? DRAM_COL : DRAM_ACT;
+        return other;
+    }
+    *next = soonest > T && soonest != UINT64_MAX ? soonest : T + 1;
     return -1;
 }
 
-static void dram_issue(struct mem_sys *m, unsigned p, unsigned i, uint64_t T)
+/* ACTIVATE for entry i at tick T: precharge the open row (tRAS after its
+ * activate, after its last data), tRP, activate; columns tRCD later. */
+static void dram_activate(struct mem_sys *m, struct mem_part *pt, unsigned i, uint64_t T)
+{
+    const struct cfg *c = &m->c;
+    struct mem_dram_req *q = &pt->q[i];
+    struct mem_dram_bank *b = &pt->bank[q->bank];
+    uint64_t act = T;
+    if (b->open_row != MEM_NONE) {
+        uint64_t pre = T > b->pre_ready ? T : b->pre_ready;
+        pt->st.precharges++;
+        act = pre + (uint64_t)c->dram_tRP;
+    }
+    pt->st.activates++;
+    q->opened = 1;
+    b->open_row = (int64_t)q->row;
+    b->ready = act + (uint64_t)c->dram_tRCD;
+    b->pre_ready = act + (uint64_t)c->dram_tRAS;
+}
+
+/* Column commands (one per atom, tCCD apart) for entry i at tick T; the
+ * data follows tCL/tWL later on the shared bus; the entry leaves the queue. */
+static void dram_column(struct mem_sys *m, unsigned p, unsigned i, uint64_t T)
 {
     const struct cfg *c = &m->c;
     struct mem_part *pt = &m->part[p];
     struct mem_dram_req *q = &pt->q[i];
     struct mem_dram_bank *b = &pt->bank[q->bank];
-    uint64_t col;
-    /* row_hits counts column commands to an open row: all of a row hit's,
-     * all but the first after an activate (row_hits + activates = reads +
-     * writes) */
-    if (b->open_row == (int64_t)q->row) {
-        pt->st.row_hits += q->atoms;
-        col = T > b->ready ? T : b->ready;
-    } else {
-        uint64_t act = T;
-        if (b->open_row != MEM_NONE) {
-            uint64_t pre = T > b->pre_ready ? T : b->pre_ready;
-            pt->st.precharges++;
-            act = pre + (uint64_t)c->dram_tRP;
-        }
-        pt->st.activates++;
-        pt->st.row_hits += q->atoms - 1u;
-        col = act + (uint64_t)c->dram_tRCD;
-        b->open_row = (int64_t)q->row;
-        b->pre_ready = act + (uint64_t)c->dram_tRAS;
-    }
+    /* row_hits counts column commands to an open row: all of them, but the
+     * first of the request whose activate opened the row (so row_hits +
+     * activates = reads + writes) */
+    pt->st.row_hits += q->atoms - (q->opened ? 1u : 0u);
+    uint64_t col = T > b->ready ? T : b->ready;
     if (col < pt->col_ready)
         col = pt->col_ready;
     uint64_t cmds = (uint64_t)q->atoms * (uint64_t)c->dram_tCCD;
@@ -225,14 +281,19 @@ static void dram_try(struct mem_sys *m, unsigned p, uint64_t t)
         dram_wake_at(m, p, pt->last_issue);
         return;
     }
-    int i = dram_choose(m, pt, T, &next);
+    int kind = DRAM_NONE;
+    int i = dram_choose(m, pt, T, &kind, &next);
     if (i < 0) {
         dram_wake_at(m, p, next);
         return;
     }
-    dram_issue(m, p, (unsigned)i, T);
     pt->last_issue = T + 1;
-    wait_retry(m, p, t);               /* a queue slot is free again */
+    if (kind == DRAM_ACT) {
+        dram_activate(m, pt, (unsigned)i, T);
+    } else {
+        dram_column(m, p, (unsigned)i, T);
+        wait_retry(m, p, t);           /* a queue slot is free again */
+    }
     if (pt->nq)
         dram_wake_at(m, p, T + 1);
 }

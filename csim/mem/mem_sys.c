@@ -36,6 +36,12 @@ unsigned mem_partition_of(const struct mem_sys *m, uint64_t l2_addr)
     return (unsigned)((l ^ (l >> 6) ^ (l >> 12)) % m->nparts);
 }
 
+unsigned mem_part_port(const struct mem_sys *m, uint64_t l2_addr)
+{
+    uint64_t l = l2_addr / (uint64_t)m->c.l2_line / m->nparts;
+    return (unsigned)(l % (uint64_t)m->c.icnt_part_ports);
+}
+
 /* ---- packet pool ---- */
 
 static int32_t pkt_alloc(struct mem_sys *m)
@@ -85,7 +91,8 @@ static void send_req(struct mem_sys *m, int32_t k, uint64_t t)
 {
     struct mem_pkt *pk = &m->pkt[k];
     unsigned p = mem_partition_of(m, pk->l2_addr);
-    uint64_t at = icnt_xfer(m, &m->sm[pk->sm].req_port, &m->part[p].req_port, t, pk->bytes);
+    uint64_t at = icnt_xfer(m, &m->sm[pk->sm].req_port, &m->part[p].req_port[mem_part_port(m, pk->l2_addr)],
+                            t, pk->bytes);
     mem_event(m, at, MEM_EV_L2_ARRIVE, (uint32_t)k, p, 0);
 }
 
@@ -99,7 +106,8 @@ void mem_reply(struct mem_sys *m, unsigned p, int32_t k, uint64_t t)
         bytes = pk->bytes;
     else
         bytes = mem_popcount8(pk->l2_mask) * (unsigned)m->c.l2_sector;
-    uint64_t at = icnt_xfer(m, &m->part[p].rep_port, &m->sm[pk->sm].rep_port, t, bytes);
+    uint64_t at = icnt_xfer(m, &m->part[p].rep_port[mem_part_port(m, pk->l2_addr)], &m->sm[pk->sm].rep_port,
+                            t, bytes);
     mem_event(m, at, MEM_EV_SM_ARRIVE, (uint32_t)k, p, 0);
 }
 
@@ -189,7 +197,7 @@ struct mem_sys *mem_sys_create(const struct cfg *c, unsigned nsms, char *err, si
                 (long long)c->l2_line, (long long)c->l1d_line);
         return NULL;
     }
-    if (c->mem_partitions < 1 || c->dram_atom_bytes % c->dram_subranks != 0) {
+    if (c->mem_partitions < 1 || c->icnt_part_ports < 1 || c->dram_atom_bytes % c->dram_subranks != 0) {
         MEM_ERR(err, errlen, "mem_partitions must be >= 1 and dram_subranks must divide dram_atom_bytes");
         return NULL;
     }

@@ -120,9 +120,10 @@ static void test_frfcfs_raises_row_hits(void **st)
     struct cfg c;
     base_cfg(&c);
     enum { N = 6000 };
-    /* random lines over 8 rows per bank: requests to the same open row
-     * wait in the queue together, and FR-FCFS serves them first */
-    uint64_t span = (uint64_t)c.mem_partitions * (uint64_t)c.dram_banks * (uint64_t)c.dram_row_bytes * 8;
+    /* two banks, random lines over 4 rows per bank: about eight queued
+     * requests per bank, some to the open row, which FR-FCFS serves first */
+    c.dram_banks = 2;
+    uint64_t span = (uint64_t)c.mem_partitions * (uint64_t)c.dram_banks * (uint64_t)c.dram_row_bytes * 4;
     struct core_mem_req *rs = stream(N, 0, span, 0xF, 1);
     c.dram_sched = 0;                                  /* fcfs */
     struct run_out f = run_stream(&c, rs, N);
