@@ -55,7 +55,7 @@ typedef struct ls_config {
 } ls_config;
 
 /* Fills *cfg with the defaults (32-wide warps, 1 GiB, 2^34 insts budget,
- * functional mode until the timing model lands, built-in GTX480-like
+ * timing mode (cycle-level), built-in GTX480-like
  * config, no overrides, no progress line). */
 void ls_config_default(ls_config *cfg);
 
