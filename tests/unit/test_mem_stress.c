@@ -151,6 +151,75 @@ static void test_options_and_clocks(void **st)
     check_run(&c, "wide L2 lines");
 }
 
+/* Plays rs through a fresh hierarchy, either visiting every cycle or
+ * jumping to mem_next_event when nothing is offered (as the GPU loop does);
+ * records each request's completion cycle. */
+static void timed_run(const struct cfg *c, struct core_mem_req *rs, size_t n, bool skip, uint64_t *done,
+                      ls_cache_stats *l1, ls_cache_stats *l2, ls_dram_stats *d)
+{
+    struct mem_sys *m = drv_make(c, NSM);
+    assert_non_null(m);
+    size_t next = 0, got = 0;
+    uint64_t t = 0;
+    for (;;) {
+        mem_cycle(m, t);
+        struct core_mem_resp r;
+        for (unsigned s = 0; s < NSM; s++)
+            while (mem_pop_resp(m, s, t, &r)) {
+                assert_true(r.tag < n);
+                assert_int_equal(done[r.tag], UINT64_MAX);   /* exactly once */
+                done[r.tag] = t;
+                got++;
+            }
+        while (next < n) {
+            rs[next].tag = (uint32_t)next;
+            if (!mem_access(m, &rs[next], t))
+                break;
+            next++;
+        }
+        if (next == n && got == n && mem_idle(m))
+            break;
+        uint64_t nx = mem_next_event(m, t);
+        assert_true(nx > t);
+        t = (!skip || next < n) ? t + 1 : nx;
+        assert_true(t < 100000000u);
+    }
+    mem_stats(m, l1, l2, d);
+    mem_sys_free(m);
+}
+
+static void test_skipping_idle_cycles_changes_nothing(void **st)
+{
+    (void)st;
+    struct cfg c;
+    gtx(&c);
+    static struct core_mem_req rs[N];
+    static uint64_t a[N], b[N];
+    make_stream(rs, (unsigned)c.l1d_line, 7);
+    for (size_t i = 0; i < N; i++)
+        a[i] = b[i] = UINT64_MAX;
+    ls_cache_stats l1a, l2a, l1b, l2b;
+    ls_dram_stats da, db;
+    timed_run(&c, rs, N, false, a, &l1a, &l2a, &da);
+    timed_run(&c, rs, N, true, b, &l1b, &l2b, &db);
+    for (size_t i = 0; i < N; i++)
+        assert_int_equal(a[i], b[i]);
+    assert_memory_equal(&l1a, &l1b, sizeof l1a);
+    assert_memory_equal(&l2a, &l2b, sizeof l2a);
+    assert_memory_equal(&da, &db, sizeof da);
+    /* a short burst: the skipping run jumps over most of the miss latency */
+    struct core_mem_req one[64];
+    uint64_t t1[64], t2[64];
+    for (size_t i = 0; i < 64; i++) {
+        one[i] = rs[i];
+        t1[i] = t2[i] = UINT64_MAX;
+    }
+    timed_run(&c, one, 64, false, t1, &l1a, &l2a, &da);
+    timed_run(&c, one, 64, true, t2, &l1b, &l2b, &db);
+    assert_memory_equal(t1, t2, sizeof t1);
+    assert_memory_equal(&da, &db, sizeof da);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -158,6 +227,7 @@ int main(void)
         cmocka_unit_test(test_cramped),
         cmocka_unit_test(test_no_caches),
         cmocka_unit_test(test_options_and_clocks),
+        cmocka_unit_test(test_skipping_idle_cycles_changes_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
