@@ -78,9 +78,9 @@ struct core_warp {
     uint32_t npend;             /* outstanding load instructions           */
     uint32_t pend_used;         /* bit i: pend[i] in use                   */
     struct core_pend pend[CORE_MAX_PEND];
-    uint64_t wake;              /* cannot issue before (cached check)      */
-    int wake_reason;            /* the stall that set wake                 */
 };
+
+#define CORE_MAX_SLOTS 64           /* warp slots per SM (2048 threads)    */
 
 struct core_cta {
     bool used;
@@ -121,6 +121,11 @@ struct core_sm {
     uint32_t last[8];           /* last issued slot per scheduler          */
     uint32_t active_cta[8];     /* two_level: active group per scheduler   */
     int gto_last[8];
+    /* hot per-slot state, compact for the scheduler scan: the cycle
+     * before which the slot cannot issue (CORE_INF: free, finished, or
+     * waiting for a response/release) and the stall that set it */
+    uint64_t wake[CORE_MAX_SLOTS];
+    uint8_t wake_reason[CORE_MAX_SLOTS];
     uint8_t age_order[8][64];   /* resident slots of a scheduler by age   */
     uint32_t nage[8];
     bool age_dirty;             /* warps came or left: re-sort            */

@@ -18,6 +18,10 @@ int core_sm_init(struct core_sm *sm, const struct cfg *c, unsigned id,
     sm->c = c;
     sm->id = id;
     sm->nslots = (unsigned)(c->max_threads_per_sm / 32);
+    if (sm->nslots > CORE_MAX_SLOTS)
+        sm->nslots = CORE_MAX_SLOTS;
+    for (unsigned i = 0; i < CORE_MAX_SLOTS; i++)
+        sm->wake[i] = CORE_INF;
     sm->ncta_slots = (unsigned)c->max_ctas_per_sm;
     sm->nsched = (unsigned)c->num_schedulers;
     sm->units[CORE_U_ALU] = (unsigned)c->alu_units;
@@ -183,7 +187,7 @@ int core_sm_launch_cta(struct core_sm *sm, const uint32_t ctaid[3], uint64_t now
         w->ibuf_ready = now + (uint64_t)sm->c->fetch_latency;
         w->npend = 0;
         w->pend_used = 0;
-        w->wake = 0;
+        sm->wake[slot] = 0;
         memset(w->reg_ready, 0, (size_t)(k->prog->max_regs ? k->prog->max_regs : 1) *
                                     sizeof *w->reg_ready);
         sm->live_warps++;
@@ -264,7 +268,7 @@ static void try_release(struct core_sm *sm, int32_t ci, uint64_t now)
             struct core_warp *w = &sm->w[i];
             if (w->cta == ci && w->sw.state == SIMT_AT_BARRIER && w->sw.bar_id == b) {
                 simt_release(&w->sw);
-                w->wake = 0;
+                sm->wake[i] = 0;
                 if (w->ibuf_ready < now + 1)
                     w->ibuf_ready = now + 1;
             }
@@ -285,6 +289,8 @@ static void warp_leave(struct core_sm *sm, unsigned slot)
     if (w->sw.max_depth > sm->st.max_depth)
         sm->st.max_depth = w->sw.max_depth;
     w->cta = -1;
+    sm->wake[slot] = CORE_INF;
+    sm->wake_reason[slot] = CORE_ST_NONE;
     sm->live_warps--;
     sm->age_dirty = true;
     struct core_cta *cta = &sm->cta[ci];
@@ -491,6 +497,8 @@ static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
         try_release(sm, w->cta, now);
     } else if (rc == SIMT_RC_DONE) {
         int32_t ci = w->cta;
+        sm->wake[slot] = CORE_INF;
+        sm->wake_reason[slot] = CORE_ST_NONE;
         if (w->npend == 0)
             warp_leave(sm, slot);
         if (sm->cta[ci].used)
@@ -538,7 +546,7 @@ int core_sm_cycle(struct core_sm *sm, uint64_t now)
         if (policy == 0) {              /* lrr: after the last issued */
             for (unsigned k = 1; k <= nslots; k++) {
                 unsigned i = (sm->last[s] + k) % nslots;
-                if (i % nsched == s && sm->w[i].cta >= 0)
+                if (i % nsched == s)    /* free slots have wake = INF */
                     cand[nc++] = i;
             }
         } else if (policy == 2) {       /* two_level: active CTA group first */
@@ -571,23 +579,22 @@ int core_sm_cycle(struct core_sm *sm, uint64_t now)
             }
         }
         for (unsigned k = 0; k < nc && pick < 0; k++) {
-            struct core_warp *w = &sm->w[cand[k]];
-            if (warp_finished(w))
-                continue;
-            if (w->wake > now) {        /* known blocked: skip the check */
-                if (w->wake_reason > reason)
-                    reason = w->wake_reason;
-                next = umin(next, w->wake);
+            unsigned ws = cand[k];
+            if (sm->wake[ws] > now) {   /* known blocked: skip the check */
+                if (sm->wake_reason[ws] > reason)
+                    reason = sm->wake_reason[ws];
+                next = umin(next, sm->wake[ws]);
                 continue;
             }
+            struct core_warp *w = &sm->w[ws];
             uint64_t when = CORE_INF;
             const struct core_dinst *di = NULL;
             int ux = -1;
             int why = check_warp(sm, w, now, &when, &di, &ux);
             if (why == CORE_ST_BARRIER || why == CORE_ST_IBUFFER ||
                 why == CORE_ST_SCOREBOARD) {
-                w->wake = when;         /* only a response/release changes it */
-                w->wake_reason = why;
+                sm->wake[ws] = when;    /* only a response/release changes it */
+                sm->wake_reason[ws] = (uint8_t)why;
             }
             if (why == CORE_ST_NONE) {
                 /* a free operand collector */
@@ -653,7 +660,8 @@ void core_sm_resp(struct core_sm *sm, const struct core_mem_resp *r, uint64_t no
         w->reg_ready[p->dst[i]] = now + 1;
     w->pend_used &= ~(1u << pi);
     w->npend--;
-    w->wake = 0;
+    if (!warp_finished(w))
+        sm->wake[slot] = 0;
     if (w->npend == 0 && warp_finished(w))
         warp_leave(sm, slot);
     sm->next_try = umin(sm->next_try, now + 1);
