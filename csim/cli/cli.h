@@ -19,6 +19,8 @@ struct cli_launch {
     char kernel[96];
     ls_status status;
     ls_stats s;
+    int have_digest;
+    uint64_t mem_digest;       /* ls_mem_digest right after this launch   */
 };
 
 /* Result of running one workload (what the table and JSON report). */
@@ -36,7 +38,7 @@ struct cli_result {
     struct cli_launch *launch; /* per-launch records (malloc'd), nlaunch_rec */
     unsigned nlaunch_rec;
     int have_digest;           /* mem_digest is valid                      */
-    uint64_t mem_digest;       /* ls_mem_digest of the final device memory */
+    uint64_t mem_digest;       /* ls_mem_digest after the last launch      */
     double wall_s;             /* simulation seconds (stats, else measured) */
 };
 

@@ -166,6 +166,14 @@ static void json_stats(FILE *f, int in, const ls_stats *s)
             (unsigned long long)d->activates, (unsigned long long)d->precharges);
 }
 
+static void json_digest(FILE *f, int have, uint64_t d)
+{
+    if (have)
+        fprintf(f, "\"%016llx\"", (unsigned long long)d);
+    else
+        fputs("null", f);
+}
+
 static void json_sim(FILE *f, const ls_stats *s, double wall_s)
 {
     fprintf(f, "{\"wall_s\": ");
@@ -202,10 +210,7 @@ void cli_json_result(FILE *f, const struct cli_result *r, int indent)
     fprintf(f, ",\n%*s\"nlaunches\": %u,\n", in, "", r->nlaunches);
     json_stats(f, in, s);
     fprintf(f, "%*s\"mem_digest\": ", in, "");
-    if (r->have_digest)
-        fprintf(f, "\"%016llx\"", (unsigned long long)r->mem_digest);
-    else
-        fputs("null", f);
+    json_digest(f, r->have_digest, r->mem_digest);
     fprintf(f, ",\n%*s\"launches\": [", in, "");
     for (unsigned i = 0; i < r->nlaunch_rec; i++) {
         const struct cli_launch *l = &r->launch[i];
@@ -217,7 +222,9 @@ void cli_json_result(FILE *f, const struct cli_result *r, int indent)
         json_str(f, ls_status_name(l->status));
         fprintf(f, ",\n");
         json_stats(f, in2, &l->s);
-        fprintf(f, "%*s\"sim\": ", in2, "");
+        fprintf(f, "%*s\"mem_digest\": ", in2, "");
+        json_digest(f, l->have_digest, l->mem_digest);
+        fprintf(f, ",\n%*s\"sim\": ", in2, "");
         json_sim(f, &l->s, l->s.wall_s);
         fprintf(f, "\n%*s}", in + 2, "");
     }

@@ -28,6 +28,7 @@ struct launch_ctx {
     const char *workload;
     unsigned index;
     struct cli_result *r;      /* receives the per-launch records         */
+    ls_gpu *gpu;               /* for the memory digest after each launch */
 };
 
 static const char *const size_names[] = { "small", "default", "large" };
@@ -55,6 +56,13 @@ static void on_launch(void *user, const char *kernel, ls_status st,
             l->status = st;
             if (s)
                 l->s = *s;
+            /* device memory right after the launch: drivers free their
+             * buffers before returning, so this is where it is visible */
+            if (ls_mem_digest(c->gpu, &l->mem_digest) == LS_OK) {
+                l->have_digest = 1;
+                r->mem_digest = l->mem_digest;
+                r->have_digest = 1;
+            }
         }
     }
     if (!c->out)
@@ -123,7 +131,7 @@ static void run_one(const struct workload *w, const struct run_opts *o,
         ls_gpu_destroy(gpu);
         return;
     }
-    struct launch_ctx lc = { o->table ? NULL : o->human, w->name, 0, r };
+    struct launch_ctx lc = { o->table ? NULL : o->human, w->name, 0, r, gpu };
     struct wl_report rep;
     memset(&rep, 0, sizeof rep);
     rep.on_launch = on_launch;
@@ -148,8 +156,6 @@ static void run_one(const struct workload *w, const struct run_opts *o,
                  ls_gpu_error(gpu));
     else if (rep.nlaunches == 0)
         snprintf(r->msg, sizeof r->msg, "the driver launched no kernel");
-    if (ls_mem_digest(gpu, &r->mem_digest) == LS_OK)
-        r->have_digest = 1;
     ls_gpu_destroy(gpu);
 }
 
