@@ -126,9 +126,8 @@ struct core_sm {
      * waiting for a response/release) and the stall that set it */
     uint64_t wake[CORE_MAX_SLOTS];
     uint8_t wake_reason[CORE_MAX_SLOTS];
-    uint8_t age_order[8][64];   /* resident slots of a scheduler by age   */
+    uint8_t age_order[8][CORE_MAX_SLOTS]; /* resident slots by age, per scheduler */
     uint32_t nage[8];
-    bool age_dirty;             /* warps came or left: re-sort            */
     /* memory request queue towards the GPU top */
     struct core_mem_req *q; uint32_t qhead, qn, qcap;
     uint64_t local_base_id;     /* local-memory interleave id              */

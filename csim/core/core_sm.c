@@ -107,6 +107,7 @@ int core_sm_kernel(struct core_sm *sm, const struct core_kernel *k, uint64_t now
         sm->gto_last[i] = 0;
     }
     sm->age_next = 0;
+    memset(sm->nage, 0, sizeof sm->nage);
     sm->last_eval = now;
     sm->next_try = CORE_INF;
     sm->has_work_at_last = false;
@@ -184,6 +185,9 @@ int core_sm_launch_cta(struct core_sm *sm, const uint32_t ctaid[3], uint64_t now
             return -1;
         w->cta = (int32_t)ci;
         w->age = sm->age_next++;
+        /* the newest warp: appended to its scheduler's age list */
+        unsigned sc = slot % sm->nsched;
+        sm->age_order[sc][sm->nage[sc]++] = (uint8_t)slot;
         w->ibuf_ready = now + (uint64_t)sm->c->fetch_latency;
         w->npend = 0;
         w->pend_used = 0;
@@ -194,7 +198,6 @@ int core_sm_launch_cta(struct core_sm *sm, const uint32_t ctaid[3], uint64_t now
         if (s->state == SIMT_DONE)
             cta->nwarps_left--;     /* no valid thread (cannot happen) */
     }
-    sm->age_dirty = true;
     sm->used_ctas++;
     sm->used_threads += k->nwarps * EXEC_WARP;
     sm->used_regs += k->nwarps * EXEC_WARP * k->regs_per_thread;
@@ -289,10 +292,17 @@ static void warp_leave(struct core_sm *sm, unsigned slot)
     if (w->sw.max_depth > sm->st.max_depth)
         sm->st.max_depth = w->sw.max_depth;
     w->cta = -1;
+    unsigned sc = slot % sm->nsched;
+    for (unsigned j = 0; j < sm->nage[sc]; j++)
+        if (sm->age_order[sc][j] == slot) {
+            memmove(&sm->age_order[sc][j], &sm->age_order[sc][j + 1],
+                    sm->nage[sc] - j - 1);
+            sm->nage[sc]--;
+            break;
+        }
     sm->wake[slot] = CORE_INF;
     sm->wake_reason[slot] = CORE_ST_NONE;
     sm->live_warps--;
-    sm->age_dirty = true;
     struct core_cta *cta = &sm->cta[ci];
     if (--cta->nwarps_left == 0) {
         const struct core_kernel *k = sm->k;
@@ -507,26 +517,6 @@ static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
     return 0;
 }
 
-/* Rebuilds each scheduler's age-ordered list of resident warp slots. */
-static void sort_ages(struct core_sm *sm)
-{
-    sm->age_dirty = false;
-    for (unsigned s = 0; s < sm->nsched; s++) {
-        unsigned n = 0;
-        for (unsigned i = s; i < sm->nslots; i += sm->nsched) {
-            if (sm->w[i].cta < 0)
-                continue;
-            unsigned j = n++;
-            while (j > 0 && sm->w[sm->age_order[s][j - 1]].age > sm->w[i].age) {
-                sm->age_order[s][j] = sm->age_order[s][j - 1];
-                j--;
-            }
-            sm->age_order[s][j] = (uint8_t)i;
-        }
-        sm->nage[s] = n;
-    }
-}
-
 int core_sm_cycle(struct core_sm *sm, uint64_t now)
 {
     core_sm_account(sm, now);
@@ -570,11 +560,9 @@ int core_sm_cycle(struct core_sm *sm, uint64_t now)
                     cand[nc++] = i;
             }
             unsigned base = nc;
-            if (sm->age_dirty)
-                sort_ages(sm);
             for (unsigned j = 0; j < sm->nage[s]; j++) {
                 unsigned i = sm->age_order[s][j];
-                if (sm->w[i].cta >= 0 && !(base && cand[0] == i))
+                if (!(base && cand[0] == i))
                     cand[nc++] = i;
             }
         }
