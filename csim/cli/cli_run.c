@@ -29,6 +29,7 @@ struct launch_ctx {
     unsigned index;
     struct cli_result *r;      /* receives the per-launch records         */
     ls_gpu *gpu;               /* for the memory digest after each launch */
+    int digest;                /* take it (only JSON reports it)          */
 };
 
 static const char *const size_names[] = { "small", "default", "large" };
@@ -58,7 +59,7 @@ static void on_launch(void *user, const char *kernel, ls_status st,
                 l->s = *s;
             /* device memory right after the launch: drivers free their
              * buffers before returning, so this is where it is visible */
-            if (ls_mem_digest(c->gpu, &l->mem_digest) == LS_OK) {
+            if (c->digest && ls_mem_digest(c->gpu, &l->mem_digest) == LS_OK) {
                 l->have_digest = 1;
                 r->mem_digest = l->mem_digest;
                 r->have_digest = 1;
@@ -131,7 +132,8 @@ static void run_one(const struct workload *w, const struct run_opts *o,
         ls_gpu_destroy(gpu);
         return;
     }
-    struct launch_ctx lc = { o->table ? NULL : o->human, w->name, 0, r, gpu };
+    struct launch_ctx lc = { o->table ? NULL : o->human, w->name, 0, r, gpu,
+                             o->json_path != NULL };
     struct wl_report rep;
     memset(&rep, 0, sizeof rep);
     rep.on_launch = on_launch;
