@@ -28,6 +28,8 @@ for want in gtx480 fx5800 gtx480-gscalar; do
     || bad "list configs lacks $want (got: $(echo $configs))"
 done
 
+first_wl=$("$cli" list workloads | head -1)
+
 # Functional reference: one run (timing keys never change results).
 "$cli" run all --size "$size" --mode functional --stats-json "$tmp/func.json" \
   >"$tmp/func.txt" 2>"$tmp/func.err"
@@ -138,6 +140,22 @@ if a != b:
             print("  differs: %s" % x.get("workload"), file=sys.stderr)
     sys.exit(1)
 PY
+
+# A config given as a file path is the same machine as its shipped name.
+root=$(cd "$(dirname "$0")/../.." && pwd)
+if [ -f "$root/configs/gtx480.conf" ]; then
+  "$cli" run "$first_wl" --size "$size" --mode timing --config "$root/configs/gtx480.conf" \
+    --stats-json "$tmp/byfile.json" >/dev/null 2>&1
+  python3 - "$tmp/byfile.json" "$tmp/t-gtx480.json" "$first_wl" <<'PY' \
+    && ok "--config configs/gtx480.conf = --config gtx480 ($first_wl)" \
+    || bad "--config configs/gtx480.conf differs from --config gtx480"
+import json, sys
+a = json.load(open(sys.argv[1]))
+b = next(o for o in json.load(open(sys.argv[2])) if o["workload"] == sys.argv[3])
+assert a["cycles"] == b["cycles"] and a["cycles"] > 0, (a["cycles"], b["cycles"])
+assert a["l1d"] == b["l1d"] and a["dram"] == b["dram"]
+PY
+fi
 
 # config --dump: the effective values, overrides applied.
 if "$cli" config --config gtx480 --set num_sms=4 --dump >"$tmp/dump" 2>"$tmp/e" \
