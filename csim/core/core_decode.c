@@ -213,6 +213,22 @@ unsigned core_shmem_degree(const struct exec_result *r, unsigned nbanks)
     unsigned sz = r->access_bytes ? r->access_bytes : 4;
     if (nbanks > 64)
         nbanks = 64;
+    if (sz <= 4) {
+        /* fast path: every lane in its own bank, or a pure broadcast */
+        uint64_t used = 0;
+        bool clash = false;
+        uint64_t w0 = r->active ? r->addr[__builtin_ctz(r->active)] >> 2 : 0;
+        bool same = true;
+        EXEC_FOR_EACH_LANE(r->active, lane, {
+            uint64_t wd = r->addr[lane] >> 2;
+            uint64_t bit = 1ull << (wd % nbanks);
+            same &= wd == w0;
+            clash |= (used & bit) != 0;
+            used |= bit;
+        });
+        if (!clash || same)
+            return r->active ? 1 : 0;
+    }
     memset(cnt, 0, nbanks * sizeof cnt[0]);
     EXEC_FOR_EACH_LANE(r->active, lane, {
         uint64_t w0 = r->addr[lane] >> 2, w1 = (r->addr[lane] + sz - 1) >> 2;
