@@ -323,6 +323,12 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
             struct core_sm *sm = &gpu->sms[i];
             core_sm_account(sm, end);
             const struct core_stats *s = &sm->st;
+            /* warps still resident (a failed launch) count too */
+            for (unsigned w = 0; w < sm->nslots; w++)
+                if (sm->w[w].cta >= 0) {
+                    stats->warp_insts += sm->w[w].sw.warp_insts;
+                    stats->thread_insts += sm->w[w].sw.thread_insts;
+                }
             stats->warp_insts += s->warp_insts;
             stats->thread_insts += s->thread_insts;
             stats->branches += s->branches;

@@ -135,6 +135,137 @@ static void test_timing_deadlock_report(void **state)
     ls_gpu_destroy(g);
 }
 
+
+/* Kernels of test_api.c's synchronisation cases, run in timing mode. */
+static const char *SPIN = HDR
+    ".visible .entry spin()\n{\n"
+    " .reg .b32 %r<3>;\n"
+    " mov.u32 %r1, 0;\n"
+    "LOOP:\n add.u32 %r1, %r1, 1; // spins\n"
+    " bra.uni LOOP;\n}\n";
+
+static const char *EXITBAR = HDR
+    ".visible .entry exitbar(\n .param .u64 q\n)\n{\n"
+    " .reg .pred %p<2>;\n .reg .b32 %r<3>;\n .reg .b64 %rd<5>;\n"
+    " .shared .align 4 .b8 s[4];\n"
+    " ld.param.u64 %rd1, [q];\n"
+    " cvta.to.global.u64 %rd2, %rd1;\n"
+    " mov.u32 %r1, %tid.x;\n"
+    " setp.ge.u32 %p1, %r1, 32;\n"
+    " @%p1 bra OUT;\n"
+    " atom.shared.add.u32 %r2, [s], 1;\n"
+    " bar.sync 0;\n"
+    " ld.shared.u32 %r2, [s];\n"
+    " mul.wide.u32 %rd3, %r1, 4;\n"
+    " add.s64 %rd4, %rd2, %rd3;\n"
+    " st.global.u32 [%rd4], %r2;\n"
+    "OUT:\n ret;\n}\n";
+
+static const char *FLAG = HDR
+    ".visible .entry flag(\n .param .u64 q\n)\n{\n"
+    " .reg .pred %p<3>;\n .reg .b32 %r<4>;\n .reg .b64 %rd<3>;\n"
+    " .shared .align 4 .b8 f[4];\n"
+    " mov.u32 %r1, %tid.x;\n"
+    " setp.lt.u32 %p1, %r1, 32;\n"
+    " @%p1 bra WAIT;\n"
+    " mov.u32 %r2, 7;\n"
+    " st.volatile.shared.u32 [f], %r2;\n"
+    " bra.uni DONE;\n"
+    "WAIT:\n ld.volatile.shared.u32 %r3, [f];\n"
+    " setp.eq.u32 %p2, %r3, 0;\n"
+    " @%p2 bra WAIT;\n"
+    " ld.param.u64 %rd1, [q];\n"
+    " cvta.to.global.u64 %rd2, %rd1;\n"
+    " st.global.u32 [%rd2], %r3;\n"
+    "DONE:\n ret;\n}\n";
+
+static const char *PRODCONS = HDR
+    ".visible .entry pc(\n .param .u64 q\n)\n{\n"
+    " .reg .pred %p<2>;\n .reg .b32 %r<6>;\n .reg .b64 %rd<5>;\n"
+    " .shared .align 4 .b8 buf[128];\n"
+    " mov.u32 %r1, %tid.x;\n"
+    " mov.u32 %r2, buf;\n"
+    " setp.ge.u32 %p1, %r1, 32;\n"
+    " @%p1 bra CONS;\n"
+    " shl.b32 %r3, %r1, 2;\n"
+    " add.u32 %r4, %r2, %r3;\n"
+    " mul.lo.u32 %r5, %r1, 3;\n"
+    " st.shared.u32 [%r4], %r5;\n"
+    " bar.arrive 1, 64;\n"
+    " bra.uni DONE;\n"
+    "CONS:\n bar.sync 1, 64;\n"
+    " sub.u32 %r3, %r1, 32;\n"
+    " shl.b32 %r3, %r3, 2;\n"
+    " add.u32 %r4, %r2, %r3;\n"
+    " ld.shared.u32 %r5, [%r4];\n"
+    " ld.param.u64 %rd1, [q];\n"
+    " cvta.to.global.u64 %rd2, %rd1;\n"
+    " cvt.u64.u32 %rd3, %r3;\n"
+    " add.s64 %rd4, %rd2, %rd3;\n"
+    " st.global.u32 [%rd4], %r5;\n"
+    "DONE:\n ret;\n}\n";
+
+static ls_gpu *mk_timing(uint64_t budget)
+{
+    ls_config c;
+    ls_config_default(&c);
+    c.mode = LS_MODE_TIMING;
+    c.max_warp_insts = budget;
+    char err[256];
+    ls_gpu *g = ls_gpu_create(&c, err, sizeof err);
+    assert_non_null(g);
+    return g;
+}
+
+static void test_timing_sync_cases(void **state)
+{
+    (void)state;
+    ls_gpu *g = mk_timing(1000);
+    ls_module *m;
+    ls_stats s;
+    /* an endless loop: the instruction budget ends it with a report */
+    assert_int_equal(ls_module_load_text(g, "spin.ptx", SPIN, strlen(SPIN), &m), LS_OK);
+    assert_int_equal(ls_launch(g, m, "spin", (ls_dim3){1, 1, 1}, (ls_dim3){32, 1, 1},
+                               0, NULL, &s), LS_ERR_DEADLOCK);
+    const char *e = ls_gpu_error(g);
+    assert_non_null(strstr(e, "budget"));
+    assert_non_null(strstr(e, "1000"));
+    assert_non_null(strstr(e, "spin.ptx:"));
+    assert_int_equal(s.warp_insts, 1000);
+    ls_gpu_destroy(g);
+    /* exited threads count as arrived at a barrier */
+    g = mk_timing(100000);
+    assert_int_equal(ls_module_load_text(g, "eb.ptx", EXITBAR, strlen(EXITBAR), &m), LS_OK);
+    ls_dptr q;
+    uint32_t h[32];
+    assert_int_equal(ls_malloc(g, &q, sizeof h), LS_OK);
+    void *args[] = { &q };
+    if (ls_launch(g, m, "exitbar", (ls_dim3){1, 1, 1}, (ls_dim3){96, 1, 1}, 0, args,
+                  &s) != LS_OK)
+        fail_msg("%s", ls_gpu_error(g));
+    assert_int_equal(ls_memcpy_dtoh(g, h, q, sizeof h), LS_OK);
+    for (int i = 0; i < 32; i++)
+        assert_int_equal(h[i], 32);
+    /* a warp spinning on a shared flag another warp sets: the schedulers
+     * interleave the warps, so it finishes */
+    assert_int_equal(ls_module_load_text(g, "flag.ptx", FLAG, strlen(FLAG), &m), LS_OK);
+    if (ls_launch(g, m, "flag", (ls_dim3){1, 1, 1}, (ls_dim3){64, 1, 1}, 0, args,
+                  &s) != LS_OK)
+        fail_msg("%s", ls_gpu_error(g));
+    assert_int_equal(ls_memcpy_dtoh(g, h, q, 4), LS_OK);
+    assert_int_equal(h[0], 7);
+    assert_true(s.stall.barrier == 0);
+    /* named barrier with bar.arrive (producer) and bar.sync (consumer) */
+    assert_int_equal(ls_module_load_text(g, "pc.ptx", PRODCONS, strlen(PRODCONS), &m), LS_OK);
+    if (ls_launch(g, m, "pc", (ls_dim3){1, 1, 1}, (ls_dim3){64, 1, 1}, 0, args,
+                  &s) != LS_OK)
+        fail_msg("%s", ls_gpu_error(g));
+    assert_int_equal(ls_memcpy_dtoh(g, h, q, sizeof h), LS_OK);
+    for (uint32_t i = 0; i < 32; i++)
+        assert_int_equal(h[i], 3 * i);
+    ls_gpu_destroy(g);
+}
+
 static void test_config_errors(void **state)
 {
     (void)state;
@@ -196,6 +327,7 @@ int main(void)
         cmocka_unit_test(test_timing_matches_functional),
         cmocka_unit_test(test_timing_deterministic),
         cmocka_unit_test(test_timing_deadlock_report),
+        cmocka_unit_test(test_timing_sync_cases),
         cmocka_unit_test(test_config_errors),
         cmocka_unit_test(test_config_dump),
     };
