@@ -508,7 +508,8 @@ static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
     } else if (rc == SIMT_RC_DONE) {
         int32_t ci = w->cta;
         sm->wake[slot] = CORE_INF;
-        sm->wake_reason[slot] = CORE_ST_NONE;
+        /* an exited warp whose loads are still out drains memory */
+        sm->wake_reason[slot] = w->npend ? CORE_ST_MEM : CORE_ST_NONE;
         if (w->npend == 0)
             warp_leave(sm, slot);
         if (sm->cta[ci].used)
