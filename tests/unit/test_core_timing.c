@@ -74,6 +74,19 @@ static void test_timing_matches_functional(void **state)
         assert_true(sf.cycles == 0 && st.cycles > 0);
         assert_true(st.ipc > 0.0);
         assert_true(st.sm_cycles <= st.cycles * 15);
+        /* the stall breakdown partitions the idle SM-cycles */
+        const ls_stall_stats *k = &st.stall;
+        assert_true(st.idle_cycles == k->no_warps + k->ibuffer + k->scoreboard +
+                                      k->barrier + k->pipe_busy + k->mem_wait);
+        assert_true(st.idle_cycles <= st.cycles * 15);
+        /* every issued warp instruction is in the stack-depth histogram */
+        uint64_t h = 0;
+        for (unsigned i = 0; i < LS_STACK_HIST; i++)
+            h += st.stack_depth_hist[i];
+        assert_true(h == st.warp_insts);
+        assert_true(st.stack_depth_hist[0] == 0);
+        /* global traffic reached the caches */
+        assert_true(st.l1d.accesses > 0 || st.l2.accesses > 0);
         n++;
     }
     assert_true(n >= 15);
