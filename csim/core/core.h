@@ -131,7 +131,12 @@ struct core_sm {
     /* memory request queue towards the GPU top */
     struct core_mem_req *q; uint32_t qhead, qn, qcap;
     uint64_t local_base_id;     /* local-memory interleave id              */
-    uint8_t *local; uint64_t local_cap;
+    /* per-slot local stacks (32 threads x local_stride), allocated on
+     * first use and zeroed once per kernel (local_clean) */
+    uint8_t *local_slot[CORE_MAX_SLOTS];
+    uint64_t local_cap[CORE_MAX_SLOTS];
+    bool local_clean[CORE_MAX_SLOTS];
+    uint64_t local_bytes;
     uint8_t *shared; uint64_t shared_cap;
     /* event skipping and idle accounting */
     uint64_t next_try, last_eval;

@@ -64,7 +64,8 @@ void core_sm_free(struct core_sm *sm)
     free(sm->cta);
     free(sm->coll_free);
     free(sm->q);
-    free(sm->local);
+    for (unsigned i = 0; i < CORE_MAX_SLOTS; i++)
+        free(sm->local_slot[i]);
     free(sm->shared);
     memset(sm, 0, sizeof *sm);
 }
@@ -72,15 +73,9 @@ void core_sm_free(struct core_sm *sm)
 int core_sm_kernel(struct core_sm *sm, const struct core_kernel *k, uint64_t now)
 {
     sm->k = k;
-    uint64_t lbytes = (uint64_t)sm->nslots * EXEC_WARP * k->local_stride;
-    if (lbytes > sm->local_cap) {
-        free(sm->local);
-        sm->local = malloc((size_t)lbytes);
-        if (!sm->local)
-            return -1;
-        sm->local_cap = lbytes;
-    }
-    memset(sm->local, 0, (size_t)lbytes);
+    /* local stacks are zeroed lazily, per slot, on first use in a kernel */
+    sm->local_bytes = (uint64_t)EXEC_WARP * k->local_stride;
+    memset(sm->local_clean, 0, sizeof sm->local_clean);
     uint64_t sbytes = (uint64_t)sm->ncta_slots * (k->shared_bytes + 16);
     if (sbytes > sm->shared_cap) {
         free(sm->shared);
@@ -173,7 +168,21 @@ int core_sm_launch_cta(struct core_sm *sm, const uint32_t ctaid[3], uint64_t now
         s->mem.last = NULL;
         s->mem.shared = cta->shared;
         s->mem.shared_bytes = k->shared_bytes;
-        s->mem.local = sm->local + (size_t)slot * EXEC_WARP * k->local_stride;
+        if (sm->local_cap[slot] < sm->local_bytes) {
+            free(sm->local_slot[slot]);
+            sm->local_slot[slot] = malloc((size_t)sm->local_bytes);
+            if (!sm->local_slot[slot]) {
+                sm->local_cap[slot] = 0;
+                return -1;
+            }
+            sm->local_cap[slot] = sm->local_bytes;
+            sm->local_clean[slot] = false;
+        }
+        if (!sm->local_clean[slot]) {
+            memset(sm->local_slot[slot], 0, (size_t)sm->local_bytes);
+            sm->local_clean[slot] = true;
+        }
+        s->mem.local = sm->local_slot[slot];
         s->mem.local_stride = k->local_stride;
         s->mem.param = k->param;
         s->mem.param_bytes = k->param_bytes;
