@@ -32,7 +32,7 @@ for sw in synth/*_sweep.txt; do
     sed -e "s|@FILES@|$files|" -e "s|@TOP@|$blk|" -e "s|@CHPARAM@|$chp|" \
         -e "s|@STAT@|$stat.tmp|" synth/flow.ys > "$ys"
     ( yosys -q -l "$out/${blk}__$label.log" -s "$ys" >/dev/null 2>&1 \
-        && cat "$stat.tmp.cmos" "$stat.tmp.lib" > "$stat" && rm -f "$stat.tmp".* \
+        && { cat "$stat.tmp.cmos"; echo "#### LIBERTY ####"; cat "$stat.tmp.lib"; } > "$stat" && rm -f "$stat.tmp".* \
         && echo "$key" > "$stat.key" || echo "synth: yosys failed for $blk $label (see $out/${blk}__$label.log)" ) &
     jobs="$jobs $!"
     while [ "$(jobs -rp | wc -l)" -ge 2 ]; do sleep 0.2; done
