@@ -144,6 +144,8 @@ struct core_sm {
     bool has_work_at_last;
     bool cta_finished;          /* a CTA ended since the top last looked   */
     struct core_stats st;
+    uint64_t issue_cap;         /* stop issuing when st.issued reaches it
+                                   (the GPU's warp-instruction budget)     */
     /* failure detail */
     int err_slot;
 };

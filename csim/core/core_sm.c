@@ -96,6 +96,7 @@ int core_sm_kernel(struct core_sm *sm, const struct core_kernel *k, uint64_t now
     memset(sm->unit_free, 0, sizeof sm->unit_free);
     memset(sm->coll_free, 0, (size_t)sm->c->operand_collectors * sizeof *sm->coll_free);
     memset(&sm->st, 0, sizeof sm->st);
+    sm->issue_cap = CORE_INF;
     for (unsigned i = 0; i < 8; i++) {
         sm->last[i] = sm->nslots - 1;   /* round robin starts at slot 0 */
         sm->active_cta[i] = 0;
@@ -537,7 +538,8 @@ int core_sm_cycle(struct core_sm *sm, uint64_t now)
     uint64_t next = CORE_INF;
     unsigned nsched = sm->nsched, nslots = sm->nslots;
     int policy = (int)sm->c->sched_policy;
-    for (unsigned s = 0; s < nsched && sm->live_warps; s++) {
+    for (unsigned s = 0; s < nsched && sm->live_warps &&
+                         sm->st.issued < sm->issue_cap; s++) {
         int pick = -1, pick_unit = -1;
         const struct core_dinst *pick_di = NULL;
         /* candidate order per policy */

@@ -254,11 +254,17 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
             while (mem_pop_resp(gpu->mem, i, now, &r))
                 core_sm_resp(&gpu->sms[i], &r, now);
         bool busy = false, queued = false;
-        uint64_t next = UINT64_MAX, issued = 0;
+        uint64_t next = UINT64_MAX, issued = 0, issued_now = 0;
         for (unsigned i = 0; i < nsm; i++) {
             struct core_sm *sm = &gpu->sms[i];
             if (sm->live_warps && sm->next_try <= now) {
+                /* the budget left after the SMs before this one */
+                uint64_t left = budget > issued_last + issued_now
+                                    ? budget - issued_last - issued_now : 0;
+                sm->issue_cap = sm->st.issued + left;
+                uint64_t before = sm->st.issued;
                 int e = core_sm_cycle(sm, now);
+                issued_now += sm->st.issued - before;
                 if (e) {
                     st = warp_fail(gpu, file, f, sm);
                     break;

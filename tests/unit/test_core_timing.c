@@ -245,6 +245,10 @@ static void test_timing_sync_cases(void **state)
     assert_non_null(strstr(e, "1000"));
     assert_non_null(strstr(e, "spin.ptx:"));
     assert_int_equal(s.warp_insts, 1000);
+    /* many warps on many SMs: the budget is still exact */
+    assert_int_equal(ls_launch(g, m, "spin", (ls_dim3){40, 1, 1}, (ls_dim3){128, 1, 1},
+                               0, NULL, &s), LS_ERR_DEADLOCK);
+    assert_int_equal(s.warp_insts, 1000);
     ls_gpu_destroy(g);
     /* exited threads count as arrived at a barrier */
     g = mk_timing(100000);
