@@ -124,6 +124,19 @@ bool core_sm_fits(const struct core_sm *sm)
            sm->used_shared + k->shared_bytes <= (uint64_t)sm->c->shared_per_sm;
 }
 
+/* Decoded instruction at the top of w's stack (its next to issue). */
+static const struct core_dinst *peek_di(const struct core_sm *sm,
+                                        const struct core_warp *w)
+{
+    if (w->sw.sp == 0)
+        return NULL;
+    const struct simt_entry *t = &w->sw.stack[w->sw.sp - 1];
+    const struct ptx_func *f = w->sw.frames[t->frame].func;
+    uint32_t fi = (uint32_t)(f - sm->k->mod->funcs);
+    uint32_t pc = (uint32_t)t->npc < f->ninsts ? (uint32_t)t->npc : f->ninsts;
+    return &sm->k->prog->di[fi][pc];
+}
+
 int core_sm_launch_cta(struct core_sm *sm, const uint32_t ctaid[3], uint64_t now)
 {
     const struct core_kernel *k = sm->k;
@@ -194,6 +207,7 @@ int core_sm_launch_cta(struct core_sm *sm, const uint32_t ctaid[3], uint64_t now
         if (simt_warp_start(s, k->mod, k->f, valid, k->sym1, k->frame0) != 0)
             return -1;
         w->cta = (int32_t)ci;
+        w->next_di = peek_di(sm, w);
         w->age = sm->age_next++;
         /* the newest warp: appended to its scheduler's age list */
         unsigned sc = slot % sm->nsched;
@@ -345,11 +359,7 @@ static int check_warp(struct core_sm *sm, struct core_warp *w, uint64_t now,
         *when = w->ibuf_ready;
         return CORE_ST_IBUFFER;
     }
-    const struct simt_entry *t = &w->sw.stack[w->sw.sp - 1];
-    const struct ptx_func *f = w->sw.frames[t->frame].func;
-    uint32_t fi = (uint32_t)(f - sm->k->mod->funcs);
-    uint32_t pc = (uint32_t)t->npc < f->ninsts ? (uint32_t)t->npc : f->ninsts;
-    const struct core_dinst *di = &sm->k->prog->di[fi][pc];
+    const struct core_dinst *di = w->next_di;
     *dip = di;
     uint64_t rdy = 0;
     for (unsigned i = 0; i < di->nsrc; i++)
@@ -492,6 +502,7 @@ static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
         return LS_ERR_MEMFAULT;
     }
     sm->st.issued++;
+    w->next_di = peek_di(sm, w);
     if (w->sw.warp_insts != before)
         sm->st.stack_hist[depth < LS_STACK_HIST ? depth : LS_STACK_HIST - 1]++;
     uint64_t ready = at;
