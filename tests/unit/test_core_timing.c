@@ -327,6 +327,48 @@ static void test_timing_local_memory(void **state)
     ls_gpu_destroy(g);
 }
 
+
+/* Two timing GPUs in one process share nothing: interleaving launches on
+ * a second GPU (another config) leaves the first GPU's cycles unchanged. */
+static uint64_t loc_cycles(ls_gpu *g, ls_module *m, ls_dptr q)
+{
+    void *args[] = { &q };
+    ls_stats s;
+    if (ls_launch(g, m, "loc", (ls_dim3){8, 1, 1}, (ls_dim3){256, 1, 1}, 0, args, &s) != LS_OK)
+        fail_msg("%s", ls_gpu_error(g));
+    return s.cycles;
+}
+
+static void test_two_timing_gpus(void **state)
+{
+    (void)state;
+    ls_gpu *a = mk_timing(1000000);
+    ls_config c;
+    ls_config_default(&c);
+    c.config = "fx5800";
+    char err[256];
+    ls_gpu *b = ls_gpu_create(&c, err, sizeof err);
+    assert_non_null(b);
+    ls_module *ma, *mb;
+    assert_int_equal(ls_module_load_text(a, "loc.ptx", LOCALK, strlen(LOCALK), &ma), LS_OK);
+    assert_int_equal(ls_module_load_text(b, "loc.ptx", LOCALK, strlen(LOCALK), &mb), LS_OK);
+    ls_dptr qa, qb;
+    assert_int_equal(ls_malloc(a, &qa, 8 * 256 * 4), LS_OK);
+    assert_int_equal(ls_malloc(b, &qb, 8 * 256 * 4), LS_OK);
+    uint64_t a1 = loc_cycles(a, ma, qa), a2 = loc_cycles(a, ma, qa);
+    ls_gpu_destroy(a);
+    a = mk_timing(1000000);
+    assert_int_equal(ls_module_load_text(a, "loc.ptx", LOCALK, strlen(LOCALK), &ma), LS_OK);
+    assert_int_equal(ls_malloc(a, &qa, 8 * 256 * 4), LS_OK);
+    uint64_t x1 = loc_cycles(a, ma, qa);
+    uint64_t y = loc_cycles(b, mb, qb);
+    uint64_t x2 = loc_cycles(a, ma, qa);
+    assert_true(a1 == x1 && a2 == x2);
+    assert_true(y > 0);
+    ls_gpu_destroy(a);
+    ls_gpu_destroy(b);
+}
+
 static void test_config_errors(void **state)
 {
     (void)state;
@@ -390,6 +432,7 @@ int main(void)
         cmocka_unit_test(test_timing_deadlock_report),
         cmocka_unit_test(test_timing_sync_cases),
         cmocka_unit_test(test_timing_local_memory),
+        cmocka_unit_test(test_two_timing_gpus),
         cmocka_unit_test(test_config_errors),
         cmocka_unit_test(test_config_dump),
     };
