@@ -73,6 +73,8 @@ struct core_warp {
     struct simt_warp sw;
     uint64_t *reg_ready;        /* cycle each register is readable         */
     uint64_t ibuf_ready;        /* instruction buffer refilled at          */
+    uint64_t ibuf_block;        /* arrival cycle of the current fetch block */
+    uint32_t ibuf_n;            /* instructions left in the current block  */
     const struct core_dinst *next_di; /* decoded next instruction          */
     uint64_t age;               /* dispatch stamp (oldest/gto)             */
     int32_t cta;                /* CTA slot, -1 = free slot                */

@@ -213,6 +213,8 @@ int core_sm_launch_cta(struct core_sm *sm, const uint32_t ctaid[3], uint64_t now
         unsigned sc = slot % sm->nsched;
         sm->age_order[sc][sm->nage[sc]++] = (uint8_t)slot;
         w->ibuf_ready = now + (uint64_t)sm->c->fetch_latency;
+        w->ibuf_block = w->ibuf_ready;
+        w->ibuf_n = (uint32_t)sm->c->ibuffer_entries;
         w->npend = 0;
         w->pend_used = 0;
         sm->wake[slot] = 0;
@@ -518,8 +520,23 @@ static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
     }
     for (unsigned i = 0; i < di->ndst; i++)
         w->reg_ready[di->dst[i]] = ready;
-    if (di->unit == CORE_U_CTRL)
-        w->ibuf_ready = now + 1 + (uint64_t)sm->c->fetch_latency;
+    {
+        /* instruction buffer: a control instruction flushes it and a new
+         * block of ibuffer_entries arrives fetch_latency later; otherwise
+         * the next block is fetched when the current one arrived, so a
+         * warp sustains at most ibuffer_entries / fetch_latency per cycle */
+        uint64_t lat = (uint64_t)sm->c->fetch_latency;
+        if (di->unit == CORE_U_CTRL) {
+            w->ibuf_ready = now + 1 + lat;
+            w->ibuf_block = w->ibuf_ready;
+            w->ibuf_n = (uint32_t)sm->c->ibuffer_entries;
+        } else if (--w->ibuf_n == 0) {
+            w->ibuf_block += lat;
+            if (w->ibuf_ready < w->ibuf_block)
+                w->ibuf_ready = w->ibuf_block;
+            w->ibuf_n = (uint32_t)sm->c->ibuffer_entries;
+        }
+    }
     if (rc == SIMT_RC_BARRIER) {
         struct core_cta *cta = &sm->cta[w->cta];
         cta->arrived[w->sw.bar_id] += popc(w->sw.bar_mask);

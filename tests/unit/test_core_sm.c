@@ -169,6 +169,48 @@ static void test_initiation_interval(void **state)
     free(ptx);
 }
 
+
+static void test_ibuffer_fetch(void **state)
+{
+    (void)state;
+    char *ptx = indep_kernel(16);
+    /* 2-entry buffer, 4-cycle fetch: 2 instructions per 4 cycles */
+    const char *slow[] = { "num_schedulers=1", "alu_lanes=32", "ibuffer_entries=2",
+                           "fetch_latency=4", NULL };
+    /* 4-entry buffer hides the 4-cycle fetch: one per cycle */
+    const char *fast[] = { "num_schedulers=1", "alu_lanes=32", "ibuffer_entries=4",
+                           "fetch_latency=4", NULL };
+    struct harness *h = calloc(1, sizeof *h);
+    h_init(h, ptx, 32, slow);
+    h_launch(h, 0);
+    h_run(h);
+    assert_int_equal(h->rec.cyc[0], 4);      /* first block after the fetch */
+    for (unsigned i = 1; i < 16; i++)
+        assert_int_equal(h->rec.cyc[i] - h->rec.cyc[i - 1], (i % 2) ? 1 : 3);
+    h_free(h);
+    h_init(h, ptx, 32, fast);
+    h_launch(h, 0);
+    h_run(h);
+    for (unsigned i = 1; i < 16; i++)
+        assert_int_equal(h->rec.cyc[i] - h->rec.cyc[i - 1], 1);
+    h_free(h);
+    free(h);
+    free(ptx);
+    /* a taken branch flushes the buffer: the target issues 1 + fetch later */
+    const char *br = HDR ".visible .entry k()\n{\n .reg .b32 %r<4>;\n"
+        " mov.u32 %r1, 1;\n bra.uni L;\n mov.u32 %r2, 2;\nL:\n mov.u32 %r3, 3;\n"
+        " ret;\n}\n";
+    const char *sets[] = { "num_schedulers=1", "alu_lanes=32", "fetch_latency=6", NULL };
+    h = calloc(1, sizeof *h);
+    h_init(h, br, 32, sets);
+    h_launch(h, 0);
+    h_run(h);
+    assert_int_equal(h->rec.pc[2], 3);
+    assert_int_equal(h->rec.cyc[2] - h->rec.cyc[1], 7);
+    h_free(h);
+    free(h);
+}
+
 static void test_scoreboard_latency(void **state)
 {
     (void)state;
@@ -444,6 +486,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_initiation_interval),
         cmocka_unit_test(test_scoreboard_latency),
+        cmocka_unit_test(test_ibuffer_fetch),
         cmocka_unit_test(test_sched_lrr_gto_oldest),
         cmocka_unit_test(test_sched_two_level),
         cmocka_unit_test(test_cta_limits),
