@@ -391,6 +391,46 @@ static void test_barrier(void **state)
     free(h);
 }
 
+
+/* 8 independent shared loads at word stride `stride` per lane: the MEM
+ * pipe (16 lanes: ii 2) is held ii x conflict-degree cycles per load. */
+static void shared_gaps(unsigned stride, uint64_t *gap)
+{
+    char ptx[2048];
+    int o = snprintf(ptx, sizeof ptx, HDR ".visible .entry k()\n{\n"
+                     " .shared .align 4 .b8 sh[4096];\n .reg .b32 %%r<20>;\n"
+                     " mov.u32 %%r1, %%tid.x;\n mul.lo.u32 %%r2, %%r1, %u;\n", stride * 4);
+    for (unsigned i = 0; i < 8; i++)
+        o += snprintf(ptx + o, sizeof ptx - (size_t)o,
+                      " ld.shared.u32 %%r%u, [%%r2+%u];\n", 3 + i, 128 * stride * i);
+    snprintf(ptx + o, sizeof ptx - (size_t)o, " ret;\n}\n");
+    const char *sets[] = { "num_schedulers=1", "mem_lanes=16", "shmem_banks=32", NULL };
+    struct harness *h = calloc(1, sizeof *h);
+    h_init(h, ptx, 32, sets);
+    h->k.shared_bytes = 4096 * 8;
+    assert_int_equal(core_sm_kernel(&h->sm, &h->k, 0), 0);
+    h_launch(h, 0);
+    h_run(h);
+    assert_int_equal(h->rec.pc[2], 2);
+    *gap = h->rec.cyc[3] - h->rec.cyc[2];
+    for (unsigned i = 3; i < 10; i++)
+        assert_int_equal(h->rec.cyc[i] - h->rec.cyc[i - 1], *gap);
+    h_free(h);
+    free(h);
+}
+
+static void test_shared_conflict_timing(void **state)
+{
+    (void)state;
+    uint64_t g1, g2, g4;
+    shared_gaps(1, &g1);
+    shared_gaps(2, &g2);
+    shared_gaps(4, &g4);
+    assert_int_equal(g1, 2);        /* conflict-free: the initiation interval */
+    assert_int_equal(g2, 4);        /* 2-way */
+    assert_int_equal(g4, 8);        /* 4-way */
+}
+
 static void test_coalescer(void **state)
 {
     (void)state;
@@ -491,6 +531,7 @@ int main(void)
         cmocka_unit_test(test_sched_two_level),
         cmocka_unit_test(test_cta_limits),
         cmocka_unit_test(test_barrier),
+        cmocka_unit_test(test_shared_conflict_timing),
         cmocka_unit_test(test_coalescer),
         cmocka_unit_test(test_shmem_banks),
         cmocka_unit_test(test_decode),
