@@ -489,9 +489,10 @@ static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
     }
     if (di->nsrc) {
         unsigned cnt[64] = {0}, mx = 0;
+        uint64_t prior = sm->bank_used;   /* banks other instructions read */
         for (unsigned i = 0; i < di->nsrc; i++) {
             unsigned b = (unsigned)di->src[i] % banks;
-            unsigned c = ++cnt[b] + ((sm->bank_used >> b) & 1);
+            unsigned c = ++cnt[b] + ((prior >> b) & 1);
             mx = c > mx ? c : mx;
             sm->bank_used |= 1ull << b;
         }

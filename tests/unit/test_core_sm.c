@@ -431,6 +431,35 @@ static void test_shared_conflict_timing(void **state)
     assert_int_equal(g4, 8);        /* 4-way */
 }
 
+
+/* Two sources in one register-file bank cost the operand collector an
+ * extra cycle: the dependent instruction sees latency + 1. */
+static uint64_t collector_gap(const char *src2)
+{
+    char ptx[1024];
+    snprintf(ptx, sizeof ptx, HDR ".visible .entry k()\n{\n .reg .b32 %%r<20>;\n"
+             " mov.u32 %%r1, 1;\n mov.u32 %%r2, 2;\n mov.u32 %%r17, 3;\n"
+             " add.u32 %%r3, %%r1, %s;\n add.u32 %%r4, %%r3, 1;\n ret;\n}\n", src2);
+    const char *sets[] = { "num_schedulers=1", "alu_lanes=32", "alu_latency=6",
+                           "rf_banks=16", NULL };
+    struct harness *h = calloc(1, sizeof *h);
+    h_init(h, ptx, 32, sets);
+    h_launch(h, 0);
+    h_run(h);
+    assert_int_equal(h->rec.pc[4], 4);
+    uint64_t g = h->rec.cyc[4] - h->rec.cyc[3];
+    h_free(h);
+    free(h);
+    return g;
+}
+
+static void test_operand_collector_banks(void **state)
+{
+    (void)state;
+    assert_int_equal(collector_gap("%r2"), 6);      /* banks 1 and 2 */
+    assert_int_equal(collector_gap("%r17"), 7);     /* both bank 1 */
+}
+
 static void test_coalescer(void **state)
 {
     (void)state;
@@ -532,6 +561,7 @@ int main(void)
         cmocka_unit_test(test_cta_limits),
         cmocka_unit_test(test_barrier),
         cmocka_unit_test(test_shared_conflict_timing),
+        cmocka_unit_test(test_operand_collector_banks),
         cmocka_unit_test(test_coalescer),
         cmocka_unit_test(test_shmem_banks),
         cmocka_unit_test(test_decode),
