@@ -119,6 +119,7 @@ struct core_sm {
     uint64_t unit_free[3][8];
     unsigned units[3], lanes[3], ii[3], lat[3];
     uint64_t *coll_free;        /* operand collectors                      */
+    unsigned last_coll;         /* collector of the instruction being issued */
     uint64_t bank_cycle; uint64_t bank_used;  /* banks read this cycle     */
     /* schedulers */
     uint32_t last[8];           /* last issued slot per scheduler          */

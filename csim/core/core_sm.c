@@ -498,6 +498,8 @@ static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
         }
         extra = mx ? mx - 1 : 0;
     }
+    /* the collector stays busy while it reads the conflicting banks */
+    sm->coll_free[sm->last_coll] = now + 1 + extra;
     uint64_t at = now + extra;
     enum simt_rc rc = simt_step(&w->sw);
     if (rc == SIMT_RC_ERROR) {
@@ -638,6 +640,7 @@ int core_sm_cycle(struct core_sm *sm, uint64_t now)
                     when = cbest;
                 } else {
                     sm->coll_free[ci] = now + 1;
+                    sm->last_coll = ci;
                     pick = (int)cand[k];
                     pick_di = di;
                     pick_unit = ux;

@@ -458,6 +458,20 @@ static void test_operand_collector_banks(void **state)
     (void)state;
     assert_int_equal(collector_gap("%r2"), 6);      /* banks 1 and 2 */
     assert_int_equal(collector_gap("%r17"), 7);     /* both bank 1 */
+    /* one collector, held 2 cycles by each same-bank pair: issue every 2 */
+    const char *ptx = HDR ".visible .entry k()\n{\n .reg .b32 %r<40>;\n"
+        " add.u32 %r20, %r1, %r17;\n add.u32 %r21, %r2, %r18;\n"
+        " add.u32 %r22, %r3, %r19;\n add.u32 %r23, %r4, %r20;\n ret;\n}\n";
+    const char *one[] = { "num_schedulers=1", "alu_lanes=32", "rf_banks=16",
+                          "operand_collectors=1", NULL };
+    struct harness *h = calloc(1, sizeof *h);
+    h_init(h, ptx, 32, one);
+    h_launch(h, 0);
+    h_run(h);
+    for (unsigned i = 1; i < 3; i++)
+        assert_int_equal(h->rec.cyc[i] - h->rec.cyc[i - 1], 2);
+    h_free(h);
+    free(h);
 }
 
 static void test_coalescer(void **state)
