@@ -211,6 +211,32 @@ static void test_ibuffer_fetch(void **state)
     free(h);
 }
 
+/* The SFU (1 unit of 4 lanes) takes 8 cycles per warp instruction; a
+ * second SFU halves the gap; ALU work issues in between. */
+static void test_sfu_interval(void **state)
+{
+    (void)state;
+    const char *ptx = HDR ".visible .entry k()\n{\n .reg .f32 %f<20>;\n"
+        " sqrt.approx.f32 %f1, %f10;\n sqrt.approx.f32 %f2, %f11;\n"
+        " sqrt.approx.f32 %f3, %f12;\n sqrt.approx.f32 %f4, %f13;\n ret;\n}\n";
+    const char *one[] = { "num_schedulers=1", "sfu_units=1", "sfu_lanes=4", NULL };
+    const char *two[] = { "num_schedulers=1", "sfu_units=2", "sfu_lanes=4", NULL };
+    struct harness *h = calloc(1, sizeof *h);
+    h_init(h, ptx, 32, one);
+    h_launch(h, 0);
+    h_run(h);
+    for (unsigned i = 1; i < 4; i++)
+        assert_int_equal(h->rec.cyc[i] - h->rec.cyc[i - 1], 8);
+    h_free(h);
+    h_init(h, ptx, 32, two);
+    h_launch(h, 0);
+    h_run(h);
+    assert_int_equal(h->rec.cyc[1] - h->rec.cyc[0], 1);
+    assert_int_equal(h->rec.cyc[2] - h->rec.cyc[0], 8);
+    h_free(h);
+    free(h);
+}
+
 static void test_scoreboard_latency(void **state)
 {
     (void)state;
@@ -568,6 +594,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_initiation_interval),
+        cmocka_unit_test(test_sfu_interval),
         cmocka_unit_test(test_scoreboard_latency),
         cmocka_unit_test(test_ibuffer_fetch),
         cmocka_unit_test(test_sched_lrr_gto_oldest),
