@@ -36,6 +36,14 @@ void ls_config_default(ls_config *cfg)
     cfg->mode = LS_MODE_TIMING;
 }
 
+static bool file_exists(const char *path)
+{
+    FILE *fp = fopen(path, "r");
+    if (fp)
+        fclose(fp);
+    return fp != NULL;
+}
+
 /* Applies ls_config's config (shipped name or file) and overrides to c.
  * Returns 0 or -1 with "file:line: ... key ..." in err. */
 static int build_cfg(const ls_config *lc, struct cfg *c, char *err, size_t errlen)
@@ -49,7 +57,8 @@ static int build_cfg(const ls_config *lc, struct cfg *c, char *err, size_t errle
         if (b) {
             if (cfg_parse_text(c, b->path, b->text, err, errlen) != 0)
                 return -1;
-        } else if (!strchr(lc->config, '/') && !strchr(lc->config, '.')) {
+        } else if (!strchr(lc->config, '/') && !strchr(lc->config, '.') &&
+                   !file_exists(lc->config)) {
             char names[256] = "";
             size_t o = 0;
             for (const struct gpu_cfg_blob *p = gpu_cfg_blobs; p->name && o < sizeof names; p++) {
