@@ -56,7 +56,12 @@ def main(argv):
     L += misses if misses else ["(none)"]
     L += ["", "Unhit points are typically branches that a parameter choice makes "
           "constant (e.g. `if (HIST == 2)` in a 1-bit build); they are hit in "
-          "another set, and the merge counts a point once over all sets."]
+          "another set, and the merge counts a point once over all sets.",
+          "", "Toggle points exist only for signals up to Verilator's "
+          "--coverage-max-width (256 bits by default): flat arrays wider than "
+          "that (e.g. the CAPT tag array, ENTRIES x TAG_W) are not "
+          "toggle-counted; their behaviour is covered by the line points and "
+          "the lockstep compare of every output."]
     with open(out, "w") as f:
         f.write("\n".join(L) + "\n")
     return 1 if fail else 0
