@@ -134,7 +134,6 @@ struct core_sm {
     uint32_t nage[8];
     /* memory request queue towards the GPU top */
     struct core_mem_req *q; uint32_t qhead, qn, qcap;
-    uint64_t local_base_id;     /* local-memory interleave id              */
     /* per-slot local stacks (32 threads x local_stride), allocated on
      * first use and zeroed once per kernel (local_clean) */
     uint8_t *local_slot[CORE_MAX_SLOTS];
