@@ -1,5 +1,5 @@
-/* Sanity tests of the timing model through the public API, on the gtx480
- * config, with the kernels of tests/timing/timing_sanity.cu (committed PTX
+/* Sanity tests of the timing model through the public API, on every
+ * shipped config (gtx480, fx5800, gtx480-gscalar), with the kernels of tests/timing/timing_sanity.cu (committed PTX
  * read relative to the repository root):
  *  - a compute-bound FMA loop stays under the config's peak IPC;
  *  - a streaming copy moves DRAM data at less than the configured peak
@@ -19,16 +19,18 @@
 
 #include "lockstep.h"
 
-#define CONFIG "gtx480"
+/* The shipped configs; every check runs on each. */
+static const char *const configs[] = { "gtx480", "fx5800", "gtx480-gscalar" };
+#define NCONFIGS (sizeof configs / sizeof configs[0])
 #define PTX_REL "tests/timing/timing_sanity.ptx"
 
 /* Value of key in the effective configuration of CONFIG. */
-static double cfg_value(const char *key)
+static double cfg_value(const char *conf, const char *key)
 {
     ls_config c;
     ls_config_default(&c);
     c.mode = LS_MODE_TIMING;
-    c.config = CONFIG;
+    c.config = conf;
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
@@ -37,7 +39,7 @@ static double cfg_value(const char *key)
     ls_status st = ls_config_dump(&c, f, err, sizeof err);
     fclose(f);
     if (st != LS_OK)
-        fail_msg("ls_config_dump(%s): %s", CONFIG, err);
+        fail_msg("ls_config_dump(%s): %s", conf, err);
     size_t kl = strlen(key);
     double v = NAN;
     for (char *line = buf; line && *line;) {
@@ -52,22 +54,22 @@ static double cfg_value(const char *key)
     }
     free(buf);
     if (isnan(v))
-        fail_msg("config %s has no numeric key %s", CONFIG, key);
+        fail_msg("config %s has no numeric key %s", conf, key);
     return v;
 }
 
 /* The committed PTX: from the repository root (where make runs the unit
  * tests), else relative to this source file. */
-static ls_gpu *mk_gpu(ls_module **mod)
+static ls_gpu *mk_gpu(const char *conf, ls_module **mod)
 {
     ls_config c;
     ls_config_default(&c);
     c.mode = LS_MODE_TIMING;
-    c.config = CONFIG;
+    c.config = conf;
     char err[512] = "";
     ls_gpu *g = ls_gpu_create(&c, err, sizeof err);
     if (!g)
-        fail_msg("ls_gpu_create(%s): %s", CONFIG, err);
+        fail_msg("ls_gpu_create(%s): %s", conf, err);
     ls_status st = ls_module_load_file(g, PTX_REL, mod);
     if (st != LS_OK) {
         char alt[1024];
@@ -99,19 +101,18 @@ static void launch(ls_gpu *g, ls_module *m, const char *k, unsigned grid,
  * warp_size / lanes cycles, so an SM completes at most
  * (alu_units*alu_lanes + sfu_units*sfu_lanes + mem_units*mem_lanes) /
  * warp_size warp instructions per cycle. */
-static void test_compute_bound_ipc(void **state)
+static void one_compute_bound_ipc(const char *conf)
 {
-    (void)state;
-    double sms = cfg_value("num_sms"), scheds = cfg_value("num_schedulers");
-    double ws = cfg_value("warp_size");
+    double sms = cfg_value(conf, "num_sms"), scheds = cfg_value(conf, "num_schedulers");
+    double ws = cfg_value(conf, "warp_size");
     double issue_peak = sms * scheds;
-    double pipe_peak = sms * (cfg_value("alu_units") * cfg_value("alu_lanes") +
-                              cfg_value("sfu_units") * cfg_value("sfu_lanes") +
-                              cfg_value("mem_units") * cfg_value("mem_lanes")) / ws;
-    double alu_peak = sms * cfg_value("alu_units") * cfg_value("alu_lanes") / ws;
+    double pipe_peak = sms * (cfg_value(conf, "alu_units") * cfg_value(conf, "alu_lanes") +
+                              cfg_value(conf, "sfu_units") * cfg_value(conf, "sfu_lanes") +
+                              cfg_value(conf, "mem_units") * cfg_value(conf, "mem_lanes")) / ws;
+    double alu_peak = sms * cfg_value(conf, "alu_units") * cfg_value(conf, "alu_lanes") / ws;
 
     ls_module *m;
-    ls_gpu *g = mk_gpu(&m);
+    ls_gpu *g = mk_gpu(conf, &m);
     const unsigned block = 256, grid = (unsigned)sms * 4, n = grid * block;
     const int iters = 64;
     float *in = malloc(n * sizeof *in), *out = malloc(n * sizeof *out);
@@ -139,18 +140,18 @@ static void test_compute_bound_ipc(void **state)
         assert_true(out[i] == a + b + c + d);
     }
     double ipc = (double)s.warp_insts / (double)s.cycles;
-    print_message("fma_loop: %llu warp insts, %llu cycles, IPC %.3f (issue peak "
-                  "%.0f, pipeline peak %.2f, ALU peak %.2f)\n",
+    print_message("%s fma_loop: %llu warp insts, %llu cycles, IPC %.3f (issue peak "
+                  "%.0f, pipeline peak %.2f, ALU peak %.2f)\n", conf,
                   (unsigned long long)s.warp_insts, (unsigned long long)s.cycles,
                   ipc, issue_peak, pipe_peak, alu_peak);
     if (!(ipc < issue_peak))
-        fail_msg("IPC %.3f not under the issue peak %.0f", ipc, issue_peak);
+        fail_msg("%s: IPC %.3f not under the issue peak %.0f", conf, ipc, issue_peak);
     if (!(ipc <= pipe_peak))
-        fail_msg("IPC %.3f over the pipeline peak %.2f", ipc, pipe_peak);
+        fail_msg("%s: IPC %.3f over the pipeline peak %.2f", conf, ipc, pipe_peak);
     /* compute-bound with 4-way ILP and many warps: well above a tenth of
      * the ALU throughput, or the pipelines are not overlapping at all */
     if (!(ipc > 0.1 * alu_peak))
-        fail_msg("IPC %.3f below a tenth of the ALU peak %.2f", ipc, alu_peak);
+        fail_msg("%s: IPC %.3f below a tenth of the ALU peak %.2f", conf, ipc, alu_peak);
     free(in);
     free(out);
     ls_gpu_destroy(g);
@@ -158,17 +159,16 @@ static void test_compute_bound_ipc(void **state)
 
 /* DRAM bandwidth of a streaming copy: bytes / (cycles / core clock) is
  * below mem_partitions * dram_bus_bytes * dram_clock and above half. */
-static void test_streaming_bandwidth(void **state)
+static void one_streaming_bandwidth(const char *conf)
 {
-    (void)state;
-    double sms = cfg_value("num_sms");
-    double core_hz = cfg_value("core_clock_mhz") * 1e6;
-    double peak = cfg_value("mem_partitions") * cfg_value("dram_bus_bytes") *
-                  cfg_value("dram_clock_mhz") * 1e6;
-    double l2 = cfg_value("l2_size");
+    double sms = cfg_value(conf, "num_sms");
+    double core_hz = cfg_value(conf, "core_clock_mhz") * 1e6;
+    double peak = cfg_value(conf, "mem_partitions") * cfg_value(conf, "dram_bus_bytes") *
+                  cfg_value(conf, "dram_clock_mhz") * 1e6;
+    double l2 = cfg_value(conf, "l2_size");
 
     ls_module *m;
-    ls_gpu *g = mk_gpu(&m);
+    ls_gpu *g = mk_gpu(conf, &m);
     /* each array 4x the L2 so the traffic really reaches DRAM */
     size_t bytes = 4 * (size_t)l2, n4 = bytes / 16;
     uint32_t *src = malloc(bytes), *dst = malloc(bytes);
@@ -188,29 +188,28 @@ static void test_streaming_bandwidth(void **state)
     assert_memory_equal(dst, src, bytes);
     double secs = (double)s.cycles / core_hz;
     double bw = (double)s.dram.bytes / secs;
-    print_message("stream_copy: %zu bytes copied, %llu DRAM bytes in %llu cycles: "
-                  "%.1f GB/s of a %.1f GB/s peak (%.0f%%)\n", bytes,
+    print_message("%s stream_copy: %zu bytes copied, %llu DRAM bytes in %llu cycles: "
+                  "%.1f GB/s of a %.1f GB/s peak (%.0f%%)\n", conf, bytes,
                   (unsigned long long)s.dram.bytes, (unsigned long long)s.cycles,
                   bw / 1e9, peak / 1e9, 100.0 * bw / peak);
     /* the whole source must have been read from DRAM */
     assert_true(s.dram.bytes >= bytes);
     if (!(bw < peak))
-        fail_msg("DRAM bandwidth %.1f GB/s over the peak %.1f GB/s", bw / 1e9, peak / 1e9);
+        fail_msg("%s: DRAM bandwidth %.1f GB/s over the peak %.1f GB/s", conf, bw / 1e9, peak / 1e9);
     if (!(bw > 0.5 * peak))
-        fail_msg("DRAM bandwidth %.1f GB/s under half the peak %.1f GB/s",
-                 bw / 1e9, peak / 1e9);
+        fail_msg("%s: DRAM bandwidth %.1f GB/s under half the peak %.1f GB/s",
+                 conf, bw / 1e9, peak / 1e9);
     free(src);
     free(dst);
     ls_gpu_destroy(g);
 }
 
 /* Re-reading a 1 KB array: L1 hit rate over 95%. */
-static void test_reread_l1_hits(void **state)
+static void one_reread_l1_hits(const char *conf)
 {
-    (void)state;
-    double sms = cfg_value("num_sms");
+    double sms = cfg_value(conf, "num_sms");
     ls_module *m;
-    ls_gpu *g = mk_gpu(&m);
+    ls_gpu *g = mk_gpu(conf, &m);
     const int len = 256, iters = 512;
     const unsigned block = 256, grid = (unsigned)sms * 2, n = grid * block;
     float small[256];
@@ -235,15 +234,36 @@ static void test_reread_l1_hits(void **state)
     }
     uint64_t warps = (uint64_t)n / 32;
     double rate = s.l1d.accesses ? (double)s.l1d.hits / (double)s.l1d.accesses : 0.0;
-    print_message("reread: %llu L1D accesses, %llu hits, %llu misses: hit rate %.4f\n",
+    print_message("%s reread: %llu L1D accesses, %llu hits, %llu misses: hit rate %.4f\n", conf,
                   (unsigned long long)s.l1d.accesses, (unsigned long long)s.l1d.hits,
                   (unsigned long long)s.l1d.misses, rate);
     /* one line request per warp load at least */
     assert_true(s.l1d.accesses >= warps * (uint64_t)iters);
     if (!(rate > 0.95))
-        fail_msg("L1 hit rate %.4f not above 0.95", rate);
+        fail_msg("%s: L1 hit rate %.4f not above 0.95", conf, rate);
     free(out);
     ls_gpu_destroy(g);
+}
+
+static void test_compute_bound_ipc(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < NCONFIGS; i++)
+        one_compute_bound_ipc(configs[i]);
+}
+
+static void test_streaming_bandwidth(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < NCONFIGS; i++)
+        one_streaming_bandwidth(configs[i]);
+}
+
+static void test_reread_l1_hits(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < NCONFIGS; i++)
+        one_reread_l1_hits(configs[i]);
 }
 
 int main(void)
