@@ -117,22 +117,29 @@ uint32_t core_regs_per_thread(const struct ptx_func *f)
         return 2;
     int32_t *first = malloc(n * sizeof *first), *last = malloc(n * sizeof *last);
     int32_t *delta = calloc(f->ninsts + 2, sizeof *delta);
+    uint8_t *def1 = calloc(n, 1);
     uint32_t est = 0;
-    if (!first || !last || !delta)
+    if (!first || !last || !delta || !def1)
         goto out;
     for (uint32_t r = 0; r < n; r++)
         first[r] = -1, last[r] = -1;
     for (uint32_t k = 0; k < f->ninsts; k++) {
         struct core_dinst d;
         decode(&f->insts[k], &d);
-        for (unsigned i = 0; i < d.ndst + d.nsrc; i++) {
-            int32_t r = i < d.ndst ? d.dst[i] : d.src[i - d.ndst];
-            if (first[r] < 0)
+        /* sources first: an instruction reads before it writes */
+        for (unsigned i = 0; i < d.nsrc + d.ndst; i++) {
+            bool is_dst = i >= d.nsrc;
+            int32_t r = is_dst ? d.dst[i - d.nsrc] : d.src[i];
+            if (first[r] < 0) {
                 first[r] = (int32_t)k;
+                def1[r] = is_dst;
+            }
             last[r] = (int32_t)k;
         }
     }
-    /* a value live anywhere inside a loop is live around the whole loop */
+    /* a value that crosses a loop's back edge (defined before the loop,
+     * or read in the loop before it is written) is live around the whole
+     * loop; temporaries written then read within an iteration are not */
     for (uint32_t k = 0; k < f->ninsts; k++) {
         const struct ptx_inst *in = &f->insts[k];
         if (in->op != PTX_OP_BRA || in->o[0].label < 0 ||
@@ -140,7 +147,8 @@ uint32_t core_regs_per_thread(const struct ptx_func *f)
             continue;
         int32_t top = in->o[0].label;
         for (uint32_t r = 0; r < n; r++)
-            if (first[r] >= 0 && first[r] <= (int32_t)k && last[r] >= top) {
+            if (first[r] >= 0 && first[r] <= (int32_t)k && last[r] >= top &&
+                (first[r] < top || !def1[r])) {
                 if (first[r] > top)
                     first[r] = top;
                 if (last[r] < (int32_t)k)
@@ -161,6 +169,7 @@ uint32_t core_regs_per_thread(const struct ptx_func *f)
             est = (uint32_t)cur;
     }
 out:
+    free(def1);
     free(first);
     free(last);
     free(delta);

@@ -659,6 +659,47 @@ static void test_shmem_banks(void **state)
     assert_int_equal(core_shmem_degree(&r, 32), 0);
 }
 
+
+/* Register estimate: temporaries that die within a loop iteration do not
+ * stay live around the loop; values read before written (carried) do. */
+static uint32_t est_of(const char *body)
+{
+    char ptx[4096];
+    snprintf(ptx, sizeof ptx, HDR ".visible .entry k()\n{\n .reg .pred %%p<2>;\n"
+             " .reg .b32 %%r<40>;\n mov.u32 %%r1, 0;\n mov.u32 %%r2, 0;\n"
+             "L:\n%s add.u32 %%r2, %%r2, 1;\n setp.lt.u32 %%p1, %%r2, 9;\n"
+             " @%%p1 bra L;\n ret;\n}\n", body);
+    struct ptx_module *mod = NULL;
+    struct ptx_diag d;
+    memset(&d, 0, sizeof d);
+    assert_int_equal(ptx_parse("t.ptx", ptx, strlen(ptx), &mod, &d), 0);
+    uint32_t e = core_regs_per_thread(&mod->funcs[0]);
+    ptx_module_free(mod);
+    return e;
+}
+
+static void test_register_estimate(void **state)
+{
+    (void)state;
+    char seq[2048] = "", wide[2048] = "";
+    size_t o = 0, q = 0;
+    /* 12 temporaries, each written and consumed at once */
+    for (unsigned i = 0; i < 12; i++)
+        o += (size_t)snprintf(seq + o, sizeof seq - o,
+                              " add.u32 %%r%u, %%r2, %u;\n add.u32 %%r1, %%r1, %%r%u;\n",
+                              10 + i, i, 10 + i);
+    /* the same 12 values all written first, then all consumed */
+    for (unsigned i = 0; i < 12; i++)
+        q += (size_t)snprintf(wide + q, sizeof wide - q, " add.u32 %%r%u, %%r2, %u;\n",
+                              10 + i, i);
+    for (unsigned i = 0; i < 12; i++)
+        q += (size_t)snprintf(wide + q, sizeof wide - q,
+                              " add.u32 %%r1, %%r1, %%r%u;\n", 10 + i);
+    uint32_t a = est_of(seq), b = est_of(wide);
+    assert_true(a <= 6);            /* r1, r2 carried + one temporary + 2 */
+    assert_true(b >= 14);           /* 12 live at once + carried */
+}
+
 static void test_decode(void **state)
 {
     (void)state;
@@ -707,6 +748,7 @@ int main(void)
         cmocka_unit_test(test_global_loads_through_port),
         cmocka_unit_test(test_coalescer),
         cmocka_unit_test(test_shmem_banks),
+        cmocka_unit_test(test_register_estimate),
         cmocka_unit_test(test_decode),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
