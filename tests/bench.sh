@@ -8,7 +8,8 @@
 #              "functional": {"wall_s", "thread_insts_per_s", "warp_insts_per_s"},
 #              "timing": {"wall_s", "thread_insts_per_s", "warp_insts_per_s",
 #                         "cycles_per_s", "cycles", "ipc"}}],
-#    "total": {"functional": {...}, "timing": {...}},
+#    "total": {"functional": {...}, "timing": {...},
+#              "cpu_s": {"functional", "timing"} (whole runs, if /usr/bin/time)},
 #    "targets": {"regular_thread_insts_per_s": 1e7, "regular_cycles_per_s": 2e4,
 #                "met": true|false}}
 # The run is single-threaded, so the figures are for one host core.
@@ -20,19 +21,29 @@ mkdir -p "$(dirname "$out")"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/lockstep-bench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 rc=0
-"$cli" run all --size default --mode functional --stats-json "$tmp/func.json" >/dev/null \
-  || rc=$?
-"$cli" run all --size default --mode timing --config "$conf" \
-  --stats-json "$tmp/timing.json" >/dev/null || rc=$?
+# CPU seconds of each whole run (user+sys) where /usr/bin/time exists: on a
+# shared host they are steadier than the wall-clock rates.
+timer=()
+[ -x /usr/bin/time ] && timer=(/usr/bin/time -f "%U %S")
+"${timer[@]}" ${timer:+-o "$tmp/func.cpu"} "$cli" run all --size default --mode functional \
+  --stats-json "$tmp/func.json" >/dev/null || rc=$?
+"${timer[@]}" ${timer:+-o "$tmp/timing.cpu"} "$cli" run all --size default --mode timing \
+  --config "$conf" --stats-json "$tmp/timing.json" >/dev/null || rc=$?
 for f in func timing; do
   if [ ! -s "$tmp/$f.json" ]; then
     echo "bench: no $f statistics written (lockstep exited $rc)" >&2
     exit 1
   fi
 done
-python3 - "$tmp/func.json" "$tmp/timing.json" "$out" "$conf" <<'PY'
-import json, sys
+python3 - "$tmp/func.json" "$tmp/timing.json" "$out" "$conf" "$tmp" <<'PY'
+import json, os, sys
 func, tim, out, conf = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), sys.argv[3], sys.argv[4]
+def cpu(name):
+    try:
+        u, s = open(os.path.join(sys.argv[5], name + ".cpu")).read().split()[-2:]
+        return float(u) + float(s)
+    except (OSError, ValueError):
+        return None
 fref = {r["workload"]: r for r in func}
 TARGET_TI, TARGET_CY = 10e6, 20e3
 rows = []
@@ -77,6 +88,12 @@ print(hdr % ("total", "", "", T[0], T[3], "%.2f" % (total["functional"]["thread_
              "%.2f" % (total["timing"]["thread_insts_per_s"] / 1e6),
              "%.3f" % (total["timing"]["warp_insts_per_s"] / 1e6),
              "%.1f" % (total["timing"]["cycles_per_s"] / 1e3), "%.3f" % T[2], ""))
+cpu_f, cpu_t = cpu("func"), cpu("timing")
+if cpu_f and cpu_t:
+    print("whole runs in CPU seconds (inputs and CPU references included): functional "
+          "%.2f s, %.1f M thread-inst/s; timing %.2f s, %.1f M thread-inst/s, %.1f K cycles/s"
+          % (cpu_f, F[0] / cpu_f / 1e6, cpu_t, T[0] / cpu_t / 1e6, T[3] / cpu_t / 1e3))
+    total["cpu_s"] = {"functional": cpu_f, "timing": cpu_t}
 print("targets on the regular workloads (timing, %s): >= %.0f M thread-inst/s and "
       ">= %.0f K cycles/s: %s" % (conf, TARGET_TI / 1e6, TARGET_CY / 1e3, "met" if met else "NOT met"))
 json.dump({"schema": 1, "config": conf, "size": "default", "rows": rows, "total": total,
