@@ -28,11 +28,13 @@ for sw in synth/*_sweep.txt; do
       continue
     fi
     rm -f "$stat" "$stat.key"
-    ys=$out/${blk}__$label.ys
+    ys=$out/${blk}__$label.$$.ys
     sed -e "s|@FILES@|$files|" -e "s|@TOP@|$blk|" -e "s|@CHPARAM@|$chp|" \
-        -e "s|@STAT@|$stat.tmp|" synth/flow.ys > "$ys"
+        -e "s|@STAT@|$stat.tmp$$|" synth/flow.ys > "$ys"
+    # per-run temporaries, atomic renames: two synth runs may share $out
     ( yosys -q -l "$out/${blk}__$label.log" -s "$ys" >/dev/null 2>&1 \
-        && { cat "$stat.tmp.cmos"; echo "#### LIBERTY ####"; cat "$stat.tmp.lib"; } > "$stat" && rm -f "$stat.tmp".* \
+        && { cat "$stat.tmp$$.cmos"; echo "#### LIBERTY ####"; cat "$stat.tmp$$.lib"; } > "$stat.$$" \
+        && rm -f "$stat.tmp$$".* "$ys" && mv "$stat.$$" "$stat" \
         && echo "$key" > "$stat.key" || echo "synth: yosys failed for $blk $label (see $out/${blk}__$label.log)" ) &
     jobs="$jobs $!"
     while [ "$(jobs -rp | wc -l)" -ge 2 ]; do sleep 0.2; done
