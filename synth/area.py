@@ -199,11 +199,17 @@ def report(area, out):
         m = int(p.get("M", 2048))
         w("## BGP (bloom-filter GDU)")
         w("")
+        fa = bgp["flops"] * DFF_AREA
         w("Storage: two arrays of M = %d bits = **%d bits** (dissertation: "
-          "4K bits per GDU at the default M = 2048). Synthesised flops %d "
-          "(arrays + counters + default-prediction state + output "
-          "registers); NAND2 eq %.0f, of which the bit arrays are the bulk "
-          "(5.67 NAND2 eq per flop in synth/nand2eq.lib)." % (m, 2 * m, bgp["flops"], bgp["nand2_eq"]))
+          "4K bits per GDU at the default M = 2048, 6 XOR hash trees). "
+          "Synthesised flops %d (the arrays plus counters, default-prediction "
+          "state and output registers) = %.0f NAND2 eq (%.0f %% of the "
+          "%.0f total); the rest is the K hash trees and the K M:1 read "
+          "multiplexers and M-way insertion decoders of the two arrays, "
+          "which a flop-based array pays for and an SRAM/register-file "
+          "macro (as the paper's 4K-bit storage figure suggests) would not." % (
+              m, 2 * m, bgp["flops"], fa, 100.0 * fa / bgp["nand2_eq"],
+              bgp["nand2_eq"]))
         w("")
     slp = [e for e in entries if e["block"] == "slp"]
     if slp:
@@ -220,10 +226,12 @@ def report(area, out):
                 e["flops"], e["nand2_eq"]))
         w("")
         w("The dissertation's figure is 32 masks x 5 bits = 160 bits per core "
-          "for W = 32 (`w32masks`). The extra flops are the registered "
-          "outputs (valid, key, rotate flag, the W x log2(W) lane map and "
-          "the W-bit permuted mask = 199 bits for W = 32): the unit has one "
-          "register stage (docs/blocks/slp.md).")
+          "for W = 32 (`w32masks`, computed from the parameters). The other "
+          "flops are the output register stage (docs/blocks/slp.md: valid, "
+          "key, rotate flag, the W x log2(W) lane map and the W-bit permuted "
+          "mask); Yosys merges output flops that hold the same function "
+          "(lane-map bits that equal a key bit or its complement), so the "
+          "count is below table + 199.")
         w("")
     wcu = ref_entry(entries, "wcu")
     if wcu:
