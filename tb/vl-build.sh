@@ -21,6 +21,9 @@ if [ -x "$bin" ]; then
   [ $stale = 0 ] && exit 0
 fi
 mkdir -p "$dir/c"
+# Verilator's makefile does not track the prebuilt .o files below as link
+# dependencies: remove the binary so it is always relinked.
+rm -f "$bin"
 defs=(-DBLK=$blk "-DBLK_HDR=\"blocks/$blk.h\"" "-DBLK_DEF=\"blocks/${blk}_ports.def\"" "-DTB_SET=\"$set\"" "-DTB_GPARAMS=\"$gparams\"" "-DTB_BUILD=\"tb/vl-build.sh $blk $set $mut $cov\"")
 objs=""
 for f in $csrc $tbsrc; do
