@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "exec/exec_mem.h"
+#include "exec/exec_lane.h"
 
 /* ---------------------------------------------------------------- dmem */
 
@@ -376,42 +377,6 @@ static int do_st(struct exec_warp *w, struct exec_memctx *m,
 
 /* ---------------------------------------------------------------- atoms */
 
-static inline float bits_f32(uint64_t b)
-{
-    uint32_t u = (uint32_t)b;
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
-static inline uint64_t f32_bits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
-static inline double bits_f64(uint64_t b)
-{
-    double f;
-    memcpy(&f, &b, 8);
-    return f;
-}
-
-static inline uint64_t f64_bits(double f)
-{
-    uint64_t u;
-    memcpy(&u, &f, 8);
-    return u;
-}
-
-static inline int64_t sext(uint64_t v, unsigned bits)
-{
-    if (bits < 64 && (v >> (bits - 1)) & 1)
-        v |= ~0ull << bits;
-    return (int64_t)v;
-}
-
 /* New memory value of an atomic op (old, b, c) of type t, or -1 in *bad. */
 static uint64_t atom_apply(unsigned sub, enum ptx_type t, unsigned bits,
                            uint64_t old, uint64_t b, uint64_t c, bool *bad)
@@ -431,30 +396,30 @@ static uint64_t atom_apply(unsigned sub, enum ptx_type t, unsigned bits,
     case PTX_SUB_DEC:  return (old == 0 || old > b) ? b : old - 1;
     case PTX_SUB_ADD:
         if (fl && bits == 32)
-            return f32_bits(bits_f32(old) + bits_f32(b));
+            return exec_f32_bits(exec_f32(old) + exec_f32(b));
         if (fl && bits == 64)
-            return f64_bits(bits_f64(old) + bits_f64(b));
+            return exec_f64_bits(exec_f64(old) + exec_f64(b));
         return (old + b) & mask;
     case PTX_SUB_MIN:
     case PTX_SUB_MAX: {
         bool lt;
         if (fl && bits == 32)
-            lt = bits_f32(b) < bits_f32(old);
+            lt = exec_f32(b) < exec_f32(old);
         else if (fl)
-            lt = bits_f64(b) < bits_f64(old);
+            lt = exec_f64(b) < exec_f64(old);
         else if (sg)
-            lt = sext(b, bits) < sext(old, bits);
+            lt = exec_sext(b, bits) < exec_sext(old, bits);
         else
             lt = b < old;
         if (sub == PTX_SUB_MIN)
             return lt ? b : old;
         bool gt;
         if (fl && bits == 32)
-            gt = bits_f32(b) > bits_f32(old);
+            gt = exec_f32(b) > exec_f32(old);
         else if (fl)
-            gt = bits_f64(b) > bits_f64(old);
+            gt = exec_f64(b) > exec_f64(old);
         else if (sg)
-            gt = sext(b, bits) > sext(old, bits);
+            gt = exec_sext(b, bits) > exec_sext(old, bits);
         else
             gt = b > old;
         return gt ? b : old;
@@ -530,7 +495,7 @@ static int do_atom(struct exec_warp *w, struct exec_memctx *m,
 static inline uint64_t tex_coord(uint64_t raw, bool fl, uint64_t n, bool *border)
 {
     if (fl) {
-        float f = bits_f32(raw);
+        float f = exec_f32(raw);
         if (!(f > 0.0f))                    /* negative, zero or NaN */
             return 0;
         if (f >= (float)n)
@@ -538,7 +503,7 @@ static inline uint64_t tex_coord(uint64_t raw, bool fl, uint64_t n, bool *border
         uint64_t i = (uint64_t)f;           /* floor for f > 0 */
         return i < n ? i : n - 1;
     }
-    int64_t i = sext(raw, 32);
+    int64_t i = exec_sext(raw, 32);
     if (i < 0 || (uint64_t)i >= n) {
         *border = true;
         return 0;
