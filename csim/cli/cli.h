@@ -32,7 +32,7 @@ struct cli_result {
     const char *mode;          /* "functional" or "timing"                */
     const char *config;        /* config name/file, "default" when none   */
     int pass;
-    char msg[320];             /* first failure, "" on a pass              */
+    char msg[1024];            /* first failure, "" on a pass              */
     ls_stats total;            /* summed over launches                     */
     unsigned nlaunches;
     struct cli_launch *launch; /* per-launch records (malloc'd), nlaunch_rec */
