@@ -45,8 +45,10 @@ typedef enum ls_mode {
 typedef struct ls_config {
     unsigned warp_size;          /* threads per warp; 32                      */
     uint64_t global_mem_bytes;   /* device memory capacity                    */
-    uint64_t max_warp_insts;     /* per-launch budget before a deadlock error */
-    unsigned max_stack_depth;    /* reconvergence stack entries per warp      */
+    uint64_t max_warp_insts;     /* per-launch budget before a deadlock error;
+                                    0 = config key max_warp_insts (2^34)     */
+    unsigned max_stack_depth;    /* reconvergence stack entries per warp;
+                                    0 = config key max_stack_depth (64)      */
     ls_mode mode;                /* functional or timing                      */
     const char *config;          /* shipped name ("gtx480") or file path;
                                     NULL = built-in defaults (GTX480-like)    */
@@ -54,9 +56,9 @@ typedef struct ls_config {
     int progress;                /* 1: progress line on stderr if a tty       */
 } ls_config;
 
-/* Fills *cfg with the defaults (32-wide warps, 1 GiB, 2^34 insts budget,
- * timing mode (cycle-level), built-in GTX480-like
- * config, no overrides, no progress line). */
+/* Fills *cfg with the defaults (32-wide warps, 1 GiB, instruction budget
+ * and stack depth from the config keys, timing mode (cycle-level), built-in
+ * GTX480-like config, no overrides, no progress line). */
 void ls_config_default(ls_config *cfg);
 
 /* Writes the effective timing configuration of cfg (its config name/file

@@ -29,8 +29,8 @@ void ls_config_default(ls_config *cfg)
     memset(cfg, 0, sizeof *cfg);
     cfg->warp_size = 32;
     cfg->global_mem_bytes = 1ull << 30;
-    cfg->max_warp_insts = 1ull << 34;
-    cfg->max_stack_depth = 64;
+    cfg->max_warp_insts = 0;    /* 0: the config keys of the same names */
+    cfg->max_stack_depth = 0;
     /* every workload passes in timing mode under every shipped config with
      * final memory equal to functional mode (tests/unit/test_core_timing.c) */
     cfg->mode = LS_MODE_TIMING;
@@ -136,10 +136,8 @@ ls_gpu *ls_gpu_create(const ls_config *cfg, char *err, size_t errlen)
         why = "warp_size must be 32";
     else if (c.global_mem_bytes == 0 || c.global_mem_bytes > (1ull << 40))
         why = "global_mem_bytes must be in (0, 2^40]";
-    else if (c.max_stack_depth < 2 || c.max_stack_depth > 65536)
-        why = "max_stack_depth must be in [2, 65536]";
-    else if (c.max_warp_insts == 0)
-        why = "max_warp_insts must be non-zero";
+    else if (c.max_stack_depth == 1 || c.max_stack_depth > 65536)
+        why = "max_stack_depth must be 0 (from the config) or in [2, 65536]";
     if (why) {
         if (err && errlen)
             snprintf(err, errlen, "%s:%d: ls_gpu_create: %s", __FILE__, __LINE__, why);
@@ -152,6 +150,11 @@ ls_gpu *ls_gpu_create(const ls_config *cfg, char *err, size_t errlen)
             snprintf(err, errlen, "%s", cerr);
         return NULL;
     }
+    /* one source per knob: a zero ls_config field takes the config key */
+    if (c.max_warp_insts == 0)
+        c.max_warp_insts = (uint64_t)tc.max_warp_insts;
+    if (c.max_stack_depth == 0)
+        c.max_stack_depth = (unsigned)tc.max_stack_depth;
     if (c.mode != LS_MODE_FUNCTIONAL && c.mode != LS_MODE_TIMING) {
         if (err && errlen)
             snprintf(err, errlen, "%s:%d: ls_gpu_create: mode must be functional or timing",

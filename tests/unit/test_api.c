@@ -97,7 +97,7 @@ static void test_null_and_bad_args(void **state)
     assert_null(ls_gpu_create(&c, err, sizeof err));
     assert_non_null(strstr(err, "warp_size"));
     ls_config_default(&c);
-    c.max_stack_depth = 0;
+    c.max_stack_depth = 1;      /* 0 means "from the config key" */
     assert_null(ls_gpu_create(&c, err, sizeof err));
     assert_non_null(strstr(err, "max_stack_depth"));
 
@@ -385,6 +385,39 @@ static void test_deadlocks(void **state)
     ls_gpu_destroy(g);
 }
 
+/* The instruction budget and the stack depth come from the config keys
+ * when the ls_config fields are 0 (the default), in both modes. */
+static void test_limits_from_config_keys(void **state)
+{
+    (void)state;
+    for (int mode = 0; mode < 2; mode++) {
+        char err[256];
+        const char *sets[] = {"max_warp_insts=1000", NULL};
+        ls_config c;
+        ls_config_default(&c);
+        assert_int_equal(c.max_warp_insts, 0);
+        c.mode = mode ? LS_MODE_TIMING : LS_MODE_FUNCTIONAL;
+        c.sets = sets;
+        ls_gpu *g = ls_gpu_create(&c, err, sizeof err);
+        if (!g)
+            fail_msg("%s", err);
+        ls_module *m;
+        if (ls_module_load_text(g, "spin.ptx", SPIN, strlen(SPIN), &m) != LS_OK)
+            fail_msg("%s", ls_gpu_error(g));
+        assert_int_equal(ls_launch(g, m, "spin", (ls_dim3){1, 1, 1}, (ls_dim3){32, 1, 1},
+                                   0, NULL, NULL), LS_ERR_DEADLOCK);
+        has_msg(g, "1000");
+        ls_gpu_destroy(g);
+    }
+    char err[256];
+    const char *bad[] = {"max_stack_depth=1", NULL};
+    ls_config c;
+    ls_config_default(&c);
+    c.sets = bad;
+    assert_null(ls_gpu_create(&c, err, sizeof err));
+    assert_non_null(strstr(err, "max_stack_depth"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -392,6 +425,7 @@ int main(void)
         cmocka_unit_test(test_symbols_and_mangled_names),
         cmocka_unit_test(test_two_gpus),
         cmocka_unit_test(test_deadlocks),
+        cmocka_unit_test(test_limits_from_config_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
