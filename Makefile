@@ -96,8 +96,12 @@ $(BUILD)/tests/%: tests/unit/%.c $(WLLIB) $(LIB)
 run: deps $(CLI)
 	$(CLI) run all --mode timing --config gtx480 --table
 
-test: deps $(TEST_TARGETS)
-	@echo "make test: all test groups passed"
+# The test groups are independent: run them TEST_JOBS at a time, each
+# group's output kept together (--output-sync).
+TEST_JOBS ?= 2
+test: deps
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target $(TEST_TARGETS)
+	@echo "make test: $(words $(TEST_TARGETS)) passed, 0 failed"
 
 test-unit: $(UNIT_BINS)
 	@bash tests/run-unit.sh $(UNIT_BINS)
