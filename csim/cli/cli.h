@@ -81,9 +81,6 @@ void cli_json_result(FILE *f, const struct cli_result *r, int indent);
 void cli_print_table(FILE *f, const struct cli_result *r, size_t n);
 /* Thread instructions per second of r (0 when no time was measured). */
 double cli_rate(uint64_t insts, double wall_s);
-/* acc += s over every ls_stats field (counts summed, depth maxed, ipc and
- * simd_util recomputed for 32-wide warps). */
-void cli_stats_sum(ls_stats *acc, const ls_stats *s);
 /* misses / accesses of a cache (0 when it saw no access). */
 double cli_miss_rate(const ls_cache_stats *c);
 

@@ -41,56 +41,6 @@ double cli_miss_rate(const ls_cache_stats *c)
     return c->accesses ? (double)c->misses / (double)c->accesses : 0.0;
 }
 
-static void cache_add(ls_cache_stats *a, const ls_cache_stats *c)
-{
-    a->accesses += c->accesses;
-    a->hits += c->hits;
-    a->misses += c->misses;
-    a->sector_misses += c->sector_misses;
-    a->sector_fills += c->sector_fills;
-    a->evictions += c->evictions;
-    a->mshr_merges += c->mshr_merges;
-    a->reservation_fails += c->reservation_fails;
-    for (int i = 0; i <= LS_MAX_SECTORS; i++)
-        a->used_sectors_hist[i] += c->used_sectors_hist[i];
-}
-
-void cli_stats_sum(ls_stats *acc, const ls_stats *s)
-{
-    acc->launches += s->launches;
-    acc->warp_insts += s->warp_insts;
-    acc->thread_insts += s->thread_insts;
-    acc->divergent_branches += s->divergent_branches;
-    acc->branches += s->branches;
-    if (s->max_stack_depth > acc->max_stack_depth)
-        acc->max_stack_depth = s->max_stack_depth;
-    for (int i = 0; i < LS_STACK_HIST; i++)
-        acc->stack_depth_hist[i] += s->stack_depth_hist[i];
-    acc->ctas += s->ctas;
-    acc->threads += s->threads;
-    acc->cycles += s->cycles;
-    acc->sm_cycles += s->sm_cycles;
-    acc->idle_cycles += s->idle_cycles;
-    acc->stall.no_warps += s->stall.no_warps;
-    acc->stall.ibuffer += s->stall.ibuffer;
-    acc->stall.scoreboard += s->stall.scoreboard;
-    acc->stall.barrier += s->stall.barrier;
-    acc->stall.pipe_busy += s->stall.pipe_busy;
-    acc->stall.mem_wait += s->stall.mem_wait;
-    cache_add(&acc->l1d, &s->l1d);
-    cache_add(&acc->l2, &s->l2);
-    acc->dram.reads += s->dram.reads;
-    acc->dram.writes += s->dram.writes;
-    acc->dram.bytes += s->dram.bytes;
-    acc->dram.row_hits += s->dram.row_hits;
-    acc->dram.activates += s->dram.activates;
-    acc->dram.precharges += s->dram.precharges;
-    acc->wall_s += s->wall_s;
-    acc->ipc = acc->cycles ? (double)acc->warp_insts / (double)acc->cycles : 0.0;
-    acc->simd_util = acc->warp_insts
-        ? (double)acc->thread_insts / ((double)acc->warp_insts * 32.0) : 0.0;
-}
-
 static void json_u64(FILE *f, int in, const char *key, uint64_t v, int comma)
 {
     fprintf(f, "%*s\"%s\": %llu%s\n", in, "", key, (unsigned long long)v,
@@ -257,7 +207,7 @@ static void print_timing_table(FILE *f, const struct cli_result *r, size_t n)
                 (unsigned long long)s->dram.bytes, r[i].wall_s,
                 cli_rate(s->thread_insts, r[i].wall_s) / 1e6,
                 cli_rate(s->cycles, r[i].wall_s));
-        cli_stats_sum(&sum, s);
+        ls_stats_add(&sum, s, 32);
         wall += r[i].wall_s;
         passed += r[i].pass != 0;
     }

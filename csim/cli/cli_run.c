@@ -147,7 +147,7 @@ static void run_one(const struct workload *w, const struct run_opts *o,
         /* every field summed (the timing counters included) */
         memset(&r->total, 0, sizeof r->total);
         for (unsigned i = 0; i < r->nlaunch_rec; i++)
-            cli_stats_sum(&r->total, &r->launch[i].s);
+            ls_stats_add(&r->total, &r->launch[i].s, 32);
     }
     r->wall_s = rep.total.wall_s > 0 ? rep.total.wall_s : t1 - t0;
     r->pass = rc == 0 && rep.pass && rep.nlaunches > 0;
