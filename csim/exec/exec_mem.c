@@ -190,6 +190,24 @@ static inline unsigned generic_resolve(uint64_t *addr)
     return PTX_SP_GLOBAL;
 }
 
+/* Address of lane's access through MEM operand o in space `space`, mapped
+ * to its state space: generic addresses resolve through the windows,
+ * shared and local offsets wrap at 32 bits. Returns the space; *addr is
+ * the offset within it. */
+static inline unsigned lane_space_addr(const struct exec_warp *w,
+                                       const struct ptx_operand *o,
+                                       unsigned space, unsigned lane,
+                                       uint64_t *addr)
+{
+    uint64_t a = mem_addr(w, o, lane);
+    if (space == PTX_SP_GENERIC)
+        space = generic_resolve(&a);
+    else if (space == PTX_SP_SHARED || space == PTX_SP_LOCAL)
+        a = (uint32_t)a;                /* 32-bit windows wrap */
+    *addr = a;
+    return space;
+}
+
 /* Host pointer for an access of n bytes at addr in space sp by lane, or
  * NULL with err filled. addr is already resolved (not generic). */
 static uint8_t *resolve(struct exec_memctx *m, unsigned sp, uint64_t addr,
@@ -322,12 +340,8 @@ static int do_ld(struct exec_warp *w, struct exec_memctx *m,
         return 0;
     }
     EXEC_FOR_EACH_LANE(act, lane, {
-        uint64_t addr = mem_addr(w, a, lane);
-        unsigned sp = space;
-        if (sp == PTX_SP_GENERIC)
-            sp = generic_resolve(&addr);
-        else if (sp == PTX_SP_SHARED || sp == PTX_SP_LOCAL)
-            addr = (uint32_t)addr;      /* 32-bit windows wrap */
+        uint64_t addr;
+        unsigned sp = lane_space_addr(w, a, space, lane, &addr);
         res->addr[lane] = addr;
         const uint8_t *p = fast_ptr(m, sp, addr, n);
         if (!p && !(p = resolve(m, sp, addr, n, lane, false, err)))
@@ -353,12 +367,8 @@ static int do_st(struct exec_warp *w, struct exec_memctx *m,
     res->is_store = true;
     res->space = in->space;
     EXEC_FOR_EACH_LANE(act, lane, {
-        uint64_t addr = mem_addr(w, a, lane);
-        unsigned sp = in->space;
-        if (sp == PTX_SP_GENERIC)
-            sp = generic_resolve(&addr);
-        else if (sp == PTX_SP_SHARED || sp == PTX_SP_LOCAL)
-            addr = (uint32_t)addr;      /* 32-bit windows wrap */
+        uint64_t addr;
+        unsigned sp = lane_space_addr(w, a, in->space, lane, &addr);
         res->addr[lane] = addr;
         uint8_t *p = sp == PTX_SP_PARAM ? NULL : fast_ptr(m, sp, addr, n);
         if (!p && !(p = resolve(m, sp, addr, n, lane, true, err)))
@@ -452,12 +462,8 @@ static int do_atom(struct exec_warp *w, struct exec_memctx *m,
     res->is_store = true;
     res->space = in->space;
     EXEC_FOR_EACH_LANE(act, lane, {
-        uint64_t addr = mem_addr(w, a, lane);
-        unsigned sp = in->space;
-        if (sp == PTX_SP_GENERIC)
-            sp = generic_resolve(&addr);
-        else if (sp == PTX_SP_SHARED || sp == PTX_SP_LOCAL)
-            addr = (uint32_t)addr;      /* 32-bit windows wrap */
+        uint64_t addr;
+        unsigned sp = lane_space_addr(w, a, in->space, lane, &addr);
         res->addr[lane] = addr;
         if (sp != PTX_SP_GLOBAL && sp != PTX_SP_SHARED) {
             fault(err, lane, addr, "atomic on %s memory (%u bytes)",
