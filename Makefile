@@ -16,7 +16,7 @@ SAN     ?=
 CFLAGS  := -std=c11 $(WARN) $(OPT) $(SAN) -D_POSIX_C_SOURCE=200809L \
            -I. -Iinclude -Icsim -I$(BUILD)/gen -MMD -MP
 LDFLAGS := $(SAN)
-LDLIBS  := -lm
+LDLIBS  := -lm -ldl
 
 LIB     := $(BUILD)/liblockstep.a
 CLI     := $(BUILD)/lockstep
@@ -48,6 +48,9 @@ all: $(ALL_TARGETS)
 
 deps:
 	@bash mk/deps.sh
+
+# the seam finds rtl/ and tb/vl-so.sh here unless LOCKSTEP_ROOT says otherwise
+$(BUILD)/obj/csim/cosim/%.o: CFLAGS += -DLS_SRC_ROOT='"$(CURDIR)"'
 
 $(BUILD)/obj/%.o: %.c | deps
 	@mkdir -p $(dir $@)

@@ -24,7 +24,8 @@ typedef enum ls_status {
     LS_ERR_DEADLOCK = 5,  /* barrier never reached or instruction budget spent */
     LS_ERR_LAUNCH = 6,    /* bad launch geometry, arguments or resources       */
     LS_ERR_IO = 7,        /* file could not be read                            */
-    LS_ERR_INTERNAL = 8   /* a model invariant broke: a bug, please report     */
+    LS_ERR_INTERNAL = 8,  /* a model invariant broke: a bug, please report     */
+    LS_ERR_COSIM = 9      /* an RTL block disagreed with its C model (cosim)   */
 } ls_status;
 
 /* Human-readable name of a status code ("LS_ERR_PARSE"). */
@@ -54,6 +55,13 @@ typedef struct ls_config {
                                     NULL = built-in defaults (GTX480-like)    */
     const char *const *sets;     /* NULL-terminated "key=value" overrides     */
     int progress;                /* 1: progress line on stderr if a tty       */
+    /* RTL in the loop (docs/cosim.md); the backends are config keys
+     * (slp.backend = c|rtl|lockstep, cosim_continue) */
+    const char *const *rtl;      /* NULL-terminated "blk=FILE.v": verilate the
+                                    user's RTL instead of rtl/<blk>.v       */
+    const char *fail_dir;        /* mismatch traces/FSTs: <fail_dir>/<run>/;
+                                    NULL = build/fail under the source tree */
+    const char *run_name;        /* <run> above; NULL = "run"               */
 } ls_config;
 
 /* Fills *cfg with the defaults (32-wide warps, 1 GiB, instruction budget
@@ -128,6 +136,22 @@ typedef struct ls_stall_stats {
     uint64_t mem_wait;       /* memory unit or its queues full                */
 } ls_stall_stats;
 
+/* The five RTL blocks (index of ls_stats.cosim). */
+enum ls_block { LS_BLK_CAPT = 0, LS_BLK_WCU = 1, LS_BLK_SLP = 2, LS_BLK_RVC = 3,
+                LS_BLK_BGP = 4, LS_BLK_COUNT = 5 };
+/* Name of block b ("slp"), or "?" out of range. */
+const char *ls_block_name(int b);
+
+/* RTL-in-the-loop figures of one block kind, summed over its instances. */
+typedef struct ls_cosim_stats {
+    uint64_t instances;          /* instances clocked (max over launches)     */
+    uint64_t cycles;             /* clock edges stepped (compared under lockstep) */
+    uint64_t idle_skipped;       /* idle edges skipped under the clocking rule */
+    uint64_t transactions;       /* edges with a non-idle input               */
+    uint64_t mismatches;         /* edges where RTL and C model disagreed     */
+    int backend;                 /* 0 c, 1 rtl, 2 lockstep; -1 not clocked    */
+} ls_cosim_stats;
+
 #define LS_STACK_HIST 16
 /* Statistics of one launch (or a sum of launches, see ls_stats_add). */
 typedef struct ls_stats {
@@ -149,7 +173,16 @@ typedef struct ls_stats {
     double ipc;                  /* warp_insts / cycles (0 in functional)     */
     double simd_util;            /* thread_insts / (warp_insts * warp_size)   */
     double wall_s;               /* host seconds spent simulating             */
+    ls_cosim_stats cosim[LS_BLK_COUNT]; /* per block kind (timing mode)       */
 } ls_stats;
+
+/* Re-runs a block trace written on a mismatch (docs/cosim.md) on the C
+ * model and the RTL, with no GPU; fst (may be NULL) receives the waveform
+ * window before the first mismatch. Prints the report to out. Returns
+ * LS_OK when the trace replays without a mismatch, LS_ERR_COSIM when it
+ * reproduces one, another status with err on a bad file or build. */
+ls_status ls_cosim_replay(const char *trace, const char *fst, FILE *out,
+                          char *err, size_t errlen);
 
 /* acc += s (sums counts, max of depths, recomputes simd_util). */
 void ls_stats_add(ls_stats *acc, const ls_stats *s, unsigned warp_size);

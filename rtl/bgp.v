@@ -7,7 +7,7 @@
 // Every NUM_EVICT evictions: insertions*100 > SKEW_PCT*NUM_EVICT inverts D
 // and clears both arrays (the fill schedule restarts).
 // All outputs are registers; state changes only on a valid input.
-// Spec: /work/shared/spec/blocks.md section 5; docs/blocks/bgp.md.
+// Spec: shared spec blocks.md section 5; docs/blocks/bgp.md.
 module bgp #(
     parameter integer M         = 2048,  // bits per array, 2^8..2^16
     parameter integer K         = 6,     // hash functions, 1..8

@@ -2,7 +2,7 @@
 // the W lanes of one write-back, thermometer enc, D/FS flags, base value
 // registers and byte-array write enables, all registered (one cycle to
 // compress). Payload registers load only when valid_i is 1.
-// Spec: /work/shared/spec/blocks.md section 4; docs/blocks/rvc.md.
+// Spec: shared spec blocks.md section 4; docs/blocks/rvc.md.
 module rvc_comp #(
     parameter integer W = 32            // lanes, even, 2..32
 ) (

@@ -3,7 +3,7 @@
 // byte-sliced arrays, and classifies the operand's scalar eligibility for
 // the reading instruction's mask M'. One registered cycle; payload
 // registers load only when valid_i is 1.
-// Spec: /work/shared/spec/blocks.md section 4; docs/blocks/rvc.md.
+// Spec: shared spec blocks.md section 4; docs/blocks/rvc.md.
 module rvc_decomp #(
     parameter integer W = 32            // lanes, even, 2..32
 ) (

@@ -9,21 +9,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "blocks/blk_port.h"   /* struct ls_port, LS_MAX_PORTS */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 #define LS_HIST 32                /* input cycles kept for the report     */
-#define LS_MAX_PORTS 64
-
-/* One RTL port (from the .def) with its actual size under the current cfg. */
-struct ls_port {
-    const char *name;
-    int is_out;                   /* 0 input, 1 output                    */
-    unsigned max_bits, max_count; /* from the .def                        */
-    unsigned bits, count;         /* actual RTL size (<blk>_tb_dims)      */
-    size_t off;                   /* offset of the uint32_t array         */
-};
 
 /* Stimulus RNG (xorshift64*), plus scratch the stimulus hook may keep. */
 struct tb_rng {

@@ -19,31 +19,13 @@ int slp_tb_directed(struct ls_ctx *ls, const struct slp_cfg *cfg);
 
 int slp_tb_param(struct slp_cfg *cfg, const char *name, long value)
 {
-    if (!strcmp(name, "W"))
-        cfg->W = (unsigned)value;
-    else if (!strcmp(name, "NWARPS"))
-        cfg->NWARPS = (unsigned)value;
-    else if (!strcmp(name, "ROT_EN"))
-        cfg->ROT_EN = (unsigned)value;
-    else
-        return -1;
-    return 0;
+    return slp_set_param(cfg, name, value);
 }
 
 void slp_tb_dims(const struct slp_cfg *cfg, const char *name, unsigned *bits,
                  unsigned *count)
 {
-    unsigned m = slp_lane_bits(cfg);
-    if (!strcmp(name, "slot_i"))
-        *bits = slp_slot_bits(cfg);
-    else if (!strcmp(name, "wid_i") || !strcmp(name, "key_o"))
-        *bits = m;
-    else if (!strcmp(name, "mask_i") || !strcmp(name, "mask_o"))
-        *bits = cfg->W;
-    else if (!strcmp(name, "phys_o")) {
-        *bits = m;
-        *count = cfg->W;
-    }
+    slp_port_dims(cfg, name, bits, count);
 }
 
 static uint32_t rand_mask(struct tb_rng *r, unsigned W)

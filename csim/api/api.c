@@ -5,6 +5,13 @@
 #include <string.h>
 #include "gpu/gpu.h"
 #include "gpu/gpu_cfgblobs.h"
+#include "cosim/cosim.h"
+
+const char *ls_block_name(int b)
+{
+    static const char *const names[LS_BLK_COUNT] = { "capt", "wcu", "slp", "rvc", "bgp" };
+    return b >= 0 && b < LS_BLK_COUNT ? names[b] : "?";
+}
 
 const char *ls_status_name(ls_status s)
 {
@@ -18,6 +25,7 @@ const char *ls_status_name(ls_status s)
     case LS_ERR_LAUNCH:   return "LS_ERR_LAUNCH";
     case LS_ERR_IO:       return "LS_ERR_IO";
     case LS_ERR_INTERNAL: return "LS_ERR_INTERNAL";
+    case LS_ERR_COSIM:    return "LS_ERR_COSIM";
     }
     return "LS_ERR_UNKNOWN";
 }
@@ -173,6 +181,12 @@ ls_gpu *ls_gpu_create(const ls_config *cfg, char *err, size_t errlen)
     g->cfg.sets = NULL;
     g->tcfg = tc;
     g->dmem.capacity = c.global_mem_bytes;
+    if (gpu_cosim_init(g, &c) != LS_OK) {
+        if (err && errlen)
+            snprintf(err, errlen, "%s", g->err);
+        ls_gpu_destroy(g);
+        return NULL;
+    }
     if (err && errlen)
         err[0] = 0;
     return g;
@@ -192,6 +206,10 @@ void ls_gpu_destroy(ls_gpu *gpu)
         m = n;
     }
     gpu_timing_free(gpu);
+    if (gpu->cosim) {
+        cosim_env_fini(gpu->cosim);
+        free(gpu->cosim);
+    }
     gpu_mem_fini(gpu);
     free(gpu->tex);
     free(gpu);
@@ -389,6 +407,17 @@ void ls_stats_add(ls_stats *acc, const ls_stats *s, unsigned warp_size)
     if (!acc || !s)
         return;
     acc->launches += s->launches;
+    for (int b = 0; b < LS_BLK_COUNT; b++) {
+        ls_cosim_stats *a = &acc->cosim[b];
+        const ls_cosim_stats *c = &s->cosim[b];
+        if (c->instances > a->instances)
+            a->instances = c->instances;
+        a->cycles += c->cycles;
+        a->idle_skipped += c->idle_skipped;
+        a->transactions += c->transactions;
+        a->mismatches += c->mismatches;
+        a->backend = a->instances ? (c->instances ? c->backend : a->backend) : -1;
+    }
     acc->warp_insts += s->warp_insts;
     acc->thread_insts += s->thread_insts;
     acc->divergent_branches += s->divergent_branches;

@@ -1,6 +1,6 @@
 /* BGP: bi-modal granularity predictor, the dual bit-array bloom filter
  * granularity decision unit (dissertation 5.2.3, Fig 5.5, 5.6, Table 5.2;
- * spec /work/shared/spec/blocks.md section 5). Cycle-exact model of
+ * spec shared spec blocks.md section 5). Cycle-exact model of
  * rtl/bgp.v; docs/blocks/bgp.md defines the K hash functions and has the
  * cycle table.
  *

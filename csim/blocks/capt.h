@@ -1,5 +1,5 @@
 /* CAPT: compaction-adequacy prediction table of CAPRI (dissertation 4.2.2,
- * Fig 4.8; spec /work/shared/spec/blocks.md section 1). Cycle-exact model
+ * Fig 4.8; spec shared spec blocks.md section 1). Cycle-exact model
  * of rtl/capt.v; docs/blocks/capt.md has the cycle table.
  *
  * Fully associative, ENTRIES entries of {valid, tag = branch PC (TAG_W

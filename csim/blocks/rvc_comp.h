@@ -1,6 +1,6 @@
 /* RVC compressor: byte-wise register value compression of one vector
  * register write-back (G-Scalar sec. 3.1, 3.3, 4.2, 4.3, Fig 2, 3, 7;
- * spec /work/shared/spec/blocks.md section 4). Cycle-exact model of
+ * spec shared spec blocks.md section 4). Cycle-exact model of
  * rtl/rvc_comp.v; docs/blocks/rvc.md has the cycle table.
  *
  * One call of rvc_comp_step() is one rising edge of clk_i with `in`

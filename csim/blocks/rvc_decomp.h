@@ -2,7 +2,7 @@
  * encoding bits, D/FS flags, base value registers and the byte-sliced
  * arrays, and classifies the operand's scalar eligibility for the reading
  * instruction's active mask M' (G-Scalar sec. 3.2, 4.1-4.3, Fig 5, 7;
- * spec /work/shared/spec/blocks.md section 4). Cycle-exact model of
+ * spec shared spec blocks.md section 4). Cycle-exact model of
  * rtl/rvc_decomp.v (one registered cycle); docs/blocks/rvc.md.
  *
  * One call of rvc_decomp_step() is one rising edge of clk_i with `in`

@@ -30,6 +30,35 @@ unsigned slp_storage_bits(const struct slp_cfg *cfg)
     return cfg->NWARPS * (slp_lane_bits(cfg) + (cfg->ROT_EN ? 1 : 0));
 }
 
+int slp_set_param(struct slp_cfg *cfg, const char *name, long v)
+{
+    if (!strcmp(name, "W"))
+        cfg->W = (unsigned)v;
+    else if (!strcmp(name, "NWARPS"))
+        cfg->NWARPS = (unsigned)v;
+    else if (!strcmp(name, "ROT_EN"))
+        cfg->ROT_EN = (unsigned)v;
+    else
+        return -1;
+    return 0;
+}
+
+void slp_port_dims(const struct slp_cfg *cfg, const char *name,
+                   unsigned *bits, unsigned *count)
+{
+    unsigned m = slp_lane_bits(cfg);
+    if (!strcmp(name, "slot_i"))
+        *bits = slp_slot_bits(cfg);
+    else if (!strcmp(name, "wid_i") || !strcmp(name, "key_o"))
+        *bits = m;
+    else if (!strcmp(name, "mask_i") || !strcmp(name, "mask_o"))
+        *bits = cfg->W;
+    else if (!strcmp(name, "phys_o")) {
+        *bits = m;
+        *count = cfg->W;
+    }
+}
+
 void slp_reset(struct slp_state *s)
 {
     struct slp_cfg cfg = s->cfg;

@@ -1,5 +1,5 @@
 /* SLP: SIMD lane permutation unit (dissertation 4.3.4-4.3.6, Fig 4.16,
- * 4.19; spec /work/shared/spec/blocks.md section 3). Cycle-exact model of
+ * 4.19; shared spec blocks.md section 3). Cycle-exact model of
  * rtl/slp.v; docs/blocks/slp.md has the cycle table.
  *
  * A launch (valid_i & launch_i) computes the permutation of warp wid_i
@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #define SLP_MAX_W 32
-#define SLP_MAX_NWARPS 32
+#define SLP_MAX_NWARPS 64   /* warp slots of the largest SM (2048 threads) */
 
 /* Permutation modes (mode_i). SLP_RANDOM is C-side only (not in RTL). */
 enum slp_mode {
@@ -31,7 +31,7 @@ enum slp_mode {
 /* Verilog parameters of rtl/slp.v, same names and defaults. */
 struct slp_cfg {
     unsigned W;            /* lanes, power of two 4..32, default 32       */
-    unsigned NWARPS;       /* warp slots in the table, 2..32, default 32  */
+    unsigned NWARPS;       /* warp slots in the table, 2..64, default 32  */
     unsigned ROT_EN;       /* 1: store a rotate flag per slot (mode 7);
                               0: masks only, mode 7 acts as none          */
 };
@@ -100,6 +100,14 @@ int slp_map(unsigned W, unsigned mode, unsigned wid, uint64_t seed,
 
 /* Applies phys to a logical mask: bit phys[l] of the result = bit l. */
 uint32_t slp_apply(unsigned W, const unsigned phys[SLP_MAX_W], uint32_t mask);
+
+/* Sets Verilog parameter `name` of cfg to v; -1 if the name is unknown. */
+int slp_set_param(struct slp_cfg *cfg, const char *name, long v);
+
+/* Actual RTL size of port `name` under cfg: bits and count come in as the
+ * .def maxima and are narrowed where the RTL is narrower. */
+void slp_port_dims(const struct slp_cfg *cfg, const char *name,
+                   unsigned *bits, unsigned *count);
 
 /* Mask storage bits of the table: NWARPS x log2(W) (+ NWARPS if ROT_EN). */
 unsigned slp_storage_bits(const struct slp_cfg *cfg);

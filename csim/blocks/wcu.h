@@ -1,6 +1,6 @@
 /* WCU: warp compaction unit with per-lane priority encoders and the
  * compaction-adequacy evaluator (dissertation 4.1.3, 4.2.2, Fig 4.3, 4.9;
- * spec /work/shared/spec/blocks.md section 2). Cycle-exact model of
+ * spec shared spec blocks.md section 2). Cycle-exact model of
  * rtl/wcu.v; docs/blocks/wcu.md has the cycle table.
  *
  * One call of wcu_step() is one rising edge of clk_i with `in` applied;

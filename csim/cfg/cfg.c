@@ -42,11 +42,19 @@ static void cfg_err(char *err, size_t n, const char *fmt, ...)
     va_end(ap);
 }
 
+/* A key by name; "slp.backend" names the key slp_backend. */
 static const struct cfg_key *cfg_find(const char *name, size_t len)
 {
-    for (size_t i = 0; i < CFG_NKEYS; i++)
-        if (strlen(cfg_keys[i].name) == len && !strncmp(cfg_keys[i].name, name, len))
+    for (size_t i = 0; i < CFG_NKEYS; i++) {
+        const char *k = cfg_keys[i].name;
+        if (strlen(k) != len)
+            continue;
+        size_t j = 0;
+        while (j < len && (k[j] == name[j] || (k[j] == '_' && name[j] == '.')))
+            j++;
+        if (j == len)
             return &cfg_keys[i];
+    }
     return NULL;
 }
 

@@ -13,6 +13,7 @@
 #include "lockstep.h"
 #include "cfg/cfg.h"
 #include "core/core_port.h"
+#include "core/core_slp.h"
 #include "simt/simt.h"
 
 #define CORE_INF UINT64_MAX
@@ -149,6 +150,8 @@ struct core_sm {
     struct core_stats st;
     uint64_t issue_cap;         /* stop issuing when st.issued reaches it
                                    (the GPU's warp-instruction budget)     */
+    /* blocks, through the seam (csim/cosim) */
+    struct core_slp slp;
     /* failure detail */
     int err_slot;
 };
@@ -168,6 +171,9 @@ unsigned core_coalesce(const struct exec_result *r, unsigned line,
  * nbanks 4-byte banks: the largest number of distinct words in one bank. */
 unsigned core_shmem_degree(const struct exec_result *r, unsigned nbanks);
 
+/* Warp slots of an SM under config c (max_threads_per_sm / 32, at most
+ * CORE_MAX_SLOTS). */
+unsigned core_sm_slots(const struct cfg *c);
 /* Creates SM id for config c (warp slots, stacks). Returns 0 or -1. */
 int core_sm_init(struct core_sm *sm, const struct cfg *c, unsigned id,
                  uint32_t max_stack_depth);

@@ -11,15 +11,19 @@
 static inline unsigned popc(uint32_t x) { return (unsigned)__builtin_popcount(x); }
 static inline uint64_t umin(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
+unsigned core_sm_slots(const struct cfg *c)
+{
+    unsigned n = (unsigned)(c->max_threads_per_sm / 32);
+    return n > CORE_MAX_SLOTS ? CORE_MAX_SLOTS : n;
+}
+
 int core_sm_init(struct core_sm *sm, const struct cfg *c, unsigned id,
                  uint32_t max_stack_depth)
 {
     memset(sm, 0, sizeof *sm);
     sm->c = c;
     sm->id = id;
-    sm->nslots = (unsigned)(c->max_threads_per_sm / 32);
-    if (sm->nslots > CORE_MAX_SLOTS)
-        sm->nslots = CORE_MAX_SLOTS;
+    sm->nslots = core_sm_slots(c);
     for (unsigned i = 0; i < CORE_MAX_SLOTS; i++)
         sm->wake[i] = CORE_INF;
     sm->ncta_slots = (unsigned)c->max_ctas_per_sm;
@@ -67,6 +71,7 @@ void core_sm_free(struct core_sm *sm)
     for (unsigned i = 0; i < CORE_MAX_SLOTS; i++)
         free(sm->local_slot[i]);
     free(sm->shared);
+    core_slp_free(&sm->slp);
     memset(sm, 0, sizeof *sm);
 }
 
@@ -108,6 +113,7 @@ int core_sm_kernel(struct core_sm *sm, const struct core_kernel *k, uint64_t now
     sm->next_try = CORE_INF;
     sm->has_work_at_last = false;
     sm->err_slot = -1;
+    core_slp_kernel(&sm->slp, k->f->name, now);
     return 0;
 }
 
@@ -221,6 +227,7 @@ int core_sm_launch_cta(struct core_sm *sm, const uint32_t ctaid[3], uint64_t now
         memset(w->reg_ready, 0, (size_t)(k->prog->max_regs ? k->prog->max_regs : 1) *
                                     sizeof *w->reg_ready);
         sm->live_warps++;
+        core_slp_push(&sm->slp, 1, slot, wi, ctaid, valid, now);
         if (s->state == SIMT_DONE)
             cta->nwarps_left--;     /* no valid thread (cannot happen) */
     }
@@ -307,10 +314,12 @@ static void try_release(struct core_sm *sm, int32_t ci, uint64_t now)
 }
 
 /* A finished warp with no outstanding loads leaves its slot. */
-static void warp_leave(struct core_sm *sm, unsigned slot)
+static void warp_leave(struct core_sm *sm, unsigned slot, uint64_t now)
 {
     struct core_warp *w = &sm->w[slot];
     int32_t ci = w->cta;
+    core_slp_push(&sm->slp, 0, slot, w->sw.gridv.warpid, w->sw.gridv.ctaid,
+                  sm->slp.vmask[slot], now);
     sm->st.warp_insts += w->sw.warp_insts;
     sm->st.thread_insts += w->sw.thread_insts;
     sm->st.branches += w->sw.branches;
@@ -552,7 +561,7 @@ static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
         /* an exited warp whose loads are still out drains memory */
         sm->wake_reason[slot] = w->npend ? CORE_ST_MEM : CORE_ST_NONE;
         if (w->npend == 0)
-            warp_leave(sm, slot);
+            warp_leave(sm, slot, now);
         if (sm->cta[ci].used)
             try_release(sm, ci, now);
     }
@@ -561,6 +570,11 @@ static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
 
 int core_sm_cycle(struct core_sm *sm, uint64_t now)
 {
+    if (now) {
+        int e = core_slp_advance(&sm->slp, now - 1);
+        if (e)
+            return e;
+    }
     core_sm_account(sm, now);
     sm->last_eval = now;
     bool had_work = sm->live_warps > 0;
@@ -695,7 +709,7 @@ void core_sm_resp(struct core_sm *sm, const struct core_mem_resp *r, uint64_t no
     if (!warp_finished(w))
         sm->wake[slot] = 0;
     if (w->npend == 0 && warp_finished(w))
-        warp_leave(sm, slot);
+        warp_leave(sm, slot, now);
     sm->next_try = umin(sm->next_try, now + 1);
 }
 

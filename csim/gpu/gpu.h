@@ -11,6 +11,7 @@
 
 struct mem_sys;
 struct core_sm;
+struct cosim_env;
 
 #define GPU_ERR_LEN 8192
 #define GPU_MAX_SHARED (96u * 1024u)   /* static + dynamic shared per CTA */
@@ -35,6 +36,7 @@ struct ls_gpu {
     struct mem_sys *mem;        /* memory hierarchy (kept across kernels) */
     struct core_sm *sms;        /* tcfg.num_sms SMs, created on first use */
     uint64_t now;               /* core cycle (monotonic across kernels)  */
+    struct cosim_env *cosim;    /* block backends and loaded RTL models   */
 };
 
 /* What every CTA of one launch shares: parameter buffer, symbol
@@ -85,6 +87,10 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
                             const struct ptx_func *f, ls_dim3 grid,
                             ls_dim3 block, size_t dyn_shared, void **args,
                             ls_stats *stats);
+/* Creates gpu->cosim from the config (backends per block, the user's RTL,
+ * run name) and, in timing mode, builds and loads the RTL models the run
+ * will need, so a bad RTL file fails here. Returns LS_OK or an error. */
+ls_status gpu_cosim_init(ls_gpu *gpu, const ls_config *lc);
 /* Frees the timing-mode state of gpu (SMs, memory system). */
 void gpu_timing_free(ls_gpu *gpu);
 

@@ -12,6 +12,8 @@
 #include "gpu/gpu.h"
 #include "core/core.h"
 #include "mem/mem.h"
+#include "cosim/cosim.h"
+#include "blocks/slp.h"
 
 static double now_s(void)
 {
@@ -29,6 +31,46 @@ void gpu_timing_free(ls_gpu *gpu)
     gpu->sms = NULL;
     mem_sys_free(gpu->mem);
     gpu->mem = NULL;
+}
+
+ls_status gpu_cosim_init(ls_gpu *gpu, const ls_config *lc)
+{
+    gpu->cosim = calloc(1, sizeof *gpu->cosim);
+    if (!gpu->cosim)
+        return GPU_FAIL(gpu, LS_ERR_NOMEM, "host memory exhausted (cosim)");
+    int be[LS_BLK_COUNT] = { 0 };
+    be[LS_BLK_SLP] = (int)gpu->tcfg.slp_backend;
+    char e[4096];
+    if (cosim_env_init(gpu->cosim, lc, be, (int)gpu->tcfg.cosim_continue, e,
+                       sizeof e) != 0)
+        return GPU_FAIL(gpu, LS_ERR_INVALID, "%s", e);
+    if (lc->mode != LS_MODE_TIMING) {
+        for (int b = 0; b < LS_BLK_COUNT; b++)
+            if (gpu->cosim->backend[b] != COSIM_BE_C)
+                return GPU_FAIL(gpu, LS_ERR_INVALID, "%s.backend=%s needs timing "
+                                "mode: functional mode clocks no block",
+                                ls_block_name(b),
+                                cosim_backend_name(gpu->cosim->backend[b]));
+        return LS_OK;
+    }
+    /* build and load now what the SMs will need: errors belong to creation */
+    for (int b = 0; b < LS_BLK_COUNT; b++) {
+        const struct cosim_desc *d = cosim_desc_by_id(b);
+        if (!d || gpu->cosim->backend[b] == COSIM_BE_C)
+            continue;
+        struct cosim_inst *ci = calloc(1, sizeof *ci);
+        if (!ci)
+            return GPU_FAIL(gpu, LS_ERR_NOMEM, "host memory exhausted (cosim)");
+        struct slp_cfg c;
+        core_slp_cfg(core_sm_slots(&gpu->tcfg), &c);
+        int r = cosim_create(ci, gpu->cosim, d, &c, "probe", e, sizeof e);
+        if (r == 0)
+            cosim_free(ci);
+        free(ci);
+        if (r != 0)
+            return GPU_FAIL(gpu, LS_ERR_INVALID, "%s", e);
+    }
+    return LS_OK;
 }
 
 static ls_status ensure_machine(ls_gpu *gpu)
@@ -50,6 +92,15 @@ static ls_status ensure_machine(ls_gpu *gpu)
                 gpu_timing_free(gpu);
                 return GPU_FAIL(gpu, LS_ERR_NOMEM, "host memory exhausted (SM %u)", i);
             }
+        for (unsigned i = 0; i < n; i++) {
+            char e[4096];
+            struct core_sm *sm = &gpu->sms[i];
+            if (core_slp_init(&sm->slp, gpu->cosim, i, sm->nslots,
+                              (unsigned)gpu->tcfg.slp_permutation, e, sizeof e) != 0) {
+                gpu_timing_free(gpu);
+                return GPU_FAIL(gpu, LS_ERR_INVALID, "%s", e);
+            }
+        }
     }
     return LS_OK;
 }
@@ -265,6 +316,10 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
                 uint64_t before = sm->st.issued;
                 int e = core_sm_cycle(sm, now);
                 issued_now += sm->st.issued - before;
+                if (e && sm->slp.why) {
+                    st = gpu_fail(gpu, (ls_status)e, file, (int)f->line, "%s", sm->slp.why);
+                    break;
+                }
                 if (e) {
                     st = warp_fail(gpu, file, f, sm);
                     break;
@@ -321,6 +376,13 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
         fflush(stderr);
     }
     uint64_t end = now + 1;
+    /* the blocks are clocked to the kernel's end and drained */
+    for (unsigned i = 0; gpu->sms && i < nsm; i++) {
+        int e = core_slp_finish(&gpu->sms[i].slp, end);
+        if (e && st == LS_OK)
+            st = gpu_fail(gpu, (ls_status)e, file, (int)f->line, "%s",
+                          gpu->sms[i].slp.why ? gpu->sms[i].slp.why : "SLP failure");
+    }
     if (stats) {
         memset(stats, 0, sizeof *stats);
         stats->launches = 1;
@@ -353,7 +415,11 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
             stats->stall.barrier += s->stall.barrier;
             stats->stall.pipe_busy += s->stall.pipe_busy;
             stats->stall.mem_wait += s->stall.mem_wait;
+            core_slp_stats(&sm->slp, stats);
         }
+        for (int b = 0; b < LS_BLK_COUNT; b++)
+            if (!stats->cosim[b].instances)
+                stats->cosim[b].backend = -1;
         stats->ctas = total;
         stats->threads = total * k.nthreads;
         if (gpu->mem) {

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Writes all_opcodes.ptx: one instruction for every opcode string of the
-census in /work/shared/spec/ptx-coverage.md (or the path given)."""
+census in shared spec ptx-coverage.md (or the path given)."""
 import re, sys
 
-spec = sys.argv[1] if len(sys.argv) > 1 else '/work/shared/spec/ptx-coverage.md'
+spec = sys.argv[1] if len(sys.argv) > 1 else '../shared/spec/ptx-coverage.md'
 text = open(spec).read()
 block = text.split('```')[1]
 ops = []

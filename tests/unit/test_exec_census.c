@@ -1,5 +1,5 @@
 /* Completeness check of exec_alu() over the opcode strings of the PTX
- * census (/work/shared/spec/ptx-coverage.md: the 175 ALU/SFU strings of
+ * census (shared spec ptx-coverage.md: the 175 ALU/SFU strings of
  * the 254) and over further forms (fast-math .ftz, directed rounding, ops
  * the census lacks). Each string is decoded here into a struct ptx_inst with
  * the operand layout of ptx_ir.h and run on a warp: it must succeed, write

@@ -1,0 +1,425 @@
+/* The block seam (cosim.h): backends, the per-edge comparison, the idle
+ * clocking rule, input history, the replay trace and the mismatch report. */
+#define _XOPEN_SOURCE 700   /* realpath */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "cosim/cosim.h"
+
+#ifndef LS_SRC_ROOT
+#define LS_SRC_ROOT "."
+#endif
+
+static const char *const backend_names[] = { "c", "rtl", "lockstep" };
+
+const char *cosim_backend_name(int be)
+{
+    return be >= 0 && be < 3 ? backend_names[be] : "?";
+}
+
+static void fmt_err(char *err, size_t n, const char *file, int line,
+                    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static void fmt_err(char *err, size_t n, const char *file, int line,
+                    const char *fmt, ...)
+{
+    if (!err || !n)
+        return;
+    int k = snprintf(err, n, "%s:%d: ", file, line);
+    if (k < 0 || (size_t)k >= n)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err + k, n - (size_t)k, fmt, ap);
+    va_end(ap);
+}
+#define ERR(err, n, ...) fmt_err((err), (n), __FILE__, __LINE__, __VA_ARGS__)
+
+/* ------------------------------------------------------------ environment */
+
+static int copy_path(char *dst, const char *src)
+{
+    size_t l = strlen(src);
+    if (l >= COSIM_PATH)
+        return -1;
+    memcpy(dst, src, l + 1);
+    return 0;
+}
+
+int cosim_env_init(struct cosim_env *env, const ls_config *lc,
+                   const int backend[LS_BLK_COUNT], int keep_going,
+                   char *err, size_t n)
+{
+    memset(env, 0, sizeof *env);
+    for (int b = 0; b < LS_BLK_COUNT; b++)
+        env->backend[b] = backend[b];
+    env->keep_going = keep_going;
+    const char *root = getenv("LOCKSTEP_ROOT");
+    if (!root || !*root)
+        root = LS_SRC_ROOT;
+    if (copy_path(env->root, root)) {
+        ERR(err, n, "LOCKSTEP_ROOT is longer than %d bytes", COSIM_PATH - 1);
+        return -1;
+    }
+    const char *run = lc->run_name && *lc->run_name ? lc->run_name : "run";
+    for (const char *p = run; *p; p++)
+        if (*p == '/' || *p == ' ') {
+            ERR(err, n, "run name '%s' must not contain '/' or blanks", run);
+            return -1;
+        }
+    int k = lc->fail_dir ? snprintf(env->fail_dir, COSIM_PATH, "%s/%s", lc->fail_dir, run)
+                         : snprintf(env->fail_dir, COSIM_PATH, "%s/build/fail/%s",
+                                    env->root, run);
+    if (k < 0 || k >= COSIM_PATH) {
+        ERR(err, n, "failure directory name too long");
+        return -1;
+    }
+    for (const char *const *r = lc->rtl; r && *r; r++) {
+        const char *eq = strchr(*r, '=');
+        char blk[32];
+        size_t bl = eq ? (size_t)(eq - *r) : 0;
+        if (!eq || !bl || bl >= sizeof blk || !eq[1]) {
+            ERR(err, n, "--rtl '%s': expected BLOCK=FILE.v (e.g. slp=my_slp.v)", *r);
+            return -1;
+        }
+        memcpy(blk, *r, bl);
+        blk[bl] = 0;
+        const struct cosim_desc *d = cosim_desc_find(blk);
+        if (!d) {
+            ERR(err, n, "--rtl '%s': '%s' is not a block in the GPU loop "
+                "(in the loop: slp)", *r, blk);
+            return -1;
+        }
+        struct stat sb;
+        if (stat(eq + 1, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+            ERR(err, n, "--rtl %s: cannot read %s: %s", blk, eq + 1,
+                errno ? strerror(errno) : "not a regular file");
+            return -1;
+        }
+        char abs[COSIM_PATH];
+        if (!realpath(eq + 1, abs) || copy_path(env->rtl[d->id], abs)) {
+            ERR(err, n, "--rtl %s: cannot resolve %s", blk, eq + 1);
+            return -1;
+        }
+        /* RTL of the user's runs in the loop */
+        if (env->backend[d->id] == COSIM_BE_C)
+            env->backend[d->id] = COSIM_BE_LOCKSTEP;
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- instance */
+
+int cosim_create(struct cosim_inst *ci, struct cosim_env *env,
+                 const struct cosim_desc *d, const void *cfg,
+                 const char *name, char *err, size_t n)
+{
+    memset(ci, 0, sizeof *ci);
+    ci->d = d;
+    ci->env = env;
+    ci->backend = env->backend[d->id];
+    snprintf(ci->name, sizeof ci->name, "%s", name);
+    if (d->cfg_size > sizeof ci->cfg || d->in_size > COSIM_IO_MAX ||
+        d->out_size > COSIM_IO_MAX) {
+        ERR(err, n, "%s: block structs too large for the seam", name);
+        return -1;
+    }
+    memcpy(ci->cfg, cfg, d->cfg_size);
+    ci->nports = d->ports(ci->port);
+    for (int i = 0; i < ci->nports; i++)
+        d->dims(ci->cfg, ci->port[i].name, &ci->port[i].bits, &ci->port[i].count);
+    ci->st.backend = ci->backend;
+    ci->st.instances = 1;
+    /* the C model runs under c and lockstep; under rtl too, as the one that
+     * validates the parameters (it is never stepped) */
+    ci->cm = calloc(1, d->state_size);
+    if (!ci->cm) {
+        ERR(err, n, "%s: host memory exhausted", name);
+        return -1;
+    }
+    if (d->init(ci->cm, ci->cfg) != 0) {
+        char ps[256] = "";
+        size_t o = 0;
+        for (unsigned i = 0; d->params[i] && o < sizeof ps; i++)
+            o += (size_t)snprintf(ps + o, sizeof ps - o, " %s=%ld", d->params[i],
+                                  d->get_param(ci->cfg, i));
+        ERR(err, n, "%s: the GPU config gives the %s block bad parameters:%s",
+            name, d->name, ps);
+        cosim_free(ci);
+        return -1;
+    }
+    if (ci->backend != COSIM_BE_C) {
+        const char *rtl = env->rtl[d->id][0] ? env->rtl[d->id] : NULL;
+        if (cosim_rtl_open(env, d, ci->cfg, rtl, ci->port, ci->nports, env->replaying,
+                           &ci->vl, &ci->lib, err, n) != 0) {
+            cosim_free(ci);
+            return -1;
+        }
+    }
+    cosim_reset(ci);
+    return 0;
+}
+
+void cosim_reset(struct cosim_inst *ci)
+{
+    if (ci->backend != COSIM_BE_RTL)
+        ci->d->reset(ci->cm);
+    if (ci->vl)
+        cosim_rtl_reset(ci->lib, ci->vl);
+    ci->edge = 0;
+    ci->quiet = 0;
+    ci->nhist = 0;
+    ci->hpos = 0;
+    ci->ntrace = 0;
+    ci->trace_lost = 0;
+}
+
+void cosim_free(struct cosim_inst *ci)
+{
+    if (ci->vl)
+        cosim_rtl_free(ci->lib, ci->vl);
+    if (ci->cm && ci->d->free)
+        ci->d->free(ci->cm);
+    free(ci->cm);
+    free(ci->trace);
+    free(ci->trace_edge);
+    free(ci->report);
+    memset(ci, 0, sizeof *ci);
+}
+
+static int is_idle(const unsigned char *in, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (in[i])
+            return 0;
+    return 1;
+}
+
+static void trace_add(struct cosim_inst *ci, const void *in)
+{
+    if (ci->trace_lost || ci->backend == COSIM_BE_C)
+        return;   /* only a run that can mismatch needs the replay trace */
+    size_t isz = ci->d->in_size;
+    if (ci->ntrace == ci->trace_cap) {
+        size_t cap = ci->trace_cap ? ci->trace_cap * 2 : 1024;
+        unsigned char *t = realloc(ci->trace, cap * isz);
+        if (t)
+            ci->trace = t;
+        uint64_t *e = t ? realloc(ci->trace_edge, cap * sizeof *e) : NULL;
+        if (e)
+            ci->trace_edge = e;
+        if (!t || !e) {
+            ci->trace_lost = 1;
+            return;
+        }
+        ci->trace_cap = cap;
+    }
+    memcpy(ci->trace + ci->ntrace * isz, in, isz);
+    ci->trace_edge[ci->ntrace++] = ci->edge;
+}
+
+/* Appends printf text to a growing report buffer. */
+struct sbuf { char *p; size_t len, cap; };
+
+static void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_printf(struct sbuf *b, const char *fmt, ...)
+{
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int k = vsnprintf(b->p ? b->p + b->len : NULL, b->p ? b->cap - b->len : 0, fmt, ap);
+        va_end(ap);
+        if (k < 0)
+            return;
+        if (b->p && b->len + (size_t)k < b->cap) {
+            b->len += (size_t)k;
+            return;
+        }
+        size_t cap = (b->cap ? b->cap : 1024) * 2 + (size_t)k;
+        char *np = realloc(b->p, cap);
+        if (!np)
+            return;
+        b->p = np;
+        b->cap = cap;
+    }
+}
+
+static const uint32_t *port_vals(const struct ls_port *p, const void *s)
+{
+    return (const uint32_t *)((const unsigned char *)s + p->off);
+}
+
+static void sb_inputs(struct sbuf *b, const struct cosim_inst *ci, const void *in)
+{
+    for (int i = 0; i < ci->nports; i++) {
+        const struct ls_port *p = &ci->port[i];
+        if (p->is_out)
+            continue;
+        const uint32_t *v = port_vals(p, in);
+        if (p->count == 1) {
+            sb_printf(b, " %s=0x%" PRIx32, p->name, v[0]);
+        } else {
+            sb_printf(b, " %s=[", p->name);
+            for (unsigned e = 0; e < p->count; e++)
+                sb_printf(b, "%s%" PRIx32, e ? " " : "", v[e]);
+            sb_printf(b, "]");
+        }
+    }
+}
+
+/* "slp W=32 NWARPS=48 ROT_EN=1" */
+static void sb_params(struct sbuf *b, const struct cosim_desc *d, const void *cfg)
+{
+    sb_printf(b, "%s", d->name);
+    for (unsigned i = 0; d->params[i]; i++)
+        sb_printf(b, " %s=%ld", d->params[i], d->get_param(cfg, i));
+}
+
+/* Writes the trace and the FST window of a mismatch at edge e; appends
+ * what it wrote to the report. */
+static void save_failure(struct cosim_inst *ci, uint64_t e, struct sbuf *b)
+{
+    char dir[COSIM_PATH + 8], trace[COSIM_PATH + 64], fst[COSIM_PATH + 64];
+    snprintf(dir, sizeof dir, "%s", ci->env->fail_dir);
+    /* mkdir -p */
+    for (char *p = dir + 1; *p; p++)
+        if (*p == '/') {
+            *p = 0;
+            mkdir(dir, 0777);
+            *p = '/';
+        }
+    mkdir(dir, 0777);
+    snprintf(trace, sizeof trace, "%s/%s.trace", dir, ci->name);
+    snprintf(fst, sizeof fst, "%s/%s.fst", dir, ci->name);
+    char err[COSIM_PATH + 256];
+    if (ci->trace_lost) {
+        sb_printf(b, "  trace: not written (host memory ran out while recording it)\n");
+        return;
+    }
+    if (cosim_trace_write(ci, trace, e, err, sizeof err) != 0) {
+        sb_printf(b, "  trace: not written: %s\n", err);
+        return;
+    }
+    sb_printf(b, "  trace: %s (%zu transactions since the last reset)\n", trace,
+              ci->ntrace);
+    /* the FST window comes from a replay of the trace with tracing on */
+    FILE *sink = fopen("/dev/null", "w");
+    int r = cosim_replay(ci->env, trace, fst, sink, err, sizeof err);
+    if (sink)
+        fclose(sink);
+    if (r == 1)
+        sb_printf(b, "  fst:   %s (edges %" PRIu64 "..%" PRIu64 ")\n", fst,
+                  e >= COSIM_HIST ? e - COSIM_HIST : 0, e);
+    else if (r == 0)
+        sb_printf(b, "  fst:   not written: the replay did not reproduce the mismatch\n");
+    else
+        sb_printf(b, "  fst:   not written: %s\n", err);
+    sb_printf(b, "  replay: build/lockstep replay %s   (or: make replay TRACE=%s)\n",
+              trace, trace);
+}
+
+/* Compares the C and RTL outputs of the edge just stepped; builds the
+ * report on the first difference. Returns 0 or 1 (stop). */
+static int compare(struct cosim_inst *ci, const void *cout, const void *rout,
+                   const char *where)
+{
+    for (int i = 0; i < ci->nports; i++) {
+        const struct ls_port *p = &ci->port[i];
+        if (!p->is_out)
+            continue;
+        const uint32_t *ev = port_vals(p, cout), *av = port_vals(p, rout);
+        for (unsigned k = 0; k < p->count; k++) {
+            if (ev[k] == av[k])
+                continue;
+            ci->st.mismatches++;
+            if (ci->report)
+                return !ci->env->keep_going;
+            uint64_t e = ci->edge;
+            struct sbuf b = { NULL, 0, 0 };
+            sb_printf(&b, "MISMATCH %s edge=%" PRIu64 " port=%s[%u] expected=0x%"
+                      PRIx32 " actual=0x%" PRIx32 " (", ci->name, e, p->name, k,
+                      ev[k], av[k]);
+            sb_params(&b, ci->d, ci->cfg);
+            sb_printf(&b, "; expected = C model, actual = RTL %s)\n",
+                      ci->env->rtl[ci->d->id][0] ? ci->env->rtl[ci->d->id] : "rtl/");
+            if (where && *where)
+                sb_printf(&b, "  at: %s\n", where);
+            sb_printf(&b, "  last %u stepped edges of %s's inputs:\n", ci->nhist,
+                      ci->name);
+            for (unsigned h = 0; h < ci->nhist; h++) {
+                unsigned s = (ci->hpos + COSIM_HIST - ci->nhist + h) % COSIM_HIST;
+                sb_printf(&b, "    edge %" PRIu64 ":", ci->hist_edge[s]);
+                sb_inputs(&b, ci, ci->hist[s]);
+                sb_printf(&b, "\n");
+            }
+            if (!ci->env->replaying)
+                save_failure(ci, e, &b);
+            ci->report = b.p;
+            return !ci->env->keep_going;
+        }
+    }
+    return 0;
+}
+
+static int step_edge(struct cosim_inst *ci, const void *in, void *out,
+                     const char *where)
+{
+    const struct cosim_desc *d = ci->d;
+    unsigned slot = ci->hpos;
+    ci->hpos = (ci->hpos + 1) % COSIM_HIST;
+    if (ci->nhist < COSIM_HIST)
+        ci->nhist++;
+    memcpy(ci->hist[slot], in, d->in_size);
+    ci->hist_edge[slot] = ci->edge;
+    int rc = 0;
+    unsigned char rout[COSIM_IO_MAX];
+    switch (ci->backend) {
+    case COSIM_BE_C:
+        d->step(ci->cm, in, out);
+        break;
+    case COSIM_BE_RTL:
+        cosim_rtl_step(ci->lib, ci->vl, in, out);
+        break;
+    default:
+        d->step(ci->cm, in, out);
+        cosim_rtl_step(ci->lib, ci->vl, in, rout);
+        rc = compare(ci, out, rout, where);
+        break;
+    }
+    ci->st.cycles++;
+    ci->edge++;
+    return rc;
+}
+
+int cosim_step(struct cosim_inst *ci, const void *in, void *out,
+               const char *where)
+{
+    if (is_idle(in, ci->d->in_size)) {
+        ci->quiet++;
+    } else {
+        ci->quiet = 0;
+        ci->st.transactions++;
+        trace_add(ci, in);
+    }
+    return step_edge(ci, in, out, where);
+}
+
+int cosim_idle(struct cosim_inst *ci, uint64_t n, const char *where)
+{
+    static const unsigned char zero[COSIM_IO_MAX];
+    unsigned char out[COSIM_IO_MAX];
+    while (n && ci->quiet < ci->d->settle) {
+        ci->quiet++;
+        int rc = step_edge(ci, zero, out, where);
+        if (rc)
+            return rc;
+        n--;
+    }
+    /* settled: an idle edge changes nothing in either model */
+    ci->st.idle_skipped += n;
+    ci->edge += n;
+    return 0;
+}

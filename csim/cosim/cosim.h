@@ -1,0 +1,159 @@
+/* The one seam between the GPU and its RTL blocks (docs/cosim.md).
+ *
+ * Every block instance of the GPU (sm3.slp, later sm0.capt, l2s5.bgp) is
+ * created, reset and clocked through this interface and nothing else. The
+ * backend is chosen per block kind at run time:
+ *   c         the cycle-exact C model of csim/blocks (default, fast);
+ *   rtl       the Verilated RTL alone (built on demand, loaded with dlopen);
+ *   lockstep  both, every output port compared on every stepped edge.
+ * The caller never knows which backend runs: it gets one output struct.
+ *
+ * Clocking rule: an all-zero input is the block's idle input. A block
+ * declares `settle`: after that many consecutive idle edges, a further idle
+ * edge changes neither its state nor its outputs (tests/unit/test_cosim.c
+ * proves it for every block). cosim_idle() steps the first `settle` idle
+ * edges of a gap in every backend and counts the rest as idle_skipped. */
+#ifndef COSIM_H
+#define COSIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "lockstep.h"
+#include "blocks/blk_port.h"
+
+enum cosim_backend { COSIM_BE_C = 0, COSIM_BE_RTL = 1, COSIM_BE_LOCKSTEP = 2 };
+
+#define COSIM_IO_MAX 1024          /* bytes of a block's in or out struct  */
+#define COSIM_HIST 32              /* input edges kept for a report        */
+#define COSIM_MAX_PARAMS 8
+#define COSIM_PATH 1024
+
+/* A block kind: its C model behind void pointers and its port table. */
+struct cosim_desc {
+    const char *name;              /* "slp": rtl/<name>.v, top module      */
+    int id;                        /* LS_BLK_* (index of ls_stats.cosim)   */
+    size_t cfg_size, state_size, in_size, out_size;
+    unsigned settle;               /* see the clocking rule above          */
+    const char *params[COSIM_MAX_PARAMS]; /* Verilog parameters, NULL-ended */
+    /* value of parameter i (params[i]) of cfg */
+    long (*get_param)(const void *cfg, unsigned i);
+    int (*set_param)(void *cfg, const char *name, long v);
+    void (*cfg_default)(void *cfg);
+    int (*init)(void *st, const void *cfg);
+    void (*reset)(void *st);
+    void (*step)(void *st, const void *in, void *out);
+    void (*free)(void *st);        /* NULL: the state owns no memory       */
+    void (*dims)(const void *cfg, const char *port, unsigned *bits,
+                 unsigned *count);
+    /* fills p with the .def port table (maximum sizes); returns the count */
+    int (*ports)(struct ls_port *p);
+};
+
+/* The descriptor of block name ("slp"), or NULL when it is not (yet) in
+ * the GPU loop. */
+const struct cosim_desc *cosim_desc_find(const char *name);
+/* The descriptor of LS_BLK_* id, or NULL when that block is not in the loop. */
+const struct cosim_desc *cosim_desc_by_id(int id);
+
+struct cosim_lib;
+
+/* What every block instance of one GPU shares: backend choice, the user's
+ * RTL files, where failures go, the loaded Verilated models. */
+struct cosim_env {
+    int backend[LS_BLK_COUNT];     /* enum cosim_backend per block kind    */
+    char rtl[LS_BLK_COUNT][COSIM_PATH]; /* user RTL ("" = rtl/<blk>.v)     */
+    int keep_going;                /* count mismatches and go on           */
+    char root[COSIM_PATH];         /* source tree holding rtl/ and tb/     */
+    char fail_dir[COSIM_PATH];     /* traces and FST windows go here       */
+    struct cosim_lib *libs;        /* Verilated models loaded so far       */
+    int replaying;                 /* a replay: no failure files, tracing  */
+};
+
+/* Fills env from the GPU config: backends, user RTL, run name, fail dir.
+ * Returns 0 or -1 with a message in err. */
+int cosim_env_init(struct cosim_env *env, const ls_config *lc,
+                   const int backend[LS_BLK_COUNT], int keep_going,
+                   char *err, size_t n);
+/* Unloads every Verilated model env loaded (instances must be freed). */
+void cosim_env_fini(struct cosim_env *env);
+
+/* One block instance. Must not move in memory once created (the RTL glue
+ * keeps a pointer to its port table). */
+struct cosim_inst {
+    const struct cosim_desc *d;
+    struct cosim_env *env;
+    char name[32];                 /* "sm3.slp"                            */
+    int backend;
+    unsigned char cfg[64];         /* the block's cfg struct               */
+    void *cm;                      /* C model state (c, lockstep)          */
+    void *vl;                      /* Verilated top (rtl, lockstep)        */
+    const struct cosim_lib *lib;
+    struct ls_port port[LS_MAX_PORTS];
+    int nports;
+    uint64_t edge;                 /* clock edges since reset              */
+    uint64_t quiet;                /* consecutive idle edges stepped       */
+    ls_cosim_stats st;
+    /* last COSIM_HIST stepped edges: input and edge number */
+    unsigned char hist[COSIM_HIST][COSIM_IO_MAX];
+    uint64_t hist_edge[COSIM_HIST];
+    unsigned nhist, hpos;          /* entries kept, next slot to write     */
+    /* the active (non-idle) edges since reset, for replay */
+    unsigned char *trace;
+    uint64_t *trace_edge;
+    size_t ntrace, trace_cap;
+    int trace_lost;                /* host memory ran out: no replay file  */
+    char *report;                  /* first mismatch report (malloc'd)     */
+};
+
+/* Creates instance name of block d with block cfg (d->cfg_size bytes) under
+ * env's backend for d (verilating the RTL on first use). Returns 0 or -1
+ * with a message (file:line, what was expected) in err. */
+int cosim_create(struct cosim_inst *ci, struct cosim_env *env,
+                 const struct cosim_desc *d, const void *cfg,
+                 const char *name, char *err, size_t n);
+/* rst_ni low for one edge in every backend; the trace restarts. */
+void cosim_reset(struct cosim_inst *ci);
+/* One clock edge with in applied; out = the outputs after it (the C
+ * model's under lockstep, the RTL's under rtl). where describes the
+ * transaction for a report (kernel, cycle, warp). Returns 0, or 1 on a
+ * mismatch that stops the run (ci->report says why). */
+int cosim_step(struct cosim_inst *ci, const void *in, void *out,
+               const char *where);
+/* n idle edges under the clocking rule (stepped until settled, the rest
+ * skipped). Returns 0 or 1 as cosim_step. */
+int cosim_idle(struct cosim_inst *ci, uint64_t n, const char *where);
+/* Frees the instance (not env). */
+void cosim_free(struct cosim_inst *ci);
+
+/* Backend name ("c", "rtl", "lockstep"). */
+const char *cosim_backend_name(int be);
+
+/* Loads the Verilated model of d under cfg (building it if needed) and
+ * creates a top: *vl, *lib. fst_ever enables later tracing. Returns 0 or
+ * -1 with err. (cosim_rtl.c) */
+int cosim_rtl_open(struct cosim_env *env, const struct cosim_desc *d,
+                   const void *cfg, const char *rtl_file,
+                   const struct ls_port *ports, int nports, int fst_ever,
+                   void **vl, const struct cosim_lib **lib, char *err,
+                   size_t n);
+/* RTL reset, step, trace (NULL closes), free through lib. */
+void cosim_rtl_reset(const struct cosim_lib *lib, void *vl);
+void cosim_rtl_step(const struct cosim_lib *lib, void *vl, const void *in,
+                    void *out);
+void cosim_rtl_trace(const struct cosim_lib *lib, void *vl, const char *fst);
+void cosim_rtl_free(const struct cosim_lib *lib, void *vl);
+
+/* Writes ci's trace since its last reset (header: block, parameters, RTL
+ * file, mismatch edge) to path. Returns 0 or -1 with err. (cosim_trace.c) */
+int cosim_trace_write(const struct cosim_inst *ci, const char *path,
+                      uint64_t mismatch_edge, char *err, size_t n);
+/* Re-runs a trace file on the C model and the RTL with no GPU, every edge
+ * stepped (no idle skipping); fst (may be NULL) gets the window of the 32
+ * edges before the first mismatch and the edge itself. Prints progress and
+ * the mismatch report to out. Returns 0 (no mismatch), 1 (mismatch), or -1
+ * with err (bad file, build failure). */
+int cosim_replay(struct cosim_env *env, const char *trace, const char *fst,
+                 FILE *out, char *err, size_t n);
+
+#endif
