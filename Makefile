@@ -39,7 +39,7 @@ UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 TEST_TARGETS := test-unit test-workloads test-asan
 ALL_TARGETS  := $(LIB) $(CLI)
 
-.PHONY: all deps run test test-unit test-workloads test-asan bench ptx clean
+.PHONY: all deps run replay test test-unit test-workloads test-asan bench ptx clean
 default: all
 
 -include mk/*.mk
@@ -96,8 +96,15 @@ $(BUILD)/tests/%: tests/unit/%.c $(WLLIB) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests -o $@ $< $(WLLIB) $(LIB) $(LDLIBS) -lcmocka
 
+# every block the GPU clocks runs against its Verilated RTL, compared on
+# every edge; the per-block figures print under the table
 run: deps $(CLI)
-	$(CLI) run all --mode timing --config gtx480 --table
+	$(CLI) run all --mode timing --config gtx480 --cosim all --table
+
+# re-runs a block trace written on a mismatch: make replay TRACE=build/fail/...
+replay: deps $(CLI)
+	@test -n "$(TRACE)" || { echo "usage: make replay TRACE=build/fail/RUN/INSTANCE.trace [FST=out.fst]"; exit 2; }
+	$(CLI) replay $(TRACE) $(if $(FST),--fst $(FST))
 
 # The test groups are independent: run them TEST_JOBS at a time, each
 # group's output kept together (--output-sync).

@@ -141,6 +141,9 @@ enum ls_block { LS_BLK_CAPT = 0, LS_BLK_WCU = 1, LS_BLK_SLP = 2, LS_BLK_RVC = 3,
                 LS_BLK_BGP = 4, LS_BLK_COUNT = 5 };
 /* Name of block b ("slp"), or "?" out of range. */
 const char *ls_block_name(int b);
+/* 1 when the GPU model clocks block b while it runs (its mechanism is
+ * modelled), so it can be put in the loop; 0 otherwise. */
+int ls_block_in_loop(int b);
 
 /* RTL-in-the-loop figures of one block kind, summed over its instances. */
 typedef struct ls_cosim_stats {

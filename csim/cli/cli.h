@@ -1,5 +1,6 @@
-/* The lockstep command line: `list`, `check`, `run`. Each command returns the
- * process exit status: 0 success, 1 a failing run, 2 a usage/parse error. */
+/* The lockstep command line: `list`, `check`, `run`, `config`, `replay`.
+ * Each command returns the process exit status: 0 success, 1 a failing
+ * run (wrong result), 2 a usage/parse error, 3 an RTL/C lockstep mismatch. */
 #ifndef CLI_H
 #define CLI_H
 
@@ -9,7 +10,7 @@
 
 #define CLI_VERSION "0.1.0"
 
-enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
+enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2, CLI_MISMATCH = 3 };
 
 /* Version of the --stats-json layout (docs/stats.md). */
 #define CLI_STATS_SCHEMA 1
@@ -32,7 +33,9 @@ struct cli_result {
     const char *mode;          /* "functional" or "timing"                */
     const char *config;        /* config name/file, "default" when none   */
     int pass;
-    char msg[1024];            /* first failure, "" on a pass              */
+    char msg[16384];           /* first failure, "" on a pass (a mismatch
+                                  report with its input history fits)     */
+    int mismatch;              /* an RTL block disagreed (exit status 3)  */
     ls_stats total;            /* summed over launches                     */
     unsigned nlaunches;
     struct cli_launch *launch; /* per-launch records (malloc'd), nlaunch_rec */
@@ -59,17 +62,30 @@ int cli_config(int argc, char **argv);
 struct cli_machine {
     int mode;                  /* -1: library default, else an ls_mode    */
     const char *config;        /* NULL: built-in defaults                 */
-    const char **sets;         /* NULL-terminated overrides (malloc'd)    */
+    const char **sets;         /* NULL-terminated overrides (malloc'd,
+                                  argc + CLI_EXTRA_SETS entries)           */
     int nsets;
+    /* RTL in the loop: --cosim LIST, --backend B, --rtl BLK=FILE */
+    int cosim[LS_BLK_COUNT];   /* 1: listed by --cosim                    */
+    int cosim_given;
+    const char *backend;       /* what --cosim gives (default lockstep)   */
+    const char **rtl;          /* NULL-terminated (malloc'd, argc + 1)    */
+    int nrtl;
+    char cosim_sets[LS_BLK_COUNT + 1][48];
 };
+#define CLI_EXTRA_SETS (LS_BLK_COUNT + 2)
+/* Allocates m's arrays for argc arguments. Returns 0 or -1. */
+int cli_machine_alloc(struct cli_machine *m, int argc);
+/* Frees m's arrays. */
+void cli_machine_free(struct cli_machine *m);
 /* If argv[*i] is a machine option (--mode, --config, --set, with a
  * separate or =value), consumes it (advancing *i) into m and returns 1;
  * returns 0 when it is not one, CLI_USAGE+1 (3) after printing why a value
  * is missing or bad. m->sets must hold argc+1 entries. */
 int cli_machine_opt(struct cli_machine *m, int argc, char **argv, int *i,
                     const char *cmd);
-/* Applies m to cfg (mode, config, sets). */
-void cli_machine_apply(const struct cli_machine *m, ls_config *cfg);
+/* Applies m to cfg (mode, config, sets, the --cosim backends, --rtl). */
+void cli_machine_apply(struct cli_machine *m, ls_config *cfg);
 /* Checks that cfg's config and overrides are valid (via ls_config_dump);
  * prints "lockstep: CMD: message" and returns CLI_USAGE if not, else 0. */
 int cli_machine_check(const ls_config *cfg, const char *cmd);
@@ -79,6 +95,18 @@ void cli_json_result(FILE *f, const struct cli_result *r, int indent);
 /* Writes n results as an aligned table with a header and a totals line
  * (timing columns when the results carry cycles). */
 void cli_print_table(FILE *f, const struct cli_result *r, size_t n);
+/* Prints one line per block the runs clocked: backend, instances, cycles
+ * compared (or stepped), idle edges skipped, transactions, mismatches. */
+void cli_print_cosim(FILE *f, const struct cli_result *r, size_t n);
+/* Writes JUnit XML: one testcase per workload and one per workload and
+ * clocked block (the mismatch report as the failure text). Returns 0 or
+ * -1 after printing why. */
+int cli_write_junit(const char *path, const struct cli_result *r, size_t n);
+/* `lockstep replay TRACE [--fst FILE]`: re-runs a block trace on the C
+ * model and the RTL. Returns 0 (no mismatch), 3 (reproduced), 2 (bad
+ * file or usage). */
+int cli_replay(int argc, char **argv);
+
 /* Thread instructions per second of r (0 when no time was measured). */
 double cli_rate(uint64_t insts, double wall_s);
 /* misses / accesses of a cache (0 when it saw no access). */

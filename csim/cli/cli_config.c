@@ -1,4 +1,5 @@
-/* Machine options (--mode, --config, --set) and `lockstep config --dump`. */
+/* Machine options (--mode, --config, --set, --cosim, --backend, --rtl,
+ * --cosim-continue) and `lockstep config --dump`. */
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
@@ -24,11 +25,119 @@ static const char *opt_value(const char *name, int argc, char **argv, int *i,
     return argv[++*i];
 }
 
+int cli_machine_alloc(struct cli_machine *m, int argc)
+{
+    memset(m, 0, sizeof *m);
+    m->mode = -1;
+    m->sets = calloc((size_t)argc + CLI_EXTRA_SETS + 1, sizeof *m->sets);
+    m->rtl = calloc((size_t)argc + 1, sizeof *m->rtl);
+    if (!m->sets || !m->rtl) {
+        cli_machine_free(m);
+        return -1;
+    }
+    return 0;
+}
+
+void cli_machine_free(struct cli_machine *m)
+{
+    free(m->sets);
+    free(m->rtl);
+    m->sets = NULL;
+    m->rtl = NULL;
+}
+
+/* Blocks the GPU clocks today, for messages ("slp"). */
+static void in_loop_names(char *buf, size_t n)
+{
+    size_t o = 0;
+    buf[0] = 0;
+    for (int b = 0; b < LS_BLK_COUNT && o < n; b++)
+        if (ls_block_in_loop(b))
+            o += (size_t)snprintf(buf + o, n - o, "%s%s", o ? ", " : "",
+                                  ls_block_name(b));
+}
+
+/* Parses a --cosim list into m->cosim. Returns 0 or prints why and -1. */
+static int parse_cosim(struct cli_machine *m, const char *v, const char *cmd)
+{
+    char loop[128];
+    in_loop_names(loop, sizeof loop);
+    memset(m->cosim, 0, sizeof m->cosim);
+    m->cosim_given = 1;
+    const char *p = v;
+    while (*p) {
+        size_t len = strcspn(p, ",");
+        char name[32];
+        if (!len || len >= sizeof name) {
+            fprintf(stderr, "lockstep: %s: bad --cosim list '%s' (blocks "
+                    "separated by commas, or all, or none)\n", cmd, v);
+            return -1;
+        }
+        memcpy(name, p, len);
+        name[len] = 0;
+        if (!strcmp(name, "all")) {
+            for (int b = 0; b < LS_BLK_COUNT; b++)
+                m->cosim[b] = ls_block_in_loop(b);
+        } else if (strcmp(name, "none")) {
+            int b = 0;
+            while (b < LS_BLK_COUNT && strcmp(ls_block_name(b), name))
+                b++;
+            if (b == LS_BLK_COUNT) {
+                fprintf(stderr, "lockstep: %s: --cosim: unknown block '%s' "
+                        "(capt, wcu, slp, rvc, bgp, all, none)\n", cmd, name);
+                return -1;
+            }
+            if (!ls_block_in_loop(b)) {
+                fprintf(stderr, "lockstep: %s: --cosim: the %s block is not in the "
+                        "GPU loop yet: no mechanism of the model gives it traffic "
+                        "(in the loop: %s)\n", cmd, name, loop);
+                return -1;
+            }
+            m->cosim[b] = 1;
+        }
+        p += len;
+        if (*p == ',')
+            p++;
+    }
+    return 0;
+}
+
 int cli_machine_opt(struct cli_machine *m, int argc, char **argv, int *i,
                     const char *cmd)
 {
     int missing = 0;
     const char *v;
+    if ((v = opt_value("--cosim", argc, argv, i, &missing))) {
+        if (missing || !*v) {
+            fprintf(stderr, "lockstep: %s: --cosim needs a block list "
+                    "(slp,... or all or none)\n", cmd);
+            return CLI_USAGE + 1;
+        }
+        return parse_cosim(m, v, cmd) ? CLI_USAGE + 1 : 1;
+    }
+    if ((v = opt_value("--backend", argc, argv, i, &missing))) {
+        if (missing || (strcmp(v, "c") && strcmp(v, "rtl") && strcmp(v, "lockstep"))) {
+            fprintf(stderr, "lockstep: %s: --backend needs c, rtl or lockstep\n", cmd);
+            return CLI_USAGE + 1;
+        }
+        m->backend = v;
+        return 1;
+    }
+    if ((v = opt_value("--rtl", argc, argv, i, &missing))) {
+        if (missing || !strchr(v, '=')) {
+            fprintf(stderr, "lockstep: %s: --rtl needs BLOCK=FILE.v "
+                    "(e.g. --rtl slp=my_slp.v)\n", cmd);
+            return CLI_USAGE + 1;
+        }
+        m->rtl[m->nrtl++] = v;
+        m->rtl[m->nrtl] = NULL;
+        return 1;
+    }
+    if (!strcmp(argv[*i], "--cosim-continue")) {
+        m->sets[m->nsets++] = "cosim_continue=1";
+        m->sets[m->nsets] = NULL;
+        return 1;
+    }
     if ((v = opt_value("--mode", argc, argv, i, &missing))) {
         if (missing) {
             fprintf(stderr, "lockstep: %s: --mode needs a value\n", cmd);
@@ -67,14 +176,35 @@ int cli_machine_opt(struct cli_machine *m, int argc, char **argv, int *i,
     return 0;
 }
 
-void cli_machine_apply(const struct cli_machine *m, ls_config *cfg)
+void cli_machine_apply(struct cli_machine *m, ls_config *cfg)
 {
     if (m->mode >= 0)
         cfg->mode = (ls_mode)m->mode;
     if (m->config)
         cfg->config = m->config;
+    /* --cosim: each listed block gets --backend (default lockstep), each
+     * block of the loop not listed the C model; --backend alone applies to
+     * every block of the loop */
+    int k = 0;
+    for (int b = 0; b < LS_BLK_COUNT && (m->cosim_given || m->backend); b++) {
+        if (!ls_block_in_loop(b))
+            continue;
+        const char *be = m->backend ? m->backend : "lockstep";
+        if (m->cosim_given && !m->cosim[b])
+            be = "c";
+        snprintf(m->cosim_sets[k], sizeof m->cosim_sets[k], "%s.backend=%s",
+                 ls_block_name(b), be);
+        /* ahead of --set, so an explicit --set slp.backend=... wins */
+        memmove(m->sets + 1, m->sets, (size_t)(m->nsets + 1) * sizeof *m->sets);
+        m->sets[0] = m->cosim_sets[k++];
+        m->nsets++;
+    }
+    m->cosim_given = 0;
+    m->backend = NULL;
     if (m->nsets)
         cfg->sets = m->sets;
+    if (m->nrtl)
+        cfg->rtl = m->rtl;
 }
 
 int cli_machine_check(const ls_config *cfg, const char *cmd)
@@ -97,9 +227,8 @@ int cli_machine_check(const ls_config *cfg, const char *cmd)
 
 int cli_config(int argc, char **argv)
 {
-    struct cli_machine m = { -1, NULL, NULL, 0 };
-    m.sets = calloc((size_t)argc + 1, sizeof *m.sets);
-    if (!m.sets) {
+    struct cli_machine m;
+    if (cli_machine_alloc(&m, argc)) {
         fprintf(stderr, "lockstep: out of memory\n");
         return CLI_FAIL;
     }
@@ -138,6 +267,6 @@ int cli_config(int argc, char **argv)
             rc = CLI_FAIL;
         }
     }
-    free(m.sets);
+    cli_machine_free(&m);
     return rc;
 }

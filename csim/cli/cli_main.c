@@ -25,13 +25,23 @@ static void usage(FILE *f)
 "      --config NAME|FILE    GPU configuration: a shipped name (list configs)\n"
 "                            or a key=value file (default: built-in GTX480)\n"
 "      --set key=value       override one config key (repeatable)\n"
+"      --cosim LIST          blocks run against their RTL: slp,... | all | none\n"
+"      --backend c|rtl|lockstep      what --cosim gives them (default lockstep)\n"
+"      --rtl BLK=FILE.v      verilate your RTL for block BLK (checked in the loop)\n"
+"      --cosim-continue      count mismatches and go on (default: stop at the first)\n"
+"      --junit FILE          JUnit XML: a testcase per workload and per block\n"
+"      --fail-dir DIR        mismatch traces/FSTs go to DIR/WORKLOAD/ (default\n"
+"                            build/fail under the source tree)\n"
+"  replay TRACE [--fst F]    re-run a block trace written on a mismatch on the\n"
+"                            C model and the RTL (no GPU); F gets the waveform\n"
 "  config [--config X] [--set k=v]... --dump\n"
 "                            print the effective configuration; a bad key or\n"
 "                            value is an error naming the key and line\n"
 "  --help                    this text\n"
 "  --version                 print the version\n"
 "\n"
-"exit status: 0 success, 1 a failing run, 2 a usage or parse error\n");
+"exit status: 0 success, 1 a failing run (wrong result), 2 a usage or parse\n"
+"error, 3 an RTL block disagreed with its C model (lockstep mismatch)\n");
 }
 
 int main(int argc, char **argv)
@@ -55,6 +65,8 @@ int main(int argc, char **argv)
         return cli_check(argc - 2, argv + 2);
     if (!strcmp(cmd, "run"))
         return cli_run(argc - 2, argv + 2);
+    if (!strcmp(cmd, "replay"))
+        return cli_replay(argc - 2, argv + 2);
     if (!strcmp(cmd, "config"))
         return cli_config(argc - 2, argv + 2);
     fprintf(stderr, "lockstep: unknown command '%s' (try lockstep --help)\n", cmd);

@@ -74,6 +74,28 @@ static void json_cache(FILE *f, int in, const char *key, const ls_cache_stats *c
     fprintf(f, "},\n");
 }
 
+/* "cosim": {"slp": {...}} for the blocks the run clocked. */
+static void json_cosim(FILE *f, int in, const ls_stats *s)
+{
+    fprintf(f, "%*s\"cosim\": {", in, "");
+    int first = 1;
+    for (int b = 0; b < LS_BLK_COUNT; b++) {
+        const ls_cosim_stats *c = &s->cosim[b];
+        if (!c->instances)
+            continue;
+        static const char *const be[] = { "c", "rtl", "lockstep" };
+        fprintf(f, "%s\"%s\": {\"instances\": %llu, \"cycles\": %llu, "
+                "\"idle_skipped\": %llu, \"transactions\": %llu, "
+                "\"mismatches\": %llu, \"backend\": \"%s\"}", first ? "" : ", ",
+                ls_block_name(b), (unsigned long long)c->instances,
+                (unsigned long long)c->cycles, (unsigned long long)c->idle_skipped,
+                (unsigned long long)c->transactions, (unsigned long long)c->mismatches,
+                c->backend >= 0 && c->backend < 3 ? be[c->backend] : "?");
+        first = 0;
+    }
+    fprintf(f, "},\n");
+}
+
 /* The statistics members shared by a workload object and a launch object
  * (each line ends with a comma: more members follow). */
 static void json_stats(FILE *f, int in, const ls_stats *s)
@@ -114,6 +136,7 @@ static void json_stats(FILE *f, int in, const ls_stats *s)
             (unsigned long long)d->reads, (unsigned long long)d->writes,
             (unsigned long long)d->bytes, (unsigned long long)d->row_hits,
             (unsigned long long)d->activates, (unsigned long long)d->precharges);
+    json_cosim(f, in, s);
 }
 
 static void json_digest(FILE *f, int have, uint64_t d)
@@ -262,5 +285,39 @@ void cli_print_table(FILE *f, const struct cli_result *r, size_t n)
                 (unsigned long long)sum.divergent_branches,
                 (unsigned long long)sum.max_stack_depth, wall,
                 cli_rate(sum.thread_insts, wall) / 1e6);
+    }
+}
+
+void cli_print_cosim(FILE *f, const struct cli_result *r, size_t n)
+{
+    ls_stats sum;
+    memset(&sum, 0, sizeof sum);
+    for (size_t i = 0; i < n; i++)
+        for (int b = 0; b < LS_BLK_COUNT; b++) {
+            const ls_cosim_stats *c = &r[i].total.cosim[b];
+            ls_cosim_stats *a = &sum.cosim[b];
+            if (!c->instances)
+                continue;
+            if (c->instances > a->instances)
+                a->instances = c->instances;
+            a->cycles += c->cycles;
+            a->idle_skipped += c->idle_skipped;
+            a->transactions += c->transactions;
+            a->mismatches += c->mismatches;
+            a->backend = c->backend;
+        }
+    for (int b = 0; b < LS_BLK_COUNT; b++) {
+        const ls_cosim_stats *a = &sum.cosim[b];
+        if (!a->instances)
+            continue;
+        static const char *const be[] = { "c", "rtl", "lockstep" };
+        fprintf(f, "cosim %-4s %-8s %3llu instances, %12llu cycles %s, %12llu idle "
+                "skipped, %9llu transactions, %llu mismatches\n", ls_block_name(b),
+                a->backend >= 0 && a->backend < 3 ? be[a->backend] : "?",
+                (unsigned long long)a->instances, (unsigned long long)a->cycles,
+                a->backend == 2 ? "compared" : "stepped ",
+                (unsigned long long)a->idle_skipped,
+                (unsigned long long)a->transactions,
+                (unsigned long long)a->mismatches);
     }
 }

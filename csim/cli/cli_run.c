@@ -13,6 +13,8 @@ struct run_opts {
     enum wl_size size;
     uint64_t seed;
     const char *json_path;     /* NULL: no JSON                           */
+    const char *junit_path;    /* NULL: no JUnit XML                      */
+    const char *fail_dir;      /* NULL: build/fail of the source tree     */
     int table;
     int all;
     const char **names;        /* workloads named on the command line     */
@@ -118,8 +120,10 @@ static void run_one(const struct workload *w, const struct run_opts *o,
     }
     r->mode = o->cfg.mode == LS_MODE_TIMING ? "timing" : "functional";
     r->config = o->cfg.config ? o->cfg.config : "builtin";
-    char err[512] = "";
-    ls_gpu *gpu = ls_gpu_create(&o->cfg, err, sizeof err);
+    char err[4096] = "";
+    ls_config cfg = o->cfg;
+    cfg.run_name = w->name;     /* mismatch files: <fail_dir>/<workload>/ */
+    ls_gpu *gpu = ls_gpu_create(&cfg, err, sizeof err);
     if (!gpu) {
         snprintf(r->msg, sizeof r->msg, "creating the GPU: %s", err);
         return;
@@ -158,6 +162,24 @@ static void run_one(const struct workload *w, const struct run_opts *o,
                  ls_gpu_error(gpu));
     else if (rep.nlaunches == 0)
         snprintf(r->msg, sizeof r->msg, "the driver launched no kernel");
+    /* a lockstep mismatch: the run stopped on it (its report is the GPU's
+     * error) or, under cosim_continue, counted it */
+    r->mismatch = rc == LS_ERR_COSIM;
+    for (unsigned i = 0; i < r->nlaunch_rec; i++)
+        r->mismatch |= r->launch[i].status == LS_ERR_COSIM;
+    for (int b = 0; b < LS_BLK_COUNT; b++)
+        r->mismatch |= r->total.cosim[b].mismatches > 0;
+    if (r->mismatch) {
+        /* the whole report (the driver's message may have cut it) */
+        const char *e = ls_gpu_error(gpu);
+        if (rc == LS_ERR_COSIM && e[0])
+            snprintf(r->msg, sizeof r->msg, "%s", e);
+        else if (!r->msg[0])
+            snprintf(r->msg, sizeof r->msg, "RTL/C mismatches counted under "
+                     "cosim_continue (see the cosim statistics)");
+    }
+    if (r->mismatch)
+        r->pass = 0;
     ls_gpu_destroy(gpu);
 }
 
@@ -273,8 +295,7 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
         fprintf(stderr, "lockstep: out of memory\n");
         return CLI_USAGE;
     }
-    o->m.sets = calloc((size_t)argc + 1, sizeof *o->m.sets);
-    if (!o->m.sets) {
+    if (cli_machine_alloc(&o->m, argc)) {
         fprintf(stderr, "lockstep: out of memory\n");
         return CLI_USAGE;
     }
@@ -286,6 +307,20 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
             return CLI_USAGE;
         const char *a = argv[i];
         const char *val = NULL;
+        if (!strcmp(a, "--junit") || !strcmp(a, "--fail-dir") ||
+            !strncmp(a, "--junit=", 8) || !strncmp(a, "--fail-dir=", 11)) {
+            const char *eq = strchr(a, '=');
+            const char *v = eq ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
+            if (!v || !*v) {
+                fprintf(stderr, "lockstep: run: %.10s needs a file name\n", a);
+                return CLI_USAGE;
+            }
+            if (a[2] == 'j')
+                o->junit_path = v;
+            else
+                o->fail_dir = v;
+            continue;
+        }
         if (!strcmp(a, "--size") || !strcmp(a, "--seed") ||
             !strcmp(a, "--stats-json")) {
             if (i + 1 >= argc) {
@@ -336,7 +371,9 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
         fprintf(stderr, "usage: lockstep run WORKLOAD...|all [--size "
                 "small|default|large] [--seed N] [--mode functional|timing]\n"
                 "       [--config NAME|FILE] [--set key=value]... "
-                "[--stats-json FILE] [--table]\n");
+                "[--stats-json FILE] [--table]\n"
+                "       [--cosim LIST] [--backend c|rtl|lockstep] [--rtl BLK=FILE.v] "
+                "[--cosim-continue] [--junit FILE] [--fail-dir DIR]\n");
         return CLI_USAGE;
     }
     if (o->all && o->nnames) {
@@ -359,11 +396,23 @@ int cli_run(int argc, char **argv)
         ls_config_default(&o.cfg);
         cli_machine_apply(&o.m, &o.cfg);
         o.cfg.progress = isatty(STDERR_FILENO) ? 1 : 0;
+        o.cfg.fail_dir = o.fail_dir;
         rc = cli_machine_check(&o.cfg, "run");
+    }
+    if (!rc) {
+        /* a GPU of this configuration once up front: a bad --rtl file or a
+         * backend the mode cannot clock is a usage error, not N failures */
+        char err[4096] = "";
+        ls_gpu *g = ls_gpu_create(&o.cfg, err, sizeof err);
+        if (!g) {
+            fprintf(stderr, "lockstep: run: %s\n", err);
+            rc = CLI_USAGE;
+        }
+        ls_gpu_destroy(g);
     }
     if (rc) {
         free(o.names);
-        free(o.m.sets);
+        cli_machine_free(&o.m);
         return rc;
     }
     if (o.json_path && !strcmp(o.json_path, "-"))
@@ -377,21 +426,22 @@ int cli_run(int argc, char **argv)
     if (n == 0) {
         fprintf(stderr, "lockstep: run: no workloads are built in\n");
         free(o.names);
-        free(o.m.sets);
+        cli_machine_free(&o.m);
         return CLI_FAIL;
     }
     struct cli_result *res = calloc(n, sizeof *res);
     if (!res) {
         fprintf(stderr, "lockstep: out of memory\n");
         free(o.names);
-        free(o.m.sets);
+        cli_machine_free(&o.m);
         return CLI_FAIL;
     }
-    int failed = 0;
+    int failed = 0, mismatch = 0;
     for (size_t i = 0; i < n; i++) {
         const struct workload *w = o.all ? wl_registry[i] : wl_find(o.names[i]);
         run_one(w, &o, &res[i]);
         failed += !res[i].pass;
+        mismatch |= res[i].mismatch;
         if (!o.table) {
             print_result(o.human, &res[i]);
             fflush(o.human);
@@ -403,15 +453,23 @@ int cli_run(int argc, char **argv)
             if (!res[i].pass)
                 fprintf(o.human, "FAIL %s: %s\n", res[i].workload, res[i].msg);
     }
+    int cosim_on = 0;
+    for (int b = 0; b < LS_BLK_COUNT; b++)
+        for (size_t i = 0; i < n; i++)
+            cosim_on |= res[i].total.cosim[b].instances && res[i].total.cosim[b].backend > 0;
+    if (cosim_on)
+        cli_print_cosim(o.human, res, n);
     if (n > 1 || o.table)
         fprintf(o.human, "%zu workloads: %zu passed, %d failed\n", n,
                 n - (size_t)failed, failed);
     if (o.json_path && write_json(o.json_path, res, n, o.all || n > 1))
         failed++;
+    if (o.junit_path && cli_write_junit(o.junit_path, res, n))
+        failed++;
     for (size_t i = 0; i < n; i++)
         free(res[i].launch);
     free(res);
     free(o.names);
-    free(o.m.sets);
-    return failed ? CLI_FAIL : CLI_OK;
+    cli_machine_free(&o.m);
+    return mismatch ? CLI_MISMATCH : failed ? CLI_FAIL : CLI_OK;
 }

@@ -100,3 +100,8 @@ const struct cosim_desc *cosim_desc_by_id(int id)
             return descs[i];
     return NULL;
 }
+
+int ls_block_in_loop(int b)
+{
+    return cosim_desc_by_id(b) != NULL;
+}
