@@ -52,7 +52,7 @@ int cli_write_junit(const char *path, const struct cli_result *r, size_t n)
         failures += !r[i].pass;
         wall += r[i].wall_s;
         for (int b = 0; b < LS_BLK_COUNT; b++)
-            if (r[i].total.cosim[b].instances) {
+            if (r[i].total.cosim[b].instances || (r[i].mismatch && blames(&r[i], b))) {
                 tests++;
                 failures += r[i].total.cosim[b].mismatches > 0 ||
                             (r[i].mismatch && blames(&r[i], b));
@@ -81,7 +81,7 @@ int cli_write_junit(const char *path, const struct cli_result *r, size_t n)
         fprintf(f, "    </testcase>\n");
         for (int b = 0; b < LS_BLK_COUNT; b++) {
             const ls_cosim_stats *c = &x->total.cosim[b];
-            if (!c->instances)
+            if (!c->instances && !(x->mismatch && blames(x, b)))
                 continue;
             static const char *const be[] = { "c", "rtl", "lockstep" };
             fprintf(f, "    <testcase classname=\"lockstep.cosim.%s\" name=\"",

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# cosim-mutants.sh CLI: every RTL mutant of every block in the GPU loop
+# (`ifdef MUTANT_k in rtl/<blk>*.v, tb/README.md) must be caught in the
+# loop: a real workload run with the mutant given by --rtl must exit 3 with
+# a mismatch report (`make mutants-loop`, part of `make mutants`). Each
+# mutant tries the block's configurations in turn and stops at the first
+# that catches it; a mutant no configuration catches fails the target.
+set -u
+cli=${1:?usage: cosim-mutants.sh path/to/lockstep}
+out=build/test-cosim-mutants
+rm -rf "$out"
+mkdir -p "$out"
+fail=0
+# configurations that give each block's modes traffic
+declare -A variants
+variants[slp]="slp.permutation=none slp.permutation=balanced slp.permutation=odd_even slp.permutation=rotate_odd_1"
+for top in rtl/*.v; do
+  blk=$(basename "$top" .v)
+  case $blk in *_*) continue ;; esac
+  [ -n "${variants[$blk]:-}" ] || continue      # not in the GPU loop
+  n=$(grep -ho 'MUTANT_[0-9]\+' rtl/"$blk".v rtl/"$blk"_*.v 2>/dev/null | sort -u | wc -l)
+  for k in $(seq 1 "$n"); do
+    f=$out/${blk}_m$k.v
+    { echo "\`define MUTANT_$k"; cat "$top"; } >"$f"
+    what=$(grep -h "ifdef MUTANT_$k\b" rtl/"$blk"*.v | head -1 | sed 's/.*\/\/ *//')
+    caught=""
+    for v in ${variants[$blk]}; do
+      "$cli" run bfs --size small --rtl "$blk=$f" --set "$v" --fail-dir "$out/fail" \
+          >"$out/${blk}_m$k.txt" 2>&1
+      rc=$?
+      if [ $rc = 3 ] && grep -q "MISMATCH sm[0-9]*\.$blk" "$out/${blk}_m$k.txt"; then
+        caught=$v
+        break
+      fi
+    done
+    if [ -n "$caught" ]; then
+      echo "ok   $blk mutant $k ($what): caught in the loop under $caught"
+    else
+      echo "FAIL $blk mutant $k ($what): no configuration caught it" >&2
+      fail=$((fail + 1))
+    fi
+  done
+done
+[ $fail = 0 ] && echo "mutants-loop: every mutant caught" || echo "mutants-loop: $fail not caught"
+[ $fail = 0 ]
