@@ -1,0 +1,274 @@
+/* cmocka tests of the block seam (csim/cosim, docs/cosim.md) with the C
+ * backend: the clocking rule each block in the loop declares (after
+ * `settle` idle edges an idle edge changes neither state nor outputs, and
+ * settle is tight), the seam's counters under cosim_idle, the port table,
+ * the SLP traffic of a real kernel (a launch and an exit lookup per warp,
+ * on every SM), config keys and the errors of a backend that cannot run. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "lockstep.h"
+#include "cosim/cosim.h"
+#include "blocks/slp.h"
+#include "workloads/workload.h"
+#include "workloads/wl_ptx.h"
+
+static uint64_t rnd(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+/* A random non-idle SLP request. */
+static void slp_rand_in(uint64_t *s, const struct slp_cfg *c, struct slp_in *in)
+{
+    memset(in, 0, sizeof *in);
+    in->valid_i[0] = 1;
+    in->launch_i[0] = (uint32_t)(rnd(s) & 1);
+    in->slot_i[0] = (uint32_t)(rnd(s) % c->NWARPS);
+    in->wid_i[0] = (uint32_t)(rnd(s) % c->W);
+    in->mode_i[0] = (uint32_t)(rnd(s) % 8);
+    in->mask_i[0] = (uint32_t)rnd(s);
+}
+
+/* The registers of an SLP state (statistics excluded). */
+static int slp_regs_equal(const struct slp_state *a, const struct slp_state *b)
+{
+    return !memcmp(a->key, b->key, sizeof a->key) && !memcmp(a->rot, b->rot, sizeof a->rot) &&
+           !memcmp(&a->q, &b->q, sizeof a->q);
+}
+
+static void test_slp_clocking_rule(void **state)
+{
+    (void)state;
+    const struct cosim_desc *d = cosim_desc_find("slp");
+    assert_non_null(d);
+    uint64_t seed = 0x1234567;
+    struct slp_cfg cfgs[3] = { { 32, 48, 1 }, { 8, 8, 1 }, { 16, 12, 0 } };
+    unsigned tight = 0;
+    for (unsigned trial = 0; trial < 3000; trial++) {
+        struct slp_cfg *c = &cfgs[trial % 3];
+        struct slp_state s;
+        assert_int_equal(slp_init(&s, c), 0);
+        struct slp_in in, idle;
+        struct slp_out o, o2;
+        memset(&idle, 0, sizeof idle);
+        unsigned n = 1 + (unsigned)(rnd(&seed) % 40);
+        for (unsigned i = 0; i < n; i++) {
+            slp_rand_in(&seed, c, &in);
+            slp_step(&s, &in, &o);
+        }
+        /* settle - 1 idle edges are not always enough ... */
+        for (unsigned i = 0; i + 1 < d->settle; i++)
+            slp_step(&s, &idle, &o);
+        struct slp_state mid = s;
+        slp_step(&s, &idle, &o);
+        tight += !slp_regs_equal(&mid, &s);
+        /* ... settle are: every further idle edge is a no-op */
+        for (unsigned k = 0; k < 5; k++) {
+            struct slp_state prev = s;
+            slp_step(&s, &idle, &o2);
+            assert_true(slp_regs_equal(&prev, &s));
+            assert_memory_equal(&o, &o2, sizeof o);
+        }
+    }
+    /* an active edge leaves registered outputs that the first idle edge clears */
+    assert_true(tight > 1000);
+}
+
+static struct cosim_env *c_env(void)
+{
+    struct cosim_env *env = calloc(1, sizeof *env);
+    assert_non_null(env);
+    ls_config lc;
+    ls_config_default(&lc);
+    int be[LS_BLK_COUNT] = { 0 };
+    char err[512];
+    assert_int_equal(cosim_env_init(env, &lc, be, 0, err, sizeof err), 0);
+    return env;
+}
+
+static void test_seam_counters(void **state)
+{
+    (void)state;
+    struct cosim_env *env = c_env();
+    struct cosim_inst *ci = calloc(1, sizeof *ci);
+    assert_non_null(ci);
+    struct slp_cfg c = { 32, 48, 1 };
+    char err[512];
+    assert_int_equal(cosim_create(ci, env, cosim_desc_find("slp"), &c, "sm7.slp",
+                                  err, sizeof err), 0);
+    assert_string_equal(ci->name, "sm7.slp");
+    assert_int_equal(ci->backend, COSIM_BE_C);
+    struct slp_in in;
+    struct slp_out o;
+    memset(&in, 0, sizeof in);
+    in.valid_i[0] = 1;
+    in.launch_i[0] = 1;
+    in.slot_i[0] = 47;
+    in.wid_i[0] = 3;
+    in.mode_i[0] = SLP_BALANCED;
+    in.mask_i[0] = 0xffffffffu;
+    assert_int_equal(cosim_step(ci, &in, &o, "test"), 0);
+    assert_int_equal(o.valid_o[0], 1);
+    assert_int_equal(o.key_o[0], slp_key(32, SLP_BALANCED, 3, 1, &(unsigned){ 0 }));
+    assert_int_equal(cosim_idle(ci, 100, "test"), 0);
+    assert_int_equal(ci->st.cycles, 2);          /* the request + 1 settle edge */
+    assert_int_equal(ci->st.idle_skipped, 99);
+    assert_int_equal(ci->st.transactions, 1);
+    assert_int_equal(ci->edge, 101);
+    assert_int_equal(cosim_idle(ci, 50, "test"), 0);   /* already settled */
+    assert_int_equal(ci->st.cycles, 2);
+    assert_int_equal(ci->st.idle_skipped, 149);
+    /* an idle cosim_step still steps (and settles) */
+    memset(&in, 0, sizeof in);
+    assert_int_equal(cosim_step(ci, &in, &o, "test"), 0);
+    assert_int_equal(ci->st.cycles, 3);
+    assert_int_equal(ci->st.transactions, 1);
+    /* the lookup reads back what the launch stored */
+    in.valid_i[0] = 1;
+    in.slot_i[0] = 47;
+    in.mask_i[0] = 1;
+    assert_int_equal(cosim_step(ci, &in, &o, "test"), 0);
+    assert_int_equal(o.key_o[0], slp_key(32, SLP_BALANCED, 3, 1, &(unsigned){ 0 }));
+    assert_int_equal(o.mask_o[0], 1u << o.phys_o[0]);
+    /* the port table with this cfg's sizes */
+    int found = 0;
+    for (int i = 0; i < ci->nports; i++) {
+        if (!strcmp(ci->port[i].name, "slot_i")) {
+            assert_int_equal(ci->port[i].bits, 6);
+            found++;
+        }
+        if (!strcmp(ci->port[i].name, "phys_o")) {
+            assert_int_equal(ci->port[i].bits, 5);
+            assert_int_equal(ci->port[i].count, 32);
+            found++;
+        }
+    }
+    assert_int_equal(found, 2);
+    cosim_free(ci);
+    free(ci);
+    cosim_env_fini(env);
+    free(env);
+}
+
+static void test_seam_bad_params(void **state)
+{
+    (void)state;
+    struct cosim_env *env = c_env();
+    struct cosim_inst ci;
+    struct slp_cfg c = { 32, 65, 1 };      /* more slots than the block holds */
+    char err[512];
+    assert_int_equal(cosim_create(&ci, env, cosim_desc_find("slp"), &c, "sm0.slp",
+                                  err, sizeof err), -1);
+    assert_non_null(strstr(err, "bad parameters: W=32 NWARPS=65 ROT_EN=1"));
+    assert_null(cosim_desc_find("capt"));   /* not in the loop yet */
+    assert_int_equal(ls_block_in_loop(LS_BLK_SLP), 1);
+    assert_int_equal(ls_block_in_loop(LS_BLK_CAPT), 0);
+    cosim_env_fini(env);
+    free(env);
+}
+
+static const struct wl_ptx_blob *blob_of(const char *name)
+{
+    for (const struct wl_ptx_blob *b = wl_ptx_blobs; b->name; b++)
+        if (!strcmp(b->name, name))
+            return b;
+    return NULL;
+}
+
+/* Runs workload name (small, timing) with overrides; fills *t. */
+static void run_timing(const char *name, const char *const *sets, ls_stats *t)
+{
+    ls_config c;
+    ls_config_default(&c);
+    c.config = "gtx480";
+    c.sets = sets;
+    char err[512];
+    ls_gpu *g = ls_gpu_create(&c, err, sizeof err);
+    assert_non_null(g);
+    const struct wl_ptx_blob *b = blob_of(name);
+    assert_non_null(b);
+    ls_module *mod = NULL;
+    assert_int_equal(ls_module_load_text(g, b->path, b->text, b->len, &mod), LS_OK);
+    struct wl_report rep;
+    memset(&rep, 0, sizeof rep);
+    assert_int_equal(wl_find(name)->run(g, mod, WL_SMALL, 1, &rep), 0);
+    assert_true(rep.pass);
+    *t = rep.total;
+    ls_gpu_destroy(g);
+}
+
+static void test_gpu_slp_traffic(void **state)
+{
+    (void)state;
+    ls_stats t;
+    run_timing("matmul", NULL, &t);
+    const ls_cosim_stats *s = &t.cosim[LS_BLK_SLP];
+    uint64_t warps = 0;
+    /* matmul's CTAs are whole warps: one launch and one exit lookup each */
+    assert_int_equal(t.threads % 32, 0);
+    warps = t.threads / 32;
+    assert_int_equal(s->transactions, 2 * warps);
+    assert_int_equal(s->instances, 15);
+    assert_int_equal(s->backend, 0);
+    assert_int_equal(s->mismatches, 0);
+    /* every SM's block is clocked over the whole kernel (plus the drain) */
+    assert_true(s->cycles + s->idle_skipped >= 15 * t.cycles);
+    assert_true(s->cycles + s->idle_skipped <= 15 * t.cycles + s->transactions);
+    assert_true(s->cycles >= s->transactions);
+    /* a permutation changes no cycle and no result without compaction */
+    const char *const bal[] = { "slp.permutation=balanced", NULL };
+    ls_stats u;
+    run_timing("matmul", bal, &u);
+    assert_int_equal(u.cycles, t.cycles);
+    assert_int_equal(u.thread_insts, t.thread_insts);
+    assert_int_equal(u.cosim[LS_BLK_SLP].transactions, s->transactions);
+}
+
+static void test_config_errors(void **state)
+{
+    (void)state;
+    ls_config c;
+    ls_config_default(&c);
+    char err[512];
+    const char *const func[] = { "slp.backend=lockstep", NULL };
+    c.mode = LS_MODE_FUNCTIONAL;
+    c.sets = func;
+    assert_null(ls_gpu_create(&c, err, sizeof err));
+    assert_non_null(strstr(err, "slp.backend=lockstep needs timing mode"));
+    const char *const bad[] = { "slp.permutation=sideways", NULL };
+    c.mode = LS_MODE_TIMING;
+    c.sets = bad;
+    assert_null(ls_gpu_create(&c, err, sizeof err));
+    assert_non_null(strstr(err, "slp_permutation"));
+    const char *const rtl[] = { "slp=/nonexistent/slp.v", NULL };
+    c.sets = NULL;
+    c.rtl = rtl;
+    assert_null(ls_gpu_create(&c, err, sizeof err));
+    assert_non_null(strstr(err, "cannot read /nonexistent/slp.v"));
+    const char *const nob[] = { "capt=x.v", NULL };
+    c.rtl = nob;
+    assert_null(ls_gpu_create(&c, err, sizeof err));
+    assert_non_null(strstr(err, "'capt' is not a block in the GPU loop"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_slp_clocking_rule),
+        cmocka_unit_test(test_seam_counters),
+        cmocka_unit_test(test_seam_bad_params),
+        cmocka_unit_test(test_gpu_slp_traffic),
+        cmocka_unit_test(test_config_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
