@@ -11,7 +11,12 @@
 #    "total": {"functional": {...}, "timing": {...},
 #              "cpu_s": {"functional", "timing"} (whole runs, if /usr/bin/time)},
 #    "targets": {"regular_thread_insts_per_s": 1e7, "regular_cycles_per_s": 2e4,
-#                "met": true|false}}
+#                "met": true|false},
+#    "lockstep": {"wall_s": {"c", "lockstep"}, "cpu_s": {...}, "ratio_wall",
+#                 "ratio_cpu", "target_ratio": 3, "met", "cosim": {blk: stats}}}
+# The lockstep column: the same timing run with every block in the GPU loop
+# (--cosim all) against the C backends alone, whole runs (GPU creation and
+# loading the Verilated models included).
 # The run is single-threaded, so the figures are for one host core.
 set -u
 cli=${1:?usage: bench.sh path/to/lockstep OUT.json [CONFIG]}
@@ -27,9 +32,18 @@ timer=()
 [ -x /usr/bin/time ] && timer=(/usr/bin/time -f "%U %S")
 "${timer[@]}" ${timer:+-o "$tmp/func.cpu"} "$cli" run all --size default --mode functional \
   --stats-json "$tmp/func.json" >/dev/null || rc=$?
+t0=$(date +%s.%N)
 "${timer[@]}" ${timer:+-o "$tmp/timing.cpu"} "$cli" run all --size default --mode timing \
   --config "$conf" --stats-json "$tmp/timing.json" >/dev/null || rc=$?
-for f in func timing; do
+t1=$(date +%s.%N)
+# once untimed, so a first Verilator build is not in the figure
+"$cli" run vecadd --size small --config "$conf" --cosim all >/dev/null 2>&1 || true
+t2=$(date +%s.%N)
+"${timer[@]}" ${timer:+-o "$tmp/lockstep.cpu"} "$cli" run all --size default --mode timing \
+  --config "$conf" --cosim all --stats-json "$tmp/lockstep.json" >/dev/null || rc=$?
+t3=$(date +%s.%N)
+echo "$t0 $t1 $t2 $t3" >"$tmp/walls"
+for f in func timing lockstep; do
   if [ ! -s "$tmp/$f.json" ]; then
     echo "bench: no $f statistics written (lockstep exited $rc)" >&2
     exit 1
@@ -96,9 +110,43 @@ if cpu_f and cpu_t:
     total["cpu_s"] = {"functional": cpu_f, "timing": cpu_t}
 print("targets on the regular workloads (timing, %s): >= %.0f M thread-inst/s and "
       ">= %.0f K cycles/s: %s" % (conf, TARGET_TI / 1e6, TARGET_CY / 1e3, "met" if met else "NOT met"))
+# the lockstep column
+lk = {r["workload"]: r for r in json.load(open(os.path.join(sys.argv[5], "lockstep.json")))}
+w0, w1, w2, w3 = map(float, open(os.path.join(sys.argv[5], "walls")).read().split())
+wall_c, wall_l = w1 - w0, w3 - w2
+cpu_l = cpu("lockstep")
+cos = {}
+for r in lk.values():
+    for b, c in r.get("cosim", {}).items():
+        a = cos.setdefault(b, {"instances": 0, "cycles": 0, "idle_skipped": 0,
+                               "transactions": 0, "mismatches": 0, "backend": c["backend"]})
+        a["instances"] = max(a["instances"], c["instances"])
+        for k in ("cycles", "idle_skipped", "transactions", "mismatches"):
+            a[k] += c[k]
+lpass = all(r["pass"] for r in lk.values())
+ratio_w = wall_l / wall_c if wall_c > 0 else 0.0
+ratio_c = cpu_l / cpu_t if cpu_l and cpu_t else None
+TARGET_LR = 3.0
+lmet = lpass and ratio_w <= TARGET_LR and (ratio_c is None or ratio_c <= TARGET_LR)
+print("lockstep (--cosim all, %s): whole suite %.2f s wall against %.2f s with the C "
+      "backends: %.2fx%s (target <= %.0fx: %s)" % (conf, wall_l, wall_c, ratio_w,
+      ", CPU %.2f s / %.2f s = %.2fx" % (cpu_l, cpu_t, ratio_c) if ratio_c else "",
+      TARGET_LR, "met" if lmet else "NOT met"))
+for b, a in sorted(cos.items()):
+    print("  %s %s: %d instances, %d cycles compared, %d idle skipped, %d transactions, "
+          "%d mismatches" % (b, a["backend"], a["instances"], a["cycles"], a["idle_skipped"],
+                             a["transactions"], a["mismatches"]))
+for r in rows:
+    l = lk.get(r["workload"], {})
+    r["lockstep"] = {"pass": l.get("pass"), "wall_s": l.get("sim", {}).get("wall_s"),
+                     "cosim": l.get("cosim")}
 json.dump({"schema": 1, "config": conf, "size": "default", "rows": rows, "total": total,
            "targets": {"regular_thread_insts_per_s": TARGET_TI,
-                       "regular_cycles_per_s": TARGET_CY, "met": met}},
+                       "regular_cycles_per_s": TARGET_CY, "met": met},
+           "lockstep": {"wall_s": {"c": wall_c, "lockstep": wall_l},
+                        "cpu_s": {"c": cpu_t, "lockstep": cpu_l},
+                        "ratio_wall": ratio_w, "ratio_cpu": ratio_c,
+                        "target_ratio": TARGET_LR, "met": lmet, "cosim": cos}},
           open(out, "w"), indent=2)
 PY
 echo "bench: wrote $out"

@@ -40,6 +40,9 @@ ls_status gpu_cosim_init(ls_gpu *gpu, const ls_config *lc)
         return GPU_FAIL(gpu, LS_ERR_NOMEM, "host memory exhausted (cosim)");
     int be[LS_BLK_COUNT] = { 0 };
     be[LS_BLK_SLP] = (int)gpu->tcfg.slp_backend;
+    for (int b = 0; b < LS_BLK_COUNT; b++)      /* cosim = all */
+        if (gpu->tcfg.cosim == 1 && cosim_desc_by_id(b) && be[b] == COSIM_BE_C)
+            be[b] = COSIM_BE_LOCKSTEP;
     char e[4096];
     if (cosim_env_init(gpu->cosim, lc, be, (int)gpu->tcfg.cosim_continue, e,
                        sizeof e) != 0)

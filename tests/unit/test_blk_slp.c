@@ -25,7 +25,10 @@ static void test_params(void **st)
     c.W = 64;
     assert_int_not_equal(slp_init(&s, &c), 0);
     c.W = 8;
-    c.NWARPS = 33;
+    c.NWARPS = 48;             /* gtx480: 48 warp slots per SM */
+    assert_int_equal(slp_init(&s, &c), 0);
+    assert_int_equal(slp_slot_bits(&c), 6);
+    c.NWARPS = 65;             /* beyond CORE_MAX_SLOTS */
     assert_int_not_equal(slp_init(&s, &c), 0);
 }
 
