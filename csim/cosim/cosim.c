@@ -21,10 +21,8 @@ const char *cosim_backend_name(int be)
     return be >= 0 && be < 3 ? backend_names[be] : "?";
 }
 
-static void fmt_err(char *err, size_t n, const char *file, int line,
-                    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-static void fmt_err(char *err, size_t n, const char *file, int line,
-                    const char *fmt, ...)
+void cosim_err(char *err, size_t n, const char *file, int line,
+               const char *fmt, ...)
 {
     if (!err || !n)
         return;
@@ -36,7 +34,7 @@ static void fmt_err(char *err, size_t n, const char *file, int line,
     vsnprintf(err + k, n - (size_t)k, fmt, ap);
     va_end(ap);
 }
-#define ERR(err, n, ...) fmt_err((err), (n), __FILE__, __LINE__, __VA_ARGS__)
+#define ERR COSIM_ERR
 
 /* ------------------------------------------------------------ environment */
 

@@ -30,22 +30,7 @@ struct cosim_lib {
     void (*vl_free)(void *);
 };
 
-static void rerr(char *err, size_t n, const char *file, int line,
-                 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-static void rerr(char *err, size_t n, const char *file, int line,
-                 const char *fmt, ...)
-{
-    if (!err || !n)
-        return;
-    int k = snprintf(err, n, "%s:%d: ", file, line);
-    if (k < 0 || (size_t)k >= n)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err + k, n - (size_t)k, fmt, ap);
-    va_end(ap);
-}
-#define ERR(err, n, ...) rerr((err), (n), __FILE__, __LINE__, __VA_ARGS__)
+#define ERR COSIM_ERR
 
 static double now_s(void)
 {
