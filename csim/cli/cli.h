@@ -95,6 +95,9 @@ void cli_json_result(FILE *f, const struct cli_result *r, int indent);
 /* Writes n results as an aligned table with a header and a totals line
  * (timing columns when the results carry cycles). */
 void cli_print_table(FILE *f, const struct cli_result *r, size_t n);
+/* Closes f (flushes it if stdout) and reports a write error on path.
+ * Returns 0 or -1 after printing why. */
+int cli_close_out(FILE *f, const char *path);
 /* Prints one line per block the runs clocked: backend, instances, cycles
  * compared (or stepped), idle edges skipped, transactions, mismatches. */
 void cli_print_cosim(FILE *f, const struct cli_result *r, size_t n);

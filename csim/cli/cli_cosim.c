@@ -105,16 +105,7 @@ int cli_write_junit(const char *path, const struct cli_result *r, size_t n)
         }
     }
     fprintf(f, "  </testsuite>\n</testsuites>\n");
-    int bad = ferror(f);
-    if (f != stdout)
-        bad |= fclose(f) != 0;
-    else
-        fflush(f);
-    if (bad) {
-        fprintf(stderr, "lockstep: error writing %s\n", path);
-        return -1;
-    }
-    return 0;
+    return cli_close_out(f, path);
 }
 
 int cli_replay(int argc, char **argv)

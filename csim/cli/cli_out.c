@@ -288,24 +288,26 @@ void cli_print_table(FILE *f, const struct cli_result *r, size_t n)
     }
 }
 
+int cli_close_out(FILE *f, const char *path)
+{
+    int bad = ferror(f);
+    if (f != stdout)
+        bad |= fclose(f) != 0;
+    else
+        fflush(f);
+    if (bad) {
+        fprintf(stderr, "lockstep: error writing %s\n", path);
+        return -1;
+    }
+    return 0;
+}
+
 void cli_print_cosim(FILE *f, const struct cli_result *r, size_t n)
 {
     ls_stats sum;
     memset(&sum, 0, sizeof sum);
     for (size_t i = 0; i < n; i++)
-        for (int b = 0; b < LS_BLK_COUNT; b++) {
-            const ls_cosim_stats *c = &r[i].total.cosim[b];
-            ls_cosim_stats *a = &sum.cosim[b];
-            if (!c->instances)
-                continue;
-            if (c->instances > a->instances)
-                a->instances = c->instances;
-            a->cycles += c->cycles;
-            a->idle_skipped += c->idle_skipped;
-            a->transactions += c->transactions;
-            a->mismatches += c->mismatches;
-            a->backend = c->backend;
-        }
+        ls_stats_add(&sum, &r[i].total, 32);
     for (int b = 0; b < LS_BLK_COUNT; b++) {
         const ls_cosim_stats *a = &sum.cosim[b];
         if (!a->instances)

@@ -249,16 +249,7 @@ static int write_json(const char *path, const struct cli_result *res, size_t n,
         cli_json_result(f, &res[0], 0);
         fprintf(f, "\n");
     }
-    int bad = ferror(f);
-    if (f != stdout)
-        bad |= fclose(f) != 0;
-    else
-        fflush(f);
-    if (bad) {
-        fprintf(stderr, "lockstep: error writing %s\n", path);
-        return -1;
-    }
-    return 0;
+    return cli_close_out(f, path);
 }
 
 static int parse_size(const char *s, enum wl_size *out)
