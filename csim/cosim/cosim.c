@@ -332,7 +332,7 @@ static int compare(struct cosim_inst *ci, const void *cout, const void *rout,
         for (unsigned k = 0; k < p->count; k++) {
             if (ev[k] == av[k])
                 continue;
-            ci->st.mismatches++;
+            ci->st.mismatches++;     /* once per edge: the first port reports */
             if (ci->report)
                 return !ci->env->keep_going;
             uint64_t e = ci->edge;

@@ -85,7 +85,7 @@ static void log_tail(const char *log, char *err, size_t n)
 }
 
 /* Runs tb/vl-so.sh; returns its exit status (-1 if it could not run). */
-static int run_build(const char *root, char *const argv[], const char *log)
+static int run_build(char *const argv[], const char *log)
 {
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
@@ -93,7 +93,6 @@ static int run_build(const char *root, char *const argv[], const char *log)
     posix_spawn_file_actions_adddup2(&fa, 1, 2);
     posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
     pid_t pid;
-    (void)root;
     int e = posix_spawnp(&pid, "bash", &fa, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
     if (e != 0)
@@ -144,6 +143,42 @@ static const struct cosim_lib *load(struct cosim_env *env, const char *so,
     return l;
 }
 
+/* Runs tb/vl-so.sh (argv) for model so in dir; prints the "verilating"
+ * line when the model did not exist. Returns 0 or -1 with err. */
+static int build_model(const struct cosim_desc *d, const char *rtl_file,
+                       const char *pdesc, const char *dir, const char *so,
+                       char *const argv[], char *err, size_t n)
+{
+    struct stat sb;
+    char log[COSIM_PATH + 300];
+    snprintf(log, sizeof log, "%s/spawn.log", dir);
+    mkdirs(dir);
+    int fresh = stat(so, &sb) != 0;
+    if (fresh) {
+        fprintf(stderr, "lockstep: verilating %s%s (%s%s%s) ...", d->name, pdesc,
+                rtl_file ? rtl_file : "rtl/", rtl_file ? "" : d->name,
+                rtl_file ? "" : ".v");
+        fflush(stderr);
+    }
+    double t0 = now_s();
+    int rc = run_build(argv, log);
+    if (fresh)
+        fprintf(stderr, rc == 0 ? " %.0f s\n" : " failed\n", now_s() - t0);
+    if (rc == 2) {
+        ERR(err, n, "the %s RTL does not match the block's port list "
+            "(shared spec blocks.md; csim/blocks/%s_ports.def):", d->name, d->name);
+        log_tail(log, err, n);
+        return -1;
+    }
+    if (rc != 0) {
+        ERR(err, n, "building the Verilated %s model failed (exit %d; log %s/build.log):",
+            d->name, rc, dir);
+        log_tail(log, err, n);
+        return -1;
+    }
+    return 0;
+}
+
 int cosim_rtl_open(struct cosim_env *env, const struct cosim_desc *d,
                    const void *cfg, const char *rtl_file,
                    const struct ls_port *ports, int nports, int fst_ever,
@@ -187,47 +222,31 @@ int cosim_rtl_open(struct cosim_env *env, const struct cosim_desc *d,
                               i ? "," : "", ports[i].name,
                               ports[i].is_out ? "out" : "in",
                               ports[i].bits * ports[i].count);
-    char so[COSIM_PATH + 300], log[COSIM_PATH + 300];
+    char so[COSIM_PATH + 300];
     snprintf(so, sizeof so, "%s/lib%s.so", dir, d->name);
-    snprintf(log, sizeof log, "%s/spawn.log", dir);
-    mkdirs(dir);
-    int fresh = stat(so, &sb) != 0;
-    const char *shown = rtl_file ? rtl_file : "rtl/";   /* + name.v */
-    if (fresh) {
-        fprintf(stderr, "lockstep: verilating %s%s (%s%s%s) ...", d->name, pdesc,
-                shown, rtl_file ? "" : d->name, rtl_file ? "" : ".v");
-        fflush(stderr);
+    /* loaded (so checked and built) earlier in this GPU: no rebuild check */
+    const struct cosim_lib *l = NULL;
+    for (const struct cosim_lib *x = env->libs; x; x = x->next)
+        if (!strcmp(x->so, so))
+            l = x;
+    if (!l) {
+        char *argv[8 + COSIM_MAX_PARAMS];
+        int a = 0;
+        argv[a++] = (char *)"bash";
+        argv[a++] = script;
+        argv[a++] = (char *)d->name;
+        argv[a++] = dir;
+        argv[a++] = rtl;
+        argv[a++] = portlist;
+        for (unsigned i = 0; i < np; i++)
+            argv[a++] = gp[i];
+        argv[a] = NULL;
+        if (build_model(d, rtl_file, pdesc, dir, so, argv, err, n) != 0)
+            return -1;
+        l = load(env, so, d->name, err, n);
+        if (!l)
+            return -1;
     }
-    double t0 = now_s();
-    char *argv[8 + COSIM_MAX_PARAMS];
-    int a = 0;
-    argv[a++] = (char *)"bash";
-    argv[a++] = script;
-    argv[a++] = (char *)d->name;
-    argv[a++] = dir;
-    argv[a++] = rtl;
-    argv[a++] = portlist;
-    for (unsigned i = 0; i < np; i++)
-        argv[a++] = gp[i];
-    argv[a] = NULL;
-    int rc = run_build(env->root, argv, log);
-    if (fresh)
-        fprintf(stderr, rc == 0 ? " %.0f s\n" : " failed\n", now_s() - t0);
-    if (rc == 2) {
-        ERR(err, n, "the %s RTL does not match the block's port list "
-            "(shared spec blocks.md; csim/blocks/%s_ports.def):", d->name, d->name);
-        log_tail(log, err, n);
-        return -1;
-    }
-    if (rc != 0) {
-        ERR(err, n, "building the Verilated %s model failed (exit %d; log %s/build.log):",
-            d->name, rc, dir);
-        log_tail(log, err, n);
-        return -1;
-    }
-    const struct cosim_lib *l = load(env, so, d->name, err, n);
-    if (!l)
-        return -1;
     char seed[64];
     snprintf(seed, sizeof seed, "+verilator+seed+1");
     const char *plus[2] = { "lockstep", seed };
