@@ -34,20 +34,6 @@ static void opnd_regs(const struct ptx_operand *o, int32_t *v, uint8_t *n,
     }
 }
 
-static unsigned ndst_of(const struct ptx_inst *in)
-{
-    switch ((enum ptx_op)in->op) {
-    case PTX_OP_ST: case PTX_OP_RED: case PTX_OP_BRA: case PTX_OP_CALL:
-    case PTX_OP_RET: case PTX_OP_EXIT: case PTX_OP_BAR: case PTX_OP_BARRIER:
-    case PTX_OP_MEMBAR: case PTX_OP_FENCE:
-        return 0;
-    case PTX_OP_SETP: case PTX_OP_SHFL:
-        return 2;
-    default:
-        return 1;
-    }
-}
-
 static void decode(const struct ptx_inst *in, struct core_dinst *d)
 {
     memset(d, 0, sizeof *d);
@@ -66,7 +52,7 @@ static void decode(const struct ptx_inst *in, struct core_dinst *d)
     if (in->op == PTX_OP_CVTA)
         d->unit = CORE_U_ALU;
     d->is_atomic = in->op == PTX_OP_ATOM || in->op == PTX_OP_RED;
-    unsigned nd = ndst_of(in);
+    unsigned nd = ptx_inst_ndst(in);
     for (unsigned i = 0; i < in->nopnd && i < PTX_MAX_OPNDS; i++) {
         const struct ptx_operand *o = &in->o[i];
         if (i < nd && o->kind != PTX_O_MEM)

@@ -83,6 +83,11 @@ enum ptx_op {
 };
 
 /* Name ("add") and unit class of an opcode. */
+/* How many leading operands of in are destinations: 0 for st, red,
+ * branches, calls, returns, barriers and fences; 2 for setp (p|q) and shfl
+ * (value, predicate); 1 otherwise. */
+struct ptx_inst;
+unsigned ptx_inst_ndst(const struct ptx_inst *in);
 const char *ptx_op_name(enum ptx_op op);
 enum ptx_unit ptx_op_unit(enum ptx_op op);
 
