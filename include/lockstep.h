@@ -62,6 +62,9 @@ typedef struct ls_config {
     const char *fail_dir;        /* mismatch traces/FSTs: <fail_dir>/<run>/;
                                     NULL = build/fail under the source tree */
     const char *run_name;        /* <run> above; NULL = "run"               */
+    const char *commit_log;      /* NULL, or a file that receives one line
+                                    per executed warp instruction
+                                    (docs/golden.md), both modes           */
 } ls_config;
 
 /* Fills *cfg with the defaults (32-wide warps, 1 GiB, instruction budget

@@ -181,6 +181,13 @@ ls_gpu *ls_gpu_create(const ls_config *cfg, char *err, size_t errlen)
     g->cfg.sets = NULL;
     g->tcfg = tc;
     g->dmem.capacity = c.global_mem_bytes;
+    if (c.commit_log && gpu_commit_open(&g->clog, c.commit_log, g->err, sizeof g->err)) {
+        if (err && errlen)
+            snprintf(err, errlen, "%s", g->err);
+        ls_gpu_destroy(g);
+        return NULL;
+    }
+    g->cfg.commit_log = NULL;
     if (gpu_cosim_init(g, &c) != LS_OK) {
         if (err && errlen)
             snprintf(err, errlen, "%s", g->err);
@@ -206,6 +213,7 @@ void ls_gpu_destroy(ls_gpu *gpu)
         m = n;
     }
     gpu_timing_free(gpu);
+    gpu_commit_close(&gpu->clog);
     if (gpu->cosim) {
         cosim_env_fini(gpu->cosim);
         free(gpu->cosim);
@@ -487,6 +495,7 @@ ls_status ls_launch(ls_gpu *gpu, ls_module *mod, const char *kernel,
         return GPU_FAIL(gpu, LS_ERR_INVALID,
                         "ls_launch: %s matches several mangled entries in %s; "
                         "use the mangled name", kernel, mod->name);
+    gpu_commit_launch(&gpu->clog, f->name, grid, block);
     if (gpu->cfg.mode == LS_MODE_TIMING)
         return gpu_timing_launch(gpu, mod, f, grid, block, dyn_shared, args, stats);
     return gpu_launch(gpu, mod, f, grid, block, dyn_shared, args, stats);

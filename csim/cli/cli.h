@@ -110,6 +110,13 @@ int cli_write_junit(const char *path, const struct cli_result *r, size_t n);
  * file or usage). */
 int cli_replay(int argc, char **argv);
 
+/* Compares commit logs pa (named na in messages, the expected one) and pb
+ * (nb) warp by warp; prints the first differing record of each warp, lane
+ * by lane, and a summary to out. Returns 0 identical, 1 different, 2 bad
+ * input. */
+int cli_commit_diff(const char *pa, const char *pb, const char *na, const char *nb,
+                    FILE *out);
+
 /* Thread instructions per second of r (0 when no time was measured). */
 double cli_rate(uint64_t insts, double wall_s);
 /* misses / accesses of a cache (0 when it saw no access). */

@@ -15,6 +15,8 @@ struct run_opts {
     const char *json_path;     /* NULL: no JSON                           */
     const char *junit_path;    /* NULL: no JUnit XML                      */
     const char *fail_dir;      /* NULL: build/fail of the source tree     */
+    const char *commit_log;    /* --commit-log FILE (one workload)        */
+    int compare_modes;         /* --compare-modes                         */
     int table;
     int all;
     const char **names;        /* workloads named on the command line     */
@@ -277,6 +279,46 @@ static int parse_seed(const char *s, uint64_t *out)
     return 0;
 }
 
+/* --compare-modes: the workload in functional and in timing mode, each
+ * with a commit log, then the logs compared warp by warp. */
+static int compare_modes(struct run_opts *o)
+{
+    const struct workload *w = wl_find(o->names[0]);
+    char pa[512], pb[512];
+    const char *dir = o->commit_log ? NULL : getenv("TMPDIR");
+    if (o->commit_log) {
+        snprintf(pa, sizeof pa, "%s.functional", o->commit_log);
+        snprintf(pb, sizeof pb, "%s.timing", o->commit_log);
+    } else {
+        snprintf(pa, sizeof pa, "%s/lockstep-%s-%ld.functional.log", dir ? dir : "/tmp",
+                 w->name, (long)getpid());
+        snprintf(pb, sizeof pb, "%s/lockstep-%s-%ld.timing.log", dir ? dir : "/tmp",
+                 w->name, (long)getpid());
+    }
+    struct cli_result r[2];
+    const char *paths[2] = { pa, pb };
+    for (int m = 0; m < 2; m++) {
+        struct run_opts x = *o;
+        x.cfg.mode = m ? LS_MODE_TIMING : LS_MODE_FUNCTIONAL;
+        x.cfg.commit_log = paths[m];
+        run_one(w, &x, &r[m]);
+        print_result(o->human, &r[m]);
+    }
+    int rc = cli_commit_diff(pa, pb, "functional", "timing", o->human);
+    if (!o->commit_log) {
+        remove(pa);
+        remove(pb);
+    } else {
+        fprintf(o->human, "commit logs kept: %s %s\n", pa, pb);
+    }
+    for (int m = 0; m < 2; m++) {
+        if (!r[m].pass && rc == CLI_OK)
+            rc = r[m].mismatch ? CLI_MISMATCH : CLI_FAIL;
+        free(r[m].launch);
+    }
+    return rc;
+}
+
 /* Parses the run arguments into *o (names points into argv). Returns 0 or
  * CLI_USAGE after printing why. */
 static int parse_args(int argc, char **argv, struct run_opts *o)
@@ -298,6 +340,20 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
             return CLI_USAGE;
         const char *a = argv[i];
         const char *val = NULL;
+        if (!strcmp(a, "--compare-modes")) {
+            o->compare_modes = 1;
+            continue;
+        }
+        if (!strcmp(a, "--commit-log") || !strncmp(a, "--commit-log=", 13)) {
+            const char *eq = strchr(a, '=');
+            const char *v = eq ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
+            if (!v || !*v) {
+                fprintf(stderr, "lockstep: run: --commit-log needs a file name\n");
+                return CLI_USAGE;
+            }
+            o->commit_log = v;
+            continue;
+        }
         if (!strcmp(a, "--junit") || !strcmp(a, "--fail-dir") ||
             !strncmp(a, "--junit=", 8) || !strncmp(a, "--fail-dir=", 11)) {
             const char *eq = strchr(a, '=');
@@ -371,6 +427,11 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
         fprintf(stderr, "lockstep: run: 'all' cannot be combined with names\n");
         return CLI_USAGE;
     }
+    if ((o->commit_log || o->compare_modes) && (o->all || o->nnames != 1)) {
+        fprintf(stderr, "lockstep: run: %s takes exactly one workload\n",
+                o->compare_modes ? "--compare-modes" : "--commit-log");
+        return CLI_USAGE;
+    }
     return 0;
 }
 
@@ -408,6 +469,13 @@ int cli_run(int argc, char **argv)
     }
     if (o.json_path && !strcmp(o.json_path, "-"))
         o.human = stderr;      /* keep stdout pure JSON */
+    if (o.compare_modes) {
+        rc = compare_modes(&o);
+        free(o.names);
+        cli_machine_free(&o.m);
+        return rc;
+    }
+    o.cfg.commit_log = o.commit_log;
     size_t n = 0;
     if (o.all)
         while (wl_registry[n])

@@ -66,6 +66,8 @@ struct core_kernel {
     struct exec_dmem *dmem;
     const struct exec_tex *tex; uint32_t ntex;
     uint32_t max_stack_depth;
+    simt_commit_fn commit;      /* commit log observer, NULL: none         */
+    void *commit_user;
 };
 
 struct core_pend { uint32_t left; uint8_t ndst; int32_t dst[CORE_MAX_DST]; };

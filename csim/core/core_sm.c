@@ -177,6 +177,8 @@ int core_sm_launch_cta(struct core_sm *sm, const uint32_t ctaid[3], uint64_t now
         s->gridv.nsmid = (uint32_t)sm->c->num_sms;
         s->ew.grid = &s->gridv;
         s->ew.sym_addr[0] = k->sym0;
+        s->commit = k->commit;
+        s->commit_user = k->commit_user;
         for (unsigned l = 0; l < EXEC_WARP; l++) {
             unsigned t = first + l;
             s->ew.ids[l].tid[0] = t % k->ntid[0];
@@ -510,6 +512,20 @@ static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
     /* the collector stays busy while it reads the conflicting banks */
     sm->coll_free[sm->last_coll] = now + 1 + extra;
     uint64_t at = now + extra;
+#ifdef LS_FAULT_STALE_STORE
+    /* Test builds only (docs/golden.md): a broken timing path. A global
+     * store reads lane 5 of its data register as if before the producer's
+     * write-back (the value with bit 0 flipped); the commit-log comparison
+     * must find it at this store's pc, lane 5. */
+    if (w->sw.sp) {
+        const struct simt_entry *t = &w->sw.stack[w->sw.sp - 1];
+        const struct ptx_func *ff = w->sw.frames[t->frame].func;
+        const struct ptx_inst *fi = (uint32_t)t->npc < ff->ninsts ? &ff->insts[t->npc] : NULL;
+        if (fi && fi->op == PTX_OP_ST && fi->space == PTX_SP_GLOBAL &&
+            fi->o[1].kind == PTX_O_REG && (t->mask >> 5 & 1))
+            w->sw.ew.regs[(size_t)fi->o[1].reg * EXEC_WARP + 5] ^= 1;
+    }
+#endif
     enum simt_rc rc = simt_step(&w->sw);
     if (rc == SIMT_RC_ERROR) {
         sm->err_slot = (int)slot;

@@ -24,6 +24,13 @@ struct ls_module {
     char *name;
 };
 
+/* An open commit log (gpu_commit.c). */
+struct gpu_clog {
+    FILE *f;                    /* NULL: no log                           */
+    unsigned launch;            /* launches logged so far                 */
+    uint64_t records;
+};
+
 struct ls_gpu {
     ls_config cfg;
     struct exec_dmem dmem;
@@ -37,6 +44,7 @@ struct ls_gpu {
     struct core_sm *sms;        /* tcfg.num_sms SMs, created on first use */
     uint64_t now;               /* core cycle (monotonic across kernels)  */
     struct cosim_env *cosim;    /* block backends and loaded RTL models   */
+    struct gpu_clog clog;       /* commit log (ls_config.commit_log)      */
 };
 
 /* What every CTA of one launch shares: parameter buffer, symbol
@@ -87,6 +95,19 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
                             const struct ptx_func *f, ls_dim3 grid,
                             ls_dim3 block, size_t dyn_shared, void **args,
                             ls_stats *stats);
+struct simt_warp;
+/* Opens a commit log at path (truncated, with its header). Returns 0 or -1
+ * with err. */
+int gpu_commit_open(struct gpu_clog *c, const char *path, char *err, size_t n);
+/* Starts the records of a new launch of kernel. */
+void gpu_commit_launch(struct gpu_clog *c, const char *kernel, ls_dim3 grid,
+                       ls_dim3 block);
+/* simt_commit_fn: writes one record (user = the struct gpu_clog). */
+void gpu_commit_record(void *user, const struct simt_warp *w,
+                       const struct ptx_func *f, int32_t pc, uint32_t mask);
+/* Closes the log. Returns 0, or -1 if a write failed. */
+int gpu_commit_close(struct gpu_clog *c);
+
 /* Creates gpu->cosim from the config (backends per block, the user's RTL,
  * run name) and, in timing mode, builds and loads the RTL models the run
  * will need, so a bad RTL file fails here. Returns LS_OK or an error. */

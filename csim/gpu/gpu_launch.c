@@ -342,6 +342,10 @@ static ls_status prepare(struct launch *L, size_t dyn_shared, void **args)
             return GPU_FAIL(gpu, LS_ERR_NOMEM, "host memory exhausted");
         w->ew.grid = &w->gridv;
         w->ew.sym_addr[0] = L->sym0;
+        if (gpu->clog.f) {
+            w->commit = gpu_commit_record;
+            w->commit_user = &gpu->clog;
+        }
         for (unsigned l = 0; l < EXEC_WARP; l++) {
             tid_of(L, wi * EXEC_WARP + l, w->ew.ids[l].tid);
             w->ew.ids[l].laneid = l;

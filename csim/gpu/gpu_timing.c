@@ -271,6 +271,10 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
     k.tex = gpu->tex;
     k.ntex = gpu->ntex;
     k.max_stack_depth = gpu->cfg.max_stack_depth;
+    if (gpu->clog.f) {
+        k.commit = gpu_commit_record;
+        k.commit_user = &gpu->clog;
+    }
     unsigned nsm = (unsigned)c->num_sms;
     uint64_t now = gpu->now, start = now;
     for (unsigned i = 0; st == LS_OK && i < nsm; i++)

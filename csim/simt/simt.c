@@ -270,7 +270,7 @@ static enum simt_rc do_call(struct simt_warp *w, const struct ptx_inst *in,
     return SIMT_RC_OK;
 }
 
-enum simt_rc simt_step(struct simt_warp *w)
+static enum simt_rc step_one(struct simt_warp *w)
 {
     if (w->sp == 0) {
         w->state = SIMT_DONE;
@@ -378,6 +378,20 @@ enum simt_rc simt_step(struct simt_warp *w)
     if (top->npc == top->rpc)
         settle(w, frame);
     return SIMT_RC_OK;
+}
+
+enum simt_rc simt_step(struct simt_warp *w)
+{
+    if (!w->commit || w->sp == 0)
+        return step_one(w);
+    const struct simt_entry *top = &w->stack[w->sp - 1];
+    const struct ptx_func *f = w->frames[top->frame].func;
+    int32_t pc = top->npc;
+    uint32_t mask = top->mask;
+    enum simt_rc rc = step_one(w);
+    if (rc != SIMT_RC_ERROR && (uint32_t)pc < f->ninsts)
+        w->commit(w->commit_user, w, f, pc, mask);
+    return rc;
 }
 
 enum simt_rc simt_run(struct simt_warp *w, uint64_t *budget)

@@ -36,6 +36,13 @@ struct simt_warp;
 typedef void (*simt_trace_fn)(void *user, const struct simt_warp *w,
                               int32_t pc, uint32_t mask);
 
+/* Commit observer (commit logs): called after each instruction that
+ * executed without error; f and pc name it, mask = the lanes it was issued
+ * for (w->res.active: those that ran it, for ALU/memory/warp ops). */
+typedef void (*simt_commit_fn)(void *user, const struct simt_warp *w,
+                               const struct ptx_func *f, int32_t pc,
+                               uint32_t mask);
+
 struct simt_warp {
     struct exec_warp ew;        /* register view of the current frame     */
     struct exec_memctx mem;     /* memory view; mem.func tracks the frame */
@@ -60,6 +67,8 @@ struct simt_warp {
     struct exec_result res;     /* last instruction's retire record       */
     simt_trace_fn trace;
     void *trace_user;
+    simt_commit_fn commit;      /* NULL: no commit log                    */
+    void *commit_user;
 };
 
 /* Allocates the stack (cap entries) of a zeroed warp. Returns 0 or -1. */

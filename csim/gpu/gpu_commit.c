@@ -1,0 +1,167 @@
+/* Commit logs (docs/golden.md): one text line per executed warp
+ * instruction, written by an observer on every warp (simt_commit_fn) in
+ * functional and in timing mode alike, so the per-warp streams of the two
+ * modes can be compared record by record (`lockstep diff --commit-log`).
+ *
+ *   # lockstep commit log 1
+ *   launch 1 vecadd grid 64,1,1 block 256,1,1
+ *   1 0.0.0 3 12 L40 add.s32 ffffffff ffffffff %r5=1f,20,21,...
+ *   1 0.0.0 3 13 L41 st.global.f32 ffffffff ffffffff a=10000000,... d=3f800000,...
+ *
+ * Fields: launch, CTA x.y.z, warp in the CTA, pc, PTX source line, opcode
+ * with its type, the lanes issued and the lanes that ran it (after the
+ * guard; hex), then the values written: each
+ * destination register as name=values over the lanes that ran it (lane
+ * order, hex; "*v" when every such lane holds v), for memory instructions
+ * a= the per-lane addresses and, for st/atom/red, d= the data operand.
+ * An atom's destination (the old value) depends on the order in which
+ * warps reach the address, so it is written as name=?. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gpu/gpu.h"
+#include "simt/simt.h"
+
+/* One operand's per-lane values over the lanes of act. */
+static void put_vals(FILE *out, const uint64_t *v, uint32_t act)
+{
+    int first = 1, uniform = 1;
+    uint64_t u = 0;
+    for (uint32_t m = act; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        if (first)
+            u = v[l];
+        else if (v[l] != u)
+            uniform = 0;
+        first = 0;
+    }
+    if (first) {
+        fputc('-', out);
+        return;
+    }
+    if (uniform && (act & (act - 1))) {
+        fprintf(out, "*%" PRIx64, u);
+        return;
+    }
+    first = 1;
+    for (uint32_t m = act; m; m &= m - 1) {
+        fprintf(out, first ? "%" PRIx64 : ",%" PRIx64, v[(unsigned)__builtin_ctz(m)]);
+        first = 0;
+    }
+}
+
+/* Values of register r (raw bits) for every lane. */
+static void reg_vals(const struct simt_warp *w, int32_t r, uint64_t *v)
+{
+    memcpy(v, &w->ew.regs[(size_t)r * EXEC_WARP], EXEC_WARP * sizeof *v);
+}
+
+static void put_reg(FILE *out, const struct simt_warp *w, const struct ptx_func *f,
+                    int32_t r, uint32_t act)
+{
+    uint64_t v[EXEC_WARP];
+    reg_vals(w, r, v);
+    fprintf(out, " %s=", (uint32_t)r < f->nregs ? f->regs[r].name : "?");
+    put_vals(out, v, act);
+}
+
+/* The data operand o of a store/atom/red: registers, vectors or an
+ * immediate, per lane. */
+static void put_data(FILE *out, const struct simt_warp *w, const struct ptx_inst *in,
+                     const struct ptx_operand *o, uint32_t act)
+{
+    uint64_t v[EXEC_WARP];
+    unsigned n = o->kind == PTX_O_VEC ? o->vec_n : 1;
+    for (unsigned k = 0; k < n && k < 4; k++) {
+        if (o->kind == PTX_O_VEC)
+            reg_vals(w, o->vec_regs[k], v);
+        else
+            for (unsigned l = 0; l < EXEC_WARP; l++)
+                v[l] = (act >> l & 1) ? exec_read(&w->ew, o, (enum ptx_type)in->type, l) : 0;
+        fprintf(out, k ? ":" : " d=");
+        put_vals(out, v, act);
+    }
+}
+
+void gpu_commit_record(void *user, const struct simt_warp *w,
+                       const struct ptx_func *f, int32_t pc, uint32_t mask)
+{
+    struct gpu_clog *c = user;
+    if (!c->f)
+        return;
+    FILE *out = c->f;
+    const struct ptx_inst *in = &f->insts[pc];
+    enum ptx_op op = (enum ptx_op)in->op;
+    enum ptx_unit u = ptx_op_unit(op);
+    /* lanes that ran it: exec sets res.active for ALU/memory/warp ops */
+    uint32_t act = (u == PTX_UNIT_CTRL || op == PTX_OP_BAR || op == PTX_OP_BARRIER ||
+                    op == PTX_OP_MEMBAR || op == PTX_OP_FENCE)
+                       ? mask : w->res.active;
+    fprintf(out, "%u %u.%u.%u %u %d L%u %s", c->launch, w->gridv.ctaid[0],
+            w->gridv.ctaid[1], w->gridv.ctaid[2], w->gridv.warpid, pc, in->line,
+            ptx_op_name(op));
+    if (in->type)
+        fprintf(out, ".%s", ptx_type_name((enum ptx_type)in->type));
+    fprintf(out, " %08x %08x", mask, act);
+    if (op == PTX_OP_BRA) {
+        fprintf(out, " taken=%08x", w->res.taken);
+    } else if (u != PTX_UNIT_CTRL) {
+        unsigned nd = ptx_inst_ndst(in);
+        for (unsigned i = 0; i < nd && i < in->nopnd; i++) {
+            const struct ptx_operand *o = &in->o[i];
+            if (o->kind == PTX_O_REG && op == PTX_OP_ATOM)
+                fprintf(out, " %s=?", f->regs[o->reg].name);
+            else if (o->kind == PTX_O_REG)
+                put_reg(out, w, f, o->reg, act);
+            else if (o->kind == PTX_O_VEC)
+                for (unsigned k = 0; k < o->vec_n && k < 4; k++)
+                    put_reg(out, w, f, o->vec_regs[k], act);
+        }
+        if (u == PTX_UNIT_MEM && op != PTX_OP_CVTA) {
+            fprintf(out, " a=");
+            put_vals(out, w->res.addr, act);
+            if (op == PTX_OP_ST)
+                put_data(out, w, in, &in->o[1], act);
+            else if (op == PTX_OP_RED && in->nopnd > 1)
+                put_data(out, w, in, &in->o[1], act);
+            else if (op == PTX_OP_ATOM && in->nopnd > 2)
+                put_data(out, w, in, &in->o[2], act);
+        }
+    }
+    fputc('\n', out);
+    c->records++;
+}
+
+int gpu_commit_open(struct gpu_clog *c, const char *path, char *err, size_t n)
+{
+    memset(c, 0, sizeof *c);
+    c->f = fopen(path, "w");
+    if (!c->f) {
+        snprintf(err, n, "%s:%d: cannot write the commit log %s", __FILE__, __LINE__,
+                 path);
+        return -1;
+    }
+    fprintf(c->f, "# lockstep commit log 1 (docs/golden.md)\n");
+    return 0;
+}
+
+void gpu_commit_launch(struct gpu_clog *c, const char *kernel, ls_dim3 grid,
+                       ls_dim3 block)
+{
+    if (!c->f)
+        return;
+    c->launch++;
+    fprintf(c->f, "launch %u %s grid %u,%u,%u block %u,%u,%u\n", c->launch, kernel,
+            grid.x, grid.y, grid.z, block.x, block.y, block.z);
+}
+
+int gpu_commit_close(struct gpu_clog *c)
+{
+    if (!c->f)
+        return 0;
+    int bad = ferror(c->f);
+    bad |= fclose(c->f) != 0;
+    c->f = NULL;
+    return bad ? -1 : 0;
+}
