@@ -32,6 +32,10 @@ static void usage(FILE *f)
 "      --junit FILE          JUnit XML: a testcase per workload and per block\n"
 "      --fail-dir DIR        mismatch traces/FSTs go to DIR/WORKLOAD/ (default\n"
 "                            build/fail under the source tree)\n"
+"      --commit-log FILE     one line per executed warp instruction (one workload)\n"
+"      --compare-modes       run functional and timing with commit logs and\n"
+"                            compare them warp by warp (one workload)\n"
+"  diff --commit-log A B     first differing record of each warp, by lane\n"
 "  replay TRACE [--fst F]    re-run a block trace written on a mismatch on the\n"
 "                            C model and the RTL (no GPU); F gets the waveform\n"
 "  config [--config X] [--set k=v]... --dump\n"
@@ -65,6 +69,13 @@ int main(int argc, char **argv)
         return cli_check(argc - 2, argv + 2);
     if (!strcmp(cmd, "run"))
         return cli_run(argc - 2, argv + 2);
+    if (!strcmp(cmd, "diff") && argc >= 3 && !strcmp(argv[2], "--commit-log")) {
+        if (argc != 5) {
+            fprintf(stderr, "usage: lockstep diff --commit-log EXPECTED ACTUAL\n");
+            return CLI_USAGE;
+        }
+        return cli_commit_diff(argv[3], argv[4], argv[3], argv[4], stdout);
+    }
     if (!strcmp(cmd, "replay"))
         return cli_replay(argc - 2, argv + 2);
     if (!strcmp(cmd, "config"))
