@@ -23,31 +23,56 @@
 #include "gpu/gpu.h"
 #include "simt/simt.h"
 
-/* One operand's per-lane values over the lanes of act. */
-static void put_vals(FILE *out, const uint64_t *v, uint32_t act)
+/* A record under construction (one fwrite per record). */
+struct line { char b[8192]; size_t n; };
+
+static void put_s(struct line *L, const char *s)
 {
-    int first = 1, uniform = 1;
-    uint64_t u = 0;
-    for (uint32_t m = act; m; m &= m - 1) {
-        unsigned l = (unsigned)__builtin_ctz(m);
-        if (first)
-            u = v[l];
-        else if (v[l] != u)
+    size_t k = strlen(s);
+    if (L->n + k < sizeof L->b) {
+        memcpy(L->b + L->n, s, k);
+        L->n += k;
+    }
+}
+
+static void put_hex(struct line *L, uint64_t v)
+{
+    static const char dig[] = "0123456789abcdef";
+    char t[16];
+    int k = 0;
+    do {
+        t[k++] = dig[v & 15];
+        v >>= 4;
+    } while (v);
+    if (L->n + (size_t)k >= sizeof L->b)
+        return;
+    while (k)
+        L->b[L->n++] = t[--k];
+}
+
+/* One operand's per-lane values over the lanes of act. */
+static void put_vals(struct line *L, const uint64_t *v, uint32_t act)
+{
+    if (!act) {
+        put_s(L, "-");
+        return;
+    }
+    uint64_t u = v[__builtin_ctz(act)];
+    int uniform = 1;
+    for (uint32_t m = act; m; m &= m - 1)
+        if (v[__builtin_ctz(m)] != u) {
             uniform = 0;
-        first = 0;
-    }
-    if (first) {
-        fputc('-', out);
-        return;
-    }
+            break;
+        }
     if (uniform && (act & (act - 1))) {
-        fprintf(out, "*%" PRIx64, u);
+        put_s(L, "*");
+        put_hex(L, u);
         return;
     }
-    first = 1;
     for (uint32_t m = act; m; m &= m - 1) {
-        fprintf(out, first ? "%" PRIx64 : ",%" PRIx64, v[(unsigned)__builtin_ctz(m)]);
-        first = 0;
+        if (m != act)
+            put_s(L, ",");
+        put_hex(L, v[__builtin_ctz(m)]);
     }
 }
 
@@ -57,18 +82,20 @@ static void reg_vals(const struct simt_warp *w, int32_t r, uint64_t *v)
     memcpy(v, &w->ew.regs[(size_t)r * EXEC_WARP], EXEC_WARP * sizeof *v);
 }
 
-static void put_reg(FILE *out, const struct simt_warp *w, const struct ptx_func *f,
+static void put_reg(struct line *L, const struct simt_warp *w, const struct ptx_func *f,
                     int32_t r, uint32_t act)
 {
     uint64_t v[EXEC_WARP];
     reg_vals(w, r, v);
-    fprintf(out, " %s=", (uint32_t)r < f->nregs ? f->regs[r].name : "?");
-    put_vals(out, v, act);
+    put_s(L, " ");
+    put_s(L, (uint32_t)r < f->nregs ? f->regs[r].name : "?");
+    put_s(L, "=");
+    put_vals(L, v, act);
 }
 
 /* The data operand o of a store/atom/red: registers, vectors or an
  * immediate, per lane. */
-static void put_data(FILE *out, const struct simt_warp *w, const struct ptx_inst *in,
+static void put_data(struct line *L, const struct simt_warp *w, const struct ptx_inst *in,
                      const struct ptx_operand *o, uint32_t act)
 {
     uint64_t v[EXEC_WARP];
@@ -79,8 +106,8 @@ static void put_data(FILE *out, const struct simt_warp *w, const struct ptx_inst
         else
             for (unsigned l = 0; l < EXEC_WARP; l++)
                 v[l] = (act >> l & 1) ? exec_read(&w->ew, o, (enum ptx_type)in->type, l) : 0;
-        fprintf(out, k ? ":" : " d=");
-        put_vals(out, v, act);
+        put_s(L, k ? ":" : " d=");
+        put_vals(L, v, act);
     }
 }
 
@@ -98,38 +125,48 @@ void gpu_commit_record(void *user, const struct simt_warp *w,
     uint32_t act = (u == PTX_UNIT_CTRL || op == PTX_OP_BAR || op == PTX_OP_BARRIER ||
                     op == PTX_OP_MEMBAR || op == PTX_OP_FENCE)
                        ? mask : w->res.active;
-    fprintf(out, "%u %u.%u.%u %u %d L%u %s", c->launch, w->gridv.ctaid[0],
-            w->gridv.ctaid[1], w->gridv.ctaid[2], w->gridv.warpid, pc, in->line,
-            ptx_op_name(op));
-    if (in->type)
-        fprintf(out, ".%s", ptx_type_name((enum ptx_type)in->type));
-    fprintf(out, " %08x %08x", mask, act);
+    struct line L;
+    L.n = (size_t)snprintf(L.b, sizeof L.b, "%u %u.%u.%u %u %d L%u %s", c->launch,
+                           w->gridv.ctaid[0], w->gridv.ctaid[1], w->gridv.ctaid[2],
+                           w->gridv.warpid, pc, in->line, ptx_op_name(op));
+    if (in->type) {
+        put_s(&L, ".");
+        put_s(&L, ptx_type_name((enum ptx_type)in->type));
+    }
+    char m[24];
+    snprintf(m, sizeof m, " %08x %08x", mask, act);
+    put_s(&L, m);
     if (op == PTX_OP_BRA) {
-        fprintf(out, " taken=%08x", w->res.taken);
+        snprintf(m, sizeof m, " taken=%08x", w->res.taken);
+        put_s(&L, m);
     } else if (u != PTX_UNIT_CTRL) {
         unsigned nd = ptx_inst_ndst(in);
         for (unsigned i = 0; i < nd && i < in->nopnd; i++) {
             const struct ptx_operand *o = &in->o[i];
-            if (o->kind == PTX_O_REG && op == PTX_OP_ATOM)
-                fprintf(out, " %s=?", f->regs[o->reg].name);
-            else if (o->kind == PTX_O_REG)
-                put_reg(out, w, f, o->reg, act);
-            else if (o->kind == PTX_O_VEC)
+            if (o->kind == PTX_O_REG && op == PTX_OP_ATOM) {
+                put_s(&L, " ");
+                put_s(&L, f->regs[o->reg].name);
+                put_s(&L, "=?");
+            } else if (o->kind == PTX_O_REG) {
+                put_reg(&L, w, f, o->reg, act);
+            } else if (o->kind == PTX_O_VEC) {
                 for (unsigned k = 0; k < o->vec_n && k < 4; k++)
-                    put_reg(out, w, f, o->vec_regs[k], act);
+                    put_reg(&L, w, f, o->vec_regs[k], act);
+            }
         }
         if (u == PTX_UNIT_MEM && op != PTX_OP_CVTA) {
-            fprintf(out, " a=");
-            put_vals(out, w->res.addr, act);
+            put_s(&L, " a=");
+            put_vals(&L, w->res.addr, act);
             if (op == PTX_OP_ST)
-                put_data(out, w, in, &in->o[1], act);
+                put_data(&L, w, in, &in->o[1], act);
             else if (op == PTX_OP_RED && in->nopnd > 1)
-                put_data(out, w, in, &in->o[1], act);
+                put_data(&L, w, in, &in->o[1], act);
             else if (op == PTX_OP_ATOM && in->nopnd > 2)
-                put_data(out, w, in, &in->o[2], act);
+                put_data(&L, w, in, &in->o[2], act);
         }
     }
-    fputc('\n', out);
+    L.b[L.n++] = '\n';
+    fwrite(L.b, 1, L.n, out);
     c->records++;
 }
 
@@ -142,6 +179,7 @@ int gpu_commit_open(struct gpu_clog *c, const char *path, char *err, size_t n)
                  path);
         return -1;
     }
+    setvbuf(c->f, NULL, _IOFBF, 1 << 20);
     fprintf(c->f, "# lockstep commit log 1 (docs/golden.md)\n");
     return 0;
 }
