@@ -50,6 +50,8 @@ static const struct mutant mutants[] = {
     { "sfu", "fma.rz.f32", "fma.rn.f32", 0, 11 },
     { "dgemm64", "mul.f64 \t%fd62, %fd61, %fd9;", "add.f64 \t%fd62, %fd61, %fd9;", 0, 11 },
     { "dgemm64", "sqrt.rn.f64 \t%fd8, %fd35;", "rsqrt.approx.f64 \t%fd8, %fd35;", 0, 11 },
+    /* docs/workloads-3.md, seed 13 */
+    { "lps", "0f3E2AAAAB", "0f3E2AAAAA", 1, 13 },
 };
 
 static const struct wl_ptx_blob *blob_of(const char *name)
