@@ -52,6 +52,7 @@ static const struct mutant mutants[] = {
     { "dgemm64", "sqrt.rn.f64 \t%fd8, %fd35;", "rsqrt.approx.f64 \t%fd8, %fd35;", 0, 11 },
     /* docs/workloads-3.md, seed 13 */
     { "lps", "0f3E2AAAAB", "0f3E2AAAAA", 1, 13 },
+    { "binom", "fma.rn.f32 \t%f13,", "fma.rz.f32 \t%f13,", 0, 13 },
 };
 
 static const struct wl_ptx_blob *blob_of(const char *name)
