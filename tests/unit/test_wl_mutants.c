@@ -54,6 +54,7 @@ static const struct mutant mutants[] = {
     { "lps", "0f3E2AAAAB", "0f3E2AAAAA", 1, 13 },
     { "binom", "fma.rn.f32 \t%f13,", "fma.rz.f32 \t%f13,", 0, 13 },
     { "sobflt", "shl.b32 \t%r78, %r77, 1;", "shl.b32 \t%r78, %r77, 2;", 0, 13 },
+    { "pathfinder", "min.s32 \t%r119, %r119, %r70;", "max.s32 \t%r119, %r119, %r70;", 0, 13 },
 };
 
 static const struct wl_ptx_blob *blob_of(const char *name)
