@@ -160,6 +160,20 @@ static int print_params(FILE *out, const char *what, const struct ptx_param *ps,
     return 0;
 }
 
+int ptx_func_falls_off(const struct ptx_func *f)
+{
+    if (f->ninsts == 0)
+        return 1;
+    const struct ptx_inst *last = &f->insts[f->ninsts - 1];
+    if (last->guard >= 0 || (last->op != PTX_OP_RET && last->op != PTX_OP_EXIT &&
+                             last->op != PTX_OP_BRA))
+        return 1;
+    for (uint32_t k = 0; k < f->ninsts; k++)
+        if (f->insts[k].op == PTX_OP_BRA && f->insts[k].o[0].label == (int32_t)f->ninsts)
+            return 1;
+    return 0;
+}
+
 int ptx_check_print(FILE *out, const struct ptx_module *m)
 {
     uint32_t nk = 0;
@@ -197,6 +211,10 @@ int ptx_check_print(FILE *out, const struct ptx_module *m)
                         sy->is_extern ? " (extern, dynamic)" : "") < 0)
                 return -1;
         }
+        if (f->cfg && ptx_func_falls_off(f) &&
+            fprintf(out, "    note: control can reach the end of %s without ret or exit; "
+                    "it returns there as ret would\n", f->name) < 0)
+            return -1;
         for (uint32_t k = 0; k < f->ninsts; k++) {
             const struct ptx_inst *in = &f->insts[k];
             if (in->op != PTX_OP_BRA)

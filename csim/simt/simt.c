@@ -382,15 +382,24 @@ static enum simt_rc step_one(struct simt_warp *w)
 
 enum simt_rc simt_step(struct simt_warp *w)
 {
-    if (!w->commit || w->sp == 0)
-        return step_one(w);
-    const struct simt_entry *top = &w->stack[w->sp - 1];
-    const struct ptx_func *f = w->frames[top->frame].func;
-    int32_t pc = top->npc;
-    uint32_t mask = top->mask;
-    enum simt_rc rc = step_one(w);
-    if (rc != SIMT_RC_ERROR && (uint32_t)pc < f->ninsts)
-        w->commit(w->commit_user, w, f, pc, mask);
+    enum simt_rc rc;
+    if (!w->commit || w->sp == 0) {
+        rc = step_one(w);
+    } else {
+        const struct simt_entry *top = &w->stack[w->sp - 1];
+        const struct ptx_func *f = w->frames[top->frame].func;
+        int32_t pc = top->npc;
+        uint32_t mask = top->mask;
+        rc = step_one(w);
+        if (rc != SIMT_RC_ERROR && (uint32_t)pc < f->ninsts)
+            w->commit(w->commit_user, w, f, pc, mask);
+    }
+    /* Whatever the instruction (the last one reaching the end of the
+     * entry, a bra to the end label, a call returning into the end), a warp
+     * whose stack emptied has finished: say so now, not at the next step,
+     * so no caller looks for a next instruction that does not exist. */
+    if (rc == SIMT_RC_OK && w->state == SIMT_DONE)
+        rc = SIMT_RC_DONE;
     return rc;
 }
 
