@@ -78,6 +78,11 @@ void ls_config_default(ls_config *cfg);
  * and line) with the message in err. */
 ls_status ls_config_dump(const ls_config *cfg, FILE *out, char *err, size_t errlen);
 
+/* Writes the configuration key table (csim/cfg/cfg_keys.def) as JSON
+ * lines, one per key: {"key", "kind": "int"|"real"|"enum", "default",
+ * "min", "max" (int, real) or "choices" (enum), "doc"}. */
+void ls_config_keys(FILE *out);
+
 /* Creates a GPU; on failure returns NULL and writes a message to err. */
 ls_gpu *ls_gpu_create(const ls_config *cfg, char *err, size_t errlen);
 /* Frees a GPU, its modules and its device memory; NULL is ignored. */

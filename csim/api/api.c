@@ -7,6 +7,12 @@
 #include "gpu/gpu_cfgblobs.h"
 #include "cosim/cosim.h"
 
+void ls_config_keys(FILE *out)
+{
+    if (out)
+        cfg_keys_json(out);
+}
+
 const char *ls_block_name(int b)
 {
     static const char *const names[LS_BLK_COUNT] = { "capt", "wcu", "slp", "rvc", "bgp" };

@@ -249,6 +249,34 @@ int cfg_validate(const struct cfg *c, char *err, size_t errlen)
     return 0;
 }
 
+void cfg_keys_json(FILE *out)
+{
+    for (size_t i = 0; i < CFG_NKEYS; i++) {
+        const struct cfg_key *k = &cfg_keys[i];
+        fprintf(out, "{\"key\": \"%s\", ", k->name);
+        if (k->kind == CFG_K_INT)
+            fprintf(out, "\"kind\": \"int\", \"default\": %lld, \"min\": %lld, \"max\": %lld",
+                    (long long)k->idef, (long long)k->ilo, (long long)k->ihi);
+        else if (k->kind == CFG_K_REAL)
+            fprintf(out, "\"kind\": \"real\", \"default\": %.17g, \"min\": %.17g, "
+                    "\"max\": %.17g", k->def, k->lo, k->hi);
+        else {
+            fprintf(out, "\"kind\": \"enum\", \"default\": %lld, \"choices\": [",
+                    (long long)k->idef);
+            for (const char *p = k->choices; *p;) {
+                size_t n = strcspn(p, "|");
+                fprintf(out, "%s\"%.*s\"", p == k->choices ? "" : ", ", (int)n, p);
+                p += n + (p[n] == '|');
+            }
+            fprintf(out, "]");
+        }
+        fprintf(out, ", \"doc\": \"");
+        for (const char *d = k->doc; *d; d++)
+            fprintf(out, *d == '"' || *d == '\\' ? "\\%c" : "%c", *d);
+        fprintf(out, "\"}\n");
+    }
+}
+
 void cfg_dump(FILE *out, const struct cfg *c)
 {
     for (size_t i = 0; i < CFG_NKEYS; i++) {

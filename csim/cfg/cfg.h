@@ -31,6 +31,9 @@ int cfg_load_file(struct cfg *c, const char *path, char *err, size_t errlen);
 /* Checks cross-key constraints (sector divides line, sizes are powers of
  * two where required). Returns 0 or -1 with err. */
 int cfg_validate(const struct cfg *c, char *err, size_t errlen);
+/* Writes the key table as JSON lines: key, kind (int, real, enum),
+ * default, min and max (or the enum's choices), doc. */
+void cfg_keys_json(FILE *out);
 /* Writes every key as "key = value  # doc" in table order. */
 void cfg_dump(FILE *out, const struct cfg *c);
 /* Writes the name of choice `value` of enum key (e.g. "gto", or "?") to

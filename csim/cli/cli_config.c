@@ -241,6 +241,8 @@ int cli_config(int argc, char **argv)
             rc = CLI_USAGE;
         } else if (!strcmp(argv[i], "--dump")) {
             dump = 1;
+        } else if (!strcmp(argv[i], "--keys")) {
+            dump = 2;
         } else {
             fprintf(stderr, "lockstep: config: unknown argument '%s' "
                     "(try lockstep --help)\n", argv[i]);
@@ -249,8 +251,13 @@ int cli_config(int argc, char **argv)
     }
     if (!rc && !dump) {
         fprintf(stderr, "usage: lockstep config [--config NAME|FILE] "
-                "[--set key=value]... --dump\n");
+                "[--set key=value]... --dump | --keys\n");
         rc = CLI_USAGE;
+    }
+    if (!rc && dump == 2) {
+        ls_config_keys(stdout);
+        cli_machine_free(&m);
+        return fflush(stdout) ? CLI_FAIL : CLI_OK;
     }
     if (!rc) {
         ls_config cfg;

@@ -41,6 +41,8 @@ static void usage(FILE *f)
 "  config [--config X] [--set k=v]... --dump\n"
 "                            print the effective configuration; a bad key or\n"
 "                            value is an error naming the key and line\n"
+"  config --keys             every config key as a JSON line: kind, default,\n"
+"                            range or choices, doc\n"
 "  --help                    this text\n"
 "  --version                 print the version\n"
 "\n"
