@@ -240,6 +240,12 @@ int cfg_validate(const struct cfg *c, char *err, size_t errlen)
          c->l2_size % (c->mem_partitions * c->l2_assoc * c->l2_line) == 0},
         {"dram_subranks must divide dram_atom_bytes", c->dram_atom_bytes % c->dram_subranks == 0},
         {"max_threads_per_sm must be a multiple of warp_size", c->max_threads_per_sm % c->warp_size == 0},
+        /* what the memory system can build (csim/mem checks again) */
+        {"l2_line must be at least l1d_line", c->l2_line >= c->l1d_line},
+        {"l1d_line / l1d_sector must be at most 8 (sectors per line)",
+         c->l1d_sector > 0 && c->l1d_line / c->l1d_sector <= 8},
+        {"l2_line / l2_sector must be at most 8 (sectors per line)",
+         c->l2_sector > 0 && c->l2_line / c->l2_sector <= 8},
     };
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
         if (!rules[i].ok) {
