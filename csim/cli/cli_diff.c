@@ -687,9 +687,11 @@ static int check_workload(const char *path, const struct cli_json *w, size_t k,
                           struct cli_json_key *name)
 {
     if (w->type != CLI_JSON_OBJECT) {
+        enum cli_json_type t = w->type;
         fprintf(stderr, "lockstep: diff: %s:%u:%u: element %zu is not a workload "
-                "object (but %s): not a --stats-json file\n", path, w->line, w->col,
-                k, cli_json_type_name(w->type));
+                "object (it is %s%s): not a --stats-json file\n", path, w->line, w->col,
+                k, t == CLI_JSON_ARRAY ? "an " : t == CLI_JSON_NUMBER
+                || t == CLI_JSON_STRING ? "a " : "", cli_json_type_name(t));
         return -1;
     }
     const struct cli_json *s = cli_json_get(w, "schema");
@@ -698,14 +700,16 @@ static int check_workload(const char *path, const struct cli_json *w, size_t k,
                 "\"schema\" key: not a --stats-json file\n", path, w->line, w->col, k);
         return -1;
     }
+    const struct cli_json *n = cli_json_get(w, "workload");
     if (s->type != CLI_JSON_NUMBER || !s->is_int || s->i != CLI_STATS_SCHEMA) {
-        fprintf(stderr, "lockstep: diff: %s:%u:%u: schema %s; this lockstep reads "
-                "--stats-json schema %d\n", path, s->line, s->col,
+        fprintf(stderr, "lockstep: diff: %s:%u:%u: workload %s%.64s%s has schema %s; "
+                "this lockstep reads --stats-json schema %d\n", path, s->line, s->col,
+                n && n->type == CLI_JSON_STRING ? "'" : "", n && n->type == CLI_JSON_STRING
+                ? n->str : "", n && n->type == CLI_JSON_STRING ? "'" : "",
                 s->type == CLI_JSON_NUMBER ? s->str : cli_json_type_name(s->type),
                 CLI_STATS_SCHEMA);
         return -1;
     }
-    const struct cli_json *n = cli_json_get(w, "workload");
     if (!n || n->type != CLI_JSON_STRING) {
         fprintf(stderr, "lockstep: diff: %s:%u:%u: workload object %zu has no "
                 "\"workload\" name\n", path, w->line, w->col, k);
@@ -804,10 +808,10 @@ static void value_text(const struct cli_json *v, char *buf, size_t n)
         clip(buf, n, v->len ? v->str : "\"\"", 48);
         break;
     case CLI_JSON_ARRAY:
-        snprintf(buf, n, "[%zu]", v->n);
+        snprintf(buf, n, "[%zu item%s]", v->n, v->n == 1 ? "" : "s");
         break;
     case CLI_JSON_OBJECT:
-        snprintf(buf, n, "{%zu}", v->n);
+        snprintf(buf, n, "{%zu key%s}", v->n, v->n == 1 ? "" : "s");
         break;
     default:
         snprintf(buf, n, "%s", cli_json_type_name(v->type));
@@ -1372,7 +1376,8 @@ static int run_diff(struct opts *o)
         fprintf(stderr, "lockstep: diff: out of memory\n");
         rc = CLI_USAGE;
     } else {
-        qsort(D.it, D.n, sizeof *D.it, item_cmp);
+        if (D.n)
+            qsort(D.it, D.n, sizeof *D.it, item_cmp);
         for (size_t i = 0; i < o->nonly; i++)
             if (!o->only_used[i])
                 fprintf(stderr, "lockstep: diff: warning: --only %s matches no figure "
