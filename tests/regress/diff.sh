@@ -14,7 +14,8 @@
 #  - --format json parses, markdown has a table header;
 #  - not JSON, truncated JSON, schema 2, a missing file, usage: exit 2 with
 #    a message naming the file;
-#  - one workload object vs a one-element list compares fine.
+#  - one workload object vs a one-element list compares fine;
+#  - truncated or garbled files never crash it.
 set -u
 cli=${1:?usage: diff.sh path/to/lockstep}
 out=build/test-diff
@@ -238,6 +239,34 @@ d onebase "$out/one.json" "$out/oneplus.json"
 want onebase 0 "vecadd alone vs a list of vecadd and bfs"
 grep -q '^1 workload, 0 changed, 1 added' "$out/onebase.out" \
   || bad "single vs list: summary '$(head -1 "$out/onebase.out")'"
+
+# 9. garbled files: truncated anywhere, bytes changed: exit 0, 1 or 2 (2 with
+# a message), never a crash
+python3 - "$out" <<'PY' || bad "python could not write the garbled inputs"
+import random, sys
+out = sys.argv[1]
+src = open(f"{out}/one.json", "rb").read()
+rng = random.Random(7)
+for i in range(40):
+    d = bytearray(src)
+    if i < 20:
+        d = d[:rng.randrange(len(d))]
+    else:
+        for _ in range(rng.randint(1, 4)):
+            d[rng.randrange(len(d))] = rng.choice(b'{}[],:"\\0-.eE \n\x00\xff')
+    open(f"{out}/garbled{i}.json", "wb").write(bytes(d))
+PY
+crashed=0
+for i in $(seq 0 39); do
+  g="$out/garbled$i.json"
+  "$cli" diff "$out/one.json" "$g" >/dev/null 2>"$out/garbled.err"
+  rc=$?
+  if [ $rc -gt 2 ] || { [ $rc = 2 ] && ! grep -q "^lockstep: diff: $g" "$out/garbled.err"; }; then
+    bad "garbled $g: exit $rc: $(head -1 "$out/garbled.err")"
+    crashed=$((crashed + 1))
+  fi
+done
+[ $crashed = 0 ] && ok "40 truncated or garbled files: exit 0/1/2, a message naming the file on 2"
 
 if [ $fail = 0 ]; then
   echo "diff: all checks passed"
