@@ -977,7 +977,7 @@ static void text_row(FILE *f, const struct item *it, const size_t *w, int ncol)
 {
     char line[NCOL * (CELL_MAX + 84)], buf[CELL_MAX + 80];
     size_t k = 0;
-    for (int c = 0; c < ncol; c++) {
+    for (int c = 0; c < ncol && k < sizeof line; c++) {
         if (it)
             cell(it, (enum col)c, buf, sizeof buf);
         else
@@ -986,6 +986,8 @@ static void text_row(FILE *f, const struct item *it, const size_t *w, int ncol)
                               right_aligned((enum col)c) ? "  %*s" : "  %-*s",
                               (int)w[c], buf);
     }
+    if (k >= sizeof line)
+        k = sizeof line - 1;
     while (k && line[k - 1] == ' ')
         line[--k] = '\0';
     fprintf(f, "%s\n", line);
