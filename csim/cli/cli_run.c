@@ -157,7 +157,12 @@ static void run_one(const struct workload *w, const struct run_opts *o,
     }
     r->wall_s = rep.total.wall_s > 0 ? rep.total.wall_s : t1 - t0;
     r->pass = rc == 0 && rep.pass && rep.nlaunches > 0;
-    if (rep.msg[0])
+    if (rc != 0 && ls_gpu_error(gpu)[0])
+        /* the GPU's whole message (a deadlock report names every warp);
+         * the driver's copy is cut at 256 bytes */
+        snprintf(r->msg, sizeof r->msg, "%s: %s", ls_status_name((ls_status)rc),
+                 ls_gpu_error(gpu));
+    else if (rep.msg[0])
         snprintf(r->msg, sizeof r->msg, "%s", rep.msg);
     else if (rc != 0)
         snprintf(r->msg, sizeof r->msg, "%s: %s", ls_status_name((ls_status)rc),

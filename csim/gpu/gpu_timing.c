@@ -297,6 +297,7 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
     unsigned rr = 0;
     struct progress pg = { gpu->cfg.progress && isatty(2), false, t0, t0, 0 };
     uint64_t issued_last = 0, progress_at = now, budget = gpu->cfg.max_warp_insts;
+    uint64_t mem_at_progress = gpu->mem ? mem_activity(gpu->mem) : 0;
     bool need_dispatch = true;
     while (st == LS_OK) {
         if (need_dispatch) {
@@ -361,9 +362,20 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
                 break;
             }
         } else if (now - progress_at > (uint64_t)c->watchdog_cycles) {
-            st = deadlock(gpu, file, f, now, "watchdog: no instruction issued "
-                          "for watchdog_cycles cycles (livelock?)");
-            break;
+            /* no instruction issued for a while: a livelock only if the
+             * memory system did nothing either (a pathological but valid
+             * machine, e.g. 2-byte DRAM accesses, can starve a load for
+             * longer than watchdog_cycles while data still moves) */
+            uint64_t act = mem_activity(gpu->mem);
+            if (act != mem_at_progress) {
+                mem_at_progress = act;
+                progress_at = now;
+            } else {
+                st = deadlock(gpu, file, f, now, "watchdog: no instruction issued "
+                              "and no memory request served for watchdog_cycles "
+                              "cycles (livelock?)");
+                break;
+            }
         }
         if (queued || need_dispatch)
             next = now + 1;

@@ -51,5 +51,8 @@ int mem_describe(const struct mem_sys *m, char *buf, size_t n);
 /* Additive: true when no request, reply or DRAM command is in flight and
  * every completion has been popped. */
 bool mem_idle(const struct mem_sys *m);
+/* A count that grows whenever the memory system serves something (L1/L2
+ * lookups, L2 fills, DRAM commands): the watchdog's sign of progress. */
+uint64_t mem_activity(const struct mem_sys *m);
 
 #endif

@@ -528,6 +528,19 @@ void mem_stats(const struct mem_sys *m, ls_cache_stats *l1d, ls_cache_stats *l2,
     if (dram) *dram = d;
 }
 
+uint64_t mem_activity(const struct mem_sys *m)
+{
+    uint64_t a = 0;
+    for (unsigned i = 0; i < m->nsms; i++)
+        a += m->sm[i].l1.st.accesses;
+    for (unsigned p = 0; p < m->nparts; p++) {
+        const struct mem_part *pt = &m->part[p];
+        a += pt->l2.st.accesses + pt->l2.st.sector_fills + pt->st.reads + pt->st.writes +
+             pt->st.activates + pt->st.precharges;
+    }
+    return a;
+}
+
 bool mem_idle(const struct mem_sys *m)
 {
     if (m->ev.n)

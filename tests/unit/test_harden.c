@@ -15,6 +15,8 @@
 #include "lockstep.h"
 #include "ptx/ptx_ir.h"
 #include "ptx/ptx_print.h"
+#include "workloads/workload.h"
+#include "workloads/wl_ptx.h"
 
 #define HDR ".version 7.5\n.target sm_75\n.address_size 64\n"
 
@@ -118,11 +120,50 @@ static void test_check_notes_it(void **state)
     assert_int_equal(ptx_func_falls_off(&f), 0);          /* a loop */
 }
 
+/* A valid machine whose DRAM moves 2 bytes per 100 DRAM cycles (16-byte
+ * atoms over 8 sub-ranks, tCCD 100) and whose L2 is one line: a load waits
+ * longer than watchdog_cycles behind the line fills ahead of it. The
+ * watchdog must see the memory system working and let it finish (it
+ * reported a livelock before; found by the differential config test,
+ * seed 1015). */
+static void test_slow_memory_is_not_a_livelock(void **state)
+{
+    (void)state;
+    static const char *const sets[] = {
+        "dram_atom_bytes=16", "dram_subranks=8", "dram_tCCD=100", "l1d_line=64",
+        "l2_assoc=1", "l2_line=256", "l2_size=256", "mem_partitions=1",
+        "watchdog_cycles=100000", NULL };
+    ls_config cfg;
+    ls_config_default(&cfg);
+    cfg.sets = sets;
+    char err[512];
+    ls_gpu *g = ls_gpu_create(&cfg, err, sizeof err);
+    assert_non_null(g);
+    const struct wl_ptx_blob *b = NULL;
+    for (const struct wl_ptx_blob *x = wl_ptx_blobs; x->name; x++)
+        if (!strcmp(x->name, "vecadd"))
+            b = x;
+    assert_non_null(b);
+    ls_module *m = NULL;
+    assert_int_equal(ls_module_load_text(g, b->path, b->text, b->len, &m), LS_OK);
+    struct wl_report rep;
+    memset(&rep, 0, sizeof rep);
+    int rc = wl_find("vecadd")->run(g, m, WL_SMALL, 1, &rep);
+    if (rc)
+        fprintf(stderr, "%.300s\n", ls_gpu_error(g));
+    assert_int_equal(rc, 0);
+    assert_true(rep.pass);
+    /* far slower than the watchdog: millions of cycles for ~1,500 usual */
+    assert_true(rep.total.cycles > 1000000);
+    ls_gpu_destroy(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_end_of_body),
         cmocka_unit_test(test_check_notes_it),
+        cmocka_unit_test(test_slow_memory_is_not_a_livelock),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
