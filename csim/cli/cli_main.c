@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "cli/cli_diff.h"
 
 static void usage(FILE *f)
 {
@@ -35,6 +36,13 @@ static void usage(FILE *f)
 "      --commit-log FILE     one line per executed warp instruction (one workload)\n"
 "      --compare-modes       run functional and timing with commit logs and\n"
 "                            compare them warp by warp (one workload)\n"
+"  diff OLD.json NEW.json    compare two --stats-json files figure by figure\n"
+"                            (exit 1: a result changed or a figure moved more\n"
+"                            than --tol; docs/golden.md)\n"
+"      --tol PCT             a figure may change by PCT percent (default 0)\n"
+"      --only KEY,...        only these figures and what is under them\n"
+"                            (cycles,l1d,stall.scoreboard)\n"
+"      --format text|markdown|json   output format (default text)\n"
 "  diff --commit-log A B     first differing record of each warp, by lane\n"
 "  replay TRACE [--fst F]    re-run a block trace written on a mismatch on the\n"
 "                            C model and the RTL (no GPU); F gets the waveform\n"
@@ -78,6 +86,8 @@ int main(int argc, char **argv)
         }
         return cli_commit_diff(argv[3], argv[4], argv[3], argv[4], stdout);
     }
+    if (!strcmp(cmd, "diff"))
+        return cli_diff(argc - 2, argv + 2);
     if (!strcmp(cmd, "replay"))
         return cli_replay(argc - 2, argv + 2);
     if (!strcmp(cmd, "config"))
