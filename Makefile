@@ -120,8 +120,10 @@ test-workloads: $(CLI)
 	@bash tests/regress/workloads.sh $(CLI)
 
 # The unit and workload suites again under AddressSanitizer + UBSan.
+# (flock: test-fuzz-run builds in build/asan too; never both at once)
 test-asan: deps
-	$(MAKE) BUILD=build/asan OPT="-O1 -g -fno-omit-frame-pointer" \
+	@mkdir -p build
+	flock build/.asan.lock $(MAKE) BUILD=build/asan OPT="-O1 -g -fno-omit-frame-pointer" \
 	  SAN="-fsanitize=address,undefined -fno-sanitize-recover=all" \
 	  test-unit test-workloads
 

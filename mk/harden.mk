@@ -29,7 +29,9 @@ ASAN_FLAGS := BUILD=build/asan OPT="-O1 -g -fno-omit-frame-pointer" \
 FUZZ_RUN_BIN := build/asan/fuzz_run
 
 $(FUZZ_RUN_BIN): tests/fuzz/fuzz_run.c FORCE
-	@$(MAKE) --no-print-directory $(ASAN_FLAGS) build/asan/liblockstep.a build/asan/libworkloads.a
+	@mkdir -p build
+	@flock build/.asan.lock $(MAKE) --no-print-directory $(ASAN_FLAGS) \
+	  build/asan/liblockstep.a build/asan/libworkloads.a
 	$(CC) -std=c11 $(WARN) -O1 -g -fno-omit-frame-pointer \
 	  -fsanitize=address,undefined -fno-sanitize-recover=all -D_POSIX_C_SOURCE=200809L \
 	  -I. -Iinclude -Icsim -Ibuild/asan/gen -o $@ $< build/asan/libworkloads.a \
