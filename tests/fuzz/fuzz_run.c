@@ -23,6 +23,7 @@
  * are not failures; the racecheck issue will name them precisely.
  *
  *   fuzz_run [--iters N] [--seed S] [--only WORKLOAD] [--save DIR]
+ *            [--time-limit SEC]
  *
  * Every iteration prints its seed first, so `fuzz_run --iters 1 --seed S`
  * reproduces it; --save writes each failing mutant's PTX to DIR (the
@@ -32,6 +33,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "lockstep.h"
 #include "workloads/workload.h"
@@ -409,11 +414,94 @@ static int order_dependent(const char *pa, const char *pb, char *why, size_t wn)
     return res;
 }
 
+/* One iteration (seed s): mutate, run both modes, classify. Returns 0
+ * both completed and agree, 1 a clean status, 2 order-dependent (race),
+ * 3 a model disagreement, -1 an internal error. */
+static int one_iteration(uint64_t s, const char *only, unsigned nwl, const char *save)
+{
+    uint64_t st = s;
+    const struct workload *w = only ? wl_find(only) : wl_registry[below(&st, nwl)];
+    if (!w)
+        return -1;
+    const struct wl_ptx_blob *b = NULL;
+    for (const struct wl_ptx_blob *x = wl_ptx_blobs; x->name; x++)
+        if (!strcmp(x->name, w->name))
+            b = x;
+    if (!b)
+        return -1;
+    struct text t;
+    if (text_split(&t, b->text))
+        return -1;
+    char what[3][160];
+    unsigned nm = 1 + below(&st, 3), done = 0;
+    for (unsigned k = 0; k < 20 && done < nm; k++)
+        if (mutate(&st, &t, what[done], sizeof what[0]) == 0)
+            done++;
+    char *text = text_join(&t);
+    text_free(&t);
+    if (!text)
+        return -1;
+    printf("seed %llu %s:", (unsigned long long)s, w->name);
+    for (unsigned k = 0; k < done; k++)
+        printf(" [%s]", what[k]);
+    fflush(stdout);
+    struct trace a, c;
+    int ra = run_mode(w, text, LS_MODE_FUNCTIONAL, &a, NULL);
+    int rb = run_mode(w, text, LS_MODE_TIMING, &c, NULL);
+    int ok_both = ra == 0 && rb == 0 && a.n == c.n;
+    for (unsigned k = 0; ok_both && k < a.n; k++)
+        ok_both = a.st[k] == LS_OK && c.st[k] == LS_OK;
+    int differ = 0;
+    for (unsigned k = 0; ok_both && k < a.n; k++)
+        differ |= a.dig[k] != c.dig[k];
+    printf(" -> %s / %s", ls_status_name((ls_status)(ra < 0 ? LS_ERR_INVALID : ra)),
+           ls_status_name((ls_status)(rb < 0 ? LS_ERR_INVALID : rb)));
+    int is_bug = 0;
+    if (differ) {
+        char pa[600], pb[600], why[256] = "";
+        const char *tmp = getenv("TMPDIR");
+        snprintf(pa, sizeof pa, "%s/fuzz_run-%llu.f.log", tmp ? tmp : "/tmp",
+                 (unsigned long long)s);
+        snprintf(pb, sizeof pb, "%s/fuzz_run-%llu.t.log", tmp ? tmp : "/tmp",
+                 (unsigned long long)s);
+        struct trace x;
+        run_mode(w, text, LS_MODE_FUNCTIONAL, &x, pa);
+        run_mode(w, text, LS_MODE_TIMING, &x, pb);
+        int od = order_dependent(pa, pb, why, sizeof why);
+        remove(pa);
+        remove(pb);
+        if (od == 1) {
+            printf("  memory differs: order-dependent (every warp's first difference "
+                   "reads memory: a race the mutation made)");
+        } else {
+            is_bug = 1;
+            printf("  MEMORY DIFFERS between modes: %s", od < 0 ? "logs unreadable" : why);
+        }
+    }
+    printf("\n");
+    if (is_bug) {
+        if (save) {
+            char p[512];
+            snprintf(p, sizeof p, "%s/%s-seed%llu.ptx", save, w->name,
+                     (unsigned long long)s);
+            FILE *f = fopen(p, "w");
+            if (f) {
+                fputs(text, f);
+                fclose(f);
+            }
+        }
+    }
+    free(text);
+    fflush(stdout);
+    return is_bug ? 3 : differ ? 2 : ok_both ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
     unsigned iters = 100;
     uint64_t seed = 1;
     const char *only = NULL, *save = NULL;
+    unsigned limit_s = 60;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--iters") && i + 1 < argc)
             iters = (unsigned)strtoul(argv[++i], NULL, 0);
@@ -423,9 +511,11 @@ int main(int argc, char **argv)
             only = argv[++i];
         else if (!strcmp(argv[i], "--save") && i + 1 < argc)
             save = argv[++i];
+        else if (!strcmp(argv[i], "--time-limit") && i + 1 < argc)
+            limit_s = (unsigned)strtoul(argv[++i], NULL, 0);
         else {
             fprintf(stderr, "usage: fuzz_run [--iters N] [--seed S] [--only WORKLOAD] "
-                    "[--save DIR]\n");
+                    "[--save DIR] [--time-limit SEC]\n");
             return 2;
         }
     }
@@ -434,83 +524,43 @@ int main(int argc, char **argv)
         nwl++;
     unsigned bad = 0, both_ok = 0, clean = 0, races = 0;
     for (unsigned it = 0; it < iters; it++) {
-        uint64_t s = seed + it, st = s;
-        const struct workload *w = only ? wl_find(only) : wl_registry[below(&st, nwl)];
-        if (!w)
-            return 2;
-        const struct wl_ptx_blob *b = NULL;
-        for (const struct wl_ptx_blob *x = wl_ptx_blobs; x->name; x++)
-            if (!strcmp(x->name, w->name))
-                b = x;
-        if (!b)
-            return 2;
-        struct text t;
-        if (text_split(&t, b->text))
-            return 2;
-        char what[3][160];
-        unsigned nm = 1 + below(&st, 3), done = 0;
-        for (unsigned k = 0; k < 20 && done < nm; k++)
-            if (mutate(&st, &t, what[done], sizeof what[0]) == 0)
-                done++;
-        char *text = text_join(&t);
-        text_free(&t);
-        if (!text)
-            return 2;
-        printf("seed %llu %s:", (unsigned long long)s, w->name);
-        for (unsigned k = 0; k < done; k++)
-            printf(" [%s]", what[k]);
+        uint64_t s = seed + it;
+        /* each iteration in a child: a crash or sanitizer abort is
+         * reported with its seed and the run goes on; a driver that keeps
+         * launching (bfs repeats until nothing changes) is stopped at the
+         * time limit, a clean outcome */
         fflush(stdout);
-        struct trace a, c;
-        int ra = run_mode(w, text, LS_MODE_FUNCTIONAL, &a, NULL);
-        int rb = run_mode(w, text, LS_MODE_TIMING, &c, NULL);
-        int ok_both = ra == 0 && rb == 0 && a.n == c.n;
-        for (unsigned k = 0; ok_both && k < a.n; k++)
-            ok_both = a.st[k] == LS_OK && c.st[k] == LS_OK;
-        int differ = 0;
-        for (unsigned k = 0; ok_both && k < a.n; k++)
-            differ |= a.dig[k] != c.dig[k];
-        both_ok += ok_both;
-        clean += !ok_both;
-        printf(" -> %s / %s", ls_status_name((ls_status)(ra < 0 ? LS_ERR_INVALID : ra)),
-               ls_status_name((ls_status)(rb < 0 ? LS_ERR_INVALID : rb)));
-        int is_bug = 0;
-        if (differ) {
-            char pa[600], pb[600], why[256] = "";
-            const char *tmp = getenv("TMPDIR");
-            snprintf(pa, sizeof pa, "%s/fuzz_run-%llu.f.log", tmp ? tmp : "/tmp",
-                     (unsigned long long)s);
-            snprintf(pb, sizeof pb, "%s/fuzz_run-%llu.t.log", tmp ? tmp : "/tmp",
-                     (unsigned long long)s);
-            struct trace x;
-            run_mode(w, text, LS_MODE_FUNCTIONAL, &x, pa);
-            run_mode(w, text, LS_MODE_TIMING, &x, pb);
-            int od = order_dependent(pa, pb, why, sizeof why);
-            remove(pa);
-            remove(pb);
-            if (od == 1) {
-                races++;
-                printf("  memory differs: order-dependent (every warp's first difference "
-                       "reads memory: a race the mutation made)");
-            } else {
-                is_bug = 1;
-                printf("  MEMORY DIFFERS between modes: %s", od < 0 ? "logs unreadable" : why);
+        pid_t pid = fork();
+        if (pid == 0)
+            _exit(one_iteration(s, only, nwl, save) & 0xff);
+        int status = 0, done = 0;
+        for (unsigned ms = 0; pid > 0 && ms < limit_s * 1000u; ms += 10) {
+            if (waitpid(pid, &status, WNOHANG) == pid) {
+                done = 1;
+                break;
             }
+            struct timespec ts = { 0, 10000000 };
+            nanosleep(&ts, NULL);
         }
-        printf("\n");
-        if (is_bug) {
+        if (pid > 0 && !done) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &status, 0);
+            printf(" -> time limit of %u s (the driver kept launching)\n", limit_s);
+            clean++;
+            continue;
+        }
+        int rc = pid < 0 ? -1 : WIFEXITED(status) ? (int)(signed char)WEXITSTATUS(status) : -2;
+        if (rc == -2)
+            printf("\nseed %llu: CRASH (signal %d): fuzz_run --iters 1 --seed %llu reproduces it\n",
+                   (unsigned long long)s, WTERMSIG(status), (unsigned long long)s);
+        if (rc < 0 || rc == 3)
             bad++;
-            if (save) {
-                char p[512];
-                snprintf(p, sizeof p, "%s/%s-seed%llu.ptx", save, w->name,
-                         (unsigned long long)s);
-                FILE *f = fopen(p, "w");
-                if (f) {
-                    fputs(text, f);
-                    fclose(f);
-                }
-            }
-        }
-        free(text);
+        else if (rc == 2)
+            races++, both_ok++;
+        else if (rc == 1)
+            clean++;
+        else
+            both_ok++;
     }
     printf("fuzz_run: %u iterations: %u ran to completion in both modes (%u of them "
            "order-dependent: races), %u ended in a clean status; %u model disagreements\n",
