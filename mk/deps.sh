@@ -2,7 +2,7 @@
 # Installs the Debian packages the build and tests need; does nothing when
 # every one is already present. Called by `make deps`.
 set -eu
-pkgs="build-essential make gcc g++ clang libclang-rt-14-dev verilator yosys libcmocka-dev python3"
+pkgs="build-essential make gcc g++ clang libclang-rt-14-dev verilator yosys libcmocka-dev python3 valgrind"
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -50,3 +50,21 @@ test-fuzz-run: $(FUZZ_RUN_BIN)
 
 # a longer run: make fuzz-run FUZZ_RUN_ITERS=5000 FUZZ_RUN_SEED=12345
 fuzz-run: test-fuzz-run
+
+# Inputs a user can hit (tests/regress/limits.sh) and a memcheck slice.
+.PHONY: test-limits valgrind
+TEST_TARGETS += test-limits valgrind
+VALGRIND := valgrind -q --error-exitcode=1 --leak-check=full \
+            --errors-for-leak-kinds=definite,indirect
+
+test-limits: $(CLI)
+	@bash tests/regress/limits.sh $(CLI)
+
+# every workload (small) in both modes and the API unit tests under
+# valgrind memcheck: zero errors, no definite or indirect leak
+valgrind: $(CLI) $(BUILD)/tests/test_api $(BUILD)/tests/test_harden
+	@$(VALGRIND) $(CLI) run all --size small --table >/dev/null
+	@$(VALGRIND) $(CLI) run all --size small --mode functional --table >/dev/null
+	@$(VALGRIND) $(BUILD)/tests/test_api >/dev/null
+	@$(VALGRIND) $(BUILD)/tests/test_harden >/dev/null
+	@echo "valgrind: memcheck clean (every workload, small, both modes; test_api; test_harden)"

@@ -306,6 +306,9 @@ ls_status ls_module_load_text(ls_gpu *gpu, const char *name, const char *text,
                         "ls_module_load_text: text or mod is NULL");
     *mod = NULL;
     const char *nm = name ? name : "<ptx>";
+    if (len > PTX_MAX_TEXT)
+        return GPU_FAIL(gpu, LS_ERR_PARSE, "%s: %zu bytes of PTX; the model reads at "
+                        "most %u MiB per module", nm, len, PTX_MAX_TEXT >> 20);
     struct ptx_diag diag;
     memset(&diag, 0, sizeof diag);
     struct ptx_module *p = NULL;
@@ -346,6 +349,16 @@ ls_status ls_module_load_file(ls_gpu *gpu, const char *path, ls_module **mod)
     FILE *fp = fopen(path, "rb");
     if (!fp)
         return GPU_FAIL(gpu, LS_ERR_IO, "%s: cannot open", path);
+    /* refuse a file too large before reading any of it */
+    if (fseek(fp, 0, SEEK_END) == 0) {
+        long sz = ftell(fp);
+        if (sz > (long)PTX_MAX_TEXT) {
+            fclose(fp);
+            return GPU_FAIL(gpu, LS_ERR_PARSE, "%s: %ld bytes of PTX; the model reads "
+                            "at most %u MiB per module", path, sz, PTX_MAX_TEXT >> 20);
+        }
+        rewind(fp);
+    }
     char *buf = NULL;
     size_t len = 0, cap = 0;
     for (;;) {

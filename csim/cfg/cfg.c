@@ -205,6 +205,12 @@ int cfg_load_file(struct cfg *c, const char *path, char *err, size_t errlen)
     size_t n;
     while (buf && (n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
         len += n;
+        if (len > (16u << 20)) {        /* a config is a page of text */
+            fclose(f);
+            free(buf);
+            cfg_err(err, errlen, "%s: larger than 16 MiB: not a config file", path);
+            return -1;
+        }
         if (cap - len < 2) {
             char *nb = realloc(buf, cap * 2);
             if (!nb) { free(buf); buf = NULL; break; }
@@ -218,6 +224,18 @@ int cfg_load_file(struct cfg *c, const char *path, char *err, size_t errlen)
         return -1;
     }
     buf[len] = 0;
+    /* a binary file would read as an empty config (the text stops at the
+     * first NUL): a silent default machine; say what it is instead */
+    const char *nul = memchr(buf, 0, len);
+    if (nul) {
+        size_t at = (size_t)(nul - buf), line = 1;
+        for (size_t i = 0; i < at; i++)
+            line += buf[i] == '\n';
+        cfg_err(err, errlen, "%s:%zu: not a text config file (a NUL byte at offset %zu)",
+                path, line, at);
+        free(buf);
+        return -1;
+    }
     int rc = cfg_parse_text(c, path, buf, err, errlen);
     free(buf);
     return rc;

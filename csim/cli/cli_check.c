@@ -88,6 +88,16 @@ static char *read_file(const char *path, size_t *len)
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
+    /* the model's limit, before reading any of it */
+    if (fseek(f, 0, SEEK_END) == 0) {
+        long sz = ftell(f);
+        if (sz > (long)PTX_MAX_TEXT) {
+            fclose(f);
+            errno = EFBIG;
+            return NULL;
+        }
+        rewind(f);
+    }
     size_t cap = 1 << 16, n = 0;
     char *buf = malloc(cap + 1);
     while (buf) {
@@ -127,6 +137,11 @@ int cli_check(int argc, char **argv)
     const char *path = argv[0];
     size_t len = 0;
     char *text = read_file(path, &len);
+    if (!text && errno == EFBIG) {
+        fprintf(stderr, "%s: error: larger than %u MiB, the model's limit for one "
+                "module\n", path, PTX_MAX_TEXT >> 20);
+        return CLI_USAGE;
+    }
     if (!text) {
         fprintf(stderr, "%s: error: cannot read: %s\n", path, strerror(errno));
         return CLI_USAGE;

@@ -205,6 +205,8 @@ struct ptx_operand {
 };
 
 #define PTX_MAX_OPNDS 8
+#define PTX_MAX_FUNCS 65536u          /* kernels + functions per module    */
+#define PTX_MAX_TEXT  (256u << 20)    /* bytes of PTX text per module      */
 
 /* One instruction. Operand 0 is the destination where the op has one
  * (for st/red: operand 0 is the address, operand 1 the value). */

@@ -62,7 +62,7 @@ static void *agrow_to(struct ptx_parser *p, void *v, uint32_t n, uint32_t need,
 {
     if (need <= *cap)
         return v;
-    uint64_t nc = *cap ? *cap : 16;
+    uint64_t nc = *cap ? *cap : (elem >= 256 ? 2 : 16);   /* instructions are 480 B */
     while (nc < need)
         nc *= 2;
     void *r = ptx_palloc(p, (size_t)nc * elem);
@@ -87,9 +87,21 @@ const struct ptx_tok *ptx_peek(struct ptx_parser *p, unsigned k)
         struct ptx_tok *t = &p->tk[(p->tk_head + p->tk_n) % PTX_LOOKAHEAD];
         ptx_lex_next(&p->lx, t);
         p->tk_n++;
-        if (t->kind == PTX_TK_ERR)
-            ptx_perr(p, t->line, t->col, "%s (%.*s)", t->err,
-                     (int)(t->len > 40 ? 40 : t->len), t->s);
+        if (t->kind == PTX_TK_ERR) {
+            /* show what was there, non-printing bytes as \xNN (a binary
+             * file printed nothing: "unexpected character ()") */
+            char shown[168];
+            size_t o = 0;
+            for (uint32_t i = 0; i < t->len && i < 40 && o + 5 < sizeof shown; i++) {
+                unsigned char ch = (unsigned char)t->s[i];
+                if (ch >= 0x20 && ch < 0x7f)
+                    shown[o++] = (char)ch;
+                else
+                    o += (size_t)snprintf(shown + o, sizeof shown - o, "\\x%02x", ch);
+            }
+            shown[o] = 0;
+            ptx_perr(p, t->line, t->col, "%s (%s)", t->err, shown);
+        }
     }
     return &p->tk[(p->tk_head + k) % PTX_LOOKAHEAD];
 }
@@ -217,7 +229,8 @@ const struct ptx_nent *ptx_ntab_find(const struct ptx_ntab *t, const char *s,
 
 static void ntab_rehash(struct ptx_parser *p, struct ptx_ntab *t)
 {
-    uint32_t nc = t->cap ? t->cap * 2 : 256;
+    /* small first: every function has its own scope tables */
+    uint32_t nc = t->cap ? t->cap * 2 : 16;
     struct ptx_nslot *ns = calloc(nc, sizeof *ns);
     if (!ns)
         ptx_perr(p, p->lx.line, 1, "out of memory (name table)");
@@ -404,6 +417,9 @@ static int32_t new_func(struct ptx_parser *p, const struct ptx_tok *name,
                         uint32_t line)
 {
     struct ptx_module *m = p->m;
+    if (m->nfuncs >= PTX_MAX_FUNCS)
+        ptx_perr(p, name->line, name->col, "more than %u functions and kernels in "
+                 "one module (the model's limit)", PTX_MAX_FUNCS);
     uint32_t oldcap = p->funcs_cap;
     m->funcs = agrow(p, m->funcs, m->nfuncs, &p->funcs_cap, sizeof *m->funcs);
     if (p->funcs_cap != oldcap) {
