@@ -81,8 +81,8 @@ static int build_cfg(const ls_config *lc, struct cfg *c, char *err, size_t errle
                     break;
                 o += (size_t)k;
             }
-            snprintf(err, errlen, "%s:%d: unknown config '%s' (shipped: %s; or a file path)",
-                     __FILE__, __LINE__, lc->config, names);
+            snprintf(err, errlen, "unknown config '%s' (shipped: %s; or a file path) [%s:%d]",
+                     lc->config, names, __FILE__, __LINE__);
             return -1;
         } else if (cfg_load_file(c, lc->config, err, errlen) != 0) {
             return -1;
@@ -99,7 +99,7 @@ ls_status ls_config_dump(const ls_config *cfg, FILE *out, char *err, size_t errl
     char e[512];
     if (!cfg || !out) {
         if (err && errlen)
-            snprintf(err, errlen, "%s:%d: ls_config_dump: cfg or out is NULL",
+            snprintf(err, errlen, "ls_config_dump: cfg or out is NULL [%s:%d]",
                      __FILE__, __LINE__);
         return LS_ERR_INVALID;
     }
@@ -154,7 +154,7 @@ ls_gpu *ls_gpu_create(const ls_config *cfg, char *err, size_t errlen)
         why = "max_stack_depth must be 0 (from the config) or in [2, 65536]";
     if (why) {
         if (err && errlen)
-            snprintf(err, errlen, "%s:%d: ls_gpu_create: %s", __FILE__, __LINE__, why);
+            snprintf(err, errlen, "ls_gpu_create: %s [%s:%d]", why, __FILE__, __LINE__);
         return NULL;
     }
     struct cfg tc;
@@ -171,14 +171,14 @@ ls_gpu *ls_gpu_create(const ls_config *cfg, char *err, size_t errlen)
         c.max_stack_depth = (unsigned)tc.max_stack_depth;
     if (c.mode != LS_MODE_FUNCTIONAL && c.mode != LS_MODE_TIMING) {
         if (err && errlen)
-            snprintf(err, errlen, "%s:%d: ls_gpu_create: mode must be functional or timing",
+            snprintf(err, errlen, "ls_gpu_create: mode must be functional or timing [%s:%d]",
                      __FILE__, __LINE__);
         return NULL;
     }
     ls_gpu *g = calloc(1, sizeof *g);
     if (!g) {
         if (err && errlen)
-            snprintf(err, errlen, "%s:%d: ls_gpu_create: out of host memory",
+            snprintf(err, errlen, "ls_gpu_create: out of host memory [%s:%d]",
                      __FILE__, __LINE__);
         return NULL;
     }

@@ -21,7 +21,7 @@ int core_slp_init(struct core_slp *u, struct cosim_env *env, unsigned id,
     u->mode = mode;
     u->blk = calloc(1, sizeof *u->blk);
     if (!u->blk) {
-        snprintf(err, n, "%s:%d: host memory exhausted (SLP)", __FILE__, __LINE__);
+        snprintf(err, n, "host memory exhausted (SLP) [%s:%d]", __FILE__, __LINE__);
         return -1;
     }
     struct slp_cfg c;

@@ -26,13 +26,12 @@ void cosim_err(char *err, size_t n, const char *file, int line,
 {
     if (!err || !n)
         return;
-    int k = snprintf(err, n, "%s:%d: ", file, line);
-    if (k < 0 || (size_t)k >= n)
-        return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(err + k, n - (size_t)k, fmt, ap);
+    int k = vsnprintf(err, n, fmt, ap);
     va_end(ap);
+    if (k >= 0 && (size_t)k < n)       /* the source location last */
+        snprintf(err + k, n - (size_t)k, " [%s:%d]", file, line);
 }
 #define ERR COSIM_ERR
 

@@ -126,7 +126,8 @@ int cosim_idle(struct cosim_inst *ci, uint64_t n, const char *where);
 /* Frees the instance (not env). */
 void cosim_free(struct cosim_inst *ci);
 
-/* Writes "file:line: message" to err (n bytes). */
+/* Writes "message [file:line]" to err (n bytes): what the user passed and
+ * what to do first, the source location of the check last. */
 void cosim_err(char *err, size_t n, const char *file, int line,
                const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 #define COSIM_ERR(err, n, ...) cosim_err((err), (n), __FILE__, __LINE__, __VA_ARGS__)

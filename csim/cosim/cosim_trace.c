@@ -252,13 +252,13 @@ ls_status ls_cosim_replay(const char *trace, const char *fst, FILE *out,
     struct cosim_env *env = calloc(1, sizeof *env);
     if (!env) {
         if (err && errlen)
-            snprintf(err, errlen, "%s:%d: host memory exhausted", __FILE__, __LINE__);
+            snprintf(err, errlen, "host memory exhausted [%s:%d]", __FILE__, __LINE__);
         return LS_ERR_NOMEM;
     }
     if (!trace || !out) {
         free(env);
         if (err && errlen)
-            snprintf(err, errlen, "%s:%d: ls_cosim_replay: trace and out are required",
+            snprintf(err, errlen, "ls_cosim_replay: trace and out are required [%s:%d]",
                      __FILE__, __LINE__);
         return LS_ERR_INVALID;
     }

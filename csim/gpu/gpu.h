@@ -55,10 +55,15 @@ struct gpu_layout {
     uint64_t shared_bytes, frame0, local_stride;
 };
 
-/* Records "file:line: message" as gpu's last error and returns st. */
+/* Records "file:line: message" as gpu's last error and returns st (file
+ * and line: the user's PTX position). */
 ls_status gpu_fail(ls_gpu *gpu, ls_status st, const char *file, int line,
                    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-#define GPU_FAIL(gpu, st, ...) gpu_fail((gpu), (st), __FILE__, __LINE__, __VA_ARGS__)
+/* Records "message [src:line]": a failure found by the library's own
+ * checks, where the user's input has no file:line of its own. */
+ls_status gpu_fail_src(ls_gpu *gpu, ls_status st, const char *file, int line,
+                       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+#define GPU_FAIL(gpu, st, ...) gpu_fail_src((gpu), (st), __FILE__, __LINE__, __VA_ARGS__)
 
 /* Reserves bytes (256-aligned) of device memory for `what`; *ptr = base. */
 ls_status gpu_mem_alloc(ls_gpu *gpu, uint64_t bytes, const char *what,

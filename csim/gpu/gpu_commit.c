@@ -175,8 +175,8 @@ int gpu_commit_open(struct gpu_clog *c, const char *path, char *err, size_t n)
     memset(c, 0, sizeof *c);
     c->f = fopen(path, "w");
     if (!c->f) {
-        snprintf(err, n, "%s:%d: cannot write the commit log %s", __FILE__, __LINE__,
-                 path);
+        snprintf(err, n, "cannot write the commit log %s [%s:%d]",
+                 path, __FILE__, __LINE__);
         return -1;
     }
     setvbuf(c->f, NULL, _IOFBF, 1 << 20);

@@ -24,21 +24,22 @@ int mem_cache_init(struct mem_cache *c, uint64_t size, unsigned assoc, unsigned 
     c->sector = sector;
     c->nsec = sector ? line / sector : 0;
     if (c->nsec == 0 || c->nsec > LS_MAX_SECTORS) {
-        snprintf(err, errlen, "%s:%d: %u-byte lines of %u-byte sectors: 1..%d sectors per line supported",
-                 __FILE__, __LINE__, line, sector, LS_MAX_SECTORS);
+        snprintf(err, errlen, "%u-byte lines of %u-byte sectors: 1..%d sectors per line supported [%s:%d]",
+                 line, sector, LS_MAX_SECTORS, __FILE__, __LINE__);
         return -1;
     }
     if (size == 0)
         return 0;
     if (assoc == 0 || size % ((uint64_t)assoc * line) != 0) {
-        snprintf(err, errlen, "%s:%d: cache size %llu is not a multiple of ways * line",
-                 __FILE__, __LINE__, (unsigned long long)size);
+        snprintf(err, errlen, "cache size %llu is not a multiple of ways * line [%s:%d]",
+                 (unsigned long long)size, __FILE__, __LINE__);
         return -1;
     }
     c->sets = (unsigned)(size / ((uint64_t)assoc * line));
     c->lines = calloc((size_t)c->sets * assoc, sizeof *c->lines);
     if (!c->lines) {
-        snprintf(err, errlen, "%s:%d: out of memory for the tag array", __FILE__, __LINE__);
+        snprintf(err, errlen, "out of memory for the tag array [%s:%d]",
+                 __FILE__, __LINE__);
         return -1;
     }
     for (size_t i = 0; i < (size_t)c->sets * assoc; i++)

@@ -18,7 +18,7 @@ int mem_l2_init(struct mem_sys *m, char *err, size_t errlen)
     const struct cfg *c = &m->c;
     m->part = calloc(m->nparts, sizeof *m->part);
     if (!m->part) {
-        snprintf(err, errlen, "%s:%d: out of memory", __FILE__, __LINE__);
+        snprintf(err, errlen, "out of memory [%s:%d]", __FILE__, __LINE__);
         return -1;
     }
     for (unsigned p = 0; p < m->nparts; p++) {
@@ -35,7 +35,8 @@ int mem_l2_init(struct mem_sys *m, char *err, size_t errlen)
         pt->req_port = calloc((size_t)c->icnt_part_ports, sizeof *pt->req_port);
         pt->rep_port = calloc((size_t)c->icnt_part_ports, sizeof *pt->rep_port);
         if (!pt->mshr || !pt->mshr_free || !pt->bank || !pt->q || !pt->req_port || !pt->rep_port) {
-            snprintf(err, errlen, "%s:%d: out of memory for partition %u", __FILE__, __LINE__, p);
+            snprintf(err, errlen, "out of memory for partition %u [%s:%d]",
+                     p, __FILE__, __LINE__);
             return -1;
         }
         for (unsigned i = 0; i < MEM_L2_MSHRS; i++)

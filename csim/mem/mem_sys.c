@@ -10,9 +10,11 @@
 #include "mem/mem_int.h"
 #include "ptx/ptx_ir.h"
 
+/* "message [src:line]" into err */
 #define MEM_ERR(err, n, ...) \
-    do { int o_ = snprintf((err), (n), "%s:%d: ", __FILE__, __LINE__); \
-         if (o_ >= 0 && (size_t)o_ < (n)) snprintf((err) + o_, (n) - (size_t)o_, __VA_ARGS__); } while (0)
+    do { int o_ = snprintf((err), (n), __VA_ARGS__); \
+         if (o_ >= 0 && (size_t)o_ < (n)) \
+             snprintf((err) + o_, (n) - (size_t)o_, " [%s:%d]", __FILE__, __LINE__); } while (0)
 
 /* ---- clock domains: exact integer ratios, no accumulated drift ---- */
 
