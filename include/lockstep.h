@@ -25,7 +25,8 @@ typedef enum ls_status {
     LS_ERR_LAUNCH = 6,    /* bad launch geometry, arguments or resources       */
     LS_ERR_IO = 7,        /* file could not be read                            */
     LS_ERR_INTERNAL = 8,  /* a model invariant broke: a bug, please report     */
-    LS_ERR_COSIM = 9      /* an RTL block disagreed with its C model (cosim)   */
+    LS_ERR_COSIM = 9,     /* an RTL block disagreed with its C model (cosim)   */
+    LS_ERR_INTERRUPTED = 10 /* the caller's cancel flag stopped the launch     */
 } ls_status;
 
 /* Human-readable name of a status code ("LS_ERR_PARSE"). */
@@ -62,6 +63,10 @@ typedef struct ls_config {
     const char *fail_dir;        /* mismatch traces/FSTs: <fail_dir>/<run>/;
                                     NULL = build/fail under the source tree */
     const char *run_name;        /* <run> above; NULL = "run"               */
+    const volatile int *cancel;  /* NULL, or a flag the caller may set (from a
+                                    signal handler): a launch in flight stops
+                                    with LS_ERR_INTERRUPTED and its stats so
+                                    far                                     */
     const char *commit_log;      /* NULL, or a file that receives one line
                                     per executed warp instruction
                                     (docs/golden.md), both modes           */

@@ -32,6 +32,7 @@ const char *ls_status_name(ls_status s)
     case LS_ERR_IO:       return "LS_ERR_IO";
     case LS_ERR_INTERNAL: return "LS_ERR_INTERNAL";
     case LS_ERR_COSIM:    return "LS_ERR_COSIM";
+    case LS_ERR_INTERRUPTED: return "LS_ERR_INTERRUPTED";
     }
     return "LS_ERR_UNKNOWN";
 }

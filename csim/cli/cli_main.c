@@ -55,7 +55,9 @@ static void usage(FILE *f)
 "  --version                 print the version\n"
 "\n"
 "exit status: 0 success, 1 a failing run (wrong result), 2 a usage or parse\n"
-"error, 3 an RTL block disagreed with its C model (lockstep mismatch)\n");
+"error, 3 an RTL block disagreed with its C model (lockstep mismatch), 130\n"
+"interrupted (Ctrl-C: the kernel in flight reports its statistics so far;\n"
+"a second Ctrl-C exits at once)\n");
 }
 
 int main(int argc, char **argv)

@@ -1,6 +1,7 @@
 /* `lockstep run`: runs workloads on fresh GPUs and reports per launch, per
  * workload, as a table and as JSON. */
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -37,6 +38,22 @@ struct launch_ctx {
 };
 
 static const char *const size_names[] = { "small", "default", "large" };
+
+/* Ctrl-C: the first SIGINT raises this flag, which every GPU of the run
+ * watches (ls_config.cancel): the launch in flight stops with its
+ * statistics so far, the report and JSON are written, and the run exits
+ * 130. A second SIGINT exits at once. A signal handler can reach the
+ * program only through a static flag; nothing else here is global. */
+static volatile sig_atomic_t cli_sigint;
+_Static_assert(sizeof(sig_atomic_t) == sizeof(int), "cancel flag is an int");
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    if (cli_sigint)
+        _exit(130);
+    cli_sigint = 1;
+}
 
 static double now_s(void)
 {
@@ -75,6 +92,12 @@ static void on_launch(void *user, const char *kernel, ls_status st,
     if (st != LS_OK) {
         fprintf(c->out, "  FAIL %s launch %u %s: %s\n", c->workload, c->index,
                 kernel, ls_status_name(st));
+        if (st == LS_ERR_INTERRUPTED && s)
+            fprintf(c->out, "  interrupted %s launch %u %s: so far %llu cycles, "
+                    "%llu warp insts, %llu thread insts, SIMD util %.3f\n",
+                    c->workload, c->index, kernel, (unsigned long long)s->cycles,
+                    (unsigned long long)s->warp_insts,
+                    (unsigned long long)s->thread_insts, s->simd_util);
         return;
     }
     if (s->cycles) {
@@ -151,6 +174,12 @@ static void run_one(const struct workload *w, const struct run_opts *o,
     r->nlaunches = rep.nlaunches;
     if (r->nlaunch_rec == rep.nlaunches && rep.nlaunches) {
         /* every field summed (the timing counters included) */
+        memset(&r->total, 0, sizeof r->total);
+        for (unsigned i = 0; i < r->nlaunch_rec; i++)
+            ls_stats_add(&r->total, &r->launch[i].s, 32);
+    }
+    if (rc == LS_ERR_INTERRUPTED && r->nlaunch_rec) {
+        /* the launch in flight counts with what it did so far */
         memset(&r->total, 0, sizeof r->total);
         for (unsigned i = 0; i < r->nlaunch_rec; i++)
             ls_stats_add(&r->total, &r->launch[i].s, 32);
@@ -501,7 +530,15 @@ int cli_run(int argc, char **argv)
         return CLI_FAIL;
     }
     int failed = 0, mismatch = 0;
-    for (size_t i = 0; i < n; i++) {
+    struct sigaction sa, old_sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_sa);
+    cli_sigint = 0;
+    o.cfg.cancel = (const volatile int *)&cli_sigint;
+    size_t ran = 0;
+    for (size_t i = 0; i < n && !cli_sigint; i++, ran++) {
         const struct workload *w = o.all ? wl_registry[i] : wl_find(o.names[i]);
         run_one(w, &o, &res[i]);
         failed += !res[i].pass;
@@ -512,28 +549,35 @@ int cli_run(int argc, char **argv)
         }
     }
     if (o.table) {
-        cli_print_table(o.human, res, n);
-        for (size_t i = 0; i < n; i++)
+        cli_print_table(o.human, res, ran);
+        for (size_t i = 0; i < ran; i++)
             if (!res[i].pass)
                 fprintf(o.human, "FAIL %s: %s\n", res[i].workload, res[i].msg);
     }
     int cosim_on = 0;
     for (int b = 0; b < LS_BLK_COUNT; b++)
-        for (size_t i = 0; i < n; i++)
+        for (size_t i = 0; i < ran; i++)
             cosim_on |= res[i].total.cosim[b].instances && res[i].total.cosim[b].backend > 0;
     if (cosim_on)
-        cli_print_cosim(o.human, res, n);
-    if (n > 1 || o.table)
-        fprintf(o.human, "%zu workloads: %zu passed, %d failed\n", n,
-                n - (size_t)failed, failed);
-    if (o.json_path && write_json(o.json_path, res, n, o.all || n > 1))
+        cli_print_cosim(o.human, res, ran);
+    int interrupted = cli_sigint != 0;
+    sigaction(SIGINT, &old_sa, NULL);
+    if (interrupted)
+        fprintf(o.human, "interrupted (Ctrl-C): %zu of %zu workloads ran; the one in "
+                "flight reports its statistics so far\n", ran, n);
+    if (ran > 1 || o.table)
+        fprintf(o.human, "%zu workloads: %zu passed, %d failed\n", ran,
+                ran - (size_t)failed, failed);
+    if (o.json_path && write_json(o.json_path, res, ran, o.all || n > 1))
         failed++;
-    if (o.junit_path && cli_write_junit(o.junit_path, res, n))
+    if (o.junit_path && cli_write_junit(o.junit_path, res, ran))
         failed++;
     for (size_t i = 0; i < n; i++)
         free(res[i].launch);
     free(res);
     free(o.names);
     cli_machine_free(&o.m);
+    if (interrupted)
+        return 130;
     return mismatch ? CLI_MISMATCH : failed ? CLI_FAIL : CLI_OK;
 }

@@ -149,6 +149,9 @@ static ls_status run_cta(struct launch *L)
         for (unsigned wi = 0; wi < L->nwarps; wi++) {
             struct simt_warp *w = &L->warps[wi];
             while (w->state == SIMT_READY) {
+                if (L->gpu->cfg.cancel && *L->gpu->cfg.cancel)
+                    return GPU_FAIL(L->gpu, LS_ERR_INTERRUPTED,
+                                    "kernel %s interrupted (cancel flag set)", L->f->name);
                 uint64_t sl = L->budget < GPU_SLICE ? L->budget : GPU_SLICE;
                 uint64_t given = sl;
                 enum simt_rc rc = simt_run(w, &sl);

@@ -299,7 +299,13 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
     uint64_t issued_last = 0, progress_at = now, budget = gpu->cfg.max_warp_insts;
     uint64_t mem_at_progress = gpu->mem ? mem_activity(gpu->mem) : 0;
     bool need_dispatch = true;
+    const volatile int *cancel = gpu->cfg.cancel;
     while (st == LS_OK) {
+        if (cancel && *cancel) {
+            st = GPU_FAIL(gpu, LS_ERR_INTERRUPTED, "kernel %s interrupted at cycle %llu "
+                          "(cancel flag set)", f->name, (unsigned long long)(now - start));
+            break;
+        }
         if (need_dispatch) {
             need_dispatch = false;
             if (dispatch(gpu, grid, &next_cta, total, &rr, now) != 0) {

@@ -9,6 +9,8 @@
 #     chain), under 512 MB
 #   - control characters in PTX: the error shows them as \xNN
 #   - a config file that is not text: an error naming the NUL byte
+#   - Ctrl-C during a long run: the kernel in flight reports its statistics
+#     so far, the JSON is written, exit 130; a second Ctrl-C exits at once
 set -u
 cli=${1:?usage: limits.sh path/to/lockstep}
 out=build/test-limits
@@ -58,5 +60,25 @@ check "control characters in PTX" 2 64 'unexpected character (\\x01)' "$cli" che
 check "a binary config file" 2 64 "not a text config file (a NUL byte at offset 0)" \
   "$cli" run vecadd --config "$out/bin.conf"
 rm -f "$out/big.ptx" "$out/kernels.ptx"
+# Ctrl-C
+"$cli" run all --size large --stats-json "$out/int.json" >"$out/int.txt" 2>&1 &
+pid=$!
+sleep 1.5
+kill -INT $pid
+wait $pid
+rc=$?
+if [ $rc = 130 ] && grep -q '^interrupted (Ctrl-C)' "$out/int.txt" && grep -q '^  interrupted .* so far [0-9]* cycles' "$out/int.txt" \
+   && python3 -c "import json,sys; d=json.load(open(sys.argv[1])); l=d[-1]['launches'][-1]; assert l['status']=='LS_ERR_INTERRUPTED' and l['cycles']>0" "$out/int.json"; then
+  ok "Ctrl-C: exit 130, statistics so far of the kernel in flight, JSON written"
+else
+  bad "Ctrl-C: exit $rc"; tail -3 "$out/int.txt" >&2
+fi
+"$cli" run all --size large >/dev/null 2>&1 &
+pid=$!
+sleep 1
+kill -INT $pid; kill -INT $pid
+wait $pid
+rc=$?
+[ $rc = 130 ] && ok "a second Ctrl-C: exit 130 at once" || bad "second Ctrl-C: exit $rc"
 [ $fail = 0 ] && echo "limits: all checks passed" || echo "limits: $fail checks failed"
 [ $fail = 0 ]
