@@ -39,7 +39,7 @@ UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 TEST_TARGETS := test-unit test-workloads test-asan
 ALL_TARGETS  := $(LIB) $(CLI)
 
-.PHONY: all deps run replay test test-unit test-workloads test-asan bench ptx clean
+.PHONY: all deps run replay opcodes-ptx test test-unit test-workloads test-asan bench ptx clean
 default: all
 
 -include mk/*.mk
@@ -134,6 +134,12 @@ bench: deps $(CLI)
 NVCC ?= $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
 ptx:
 	@bash tools/make-ptx.sh "$(NVCC)"
+
+# Regenerates tests/ptx/all_opcodes.ptx (every opcode string of the PTX
+# census) from the spec: make opcodes-ptx SPEC=path/to/ptx-coverage.md
+SPEC ?= ../shared/spec/ptx-coverage.md
+opcodes-ptx:
+	cd tests/ptx && python3 gen_all_opcodes.py $(abspath $(SPEC))
 
 clean:
 	rm -rf build
