@@ -55,6 +55,8 @@ static const struct mutant mutants[] = {
     { "binom", "fma.rn.f32 \t%f13,", "fma.rz.f32 \t%f13,", 0, 13 },
     { "sobflt", "shl.b32 \t%r78, %r77, 1;", "shl.b32 \t%r78, %r77, 2;", 0, 13 },
     { "pathfinder", "min.s32 \t%r119, %r119, %r70;", "max.s32 \t%r119, %r119, %r70;", 0, 13 },
+    /* issue 9, batch A (FG-leaning irregular), seed 17: rows after this line */
+    /* issue 9, batch B (CG-leaning / compute-bound), seed 19: rows after this line */
 };
 
 static const struct wl_ptx_blob *blob_of(const char *name)
