@@ -32,7 +32,9 @@ obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 LIB_OBJS  := $(call obj,$(LIB_SRCS)) $(BUILD)/obj/gen/cfg_blobs.o
 CFG_FILES := $(sort $(wildcard configs/*.conf))
 CLI_OBJS  := $(call obj,$(CLI_SRCS))
-WL_OBJS   := $(call obj,$(WL_SRCS)) $(BUILD)/obj/gen/wl_ptx.o $(BUILD)/obj/gen/wl_registry.o
+WL_META   := workloads/papers.tsv workloads/categories.tsv
+WL_OBJS   := $(call obj,$(WL_SRCS)) $(BUILD)/obj/gen/wl_ptx.o $(BUILD)/obj/gen/wl_registry.o \
+             $(BUILD)/obj/gen/wl_meta.o
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 
 # Targets the fragments extend.
@@ -79,6 +81,13 @@ $(BUILD)/tools/bin2c: tools/bin2c.c | deps
 $(BUILD)/gen/wl_ptx.c: $(BUILD)/tools/bin2c $(WL_PTX)
 	@mkdir -p $(dir $@)
 	$(BUILD)/tools/bin2c $@ $(WL_PTX)
+
+# Paper-table rows and measured categories of the workloads (list --long,
+# run @divergent).
+$(BUILD)/gen/wl_meta.c: $(BUILD)/tools/bin2c $(WL_META)
+	@mkdir -p $(dir $@)
+	$(BUILD)/tools/bin2c --table wl_meta_blobs --struct wl_ptx_blob \
+	  --header workloads/wl_ptx.h $@ $(WL_META)
 
 # Shipped configs are embedded in the library: --config NAME works anywhere.
 $(BUILD)/gen/cfg_blobs.c: $(BUILD)/tools/bin2c $(CFG_FILES)

@@ -13,4 +13,10 @@ struct wl_ptx_blob {
 /* Table ending with a {0} row; generated into build/gen/wl_ptx.c. */
 extern const struct wl_ptx_blob wl_ptx_blobs[];
 
+/* workloads/papers.tsv (which papers' table rows each workload stands
+ * for) and workloads/categories.tsv (make workload-table: measured SIMD
+ * utilisation, Avg_sec and the categories they give), same layout, keyed
+ * "papers" and "categories"; generated into build/gen/wl_meta.c. */
+extern const struct wl_ptx_blob wl_meta_blobs[];
+
 #endif

@@ -117,6 +117,15 @@ int cli_replay(int argc, char **argv);
 int cli_commit_diff(const char *pa, const char *pb, const char *na, const char *nb,
                     FILE *out);
 
+/* 1 when workload is in measured category cat ("all", "divergent",
+ * "non-divergent", "fg", "cg"), 0 when not, -1 for an unknown category. */
+int cli_wl_in_category(const char *workload, const char *cat);
+/* 1 when workload has a row in workloads/categories.tsv. */
+int cli_wl_measured(const char *workload);
+/* `lockstep list workloads --long`: driver category, measured categories,
+ * the papers' table rows. */
+void cli_wl_list_long(FILE *out);
+
 /* Thread instructions per second of r (0 when no time was measured). */
 double cli_rate(uint64_t insts, double wall_s);
 /* misses / accesses of a cache (0 when it saw no access). */

@@ -66,8 +66,12 @@ static int list_configs(void)
 int cli_list(const char *argv0, int argc, char **argv)
 {
     (void)argv0;
+    if (argc == 2 && !strcmp(argv[0], "workloads") && !strcmp(argv[1], "--long")) {
+        cli_wl_list_long(stdout);
+        return CLI_OK;
+    }
     if (argc != 1) {
-        fprintf(stderr, "usage: lockstep list workloads|configs\n");
+        fprintf(stderr, "usage: lockstep list workloads [--long] | configs\n");
         return CLI_USAGE;
     }
     if (!strcmp(argv[0], "workloads")) {

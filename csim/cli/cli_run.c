@@ -357,7 +357,10 @@ static int compare_modes(struct run_opts *o)
  * CLI_USAGE after printing why. */
 static int parse_args(int argc, char **argv, struct run_opts *o)
 {
-    o->names = calloc((size_t)argc + 1, sizeof *o->names);
+    size_t nreg = 0;            /* an @category adds up to every workload */
+    while (wl_registry[nreg])
+        nreg++;
+    o->names = calloc(((size_t)argc + 1) * (nreg + 1), sizeof *o->names);
     if (!o->names) {
         fprintf(stderr, "lockstep: out of memory\n");
         return CLI_USAGE;
@@ -440,6 +443,20 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
             return CLI_USAGE;
         } else if (!strcmp(a, "all")) {
             o->all = 1;
+        } else if (a[0] == '@') {
+            /* a measured category (workloads/categories.tsv) */
+            if (cli_wl_in_category("", a + 1) < 0) {
+                fprintf(stderr, "lockstep: run: unknown category '%s' (@all, @divergent, "
+                        "@non-divergent, @fg, @cg)\n", a);
+                return CLI_USAGE;
+            }
+            for (const struct workload *const *w = wl_registry; *w; w++) {
+                if (!cli_wl_measured((*w)->name) && strcmp(a, "@all"))
+                    fprintf(stderr, "lockstep: run: %s is not measured yet (make "
+                            "workload-table): left out of %s\n", (*w)->name, a);
+                else if (cli_wl_in_category((*w)->name, a + 1) == 1)
+                    o->names[o->nnames++] = (*w)->name;
+            }
         } else if (!wl_find(a)) {
             fprintf(stderr, "lockstep: run: unknown workload '%s' "
                     "(see lockstep list workloads)\n", a);

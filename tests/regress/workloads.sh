@@ -138,5 +138,26 @@ else
 fi
 expect2 "check missing file" "$cli" check "$tmp/missing.ptx"
 
+# measured categories (make workload-table): every workload measured, the
+# @category selections agree with workloads/categories.tsv, --long lists all
+missing=""
+for w in $names; do
+  grep -q "^$w	" workloads/categories.tsv || missing="$missing $w"
+done
+[ -z "$missing" ] && ok "every workload has a measured row in workloads/categories.tsv" \
+  || bad "not measured (run make workload-table and commit it):$missing"
+for c in divergent non-divergent fg cg; do
+  col=10; want=$c
+  case $c in fg) col=11; want=FG ;; cg) col=11; want=CG ;; esac
+  exp=$(awk -F'\t' -v c=$col -v w="$want" 'NR > 2 && $c == w {print $1}' workloads/categories.tsv | sort | tr '\n' ' ')
+  got=$("$cli" run "@$c" --size small --mode functional --stats-json - 2>/dev/null |
+        python3 -c "import json,sys; d=json.load(sys.stdin); d=d if isinstance(d,list) else [d]; print(' '.join(sorted(o['workload'] for o in d)) + ' ')" 2>/dev/null)
+  [ -n "$exp" ] && [ "$got" = "$exp" ] && ok "run @$c: $(echo $exp | wc -w) workloads, as categories.tsv says" \
+    || bad "run @$c ran '$got', categories.tsv says '$exp'"
+done
+"$cli" run @nosuch >/dev/null 2>&1; [ $? = 2 ] && ok "run @nosuch: exit 2" || bad "run @nosuch"
+nlong=$("$cli" list workloads --long | grep -c -v '^workload \|^measured:')
+[ "$nlong" = "$nwl" ] && ok "list workloads --long: $nlong rows" || bad "list --long: $nlong rows, want $nwl"
+
 if [ "$fail" = 0 ]; then echo "test-workloads: all checks passed"; else echo "test-workloads: $fail checks FAILED" >&2; fi
 [ "$fail" = 0 ]
