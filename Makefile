@@ -132,7 +132,8 @@ test-workloads: $(CLI)
 # (flock: test-fuzz-run builds in build/asan too; never both at once)
 test-asan: deps
 	@mkdir -p build
-	flock build/.asan.lock $(MAKE) BUILD=build/asan OPT="-O1 -g -fno-omit-frame-pointer" \
+	WL_SIZES="small default" flock build/.asan.lock $(MAKE) BUILD=build/asan \
+	  OPT="-O1 -g -fno-omit-frame-pointer" \
 	  SAN="-fsanitize=address,undefined -fno-sanitize-recover=all" \
 	  test-unit test-workloads
 
