@@ -2,6 +2,7 @@
 #include <math.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "cli/cli_json.h"
 
 double cli_rate(uint64_t insts, double wall_s)
 {
@@ -10,21 +11,7 @@ double cli_rate(uint64_t insts, double wall_s)
 
 static void json_str(FILE *f, const char *s)
 {
-    fputc('"', f);
-    for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c == '\n')
-            fputs("\\n", f);
-        else if (c == '\t')
-            fputs("\\t", f);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
+    cli_json_write_str(f, s ? s : "", s ? strlen(s) : 0);
 }
 
 /* JSON has no NaN/Inf: write those as null. */
