@@ -144,7 +144,7 @@ int core_slp_advance(struct core_slp *u, uint64_t upto)
     if (u->oom)
         return fail(u, LS_ERR_NOMEM, "host memory exhausted (SLP request queue)");
     struct cosim_inst *b = u->blk;
-    char where[256];
+    char where[256] = "";
     while (u->t0 + b->edge <= upto) {
         uint64_t cyc = u->t0 + b->edge;
         if (u->n && u->q[u->head].at <= cyc) {
@@ -169,8 +169,11 @@ int core_slp_advance(struct core_slp *u, uint64_t upto)
             continue;
         }
         uint64_t until = u->n && u->q[u->head].at <= upto ? u->q[u->head].at : upto + 1;
-        snprintf(where, sizeof where, "kernel %s, GPU cycle %llu, idle",
-                 u->kernel ? u->kernel : "?", (unsigned long long)cyc);
+        /* a settled block skips the run without stepping: nothing to
+         * describe (this runs on every SM cycle) */
+        if (b->quiet < b->d->settle)
+            snprintf(where, sizeof where, "kernel %s, GPU cycle %llu, idle",
+                     u->kernel ? u->kernel : "?", (unsigned long long)cyc);
         if (cosim_idle(b, until - cyc, where))
             return fail(u, LS_ERR_COSIM, b->report ? b->report : "mismatch");
     }
