@@ -57,6 +57,7 @@ static const struct mutant mutants[] = {
     { "pathfinder", "min.s32 \t%r119, %r119, %r70;", "max.s32 \t%r119, %r119, %r70;", 0, 13 },
     /* issue 9, batch A (FG-leaning irregular), seed 17: rows after this line */
     /* issue 9, batch B (CG-leaning / compute-bound), seed 19: rows after this line */
+    { "srad", "div.rn.f32 \t%f41, %f32, %f40;", "div.rz.f32 \t%f41, %f32, %f40;", 0, 19 },
 };
 
 static const struct wl_ptx_blob *blob_of(const char *name)
