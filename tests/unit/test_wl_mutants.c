@@ -58,6 +58,7 @@ static const struct mutant mutants[] = {
     /* issue 9, batch A (FG-leaning irregular), seed 17: rows after this line */
     /* issue 9, batch B (CG-leaning / compute-bound), seed 19: rows after this line */
     { "srad", "div.rn.f32 \t%f41, %f32, %f40;", "div.rz.f32 \t%f41, %f32, %f40;", 0, 19 },
+    { "sprod", "fma.rn.f32", "fma.rz.f32", 0, 19 },
 };
 
 static const struct wl_ptx_blob *blob_of(const char *name)
