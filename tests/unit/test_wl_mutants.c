@@ -61,6 +61,7 @@ static const struct mutant mutants[] = {
     { "sprod", "fma.rn.f32", "fma.rz.f32", 0, 19 },
     { "fwt", "sub.s32 \t%r26, %r20, %r22;", "add.s32 \t%r26, %r20, %r22;", 0, 19 },
     { "stencil3d", "fma.rn.f32", "fma.rz.f32", 0, 19 },
+    { "gaussian", "div.rn.f32 \t%f3, %f2, %f1;", "div.rz.f32 \t%f3, %f2, %f1;", 0, 19 },
 };
 
 static const struct wl_ptx_blob *blob_of(const char *name)
