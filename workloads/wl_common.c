@@ -142,6 +142,22 @@ int wl_check_f32(struct wl_report *rep, const char *what, const float *got,
     return 1;
 }
 
+int wl_check_f32_moved(struct wl_report *rep, const char *what, const float *got,
+                       const float *want, const float *initial, size_t n,
+                       double min_move)
+{
+    if (!wl_check_f32(rep, what, got, want, n, 0.0, 0.0))
+        return 0;
+    double moved = 0.0;
+    for (size_t i = 0; i < n; i++)
+        moved = fmax(moved, fabs((double)want[i] - initial[i]));
+    if (!(moved > min_move))
+        return wl_fail(rep, "%s moved only %.3g (a real run moves it more than %.3g): "
+                       "the check would not see a missing iteration", what, moved,
+                       min_move);
+    return 1;
+}
+
 unsigned wl_pick(enum wl_size size, unsigned small, unsigned dflt,
                  unsigned large)
 {

@@ -36,6 +36,14 @@ int wl_check_u32(struct wl_report *rep, const char *what, const uint32_t *got,
 int wl_check_f32(struct wl_report *rep, const char *what, const float *got,
                  const float *want, size_t n, double rel_tol, double abs_tol);
 
+/* An iterative kernel's exact check: got must equal want bit for bit
+ * (wl_check_f32 with no tolerance), and want must have moved by more than
+ * min_move from initial somewhere, or a missing iteration would go unseen
+ * (what names the grid in the message). Returns 1 when both hold. */
+int wl_check_f32_moved(struct wl_report *rep, const char *what, const float *got,
+                       const float *want, const float *initial, size_t n,
+                       double min_move);
+
 /* Picks the value for a size: small, default or large. */
 unsigned wl_pick(enum wl_size size, unsigned small, unsigned dflt,
                  unsigned large);
