@@ -56,12 +56,18 @@ static const struct mutant mutants[] = {
     { "sobflt", "shl.b32 \t%r78, %r77, 1;", "shl.b32 \t%r78, %r77, 2;", 0, 13 },
     { "pathfinder", "min.s32 \t%r119, %r119, %r70;", "max.s32 \t%r119, %r119, %r70;", 0, 13 },
     /* issue 9, batch A (FG-leaning irregular), seed 17: rows after this line */
+    { "sssp", "atom.global.min.s32", "atom.global.max.s32", 1, 17 },
+    { "iix", "st.global.u32 \t[%rd18], %r17;", "st.global.u32 \t[%rd18], %r16;", 0, 17 },
+    { "bptree", "setp.ge.s32 \t%p4, %r2, %r45;", "setp.gt.s32 \t%p4, %r2, %r45;", 0, 17 },
+    { "kmeans", "setp.lt.f32 \t%p14, %f43, %f39;", "setp.gt.f32 \t%p14, %f43, %f39;", 0, 17 },
+    { "hashjoin", "setp.eq.s32 \t%p3, %r2, %r22;", "setp.ne.s32 \t%p3, %r2, %r22;", 0, 17 },
     /* issue 9, batch B (CG-leaning / compute-bound), seed 19: rows after this line */
     { "srad", "div.rn.f32 \t%f41, %f32, %f40;", "div.rz.f32 \t%f41, %f32, %f40;", 0, 19 },
     { "sprod", "fma.rn.f32", "fma.rz.f32", 0, 19 },
     { "fwt", "sub.s32 \t%r26, %r20, %r22;", "add.s32 \t%r26, %r20, %r22;", 0, 19 },
     { "stencil3d", "fma.rn.f32", "fma.rz.f32", 0, 19 },
     { "gaussian", "div.rn.f32 \t%f3, %f2, %f1;", "div.rz.f32 \t%f3, %f2, %f1;", 0, 19 },
+    /* issue 9, batch C (divergent), seed 23: rows after this line */
 };
 
 static const struct wl_ptx_blob *blob_of(const char *name)
