@@ -58,7 +58,7 @@ static const struct mutant mutants[] = {
     /* issue 9, batch A (FG-leaning irregular), seed 17: rows after this line */
     { "sssp", "atom.global.min.s32", "atom.global.max.s32", 1, 17 },
     { "iix", "st.global.u32 \t[%rd18], %r17;", "st.global.u32 \t[%rd18], %r16;", 0, 17 },
-    { "bptree", "setp.ge.s32 \t%p4, %r2, %r45;", "setp.gt.s32 \t%p4, %r2, %r45;", 0, 17 },
+    { "bptree", "ld.global.u32 \t%r112, [%rd10+64];", "ld.global.u32 \t%r112, [%rd10+68];", 0, 17 },
     { "kmeans", "setp.lt.f32 \t%p14, %f43, %f39;", "setp.gt.f32 \t%p14, %f43, %f39;", 0, 17 },
     { "hashjoin", "setp.eq.s32 \t%p3, %r2, %r22;", "setp.ne.s32 \t%p3, %r2, %r22;", 0, 17 },
     /* issue 9, batch B (CG-leaning / compute-bound), seed 19: rows after this line */
