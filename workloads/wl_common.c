@@ -129,6 +129,15 @@ int wl_check_u32(struct wl_report *rep, const char *what, const uint32_t *got,
     return 1;
 }
 
+int wl_check_i32(struct wl_report *rep, const char *what, const int *got,
+                 const int *want, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (got[i] != want[i])
+            return wl_fail(rep, "%s[%zu] = %d, want %d", what, i, got[i], want[i]);
+    return 1;
+}
+
 int wl_check_f32(struct wl_report *rep, const char *what, const float *got,
                  const float *want, size_t n, double rel_tol, double abs_tol)
 {

@@ -30,6 +30,10 @@ ls_status wl_download(ls_gpu *gpu, struct wl_report *rep, const char *what,
  * the value got and the value wanted in rep. Returns 1 when all match. */
 int wl_check_u32(struct wl_report *rep, const char *what, const uint32_t *got,
                  const uint32_t *want, size_t n);
+/* Exact comparison of n signed ints; records the first mismatch. Returns
+ * 1 when all match. */
+int wl_check_i32(struct wl_report *rep, const char *what, const int *got,
+                 const int *want, size_t n);
 /* Float comparison: |got - want| <= abs_tol + rel_tol * |want| for each of
  * n values (NaN never matches); records the first mismatch. Returns 1 when
  * all match. */

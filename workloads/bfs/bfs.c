@@ -7,17 +7,6 @@
 #include <string.h>
 #include "workloads/wl_common.h"
 
-/* Exact comparison of n ints; records the first mismatch (signed). */
-static int bfs_check_i32(struct wl_report *rep, const char *what,
-                        const int *got, const int *want, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (got[i] != want[i])
-            return wl_fail(rep, "%s[%zu] = %d, want %d", what, i, got[i],
-                           want[i]);
-    return 1;
-}
-
 /* Random CSR graph: row_ptr[n + 1], col[row_ptr[n]] (caller frees *col). */
 static int bfs_make_graph(struct wl_rng *rng, unsigned n, int *row_ptr,
                           int **col)
@@ -117,7 +106,7 @@ static int bfs_run(ls_gpu *gpu, ls_module *mod, enum wl_size size,
     if ((st = wl_download(gpu, rep, "cost", cost, dcost, n * sizeof(int))))
         goto out;
     /* levels = one pass per level 1..depth plus the pass that adds none */
-    if (bfs_check_i32(rep, "cost", cost, ref, n) &&
+    if (wl_check_i32(rep, "cost", cost, ref, n) &&
         levels != depth + 1)
         wl_fail(rep, "bfs: ran %d level passes, CPU depth %d needs %d",
                 levels, depth, depth + 1);

@@ -13,17 +13,6 @@
 #include <string.h>
 #include "workloads/wl_common.h"
 
-/* Exact comparison of n ints; records the first mismatch (signed). */
-static int sssp_check_i32(struct wl_report *rep, const char *what,
-                          const int *got, const int *want, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (got[i] != want[i])
-            return wl_fail(rep, "%s[%zu] = %d, want %d", what, i, got[i],
-                           want[i]);
-    return 1;
-}
-
 /* Random CSR graph with weights: row_ptr[n + 1]; *col and *w get
  * row_ptr[n] entries (caller frees). */
 static int sssp_make_graph(struct wl_rng *rng, unsigned n, int *row_ptr,
@@ -208,7 +197,7 @@ static int sssp_run(ls_gpu *gpu, ls_module *mod, enum wl_size size,
     }
     if ((st = wl_download(gpu, rep, "dist", dist, ddist, n * sizeof(int))))
         goto out;
-    if (sssp_check_i32(rep, "dist", dist, ref, n) && rounds != want_rounds)
+    if (wl_check_i32(rep, "dist", dist, ref, n) && rounds != want_rounds)
         wl_fail(rep, "sssp: ran %d rounds, the CPU replay needs %d", rounds,
                 want_rounds);
 out:
