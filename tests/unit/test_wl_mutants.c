@@ -68,6 +68,7 @@ static const struct mutant mutants[] = {
     { "stencil3d", "fma.rn.f32", "fma.rz.f32", 0, 19 },
     { "gaussian", "div.rn.f32 \t%f3, %f2, %f1;", "div.rz.f32 \t%f3, %f2, %f1;", 0, 19 },
     /* issue 9, batch C (divergent), seed 23: rows after this line */
+    { "dwtharr", "sub.rn.f32", "add.rn.f32", 0, 23 },
 };
 
 static const struct wl_ptx_blob *blob_of(const char *name)
