@@ -69,6 +69,7 @@ static const struct mutant mutants[] = {
     { "gaussian", "div.rn.f32 \t%f3, %f2, %f1;", "div.rz.f32 \t%f3, %f2, %f1;", 0, 19 },
     /* issue 9, batch C (divergent), seed 23: rows after this line */
     { "dwtharr", "sub.rn.f32", "add.rn.f32", 0, 23 },
+    { "eigenvl", "0f3F000000", "0f3F000001", 1, 23 },
 };
 
 static const struct wl_ptx_blob *blob_of(const char *name)
