@@ -71,6 +71,7 @@ static const struct mutant mutants[] = {
     { "dwtharr", "sub.rn.f32", "add.rn.f32", 0, 23 },
     { "eigenvl", "0f3F000000", "0f3F000001", 1, 23 },
     { "convsep", "fma.rn.f32", "fma.rz.f32", 0, 23 },
+    { "lud", "div.rn.f32", "div.rz.f32", 0, 23 },
 };
 
 static const struct wl_ptx_blob *blob_of(const char *name)
