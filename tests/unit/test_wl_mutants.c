@@ -72,6 +72,7 @@ static const struct mutant mutants[] = {
     { "eigenvl", "0f3F000000", "0f3F000001", 1, 23 },
     { "convsep", "fma.rn.f32", "fma.rz.f32", 0, 23 },
     { "lud", "div.rn.f32", "div.rz.f32", 0, 23 },
+    { "dxtc", "%r1440, 7;", "%r1440, 3;", 1, 23 },
 };
 
 static const struct wl_ptx_blob *blob_of(const char *name)
