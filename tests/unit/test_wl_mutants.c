@@ -73,6 +73,7 @@ static const struct mutant mutants[] = {
     { "convsep", "fma.rn.f32", "fma.rz.f32", 0, 23 },
     { "lud", "div.rn.f32", "div.rz.f32", 0, 23 },
     { "dxtc", "%r1440, 7;", "%r1440, 3;", 1, 23 },
+    { "qsort", "st.global.u32 \t[%rd12], %r26;", "st.global.u32 \t[%rd12], %r23;", 0, 23 },
 };
 
 static const struct wl_ptx_blob *blob_of(const char *name)
