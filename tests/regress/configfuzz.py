@@ -36,8 +36,13 @@ CAP = {"num_sms": 64, "mem_partitions": 16, "alu_latency": 200, "sfu_latency": 2
        "icnt_latency": 100, "operand_collectors": 64, "rf_banks": 64,
        "dram_queue": 64, "l1d_mshrs": 64, "dram_banks": 32,
        "fetch_latency": 50, "l1d_assoc": 16, "l2_assoc": 32}
-for k in ("dram_tRCD", "dram_tRP", "dram_tRAS", "dram_tCL", "dram_tWL", "dram_tCCD"):
+for k in ("dram_tRCD", "dram_tRP", "dram_tRAS", "dram_tCL", "dram_tWL"):
     CAP[k] = 100
+# column-to-column time sets the DRAM bandwidth: tCCD 100 with a 1-byte bus
+# and 8-byte sub-rank atoms moves 8 bytes per 100 DRAM cycles, and a
+# memory-bound small workload takes minutes (seed 2007: linear in tCCD, no
+# hang); GDDR5's is 2-4
+CAP["dram_tCCD"] = 16
 
 
 def pick_int(rng, lo, hi):
