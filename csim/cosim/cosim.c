@@ -340,8 +340,12 @@ static int compare(struct cosim_inst *ci, const void *cout, const void *rout,
                       PRIx32 " actual=0x%" PRIx32 " (", ci->name, e, p->name, k,
                       ev[k], av[k]);
             sb_params(&b, ci->d, ci->cfg);
-            sb_printf(&b, "; expected = C model, actual = RTL %s)\n",
-                      ci->env->rtl[ci->d->id][0] ? ci->env->rtl[ci->d->id] : "rtl/");
+            if (ci->env->rtl[ci->d->id][0])
+                sb_printf(&b, "; expected = C model, actual = RTL %s)\n",
+                          ci->env->rtl[ci->d->id]);
+            else
+                sb_printf(&b, "; expected = C model, actual = RTL rtl/%s.v)\n",
+                          ci->d->name);
             if (where && *where)
                 sb_printf(&b, "  at: %s\n", where);
             sb_printf(&b, "  last %u stepped edges of %s's inputs:\n", ci->nhist,
