@@ -167,6 +167,19 @@ int wl_check_f32_moved(struct wl_report *rep, const char *what, const float *got
     return 1;
 }
 
+void wl_grid3d_faces(struct wl_rng *r, float *g, unsigned nx, unsigned ny,
+                     unsigned nz, float face_hi, float inner_hi)
+{
+    for (unsigned k = 0; k < nz; k++)
+        for (unsigned j = 0; j < ny; j++)
+            for (unsigned i = 0; i < nx; i++) {
+                int face = i == 0 || i == nx - 1 || j == 0 || j == ny - 1 ||
+                           k == 0 || k == nz - 1;
+                g[((size_t)k * ny + j) * nx + i] =
+                    wl_rng_float(r, 0.0f, face ? face_hi : inner_hi);
+            }
+}
+
 unsigned wl_pick(enum wl_size size, unsigned small, unsigned dflt,
                  unsigned large)
 {

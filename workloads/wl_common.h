@@ -48,6 +48,11 @@ int wl_check_f32_moved(struct wl_report *rep, const char *what, const float *got
                        const float *want, const float *initial, size_t n,
                        double min_move);
 
+/* Seeded nx x ny x nz grid (x fastest): cells on the six faces uniform in
+ * [0, face_hi), interior cells in [0, inner_hi), drawn in memory order. */
+void wl_grid3d_faces(struct wl_rng *r, float *g, unsigned nx, unsigned ny,
+                     unsigned nz, float face_hi, float inner_hi);
+
 /* Picks the value for a size: small, default or large. */
 unsigned wl_pick(enum wl_size size, unsigned small, unsigned dflt,
                  unsigned large);

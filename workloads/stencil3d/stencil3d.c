@@ -58,15 +58,7 @@ static int stencil3d_run(ls_gpu *gpu, ls_module *mod, enum wl_size size,
     }
     struct wl_rng rng;
     wl_rng_seed(&rng, seed);
-    for (unsigned k = 0; k < nz; k++)
-        for (unsigned j = 0; j < ny; j++)
-            for (unsigned i = 0; i < nx; i++) {
-                int face = i == 0 || i == nx - 1 || j == 0 || j == ny - 1 ||
-                           k == 0 || k == nz - 1;
-                g0[((size_t)k * ny + j) * nx + i] =
-                    face ? wl_rng_float(&rng, 0.0f, 100.0f)
-                         : wl_rng_float(&rng, 0.0f, 1.0f);
-            }
+    wl_grid3d_faces(&rng, g0, nx, ny, nz, 100.0f, 1.0f);
     memcpy(ga, g0, bytes);
     memcpy(gb, g0, bytes);
     if ((st = wl_upload(gpu, rep, "grid0", &dg[0], g0, bytes)) ||
