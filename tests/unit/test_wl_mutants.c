@@ -77,6 +77,7 @@ static const struct mutant mutants[] = {
     /* issue 9, batch D (divergent: MUMmer, ray tracing, MCML, particle filter), seed 29: rows after this line */
     { "mum", "setp.lt.s32 \t%p11, %r121, %r16;", "setp.le.s32 \t%p11, %r121, %r16;", 0, 29 },
     { "ray", "sqrt.rn.f32", "sqrt.rz.f32", 0, 29 },
+    { "mcml", "cos.approx.f32", "sin.approx.f32", 0, 29 },
 };
 
 static const struct wl_ptx_blob *blob_of(const char *name)
