@@ -78,6 +78,7 @@ static const struct mutant mutants[] = {
     { "mum", "setp.lt.s32 \t%p11, %r121, %r16;", "setp.le.s32 \t%p11, %r121, %r16;", 0, 29 },
     { "ray", "sqrt.rn.f32", "sqrt.rz.f32", 0, 29 },
     { "mcml", "cos.approx.f32", "sin.approx.f32", 0, 29 },
+    { "pflt", "sin.approx.f32", "cos.approx.f32", 0, 29 },
 };
 
 static const struct wl_ptx_blob *blob_of(const char *name)
