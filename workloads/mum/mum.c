@@ -4,7 +4,8 @@
  * narrowing by two binary searches per character, then direct extension).
  * The reference is random with repeats: segments of 40-199 characters
  * copied from earlier in the string (about a tenth of it), so some
- * matches occur more than once. Queries are 24-63 characters long; about
+ * matches occur more than once. Queries are 24-63 characters long (24-31
+ * at small size, which keeps the timing run short); about
  * three quarters are reads copied from a random reference position with
  * 4 % of the characters substituted, the rest random. The host builds the
  * suffix array (a merge sort of the suffixes; the end of the string sorts
