@@ -74,6 +74,11 @@ static const struct mutant mutants[] = {
     { "lud", "div.rn.f32", "div.rz.f32", 0, 23 },
     { "dxtc", "%r1440, 7;", "%r1440, 3;", 1, 23 },
     { "qsort", "st.global.u32 \t[%rd12], %r26;", "st.global.u32 \t[%rd12], %r23;", 0, 23 },
+    /* issue 9, batch D (divergent: MUMmer, ray tracing, MCML, particle filter), seed 29: rows after this line */
+    { "mum", "setp.lt.s32 \t%p11, %r121, %r16;", "setp.le.s32 \t%p11, %r121, %r16;", 0, 29 },
+    { "ray", "sqrt.rn.f32", "sqrt.rz.f32", 0, 29 },
+    { "mcml", "cos.approx.f32", "sin.approx.f32", 0, 29 },
+    { "pflt", "sin.approx.f32", "cos.approx.f32", 0, 29 },
 };
 
 static const struct wl_ptx_blob *blob_of(const char *name)
