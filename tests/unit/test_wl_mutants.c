@@ -74,6 +74,8 @@ static const struct mutant mutants[] = {
     { "lud", "div.rn.f32", "div.rz.f32", 0, 23 },
     { "dxtc", "%r1440, 7;", "%r1440, 3;", 1, 23 },
     { "qsort", "st.global.u32 \t[%rd12], %r26;", "st.global.u32 \t[%rd12], %r23;", 0, 23 },
+    /* issue 9, batch F (CG-leaning compute: N-body, Monte Carlo, MRI, LBM), seed 37: rows after this line */
+    { "lavamd", "neg.f32 \t%f52, %f51;", "mov.f32 \t%f52, %f51;", 0, 37 },
 };
 
 static const struct wl_ptx_blob *blob_of(const char *name)
