@@ -76,6 +76,7 @@ static const struct mutant mutants[] = {
     { "qsort", "st.global.u32 \t[%rd12], %r26;", "st.global.u32 \t[%rd12], %r23;", 0, 23 },
     /* issue 9, batch F (CG-leaning compute: N-body, Monte Carlo, MRI, LBM), seed 37: rows after this line */
     { "lavamd", "neg.f32 \t%f52, %f51;", "mov.f32 \t%f52, %f51;", 0, 37 },
+    { "mcarlo", "or.b64  \t%rd1, %rd19, 1;", "or.b64  \t%rd1, %rd19, 3;", 0, 37 },
 };
 
 static const struct wl_ptx_blob *blob_of(const char *name)
