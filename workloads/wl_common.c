@@ -151,6 +151,18 @@ int wl_check_f32(struct wl_report *rep, const char *what, const float *got,
     return 1;
 }
 
+int wl_check_f32_bounds(struct wl_report *rep, const char *what, const float *got,
+                        const double *want, const double *bound, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        double g = got[i];
+        if (!(fabs(g - want[i]) <= bound[i]))
+            return wl_fail(rep, "%s[%zu] = %.9g, want %.9g (bound %.3g)", what, i,
+                           g, want[i], bound[i]);
+    }
+    return 1;
+}
+
 int wl_check_f32_moved(struct wl_report *rep, const char *what, const float *got,
                        const float *want, const float *initial, size_t n,
                        double min_move)

@@ -39,6 +39,12 @@ int wl_check_i32(struct wl_report *rep, const char *what, const int *got,
  * all match. */
 int wl_check_f32(struct wl_report *rep, const char *what, const float *got,
                  const float *want, size_t n, double rel_tol, double abs_tol);
+/* Float comparison against a bound per value: |got[i] - want[i]| <=
+ * bound[i] for each of n values (NaN never matches); for results whose
+ * documented error bound is worked out value by value by the reference.
+ * Records the first mismatch. Returns 1 when all match. */
+int wl_check_f32_bounds(struct wl_report *rep, const char *what, const float *got,
+                        const double *want, const double *bound, size_t n);
 
 /* An iterative kernel's exact check: got must equal want bit for bit
  * (wl_check_f32 with no tolerance), and want must have moved by more than

@@ -33,7 +33,7 @@ int exec_alu(struct exec_warp *w, const struct ptx_inst *in, uint32_t mask,
     case PTX_OP_AND: case PTX_OP_OR: case PTX_OP_XOR: case PTX_OP_NOT:
     case PTX_OP_CNOT: case PTX_OP_SHL: case PTX_OP_SHR: case PTX_OP_POPC:
     case PTX_OP_CLZ: case PTX_OP_BREV: case PTX_OP_BFE: case PTX_OP_BFI:
-    case PTX_OP_PRMT:
+    case PTX_OP_PRMT: case PTX_OP_SHF:
         return exec_int_bits(w, in, m, err);
     case PTX_OP_SETP: case PTX_OP_SET: case PTX_OP_SELP: case PTX_OP_SLCT:
         return exec_cmp(w, in, m, err);

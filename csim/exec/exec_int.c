@@ -1,6 +1,7 @@
 /* Integer ALU semantics: add/sub (.sat, .cc, addc/subc), mul/mad
  * (.lo/.hi/.wide, madc), mul24/mad24, sad, div/rem, abs/neg/min/max, and
- * the bit operations (logic, shifts, popc, clz, brev, bfe, bfi, prmt).
+ * the bit operations (logic, shifts, funnel shifts, popc, clz, brev, bfe,
+ * bfi, prmt).
  * Operands are decoded once per instruction (struct exec_src); each lane
  * runs a small expression. Values are raw bits of the instruction type,
  * zero-extended; signed ops sign-extend with exec_sext first. */
@@ -287,6 +288,16 @@ static uint64_t prmt(uint64_t a, uint64_t b, uint64_t c)
     return r;
 }
 
+/* shf.b32: the 64-bit value {b (bits 63:32), a (bits 31:0)} shifted left
+ * (keeping the high word) or right (keeping the low word) by c, clamped to
+ * 32 (.clamp) or taken mod 32 (.wrap). */
+static uint64_t shf(uint64_t a, uint64_t b, uint64_t c, int left, int clamp)
+{
+    unsigned n = clamp ? (c > 32 ? 32u : (unsigned)c) : (unsigned)(c & 31);
+    uint64_t v = ((b & 0xffffffffu) << 32) | (a & 0xffffffffu);
+    return left ? (v << n) >> 32 : (v >> n) & 0xffffffffu;
+}
+
 int exec_int_bits(struct exec_warp *w, const struct ptx_inst *in,
                   uint32_t m, struct exec_error *err)
 {
@@ -304,6 +315,7 @@ int exec_int_bits(struct exec_warp *w, const struct ptx_inst *in,
     case PTX_OP_BFE: ob = &in->o[2]; oc = &in->o[3]; bt = ct = PTX_T_U32; break;
     case PTX_OP_BFI: ob = &in->o[2]; oc = &in->o[3]; ct = PTX_T_U32; break;
     case PTX_OP_PRMT: ob = &in->o[2]; oc = &in->o[3]; ct = PTX_T_U32; break;
+    case PTX_OP_SHF: ob = &in->o[2]; oc = &in->o[3]; ct = PTX_T_U32; break;
     default: break;
     }
     if (exec_tfloat(t) || t == PTX_T_NONE)
@@ -330,6 +342,11 @@ int exec_int_bits(struct exec_warp *w, const struct ptx_inst *in,
     case PTX_OP_BREV: LANES(brev(a, bits)); return 0;
     case PTX_OP_BFE: LANES(bfe(a, b, c, bits, sgn)); return 0;
     case PTX_OP_PRMT: LANES(prmt(a, b, c)); return 0;
+    case PTX_OP_SHF:
+        if (bits != 32)
+            return exec_fail(err, in, "shf is defined for .b32 only");
+        LANES(shf(a, b, c, in->sub == PTX_SUB_SHF_L, !!(in->flags & PTX_F_CLAMP)));
+        return 0;
     case PTX_OP_BFI:
         if (exec_src_init(&D, w, in, &in->o[4], PTX_T_U32, m, err)) return -1;
         EXEC_FOR_EACH_LANE(m, lane, {

@@ -14,7 +14,8 @@ enum {
     M_BOOL = 1u << 16, M_ATOMOP = 1u << 17, M_SHFL = 1u << 18,
     M_VOTE = 1u << 19, M_SYNC = 1u << 20, M_ARRIVE = 1u << 21,
     M_WARP = 1u << 22, M_GEOM = 1u << 23, M_CLASS = 1u << 24,
-    M_ORDER = 1u << 25, M_SCOPE = 1u << 26, M_CACHE = 1u << 27
+    M_ORDER = 1u << 25, M_SCOPE = 1u << 26, M_CACHE = 1u << 27,
+    M_SHFDIR = 1u << 28, M_SHFMODE = 1u << 29
 };
 
 struct mod_ent {
@@ -80,6 +81,8 @@ static const struct mod_ent mods[] = {
     {"ca", M_CACHE, 0}, {"cg", M_CACHE, 0}, {"cs", M_CACHE, 0},
     {"lu", M_CACHE, 0}, {"cv", M_CACHE, 0}, {"wb", M_CACHE, 0},
     {"wt", M_CACHE, 0},
+    {"l", M_SHFDIR, PTX_SUB_SHF_L}, {"r", M_SHFDIR, PTX_SUB_SHF_R},
+    {"wrap", M_SHFMODE, PTX_F_WRAP}, {"clamp", M_SHFMODE, PTX_F_CLAMP},
 };
 
 #define FLOAT_MODS (M_FTZ | M_SAT)
@@ -132,6 +135,7 @@ static uint32_t allowed(enum ptx_op op)
     case PTX_OP_SHFL: return M_TYPE | M_SYNC | M_SHFL;
     case PTX_OP_VOTE: return M_TYPE | M_SYNC | M_VOTE | M_UNI;
     case PTX_OP_ACTIVEMASK: return M_TYPE;
+    case PTX_OP_SHF: return M_TYPE | M_SHFDIR | M_SHFMODE;
     default: return M_TYPE;
     }
 }
@@ -219,7 +223,7 @@ static void decode_opcode(struct ptx_parser *p, struct ptx_inst *in,
             break;
         case M_RND: in->rnd = (uint8_t)e->val; break;
         case M_BOOL: case M_ATOMOP: case M_SHFL: case M_VOTE: case M_GEOM:
-        case M_CLASS: case M_ARRIVE:
+        case M_CLASS: case M_ARRIVE: case M_SHFDIR:
             if (in->sub != PTX_SUB_NONE)
                 ptx_perr(p, t->line, col, "conflicting modifier '.%.*s' (%.*s)",
                          (int)ml, m, (int)t->len, t->s);
@@ -266,6 +270,12 @@ static void decode_opcode(struct ptx_parser *p, struct ptx_inst *in,
         need = "a class (.finite, .notanumber, ...)";
     else if (o == PTX_OP_CVTA && !in->space)
         need = "a state space";
+    else if (o == PTX_OP_SHF && !in->sub)
+        need = "a shift direction (.l, .r)";
+    else if (o == PTX_OP_SHF && !(in->flags & (PTX_F_WRAP | PTX_F_CLAMP)))
+        need = "a shift mode (.wrap, .clamp)";
+    else if (o == PTX_OP_SHF && types[0] != PTX_T_B32)
+        need = ".b32";
     else if ((o == PTX_OP_SETP || o == PTX_OP_SET) && in->sub &&
              in->sub != PTX_SUB_AND && in->sub != PTX_SUB_OR &&
              in->sub != PTX_SUB_XOR)
@@ -749,14 +759,15 @@ void ptx_parse_inst(struct ptx_parser *p, int32_t guard, bool guard_neg,
         break;
     case PTX_OP_MAD: case PTX_OP_MAD24: case PTX_OP_MADC: case PTX_OP_FMA:
     case PTX_OP_SAD: case PTX_OP_BFE: case PTX_OP_PRMT: case PTX_OP_SELP:
-    case PTX_OP_SLCT:
+    case PTX_OP_SLCT: case PTX_OP_SHF:
         if (n != 4)
             count_err(p, &opt, "4 operands", n);
         place(p, in, &r[0], 0, RL_DST, ty);
         place(p, in, &r[1], 1, RL_SRC, op == PTX_OP_BFE ? ty : ty);
         place(p, in, &r[2], 2, RL_SRC, op == PTX_OP_BFE ? PTX_T_U32 : ty);
         place(p, in, &r[3], 3, RL_SRC,
-              op == PTX_OP_BFE ? PTX_T_U32 : op == PTX_OP_SELP ? PTX_T_PRED
+              (op == PTX_OP_BFE || op == PTX_OP_SHF) ? PTX_T_U32
+              : op == PTX_OP_SELP ? PTX_T_PRED
               : op == PTX_OP_SLCT ? t2 : ty);
         break;
     case PTX_OP_BFI:

@@ -10,6 +10,8 @@
  *   add sub mul mul24 div rem min max copysign and or xor shl shr
  *   addc subc:                       o[0]=d, o[1]=a, o[2]=b
  *   mad mad24 madc fma sad bfe prmt: o[0]=d, o[1]=a, o[2]=b, o[3]=c
+ *   shf:     o[0]=d, o[1]=a (low word), o[2]=b (high word), o[3]=c
+ *            (amount, u32); sub = SHF_L/SHF_R, PTX_F_CLAMP for .clamp
  *   bfi:     o[0]=d, o[1]=a, o[2]=b, o[3]=c (pos), o[4]=d (len)
  *   abs neg not cnot popc clz brev sqrt rsqrt rcp ex2 lg2 sin cos tanh:
  *            o[0]=d, o[1]=a
@@ -127,7 +129,7 @@ enum ptx_rnd {       /* rounding: float (.rn...) and float->int (.rni...) */
 /* Sub-operation, interpreted per opcode:
  *  setp: bool-op with the c predicate; atom/red: the operation;
  *  shfl: mode; vote: mode; bar: sync/arrive/red; tex: geometry;
- *  testp: class. */
+ *  testp: class; shf: direction. */
 enum ptx_sub {
     PTX_SUB_NONE = 0,
     PTX_SUB_AND, PTX_SUB_OR, PTX_SUB_XOR,                 /* setp, atom, red */
@@ -139,7 +141,8 @@ enum ptx_sub {
     PTX_SUB_WARP_SYNC,                                    /* bar.warp.sync   */
     PTX_SUB_1D, PTX_SUB_2D, PTX_SUB_3D,                   /* tex             */
     PTX_SUB_FINITE, PTX_SUB_INFINITE, PTX_SUB_NUMBER,
-    PTX_SUB_NOTANUMBER, PTX_SUB_NORMAL, PTX_SUB_SUBNORMAL /* testp           */
+    PTX_SUB_NOTANUMBER, PTX_SUB_NORMAL, PTX_SUB_SUBNORMAL,/* testp           */
+    PTX_SUB_SHF_L, PTX_SUB_SHF_R                          /* shf direction   */
 };
 /* Flag bits of struct ptx_inst.flags. */
 #define PTX_F_HI       (1u << 0)   /* .hi  */
@@ -155,6 +158,8 @@ enum ptx_sub {
 #define PTX_F_TO       (1u << 10)  /* cvta.to.<space> */
 #define PTX_F_SHFL_P   (1u << 11)  /* shfl writes d|p */
 #define PTX_F_ALIGNED  (1u << 12)  /* .aligned (barrier) */
+#define PTX_F_WRAP     (1u << 13)  /* shf.wrap: amount taken mod 32 */
+#define PTX_F_CLAMP    (1u << 14)  /* shf.clamp: amount clamped to 32 */
 
 /* ---- operands ---- */
 enum ptx_opnd_kind {

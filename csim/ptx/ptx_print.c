@@ -14,7 +14,7 @@ static const char *const sub_names[] = {
     "", "and", "or", "xor", "add", "min", "max", "inc", "dec", "exch", "cas",
     "up", "down", "bfly", "idx", "all", "any", "uni", "ballot", "sync",
     "arrive", "red.popc", "warp.sync", "1d", "2d", "3d", "finite", "infinite",
-    "number", "notanumber", "normal", "subnormal"};
+    "number", "notanumber", "normal", "subnormal", "l", "r"};
 static const char *const space_names[] = {"", "reg", "global", "shared",
                                           "local", "param", "const", "tex"};
 
@@ -114,7 +114,8 @@ void ptx_inst_format(char *buf, size_t n, const struct ptx_func *f,
     static const struct { uint16_t bit; const char *s; } fl[] = {
         {PTX_F_UNI, "uni"}, {PTX_F_NC, "nc"}, {PTX_F_VOLATILE, "volatile"},
         {PTX_F_HI, "hi"}, {PTX_F_LO, "lo"}, {PTX_F_WIDE, "wide"},
-        {PTX_F_APPROX, "approx"}, {PTX_F_CC, "cc"}, {PTX_F_ALIGNED, "aligned"}};
+        {PTX_F_APPROX, "approx"}, {PTX_F_CC, "cc"}, {PTX_F_ALIGNED, "aligned"},
+        {PTX_F_WRAP, "wrap"}, {PTX_F_CLAMP, "clamp"}};
     for (unsigned i = 0; i < sizeof fl / sizeof fl[0]; i++)
         if (in->flags & fl[i].bit)
             put(&b, ".%s", fl[i].s);

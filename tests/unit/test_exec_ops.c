@@ -294,6 +294,81 @@ static void test_bits(void **st)
     assert_int_equal(reg(&f, 0, 1), 0xdeadbeefdeadbeefull);   /* lane 1 off */
 }
 
+/* shf.{l,r}.{wrap,clamp}.b32 d, a, b, c: the 64-bit {b:a} shifted by c,
+ * high word (l) or low word (r); .wrap takes c mod 32, .clamp min(c, 32).
+ * Each lane gets its own amount (lane & 31, or 33 + lane for clamping). */
+static void test_shf(void **st)
+{
+    (void)st;
+    const uint32_t a = 0x89abcdefu, b = 0x01234567u;
+    const uint64_t v = ((uint64_t)b << 32) | a;
+    static const struct { uint8_t sub; uint16_t fl; uint32_t amt[4]; uint32_t want[4]; } t[] = {
+        /* amounts 0, 4, 31, 32: hand-computed words of {0x01234567:0x89abcdef} */
+        { PTX_SUB_SHF_L, PTX_F_WRAP, { 0, 4, 31, 32 },
+          { 0x01234567u, 0x12345678u, 0xc4d5e6f7u, 0x01234567u } },
+        { PTX_SUB_SHF_L, PTX_F_CLAMP, { 0, 4, 31, 32 },
+          { 0x01234567u, 0x12345678u, 0xc4d5e6f7u, 0x89abcdefu } },
+        { PTX_SUB_SHF_R, PTX_F_WRAP, { 0, 4, 31, 32 },
+          { 0x89abcdefu, 0x789abcdeu, 0x02468acfu, 0x89abcdefu } },
+        { PTX_SUB_SHF_R, PTX_F_CLAMP, { 0, 4, 31, 32 },
+          { 0x89abcdefu, 0x789abcdeu, 0x02468acfu, 0x01234567u } },
+        /* 36 wraps to 4; clamps to 32 */
+        { PTX_SUB_SHF_L, PTX_F_WRAP, { 36, 36, 36, 36 },
+          { 0x12345678u, 0x12345678u, 0x12345678u, 0x12345678u } },
+        { PTX_SUB_SHF_R, PTX_F_CLAMP, { 36, 0xffffffffu, 33, 100 },
+          { 0x01234567u, 0x01234567u, 0x01234567u, 0x01234567u } },
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        for (unsigned k = 0; k < 4; k++) {
+            struct fx f;
+            fx_init(&f);
+            struct ptx_inst in = inst(PTX_OP_SHF, PTX_T_B32);
+            in.sub = t[i].sub;
+            in.flags = t[i].fl;
+            in.nopnd = 4;
+            in.o[0] = R(0); in.o[1] = R(1); in.o[2] = R(2); in.o[3] = R(3);
+            set_reg(&f, 1, a | 0xffffffff00000000ull);   /* high bits ignored */
+            set_reg(&f, 2, b);
+            set_reg(&f, 3, t[i].amt[k]);
+            struct exec_error err;
+            assert_int_equal(exec_alu(&f.w, &in, 0x5u, NULL, &err), 0);
+            assert_int_equal(reg(&f, 0, 0), t[i].want[k]);
+            assert_int_equal(reg(&f, 0, 2), t[i].want[k]);
+            assert_int_equal(reg(&f, 0, 1), 0xdeadbeefdeadbeefull);   /* lane 1 off */
+        }
+    }
+    /* the same from the 64-bit definition, every amount 0..40 */
+    for (uint32_t c = 0; c <= 40; c++)
+        for (int left = 0; left < 2; left++)
+            for (int clamp = 0; clamp < 2; clamp++) {
+                unsigned n = clamp ? (c > 32 ? 32 : c) : c % 32;
+                uint32_t want = left ? (uint32_t)((v << n) >> 32) : (uint32_t)(v >> n);
+                struct fx f;
+                fx_init(&f);
+                struct ptx_inst in = inst(PTX_OP_SHF, PTX_T_B32);
+                in.sub = left ? PTX_SUB_SHF_L : PTX_SUB_SHF_R;
+                in.flags = clamp ? PTX_F_CLAMP : PTX_F_WRAP;
+                in.nopnd = 4;
+                in.o[0] = R(0); in.o[1] = R(1); in.o[2] = R(2); in.o[3] = IMM(c);
+                set_reg(&f, 1, a);
+                set_reg(&f, 2, b);
+                struct exec_error err;
+                assert_int_equal(exec_alu(&f.w, &in, 1, NULL, &err), 0);
+                assert_int_equal(reg(&f, 0, 0), want);
+            }
+    /* only .b32 is defined */
+    struct fx f;
+    fx_init(&f);
+    struct ptx_inst in = inst(PTX_OP_SHF, PTX_T_B64);
+    in.sub = PTX_SUB_SHF_L;
+    in.flags = PTX_F_WRAP;
+    in.nopnd = 4;
+    in.o[0] = R(0); in.o[1] = R(1); in.o[2] = R(2); in.o[3] = IMM(1);
+    struct exec_error err;
+    assert_int_not_equal(exec_alu(&f.w, &in, 1, NULL, &err), 0);
+    assert_non_null(strstr(err.msg, "b32"));
+}
+
 /* setp.lt.f16 / setp.nan.f16 on raw f16 patterns. */
 static void setp_f16_check(void)
 {
@@ -1081,6 +1156,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_int_arith),
         cmocka_unit_test(test_bits),
+        cmocka_unit_test(test_shf),
         cmocka_unit_test(test_float_rounding),
         cmocka_unit_test(test_float_misc),
         cmocka_unit_test(test_fma32_software_path),

@@ -141,7 +141,9 @@ static void test_int_snippet(void **st)
              "mov.u64 %rd7, gtab;\n"
              "mov.u32 %r31, 0;\n"
              "sub.s32 %r32, %r31, %r1;\n"
-             "setp.eq.s32 %p7, %r1, 5;\n",
+             "setp.eq.s32 %p7, %r1, 5;\n"
+             "shf.l.wrap.b32 %r33, %r1, 0x01234567, %r1;\n"
+             "shf.r.clamp.b32 %r34, 0x89abcdef, %r1, %r28;\n",
              0xffffffffu);
     for (unsigned l = 0; l < EXEC_WARP; l++) {
         int32_t x = (int32_t)l - 3;
@@ -191,6 +193,10 @@ static void test_int_snippet(void **st)
         assert_int_equal(R(&r, "%rd7", l), r.sym0[0]);
         assert_int_equal(R(&r, "%r32", l), (uint32_t)-(int32_t)l);
         assert_int_equal(R(&r, "%p7", l), l == 5);
+        /* funnel shifts of {b:a} by the lane number (0..31) */
+        uint64_t v33 = (0x01234567ull << 32) | l, v34 = ((uint64_t)l << 32) | 0x89abcdefu;
+        assert_int_equal(R(&r, "%r33", l), (uint32_t)((v33 << l) >> 32));
+        assert_int_equal(R(&r, "%r34", l), (uint32_t)(v34 >> l));
     }
     done(&r);
 }

@@ -743,6 +743,11 @@ static const struct bad bads[] = {
     {" add.s32 %r1|%p1, %r2, %r3;\n", 1, 10, "unexpected '|'"},
     {" shfl.sync.up.b32 %r1|%r2, %r2, 1, 0, -1;\n", 1, 23, "expected a .pred register after '|'"},
     {" mov.u32 %r1, {%r1, %r2, %r3, %r1, %r2};\n", 1, 36, "more than 4 vector elements"},
+    {" shf.wrap.b32 %r1, %r2, %r3, 4;\n", 1, 2, "a shift direction (.l, .r)"},
+    {" shf.l.b32 %r1, %r2, %r3, 4;\n", 1, 2, "a shift mode (.wrap, .clamp)"},
+    {" shf.r.clamp.u64 %rd1, %rd2, %rd3, 4;\n", 1, 2, "expected .b32"},
+    {" shf.l.r.wrap.b32 %r1, %r2, %r3, 4;\n", 1, 7, "duplicate modifier '.r'"},
+    {" shf.l.wrap.b32 %r1, %r2, %r3;\n", 1, 2, "wrong operand count"},
     {" ret;\n", 2, 1, "expected '}' closing the function body (end of file)"},
 };
 

@@ -95,6 +95,21 @@ static void test_checks(void **state)
     memset(&rep, 0, sizeof rep);
     float nan = __builtin_nanf("");
     assert_int_equal(wl_check_f32(&rep, "n", &nan, &nan, 1, 1.0, 1.0), 0);
+    /* per-value bounds: inside, on the edge, just outside, NaN */
+    memset(&rep, 0, sizeof rep);
+    rep.pass = 1;
+    double want[3] = { 1.0, -2.0, 0.5 }, bound[3] = { 0.25, 0.0, 1e-3 };
+    float h[3] = { 1.25f, -2.0f, 0.5f };
+    assert_int_equal(wl_check_f32_bounds(&rep, "q", h, want, bound, 3), 1);
+    assert_int_equal(rep.pass, 1);
+    h[2] = 0.5f + 2e-3f;
+    assert_int_equal(wl_check_f32_bounds(&rep, "q", h, want, bound, 3), 0);
+    assert_int_equal(rep.pass, 0);
+    assert_non_null(strstr(rep.msg, "q[2] = 0.50"));
+    assert_non_null(strstr(rep.msg, "bound 0.001"));
+    memset(&rep, 0, sizeof rep);
+    h[2] = nan;
+    assert_int_equal(wl_check_f32_bounds(&rep, "q", h, want, bound, 3), 0);
     assert_int_equal(wl_pick(WL_SMALL, 1, 2, 3), 1);
     assert_int_equal(wl_pick(WL_DEFAULT, 1, 2, 3), 2);
     assert_int_equal(wl_pick(WL_LARGE, 1, 2, 3), 3);

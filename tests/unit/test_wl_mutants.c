@@ -79,6 +79,11 @@ static const struct mutant mutants[] = {
     { "ray", "sqrt.rn.f32", "sqrt.rz.f32", 0, 29 },
     { "mcml", "cos.approx.f32", "sin.approx.f32", 0, 29 },
     { "pflt", "sin.approx.f32", "cos.approx.f32", 0, 29 },
+    /* issue 9, batch F (CG-leaning compute: N-body, Monte Carlo, MRI, LBM), seed 37: rows after this line */
+    { "lavamd", "neg.f32 \t%f52, %f51;", "mov.f32 \t%f52, %f51;", 0, 37 },
+    { "mcarlo", "or.b64  \t%rd1, %rd19, 1;", "or.b64  \t%rd1, %rd19, 3;", 0, 37 },
+    { "mri-q", "fma.rn.f32 \t%f62, %f58, %f57, %f62;", "fma.rn.f32 \t%f62, %f58, %f55, %f62;", 0, 37 },
+    { "lbm", "div.rn.f32 \t%f214, %f56, %f20;", "div.rz.f32 \t%f214, %f56, %f20;", 0, 37 },
 };
 
 static const struct wl_ptx_blob *blob_of(const char *name)
