@@ -116,6 +116,11 @@ size_t ls_check_findings(const ls_gpu *gpu, const ls_check_finding **list)
     return gpu ? gpu->nchk : 0;
 }
 
+unsigned ls_checks_enabled(const ls_gpu *gpu)
+{
+    return gpu ? ((unsigned)gpu->tcfg.check | EXEC_CHK_MEM) : 0;
+}
+
 char *ls_check_format(const ls_check_finding *f, char *buf, size_t n)
 {
     if (!buf || !n)
