@@ -46,6 +46,8 @@ struct exec_chk_cta {
     uint16_t *ws;               /* per thread: bar.warp.sync passed       */
     uint64_t *base;             /* per thread: warp seq at interval start */
     struct chk_byte *sh;        /* racecheck: shared_bytes records        */
+    uint8_t *split;             /* racecheck: per 4-byte granule, 1 when
+                                   its bytes have records of their own    */
     uint8_t *shinit;            /* initcheck: shared bytes written (bits) */
     uint8_t **linit;            /* initcheck: per warp, local bits        */
     struct chk_bar bar[NBAR];
@@ -173,9 +175,10 @@ static inline bool inst_less(uint64_t cta, uint64_t addr, uint32_t t0, uint32_t 
 
 /* One instance of a finding: counted under its key (kind, space, sites);
  * the smallest instance is the one reported. */
-static void report(struct exec_chk *c, unsigned kind, unsigned space, uint64_t cta,
-                   uint32_t t0, uint32_t s0, bool w0, uint32_t t1, uint32_t s1,
-                   bool w1, unsigned nsites, uint32_t lanes, uint64_t addr)
+static void report_n(struct exec_chk *c, unsigned kind, unsigned space, uint64_t cta,
+                     uint32_t t0, uint32_t s0, bool w0, uint32_t t1, uint32_t s1,
+                     bool w1, unsigned nsites, uint32_t lanes, uint64_t addr,
+                     uint64_t weight)
 {
     if (c->oom)
         return;
@@ -189,7 +192,7 @@ static void report(struct exec_chk *c, unsigned kind, unsigned space, uint64_t c
     while (c->hash[j]) {
         struct exec_chk_finding *x = &c->fd[c->hash[j] - 1];
         if (same_key(c, x, kind, space, s0, s1)) {
-            x->count++;
+            x->count += weight;
             if (inst_less(cta, addr, t0, t1, x)) {
                 x->cta = cta;
                 x->addr = addr;
@@ -226,8 +229,15 @@ static void report(struct exec_chk *c, unsigned kind, unsigned space, uint64_t c
     x->write[1] = w1;
     x->lanes = lanes;
     x->addr = addr;
-    x->count = 1;
+    x->count = weight;
     c->hash[j] = ++c->nfd;
+}
+
+static void report(struct exec_chk *c, unsigned kind, unsigned space, uint64_t cta,
+                   uint32_t t0, uint32_t s0, bool w0, uint32_t t1, uint32_t s1,
+                   bool w1, unsigned nsites, uint32_t lanes, uint64_t addr)
+{
+    report_n(c, kind, space, cta, t0, s0, w0, t1, s1, w1, nsites, lanes, addr, 1);
 }
 
 /* ------------------------------------------------------------ racecheck */
@@ -264,7 +274,8 @@ static inline bool conflict(const struct chk_acc *x, const struct chk_acc *y)
 }
 
 static void race_pair(struct exec_chk *c, uint64_t cta, uint64_t addr, unsigned kind,
-                      const struct chk_acc *a, bool wa, const struct chk_acc *b, bool wb)
+                      const struct chk_acc *a, bool wa, const struct chk_acc *b, bool wb,
+                      unsigned nbytes)
 {
     /* write-after-write: the pair in site order, one key per site pair */
     if (kind == EXEC_CHK_K_WAW && (b->site < a->site ||
@@ -273,24 +284,25 @@ static void race_pair(struct exec_chk *c, uint64_t cta, uint64_t addr, unsigned 
         a = b;
         b = t;
     }
-    report(c, kind, PTX_SP_SHARED, cta, a->tid, a->site, wa, b->tid, b->site, wb,
-           2, 0, addr);
+    report_n(c, kind, PTX_SP_SHARED, cta, a->tid, a->site, wa, b->tid, b->site, wb,
+             2, 0, addr, nbytes);
 }
 
-/* Judges the record of shared byte addr of CTA cta: its interval is over. */
+/* Judges the record of shared byte addr of CTA cta (nbytes: 4 for the
+ * record of a whole granule): its interval is over. */
 static void race_judge(struct exec_chk *c, uint64_t cta, uint64_t addr,
-                       const struct chk_byte *r)
+                       const struct chk_byte *r, unsigned nbytes)
 {
     if (r->w[0].tid == NO_TID)
         return;                 /* read only: no hazard */
     if (conflict(&r->w[0], &r->w[1]))
-        race_pair(c, cta, addr, EXEC_CHK_K_WAW, &r->w[0], true, &r->w[1], true);
+        race_pair(c, cta, addr, EXEC_CHK_K_WAW, &r->w[0], true, &r->w[1], true, nbytes);
     for (unsigned i = 0; i < 2; i++)
         for (unsigned j = 0; j < 2; j++)
             if (conflict(&r->w[i], &r->r[j])) {
                 /* the one later in its thread's interval is the "after" */
                 unsigned k = r->w[i].ord <= r->r[j].ord ? EXEC_CHK_K_RAW : EXEC_CHK_K_WAR;
-                race_pair(c, cta, addr, k, &r->w[i], true, &r->r[j], false);
+                race_pair(c, cta, addr, k, &r->w[i], true, &r->r[j], false, nbytes);
                 return;
             }
 }
@@ -301,6 +313,26 @@ static inline void race_reset(struct chk_byte *r, uint32_t epoch)
     r->w[0].tid = r->w[1].tid = r->r[0].tid = r->r[1].tid = NO_TID;
 }
 
+/* Adds access x to record r (one byte, or a whole granule). */
+static inline void race_rec(struct exec_chk *c, struct exec_chk_cta *k, uint64_t addr,
+                            struct chk_byte *r, bool write, const struct chk_acc *x,
+                            uint32_t e, unsigned nbytes)
+{
+    if (r->epoch != e) {
+        if (r->epoch > e)
+            return;             /* a late access of an older interval
+                                 * (partial barriers): not judged */
+        if (r->epoch)
+            race_judge(c, k->id, addr, r, nbytes);
+        race_reset(r, e);
+    }
+    top2(write ? r->w : r->r, x);
+}
+
+/* Records are per byte, but a 4-byte granule that only whole-granule
+ * accesses touched keeps one record (in its first byte's slot) for all
+ * four bytes; the first narrower access splits it into four equal
+ * records. The same accesses give the same records either way. */
 static void race_access(struct exec_chk *c, struct exec_chk_cta *k, uint64_t off,
                         unsigned n, bool write, const struct chk_acc *x, uint32_t ep)
 {
@@ -309,17 +341,20 @@ static void race_access(struct exec_chk *c, struct exec_chk_cta *k, uint64_t off
         return;
     if (n > c->shared_bytes - off)
         n = (unsigned)(c->shared_bytes - off);
-    for (unsigned i = 0; i < n; i++) {
-        struct chk_byte *r = &k->sh[off + i];
-        if (r->epoch != e) {
-            if (r->epoch > e)
-                continue;       /* a late access of an older interval
-                                 * (partial barriers): not judged */
-            if (r->epoch)
-                race_judge(c, k->id, off + i, r);
-            race_reset(r, e);
+    for (unsigned i = 0; i < n;) {
+        uint64_t a = off + i, g = a >> 2;
+        if (!k->split[g]) {
+            if (!(a & 3) && n - i >= 4) {
+                race_rec(c, k, a, &k->sh[a], write, x, e, 4);
+                i += 4;
+                continue;
+            }
+            for (unsigned b = 1; b < 4 && g * 4 + b < c->shared_bytes; b++)
+                k->sh[g * 4 + b] = k->sh[g * 4];
+            k->split[g] = 1;
         }
-        top2(write ? r->w : r->r, x);
+        race_rec(c, k, a, &k->sh[a], write, x, e, 1);
+        i++;
     }
 }
 
@@ -333,6 +368,7 @@ static void cta_free(struct exec_chk *c, struct exec_chk_cta *k)
     free(k->ws);
     free(k->base);
     free(k->sh);
+    free(k->split);
     free(k->shinit);
     if (k->linit)
         for (uint32_t i = 0; i < c->nwarps; i++)
@@ -359,8 +395,8 @@ static void cta_finish(struct exec_chk *c, struct exec_chk_cta *k)
 {
     if (k->sh)
         for (uint64_t a = 0; a < c->shared_bytes; a++)
-            if (k->sh[a].epoch)
-                race_judge(c, k->id, a, &k->sh[a]);
+            if (k->sh[a].epoch && (k->split[a >> 2] || !(a & 3)))
+                race_judge(c, k->id, a, &k->sh[a], k->split[a >> 2] ? 1 : 4);
     for (unsigned b = 0; b < NBAR; b++)
         bar_judge(c, k, &k->bar[b]);
     for (struct exec_chk_cta **p = &c->ctas; *p; p = &(*p)->next)
@@ -388,13 +424,14 @@ static struct exec_chk_cta *cta_get(struct exec_chk *c, uint64_t id)
         k->sh = malloc((size_t)c->shared_bytes * sizeof *k->sh);
         if (k->sh)
             memset(k->sh, 0, (size_t)c->shared_bytes * sizeof *k->sh);
+        k->split = calloc((size_t)c->shared_bytes / 4 + 1, 1);
     }
     if (c->mask & EXEC_CHK_INIT) {
         k->shinit = calloc((size_t)(c->shared_bytes + 7) / 8 + 1, 1);
         k->linit = calloc(c->nwarps, sizeof *k->linit);
     }
     if (!k->ep || !k->ws || !k->base ||
-        ((c->mask & EXEC_CHK_RACE) && c->shared_bytes && !k->sh) ||
+        ((c->mask & EXEC_CHK_RACE) && c->shared_bytes && (!k->sh || !k->split)) ||
         ((c->mask & EXEC_CHK_INIT) && (!k->shinit || !k->linit))) {
         cta_free(c, k);
         return NULL;
