@@ -244,6 +244,9 @@ typedef struct ls_check_finding {
  * check kind, instructions, CTA, thread); *list stays valid until the
  * next launch or ls_gpu_destroy. Returns their number. */
 size_t ls_check_findings(const ls_gpu *gpu, const ls_check_finding **list);
+/* The checks on for gpu's launches (config key `check`): bit 0 memcheck
+ * (always), 1 racecheck, 2 synccheck, 3 initcheck. */
+unsigned ls_checks_enabled(const ls_gpu *gpu);
 /* Writes one line describing f to buf (at most n bytes, NUL-terminated);
  * returns buf. */
 char *ls_check_format(const ls_check_finding *f, char *buf, size_t n);
