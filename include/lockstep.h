@@ -26,7 +26,9 @@ typedef enum ls_status {
     LS_ERR_IO = 7,        /* file could not be read                            */
     LS_ERR_INTERNAL = 8,  /* a model invariant broke: a bug, please report     */
     LS_ERR_COSIM = 9,     /* an RTL block disagreed with its C model (cosim)   */
-    LS_ERR_INTERRUPTED = 10 /* the caller's cancel flag stopped the launch     */
+    LS_ERR_INTERRUPTED = 10, /* the caller's cancel flag stopped the launch    */
+    LS_ERR_CHECK = 11     /* check_error = 1 and a racecheck, synccheck or
+                             initcheck finding (docs/checks.md)            */
 } ls_status;
 
 /* Human-readable name of a status code ("LS_ERR_PARSE"). */
@@ -209,6 +211,45 @@ void ls_stats_add(ls_stats *acc, const ls_stats *s, unsigned warp_size);
 ls_status ls_launch(ls_gpu *gpu, ls_module *mod, const char *kernel,
                     ls_dim3 grid, ls_dim3 block, size_t dyn_shared,
                     void **args, ls_stats *stats);
+
+/* One access (or the executing thread) of a check finding. */
+typedef struct ls_check_access {
+    unsigned tid[3];             /* thread (x, y, z) in its CTA               */
+    int pc;                      /* instruction index in func                 */
+    unsigned line;               /* PTX source line                           */
+    int write;                   /* races: 1 store, 0 load                    */
+    char func[96];               /* kernel or .func holding the instruction   */
+} ls_check_access;
+
+/* One finding of racecheck, synccheck or initcheck (config key `check`,
+ * docs/checks.md): every instance with the same kind and instruction(s)
+ * in one launch, counted, and the first of them (smallest CTA, address,
+ * threads) described. */
+typedef struct ls_check_finding {
+    char check[16];              /* "racecheck", "synccheck", "initcheck"     */
+    char kind[32];               /* "read-after-write", "shfl-source-lane", ..*/
+    char kernel[96];
+    unsigned launch;             /* 1-based launch index on this GPU          */
+    unsigned cta[3];
+    int naccess;                 /* 2 for races and barrier mismatches, else 1 */
+    ls_check_access a, b;        /* a: the write or the executing thread      */
+    uint32_t lanes;              /* synccheck: the lanes concerned (bit mask) */
+    char space[8];               /* "shared", "global", "local", "" (sync)    */
+    uint64_t addr;               /* byte offset (shared, local) or address;
+                                    synccheck: member mask or barrier count   */
+    uint64_t count;              /* instances of this finding in the launch   */
+} ls_check_finding;
+
+/* The findings of every launch on gpu so far, in report order (launch,
+ * check kind, instructions, CTA, thread); *list stays valid until the
+ * next launch or ls_gpu_destroy. Returns their number. */
+size_t ls_check_findings(const ls_gpu *gpu, const ls_check_finding **list);
+/* The checks on for gpu's launches (config key `check`): bit 0 memcheck
+ * (always), 1 racecheck, 2 synccheck, 3 initcheck. */
+unsigned ls_checks_enabled(const ls_gpu *gpu);
+/* Writes one line describing f to buf (at most n bytes, NUL-terminated);
+ * returns buf. */
+char *ls_check_format(const ls_check_finding *f, char *buf, size_t n);
 
 /* Binds nelem elements of elem_bytes (1, 2, 4, 8 or 16) at device address
  * base as a 1-D texture for unfiltered integer-indexed tex.1d fetches;

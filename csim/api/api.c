@@ -33,6 +33,7 @@ const char *ls_status_name(ls_status s)
     case LS_ERR_INTERNAL: return "LS_ERR_INTERNAL";
     case LS_ERR_COSIM:    return "LS_ERR_COSIM";
     case LS_ERR_INTERRUPTED: return "LS_ERR_INTERRUPTED";
+    case LS_ERR_CHECK:    return "LS_ERR_CHECK";
     }
     return "LS_ERR_UNKNOWN";
 }
@@ -227,6 +228,7 @@ void ls_gpu_destroy(ls_gpu *gpu)
     }
     gpu_mem_fini(gpu);
     free(gpu->tex);
+    free(gpu->chk);
     free(gpu);
 }
 
@@ -266,6 +268,7 @@ ls_status ls_memcpy_htod(ls_gpu *gpu, ls_dptr dst, const void *src, size_t n)
     if (!p)
         return LS_ERR_MEMFAULT;
     memcpy(p, src, n);
+    gpu_mem_written(gpu, dst, n);
     return LS_OK;
 }
 
@@ -294,6 +297,7 @@ ls_status ls_memset(ls_gpu *gpu, ls_dptr dst, int value, size_t n)
     if (!p)
         return LS_ERR_MEMFAULT;
     memset(p, (unsigned char)value, n);
+    gpu_mem_written(gpu, dst, n);
     return LS_OK;
 }
 
@@ -516,6 +520,7 @@ ls_status ls_launch(ls_gpu *gpu, ls_module *mod, const char *kernel,
                         "ls_launch: %s matches several mangled entries in %s; "
                         "use the mangled name", kernel, mod->name);
     gpu_commit_launch(&gpu->clog, f->name, grid, block);
+    gpu->nlaunch++;
     if (gpu->cfg.mode == LS_MODE_TIMING)
         return gpu_timing_launch(gpu, mod, f, grid, block, dyn_shared, args, stats);
     return gpu_launch(gpu, mod, f, grid, block, dyn_shared, args, stats);

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum cfg_kind { CFG_K_INT, CFG_K_REAL, CFG_K_ENUM };
+enum cfg_kind { CFG_K_INT, CFG_K_REAL, CFG_K_ENUM, CFG_K_FLAGS };
 
 struct cfg_key {
     const char *name;
@@ -15,7 +15,7 @@ struct cfg_key {
     size_t offset;
     double def, lo, hi;     /* INT keys keep exact values in idef/ilo/ihi */
     int64_t idef, ilo, ihi;
-    const char *choices;    /* ENUM: "a|b|c" */
+    const char *choices;    /* ENUM, FLAGS: "a|b|c" */
     const char *doc;
 };
 
@@ -26,10 +26,13 @@ static const struct cfg_key cfg_keys[] = {
     {#n, CFG_K_REAL, offsetof(struct cfg, n), (d), (l), (h), 0, 0, 0, NULL, doc},
 #define CFG_ENUM(n, d, ch, doc) \
     {#n, CFG_K_ENUM, offsetof(struct cfg, n), 0, 0, 0, (d), 0, 0, ch, doc},
+#define CFG_FLAGS(n, d, ch, doc) \
+    {#n, CFG_K_FLAGS, offsetof(struct cfg, n), 0, 0, 0, (d), 0, 0, ch, doc},
 #include "cfg/cfg_keys.def"
 #undef CFG_INT
 #undef CFG_REAL
 #undef CFG_ENUM
+#undef CFG_FLAGS
 };
 #define CFG_NKEYS (sizeof cfg_keys / sizeof cfg_keys[0])
 
@@ -72,6 +75,52 @@ static int cfg_choice(const char *choices, const char *s, size_t len)
     return -1;
 }
 
+/* Bit set of a FLAGS value: "a,b" (choice i is bit i), "all" or "none";
+ * -1 when a name is not a choice. */
+static int cfg_flags_parse(const char *choices, const char *s)
+{
+    if (!strcmp(s, "none"))
+        return 0;
+    int all = 0, n = 0;
+    for (const char *p = choices; *p; p += strcspn(p, "|") + (p[strcspn(p, "|")] == '|'))
+        all |= 1 << n++;
+    if (!strcmp(s, "all"))
+        return all;
+    int bits = 0;
+    for (const char *p = s; *p;) {
+        size_t len = strcspn(p, ",");
+        const char *q = p, *e = p + len;
+        while (q < e && isspace((unsigned char)*q)) q++;
+        while (e > q && isspace((unsigned char)e[-1])) e--;
+        int idx = cfg_choice(choices, q, (size_t)(e - q));
+        if (idx < 0)
+            return -1;
+        bits |= 1 << idx;
+        p += len + (p[len] == ',');
+    }
+    return bits;
+}
+
+/* Writes FLAGS value bits as "a,b" ("none" when empty) to buf. */
+static void cfg_flags_name(const char *choices, int bits, char *buf, size_t n)
+{
+    size_t o = 0;
+    int i = 0;
+    buf[0] = 0;
+    for (const char *p = choices; *p && o + 1 < n; i++) {
+        size_t len = strcspn(p, "|");
+        if (bits & (1 << i)) {
+            int k = snprintf(buf + o, n - o, "%s%.*s", o ? "," : "", (int)len, p);
+            if (k < 0)
+                break;
+            o += (size_t)k < n - o ? (size_t)k : n - o - 1;
+        }
+        p += len + (p[len] == '|');
+    }
+    if (!o)
+        snprintf(buf, n, "none");
+}
+
 const char *cfg_enum_name(const char *key, int value, char *buf, size_t n)
 {
     const struct cfg_key *k = cfg_find(key, strlen(key));
@@ -94,7 +143,8 @@ void cfg_defaults(struct cfg *c)
         switch (k->kind) {
         case CFG_K_INT:  *(int64_t *)field = k->idef; break;
         case CFG_K_REAL: *(double *)field = k->def; break;
-        case CFG_K_ENUM: *(int *)field = (int)k->idef; break;
+        case CFG_K_ENUM:
+        case CFG_K_FLAGS: *(int *)field = (int)k->idef; break;
         }
     }
 }
@@ -148,6 +198,14 @@ static int cfg_apply(struct cfg *c, const char *s, const char *end, const char *
             return -1;
         }
         *(int *)field = idx;
+    } else if (k->kind == CFG_K_FLAGS) {
+        int bits = cfg_flags_parse(k->choices, buf);
+        if (bits < 0) {
+            cfg_err(err, errlen, "%s: key '%s': bad value '%s' (expected a comma-separated "
+                    "list of %s, or all or none)", where, k->name, buf, k->choices);
+            return -1;
+        }
+        *(int *)field = bits;
     } else if (k->kind == CFG_K_INT) {
         long long x = strtoll(buf, &stop, 0);
         if (errno || *stop || x < k->ilo || x > k->ihi) {
@@ -285,8 +343,8 @@ void cfg_keys_json(FILE *out)
             fprintf(out, "\"kind\": \"real\", \"default\": %.17g, \"min\": %.17g, "
                     "\"max\": %.17g", k->def, k->lo, k->hi);
         else {
-            fprintf(out, "\"kind\": \"enum\", \"default\": %lld, \"choices\": [",
-                    (long long)k->idef);
+            fprintf(out, "\"kind\": \"%s\", \"default\": %lld, \"choices\": [",
+                    k->kind == CFG_K_FLAGS ? "flags" : "enum", (long long)k->idef);
             for (const char *p = k->choices; *p;) {
                 size_t n = strcspn(p, "|");
                 fprintf(out, "%s\"%.*s\"", p == k->choices ? "" : ", ", (int)n, p);
@@ -311,6 +369,8 @@ void cfg_dump(FILE *out, const struct cfg *c)
             snprintf(val, sizeof val, "%lld", (long long)*(const int64_t *)field);
         } else if (k->kind == CFG_K_REAL) {
             snprintf(val, sizeof val, "%g", *(const double *)field);
+        } else if (k->kind == CFG_K_FLAGS) {
+            cfg_flags_name(k->choices, *(const int *)field, val, sizeof val);
         } else {
             cfg_enum_name(k->name, *(const int *)field, val, sizeof val);
         }

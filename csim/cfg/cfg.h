@@ -11,10 +11,12 @@ struct cfg {
 #define CFG_INT(name, def, lo, hi, doc) int64_t name;
 #define CFG_REAL(name, def, lo, hi, doc) double name;
 #define CFG_ENUM(name, def, choices, doc) int name;
+#define CFG_FLAGS(name, def, choices, doc) int name;
 #include "cfg/cfg_keys.def"
 #undef CFG_INT
 #undef CFG_REAL
 #undef CFG_ENUM
+#undef CFG_FLAGS
 };
 
 /* Fills c with every key's default. */

@@ -10,7 +10,7 @@
 
 #define CLI_VERSION "0.1.0"
 
-enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2, CLI_MISMATCH = 3 };
+enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2, CLI_MISMATCH = 3, CLI_CHECK = 4 };
 
 /* Version of the --stats-json layout (docs/stats.md). */
 #define CLI_STATS_SCHEMA 1
@@ -43,6 +43,10 @@ struct cli_result {
     int have_digest;           /* mem_digest is valid                      */
     uint64_t mem_digest;       /* ls_mem_digest after the last launch      */
     double wall_s;             /* simulation seconds (stats, else measured) */
+    unsigned checks_on;        /* ls_checks_enabled bits                  */
+    ls_check_finding *chk;     /* racecheck/synccheck/initcheck findings  */
+    size_t nchk;               /*   (malloc'd copy of ls_check_findings)  */
+    int check_error;           /* a launch returned LS_ERR_CHECK (exit 4) */
 };
 
 /* `lockstep list workloads|configs` (configs: the shipped ones embedded in
@@ -72,13 +76,15 @@ struct cli_machine {
     const char **rtl;          /* NULL-terminated (malloc'd, argc + 1)    */
     int nrtl;
     char cosim_sets[LS_BLK_COUNT + 1][48];
+    char check_set[96];        /* "check=LIST" from --check               */
 };
 #define CLI_EXTRA_SETS (LS_BLK_COUNT + 2)
 /* Allocates m's arrays for argc arguments. Returns 0 or -1. */
 int cli_machine_alloc(struct cli_machine *m, int argc);
 /* Frees m's arrays. */
 void cli_machine_free(struct cli_machine *m);
-/* If argv[*i] is a machine option (--mode, --config, --set, with a
+/* If argv[*i] is a machine option (--mode, --config, --set, --check LIST,
+ * --check-error, with a
  * separate or =value), consumes it (advancing *i) into m and returns 1;
  * returns 0 when it is not one, CLI_USAGE+1 (3) after printing why a value
  * is missing or bad. m->sets must hold argc+1 entries. */

@@ -133,6 +133,22 @@ int cli_machine_opt(struct cli_machine *m, int argc, char **argv, int *i,
         m->rtl[m->nrtl] = NULL;
         return 1;
     }
+    if ((v = opt_value("--check", argc, argv, i, &missing))) {
+        if (missing || !*v || strlen(v) + 7 > sizeof m->check_set) {
+            fprintf(stderr, "lockstep: %s: --check needs a list of memcheck, "
+                    "racecheck, synccheck, initcheck (or all or none)\n", cmd);
+            return CLI_USAGE + 1;
+        }
+        snprintf(m->check_set, sizeof m->check_set, "check=%s", v);
+        m->sets[m->nsets++] = m->check_set;
+        m->sets[m->nsets] = NULL;
+        return 1;
+    }
+    if (!strcmp(argv[*i], "--check-error")) {
+        m->sets[m->nsets++] = "check_error=1";
+        m->sets[m->nsets] = NULL;
+        return 1;
+    }
     if (!strcmp(argv[*i], "--cosim-continue")) {
         m->sets[m->nsets++] = "cosim_continue=1";
         m->sets[m->nsets] = NULL;

@@ -36,6 +36,9 @@ static void usage(FILE *f)
 "      --commit-log FILE     one line per executed warp instruction (one workload)\n"
 "      --compare-modes       run functional and timing with commit logs and\n"
 "                            compare them warp by warp (one workload)\n"
+"      --check LIST          memcheck,racecheck,synccheck,initcheck | all | none:\n"
+"                            undefined behaviour found (docs/checks.md)\n"
+"      --check-error         a check finding fails the launch (exit status 4)\n"
 "  diff OLD.json NEW.json    compare two --stats-json files figure by figure\n"
 "                            (exit 1: a result changed or a figure moved more\n"
 "                            than --tol; docs/golden.md)\n"
@@ -55,7 +58,8 @@ static void usage(FILE *f)
 "  --version                 print the version\n"
 "\n"
 "exit status: 0 success, 1 a failing run (wrong result), 2 a usage or parse\n"
-"error, 3 an RTL block disagreed with its C model (lockstep mismatch), 130\n"
+"error, 3 an RTL block disagreed with its C model (lockstep mismatch), 4 a\n"
+"check finding under --check-error, 130\n"
 "interrupted (Ctrl-C: the kernel in flight reports its statistics so far;\n"
 "a second Ctrl-C exits at once)\n");
 }

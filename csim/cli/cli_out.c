@@ -147,6 +147,53 @@ static void json_sim(FILE *f, const ls_stats *s, double wall_s)
     fprintf(f, "}");
 }
 
+static void json_access(FILE *f, const ls_check_access *a)
+{
+    fprintf(f, "{\"tid\": [%u, %u, %u], \"pc\": %d, \"line\": %u, \"func\": ",
+            a->tid[0], a->tid[1], a->tid[2], a->pc, a->line);
+    json_str(f, a->func);
+    fprintf(f, ", \"write\": %s}", a->write ? "true" : "false");
+}
+
+/* "checks": the checks that were on and every finding (docs/stats.md);
+ * written only when racecheck, synccheck or initcheck was on. */
+static void json_checks(FILE *f, int in, const struct cli_result *r)
+{
+    static const char *const names[4] = { "memcheck", "racecheck", "synccheck",
+                                          "initcheck" };
+    if (!(r->checks_on & ~1u))
+        return;
+    fprintf(f, "%*s\"checks\": {\"enabled\": [", in, "");
+    for (unsigned b = 0, k = 0; b < 4; b++)
+        if (r->checks_on >> b & 1)
+            fprintf(f, "%s\"%s\"", k++ ? ", " : "", names[b]);
+    fprintf(f, "], \"findings\": %zu, \"list\": [", r->nchk);
+    for (size_t i = 0; i < r->nchk; i++) {
+        const ls_check_finding *x = &r->chk[i];
+        fprintf(f, "%s\n%*s{\"check\": ", i ? "," : "", in + 2, "");
+        json_str(f, x->check);
+        fprintf(f, ", \"kind\": ");
+        json_str(f, x->kind);
+        fprintf(f, ", \"kernel\": ");
+        json_str(f, x->kernel);
+        fprintf(f, ", \"launch\": %u, \"cta\": [%u, %u, %u], \"space\": ", x->launch,
+                x->cta[0], x->cta[1], x->cta[2]);
+        json_str(f, x->space);
+        fprintf(f, ", \"addr\": %llu, \"lanes\": %u, \"count\": %llu, \"accesses\": [",
+                (unsigned long long)x->addr, (unsigned)x->lanes,
+                (unsigned long long)x->count);
+        json_access(f, &x->a);
+        if (x->naccess > 1) {
+            fprintf(f, ", ");
+            json_access(f, &x->b);
+        }
+        fprintf(f, "]}");
+    }
+    if (r->nchk)
+        fprintf(f, "\n%*s", in, "");
+    fprintf(f, "]},\n");
+}
+
 void cli_json_result(FILE *f, const struct cli_result *r, int indent)
 {
     const ls_stats *s = &r->total;
@@ -191,6 +238,7 @@ void cli_json_result(FILE *f, const struct cli_result *r, int indent)
     if (r->nlaunch_rec)
         fprintf(f, "\n%*s", in, "");
     fprintf(f, "],\n");
+    json_checks(f, in, r);
     fprintf(f, "%*s\"sim\": ", in, "");
     json_sim(f, s, r->wall_s);
     fprintf(f, "\n%*s}", indent, "");

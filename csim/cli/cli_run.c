@@ -216,7 +216,32 @@ static void run_one(const struct workload *w, const struct run_opts *o,
     }
     if (r->mismatch)
         r->pass = 0;
+    /* racecheck, synccheck, initcheck: every finding of every launch */
+    const ls_check_finding *cl = NULL;
+    size_t nc = ls_check_findings(gpu, &cl);
+    r->checks_on = ls_checks_enabled(gpu);
+    if (nc && (r->chk = malloc(nc * sizeof *r->chk)) != NULL) {
+        memcpy(r->chk, cl, nc * sizeof *r->chk);
+        r->nchk = nc;
+    }
+    r->check_error = rc == LS_ERR_CHECK;
+    for (unsigned i = 0; i < r->nlaunch_rec; i++)
+        r->check_error |= r->launch[i].status == LS_ERR_CHECK;
     ls_gpu_destroy(gpu);
+}
+
+/* Findings printed per workload; --stats-json has all of them. */
+#define CLI_CHECK_PRINT 10
+
+static void print_checks(FILE *f, const struct cli_result *r)
+{
+    char line[1024];
+    for (size_t i = 0; i < r->nchk && i < CLI_CHECK_PRINT; i++)
+        fprintf(f, "  CHECK %s: %s\n", r->workload, ls_check_format(&r->chk[i], line,
+                                                                   sizeof line));
+    if (r->nchk > CLI_CHECK_PRINT)
+        fprintf(f, "  CHECK %s: %zu more findings (all of them in --stats-json)\n",
+                r->workload, r->nchk - CLI_CHECK_PRINT);
 }
 
 static void print_result(FILE *f, const struct cli_result *r)
@@ -337,6 +362,7 @@ static int compare_modes(struct run_opts *o)
         x.cfg.commit_log = paths[m];
         run_one(w, &x, &r[m]);
         print_result(o->human, &r[m]);
+        print_checks(o->human, &r[m]);
     }
     int rc = cli_commit_diff(pa, pb, "functional", "timing", o->human);
     if (!o->commit_log) {
@@ -347,8 +373,9 @@ static int compare_modes(struct run_opts *o)
     }
     for (int m = 0; m < 2; m++) {
         if (!r[m].pass && rc == CLI_OK)
-            rc = r[m].mismatch ? CLI_MISMATCH : CLI_FAIL;
+            rc = r[m].mismatch ? CLI_MISMATCH : r[m].check_error ? CLI_CHECK : CLI_FAIL;
         free(r[m].launch);
+        free(r[m].chk);
     }
     return rc;
 }
@@ -546,7 +573,7 @@ int cli_run(int argc, char **argv)
         cli_machine_free(&o.m);
         return CLI_FAIL;
     }
-    int failed = 0, mismatch = 0;
+    int failed = 0, mismatch = 0, check_error = 0;
     struct sigaction sa, old_sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;
@@ -560,8 +587,10 @@ int cli_run(int argc, char **argv)
         run_one(w, &o, &res[i]);
         failed += !res[i].pass;
         mismatch |= res[i].mismatch;
+        check_error |= res[i].check_error;
         if (!o.table) {
             print_result(o.human, &res[i]);
+            print_checks(o.human, &res[i]);
             fflush(o.human);
         }
     }
@@ -570,6 +599,8 @@ int cli_run(int argc, char **argv)
         for (size_t i = 0; i < ran; i++)
             if (!res[i].pass)
                 fprintf(o.human, "FAIL %s: %s\n", res[i].workload, res[i].msg);
+        for (size_t i = 0; i < ran; i++)
+            print_checks(o.human, &res[i]);
     }
     int cosim_on = 0;
     for (int b = 0; b < LS_BLK_COUNT; b++)
@@ -589,12 +620,14 @@ int cli_run(int argc, char **argv)
         failed++;
     if (o.junit_path && cli_write_junit(o.junit_path, res, ran))
         failed++;
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         free(res[i].launch);
+        free(res[i].chk);
+    }
     free(res);
     free(o.names);
     cli_machine_free(&o.m);
     if (interrupted)
         return 130;
-    return mismatch ? CLI_MISMATCH : failed ? CLI_FAIL : CLI_OK;
+    return mismatch ? CLI_MISMATCH : check_error ? CLI_CHECK : failed ? CLI_FAIL : CLI_OK;
 }

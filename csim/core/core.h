@@ -67,6 +67,7 @@ struct core_kernel {
     const struct exec_tex *tex; uint32_t ntex;
     uint32_t max_stack_depth;
     simt_commit_fn commit;      /* commit log observer, NULL: none         */
+    struct exec_chk *chk;       /* racecheck/synccheck/initcheck, NULL: off */
     void *commit_user;
 };
 

@@ -45,6 +45,8 @@ struct exec_result {
     uint8_t  space;             /* memory ops: resolved state space        */
     uint8_t  access_bytes;      /* memory ops: bytes per lane (vec * size) */
     bool     is_store;
+    uint32_t gen_shared, gen_local; /* generic memory ops: lanes whose
+                                   address fell in the shared/local window */
     uint64_t addr[EXEC_WARP];   /* memory ops: per-lane effective address  */
 };
 

@@ -197,12 +197,14 @@ static inline unsigned generic_resolve(uint64_t *addr)
 static inline unsigned lane_space_addr(const struct exec_warp *w,
                                        const struct ptx_operand *o,
                                        unsigned space, unsigned lane,
-                                       uint64_t *addr)
+                                       uint64_t *addr, struct exec_result *res)
 {
     uint64_t a = mem_addr(w, o, lane);
-    if (space == PTX_SP_GENERIC)
+    if (space == PTX_SP_GENERIC) {
         space = generic_resolve(&a);
-    else if (space == PTX_SP_SHARED || space == PTX_SP_LOCAL)
+        res->gen_shared |= (uint32_t)(space == PTX_SP_SHARED) << lane;
+        res->gen_local |= (uint32_t)(space == PTX_SP_LOCAL) << lane;
+    } else if (space == PTX_SP_SHARED || space == PTX_SP_LOCAL)
         a = (uint32_t)a;                /* 32-bit windows wrap */
     *addr = a;
     return space;
@@ -341,7 +343,7 @@ static int do_ld(struct exec_warp *w, struct exec_memctx *m,
     }
     EXEC_FOR_EACH_LANE(act, lane, {
         uint64_t addr;
-        unsigned sp = lane_space_addr(w, a, space, lane, &addr);
+        unsigned sp = lane_space_addr(w, a, space, lane, &addr, res);
         res->addr[lane] = addr;
         const uint8_t *p = fast_ptr(m, sp, addr, n);
         if (!p && !(p = resolve(m, sp, addr, n, lane, false, err)))
@@ -368,7 +370,7 @@ static int do_st(struct exec_warp *w, struct exec_memctx *m,
     res->space = in->space;
     EXEC_FOR_EACH_LANE(act, lane, {
         uint64_t addr;
-        unsigned sp = lane_space_addr(w, a, in->space, lane, &addr);
+        unsigned sp = lane_space_addr(w, a, in->space, lane, &addr, res);
         res->addr[lane] = addr;
         uint8_t *p = sp == PTX_SP_PARAM ? NULL : fast_ptr(m, sp, addr, n);
         if (!p && !(p = resolve(m, sp, addr, n, lane, true, err)))
@@ -463,7 +465,7 @@ static int do_atom(struct exec_warp *w, struct exec_memctx *m,
     res->space = in->space;
     EXEC_FOR_EACH_LANE(act, lane, {
         uint64_t addr;
-        unsigned sp = lane_space_addr(w, a, in->space, lane, &addr);
+        unsigned sp = lane_space_addr(w, a, in->space, lane, &addr, res);
         res->addr[lane] = addr;
         if (sp != PTX_SP_GLOBAL && sp != PTX_SP_SHARED) {
             fault(err, lane, addr, "atomic on %s memory (%u bytes)",
@@ -643,6 +645,7 @@ int exec_mem(struct exec_warp *w, struct exec_memctx *m,
     res->access_bytes = 0;
     res->is_store = false;
     res->space = in->space;
+    res->gen_shared = res->gen_local = 0;
     switch ((enum ptx_op)in->op) {
     case PTX_OP_LD:
     case PTX_OP_LDU:

@@ -29,6 +29,7 @@ struct exec_alloc {
     uint64_t base, size;
     uint8_t *host;              /* size bytes of backing store            */
     const char *what;           /* "ls_malloc" or the module symbol name  */
+    uint8_t *init;              /* initcheck: bit per byte written, or NULL */
 };
 
 /* Device memory: allocations sorted by base, non-overlapping. */

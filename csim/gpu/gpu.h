@@ -45,6 +45,10 @@ struct ls_gpu {
     uint64_t now;               /* core cycle (monotonic across kernels)  */
     struct cosim_env *cosim;    /* block backends and loaded RTL models   */
     struct gpu_clog clog;       /* commit log (ls_config.commit_log)      */
+    /* racecheck, synccheck, initcheck (gpu_check.c, docs/checks.md) */
+    unsigned nlaunch;           /* launches so far (ls_launch calls)      */
+    ls_check_finding *chk;      /* findings of every launch, in order     */
+    size_t nchk, capchk;
 };
 
 /* What every CTA of one launch shares: parameter buffer, symbol
@@ -73,6 +77,9 @@ ls_status gpu_mem_free(ls_gpu *gpu, ls_dptr ptr);
 /* Host pointer for [addr, addr+n) inside one live allocation, or NULL
  * (with the error recorded, naming op). */
 uint8_t *gpu_mem_host(ls_gpu *gpu, ls_dptr addr, uint64_t n, const char *op);
+/* Marks [addr, addr+n) as written by the host (initcheck; no-op when
+ * the check is off or the range is not allocated). */
+void gpu_mem_written(ls_gpu *gpu, ls_dptr addr, uint64_t n);
 /* Frees every allocation of gpu. */
 void gpu_mem_fini(ls_gpu *gpu);
 
@@ -119,6 +126,18 @@ int gpu_commit_close(struct gpu_clog *c);
 ls_status gpu_cosim_init(ls_gpu *gpu, const ls_config *lc);
 /* Frees the timing-mode state of gpu (SMs, memory system). */
 void gpu_timing_free(ls_gpu *gpu);
+
+struct exec_chk;
+/* Starts the checker of a launch of f (c->mask 0 when only memcheck is
+ * on: then nothing observes the warps). */
+void gpu_check_begin(ls_gpu *gpu, struct exec_chk *c, const struct ls_module *m,
+                     const struct ptx_func *f, ls_dim3 grid, ls_dim3 block,
+                     uint64_t shared_bytes, uint64_t local_stride);
+/* Ends it: appends its findings to gpu->chk and frees c. Returns st, or
+ * LS_ERR_CHECK (message naming the first finding) when st is LS_OK,
+ * check_error = 1 and there is a finding. */
+ls_status gpu_check_end(ls_gpu *gpu, struct exec_chk *c, const struct ls_module *m,
+                        const struct ptx_func *f, ls_status st);
 
 /* Runs kernel f of module m to completion (functional mode). */
 ls_status gpu_launch(ls_gpu *gpu, struct ls_module *m,

@@ -8,6 +8,7 @@
 #include <time.h>
 #include "gpu/gpu.h"
 #include "simt/simt.h"
+#include "exec/exec_check.h"
 
 #define NBAR 16
 /* Warp instructions a warp runs before the next warp gets a turn, so
@@ -431,7 +432,15 @@ ls_status gpu_launch(ls_gpu *gpu, struct ls_module *m,
     L.eg.nwarpid = L.nwarps;
     L.eg.smid = 0;
     L.eg.nsmid = 1;
+    struct exec_chk chk;
+    memset(&chk, 0, sizeof chk);
     st = prepare(&L, dyn_shared, args);
+    if (st == LS_OK) {
+        gpu_check_begin(gpu, &chk, m, f, grid, block, L.shared_bytes, L.local_stride);
+        if (chk.mask)
+            for (unsigned wi = 0; wi < L.nwarps; wi++)
+                L.warps[wi].chkw.chk = &chk;
+    }
     for (uint32_t z = 0; st == LS_OK && z < grid.z; z++)
         for (uint32_t y = 0; st == LS_OK && y < grid.y; y++)
             for (uint32_t x = 0; st == LS_OK && x < grid.x; x++) {
@@ -457,6 +466,7 @@ ls_status gpu_launch(ls_gpu *gpu, struct ls_module *m,
             : 0.0;
         stats->wall_s = now_s() - t0;
     }
+    st = gpu_check_end(gpu, &chk, m, f, st);
     cleanup(&L);
     return st;
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gpu/gpu.h"
+#include "exec/exec_check.h"
 
 #define GPU_ALIGN 256u
 
@@ -80,8 +81,18 @@ ls_status gpu_mem_alloc(ls_gpu *gpu, uint64_t bytes, const char *what,
         return GPU_FAIL(gpu, LS_ERR_NOMEM,
                         "host memory exhausted backing %llu device bytes",
                         (unsigned long long)bytes);
+    /* initcheck: one bit per byte, set when the host or a kernel writes it */
+    uint8_t *init = NULL;
+    if ((unsigned)gpu->tcfg.check & EXEC_CHK_INIT) {
+        init = calloc(1, (size_t)(sz + 7) / 8);
+        if (!init) {
+            free(host);
+            return GPU_FAIL(gpu, LS_ERR_NOMEM, "host memory exhausted (initcheck "
+                            "shadow of %llu device bytes)", (unsigned long long)bytes);
+        }
+    }
     memmove(&d->a[pos + 1], &d->a[pos], (d->n - pos) * sizeof *d->a);
-    d->a[pos] = (struct exec_alloc){ cand, bytes, host, what };
+    d->a[pos] = (struct exec_alloc){ cand, bytes, host, what, init };
     d->n++;
     d->used += span;
     *ptr = cand;
@@ -97,6 +108,7 @@ ls_status gpu_mem_free(ls_gpu *gpu, ls_dptr ptr)
         uint64_t sz = d->a[i].size ? d->a[i].size : 1;
         d->used -= (sz + GPU_ALIGN - 1) / GPU_ALIGN * GPU_ALIGN;
         free(d->a[i].host);
+        free(d->a[i].init);
         memmove(&d->a[i], &d->a[i + 1], (d->n - i - 1) * sizeof *d->a);
         d->n--;
         return LS_OK;
@@ -119,10 +131,19 @@ uint8_t *gpu_mem_host(ls_gpu *gpu, ls_dptr addr, uint64_t n, const char *op)
     return a->host + (addr - a->base);
 }
 
+void gpu_mem_written(ls_gpu *gpu, ls_dptr addr, uint64_t n)
+{
+    const struct exec_alloc *a = exec_dmem_find(&gpu->dmem, addr, n ? n : 1);
+    if (a)
+        exec_chk_init_mark(a, addr - a->base, n);
+}
+
 void gpu_mem_fini(ls_gpu *gpu)
 {
-    for (uint32_t i = 0; i < gpu->dmem.n; i++)
+    for (uint32_t i = 0; i < gpu->dmem.n; i++) {
         free(gpu->dmem.a[i].host);
+        free(gpu->dmem.a[i].init);
+    }
     free(gpu->dmem.a);
     gpu->dmem.a = NULL;
     gpu->dmem.n = gpu->dmem.cap = 0;
@@ -148,6 +169,7 @@ ls_status gpu_module_place(ls_gpu *gpu, struct ls_module *m)
         if (st != LS_OK)
             return st;
         m->sym_addr[i] = a;
+        gpu_mem_written(gpu, a, sz);    /* zero or its initializer */
         if (s->init)
             memcpy(gpu_mem_host(gpu, a, s->size, "module load"), s->init,
                    (size_t)s->size);

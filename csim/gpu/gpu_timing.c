@@ -14,6 +14,7 @@
 #include "mem/mem.h"
 #include "cosim/cosim.h"
 #include "blocks/slp.h"
+#include "exec/exec_check.h"
 
 static double now_s(void)
 {
@@ -275,6 +276,12 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
         k.commit = gpu_commit_record;
         k.commit_user = &gpu->clog;
     }
+    struct exec_chk chk;
+    memset(&chk, 0, sizeof chk);
+    if (st == LS_OK) {
+        gpu_check_begin(gpu, &chk, m, f, grid, block, lay.shared_bytes, lay.local_stride);
+        k.chk = chk.mask ? &chk : NULL;
+    }
     unsigned nsm = (unsigned)c->num_sms;
     uint64_t now = gpu->now, start = now;
     for (unsigned i = 0; st == LS_OK && i < nsm; i++)
@@ -477,6 +484,7 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
         gpu->mem = NULL;
     }
     gpu->now = end;
+    st = gpu_check_end(gpu, &chk, m, f, st);
     core_prog_free(&prog);
     gpu_layout_free(&lay);
     if (stats)

@@ -126,6 +126,7 @@ int simt_warp_start(struct simt_warp *w, const struct ptx_module *mod,
     if (w->max_depth < w->sp)
         w->max_depth = w->sp;
     memset(w->ew.carry, 0, sizeof w->ew.carry);
+    w->chkw.cta = NULL;
     frame_enter(w, 0);
     return 0;
 }
@@ -337,6 +338,9 @@ static enum simt_rc step_one(struct simt_warp *w)
                                : 0;
             w->bar_mask = arrive;
             w->bar_pc = pc;
+            if (w->chkw.chk && arrive)
+                exec_chk_step(&w->chkw, &w->ew, &w->mem, f, pc, mask, res,
+                              arrive, w->live, w->warp_insts);
             top->npc = pc + 1;
             settle(w, frame);
             if (w->state == SIMT_DONE)
@@ -374,6 +378,9 @@ static enum simt_rc step_one(struct simt_warp *w)
         w->err_func = f;
         return SIMT_RC_ERROR;
     }
+    if (w->chkw.chk)
+        exec_chk_step(&w->chkw, &w->ew, &w->mem, f, pc, mask, res, 0, w->live,
+                      w->warp_insts);
     top->npc = pc + 1;
     if (top->npc == top->rpc)
         settle(w, frame);
@@ -400,6 +407,8 @@ enum simt_rc simt_step(struct simt_warp *w)
      * so no caller looks for a next instruction that does not exist. */
     if (rc == SIMT_RC_OK && w->state == SIMT_DONE)
         rc = SIMT_RC_DONE;
+    if (rc == SIMT_RC_DONE && w->chkw.chk)
+        exec_chk_warp_done(&w->chkw);
     return rc;
 }
 

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include "exec/exec.h"
 #include "exec/exec_mem.h"
+#include "exec/exec_check.h"
 
 #define SIMT_MAX_FRAMES 16      /* nested .func calls per warp */
 
@@ -69,6 +70,8 @@ struct simt_warp {
     void *trace_user;
     simt_commit_fn commit;      /* NULL: no commit log                    */
     void *commit_user;
+    struct exec_chk_warp chkw;  /* chkw.chk NULL: no racecheck, synccheck,
+                                   initcheck (docs/checks.md)             */
 };
 
 /* Allocates the stack (cap entries) of a zeroed warp. Returns 0 or -1. */

@@ -24,10 +24,11 @@ import subprocess
 import sys
 
 # keys the sampler leaves alone: functional limits, RTL-in-the-loop
-# backends, the model's fixed warp width, clocks that only scale time
+# backends, the model's fixed warp width, clocks that only scale time,
+# the undefined-behaviour checks (docs/checks.md; not a machine shape)
 FIXED = {"warp_size", "max_warp_insts", "max_stack_depth", "watchdog_cycles",
          "cosim", "slp_backend", "cosim_continue", "core_clock_mhz",
-         "icnt_clock_mhz", "dram_clock_mhz"}
+         "icnt_clock_mhz", "dram_clock_mhz", "check", "check_error"}
 # practical upper ends: the documented maxima (1024 SMs, 1000-cycle
 # latencies) are valid but make a small run take minutes; their extremes
 # are covered by the unit tests of each unit

@@ -19,11 +19,15 @@ extern "C" __global__ void hotspot_step(const float *power, const float *t_in,
     tile[ty + 1][tx + 1] = t_in[rc * cols + cc];
     if (ty == 0)        // north halo
         tile[0][tx + 1] = t_in[max(rc - 1, 0) * cols + cc];
-    if (ty == BS - 1 || r == rows - 1)   // south halo
+    // south/east halo: only the last row/column of the tile; in an edge
+    // CTA the threads past the grid edge already hold the clamped edge
+    // value in those cells (a second writer there would be a
+    // write-after-write race, racecheck: docs/checks.md)
+    if (ty == BS - 1)   // south halo
         tile[ty + 2][tx + 1] = t_in[min(rc + 1, rows - 1) * cols + cc];
     if (tx == 0)        // west halo
         tile[ty + 1][0] = t_in[rc * cols + max(cc - 1, 0)];
-    if (tx == BS - 1 || c == cols - 1)   // east halo
+    if (tx == BS - 1)   // east halo
         tile[ty + 1][tx + 2] = t_in[rc * cols + min(cc + 1, cols - 1)];
     __syncthreads();
 

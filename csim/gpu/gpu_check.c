@@ -1,0 +1,159 @@
+/* The launch side of racecheck, synccheck and initcheck (docs/checks.md):
+ * one exec_chk per launch, its findings turned into ls_check_finding
+ * records kept on the GPU, LS_ERR_CHECK under check_error = 1. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gpu/gpu.h"
+#include "exec/exec_check.h"
+
+void gpu_check_begin(ls_gpu *gpu, struct exec_chk *c, const struct ls_module *m,
+                     const struct ptx_func *f, ls_dim3 grid, ls_dim3 block,
+                     uint64_t shared_bytes, uint64_t local_stride)
+{
+    (void)f;
+    unsigned mask = (unsigned)gpu->tcfg.check & (EXEC_CHK_RACE | EXEC_CHK_SYNC |
+                                                 EXEC_CHK_INIT);
+    uint32_t ntid[3] = { block.x, block.y, block.z };
+    uint32_t nctaid[3] = { grid.x, grid.y, grid.z };
+    exec_chk_init(c, mask, m->ptx, ntid, nctaid, shared_bytes, local_stride);
+}
+
+static void tid3(const struct exec_chk *c, uint64_t t, unsigned out[3])
+{
+    out[0] = (unsigned)(t % c->ntid[0]);
+    out[1] = (unsigned)(t / c->ntid[0] % c->ntid[1]);
+    out[2] = (unsigned)(t / ((uint64_t)c->ntid[0] * c->ntid[1]));
+}
+
+static void access_of(const struct exec_chk *c, ls_check_access *a, uint32_t tid,
+                      const struct ptx_func *f, int32_t pc, bool write)
+{
+    tid3(c, tid, a->tid);
+    a->pc = pc;
+    a->line = f && (uint32_t)pc < f->ninsts ? f->insts[pc].line : 0;
+    a->write = write;
+    snprintf(a->func, sizeof a->func, "%s", f && f->name ? f->name : "?");
+}
+
+static const char *space_name(unsigned sp)
+{
+    switch (sp) {
+    case PTX_SP_GLOBAL: return "global";
+    case PTX_SP_SHARED: return "shared";
+    case PTX_SP_LOCAL:  return "local";
+    case PTX_SP_CONST:  return "const";
+    default:            return "";
+    }
+}
+
+ls_status gpu_check_end(ls_gpu *gpu, struct exec_chk *c, const struct ls_module *m,
+                        const struct ptx_func *f, ls_status st)
+{
+    if (!c->mask) {
+        exec_chk_free(c);
+        return st;
+    }
+    exec_chk_finish(c);
+    size_t first = gpu->nchk;
+    if (c->nfd && gpu->nchk + c->nfd > gpu->capchk) {
+        size_t nc = gpu->nchk + c->nfd + 16;
+        ls_check_finding *n = realloc(gpu->chk, nc * sizeof *n);
+        if (!n) {
+            exec_chk_free(c);
+            return st == LS_OK ? GPU_FAIL(gpu, LS_ERR_NOMEM, "host memory exhausted "
+                                          "(check findings)") : st;
+        }
+        gpu->chk = n;
+        gpu->capchk = nc;
+    }
+    for (uint32_t i = 0; i < c->nfd; i++) {
+        const struct exec_chk_finding *x = &c->fd[i];
+        ls_check_finding *o = &gpu->chk[gpu->nchk++];
+        memset(o, 0, sizeof *o);
+        snprintf(o->check, sizeof o->check, "%s", exec_chk_check_name(x->kind));
+        snprintf(o->kind, sizeof o->kind, "%s", exec_chk_kind_name(x->kind));
+        snprintf(o->kernel, sizeof o->kernel, "%s", f->name ? f->name : "?");
+        o->launch = gpu->nlaunch;
+        o->cta[0] = (unsigned)(x->cta % c->nctaid[0]);
+        o->cta[1] = (unsigned)(x->cta / c->nctaid[0] % c->nctaid[1]);
+        o->cta[2] = (unsigned)(x->cta / ((uint64_t)c->nctaid[0] * c->nctaid[1]));
+        o->naccess = x->nsites;
+        access_of(c, &o->a, x->tid[0], x->f[0], x->pc[0], x->write[0]);
+        if (x->nsites > 1)
+            access_of(c, &o->b, x->tid[1], x->f[1], x->pc[1], x->write[1]);
+        o->lanes = x->lanes;
+        snprintf(o->space, sizeof o->space, "%s",
+                 x->kind <= EXEC_CHK_K_WAR || x->kind == EXEC_CHK_K_INIT
+                     ? space_name(x->space) : "");
+        o->addr = x->addr;
+        o->count = x->count;
+    }
+    bool oom = c->oom;
+    exec_chk_free(c);
+    if (st != LS_OK)
+        return st;
+    if (oom)
+        return GPU_FAIL(gpu, LS_ERR_NOMEM, "host memory exhausted (check shadow "
+                        "state of kernel %s): its findings are incomplete", f->name);
+    if (gpu->tcfg.check_error && gpu->nchk > first) {
+        char line[1024];
+        ls_check_format(&gpu->chk[first], line, sizeof line);
+        uint32_t pl = (uint32_t)gpu->chk[first].a.pc < f->ninsts
+                          ? gpu->chk[first].a.line : f->line;
+        return gpu_fail(gpu, LS_ERR_CHECK, m->ptx->file ? m->ptx->file : m->name, (int)pl,
+                        "%zu check finding%s in kernel %s (check_error = 1); first: %s",
+                        gpu->nchk - first, gpu->nchk - first == 1 ? "" : "s",
+                        f->name, line);
+    }
+    return LS_OK;
+}
+
+size_t ls_check_findings(const ls_gpu *gpu, const ls_check_finding **list)
+{
+    if (list)
+        *list = gpu ? gpu->chk : NULL;
+    return gpu ? gpu->nchk : 0;
+}
+
+unsigned ls_checks_enabled(const ls_gpu *gpu)
+{
+    return gpu ? ((unsigned)gpu->tcfg.check | EXEC_CHK_MEM) : 0;
+}
+
+char *ls_check_format(const ls_check_finding *f, char *buf, size_t n)
+{
+    if (!buf || !n)
+        return buf;
+    if (!f) {
+        snprintf(buf, n, "(null)");
+        return buf;
+    }
+    const ls_check_access *a = &f->a, *b = &f->b;
+    char where[96] = "";
+    if (f->space[0])
+        snprintf(where, sizeof where, ", %s 0x%llx", f->space, (unsigned long long)f->addr);
+    else if (!strcmp(f->kind, "barrier-count-mismatch"))
+        snprintf(where, sizeof where, ", thread counts differ (smallest %llu)",
+                 (unsigned long long)f->addr);
+    else if (f->lanes)
+        snprintf(where, sizeof where, ", lanes 0x%08x, member mask 0x%08x", f->lanes,
+                 (unsigned)f->addr);
+    if (f->naccess > 1)
+        snprintf(buf, n, "%s %s: kernel %s launch %u, CTA (%u,%u,%u)%s: %s by thread "
+                 "(%u,%u,%u) at pc %d line %u (%s), %s by thread (%u,%u,%u) at pc %d "
+                 "line %u (%s); %llu instance%s", f->check, f->kind, f->kernel,
+                 f->launch, f->cta[0], f->cta[1], f->cta[2], where,
+                 f->check[0] == 'r' ? (a->write ? "write" : "read") : "barrier",
+                 a->tid[0], a->tid[1], a->tid[2], a->pc, a->line, a->func,
+                 f->check[0] == 'r' ? (b->write ? "write" : "read") : "barrier",
+                 b->tid[0], b->tid[1], b->tid[2], b->pc, b->line, b->func,
+                 (unsigned long long)f->count, f->count == 1 ? "" : "s");
+    else
+        snprintf(buf, n, "%s %s: kernel %s launch %u, CTA (%u,%u,%u), thread (%u,%u,%u) "
+                 "at pc %d line %u (%s)%s; %llu instance%s", f->check, f->kind,
+                 f->kernel, f->launch, f->cta[0], f->cta[1], f->cta[2], a->tid[0],
+                 a->tid[1], a->tid[2], a->pc, a->line, a->func, where,
+                 (unsigned long long)f->count, f->count == 1 ? "" : "s");
+    return buf;
+}
