@@ -20,8 +20,20 @@ static uint64_t sreg_value(const struct exec_warp *w, unsigned sr,
     case PTX_SR_LANEMASK_GE: return ~lt & 0xffffffffu;
     default: break;
     }
-    if (!g) return 0;
+    uint64_t clk = w->clock ? *w->clock : 0;
     switch (sr) {
+    case PTX_SR_CLOCK: return clk & 0xffffffffu;
+    case PTX_SR_CLOCK64: return clk;
+    default: break;
+    }
+    if (!g) return 0;
+    uint64_t ns = g->timer_den ? clk * g->timer_num / g->timer_den : clk;
+    switch (sr) {
+    case PTX_SR_GLOBALTIMER: return ns;
+    case PTX_SR_GLOBALTIMER_LO: return ns & 0xffffffffu;
+    case PTX_SR_GLOBALTIMER_HI: return ns >> 32;
+    case PTX_SR_DYNAMIC_SMEM_SIZE: return g->dyn_smem;
+    case PTX_SR_TOTAL_SMEM_SIZE: return g->total_smem;
     case PTX_SR_NTID_X: case PTX_SR_NTID_Y: case PTX_SR_NTID_Z:
         return g->ntid[sr - PTX_SR_NTID_X];
     case PTX_SR_CTAID_X: case PTX_SR_CTAID_Y: case PTX_SR_CTAID_Z:
@@ -32,7 +44,7 @@ static uint64_t sreg_value(const struct exec_warp *w, unsigned sr,
     case PTX_SR_NWARPID: return g->nwarpid;
     case PTX_SR_SMID: return g->smid;
     case PTX_SR_NSMID: return g->nsmid;
-    default: return 0;      /* %clock, %clock64, %gridid: no time here */
+    default: return 0;      /* %gridid, %envreg0..31: 0 (no driver here) */
     }
 }
 
@@ -93,7 +105,7 @@ static const char *const op_names[PTX_OP_COUNT + 1] = {
 
 static const char *const type_names[PTX_T_COUNT + 1] = {
     "", "pred", "b8", "b16", "b32", "b64", "u8", "u16", "u32", "u64",
-    "s8", "s16", "s32", "s64", "f16", "f32", "f64", "?"
+    "s8", "s16", "s32", "s64", "f16", "f32", "f64", "f16x2", "?"
 };
 
 int exec_fail(struct exec_error *err, const struct ptx_inst *in,
