@@ -20,18 +20,20 @@ static uint64_t sreg_value(const struct exec_warp *w, unsigned sr,
     case PTX_SR_LANEMASK_GE: return ~lt & 0xffffffffu;
     default: break;
     }
-    uint64_t clk = w->clock ? *w->clock : 0;
     switch (sr) {
-    case PTX_SR_CLOCK: return clk & 0xffffffffu;
-    case PTX_SR_CLOCK64: return clk;
+    case PTX_SR_CLOCK: return w->clock ? *w->clock & 0xffffffffu : 0;
+    case PTX_SR_CLOCK64: return w->clock ? *w->clock : 0;
+    case PTX_SR_GLOBALTIMER: case PTX_SR_GLOBALTIMER_LO:
+    case PTX_SR_GLOBALTIMER_HI: {
+        uint64_t clk = w->clock ? *w->clock : 0;
+        uint64_t ns = g && g->timer_den ? clk * g->timer_num / g->timer_den : clk;
+        return sr == PTX_SR_GLOBALTIMER ? ns
+               : sr == PTX_SR_GLOBALTIMER_LO ? ns & 0xffffffffu : ns >> 32;
+    }
     default: break;
     }
     if (!g) return 0;
-    uint64_t ns = g->timer_den ? clk * g->timer_num / g->timer_den : clk;
     switch (sr) {
-    case PTX_SR_GLOBALTIMER: return ns;
-    case PTX_SR_GLOBALTIMER_LO: return ns & 0xffffffffu;
-    case PTX_SR_GLOBALTIMER_HI: return ns >> 32;
     case PTX_SR_DYNAMIC_SMEM_SIZE: return g->dyn_smem;
     case PTX_SR_TOTAL_SMEM_SIZE: return g->total_smem;
     case PTX_SR_NTID_X: case PTX_SR_NTID_Y: case PTX_SR_NTID_Z:
