@@ -60,6 +60,7 @@ struct core_kernel {
     uint64_t frame0, local_stride;
     const uint8_t *param; uint64_t param_bytes;
     uint64_t shared_bytes;
+    uint32_t dyn_smem;          /* dynamic shared bytes of the launch      */
     uint32_t ntid[3], nctaid[3];
     uint32_t nthreads, nwarps;  /* per CTA                                 */
     uint32_t regs_per_thread;   /* estimate, see core_regs_per_thread      */
@@ -94,6 +95,7 @@ struct core_cta {
     uint32_t ctaid[3];
     uint32_t nwarps_left;       /* warps not yet finished                  */
     uint32_t arrived[CORE_NBAR], expect[CORE_NBAR];
+    uint32_t ntrue[CORE_NBAR], nfalse[CORE_NBAR]; /* bar.red predicates   */
     uint8_t *shared;
 };
 
@@ -111,6 +113,7 @@ struct core_stats {
 struct core_sm {
     const struct cfg *c;
     unsigned id, nslots, ncta_slots, nsched;
+    uint64_t clock_now;         /* cycle being simulated: %clock/%clock64  */
     struct core_warp *w;
     struct core_cta *cta;
     const struct core_kernel *k;

@@ -46,7 +46,8 @@ static void decode(const struct ptx_inst *in, struct core_dinst *d)
     default:
         /* warp collectives use an ALU pipe; barriers/fences none */
         d->unit = (in->op == PTX_OP_SHFL || in->op == PTX_OP_VOTE ||
-                   in->op == PTX_OP_ACTIVEMASK) ? CORE_U_ALU : CORE_U_NONE;
+                   in->op == PTX_OP_ACTIVEMASK || in->op == PTX_OP_MATCH ||
+                   in->op == PTX_OP_NANOSLEEP) ? CORE_U_ALU : CORE_U_NONE;
         break;
     }
     if (in->op == PTX_OP_CVTA)

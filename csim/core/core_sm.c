@@ -154,6 +154,8 @@ int core_sm_launch_cta(struct core_sm *sm, const uint32_t ctaid[3], uint64_t now
     struct core_cta *cta = &sm->cta[ci];
     memset(cta->arrived, 0, sizeof cta->arrived);
     memset(cta->expect, 0, sizeof cta->expect);
+    memset(cta->ntrue, 0, sizeof cta->ntrue);
+    memset(cta->nfalse, 0, sizeof cta->nfalse);
     cta->used = true;
     memcpy(cta->ctaid, ctaid, sizeof cta->ctaid);
     cta->nwarps_left = k->nwarps;
@@ -175,7 +177,12 @@ int core_sm_launch_cta(struct core_sm *sm, const uint32_t ctaid[3], uint64_t now
         s->gridv.nwarpid = k->nwarps;
         s->gridv.smid = sm->id;
         s->gridv.nsmid = (uint32_t)sm->c->num_sms;
+        s->gridv.dyn_smem = k->dyn_smem;
+        s->gridv.total_smem = (uint32_t)((k->shared_bytes + 255) / 256 * 256);
+        s->gridv.timer_num = 1000;                 /* ns = cycles * 1000 / MHz */
+        s->gridv.timer_den = (uint32_t)sm->c->core_clock_mhz;
         s->ew.grid = &s->gridv;
+        s->ew.clock = &sm->clock_now;
         s->ew.sym_addr[0] = k->sym0;
         s->commit = k->commit;
         s->commit_user = k->commit_user;
@@ -306,13 +313,14 @@ static void try_release(struct core_sm *sm, int32_t ci, uint64_t now)
         for (unsigned i = 0; i < sm->nslots; i++) {
             struct core_warp *w = &sm->w[i];
             if (w->cta == ci && w->sw.state == SIMT_AT_BARRIER && w->sw.bar_id == b) {
+                simt_bar_red_result(&w->sw, cta->ntrue[b], cta->nfalse[b]);
                 simt_release(&w->sw);
                 sm->wake[i] = 0;
                 if (w->ibuf_ready < now + 1)
                     w->ibuf_ready = now + 1;
             }
         }
-        cta->arrived[b] = cta->expect[b] = 0;
+        cta->arrived[b] = cta->expect[b] = cta->ntrue[b] = cta->nfalse[b] = 0;
     }
 }
 
@@ -569,6 +577,8 @@ static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
     if (rc == SIMT_RC_BARRIER) {
         struct core_cta *cta = &sm->cta[w->cta];
         cta->arrived[w->sw.bar_id] += popc(w->sw.bar_mask);
+        cta->ntrue[w->sw.bar_id] += w->sw.bar_ntrue;
+        cta->nfalse[w->sw.bar_id] += w->sw.bar_nfalse;
         if (w->sw.bar_count)
             cta->expect[w->sw.bar_id] = w->sw.bar_count;
         try_release(sm, w->cta, now);
@@ -594,6 +604,7 @@ int core_sm_cycle(struct core_sm *sm, uint64_t now)
     }
     core_sm_account(sm, now);
     sm->last_eval = now;
+    sm->clock_now = now;
     bool had_work = sm->live_warps > 0;
     unsigned issued = 0;
     int reason = CORE_ST_NONE;

@@ -20,6 +20,11 @@ struct exec_thread_ids {
 struct exec_grid {
     uint32_t ntid[3], nctaid[3], ctaid[3];
     uint32_t warpid, nwarpid, smid, nsmid;
+    uint32_t dyn_smem;          /* %dynamic_smem_size: bytes at launch     */
+    uint32_t total_smem;        /* %total_smem_size: static + dynamic,
+                                 * rounded up to 256 (sm_7x unit)          */
+    /* %globaltimer in ns = *clock * timer_num / timer_den (0/0: = *clock) */
+    uint32_t timer_num, timer_den;
 };
 
 /* Register file of one warp: regs[r * EXEC_WARP + lane] holds register r
@@ -36,6 +41,10 @@ struct exec_warp {
      * (scope 0) get device addresses, function symbols (scope 1) their
      * offset in shared/local/param space. Set up by the launch code. */
     const uint64_t *sym_addr[2];
+    /* %clock/%clock64 source, never the host clock: the SM cycle in
+     * timing mode, this warp's executed-instruction count in functional
+     * mode; NULL reads 0. */
+    const uint64_t *clock;
 };
 
 /* Result of one instruction (a retire record the timing model can move). */

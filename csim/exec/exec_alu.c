@@ -1,6 +1,6 @@
 /* exec_alu(): decodes the opcode once per warp instruction and hands the
  * guard-passing lanes to the unit that implements it (exec_int.c,
- * exec_float.c, exec_sfu.c, exec_cmp.c, exec_cvt.c). */
+ * exec_float.c, exec_sfu.c, exec_cmp.c, exec_cvt.c, exec_video.c). */
 #include "exec/exec_lane.h"
 
 int exec_alu(struct exec_warp *w, const struct ptx_inst *in, uint32_t mask,
@@ -33,8 +33,19 @@ int exec_alu(struct exec_warp *w, const struct ptx_inst *in, uint32_t mask,
     case PTX_OP_AND: case PTX_OP_OR: case PTX_OP_XOR: case PTX_OP_NOT:
     case PTX_OP_CNOT: case PTX_OP_SHL: case PTX_OP_SHR: case PTX_OP_POPC:
     case PTX_OP_CLZ: case PTX_OP_BREV: case PTX_OP_BFE: case PTX_OP_BFI:
-    case PTX_OP_PRMT: case PTX_OP_SHF:
+    case PTX_OP_PRMT:
         return exec_int_bits(w, in, m, err);
+    case PTX_OP_BFIND: case PTX_OP_BMSK: case PTX_OP_FNS: case PTX_OP_LOP3:
+    case PTX_OP_SHF: case PTX_OP_DP4A: case PTX_OP_DP2A:
+        return exec_int_misc(w, in, m, err);
+    case PTX_OP_VADD: case PTX_OP_VSUB: case PTX_OP_VABSDIFF: case PTX_OP_VMIN:
+    case PTX_OP_VMAX: case PTX_OP_VSHL: case PTX_OP_VSHR: case PTX_OP_VMAD:
+    case PTX_OP_VSET: case PTX_OP_VADD2: case PTX_OP_VSUB2: case PTX_OP_VAVRG2:
+    case PTX_OP_VABSDIFF2: case PTX_OP_VMIN2: case PTX_OP_VMAX2:
+    case PTX_OP_VSET2: case PTX_OP_VADD4: case PTX_OP_VSUB4: case PTX_OP_VAVRG4:
+    case PTX_OP_VABSDIFF4: case PTX_OP_VMIN4: case PTX_OP_VMAX4:
+    case PTX_OP_VSET4:
+        return exec_video(w, in, m, err);
     case PTX_OP_SETP: case PTX_OP_SET: case PTX_OP_SELP: case PTX_OP_SLCT:
         return exec_cmp(w, in, m, err);
     case PTX_OP_CVT:

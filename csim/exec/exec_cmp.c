@@ -53,6 +53,10 @@ static inline int compare(enum ckind k, const struct rel *r, uint64_t a,
         if (x != x || y != y) return r->un;
         return x < y ? r->lt : x == y ? r->eq : r->gt;
     }
+    if (k == C_F16 && ftz) {            /* .ftz flushes f16 subnormals */
+        if (!(a & 0x7c00u)) a &= 0x8000u;
+        if (!(b & 0x7c00u)) b &= 0x8000u;
+    }
     if (k == C_F64 || k == C_F16) {
         double x = k == C_F64 ? exec_f64(a) : exec_f16_to_f64((uint16_t)a);
         double y = k == C_F64 ? exec_f64(b) : exec_f16_to_f64((uint16_t)b);
@@ -78,11 +82,49 @@ static enum ckind kind_of(unsigned t, unsigned cmp)
 {
     if (t == PTX_T_F32) return C_F32;
     if (t == PTX_T_F64) return C_F64;
-    if (t == PTX_T_F16) return C_F16;
+    if (t == PTX_T_F16 || t == PTX_T_F16X2) return C_F16;
     if (cmp == PTX_CMP_LO || cmp == PTX_CMP_LS || cmp == PTX_CMP_HI ||
         cmp == PTX_CMP_HS)
         return C_UNSIGNED;
     return exec_tsigned(t) ? C_SIGNED : C_UNSIGNED;
+}
+
+/* setp/set on .f16x2: each half compared on its own. setp writes the
+ * low half's result (bool-op c) to p and the high half's to q; set writes
+ * per half 1.0 (.f16x2 destination) or 0xffff (.u32/.s32), else 0. */
+static int cmp_f16x2(const struct ptx_inst *in, uint32_t m, const struct rel *r,
+                     int ftz, uint64_t *p, uint64_t *q, const struct exec_src *A,
+                     const struct exec_src *B, const struct exec_src *C,
+                     struct exec_error *err)
+{
+    unsigned sub = in->sub;
+    if (in->op == PTX_OP_SETP) {
+        if (!q)
+            return exec_fail(err, in, "setp.f16x2 needs two destinations p|q");
+        EXEC_FOR_EACH_LANE(m, lane, {
+            uint64_t a = EXEC_SRC(A, lane), b = EXEC_SRC(B, lane);
+            int c = (int)EXEC_SRC(C, lane);
+            p[lane] = (uint64_t)bool_op(sub, compare(C_F16, r, a & 0xffffu, b & 0xffffu, 0, ftz), c);
+            q[lane] = (uint64_t)bool_op(sub, compare(C_F16, r, a >> 16, b >> 16, 0, ftz), c);
+        });
+        return 0;
+    }
+    unsigned dt = in->type;
+    if (dt != PTX_T_F16X2 && dt != PTX_T_U32 && dt != PTX_T_S32)
+        return exec_fail(err, in, "set.f16x2 writes .f16x2, .u32 or .s32");
+    uint64_t one = dt == PTX_T_F16X2 ? 0x3c00u : 0xffffu;
+    EXEC_FOR_EACH_LANE(m, lane, {
+        uint64_t a = EXEC_SRC(A, lane), b = EXEC_SRC(B, lane), v = 0;
+        int c = (int)EXEC_SRC(C, lane);
+        for (unsigned h = 0; h < 2; h++) {
+            int x = compare(C_F16, r, (a >> (16 * h)) & 0xffffu,
+                            (b >> (16 * h)) & 0xffffu, 0, ftz);
+            if (bool_op(sub, x, c))
+                v |= one << (16 * h);
+        }
+        p[lane] = v;
+    });
+    return 0;
 }
 
 static int setp_set(struct exec_warp *w, const struct ptx_inst *in,
@@ -113,6 +155,8 @@ static int setp_set(struct exec_warp *w, const struct ptx_inst *in,
         exec_src_init(&B, w, in, &in->o[ia + 1], ot, m, err) ||
         exec_src_init(&C, w, in, oc, PTX_T_PRED, m, err))
         return -1;
+    if (ot == PTX_T_F16X2)
+        return cmp_f16x2(in, m, &r, ftz, p, q, &A, &B, &C, err);
     if (is_setp && sub == PTX_SUB_NONE && !q) {
         if (k == C_SIGNED || k == C_UNSIGNED)
             EXEC_FOR_EACH_LANE(m, lane, {
@@ -137,7 +181,8 @@ static int setp_set(struct exec_warp *w, const struct ptx_inst *in,
         });
         return 0;
     }
-    uint64_t one = in->type == PTX_T_F32 ? 0x3f800000u : exec_tmask(in->type);
+    uint64_t one = in->type == PTX_T_F32 ? 0x3f800000u
+                   : in->type == PTX_T_F16 ? 0x3c00u : exec_tmask(in->type);
     EXEC_FOR_EACH_LANE(m, lane, {
         int x = compare(k, &r, EXEC_SRC(&A, lane), EXEC_SRC(&B, lane), flip,
                         ftz);

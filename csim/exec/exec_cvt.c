@@ -155,6 +155,20 @@ int exec_cvt(struct exec_warp *w, const struct ptx_inst *in, uint32_t m,
     if (!d || exec_src_init(&A, w, in, &in->o[1], st, m, err)) return -1;
     int ftz = (in->flags & PTX_F_FTZ) != 0, sat = (in->flags & PTX_F_SAT) != 0;
     unsigned rnd = in->rnd;
+    if (dt == PTX_T_F16X2 || st == PTX_T_F16X2) {
+        /* cvt.rn/.rz.f16x2.f32 d, a, b: d = {f16(a) high, f16(b) low} */
+        struct exec_src B;
+        if (dt != PTX_T_F16X2 || st != PTX_T_F32 || ftz ||
+            (rnd != PTX_RND_RN && rnd != PTX_RND_RZ))
+            return exec_fail(err, in, "only cvt.rn/.rz.f16x2.f32 d, a, b converts to .f16x2");
+        if (exec_src_init(&B, w, in, &in->o[2], st, m, err)) return -1;
+        EXEC_FOR_EACH_LANE(m, lane, {
+            uint64_t hi = cvt_lane(EXEC_SRC(&A, lane), PTX_T_F16, st, rnd, 0, sat);
+            uint64_t lo = cvt_lane(EXEC_SRC(&B, lane), PTX_T_F16, st, rnd, 0, sat);
+            d[lane] = (hi << 16) | lo;
+        });
+        return 0;
+    }
     /* Fast paths for the common extension/truncation forms. */
     if (!exec_tfloat(dt) && !exec_tfloat(st) && !sat && dt != PTX_T_S8) {
         uint64_t k = exec_tmask(dt);

@@ -1,5 +1,6 @@
 /* Float ALU semantics (f32, f64): add sub mul mad fma div abs neg min max
- * copysign testp; the scalar .f16 forms of add sub mul fma abs neg min max. Round-to-nearest uses the host's native operations (the
+ * copysign testp; the .f16 and .f16x2 forms of add sub mul fma abs neg
+ * min max (.f16x2: two independent f16 lanes in one 32-bit register). Round-to-nearest uses the host's native operations (the
  * host FPU stays in its default RN mode); .rz/.rm/.rp go through the exact
  * helpers of exec_fround.c. .ftz flushes subnormal f32 inputs and results
  * to sign-preserving zero; .sat clamps results to [0, 1] (NaN -> +0).
@@ -160,6 +161,20 @@ static uint32_t sat16(uint32_t u)
     return f >= 1.0 ? 0x3c00u : u;
 }
 
+/* One f16 operation with .ftz (inputs and result), .sat and min/max
+ * .NaN (a NaN input gives the canonical NaN 0x7fff). */
+static uint32_t f16_full(enum fop op, uint32_t a, uint32_t b, uint32_t c,
+                         enum exec_fmode md, int ftz, int sat, int nanp)
+{
+    if (ftz) { a = ftz16(a); b = ftz16(b); c = ftz16(c); }
+    if (nanp && (((a & 0x7fffu) > 0x7c00u) || ((b & 0x7fffu) > 0x7c00u)))
+        return 0x7fffu;
+    uint32_t r = f16_lane(op, a, b, c, md);
+    if (ftz) r = ftz16(r);
+    if (sat) r = sat16(r);
+    return r;
+}
+
 static int testp(uint64_t u, unsigned bits, unsigned cls)
 {
     uint64_t emask = bits == 32 ? 0x7f800000ull : 0x7ff0000000000000ull;
@@ -268,11 +283,14 @@ int exec_float_arith(struct exec_warp *w, const struct ptx_inst *in,
     case PTX_OP_TESTP: op = F_ABS; nsrc = 1; break;
     default: return exec_fail(err, in, "not a float op");
     }
-    if (t == PTX_T_F16 && (op == F_DIV || op == F_DIV_APPROX ||
-                           op == F_COPYSIGN || in->op == PTX_OP_TESTP))
-        return exec_fail(err, in, "no .f16 form of this instruction");
-    if (t != PTX_T_F32 && t != PTX_T_F64 && t != PTX_T_F16)
+    int half = t == PTX_T_F16 || t == PTX_T_F16X2;
+    if (half && (op == F_DIV || op == F_DIV_APPROX ||
+                 op == F_COPYSIGN || in->op == PTX_OP_TESTP))
+        return exec_fail(err, in, "no .f16/.f16x2 form of this instruction");
+    if (t != PTX_T_F32 && t != PTX_T_F64 && !half)
         return exec_fail(err, in, "unsupported float type");
+    if ((fl & PTX_F_NAN) && t == PTX_T_F64)
+        return exec_fail(err, in, "no .NaN form for .f64");
     uint64_t *d = exec_dst(w, in, &in->o[0], err);
     if (!d) return -1;
     if (exec_src_init(&A, w, in, &in->o[1], t, m, err) ||
@@ -288,16 +306,30 @@ int exec_float_arith(struct exec_warp *w, const struct ptx_inst *in,
     }
     enum exec_fmode md = exec_fr_mode(in->rnd);
     int ftz = (fl & PTX_F_FTZ) != 0, sat = (fl & PTX_F_SAT) != 0;
-    if (t == PTX_T_F16) {
+    int nanp = (fl & PTX_F_NAN) != 0;
+    if (half) {
+        /* .f16x2: the two halves are independent f16 operations */
+        unsigned nh = t == PTX_T_F16X2 ? 2 : 1;
+        EXEC_FOR_EACH_LANE(m, lane, {
+            uint64_t r2 = 0;
+            for (unsigned h = 0; h < nh; h++) {
+                unsigned sh = 16 * h;
+                uint32_t a = (uint32_t)(EXEC_SRC(&A, lane) >> sh) & 0xffffu;
+                uint32_t b = (uint32_t)(EXEC_SRC(&B, lane) >> sh) & 0xffffu;
+                uint32_t c = (uint32_t)(EXEC_SRC(&C, lane) >> sh) & 0xffffu;
+                r2 |= (uint64_t)f16_full(op, a, b, c, md, ftz, sat, nanp) << sh;
+            }
+            d[lane] = r2;
+        });
+        return 0;
+    }
+    if (nanp) {                         /* min/max.NaN.f32 */
         EXEC_FOR_EACH_LANE(m, lane, {
             uint32_t a = (uint32_t)EXEC_SRC(&A, lane);
             uint32_t b = (uint32_t)EXEC_SRC(&B, lane);
-            uint32_t c = (uint32_t)EXEC_SRC(&C, lane);
-            if (ftz) { a = ftz16(a); b = ftz16(b); c = ftz16(c); }
-            uint32_t r = f16_lane(op, a, b, c, md);
-            if (ftz) r = ftz16(r);
-            if (sat) r = sat16(r);
-            d[lane] = r;
+            if (ftz) { a = ftz32(a); b = ftz32(b); }
+            float x = exec_f32(a), y = exec_f32(b);
+            d[lane] = (x != x || y != y) ? EXEC_NAN32 : f32_lane(op, a, b, 0, md);
         });
         return 0;
     }

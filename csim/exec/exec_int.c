@@ -1,7 +1,6 @@
 /* Integer ALU semantics: add/sub (.sat, .cc, addc/subc), mul/mad
  * (.lo/.hi/.wide, madc), mul24/mad24, sad, div/rem, abs/neg/min/max, and
- * the bit operations (logic, shifts, funnel shifts, popc, clz, brev, bfe,
- * bfi, prmt).
+ * the bit operations (logic, shifts, popc, clz, brev, bfe, bfi, prmt).
  * Operands are decoded once per instruction (struct exec_src); each lane
  * runs a small expression. Values are raw bits of the instruction type,
  * zero-extended; signed ops sign-extend with exec_sext first. */
@@ -274,6 +273,18 @@ static uint64_t bfi(uint64_t a, uint64_t b, uint64_t c, uint64_t dd,
     return (b & ~(keep << pos)) | ((a & keep) << pos);
 }
 
+/* prmt modes .f4e .b4e .rc8 .ecl .ecr .rc16 (PTX_MODE_F4E..RC16): the
+ * byte selectors each mode gives for c[1:0], as a default-mode selector
+ * (no sign replication). */
+static const uint16_t prmt_mode_sel[6][4] = {
+    {0x3210, 0x4321, 0x5432, 0x6543},      /* f4e: forward 4 extract  */
+    {0x5670, 0x6701, 0x7012, 0x0123},      /* b4e: backward 4 extract */
+    {0x0000, 0x1111, 0x2222, 0x3333},      /* rc8: replicate 8        */
+    {0x3210, 0x3211, 0x3222, 0x3333},      /* ecl: edge clamp left    */
+    {0x0000, 0x1110, 0x2210, 0x3210},      /* ecr: edge clamp right   */
+    {0x1010, 0x3232, 0x1010, 0x3232},      /* rc16: replicate 16      */
+};
+
 /* prmt default mode: byte i of d is byte (c >> 4i) & 7 of {b, a}, or its
  * sign replicated when bit 3 of the selector is set. */
 static uint64_t prmt(uint64_t a, uint64_t b, uint64_t c)
@@ -286,16 +297,6 @@ static uint64_t prmt(uint64_t a, uint64_t b, uint64_t c)
         r |= byte << (8 * i);
     }
     return r;
-}
-
-/* shf.b32: the 64-bit value {b (bits 63:32), a (bits 31:0)} shifted left
- * (keeping the high word) or right (keeping the low word) by c, clamped to
- * 32 (.clamp) or taken mod 32 (.wrap). */
-static uint64_t shf(uint64_t a, uint64_t b, uint64_t c, int left, int clamp)
-{
-    unsigned n = clamp ? (c > 32 ? 32u : (unsigned)c) : (unsigned)(c & 31);
-    uint64_t v = ((b & 0xffffffffu) << 32) | (a & 0xffffffffu);
-    return left ? (v << n) >> 32 : (v >> n) & 0xffffffffu;
 }
 
 int exec_int_bits(struct exec_warp *w, const struct ptx_inst *in,
@@ -315,7 +316,6 @@ int exec_int_bits(struct exec_warp *w, const struct ptx_inst *in,
     case PTX_OP_BFE: ob = &in->o[2]; oc = &in->o[3]; bt = ct = PTX_T_U32; break;
     case PTX_OP_BFI: ob = &in->o[2]; oc = &in->o[3]; ct = PTX_T_U32; break;
     case PTX_OP_PRMT: ob = &in->o[2]; oc = &in->o[3]; ct = PTX_T_U32; break;
-    case PTX_OP_SHF: ob = &in->o[2]; oc = &in->o[3]; ct = PTX_T_U32; break;
     default: break;
     }
     if (exec_tfloat(t) || t == PTX_T_NONE)
@@ -341,11 +341,15 @@ int exec_int_bits(struct exec_warp *w, const struct ptx_inst *in,
     case PTX_OP_CLZ: LANES(clz(a, bits)); return 0;
     case PTX_OP_BREV: LANES(brev(a, bits)); return 0;
     case PTX_OP_BFE: LANES(bfe(a, b, c, bits, sgn)); return 0;
-    case PTX_OP_PRMT: LANES(prmt(a, b, c)); return 0;
-    case PTX_OP_SHF:
-        if (bits != 32)
-            return exec_fail(err, in, "shf is defined for .b32 only");
-        LANES(shf(a, b, c, in->sub == PTX_SUB_SHF_L, !!(in->flags & PTX_F_CLAMP)));
+    case PTX_OP_PRMT:
+        if (in->mode >= PTX_MODE_F4E && in->mode <= PTX_MODE_RC16) {
+            const uint16_t *tab = prmt_mode_sel[in->mode - PTX_MODE_F4E];
+            LANES(prmt(a, b, tab[c & 3]));
+        } else if (in->mode) {
+            return exec_fail(err, in, "unknown prmt mode");
+        } else {
+            LANES(prmt(a, b, c));
+        }
         return 0;
     case PTX_OP_BFI:
         if (exec_src_init(&D, w, in, &in->o[4], PTX_T_U32, m, err)) return -1;
@@ -353,6 +357,184 @@ int exec_int_bits(struct exec_warp *w, const struct ptx_inst *in,
             d[lane] = bfi(EXEC_SRC(&A, lane), EXEC_SRC(&B, lane),
                           EXEC_SRC(&C, lane), EXEC_SRC(&D, lane), bits) & dk;
         });
+        return 0;
+    default:
+        return exec_fail(err, in, "not a bit op");
+    }
+}
+
+/* ---- bfind, bmsk, fns, lop3, shf, dp4a, dp2a ---- */
+
+/* bfind: position of the most significant non-sign bit of a (signed
+ * types look for the most significant 0 of a negative value), or
+ * 0xffffffff when there is none; .shiftamt gives msb - position. */
+static uint64_t bfind(uint64_t a, unsigned bits, int sgn, int shiftamt)
+{
+    unsigned msb = bits - 1;
+    if (sgn && ((a >> msb) & 1))
+        a = ~a;
+    if (bits < 64)
+        a &= ((uint64_t)1 << bits) - 1;
+    if (!a)
+        return 0xffffffffu;
+    unsigned pos = 63u - (unsigned)__builtin_clzll(a);
+    return shiftamt ? msb - pos : pos;
+}
+
+/* bmsk (PTX ISA pseudo-code): b bits set from bit a; .clamp: a >= 32
+ * gives 0 and b >= 32 runs to the msb; .wrap: both taken mod 32. */
+static uint64_t bmsk(uint32_t a, uint32_t b, int clamp)
+{
+    uint32_t a1 = a & 0x1f, b1 = b & 0x1f, sum = a1 + b1;
+    uint32_t mask0 = ~0u << a1;
+    uint32_t mask1 = sum >= 32 ? 0 : ~0u << sum;
+    int over = sum >= 32;
+    if (clamp && a >= 32) {
+        over = 1;
+        mask0 = 0;
+    }
+    if (clamp && b >= 32)
+        over = 1;
+    if (over)
+        mask1 = 0;
+    else if (b1 == 0)
+        mask1 = ~0u;
+    return mask0 & ~mask1;
+}
+
+/* fns (PTX ISA pseudo-code): position of the |offset|-th set bit of mask
+ * from base, upwards for offset > 0, downwards for offset < 0; offset 0
+ * tests base itself; 0xffffffff when not found. base <= 31 (checked). */
+static uint64_t fns(uint32_t mask, uint32_t base, int32_t offset)
+{
+    if (offset == 0)
+        return ((mask >> base) & 1) ? base : 0xffffffffu;
+    uint32_t count = offset > 0 ? (uint32_t)offset - 1 : 0u - (uint32_t)offset - 1;
+    int inc = offset > 0 ? 1 : -1;
+    for (int pos = (int)base; pos >= 0 && pos < 32; pos += inc)
+        if ((mask >> pos) & 1) {
+            if (count == 0)
+                return (uint64_t)pos;
+            count--;
+        }
+    return 0xffffffffu;
+}
+
+/* lop3: bit i of d = immLut[(a_i << 2) | (b_i << 1) | c_i]. */
+static uint64_t lop3(uint64_t a, uint64_t b, uint64_t c, unsigned lut)
+{
+    uint64_t r = 0;
+    for (unsigned i = 0; i < 8; i++)
+        if ((lut >> i) & 1)
+            r |= ((i & 4) ? a : ~a) & ((i & 2) ? b : ~b) & ((i & 1) ? c : ~c);
+    return r;
+}
+
+/* shf: the 64-bit {b, a} shifted left (upper 32 bits kept) or right
+ * (lower 32 kept) by c, clamped to 32 or taken mod 32. */
+static uint64_t shf(uint64_t a, uint64_t b, uint64_t c, int left, int clamp)
+{
+    uint64_t n = clamp ? (c > 32 ? 32 : c) : (c & 31);
+    uint64_t v = ((b & 0xffffffffu) << 32) | (a & 0xffffffffu);
+    return left ? (v << n) >> 32 : (v >> n) & 0xffffffffu;
+}
+
+/* Byte or half i of v, sign- or zero-extended. */
+static inline int64_t part(uint64_t v, unsigned bits, unsigned i, int sgn)
+{
+    uint64_t x = (v >> (bits * i)) & (((uint64_t)1 << bits) - 1);
+    return sgn ? exec_sext(x, bits) : (int64_t)x;
+}
+
+/* dp4a: c + sum of the four byte products; dp2a: c + a.h0 * b.b{0|2} +
+ * a.h1 * b.b{1|3}. Bytes/halves are signed per the operand's type;
+ * the sum wraps modulo 2^32. */
+static uint64_t dp4a(uint64_t a, uint64_t b, uint64_t c, int sa, int sb)
+{
+    int64_t r = (int64_t)(uint32_t)c;
+    for (unsigned i = 0; i < 4; i++)
+        r += part(a, 8, i, sa) * part(b, 8, i, sb);
+    return (uint64_t)r & 0xffffffffu;
+}
+
+static uint64_t dp2a(uint64_t a, uint64_t b, uint64_t c, int sa, int sb,
+                     unsigned hi)
+{
+    int64_t r = (int64_t)(uint32_t)c;
+    r += part(a, 16, 0, sa) * part(b, 8, 2 * hi, sb);
+    r += part(a, 16, 1, sa) * part(b, 8, 2 * hi + 1, sb);
+    return (uint64_t)r & 0xffffffffu;
+}
+
+int exec_int_misc(struct exec_warp *w, const struct ptx_inst *in,
+                  uint32_t m, struct exec_error *err)
+{
+    unsigned t = in->type, bits = exec_tbits(t);
+    int sgn = exec_tsigned(t);
+    static const struct ptx_operand none;
+    struct exec_src A, B, C;
+    unsigned at = t, bt = t, ct = t;
+    const struct ptx_operand *ob = &in->o[2], *oc = &none;
+    uint64_t dk = 0xffffffffu;
+    switch (in->op) {
+    case PTX_OP_BFIND:
+        if (bits != 32 && bits != 64)
+            return exec_fail(err, in, "bfind needs a 32/64-bit integer type");
+        ob = &none;
+        break;
+    case PTX_OP_BMSK: at = bt = PTX_T_U32; break;
+    case PTX_OP_FNS: bt = PTX_T_U32; ct = PTX_T_S32; oc = &in->o[3]; break;
+    case PTX_OP_LOP3: case PTX_OP_SHF: oc = &in->o[3]; dk = exec_tmask(t); break;
+    case PTX_OP_DP4A: case PTX_OP_DP2A:
+        bt = in->type2;
+        ct = PTX_T_U32;
+        oc = &in->o[3];
+        if ((t != PTX_T_U32 && t != PTX_T_S32) ||
+            (bt != PTX_T_U32 && bt != PTX_T_S32))
+            return exec_fail(err, in, "dp4a/dp2a need .u32/.s32 operand types");
+        break;
+    default:
+        return exec_fail(err, in, "not a bit op");
+    }
+    if (exec_tfloat(t) || t == PTX_T_NONE || t == PTX_T_PRED ||
+        ((in->op == PTX_OP_LOP3 || in->op == PTX_OP_SHF || in->op == PTX_OP_BMSK ||
+          in->op == PTX_OP_FNS) && bits != 32))
+        return exec_fail(err, in, "unsupported type for bit op");
+    uint64_t *d = exec_dst(w, in, &in->o[0], err);
+    if (!d) return -1;
+    if (exec_src_init(&A, w, in, &in->o[1], at, m, err) ||
+        exec_src_init(&B, w, in, ob, bt, m, err) ||
+        exec_src_init(&C, w, in, oc, ct, m, err))
+        return -1;
+    switch (in->op) {
+    case PTX_OP_BFIND:
+        LANES(bfind(a, bits, sgn, (in->flags & PTX_F_SHIFTAMT) != 0));
+        return 0;
+    case PTX_OP_BMSK:
+        LANES(bmsk((uint32_t)a, (uint32_t)b, in->mode == PTX_MODE_CLAMP));
+        return 0;
+    case PTX_OP_FNS:
+        EXEC_FOR_EACH_LANE(m, lane, {
+            if (EXEC_SRC(&B, lane) > 31)
+                return exec_fail(err, in, "fns: base above 31 (undefined in PTX)");
+        });
+        LANES(fns((uint32_t)a, (uint32_t)b, (int32_t)(uint32_t)c));
+        return 0;
+    case PTX_OP_LOP3: {
+        if (in->o[4].kind != PTX_O_IMM)
+            return exec_fail(err, in, "lop3: immLut must be an immediate");
+        unsigned lut = (unsigned)in->o[4].imm & 0xffu;
+        LANES(lop3(a, b, c, lut));
+        return 0;
+    }
+    case PTX_OP_SHF:
+        LANES(shf(a, b, c, in->sub == PTX_SUB_SHF_L, in->mode == PTX_MODE_CLAMP));
+        return 0;
+    case PTX_OP_DP4A:
+        LANES(dp4a(a, b, c, sgn, exec_tsigned(bt)));
+        return 0;
+    case PTX_OP_DP2A:
+        LANES(dp2a(a, b, c, sgn, exec_tsigned(bt), (in->flags & PTX_F_HI) ? 1u : 0u));
         return 0;
     default:
         return exec_fail(err, in, "not a bit op");

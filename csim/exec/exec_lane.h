@@ -16,7 +16,8 @@ static inline unsigned exec_tbits(unsigned t)
     case PTX_T_PRED: return 1;
     case PTX_T_B8: case PTX_T_U8: case PTX_T_S8: return 8;
     case PTX_T_B16: case PTX_T_U16: case PTX_T_S16: case PTX_T_F16: return 16;
-    case PTX_T_B32: case PTX_T_U32: case PTX_T_S32: case PTX_T_F32: return 32;
+    case PTX_T_B32: case PTX_T_U32: case PTX_T_S32: case PTX_T_F32:
+    case PTX_T_F16X2: return 32;
     default: return 64;
     }
 }
@@ -35,7 +36,8 @@ static inline int exec_tsigned(unsigned t)
 
 static inline int exec_tfloat(unsigned t)
 {
-    return t == PTX_T_F16 || t == PTX_T_F32 || t == PTX_T_F64;
+    return t == PTX_T_F16 || t == PTX_T_F32 || t == PTX_T_F64 ||
+           t == PTX_T_F16X2;
 }
 
 /* Sign-extends the low `bits` bits of v to 64 bits. */
@@ -127,6 +129,12 @@ int exec_int_arith(struct exec_warp *w, const struct ptx_inst *in,
 /* Bit operations: and or xor not cnot shl shr popc clz brev bfe bfi prmt. */
 int exec_int_bits(struct exec_warp *w, const struct ptx_inst *in,
                   uint32_t m, struct exec_error *err);
+/* bfind bmsk fns lop3 shf dp4a dp2a. */
+int exec_int_misc(struct exec_warp *w, const struct ptx_inst *in,
+                  uint32_t m, struct exec_error *err);
+/* Video instructions: scalar vadd..vset, SIMD vadd2..vset2, vadd4..vset4. */
+int exec_video(struct exec_warp *w, const struct ptx_inst *in,
+               uint32_t m, struct exec_error *err);
 /* Float arithmetic (f32/f64): add sub mul mad fma div abs neg min max
  * copysign testp; scalar f16 add sub mul mad fma abs neg min max. */
 int exec_float_arith(struct exec_warp *w, const struct ptx_inst *in,

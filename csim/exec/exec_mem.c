@@ -451,11 +451,11 @@ static int do_atom(struct exec_warp *w, struct exec_memctx *m,
     const struct ptx_operand *co = has_dst ? &in->o[3] : NULL;
     enum ptx_type t = (enum ptx_type)in->type;
     unsigned bits = ptx_type_bits(t);
-    if (bits != 32 && bits != 64) {
+    if ((bits != 32 && bits != 64) || t == PTX_T_F16X2) {
         err->lane = -1;
         err->addr = 0;
         snprintf(err->msg, sizeof err->msg,
-                 "%s.%s: only 32- and 64-bit atomics are supported",
+                 "%s.%s: only 32- and 64-bit integer/f32/f64 atomics are supported",
                  ptx_op_name((enum ptx_op)in->op), ptx_type_name(t));
         return -1;
     }

@@ -72,7 +72,7 @@ int exec_mem(struct exec_warp *w, struct exec_memctx *m,
              const struct ptx_inst *in, uint32_t mask,
              struct exec_result *res, struct exec_error *err);
 
-/* Executes shfl/vote/activemask/bar.warp.sync for the lanes of mask
+/* Executes shfl/vote/match/activemask/nanosleep/bar.warp.sync for the lanes of mask
  * passing the guard. Returns 0, or -1 with err. */
 int exec_warpops(struct exec_warp *w, const struct ptx_func *f,
                  const struct ptx_inst *in, uint32_t mask,

@@ -20,8 +20,22 @@ static uint64_t sreg_value(const struct exec_warp *w, unsigned sr,
     case PTX_SR_LANEMASK_GE: return ~lt & 0xffffffffu;
     default: break;
     }
+    switch (sr) {
+    case PTX_SR_CLOCK: return w->clock ? *w->clock & 0xffffffffu : 0;
+    case PTX_SR_CLOCK64: return w->clock ? *w->clock : 0;
+    case PTX_SR_GLOBALTIMER: case PTX_SR_GLOBALTIMER_LO:
+    case PTX_SR_GLOBALTIMER_HI: {
+        uint64_t clk = w->clock ? *w->clock : 0;
+        uint64_t ns = g && g->timer_den ? clk * g->timer_num / g->timer_den : clk;
+        return sr == PTX_SR_GLOBALTIMER ? ns
+               : sr == PTX_SR_GLOBALTIMER_LO ? ns & 0xffffffffu : ns >> 32;
+    }
+    default: break;
+    }
     if (!g) return 0;
     switch (sr) {
+    case PTX_SR_DYNAMIC_SMEM_SIZE: return g->dyn_smem;
+    case PTX_SR_TOTAL_SMEM_SIZE: return g->total_smem;
     case PTX_SR_NTID_X: case PTX_SR_NTID_Y: case PTX_SR_NTID_Z:
         return g->ntid[sr - PTX_SR_NTID_X];
     case PTX_SR_CTAID_X: case PTX_SR_CTAID_Y: case PTX_SR_CTAID_Z:
@@ -32,7 +46,7 @@ static uint64_t sreg_value(const struct exec_warp *w, unsigned sr,
     case PTX_SR_NWARPID: return g->nwarpid;
     case PTX_SR_SMID: return g->smid;
     case PTX_SR_NSMID: return g->nsmid;
-    default: return 0;      /* %clock, %clock64, %gridid: no time here */
+    default: return 0;      /* %gridid, %envreg0..31: 0 (no driver here) */
     }
 }
 
@@ -93,7 +107,7 @@ static const char *const op_names[PTX_OP_COUNT + 1] = {
 
 static const char *const type_names[PTX_T_COUNT + 1] = {
     "", "pred", "b8", "b16", "b32", "b64", "u8", "u16", "u32", "u64",
-    "s8", "s16", "s32", "s64", "f16", "f32", "f64", "?"
+    "s8", "s16", "s32", "s64", "f16", "f32", "f64", "f16x2", "?"
 };
 
 int exec_fail(struct exec_error *err, const struct ptx_inst *in,

@@ -58,6 +58,32 @@ static uint64_t sfu64(enum sop op, uint64_t u, int exact, enum exec_fmode md)
     return r != r ? EXEC_NAN64 : exec_f64_bits(r);
 }
 
+/* ex2.approx / tanh.approx on .f16 and .f16x2 (each half independent):
+ * libm in double on the exact f16 input, rounded once to nearest f16;
+ * NaN gives the canonical 0x7fff. Other f16 SFU forms do not exist. */
+static int sfu_half(struct exec_warp *w, const struct ptx_inst *in,
+                    enum sop op, uint32_t m, struct exec_error *err)
+{
+    if ((op != S_EX2 && op != S_TANH) || !(in->flags & PTX_F_APPROX))
+        return exec_fail(err, in, "only ex2.approx and tanh.approx have .f16/.f16x2 forms");
+    if (in->flags & PTX_F_FTZ)
+        return exec_fail(err, in, "no .ftz form for .f16/.f16x2 (bf16 only)");
+    struct exec_src A;
+    uint64_t *d = exec_dst(w, in, &in->o[0], err);
+    if (!d || exec_src_init(&A, w, in, &in->o[1], in->type, m, err)) return -1;
+    unsigned nh = in->type == PTX_T_F16X2 ? 2 : 1;
+    EXEC_FOR_EACH_LANE(m, lane, {
+        uint64_t r = 0;
+        for (unsigned h = 0; h < nh; h++) {
+            uint16_t u = (uint16_t)(EXEC_SRC(&A, lane) >> (16 * h));
+            double x = approx(op, exec_f16_to_f64(u));
+            r |= exec_fr_from_f64(&exec_ff16, x, 0, EXEC_FR_RN) << (16 * h);
+        }
+        d[lane] = r;
+    });
+    return 0;
+}
+
 int exec_sfu(struct exec_warp *w, const struct ptx_inst *in, uint32_t m,
              struct exec_error *err)
 {
@@ -72,6 +98,8 @@ int exec_sfu(struct exec_warp *w, const struct ptx_inst *in, uint32_t m,
     enum sop op = ops[in->op];
     /* sqrt and rcp are exact unless .approx; the others are approx only. */
     int exact = (op == S_SQRT || op == S_RCP) && !(in->flags & PTX_F_APPROX);
+    if (t == PTX_T_F16 || t == PTX_T_F16X2)
+        return sfu_half(w, in, op, m, err);
     if (t != PTX_T_F32 && t != PTX_T_F64)
         return exec_fail(err, in, "unsupported type (f32/f64 only)");
     if (t == PTX_T_F64 && !exact && op != S_RSQRT && op != S_RCP &&

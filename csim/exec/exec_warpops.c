@@ -1,4 +1,5 @@
-/* Warp collectives: shfl.sync, vote.sync, activemask, bar.warp.sync.
+/* Warp collectives: shfl.sync, vote.sync, match.sync, activemask,
+ * bar.warp.sync, nanosleep.
  * They read other lanes' registers, so they work on the whole warp at
  * once rather than lane by lane. */
 #include <stdio.h>
@@ -95,6 +96,51 @@ static int do_vote(struct exec_warp *w, const struct ptx_inst *in,
     return 0;
 }
 
+/* match.{any,all}.sync.b32/.b64 d[|p], a, membermask (CUDA semantics):
+ * the lanes that take part are the executing lanes named in membermask.
+ * .any: d = those of them holding the same a as this lane; .all: d =
+ * the participants and p = 1 when all hold the same a, else d = 0, p = 0. */
+static int do_match(struct exec_warp *w, const struct ptx_inst *in,
+                    uint32_t act, struct exec_error *err)
+{
+    const struct ptx_operand *d = &in->o[0], *p = &in->o[1];
+    if (d->kind != PTX_O_REG)
+        return bad(err, "match: destination is not a register");
+    enum ptx_type t = (enum ptx_type)in->type;
+    if (t != PTX_T_B32 && t != PTX_T_B64)
+        return bad(err, "match: type must be .b32 or .b64");
+    uint32_t part = act;
+    uint32_t mm = (uint32_t)val_of(w, &in->o[3], PTX_T_B32,
+                                   (unsigned)__builtin_ctz(act));
+    if (act & mm)
+        part &= mm;
+    uint64_t v[EXEC_WARP];
+    EXEC_FOR_EACH_LANE(part, lane, { v[lane] = exec_read(w, &in->o[2], t, lane); });
+    uint32_t dv[EXEC_WARP];
+    uint8_t pv = 0;
+    if (in->sub == PTX_SUB_ALL) {
+        unsigned l0 = (unsigned)__builtin_ctz(part);
+        bool same = true;
+        EXEC_FOR_EACH_LANE(part, lane, { same = same && v[lane] == v[l0]; });
+        pv = same;
+        EXEC_FOR_EACH_LANE(act, lane, { dv[lane] = same ? part : 0; });
+    } else {
+        EXEC_FOR_EACH_LANE(act, lane, {
+            uint32_t eq = 0;
+            for (unsigned o = 0; o < EXEC_WARP && (part & (1u << lane)); o++)
+                if ((part & (1u << o)) && v[o] == v[lane])
+                    eq |= 1u << o;
+            dv[lane] = eq;
+        });
+    }
+    EXEC_FOR_EACH_LANE(act, lane, {
+        w->regs[(size_t)d->reg * EXEC_WARP + lane] = dv[lane];
+        if (p->kind == PTX_O_REG)
+            w->regs[(size_t)p->reg * EXEC_WARP + lane] = pv;
+    });
+    return 0;
+}
+
 int exec_warpops(struct exec_warp *w, const struct ptx_func *f,
                  const struct ptx_inst *in, uint32_t mask,
                  struct exec_result *res, struct exec_error *err)
@@ -116,6 +162,12 @@ int exec_warpops(struct exec_warp *w, const struct ptx_func *f,
         EXEC_FOR_EACH_LANE(act, lane, {
             w->regs[(size_t)in->o[0].reg * EXEC_WARP + lane] = mask;
         });
+        return 0;
+    case PTX_OP_MATCH:
+        return act ? do_match(w, in, act, err) : 0;
+    case PTX_OP_NANOSLEEP:      /* may sleep 0..2t ns: this model sleeps 0 */
+        if (in->o[0].kind != PTX_O_REG && in->o[0].kind != PTX_O_IMM)
+            return bad(err, "nanosleep: operand is not a register or immediate");
         return 0;
     case PTX_OP_BAR:            /* bar.warp.sync: lanes of a warp run in
                                  * lockstep here, nothing to wait for */

@@ -15,7 +15,8 @@
  * order, hex; "*v" when every such lane holds v), for memory instructions
  * a= the per-lane addresses and, for st/atom/red, d= the data operand.
  * An atom's destination (the old value) depends on the order in which
- * warps reach the address, so it is written as name=?. */
+ * warps reach the address, so it is written as name=?; so is a bar.red
+ * destination (written when the barrier releases, after this record). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,7 +144,10 @@ void gpu_commit_record(void *user, const struct simt_warp *w,
         unsigned nd = ptx_inst_ndst(in);
         for (unsigned i = 0; i < nd && i < in->nopnd; i++) {
             const struct ptx_operand *o = &in->o[i];
-            if (o->kind == PTX_O_REG && op == PTX_OP_ATOM) {
+            /* an atom's old value depends on the order of the warps; a
+             * bar.red result is written only when the barrier releases */
+            if (o->kind == PTX_O_REG &&
+                (op == PTX_OP_ATOM || op == PTX_OP_BAR || op == PTX_OP_BARRIER)) {
                 put_s(&L, " ");
                 put_s(&L, f->regs[o->reg].name);
                 put_s(&L, "=?");

@@ -131,6 +131,7 @@ static ls_status deadlock(struct launch *L, int line, const char *why)
 static ls_status run_cta(struct launch *L)
 {
     uint32_t arrived[NBAR] = {0}, expect[NBAR] = {0};
+    uint32_t ntrue[NBAR] = {0}, nfalse[NBAR] = {0};     /* bar.red */
     memset(L->shared, 0, (size_t)L->shared_bytes);
     /* local memory is zero at launch and not cleared between CTAs (as on
      * hardware it is undefined; the CTA order is fixed, so runs repeat) */
@@ -161,6 +162,8 @@ static ls_status run_cta(struct launch *L)
                     return warp_error(L, wi);
                 if (rc == SIMT_RC_BARRIER) {
                     arrived[w->bar_id] += (uint32_t)__builtin_popcount(w->bar_mask);
+                    ntrue[w->bar_id] += w->bar_ntrue;
+                    nfalse[w->bar_id] += w->bar_nfalse;
                     if (w->bar_count)
                         expect[w->bar_id] = w->bar_count;
                     continue;       /* bar.arrive keeps it READY */
@@ -199,9 +202,11 @@ static ls_status run_cta(struct launch *L)
             if (arrived[b] < need)
                 continue;
             for (unsigned wi = 0; wi < L->nwarps; wi++)
-                if (L->warps[wi].state == SIMT_AT_BARRIER && L->warps[wi].bar_id == b)
+                if (L->warps[wi].state == SIMT_AT_BARRIER && L->warps[wi].bar_id == b) {
+                    simt_bar_red_result(&L->warps[wi], ntrue[b], nfalse[b]);
                     simt_release(&L->warps[wi]);
-            arrived[b] = expect[b] = 0;
+                }
+            arrived[b] = expect[b] = ntrue[b] = nfalse[b] = 0;
             released = true;
         }
         if (!released) {
@@ -330,6 +335,8 @@ static ls_status prepare(struct launch *L, size_t dyn_shared, void **args)
     L->param = lay.param;  L->param_bytes = lay.param_bytes;
     L->sym0 = lay.sym0;    L->sym1 = lay.sym1;
     L->shared_bytes = lay.shared_bytes;
+    L->eg.dyn_smem = (uint32_t)dyn_shared;
+    L->eg.total_smem = (uint32_t)((lay.shared_bytes + 255) / 256 * 256);
     L->frame0 = lay.frame0;
     L->local_stride = lay.local_stride;
     if (st != LS_OK)
@@ -346,6 +353,7 @@ static ls_status prepare(struct launch *L, size_t dyn_shared, void **args)
             return GPU_FAIL(gpu, LS_ERR_NOMEM, "host memory exhausted");
         w->ew.grid = &w->gridv;
         w->ew.sym_addr[0] = L->sym0;
+        w->ew.clock = &w->warp_insts;   /* functional: instructions so far */
         if (gpu->clog.f) {
             w->commit = gpu_commit_record;
             w->commit_user = &gpu->clog;

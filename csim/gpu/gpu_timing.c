@@ -258,6 +258,7 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
     k.param = lay.param;
     k.param_bytes = lay.param_bytes;
     k.shared_bytes = lay.shared_bytes;
+    k.dyn_smem = (uint32_t)dyn_shared;
     k.ntid[0] = block.x; k.ntid[1] = block.y; k.ntid[2] = block.z;
     k.nctaid[0] = grid.x; k.nctaid[1] = grid.y; k.nctaid[2] = grid.z;
     k.nthreads = block.x * block.y * block.z;

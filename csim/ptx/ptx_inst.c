@@ -6,21 +6,45 @@
 
 /* ------------------------------------------------------ modifier table */
 
-enum {
-    M_TYPE = 1u << 0, M_SPACE = 1u << 1, M_VEC = 1u << 2, M_CMP = 1u << 3,
-    M_RND = 1u << 4, M_HILO = 1u << 5, M_WIDE = 1u << 6, M_SAT = 1u << 7,
-    M_FTZ = 1u << 8, M_APPROX = 1u << 9, M_CC = 1u << 10, M_UNI = 1u << 11,
-    M_NC = 1u << 12, M_VOL = 1u << 13, M_TO = 1u << 14, M_ALIGNED = 1u << 15,
-    M_BOOL = 1u << 16, M_ATOMOP = 1u << 17, M_SHFL = 1u << 18,
-    M_VOTE = 1u << 19, M_SYNC = 1u << 20, M_ARRIVE = 1u << 21,
-    M_WARP = 1u << 22, M_GEOM = 1u << 23, M_CLASS = 1u << 24,
-    M_ORDER = 1u << 25, M_SCOPE = 1u << 26, M_CACHE = 1u << 27,
-    M_SHFDIR = 1u << 28, M_SHFMODE = 1u << 29
-};
+#define M_TYPE    (1ull << 0)
+#define M_SPACE   (1ull << 1)
+#define M_VEC     (1ull << 2)
+#define M_CMP     (1ull << 3)
+#define M_RND     (1ull << 4)
+#define M_HILO    (1ull << 5)
+#define M_WIDE    (1ull << 6)
+#define M_SAT     (1ull << 7)
+#define M_FTZ     (1ull << 8)
+#define M_APPROX  (1ull << 9)
+#define M_CC      (1ull << 10)
+#define M_UNI     (1ull << 11)
+#define M_NC      (1ull << 12)
+#define M_VOL     (1ull << 13)
+#define M_TO      (1ull << 14)
+#define M_ALIGNED (1ull << 15)
+#define M_BOOL    (1ull << 16)
+#define M_ATOMOP  (1ull << 17)
+#define M_SHFL    (1ull << 18)
+#define M_VOTE    (1ull << 19)
+#define M_SYNC    (1ull << 20)
+#define M_ARRIVE  (1ull << 21)
+#define M_WARP    (1ull << 22)
+#define M_GEOM    (1ull << 23)
+#define M_CLASS   (1ull << 24)
+#define M_ORDER   (1ull << 25)
+#define M_SCOPE   (1ull << 26)
+#define M_CACHE   (1ull << 27)
+#define M_SHIFTAMT (1ull << 28)  /* bfind .shiftamt                        */
+#define M_MODE    (1ull << 29)   /* prmt modes, .clamp/.wrap, .shr7/.shr15 */
+#define M_PO      (1ull << 30)   /* vmad .po                               */
+#define M_DIR     (1ull << 31)   /* shf .l/.r                              */
+#define M_RED     (1ull << 32)   /* bar/barrier .red                       */
+#define M_POPC    (1ull << 33)   /* bar.red .popc                          */
+#define M_NAN     (1ull << 34)   /* min/max .NaN                           */
 
 struct mod_ent {
     const char *name;
-    uint32_t cls;
+    uint64_t cls;
     uint16_t val;
 };
 
@@ -33,6 +57,7 @@ static const struct mod_ent mods[] = {
     {"s32", M_TYPE, PTX_T_S32}, {"s64", M_TYPE, PTX_T_S64},
     {"f16", M_TYPE, PTX_T_F16}, {"f32", M_TYPE, PTX_T_F32},
     {"f64", M_TYPE, PTX_T_F64}, {"pred", M_TYPE, PTX_T_PRED},
+    {"f16x2", M_TYPE, PTX_T_F16X2},
     {"global", M_SPACE, PTX_SP_GLOBAL}, {"shared", M_SPACE, PTX_SP_SHARED},
     {"local", M_SPACE, PTX_SP_LOCAL}, {"param", M_SPACE, PTX_SP_PARAM},
     {"const", M_SPACE, PTX_SP_CONST},
@@ -81,16 +106,42 @@ static const struct mod_ent mods[] = {
     {"ca", M_CACHE, 0}, {"cg", M_CACHE, 0}, {"cs", M_CACHE, 0},
     {"lu", M_CACHE, 0}, {"cv", M_CACHE, 0}, {"wb", M_CACHE, 0},
     {"wt", M_CACHE, 0},
-    {"l", M_SHFDIR, PTX_SUB_SHF_L}, {"r", M_SHFDIR, PTX_SUB_SHF_R},
-    {"wrap", M_SHFMODE, PTX_F_WRAP}, {"clamp", M_SHFMODE, PTX_F_CLAMP},
+    {"shiftamt", M_SHIFTAMT, PTX_F_SHIFTAMT},
+    {"f4e", M_MODE, PTX_MODE_F4E}, {"b4e", M_MODE, PTX_MODE_B4E},
+    {"rc8", M_MODE, PTX_MODE_RC8}, {"ecl", M_MODE, PTX_MODE_ECL},
+    {"ecr", M_MODE, PTX_MODE_ECR}, {"rc16", M_MODE, PTX_MODE_RC16},
+    {"clamp", M_MODE, PTX_MODE_CLAMP}, {"wrap", M_MODE, PTX_MODE_WRAP},
+    {"shr7", M_MODE, PTX_MODE_SHR7}, {"shr15", M_MODE, PTX_MODE_SHR15},
+    {"po", M_PO, PTX_F_PO},
+    {"l", M_DIR, PTX_SUB_SHF_L}, {"r", M_DIR, PTX_SUB_SHF_R},
+    {"red", M_RED, 0}, {"popc", M_POPC, PTX_SUB_RED_POPC},
+    {"NaN", M_NAN, PTX_F_NAN},
 };
 
 #define FLOAT_MODS (M_FTZ | M_SAT)
 
 /* Modifier classes an opcode accepts. */
-static uint32_t allowed(enum ptx_op op)
+static uint64_t allowed(enum ptx_op op)
 {
     switch (op) {
+    case PTX_OP_BFIND: return M_TYPE | M_SHIFTAMT;
+    case PTX_OP_BMSK: case PTX_OP_SHF: return M_TYPE | M_MODE | M_DIR;
+    case PTX_OP_PRMT: return M_TYPE | M_MODE;
+    case PTX_OP_DP2A: return M_TYPE | M_HILO;
+    case PTX_OP_VADD: case PTX_OP_VSUB: case PTX_OP_VABSDIFF:
+    case PTX_OP_VMIN: case PTX_OP_VMAX:
+        return M_TYPE | M_SAT | M_ATOMOP;
+    case PTX_OP_VSHL: case PTX_OP_VSHR:
+        return M_TYPE | M_SAT | M_ATOMOP | M_MODE;
+    case PTX_OP_VMAD: return M_TYPE | M_SAT | M_MODE | M_PO;
+    case PTX_OP_VSET: case PTX_OP_VSET2: case PTX_OP_VSET4:
+        return M_TYPE | M_CMP | M_ATOMOP;
+    case PTX_OP_VADD2: case PTX_OP_VSUB2: case PTX_OP_VAVRG2:
+    case PTX_OP_VABSDIFF2: case PTX_OP_VMIN2: case PTX_OP_VMAX2:
+    case PTX_OP_VADD4: case PTX_OP_VSUB4: case PTX_OP_VAVRG4:
+    case PTX_OP_VABSDIFF4: case PTX_OP_VMIN4: case PTX_OP_VMAX4:
+        return M_TYPE | M_SAT | M_ATOMOP;
+    case PTX_OP_MATCH: return M_TYPE | M_SYNC | M_VOTE;
     case PTX_OP_ADD: case PTX_OP_SUB:
         return M_TYPE | M_RND | M_SAT | M_FTZ | M_CC;
     case PTX_OP_ADDC: case PTX_OP_SUBC:
@@ -109,9 +160,9 @@ static uint32_t allowed(enum ptx_op op)
     case PTX_OP_RSQRT: case PTX_OP_EX2: case PTX_OP_LG2: case PTX_OP_SIN:
     case PTX_OP_COS: case PTX_OP_TANH:
         return M_TYPE | M_FTZ | M_APPROX;
-    case PTX_OP_ABS: case PTX_OP_NEG: case PTX_OP_MIN: case PTX_OP_MAX:
-    case PTX_OP_TESTP:
+    case PTX_OP_ABS: case PTX_OP_NEG: case PTX_OP_TESTP:
         return M_TYPE | M_FTZ | (op == PTX_OP_TESTP ? M_CLASS : 0);
+    case PTX_OP_MIN: case PTX_OP_MAX: return M_TYPE | M_FTZ | M_NAN;
     case PTX_OP_SETP: return M_TYPE | M_CMP | M_BOOL | M_FTZ;
     case PTX_OP_SET: return M_TYPE | M_CMP | M_BOOL | M_FTZ;
     case PTX_OP_SLCT: return M_TYPE | M_FTZ;
@@ -130,12 +181,15 @@ static uint32_t allowed(enum ptx_op op)
     case PTX_OP_FENCE: return M_ORDER | M_SCOPE;
     case PTX_OP_BRA: case PTX_OP_CALL: return M_UNI;
     case PTX_OP_RET: case PTX_OP_EXIT: return M_UNI;
-    case PTX_OP_BAR: return M_SYNC | M_ARRIVE | M_WARP | M_ALIGNED;
-    case PTX_OP_BARRIER: return M_SYNC | M_ARRIVE | M_ALIGNED;
+    case PTX_OP_BAR:
+        return M_SYNC | M_ARRIVE | M_WARP | M_ALIGNED | M_RED | M_POPC |
+               M_BOOL | M_TYPE | M_SCOPE;
+    case PTX_OP_BARRIER:
+        return M_SYNC | M_ARRIVE | M_ALIGNED | M_RED | M_POPC | M_BOOL |
+               M_TYPE | M_SCOPE;
     case PTX_OP_SHFL: return M_TYPE | M_SYNC | M_SHFL;
     case PTX_OP_VOTE: return M_TYPE | M_SYNC | M_VOTE | M_UNI;
     case PTX_OP_ACTIVEMASK: return M_TYPE;
-    case PTX_OP_SHF: return M_TYPE | M_SHFDIR | M_SHFMODE;
     default: return M_TYPE;
     }
 }
@@ -145,11 +199,19 @@ static unsigned ntypes(enum ptx_op op)
 {
     switch (op) {
     case PTX_OP_BRA: case PTX_OP_CALL: case PTX_OP_RET: case PTX_OP_EXIT:
-    case PTX_OP_BAR: case PTX_OP_BARRIER: case PTX_OP_MEMBAR:
-    case PTX_OP_FENCE:
+    case PTX_OP_MEMBAR: case PTX_OP_FENCE:
         return 0;
     case PTX_OP_CVT: case PTX_OP_SET: case PTX_OP_SLCT: case PTX_OP_TEX:
+    case PTX_OP_DP4A: case PTX_OP_DP2A: case PTX_OP_VSET: case PTX_OP_VSET2:
+    case PTX_OP_VSET4:
         return 2;
+    case PTX_OP_VADD: case PTX_OP_VSUB: case PTX_OP_VABSDIFF: case PTX_OP_VMIN:
+    case PTX_OP_VMAX: case PTX_OP_VSHL: case PTX_OP_VSHR: case PTX_OP_VMAD:
+    case PTX_OP_VADD2: case PTX_OP_VSUB2: case PTX_OP_VAVRG2:
+    case PTX_OP_VABSDIFF2: case PTX_OP_VMIN2: case PTX_OP_VMAX2:
+    case PTX_OP_VADD4: case PTX_OP_VSUB4: case PTX_OP_VAVRG4:
+    case PTX_OP_VABSDIFF4: case PTX_OP_VMIN4: case PTX_OP_VMAX4:
+        return 3;
     default:
         return 1;
     }
@@ -174,6 +236,64 @@ static const struct mod_ent *find_mod(const char *s, size_t n)
     return NULL;
 }
 
+static bool is_video_simd(enum ptx_op o)
+{
+    return (o >= PTX_OP_VADD2 && o <= PTX_OP_VSET2) ||
+           (o >= PTX_OP_VADD4 && o <= PTX_OP_VSET4);
+}
+
+static bool is_video(enum ptx_op o)
+{
+    return o >= PTX_OP_VADD && o <= PTX_OP_VSET4;
+}
+
+/* What a newer opcode still lacks or has wrong in its modifiers (NULL:
+ * nothing): modes, op2, comparisons, .sync. */
+static const char *check_new_mods(const struct ptx_inst *in, bool sync)
+{
+    enum ptx_op o = (enum ptx_op)in->op;
+    unsigned md = in->mode;
+    bool cw = md == PTX_MODE_CLAMP || md == PTX_MODE_WRAP;
+    switch (o) {
+    case PTX_OP_PRMT:
+        return md && md > PTX_MODE_RC16 ? "a prmt mode (.f4e .b4e .rc8 .ecl .ecr .rc16)" : NULL;
+    case PTX_OP_BMSK: case PTX_OP_VSHL: case PTX_OP_VSHR:
+        if (!cw) return "a mode (.clamp or .wrap)";
+        if (o == PTX_OP_BMSK && in->sub) return "no direction (.l/.r)";
+        break;
+    case PTX_OP_SHF:
+        if (!cw) return "a mode (.clamp or .wrap)";
+        if (!in->sub) return "a direction (.l or .r)";
+        return NULL;
+    case PTX_OP_VMAD:
+        return md && md != PTX_MODE_SHR7 && md != PTX_MODE_SHR15
+                   ? "a scale (.shr7 or .shr15)" : NULL;
+    case PTX_OP_MATCH:
+        if (!sync) return ".sync (match.any.sync / match.all.sync)";
+        if (in->sub != PTX_SUB_ANY && in->sub != PTX_SUB_ALL)
+            return "a match mode (.any or .all)";
+        return NULL;
+    default:
+        break;
+    }
+    if (md && o != PTX_OP_VSHL && o != PTX_OP_VSHR && o != PTX_OP_BMSK)
+        return "no mode modifier here";
+    if (is_video(o)) {
+        bool simd = is_video_simd(o);
+        if (in->sub && in->sub != PTX_SUB_ADD &&
+            (simd || (in->sub != PTX_SUB_MIN && in->sub != PTX_SUB_MAX)))
+            return simd ? "no secondary op but .add" : "a secondary op .add, .min or .max";
+        if (simd && in->sub == PTX_SUB_ADD && (in->flags & PTX_F_SAT))
+            return "no .sat with the .add accumulate";
+        bool set = o == PTX_OP_VSET || o == PTX_OP_VSET2 || o == PTX_OP_VSET4;
+        if (set && (in->cmp < PTX_CMP_EQ || in->cmp > PTX_CMP_GE))
+            return "a comparison (.eq .ne .lt .le .gt .ge)";
+        if (!set && in->cmp)
+            return "no comparison";
+    }
+    return NULL;
+}
+
 /* Decodes "ld.global.nc.f32" into in's modifier fields. */
 static void decode_opcode(struct ptx_parser *p, struct ptx_inst *in,
                           const struct ptx_tok *t)
@@ -186,10 +306,10 @@ static void decode_opcode(struct ptx_parser *p, struct ptx_inst *in,
         ptx_perr(p, t->line, t->col, "unknown opcode '%.*s' (%.*s)", (int)bl, s,
                  (int)t->len, t->s);
     in->op = (uint8_t)op;
-    uint32_t ok = allowed((enum ptx_op)op), seen = 0;
-    uint8_t types[2] = {0, 0};
+    uint64_t ok = allowed((enum ptx_op)op), seen = 0;
+    uint8_t types[3] = {0, 0, 0};
     unsigned nt = 0;
-    bool sync = false, warp = false;
+    bool sync = false, warp = false, red = false, popc = false;
     const char *q = dot;
     while (q && q < end) {
         const char *m = q + 1;
@@ -197,7 +317,7 @@ static void decode_opcode(struct ptx_parser *p, struct ptx_inst *in,
         size_t ml = nx ? (size_t)(nx - m) : (size_t)(end - m);
         uint32_t col = t->col + (uint32_t)(q - s);
         const struct mod_ent *e = find_mod(m, ml);
-        uint32_t cls = e ? (e->cls & ok) : 0;
+        uint64_t cls = e ? (e->cls & ok) : 0;
         if (!e)
             ptx_perr(p, t->line, col, "unknown modifier '.%.*s' (%.*s)", (int)ml,
                      m, (int)t->len, t->s);
@@ -210,7 +330,7 @@ static void decode_opcode(struct ptx_parser *p, struct ptx_inst *in,
         seen |= cls;
         switch (cls) {
         case M_TYPE:
-            if (nt >= 2 || nt >= ntypes((enum ptx_op)op))
+            if (nt >= 3 || nt >= ntypes((enum ptx_op)op))
                 ptx_perr(p, t->line, col, "too many type suffixes (%.*s)",
                          (int)t->len, t->s);
             types[nt++] = (uint8_t)e->val;
@@ -222,8 +342,11 @@ static void decode_opcode(struct ptx_parser *p, struct ptx_inst *in,
             in->flags |= e->val == PTX_CMP_HI ? PTX_F_HI : PTX_F_LO;
             break;
         case M_RND: in->rnd = (uint8_t)e->val; break;
+        case M_MODE: in->mode = (uint8_t)e->val; break;
+        case M_RED: red = true; break;
+        case M_POPC: popc = true; break;
         case M_BOOL: case M_ATOMOP: case M_SHFL: case M_VOTE: case M_GEOM:
-        case M_CLASS: case M_ARRIVE: case M_SHFDIR:
+        case M_CLASS: case M_ARRIVE: case M_DIR:
             if (in->sub != PTX_SUB_NONE)
                 ptx_perr(p, t->line, col, "conflicting modifier '.%.*s' (%.*s)",
                          (int)ml, m, (int)t->len, t->s);
@@ -254,8 +377,13 @@ static void decode_opcode(struct ptx_parser *p, struct ptx_inst *in,
     /* required modifiers */
     enum ptx_op o = (enum ptx_op)op;
     const char *need = NULL;
-    if (nt != ntypes(o))
-        need = ntypes(o) == 2 ? "two type suffixes" : "a type suffix";
+    unsigned want = ntypes(o);
+    if (o == PTX_OP_BAR || o == PTX_OP_BARRIER)
+        want = red ? 1 : 0;
+    if (nt != want)
+        need = want == 0 ? "no type suffix"
+               : want == 3 ? "three type suffixes"
+               : want == 2 ? "two type suffixes" : "a type suffix";
     else if ((o == PTX_OP_SETP || o == PTX_OP_SET) && !in->cmp)
         need = "a comparison (.eq, .lt, ...)";
     else if ((o == PTX_OP_ATOM || o == PTX_OP_RED) && !in->sub)
@@ -270,18 +398,27 @@ static void decode_opcode(struct ptx_parser *p, struct ptx_inst *in,
         need = "a class (.finite, .notanumber, ...)";
     else if (o == PTX_OP_CVTA && !in->space)
         need = "a state space";
-    else if (o == PTX_OP_SHF && !in->sub)
-        need = "a shift direction (.l, .r)";
-    else if (o == PTX_OP_SHF && !(in->flags & (PTX_F_WRAP | PTX_F_CLAMP)))
-        need = "a shift mode (.wrap, .clamp)";
-    else if (o == PTX_OP_SHF && types[0] != PTX_T_B32)
-        need = ".b32";
     else if ((o == PTX_OP_SETP || o == PTX_OP_SET) && in->sub &&
              in->sub != PTX_SUB_AND && in->sub != PTX_SUB_OR &&
              in->sub != PTX_SUB_XOR)
         need = "a boolean operation";
+    else
+        need = check_new_mods(in, sync);
     if (o == PTX_OP_BAR || o == PTX_OP_BARRIER) {
-        if (warp) {
+        if (red) {
+            enum ptx_sub rs = popc ? PTX_SUB_RED_POPC
+                              : in->sub == PTX_SUB_AND ? PTX_SUB_RED_AND
+                              : in->sub == PTX_SUB_OR ? PTX_SUB_RED_OR
+                                                      : PTX_SUB_NONE;
+            if (warp || sync || (popc && in->sub) || rs == PTX_SUB_NONE)
+                need = "one reduction .popc, .and or .or after .red";
+            else if (types[0] != (rs == PTX_SUB_RED_POPC ? PTX_T_U32 : PTX_T_PRED))
+                need = rs == PTX_SUB_RED_POPC ? ".u32 for .red.popc"
+                                              : ".pred for .red.and/.or";
+            in->sub = (uint8_t)rs;
+        } else if (popc || (in->sub && in->sub != PTX_SUB_ARRIVE)) {
+            need = ".red before .popc/.and/.or";
+        } else if (warp) {
             if (!sync)
                 need = ".sync after .warp";
             in->sub = PTX_SUB_WARP_SYNC;
@@ -298,7 +435,8 @@ static void decode_opcode(struct ptx_parser *p, struct ptx_inst *in,
     if (need)
         ptx_perr(p, t->line, t->col, "expected %s (%.*s)", need, (int)t->len, t->s);
     in->type = types[0];
-    in->type2 = nt == 2 ? types[1] : types[0];
+    in->type2 = nt >= 2 ? types[1] : types[0];
+    in->type3 = nt >= 3 ? types[2] : in->type2;
 }
 
 /* ------------------------------------------------------------- operands */
@@ -313,6 +451,7 @@ struct raw {
     bool has_coords;
     struct ptx_operand coords;
     struct ptx_tok label;      /* PTX_O_LABEL before resolution */
+    bool minus;                /* '-' before a register (vmad only) */
 };
 
 static void init_opnd(struct ptx_operand *o)
@@ -370,6 +509,42 @@ static void parse_vec(struct ptx_parser *p, struct ptx_operand *o)
             o->vec_regs[o->vec_n++] = need_reg(p, &t);
     } while (ptx_accept(p, ','));
     ptx_expect(p, '}', "closing the vector operand");
+}
+
+/* `reg.sel` (video selectors `.b0`, `.h1`, `.h10`, `.b3210`): fills o
+ * and returns true when t is a register followed by a selector. */
+static bool parse_selected_reg(struct ptx_parser *p, const struct ptx_tok *t,
+                               struct ptx_operand *o)
+{
+    const char *dot = NULL;
+    for (size_t i = t->len; i-- > 1;)
+        if (t->s[i] == '.') {
+            dot = t->s + i;
+            break;
+        }
+    if (!dot)
+        return false;
+    size_t rl = (size_t)(dot - t->s), sl = t->len - rl - 1;
+    int32_t reg = ptx_find_reg(p, t->s, rl);
+    if (reg < 0)
+        return false;
+    const char *q = dot + 1;
+    if (sl < 2 || sl > 5 || (q[0] != 'b' && q[0] != 'h'))
+        ptx_perr(p, t->line, t->col, "unknown register selector (%.*s)",
+                 (int)t->len, t->s);
+    unsigned maxd = q[0] == 'b' ? 7 : 3, sel = q[0] == 'b' ? PTX_SEL_B : PTX_SEL_H;
+    unsigned n = (unsigned)sl - 1;
+    for (unsigned i = 0; i < n; i++) {
+        unsigned dg = (unsigned)(q[1 + i] - '0');
+        if (q[1 + i] < '0' || dg > maxd)
+            ptx_perr(p, t->line, t->col, "unknown register selector (%.*s)",
+                     (int)t->len, t->s);
+        sel |= dg << (3 * (n - 1 - i));
+    }
+    o->kind = PTX_O_REG;
+    o->reg = reg;
+    o->sel = (uint16_t)(sel | ((n - 1) << 12));
+    return true;
 }
 
 static void parse_operand(struct ptx_parser *p, struct raw *r, bool want_label)
@@ -456,8 +631,21 @@ static void parse_operand(struct ptx_parser *p, struct raw *r, bool want_label)
         r->d = neg ? -t.d : t.d;
         return;
     case PTX_TK_WORD:
-        if (neg)
-            break;
+        if (neg) {
+            int32_t reg = ptx_find_reg(p, t.s, t.len);
+            if (reg < 0)
+                break;
+            r->o.kind = PTX_O_REG;
+            r->o.reg = reg;
+            r->minus = true;
+            return;
+        }
+        if (t.len == 7 && memcmp(t.s, "WARP_SZ", 7) == 0) {
+            r->o.kind = PTX_O_IMM;       /* the predefined constant */
+            r->lit = PTX_TK_INT;
+            r->o.imm = 32;
+            return;
+        }
         if (t.s[0] == '%') {
             int sr = ptx_sreg_from_name(t.s, t.len);
             if (sr >= 0) {
@@ -490,6 +678,8 @@ static void parse_operand(struct ptx_parser *p, struct raw *r, bool want_label)
                 r->o.imm = parse_offset(p);
                 return;
             }
+            if (parse_selected_reg(p, &t, &r->o))
+                return;
             if (t.s[0] == '%' && memchr(t.s, '.', t.len))
                 ptx_perr(p, t.line, t.col, "unknown special register (%.*s)",
                          (int)t.len, t.s);
@@ -552,8 +742,19 @@ static void type_imm(struct ptx_parser *p, struct raw *r, enum ptx_type t)
         default: u = d2bits(r->d); break;
         }
     } else if (t == PTX_T_F16) {
+        /* an integer literal is the raw 16-bit pattern (nvcc's spelling,
+         * e.g. 0x3C00); a float literal is rounded to nearest f16 */
+        switch (r->lit) {
+        case PTX_TK_INT: u &= 0xffffu; break;
+        case PTX_TK_F32: { float f; uint32_t b = (uint32_t)u; memcpy(&f, &b, 4); u = ptx_f64_to_f16(f); break; }
+        case PTX_TK_F64: { double d; memcpy(&d, &u, 8); u = ptx_f64_to_f16(d); break; }
+        default: u = ptx_f64_to_f16(r->d); break;
+        }
+    } else if (t == PTX_T_F16X2) {
         if (r->lit != PTX_TK_INT)
-            ptx_perr(p, r->line, r->col, "f16 float immediates are not supported (.f16)");
+            ptx_perr(p, r->line, r->col,
+                     "expected a 32-bit integer pattern for an .f16x2 immediate");
+        u &= 0xffffffffu;
     } else if (r->lit == PTX_TK_DEC) {
         ptx_perr(p, r->line, r->col, "expected an integer immediate (%g)", r->d);
     }
@@ -611,7 +812,14 @@ static void place(struct ptx_parser *p, struct ptx_inst *in, struct raw *r,
     if (r->o.neg && p->cur.regs[r->o.reg].type != PTX_T_PRED)
         ptx_perr(p, r->line, r->col, "'!' needs a predicate register (%s)",
                  p->cur.regs[r->o.reg].name);
-    if (r->has_pipe && !((in->op == PTX_OP_SHFL || in->op == PTX_OP_SETP) && slot == 0))
+    if (r->minus && in->op != PTX_OP_VMAD)
+        ptx_perr(p, r->line, r->col, "'-' before a register is only valid for vmad (%s)",
+                 ptx_op_name((enum ptx_op)in->op));
+    if (r->o.sel && !is_video((enum ptx_op)in->op))
+        ptx_perr(p, r->line, r->col, "register selectors are only valid for video instructions (%s)",
+                 ptx_op_name((enum ptx_op)in->op));
+    if (r->has_pipe && !((in->op == PTX_OP_SHFL || in->op == PTX_OP_SETP ||
+                          in->op == PTX_OP_MATCH) && slot == 0))
         ptx_perr(p, r->line, r->col, "unexpected '|' operand (%s)",
                  ptx_op_name((enum ptx_op)in->op));
     if (r->has_coords && in->op != PTX_OP_TEX)
@@ -690,6 +898,65 @@ static void count_err(struct ptx_parser *p, const struct ptx_tok *opt,
 
 #define MAXRAW 8
 
+/* Whether selector sel (PTX_SEL_*) is valid for slot (0 = d, 1/2 = a/b)
+ * of video op o with the given number of lanes (1 scalar, 2, 4). */
+static bool video_sel_ok(unsigned sel, unsigned lanes, unsigned slot)
+{
+    if (!sel)
+        return true;
+    unsigned n = PTX_SEL_N(sel), used = 0;
+    bool byte = (sel & PTX_SEL_B) != 0;
+    if (lanes == 1)                     /* .b0-.b3, .h0-.h1 */
+        return n == 1 && PTX_SEL_DIGIT(sel, 0) <= (byte ? 3u : 1u);
+    if (slot == 0) {                    /* d mask: distinct lanes */
+        if (byte != (lanes == 4))
+            return false;
+        for (unsigned i = 0; i < n; i++) {
+            unsigned dg = PTX_SEL_DIGIT(sel, i);
+            if (dg >= lanes || (used & (1u << dg)))
+                return false;
+            used |= 1u << dg;
+        }
+        return true;
+    }
+    return byte == (lanes == 4) && n == lanes;   /* .hxy / .bxyzw */
+}
+
+/* Operands of the video instructions (layout in ptx_ir.h). */
+static void parse_video(struct ptx_parser *p, struct ptx_inst *in,
+                        struct raw *r, unsigned n, const struct ptx_tok *opt)
+{
+    enum ptx_op op = (enum ptx_op)in->op;
+    unsigned lanes = is_video_simd(op) ? (op >= PTX_OP_VADD4 ? 4 : 2) : 1;
+    bool scalar = lanes == 1;
+    if (scalar && n != 3 && n != 4)
+        count_err(p, opt, "3 or 4 operands", n);
+    if (!scalar && n != 4)
+        count_err(p, opt, "4 operands (d, a, b, c)", n);
+    if (scalar && n == 3 && in->sub)
+        count_err(p, opt, "4 operands with a secondary operation", n);
+    if (op == PTX_OP_VMAD && n != 4)
+        count_err(p, opt, "4 operands (d, a, b, c)", n);
+    for (unsigned i = 0; i < n; i++) {
+        place(p, in, &r[i], i, i ? RL_SRC : RL_DST, PTX_T_U32);
+        in->o[i].neg = r[i].minus;
+        if (i == 3 && r[i].o.sel)
+            ptx_perr(p, r[i].line, r[i].col, "unexpected selector on c (%s)",
+                     ptx_op_name(op));
+        if (!video_sel_ok(r[i].o.sel, lanes, i) ||
+            (i == 0 && scalar && r[i].o.sel && (n != 4 || in->sub ||
+                                                 op == PTX_OP_VMAD)))
+            ptx_perr(p, r[i].line, r[i].col, "invalid selector for operand %u of %s",
+                     i, ptx_op_name(op));
+    }
+    if (scalar && n == 4 && !in->sub && !in->o[0].sel && op != PTX_OP_VMAD)
+        ptx_perr(p, r[0].line, r[0].col,
+                 "expected a secondary operation (.add .min .max) or a d selector (%s)",
+                 ptx_op_name(op));
+}
+
+
+
 void ptx_parse_inst(struct ptx_parser *p, int32_t guard, bool guard_neg,
                     uint32_t gline, uint32_t gcol)
 {
@@ -759,15 +1026,14 @@ void ptx_parse_inst(struct ptx_parser *p, int32_t guard, bool guard_neg,
         break;
     case PTX_OP_MAD: case PTX_OP_MAD24: case PTX_OP_MADC: case PTX_OP_FMA:
     case PTX_OP_SAD: case PTX_OP_BFE: case PTX_OP_PRMT: case PTX_OP_SELP:
-    case PTX_OP_SLCT: case PTX_OP_SHF:
+    case PTX_OP_SLCT:
         if (n != 4)
             count_err(p, &opt, "4 operands", n);
         place(p, in, &r[0], 0, RL_DST, ty);
         place(p, in, &r[1], 1, RL_SRC, op == PTX_OP_BFE ? ty : ty);
         place(p, in, &r[2], 2, RL_SRC, op == PTX_OP_BFE ? PTX_T_U32 : ty);
         place(p, in, &r[3], 3, RL_SRC,
-              (op == PTX_OP_BFE || op == PTX_OP_SHF) ? PTX_T_U32
-              : op == PTX_OP_SELP ? PTX_T_PRED
+              op == PTX_OP_BFE ? PTX_T_U32 : op == PTX_OP_SELP ? PTX_T_PRED
               : op == PTX_OP_SLCT ? t2 : ty);
         break;
     case PTX_OP_BFI:
@@ -779,11 +1045,21 @@ void ptx_parse_inst(struct ptx_parser *p, int32_t guard, bool guard_neg,
         place(p, in, &r[3], 3, RL_SRC, PTX_T_U32);
         place(p, in, &r[4], 4, RL_SRC, PTX_T_U32);
         break;
+    case PTX_OP_CVT:
+        if (ty == PTX_T_F16X2) {        /* cvt.rn.f16x2.f32 d, a, b */
+            if (n != 3)
+                count_err(p, &opt, "3 operands (d, a, b)", n);
+            place(p, in, &r[0], 0, RL_DST, ty);
+            place(p, in, &r[1], 1, RL_SRC, t2);
+            place(p, in, &r[2], 2, RL_SRC, t2);
+            break;
+        }
+        /* fall through */
     case PTX_OP_ABS: case PTX_OP_NEG: case PTX_OP_NOT: case PTX_OP_CNOT:
     case PTX_OP_POPC: case PTX_OP_CLZ: case PTX_OP_BREV: case PTX_OP_SQRT:
     case PTX_OP_RSQRT: case PTX_OP_RCP: case PTX_OP_EX2: case PTX_OP_LG2:
     case PTX_OP_SIN: case PTX_OP_COS: case PTX_OP_TANH: case PTX_OP_TESTP:
-    case PTX_OP_CVT:
+    case PTX_OP_BFIND:
         if (n != 2)
             count_err(p, &opt, "2 operands", n);
         place(p, in, &r[0], 0, RL_DST, ty);
@@ -870,6 +1146,18 @@ void ptx_parse_inst(struct ptx_parser *p, int32_t guard, bool guard_neg,
         in->nopnd = 3;
         break;
     case PTX_OP_BAR: case PTX_OP_BARRIER:
+        if (in->sub == PTX_SUB_RED_POPC || in->sub == PTX_SUB_RED_AND ||
+            in->sub == PTX_SUB_RED_OR) {      /* d, a{, b}, {!}c */
+            if (n != 3 && n != 4)
+                count_err(p, &opt, "3 or 4 operands (d, a, [b,] c)", n);
+            place(p, in, &r[0], 0, RL_DST, ty);
+            place(p, in, &r[1], 1, RL_SRC, PTX_T_U32);
+            if (n == 4)
+                place(p, in, &r[2], 2, RL_SRC, PTX_T_U32);
+            place(p, in, &r[n - 1], 3, RL_SRC, PTX_T_PRED);
+            in->nopnd = 4;
+            break;
+        }
         if (in->sub == PTX_SUB_WARP_SYNC) {
             if (n != 1)
                 count_err(p, &opt, "1 operand (membermask)", n);
@@ -908,7 +1196,64 @@ void ptx_parse_inst(struct ptx_parser *p, int32_t guard, bool guard_neg,
             count_err(p, &opt, "1 operand", n);
         place(p, in, &r[0], 0, RL_DST, ty);
         break;
+    case PTX_OP_NANOSLEEP:
+        if (n != 1)
+            count_err(p, &opt, "1 operand (t)", n);
+        place(p, in, &r[0], 0, RL_SRC, PTX_T_U32);
+        break;
+    case PTX_OP_BMSK:
+        if (n != 3)
+            count_err(p, &opt, "3 operands", n);
+        place(p, in, &r[0], 0, RL_DST, ty);
+        place(p, in, &r[1], 1, RL_SRC, PTX_T_U32);
+        place(p, in, &r[2], 2, RL_SRC, PTX_T_U32);
+        break;
+    case PTX_OP_FNS:
+        if (n != 4)
+            count_err(p, &opt, "4 operands (d, mask, base, offset)", n);
+        place(p, in, &r[0], 0, RL_DST, PTX_T_U32);
+        place(p, in, &r[1], 1, RL_SRC, ty);
+        place(p, in, &r[2], 2, RL_SRC, PTX_T_U32);
+        place(p, in, &r[3], 3, RL_SRC, PTX_T_S32);
+        break;
+    case PTX_OP_LOP3:
+        if (n != 5)
+            count_err(p, &opt, "5 operands (d, a, b, c, immLut)", n);
+        for (unsigned i = 0; i < 4; i++)
+            place(p, in, &r[i], i, i ? RL_SRC : RL_DST, ty);
+        if (r[4].o.kind != PTX_O_IMM)
+            ptx_perr(p, r[4].line, r[4].col, "expected an immediate truth table (lop3)");
+        place(p, in, &r[4], 4, RL_SRC, PTX_T_U32);
+        break;
+    case PTX_OP_SHF: case PTX_OP_DP4A: case PTX_OP_DP2A:
+        if (n != 4)
+            count_err(p, &opt, "4 operands", n);
+        place(p, in, &r[0], 0, RL_DST, op == PTX_OP_SHF ? ty : PTX_T_U32);
+        place(p, in, &r[1], 1, RL_SRC, ty);
+        place(p, in, &r[2], 2, RL_SRC, t2);
+        place(p, in, &r[3], 3, RL_SRC, PTX_T_U32);
+        if (op == PTX_OP_DP2A && !(in->flags & (PTX_F_LO | PTX_F_HI)))
+            ptx_perr(p, opt.line, opt.col, "expected .lo or .hi (%.*s)",
+                     (int)opt.len, opt.s);
+        break;
+    case PTX_OP_MATCH:
+        if (n != 3)
+            count_err(p, &opt, "3 operands (d[|p], a, membermask)", n);
+        place(p, in, &r[0], 0, RL_DST, ty);
+        if (r[0].has_pipe) {
+            if (in->sub != PTX_SUB_ALL)
+                ptx_perr(p, r[0].line, r[0].col, "only match.all writes a predicate (d|p)");
+            in->o[1] = r[0].pipe;
+        }
+        place(p, in, &r[1], 2, RL_SRC, ty);
+        place(p, in, &r[2], 3, RL_SRC, PTX_T_B32);
+        in->nopnd = 4;
+        break;
     default:
+        if (is_video(op)) {
+            parse_video(p, in, r, n, &opt);
+            break;
+        }
         ptx_perr(p, opt.line, opt.col, "unsupported instruction (%.*s)",
                  (int)opt.len, opt.s);
     }

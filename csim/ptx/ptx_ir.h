@@ -10,8 +10,6 @@
  *   add sub mul mul24 div rem min max copysign and or xor shl shr
  *   addc subc:                       o[0]=d, o[1]=a, o[2]=b
  *   mad mad24 madc fma sad bfe prmt: o[0]=d, o[1]=a, o[2]=b, o[3]=c
- *   shf:     o[0]=d, o[1]=a (low word), o[2]=b (high word), o[3]=c
- *            (amount, u32); sub = SHF_L/SHF_R, PTX_F_CLAMP for .clamp
  *   bfi:     o[0]=d, o[1]=a, o[2]=b, o[3]=c (pos), o[4]=d (len)
  *   abs neg not cnot popc clz brev sqrt rsqrt rcp ex2 lg2 sin cos tanh:
  *            o[0]=d, o[1]=a
@@ -51,6 +49,30 @@
  *   vote:    o[0]=d, o[1]=a (predicate, may carry neg), o[2]=membermask;
  *            sub = ALL/ANY/UNI/BALLOT
  *   activemask: o[0]=d
+ *   bar.red (sub = RED_POPC/RED_AND/RED_OR): o[0]=d, o[1]=barrier id,
+ *            o[2]=thread count or NONE, o[3]=c predicate (may carry neg)
+ *   bfind:   o[0]=d (u32), o[1]=a; PTX_F_SHIFTAMT
+ *   bmsk:    o[0]=d, o[1]=a (pos), o[2]=b (width); mode = CLAMP/WRAP
+ *   fns:     o[0]=d, o[1]=mask, o[2]=base (u32), o[3]=offset (s32)
+ *   lop3:    o[0]=d, o[1]=a, o[2]=b, o[3]=c, o[4]=immLut (IMM)
+ *   shf:     o[0]=d, o[1]=a, o[2]=b, o[3]=c (shift); sub = SHF_L/SHF_R,
+ *            mode = CLAMP/WRAP
+ *   dp4a dp2a: o[0]=d, o[1]=a, o[2]=b, o[3]=c; type = a's type, type2 =
+ *            b's type; dp2a .lo/.hi in PTX_F_LO/PTX_F_HI
+ *   prmt:    mode = NONE (selector nibbles) or F4E..RC16 (c[1:0])
+ *   vadd vsub vabsdiff vmin vmax vshl vshr vset (scalar video):
+ *            o[0]=d (sel = dsel), o[1]=a (sel = asel), o[2]=b (sel =
+ *            bsel), o[3]=c or NONE; sub = op2 (ADD/MIN/MAX) or NONE;
+ *            type/type2/type3 = d/a/b types (vset: type/type2 = a/b);
+ *            vshl/vshr: mode = CLAMP/WRAP
+ *   vmad:    o[0]=d, o[1]=a, o[2]=b, o[3]=c; neg on o[1..3] = '-' prefix;
+ *            mode = SHR7/SHR15 or NONE; PTX_F_PO
+ *   vadd2 ... vset2, vadd4 ... vset4 (SIMD video): o[0]=d (sel = mask),
+ *            o[1]=a (asel), o[2]=b (bsel), o[3]=c; sub = ADD for .add
+ *   nanosleep: o[0]=t (u32)
+ *   match:   o[0]=d, o[1]=p (REG for match.all d|p, else NONE), o[2]=a,
+ *            o[3]=membermask; sub = ANY/ALL
+ *   cvt.f16x2.f32: o[0]=d, o[1]=a (upper half), o[2]=b (lower half)
  * Types: `type` is the instruction's (last) type suffix; for mul/mad .wide
  * it is the SOURCE type (d is twice as wide), for .hi/.lo it is the
  * operand type. Immediates are raw bits: in an f32 slot the 32-bit IEEE
@@ -101,6 +123,7 @@ enum ptx_type {
     PTX_T_U8, PTX_T_U16, PTX_T_U32, PTX_T_U64,
     PTX_T_S8, PTX_T_S16, PTX_T_S32, PTX_T_S64,
     PTX_T_F16, PTX_T_F32, PTX_T_F64,
+    PTX_T_F16X2,       /* two f16 in 32 bits: lane 0 = bits 0..15 */
     PTX_T_COUNT
 };
 /* Width in bits (pred: 1), signedness and float-ness of a type. */
@@ -129,7 +152,7 @@ enum ptx_rnd {       /* rounding: float (.rn...) and float->int (.rni...) */
 /* Sub-operation, interpreted per opcode:
  *  setp: bool-op with the c predicate; atom/red: the operation;
  *  shfl: mode; vote: mode; bar: sync/arrive/red; tex: geometry;
- *  testp: class; shf: direction. */
+ *  testp: class. */
 enum ptx_sub {
     PTX_SUB_NONE = 0,
     PTX_SUB_AND, PTX_SUB_OR, PTX_SUB_XOR,                 /* setp, atom, red */
@@ -142,7 +165,17 @@ enum ptx_sub {
     PTX_SUB_1D, PTX_SUB_2D, PTX_SUB_3D,                   /* tex             */
     PTX_SUB_FINITE, PTX_SUB_INFINITE, PTX_SUB_NUMBER,
     PTX_SUB_NOTANUMBER, PTX_SUB_NORMAL, PTX_SUB_SUBNORMAL,/* testp           */
+    PTX_SUB_RED_AND, PTX_SUB_RED_OR,                      /* bar.red         */
     PTX_SUB_SHF_L, PTX_SUB_SHF_R                          /* shf direction   */
+};
+/* Per-opcode mode (struct ptx_inst.mode): prmt byte-select modes,
+ * .clamp/.wrap of bmsk, shf, vshl, vshr, and the vmad scale. */
+enum ptx_mode {
+    PTX_MODE_NONE = 0,
+    PTX_MODE_F4E, PTX_MODE_B4E, PTX_MODE_RC8, PTX_MODE_ECL, PTX_MODE_ECR,
+    PTX_MODE_RC16,                                        /* prmt            */
+    PTX_MODE_CLAMP, PTX_MODE_WRAP,                        /* bmsk shf vshl vshr */
+    PTX_MODE_SHR7, PTX_MODE_SHR15                         /* vmad scale      */
 };
 /* Flag bits of struct ptx_inst.flags. */
 #define PTX_F_HI       (1u << 0)   /* .hi  */
@@ -158,8 +191,20 @@ enum ptx_sub {
 #define PTX_F_TO       (1u << 10)  /* cvta.to.<space> */
 #define PTX_F_SHFL_P   (1u << 11)  /* shfl writes d|p */
 #define PTX_F_ALIGNED  (1u << 12)  /* .aligned (barrier) */
-#define PTX_F_WRAP     (1u << 13)  /* shf.wrap: amount taken mod 32 */
-#define PTX_F_CLAMP    (1u << 14)  /* shf.clamp: amount clamped to 32 */
+#define PTX_F_PO       (1u << 13)  /* vmad .po (plus one)                  */
+#define PTX_F_SHIFTAMT (1u << 14)  /* bfind .shiftamt                      */
+#define PTX_F_NAN      (1u << 15)  /* min/max .NaN: a NaN input gives NaN   */
+
+/* Video-instruction selectors (struct ptx_operand.sel), as written after a
+ * register: `.b2`, `.h1` (scalar byte/half select), `.h10`/`.h32` (SIMD
+ * half selects), `.b3210`/`.b7654` (SIMD byte selects), d masks `.h10`,
+ * `.b20`. 0 = none (the instruction's default). Digits are stored as
+ * written, the last one in bits 0..2: digit i (0 = rightmost) is
+ * (sel >> 3i) & 7; the digit count is PTX_SEL_N(sel). */
+#define PTX_SEL_B        0x4000u   /* .bNNNN                               */
+#define PTX_SEL_H        0x8000u   /* .hNN                                 */
+#define PTX_SEL_N(s)     ((((s) >> 12) & 3u) + 1u)
+#define PTX_SEL_DIGIT(s, i) (((s) >> (3u * (i))) & 7u)
 
 /* ---- operands ---- */
 enum ptx_opnd_kind {
@@ -182,7 +227,10 @@ enum ptx_sreg {
     PTX_SR_LANEMASK_EQ, PTX_SR_LANEMASK_LT, PTX_SR_LANEMASK_LE,
     PTX_SR_LANEMASK_GT, PTX_SR_LANEMASK_GE,
     PTX_SR_CLOCK, PTX_SR_CLOCK64, PTX_SR_GRIDID,
-    PTX_SR_COUNT
+    PTX_SR_GLOBALTIMER, PTX_SR_GLOBALTIMER_LO, PTX_SR_GLOBALTIMER_HI,
+    PTX_SR_DYNAMIC_SMEM_SIZE, PTX_SR_TOTAL_SMEM_SIZE,
+    PTX_SR_ENVREG0,                      /* %envreg0 .. %envreg31 follow */
+    PTX_SR_COUNT = PTX_SR_ENVREG0 + 32
 };
 /* Name of a special register as written in PTX ("%tid.x"). */
 const char *ptx_sreg_name(enum ptx_sreg r);
@@ -204,6 +252,7 @@ struct ptx_operand {
     int64_t imm;           /* PTX_O_IMM bits; PTX_O_MEM/PTX_O_SYM offset  */
     uint8_t sreg;          /* PTX_O_SREG */
     uint8_t vec_n;         /* PTX_O_VEC */
+    uint16_t sel;          /* video selector (PTX_SEL_*), 0 = none        */
     int32_t vec_regs[4];   /* PTX_O_VEC */
     int32_t label;         /* PTX_O_LABEL: instruction index              */
     int32_t func;          /* PTX_O_FUNC */
@@ -227,6 +276,8 @@ struct ptx_inst {
     uint16_t flags;        /* PTX_F_*                                     */
     uint8_t nopnd;
     bool guard_neg;        /* @!p                                         */
+    uint8_t mode;          /* enum ptx_mode                               */
+    uint8_t type3;         /* third type suffix (video d.a.b: b's type)   */
     int32_t guard;         /* predicate register index, -1 = unguarded    */
     struct ptx_operand o[PTX_MAX_OPNDS];
     /* filled by the CFG pass for branches: immediate post-dominator, the

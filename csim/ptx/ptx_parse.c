@@ -548,7 +548,15 @@ static void store_lit(struct ptx_parser *p, uint8_t *dst, enum ptx_type t,
         else
             memcpy(&bits, &d, 8);
     } else if (t == PTX_T_F16) {
-        ptx_perr(p, line, col, "f16 initialisers are not supported (.f16)");
+        if (l->kind == PTX_TK_INT)     /* raw pattern, as for immediates */
+            bits = (l->neg ? (uint64_t)0 - l->u : l->u) & 0xffffu;
+        else
+            bits = ptx_f64_to_f16(lit_double(l));
+    } else if (t == PTX_T_F16X2) {
+        if (l->kind != PTX_TK_INT)
+            ptx_perr(p, line, col,
+                     "expected a 32-bit integer pattern for an .f16x2 initialiser");
+        bits = (l->neg ? (uint64_t)0 - l->u : l->u) & 0xffffffffu;
     } else {
         if (l->kind == PTX_TK_DEC)
             ptx_perr(p, line, col,

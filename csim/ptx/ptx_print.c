@@ -14,7 +14,11 @@ static const char *const sub_names[] = {
     "", "and", "or", "xor", "add", "min", "max", "inc", "dec", "exch", "cas",
     "up", "down", "bfly", "idx", "all", "any", "uni", "ballot", "sync",
     "arrive", "red.popc", "warp.sync", "1d", "2d", "3d", "finite", "infinite",
-    "number", "notanumber", "normal", "subnormal", "l", "r"};
+    "number", "notanumber", "normal", "subnormal", "red.and", "red.or", "l",
+    "r"};
+static const char *const mode_names[] = {
+    "", "f4e", "b4e", "rc8", "ecl", "ecr", "rc16", "clamp", "wrap", "shr7",
+    "shr15"};
 static const char *const space_names[] = {"", "reg", "global", "shared",
                                           "local", "param", "const", "tex"};
 
@@ -55,7 +59,18 @@ static void put_opnd(struct sbuf *b, const struct ptx_func *f,
 {
     switch (o->kind) {
     case PTX_O_NONE: put(b, "_"); break;
-    case PTX_O_REG: put(b, "%s%s", o->neg ? "!" : "", reg_name(f, o->reg)); break;
+    case PTX_O_REG:
+        /* neg on a non-predicate register is vmad's '-' */
+        put(b, "%s%s", !o->neg ? ""
+                       : (f && o->reg >= 0 && (uint32_t)o->reg < f->nregs &&
+                          f->regs[o->reg].type != PTX_T_PRED) ? "-" : "!",
+            reg_name(f, o->reg));
+        if (o->sel) {
+            put(b, ".%c", (o->sel & PTX_SEL_B) ? 'b' : 'h');
+            for (unsigned i = PTX_SEL_N(o->sel); i-- > 0;)
+                put(b, "%u", PTX_SEL_DIGIT(o->sel, i));
+        }
+        break;
     case PTX_O_IMM: put(b, "0x%" PRIx64, (uint64_t)o->imm); break;
     case PTX_O_SREG: put(b, "%s", ptx_sreg_name((enum ptx_sreg)o->sreg)); break;
     case PTX_O_SYM:
@@ -107,6 +122,8 @@ void ptx_inst_format(char *buf, size_t n, const struct ptx_func *f,
         put(&b, ".%s", NAME(sub_names, in->sub));
     if (in->cmp)
         put(&b, ".%s", NAME(cmp_names, in->cmp));
+    if (in->mode)
+        put(&b, ".%s", NAME(mode_names, in->mode));
     if (in->flags & PTX_F_TO)
         put(&b, ".to");
     if (in->space)
@@ -115,7 +132,7 @@ void ptx_inst_format(char *buf, size_t n, const struct ptx_func *f,
         {PTX_F_UNI, "uni"}, {PTX_F_NC, "nc"}, {PTX_F_VOLATILE, "volatile"},
         {PTX_F_HI, "hi"}, {PTX_F_LO, "lo"}, {PTX_F_WIDE, "wide"},
         {PTX_F_APPROX, "approx"}, {PTX_F_CC, "cc"}, {PTX_F_ALIGNED, "aligned"},
-        {PTX_F_WRAP, "wrap"}, {PTX_F_CLAMP, "clamp"}};
+        {PTX_F_PO, "po"}, {PTX_F_SHIFTAMT, "shiftamt"}, {PTX_F_NAN, "NaN"}};
     for (unsigned i = 0; i < sizeof fl / sizeof fl[0]; i++)
         if (in->flags & fl[i].bit)
             put(&b, ".%s", fl[i].s);
@@ -131,6 +148,8 @@ void ptx_inst_format(char *buf, size_t n, const struct ptx_func *f,
         put(&b, ".%s", ptx_type_name((enum ptx_type)in->type));
         if (in->type2 != in->type && in->type2)
             put(&b, ".%s", ptx_type_name((enum ptx_type)in->type2));
+        if (in->type3 != in->type2 && in->type3)
+            put(&b, ".%s", ptx_type_name((enum ptx_type)in->type3));
     }
     for (unsigned i = 0; i < in->nopnd && i < PTX_MAX_OPNDS; i++) {
         if (in->op == PTX_OP_SHFL && i == 1) {
@@ -138,7 +157,7 @@ void ptx_inst_format(char *buf, size_t n, const struct ptx_func *f,
                 put(&b, "|%s", reg_name(f, in->o[1].reg));
             continue;
         }
-        if ((in->op == PTX_OP_SETP && i == 1)) {
+        if ((in->op == PTX_OP_SETP || in->op == PTX_OP_MATCH) && i == 1) {
             if (in->o[1].kind == PTX_O_REG)
                 put(&b, "|%s", reg_name(f, in->o[1].reg));
             continue;

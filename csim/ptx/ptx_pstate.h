@@ -129,5 +129,8 @@ const struct ptx_symbol *ptx_ref_sym(const struct ptx_parser *p,
 /* Scalar type named by a modifier word without its dot (e.g. "u32"), or
  * PTX_T_NONE. */
 enum ptx_type ptx_type_from_name(const char *s, size_t n);
+/* v rounded to nearest-even f16 bits (NaN: 0x7fff); f16 immediates and
+ * initialisers. */
+uint16_t ptx_f64_to_f16(double v);
 
 #endif

@@ -40,6 +40,7 @@ static const struct {
     [PTX_T_S32] = {"s32", 32, 1, 0}, [PTX_T_S64] = {"s64", 64, 1, 0},
     [PTX_T_F16] = {"f16", 16, 1, 1}, [PTX_T_F32] = {"f32", 32, 1, 1},
     [PTX_T_F64] = {"f64", 64, 1, 1},
+    [PTX_T_F16X2] = {"f16x2", 32, 1, 1},
 };
 
 unsigned ptx_type_bits(enum ptx_type t)
@@ -76,6 +77,14 @@ static const char *const sreg_names[PTX_SR_COUNT] = {
     "%laneid", "%warpid", "%nwarpid", "%smid", "%nsmid",
     "%lanemask_eq", "%lanemask_lt", "%lanemask_le", "%lanemask_gt",
     "%lanemask_ge", "%clock", "%clock64", "%gridid",
+    "%globaltimer", "%globaltimer_lo", "%globaltimer_hi",
+    "%dynamic_smem_size", "%total_smem_size",
+    "%envreg0", "%envreg1", "%envreg2", "%envreg3", "%envreg4", "%envreg5",
+    "%envreg6", "%envreg7", "%envreg8", "%envreg9", "%envreg10", "%envreg11",
+    "%envreg12", "%envreg13", "%envreg14", "%envreg15", "%envreg16",
+    "%envreg17", "%envreg18", "%envreg19", "%envreg20", "%envreg21",
+    "%envreg22", "%envreg23", "%envreg24", "%envreg25", "%envreg26",
+    "%envreg27", "%envreg28", "%envreg29", "%envreg30", "%envreg31",
 };
 
 const char *ptx_sreg_name(enum ptx_sreg r)
@@ -89,6 +98,42 @@ int ptx_sreg_from_name(const char *s, size_t n)
         if (strlen(sreg_names[r]) == n && memcmp(sreg_names[r], s, n) == 0)
             return (int)r;
     return -1;
+}
+
+uint16_t ptx_f64_to_f16(double v)
+{
+    uint64_t u;
+    memcpy(&u, &v, 8);
+    uint16_t sign = (uint16_t)((u >> 48) & 0x8000u);
+    int e = (int)((u >> 52) & 0x7ff);
+    uint64_t m = u & 0x000fffffffffffffull;
+    if (e == 0x7ff)
+        return m ? 0x7fffu : (uint16_t)(sign | 0x7c00u);    /* NaN, inf */
+    if (e == 0)
+        return sign;                    /* double subnormals underflow to 0 */
+    /* value = (2^52 + m) * 2^(e - 1075); f16 unit in the last place is
+     * 2^-24 (subnormal) or 2^(E - 25) for a normal f16 exponent E */
+    uint64_t sig = m | (1ull << 52);
+    int exp2 = e - 1075;                /* value = sig * 2^exp2 */
+    int E = e - 1023;                   /* unbiased exponent */
+    int q = E < -14 ? -24 : E - 10;     /* exponent of the f16 ulp */
+    int sh = q - exp2;                  /* bits to drop (>= 42 here) */
+    if (sh > 63)
+        return sign;                    /* below half the least subnormal */
+    uint64_t keep = sig >> sh, rem = sig & ((1ull << sh) - 1),
+             half = 1ull << (sh - 1);
+    if (rem > half || (rem == half && (keep & 1)))
+        keep++;
+    /* keep * 2^q: subnormal (q = -24) or normal with 11-bit keep (may
+     * carry into 2^11, which the exponent field absorbs) */
+    uint32_t bits;
+    if (q == -24)
+        bits = (uint32_t)keep;          /* 0x400 = smallest normal, fine */
+    else
+        bits = (uint32_t)((q + 25) << 10) + (uint32_t)(keep - 1024);
+    if (bits >= 0x7c00u)
+        bits = 0x7c00u;                 /* overflow -> inf (RN) */
+    return (uint16_t)(sign | bits);
 }
 
 const struct ptx_func *ptx_find_func(const struct ptx_module *m, const char *name)
@@ -105,10 +150,13 @@ unsigned ptx_inst_ndst(const struct ptx_inst *in)
 {
     switch ((enum ptx_op)in->op) {
     case PTX_OP_ST: case PTX_OP_RED: case PTX_OP_BRA: case PTX_OP_CALL:
-    case PTX_OP_RET: case PTX_OP_EXIT: case PTX_OP_BAR: case PTX_OP_BARRIER:
-    case PTX_OP_MEMBAR: case PTX_OP_FENCE:
+    case PTX_OP_RET: case PTX_OP_EXIT:
+    case PTX_OP_MEMBAR: case PTX_OP_FENCE: case PTX_OP_NANOSLEEP:
         return 0;
-    case PTX_OP_SETP: case PTX_OP_SHFL:
+    case PTX_OP_BAR: case PTX_OP_BARRIER:
+        return (in->sub == PTX_SUB_RED_POPC || in->sub == PTX_SUB_RED_AND ||
+                in->sub == PTX_SUB_RED_OR) ? 1 : 0;
+    case PTX_OP_SETP: case PTX_OP_SHFL: case PTX_OP_MATCH:
         return 2;
     default:
         return 1;

@@ -324,18 +324,31 @@ static enum simt_rc step_one(struct simt_warp *w)
             rc = exec_warpops(&w->ew, f, in, mask, res, &w->err);
             break;
         }
-        if (in->sub != PTX_SUB_SYNC && in->sub != PTX_SUB_ARRIVE &&
-            in->sub != PTX_SUB_NONE)
-            return fail(w, pc, "bar.red is not supported");
         {
+            bool red = in->sub == PTX_SUB_RED_POPC || in->sub == PTX_SUB_RED_AND ||
+                       in->sub == PTX_SUB_RED_OR;
+            if (!red && in->sub != PTX_SUB_SYNC && in->sub != PTX_SUB_ARRIVE &&
+                in->sub != PTX_SUB_NONE)
+                return fail(w, pc, "bar: unknown barrier operation");
+            /* bar.red: d, a, b, c; bar.sync/arrive: a, b */
+            const struct ptx_operand *oa = &in->o[red ? 1 : 0], *ob = &in->o[red ? 2 : 1];
             uint32_t arrive = exec_guard_mask(&w->ew, in, mask);
             unsigned l0 = arrive ? (unsigned)__builtin_ctz(arrive) : 0;
-            w->bar_id = in->o[0].kind != PTX_O_NONE
-                            ? (uint32_t)exec_read(&w->ew, &in->o[0], PTX_T_U32, l0)
+            w->bar_id = oa->kind != PTX_O_NONE
+                            ? (uint32_t)exec_read(&w->ew, oa, PTX_T_U32, l0)
                             : 0;
-            w->bar_count = in->o[1].kind != PTX_O_NONE
-                               ? (uint32_t)exec_read(&w->ew, &in->o[1], PTX_T_U32, l0)
+            w->bar_count = ob->kind != PTX_O_NONE
+                               ? (uint32_t)exec_read(&w->ew, ob, PTX_T_U32, l0)
                                : 0;
+            w->bar_red = red ? in->sub : 0;
+            w->bar_ntrue = w->bar_nfalse = 0;
+            if (red)
+                EXEC_FOR_EACH_LANE(arrive, lane, {
+                    if (exec_read(&w->ew, &in->o[3], PTX_T_PRED, lane))
+                        w->bar_ntrue++;
+                    else
+                        w->bar_nfalse++;
+                });
             w->bar_mask = arrive;
             w->bar_pc = pc;
             if (w->chkw.chk && arrive)
@@ -360,6 +373,8 @@ static enum simt_rc step_one(struct simt_warp *w)
     case PTX_OP_SHFL:
     case PTX_OP_VOTE:
     case PTX_OP_ACTIVEMASK:
+    case PTX_OP_MATCH:
+    case PTX_OP_NANOSLEEP:
         rc = exec_warpops(&w->ew, f, in, mask, res, &w->err);
         break;
     case PTX_OP_CVTA:
@@ -425,6 +440,20 @@ enum simt_rc simt_run(struct simt_warp *w, uint64_t *budget)
     uint64_t used = w->warp_insts - start;
     *budget = used >= n ? 0 : n - used;
     return rc;
+}
+
+void simt_bar_red_result(struct simt_warp *w, uint32_t ntrue, uint32_t nfalse)
+{
+    if (w->state != SIMT_AT_BARRIER || !w->bar_red || w->sp == 0)
+        return;
+    const struct ptx_func *f = w->frames[w->stack[w->sp - 1].frame].func;
+    if (w->bar_pc < 0 || (uint32_t)w->bar_pc >= f->ninsts)
+        return;
+    const struct ptx_inst *in = &f->insts[w->bar_pc];
+    uint64_t v = w->bar_red == PTX_SUB_RED_POPC ? ntrue
+                 : w->bar_red == PTX_SUB_RED_AND ? nfalse == 0 : ntrue != 0;
+    enum ptx_type t = w->bar_red == PTX_SUB_RED_POPC ? PTX_T_U32 : PTX_T_PRED;
+    EXEC_FOR_EACH_LANE(w->bar_mask, lane, { exec_write(&w->ew, &in->o[0], t, lane, v); });
 }
 
 void simt_release(struct simt_warp *w)

@@ -58,6 +58,9 @@ struct simt_warp {
     uint32_t bar_id, bar_count; /* at a barrier: id, thread count or 0    */
     uint32_t bar_mask;          /* at a barrier: lanes that arrived       */
     int32_t bar_pc;             /* at a barrier: its instruction index    */
+    uint8_t bar_red;            /* bar.red: PTX_SUB_RED_* (0: plain sync) */
+    uint32_t bar_ntrue, bar_nfalse; /* bar.red: arrived lanes whose c is
+                                 * true / false                           */
     /* statistics */
     uint64_t warp_insts, thread_insts, branches, divergent, max_depth;
     /* failure detail (SIMT_RC_ERROR) */
@@ -98,6 +101,11 @@ enum simt_rc simt_run(struct simt_warp *w, uint64_t *budget);
 enum simt_rc simt_step(struct simt_warp *w);
 /* Releases w from its barrier (advances past it). */
 void simt_release(struct simt_warp *w);
+/* Before simt_release of a warp waiting in bar.red: writes the CTA-wide
+ * result to its destination for the lanes that arrived (.popc: ntrue,
+ * .and: nfalse == 0, .or: ntrue != 0; ntrue/nfalse count the threads of
+ * the CTA that arrived with c true / false). No-op for other barriers. */
+void simt_bar_red_result(struct simt_warp *w, uint32_t ntrue, uint32_t nfalse);
 /* Writes "pc N (line L) stack [mask npc rpc]..." for w into buf. */
 void simt_describe(const struct simt_warp *w, char *buf, size_t len);
 

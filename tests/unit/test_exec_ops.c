@@ -295,27 +295,27 @@ static void test_bits(void **st)
 }
 
 /* shf.{l,r}.{wrap,clamp}.b32 d, a, b, c: the 64-bit {b:a} shifted by c,
- * high word (l) or low word (r); .wrap takes c mod 32, .clamp min(c, 32).
+ * high word (l) or low word (r); mode .wrap takes c mod 32, .clamp min(c, 32).
  * Each lane gets its own amount (lane & 31, or 33 + lane for clamping). */
 static void test_shf(void **st)
 {
     (void)st;
     const uint32_t a = 0x89abcdefu, b = 0x01234567u;
     const uint64_t v = ((uint64_t)b << 32) | a;
-    static const struct { uint8_t sub; uint16_t fl; uint32_t amt[4]; uint32_t want[4]; } t[] = {
+    static const struct { uint8_t sub; uint8_t md; uint32_t amt[4]; uint32_t want[4]; } t[] = {
         /* amounts 0, 4, 31, 32: hand-computed words of {0x01234567:0x89abcdef} */
-        { PTX_SUB_SHF_L, PTX_F_WRAP, { 0, 4, 31, 32 },
+        { PTX_SUB_SHF_L, PTX_MODE_WRAP, { 0, 4, 31, 32 },
           { 0x01234567u, 0x12345678u, 0xc4d5e6f7u, 0x01234567u } },
-        { PTX_SUB_SHF_L, PTX_F_CLAMP, { 0, 4, 31, 32 },
+        { PTX_SUB_SHF_L, PTX_MODE_CLAMP, { 0, 4, 31, 32 },
           { 0x01234567u, 0x12345678u, 0xc4d5e6f7u, 0x89abcdefu } },
-        { PTX_SUB_SHF_R, PTX_F_WRAP, { 0, 4, 31, 32 },
+        { PTX_SUB_SHF_R, PTX_MODE_WRAP, { 0, 4, 31, 32 },
           { 0x89abcdefu, 0x789abcdeu, 0x02468acfu, 0x89abcdefu } },
-        { PTX_SUB_SHF_R, PTX_F_CLAMP, { 0, 4, 31, 32 },
+        { PTX_SUB_SHF_R, PTX_MODE_CLAMP, { 0, 4, 31, 32 },
           { 0x89abcdefu, 0x789abcdeu, 0x02468acfu, 0x01234567u } },
         /* 36 wraps to 4; clamps to 32 */
-        { PTX_SUB_SHF_L, PTX_F_WRAP, { 36, 36, 36, 36 },
+        { PTX_SUB_SHF_L, PTX_MODE_WRAP, { 36, 36, 36, 36 },
           { 0x12345678u, 0x12345678u, 0x12345678u, 0x12345678u } },
-        { PTX_SUB_SHF_R, PTX_F_CLAMP, { 36, 0xffffffffu, 33, 100 },
+        { PTX_SUB_SHF_R, PTX_MODE_CLAMP, { 36, 0xffffffffu, 33, 100 },
           { 0x01234567u, 0x01234567u, 0x01234567u, 0x01234567u } },
     };
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
@@ -324,7 +324,7 @@ static void test_shf(void **st)
             fx_init(&f);
             struct ptx_inst in = inst(PTX_OP_SHF, PTX_T_B32);
             in.sub = t[i].sub;
-            in.flags = t[i].fl;
+            in.mode = t[i].md;
             in.nopnd = 4;
             in.o[0] = R(0); in.o[1] = R(1); in.o[2] = R(2); in.o[3] = R(3);
             set_reg(&f, 1, a | 0xffffffff00000000ull);   /* high bits ignored */
@@ -347,7 +347,7 @@ static void test_shf(void **st)
                 fx_init(&f);
                 struct ptx_inst in = inst(PTX_OP_SHF, PTX_T_B32);
                 in.sub = left ? PTX_SUB_SHF_L : PTX_SUB_SHF_R;
-                in.flags = clamp ? PTX_F_CLAMP : PTX_F_WRAP;
+                in.mode = clamp ? PTX_MODE_CLAMP : PTX_MODE_WRAP;
                 in.nopnd = 4;
                 in.o[0] = R(0); in.o[1] = R(1); in.o[2] = R(2); in.o[3] = IMM(c);
                 set_reg(&f, 1, a);
@@ -361,12 +361,12 @@ static void test_shf(void **st)
     fx_init(&f);
     struct ptx_inst in = inst(PTX_OP_SHF, PTX_T_B64);
     in.sub = PTX_SUB_SHF_L;
-    in.flags = PTX_F_WRAP;
+    in.mode = PTX_MODE_WRAP;
     in.nopnd = 4;
     in.o[0] = R(0); in.o[1] = R(1); in.o[2] = R(2); in.o[3] = IMM(1);
     struct exec_error err;
     assert_int_not_equal(exec_alu(&f.w, &in, 1, NULL, &err), 0);
-    assert_non_null(strstr(err.msg, "b32"));
+    assert_non_null(strstr(err.msg, "unsupported type"));
 }
 
 /* setp.lt.f16 / setp.nan.f16 on raw f16 patterns. */
