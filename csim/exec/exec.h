@@ -45,6 +45,9 @@ struct exec_result {
     uint8_t  space;             /* memory ops: resolved state space        */
     uint8_t  access_bytes;      /* memory ops: bytes per lane (vec * size) */
     bool     is_store;
+    uint16_t nxaddr;            /* tex/tld4: further texel addresses (each
+                                   access_bytes) in the warp's
+                                   exec_memctx.texaddr; 0 for other ops   */
     uint64_t addr[EXEC_WARP];   /* memory ops: per-lane effective address  */
 };
 

@@ -282,7 +282,7 @@ static void nvcc_tex_struct(void **state)
     struct ptx_module *m = parse_file("tests/ptx/nv_tex.ptx", &text);
     const struct ptx_func *f = func(m, "_Z8texFetchyP6float4i");
     const struct ptx_inst *t = first_op(f, PTX_OP_TEX);
-    assert_int_equal(t->sub, PTX_SUB_1D);
+    assert_int_equal(t->geom, PTX_GEOM_1D);
     assert_int_equal(t->vec, 4);
     assert_int_equal(t->type, PTX_T_F32);
     assert_int_equal(t->type2, PTX_T_S32);
@@ -494,7 +494,7 @@ static void all_opcodes(void **state)
     assert_int_equal(in->sub, PTX_SUB_WARP_SYNC);
     assert_int_equal(in->o[0].imm, -1);
     in = by_text(f, text, "tex.2d.v4.u32.f32");
-    assert_int_equal(in->sub, PTX_SUB_2D);
+    assert_int_equal(in->geom, PTX_GEOM_2D);
     assert_int_equal(in->o[2].vec_n, 2);
     in = by_text(f, text, "tex.1d.v4.f32.s32");
     assert_int_equal(in->o[1].sym.scope, 0);
