@@ -57,6 +57,15 @@ static void put_reg(struct exec_warp *w, const struct ptx_func *f, int32_t r,
     w->regs[(size_t)r * EXEC_WARP + lane] = v;
 }
 
+/* What geometry g needs ("2-D"), for messages. */
+static const char *geom_want(unsigned g)
+{
+    static const char *const n[] = {"?", "1-D", "2-D", "3-D", "1-D layered",
+                                    "2-D layered", "cubemap", "cubemap layered",
+                                    "multi-sample", "multi-sample layered"};
+    return g < sizeof n / sizeof n[0] ? n[g] : "?";
+}
+
 static const char *geom_name(unsigned g)
 {
     static const char *const n[] = {"?", "1d", "2d", "3d", "a1d", "a2d", "cube",
@@ -135,9 +144,9 @@ static const struct exec_tex *tex_of(const struct exec_warp *w,
     }
     uint64_t idx = h & ~EXEC_TEX_TAG;
     if ((h & EXEC_TEX_TAG) != EXEC_TEX_TAG || idx >= m->ntex || !m->tex[idx].live) {
-        terr(err, (int)lane, h, "%s: handle 0x%llx is not a live texture or surface "
-             "object (create one with ls_texture_create/ls_surface_create)", op,
-             (unsigned long long)h);
+        terr(err, (int)lane, h, "%s: handle 0x%llx is not bound to a live texture or "
+             "surface object (create one with ls_texture_create, ls_surface_create "
+             "or ls_texture_1d/2d)", op, (unsigned long long)h);
         return NULL;
     }
     return &m->tex[idx];
@@ -495,7 +504,8 @@ static int do_tex(struct exec_warp *w, struct exec_memctx *m,
                         "texture", op);
         const char *why = geom_mismatch(g, t);
         if (why)
-            return terr(err, (int)lane, 0, "%s.%s on %s", op, geom_name(g), why);
+            return terr(err, (int)lane, 0, "%s.%s: handle is not bound to a %s texture "
+                        "(it names %s)", op, geom_name(g), geom_want(g), why);
         if ((why = dtype_mismatch(t, in->type)))
             return terr(err, (int)lane, 0, "%s.%s.%s: %s", op, geom_name(g),
                         ptx_type_name((enum ptx_type)in->type), why);
@@ -709,7 +719,8 @@ static int do_surface(struct exec_warp *w, struct exec_memctx *m,
                         "surface (create it with ls_surface_create)", op);
         const char *why = geom_mismatch(g, t);
         if (why)
-            return terr(err, (int)lane, 0, "%s.%s on %s", op, geom_name(g), why);
+            return terr(err, (int)lane, 0, "%s.%s: handle is not bound to a %s surface "
+                        "(it names %s)", op, geom_name(g), geom_want(g), why);
         unsigned size = fmt ? t->elem_bytes : eb * vec;
         res->access_bytes = (uint8_t)(size > 16 ? 16 : size);
         int64_t c[4] = {0, 0, 0, 0};
