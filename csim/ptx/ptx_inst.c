@@ -1013,6 +1013,12 @@ void ptx_parse_inst(struct ptx_parser *p, int32_t guard, bool guard_neg,
                                   : "[surface, {coordinates}], value", n);
         struct ptx_operand co = r[ai].coords;
         r[ai].has_coords = false;
+        /* nvcc writes a scalar as a 1-element vector: suld.b.2d.b32 {%r1} */
+        if (in->vec <= 1 && r[vi].o.kind == PTX_O_VEC && r[vi].o.vec_n == 1 &&
+            r[vi].o.vec_regs[0] >= 0) {
+            r[vi].o.kind = PTX_O_REG;
+            r[vi].o.reg = r[vi].o.vec_regs[0];
+        }
         if (ld)
             place(p, in, &r[0], 0, in->vec > 1 ? RL_VEC : RL_DST, ty);
         place(p, in, &r[ai], ai, RL_MEM, ty);
