@@ -440,6 +440,14 @@ static uint64_t out_bits(const struct exec_tex *t, double v, unsigned dt)
         return (uint64_t)v;
     if (dt == PTX_T_F32)
         return exec_f32_bits((float)v);
+    /* integer texels are exact; a border colour converts by truncation,
+     * saturated to 32 bits (NaN: 0) */
+    if (!(v == v))
+        return 0;
+    if (v >= 4294967295.0)
+        return 0xffffffffu;
+    if (v <= -2147483648.0)
+        return 0x80000000u;
     return (uint64_t)(uint32_t)(int64_t)v;
 }
 

@@ -33,7 +33,8 @@
  *   red:     o[0]=MEM, o[1]=b; sub = operation
  *   tex:     o[0]=VEC dest (4 regs), o[1]=MEM (base REG = bindless handle
  *            or SYM = .texref), o[2]=VEC coordinates (vec_n = 1, 2, 4);
- *            o[3]=lod (.level) or VEC dPdx (.grad), o[4]=VEC dPdy (.grad);
+ *            o[3]=lod (.level) or VEC dPdx (.grad), o[4]=VEC dPdy (.grad),
+ *            o[5]=MEM sampler ([tex, sampler, {c}]) or NONE;
  *            geom = geometry, tmode = base/level/grad, type = dest type,
  *            type2 = coordinate type
  *   tld4:    as tex (no .level/.grad); tq = component (0 r .. 3 a)
