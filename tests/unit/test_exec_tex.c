@@ -575,6 +575,33 @@ static void test_surfaces(void **state)
     }
 }
 
+/* Independent mode: [tex, sampler, {x}] takes the texels of the first
+ * handle and the sampler state of the second. Texels [10, 20, 30, 40],
+ * a point/clamp texture sampled with a linear/border(5) sampler at x = 0:
+ * texels -1 (border 5) and 0 (10) at 1/2 each: 7.5; point alone: 10. */
+static void test_independent_sampler(void **state)
+{
+    (void)state;
+    static const float T[4] = {10, 20, 30, 40};
+    for (unsigned mi = 0; mi < 2; mi++) {
+        ls_gpu *g = gpu_new(MODES[mi]);
+        ls_dptr base = upload(g, T, sizeof T);
+        ls_resource_desc r = rarray(base, 32, LS_CHANNEL_FLOAT, 1, 4, 0, 0);
+        ls_texture_desc tp = tdesc(LS_ADDRESS_CLAMP, LS_FILTER_POINT, 0);
+        ls_texture_desc tl = tdesc(LS_ADDRESS_BORDER, LS_FILTER_LINEAR, 0);
+        tl.border_color[0] = 5.0f;
+        uint64_t hp = mktex(g, &r, &tp), hl = mktex(g, &r, &tl);
+        uint32_t in[8] = {fb(0.0f), 0, (uint32_t)hl, (uint32_t)(hl >> 32),
+                          fb(0.0f), 0, (uint32_t)hp, (uint32_t)(hp >> 32)}, out[8];
+        assert_int_equal(run(g, " mov.b64 %rd7, {%r4, %r5};\n"
+                             " tex.1d.v4.f32.f32 {%f5, %f6, %f7, %f8}, [%rd1, %rd7, {%f1}];",
+                             1, hp, in, 2, out, NULL), LS_OK);
+        float want[2] = {7.5f, 10.0f};
+        expect_f(out, 2, 0, want, "independent sampler", MODES[mi]);
+        ls_gpu_destroy(g);
+    }
+}
+
 /* What the model does not implement, or CUDA forbids, is refused by name. */
 static void test_descriptor_errors(void **state)
 {
@@ -678,6 +705,7 @@ int main(void)
         cmocka_unit_test(test_tld4),
         cmocka_unit_test(test_mipmap),
         cmocka_unit_test(test_surfaces),
+        cmocka_unit_test(test_independent_sampler),
         cmocka_unit_test(test_descriptor_errors),
         cmocka_unit_test(test_timing_texels),
     };
