@@ -263,6 +263,96 @@ ls_status ls_texture_1d(ls_gpu *gpu, ls_dptr base, size_t nelem,
 ls_status ls_texture_2d(ls_gpu *gpu, ls_dptr base, size_t width, size_t height,
                         size_t pitch, unsigned elem_bytes, uint64_t *handle);
 
+/* ---- Texture and surface objects (docs/textures.md) ----
+ * One descriptor call, shaped like CUDA's cudaCreateTextureObject: a
+ * resource (where the texels live and how they are laid out), a channel
+ * format and, for textures, a sampler. The returned handle is what a
+ * kernel takes as a cudaTextureObject_t / cudaSurfaceObject_t (.u64
+ * param) or what a .texref/.surfref variable holds (ls_module_symbol).
+ * Combinations the model does not implement are refused with
+ * LS_ERR_INVALID and a message naming them, never sampled differently. */
+typedef enum ls_res_type {
+    LS_RES_LINEAR = 0,      /* cudaResourceTypeLinear: 1-D, tex1Dfetch      */
+    LS_RES_PITCH2D = 1,     /* cudaResourceTypePitch2D: rows pitch apart     */
+    LS_RES_ARRAY = 2,       /* cudaResourceTypeArray: dense array, layout in
+                               docs/textures.md (1-D/2-D/3-D, layered, cube) */
+    LS_RES_MIPMAPPED = 3    /* cudaResourceTypeMipmappedArray: levels dense,
+                               one after another                             */
+} ls_res_type;
+
+typedef enum ls_channel_kind {
+    LS_CHANNEL_SIGNED = 0,  /* cudaChannelFormatKindSigned                   */
+    LS_CHANNEL_UNSIGNED = 1,/* cudaChannelFormatKindUnsigned                 */
+    LS_CHANNEL_FLOAT = 2    /* cudaChannelFormatKindFloat (16 bits = half)   */
+} ls_channel_kind;
+
+/* cudaChannelFormatDesc: bits of x, y, z, w (0 = channel absent); 1, 2 or
+ * 4 channels of equal size 8, 16 or 32 (float: 16 or 32). */
+typedef struct ls_channel_desc {
+    int x, y, z, w;
+    ls_channel_kind kind;
+} ls_channel_desc;
+
+/* Array flags (cudaArrayLayered, cudaArrayCubemap, cudaArraySurfaceLoadStore). */
+#define LS_ARRAY_LAYERED 0x1u
+#define LS_ARRAY_CUBEMAP 0x4u
+#define LS_ARRAY_SURFACE 0x2u
+
+/* cudaResourceDesc. Every resource lives in device memory at base (an
+ * ls_malloc'd region the texels are copied into, as a CUDA array's
+ * storage). LINEAR: size_bytes / element size texels. PITCH2D: width x
+ * height, rows pitch bytes apart. ARRAY/MIPMAPPED: width x height x depth
+ * texels (height 0: 1-D, depth 0: 2-D), `layers` layers when flags has
+ * LS_ARRAY_LAYERED (cube: 6 faces per layer; unlayered cube: 6 faces),
+ * `levels` mip levels for MIPMAPPED. */
+typedef struct ls_resource_desc {
+    ls_res_type type;
+    ls_dptr base;
+    ls_channel_desc format;
+    size_t size_bytes;                 /* LINEAR                             */
+    size_t width, height, depth;       /* texels (level 0)                   */
+    size_t pitch;                      /* PITCH2D: bytes between rows        */
+    size_t layers;                     /* layered arrays: layer count        */
+    unsigned flags;                    /* LS_ARRAY_*                         */
+    unsigned levels;                   /* MIPMAPPED: mip levels (1..16)      */
+} ls_resource_desc;
+
+typedef enum ls_address_mode {        /* cudaTextureAddressMode values      */
+    LS_ADDRESS_WRAP = 0, LS_ADDRESS_CLAMP = 1, LS_ADDRESS_MIRROR = 2,
+    LS_ADDRESS_BORDER = 3
+} ls_address_mode;
+typedef enum ls_filter_mode {         /* cudaTextureFilterMode values       */
+    LS_FILTER_POINT = 0, LS_FILTER_LINEAR = 1
+} ls_filter_mode;
+typedef enum ls_read_mode {           /* cudaTextureReadMode values         */
+    LS_READ_ELEMENT_TYPE = 0, LS_READ_NORMALIZED_FLOAT = 1
+} ls_read_mode;
+
+/* cudaTextureDesc (fields in the same sense; unlisted CUDA fields have no
+ * counterpart because their only modelled value is the default). */
+typedef struct ls_texture_desc {
+    ls_address_mode address_mode[3];
+    ls_filter_mode filter_mode;
+    ls_read_mode read_mode;
+    int srgb;                          /* must be 0 (sRGB is not modelled)  */
+    float border_color[4];
+    int normalized_coords;
+    unsigned max_anisotropy;           /* 0 or 1 (no anisotropic filtering) */
+    ls_filter_mode mipmap_filter_mode;
+    float mipmap_level_bias;
+    float min_mipmap_level_clamp, max_mipmap_level_clamp;
+    int seamless_cubemap;              /* must be 0 (per-face clamping)     */
+} ls_texture_desc;
+
+/* Creates a texture object over res sampled as tex; *handle as above. */
+ls_status ls_texture_create(ls_gpu *gpu, const ls_resource_desc *res,
+                            const ls_texture_desc *tex, uint64_t *handle);
+/* Creates a surface object (suld/sust/suq) over an ARRAY resource. */
+ls_status ls_surface_create(ls_gpu *gpu, const ls_resource_desc *res,
+                            uint64_t *handle);
+/* Destroys a texture or surface object; later fetches through it fail. */
+ls_status ls_texture_destroy(ls_gpu *gpu, uint64_t handle);
+
 #ifdef __cplusplus
 }
 #endif

@@ -173,6 +173,15 @@ uint32_t core_regs_per_thread(const struct ptx_func *f);
  * sector bytes per sector; writes up to 32 lines to out; returns the count. */
 unsigned core_coalesce(const struct exec_result *r, unsigned line,
                        unsigned sector, struct core_line *out);
+/* Adds naddr further accesses of sz bytes each (the other texels of a
+ * filtered texture fetch) to the n lines of out (capacity cap); returns
+ * the new line count. */
+unsigned core_coalesce_more(struct core_line *out, unsigned n, unsigned cap,
+                            const uint64_t *addr, unsigned naddr, unsigned sz,
+                            unsigned line, unsigned sector);
+/* Line requests one texture instruction may make: 32 lanes x 16 texels
+ * (trilinear 3-D reads 2 x 8). */
+#define CORE_TEX_LINES 512
 /* Shared-memory conflict degree (>= 1 when any lane is active) of r with
  * nbanks 4-byte banks: the largest number of distinct words in one bank. */
 unsigned core_shmem_degree(const struct exec_result *r, unsigned nbanks);

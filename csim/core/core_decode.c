@@ -200,6 +200,37 @@ unsigned core_coalesce(const struct exec_result *r, unsigned line,
     return n;
 }
 
+unsigned core_coalesce_more(struct core_line *out, unsigned n, unsigned cap,
+                            const uint64_t *addr, unsigned naddr, unsigned sz,
+                            unsigned line, unsigned sector)
+{
+    uint64_t lmask = ~(uint64_t)(line - 1);
+    for (unsigned k = 0; k < naddr; k++) {
+        uint64_t a = addr[k], end = a + sz - 1;
+        for (uint64_t la = a & lmask; la <= end; la += line) {
+            uint64_t lo = a > la ? a : la;
+            uint64_t hi = end < la + line - 1 ? end : la + line - 1;
+            uint8_t sm = 0;
+            for (uint64_t s = (lo - la) / sector; s <= (hi - la) / sector; s++)
+                sm |= (uint8_t)(1u << (s & 7));
+            unsigned i = n;
+            for (unsigned j = n; j-- > 0;)
+                if (out[j].line_addr == la) { i = j; break; }
+            if (i == n) {
+                if (n == cap)
+                    continue;
+                out[n].line_addr = la;
+                out[n].sector_mask = 0;
+                out[n].bytes = 0;
+                n++;
+            }
+            out[i].sector_mask |= sm;
+            out[i].bytes = (uint16_t)(out[i].bytes + (hi - lo + 1));
+        }
+    }
+    return n;
+}
+
 unsigned core_shmem_degree(const struct exec_result *r, unsigned nbanks)
 {
     /* distinct 4-byte words per bank; a word read by several lanes is a

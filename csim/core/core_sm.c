@@ -42,7 +42,9 @@ int core_sm_init(struct core_sm *sm, const struct cfg *c, unsigned id,
     sm->w = calloc(sm->nslots, sizeof *sm->w);
     sm->cta = calloc(sm->ncta_slots, sizeof *sm->cta);
     sm->coll_free = calloc((size_t)c->operand_collectors, sizeof *sm->coll_free);
-    sm->qcap = 64;
+    /* 64 entries as ever, plus room for the texel requests of one
+     * filtered texture fetch (CORE_TEX_LINES) */
+    sm->qcap = 64 + CORE_TEX_LINES;
     sm->q = calloc(sm->qcap, sizeof *sm->q);
     if (!sm->w || !sm->cta || !sm->coll_free || !sm->q)
         return -1;
@@ -408,7 +410,7 @@ static int check_warp(struct core_sm *sm, struct core_warp *w, uint64_t now,
         }
         *unit_ix = ix;
         if (di->unit == CORE_U_MEM &&
-            (w->npend >= CORE_MAX_PEND || sm->qcap - sm->qn < 32)) {
+            (w->npend >= CORE_MAX_PEND || sm->qn > 32)) {
             *when = CORE_INF;       /* woken by a response or a queue pop */
             return CORE_ST_MEM;
         }
@@ -460,9 +462,13 @@ static unsigned mem_issue(struct core_sm *sm, unsigned slot, const struct core_d
         });
         src = &tmp;
     }
-    struct core_line lines[32];
+    struct core_line lines[CORE_TEX_LINES];
     unsigned n = core_coalesce(src, (unsigned)sm->c->l1d_line,
                                (unsigned)sm->c->l1d_sector, lines);
+    if (r->nxaddr)  /* the other texels of filtered fetches (docs/textures.md) */
+        n = core_coalesce_more(lines, n, CORE_TEX_LINES, w->sw.mem.texaddr,
+                               r->nxaddr, r->access_bytes ? r->access_bytes : 4,
+                               (unsigned)sm->c->l1d_line, (unsigned)sm->c->l1d_sector);
     bool atomic = di->is_atomic;
     bool wait = di->ndst > 0;
     uint32_t tag = CORE_TAG_NOWAIT | (slot << 8);

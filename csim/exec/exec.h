@@ -56,6 +56,9 @@ struct exec_result {
     bool     is_store;
     uint32_t gen_shared, gen_local; /* generic memory ops: lanes whose
                                    address fell in the shared/local window */
+    uint16_t nxaddr;            /* tex/tld4: further texel addresses (each
+                                   access_bytes) in the warp's
+                                   exec_memctx.texaddr; 0 for other ops   */
     uint64_t addr[EXEC_WARP];   /* memory ops: per-lane effective address  */
 };
 

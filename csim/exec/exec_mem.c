@@ -1,4 +1,5 @@
-/* Functional memory instructions: ld/ldu/st/atom/red/tex/cvta over the
+/* Functional memory instructions: ld/ldu/st/atom/red/cvta (textures and
+ * surfaces: exec_tex.c) over the
  * device allocation table, the CTA's shared segment, per-thread local
  * stacks and the param buffers (address map: docs/memory-model.md). */
 #include <stdio.h>
@@ -495,103 +496,6 @@ static int do_atom(struct exec_warp *w, struct exec_memctx *m,
     return 0;
 }
 
-/* ---------------------------------------------------------------- tex */
-
-/* Texel index along one axis: integer coordinates as given (outside
- * [0, n) is the border, *border set), float coordinates point-sampled
- * (floor) and clamped to the edge. */
-static inline uint64_t tex_coord(uint64_t raw, bool fl, uint64_t n, bool *border)
-{
-    if (fl) {
-        float f = exec_f32(raw);
-        if (!(f > 0.0f))                    /* negative, zero or NaN */
-            return 0;
-        if (f >= (float)n)
-            return n ? n - 1 : 0;
-        uint64_t i = (uint64_t)f;           /* floor for f > 0 */
-        return i < n ? i : n - 1;
-    }
-    int64_t i = exec_sext(raw, 32);
-    if (i < 0 || (uint64_t)i >= n) {
-        *border = true;
-        return 0;
-    }
-    return (uint64_t)i;
-}
-
-static int do_tex(struct exec_warp *w, struct exec_memctx *m,
-                  const struct ptx_inst *in, uint32_t act,
-                  struct exec_result *res, struct exec_error *err)
-{
-    const struct ptx_operand *d = &in->o[0], *a = &in->o[1], *c = &in->o[2];
-    bool two = in->sub == PTX_SUB_2D;
-    if (in->sub != PTX_SUB_1D && !two) {
-        err->lane = -1;
-        err->addr = 0;
-        snprintf(err->msg, sizeof err->msg,
-                 "tex: only tex.1d and tex.2d (unfiltered) are supported");
-        return -1;
-    }
-    if (c->kind != PTX_O_VEC || c->vec_n < (two ? 2 : 1) || c->vec_regs[0] < 0 ||
-        (two && c->vec_regs[1] < 0) || d->kind != PTX_O_VEC) {
-        err->lane = -1;
-        err->addr = 0;
-        snprintf(err->msg, sizeof err->msg, "tex: malformed operands");
-        return -1;
-    }
-    bool fl = ptx_type_is_float((enum ptx_type)in->type2);
-    res->space = PTX_SP_GLOBAL;
-    res->is_store = false;
-    EXEC_FOR_EACH_LANE(act, lane, {
-        uint64_t h;
-        if (a->reg >= 0) {
-            h = reg_of(w, a->reg, lane);
-        } else {        /* .texref symbol: its 8 bytes hold the handle */
-            uint64_t sa = w->sym_addr[a->sym.scope ? 1 : 0][a->sym.index];
-            const uint8_t *p = resolve(m, PTX_SP_GLOBAL, sa, 8, lane, false, err);
-            if (!p)
-                return -1;
-            h = mem_load(p, 8);
-        }
-        uint64_t idx = h & ~EXEC_TEX_TAG;
-        if ((h & EXEC_TEX_TAG) != EXEC_TEX_TAG || idx >= m->ntex ||
-            (m->tex[idx].height != 0) != two) {
-            err->lane = (int)lane;
-            err->addr = h;
-            snprintf(err->msg, sizeof err->msg,
-                     "tex.%s: texture handle 0x%llx is not bound to a %s texture "
-                     "(bind one with ls_texture_%s)", two ? "2d" : "1d",
-                     (unsigned long long)h, two ? "2-D" : "1-D", two ? "2d" : "1d");
-            return -1;
-        }
-        const struct exec_tex *tx = &m->tex[idx];
-        bool border = false;
-        uint64_t x = tex_coord(reg_of(w, c->vec_regs[0], lane), fl, tx->nelem, &border);
-        uint64_t y = two ? tex_coord(reg_of(w, c->vec_regs[1], lane), fl,
-                                     tx->height, &border) : 0;
-        uint8_t buf[16] = {0};
-        res->access_bytes = (uint8_t)(tx->elem_bytes > 16 ? 16 : tx->elem_bytes);
-        if (!border) {
-            uint64_t addr = tx->base + y * tx->pitch + x * tx->elem_bytes;
-            res->addr[lane] = addr;
-            const struct exec_alloc *al = m->dmem
-                ? exec_dmem_find(m->dmem, addr, res->access_bytes) : NULL;
-            if (!al)
-                return fault(err, lane, addr, "out-of-bounds %s fetch of %u bytes",
-                             "texture", res->access_bytes,
-                             "texture memory is no longer allocated");
-            memcpy(buf, al->host + (addr - al->base), res->access_bytes);
-        } else {
-            res->addr[lane] = tx->base;     /* border: zeros */
-        }
-        for (unsigned k = 0; k < d->vec_n && k < 4; k++)
-            if (d->vec_regs[k] >= 0)
-                write_loaded(w, m->func, d->vec_regs[k], lane,
-                             mem_load(buf + 4 * k, 4), 32, false);
-    });
-    return 0;
-}
-
 /* ---------------------------------------------------------------- cvta */
 
 static int do_cvta(struct exec_warp *w, const struct ptx_inst *in,
@@ -646,6 +550,7 @@ int exec_mem(struct exec_warp *w, struct exec_memctx *m,
     res->is_store = false;
     res->space = in->space;
     res->gen_shared = res->gen_local = 0;
+    res->nxaddr = 0;
     switch ((enum ptx_op)in->op) {
     case PTX_OP_LD:
     case PTX_OP_LDU:
@@ -656,8 +561,9 @@ int exec_mem(struct exec_warp *w, struct exec_memctx *m,
         return act ? do_atom(w, m, in, act, true, res, err) : 0;
     case PTX_OP_RED:
         return act ? do_atom(w, m, in, act, false, res, err) : 0;
-    case PTX_OP_TEX:
-        return act ? do_tex(w, m, in, act, res, err) : 0;
+    case PTX_OP_TEX: case PTX_OP_TLD4: case PTX_OP_TXQ: case PTX_OP_SUQ:
+    case PTX_OP_SULD: case PTX_OP_SUST:
+        return act ? exec_tex_op(w, m, in, act, res, err) : 0;
     case PTX_OP_CVTA:
         return do_cvta(w, in, act, err);
     default:

@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 #include "exec/exec.h"
+#include "exec/exec_tex.h"
 
 /* Generic address space: global allocations live in
  * [EXEC_GLOBAL_BASE, EXEC_GLOBAL_BASE + capacity); the shared and local
@@ -40,16 +41,6 @@ struct exec_dmem {
     uint64_t used;
 };
 
-/* A bound texture: an unfiltered view of global memory with elem_bytes
- * per element (16 for a float4/uint4 fetch). 1-D: nelem elements,
- * height 0. 2-D: nelem = width, height rows pitch bytes apart. */
-struct exec_tex {
-    uint64_t base;
-    uint64_t nelem;
-    uint32_t elem_bytes;
-    uint64_t height, pitch;
-};
-
 /* What one warp's memory instructions see. */
 struct exec_memctx {
     struct exec_dmem *dmem;
@@ -59,6 +50,8 @@ struct exec_memctx {
     const uint8_t *param; uint64_t param_bytes; /* kernel param buffer   */
     const struct ptx_func *func;    /* current frame: register types     */
     const struct exec_tex *tex; uint32_t ntex;
+    uint64_t *texaddr;  uint32_t ntexaddr;  /* tex: every texel address of
+                                               the last fetch (timing)   */
 };
 
 /* Allocation holding [addr, addr+n), or NULL. */
@@ -71,6 +64,12 @@ const struct exec_alloc *exec_dmem_find(const struct exec_dmem *d,
 int exec_mem(struct exec_warp *w, struct exec_memctx *m,
              const struct ptx_inst *in, uint32_t mask,
              struct exec_result *res, struct exec_error *err);
+
+/* Executes tex/tld4/txq/suld/sust/suq (exec_tex.c) for the lanes act;
+ * fills res like exec_mem. Returns 0, or -1 with err. */
+int exec_tex_op(struct exec_warp *w, struct exec_memctx *m,
+                const struct ptx_inst *in, uint32_t act,
+                struct exec_result *res, struct exec_error *err);
 
 /* Executes shfl/vote/match/activemask/nanosleep/bar.warp.sync for the lanes of mask
  * passing the guard. Returns 0, or -1 with err. */

@@ -41,6 +41,11 @@
 #define M_RED     (1ull << 32)   /* bar/barrier .red                       */
 #define M_POPC    (1ull << 33)   /* bar.red .popc                          */
 #define M_NAN     (1ull << 34)   /* min/max .NaN                           */
+#define M_TEX     (1ull << 35)   /* texture/surface modifiers: kind in val >> 8 */
+
+/* Kinds of M_TEX modifiers (mods[].val = kind << 8 | value). */
+enum { TK_MODE = 1, TK_COMP, TK_QUERY, TK_CLAMP, TK_FMT, TK_B };
+#define TXM(kind, v) ((uint16_t)((kind) << 8 | (v)))
 
 struct mod_ent {
     const char *name;
@@ -93,8 +98,36 @@ static const struct mod_ent mods[] = {
     {"ballot", M_VOTE, PTX_SUB_BALLOT},
     {"sync", M_SYNC, PTX_SUB_SYNC}, {"arrive", M_ARRIVE, PTX_SUB_ARRIVE},
     {"warp", M_WARP, PTX_SUB_WARP_SYNC},
-    {"1d", M_GEOM, PTX_SUB_1D}, {"2d", M_GEOM, PTX_SUB_2D},
-    {"3d", M_GEOM, PTX_SUB_3D},
+    {"1d", M_GEOM, PTX_GEOM_1D}, {"2d", M_GEOM, PTX_GEOM_2D},
+    {"3d", M_GEOM, PTX_GEOM_3D}, {"a1d", M_GEOM, PTX_GEOM_A1D},
+    {"a2d", M_GEOM, PTX_GEOM_A2D}, {"cube", M_GEOM, PTX_GEOM_CUBE},
+    {"acube", M_GEOM, PTX_GEOM_ACUBE}, {"2dms", M_GEOM, PTX_GEOM_2DMS},
+    {"a2dms", M_GEOM, PTX_GEOM_A2DMS},
+    {"base", M_TEX, TXM(TK_MODE, PTX_TM_BASE)},
+    {"level", M_TEX, TXM(TK_MODE, PTX_TM_LEVEL)},
+    {"grad", M_TEX, TXM(TK_MODE, PTX_TM_GRAD)},
+    {"r", M_TEX, TXM(TK_COMP, 0)}, {"g", M_TEX, TXM(TK_COMP, 1)},
+    {"b", M_TEX, TXM(TK_B, 2)}, {"a", M_TEX, TXM(TK_COMP, 3)},
+    {"p", M_TEX, TXM(TK_FMT, 1)},
+    {"trap", M_TEX, TXM(TK_CLAMP, PTX_SU_TRAP)},
+    {"clamp", M_TEX, TXM(TK_CLAMP, PTX_SU_CLAMP)},
+    {"zero", M_TEX, TXM(TK_CLAMP, PTX_SU_ZERO)},
+    {"width", M_TEX, TXM(TK_QUERY, PTX_TQ_WIDTH)},
+    {"height", M_TEX, TXM(TK_QUERY, PTX_TQ_HEIGHT)},
+    {"depth", M_TEX, TXM(TK_QUERY, PTX_TQ_DEPTH)},
+    {"channel_data_type", M_TEX, TXM(TK_QUERY, PTX_TQ_CHANNEL_DATA_TYPE)},
+    {"channel_order", M_TEX, TXM(TK_QUERY, PTX_TQ_CHANNEL_ORDER)},
+    {"normalized_coords", M_TEX, TXM(TK_QUERY, PTX_TQ_NORMALIZED_COORDS)},
+    {"array_size", M_TEX, TXM(TK_QUERY, PTX_TQ_ARRAY_SIZE)},
+    {"num_mipmap_levels", M_TEX, TXM(TK_QUERY, PTX_TQ_NUM_MIPMAP_LEVELS)},
+    {"num_samples", M_TEX, TXM(TK_QUERY, PTX_TQ_NUM_SAMPLES)},
+    {"force_unnormalized_coords", M_TEX,
+     TXM(TK_QUERY, PTX_TQ_FORCE_UNNORMALIZED_COORDS)},
+    {"filter_mode", M_TEX, TXM(TK_QUERY, PTX_TQ_FILTER_MODE)},
+    {"addr_mode_0", M_TEX, TXM(TK_QUERY, PTX_TQ_ADDR_MODE_0)},
+    {"addr_mode_1", M_TEX, TXM(TK_QUERY, PTX_TQ_ADDR_MODE_1)},
+    {"addr_mode_2", M_TEX, TXM(TK_QUERY, PTX_TQ_ADDR_MODE_2)},
+    {"memory_layout", M_TEX, TXM(TK_QUERY, PTX_TQ_MEMORY_LAYOUT)},
     {"finite", M_CLASS, PTX_SUB_FINITE}, {"infinite", M_CLASS, PTX_SUB_INFINITE},
     {"number", M_CLASS, PTX_SUB_NUMBER},
     {"notanumber", M_CLASS, PTX_SUB_NOTANUMBER},
@@ -176,7 +209,10 @@ static uint64_t allowed(enum ptx_op op)
         return M_TYPE | M_SPACE | M_VEC | M_VOL | M_ORDER | M_SCOPE | M_CACHE;
     case PTX_OP_ATOM: case PTX_OP_RED:
         return M_TYPE | M_SPACE | M_BOOL | M_ATOMOP | M_ORDER | M_SCOPE;
-    case PTX_OP_TEX: return M_TYPE | M_VEC | M_GEOM;
+    case PTX_OP_TEX: case PTX_OP_TLD4: return M_TYPE | M_VEC | M_GEOM | M_TEX;
+    case PTX_OP_TXQ: case PTX_OP_SUQ: return M_TYPE | M_TEX;
+    case PTX_OP_SULD: case PTX_OP_SUST:
+        return M_TYPE | M_VEC | M_GEOM | M_TEX | M_CACHE;
     case PTX_OP_MEMBAR: return M_SCOPE;
     case PTX_OP_FENCE: return M_ORDER | M_SCOPE;
     case PTX_OP_BRA: case PTX_OP_CALL: return M_UNI;
@@ -204,6 +240,7 @@ static unsigned ntypes(enum ptx_op op)
     case PTX_OP_CVT: case PTX_OP_SET: case PTX_OP_SLCT: case PTX_OP_TEX:
     case PTX_OP_DP4A: case PTX_OP_DP2A: case PTX_OP_VSET: case PTX_OP_VSET2:
     case PTX_OP_VSET4:
+    case PTX_OP_TLD4:
         return 2;
     case PTX_OP_VADD: case PTX_OP_VSUB: case PTX_OP_VABSDIFF: case PTX_OP_VMIN:
     case PTX_OP_VMAX: case PTX_OP_VSHL: case PTX_OP_VSHR: case PTX_OP_VMAD:
@@ -227,12 +264,52 @@ static int find_op(const char *s, size_t n)
     return -1;
 }
 
-static const struct mod_ent *find_mod(const char *s, size_t n)
+/* Modifier named s[0..n): the first entry whose class the opcode accepts
+ * (ok), else the first of that name (a name may belong to several). */
+static const struct mod_ent *find_mod(const char *s, size_t n, uint64_t ok)
 {
+    const struct mod_ent *first = NULL;
     for (size_t i = 0; i < sizeof mods / sizeof mods[0]; i++)
         if (mods[i].name[0] == s[0] && strlen(mods[i].name) == n &&
-            memcmp(mods[i].name, s, n) == 0)
-            return &mods[i];
+            memcmp(mods[i].name, s, n) == 0) {
+            if (mods[i].cls & ok)
+                return &mods[i];
+            if (!first)
+                first = &mods[i];
+        }
+    return first;
+}
+
+/* Applies an M_TEX modifier (kind << 8 | v) to in; returns NULL or what
+ * is wrong with it for this opcode. */
+static const char *tex_mod(struct ptx_inst *in, uint16_t val, uint32_t *seen)
+{
+    unsigned kind = val >> 8, v = val & 0xffu;
+    enum ptx_op op = (enum ptx_op)in->op;
+    if (kind == TK_B)            /* tld4 .b (blue) or suld/sust .b (raw) */
+        kind = op == PTX_OP_TLD4 ? TK_COMP : TK_FMT, v = op == PTX_OP_TLD4 ? 2 : 0;
+    bool ok;
+    switch (kind) {
+    case TK_MODE: ok = op == PTX_OP_TEX || (op == PTX_OP_TXQ && v == PTX_TM_LEVEL); break;
+    case TK_COMP: ok = op == PTX_OP_TLD4; break;
+    case TK_QUERY: ok = op == PTX_OP_TXQ || op == PTX_OP_SUQ; break;
+    case TK_CLAMP: case TK_FMT: ok = op == PTX_OP_SULD || op == PTX_OP_SUST; break;
+    default: ok = false; break;
+    }
+    if (kind == TK_FMT && v == 1 && op != PTX_OP_SUST)
+        ok = false;              /* .p: formatted stores only */
+    if (!ok)
+        return "not valid for this opcode";
+    if (*seen & (1u << kind))
+        return "duplicate or conflicting";
+    *seen |= 1u << kind;
+    switch (kind) {
+    case TK_MODE: in->tmode = (uint8_t)v; break;
+    case TK_COMP: case TK_QUERY: in->tq = (uint8_t)v; break;
+    case TK_CLAMP: in->tmode = (uint8_t)v; break;
+    case TK_FMT: if (v) in->tq = 1; break;
+    default: break;
+    }
     return NULL;
 }
 
@@ -310,13 +387,14 @@ static void decode_opcode(struct ptx_parser *p, struct ptx_inst *in,
     uint8_t types[3] = {0, 0, 0};
     unsigned nt = 0;
     bool sync = false, warp = false, red = false, popc = false;
+    uint32_t tseen = 0;          /* M_TEX kinds seen */
     const char *q = dot;
     while (q && q < end) {
         const char *m = q + 1;
         const char *nx = memchr(m, '.', (size_t)(end - m));
         size_t ml = nx ? (size_t)(nx - m) : (size_t)(end - m);
         uint32_t col = t->col + (uint32_t)(q - s);
-        const struct mod_ent *e = find_mod(m, ml);
+        const struct mod_ent *e = find_mod(m, ml, ok);
         uint64_t cls = e ? (e->cls & ok) : 0;
         if (!e)
             ptx_perr(p, t->line, col, "unknown modifier '.%.*s' (%.*s)", (int)ml,
@@ -324,7 +402,7 @@ static void decode_opcode(struct ptx_parser *p, struct ptx_inst *in,
         if (!cls)
             ptx_perr(p, t->line, col, "modifier '.%.*s' not valid for %s (%.*s)",
                      (int)ml, m, ptx_op_name((enum ptx_op)op), (int)t->len, t->s);
-        if (cls != M_TYPE && (seen & cls))
+        if (cls != M_TYPE && cls != M_TEX && (seen & cls))
             ptx_perr(p, t->line, col, "duplicate modifier '.%.*s' (%.*s)", (int)ml,
                      m, (int)t->len, t->s);
         seen |= cls;
@@ -345,7 +423,15 @@ static void decode_opcode(struct ptx_parser *p, struct ptx_inst *in,
         case M_MODE: in->mode = (uint8_t)e->val; break;
         case M_RED: red = true; break;
         case M_POPC: popc = true; break;
-        case M_BOOL: case M_ATOMOP: case M_SHFL: case M_VOTE: case M_GEOM:
+        case M_GEOM: in->geom = (uint8_t)e->val; break;
+        case M_TEX: {
+            const char *why = tex_mod(in, e->val, &tseen);
+            if (why)
+                ptx_perr(p, t->line, col, "modifier '.%.*s' %s (%.*s)", (int)ml,
+                         m, why, (int)t->len, t->s);
+            break;
+        }
+        case M_BOOL: case M_ATOMOP: case M_SHFL: case M_VOTE:
         case M_CLASS: case M_ARRIVE: case M_DIR:
             if (in->sub != PTX_SUB_NONE)
                 ptx_perr(p, t->line, col, "conflicting modifier '.%.*s' (%.*s)",
@@ -392,8 +478,15 @@ static void decode_opcode(struct ptx_parser *p, struct ptx_inst *in,
         need = "a shuffle mode (.up, .down, .bfly, .idx)";
     else if (o == PTX_OP_VOTE && !in->sub)
         need = "a vote mode (.all, .any, .uni, .ballot)";
-    else if (o == PTX_OP_TEX && !in->sub)
-        need = "a texture geometry (.1d, .2d, .3d)";
+    else if ((o == PTX_OP_TEX || o == PTX_OP_TLD4 || o == PTX_OP_SULD ||
+              o == PTX_OP_SUST) && !in->geom)
+        need = "a geometry (.1d, .2d, .3d, .a1d, .a2d, .cube, .acube)";
+    else if (o == PTX_OP_TLD4 && !(tseen & (1u << TK_COMP)))
+        need = "a component (.r, .g, .b, .a)";
+    else if ((o == PTX_OP_TXQ || o == PTX_OP_SUQ) && !in->tq)
+        need = "a query (.width, .height, ...)";
+    else if ((o == PTX_OP_SULD || o == PTX_OP_SUST) && !(tseen & (1u << TK_FMT)))
+        need = o == PTX_OP_SULD ? ".b" : ".b or .p";
     else if (o == PTX_OP_TESTP && !in->sub)
         need = "a class (.finite, .notanumber, ...)";
     else if (o == PTX_OP_CVTA && !in->space)
@@ -430,13 +523,16 @@ static void decode_opcode(struct ptx_parser *p, struct ptx_inst *in,
             need = ".sync or .arrive";
         }
     }
-    if ((o == PTX_OP_TEX && in->vec != 4))
+    if (((o == PTX_OP_TEX || o == PTX_OP_TLD4) && in->vec != 4))
         need = ".v4";
     if (need)
         ptx_perr(p, t->line, t->col, "expected %s (%.*s)", need, (int)t->len, t->s);
     in->type = types[0];
     in->type2 = nt >= 2 ? types[1] : types[0];
     in->type3 = nt >= 3 ? types[2] : in->type2;
+    if (o == PTX_OP_SHF && nt && in->type != PTX_T_B32)
+        ptx_perr(p, t->line, t->col, "expected .b32: shf is defined on .b32 only (%.*s)",
+                 (int)t->len, t->s);
 }
 
 /* ------------------------------------------------------------- operands */
@@ -450,6 +546,8 @@ struct raw {
     struct ptx_operand pipe;
     bool has_coords;
     struct ptx_operand coords;
+    bool has_sampler;          /* [tex, sampler, {coords}] */
+    struct ptx_operand sampler;
     struct ptx_tok label;      /* PTX_O_LABEL before resolution */
     bool minus;                /* '-' before a register (vmad only) */
 };
@@ -587,6 +685,21 @@ static void parse_operand(struct ptx_parser *p, struct raw *r, bool want_label)
                      (int)(b->len > 40 ? 40 : b->len), b->s);
         }
         if (ptx_accept(p, ',')) {
+            const struct ptx_tok *sp = ptx_peek(p, 0);
+            if (sp->kind == PTX_TK_WORD) {      /* independent-mode sampler */
+                struct ptx_tok t;
+                ptx_advance(p, &t);
+                init_opnd(&r->sampler);
+                r->sampler.kind = PTX_O_MEM;
+                int32_t reg = ptx_find_reg(p, t.s, t.len);
+                if (reg >= 0)
+                    r->sampler.reg = reg;
+                else if (!ptx_find_sym(p, t.s, t.len, &r->sampler.sym))
+                    ptx_perr(p, t.line, t.col, "undefined sampler (%.*s)",
+                             (int)t.len, t.s);
+                r->has_sampler = true;
+                ptx_expect(p, ',', "after the sampler");
+            }
             ptx_expect(p, '{', "opening the texture coordinates");
             parse_vec(p, &r->coords);
             r->has_coords = true;
@@ -822,7 +935,11 @@ static void place(struct ptx_parser *p, struct ptx_inst *in, struct raw *r,
                           in->op == PTX_OP_MATCH) && slot == 0))
         ptx_perr(p, r->line, r->col, "unexpected '|' operand (%s)",
                  ptx_op_name((enum ptx_op)in->op));
-    if (r->has_coords && in->op != PTX_OP_TEX)
+    if (r->has_sampler && in->op != PTX_OP_TEX && in->op != PTX_OP_TLD4)
+        ptx_perr(p, r->line, r->col, "unexpected sampler in address (%s)",
+                 ptx_op_name((enum ptx_op)in->op));
+    if (r->has_coords && in->op != PTX_OP_TEX && in->op != PTX_OP_TLD4 &&
+        in->op != PTX_OP_SULD && in->op != PTX_OP_SUST)
         ptx_perr(p, r->line, r->col, "unexpected coordinate vector in address (%s)",
                  ptx_op_name((enum ptx_op)in->op));
     if (k == PTX_O_REG && (immt == PTX_T_PRED) !=
@@ -1134,17 +1251,76 @@ void ptx_parse_inst(struct ptx_parser *p, int32_t guard, bool guard_neg,
         place(p, in, &r[0], 0, RL_MEM, ty);
         place(p, in, &r[1], 1, RL_SRC, ty);
         break;
-    case PTX_OP_TEX:
-        if (n != 2 || !r[1].has_coords)
+    case PTX_OP_TEX: case PTX_OP_TLD4: {
+        unsigned want = in->tmode == PTX_TM_LEVEL ? 3u : in->tmode == PTX_TM_GRAD ? 4u : 2u;
+        if (n < 2 || !r[1].has_coords)
             count_err(p, &opt, "a vector and [texture, {coordinates}]", n);
+        if (n > want)
+            ptx_perr(p, r[want].line, r[want].col,
+                     "texture coordinate offsets and depth compare are not supported "
+                     "(operand %u of %.*s)", want, (int)opt.len, opt.s);
+        if (n != want)
+            count_err(p, &opt, want == 2 ? "2 operands (d, [a, c])"
+                      : want == 3 ? "3 operands (d, [a, c], lod)"
+                      : "4 operands (d, [a, c], dPdx, dPdy)", n);
         place(p, in, &r[0], 0, RL_VEC, ty);
         if (in->o[0].vec_n != 4)
-            ptx_perr(p, r[0].line, r[0].col, "expected 4 destination registers (tex)");
+            ptx_perr(p, r[0].line, r[0].col, "expected 4 destination registers (%s)",
+                     ptx_op_name(op));
         in->o[2] = r[1].coords;
         r[1].has_coords = false;
+        if (r[1].has_sampler) {
+            in->o[5] = r[1].sampler;
+            r[1].has_sampler = false;
+        }
         place(p, in, &r[1], 1, RL_MEM, ty);
         in->nopnd = 3;
+        if (in->tmode == PTX_TM_LEVEL)
+            place(p, in, &r[2], 3, RL_SRC, PTX_T_F32);
+        if (in->tmode == PTX_TM_GRAD) {
+            place(p, in, &r[2], 3, RL_VEC, PTX_T_F32);
+            place(p, in, &r[3], 4, RL_VEC, PTX_T_F32);
+        }
+        if (in->o[5].kind == PTX_O_MEM)
+            in->nopnd = 6;
         break;
+    }
+    case PTX_OP_TXQ: case PTX_OP_SUQ: {
+        unsigned want = in->tmode == PTX_TM_LEVEL ? 3u : 2u;
+        if (n != want)
+            count_err(p, &opt, want == 3 ? "3 operands (d, [a], lod)" : "2 operands (d, [a])", n);
+        place(p, in, &r[0], 0, RL_DST, ty);
+        place(p, in, &r[1], 1, RL_MEM, ty);
+        if (want == 3)
+            place(p, in, &r[2], 2, RL_SRC, PTX_T_S32);
+        break;
+    }
+    case PTX_OP_SULD: case PTX_OP_SUST: {
+        bool ld = op == PTX_OP_SULD;
+        unsigned ai = ld ? 1 : 0, vi = ld ? 0 : 1;
+        if (n != 2 || !r[ai].has_coords)
+            count_err(p, &opt, ld ? "d, [surface, {coordinates}]"
+                                  : "[surface, {coordinates}], value", n);
+        struct ptx_operand co = r[ai].coords;
+        r[ai].has_coords = false;
+        /* nvcc writes a scalar as a 1-element vector: suld.b.2d.b32 {%r1} */
+        if (in->vec <= 1 && r[vi].o.kind == PTX_O_VEC && r[vi].o.vec_n == 1 &&
+            r[vi].o.vec_regs[0] >= 0) {
+            r[vi].o.kind = PTX_O_REG;
+            r[vi].o.reg = r[vi].o.vec_regs[0];
+        }
+        if (ld)
+            place(p, in, &r[0], 0, in->vec > 1 ? RL_VEC : RL_DST, ty);
+        place(p, in, &r[ai], ai, RL_MEM, ty);
+        if (!ld)
+            place(p, in, &r[1], 1, in->vec > 1 ? RL_VEC : RL_SRC, ty);
+        if (in->vec > 1 && in->o[vi].vec_n != in->vec)
+            ptx_perr(p, r[vi].line, r[vi].col, "expected %u vector elements (%u)",
+                     in->vec, in->o[vi].vec_n);
+        in->o[2] = co;
+        in->nopnd = 3;
+        break;
+    }
     case PTX_OP_BAR: case PTX_OP_BARRIER:
         if (in->sub == PTX_SUB_RED_POPC || in->sub == PTX_SUB_RED_AND ||
             in->sub == PTX_SUB_RED_OR) {      /* d, a{, b}, {!}c */

@@ -33,7 +33,17 @@
  *   red:     o[0]=MEM, o[1]=b; sub = operation
  *   tex:     o[0]=VEC dest (4 regs), o[1]=MEM (base REG = bindless handle
  *            or SYM = .texref), o[2]=VEC coordinates (vec_n = 1, 2, 4);
- *            sub = geometry, type = dest type, type2 = coordinate type
+ *            o[3]=lod (.level) or VEC dPdx (.grad), o[4]=VEC dPdy (.grad),
+ *            o[5]=MEM sampler ([tex, sampler, {c}]) or NONE;
+ *            geom = geometry, tmode = base/level/grad, type = dest type,
+ *            type2 = coordinate type
+ *   tld4:    as tex (no .level/.grad); tq = component (0 r .. 3 a)
+ *   txq:     o[0]=d, o[1]=MEM (texture); o[2]=lod (txq.level); tq = query
+ *   suq:     o[0]=d, o[1]=MEM (surface); tq = query
+ *   suld:    o[0]=d (REG, or VEC when vec>1), o[1]=MEM (surface),
+ *            o[2]=VEC coordinates; geom, tmode = enum ptx_suclamp
+ *   sust:    o[0]=MEM (surface), o[1]=value (REG or VEC), o[2]=VEC
+ *            coordinates; geom, tmode = enum ptx_suclamp, tq = 1 for .p
  *   bra:     o[0]=LABEL (instruction index, may be ninsts); reconv filled
  *            by the CFG pass; PTX_F_UNI for bra.uni
  *   call:    o[0]=FUNC, o[1]=return param (SYM, a .param symbol of the
@@ -151,8 +161,8 @@ enum ptx_rnd {       /* rounding: float (.rn...) and float->int (.rni...) */
 };
 /* Sub-operation, interpreted per opcode:
  *  setp: bool-op with the c predicate; atom/red: the operation;
- *  shfl: mode; vote: mode; bar: sync/arrive/red; tex: geometry;
- *  testp: class. */
+ *  shfl: mode; vote: mode; bar: sync/arrive/red; testp: class.
+ *  (PTX_SUB_1D..3D are unused: texture geometry is ptx_inst.geom.) */
 enum ptx_sub {
     PTX_SUB_NONE = 0,
     PTX_SUB_AND, PTX_SUB_OR, PTX_SUB_XOR,                 /* setp, atom, red */
@@ -176,6 +186,20 @@ enum ptx_mode {
     PTX_MODE_RC16,                                        /* prmt            */
     PTX_MODE_CLAMP, PTX_MODE_WRAP,                        /* bmsk shf vshl vshr */
     PTX_MODE_SHR7, PTX_MODE_SHR15                         /* vmad scale      */
+};
+/* Texture and surface instructions (struct ptx_inst geom, tmode, tq). */
+enum ptx_geom {
+    PTX_GEOM_NONE = 0, PTX_GEOM_1D, PTX_GEOM_2D, PTX_GEOM_3D, PTX_GEOM_A1D,
+    PTX_GEOM_A2D, PTX_GEOM_CUBE, PTX_GEOM_ACUBE, PTX_GEOM_2DMS, PTX_GEOM_A2DMS
+};
+enum ptx_tmode { PTX_TM_BASE = 0, PTX_TM_LEVEL, PTX_TM_GRAD };   /* tex, txq */
+enum ptx_suclamp { PTX_SU_TRAP = 0, PTX_SU_CLAMP, PTX_SU_ZERO };  /* suld, sust */
+enum ptx_tquery {    /* txq, suq */
+    PTX_TQ_NONE = 0, PTX_TQ_WIDTH, PTX_TQ_HEIGHT, PTX_TQ_DEPTH,
+    PTX_TQ_CHANNEL_DATA_TYPE, PTX_TQ_CHANNEL_ORDER, PTX_TQ_NORMALIZED_COORDS,
+    PTX_TQ_ARRAY_SIZE, PTX_TQ_NUM_MIPMAP_LEVELS, PTX_TQ_NUM_SAMPLES,
+    PTX_TQ_FORCE_UNNORMALIZED_COORDS, PTX_TQ_FILTER_MODE, PTX_TQ_ADDR_MODE_0,
+    PTX_TQ_ADDR_MODE_1, PTX_TQ_ADDR_MODE_2, PTX_TQ_MEMORY_LAYOUT
 };
 /* Flag bits of struct ptx_inst.flags. */
 #define PTX_F_HI       (1u << 0)   /* .hi  */
@@ -284,6 +308,11 @@ struct ptx_inst {
      * reconvergence PC (instruction index; ninsts = function exit).       */
     int32_t reconv;
     uint32_t line, col;    /* source position of the opcode               */
+    /* texture/surface instructions (in the struct's tail padding) */
+    uint8_t geom;          /* enum ptx_geom                               */
+    uint8_t tmode;         /* tex/txq: enum ptx_tmode; suld/sust: ptx_suclamp */
+    uint8_t tq;            /* txq/suq: enum ptx_tquery; tld4: component;
+                              sust: 1 = .p (formatted)                     */
 };
 
 struct ptx_reg {

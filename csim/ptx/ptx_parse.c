@@ -653,7 +653,9 @@ static void parse_decl_prefix(struct ptx_parser *p, uint32_t *align,
                    is_dir(t, ".local")) {
             /* kernel param pointer attributes: .ptr .global .align N */
             ptx_advance(p, NULL);
-        } else if (is_dir(t, ".texref")) {
+        } else if (is_dir(t, ".texref") || is_dir(t, ".surfref") ||
+                   is_dir(t, ".samplerref")) {
+            /* an 8-byte handle the host sets (docs/textures.md) */
             *texref = true;
             *type = PTX_T_B64;
             ptx_advance(p, NULL);
@@ -734,6 +736,11 @@ static void parse_var_decl(struct ptx_parser *p, enum ptx_space space,
         s.is_extern = is_extern;
         uint64_t elems = count * vec;
         if (ptx_accept(p, '=')) {
+            if (texref)
+                ptx_perr(p, name.line, name.col,
+                         "texture/surface/sampler initialisers are not supported: "
+                         "set the handle from the host with ls_module_symbol "
+                         "(%.*s = {...})", (int)name.len, name.s);
             if (in_func || space == PTX_SP_SHARED || space == PTX_SP_LOCAL ||
                 is_extern || texref)
                 ptx_perr(p, name.line, name.col,

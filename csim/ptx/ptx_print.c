@@ -120,6 +120,11 @@ void ptx_inst_format(char *buf, size_t n, const struct ptx_func *f,
     put(&b, "%s", ptx_op_name((enum ptx_op)in->op));
     if (in->sub)
         put(&b, ".%s", NAME(sub_names, in->sub));
+    if (in->geom) {
+        static const char *const geom_names[] = {
+            "", "1d", "2d", "3d", "a1d", "a2d", "cube", "acube", "2dms", "a2dms"};
+        put(&b, ".%s", NAME(geom_names, in->geom));
+    }
     if (in->cmp)
         put(&b, ".%s", NAME(cmp_names, in->cmp));
     if (in->mode)

@@ -152,6 +152,7 @@ unsigned ptx_inst_ndst(const struct ptx_inst *in)
     case PTX_OP_ST: case PTX_OP_RED: case PTX_OP_BRA: case PTX_OP_CALL:
     case PTX_OP_RET: case PTX_OP_EXIT:
     case PTX_OP_MEMBAR: case PTX_OP_FENCE: case PTX_OP_NANOSLEEP:
+    case PTX_OP_SUST:
         return 0;
     case PTX_OP_BAR: case PTX_OP_BARRIER:
         return (in->sub == PTX_SUB_RED_POPC || in->sub == PTX_SUB_RED_AND ||

@@ -38,6 +38,9 @@ void simt_warp_free(struct simt_warp *w)
         return;
     free(w->stack);
     w->stack = NULL;
+    free(w->mem.texaddr);
+    w->mem.texaddr = NULL;
+    w->mem.ntexaddr = 0;
     for (unsigned i = 0; i < SIMT_MAX_FRAMES; i++) {
         free(w->frames[i].regs);
         free(w->frames[i].sym1);

@@ -282,7 +282,7 @@ static void nvcc_tex_struct(void **state)
     struct ptx_module *m = parse_file("tests/ptx/nv_tex.ptx", &text);
     const struct ptx_func *f = func(m, "_Z8texFetchyP6float4i");
     const struct ptx_inst *t = first_op(f, PTX_OP_TEX);
-    assert_int_equal(t->sub, PTX_SUB_1D);
+    assert_int_equal(t->geom, PTX_GEOM_1D);
     assert_int_equal(t->vec, 4);
     assert_int_equal(t->type, PTX_T_F32);
     assert_int_equal(t->type2, PTX_T_S32);
@@ -494,7 +494,7 @@ static void all_opcodes(void **state)
     assert_int_equal(in->sub, PTX_SUB_WARP_SYNC);
     assert_int_equal(in->o[0].imm, -1);
     in = by_text(f, text, "tex.2d.v4.u32.f32");
-    assert_int_equal(in->sub, PTX_SUB_2D);
+    assert_int_equal(in->geom, PTX_GEOM_2D);
     assert_int_equal(in->o[2].vec_n, 2);
     in = by_text(f, text, "tex.1d.v4.f32.s32");
     assert_int_equal(in->o[1].sym.scope, 0);
@@ -743,8 +743,8 @@ static const struct bad bads[] = {
     {" add.s32 %r1|%p1, %r2, %r3;\n", 1, 10, "unexpected '|'"},
     {" shfl.sync.up.b32 %r1|%r2, %r2, 1, 0, -1;\n", 1, 23, "expected a .pred register after '|'"},
     {" mov.u32 %r1, {%r1, %r2, %r3, %r1, %r2};\n", 1, 36, "more than 4 vector elements"},
-    {" shf.wrap.b32 %r1, %r2, %r3, 4;\n", 1, 2, "a shift direction (.l, .r)"},
-    {" shf.l.b32 %r1, %r2, %r3, 4;\n", 1, 2, "a shift mode (.wrap, .clamp)"},
+    {" shf.wrap.b32 %r1, %r2, %r3, 4;\n", 1, 2, "a direction (.l or .r)"},
+    {" shf.l.b32 %r1, %r2, %r3, 4;\n", 1, 2, "a mode (.clamp or .wrap)"},
     {" shf.r.clamp.u64 %rd1, %rd2, %rd3, 4;\n", 1, 2, "expected .b32"},
     {" shf.l.r.wrap.b32 %r1, %r2, %r3, 4;\n", 1, 7, "duplicate modifier '.r'"},
     {" shf.l.wrap.b32 %r1, %r2, %r3;\n", 1, 2, "wrong operand count"},
