@@ -214,6 +214,7 @@ ls_status ls_launch(ls_gpu *gpu, ls_module *mod, const char *kernel,
 
 /* One access (or the executing thread) of a check finding. */
 typedef struct ls_check_access {
+    unsigned cta[3];             /* the thread's CTA (globalrace: two CTAs)   */
     unsigned tid[3];             /* thread (x, y, z) in its CTA               */
     int pc;                      /* instruction index in func                 */
     unsigned line;               /* PTX source line                           */
@@ -226,7 +227,8 @@ typedef struct ls_check_access {
  * in one launch, counted, and the first of them (smallest CTA, address,
  * threads) described. */
 typedef struct ls_check_finding {
-    char check[16];              /* "racecheck", "synccheck", "initcheck"     */
+    char check[16];              /* "racecheck", "synccheck", "initcheck",
+                                    "globalrace"                              */
     char kind[32];               /* "read-after-write", "shfl-source-lane", ..*/
     char kernel[96];
     unsigned launch;             /* 1-based launch index on this GPU          */
@@ -245,7 +247,7 @@ typedef struct ls_check_finding {
  * next launch or ls_gpu_destroy. Returns their number. */
 size_t ls_check_findings(const ls_gpu *gpu, const ls_check_finding **list);
 /* The checks on for gpu's launches (config key `check`): bit 0 memcheck
- * (always), 1 racecheck, 2 synccheck, 3 initcheck. */
+ * (always), 1 racecheck, 2 synccheck, 3 initcheck, 4 globalrace. */
 unsigned ls_checks_enabled(const ls_gpu *gpu);
 /* Writes one line describing f to buf (at most n bytes, NUL-terminated);
  * returns buf. */

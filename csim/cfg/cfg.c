@@ -68,6 +68,8 @@ static int cfg_choice(const char *choices, const char *s, size_t len)
     for (const char *p = choices; *p; idx++) {
         const char *bar = strchr(p, '|');
         size_t n = bar ? (size_t)(bar - p) : strlen(p);
+        if (*p == '+')          /* FLAGS: a choice "all" leaves out */
+            p++, n--;
         if (n == len && !strncmp(p, s, len)) return idx;
         if (!bar) break;
         p = bar + 1;
@@ -76,14 +78,16 @@ static int cfg_choice(const char *choices, const char *s, size_t len)
 }
 
 /* Bit set of a FLAGS value: "a,b" (choice i is bit i), "all" or "none";
- * -1 when a name is not a choice. */
+ * -1 when a name is not a choice. "all" is every choice not written with
+ * a leading '+' in the table (an opt-in choice, named on its own, as in
+ * "all,globalrace"). */
 static int cfg_flags_parse(const char *choices, const char *s)
 {
     if (!strcmp(s, "none"))
         return 0;
     int all = 0, n = 0;
     for (const char *p = choices; *p; p += strcspn(p, "|") + (p[strcspn(p, "|")] == '|'))
-        all |= 1 << n++;
+        all |= (*p == '+' ? 0 : 1) << n++;
     if (!strcmp(s, "all"))
         return all;
     int bits = 0;
@@ -92,6 +96,11 @@ static int cfg_flags_parse(const char *choices, const char *s)
         const char *q = p, *e = p + len;
         while (q < e && isspace((unsigned char)*q)) q++;
         while (e > q && isspace((unsigned char)e[-1])) e--;
+        if (e - q == 3 && !strncmp(q, "all", 3)) {
+            bits |= all;
+            p += len + (p[len] == ',');
+            continue;
+        }
         int idx = cfg_choice(choices, q, (size_t)(e - q));
         if (idx < 0)
             return -1;
@@ -110,7 +119,9 @@ static void cfg_flags_name(const char *choices, int bits, char *buf, size_t n)
     for (const char *p = choices; *p && o + 1 < n; i++) {
         size_t len = strcspn(p, "|");
         if (bits & (1 << i)) {
-            int k = snprintf(buf + o, n - o, "%s%.*s", o ? "," : "", (int)len, p);
+            int plus = *p == '+';
+            int k = snprintf(buf + o, n - o, "%s%.*s", o ? "," : "", (int)len - plus,
+                             p + plus);
             if (k < 0)
                 break;
             o += (size_t)k < n - o ? (size_t)k : n - o - 1;
@@ -347,7 +358,9 @@ void cfg_keys_json(FILE *out)
                     k->kind == CFG_K_FLAGS ? "flags" : "enum", (long long)k->idef);
             for (const char *p = k->choices; *p;) {
                 size_t n = strcspn(p, "|");
-                fprintf(out, "%s\"%.*s\"", p == k->choices ? "" : ", ", (int)n, p);
+                int plus = *p == '+';   /* opt-in FLAGS choice: named as is */
+                fprintf(out, "%s\"%.*s\"", p == k->choices ? "" : ", ", (int)n - plus,
+                        p + plus);
                 p += n + (p[n] == '|');
             }
             fprintf(out, "]");

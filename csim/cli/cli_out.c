@@ -149,7 +149,8 @@ static void json_sim(FILE *f, const ls_stats *s, double wall_s)
 
 static void json_access(FILE *f, const ls_check_access *a)
 {
-    fprintf(f, "{\"tid\": [%u, %u, %u], \"pc\": %d, \"line\": %u, \"func\": ",
+    fprintf(f, "{\"cta\": [%u, %u, %u], \"tid\": [%u, %u, %u], \"pc\": %d, "
+            "\"line\": %u, \"func\": ", a->cta[0], a->cta[1], a->cta[2],
             a->tid[0], a->tid[1], a->tid[2], a->pc, a->line);
     json_str(f, a->func);
     fprintf(f, ", \"write\": %s}", a->write ? "true" : "false");
@@ -159,12 +160,12 @@ static void json_access(FILE *f, const ls_check_access *a)
  * written only when racecheck, synccheck or initcheck was on. */
 static void json_checks(FILE *f, int in, const struct cli_result *r)
 {
-    static const char *const names[4] = { "memcheck", "racecheck", "synccheck",
-                                          "initcheck" };
+    static const char *const names[5] = { "memcheck", "racecheck", "synccheck",
+                                          "initcheck", "globalrace" };
     if (!(r->checks_on & ~1u))
         return;
     fprintf(f, "%*s\"checks\": {\"enabled\": [", in, "");
-    for (unsigned b = 0, k = 0; b < 4; b++)
+    for (unsigned b = 0, k = 0; b < 5; b++)
         if (r->checks_on >> b & 1)
             fprintf(f, "%s\"%s\"", k++ ? ", " : "", names[b]);
     fprintf(f, "], \"findings\": %zu, \"list\": [", r->nchk);

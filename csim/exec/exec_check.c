@@ -61,7 +61,7 @@ const char *exec_chk_kind_name(unsigned kind)
         "write-after-write", "read-after-write", "write-after-read",
         "shfl-source-lane", "mask-excludes-self", "member-lanes-inactive",
         "divergent-barrier", "barrier-mismatch", "barrier-count-mismatch",
-        "uninitialized-load",
+        "uninitialized-load", "write-after-write",
     };
     return kind < EXEC_CHK_NKINDS ? n[kind] : "?";
 }
@@ -72,7 +72,7 @@ const char *exec_chk_check_name(unsigned kind)
         return "racecheck";
     if (kind < EXEC_CHK_K_INIT)
         return "synccheck";
-    return kind == EXEC_CHK_K_INIT ? "initcheck" : "?";
+    return kind == EXEC_CHK_K_INIT ? "initcheck" : kind == EXEC_CHK_K_GWAW ? "globalrace" : "?";
 }
 
 /* ------------------------------------------------------------ bitmaps */
@@ -178,7 +178,7 @@ static inline bool inst_less(uint64_t cta, uint64_t addr, uint32_t t0, uint32_t 
 static void report_n(struct exec_chk *c, unsigned kind, unsigned space, uint64_t cta,
                      uint32_t t0, uint32_t s0, bool w0, uint32_t t1, uint32_t s1,
                      bool w1, unsigned nsites, uint32_t lanes, uint64_t addr,
-                     uint64_t weight)
+                     uint64_t weight, uint64_t cta2)
 {
     if (c->oom)
         return;
@@ -195,6 +195,7 @@ static void report_n(struct exec_chk *c, unsigned kind, unsigned space, uint64_t
             x->count += weight;
             if (inst_less(cta, addr, t0, t1, x)) {
                 x->cta = cta;
+                x->cta2 = cta2;
                 x->addr = addr;
                 x->tid[0] = t0;
                 x->tid[1] = t1;
@@ -220,6 +221,7 @@ static void report_n(struct exec_chk *c, unsigned kind, unsigned space, uint64_t
     x->space = (uint8_t)space;
     x->nsites = (uint8_t)nsites;
     x->cta = cta;
+    x->cta2 = cta2;
     x->tid[0] = t0;
     x->tid[1] = t1;
     site_split(c, s0, &x->f[0], &x->pc[0]);
@@ -237,7 +239,7 @@ static void report(struct exec_chk *c, unsigned kind, unsigned space, uint64_t c
                    uint32_t t0, uint32_t s0, bool w0, uint32_t t1, uint32_t s1,
                    bool w1, unsigned nsites, uint32_t lanes, uint64_t addr)
 {
-    report_n(c, kind, space, cta, t0, s0, w0, t1, s1, w1, nsites, lanes, addr, 1);
+    report_n(c, kind, space, cta, t0, s0, w0, t1, s1, w1, nsites, lanes, addr, 1, cta);
 }
 
 /* ------------------------------------------------------------ racecheck */
@@ -285,7 +287,7 @@ static void race_pair(struct exec_chk *c, uint64_t cta, uint64_t addr, unsigned 
         b = t;
     }
     report_n(c, kind, PTX_SP_SHARED, cta, a->tid, a->site, wa, b->tid, b->site, wb,
-             2, 0, addr, nbytes);
+             2, 0, addr, nbytes, cta);
 }
 
 /* Judges the record of shared byte addr of CTA cta (nbytes: 4 for the
@@ -356,6 +358,162 @@ static void race_access(struct exec_chk *c, struct exec_chk_cta *k, uint64_t off
         race_rec(c, k, a, &k->sh[a], write, x, e, 1);
         i++;
     }
+}
+
+/* ------------------------------------------------------------ globalrace */
+
+/* Plain (non-atomic) stores of two different CTAs of one launch to the
+ * same global byte. Shadow per byte of an allocation, in pages allocated
+ * on the first store: the lowest CTA (+1; 0 = not stored to in this
+ * launch) that stored to the byte, with its smallest (site, thread). A
+ * byte a second CTA stores to gets a conflict entry keeping the
+ * second-lowest CTA the same way. Both are minima over the launch's
+ * stores, so the report does not depend on the order CTAs ran in. */
+#define GPAGE 4096u
+
+struct chk_gbyte {
+    uint32_t cta1, site, tid;
+};
+
+struct chk_galloc {
+    uint64_t base, size;
+    struct chk_gbyte **pg;      /* size / GPAGE pages, NULL until stored to */
+};
+
+struct chk_gconf {
+    uint64_t addr;              /* 0: empty slot (global addresses are not 0) */
+    struct chk_gbyte *lo;       /* the byte's shadow (lowest CTA)           */
+    struct chk_gbyte second;    /* second-lowest CTA                        */
+};
+
+static inline bool g_less(uint32_t site, uint32_t tid, const struct chk_gbyte *x)
+{
+    return site != x->site ? site < x->site : tid < x->tid;
+}
+
+static struct chk_galloc *g_alloc(struct exec_chk *c, const struct exec_alloc *a)
+{
+    for (uint32_t i = c->nga; i-- > 0;)
+        if (c->ga[i].base == a->base)
+            return &c->ga[i];
+    if (c->nga == c->capga) {
+        uint32_t nc = c->capga ? c->capga * 2 : 8;
+        struct chk_galloc *n = realloc(c->ga, nc * sizeof *n);
+        if (!n)
+            return NULL;
+        c->ga = n;
+        c->capga = nc;
+    }
+    struct chk_galloc *g = &c->ga[c->nga];
+    g->base = a->base;
+    g->size = a->size;
+    g->pg = calloc((size_t)((a->size + GPAGE - 1) / GPAGE), sizeof *g->pg);
+    if (!g->pg)
+        return NULL;
+    c->nga++;
+    return g;
+}
+
+static struct chk_gconf *g_conf(struct exec_chk *c, uint64_t addr)
+{
+    if ((c->ngc + 1) * 2 > c->gccap) {
+        uint32_t nc = c->gccap ? c->gccap * 2 : 64;
+        struct chk_gconf *n = calloc(nc, sizeof *n);
+        if (!n)
+            return NULL;
+        for (uint32_t i = 0; i < c->gccap; i++)
+            if (c->gc[i].addr) {
+                uint32_t j = (uint32_t)(c->gc[i].addr * 0x9e3779b97f4a7c15ull >> 32) & (nc - 1);
+                while (n[j].addr)
+                    j = (j + 1) & (nc - 1);
+                n[j] = c->gc[i];
+            }
+        free(c->gc);
+        c->gc = n;
+        c->gccap = nc;
+    }
+    uint32_t j = (uint32_t)(addr * 0x9e3779b97f4a7c15ull >> 32) & (c->gccap - 1);
+    while (c->gc[j].addr && c->gc[j].addr != addr)
+        j = (j + 1) & (c->gccap - 1);
+    if (!c->gc[j].addr) {
+        c->gc[j].addr = addr;
+        c->ngc++;
+    }
+    return &c->gc[j];
+}
+
+/* A plain store of n bytes at global address addr by thread tid of CTA cta. */
+static void g_store(struct exec_chk *c, const struct exec_memctx *m, uint64_t addr,
+                    unsigned n, uint64_t cta, uint32_t site, uint32_t tid)
+{
+    const struct exec_alloc *a = m->dmem ? exec_dmem_find(m->dmem, addr, n) : NULL;
+    if (!a)
+        return;
+    struct chk_galloc *g = g_alloc(c, a);
+    if (!g) {
+        c->oom = true;
+        return;
+    }
+    struct chk_gbyte x = { (uint32_t)cta + 1, site, tid };
+    for (unsigned i = 0; i < n && addr + i - a->base < a->size; i++) {
+        uint64_t off = addr + i - a->base, p = off / GPAGE;
+        if (!g->pg[p] && !(g->pg[p] = calloc(GPAGE, sizeof **g->pg))) {
+            c->oom = true;
+            return;
+        }
+        struct chk_gbyte *r = &g->pg[p][off % GPAGE];
+        if (!r->cta1 || (r->cta1 == x.cta1 && g_less(site, tid, r))) {
+            *r = x;
+            continue;
+        }
+        if (r->cta1 == x.cta1)
+            continue;
+        struct chk_gconf *q = g_conf(c, addr + i);
+        if (!q) {
+            c->oom = true;
+            return;
+        }
+        struct chk_gbyte cand = x;
+        if (x.cta1 < r->cta1) {
+            cand = *r;
+            *r = x;
+        }
+        q->lo = r;
+        if (!q->second.cta1 || cand.cta1 < q->second.cta1 ||
+            (cand.cta1 == q->second.cta1 && g_less(cand.site, cand.tid, &q->second)))
+            q->second = cand;
+    }
+}
+
+/* Reports every byte two CTAs stored to (the pair in site order, one key
+ * per site pair), then frees the shadow. */
+static void g_finish(struct exec_chk *c)
+{
+    for (uint32_t i = 0; i < c->gccap; i++) {
+        const struct chk_gconf *q = &c->gc[i];
+        if (!q->addr)
+            continue;
+        const struct chk_gbyte *a = q->lo, *b = &q->second;
+        if (b->site < a->site) {
+            const struct chk_gbyte *t = a;
+            a = b;
+            b = t;
+        }
+        report_n(c, EXEC_CHK_K_GWAW, PTX_SP_GLOBAL, a->cta1 - 1, a->tid, a->site, true,
+                 b->tid, b->site, true, 2, 0, q->addr, 1, b->cta1 - 1);
+    }
+    free(c->gc);
+    c->gc = NULL;
+    c->ngc = c->gccap = 0;
+    for (uint32_t i = 0; i < c->nga; i++) {
+        size_t np = (size_t)((c->ga[i].size + GPAGE - 1) / GPAGE);
+        for (size_t p = 0; p < np; p++)
+            free(c->ga[i].pg[p]);
+        free(c->ga[i].pg);
+    }
+    free(c->ga);
+    c->ga = NULL;
+    c->nga = c->capga = 0;
 }
 
 /* ------------------------------------------------------------ CTAs */
@@ -488,6 +646,7 @@ void exec_chk_finish(struct exec_chk *c)
 {
     while (c->ctas)
         cta_finish(c, c->ctas);
+    g_finish(c);
     if (c->nfd > 1)
         qsort(c->fd, c->nfd, sizeof *c->fd, fd_cmp);
     free(c->hash);          /* indices no longer match after the sort */
@@ -502,6 +661,7 @@ void exec_chk_free(struct exec_chk *c)
         c->ctas = k->next;
         cta_free(c, k);
     }
+    g_finish(c);
     free(c->fd);
     free(c->hash);
     free(c->fbase);
@@ -732,5 +892,7 @@ void exec_chk_step(struct exec_chk_warp *cw, const struct exec_warp *w,
         }
         if (c->mask & EXEC_CHK_INIT)
             init_access(c, cw, m, sp, lane, addr, n, rd, wr, site);
+        if ((c->mask & EXEC_CHK_GRACE) && sp == PTX_SP_GLOBAL && wr && !atomic)
+            g_store(c, m, addr, n, k->id, site, t);
     });
 }

@@ -19,6 +19,7 @@
 #define EXEC_CHK_RACE 2u
 #define EXEC_CHK_SYNC 4u
 #define EXEC_CHK_INIT 8u
+#define EXEC_CHK_GRACE 16u          /* globalrace: stores of different CTAs */
 
 /* What a finding is (one row of the report). */
 enum exec_chk_kind {
@@ -32,6 +33,7 @@ enum exec_chk_kind {
     EXEC_CHK_K_BAR_PC,      /* synccheck: warps at different barriers        */
     EXEC_CHK_K_BAR_COUNT,   /* synccheck: different thread counts            */
     EXEC_CHK_K_INIT,        /* initcheck: load of a never-written byte       */
+    EXEC_CHK_K_GWAW,        /* globalrace: plain stores of two CTAs, one byte */
     EXEC_CHK_NKINDS
 };
 
@@ -41,7 +43,8 @@ struct exec_chk_finding {
     uint8_t kind;               /* enum exec_chk_kind                       */
     uint8_t space;              /* PTX_SP_* of the access (memory kinds)    */
     uint8_t nsites;             /* 2 for races (a = write or first, b)      */
-    uint64_t cta;               /* linear CTA id                            */
+    uint64_t cta;               /* linear CTA id (of access a)              */
+    uint64_t cta2;              /* globalrace: CTA of access b (else = cta) */
     uint32_t tid[2];            /* linear thread ids in the CTA (a, b)      */
     const struct ptx_func *f[2];
     int32_t pc[2];
@@ -52,6 +55,8 @@ struct exec_chk_finding {
 };
 
 struct exec_chk_cta;
+struct chk_galloc;
+struct chk_gconf;
 
 /* One launch's checker: configuration, live CTA shadows, findings. */
 struct exec_chk {
@@ -66,6 +71,10 @@ struct exec_chk {
     struct exec_chk_finding *fd;
     uint32_t nfd, capfd;
     uint32_t *hash;  uint32_t hcap;   /* finding index + 1 by key; 0 empty  */
+    struct chk_galloc *ga;      /* globalrace: shadow per global allocation */
+    uint32_t nga, capga;
+    struct chk_gconf *gc;       /* globalrace: bytes stored to by two CTAs  */
+    uint32_t ngc, gccap;
     bool oom;                   /* host memory ran out: findings incomplete */
 };
 

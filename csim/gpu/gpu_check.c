@@ -13,7 +13,7 @@ void gpu_check_begin(ls_gpu *gpu, struct exec_chk *c, const struct ls_module *m,
 {
     (void)f;
     unsigned mask = (unsigned)gpu->tcfg.check & (EXEC_CHK_RACE | EXEC_CHK_SYNC |
-                                                 EXEC_CHK_INIT);
+                                                 EXEC_CHK_INIT | EXEC_CHK_GRACE);
     uint32_t ntid[3] = { block.x, block.y, block.z };
     uint32_t nctaid[3] = { grid.x, grid.y, grid.z };
     exec_chk_init(c, mask, m->ptx, ntid, nctaid, shared_bytes, local_stride);
@@ -26,9 +26,17 @@ static void tid3(const struct exec_chk *c, uint64_t t, unsigned out[3])
     out[2] = (unsigned)(t / ((uint64_t)c->ntid[0] * c->ntid[1]));
 }
 
-static void access_of(const struct exec_chk *c, ls_check_access *a, uint32_t tid,
-                      const struct ptx_func *f, int32_t pc, bool write)
+static void cta3(const struct exec_chk *c, uint64_t cta, unsigned out[3])
 {
+    out[0] = (unsigned)(cta % c->nctaid[0]);
+    out[1] = (unsigned)(cta / c->nctaid[0] % c->nctaid[1]);
+    out[2] = (unsigned)(cta / ((uint64_t)c->nctaid[0] * c->nctaid[1]));
+}
+
+static void access_of(const struct exec_chk *c, ls_check_access *a, uint64_t cta,
+                      uint32_t tid, const struct ptx_func *f, int32_t pc, bool write)
+{
+    cta3(c, cta, a->cta);
     tid3(c, tid, a->tid);
     a->pc = pc;
     a->line = f && (uint32_t)pc < f->ninsts ? f->insts[pc].line : 0;
@@ -75,16 +83,14 @@ ls_status gpu_check_end(ls_gpu *gpu, struct exec_chk *c, const struct ls_module 
         snprintf(o->kind, sizeof o->kind, "%s", exec_chk_kind_name(x->kind));
         snprintf(o->kernel, sizeof o->kernel, "%s", f->name ? f->name : "?");
         o->launch = gpu->nlaunch;
-        o->cta[0] = (unsigned)(x->cta % c->nctaid[0]);
-        o->cta[1] = (unsigned)(x->cta / c->nctaid[0] % c->nctaid[1]);
-        o->cta[2] = (unsigned)(x->cta / ((uint64_t)c->nctaid[0] * c->nctaid[1]));
+        cta3(c, x->cta, o->cta);
         o->naccess = x->nsites;
-        access_of(c, &o->a, x->tid[0], x->f[0], x->pc[0], x->write[0]);
+        access_of(c, &o->a, x->cta, x->tid[0], x->f[0], x->pc[0], x->write[0]);
         if (x->nsites > 1)
-            access_of(c, &o->b, x->tid[1], x->f[1], x->pc[1], x->write[1]);
+            access_of(c, &o->b, x->cta2, x->tid[1], x->f[1], x->pc[1], x->write[1]);
         o->lanes = x->lanes;
         snprintf(o->space, sizeof o->space, "%s",
-                 x->kind <= EXEC_CHK_K_WAR || x->kind == EXEC_CHK_K_INIT
+                 x->kind <= EXEC_CHK_K_WAR || x->kind >= EXEC_CHK_K_INIT
                      ? space_name(x->space) : "");
         o->addr = x->addr;
         o->count = x->count;
@@ -139,7 +145,16 @@ char *ls_check_format(const ls_check_finding *f, char *buf, size_t n)
     else if (f->lanes)
         snprintf(where, sizeof where, ", lanes 0x%08x, member mask 0x%08x", f->lanes,
                  (unsigned)f->addr);
-    if (f->naccess > 1)
+    if (f->naccess > 1 && !strcmp(f->check, "globalrace"))
+        snprintf(buf, n, "%s %s: kernel %s launch %u%s: write by CTA (%u,%u,%u) thread "
+                 "(%u,%u,%u) at pc %d line %u (%s), write by CTA (%u,%u,%u) thread "
+                 "(%u,%u,%u) at pc %d line %u (%s); %llu byte%s", f->check, f->kind,
+                 f->kernel, f->launch, where, a->cta[0], a->cta[1], a->cta[2],
+                 a->tid[0], a->tid[1], a->tid[2], a->pc, a->line, a->func,
+                 b->cta[0], b->cta[1], b->cta[2], b->tid[0], b->tid[1], b->tid[2],
+                 b->pc, b->line, b->func, (unsigned long long)f->count,
+                 f->count == 1 ? "" : "s");
+    else if (f->naccess > 1)
         snprintf(buf, n, "%s %s: kernel %s launch %u, CTA (%u,%u,%u)%s: %s by thread "
                  "(%u,%u,%u) at pc %d line %u (%s), %s by thread (%u,%u,%u) at pc %d "
                  "line %u (%s); %llu instance%s", f->check, f->kind, f->kernel,

@@ -66,3 +66,16 @@ extern "C" __global__ void divergent_barrier(int *out)
         out[t] += out[47 - t];
     }
 }
+
+// globalrace: every CTA stores its own index to out[0] (plain stores of
+// different CTAs to the same bytes: the value left depends on CTA order),
+// while out[1 + blockIdx.x] is each CTA's own word (no finding) and
+// out[8] is only ever changed with atomicMax (atomics are not races).
+extern "C" __global__ void cta_race(int *out)
+{
+    if (threadIdx.x == 0) {
+        out[0] = blockIdx.x;
+        out[1 + blockIdx.x] = blockIdx.x;
+        atomicMax(&out[8], (int)blockIdx.x);
+    }
+}

@@ -93,6 +93,11 @@ static void run_kernel(const char *kernel, ls_mode mode, const char *check,
         assert_int_equal(ls_malloc(g, &a, 32 * 4), LS_OK);      /* never written */
         assert_int_equal(ls_malloc(g, &b, 32 * 4), LS_OK);
         args[0] = &a; args[1] = &b; args[2] = &k;
+    } else if (!strcmp(kernel, "cta_race")) {
+        assert_int_equal(ls_malloc(g, &a, 16 * 4), LS_OK);
+        assert_int_equal(ls_memset(g, a, 0, 16 * 4), LS_OK);
+        args[0] = &a;
+        grid.x = 4;
     } else {                                                    /* divergent_barrier */
         assert_int_equal(ls_malloc(g, &a, 64 * 4), LS_OK);
         assert_int_equal(ls_memset(g, a, 0, 64 * 4), LS_OK);
@@ -292,6 +297,36 @@ static void test_check_error(void **state)
     free_runs(&r, 1);
 }
 
+/* globalrace (opt-in: not part of "all"): the plain stores of four CTAs
+ * to out[0] are one finding, at the st.global of out[0], between CTA 0
+ * and CTA 1 (the two lowest), over 4 bytes; each CTA's own word and the
+ * atomicMax are not races. The same in both modes. */
+static void test_global_race(void **state)
+{
+    (void)state;
+    struct run r[2];
+    both_modes_of("cta_race", "check=all,globalrace", r);
+    assert_int_equal(r[0].n, 1);
+    const ls_check_finding *f = find(&r[0], "write-after-write");
+    assert_non_null(f);
+    assert_string_equal(f->check, "globalrace");
+    assert_string_equal(f->space, "global");
+    unsigned line = ptx_line_of("cta_race", "st.global.u32 \t[%rd2]", 0);
+    assert_int_equal(f->a.line, line);
+    assert_int_equal(f->b.line, line);
+    assert_int_equal(f->a.cta[0], 0);
+    assert_int_equal(f->b.cta[0], 1);
+    assert_int_equal(f->a.tid[0], 0);
+    assert_int_equal(f->count, 4);
+    free_runs(r, 2);
+    /* "all" alone leaves globalrace out */
+    struct run q;
+    run_kernel("cta_race", LS_MODE_FUNCTIONAL, "check=all", 0, &q);
+    assert_int_equal(q.st, LS_OK);
+    assert_int_equal(q.n, 0);
+    free_runs(&q, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -302,6 +337,7 @@ int main(void)
         cmocka_unit_test(test_uninitialized),
         cmocka_unit_test(test_divergent_barrier),
         cmocka_unit_test(test_check_error),
+        cmocka_unit_test(test_global_race),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
