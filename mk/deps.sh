@@ -12,10 +12,19 @@ for group in "$@"; do
     *) echo "deps: unknown group '$group' (plot, slurm)" >&2; exit 2 ;;
   esac
 done
-missing=""
-for p in $pkgs; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
-done
+find_missing() {
+  missing=""
+  for p in $pkgs; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+  done
+}
+find_missing
+[ -z "$missing" ] && exit 0
+# make -j runs several test groups that may each install a group: one
+# apt-get at a time (the lock is dpkg's too), then look again
+exec 9>"${TMPDIR:-/tmp}/lockstep-deps.lock"
+flock 9
+find_missing
 [ -z "$missing" ] && exit 0
 echo "deps: installing$missing" >&2
 SUDO=""

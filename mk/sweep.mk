@@ -15,7 +15,7 @@ EXPERIMENTS := $(patsubst experiments/%.toml,%,$(wildcard experiments/*.toml))
 EXP_TARGETS := $(addprefix experiments-,$(EXPERIMENTS))
 
 .PHONY: deps-plot experiments test-sweep test-slurm $(EXP_TARGETS)
-TEST_TARGETS += test-sweep
+TEST_TARGETS += test-sweep test-slurm
 
 deps-plot:
 	@bash mk/deps.sh plot

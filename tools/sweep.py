@@ -53,6 +53,7 @@ def parse_args(argv):
     ap.add_argument("--no-wait", dest="wait", action="store_false",
                     help="slurm: submit and return; collect later with --collect OUT")
     ap.add_argument("--sbatch", default="sbatch", help=argparse.SUPPRESS)
+    ap.add_argument("--squeue", default="squeue", help=argparse.SUPPRESS)
     ap.add_argument("--collect", metavar="DIR", help="write and report the merged "
                     "table of the sweep in DIR")
     ap.add_argument("--task", metavar="DIR", help=argparse.SUPPRESS)

@@ -548,16 +548,22 @@ class SlurmPath(WithSim):
         log = os.path.join(d, "sbatch.log")
         rc, err = sweep(SMALL, "--out", os.path.join(d, "local"), "--lockstep", LOCKSTEP)
         self.assertEqual(rc, 0, err)
+        sq = os.path.join(d, "squeue")
+        with open(sq, "w", encoding="utf-8") as f:
+            f.write("#!/bin/sh\necho \"$@\" >> \"$SBATCH_LOG.squeue\"\n")
+        os.chmod(sq, 0o755)
         rc, err = sweep(SMALL, "--out", os.path.join(d, "slurm"), "--lockstep", LOCKSTEP,
-                        "--backend", "slurm", "--sbatch", sb, "--array-tasks", "5",
+                        "--backend", "slurm", "--sbatch", sb, "--squeue", sq,
+                        "--array-tasks", "5",
                         "--partition", "p1", "--time", "5", "--mem", "100M",
                         "--sbatch-opt", "--qos=low --exclusive", env={"SBATCH_LOG": log})
         self.assertEqual(rc, 0, err)
         self.assertIn("submitted job array 4242 (12 points, 5 tasks)", err)
         args = read(log).split()
-        for a in ("--array 0-4", "--partition p1", "--time 5", "--mem 100M", "--wait",
+        for a in ("--array 0-4", "--partition p1", "--time 5", "--mem 100M",
                   "--qos=low --exclusive"):
             self.assertIn(a, " ".join(args))
+        self.assertEqual(read(log + ".squeue").splitlines()[0], "-h -j 4242 -o %i %T")
         for name in ("results.csv", "results.json"):
             self.assertEqual(read(os.path.join(d, "local", name)),
                              read(os.path.join(d, "slurm", name)), name)

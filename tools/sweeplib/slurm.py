@@ -8,7 +8,6 @@ import os
 import shlex
 import subprocess
 import sys
-import threading
 import time
 
 from . import runner
@@ -37,8 +36,6 @@ def sbatch_argv(opts, out, name, ntasks, script):
     argv = [opts.sbatch, "--parsable", "--array", f"0-{ntasks - 1}",
             "--job-name", f"sweep-{name}",
             "--output", os.path.join(slurm_dir(out), "task-%A_%a.out")]
-    if opts.wait:
-        argv.append("--wait")
     if opts.partition:
         argv += ["--partition", opts.partition]
     if opts.time:
@@ -66,41 +63,48 @@ def submit(todo, out, name, opts, tool, progress):
     with open(os.path.join(sd, "sbatch.cmd"), "w", encoding="utf-8") as f:
         f.write(shlex.join(argv) + "\n")
     try:
-        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True)
+        r = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, text=True)
     except OSError as e:
         raise SweepError(f"{opts.sbatch}: cannot run ({e.strerror}): is Slurm installed "
                          "on this machine?") from None
-    # sbatch --parsable prints the job id at once, then (--wait) blocks
-    jobid = proc.stdout.readline().strip().split(";")[0]
-    if not jobid:
-        rc = proc.wait()
-        err = proc.stderr.read().strip()
-        raise SweepError(f"sbatch refused the job (exit {rc}): {err}\n"
-                         f"  command: {shlex.join(argv)}")
+    jobid = r.stdout.strip().split(";")[0] if r.returncode == 0 else ""
+    if not jobid.isdigit():
+        raise SweepError(f"sbatch refused the job (exit {r.returncode}): "
+                         f"{(r.stderr or r.stdout).strip()}\n  command: {shlex.join(argv)}")
     sys.stderr.write(f"sweep {name}: submitted job array {jobid} ({len(todo)} points, "
                      f"{ntasks} tasks); logs in {sd}\n")
-    if not opts.wait:
-        return jobid
-    done_ev = threading.Event()
-    err_lines = []
-
-    def drain():
-        err_lines.extend(proc.stderr.read().splitlines())
-        done_ev.set()
-    threading.Thread(target=drain, daemon=True).start()
-    while proc.poll() is None:
-        progress.update(*_count(out, todo))
-        time.sleep(1.0)
-    done_ev.wait(5)
-    progress.update(*_count(out, todo), force=True)
-    progress.finish()
-    if proc.returncode != 0:
-        # a task that ran a failing point exits 1: the table says which
-        sys.stderr.write(f"sweep {name}: job {jobid} ended with sbatch exit "
-                         f"{proc.returncode}" + (": " + " ".join(err_lines[-3:])
-                                                 if err_lines else "") + "\n")
+    if opts.wait:
+        # squeue once a second (sbatch --wait polls every 10 s or so)
+        errors = 0
+        while True:
+            progress.update(*_count(out, todo))
+            state, err = _queued(opts.squeue, jobid)
+            if state is False:
+                break
+            errors = 0 if state else errors + 1
+            if errors >= 60:
+                raise SweepError(f"squeue has failed for a minute: {err}; the job may "
+                                 f"still run: collect later with --collect {out}")
+            time.sleep(1.0)
+        progress.update(*_count(out, todo), force=True)
+        progress.finish()
     return jobid
+
+
+def _queued(squeue, jobid):
+    """(True, None) while any task of the job is pending, running or
+    completing; (False, None) when none is; (None, message) when squeue
+    failed."""
+    try:
+        r = subprocess.run([squeue, "-h", "-j", jobid, "-o", "%i %T"],
+                           stdin=subprocess.DEVNULL, capture_output=True, text=True)
+    except OSError as e:
+        return None, e.strerror
+    if r.returncode == 0:
+        return bool(r.stdout.strip()), None
+    if "Invalid job id" in r.stderr:     # purged from the controller: long done
+        return False, None
+    return None, r.stderr.strip() or f"exit {r.returncode}"
 
 
 def _count(out, todo):
