@@ -30,7 +30,7 @@ def _plt():
 
 def _save(fig, path):
     fig.tight_layout()
-    fig.savefig(path, dpi=110, metadata={"Software": None})
+    fig.savefig(path, dpi=110, bbox_inches="tight", metadata={"Software": None})
     import matplotlib.pyplot as plt
     plt.close(fig)
 
@@ -124,7 +124,7 @@ def grouped_bars(path, rows, x, group, metric, baseline=None, where=None, xs=Non
     ax.set_xticklabels([str(v) for v in xs], rotation=60, ha="right")
     ax.set_ylabel(ylabel or (f"{metric} / {baseline}" if baseline is not None else metric))
     ax.set_title(title)
-    ax.legend(fontsize=7, ncol=min(4, len(groups) * (2 if paper else 1)))
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     ax.set_xlim(-0.6, len(xs) - 0.4)
     _save(fig, path)
     return data
@@ -154,7 +154,7 @@ def stacked_bars(path, rows, x, parts, where=None, xs=None, labels=None, fractio
     ax.set_xticklabels([str(v) for v in xs], rotation=60, ha="right")
     ax.set_ylabel(ylabel or ("fraction" if fraction else "count"))
     ax.set_title(title)
-    ax.legend(fontsize=7, ncol=min(3, len(parts)))
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     _save(fig, path)
     return data
 
