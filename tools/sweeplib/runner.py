@@ -150,6 +150,7 @@ class Progress:
         self.t0 = time.monotonic()
         self.last = -1e9
         self.done = self.failed = 0
+        self.drawn = None          # (done, failed) of the last line drawn
 
     def update(self, done, failed, force=False):
         """Records done/failed and draws the line when due (force: now)."""
@@ -158,6 +159,7 @@ class Progress:
         if not force and not self.tty and now - self.last < self.every:
             return
         self.last = now
+        self.drawn = (done, failed)
         el = now - self.t0
         eta = "?" if done == 0 else fmt_s(el / done * (self.total - done))
         line = (f"sweep {self.name}: {done}/{self.total} done, {failed} failed, "
@@ -169,8 +171,10 @@ class Progress:
         self.stream.flush()
 
     def finish(self):
-        """The last line (and a newline on a terminal)."""
-        self.update(self.done, self.failed, force=True)
+        """The last line, unless it is already drawn (and a newline on a
+        terminal)."""
+        if self.tty or self.drawn != (self.done, self.failed):
+            self.update(self.done, self.failed, force=True)
         if self.tty:
             self.stream.write("\n")
             self.stream.flush()

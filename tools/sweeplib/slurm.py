@@ -86,7 +86,7 @@ def submit(todo, out, name, opts, tool, progress):
                 raise SweepError(f"squeue has failed for a minute: {err}; the job may "
                                  f"still run: collect later with --collect {out}")
             time.sleep(1.0)
-        progress.update(*_count(out, todo), force=True)
+        progress.done, progress.failed = _count(out, todo)
         progress.finish()
     return jobid
 
