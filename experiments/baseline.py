@@ -8,7 +8,6 @@ to gtx480, one bar per shipped config, geometric mean last) and
 baseline-stalls.png (why SMs sat idle under gtx480, stacked fractions).
 Workloads are split by their measured category (`lockstep list workloads
 @divergent`)."""
-import json
 import os
 import subprocess
 import sys

@@ -41,7 +41,8 @@ def parse_args(argv):
     ap.add_argument("--lockstep", default=os.environ.get("LOCKSTEP",
                     os.path.join(ROOT, "build", "lockstep")),
                     help="the simulator (default: $LOCKSTEP, else build/lockstep)")
-    ap.add_argument("--backend", choices=("local", "slurm"), default="local")
+    ap.add_argument("--backend", choices=("local", "slurm"), default="local",
+                    help="run the points here (default) or as one Slurm job array")
     ap.add_argument("--partition", help="slurm: sbatch --partition")
     ap.add_argument("--time", help="slurm: sbatch --time (per array task)")
     ap.add_argument("--mem", help="slurm: sbatch --mem (per array task)")

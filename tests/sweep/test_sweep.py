@@ -9,7 +9,6 @@ without stopping the others, timeouts, --collect, the Slurm array path
 (with a stand-in sbatch that runs the tasks here; make test-slurm runs a
 real one) and the plotting library. LOCKSTEP names the simulator."""
 import csv
-import io
 import json
 import os
 import shutil
@@ -25,7 +24,6 @@ sys.path.insert(0, os.path.join(ROOT, "tools"))
 
 from sweeplib import points as pts      # noqa: E402
 from sweeplib import spec as sp         # noqa: E402
-from sweeplib import table as tb        # noqa: E402
 
 LOCKSTEP = os.path.abspath(os.environ.get("LOCKSTEP", os.path.join(ROOT, "build", "lockstep")))
 TOOL = os.path.join(ROOT, "tools", "sweep.py")
