@@ -128,6 +128,11 @@ int cli_commit_diff(const char *pa, const char *pb, const char *na, const char *
 int cli_wl_in_category(const char *workload, const char *cat);
 /* 1 when workload has a row in workloads/categories.tsv. */
 int cli_wl_measured(const char *workload);
+/* Appends the workloads of category cat (no '@') to names, at most max,
+ * in registry order; an unmeasured workload is left out (but for "all")
+ * with a note on stderr. Returns the count or -1 (unknown category, message
+ * printed, prefixed "lockstep: who:"). */
+int cli_wl_select(const char *cat, const char **names, int max, const char *who);
 /* `lockstep list workloads --long`: driver category, measured categories,
  * the papers' table rows. */
 void cli_wl_list_long(FILE *out);

@@ -70,8 +70,18 @@ int cli_list(const char *argv0, int argc, char **argv)
         cli_wl_list_long(stdout);
         return CLI_OK;
     }
+    if (argc == 2 && !strcmp(argv[0], "workloads") && argv[1][0] == '@') {
+        /* the names `run @CAT` would run, one per line (tools/sweep.py) */
+        const char *names[256];
+        int n = cli_wl_select(argv[1] + 1, names, 256, "list");
+        if (n < 0)
+            return CLI_USAGE;
+        for (int i = 0; i < n; i++)
+            printf("%s\n", names[i]);
+        return CLI_OK;
+    }
     if (argc != 1) {
-        fprintf(stderr, "usage: lockstep list workloads [--long] | configs\n");
+        fprintf(stderr, "usage: lockstep list workloads [--long | @CATEGORY] | configs\n");
         return CLI_USAGE;
     }
     if (!strcmp(argv[0], "workloads")) {

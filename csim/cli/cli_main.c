@@ -13,6 +13,7 @@ static void usage(FILE *f)
 "\n"
 "commands:\n"
 "  list workloads            names of the built-in CUDA workloads\n"
+"  list workloads @CAT       those of a measured category (@divergent, ...)\n"
 "  list configs              names of the GPU configurations (configs/*.conf)\n"
 "  check FILE.ptx            parse and analyse a PTX file, print a summary;\n"
 "                            errors are reported as file:line:col\n"

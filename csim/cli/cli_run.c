@@ -472,18 +472,10 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
             o->all = 1;
         } else if (a[0] == '@') {
             /* a measured category (workloads/categories.tsv) */
-            if (cli_wl_in_category("", a + 1) < 0) {
-                fprintf(stderr, "lockstep: run: unknown category '%s' (@all, @divergent, "
-                        "@non-divergent, @fg, @cg)\n", a);
+            int k = cli_wl_select(a + 1, o->names + o->nnames, (int)nreg, "run");
+            if (k < 0)
                 return CLI_USAGE;
-            }
-            for (const struct workload *const *w = wl_registry; *w; w++) {
-                if (!cli_wl_measured((*w)->name) && strcmp(a, "@all"))
-                    fprintf(stderr, "lockstep: run: %s is not measured yet (make "
-                            "workload-table): left out of %s\n", (*w)->name, a);
-                else if (cli_wl_in_category((*w)->name, a + 1) == 1)
-                    o->names[o->nnames++] = (*w)->name;
-            }
+            o->nnames += k;
         } else if (!wl_find(a)) {
             fprintf(stderr, "lockstep: run: unknown workload '%s' "
                     "(see lockstep list workloads)\n", a);

@@ -1,7 +1,8 @@
 /* Workload metadata for the command line: the papers' table rows each
  * workload stands for (workloads/papers.tsv) and its measured categories
  * (workloads/categories.tsv, make workload-table), both embedded at build
- * time; `list workloads --long` and `run @divergent|@fg|@cg|@all`. */
+ * time; `list workloads --long`, `list workloads @CAT` and
+ * `run @divergent|@fg|@cg|@all`. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +63,24 @@ int cli_wl_measured(const char *workload)
 {
     char v[8];
     return tsv_field(meta_text("categories"), workload, 0, v, sizeof v);
+}
+
+int cli_wl_select(const char *cat, const char **names, int max, const char *who)
+{
+    if (cli_wl_in_category("", cat) < 0) {
+        fprintf(stderr, "lockstep: %s: unknown category '@%s' (@all, @divergent, "
+                "@non-divergent, @fg, @cg)\n", who, cat);
+        return -1;
+    }
+    int n = 0;
+    for (const struct workload *const *w = wl_registry; *w && n < max; w++) {
+        if (!cli_wl_measured((*w)->name) && strcmp(cat, "all"))
+            fprintf(stderr, "lockstep: %s: %s is not measured yet (make "
+                    "workload-table): left out of @%s\n", who, (*w)->name, cat);
+        else if (cli_wl_in_category((*w)->name, cat) == 1)
+            names[n++] = (*w)->name;
+    }
+    return n;
 }
 
 void cli_wl_list_long(FILE *out)

@@ -156,8 +156,13 @@ for c in divergent non-divergent fg cg; do
         python3 -c "import json,sys; d=json.load(sys.stdin); d=d if isinstance(d,list) else [d]; print(' '.join(sorted(o['workload'] for o in d)) + ' ')" 2>/dev/null)
   [ -n "$exp" ] && [ "$got" = "$exp" ] && ok "run @$c: $(echo $exp | wc -w) workloads, as categories.tsv says" \
     || bad "run @$c ran '$got', categories.tsv says '$exp'"
+  lst=$("$cli" list workloads "@$c" | sort | tr '\n' ' ')
+  [ "$lst" = "$exp" ] && ok "list workloads @$c: the same names" \
+    || bad "list workloads @$c printed '$lst', categories.tsv says '$exp'"
 done
 "$cli" run @nosuch >/dev/null 2>&1; [ $? = 2 ] && ok "run @nosuch: exit 2" || bad "run @nosuch"
+"$cli" list workloads @nosuch >/dev/null 2>&1; [ $? = 2 ] && ok "list workloads @nosuch: exit 2" \
+  || bad "list workloads @nosuch"
 nlong=$("$cli" list workloads --long | grep -c -v '^workload \|^measured:')
 [ "$nlong" = "$nwl" ] && ok "list workloads --long: $nlong rows" || bad "list --long: $nlong rows, want $nwl"
 
