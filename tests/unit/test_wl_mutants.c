@@ -74,6 +74,8 @@ static const struct mutant mutants[] = {
     { "lud", "div.rn.f32", "div.rz.f32", 0, 23 },
     { "dxtc", "%r1440, 7;", "%r1440, 3;", 1, 23 },
     { "qsort", "st.global.u32 \t[%rd12], %r26;", "st.global.u32 \t[%rd12], %r23;", 0, 23 },
+    /* issue 9, batch E (irregular: docs/workloads-8.md), seed 31: rows after this line */
+    { "ssc", "add.s32 \t%r28, %r26, 1;", "add.s32 \t%r28, %r26, 2;", 0, 31 },
 };
 
 static const struct wl_ptx_blob *blob_of(const char *name)
