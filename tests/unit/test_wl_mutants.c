@@ -76,6 +76,7 @@ static const struct mutant mutants[] = {
     { "qsort", "st.global.u32 \t[%rd12], %r26;", "st.global.u32 \t[%rd12], %r23;", 0, 23 },
     /* issue 9, batch E (irregular: docs/workloads-8.md), seed 31: rows after this line */
     { "ssc", "add.s32 \t%r28, %r26, 1;", "add.s32 \t%r28, %r26, 2;", 0, 31 },
+    { "mst", "setp.gt.s32 \t%p6, %r2, %r1;", "setp.lt.s32 \t%p6, %r2, %r1;", 0, 31 },
 };
 
 static const struct wl_ptx_blob *blob_of(const char *name)
