@@ -78,6 +78,7 @@ static const struct mutant mutants[] = {
     { "ssc", "add.s32 \t%r28, %r26, 1;", "add.s32 \t%r28, %r26, 2;", 0, 31 },
     { "mst", "setp.gt.s32 \t%p6, %r2, %r1;", "setp.lt.s32 \t%p6, %r2, %r1;", 0, 31 },
     { "sclst", "add.rn.f32 \t%f43, %f41, %f42;", "add.rz.f32 \t%f43, %f41, %f42;", 0, 31 },
+    { "lib", "setp.geu.f32 \t%p18, %f145, 0f00000000;", "setp.geu.f32 \t%p18, %f145, 0fBC23D70A;", 0, 31 },
 };
 
 static const struct wl_ptx_blob *blob_of(const char *name)
