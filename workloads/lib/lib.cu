@@ -20,7 +20,7 @@
 //             v[p] = the discounted payoff, g[p] = the discounted sum of
 //             those sensitivities, itm[p] = how many options paid.
 //   lib_sum:  one 256-thread CTA per 256 paths: the block's sum of v in
-//             a fixed shared-memory tree (the host averages the blocks).
+//             a fixed shared-memory tree (the price is their total / npath).
 // Divergent on the payoff: whether each option pays depends on the path,
 // so lanes take `value < 0` differently option by option, and the lanes
 // that pay run the sensitivity loop while the others wait.
