@@ -84,6 +84,11 @@ static const struct mutant mutants[] = {
     { "mcarlo", "or.b64  \t%rd1, %rd19, 1;", "or.b64  \t%rd1, %rd19, 3;", 0, 37 },
     { "mri-q", "fma.rn.f32 \t%f62, %f58, %f57, %f62;", "fma.rn.f32 \t%f62, %f58, %f55, %f62;", 0, 37 },
     { "lbm", "div.rn.f32 \t%f214, %f56, %f20;", "div.rz.f32 \t%f214, %f56, %f20;", 0, 37 },
+    /* issue 9, batch E (irregular: docs/workloads-8.md), seed 31: rows after this line */
+    { "ssc", "add.s32 \t%r28, %r26, 1;", "add.s32 \t%r28, %r26, 2;", 0, 31 },
+    { "mst", "setp.gt.s32 \t%p6, %r2, %r1;", "setp.lt.s32 \t%p6, %r2, %r1;", 0, 31 },
+    { "sclst", "add.rn.f32 \t%f43, %f41, %f42;", "add.rz.f32 \t%f43, %f41, %f42;", 0, 31 },
+    { "lib", "setp.geu.f32 \t%p18, %f145, 0f00000000;", "setp.geu.f32 \t%p18, %f145, 0fBC23D70A;", 0, 31 },
 };
 
 static const struct wl_ptx_blob *blob_of(const char *name)
