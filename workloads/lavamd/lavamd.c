@@ -50,6 +50,8 @@ static void lava_neighbours(unsigned bx, unsigned by, unsigned bz, int *nnei,
                                 (nz * (int)by + ny) * (int)bx + nx;
                         }
                 nnei[b] = (int)n;
+                while (n < LAVA_MAXNEI)     /* unused slots: defined, not read */
+                    nei[b * LAVA_MAXNEI + n++] = -1;
             }
 }
 
