@@ -33,6 +33,7 @@ const char *ls_status_name(ls_status s)
     case LS_ERR_INTERNAL: return "LS_ERR_INTERNAL";
     case LS_ERR_COSIM:    return "LS_ERR_COSIM";
     case LS_ERR_INTERRUPTED: return "LS_ERR_INTERRUPTED";
+    case LS_ERR_ASSERT:   return "LS_ERR_ASSERT";
     }
     return "LS_ERR_UNKNOWN";
 }
@@ -195,6 +196,12 @@ ls_gpu *ls_gpu_create(const ls_config *cfg, char *err, size_t errlen)
         return NULL;
     }
     g->cfg.commit_log = NULL;
+    if (gpu_devrt_init(g, &c) != LS_OK) {
+        if (err && errlen)
+            snprintf(err, errlen, "%s", g->err);
+        ls_gpu_destroy(g);
+        return NULL;
+    }
     if (gpu_cosim_init(g, &c) != LS_OK) {
         if (err && errlen)
             snprintf(err, errlen, "%s", g->err);
@@ -225,6 +232,7 @@ void ls_gpu_destroy(ls_gpu *gpu)
         cosim_env_fini(gpu->cosim);
         free(gpu->cosim);
     }
+    gpu_devrt_fini(gpu);
     gpu_mem_fini(gpu);
     free(gpu->tex);
     free(gpu);
@@ -516,9 +524,11 @@ ls_status ls_launch(ls_gpu *gpu, ls_module *mod, const char *kernel,
                         "ls_launch: %s matches several mangled entries in %s; "
                         "use the mangled name", kernel, mod->name);
     gpu_commit_launch(&gpu->clog, f->name, grid, block);
-    if (gpu->cfg.mode == LS_MODE_TIMING)
-        return gpu_timing_launch(gpu, mod, f, grid, block, dyn_shared, args, stats);
-    return gpu_launch(gpu, mod, f, grid, block, dyn_shared, args, stats);
+    gpu_devrt_begin(gpu, mod, f, grid, block);
+    ls_status st = gpu->cfg.mode == LS_MODE_TIMING
+        ? gpu_timing_launch(gpu, mod, f, grid, block, dyn_shared, args, stats)
+        : gpu_launch(gpu, mod, f, grid, block, dyn_shared, args, stats);
+    return gpu_devrt_end(gpu, st, stats);
 }
 
 static ls_status bind_texture(ls_gpu *gpu, const struct exec_tex *t,

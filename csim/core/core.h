@@ -68,6 +68,8 @@ struct core_kernel {
     uint32_t max_stack_depth;
     simt_commit_fn commit;      /* commit log observer, NULL: none         */
     void *commit_user;
+    simt_extern_fn ext;         /* device runtime (extern calls)           */
+    void *ext_user;
 };
 
 struct core_pend { uint32_t left; uint8_t ndst; int32_t dst[CORE_MAX_DST]; };

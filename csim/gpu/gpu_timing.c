@@ -118,6 +118,8 @@ static ls_status warp_fail(ls_gpu *gpu, const char *file, const struct ptx_func 
 {
     const struct core_warp *cw = &sm->w[sm->err_slot];
     const struct simt_warp *w = &cw->sw;
+    if (w->err_kind != SIMT_ERR_PLAIN)      /* assert, extern call */
+        return gpu_warp_error(gpu, file, kf, w);
     const struct ptx_func *f = w->err_func ? w->err_func : kf;
     int line = (int)inst_line(f, w->err_pc);
     ls_status st = w->err_simt ? LS_ERR_LAUNCH
@@ -275,6 +277,8 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
         k.commit = gpu_commit_record;
         k.commit_user = &gpu->clog;
     }
+    k.ext = gpu_devrt_call;
+    k.ext_user = gpu;
     unsigned nsm = (unsigned)c->num_sms;
     uint64_t now = gpu->now, start = now;
     for (unsigned i = 0; st == LS_OK && i < nsm; i++)

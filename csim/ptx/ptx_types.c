@@ -91,6 +91,14 @@ int ptx_sreg_from_name(const char *s, size_t n)
     return -1;
 }
 
+int32_t ptx_func_of_addr(const struct ptx_module *m, uint64_t a)
+{
+    uint64_t k = a - PTX_FUNC_ADDR_TAG;
+    if (!m || a < PTX_FUNC_ADDR_TAG || (k & 15) || k / 16 >= m->nfuncs)
+        return -1;
+    return (int32_t)(k / 16);
+}
+
 const struct ptx_func *ptx_find_func(const struct ptx_module *m, const char *name)
 {
     if (!m || !name)
@@ -105,6 +113,7 @@ unsigned ptx_inst_ndst(const struct ptx_inst *in)
 {
     switch ((enum ptx_op)in->op) {
     case PTX_OP_ST: case PTX_OP_RED: case PTX_OP_BRA: case PTX_OP_CALL:
+    case PTX_OP_BRX:
     case PTX_OP_RET: case PTX_OP_EXIT: case PTX_OP_BAR: case PTX_OP_BARRIER:
     case PTX_OP_MEMBAR: case PTX_OP_FENCE:
         return 0;
