@@ -217,6 +217,21 @@ int ptx_check_print(FILE *out, const struct ptx_module *m)
             return -1;
         for (uint32_t k = 0; k < f->ninsts; k++) {
             const struct ptx_inst *in = &f->insts[k];
+            if (in->op == PTX_OP_BRX) {
+                int32_t r = in->reconv;
+                if (fprintf(out, "    brx.idx pc %u (line %u)%s -> %lld targets (pc",
+                            k, in->line, in->guard >= 0 ? " conditional" : "",
+                            (long long)in->o[1].imm) < 0)
+                    return -1;
+                for (int64_t j = 0; j < in->o[1].imm; j++)
+                    if (fprintf(out, " %d", f->tlist[in->o[1].label + j]) < 0)
+                        return -1;
+                if (fprintf(out, "), reconverges at pc %d (%s%u)\n", (int)r,
+                            r >= 0 && (uint32_t)r < f->ninsts ? "line " : "exit ",
+                            r >= 0 && (uint32_t)r < f->ninsts ? f->insts[r].line : 0) < 0)
+                    return -1;
+                continue;
+            }
             if (in->op != PTX_OP_BRA)
                 continue;
             int32_t t = in->o[0].label, r = in->reconv;

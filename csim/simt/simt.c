@@ -245,10 +245,7 @@ static enum simt_rc do_brx(struct simt_warp *w, const struct ptx_inst *in,
             snprintf(m, sizeof m, "brx.idx: index %llu out of range of the "
                      "%u-entry .branchtargets list (lane %u)",
                      (unsigned long long)ix, count, lane);
-            enum simt_rc r = fail(w, pc, m);
-            w->err.lane = (int)lane;
-            w->err_simt = false;
-            return r;
+            return fail(w, pc, m);
         }
         tgt[lane] = f->tlist[first + ix];
     });
