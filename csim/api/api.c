@@ -456,6 +456,12 @@ void ls_stats_add(ls_stats *acc, const ls_stats *s, unsigned warp_size)
     }
     acc->warp_insts += s->warp_insts;
     acc->thread_insts += s->thread_insts;
+    acc->printf_calls += s->printf_calls;
+    acc->printf_bytes += s->printf_bytes;
+    acc->printf_dropped += s->printf_dropped;
+    acc->malloc_calls += s->malloc_calls;
+    acc->malloc_failed += s->malloc_failed;
+    acc->free_calls += s->free_calls;
     acc->divergent_branches += s->divergent_branches;
     acc->branches += s->branches;
     if (s->max_stack_depth > acc->max_stack_depth)
