@@ -139,15 +139,13 @@ void ptx_parse_brx(struct ptx_parser *p, struct ptx_inst *in,
     struct ptx_tok t;
     ptx_advance(p, &t);
     struct ptx_operand *ix = &in->o[0];
-    if (t.kind == PTX_TK_WORD && t.s[0] == '%' && ptx_find_reg(p, t.s, t.len) >= 0) {
+    int32_t reg = t.kind == PTX_TK_WORD ? ptx_find_reg(p, t.s, t.len) : -1;
+    if (reg >= 0) {
         ix->kind = PTX_O_REG;
-        ix->reg = ptx_find_reg(p, t.s, t.len);
-        if (p->cur.regs[ix->reg].type == PTX_T_PRED)
+        ix->reg = reg;
+        if (p->cur.regs[reg].type == PTX_T_PRED)
             ptx_perr(p, t.line, t.col, "expected a non-predicate index register "
                      "(%.*s)", clip(t.len), t.s);
-    } else if (t.kind == PTX_TK_WORD && ptx_find_reg(p, t.s, t.len) >= 0) {
-        ix->kind = PTX_O_REG;
-        ix->reg = ptx_find_reg(p, t.s, t.len);
     } else if (t.kind == PTX_TK_INT) {
         ix->kind = PTX_O_IMM;
         ix->imm = (int64_t)(uint32_t)t.u;

@@ -226,9 +226,12 @@ int ptx_check_print(FILE *out, const struct ptx_module *m)
                 for (int64_t j = 0; j < in->o[1].imm; j++)
                     if (fprintf(out, " %d", f->tlist[in->o[1].label + j]) < 0)
                         return -1;
-                if (fprintf(out, "), reconverges at pc %d (%s%u)\n", (int)r,
-                            r >= 0 && (uint32_t)r < f->ninsts ? "line " : "exit ",
-                            r >= 0 && (uint32_t)r < f->ninsts ? f->insts[r].line : 0) < 0)
+                char rl[32];
+                if (r >= 0 && (uint32_t)r < f->ninsts)
+                    snprintf(rl, sizeof rl, "line %u", f->insts[r].line);
+                else
+                    snprintf(rl, sizeof rl, "exit");
+                if (fprintf(out, "), reconverges at pc %d (%s)\n", (int)r, rl) < 0)
                     return -1;
                 continue;
             }

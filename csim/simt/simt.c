@@ -332,6 +332,16 @@ static enum simt_rc do_call(struct simt_warp *w, const struct ptx_inst *in,
         callee = indirect_target(w, in, pc, &lanes, &rest);
         if (!callee)
             return SIMT_RC_ERROR;
+        unsigned nargs = in->nopnd > 2 ? in->nopnd - 2u : 0;
+        if (nargs != callee->nparams ||
+            (in->o[1].kind != PTX_O_NONE) != (callee->nrets > 0)) {
+            char m[200];
+            snprintf(m, sizeof m, "call: indirect call of %s with %u arguments "
+                     "and %u return values; it takes %u and %u", callee->name,
+                     nargs, in->o[1].kind != PTX_O_NONE, callee->nparams,
+                     callee->nrets);
+            return fail(w, pc, m);
+        }
     } else if (in->o[0].kind != PTX_O_FUNC || in->o[0].func < 0 ||
                (uint32_t)in->o[0].func >= w->mod->nfuncs) {
         return fail(w, pc, "call: bad call target");
