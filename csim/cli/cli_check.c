@@ -197,7 +197,8 @@ static int collect(struct flist *l, const char *path, int depth)
         free(full);
     }
     closedir(d);
-    qsort(here.v, here.n, sizeof here.v[0], cmp_str);
+    if (here.n)
+        qsort(here.v, here.n, sizeof here.v[0], cmp_str);
     for (size_t i = 0; i < here.n; i++) {
         DIR *sub = rc == 0 ? opendir(here.v[i]) : NULL;
         if (sub) {

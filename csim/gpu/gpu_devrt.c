@@ -101,7 +101,8 @@ static int rec_cmp(const void *a, const void *b)
  * so the result does not depend on when this runs). */
 static void trim(struct gpu_devrt *d)
 {
-    qsort(d->rec, d->nrec, sizeof *d->rec, rec_cmp);
+    if (d->nrec)
+        qsort(d->rec, d->nrec, sizeof *d->rec, rec_cmp);
     uint64_t sum = 0;
     size_t k = 0;
     while (k < d->nrec && sum + d->rec[k].len <= d->fifo)
