@@ -173,8 +173,9 @@ static int rd_generic(void *user, uint64_t addr, void *buf, size_t n)
 static uint8_t *param_ptr(struct simt_warp *w, const struct ptx_inst *in, int i,
                           unsigned n, unsigned lane, bool store)
 {
-    const struct ptx_operand *o = i < 0 ? &in->o[1] : &in->o[2 + i];
-    if (o->kind != PTX_O_SYM || o->sym.index < 0)
+    const struct ptx_operand *o = i < 0 ? &in->o[1]
+                                        : ptx_call_arg(w->mem.func, in, (unsigned)i);
+    if (!o || o->kind != PTX_O_SYM || o->sym.index < 0)
         return NULL;
     uint64_t a = w->ew.sym_addr[o->sym.scope ? 1 : 0][o->sym.index] + (uint64_t)o->imm;
     return exec_mem_host(&w->mem, PTX_SP_PARAM, a, n, lane, store, &w->err);
@@ -453,7 +454,7 @@ int gpu_devrt_call(void *user, struct simt_warp *w, const struct ptx_func *calle
 {
     ls_gpu *gpu = user;
     const char *n = callee->name ? callee->name : "?";
-    unsigned nargs = in->nopnd > 2 ? in->nopnd - 2u : 0;
+    unsigned nargs = ptx_call_nargs(in);
     struct { const char *name; unsigned nargs; int (*fn)(ls_gpu *, struct simt_warp *,
                                                           const struct ptx_inst *, uint32_t); }
         const tab[] = {

@@ -579,7 +579,7 @@ static const char *kind_name(uint8_t k)
     static const char *const n[] = {"nothing", "register", "immediate",
                                     "special register", "symbol", "address",
                                     "vector", "label", "function",
-                                    "target list"};
+                                    "target list", "argument list"};
     return k < sizeof n / sizeof n[0] ? n[k] : "?";
 }
 
@@ -670,27 +670,45 @@ static void parse_call(struct ptx_parser *p, struct ptx_inst *in,
     }
     if (ptx_accept(p, ',')) {
         ptx_expect(p, '(', "opening the argument list (call)");
+        /* arguments go to cur.cargs; up to 6 move into o[2..7] */
+        uint32_t first = p->cur.ncargs, nargs = 0;
         if (!ptx_accept(p, ')')) {
             do {
                 struct ptx_tok t;
                 ptx_advance(p, &t);
-                if (in->nopnd >= PTX_MAX_OPNDS)
-                    ptx_perr(p, t.line, t.col, "more than %d call arguments (%.*s)",
-                             PTX_MAX_OPNDS - 2, (int)t.len, t.s);
-                struct ptx_operand *o = &in->o[in->nopnd];
+                if (nargs >= 4096)
+                    ptx_perr(p, t.line, t.col, "more than 4096 call arguments (%.*s)",
+                             (int)t.len, t.s);
+                p->cur.cargs = ptx_agrow(p, p->cur.cargs, p->cur.ncargs,
+                                         &p->cargs_cap, sizeof *p->cur.cargs);
+                struct ptx_operand *o = &p->cur.cargs[p->cur.ncargs];
+                memset(o, 0, sizeof *o);
+                o->reg = -1;
                 if (t.kind != PTX_TK_WORD || !ptx_find_sym(p, t.s, t.len, &o->sym) ||
                     ptx_ref_sym(p, o->sym)->space != PTX_SP_PARAM)
                     ptx_perr(p, t.line, t.col, "expected a .param argument (%.*s)",
                              (int)(t.len > 40 ? 40 : t.len), t.s);
                 o->kind = PTX_O_SYM;
-                in->nopnd++;
+                p->cur.ncargs++;
+                nargs++;
             } while (ptx_accept(p, ','));
             ptx_expect(p, ')', "closing the argument list (call)");
+        }
+        if (nargs <= PTX_MAX_OPNDS - 2) {
+            for (uint32_t i = 0; i < nargs; i++)
+                in->o[2 + i] = p->cur.cargs[first + i];
+            in->nopnd = (uint8_t)(2 + nargs);
+            p->cur.ncargs = first;
+        } else {
+            in->o[2].kind = PTX_O_ARGS;
+            in->o[2].label = (int32_t)first;
+            in->o[2].imm = nargs;
+            in->nopnd = 3;
         }
     }
     (void)opt;
     if (ri >= 0)
-        ptx_parse_call_proto(p, in->nopnd - 2u, in->o[1].kind != PTX_O_NONE);
+        ptx_parse_call_proto(p, ptx_call_nargs(in), in->o[1].kind != PTX_O_NONE);
     ptx_expect(p, ';', "after the call");
 }
 

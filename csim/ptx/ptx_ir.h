@@ -41,7 +41,9 @@
  *   call:    o[0]=FUNC, or REG (indirect call through a function address,
  *            with a .callprototype), o[1]=return param (SYM, a .param
  *            symbol of the caller, e.g. retval0) or NONE, o[2..7]=argument
- *            params (SYM); at most 6 arguments; PTX_F_UNI
+ *            params (SYM); with more than 6 arguments o[2] is ARGS and
+ *            the arguments are in ptx_func.cargs (ptx_call_arg reads
+ *            both forms); PTX_F_UNI
  *   ret exit membar fence:           no operands
  *   bar barrier (sync/arrive; sub = SYNC/ARRIVE): o[0]=barrier id,
  *            o[1]=thread count or NONE
@@ -171,8 +173,10 @@ enum ptx_opnd_kind {
     PTX_O_LABEL,   /* branch target: label = instruction index               */
     PTX_O_FUNC,    /* call target / address of a function (mov, initialiser):
                       func = index in ptx_module.funcs                       */
-    PTX_O_TLIST    /* brx.idx target list: label = first entry in
+    PTX_O_TLIST,   /* brx.idx target list: label = first entry in
                       ptx_func.tlist, imm = number of entries                */
+    PTX_O_ARGS     /* call with more than 6 arguments, in o[2]: label = first
+                      entry in ptx_func.cargs, imm = number of arguments     */
 };
 enum ptx_sreg {
     PTX_SR_TID_X, PTX_SR_TID_Y, PTX_SR_TID_Z,
@@ -279,6 +283,8 @@ struct ptx_func {
     int32_t *tlist;            /* .branchtargets entries (instruction
                                   indices) of every brx.idx list          */
     uint32_t ntlist;
+    struct ptx_operand *cargs; /* arguments of calls with more than 6     */
+    uint32_t ncargs;
     /* CFG (filled by ptx_cfg_build): basic blocks over insts */
     struct ptx_cfg *cfg;
 };
@@ -327,6 +333,11 @@ void ptx_module_free(struct ptx_module *m);
 #define PTX_FUNC_ADDR(idx) (PTX_FUNC_ADDR_TAG + 16ull * (uint64_t)(idx))
 /* Function index of address a in m, or -1 when a is no function address. */
 int32_t ptx_func_of_addr(const struct ptx_module *m, uint64_t a);
+/* Number of arguments of call instruction in, and argument i of it (a
+ * .param SYM operand) where in belongs to function f; NULL out of range. */
+unsigned ptx_call_nargs(const struct ptx_inst *in);
+const struct ptx_operand *ptx_call_arg(const struct ptx_func *f,
+                                       const struct ptx_inst *in, unsigned i);
 /* Function by name (entries and .funcs), or NULL. */
 const struct ptx_func *ptx_find_func(const struct ptx_module *m, const char *name);
 

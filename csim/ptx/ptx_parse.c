@@ -1167,6 +1167,7 @@ static void parse_function(struct ptx_parser *p, bool is_entry, uint32_t line)
     p->cur.has_body = true;
     p->nprotos = 0;
     p->tlist_cap = 0;
+    p->cargs_cap = 0;
     memcpy(p->cur.maxntid, maxntid, sizeof maxntid);
     p->cur_idx = idx;
     p->insts_cap = p->regs_cap = p->syms_cap = 0;

@@ -87,6 +87,8 @@ static void put_opnd(struct sbuf *b, const struct ptx_func *f,
         break;
     case PTX_O_LABEL: put(b, "pc %d", (int)o->label); break;
     case PTX_O_FUNC: put(b, "func#%d", (int)o->func); break;
+    case PTX_O_TLIST: put(b, "targets[%lld]", (long long)o->imm); break;
+    case PTX_O_ARGS: put(b, "(%lld arguments)", (long long)o->imm); break;
     default: put(b, "?"); break;
     }
 }

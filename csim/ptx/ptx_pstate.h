@@ -87,7 +87,7 @@ struct ptx_parser {
     uint32_t ncalls, capcalls;
     struct ptx_proto *protos;  /* .callprototypes of cur (malloc'd)       */
     uint32_t nprotos, capprotos;
-    uint32_t tlist_cap, relocs_cap;
+    uint32_t tlist_cap, relocs_cap, cargs_cap;
     int32_t *imp;             /* module sym -> imported func sym (+gen) */
     uint32_t *imp_gen;
     uint32_t imp_cap, gen;

@@ -91,6 +91,25 @@ int ptx_sreg_from_name(const char *s, size_t n)
     return -1;
 }
 
+unsigned ptx_call_nargs(const struct ptx_inst *in)
+{
+    if (in->o[2].kind == PTX_O_ARGS)
+        return (unsigned)in->o[2].imm;
+    return in->nopnd > 2 ? in->nopnd - 2u : 0;
+}
+
+const struct ptx_operand *ptx_call_arg(const struct ptx_func *f,
+                                       const struct ptx_inst *in, unsigned i)
+{
+    if (i >= ptx_call_nargs(in))
+        return NULL;
+    if (in->o[2].kind == PTX_O_ARGS) {
+        uint64_t k = (uint64_t)in->o[2].label + i;
+        return f && k < f->ncargs ? &f->cargs[k] : NULL;
+    }
+    return 2 + i < PTX_MAX_OPNDS ? &in->o[2 + i] : NULL;
+}
+
 int32_t ptx_func_of_addr(const struct ptx_module *m, uint64_t a)
 {
     uint64_t k = a - PTX_FUNC_ADDR_TAG;

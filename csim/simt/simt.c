@@ -332,7 +332,7 @@ static enum simt_rc do_call(struct simt_warp *w, const struct ptx_inst *in,
         callee = indirect_target(w, in, pc, &lanes, &rest);
         if (!callee)
             return SIMT_RC_ERROR;
-        unsigned nargs = in->nopnd > 2 ? in->nopnd - 2u : 0;
+        unsigned nargs = ptx_call_nargs(in);
         if (nargs != callee->nparams ||
             (in->o[1].kind != PTX_O_NONE) != (callee->nrets > 0)) {
             char m[200];
@@ -385,7 +385,7 @@ static enum simt_rc do_call(struct simt_warp *w, const struct ptx_inst *in,
     /* .func params and return values alias the caller's .param symbols */
     for (uint32_t i = 0; i < callee->nparams + callee->nrets; i++) {
         const struct ptx_operand *o =
-            i < callee->nparams ? (2 + i < PTX_MAX_OPNDS ? &in->o[2 + i] : NULL)
+            i < callee->nparams ? ptx_call_arg(w->frames[cf].func, in, i)
                                 : (i == callee->nparams ? &in->o[1] : NULL);
         if (!o || o->kind != PTX_O_SYM || o->sym.index < 0)
             return fail(w, pc, "call: argument/return count does not match "

@@ -144,3 +144,23 @@ __global__ void switch_kernel(const int *a, int *c, int n)
         c[t] = r;
     }
 }
+
+// more than 6 arguments: a direct call and calls through a table
+__device__ __noinline__ int sum8(int a, int b, int c, int d, int e, int f, int g, int h)
+{
+    return a + 2 * b + 3 * c + 4 * d + 5 * e + 6 * f + 7 * g + 8 * h;
+}
+__device__ __noinline__ int alt8(int a, int b, int c, int d, int e, int f, int g, int h)
+{
+    return a - b + c - d + e - f + g - h * 3;
+}
+typedef int (*fn8)(int, int, int, int, int, int, int, int);
+__device__ fn8 tab8[2] = { sum8, alt8 };
+
+__global__ void many_args(const int *x, int *out)
+{
+    int t = threadIdx.x;
+    int v = x[t];
+    out[t] = tab8[t & 1](v, v + 1, v + 2, v + 3, v + 4, v + 5, v + 6, v + 7) +
+             100 * sum8(t, 1, 2, 3, 4, 5, 6, v);
+}

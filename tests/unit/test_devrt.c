@@ -9,7 +9,8 @@
  *  - device malloc/free/new/delete: a linked list per thread, addresses
  *    equal in both modes, NULL when the heap is full, a bad free named;
  *  - function pointer tables and virtual functions (vtables in .global
- *    initialisers), lanes of one warp calling different functions;
+ *    initialisers), lanes of one warp calling different functions; calls
+ *    with eight arguments, direct and through a table;
  *  - brx.idx with a per-lane index and reconvergence after it;
  *  - a module with an unsupported device-side launch loads, its other
  *    kernels run (one has a printf on a branch never taken) and the launch
@@ -479,6 +480,38 @@ static void virtual_functions(void **state)
     }
 }
 
+static int sum8(int a, int b, int c, int d, int e, int f, int g, int h)
+{
+    return a + 2 * b + 3 * c + 4 * d + 5 * e + 6 * f + 7 * g + 8 * h;
+}
+
+static void calls_with_eight_arguments(void **state)
+{
+    (void)state;
+    enum { N = 64 };
+    int x[N];
+    for (int t = 0; t < N; t++)
+        x[t] = t * 13 - 300;
+    for (int i = 0; i < 2; i++) {
+        ls_gpu *g = gpu_new(modes[i], NULL, NULL);
+        ls_module *m = load(g, DEVRT_PTX);
+        ls_dptr dx = put(g, x, sizeof x), dout;
+        assert_int_equal(ls_malloc(g, &dout, sizeof x), LS_OK);
+        void *args[] = { &dx, &dout };
+        launch_ok(g, m, "many_args", 1, N, args, NULL);
+        int r[N];
+        assert_int_equal(ls_memcpy_dtoh(g, r, dout, sizeof r), LS_OK);
+        for (int t = 0; t < N; t++) {
+            int v = x[t];
+            int f = t & 1 ? v - (v + 1) + (v + 2) - (v + 3) + (v + 4) - (v + 5) +
+                                (v + 6) - (v + 7) * 3
+                          : sum8(v, v + 1, v + 2, v + 3, v + 4, v + 5, v + 6, v + 7);
+            assert_int_equal(r[t], f + 100 * sum8(t, 1, 2, 3, 4, 5, 6, v));
+        }
+        ls_gpu_destroy(g);
+    }
+}
+
 static void brx_idx_switch(void **state)
 {
     (void)state;
@@ -572,6 +605,7 @@ int main(void)
         cmocka_unit_test(bad_free_names_thread),
         cmocka_unit_test(function_pointers),
         cmocka_unit_test(virtual_functions),
+        cmocka_unit_test(calls_with_eight_arguments),
         cmocka_unit_test(brx_idx_switch),
         cmocka_unit_test(unsupported_call_loads_and_names),
     };
