@@ -164,3 +164,12 @@ __global__ void many_args(const int *x, int *out)
     out[t] = tab8[t & 1](v, v + 1, v + 2, v + 3, v + 4, v + 5, v + 6, v + 7) +
              100 * sum8(t, 1, 2, 3, 4, 5, 6, v);
 }
+
+// a function pointer table in constant memory
+__constant__ binop ctab[2] = { op_mul, op_sub };
+
+__global__ void const_fptr(const int *a, int *c)
+{
+    int t = threadIdx.x;
+    c[t] = ctab[t & 1](a[t], 3);
+}

@@ -443,6 +443,11 @@ static void function_pointers(void **state)
         for (int t = 0; t < N; t++)
             assert_int_equal(c[t], op_ref(a[t] ^ t, a[t], b[t]));
         assert_true(st.divergent_branches > 0);     /* per-target serialisation */
+        /* a table in .const: odd lanes subtract, even lanes multiply */
+        launch_ok(g, m, "const_fptr", 1, 64, (void *[]){ &da, &dc }, NULL);
+        assert_int_equal(ls_memcpy_dtoh(g, c, dc, 64 * sizeof c[0]), LS_OK);
+        for (int t = 0; t < 64; t++)
+            assert_int_equal(c[t], t & 1 ? a[t] - 3 : a[t] * 3);
         ls_gpu_destroy(g);
     }
 }
