@@ -27,8 +27,9 @@ typedef enum ls_status {
     LS_ERR_INTERNAL = 8,  /* a model invariant broke: a bug, please report     */
     LS_ERR_COSIM = 9,     /* an RTL block disagreed with its C model (cosim)   */
     LS_ERR_INTERRUPTED = 10, /* the caller's cancel flag stopped the launch    */
-    LS_ERR_CHECK = 11     /* check_error = 1 and a racecheck, synccheck or
-                             initcheck finding (docs/checks.md)            */
+    LS_ERR_CHECK = 11,    /* check_error = 1 and a racecheck, synccheck,
+                             initcheck or globalrace finding (docs/checks.md) */
+    LS_ERR_ASSERT = 12    /* a device-side assert() failed (cudaErrorAssert)   */
 } ls_status;
 
 /* Human-readable name of a status code ("LS_ERR_PARSE"). */
@@ -72,6 +73,13 @@ typedef struct ls_config {
     const char *commit_log;      /* NULL, or a file that receives one line
                                     per executed warp instruction
                                     (docs/golden.md), both modes           */
+    /* Device-side printf output (docs/device-runtime.md), written at the
+     * end of each launch in (block, thread, call) order: to printf_fn when
+     * set, else to the file printf_file (truncated at ls_gpu_create), else
+     * to stdout. The buffer size is the config key printf_fifo_size. */
+    const char *printf_file;
+    void (*printf_fn)(void *user, const char *text, size_t len);
+    void *printf_user;
 } ls_config;
 
 /* Fills *cfg with the defaults (32-wide warps, 1 GiB, instruction budget
@@ -192,6 +200,13 @@ typedef struct ls_stats {
     double simd_util;            /* thread_insts / (warp_insts * warp_size)   */
     double wall_s;               /* host seconds spent simulating             */
     ls_cosim_stats cosim[LS_BLK_COUNT]; /* per block kind (timing mode)       */
+    /* device runtime (docs/device-runtime.md); equal in both modes */
+    uint64_t printf_calls;       /* device printf calls whose text was written */
+    uint64_t printf_bytes;       /* bytes of that text                        */
+    uint64_t printf_dropped;     /* calls dropped: printf_fifo_size exceeded  */
+    uint64_t malloc_calls;       /* device malloc calls (per thread)          */
+    uint64_t malloc_failed;      /* of those, NULL returns (heap full)        */
+    uint64_t free_calls;         /* device free calls with a non-NULL pointer */
 } ls_stats;
 
 /* Re-runs a block trace written on a mismatch (docs/cosim.md) on the C

@@ -1,7 +1,7 @@
 # PTX front-end fuzzing (clang libFuzzer + ASan + UBSan).
 #   make fuzz        fuzz for FUZZ_SECONDS (default 300)
 #   make test-fuzz   60 s run, part of `make test`; fails on any crash
-# Seed corpus: tests/ptx/*.ptx and workloads/*/*.ptx.
+# Seed corpus: tests/ptx/*.ptx, tests/devrt/*.ptx and workloads/*/*.ptx.
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 300
 FUZZ_DIR     := $(BUILD)/fuzz
@@ -20,7 +20,7 @@ $(FUZZ_BIN): $(FUZZ_SRCS) $(wildcard csim/ptx/*.h csim/ptx/*.def) | deps
 
 fuzz-corpus:
 	@mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/artifacts
-	@cp -f $(wildcard tests/ptx/*.ptx) $(wildcard workloads/*/*.ptx) $(FUZZ_DIR)/corpus/ 2>/dev/null || true
+	@cp -f $(wildcard tests/ptx/*.ptx) $(wildcard tests/devrt/*.ptx) $(wildcard workloads/*/*.ptx) $(FUZZ_DIR)/corpus/ 2>/dev/null || true
 
 fuzz: $(FUZZ_BIN) fuzz-corpus
 	$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 \

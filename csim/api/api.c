@@ -34,6 +34,7 @@ const char *ls_status_name(ls_status s)
     case LS_ERR_COSIM:    return "LS_ERR_COSIM";
     case LS_ERR_INTERRUPTED: return "LS_ERR_INTERRUPTED";
     case LS_ERR_CHECK:    return "LS_ERR_CHECK";
+    case LS_ERR_ASSERT:   return "LS_ERR_ASSERT";
     }
     return "LS_ERR_UNKNOWN";
 }
@@ -196,6 +197,12 @@ ls_gpu *ls_gpu_create(const ls_config *cfg, char *err, size_t errlen)
         return NULL;
     }
     g->cfg.commit_log = NULL;
+    if (gpu_devrt_init(g, &c) != LS_OK) {
+        if (err && errlen)
+            snprintf(err, errlen, "%s", g->err);
+        ls_gpu_destroy(g);
+        return NULL;
+    }
     if (gpu_cosim_init(g, &c) != LS_OK) {
         if (err && errlen)
             snprintf(err, errlen, "%s", g->err);
@@ -226,6 +233,7 @@ void ls_gpu_destroy(ls_gpu *gpu)
         cosim_env_fini(gpu->cosim);
         free(gpu->cosim);
     }
+    gpu_devrt_fini(gpu);
     gpu_mem_fini(gpu);
     free(gpu->tex);
     free(gpu->chk);
@@ -452,6 +460,12 @@ void ls_stats_add(ls_stats *acc, const ls_stats *s, unsigned warp_size)
     }
     acc->warp_insts += s->warp_insts;
     acc->thread_insts += s->thread_insts;
+    acc->printf_calls += s->printf_calls;
+    acc->printf_bytes += s->printf_bytes;
+    acc->printf_dropped += s->printf_dropped;
+    acc->malloc_calls += s->malloc_calls;
+    acc->malloc_failed += s->malloc_failed;
+    acc->free_calls += s->free_calls;
     acc->divergent_branches += s->divergent_branches;
     acc->branches += s->branches;
     if (s->max_stack_depth > acc->max_stack_depth)
@@ -521,7 +535,9 @@ ls_status ls_launch(ls_gpu *gpu, ls_module *mod, const char *kernel,
                         "use the mangled name", kernel, mod->name);
     gpu_commit_launch(&gpu->clog, f->name, grid, block);
     gpu->nlaunch++;
-    if (gpu->cfg.mode == LS_MODE_TIMING)
-        return gpu_timing_launch(gpu, mod, f, grid, block, dyn_shared, args, stats);
-    return gpu_launch(gpu, mod, f, grid, block, dyn_shared, args, stats);
+    gpu_devrt_begin(gpu, mod, f, grid, block);
+    ls_status st = gpu->cfg.mode == LS_MODE_TIMING
+        ? gpu_timing_launch(gpu, mod, f, grid, block, dyn_shared, args, stats)
+        : gpu_launch(gpu, mod, f, grid, block, dyn_shared, args, stats);
+    return gpu_devrt_end(gpu, st, stats);
 }

@@ -123,6 +123,16 @@ static void json_stats(FILE *f, int in, const ls_stats *s)
             (unsigned long long)d->reads, (unsigned long long)d->writes,
             (unsigned long long)d->bytes, (unsigned long long)d->row_hits,
             (unsigned long long)d->activates, (unsigned long long)d->precharges);
+    if (s->printf_calls || s->printf_dropped || s->malloc_calls || s->free_calls)
+        fprintf(f, "%*s\"devrt\": {\"printf_calls\": %llu, \"printf_bytes\": %llu, "
+                "\"printf_dropped\": %llu, \"malloc_calls\": %llu, "
+                "\"malloc_failed\": %llu, \"free_calls\": %llu},\n", in, "",
+                (unsigned long long)s->printf_calls,
+                (unsigned long long)s->printf_bytes,
+                (unsigned long long)s->printf_dropped,
+                (unsigned long long)s->malloc_calls,
+                (unsigned long long)s->malloc_failed,
+                (unsigned long long)s->free_calls);
     json_cosim(f, in, s);
 }
 

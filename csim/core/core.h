@@ -70,6 +70,8 @@ struct core_kernel {
     simt_commit_fn commit;      /* commit log observer, NULL: none         */
     struct exec_chk *chk;       /* racecheck/synccheck/initcheck, NULL: off */
     void *commit_user;
+    simt_extern_fn ext;         /* device runtime (extern calls)           */
+    void *ext_user;
 };
 
 struct core_pend { uint32_t left; uint8_t ndst; int32_t dst[CORE_MAX_DST]; };

@@ -189,6 +189,8 @@ int core_sm_launch_cta(struct core_sm *sm, const uint32_t ctaid[3], uint64_t now
         s->commit = k->commit;
         s->commit_user = k->commit_user;
         s->chkw.chk = k->chk;
+        s->ext = k->ext;
+        s->ext_user = k->ext_user;
         for (unsigned l = 0; l < EXEC_WARP; l++) {
             unsigned t = first + l;
             s->ew.ids[l].tid[0] = t % k->ntid[0];

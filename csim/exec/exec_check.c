@@ -393,8 +393,10 @@ static inline bool g_less(uint32_t site, uint32_t tid, const struct chk_gbyte *x
 
 static struct chk_galloc *g_alloc(struct exec_chk *c, const struct exec_alloc *a)
 {
-    for (uint32_t i = c->nga; i-- > 0;)
-        if (c->ga[i].base == a->base)
+    for (uint32_t i = c->nga; i-- > 0;)     /* size too: a device-heap block
+                                            * freed and reallocated in the
+                                            * launch may reuse a base */
+        if (c->ga[i].base == a->base && c->ga[i].size == a->size)
             return &c->ga[i];
     if (c->nga == c->capga) {
         uint32_t nc = c->capga ? c->capga * 2 : 8;

@@ -544,6 +544,10 @@ int exec_mem(struct exec_warp *w, struct exec_memctx *m,
              struct exec_result *res, struct exec_error *err)
 {
     uint32_t act = exec_guard_mask(w, in, mask);
+    if (m->dmem && m->epoch != m->dmem->epoch) {
+        m->last = NULL;         /* the table changed (device malloc/free) */
+        m->epoch = m->dmem->epoch;
+    }
     res->active = act;
     res->taken = 0;
     res->access_bytes = 0;
@@ -573,4 +577,17 @@ int exec_mem(struct exec_warp *w, struct exec_memctx *m,
                  ptx_op_name((enum ptx_op)in->op));
         return -1;
     }
+}
+
+uint8_t *exec_mem_host(struct exec_memctx *m, unsigned sp, uint64_t addr,
+                       unsigned n, unsigned lane, bool store,
+                       struct exec_error *err)
+{
+    if (m->dmem && m->epoch != m->dmem->epoch) {
+        m->last = NULL;
+        m->epoch = m->dmem->epoch;
+    }
+    if (sp == PTX_SP_GENERIC)
+        sp = generic_resolve(&addr);
+    return resolve(m, sp, addr, n ? n : 1, lane, store, err);
 }

@@ -18,6 +18,11 @@
 #define EXEC_LOCAL_WINDOW  0x0000200000000000ull
 #define EXEC_PARAM_WINDOW  0x0000300000000000ull   /* kernel params     */
 #define EXEC_WINDOW_BYTES  0x0000000100000000ull   /* 4 GiB per window    */
+/* Device-heap (malloc in device code) allocations are global allocations
+ * in [EXEC_HEAP_BASE, EXEC_HEAP_BASE + EXEC_HEAP_SPAN), above any
+ * ls_malloc address (global_mem_bytes <= 2^40); docs/device-runtime.md. */
+#define EXEC_HEAP_BASE     0x0000080000000000ull
+#define EXEC_HEAP_SPAN     0x0000080000000000ull
 /* Param-space addresses with this bit name per-thread call parameters
  * (offset into the thread's local stack); without it, the kernel param
  * buffer. */
@@ -39,12 +44,16 @@ struct exec_dmem {
     uint32_t n, cap;
     uint64_t capacity;          /* bytes of address space after the base */
     uint64_t used;
+    uint32_t epoch;             /* bumped when a kernel changes the table
+                                   (device malloc/free): cached pointers
+                                   into it (exec_memctx.last) are stale */
 };
 
 /* What one warp's memory instructions see. */
 struct exec_memctx {
     struct exec_dmem *dmem;
     const struct exec_alloc *last;  /* last allocation hit (fast path)  */
+    uint32_t epoch;                 /* dmem->epoch when last was cached  */
     uint8_t *shared;  uint64_t shared_bytes;    /* this CTA's segment    */
     uint8_t *local;   uint64_t local_stride;    /* lane l: local + l*stride */
     const uint8_t *param; uint64_t param_bytes; /* kernel param buffer   */
@@ -70,6 +79,14 @@ int exec_mem(struct exec_warp *w, struct exec_memctx *m,
 int exec_tex_op(struct exec_warp *w, struct exec_memctx *m,
                 const struct ptx_inst *in, uint32_t act,
                 struct exec_result *res, struct exec_error *err);
+
+/* Host pointer for n bytes at addr in state space sp (PTX_SP_GENERIC goes
+ * through the windows) as lane sees it, with the checks of ld/st (bounds,
+ * alignment, read-only params when store), or NULL with err filled. For
+ * the device runtime (printf arguments, call parameters). */
+uint8_t *exec_mem_host(struct exec_memctx *m, unsigned sp, uint64_t addr,
+                       unsigned n, unsigned lane, bool store,
+                       struct exec_error *err);
 
 /* Executes shfl/vote/match/activemask/nanosleep/bar.warp.sync for the lanes of mask
  * passing the guard. Returns 0, or -1 with err. */

@@ -70,6 +70,7 @@ uint64_t exec_read(const struct exec_warp *w, const struct ptx_operand *o,
     case PTX_O_IMM: v = (uint64_t)o->imm; break;
     case PTX_O_SREG: v = sreg_value(w, o->sreg, lane); break;
     case PTX_O_SYM: v = sym_value(w, o); break;
+    case PTX_O_FUNC: v = PTX_FUNC_ADDR(o->func); break;
     default: return 0;
     }
     if (t == PTX_T_PRED) return ((v & 1) ^ (o->neg ? 1 : 0));
@@ -142,6 +143,7 @@ int exec_src_init_any(struct exec_src *s, const struct exec_warp *w,
         break;
     case PTX_O_IMM: s->buf[0] = (uint64_t)o->imm; break;
     case PTX_O_SYM: s->buf[0] = sym_value(w, o); break;
+    case PTX_O_FUNC: s->buf[0] = PTX_FUNC_ADDR(o->func); break;
     case PTX_O_SREG:
         s->m = EXEC_WARP - 1;
         EXEC_FOR_EACH_LANE(mask, lane, {

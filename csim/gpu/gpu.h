@@ -24,6 +24,32 @@ struct ls_module {
     char *name;
 };
 
+/* One device printf call's text (gpu_devrt.c). */
+struct gpu_prec {
+    uint64_t gtid, seq;         /* order key: global thread id, arrival  */
+    char *text;
+    size_t len;
+};
+
+/* Device runtime state (gpu_devrt.c): printf records of the launch in
+ * flight, the device heap, the failed assert's message. */
+struct gpu_devrt {
+    const struct ls_module *mod;
+    const struct ptx_func *kernel;
+    ls_dim3 grid, block;
+    uint64_t win;               /* heap window bytes per thread (launch)  */
+    struct gpu_prec *rec;
+    size_t nrec, caprec;
+    uint64_t rec_bytes, seq, fifo;
+    uint64_t printf_calls, printf_bytes, printf_dropped;
+    uint64_t malloc_calls, malloc_failed, free_calls;
+    uint64_t heap_used;         /* live device-heap bytes (all launches)  */
+    char assert_msg[2048];
+    FILE *out;                  /* printf_file, or NULL: stdout           */
+    void (*fn)(void *user, const char *text, size_t len);
+    void *fn_user;
+};
+
 /* An open commit log (gpu_commit.c). */
 struct gpu_clog {
     FILE *f;                    /* NULL: no log                           */
@@ -49,6 +75,7 @@ struct ls_gpu {
     unsigned nlaunch;           /* launches so far (ls_launch calls)      */
     ls_check_finding *chk;      /* findings of every launch, in order     */
     size_t nchk, capchk;
+    struct gpu_devrt devrt;     /* device printf/malloc/assert            */
 };
 
 /* What every CTA of one launch shares: parameter buffer, symbol
@@ -138,6 +165,29 @@ void gpu_check_begin(ls_gpu *gpu, struct exec_chk *c, const struct ls_module *m,
  * check_error = 1 and there is a finding. */
 ls_status gpu_check_end(ls_gpu *gpu, struct exec_chk *c, const struct ls_module *m,
                         const struct ptx_func *f, ls_status st);
+/* Device runtime (gpu_devrt.c, docs/device-runtime.md). */
+/* Opens the printf sink of lc. Returns LS_OK or an error (unwritable file). */
+ls_status gpu_devrt_init(ls_gpu *gpu, const ls_config *lc);
+/* Closes the printf sink; frees pending records. */
+void gpu_devrt_fini(ls_gpu *gpu);
+/* Starts a launch: empty printf buffer, heap window size for the grid. */
+void gpu_devrt_begin(ls_gpu *gpu, const struct ls_module *m,
+                     const struct ptx_func *f, ls_dim3 grid, ls_dim3 block);
+/* Ends a launch with status st: writes the printf text in order (also
+ * after a failure), adds the counts to stats (may be NULL); returns st. */
+ls_status gpu_devrt_end(ls_gpu *gpu, ls_status st, ls_stats *stats);
+struct simt_warp;
+/* simt_extern_fn (user = the ls_gpu): vprintf, malloc, free,
+ * __assertfail; any other extern function fails the kernel, named. */
+int gpu_devrt_call(void *user, struct simt_warp *w, const struct ptx_func *callee,
+                   const struct ptx_inst *in, uint32_t lanes);
+/* The status and message (into gpu->err) of a warp that stopped with
+ * SIMT_RC_ERROR; file names the PTX, kf the kernel. */
+ls_status gpu_warp_error(ls_gpu *gpu, const char *file,
+                         const struct ptx_func *kf, const struct simt_warp *w);
+/* Patches m's address initialisers (function pointers, vtables,
+ * generic(sym)) once its symbols have device addresses. */
+ls_status gpu_module_relocate(ls_gpu *gpu, struct ls_module *m);
 
 /* Runs kernel f of module m to completion (functional mode). */
 ls_status gpu_launch(ls_gpu *gpu, struct ls_module *m,

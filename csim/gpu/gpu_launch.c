@@ -88,6 +88,8 @@ static uint32_t ptx_line(const struct ptx_func *f, int32_t pc)
 static ls_status warp_error(struct launch *L, unsigned wi)
 {
     struct simt_warp *w = &L->warps[wi];
+    if (w->err_kind != SIMT_ERR_PLAIN)      /* assert, extern call */
+        return gpu_warp_error(L->gpu, L->file, L->f, w);
     const struct ptx_func *f = w->err_func ? w->err_func : L->f;
     uint32_t line = ptx_line(f, w->err_pc);
     ls_status st = w->err_simt ? LS_ERR_LAUNCH
@@ -358,6 +360,8 @@ static ls_status prepare(struct launch *L, size_t dyn_shared, void **args)
             w->commit = gpu_commit_record;
             w->commit_user = &gpu->clog;
         }
+        w->ext = gpu_devrt_call;
+        w->ext_user = gpu;
         for (unsigned l = 0; l < EXEC_WARP; l++) {
             tid_of(L, wi * EXEC_WARP + l, w->ew.ids[l].tid);
             w->ew.ids[l].laneid = l;

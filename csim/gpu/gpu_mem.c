@@ -105,6 +105,10 @@ ls_status gpu_mem_free(ls_gpu *gpu, ls_dptr ptr)
     for (uint32_t i = 0; i < d->n; i++) {
         if (d->a[i].base != ptr)
             continue;
+        if (ptr >= EXEC_HEAP_BASE)
+            return GPU_FAIL(gpu, LS_ERR_INVALID, "ls_free(0x%llx): memory of the "
+                            "device heap (free it with free() in device code)",
+                            (unsigned long long)ptr);
         uint64_t sz = d->a[i].size ? d->a[i].size : 1;
         d->used -= (sz + GPU_ALIGN - 1) / GPU_ALIGN * GPU_ALIGN;
         free(d->a[i].host);
@@ -174,5 +178,5 @@ ls_status gpu_module_place(ls_gpu *gpu, struct ls_module *m)
             memcpy(gpu_mem_host(gpu, a, s->size, "module load"), s->init,
                    (size_t)s->size);
     }
-    return LS_OK;
+    return gpu_module_relocate(gpu, m);
 }

@@ -119,6 +119,8 @@ static ls_status warp_fail(ls_gpu *gpu, const char *file, const struct ptx_func 
 {
     const struct core_warp *cw = &sm->w[sm->err_slot];
     const struct simt_warp *w = &cw->sw;
+    if (w->err_kind != SIMT_ERR_PLAIN)      /* assert, extern call */
+        return gpu_warp_error(gpu, file, kf, w);
     const struct ptx_func *f = w->err_func ? w->err_func : kf;
     int line = (int)inst_line(f, w->err_pc);
     ls_status st = w->err_simt ? LS_ERR_LAUNCH
@@ -283,6 +285,8 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
         gpu_check_begin(gpu, &chk, m, f, grid, block, lay.shared_bytes, lay.local_stride);
         k.chk = chk.mask ? &chk : NULL;
     }
+    k.ext = gpu_devrt_call;
+    k.ext_user = gpu;
     unsigned nsm = (unsigned)c->num_sms;
     uint64_t now = gpu->now, start = now;
     for (unsigned i = 0; st == LS_OK && i < nsm; i++)

@@ -8,7 +8,20 @@
 
 static bool ends_block(const struct ptx_inst *in)
 {
-    return in->op == PTX_OP_BRA || in->op == PTX_OP_RET || in->op == PTX_OP_EXIT;
+    return in->op == PTX_OP_BRA || in->op == PTX_OP_BRX ||
+           in->op == PTX_OP_RET || in->op == PTX_OP_EXIT;
+}
+
+/* The .branchtargets entries of a brx.idx: tlist[first .. first+count). */
+static bool brx_list(const struct ptx_func *f, const struct ptx_inst *in,
+                     uint32_t *first, uint32_t *count)
+{
+    if (in->o[1].kind != PTX_O_TLIST || in->o[1].label < 0 || in->o[1].imm < 1 ||
+        (uint64_t)in->o[1].label + (uint64_t)in->o[1].imm > f->ntlist)
+        return false;
+    *first = (uint32_t)in->o[1].label;
+    *count = (uint32_t)in->o[1].imm;
+    return true;
 }
 
 static void add_succ(struct ptx_block *b, int32_t s)
@@ -43,6 +56,14 @@ int ptx_cfg_build(struct ptx_func *f, struct ptx_arena *a)
         if (f->insts[i].op == PTX_OP_BRA &&
             (f->insts[i].o[0].label < 0 || (uint32_t)f->insts[i].o[0].label > n))
             return -1;
+        uint32_t t0, tn;
+        if (f->insts[i].op == PTX_OP_BRX) {
+            if (!brx_list(f, &f->insts[i], &t0, &tn))
+                return -1;
+            for (uint32_t k = t0; k < t0 + tn; k++)
+                if (f->tlist[k] < 0 || (uint32_t)f->tlist[k] > n)
+                    return -1;
+        }
     }
     if (n == 0)
         return 0;
@@ -54,6 +75,10 @@ int ptx_cfg_build(struct ptx_func *f, struct ptx_arena *a)
         const struct ptx_inst *in = &f->insts[i];
         if (in->op == PTX_OP_BRA)
             leader[in->o[0].label] = 1;
+        uint32_t t0, tn;
+        if (in->op == PTX_OP_BRX && brx_list(f, in, &t0, &tn))
+            for (uint32_t k = t0; k < t0 + tn; k++)
+                leader[f->tlist[k]] = 1;
         if (ends_block(in))
             leader[i + 1] = 1;
     }
@@ -64,10 +89,15 @@ int ptx_cfg_build(struct ptx_func *f, struct ptx_arena *a)
     cfg->blocks = ptx_arena_alloc(a, (size_t)nb * sizeof *cfg->blocks);
     cfg->block_of = ptx_arena_alloc(a, (size_t)n * sizeof *cfg->block_of);
     /* scratch: per block postorder, pred CSR, dfs stack */
-    size_t nn = (size_t)nb + 1;
+    size_t nn = (size_t)nb + 1, nedges = 2 * (size_t)nb + 1;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t t0, tn;
+        if (f->insts[i].op == PTX_OP_BRX && brx_list(f, &f->insts[i], &t0, &tn))
+            nedges += tn;
+    }
     uint32_t *po = malloc(nn * sizeof *po);
     uint32_t *pstart = calloc(nn + 1, sizeof *pstart);
-    int32_t *preds = malloc((2 * (size_t)nb + 1) * sizeof *preds);
+    int32_t *preds = malloc(nedges * sizeof *preds);
     int32_t *order = malloc(nn * sizeof *order);
     uint32_t *stack = malloc(nn * sizeof *stack);
     uint32_t *spos = malloc(nn * sizeof *spos);
@@ -95,7 +125,20 @@ int ptx_cfg_build(struct ptx_func *f, struct ptx_arena *a)
         const struct ptx_inst *last = &f->insts[bl->end - 1];
         int32_t fall = bl->end < n ? (int32_t)cfg->block_of[bl->end] : X;
         bl->nsucc = 0;
-        if (last->op == PTX_OP_BRA) {
+        uint32_t t0 = 0, tn = 0;
+        if (last->op == PTX_OP_BRX)
+            brx_list(f, last, &t0, &tn);
+        bl->succ = ptx_arena_alloc(a, (tn + 2) * sizeof *bl->succ);
+        if (!bl->succ)
+            goto out;
+        if (last->op == PTX_OP_BRX) {
+            for (uint32_t k = t0; k < t0 + tn; k++) {
+                uint32_t t = (uint32_t)f->tlist[k];
+                add_succ(bl, t < n ? (int32_t)cfg->block_of[t] : X);
+            }
+            if (last->guard >= 0)
+                add_succ(bl, fall);
+        } else if (last->op == PTX_OP_BRA) {
             uint32_t t = (uint32_t)last->o[0].label;
             add_succ(bl, t < n ? (int32_t)cfg->block_of[t] : X);
             if (last->guard >= 0)
@@ -175,7 +218,7 @@ int ptx_cfg_build(struct ptx_func *f, struct ptx_arena *a)
         cfg->blocks[b].ipdom = ipdom[b] < 0 ? X : ipdom[b];
     for (uint32_t i = 0; i < n; i++) {
         struct ptx_inst *in = &f->insts[i];
-        if (in->op != PTX_OP_BRA)
+        if (in->op != PTX_OP_BRA && in->op != PTX_OP_BRX)
             continue;
         int32_t d = cfg->blocks[cfg->block_of[i]].ipdom;
         in->reconv = d == X ? (int32_t)n : (int32_t)cfg->blocks[d].first;

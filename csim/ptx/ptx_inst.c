@@ -216,6 +216,7 @@ static uint64_t allowed(enum ptx_op op)
     case PTX_OP_MEMBAR: return M_SCOPE;
     case PTX_OP_FENCE: return M_ORDER | M_SCOPE;
     case PTX_OP_BRA: case PTX_OP_CALL: return M_UNI;
+    case PTX_OP_BRX: return M_UNI | M_SHFL;     /* brx[.uni].idx */
     case PTX_OP_RET: case PTX_OP_EXIT: return M_UNI;
     case PTX_OP_BAR:
         return M_SYNC | M_ARRIVE | M_WARP | M_ALIGNED | M_RED | M_POPC |
@@ -235,6 +236,7 @@ static unsigned ntypes(enum ptx_op op)
 {
     switch (op) {
     case PTX_OP_BRA: case PTX_OP_CALL: case PTX_OP_RET: case PTX_OP_EXIT:
+    case PTX_OP_BRX:
     case PTX_OP_MEMBAR: case PTX_OP_FENCE:
         return 0;
     case PTX_OP_CVT: case PTX_OP_SET: case PTX_OP_SLCT: case PTX_OP_TEX:
@@ -491,6 +493,8 @@ static void decode_opcode(struct ptx_parser *p, struct ptx_inst *in,
         need = "a class (.finite, .notanumber, ...)";
     else if (o == PTX_OP_CVTA && !in->space)
         need = "a state space";
+    else if (o == PTX_OP_BRX && in->sub != PTX_SUB_IDX)
+        need = ".idx";
     else if ((o == PTX_OP_SETP || o == PTX_OP_SET) && in->sub &&
              in->sub != PTX_SUB_AND && in->sub != PTX_SUB_OR &&
              in->sub != PTX_SUB_XOR)
@@ -793,6 +797,12 @@ static void parse_operand(struct ptx_parser *p, struct raw *r, bool want_label)
             }
             if (parse_selected_reg(p, &t, &r->o))
                 return;
+            const struct ptx_nent *fe = ptx_ntab_find(&p->mtab, t.s, t.len);
+            if (fe && fe->kind == PTX_NK_FUNC) {    /* mov r, fn: its address */
+                r->o.kind = PTX_O_FUNC;
+                r->o.func = fe->idx;
+                return;
+            }
             if (t.s[0] == '%' && memchr(t.s, '.', t.len))
                 ptx_perr(p, t.line, t.col, "unknown special register (%.*s)",
                          (int)t.len, t.s);
@@ -882,7 +892,7 @@ static const char *role_what(enum role rl)
     case RL_VEC: return "a vector {..}";
     case RL_MEM: return "an address [..]";
     case RL_SRCSYM: return "a register, immediate or symbol";
-    case RL_MOVSRC: return "a register, immediate, symbol or vector";
+    case RL_MOVSRC: return "a register, immediate, symbol, function or vector";
     case RL_SRCV: return "a register, immediate or vector";
     default: return "a register or immediate";
     }
@@ -892,7 +902,8 @@ static const char *kind_name(uint8_t k)
 {
     static const char *const n[] = {"nothing", "register", "immediate",
                                     "special register", "symbol", "address",
-                                    "vector", "label", "function"};
+                                    "vector", "label", "function",
+                                    "target list", "argument list"};
     return k < sizeof n / sizeof n[0] ? n[k] : "?";
 }
 
@@ -915,7 +926,7 @@ static void place(struct ptx_parser *p, struct ptx_inst *in, struct raw *r,
         break;
     default:
         ok = k == PTX_O_REG || k == PTX_O_IMM || k == PTX_O_SREG ||
-             k == PTX_O_SYM || k == PTX_O_VEC;
+             k == PTX_O_SYM || k == PTX_O_VEC || k == PTX_O_FUNC;
         break;
     }
     if (!ok)
@@ -974,35 +985,65 @@ static void parse_call(struct ptx_parser *p, struct ptx_inst *in,
     }
     struct ptx_tok fn;
     ptx_advance(p, &fn);
-    int32_t fi = -1;
+    int32_t fi = -1, ri = -1;
     if (fn.kind == PTX_TK_WORD)
-        fi = ptx_find_funcref(p, fn.s, fn.len, fn.line, fn.col);
-    if (fi < 0)
-        ptx_perr(p, fn.line, fn.col, "expected a function name (indirect calls are not supported) (%.*s)",
-                 (int)(fn.len > 40 ? 40 : fn.len), fn.s);
-    in->o[0].kind = PTX_O_FUNC;
-    in->o[0].func = fi;
+        ri = ptx_find_reg(p, fn.s, fn.len);
+    if (ri >= 0) {                      /* indirect: call (r), %rd, (a), proto */
+        if (p->cur.regs[ri].type == PTX_T_PRED)
+            ptx_perr(p, fn.line, fn.col, "expected a function address register "
+                     "(%.*s)", (int)fn.len, fn.s);
+        in->o[0].kind = PTX_O_REG;
+        in->o[0].reg = ri;
+    } else {
+        if (fn.kind == PTX_TK_WORD)
+            fi = ptx_find_funcref(p, fn.s, fn.len, fn.line, fn.col);
+        if (fi < 0)
+            ptx_perr(p, fn.line, fn.col, "expected a function name or address "
+                     "register (%.*s)", (int)(fn.len > 40 ? 40 : fn.len), fn.s);
+        in->o[0].kind = PTX_O_FUNC;
+        in->o[0].func = fi;
+    }
     if (ptx_accept(p, ',')) {
         ptx_expect(p, '(', "opening the argument list (call)");
+        /* arguments go to cur.cargs; up to 6 move into o[2..7] */
+        uint32_t first = p->cur.ncargs, nargs = 0;
         if (!ptx_accept(p, ')')) {
             do {
                 struct ptx_tok t;
                 ptx_advance(p, &t);
-                if (in->nopnd >= PTX_MAX_OPNDS)
-                    ptx_perr(p, t.line, t.col, "more than %d call arguments (%.*s)",
-                             PTX_MAX_OPNDS - 2, (int)t.len, t.s);
-                struct ptx_operand *o = &in->o[in->nopnd];
+                if (nargs >= 4096)
+                    ptx_perr(p, t.line, t.col, "more than 4096 call arguments (%.*s)",
+                             (int)t.len, t.s);
+                p->cur.cargs = ptx_agrow(p, p->cur.cargs, p->cur.ncargs,
+                                         &p->cargs_cap, sizeof *p->cur.cargs);
+                struct ptx_operand *o = &p->cur.cargs[p->cur.ncargs];
+                memset(o, 0, sizeof *o);
+                o->reg = -1;
                 if (t.kind != PTX_TK_WORD || !ptx_find_sym(p, t.s, t.len, &o->sym) ||
                     ptx_ref_sym(p, o->sym)->space != PTX_SP_PARAM)
                     ptx_perr(p, t.line, t.col, "expected a .param argument (%.*s)",
                              (int)(t.len > 40 ? 40 : t.len), t.s);
                 o->kind = PTX_O_SYM;
-                in->nopnd++;
+                p->cur.ncargs++;
+                nargs++;
             } while (ptx_accept(p, ','));
             ptx_expect(p, ')', "closing the argument list (call)");
         }
+        if (nargs <= PTX_MAX_OPNDS - 2) {
+            for (uint32_t i = 0; i < nargs; i++)
+                in->o[2 + i] = p->cur.cargs[first + i];
+            in->nopnd = (uint8_t)(2 + nargs);
+            p->cur.ncargs = first;
+        } else {
+            in->o[2].kind = PTX_O_ARGS;
+            in->o[2].label = (int32_t)first;
+            in->o[2].imm = nargs;
+            in->nopnd = 3;
+        }
     }
     (void)opt;
+    if (ri >= 0)
+        ptx_parse_call_proto(p, ptx_call_nargs(in), in->o[1].kind != PTX_O_NONE);
     ptx_expect(p, ';', "after the call");
 }
 
@@ -1091,6 +1132,10 @@ void ptx_parse_inst(struct ptx_parser *p, int32_t guard, bool guard_neg,
     enum ptx_op op = (enum ptx_op)in->op;
     if (op == PTX_OP_CALL) {
         parse_call(p, in, &opt);
+        return;
+    }
+    if (op == PTX_OP_BRX) {
+        ptx_parse_brx(p, in, &opt);
         return;
     }
     struct raw r[MAXRAW];

@@ -46,9 +46,14 @@
  *            coordinates; geom, tmode = enum ptx_suclamp, tq = 1 for .p
  *   bra:     o[0]=LABEL (instruction index, may be ninsts); reconv filled
  *            by the CFG pass; PTX_F_UNI for bra.uni
- *   call:    o[0]=FUNC, o[1]=return param (SYM, a .param symbol of the
- *            caller, e.g. retval0) or NONE, o[2..7]=argument params (SYM);
- *            at most 6 arguments; PTX_F_UNI
+ *   brx:     brx.idx: o[0]=index (REG/IMM, u32), o[1]=TLIST (the
+ *            .branchtargets list); reconv filled by the CFG pass
+ *   call:    o[0]=FUNC, or REG (indirect call through a function address,
+ *            with a .callprototype), o[1]=return param (SYM, a .param
+ *            symbol of the caller, e.g. retval0) or NONE, o[2..7]=argument
+ *            params (SYM); with more than 6 arguments o[2] is ARGS and
+ *            the arguments are in ptx_func.cargs (ptx_call_arg reads
+ *            both forms); PTX_F_UNI
  *   ret exit membar fence:           no operands
  *   bar barrier (sync/arrive; sub = SYNC/ARRIVE): o[0]=barrier id,
  *            o[1]=thread count or NONE
@@ -240,7 +245,12 @@ enum ptx_opnd_kind {
     PTX_O_MEM,     /* [base + imm]: base is reg (reg>=0) or sym (sym>=0)     */
     PTX_O_VEC,     /* {r0, r1, ...}: vec_regs[0..vec_n-1]; -1 = sink '_'     */
     PTX_O_LABEL,   /* branch target: label = instruction index               */
-    PTX_O_FUNC     /* call target: func = index in ptx_module.funcs          */
+    PTX_O_FUNC,    /* call target / address of a function (mov, initialiser):
+                      func = index in ptx_module.funcs                       */
+    PTX_O_TLIST,   /* brx.idx target list: label = first entry in
+                      ptx_func.tlist, imm = number of entries                */
+    PTX_O_ARGS     /* call with more than 6 arguments, in o[2]: label = first
+                      entry in ptx_func.cargs, imm = number of arguments     */
 };
 enum ptx_sreg {
     PTX_SR_TID_X, PTX_SR_TID_Y, PTX_SR_TID_Z,
@@ -352,8 +362,28 @@ struct ptx_func {
     struct ptx_inst *insts;    uint32_t ninsts;
     uint32_t maxntid[3];       /* 0 if not given                            */
     uint32_t line;
+    bool has_body;             /* false: a declaration only (.extern .func
+                                  vprintf, malloc, ...): calls go to the
+                                  device runtime (gpu_devrt.c) or fail   */
+    int32_t *tlist;            /* .branchtargets entries (instruction
+                                  indices) of every brx.idx list          */
+    uint32_t ntlist;
+    struct ptx_operand *cargs; /* arguments of calls with more than 6     */
+    uint32_t ncargs;
     /* CFG (filled by ptx_cfg_build): basic blocks over insts */
     struct ptx_cfg *cfg;
+};
+
+/* A module-variable initialiser element that holds an address, patched
+ * when the module is placed in device memory: `{fn1, fn2}` (function
+ * addresses, vtables) or `{sym, generic(sym)+8}` (data addresses). */
+struct ptx_reloc {
+    uint32_t sym;              /* module symbol whose init holds it        */
+    uint64_t offset;           /* byte offset in that initialiser          */
+    uint8_t bytes;             /* element size: 4 or 8                     */
+    bool is_func;              /* target: function index, else module sym */
+    int32_t target;
+    int64_t addend;
 };
 
 struct ptx_module {
@@ -364,6 +394,7 @@ struct ptx_module {
     struct ptx_symbol *syms;   uint32_t nsyms;   /* .global/.const/.texref  */
     uint64_t global_bytes, const_bytes;          /* module segment sizes    */
     struct ptx_func *funcs;    uint32_t nfuncs;  /* entries and .funcs      */
+    struct ptx_reloc *relocs;  uint32_t nrelocs; /* address initialisers    */
     struct ptx_arena *arena;   /* owns every allocation of the module       */
 };
 
@@ -380,6 +411,18 @@ int ptx_parse(const char *file, const char *text, size_t len,
               struct ptx_module **out, struct ptx_diag *diag);
 /* Frees a module from ptx_parse; NULL is ignored. */
 void ptx_module_free(struct ptx_module *m);
+/* The value a function address has in device code (mov r, fn; fn in an
+ * initialiser; what an indirect call takes): a tag no data address uses,
+ * plus 16 x the function's index in its module. */
+#define PTX_FUNC_ADDR_TAG 0x7f00000000000000ull
+#define PTX_FUNC_ADDR(idx) (PTX_FUNC_ADDR_TAG + 16ull * (uint64_t)(idx))
+/* Function index of address a in m, or -1 when a is no function address. */
+int32_t ptx_func_of_addr(const struct ptx_module *m, uint64_t a);
+/* Number of arguments of call instruction in, and argument i of it (a
+ * .param SYM operand) where in belongs to function f; NULL out of range. */
+unsigned ptx_call_nargs(const struct ptx_inst *in);
+const struct ptx_operand *ptx_call_arg(const struct ptx_func *f,
+                                       const struct ptx_inst *in, unsigned i);
 /* Function by name (entries and .funcs), or NULL. */
 const struct ptx_func *ptx_find_func(const struct ptx_module *m, const char *name);
 

@@ -79,6 +79,18 @@ static void *agrow(struct ptx_parser *p, void *v, uint32_t n, uint32_t *cap,
     return agrow_to(p, v, n, n + 1, cap, elem);
 }
 
+void *ptx_xgrow(struct ptx_parser *p, void *v, uint32_t n, uint32_t *cap,
+                size_t elem)
+{
+    return xgrow(p, v, n, cap, elem);
+}
+
+void *ptx_agrow(struct ptx_parser *p, void *v, uint32_t n, uint32_t *cap,
+                size_t elem)
+{
+    return agrow(p, v, n, cap, elem);
+}
+
 /* ---------------------------------------------------------------- tokens */
 
 const struct ptx_tok *ptx_peek(struct ptx_parser *p, unsigned k)
@@ -590,6 +602,23 @@ static void parse_init(struct ptx_parser *p, enum ptx_type et, uint8_t **buf,
     struct ptx_tok t;
     const struct ptx_tok *pk = ptx_peek(p, 0);
     uint32_t line = pk->line, col = pk->col;
+    if (pk->kind == PTX_TK_WORD) {      /* fn / sym / generic(sym): relocation */
+        uint32_t nbytes = (uint32_t)(*n * eb);
+        if (nbytes + eb > *cap) {
+            uint32_t nc = *cap ? *cap * 2 : 256;
+            while (nc < nbytes + eb)
+                nc *= 2;
+            uint8_t *nb = ptx_palloc(p, nc);
+            if (nbytes)
+                memcpy(nb, *buf, nbytes);
+            *buf = nb;
+            *cap = nc;
+        }
+        memset(*buf + nbytes, 0, eb);
+        ptx_parse_init_addr(p, et, nbytes);
+        (*n)++;
+        return;
+    }
     if (ptx_accept(p, '-'))
         l.neg = true;
     ptx_advance(p, &t);
@@ -943,10 +972,13 @@ static void end_function(struct ptx_parser *p)
     for (uint32_t i = 0; i < p->nfix; i++) {
         const struct ptx_fixup *fx = &p->fix[i];
         const struct ptx_nent *e = ptx_ntab_find(&p->ltab, fx->s, fx->len);
-        if (!e)
+        if (!e || e->kind != PTX_NK_LABEL)
             ptx_perr(p, fx->line, fx->col, "undefined label (%.*s)",
                      (int)fx->len, fx->s);
-        f->insts[fx->inst].o[fx->slot].label = e->idx;
+        if (fx->inst == PTX_FIX_TLIST)
+            f->tlist[fx->slot] = e->idx;
+        else
+            f->insts[fx->inst].o[fx->slot].label = e->idx;
     }
     uint64_t ext = align_up(f->shared_bytes, p->extern_align > 16 ? p->extern_align : 16);
     for (uint32_t i = 0; i < f->nsyms; i++)
@@ -1048,8 +1080,15 @@ static void parse_body(struct ptx_parser *p)
                 ptx_advance(p, &l);
                 ptx_advance(p, NULL);
                 const struct ptx_nent *same;
-                if (!ntab_bind(p, &p->ltab, l.s, l.len, PTX_NK_LABEL,
-                               (int32_t)p->cur.ninsts, 0, 0, &same))
+                uint8_t kind = PTX_NK_LABEL;
+                int32_t li = (int32_t)p->cur.ninsts;
+                uint32_t cnt = 0;
+                if (ptx_peek(p, 0)->kind == PTX_TK_DIR &&
+                    !ptx_parse_label_dir(p, &l, &kind, &li, &cnt)) {
+                    kind = PTX_NK_LABEL;    /* a plain label before .pragma ... */
+                    li = (int32_t)p->cur.ninsts;
+                }
+                if (!ntab_bind(p, &p->ltab, l.s, l.len, kind, li, cnt, 0, &same))
                     ptx_perr(p, l.line, l.col, "redefinition of label (%.*s)",
                              (int)l.len, l.s);
                 continue;
@@ -1140,6 +1179,10 @@ static void parse_function(struct ptx_parser *p, bool is_entry, uint32_t line)
     p->cur.rets = rets;
     p->cur.nrets = nrets;
     p->cur.line = line;
+    p->cur.has_body = true;
+    p->nprotos = 0;
+    p->tlist_cap = 0;
+    p->cargs_cap = 0;
     memcpy(p->cur.maxntid, maxntid, sizeof maxntid);
     p->cur_idx = idx;
     p->insts_cap = p->regs_cap = p->syms_cap = 0;
@@ -1304,15 +1347,14 @@ static void parse_module(struct ptx_parser *p)
                          (int)d.len, d.s);
         }
     }
+    /* a call to a function without a body (vprintf, malloc, a device
+     * launch) loads: the device runtime runs it or fails the kernel that
+     * reaches it, naming the function (docs/device-runtime.md) */
     for (uint32_t i = 0; i < p->ncalls; i++) {
         const struct ptx_callref *c = &p->calls[i];
         const struct ptx_func *f = &p->m->funcs[c->func];
         if (p->func_decl_line[c->func] == 0)
             ptx_perr(p, c->line, c->col, "call to undeclared function (%s)", f->name);
-        if (!p->func_has_body[c->func])
-            ptx_perr(p, c->line, c->col,
-                     "call to a function without a body is not supported (%s)",
-                     f->name);
     }
 }
 
@@ -1365,6 +1407,7 @@ int ptx_parse(const char *file, const char *text, size_t len,
     ntab_free(&p->ltab);
     free(p->fix);
     free(p->calls);
+    free(p->protos);
     free(p->imp);
     free(p->imp_gen);
     free(p->func_has_body);

@@ -102,6 +102,8 @@ static void put_opnd(struct sbuf *b, const struct ptx_func *f,
         break;
     case PTX_O_LABEL: put(b, "pc %d", (int)o->label); break;
     case PTX_O_FUNC: put(b, "func#%d", (int)o->func); break;
+    case PTX_O_TLIST: put(b, "targets[%lld]", (long long)o->imm); break;
+    case PTX_O_ARGS: put(b, "(%lld arguments)", (long long)o->imm); break;
     default: put(b, "?"); break;
     }
 }
@@ -242,6 +244,24 @@ int ptx_check_print(FILE *out, const struct ptx_module *m)
             return -1;
         for (uint32_t k = 0; k < f->ninsts; k++) {
             const struct ptx_inst *in = &f->insts[k];
+            if (in->op == PTX_OP_BRX) {
+                int32_t r = in->reconv;
+                if (fprintf(out, "    brx.idx pc %u (line %u)%s -> %lld targets (pc",
+                            k, in->line, in->guard >= 0 ? " conditional" : "",
+                            (long long)in->o[1].imm) < 0)
+                    return -1;
+                for (int64_t j = 0; j < in->o[1].imm; j++)
+                    if (fprintf(out, " %d", f->tlist[in->o[1].label + j]) < 0)
+                        return -1;
+                char rl[32];
+                if (r >= 0 && (uint32_t)r < f->ninsts)
+                    snprintf(rl, sizeof rl, "line %u", f->insts[r].line);
+                else
+                    snprintf(rl, sizeof rl, "exit");
+                if (fprintf(out, "), reconverges at pc %d (%s)\n", (int)r, rl) < 0)
+                    return -1;
+                continue;
+            }
             if (in->op != PTX_OP_BRA)
                 continue;
             int32_t t = in->o[0].label, r = in->reconv;

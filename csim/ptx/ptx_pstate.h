@@ -10,7 +10,15 @@
 #include "ptx/ptx_ir.h"
 #include "ptx/ptx_lex.h"
 
-enum { PTX_NK_REG = 1, PTX_NK_SYM, PTX_NK_FUNC, PTX_NK_LABEL };
+enum { PTX_NK_REG = 1, PTX_NK_SYM, PTX_NK_FUNC, PTX_NK_LABEL,
+       PTX_NK_PROTO,       /* `name: .callprototype ...`; idx = protos[] */
+       PTX_NK_TLIST };     /* `name: .branchtargets ...` / .calltargets;
+                              idx = first entry, count = entries        */
+
+/* A .callprototype of the current function: its parameter counts. */
+struct ptx_proto {
+    uint32_t nparams, nrets;
+};
 
 /* One binding of a name; prev is the binding it shadows (-1 = none). */
 struct ptx_nent {
@@ -38,6 +46,8 @@ struct ptx_ntab {
     uint32_t nents, capents;
 };
 
+/* inst == PTX_FIX_TLIST: slot indexes cur.tlist (a .branchtargets entry) */
+#define PTX_FIX_TLIST UINT32_MAX
 struct ptx_fixup {          /* branch to a label not yet seen */
     uint32_t inst, slot;
     const char *s;
@@ -75,6 +85,9 @@ struct ptx_parser {
     uint32_t nfix, capfix;
     struct ptx_callref *calls;
     uint32_t ncalls, capcalls;
+    struct ptx_proto *protos;  /* .callprototypes of cur (malloc'd)       */
+    uint32_t nprotos, capprotos;
+    uint32_t tlist_cap, relocs_cap, cargs_cap;
     int32_t *imp;             /* module sym -> imported func sym (+gen) */
     uint32_t *imp_gen;
     uint32_t imp_cap, gen;
@@ -123,6 +136,30 @@ void ptx_add_fixup(struct ptx_parser *p, uint32_t inst, uint32_t slot,
  * the opcode word. */
 void ptx_parse_inst(struct ptx_parser *p, int32_t guard, bool guard_neg,
                     uint32_t gline, uint32_t gcol);
+/* malloc'd growth (freed by ptx_parse) / arena growth of a vector so
+ * that element n fits. */
+void *ptx_xgrow(struct ptx_parser *p, void *v, uint32_t n, uint32_t *cap,
+                size_t elem);
+void *ptx_agrow(struct ptx_parser *p, void *v, uint32_t n, uint32_t *cap,
+                size_t elem);
+/* ptx_calls.c: after `name:` the current token is a directive; parses
+ * `.callprototype`, `.branchtargets` or `.calltargets` up to ';' and sets
+ * the binding (*kind, *idx, *count) of name. Returns false (consuming
+ * nothing) for any other directive. */
+bool ptx_parse_label_dir(struct ptx_parser *p, const struct ptx_tok *name,
+                         uint8_t *kind, int32_t *idx, uint32_t *count);
+/* ptx_calls.c: operands of `brx.idx index, tlist;` into in. */
+void ptx_parse_brx(struct ptx_parser *p, struct ptx_inst *in,
+                   const struct ptx_tok *opt);
+/* ptx_calls.c: the `, prototype` (or `, calltargets`) tail of an indirect
+ * call with nargs arguments and nret (0/1) return values; checks counts. */
+void ptx_parse_call_proto(struct ptx_parser *p, unsigned nargs, unsigned nret);
+/* ptx_calls.c: an address initialiser element (fn, sym, generic(sym),
+ * with + offset) of type et at byte off of the module variable about to be
+ * declared: records a relocation and leaves the bytes zero. The current
+ * token is the word. */
+void ptx_parse_init_addr(struct ptx_parser *p, enum ptx_type et, uint64_t off);
+
 /* Symbol of a resolved reference. */
 const struct ptx_symbol *ptx_ref_sym(const struct ptx_parser *p,
                                      struct ptx_symref r);

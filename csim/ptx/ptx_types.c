@@ -136,6 +136,33 @@ uint16_t ptx_f64_to_f16(double v)
     return (uint16_t)(sign | bits);
 }
 
+unsigned ptx_call_nargs(const struct ptx_inst *in)
+{
+    if (in->o[2].kind == PTX_O_ARGS)
+        return (unsigned)in->o[2].imm;
+    return in->nopnd > 2 ? in->nopnd - 2u : 0;
+}
+
+const struct ptx_operand *ptx_call_arg(const struct ptx_func *f,
+                                       const struct ptx_inst *in, unsigned i)
+{
+    if (i >= ptx_call_nargs(in))
+        return NULL;
+    if (in->o[2].kind == PTX_O_ARGS) {
+        uint64_t k = (uint64_t)in->o[2].label + i;
+        return f && k < f->ncargs ? &f->cargs[k] : NULL;
+    }
+    return 2 + i < PTX_MAX_OPNDS ? &in->o[2 + i] : NULL;
+}
+
+int32_t ptx_func_of_addr(const struct ptx_module *m, uint64_t a)
+{
+    uint64_t k = a - PTX_FUNC_ADDR_TAG;
+    if (!m || a < PTX_FUNC_ADDR_TAG || (k & 15) || k / 16 >= m->nfuncs)
+        return -1;
+    return (int32_t)(k / 16);
+}
+
 const struct ptx_func *ptx_find_func(const struct ptx_module *m, const char *name)
 {
     if (!m || !name)
@@ -150,6 +177,7 @@ unsigned ptx_inst_ndst(const struct ptx_inst *in)
 {
     switch ((enum ptx_op)in->op) {
     case PTX_OP_ST: case PTX_OP_RED: case PTX_OP_BRA: case PTX_OP_CALL:
+    case PTX_OP_BRX:
     case PTX_OP_RET: case PTX_OP_EXIT:
     case PTX_OP_MEMBAR: case PTX_OP_FENCE: case PTX_OP_NANOSLEEP:
     case PTX_OP_SUST:

@@ -136,6 +136,7 @@ int simt_warp_start(struct simt_warp *w, const struct ptx_module *mod,
 
 static enum simt_rc fail(struct simt_warp *w, int32_t pc, const char *msg)
 {
+    w->err_kind = SIMT_ERR_PLAIN;
     w->err.lane = -1;
     w->err.addr = 0;
     snprintf(w->err.msg, sizeof w->err.msg, "%s", msg);
@@ -225,24 +226,158 @@ static enum simt_rc do_branch(struct simt_warp *w, const struct ptx_inst *in,
     return SIMT_RC_OK;
 }
 
+/* brx.idx: each lane branches to entry index of the .branchtargets list;
+ * lanes that go different ways diverge as for bra, one stack entry per
+ * distinct target (lowest lane's first), all reconverging at the
+ * immediate post-dominator of the brx block. */
+static enum simt_rc do_brx(struct simt_warp *w, const struct ptx_inst *in,
+                           int32_t pc, uint32_t mask)
+{
+    struct simt_entry *top = &w->stack[w->sp - 1];
+    const struct ptx_func *f = w->frames[top->frame].func;
+    uint32_t lanes = exec_guard_mask(&w->ew, in, mask);
+    uint32_t first = (uint32_t)in->o[1].label, count = (uint32_t)in->o[1].imm;
+    int32_t tgt[EXEC_WARP];
+    w->branches++;
+    w->res.taken = lanes;
+    if (in->o[1].kind != PTX_O_TLIST || (uint64_t)first + count > f->ntlist)
+        return fail(w, pc, "brx.idx: bad target list");
+    EXEC_FOR_EACH_LANE(lanes, lane, {
+        uint64_t ix = exec_read(&w->ew, &in->o[0], PTX_T_U32, lane);
+        if (ix >= count) {
+            char m[160];
+            snprintf(m, sizeof m, "brx.idx: index %llu out of range of the "
+                     "%u-entry .branchtargets list (lane %u)",
+                     (unsigned long long)ix, count, lane);
+            return fail(w, pc, m);
+        }
+        tgt[lane] = f->tlist[first + ix];
+    });
+    /* groups of lanes by target; the guarded-off lanes fall through */
+    uint32_t gm[EXEC_WARP + 1];
+    int32_t gt[EXEC_WARP + 1];
+    unsigned ng = 0;
+    uint32_t left = lanes;
+    while (left) {
+        unsigned l0 = (unsigned)__builtin_ctz(left);
+        uint32_t g = 0;
+        EXEC_FOR_EACH_LANE(left, lane, {
+            if (tgt[lane] == tgt[l0])
+                g |= 1u << lane;
+        });
+        gm[ng] = g;
+        gt[ng++] = tgt[l0];
+        left &= ~g;
+    }
+    if (mask & ~lanes) {
+        gm[ng] = mask & ~lanes;
+        gt[ng++] = pc + 1;
+    }
+    if (ng == 1) {
+        top->npc = gt[0];
+        return SIMT_RC_OK;
+    }
+    w->divergent++;
+    int32_t rpc = in->reconv;
+    if (rpc < 0 || (uint32_t)rpc > f->ninsts)
+        rpc = (int32_t)f->ninsts;
+    uint16_t frame = top->frame;
+    top->npc = rpc;
+    if (top->npc == top->rpc)
+        w->sp--;                /* it would pop at once: reuse its slot */
+    for (unsigned g = ng; g-- > 0;)     /* the lowest lane's group runs first */
+        if (gt[g] != rpc && push(w, gm[g], gt[g], rpc, frame) != 0)
+            return fail(w, pc, "reconvergence stack overflow");
+    return SIMT_RC_OK;
+}
+
+/* The function an indirect call of the lanes in *lanes goes to: the
+ * target of the lowest lane; lanes with other targets are left in *rest
+ * (they run the call again afterwards: one call per distinct target). */
+static const struct ptx_func *indirect_target(struct simt_warp *w,
+                                              const struct ptx_inst *in,
+                                              int32_t pc, uint32_t *lanes,
+                                              uint32_t *rest)
+{
+    unsigned l0 = (unsigned)__builtin_ctz(*lanes);
+    uint64_t a = exec_read(&w->ew, &in->o[0], PTX_T_U64, l0);
+    uint32_t g = 0;
+    EXEC_FOR_EACH_LANE(*lanes, lane, {
+        if (exec_read(&w->ew, &in->o[0], PTX_T_U64, lane) == a)
+            g |= 1u << lane;
+    });
+    *rest = *lanes & ~g;
+    *lanes = g;
+    int32_t fi = ptx_func_of_addr(w->mod, a);
+    if (fi < 0 || w->mod->funcs[fi].is_entry) {
+        char m[160];
+        snprintf(m, sizeof m, "call: indirect call through 0x%llx, which is not "
+                 "the address of a .func of this module (lane %u)",
+                 (unsigned long long)a, l0);
+        fail(w, pc, m);
+        w->err.lane = (int)l0;
+        w->err.addr = a;
+        w->err_simt = false;
+        return NULL;
+    }
+    return &w->mod->funcs[fi];
+}
+
 static enum simt_rc do_call(struct simt_warp *w, const struct ptx_inst *in,
                             int32_t pc, uint32_t mask)
 {
     struct simt_entry *top = &w->stack[w->sp - 1];
-    uint32_t lanes = exec_guard_mask(&w->ew, in, mask);
+    uint32_t lanes = exec_guard_mask(&w->ew, in, mask), rest = 0;
     top->npc = pc + 1;          /* the caller resumes after the call */
     if (lanes == 0)
         return SIMT_RC_OK;
-    if (in->o[0].kind != PTX_O_FUNC || in->o[0].func < 0 ||
-        (uint32_t)in->o[0].func >= w->mod->nfuncs)
+    const struct ptx_func *callee;
+    if (in->o[0].kind == PTX_O_REG) {
+        callee = indirect_target(w, in, pc, &lanes, &rest);
+        if (!callee)
+            return SIMT_RC_ERROR;
+        unsigned nargs = ptx_call_nargs(in);
+        if (nargs != callee->nparams ||
+            (in->o[1].kind != PTX_O_NONE) != (callee->nrets > 0)) {
+            char m[200];
+            snprintf(m, sizeof m, "call: indirect call of %s with %u arguments "
+                     "and %u return values; it takes %u and %u", callee->name,
+                     nargs, in->o[1].kind != PTX_O_NONE, callee->nparams,
+                     callee->nrets);
+            return fail(w, pc, m);
+        }
+    } else if (in->o[0].kind != PTX_O_FUNC || in->o[0].func < 0 ||
+               (uint32_t)in->o[0].func >= w->mod->nfuncs) {
         return fail(w, pc, "call: bad call target");
-    const struct ptx_func *callee = &w->mod->funcs[in->o[0].func];
+    } else {
+        callee = &w->mod->funcs[in->o[0].func];
+    }
     uint16_t cf = top->frame;
     uint32_t k = (uint32_t)cf + 1;
+    if (rest) {                 /* the other targets: the call again, later */
+        w->divergent++;
+        if (push(w, rest, pc, pc + 1, cf) != 0)
+            return fail(w, pc, "reconvergence stack overflow");
+    }
+    if (!callee->has_body) {    /* vprintf, malloc, ...: the device runtime */
+        if (w->ext) {
+            if (w->ext(w->ext_user, w, callee, in, lanes) == 0)
+                return SIMT_RC_OK;
+            w->err_pc = pc;
+            w->err_func = w->frames[cf].func;
+            return SIMT_RC_ERROR;
+        }
+        char m[200];
+        snprintf(m, sizeof m, "call of extern function %s, which this model "
+                 "does not implement", callee->name);
+        enum simt_rc r = fail(w, pc, m);
+        w->err_kind = SIMT_ERR_EXTERN;
+        return r;
+    }
+    if (callee->ninsts == 0)
+        return SIMT_RC_OK;      /* an empty body returns at once */
     if (k >= SIMT_MAX_FRAMES)
         return fail(w, pc, "call: nesting deeper than SIMT_MAX_FRAMES");
-    if (callee->ninsts == 0)
-        return fail(w, pc, "call: callee has no body (extern .func)");
     struct simt_frame *caller = &w->frames[cf], *fr = &w->frames[k];
     if (frame_reserve(fr, callee) != 0)
         return fail(w, pc, "call: out of host memory");
@@ -254,7 +389,7 @@ static enum simt_rc do_call(struct simt_warp *w, const struct ptx_inst *in,
     /* .func params and return values alias the caller's .param symbols */
     for (uint32_t i = 0; i < callee->nparams + callee->nrets; i++) {
         const struct ptx_operand *o =
-            i < callee->nparams ? (2 + i < PTX_MAX_OPNDS ? &in->o[2 + i] : NULL)
+            i < callee->nparams ? ptx_call_arg(w->frames[cf].func, in, i)
                                 : (i == callee->nparams ? &in->o[1] : NULL);
         if (!o || o->kind != PTX_O_SYM || o->sym.index < 0)
             return fail(w, pc, "call: argument/return count does not match "
@@ -301,6 +436,13 @@ static enum simt_rc step_one(struct simt_warp *w)
     switch ((enum ptx_op)in->op) {
     case PTX_OP_BRA: {
         enum simt_rc r = do_branch(w, in, pc, mask);
+        if (r != SIMT_RC_OK)
+            return r;
+        settle(w, frame);
+        return SIMT_RC_OK;
+    }
+    case PTX_OP_BRX: {
+        enum simt_rc r = do_brx(w, in, pc, mask);
         if (r != SIMT_RC_OK)
             return r;
         settle(w, frame);
@@ -392,6 +534,7 @@ static enum simt_rc step_one(struct simt_warp *w)
     }
     if (rc != 0) {
         w->err_simt = false;
+        w->err_kind = SIMT_ERR_PLAIN;
         w->err_pc = pc;
         w->err_func = f;
         return SIMT_RC_ERROR;

@@ -33,6 +33,23 @@ enum simt_rc { SIMT_RC_OK, SIMT_RC_BARRIER, SIMT_RC_DONE, SIMT_RC_ERROR };
 
 struct simt_warp;
 
+/* What a SIMT_RC_ERROR is (w->err_kind); SIMT_ERR_EXEC and SIMT_ERR_SIMT
+ * are told apart by err_simt as before. */
+enum simt_err_kind {
+    SIMT_ERR_PLAIN = 0,     /* exec fault / SIMT resource error (err_simt)  */
+    SIMT_ERR_ASSERT,        /* a device assert failed: err.msg is the whole
+                               CUDA-style message                           */
+    SIMT_ERR_EXTERN         /* a call of an extern .func nothing implements */
+};
+
+/* Calls of a .func without a body (vprintf, malloc, free, __assertfail,
+ * device launches ...) for the lanes `lanes` of w, at instruction in (a
+ * call in the current frame): the device runtime of the layer above
+ * (gpu_devrt.c). Returns 0, or -1 with w->err and w->err_kind filled. */
+typedef int (*simt_extern_fn)(void *user, struct simt_warp *w,
+                              const struct ptx_func *callee,
+                              const struct ptx_inst *in, uint32_t lanes);
+
 /* Per-step observer (tests, tracing): called before each instruction. */
 typedef void (*simt_trace_fn)(void *user, const struct simt_warp *w,
                               int32_t pc, uint32_t mask);
@@ -67,6 +84,7 @@ struct simt_warp {
     struct exec_error err;
     int32_t err_pc;
     bool err_simt;              /* stack/call resource error, not exec    */
+    uint8_t err_kind;           /* enum simt_err_kind                     */
     const struct ptx_func *err_func;
     struct exec_result res;     /* last instruction's retire record       */
     simt_trace_fn trace;
@@ -75,6 +93,8 @@ struct simt_warp {
     void *commit_user;
     struct exec_chk_warp chkw;  /* chkw.chk NULL: no racecheck, synccheck,
                                    initcheck (docs/checks.md)             */
+    simt_extern_fn ext;         /* NULL: every extern call fails          */
+    void *ext_user;
 };
 
 /* Allocates the stack (cap entries) of a zeroed warp. Returns 0 or -1. */

@@ -1,7 +1,7 @@
 /* cmocka tests of the PTX CFG pass: basic blocks and immediate
  * post-dominators on hand-built instruction lists (if/else, nested
  * if/else, loops, loop with break, early return, several returns,
- * unreachable code, infinite loops, branch to the end), the example
+ * unreachable code, infinite loops, branch to the end, brx.idx), the example
  * kernel of the SIMT stack notes, and a large straight-line + diamond
  * chain that must converge in few passes. */
 #include <setjmp.h>
@@ -20,7 +20,8 @@
  *   "n"    plain ALU instruction
  *   "bK"   unconditional bra to K      "?K"  guarded (@p) bra to K
  *   "r"    ret                          "?r"  guarded ret
- *   "x"    exit */
+ *   "x"    exit
+ *   "jA,B,C"  brx.idx to the list A, B, C  "?j..." guarded */
 struct prog {
     struct ptx_arena *a;
     struct ptx_func f;
@@ -43,6 +44,7 @@ static void build(struct prog *p, const char *spec)
     }
     p->f.insts = ptx_arena_alloc(p->a, n * sizeof *p->f.insts);
     p->f.ninsts = n;
+    p->f.tlist = ptx_arena_alloc(p->a, 64 * sizeof *p->f.tlist);
     p->f.name = "hand";
     uint32_t i = 0;
     for (const char *s = spec; *s;) {
@@ -67,6 +69,16 @@ static void build(struct prog *p, const char *spec)
         } else if (*s == 'x') {
             in->op = PTX_OP_EXIT;
             s++;
+        } else if (*s == 'j') {
+            in->op = PTX_OP_BRX;
+            in->o[1].kind = PTX_O_TLIST;
+            in->o[1].label = (int32_t)p->f.ntlist;
+            in->nopnd = 2;
+            do {
+                s++;
+                p->f.tlist[p->f.ntlist++] = (int32_t)strtol(s, (char **)&s, 10);
+                in->o[1].imm++;
+            } while (*s == ',' && p->f.ntlist < 64);
         } else {
             if (*s == 'b')
                 s++;
@@ -89,7 +101,7 @@ static void done(struct prog *p)
 
 static int32_t rc(const struct prog *p, uint32_t pc)
 {
-    assert_int_equal(p->f.insts[pc].op, PTX_OP_BRA);
+    assert_true(p->f.insts[pc].op == PTX_OP_BRA || p->f.insts[pc].op == PTX_OP_BRX);
     return p->f.insts[pc].reconv;
 }
 
@@ -247,6 +259,54 @@ static void simt_notes_example(void **state)
     done(&p);
 }
 
+/* brx.idx: one edge per distinct target, reconvergence at the ipdom of all
+ * of them (the fall-through too when guarded), the exit when a target
+ * returns, an entry outside the function rejected. */
+static void brx_idx(void **state)
+{
+    (void)state;
+    struct prog p;
+    /* 0: n | 1: brx {2,4,6} | 2: n | 3: bra 7 | 4: n | 5: bra 7 | 6: n | 7: n | 8: r */
+    build(&p, "n j2,4,6 n b7 n b7 n n r");
+    assert_int_equal(rc(&p, 1), 7);
+    assert_int_equal(p.f.cfg->blocks[p.f.cfg->block_of[1]].nsucc, 3);
+    assert_int_equal(rc(&p, 3), 7);
+    done(&p);
+    /* duplicates count once; a target equal to the join */
+    build(&p, "j1,1,3,4 n b4 n n r");
+    assert_int_equal(p.f.cfg->blocks[0].nsucc, 3);
+    assert_int_equal(rc(&p, 0), 4);
+    done(&p);
+    /* guarded: the fall-through path joins too */
+    build(&p, "?j3,5 n b6 n b6 n n r");
+    assert_int_equal(p.f.cfg->blocks[0].nsucc, 3);
+    assert_int_equal(rc(&p, 0), 6);
+    done(&p);
+    /* one target returns: reconvergence only at the exit */
+    build(&p, "j1,3 n b5 r n n r");
+    assert_int_equal(rc(&p, 0), 7);
+    done(&p);
+    /* a list entry beyond the end is rejected */
+    struct ptx_arena *a = ptx_arena_new();
+    struct ptx_func f;
+    memset(&f, 0, sizeof f);
+    struct ptx_inst in[2];
+    memset(in, 0, sizeof in);
+    int32_t tl[2] = { 1, 9 };
+    in[0].op = PTX_OP_BRX;
+    in[0].guard = -1;
+    in[0].o[1].kind = PTX_O_TLIST;
+    in[0].o[1].imm = 2;
+    in[1].op = PTX_OP_RET;
+    in[1].guard = -1;
+    f.insts = in;
+    f.ninsts = 2;
+    f.tlist = tl;
+    f.ntlist = 2;
+    assert_int_equal(ptx_cfg_build(&f, a), -1);
+    ptx_arena_free(a);
+}
+
 static void bad_target(void **state)
 {
     (void)state;
@@ -306,6 +366,7 @@ int main(void)
         cmocka_unit_test(unreachable_and_end_label),
         cmocka_unit_test(infinite_loop),
         cmocka_unit_test(simt_notes_example),
+        cmocka_unit_test(brx_idx),
         cmocka_unit_test(bad_target),
         cmocka_unit_test(large_chain),
     };
