@@ -9,7 +9,7 @@
 static bool ends_block(const struct ptx_inst *in)
 {
     return in->op == PTX_OP_BRA || in->op == PTX_OP_BRX ||
-           in->op == PTX_OP_RET || in->op == PTX_OP_EXIT;
+           in->op == PTX_OP_RET || in->op == PTX_OP_EXIT || in->op == PTX_OP_TRAP;
 }
 
 /* The .branchtargets entries of a brx.idx: tlist[first .. first+count). */
@@ -143,7 +143,8 @@ int ptx_cfg_build(struct ptx_func *f, struct ptx_arena *a)
             add_succ(bl, t < n ? (int32_t)cfg->block_of[t] : X);
             if (last->guard >= 0)
                 add_succ(bl, fall);
-        } else if (last->op == PTX_OP_RET || last->op == PTX_OP_EXIT) {
+        } else if (last->op == PTX_OP_RET || last->op == PTX_OP_EXIT ||
+                   last->op == PTX_OP_TRAP) {      /* trap: the thread leaves */
             add_succ(bl, X);
             if (last->guard >= 0)
                 add_succ(bl, fall);

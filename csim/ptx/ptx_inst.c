@@ -236,6 +236,7 @@ static unsigned ntypes(enum ptx_op op)
 {
     switch (op) {
     case PTX_OP_BRA: case PTX_OP_CALL: case PTX_OP_RET: case PTX_OP_EXIT:
+    case PTX_OP_TRAP:
     case PTX_OP_BRX:
     case PTX_OP_MEMBAR: case PTX_OP_FENCE:
         return 0;
@@ -1165,6 +1166,7 @@ void ptx_parse_inst(struct ptx_parser *p, int32_t guard, bool guard_neg,
     enum ptx_type ty = (enum ptx_type)in->type, t2 = (enum ptx_type)in->type2;
     switch (op) {
     case PTX_OP_RET: case PTX_OP_EXIT: case PTX_OP_MEMBAR: case PTX_OP_FENCE:
+    case PTX_OP_TRAP:
         if (n != 0)
             count_err(p, &opt, "no operands", n);
         break;

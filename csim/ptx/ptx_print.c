@@ -193,7 +193,7 @@ int ptx_func_falls_off(const struct ptx_func *f)
         return 1;
     const struct ptx_inst *last = &f->insts[f->ninsts - 1];
     if (last->guard >= 0 || (last->op != PTX_OP_RET && last->op != PTX_OP_EXIT &&
-                             last->op != PTX_OP_BRA))
+                             last->op != PTX_OP_TRAP && last->op != PTX_OP_BRA))
         return 1;
     for (uint32_t k = 0; k < f->ninsts; k++)
         if (f->insts[k].op == PTX_OP_BRA && f->insts[k].o[0].label == (int32_t)f->ninsts)

@@ -178,7 +178,7 @@ unsigned ptx_inst_ndst(const struct ptx_inst *in)
     switch ((enum ptx_op)in->op) {
     case PTX_OP_ST: case PTX_OP_RED: case PTX_OP_BRA: case PTX_OP_CALL:
     case PTX_OP_BRX:
-    case PTX_OP_RET: case PTX_OP_EXIT:
+    case PTX_OP_RET: case PTX_OP_EXIT: case PTX_OP_TRAP:
     case PTX_OP_MEMBAR: case PTX_OP_FENCE: case PTX_OP_NANOSLEEP:
     case PTX_OP_SUST:
         return 0;

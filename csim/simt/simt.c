@@ -463,6 +463,19 @@ static enum simt_rc step_one(struct simt_warp *w)
         settle(w, frame);
         return w->state == SIMT_DONE ? SIMT_RC_DONE : SIMT_RC_OK;
     }
+    case PTX_OP_TRAP: {         /* the launch fails, naming the first lane */
+        uint32_t lanes = exec_guard_mask(&w->ew, in, mask);
+        if (lanes) {
+            enum simt_rc r = fail(w, pc, "trap executed (__trap(), or a runtime check "
+                                  "compiled into the kernel): the kernel aborts (CUDA "
+                                  "reports cudaErrorIllegalInstruction)");
+            w->err.lane = (int)__builtin_ctz(lanes);
+            return r;
+        }
+        top->npc = pc + 1;
+        settle(w, frame);
+        return SIMT_RC_OK;
+    }
     case PTX_OP_BAR:
     case PTX_OP_BARRIER:
         if (in->sub == PTX_SUB_WARP_SYNC) {

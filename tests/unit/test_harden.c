@@ -158,9 +158,46 @@ static void test_slow_memory_is_not_a_livelock(void **state)
     ls_gpu_destroy(g);
 }
 
+/* trap (what __trap() and cooperative groups' failed checks compile to):
+ * a guarded trap that no lane takes is a no-op; one taken by thread 37
+ * (CTA 1, lane 5) fails the launch with LS_ERR_LAUNCH naming that thread
+ * and the PTX line, in both modes. */
+static void test_trap(void **state)
+{
+    (void)state;
+    static const char ptx[] = HDR PRO
+        "  st.global.u32 [%rd3], %r3;\n"
+        "  setp.eq.u32 %p1, %r3, 99; @%p1 trap;\n"          /* line 9: nobody */
+        "  setp.eq.u32 %p1, %r3, 37;\n"
+        "  @%p1 trap;\n"                                    /* line 11 */
+        "  ret; }\n";
+    for (int mode = 0; mode < 2; mode++) {
+        ls_config cfg;
+        ls_config_default(&cfg);
+        cfg.mode = mode ? LS_MODE_TIMING : LS_MODE_FUNCTIONAL;
+        char err[512];
+        ls_gpu *g = ls_gpu_create(&cfg, err, sizeof err);
+        assert_non_null(g);
+        ls_module *m = NULL;
+        assert_int_equal(ls_module_load_text(g, "trap.ptx", ptx, strlen(ptx), &m), LS_OK);
+        ls_dptr d;
+        assert_int_equal(ls_malloc(g, &d, 256), LS_OK);
+        void *args[] = { &d };
+        ls_dim3 grid = { 2, 1, 1 }, block = { 32, 1, 1 };
+        assert_int_equal(ls_launch(g, m, "k", grid, block, 0, args, NULL), LS_ERR_LAUNCH);
+        const char *e = ls_gpu_error(g);
+        assert_non_null(strstr(e, "trap executed"));
+        assert_non_null(strstr(e, "CTA (1,0,0), thread (5,0,0)"));
+        if (!strstr(e, "trap.ptx:11")) fprintf(stderr, "%s\n", e);
+        assert_non_null(strstr(e, "trap.ptx:11"));
+        ls_gpu_destroy(g);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_trap),
         cmocka_unit_test(test_end_of_body),
         cmocka_unit_test(test_check_notes_it),
         cmocka_unit_test(test_slow_memory_is_not_a_livelock),
