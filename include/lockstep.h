@@ -235,6 +235,8 @@ typedef struct ls_check_access {
     unsigned line;               /* PTX source line                           */
     int write;                   /* races: 1 store, 0 load                    */
     char func[96];               /* kernel or .func holding the instruction   */
+    char src[128];               /* "file.cu:42" from the PTX's .loc line info
+                                    (nvcc -lineinfo), or "" when it has none */
 } ls_check_access;
 
 /* One finding of racecheck, synccheck or initcheck (config key `check`,

@@ -163,6 +163,8 @@ static void json_access(FILE *f, const ls_check_access *a)
             "\"line\": %u, \"func\": ", a->cta[0], a->cta[1], a->cta[2],
             a->tid[0], a->tid[1], a->tid[2], a->pc, a->line);
     json_str(f, a->func);
+    fprintf(f, ", \"src\": ");
+    json_str(f, a->src);
     fprintf(f, ", \"write\": %s}", a->write ? "true" : "false");
 }
 

@@ -42,6 +42,15 @@ static void access_of(const struct exec_chk *c, ls_check_access *a, uint64_t cta
     a->line = f && (uint32_t)pc < f->ninsts ? f->insts[pc].line : 0;
     a->write = write;
     snprintf(a->func, sizeof a->func, "%s", f && f->name ? f->name : "?");
+    uint32_t sl;
+    const char *sf = ptx_srcloc_of(c->mod, f, pc, &sl);
+    if (sf) {
+        const char *base = strrchr(sf, '/');    /* the file name, as CUDA's
+                                                 * own reports give it */
+        snprintf(a->src, sizeof a->src, "%s:%u", base ? base + 1 : sf, sl);
+    } else {
+        a->src[0] = 0;
+    }
 }
 
 static const char *space_name(unsigned sp)
@@ -147,28 +156,28 @@ char *ls_check_format(const ls_check_finding *f, char *buf, size_t n)
                  (unsigned)f->addr);
     if (f->naccess > 1 && !strcmp(f->check, "globalrace"))
         snprintf(buf, n, "%s %s: kernel %s launch %u%s: write by CTA (%u,%u,%u) thread "
-                 "(%u,%u,%u) at pc %d line %u (%s), write by CTA (%u,%u,%u) thread "
-                 "(%u,%u,%u) at pc %d line %u (%s); %llu byte%s", f->check, f->kind,
+                 "(%u,%u,%u) at pc %d line %u (%s%s%s), write by CTA (%u,%u,%u) thread "
+                 "(%u,%u,%u) at pc %d line %u (%s%s%s); %llu byte%s", f->check, f->kind,
                  f->kernel, f->launch, where, a->cta[0], a->cta[1], a->cta[2],
-                 a->tid[0], a->tid[1], a->tid[2], a->pc, a->line, a->func,
+                 a->tid[0], a->tid[1], a->tid[2], a->pc, a->line, a->func, a->src[0] ? " " : "", a->src,
                  b->cta[0], b->cta[1], b->cta[2], b->tid[0], b->tid[1], b->tid[2],
-                 b->pc, b->line, b->func, (unsigned long long)f->count,
+                 b->pc, b->line, b->func, b->src[0] ? " " : "", b->src, (unsigned long long)f->count,
                  f->count == 1 ? "" : "s");
     else if (f->naccess > 1)
         snprintf(buf, n, "%s %s: kernel %s launch %u, CTA (%u,%u,%u)%s: %s by thread "
-                 "(%u,%u,%u) at pc %d line %u (%s), %s by thread (%u,%u,%u) at pc %d "
-                 "line %u (%s); %llu instance%s", f->check, f->kind, f->kernel,
+                 "(%u,%u,%u) at pc %d line %u (%s%s%s), %s by thread (%u,%u,%u) at pc %d "
+                 "line %u (%s%s%s); %llu instance%s", f->check, f->kind, f->kernel,
                  f->launch, f->cta[0], f->cta[1], f->cta[2], where,
                  f->check[0] == 'r' ? (a->write ? "write" : "read") : "barrier",
-                 a->tid[0], a->tid[1], a->tid[2], a->pc, a->line, a->func,
+                 a->tid[0], a->tid[1], a->tid[2], a->pc, a->line, a->func, a->src[0] ? " " : "", a->src,
                  f->check[0] == 'r' ? (b->write ? "write" : "read") : "barrier",
-                 b->tid[0], b->tid[1], b->tid[2], b->pc, b->line, b->func,
+                 b->tid[0], b->tid[1], b->tid[2], b->pc, b->line, b->func, b->src[0] ? " " : "", b->src,
                  (unsigned long long)f->count, f->count == 1 ? "" : "s");
     else
         snprintf(buf, n, "%s %s: kernel %s launch %u, CTA (%u,%u,%u), thread (%u,%u,%u) "
-                 "at pc %d line %u (%s)%s; %llu instance%s", f->check, f->kind,
+                 "at pc %d line %u (%s%s%s)%s; %llu instance%s", f->check, f->kind,
                  f->kernel, f->launch, f->cta[0], f->cta[1], f->cta[2], a->tid[0],
-                 a->tid[1], a->tid[2], a->pc, a->line, a->func, where,
+                 a->tid[1], a->tid[2], a->pc, a->line, a->func, a->src[0] ? " " : "", a->src, where,
                  (unsigned long long)f->count, f->count == 1 ? "" : "s");
     return buf;
 }

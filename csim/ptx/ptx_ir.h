@@ -349,6 +349,13 @@ struct ptx_param {
     uint32_t offset;       /* within the param buffer                      */
 };
 
+/* A `.loc file line col` position: file indexes ptx_module.srcfiles
+ * (0 = none given yet). */
+struct ptx_srcloc {
+    uint32_t line;
+    uint16_t file, col;
+};
+
 struct ptx_func {
     const char *name;
     bool is_entry;         /* .entry (kernel) vs .func                      */
@@ -370,6 +377,9 @@ struct ptx_func {
     uint32_t ntlist;
     struct ptx_operand *cargs; /* arguments of calls with more than 6     */
     uint32_t ncargs;
+    struct ptx_srcloc *srcloc; /* per instruction: the last `.loc` before
+                                  it (the .cu position), or NULL when the
+                                  function has no .loc (no -lineinfo)     */
     /* CFG (filled by ptx_cfg_build): basic blocks over insts */
     struct ptx_cfg *cfg;
 };
@@ -395,6 +405,8 @@ struct ptx_module {
     uint64_t global_bytes, const_bytes;          /* module segment sizes    */
     struct ptx_func *funcs;    uint32_t nfuncs;  /* entries and .funcs      */
     struct ptx_reloc *relocs;  uint32_t nrelocs; /* address initialisers    */
+    const char **srcfiles;     uint32_t nsrcfiles; /* `.file N "name"` by N
+                                                      (NULL where not given) */
     struct ptx_arena *arena;   /* owns every allocation of the module       */
 };
 
@@ -416,6 +428,10 @@ void ptx_module_free(struct ptx_module *m);
  * plus 16 x the function's index in its module. */
 #define PTX_FUNC_ADDR_TAG 0x7f00000000000000ull
 #define PTX_FUNC_ADDR(idx) (PTX_FUNC_ADDR_TAG + 16ull * (uint64_t)(idx))
+/* The .cu position of instruction pc of f (from `.loc`/`.file`): its file
+ * name (NULL when the PTX has no line info for it) and *line. */
+const char *ptx_srcloc_of(const struct ptx_module *m, const struct ptx_func *f,
+                          int32_t pc, uint32_t *line);
 /* Function index of address a in m, or -1 when a is no function address. */
 int32_t ptx_func_of_addr(const struct ptx_module *m, uint64_t a);
 /* Number of arguments of call instruction in, and argument i of it (a

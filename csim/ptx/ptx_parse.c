@@ -486,6 +486,7 @@ struct ptx_inst *ptx_new_inst(struct ptx_parser *p)
         ptx_perr(p, p->lx.line, 1, "too many instructions");
     p->cur.insts = agrow(p, p->cur.insts, p->cur.ninsts, &p->insts_cap,
                          sizeof *p->cur.insts);
+    ptx_loc_inst(p, p->cur.ninsts);
     struct ptx_inst *in = &p->cur.insts[p->cur.ninsts++];
     memset(in, 0, sizeof *in);
     in->guard = -1;
@@ -1061,7 +1062,9 @@ static void parse_body(struct ptx_parser *p)
                 parse_var_decl(p, PTX_SP_SHARED, true, true, d.line, d.col);
             } else if (tok_is(&d, ".pragma")) {
                 skip_pragma(p);
-            } else if (tok_is(&d, ".loc") || tok_is(&d, ".file")) {
+            } else if (tok_is(&d, ".loc")) {
+                ptx_loc_loc(p, d.line);
+            } else if (tok_is(&d, ".file")) {
                 skip_line(p, d.line);
             } else if (tok_is(&d, ".global") || tok_is(&d, ".const")) {
                 ptx_perr(p, d.line, d.col,
@@ -1186,6 +1189,8 @@ static void parse_function(struct ptx_parser *p, bool is_entry, uint32_t line)
     memcpy(p->cur.maxntid, maxntid, sizeof maxntid);
     p->cur_idx = idx;
     p->insts_cap = p->regs_cap = p->syms_cap = 0;
+    p->loc = (struct ptx_srcloc){ 0, 0, 0 };
+    p->srcloc_cap = 0;
     p->nfix = 0;
     p->extern_align = 0;
     p->local_end = 0;
@@ -1304,7 +1309,9 @@ static void parse_module(struct ptx_parser *p)
                 ptx_perr(p, l, c, "expected 32 or 64 after .address_size (%llu)",
                          (unsigned long long)a);
             p->m->address_size = (unsigned)a;
-        } else if (tok_is(&t, ".file") || tok_is(&t, ".loc")) {
+        } else if (tok_is(&t, ".file")) {
+            ptx_loc_file(p, t.line);
+        } else if (tok_is(&t, ".loc")) {
             skip_line(p, t.line);
         } else if (tok_is(&t, ".section")) {
             skip_section(p, t.line);

@@ -88,6 +88,8 @@ struct ptx_parser {
     struct ptx_proto *protos;  /* .callprototypes of cur (malloc'd)       */
     uint32_t nprotos, capprotos;
     uint32_t tlist_cap, relocs_cap, cargs_cap;
+    struct ptx_srcloc loc;    /* the last .loc of cur (file 0: none yet) */
+    uint32_t srcloc_cap, srcfiles_cap;
     int32_t *imp;             /* module sym -> imported func sym (+gen) */
     uint32_t *imp_gen;
     uint32_t imp_cap, gen;
@@ -129,6 +131,12 @@ int32_t ptx_find_funcref(struct ptx_parser *p, const char *s, uint32_t len,
                          uint32_t line, uint32_t col);
 /* Appends a new instruction to the current function and returns it. */
 struct ptx_inst *ptx_new_inst(struct ptx_parser *p);
+/* ptx_loc.c: `.file N "name"` (module scope) and `.loc F L C` (function
+ * body) directives, the rest of their line consumed; ptx_loc_inst records
+ * the current .loc for instruction idx of cur (after the first .loc). */
+void ptx_loc_file(struct ptx_parser *p, uint32_t line);
+void ptx_loc_loc(struct ptx_parser *p, uint32_t line);
+void ptx_loc_inst(struct ptx_parser *p, uint32_t idx);
 /* Records a branch to a label resolved at the end of the function. */
 void ptx_add_fixup(struct ptx_parser *p, uint32_t inst, uint32_t slot,
                    const struct ptx_tok *t);

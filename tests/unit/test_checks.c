@@ -327,6 +327,53 @@ static void test_global_race(void **state)
     free_runs(&q, 1);
 }
 
+/* The .cu line from nvcc's line info (-lineinfo): a hand-written kernel
+ * with .file/.loc where every thread stores to one shared word (a
+ * write-after-write race); the finding names racy.cu:7 for both stores
+ * (the .loc before them, with the inlined_at tail nvcc writes skipped),
+ * and a PTX without .loc gives no source position. */
+static void test_source_line(void **state)
+{
+    (void)state;
+    static const char ptx[] =
+        ".version 7.5\n.target sm_75\n.address_size 64\n"
+        "\t.file\t1 \"/some/dir/racy.cu\"\n"
+        ".visible .entry k()\n{\n"
+        "  .reg .b32 %r<2>;\n  .shared .align 4 .b32 s;\n"
+        "  .loc 1 6 3\n  mov.u32 %r1, %tid.x;\n"
+        "  .loc 1 7 5, function_name $L__info_string0, inlined_at 1 9 1\n"
+        "  st.shared.u32 [s], %r1;\n"
+        "  .loc 1 8 1\n  ret;\n}\n";
+    for (int mode = 0; mode < 2; mode++) {
+        ls_config cfg;
+        ls_config_default(&cfg);
+        cfg.mode = mode ? LS_MODE_TIMING : LS_MODE_FUNCTIONAL;
+        const char *sets[2] = { "check=racecheck", NULL };
+        cfg.sets = sets;
+        char err[512];
+        ls_gpu *g = ls_gpu_create(&cfg, err, sizeof err);
+        assert_non_null(g);
+        ls_module *m;
+        assert_int_equal(ls_module_load_text(g, "racy.ptx", ptx, strlen(ptx), &m), LS_OK);
+        ls_dim3 grid = { 1, 1, 1 }, block = { 64, 1, 1 };
+        assert_int_equal(ls_launch(g, m, "k", grid, block, 0, NULL, NULL), LS_OK);
+        const ls_check_finding *l;
+        assert_int_equal(ls_check_findings(g, &l), 1);
+        assert_string_equal(l[0].kind, "write-after-write");
+        assert_string_equal(l[0].a.src, "racy.cu:7");
+        assert_string_equal(l[0].b.src, "racy.cu:7");
+        char line[1024];
+        ls_check_format(&l[0], line, sizeof line);
+        assert_non_null(strstr(line, "(k racy.cu:7)"));
+        ls_gpu_destroy(g);
+    }
+    struct run r;                   /* checks.ptx has no line info */
+    run_kernel("transpose_racy", LS_MODE_FUNCTIONAL, "check=racecheck", 0, &r);
+    assert_true(r.n > 0);
+    assert_string_equal(r.fd[0].a.src, "");
+    free_runs(&r, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -338,6 +385,7 @@ int main(void)
         cmocka_unit_test(test_divergent_barrier),
         cmocka_unit_test(test_check_error),
         cmocka_unit_test(test_global_race),
+        cmocka_unit_test(test_source_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
