@@ -458,6 +458,78 @@ static void test_load_errors(void **state)
     assert_int_equal(bad, 0);
 }
 
+/* racecheck and initcheck see the elements wmma.load/wmma.store touch:
+ * a fragment loaded from never-written global memory is an
+ * uninitialized load at the wmma.load; memory wmma.store wrote is
+ * initialised for a later ld (no finding); a warp's wmma.store to shared
+ * memory that another warp reads without a barrier is a read-after-write
+ * race with the store as its write. Both modes. */
+static void test_checks_see_wmma(void **state)
+{
+    (void)state;
+    static const char *const body =
+        " setp.eq.u32 %p2, %r10, 1;\n @%p2 bra UNINIT;\n"
+        " mov.f32 %f0, 0f3F800000;\n"
+        " setp.ge.u32 %p1, %r0, 32;\n @%p1 bra READER;\n"
+        " mov.u64 %rd5, sm;\n"
+        " wmma.store.d.sync.aligned.row.m16n16k16.shared.f32 [%rd5], {%f0,%f0,%f0,%f0,%f0,%f0,%f0,%f0};\n"
+        " wmma.store.d.sync.aligned.row.m16n16k16.global.f32 [%rd2], {%f0,%f0,%f0,%f0,%f0,%f0,%f0,%f0};\n"
+        " mul.wide.u32 %rd6, %r0, 4;\n add.s64 %rd6, %rd2, %rd6;\n ld.global.f32 %f1, [%rd6];\n"
+        " bra DONE;\n"
+        "READER:\n mov.u64 %rd5, sm;\n mul.wide.u32 %rd6, %r1, 4;\n add.s64 %rd5, %rd5, %rd6;\n"
+        " ld.shared.f32 %f1, [%rd5];\n bra DONE;\n"
+        "UNINIT:\n"
+        " wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r2,%r3,%r4,%r5,%r6,%r7,%r8,%r9}, [%rd1];\n"
+        "DONE:\n";
+    for (int mode = 0; mode < 2; mode++)
+        for (int which = 0; which < 2; which++) {
+            char err[256], text[8192];
+            snprintf(text, sizeof text,
+                     ".version 9.0\n.target sm_75\n.address_size 64\n"
+                     ".visible .entry k(.param .u64 in, .param .u64 out, .param .u32 which)\n{\n"
+                     " .reg .pred %%p<8>;\n .reg .b32 %%r<16>;\n .reg .b64 %%rd<16>;\n"
+                     " .reg .f32 %%f<4>;\n .shared .align 32 .b8 sm[1024];\n"
+                     " ld.param.u64 %%rd1, [in];\n cvta.to.global.u64 %%rd1, %%rd1;\n"
+                     " ld.param.u64 %%rd2, [out];\n cvta.to.global.u64 %%rd2, %%rd2;\n"
+                     " ld.param.u32 %%r10, [which];\n"
+                     " mov.u32 %%r0, %%tid.x;\n mov.u32 %%r1, %%laneid;\n%s ret;\n}\n", body);
+            ls_config cfg;
+            ls_config_default(&cfg);
+            cfg.mode = mode ? LS_MODE_TIMING : LS_MODE_FUNCTIONAL;
+            const char *sets[2] = {"check=racecheck,initcheck", NULL};
+            cfg.sets = sets;
+            ls_gpu *g = ls_gpu_create(&cfg, err, sizeof err);
+            assert_non_null(g);
+            ls_module *m;
+            if (ls_module_load_text(g, "chk.ptx", text, strlen(text), &m) != LS_OK)
+                fail_msg("load: %s", ls_gpu_error(g));
+            ls_dptr din, dout;
+            assert_int_equal(ls_malloc(g, &din, 4096), LS_OK);    /* never written */
+            assert_int_equal(ls_malloc(g, &dout, 4096), LS_OK);   /* never written */
+            unsigned w = (unsigned)which;
+            void *args[] = {&din, &dout, &w};
+            if (ls_launch(g, m, "k", (ls_dim3){1, 1, 1}, (ls_dim3){which ? 32 : 64, 1, 1},
+                          0, args, NULL) != LS_OK)
+                fail_msg("checks (%d): %s", mode, ls_gpu_error(g));
+            const ls_check_finding *l;
+            size_t n = ls_check_findings(g, &l);
+            unsigned race = 0, uninit = 0;
+            for (size_t i = 0; i < n; i++) {
+                race += !strcmp(l[i].kind, "read-after-write") && !strcmp(l[i].space, "shared") &&
+                        l[i].a.write == 1;
+                uninit += !strcmp(l[i].check, "initcheck") && !strcmp(l[i].space, "global");
+            }
+            if (which == 0) {      /* race, and no initcheck finding at the ld */
+                assert_int_equal(race, 1);
+                assert_int_equal(uninit, 0);
+            } else {               /* the fragment load reads unwritten memory */
+                assert_int_equal(race, 0);
+                assert_int_equal(uninit, 1);
+            }
+            ls_gpu_destroy(g);
+        }
+}
+
 /* The checker can fail: a wrong expectation is reported. */
 static uint32_t want_wrong(unsigned w) { return want_f16_f32(w) + (w == 37); }
 
@@ -484,6 +556,7 @@ int main(void)
         cmocka_unit_test(test_mma_sync),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_load_errors),
+        cmocka_unit_test(test_checks_see_wmma),
         cmocka_unit_test(test_checker_fails),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
