@@ -194,6 +194,8 @@ typedef struct ls_stats {
     uint64_t sm_cycles;          /* sum over SMs of cycles with resident work */
     uint64_t idle_cycles;        /* SM-cycles in which no warp was ready      */
     ls_stall_stats stall;        /* breakdown of the idle SM-cycles           */
+    uint64_t tensor_insts;       /* wmma.mma/mma warp instructions (timing)   */
+    uint64_t tensor_busy_cycles; /* tensor pipe-cycles busy, all SMs (timing) */
     ls_cache_stats l1d, l2;
     ls_dram_stats dram;
     double ipc;                  /* warp_insts / cycles (0 in functional)     */

@@ -477,6 +477,8 @@ void ls_stats_add(ls_stats *acc, const ls_stats *s, unsigned warp_size)
     acc->cycles += s->cycles;
     acc->sm_cycles += s->sm_cycles;
     acc->idle_cycles += s->idle_cycles;
+    acc->tensor_insts += s->tensor_insts;
+    acc->tensor_busy_cycles += s->tensor_busy_cycles;
     acc->stall.no_warps += s->stall.no_warps;
     acc->stall.ibuffer += s->stall.ibuffer;
     acc->stall.scoreboard += s->stall.scoreboard;

@@ -31,7 +31,7 @@ static const struct { const char *key; enum group g; } group_keys[] = {
     { "cycles", G_CYCLES }, { "sm_cycles", G_CYCLES }, { "ipc", G_CYCLES },
     { "warp_insts", G_CYCLES }, { "thread_insts", G_CYCLES },
     { "simd_util", G_CYCLES }, { "nlaunches", G_CYCLES },
-    { "idle_cycles", G_STALLS }, { "stall", G_STALLS },
+    { "idle_cycles", G_STALLS }, { "stall", G_STALLS }, { "tensor", G_CYCLES },
     { "l1d", G_L1D }, { "l2", G_L2 }, { "dram", G_DRAM },
     { "branches", G_DIV }, { "divergent_branches", G_DIV },
     { "max_stack_depth", G_DIV }, { "stack_depth_hist", G_DIV },

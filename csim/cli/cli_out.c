@@ -106,6 +106,9 @@ static void json_stats(FILE *f, int in, const ls_stats *s)
             (unsigned long long)s->stall.barrier,
             (unsigned long long)s->stall.pipe_busy,
             (unsigned long long)s->stall.mem_wait);
+    fprintf(f, "%*s\"tensor\": {\"insts\": %llu, \"busy_cycles\": %llu},\n", in, "",
+            (unsigned long long)s->tensor_insts,
+            (unsigned long long)s->tensor_busy_cycles);
     json_u64(f, in, "branches", s->branches, 1);
     json_u64(f, in, "divergent_branches", s->divergent_branches, 1);
     json_u64(f, in, "max_stack_depth", s->max_stack_depth, 1);

@@ -1,6 +1,6 @@
 /* The SM timing model (docs/timing-core.md): warp slots, CTA dispatch
  * limits, fetch/instruction buffer, per-warp scoreboard, N warp schedulers
- * (lrr/gto/two_level/oldest), ALU/SFU/MEM pipelines with lanes, initiation
+ * (lrr/gto/two_level/oldest), ALU/SFU/MEM/TENSOR pipelines with lanes, initiation
  * interval and latency, register-file banks with operand collectors,
  * shared-memory bank conflicts, the coalescer and barriers. Values are
  * computed at issue by simt_step(); this layer only moves timing records.
@@ -17,13 +17,16 @@
 #include "simt/simt.h"
 
 #define CORE_INF UINT64_MAX
-#define CORE_MAX_SRC 12
-#define CORE_MAX_DST 4
+#define CORE_MAX_SRC 28            /* wmma.mma: 24 fragment registers      */
+#define CORE_MAX_DST 8             /* wmma.load/mma: an 8-register fragment */
 #define CORE_MAX_PEND 16           /* outstanding loads per warp          */
 #define CORE_TAG_NOWAIT 0x80000000u /* store/red: nobody waits for it      */
 #define CORE_NBAR 16
 
-enum core_unit { CORE_U_ALU, CORE_U_SFU, CORE_U_MEM, CORE_U_CTRL, CORE_U_NONE };
+/* Pipelined units first (ALU..TENSOR have unit_free/ii/lat rows). */
+enum core_unit { CORE_U_ALU, CORE_U_SFU, CORE_U_MEM, CORE_U_TENSOR, CORE_U_CTRL,
+                 CORE_U_NONE };
+#define CORE_NPIPE 4               /* ALU, SFU, MEM, TENSOR                 */
 enum core_stall { CORE_ST_NONE, CORE_ST_BARRIER, CORE_ST_IBUFFER,
                   CORE_ST_SCOREBOARD, CORE_ST_MEM, CORE_ST_PIPE };
 
@@ -32,6 +35,8 @@ struct core_dinst {
     uint8_t unit;               /* enum core_unit                         */
     uint8_t ndst, nsrc;
     uint8_t is_atomic;          /* atom/red: performed at L2              */
+    uint16_t tsteps;            /* TENSOR: work in 1/256 of a 16x16x16 f16
+                                   step (M*N*K * element bits / 256)      */
     int32_t dst[CORE_MAX_DST];
     int32_t src[CORE_MAX_SRC];
 };
@@ -110,6 +115,8 @@ struct core_stats {
     uint64_t stack_hist[LS_STACK_HIST];
     uint64_t shmem_conflict_cycles;
     uint64_t issued;            /* warp instructions issued (watchdog)    */
+    uint64_t tensor_insts;      /* wmma.mma/mma warp instructions issued  */
+    uint64_t tensor_busy;       /* tensor pipe-cycles busy (all pipes)    */
 };
 
 struct core_sm {
@@ -125,8 +132,8 @@ struct core_sm {
     uint32_t live_warps;
     uint64_t age_next;
     /* pipelines: cycle each unit accepts its next instruction */
-    uint64_t unit_free[3][8];
-    unsigned units[3], lanes[3], ii[3], lat[3];
+    uint64_t unit_free[CORE_NPIPE][8];
+    unsigned units[CORE_NPIPE], lanes[CORE_NPIPE], ii[CORE_NPIPE], lat[CORE_NPIPE];
     uint64_t *coll_free;        /* operand collectors                      */
     unsigned last_coll;         /* collector of the instruction being issued */
     uint64_t bank_cycle; uint64_t bank_used;  /* banks read this cycle     */

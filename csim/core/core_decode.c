@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/core.h"
+#include "ptx/ptx_mma.h"
 
 static void add_reg(int32_t *v, uint8_t *n, unsigned cap, int32_t r)
 {
@@ -27,7 +28,7 @@ static void opnd_regs(const struct ptx_operand *o, int32_t *v, uint8_t *n,
         break;
     case PTX_O_VEC:
         for (unsigned k = 0; k < o->vec_n && k < 4; k++)
-            add_reg(v, n, cap, o->vec_regs[k]);
+            add_reg(v, n, cap, o->vec_regs[k]);   /* wmma: two VEC slots */
         break;
     default:
         break;
@@ -43,6 +44,13 @@ static void decode(const struct ptx_inst *in, struct core_dinst *d)
     case PTX_UNIT_SFU: d->unit = CORE_U_SFU; break;
     case PTX_UNIT_MEM: d->unit = CORE_U_MEM; break;
     case PTX_UNIT_CTRL: d->unit = CORE_U_CTRL; break;
+    case PTX_UNIT_TENSOR: {
+        unsigned m, n, k;
+        ptx_mma_dims(in->geom, &m, &n, &k);
+        d->unit = CORE_U_TENSOR;
+        d->tsteps = (uint16_t)(m * n * k * ptx_mma_elem_bits(in->type2) / 256u);
+        break;
+    }
     default:
         /* warp collectives use an ALU pipe; barriers/fences none */
         d->unit = (in->op == PTX_OP_SHFL || in->op == PTX_OP_VOTE ||

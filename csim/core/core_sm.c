@@ -39,6 +39,12 @@ int core_sm_init(struct core_sm *sm, const struct cfg *c, unsigned id,
     sm->lat[CORE_U_MEM] = (unsigned)c->l1d_latency;
     for (unsigned u = 0; u < 3; u++)
         sm->ii[u] = (EXEC_WARP + sm->lanes[u] - 1) / sm->lanes[u];
+    /* tensor pipes: a warp instruction at a time, busy tensor_ii cycles
+     * per 16x16x16 f16 step (issue scales it per shape and type) */
+    sm->units[CORE_U_TENSOR] = (unsigned)c->tensor_units;
+    sm->lanes[CORE_U_TENSOR] = EXEC_WARP;
+    sm->ii[CORE_U_TENSOR] = (unsigned)c->tensor_ii;
+    sm->lat[CORE_U_TENSOR] = (unsigned)c->tensor_latency;
     sm->w = calloc(sm->nslots, sizeof *sm->w);
     sm->cta = calloc(sm->ncta_slots, sizeof *sm->cta);
     sm->coll_free = calloc((size_t)c->operand_collectors, sizeof *sm->coll_free);
@@ -398,7 +404,7 @@ static int check_warp(struct core_sm *sm, struct core_warp *w, uint64_t now,
         *when = rdy;
         return CORE_ST_SCOREBOARD;
     }
-    if (di->unit <= CORE_U_MEM) {
+    if (di->unit <= CORE_U_TENSOR) {
         uint64_t best = CORE_INF;
         int ix = -1;
         for (unsigned u = 0; u < sm->units[di->unit]; u++)
@@ -553,10 +559,16 @@ static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
     if (w->sw.warp_insts != before)
         sm->st.stack_hist[depth < LS_STACK_HIST ? depth : LS_STACK_HIST - 1]++;
     uint64_t ready = at;
-    if (di->unit <= CORE_U_MEM) {
+    if (di->unit <= CORE_U_TENSOR) {
         unsigned busy;
         if (di->unit == CORE_U_MEM) {
             busy = mem_issue(sm, slot, di, at, &ready);
+        } else if (di->unit == CORE_U_TENSOR) {
+            uint64_t b = ((uint64_t)sm->ii[CORE_U_TENSOR] * di->tsteps + 255) / 256;
+            busy = b ? (unsigned)b : 1;
+            ready = at + busy - 1 + sm->lat[CORE_U_TENSOR];
+            sm->st.tensor_insts++;
+            sm->st.tensor_busy += busy;
         } else {
             busy = sm->ii[di->unit];
             ready = at + busy - 1 + sm->lat[di->unit];

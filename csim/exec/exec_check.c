@@ -873,28 +873,36 @@ void exec_chk_step(struct exec_chk_warp *cw, const struct exec_warp *w,
         }
         return;
     }
+    bool wmma = op == PTX_OP_WMMA_LOAD || op == PTX_OP_WMMA_STORE;
     if (op != PTX_OP_LD && op != PTX_OP_LDU && op != PTX_OP_ST &&
-        op != PTX_OP_ATOM && op != PTX_OP_RED)
+        op != PTX_OP_ATOM && op != PTX_OP_RED && !wmma)
         return;
     bool atomic = op == PTX_OP_ATOM || op == PTX_OP_RED;
-    bool wr = op == PTX_OP_ST || atomic, rd = op != PTX_OP_ST;
+    bool st = op == PTX_OP_ST || op == PTX_OP_WMMA_STORE;
+    bool wr = st || atomic, rd = !st;
     unsigned n = res->access_bytes;
     uint32_t site = site_of(c, f, pc);
     struct exec_chk_cta *k = cw->cta;
+    /* wmma.load/store: a lane's further element addresses follow in
+     * m->texaddr, the same number for every lane (exec_mma.c) */
+    unsigned per = wmma && act == 0xffffffffu ? res->nxaddr / EXEC_WARP : 0;
     EXEC_FOR_EACH_LANE(act, lane, {
         unsigned sp = res->space;
         if (sp == PTX_SP_GENERIC)
             sp = (res->gen_shared >> lane & 1) ? PTX_SP_SHARED
                : (res->gen_local >> lane & 1) ? PTX_SP_LOCAL : PTX_SP_GLOBAL;
-        uint64_t addr = res->addr[lane];
         uint32_t t = cw->first + lane;
-        if ((c->mask & EXEC_CHK_RACE) && sp == PTX_SP_SHARED && !atomic && k->sh) {
-            struct chk_acc x = { site, (uint32_t)(seq - k->base[t]), (uint16_t)t, k->ws[t] };
-            race_access(c, k, addr, n, wr, &x, k->ep[t]);
+        for (unsigned x = 0; x <= per; x++) {
+            uint64_t addr = x ? m->texaddr[lane * per + x - 1] : res->addr[lane];
+            if ((c->mask & EXEC_CHK_RACE) && sp == PTX_SP_SHARED && !atomic && k->sh) {
+                struct chk_acc xa = { site, (uint32_t)(seq - k->base[t]), (uint16_t)t,
+                                      k->ws[t] };
+                race_access(c, k, addr, n, wr, &xa, k->ep[t]);
+            }
+            if (c->mask & EXEC_CHK_INIT)
+                init_access(c, cw, m, sp, lane, addr, n, rd, wr, site);
+            if ((c->mask & EXEC_CHK_GRACE) && sp == PTX_SP_GLOBAL && wr && !atomic)
+                g_store(c, m, addr, n, k->id, site, t);
         }
-        if (c->mask & EXEC_CHK_INIT)
-            init_access(c, cw, m, sp, lane, addr, n, rd, wr, site);
-        if ((c->mask & EXEC_CHK_GRACE) && sp == PTX_SP_GLOBAL && wr && !atomic)
-            g_store(c, m, addr, n, k->id, site, t);
     });
 }

@@ -282,6 +282,24 @@ static uint8_t *resolve(struct exec_memctx *m, unsigned sp, uint64_t addr,
     }
 }
 
+uint8_t *exec_mem_host_sp(struct exec_memctx *m, unsigned space, uint64_t *addr,
+                          unsigned n, unsigned lane, bool store, unsigned *sp,
+                          struct exec_error *err)
+{
+    if (m->dmem && m->epoch != m->dmem->epoch) {   /* the device heap moved */
+        m->last = NULL;
+        m->epoch = m->dmem->epoch;
+    }
+    uint64_t a = *addr;
+    if (space == PTX_SP_GENERIC)
+        space = generic_resolve(&a);
+    else if (space == PTX_SP_SHARED || space == PTX_SP_LOCAL)
+        a = (uint32_t)a;
+    *addr = a;
+    *sp = space;
+    return resolve(m, space, a, n, lane, store, err);
+}
+
 /* ---------------------------------------------------------------- ld/st */
 
 static int do_ld(struct exec_warp *w, struct exec_memctx *m,

@@ -88,6 +88,21 @@ uint8_t *exec_mem_host(struct exec_memctx *m, unsigned sp, uint64_t addr,
                        unsigned n, unsigned lane, bool store,
                        struct exec_error *err);
 
+/* As exec_mem_host, for tensor-core fragments: host pointer of n bytes at *addr in state space `space` for lane (a
+ * generic address resolves through the windows, shared/local offsets
+ * wrap at 32 bits); *addr becomes the offset within the resolved space
+ * *sp. NULL with err filled on a misaligned or out-of-bounds access. */
+uint8_t *exec_mem_host_sp(struct exec_memctx *m, unsigned space, uint64_t *addr,
+                          unsigned n, unsigned lane, bool store, unsigned *sp,
+                          struct exec_error *err);
+
+/* Executes wmma.load/wmma.store/wmma.mma/mma (exec_mma.c), warp
+ * collectives: every lane of the warp must pass mask and the guard.
+ * Fills res like exec_mem for the loads and stores. Returns 0, or -1
+ * with err. */
+int exec_mma(struct exec_warp *w, struct exec_memctx *m, const struct ptx_inst *in,
+             uint32_t mask, struct exec_result *res, struct exec_error *err);
+
 /* Executes shfl/vote/match/activemask/nanosleep/bar.warp.sync for the lanes of mask
  * passing the guard. Returns 0, or -1 with err. */
 int exec_warpops(struct exec_warp *w, const struct ptx_func *f,

@@ -452,6 +452,8 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
             stats->stall.barrier += s->stall.barrier;
             stats->stall.pipe_busy += s->stall.pipe_busy;
             stats->stall.mem_wait += s->stall.mem_wait;
+            stats->tensor_insts += s->tensor_insts;
+            stats->tensor_busy_cycles += s->tensor_busy;
             core_slp_stats(&sm->slp, stats);
         }
         for (int b = 0; b < LS_BLK_COUNT; b++)

@@ -2,6 +2,7 @@
  * operands into the per-opcode slot layout documented in ptx_ir.h. */
 #include <stdio.h>
 #include <string.h>
+#include "ptx/ptx_mma.h"
 #include "ptx/ptx_pstate.h"
 
 /* ------------------------------------------------------ modifier table */
@@ -1129,6 +1130,13 @@ void ptx_parse_inst(struct ptx_parser *p, int32_t guard, bool guard_neg,
     in->col = opt.col;
     (void)gline;
     (void)gcol;
+    {
+        const char *dot = memchr(opt.s, '.', opt.len);
+        if (ptx_mma_is_opcode(opt.s, dot ? (size_t)(dot - opt.s) : opt.len)) {
+            ptx_mma_parse(p, in, &opt);     /* wmma.*, mma: ptx_mma.c */
+            return;
+        }
+    }
     decode_opcode(p, in, &opt);
     enum ptx_op op = (enum ptx_op)in->op;
     if (op == PTX_OP_CALL) {

@@ -88,6 +88,18 @@
  *   match:   o[0]=d, o[1]=p (REG for match.all d|p, else NONE), o[2]=a,
  *            o[3]=membermask; sub = ANY/ALL
  *   cvt.f16x2.f32: o[0]=d, o[1]=a (upper half), o[2]=b (lower half)
+ *   wmma.load, wmma.store, wmma.mma, mma (csim/ptx/ptx_mma.c): a fragment
+ *            {r0, ..., r7} of up to 8 registers takes two VEC slots, the
+ *            first with registers 0..3 and the second with 4..7 (NONE
+ *            when the fragment has 4 or fewer); geom = enum ptx_mma_shape,
+ *            tq = layouts (PTX_MMA_ACOL | PTX_MMA_BCOL; load/store: ACOL
+ *            = .col), tmode = enum ptx_mma_frag (load/store); the types
+ *            are enum ptx_mma_type (not ptx_type): type = d (load/store:
+ *            the element) type, type2/type3 = a/b types, mtype = c type;
+ *            PTX_F_SAT = .satfinite, sub = XOR for .xor.popc
+ *   wmma.load:  o[0..1]=fragment, o[2]=MEM, o[3]=stride or NONE; space
+ *   wmma.store: o[0]=MEM, o[1..2]=fragment, o[3]=stride or NONE; space
+ *   wmma.mma mma: o[0..1]=d, o[2..3]=a, o[4..5]=b, o[6..7]=c
  * Types: `type` is the instruction's (last) type suffix; for mul/mad .wide
  * it is the SOURCE type (d is twice as wide), for .hi/.lo it is the
  * operand type. Immediates are raw bits: in an f32 slot the 32-bit IEEE
@@ -112,7 +124,8 @@
 #include <stdint.h>
 
 /* ---- opcodes: one enum row per line of ptx_ops.def ---- */
-enum ptx_unit { PTX_UNIT_ALU, PTX_UNIT_SFU, PTX_UNIT_MEM, PTX_UNIT_CTRL, PTX_UNIT_SYNC };
+enum ptx_unit { PTX_UNIT_ALU, PTX_UNIT_SFU, PTX_UNIT_MEM, PTX_UNIT_CTRL, PTX_UNIT_SYNC,
+                PTX_UNIT_TENSOR };
 
 enum ptx_op {
 #define PTX_OP(id, name, unit, comment) PTX_OP_##id,
@@ -123,8 +136,9 @@ enum ptx_op {
 
 /* Name ("add") and unit class of an opcode. */
 /* How many leading operands of in are destinations: 0 for st, red,
- * branches, calls, returns, barriers and fences; 2 for setp (p|q) and shfl
- * (value, predicate); 1 otherwise. */
+ * wmma.store, branches, calls, returns, barriers and fences; 2 for setp
+ * (p|q), shfl (value, predicate) and wmma.load/wmma.mma/mma (a fragment's
+ * two VEC slots); 1 otherwise. */
 struct ptx_inst;
 unsigned ptx_inst_ndst(const struct ptx_inst *in);
 const char *ptx_op_name(enum ptx_op op);
@@ -198,6 +212,18 @@ enum ptx_geom {
     PTX_GEOM_A2D, PTX_GEOM_CUBE, PTX_GEOM_ACUBE, PTX_GEOM_2DMS, PTX_GEOM_A2DMS
 };
 enum ptx_tmode { PTX_TM_BASE = 0, PTX_TM_LEVEL, PTX_TM_GRAD };   /* tex, txq */
+/* Tensor-core instructions (struct ptx_inst geom, tmode, tq). */
+enum ptx_mma_shape {
+    PTX_MMA_NONE = 0, PTX_MMA_M16N16K16, PTX_MMA_M32N8K16, PTX_MMA_M8N32K16,
+    PTX_MMA_M8N8K32, PTX_MMA_M8N8K128, PTX_MMA_M16N8K8, PTX_MMA_M8N8K16
+};
+enum ptx_mma_frag { PTX_FRAG_A = 0, PTX_FRAG_B, PTX_FRAG_C, PTX_FRAG_D };
+enum ptx_mma_type {
+    PTX_MT_NONE = 0, PTX_MT_F16, PTX_MT_F32, PTX_MT_S32, PTX_MT_S8, PTX_MT_U8,
+    PTX_MT_S4, PTX_MT_U4, PTX_MT_B1
+};
+#define PTX_MMA_ACOL 1u           /* a (load/store: the matrix) is .col    */
+#define PTX_MMA_BCOL 2u           /* b is .col                              */
 enum ptx_suclamp { PTX_SU_TRAP = 0, PTX_SU_CLAMP, PTX_SU_ZERO };  /* suld, sust */
 enum ptx_tquery {    /* txq, suq */
     PTX_TQ_NONE = 0, PTX_TQ_WIDTH, PTX_TQ_HEIGHT, PTX_TQ_DEPTH,
@@ -323,6 +349,7 @@ struct ptx_inst {
     uint8_t tmode;         /* tex/txq: enum ptx_tmode; suld/sust: ptx_suclamp */
     uint8_t tq;            /* txq/suq: enum ptx_tquery; tld4: component;
                               sust: 1 = .p (formatted)                     */
+    uint8_t mtype;         /* wmma.mma/mma: c type (enum ptx_mma_type)    */
 };
 
 struct ptx_reg {

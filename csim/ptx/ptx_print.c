@@ -1,5 +1,6 @@
 /* `lockstep check` report and instruction disassembly. */
 #include "ptx/ptx_print.h"
+#include "ptx/ptx_mma.h"
 #include "ptx/ptx_cfg.h"
 
 #include <inttypes.h>
@@ -119,6 +120,13 @@ void ptx_inst_format(char *buf, size_t n, const struct ptx_func *f,
     put(&b, "pc %ld (line %u): ", pc, in->line);
     if (in->guard >= 0)
         put(&b, "@%s%s ", in->guard_neg ? "!" : "", reg_name(f, in->guard));
+    if (in->op == PTX_OP_WMMA_LOAD || in->op == PTX_OP_WMMA_STORE ||
+        in->op == PTX_OP_WMMA_MMA || in->op == PTX_OP_MMA) {
+        char mm[128];
+        ptx_mma_format(mm, sizeof mm, in);
+        put(&b, "%s", mm);
+        goto operands;
+    }
     put(&b, "%s", ptx_op_name((enum ptx_op)in->op));
     if (in->sub)
         put(&b, ".%s", NAME(sub_names, in->sub));
@@ -158,6 +166,7 @@ void ptx_inst_format(char *buf, size_t n, const struct ptx_func *f,
         if (in->type3 != in->type2 && in->type3)
             put(&b, ".%s", ptx_type_name((enum ptx_type)in->type3));
     }
+operands:
     for (unsigned i = 0; i < in->nopnd && i < PTX_MAX_OPNDS; i++) {
         if (in->op == PTX_OP_SHFL && i == 1) {
             if (in->o[1].kind == PTX_O_REG)

@@ -180,13 +180,14 @@ unsigned ptx_inst_ndst(const struct ptx_inst *in)
     case PTX_OP_BRX:
     case PTX_OP_RET: case PTX_OP_EXIT: case PTX_OP_TRAP:
     case PTX_OP_MEMBAR: case PTX_OP_FENCE: case PTX_OP_NANOSLEEP:
-    case PTX_OP_SUST:
+    case PTX_OP_SUST: case PTX_OP_WMMA_STORE:
         return 0;
     case PTX_OP_BAR: case PTX_OP_BARRIER:
         return (in->sub == PTX_SUB_RED_POPC || in->sub == PTX_SUB_RED_AND ||
                 in->sub == PTX_SUB_RED_OR) ? 1 : 0;
     case PTX_OP_SETP: case PTX_OP_SHFL: case PTX_OP_MATCH:
-        return 2;
+    case PTX_OP_WMMA_LOAD: case PTX_OP_WMMA_MMA: case PTX_OP_MMA:
+        return 2;           /* wmma/mma: a fragment's two VEC slots */
     default:
         return 1;
     }

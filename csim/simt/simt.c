@@ -538,6 +538,12 @@ static enum simt_rc step_one(struct simt_warp *w)
     case PTX_OP_CVTA:
         rc = exec_mem(&w->ew, &w->mem, in, mask, res, &w->err);
         break;
+    case PTX_OP_WMMA_LOAD:
+    case PTX_OP_WMMA_STORE:
+    case PTX_OP_WMMA_MMA:
+    case PTX_OP_MMA:
+        rc = exec_mma(&w->ew, &w->mem, in, mask, res, &w->err);
+        break;
     default:
         if (ptx_op_unit((enum ptx_op)in->op) == PTX_UNIT_MEM)
             rc = exec_mem(&w->ew, &w->mem, in, mask, res, &w->err);
