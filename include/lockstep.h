@@ -133,6 +133,13 @@ typedef struct ls_cache_stats {
     uint64_t reservation_fails;        /* stalls: no MSHR/line/queue free    */
     uint64_t used_sectors_hist[LS_MAX_SECTORS + 1]; /* at eviction: lines
                                           whose used-sector count is i       */
+    /* LAMAR (docs/lamar.md): sectors filled from below, by why they came */
+    uint64_t demand;                   /* asked for by the miss that allocated the line */
+    uint64_t pred_ref;                 /* fetched on the GDU's prediction, referenced */
+    uint64_t pred_nref;                /* fetched on prediction, evicted unreferenced */
+    uint64_t npred_ref;                /* asked for by a later miss of the line (not predicted) */
+    uint64_t gdu_queries, gdu_fg;      /* line allocations that fetch; FG answers */
+    uint64_t gdu_insertions, gdu_inversions; /* BGP/BGP_inf: evictions inserted, default flips */
 } ls_cache_stats;
 
 typedef struct ls_dram_stats {

@@ -482,6 +482,14 @@ void ls_stats_add(ls_stats *acc, const ls_stats *s, unsigned warp_size)
         ca[k]->reservation_fails += cs[k]->reservation_fails;
         for (unsigned i = 0; i <= LS_MAX_SECTORS; i++)
             ca[k]->used_sectors_hist[i] += cs[k]->used_sectors_hist[i];
+        ca[k]->demand += cs[k]->demand;
+        ca[k]->pred_ref += cs[k]->pred_ref;
+        ca[k]->pred_nref += cs[k]->pred_nref;
+        ca[k]->npred_ref += cs[k]->npred_ref;
+        ca[k]->gdu_queries += cs[k]->gdu_queries;
+        ca[k]->gdu_fg += cs[k]->gdu_fg;
+        ca[k]->gdu_insertions += cs[k]->gdu_insertions;
+        ca[k]->gdu_inversions += cs[k]->gdu_inversions;
     }
     acc->dram.reads += s->dram.reads;
     acc->dram.writes += s->dram.writes;

@@ -396,11 +396,13 @@ static bool l2_try(struct mem_sys *m, unsigned p, int32_t k, uint64_t t)
         }
         if (!l) {
             write_back(m, p, v, t);
+            if (v->present)       /* nothing is fetched: no query, an eviction */
+                mem_gdu_step(m, &pt->gdu, st, t, 0, 0, 0, v);
             mem_cache_fill_line(&pt->l2, v, pk->l2_addr);
         }
         v->valid |= mask;
         v->dirty |= mask;
-        v->used |= mask;
+        mem_cache_ref(&pt->l2, v, mask);
         mem_cache_touch(&pt->l2, v);
         mem_reply(m, p, k, done);
         return true;
@@ -409,7 +411,7 @@ static bool l2_try(struct mem_sys *m, unsigned p, int32_t k, uint64_t t)
         uint64_t done = l2_pipe(m, pt, t);
         st->accesses++;
         st->hits++;
-        l->used |= mask;
+        mem_cache_ref(&pt->l2, l, mask);
         if (pk->kind == MEM_PK_ATOMIC)
             l->dirty |= mask;
         mem_cache_touch(&pt->l2, l);
@@ -427,7 +429,8 @@ static bool l2_try(struct mem_sys *m, unsigned p, int32_t k, uint64_t t)
         st->misses++;
         st->mshr_merges++;
         st->sector_misses += mem_popcount8(missing);
-        l->used |= mask;
+        mem_cache_ref(&pt->l2, l, mask);
+        l->fnpr |= extra;                    /* the allocating fetch left them out */
         mem_cache_touch(&pt->l2, l);
         mshr_append(m, ms, k);
         if (extra)
@@ -446,24 +449,35 @@ static bool l2_try(struct mem_sys *m, unsigned p, int32_t k, uint64_t t)
          * queue would otherwise never fit both) */
         if (pt->nmshr_free && slots == 2 && q_room(m, pt, 1)) {
             write_back(m, p, v, t);
+            mem_gdu_step(m, &pt->gdu, st, t, 0, 0, 0, v);
             mem_cache_evict(&pt->l2, v);
         }
         return false;
     }
     l2_pipe(m, pt, t);
-    if (!l) {
+    uint8_t fetch = missing;
+    if (!l) {           /* a line miss: the GDU says how much of it to fetch */
         write_back(m, p, v, t);
+        uint32_t trig = mem_gdu_trig(&pt->gdu, pk->pc, mask);
+        uint8_t extra = mem_gdu_step(m, &pt->gdu, st, t, 1, pk->l2_addr, trig,
+                                     v->present ? v : NULL);
         mem_cache_fill_line(&pt->l2, v, pk->l2_addr);
+        v->trig = trig;
+        fetch = (uint8_t)(mask | (extra & pt->gdu.all));
+        v->fdem = mask;
+        v->fprd = (uint8_t)(fetch & ~mask);
+    } else {            /* a sector miss: the earlier fetch left them out */
+        v->fnpr |= missing;
     }
     st->accesses++;
     st->misses++;
     st->sector_misses += mem_popcount8(missing);
-    v->used |= mask;
+    mem_cache_ref(&pt->l2, v, mask);
     mem_cache_touch(&pt->l2, v);
     int32_t msi = mshr_new(pt, (int32_t)(v - pt->l2.lines));
     v->mshr = msi;
     mshr_append(m, &pt->mshr[msi], k);
-    read_below(m, p, msi, pk->l2_addr, missing, t);
+    read_below(m, p, msi, pk->l2_addr, fetch, t);
     return true;
 }
 
@@ -518,11 +532,8 @@ void mem_dram_done(struct mem_sys *m, unsigned p, uint32_t msi, uint8_t mask, ui
     struct mem_part *pt = &m->part[p];
     struct mem_l2_mshr *ms = &pt->mshr[msi];
     struct mem_line *l = ms->line != MEM_NONE ? &pt->l2.lines[ms->line] : NULL;
-    if (l) {
-        uint8_t fresh = (uint8_t)(mask & ~l->valid);
-        l->valid |= mask;
-        pt->l2.st.sector_fills += mem_popcount8(fresh);
-    }
+    if (l)
+        mem_cache_fill_sectors(&pt->l2, l, mask);
     if (--ms->out)
         return;
     for (int32_t k = ms->head; k != MEM_NONE;) {
