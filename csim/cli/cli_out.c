@@ -139,10 +139,22 @@ static void json_stats(FILE *f, int in, const ls_stats *s)
     const ls_dram_stats *d = &s->dram;
     fprintf(f, "%*s\"dram\": {\"reads\": %llu, \"writes\": %llu, "
             "\"bytes\": %llu, \"row_hits\": %llu, \"activates\": %llu, "
-            "\"precharges\": %llu},\n", in, "",
+            "\"precharges\": %llu, \"read_bytes\": %llu, \"write_bytes\": %llu",
+            in, "",
             (unsigned long long)d->reads, (unsigned long long)d->writes,
             (unsigned long long)d->bytes, (unsigned long long)d->row_hits,
-            (unsigned long long)d->activates, (unsigned long long)d->precharges);
+            (unsigned long long)d->activates, (unsigned long long)d->precharges,
+            (unsigned long long)d->read_bytes, (unsigned long long)d->write_bytes);
+    static const char *const cls[2] = { "sector", "multi" };
+    for (unsigned k = 0; k < 2; k++) {
+        const ls_dram_class *x = &d->by_size[k];
+        fprintf(f, ", \"%s\": {\"requests\": %llu, \"reads\": %llu, \"writes\": %llu, "
+                "\"row_hits\": %llu, \"activates\": %llu, \"precharges\": %llu}", cls[k],
+                (unsigned long long)x->requests, (unsigned long long)x->reads,
+                (unsigned long long)x->writes, (unsigned long long)x->row_hits,
+                (unsigned long long)x->activates, (unsigned long long)x->precharges);
+    }
+    fprintf(f, "},\n");
     double avg = cli_avg_sec(&s->l1d, &s->l2);
     fprintf(f, "%*s\"lamar\": {\"avg_sec\": ", in, "");
     json_num(f, avg);

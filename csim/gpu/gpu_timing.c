@@ -191,6 +191,14 @@ static void dram_diff(ls_dram_stats *a, const ls_dram_stats *b)
     a->reads -= b->reads; a->writes -= b->writes; a->bytes -= b->bytes;
     a->row_hits -= b->row_hits; a->activates -= b->activates;
     a->precharges -= b->precharges;
+    a->read_bytes -= b->read_bytes; a->write_bytes -= b->write_bytes;
+    for (unsigned k = 0; k < 2; k++) {
+        ls_dram_class *x = &a->by_size[k];
+        const ls_dram_class *y = &b->by_size[k];
+        x->requests -= y->requests; x->reads -= y->reads; x->writes -= y->writes;
+        x->row_hits -= y->row_hits; x->activates -= y->activates;
+        x->precharges -= y->precharges;
+    }
 }
 
 struct progress {

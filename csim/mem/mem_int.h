@@ -186,6 +186,7 @@ struct mem_dram_req {
     uint16_t bytes, atoms;
     uint8_t is_write, mask, used;
     uint8_t opened;       /* its activate opened the row (first column not a hit) */
+    uint8_t big;          /* more than one sector (ls_dram_stats.by_size)     */
 };
 
 struct mem_part {

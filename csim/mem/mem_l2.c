@@ -128,6 +128,7 @@ static void dram_enqueue(struct mem_sys *m, unsigned p, uint64_t addr, uint8_t m
     q->bytes = (uint16_t)(q->atoms * m->atom);
     q->is_write = is_write;
     q->mask = mask;
+    q->big = mem_popcount8(mask) > 1;
     q->used = 1;
     q->opened = 0;
     pt->nq++;
@@ -224,12 +225,15 @@ static void dram_activate(struct mem_sys *m, struct mem_part *pt, unsigned i, ui
     struct mem_dram_req *q = &pt->q[i];
     struct mem_dram_bank *b = &pt->bank[q->bank];
     uint64_t act = T;
+    ls_dram_class *k = &pt->st.by_size[q->big];
     if (b->open_row != MEM_NONE) {
         uint64_t pre = T > b->pre_ready ? T : b->pre_ready;
         pt->st.precharges++;
+        k->precharges++;
         act = pre + (uint64_t)c->dram_tRP;
     }
     pt->st.activates++;
+    k->activates++;
     q->opened = 1;
     b->open_row = (int64_t)q->row;
     b->ready = act + (uint64_t)c->dram_tRCD;
@@ -247,7 +251,10 @@ static void dram_column(struct mem_sys *m, unsigned p, unsigned i, uint64_t T)
     /* row_hits counts column commands to an open row: all of them, but the
      * first of the request whose activate opened the row (so row_hits +
      * activates = reads + writes) */
+    ls_dram_class *k = &pt->st.by_size[q->big];
     pt->st.row_hits += q->atoms - (q->opened ? 1u : 0u);
+    k->row_hits += q->atoms - (q->opened ? 1u : 0u);
+    k->requests++;
     uint64_t col = T > b->ready ? T : b->ready;
     if (col < pt->col_ready)
         col = pt->col_ready;
@@ -261,10 +268,15 @@ static void dram_column(struct mem_sys *m, unsigned p, unsigned i, uint64_t T)
     pt->bus_free = de;
     if (b->pre_ready < de)
         b->pre_ready = de;
-    if (q->is_write)
+    if (q->is_write) {
         pt->st.writes += q->atoms;
-    else
+        pt->st.write_bytes += q->bytes;
+        k->writes += q->atoms;
+    } else {
         pt->st.reads += q->atoms;
+        pt->st.read_bytes += q->bytes;
+        k->reads += q->atoms;
+    }
     pt->st.bytes += q->bytes;
     if (!q->is_write)
         mem_event(m, mem_core_of_dram(m, de), MEM_EV_DRAM_DONE, p, (uint32_t)q->mshr, q->mask);

@@ -549,6 +549,18 @@ void mem_stats(const struct mem_sys *m, ls_cache_stats *l1d, ls_cache_stats *l2,
         d.row_hits += pt->st.row_hits;
         d.activates += pt->st.activates;
         d.precharges += pt->st.precharges;
+        d.read_bytes += pt->st.read_bytes;
+        d.write_bytes += pt->st.write_bytes;
+        for (unsigned k = 0; k < 2; k++) {
+            ls_dram_class *x = &d.by_size[k];
+            const ls_dram_class *y = &pt->st.by_size[k];
+            x->requests += y->requests;
+            x->reads += y->reads;
+            x->writes += y->writes;
+            x->row_hits += y->row_hits;
+            x->activates += y->activates;
+            x->precharges += y->precharges;
+        }
     }
     if (l1d) *l1d = a;
     if (l2) *l2 = b;

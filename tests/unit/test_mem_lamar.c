@@ -271,6 +271,32 @@ static void test_identity_random(void **st)
         }
 }
 
+/* Sub-ranked DRAM (5.2.1): an FG one-sector miss is one 32-byte burst, a
+ * CG line four; the per-size classes add up to the channel's counters. */
+static void test_subranked_dram_classes(void **st)
+{
+    (void)st;
+    for (int g = G_CG; g <= G_FG; g++) {
+        struct cfg c;
+        cfg_gdu(&c, g, 2);
+        c.dram_subranks = 2;
+        struct mem_sys *m = drv_make(&c, 1);
+        uint64_t now = 0;
+        run1(m, drv_req(0, 0x60000, 0x1, 0), &now);
+        ls_dram_stats d;
+        mem_stats(m, NULL, NULL, &d);
+        const ls_dram_class *k = &d.by_size[g == G_CG];
+        assert_int_equal(k->requests, 1);
+        assert_int_equal(d.by_size[g != G_CG].requests, 0);
+        assert_int_equal(d.reads, g == G_CG ? 4 : 1);
+        assert_int_equal(d.read_bytes, g == G_CG ? 128 : 32);
+        assert_int_equal(k->reads, d.reads);
+        assert_int_equal(k->row_hits + k->activates, k->reads + k->writes);
+        assert_int_equal(d.bytes, d.read_bytes + d.write_bytes);
+        mem_sys_free(m);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -281,6 +307,7 @@ int main(void)
         cmocka_unit_test(test_spp_per_pc),
         cmocka_unit_test(test_static_per_kernel),
         cmocka_unit_test(test_identity_random),
+        cmocka_unit_test(test_subranked_dram_classes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
