@@ -108,7 +108,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(WLLIB) $(LIB)
 # every block the GPU clocks runs against its Verilated RTL, compared on
 # every edge; the per-block figures print under the table
 run: deps $(CLI)
-	$(CLI) run all --mode timing --config gtx480 --cosim all --table
+	$(CLI) run all --mode timing --config gtx480 --cosim all --set lamar.gdu=bgp --table
 
 # re-runs a block trace written on a mismatch: make replay TRACE=build/fail/...
 replay: deps $(CLI)

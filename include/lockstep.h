@@ -141,12 +141,28 @@ typedef struct ls_cache_stats {
     uint64_t reservation_fails;        /* stalls: no MSHR/line/queue free    */
     uint64_t used_sectors_hist[LS_MAX_SECTORS + 1]; /* at eviction: lines
                                           whose used-sector count is i       */
+    /* LAMAR (docs/lamar.md): sectors filled from below, by why they came */
+    uint64_t demand;                   /* asked for by the miss that allocated the line */
+    uint64_t pred_ref;                 /* fetched on the GDU's prediction, referenced */
+    uint64_t pred_nref;                /* fetched on prediction, evicted unreferenced */
+    uint64_t npred_ref;                /* asked for by a later miss of the line (not predicted) */
+    uint64_t gdu_queries, gdu_fg;      /* line allocations that fetch; FG answers */
+    uint64_t gdu_insertions, gdu_inversions; /* BGP/BGP_inf: evictions inserted, default flips */
 } ls_cache_stats;
+
+/* DRAM commands of the requests of one size class (LAMAR, docs/lamar.md). */
+typedef struct ls_dram_class {
+    uint64_t requests;                 /* requests served (column commands issued) */
+    uint64_t reads, writes, row_hits, activates, precharges;
+} ls_dram_class;
 
 typedef struct ls_dram_stats {
     uint64_t reads, writes;            /* column commands                    */
     uint64_t bytes;                    /* data moved                         */
     uint64_t row_hits, activates, precharges;
+    uint64_t read_bytes, write_bytes;  /* bytes moved by reads / writes      */
+    ls_dram_class by_size[2];          /* [0] one-sector (FG 32 B) requests,
+                                          [1] requests of more sectors      */
 } ls_dram_stats;
 
 /* Why an SM issued nothing in a cycle (timing mode; SM-cycles). */

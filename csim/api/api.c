@@ -498,6 +498,14 @@ void ls_stats_add(ls_stats *acc, const ls_stats *s, unsigned warp_size)
         ca[k]->reservation_fails += cs[k]->reservation_fails;
         for (unsigned i = 0; i <= LS_MAX_SECTORS; i++)
             ca[k]->used_sectors_hist[i] += cs[k]->used_sectors_hist[i];
+        ca[k]->demand += cs[k]->demand;
+        ca[k]->pred_ref += cs[k]->pred_ref;
+        ca[k]->pred_nref += cs[k]->pred_nref;
+        ca[k]->npred_ref += cs[k]->npred_ref;
+        ca[k]->gdu_queries += cs[k]->gdu_queries;
+        ca[k]->gdu_fg += cs[k]->gdu_fg;
+        ca[k]->gdu_insertions += cs[k]->gdu_insertions;
+        ca[k]->gdu_inversions += cs[k]->gdu_inversions;
     }
     acc->dram.reads += s->dram.reads;
     acc->dram.writes += s->dram.writes;
@@ -505,6 +513,15 @@ void ls_stats_add(ls_stats *acc, const ls_stats *s, unsigned warp_size)
     acc->dram.row_hits += s->dram.row_hits;
     acc->dram.activates += s->dram.activates;
     acc->dram.precharges += s->dram.precharges;
+    acc->dram.read_bytes += s->dram.read_bytes;
+    acc->dram.write_bytes += s->dram.write_bytes;
+    for (unsigned k = 0; k < 2; k++) {
+        ls_dram_class *x = &acc->dram.by_size[k];
+        const ls_dram_class *y = &s->dram.by_size[k];
+        x->requests += y->requests; x->reads += y->reads; x->writes += y->writes;
+        x->row_hits += y->row_hits; x->activates += y->activates;
+        x->precharges += y->precharges;
+    }
     acc->wall_s += s->wall_s;
     acc->ipc = acc->cycles ? (double)acc->warp_insts / (double)acc->cycles : 0.0;
     unsigned ws = warp_size ? warp_size : 32;

@@ -333,6 +333,8 @@ int cfg_validate(const struct cfg *c, char *err, size_t errlen)
          c->l1d_sector > 0 && c->l1d_line / c->l1d_sector <= 8},
         {"l2_line / l2_sector must be at most 8 (sectors per line)",
          c->l2_sector > 0 && c->l2_line / c->l2_sector <= 8},
+        {"lamar_bgp_bits must be a power of two", cfg_pow2(c->lamar_bgp_bits)},
+        {"lamar_bgp_refresh must be even", c->lamar_bgp_refresh % 2 == 0},
     };
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
         if (!rules[i].ok) {

@@ -141,5 +141,8 @@ void cli_wl_list_long(FILE *out);
 double cli_rate(uint64_t insts, double wall_s);
 /* misses / accesses of a cache (0 when it saw no access). */
 double cli_miss_rate(const ls_cache_stats *c);
+/* Avg_sec (dissertation Table 5.4): used sectors per line over the lines
+ * of a's and b's used-sector histograms (b may be NULL); 0 without lines. */
+double cli_avg_sec(const ls_cache_stats *a, const ls_cache_stats *b);
 
 #endif

@@ -28,6 +28,17 @@ double cli_miss_rate(const ls_cache_stats *c)
     return c->accesses ? (double)c->misses / (double)c->accesses : 0.0;
 }
 
+double cli_avg_sec(const ls_cache_stats *a, const ls_cache_stats *b)
+{
+    double lines = 0, sectors = 0;
+    for (unsigned i = 0; i <= LS_MAX_SECTORS; i++) {
+        double n = (double)a->used_sectors_hist[i] + (b ? (double)b->used_sectors_hist[i] : 0.0);
+        lines += n;
+        sectors += n * i;
+    }
+    return lines ? sectors / lines : 0.0;
+}
+
 static void json_u64(FILE *f, int in, const char *key, uint64_t v, int comma)
 {
     fprintf(f, "%*s\"%s\": %llu%s\n", in, "", key, (unsigned long long)v,
@@ -58,6 +69,15 @@ static void json_cache(FILE *f, int in, const char *key, const ls_cache_stats *c
             (unsigned long long)c->mshr_merges,
             (unsigned long long)c->reservation_fails);
     json_arr(f, c->used_sectors_hist, LS_MAX_SECTORS + 1);
+    fprintf(f, ", \"avg_sec\": ");
+    json_num(f, cli_avg_sec(c, NULL));
+    fprintf(f, ", \"demand\": %llu, \"pred_ref\": %llu, \"pred_nref\": %llu, "
+            "\"npred_ref\": %llu, \"gdu\": {\"queries\": %llu, \"fg\": %llu, "
+            "\"insertions\": %llu, \"inversions\": %llu}",
+            (unsigned long long)c->demand, (unsigned long long)c->pred_ref,
+            (unsigned long long)c->pred_nref, (unsigned long long)c->npred_ref,
+            (unsigned long long)c->gdu_queries, (unsigned long long)c->gdu_fg,
+            (unsigned long long)c->gdu_insertions, (unsigned long long)c->gdu_inversions);
     fprintf(f, "},\n");
 }
 
@@ -122,10 +142,26 @@ static void json_stats(FILE *f, int in, const ls_stats *s)
     const ls_dram_stats *d = &s->dram;
     fprintf(f, "%*s\"dram\": {\"reads\": %llu, \"writes\": %llu, "
             "\"bytes\": %llu, \"row_hits\": %llu, \"activates\": %llu, "
-            "\"precharges\": %llu},\n", in, "",
+            "\"precharges\": %llu, \"read_bytes\": %llu, \"write_bytes\": %llu",
+            in, "",
             (unsigned long long)d->reads, (unsigned long long)d->writes,
             (unsigned long long)d->bytes, (unsigned long long)d->row_hits,
-            (unsigned long long)d->activates, (unsigned long long)d->precharges);
+            (unsigned long long)d->activates, (unsigned long long)d->precharges,
+            (unsigned long long)d->read_bytes, (unsigned long long)d->write_bytes);
+    static const char *const cls[2] = { "sector", "multi" };
+    for (unsigned k = 0; k < 2; k++) {
+        const ls_dram_class *x = &d->by_size[k];
+        fprintf(f, ", \"%s\": {\"requests\": %llu, \"reads\": %llu, \"writes\": %llu, "
+                "\"row_hits\": %llu, \"activates\": %llu, \"precharges\": %llu}", cls[k],
+                (unsigned long long)x->requests, (unsigned long long)x->reads,
+                (unsigned long long)x->writes, (unsigned long long)x->row_hits,
+                (unsigned long long)x->activates, (unsigned long long)x->precharges);
+    }
+    fprintf(f, "},\n");
+    double avg = cli_avg_sec(&s->l1d, &s->l2);
+    fprintf(f, "%*s\"lamar\": {\"avg_sec\": ", in, "");
+    json_num(f, avg);
+    fprintf(f, ", \"leaning\": \"%s\"},\n", avg > 2.0 ? "cg" : "fg");
     if (s->printf_calls || s->printf_dropped || s->malloc_calls || s->free_calls)
         fprintf(f, "%*s\"devrt\": {\"printf_calls\": %llu, \"printf_bytes\": %llu, "
                 "\"printf_dropped\": %llu, \"malloc_calls\": %llu, "

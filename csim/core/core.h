@@ -165,6 +165,7 @@ struct core_sm {
     struct core_stats st;
     uint64_t issue_cap;         /* stop issuing when st.issued reaches it
                                    (the GPU's warp-instruction budget)     */
+    uint32_t mem_pc;            /* PTX line of the memory instruction in issue */
     /* blocks, through the seam (csim/cosim) */
     struct core_slp slp;
     /* failure detail */

@@ -20,6 +20,7 @@ struct core_mem_req {
     uint8_t  is_atomic;     /* atomic/red: performed at L2, bypasses L1D    */
     uint8_t  space;         /* enum ptx_space after generic resolution      */
     uint16_t bytes;         /* bytes actually accessed in the line          */
+    uint32_t pc;            /* PTX source line of the instruction (LAMAR SPP) */
 };
 
 /* Completion of a request: the data (or the write acknowledgement) for tag

@@ -502,6 +502,7 @@ static unsigned mem_issue(struct core_sm *sm, unsigned slot, const struct core_d
         q.is_atomic = (uint8_t)atomic;
         q.space = (uint8_t)space;
         q.bytes = lines[i].bytes;
+        q.pc = sm->mem_pc;
         push_req(sm, &q);
     }
     return n > ii ? n : ii;
@@ -549,6 +550,11 @@ static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
             w->sw.ew.regs[(size_t)fi->o[1].reg * EXEC_WARP + 5] ^= 1;
     }
 #endif
+    if (di->unit == CORE_U_MEM && w->sw.sp) {  /* its PTX line: the LAMAR SPP's PC */
+        const struct simt_entry *t = &w->sw.stack[w->sw.sp - 1];
+        const struct ptx_func *ff = w->sw.frames[t->frame].func;
+        sm->mem_pc = (uint32_t)t->npc < ff->ninsts ? ff->insts[t->npc].line : 0;
+    }
     enum simt_rc rc = simt_step(&w->sw);
     if (rc == SIMT_RC_ERROR) {
         sm->err_slot = (int)slot;

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "cosim/cosim.h"
 #include "blocks/slp.h"
+#include "blocks/bgp.h"
 
 /* ------------------------------------------------------------------ SLP */
 
@@ -81,9 +82,106 @@ static const struct cosim_desc slp_desc = {
     .ports = slp_ports,
 };
 
+/* ------------------------------------------------------------------ BGP */
+
+static long bgp_get(const void *cfg, unsigned i)
+{
+    const struct bgp_cfg *c = cfg;
+    const unsigned v[] = { c->M, c->K, c->N, c->NUM_EVICT, c->TH_FG, c->SKEW_PCT };
+    return i < 6 ? (long)v[i] : 0;
+}
+
+static int bgp_set(void *cfg, const char *name, long v)
+{
+    struct bgp_cfg *c = cfg;
+    unsigned *f[] = { &c->M, &c->K, &c->N, &c->NUM_EVICT, &c->TH_FG, &c->SKEW_PCT };
+    static const char *const nm[] = { "M", "K", "N", "NUM_EVICT", "TH_FG", "SKEW_PCT" };
+    for (unsigned i = 0; i < 6; i++)
+        if (!strcmp(name, nm[i])) {
+            *f[i] = (unsigned)v;
+            return 0;
+        }
+    return -1;
+}
+
+static void bgp_def(void *cfg)
+{
+    *(struct bgp_cfg *)cfg = bgp_cfg_default();
+}
+
+static int bgp_init_v(void *st, const void *cfg)
+{
+    return bgp_init(st, cfg);
+}
+
+static void bgp_reset_v(void *st)
+{
+    bgp_reset(st);
+}
+
+static void bgp_step_v(void *st, const void *in, void *out)
+{
+    bgp_step(st, in, out);
+}
+
+static unsigned bgp_clog2(unsigned v)
+{
+    unsigned l = 0;
+    while ((1u << l) < v)
+        l++;
+    return l;
+}
+
+/* rtl/bgp.v sizes the counters by N and NUM_EVICT (docs/blocks/bgp.md) */
+static void bgp_dims_v(const void *cfg, const char *port, unsigned *bits,
+                       unsigned *count)
+{
+    const struct bgp_cfg *c = cfg;
+    (void)count;
+    if (!strcmp(port, "cnt0_o") || !strcmp(port, "cnt1_o"))
+        *bits = bgp_clog2(c->N + 1);
+    else if (!strcmp(port, "win_ev_o") || !strcmp(port, "win_ins_o"))
+        *bits = bgp_clog2(c->NUM_EVICT + 1);
+}
+
+static int bgp_ports(struct ls_port *p)
+{
+    int n = 0;
+#define PORT_IN(nm, b, c) \
+    p[n++] = (struct ls_port){#nm, 0, b, c, b, c, offsetof(struct bgp_in, nm)};
+#define PORT_OUT(nm, b, c) \
+    p[n++] = (struct ls_port){#nm, 1, b, c, b, c, offsetof(struct bgp_out, nm)};
+#include "blocks/bgp_ports.def"
+#undef PORT_IN
+#undef PORT_OUT
+    return n;
+}
+
+static const struct cosim_desc bgp_desc = {
+    .name = "bgp",
+    .id = LS_BLK_BGP,
+    .cfg_size = sizeof(struct bgp_cfg),
+    .state_size = sizeof(struct bgp_state),
+    .in_size = sizeof(struct bgp_in),
+    .out_size = sizeof(struct bgp_out),
+    /* one idle edge clears q_valid_o and e_valid_o; everything else loads
+     * only with a valid input (docs/blocks/bgp.md section 4) */
+    .settle = 1,
+    .params = { "M", "K", "N", "NUM_EVICT", "TH_FG", "SKEW_PCT", NULL },
+    .get_param = bgp_get,
+    .set_param = bgp_set,
+    .cfg_default = bgp_def,
+    .init = bgp_init_v,
+    .reset = bgp_reset_v,
+    .step = bgp_step_v,
+    .free = NULL,
+    .dims = bgp_dims_v,
+    .ports = bgp_ports,
+};
+
 /* ------------------------------------------------------------- registry */
 
-static const struct cosim_desc *const descs[] = { &slp_desc };
+static const struct cosim_desc *const descs[] = { &slp_desc, &bgp_desc };
 
 const struct cosim_desc *cosim_desc_find(const char *name)
 {

@@ -14,6 +14,7 @@
 #include "mem/mem.h"
 #include "cosim/cosim.h"
 #include "blocks/slp.h"
+#include "blocks/bgp.h"
 #include "exec/exec_check.h"
 
 static double now_s(void)
@@ -41,6 +42,7 @@ ls_status gpu_cosim_init(ls_gpu *gpu, const ls_config *lc)
         return GPU_FAIL(gpu, LS_ERR_NOMEM, "host memory exhausted (cosim)");
     int be[LS_BLK_COUNT] = { 0 };
     be[LS_BLK_SLP] = (int)gpu->tcfg.slp_backend;
+    be[LS_BLK_BGP] = (int)gpu->tcfg.bgp_backend;
     for (int b = 0; b < LS_BLK_COUNT; b++)      /* cosim = all */
         if (gpu->tcfg.cosim == 1 && cosim_desc_by_id(b) && be[b] == COSIM_BE_C)
             be[b] = COSIM_BE_LOCKSTEP;
@@ -62,12 +64,18 @@ ls_status gpu_cosim_init(ls_gpu *gpu, const ls_config *lc)
         const struct cosim_desc *d = cosim_desc_by_id(b);
         if (!d || gpu->cosim->backend[b] == COSIM_BE_C)
             continue;
+        /* the BGP has instances only under lamar.gdu=bgp (docs/lamar.md) */
+        if (b == LS_BLK_BGP && gpu->tcfg.lamar_gdu != 4)
+            continue;
         struct cosim_inst *ci = calloc(1, sizeof *ci);
         if (!ci)
             return GPU_FAIL(gpu, LS_ERR_NOMEM, "host memory exhausted (cosim)");
         struct slp_cfg c;
         core_slp_cfg(core_sm_slots(&gpu->tcfg), &c);
-        int r = cosim_create(ci, gpu->cosim, d, &c, "probe", e, sizeof e);
+        struct bgp_cfg bc;
+        mem_bgp_cfg(&gpu->tcfg, &bc);
+        const void *pc = b == LS_BLK_BGP ? (const void *)&bc : (const void *)&c;
+        int r = cosim_create(ci, gpu->cosim, d, pc, "probe", e, sizeof e);
         if (r == 0)
             cosim_free(ci);
         free(ci);
@@ -82,7 +90,7 @@ static ls_status ensure_machine(ls_gpu *gpu)
     unsigned n = (unsigned)gpu->tcfg.num_sms;
     if (!gpu->mem) {
         char e[512];
-        gpu->mem = mem_sys_create(&gpu->tcfg, n, e, sizeof e);
+        gpu->mem = mem_sys_create_env(&gpu->tcfg, n, gpu->cosim, e, sizeof e);
         if (!gpu->mem)
             return GPU_FAIL(gpu, LS_ERR_INVALID, "memory system: %s", e);
     }
@@ -175,6 +183,9 @@ static void hist_diff(ls_cache_stats *a, const ls_cache_stats *b)
     a->reservation_fails -= b->reservation_fails;
     for (unsigned i = 0; i <= LS_MAX_SECTORS; i++)
         a->used_sectors_hist[i] -= b->used_sectors_hist[i];
+    a->demand -= b->demand; a->pred_ref -= b->pred_ref; a->pred_nref -= b->pred_nref;
+    a->npred_ref -= b->npred_ref; a->gdu_queries -= b->gdu_queries; a->gdu_fg -= b->gdu_fg;
+    a->gdu_insertions -= b->gdu_insertions; a->gdu_inversions -= b->gdu_inversions;
 }
 
 static void dram_diff(ls_dram_stats *a, const ls_dram_stats *b)
@@ -182,6 +193,14 @@ static void dram_diff(ls_dram_stats *a, const ls_dram_stats *b)
     a->reads -= b->reads; a->writes -= b->writes; a->bytes -= b->bytes;
     a->row_hits -= b->row_hits; a->activates -= b->activates;
     a->precharges -= b->precharges;
+    a->read_bytes -= b->read_bytes; a->write_bytes -= b->write_bytes;
+    for (unsigned k = 0; k < 2; k++) {
+        ls_dram_class *x = &a->by_size[k];
+        const ls_dram_class *y = &b->by_size[k];
+        x->requests -= y->requests; x->reads -= y->reads; x->writes -= y->writes;
+        x->row_hits -= y->row_hits; x->activates -= y->activates;
+        x->precharges -= y->precharges;
+    }
 }
 
 struct progress {
@@ -289,6 +308,12 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
     k.ext_user = gpu;
     unsigned nsm = (unsigned)c->num_sms;
     uint64_t now = gpu->now, start = now;
+    if (st == LS_OK && gpu->mem) {
+        unsigned entry = 0;          /* f is the entry-th .entry (lamar.gdu=static) */
+        for (uint32_t i = 0; i < m->ptx->nfuncs && &m->ptx->funcs[i] != f; i++)
+            entry += m->ptx->funcs[i].is_entry;
+        mem_kernel_begin(gpu->mem, f->name, entry, now);
+    }
     for (unsigned i = 0; st == LS_OK && i < nsm; i++)
         if (core_sm_kernel(&gpu->sms[i], &k, now) != 0)
             st = GPU_FAIL(gpu, LS_ERR_NOMEM, "host memory exhausted (SM state)");
@@ -354,6 +379,11 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
             const struct core_mem_req *q = core_sm_req_peek(sm);
             if (q && mem_access(gpu->mem, q, now))
                 core_sm_req_pop(sm, now);
+            if (mem_gdu_error(gpu->mem)) {   /* a BGP block disagreed (lockstep) */
+                st = gpu_fail(gpu, LS_ERR_COSIM, file, (int)f->line, "%s",
+                              mem_gdu_error(gpu->mem));
+                break;
+            }
             if (sm->cta_finished) {
                 sm->cta_finished = false;
                 need_dispatch = next_cta < total;
@@ -366,6 +396,11 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
         }
         if (st != LS_OK)
             break;
+        if (mem_gdu_error(gpu->mem)) {       /* from the L2 GDUs in mem_cycle */
+            st = gpu_fail(gpu, LS_ERR_COSIM, file, (int)f->line, "%s",
+                          mem_gdu_error(gpu->mem));
+            break;
+        }
         if (!busy && next_cta >= total && mem_idle(gpu->mem))
             break;
         if (issued != issued_last) {
@@ -420,6 +455,8 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
             st = gpu_fail(gpu, (ls_status)e, file, (int)f->line, "%s",
                           gpu->sms[i].slp.why ? gpu->sms[i].slp.why : "SLP failure");
     }
+    if (gpu->mem && mem_gdu_finish(gpu->mem, end) != 0 && st == LS_OK)
+        st = gpu_fail(gpu, LS_ERR_COSIM, file, (int)f->line, "%s", mem_gdu_error(gpu->mem));
     if (stats) {
         memset(stats, 0, sizeof *stats);
         stats->launches = 1;
@@ -456,6 +493,8 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
             stats->tensor_busy_cycles += s->tensor_busy;
             core_slp_stats(&sm->slp, stats);
         }
+        if (gpu->mem)
+            mem_gdu_cosim(gpu->mem, &stats->cosim[LS_BLK_BGP]);
         for (int b = 0; b < LS_BLK_COUNT; b++)
             if (!stats->cosim[b].instances)
                 stats->cosim[b].backend = -1;
@@ -474,6 +513,7 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
         memcpy(stats->l1d.used_sectors_hist, l1b.used_sectors_hist,
                sizeof l1b.used_sectors_hist);
         stats->l1d.evictions = l1b.evictions;
+        stats->l1d.pred_nref = l1b.pred_nref;
         hist_diff(&stats->l1d, &l1a);
         hist_diff(&stats->l2, &l2a);
         dram_diff(&stats->dram, &dra);

@@ -22,6 +22,14 @@ struct mem_sys;
  * Returns NULL with "file:line: message" in err on a bad configuration or
  * allocation failure. */
 struct mem_sys *mem_sys_create(const struct cfg *c, unsigned nsms, char *err, size_t errlen);
+struct cosim_env;
+struct bgp_cfg;
+/* The BGP block parameters of config c (lamar_bgp_*, lamar_th_fg). */
+void mem_bgp_cfg(const struct cfg *c, struct bgp_cfg *b);
+/* mem_sys_create with the GDUs' blocks (LAMAR lamar.gdu=bgp) created under
+ * env's backends (NULL: the C models). */
+struct mem_sys *mem_sys_create_env(const struct cfg *c, unsigned nsms, struct cosim_env *env,
+                                   char *err, size_t errlen);
 /* Frees m and everything it owns (NULL is fine). */
 void mem_sys_free(struct mem_sys *m);
 /* Offers request r from SM r->sm at core cycle now. Returns false when it
@@ -41,6 +49,19 @@ uint64_t mem_next_event(const struct mem_sys *m, uint64_t now);
 /* End of a kernel: sweeps the L1Ds into the used-sector histogram and
  * invalidates them (the L1D is not coherent); the L2 is kept. */
 void mem_kernel_end(struct mem_sys *m);
+/* Start of a kernel (the i-th .entry of its module, for lamar.gdu=static)
+ * at GPU cycle now: names it in reports; the first call starts the GDUs'
+ * clocks. */
+void mem_kernel_begin(struct mem_sys *m, const char *kernel, unsigned entry, uint64_t now);
+/* Kernel end at GPU cycle end, before mem_kernel_end: every idle L1D line
+ * goes to its GDU as an eviction (the invalidation ends its life), then the
+ * GDU blocks are clocked through end - 1. Returns 0, or -1 when a block
+ * disagreed with its C model (mem_gdu_error). */
+int mem_gdu_finish(struct mem_sys *m, uint64_t end);
+/* The first GDU block mismatch report (the run must stop), or NULL. */
+const char *mem_gdu_error(const struct mem_sys *m);
+/* Adds the GDU blocks' seam figures since mem_kernel_begin into c. */
+void mem_gdu_cosim(const struct mem_sys *m, ls_cosim_stats *c);
 /* Copies the cumulative statistics (L1D summed over SMs, L2 over slices,
  * DRAM over channels) since creation; any pointer may be NULL. */
 void mem_stats(const struct mem_sys *m, ls_cache_stats *l1d, ls_cache_stats *l2, ls_dram_stats *dram);

@@ -87,8 +87,10 @@ void mem_cache_evict(struct mem_cache *c, struct mem_line *l)
         return;
     c->st.evictions++;
     c->st.used_sectors_hist[mem_popcount8(l->used)]++;
+    c->st.pred_nref += mem_popcount8(l->pnr);
     l->present = 0;
     l->valid = l->used = l->dirty = 0;
+    l->fdem = l->fnpr = l->fprd = l->pnr = 0;
 }
 
 void mem_cache_fill_line(struct mem_cache *c, struct mem_line *l, uint64_t addr)
@@ -97,8 +99,32 @@ void mem_cache_fill_line(struct mem_cache *c, struct mem_line *l, uint64_t addr)
     l->present = 1;
     l->addr = addr;
     l->valid = l->used = l->dirty = 0;
+    l->fdem = l->fnpr = l->fprd = l->pnr = 0;
+    l->trig = 0;
     l->mshr = MEM_NONE;
     mem_cache_touch(c, l);
+}
+
+void mem_cache_fill_sectors(struct mem_cache *c, struct mem_line *l, uint8_t mask)
+{
+    uint8_t fresh = (uint8_t)(mask & ~l->valid);
+    uint8_t p = (uint8_t)(fresh & l->fprd);
+    c->st.sector_fills += mem_popcount8(fresh);
+    c->st.demand += mem_popcount8((uint8_t)(fresh & l->fdem));
+    c->st.npred_ref += mem_popcount8((uint8_t)(fresh & l->fnpr));
+    c->st.pred_ref += mem_popcount8((uint8_t)(p & l->used));
+    l->pnr |= (uint8_t)(p & ~l->used);
+    l->fdem &= (uint8_t)~mask;
+    l->fnpr &= (uint8_t)~mask;
+    l->fprd &= (uint8_t)~mask;
+    l->valid |= mask;
+}
+
+void mem_cache_ref(struct mem_cache *c, struct mem_line *l, uint8_t need)
+{
+    c->st.pred_ref += mem_popcount8((uint8_t)(l->pnr & need));
+    l->pnr &= (uint8_t)~need;
+    l->used |= need;
 }
 
 void mem_cache_sweep(struct mem_cache *c)
@@ -108,8 +134,10 @@ void mem_cache_sweep(struct mem_cache *c)
         if (!l->present || l->mshr != MEM_NONE)
             continue;
         c->st.used_sectors_hist[mem_popcount8(l->used)]++;
+        c->st.pred_nref += mem_popcount8(l->pnr);
         l->present = 0;
         l->valid = l->used = l->dirty = 0;
+        l->fdem = l->fnpr = l->fprd = l->pnr = 0;
     }
 }
 

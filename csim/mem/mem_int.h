@@ -26,6 +26,11 @@ struct mem_line {
     uint8_t valid;        /* per-sector valid bits                           */
     uint8_t used;         /* sectors accessed since allocation               */
     uint8_t dirty;        /* per-sector dirty bits (L2 only)                 */
+    /* LAMAR (docs/lamar.md): sectors asked of the level below and not yet
+     * filled, by category; sectors filled on a prediction and not yet
+     * referenced; the SPP table entry that predicted the line */
+    uint8_t fdem, fnpr, fprd, pnr;
+    uint32_t trig;
 };
 
 struct mem_cache {
@@ -57,6 +62,54 @@ void mem_cache_fill_line(struct mem_cache *c, struct mem_line *l, uint64_t addr)
 void mem_cache_sweep(struct mem_cache *c);
 /* Number of set bits of a sector mask. */
 unsigned mem_popcount8(uint8_t m);
+/* Sectors mask arrive from below for l: marks them valid and counts the
+ * fresh ones in sector_fills and their LAMAR category (demand, npred_ref,
+ * or, for predicted sectors, pred_ref when already referenced). */
+void mem_cache_fill_sectors(struct mem_cache *c, struct mem_line *l, uint8_t mask);
+/* The sectors need of l are referenced: counts predicted sectors not yet
+ * referenced as pred_ref and sets the used bits. */
+void mem_cache_ref(struct mem_cache *c, struct mem_line *l, uint8_t need);
+
+/* ---- LAMAR granularity decision units (mem_gdu.c) ---- */
+enum mem_gdu_kind { MEM_GDU_CG, MEM_GDU_FG, MEM_GDU_STATIC, MEM_GDU_SPP, MEM_GDU_BGP,
+                    MEM_GDU_INF };
+
+struct cosim_inst;
+struct cosim_env;
+struct bgp_ref;
+
+/* One GDU: beside one L1D or one L2 slice. */
+struct mem_gdu {
+    uint8_t kind;             /* enum mem_gdu_kind (lamar_gdu order)         */
+    uint8_t all;              /* every sector of a line                      */
+    uint8_t static_fg;        /* static: the running kernel fetches FG       */
+    uint8_t started;          /* t0 is set (the first kernel began)          */
+    struct cosim_inst *blk;   /* bgp: the BGP block through the seam         */
+    struct bgp_ref *ref;      /* bgp_inf: the exact set                      */
+    uint16_t *pht;            /* spp: 0 invalid, else 0x100 | used sectors   */
+    unsigned npht;
+    uint64_t t0;              /* GPU cycle of the block's edge 0             */
+    ls_cosim_stats base;      /* the block's figures at the kernel's start   */
+};
+
+/* Creates every GDU of m (one per L1D, one per L2 slice) from m->c under
+ * env (NULL: the C models). Returns 0 or -1 with err. */
+int mem_gdu_init(struct mem_sys *m, struct cosim_env *env, char *err, size_t errlen);
+/* Frees every GDU of m. */
+void mem_gdu_free(struct mem_sys *m);
+/* The SPP table entry (index + 1) of a miss of the instruction at PTX line
+ * pc whose lowest requested sector is the trigger (0 when the GDU is not an
+ * SPP: no entry). */
+uint32_t mem_gdu_trig(const struct mem_gdu *g, uint32_t pc, uint8_t need);
+/* One GDU transaction at GPU cycle now: with q, a miss allocating the line
+ * at byte address qaddr (SPP entry qtrig) asks how to fetch it; with ev,
+ * the line ev (still allocated) is evicted and its used sectors go to the
+ * GDU. The BGP hashes the low 32 bits of the line's byte address. Counts
+ * gdu_* in st. Returns the sectors to fetch beyond the request (all of a
+ * line for CG, none for FG); 0 without q. A lockstep mismatch is kept in
+ * m->gdu_why (the run stops at the next check). */
+uint8_t mem_gdu_step(struct mem_sys *m, struct mem_gdu *g, ls_cache_stats *st, uint64_t now,
+                     int q, uint64_t qaddr, uint32_t qtrig, const struct mem_line *ev);
 
 /* ---- events ---- */
 enum mem_ev_type { MEM_EV_L2_ARRIVE, MEM_EV_SM_ARRIVE, MEM_EV_DRAM_WAKE, MEM_EV_DRAM_DONE };
@@ -86,6 +139,7 @@ struct mem_pkt {
     uint16_t sm, warp, bytes;
     uint8_t kind, l2_mask, l1_mask;
     uint8_t counted;      /* reservation failure already counted at L2       */
+    uint32_t pc;          /* PTX line of the instruction (LAMAR SPP)          */
 };
 
 /* ---- per SM ---- */
@@ -102,6 +156,7 @@ struct mem_resp_ev { uint64_t due, seq; uint32_t tag; uint16_t warp; };
 
 struct mem_sm {
     struct mem_cache l1;
+    struct mem_gdu gdu;
     struct mem_l1_mshr *mshr;
     int32_t *mshr_free; unsigned nmshr_free;
     struct mem_waiter *wt;
@@ -131,10 +186,12 @@ struct mem_dram_req {
     uint16_t bytes, atoms;
     uint8_t is_write, mask, used;
     uint8_t opened;       /* its activate opened the row (first column not a hit) */
+    uint8_t big;          /* more than one sector (ls_dram_stats.by_size)     */
 };
 
 struct mem_part {
     struct mem_cache l2;
+    struct mem_gdu gdu;
     struct mem_l2_mshr *mshr;
     int32_t *mshr_free; unsigned nmshr_free;
     uint64_t l2_free;               /* core cycle the tag pipeline is free  */
@@ -162,6 +219,10 @@ struct mem_sys {
     unsigned atom;                  /* DRAM minimum access bytes            */
     unsigned banks_log;
     bool failed;                    /* an allocation failed (sticky)        */
+    /* LAMAR */
+    struct cosim_env *own_env;      /* the C-model env when none was given  */
+    const char *kernel;             /* the running kernel (reports)         */
+    char *gdu_why;                  /* first GDU failure report (malloc'd)  */
 };
 
 /* Converts a core cycle to the first icnt/DRAM tick starting at or after

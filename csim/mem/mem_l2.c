@@ -128,6 +128,7 @@ static void dram_enqueue(struct mem_sys *m, unsigned p, uint64_t addr, uint8_t m
     q->bytes = (uint16_t)(q->atoms * m->atom);
     q->is_write = is_write;
     q->mask = mask;
+    q->big = mem_popcount8(mask) > 1;
     q->used = 1;
     q->opened = 0;
     pt->nq++;
@@ -224,12 +225,15 @@ static void dram_activate(struct mem_sys *m, struct mem_part *pt, unsigned i, ui
     struct mem_dram_req *q = &pt->q[i];
     struct mem_dram_bank *b = &pt->bank[q->bank];
     uint64_t act = T;
+    ls_dram_class *k = &pt->st.by_size[q->big];
     if (b->open_row != MEM_NONE) {
         uint64_t pre = T > b->pre_ready ? T : b->pre_ready;
         pt->st.precharges++;
+        k->precharges++;
         act = pre + (uint64_t)c->dram_tRP;
     }
     pt->st.activates++;
+    k->activates++;
     q->opened = 1;
     b->open_row = (int64_t)q->row;
     b->ready = act + (uint64_t)c->dram_tRCD;
@@ -247,7 +251,10 @@ static void dram_column(struct mem_sys *m, unsigned p, unsigned i, uint64_t T)
     /* row_hits counts column commands to an open row: all of them, but the
      * first of the request whose activate opened the row (so row_hits +
      * activates = reads + writes) */
+    ls_dram_class *k = &pt->st.by_size[q->big];
     pt->st.row_hits += q->atoms - (q->opened ? 1u : 0u);
+    k->row_hits += q->atoms - (q->opened ? 1u : 0u);
+    k->requests++;
     uint64_t col = T > b->ready ? T : b->ready;
     if (col < pt->col_ready)
         col = pt->col_ready;
@@ -261,10 +268,15 @@ static void dram_column(struct mem_sys *m, unsigned p, unsigned i, uint64_t T)
     pt->bus_free = de;
     if (b->pre_ready < de)
         b->pre_ready = de;
-    if (q->is_write)
+    if (q->is_write) {
         pt->st.writes += q->atoms;
-    else
+        pt->st.write_bytes += q->bytes;
+        k->writes += q->atoms;
+    } else {
         pt->st.reads += q->atoms;
+        pt->st.read_bytes += q->bytes;
+        k->reads += q->atoms;
+    }
     pt->st.bytes += q->bytes;
     if (!q->is_write)
         mem_event(m, mem_core_of_dram(m, de), MEM_EV_DRAM_DONE, p, (uint32_t)q->mshr, q->mask);
@@ -396,11 +408,13 @@ static bool l2_try(struct mem_sys *m, unsigned p, int32_t k, uint64_t t)
         }
         if (!l) {
             write_back(m, p, v, t);
+            if (v->present)       /* nothing is fetched: no query, an eviction */
+                mem_gdu_step(m, &pt->gdu, st, t, 0, 0, 0, v);
             mem_cache_fill_line(&pt->l2, v, pk->l2_addr);
         }
         v->valid |= mask;
         v->dirty |= mask;
-        v->used |= mask;
+        mem_cache_ref(&pt->l2, v, mask);
         mem_cache_touch(&pt->l2, v);
         mem_reply(m, p, k, done);
         return true;
@@ -409,7 +423,7 @@ static bool l2_try(struct mem_sys *m, unsigned p, int32_t k, uint64_t t)
         uint64_t done = l2_pipe(m, pt, t);
         st->accesses++;
         st->hits++;
-        l->used |= mask;
+        mem_cache_ref(&pt->l2, l, mask);
         if (pk->kind == MEM_PK_ATOMIC)
             l->dirty |= mask;
         mem_cache_touch(&pt->l2, l);
@@ -427,7 +441,8 @@ static bool l2_try(struct mem_sys *m, unsigned p, int32_t k, uint64_t t)
         st->misses++;
         st->mshr_merges++;
         st->sector_misses += mem_popcount8(missing);
-        l->used |= mask;
+        mem_cache_ref(&pt->l2, l, mask);
+        l->fnpr |= extra;                    /* the allocating fetch left them out */
         mem_cache_touch(&pt->l2, l);
         mshr_append(m, ms, k);
         if (extra)
@@ -446,24 +461,35 @@ static bool l2_try(struct mem_sys *m, unsigned p, int32_t k, uint64_t t)
          * queue would otherwise never fit both) */
         if (pt->nmshr_free && slots == 2 && q_room(m, pt, 1)) {
             write_back(m, p, v, t);
+            mem_gdu_step(m, &pt->gdu, st, t, 0, 0, 0, v);
             mem_cache_evict(&pt->l2, v);
         }
         return false;
     }
     l2_pipe(m, pt, t);
-    if (!l) {
+    uint8_t fetch = missing;
+    if (!l) {           /* a line miss: the GDU says how much of it to fetch */
         write_back(m, p, v, t);
+        uint32_t trig = mem_gdu_trig(&pt->gdu, pk->pc, mask);
+        uint8_t extra = mem_gdu_step(m, &pt->gdu, st, t, 1, pk->l2_addr, trig,
+                                     v->present ? v : NULL);
         mem_cache_fill_line(&pt->l2, v, pk->l2_addr);
+        v->trig = trig;
+        fetch = (uint8_t)(mask | (extra & pt->gdu.all));
+        v->fdem = mask;
+        v->fprd = (uint8_t)(fetch & ~mask);
+    } else {            /* a sector miss: the earlier fetch left them out */
+        v->fnpr |= missing;
     }
     st->accesses++;
     st->misses++;
     st->sector_misses += mem_popcount8(missing);
-    v->used |= mask;
+    mem_cache_ref(&pt->l2, v, mask);
     mem_cache_touch(&pt->l2, v);
     int32_t msi = mshr_new(pt, (int32_t)(v - pt->l2.lines));
     v->mshr = msi;
     mshr_append(m, &pt->mshr[msi], k);
-    read_below(m, p, msi, pk->l2_addr, missing, t);
+    read_below(m, p, msi, pk->l2_addr, fetch, t);
     return true;
 }
 
@@ -518,11 +544,8 @@ void mem_dram_done(struct mem_sys *m, unsigned p, uint32_t msi, uint8_t mask, ui
     struct mem_part *pt = &m->part[p];
     struct mem_l2_mshr *ms = &pt->mshr[msi];
     struct mem_line *l = ms->line != MEM_NONE ? &pt->l2.lines[ms->line] : NULL;
-    if (l) {
-        uint8_t fresh = (uint8_t)(mask & ~l->valid);
-        l->valid |= mask;
-        pt->l2.st.sector_fills += mem_popcount8(fresh);
-    }
+    if (l)
+        mem_cache_fill_sectors(&pt->l2, l, mask);
     if (--ms->out)
         return;
     for (int32_t k = ms->head; k != MEM_NONE;) {

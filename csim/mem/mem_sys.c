@@ -190,6 +190,12 @@ static bool clocks_ok(const struct cfg *c)
 
 struct mem_sys *mem_sys_create(const struct cfg *c, unsigned nsms, char *err, size_t errlen)
 {
+    return mem_sys_create_env(c, nsms, NULL, err, errlen);
+}
+
+struct mem_sys *mem_sys_create_env(const struct cfg *c, unsigned nsms, struct cosim_env *env,
+                                   char *err, size_t errlen)
+{
     if (nsms == 0 || nsms > 65535 || !clocks_ok(c)) {
         MEM_ERR(err, errlen, "bad SM count %u or clock", nsms);
         return NULL;
@@ -226,7 +232,7 @@ struct mem_sys *mem_sys_create(const struct cfg *c, unsigned nsms, char *err, si
             mem_sys_free(m);
             return NULL;
         }
-    if (mem_l2_init(m, err, errlen)) {
+    if (mem_l2_init(m, err, errlen) || mem_gdu_init(m, env, err, errlen)) {
         mem_sys_free(m);
         return NULL;
     }
@@ -237,6 +243,7 @@ void mem_sys_free(struct mem_sys *m)
 {
     if (!m)
         return;
+    mem_gdu_free(m);
     for (unsigned i = 0; m->sm && i < m->nsms; i++) {
         struct mem_sm *s = &m->sm[i];
         mem_cache_free(&s->l1);
@@ -290,6 +297,7 @@ static int32_t new_pkt(struct mem_sys *m, const struct core_mem_req *r, uint8_t 
     pk->sm = r->sm;
     pk->warp = r->warp;
     pk->kind = kind;
+    pk->pc = r->pc;
     pk->bytes = (uint16_t)(kind == MEM_PK_READ ? MEM_PKT_HDR : MEM_PKT_HDR + r->bytes);
     return k;
 }
@@ -341,7 +349,7 @@ static bool l1_read(struct mem_sys *m, struct mem_sm *s, const struct core_mem_r
     if (l && (l->valid & need) == need) {
         s->l1.st.accesses++;
         s->l1.st.hits++;
-        l->used |= need;
+        mem_cache_ref(&s->l1, l, need);
         mem_cache_touch(&s->l1, l);
         resp_push(m, s, t, r->tag, r->warp);
         return true;
@@ -356,7 +364,8 @@ static bool l1_read(struct mem_sys *m, struct mem_sm *s, const struct core_mem_r
         s->l1.st.misses++;
         s->l1.st.mshr_merges++;
         s->l1.st.sector_misses += mem_popcount8(missing);
-        l->used |= need;
+        mem_cache_ref(&s->l1, l, need);
+        l->fnpr |= extra;                    /* the allocating fetch left them out */
         mem_cache_touch(&s->l1, l);
         add_waiter(s, ms, r);
         if (extra)
@@ -368,18 +377,29 @@ static bool l1_read(struct mem_sys *m, struct mem_sm *s, const struct core_mem_r
         return l1_fail(s);
     if (!v && !(v = mem_cache_victim(&s->l1, set)))
         return l1_fail(s);
-    if (!l)
+    uint8_t fetch = missing;
+    if (!l) {           /* a line miss: the GDU says how much of it to fetch */
+        uint32_t trig = mem_gdu_trig(&s->gdu, r->pc, need);
+        uint8_t extra = mem_gdu_step(m, &s->gdu, &s->l1.st, now, 1, r->line_addr, trig,
+                                     v->present ? v : NULL);
         mem_cache_fill_line(&s->l1, v, r->line_addr);
+        v->trig = trig;
+        fetch = (uint8_t)(need | (extra & s->gdu.all));
+        v->fdem = need;
+        v->fprd = (uint8_t)(fetch & ~need);
+    } else {            /* a sector miss: the earlier fetch left them out */
+        v->fnpr |= missing;
+    }
     s->l1.st.accesses++;
     s->l1.st.misses++;
     s->l1.st.sector_misses += mem_popcount8(missing);
-    v->used |= need;
+    mem_cache_ref(&s->l1, v, need);
     mem_cache_touch(&s->l1, v);
     int32_t msi = s->mshr_free[--s->nmshr_free];
     s->mshr[msi] = (struct mem_l1_mshr){.line = (int32_t)(v - s->l1.lines), .head = MEM_NONE, .tail = MEM_NONE};
     v->mshr = msi;
     add_waiter(s, &s->mshr[msi], r);
-    return send_read(m, s, msi, r, missing, t);
+    return send_read(m, s, msi, r, fetch, t);
 }
 
 bool mem_access(struct mem_sys *m, const struct core_mem_req *r, uint64_t now)
@@ -402,7 +422,7 @@ bool mem_access(struct mem_sys *m, const struct core_mem_req *r, uint64_t now)
         s->l1.st.accesses++;
         if (l && (l->valid & r->sector_mask) == r->sector_mask) {
             s->l1.st.hits++;
-            l->used |= r->sector_mask;
+            mem_cache_ref(&s->l1, l, r->sector_mask);
             mem_cache_touch(&s->l1, l);
         } else {
             s->l1.st.misses++;
@@ -429,10 +449,7 @@ static void sm_arrive(struct mem_sys *m, int32_t k, uint64_t t)
     int32_t msi = pk->l1_mshr;
     struct mem_l1_mshr *ms = &s->mshr[msi];
     if (ms->line != MEM_NONE) {
-        struct mem_line *l = &s->l1.lines[ms->line];
-        uint8_t fresh = (uint8_t)(pk->l1_mask & ~l->valid);
-        l->valid |= pk->l1_mask;
-        s->l1.st.sector_fills += mem_popcount8(fresh);
+        mem_cache_fill_sectors(&s->l1, &s->l1.lines[ms->line], pk->l1_mask);
     }
     mem_pkt_release(m, k);
     if (--ms->out)
@@ -504,6 +521,14 @@ static void cache_add(ls_cache_stats *acc, const ls_cache_stats *s)
     acc->reservation_fails += s->reservation_fails;
     for (unsigned i = 0; i <= LS_MAX_SECTORS; i++)
         acc->used_sectors_hist[i] += s->used_sectors_hist[i];
+    acc->demand += s->demand;
+    acc->pred_ref += s->pred_ref;
+    acc->pred_nref += s->pred_nref;
+    acc->npred_ref += s->npred_ref;
+    acc->gdu_queries += s->gdu_queries;
+    acc->gdu_fg += s->gdu_fg;
+    acc->gdu_insertions += s->gdu_insertions;
+    acc->gdu_inversions += s->gdu_inversions;
 }
 
 void mem_stats(const struct mem_sys *m, ls_cache_stats *l1d, ls_cache_stats *l2, ls_dram_stats *dram)
@@ -524,6 +549,18 @@ void mem_stats(const struct mem_sys *m, ls_cache_stats *l1d, ls_cache_stats *l2,
         d.row_hits += pt->st.row_hits;
         d.activates += pt->st.activates;
         d.precharges += pt->st.precharges;
+        d.read_bytes += pt->st.read_bytes;
+        d.write_bytes += pt->st.write_bytes;
+        for (unsigned k = 0; k < 2; k++) {
+            ls_dram_class *x = &d.by_size[k];
+            const ls_dram_class *y = &pt->st.by_size[k];
+            x->requests += y->requests;
+            x->reads += y->reads;
+            x->writes += y->writes;
+            x->row_hits += y->row_hits;
+            x->activates += y->activates;
+            x->precharges += y->precharges;
+        }
     }
     if (l1d) *l1d = a;
     if (l2) *l2 = b;

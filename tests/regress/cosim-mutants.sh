@@ -14,6 +14,9 @@ fail=0
 # configurations that give each block's modes traffic
 declare -A variants
 variants[slp]="slp.permutation=none slp.permutation=balanced slp.permutation=odd_even slp.permutation=rotate_odd_1"
+# BGP (LAMAR): the GDUs of the L1Ds and L2 slices; a short skew window
+# and refresh period make windows close near the threshold and arrays clear
+variants[bgp]="lamar.gdu=bgp lamar.gdu=bgp,lamar.bgp_num_evict=10,lamar.bgp_refresh=8 lamar.gdu=bgp,lamar.bgp_num_evict=3,lamar.bgp_refresh=4,lamar.th_fg=3"
 for top in rtl/*.v; do
   blk=$(basename "$top" .v)
   case $blk in *_*) continue ;; esac
@@ -25,10 +28,11 @@ for top in rtl/*.v; do
     what=$(grep -h "ifdef MUTANT_$k\b" rtl/"$blk"*.v | head -1 | sed 's/.*\/\/ *//')
     caught=""
     for v in ${variants[$blk]}; do
-      "$cli" run bfs --size small --rtl "$blk=$f" --set "$v" --fail-dir "$out/fail" \
+      sets=(); for kv in ${v//,/ }; do sets+=(--set "$kv"); done   # a,b: two --set
+      "$cli" run bfs --size small --rtl "$blk=$f" "${sets[@]}" --fail-dir "$out/fail" \
           >"$out/${blk}_m$k.txt" 2>&1
       rc=$?
-      if [ $rc = 3 ] && grep -q "MISMATCH sm[0-9]*\.$blk" "$out/${blk}_m$k.txt"; then
+      if [ $rc = 3 ] && grep -q "MISMATCH [a-z0-9]*\.$blk" "$out/${blk}_m$k.txt"; then
         caught=$v
         break
       fi

@@ -16,6 +16,7 @@
 #include "lockstep.h"
 #include "cosim/cosim.h"
 #include "blocks/slp.h"
+#include "blocks/bgp.h"
 #include "workloads/workload.h"
 #include "workloads/wl_ptx.h"
 
@@ -82,6 +83,53 @@ static void test_slp_clocking_rule(void **state)
     }
     /* an active edge leaves registered outputs that the first idle edge clears */
     assert_true(tight > 1000);
+}
+
+/* The BGP (LAMAR's GDU, sm<i>.bgp and l2s<i>.bgp): settle = 1 is enough
+ * and tight on random query/eviction histories under three parameter sets. */
+static void test_bgp_clocking_rule(void **state)
+{
+    (void)state;
+    const struct cosim_desc *d = cosim_desc_find("bgp");
+    assert_non_null(d);
+    assert_int_equal(d->id, LS_BLK_BGP);
+    uint64_t seed = 0x7654321;
+    struct bgp_cfg cfgs[3] = { bgp_cfg_default(), bgp_cfg_default(), bgp_cfg_default() };
+    cfgs[1].M = 256; cfgs[1].K = 4; cfgs[1].N = 8; cfgs[1].NUM_EVICT = 5;
+    cfgs[2].TH_FG = 3; cfgs[2].N = 4; cfgs[2].NUM_EVICT = 2; cfgs[2].SKEW_PCT = 40;
+    size_t regs = offsetof(struct bgp_state, st);
+    unsigned tight = 0;
+    static struct bgp_state s, mid, prev;
+    for (unsigned trial = 0; trial < 1500; trial++) {
+        const struct bgp_cfg *c = &cfgs[trial % 3];
+        assert_int_equal(bgp_init(&s, c), 0);
+        struct bgp_in in, idle;
+        struct bgp_out o, o2;
+        memset(&idle, 0, sizeof idle);
+        unsigned n = 1 + (unsigned)(rnd(&seed) % 40);
+        for (unsigned i = 0; i < n; i++) {
+            memset(&in, 0, sizeof in);
+            in.q_valid_i[0] = (uint32_t)(rnd(&seed) & 1);
+            in.q_addr_i[0] = (uint32_t)(rnd(&seed) % 64) << 7;
+            in.e_valid_i[0] = (uint32_t)(!in.q_valid_i[0] || (rnd(&seed) & 1));
+            in.e_addr_i[0] = (uint32_t)(rnd(&seed) % 64) << 7;
+            in.e_used_i[0] = (uint32_t)(rnd(&seed) % 5);
+            bgp_step(&s, &in, &o);
+        }
+        for (unsigned i = 0; i + 1 < d->settle; i++)
+            bgp_step(&s, &idle, &o);
+        mid = s;
+        bgp_step(&s, &idle, &o);
+        tight += memcmp(&mid, &s, regs) != 0;
+        for (unsigned k = 0; k < 5; k++) {
+            prev = s;
+            bgp_step(&s, &idle, &o2);
+            assert_memory_equal(&prev, &s, regs);
+            assert_memory_equal(&o, &o2, sizeof o);
+        }
+    }
+    /* every trial ends on an active edge: its valid outputs need one idle edge */
+    assert_int_equal(tight, 1500);
 }
 
 static struct cosim_env *c_env(void)
@@ -265,6 +313,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_slp_clocking_rule),
+        cmocka_unit_test(test_bgp_clocking_rule),
         cmocka_unit_test(test_seam_counters),
         cmocka_unit_test(test_seam_bad_params),
         cmocka_unit_test(test_gpu_slp_traffic),
