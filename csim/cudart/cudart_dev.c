@@ -602,6 +602,13 @@ cudaError_t cudaCreateTextureObject(cudaTextureObject_t *t,
     tx.min_mipmap_level_clamp = td->minMipmapLevelClamp;
     tx.max_mipmap_level_clamp = td->maxMipmapLevelClamp;
     tx.seamless_cubemap = td->seamlessCubemap;
+    if (res.type == LS_RES_LINEAR) {
+        /* CUDA ignores addressMode for linear resources: tex1Dfetch reads 0
+         * outside, which is border mode with a zero border */
+        for (int i = 0; i < 3; i++)
+            tx.address_mode[i] = LS_ADDRESS_BORDER;
+        memset(tx.border_color, 0, sizeof tx.border_color);
+    }
     uint64_t h = 0;
     ls_status st = ls_texture_create(rt->gpu, &res, &tx, &h);
     if (st != LS_OK)

@@ -41,6 +41,7 @@ struct cudart_var {
     struct cudart_mod *mod;
     size_t size;
     int managed;
+    void *mhost;               /* managed: the host copy (owned here)      */
 };
 
 /* Managed memory: a host copy of a device range, made equal before and

@@ -245,13 +245,49 @@ struct cudart_rt *cudart_get(cudaError_t *err)
     return rt;
 }
 
+/* __managed__ variables of m: a host copy the program reaches through the
+ * pointer nvcc registered, made equal to the device copy at every launch
+ * boundary like cudaMallocManaged memory. Without a GPU copy (the module
+ * failed to load) the host still gets zeroed memory, never a NULL. */
+static void managed_vars(struct cudart_rt *rt, struct cudart_mod *m)
+{
+    for (size_t i = 0; i < rt->nvars; i++) {
+        struct cudart_var *v = &rt->vars[i];
+        if (!v->managed || v->mod != m)
+            continue;
+        if (!v->mhost && !(v->mhost = calloc(1, v->size ? v->size : 1))) {
+            fprintf(stderr, "lockstep cudart: out of host memory for __managed__ %s\n",
+                    v->name);
+            continue;
+        }
+        *(void **)(uintptr_t)v->host = v->mhost;
+        ls_dptr d;
+        size_t n;
+        if (!m->lsmod || ls_module_symbol(rt->gpu, m->lsmod, v->name, &d, &n) != LS_OK ||
+            n != v->size || ls_memcpy_dtoh(rt->gpu, v->mhost, d, n) != LS_OK)
+            continue;
+        struct cudart_managed *nm = grow(rt->mgd, &rt->capmgd, rt->nmgd, sizeof *nm);
+        if (!nm)
+            continue;
+        rt->mgd = nm;
+        rt->mgd[rt->nmgd++] = (struct cudart_managed){ d, n, 0, v->mhost };
+    }
+}
+
 cudaError_t cudart_mod_ready(struct cudart_rt *rt, struct cudart_mod *m)
 {
-    if (m->err != cudaSuccess)
+    if (m->err != cudaSuccess) {
+        managed_vars(rt, m);
         return m->err;
+    }
     if (m->lsmod)
         return cudaSuccess;
+    /* .attribute(.managed) only says where the host reaches the variable
+     * (managed_vars); blanked so the PTX keeps its lines and columns */
+    for (char *p = m->ptx; (p = strstr(p, ".attribute(.managed)")) != NULL;)
+        memset(p, ' ', strlen(".attribute(.managed)"));
     ls_status st = ls_module_load_text(rt->gpu, m->name, m->ptx, m->len, &m->lsmod);
+    managed_vars(rt, m);
     if (st != LS_OK) {
         m->lsmod = NULL;
         m->load_st = st;
@@ -362,7 +398,7 @@ static void add_var(void **handle, const void *host, const char *name, size_t si
     }
     g_rt.vars = nv;
     g_rt.vars[g_rt.nvars++] = (struct cudart_var){ host, nm,
-        (struct cudart_mod *)handle, size, managed };
+        (struct cudart_mod *)handle, size, managed, NULL };
 }
 
 void __cudaRegisterVar(void **handle, char *hostVar, char *deviceAddress,
@@ -428,12 +464,9 @@ cudaError_t cudart_managed_pull(struct cudart_rt *rt)
 
 void cudart_gpu_reset(struct cudart_rt *rt)
 {
-    for (size_t i = 0; i < rt->nmgd; i++) {
-        if (rt->mgd[i].map)
+    for (size_t i = 0; i < rt->nmgd; i++)
+        if (rt->mgd[i].map)        /* __managed__ variables keep their host copy */
             munmap(rt->mgd[i].host, rt->mgd[i].map);
-        else
-            free(rt->mgd[i].host);
-    }
     rt->nmgd = 0;
     ls_gpu_destroy(rt->gpu);
     rt->gpu = NULL;
