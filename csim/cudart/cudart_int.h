@@ -52,6 +52,7 @@ struct cudart_managed {
     ls_dptr d;
     size_t size, map;          /* bytes asked, bytes mapped (0: malloc'd)  */
     void *host;
+    ls_dptr pad[4];            /* fillers that made d page-aligned         */
 };
 
 /* One launch as the stats JSON and the summary report it. */

@@ -93,6 +93,8 @@ cudaError_t cudaFree(void *p)
     for (size_t i = 0; i < rt->nmgd; i++)
         if (rt->mgd[i].d == d && rt->mgd[i].map) {
             munmap(p, rt->mgd[i].map);
+            for (int k = 0; k < 4; k++)
+                ls_free(rt->gpu, rt->mgd[i].pad[k]);
             rt->mgd[i] = rt->mgd[--rt->nmgd];
             break;
         }
@@ -167,26 +169,38 @@ cudaError_t cudaMallocManaged(void **p, size_t n, unsigned flags)
         rt->mgd = nm;
         rt->capmgd = nc;
     }
-    ls_dptr d = 0;
-    ls_status st = ls_malloc(rt->gpu, &d, n);
-    if (st != LS_OK)
-        return lib_fail(rt, st, "cudaMallocManaged");
+    /* the host pages sit at the device address, so it must be page-aligned:
+     * small filler allocations push first fit up to a page boundary */
     size_t pg = (size_t)sysconf(_SC_PAGESIZE);
-    size_t map = (n + pg - 1) / pg * pg;
+    struct cudart_managed r = { 0, n, (n + pg - 1) / pg * pg, NULL, { 0 } };
+    ls_status st = LS_OK;
+    for (int k = 0; st == LS_OK; k++) {
+        st = ls_malloc(rt->gpu, &r.d, n);
+        if (st != LS_OK || r.d % pg == 0 || k == 4)
+            break;
+        ls_free(rt->gpu, r.d);
+        st = ls_malloc(rt->gpu, &r.pad[k], pg - r.d % pg);
+    }
     void *h = MAP_FAILED;
-    if (d % pg == 0 && map)
-        h = mmap((void *)(uintptr_t)d, map, PROT_READ | PROT_WRITE,
+    if (st == LS_OK && r.d % pg == 0 && r.map)
+        h = mmap((void *)(uintptr_t)r.d, r.map, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
-    if (h != (void *)(uintptr_t)d) {
+    if (h != (void *)(uintptr_t)r.d) {
         if (h != MAP_FAILED)
-            munmap(h, map);
-        ls_free(rt->gpu, d);
+            munmap(h, r.map);
+        if (st == LS_OK)
+            ls_free(rt->gpu, r.d);
+        for (int k = 0; k < 4; k++)
+            ls_free(rt->gpu, r.pad[k]);
+        if (st != LS_OK)
+            return lib_fail(rt, st, "cudaMallocManaged");
         return cudart_fail(rt, cudaErrorMemoryAllocation, "cudaMallocManaged",
                            "cannot map host pages at device address 0x%llx (%zu "
                            "bytes): the host uses that range",
-                           (unsigned long long)d, n);
+                           (unsigned long long)r.d, n);
     }
-    rt->mgd[rt->nmgd++] = (struct cudart_managed){ d, n, map, h };
+    r.host = h;
+    rt->mgd[rt->nmgd++] = r;
     *p = h;
     return cudaSuccess;
 }

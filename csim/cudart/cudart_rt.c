@@ -270,7 +270,7 @@ static void managed_vars(struct cudart_rt *rt, struct cudart_mod *m)
         if (!nm)
             continue;
         rt->mgd = nm;
-        rt->mgd[rt->nmgd++] = (struct cudart_managed){ d, n, 0, v->mhost };
+        rt->mgd[rt->nmgd++] = (struct cudart_managed){ d, n, 0, v->mhost, { 0 } };
     }
 }
 
