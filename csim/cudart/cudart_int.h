@@ -116,7 +116,8 @@ cudaError_t cudart_fail(struct cudart_rt *rt, cudaError_t e, const char *fn,
                         const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* The CUDA error of a library status (LS_ERR_MEMFAULT -> cudaErrorIllegalAddress, ...). */
 cudaError_t cudart_from_status(ls_status st);
-/* Managed region holding [p, p+n), or NULL. */
+/* The cudaMallocManaged region (host pages at the device address) holding
+ * device range [p, p+n), or NULL. */
 struct cudart_managed *cudart_managed_find(struct cudart_rt *rt, uint64_t p, size_t n);
 /* Copies every managed region host -> device (before a launch). */
 cudaError_t cudart_managed_push(struct cudart_rt *rt);

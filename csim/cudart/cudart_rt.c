@@ -60,6 +60,9 @@ cudaError_t cudart_from_status(ls_status st)
     case LS_ERR_LAUNCH: return cudaErrorInvalidConfiguration;
     case LS_ERR_IO: return cudaErrorFileNotFound;
     case LS_ERR_INTERNAL: return cudaErrorUnknown;
+    /* TODO(merge, issue 21 part B): LS_ERR_ASSERT (device assert) maps to
+     * cudaErrorAssert; it is an enum value, so the branch that adds it
+     * defines LS_ERR_ASSERT_DEFINED or this case is made unconditional */
 #ifdef LS_ERR_ASSERT_DEFINED
     case LS_ERR_ASSERT: return cudaErrorAssert;
 #endif
