@@ -22,7 +22,7 @@ LIB     := $(BUILD)/liblockstep.a
 CLI     := $(BUILD)/lockstep
 WLLIB   := $(BUILD)/libworkloads.a
 
-LIB_SRCS  := $(sort $(shell find csim -name '*.c' -not -path 'csim/cli/*'))
+LIB_SRCS  := $(sort $(shell find csim -name '*.c' -not -path 'csim/cli/*' -not -path 'csim/cudart/*'))
 CLI_SRCS  := $(sort $(wildcard csim/cli/*.c))
 WL_SRCS   := $(sort $(wildcard workloads/*.c workloads/*/*.c))
 WL_PTX    := $(sort $(wildcard workloads/*/*.ptx))

@@ -58,6 +58,11 @@ int cli_list(const char *argv0, int argc, char **argv);
 int cli_check(int argc, char **argv);
 /* `lockstep run WORKLOAD...|all [options]`. Returns an exit status. */
 int cli_run(int argc, char **argv);
+/* `lockstep exec [machine options] [--stats-json F] [--quiet] -- PROG ARGS`:
+ * runs a CUDA program built with nvcc -cudart shared on the simulator
+ * (build/libcudart.so.13 preloaded; docs/cuda-programs.md). Replaces the
+ * process with the program; returns an exit status only on an error. */
+int cli_exec(int argc, char **argv);
 /* `lockstep config [--config X] [--set k=v]... --dump`: prints the effective
  * timing configuration; a bad config or override gives status 2. */
 int cli_config(int argc, char **argv);

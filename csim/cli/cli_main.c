@@ -43,6 +43,11 @@ static void usage(FILE *f)
 "      --check LIST          memcheck,racecheck,synccheck,initcheck | all | none:\n"
 "                            undefined behaviour found (docs/checks.md)\n"
 "      --check-error         a check finding fails the launch (exit status 4)\n"
+"  exec [OPTIONS] -- PROGRAM [ARGS]\n"
+"                            run a CUDA program built with nvcc -cudart shared\n"
+"                            on the simulator (docs/cuda-programs.md); takes\n"
+"                            --mode, --config, --set, --cosim, --check,\n"
+"                            --stats-json FILE, --quiet\n"
 "  diff OLD.json NEW.json    compare two --stats-json files figure by figure\n"
 "                            (exit 1: a result changed or a figure moved more\n"
 "                            than --tol; docs/golden.md)\n"
@@ -102,6 +107,8 @@ int main(int argc, char **argv)
         return cli_replay(argc - 2, argv + 2);
     if (!strcmp(cmd, "config"))
         return cli_config(argc - 2, argv + 2);
+    if (!strcmp(cmd, "exec"))
+        return cli_exec(argc - 2, argv + 2);
     fprintf(stderr, "lockstep: unknown command '%s' (try lockstep --help)\n", cmd);
     return CLI_USAGE;
 }

@@ -1,0 +1,148 @@
+/* Internals of the CUDA runtime library (build/libcudart.so.13): the one
+ * process-wide runtime state behind the CUDA calls, the registered
+ * modules, kernels and variables, and the helpers the cudart_*.c files
+ * share. docs/cuda-programs.md describes the library. */
+#ifndef CUDART_INT_H
+#define CUDART_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <pthread.h>
+#include "lockstep.h"
+#include "cudart/cudart_types.h"
+
+/* Exported CUDA entry points: default visibility (everything else in the
+ * library is hidden by -fvisibility=hidden and the version script). */
+#define CUDART_API __attribute__((visibility("default")))
+
+/* One registered fat binary (a translation unit's device code). */
+struct cudart_mod {
+    const void *wrapper;       /* the __fatBinC_Wrapper_t nvcc emitted     */
+    char name[300];            /* "PROG module N" (messages)               */
+    char *ptx;                 /* decoded PTX text (NULL on error)         */
+    size_t len;
+    ls_module *lsmod;          /* loaded at __cudaRegisterFatBinaryEnd     */
+    ls_status load_st;         /* LS_OK, or why the PTX did not load       */
+    cudaError_t err;           /* cudaSuccess or the error its use returns */
+    char msg[1400];            /* why, when err != cudaSuccess             */
+};
+
+/* One registered kernel: host stub -> device name. */
+struct cudart_fn {
+    const void *host;
+    char *name;
+    struct cudart_mod *mod;
+};
+
+/* One registered __device__/__constant__/__managed__ variable. */
+struct cudart_var {
+    const void *host;          /* the host shadow (or, managed: void **)   */
+    char *name;
+    struct cudart_mod *mod;
+    size_t size;
+    int managed;
+    void *mhost;               /* managed: the host copy (owned here)      */
+};
+
+/* Managed memory: a host copy of a device range, made equal before and
+ * after every launch. cudaMallocManaged: host pages mapped at the device
+ * address itself (host == d, map bytes); __managed__ variables: a host
+ * buffer the program reaches through the pointer nvcc registered. */
+struct cudart_managed {
+    ls_dptr d;
+    size_t size, map;          /* bytes asked, bytes mapped (0: malloc'd)  */
+    void *host;
+    ls_dptr pad[4];            /* fillers that made d page-aligned         */
+};
+
+/* One launch as the stats JSON and the summary report it. */
+struct cudart_launch {
+    char kernel[96];
+    ls_status st;
+    ls_stats s;
+    uint64_t digest;
+    int have_digest;
+};
+
+/* A pushed <<<grid, block, shared, stream>>> configuration. */
+struct cudart_callcfg {
+    dim3 grid, block;
+    size_t shared;
+    void *stream;
+};
+
+#define CUDART_MAX_CALLCFG 16
+
+struct cudart_rt {
+    pthread_mutex_t lock;
+    int inited;                /* cudart_get ran its one-time set-up       */
+    cudaError_t init_err;      /* cudaSuccess, or why there is no GPU      */
+    char init_msg[1024];
+    pthread_t owner;           /* the host thread that made the first call */
+    ls_config cfg;
+    char *sets_buf;            /* LOCKSTEP_SET copy, split in place        */
+    const char **sets;
+    char *stats_path;          /* LOCKSTEP_STATS or NULL                   */
+    int quiet;                 /* LOCKSTEP_QUIET                           */
+    char prog[256];            /* program name (/proc/self/comm)           */
+    char config_name[256];
+    ls_gpu *gpu;
+    /* registrations */
+    struct cudart_mod **mods;   size_t nmods, capmods;
+    struct cudart_fn *fns;      size_t nfns, capfns;
+    struct cudart_var *vars;    size_t nvars, capvars;
+    struct cudart_managed *mgd; size_t nmgd, capmgd;
+    /* launches */
+    struct cudart_callcfg cc[CUDART_MAX_CALLCFG];
+    int ncc;
+    struct cudart_launch *launches; size_t nlaunches, caplaunches;
+    double now_ms;             /* simulated time: kernel cycles / clock    */
+    /* errors */
+    cudaError_t last;          /* cudaGetLastError                         */
+    cudaError_t sticky;        /* a kernel fault: every later call fails   */
+    int functional_time_noted;
+    int reported;              /* the exit summary was written             */
+};
+
+/* The runtime, set up on first use from the LOCKSTEP_* environment; NULL
+ * (with *err set and the reason printed once) when there is no usable
+ * GPU or the caller is not the first host thread. Every API entry point
+ * starts with it. */
+struct cudart_rt *cudart_get(cudaError_t *err);
+/* Records e as the last error of rt (cudaGetLastError) and returns it. */
+cudaError_t cudart_ret(struct cudart_rt *rt, cudaError_t e);
+/* Prints "lockstep cudart: fn: message" on stderr, records e, returns e. */
+cudaError_t cudart_fail(struct cudart_rt *rt, cudaError_t e, const char *fn,
+                        const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* The CUDA error of a library status (LS_ERR_MEMFAULT -> cudaErrorIllegalAddress, ...). */
+cudaError_t cudart_from_status(ls_status st);
+/* The cudaMallocManaged region (host pages at the device address) holding
+ * device range [p, p+n), or NULL. */
+struct cudart_managed *cudart_managed_find(struct cudart_rt *rt, uint64_t p, size_t n);
+/* Copies every managed region host -> device (before a launch). */
+cudaError_t cudart_managed_push(struct cudart_rt *rt);
+/* Copies every managed region device -> host (after a launch). */
+cudaError_t cudart_managed_pull(struct cudart_rt *rt);
+/* Loads mod's PTX into the GPU if not done; returns its error. */
+cudaError_t cudart_mod_ready(struct cudart_rt *rt, struct cudart_mod *m);
+/* Registered variable whose host shadow is sym, or NULL. */
+struct cudart_var *cudart_var_find(struct cudart_rt *rt, const void *sym);
+/* Writes the exit summary on stderr (unless quiet) and the stats JSON
+ * (LOCKSTEP_STATS); once per process or per cudaDeviceReset. */
+void cudart_report(struct cudart_rt *rt);
+/* Frees the GPU and every registration-independent resource (reset). */
+void cudart_gpu_reset(struct cudart_rt *rt);
+
+/* Decodes the PTX of a registered fat binary (nvcc's __fatBinC_Wrapper_t):
+ * uncompressed, LZ4 (-compress-mode speed) or zstd (the default; through
+ * the system's libzstd.so.1) entries. Picks the sm_75 PTX, else the
+ * lowest-architecture PTX. Returns 0 with a malloc'd NUL-terminated text
+ * in *ptx, or -1 with a message naming what is missing and the nvcc flags
+ * that avoid it. */
+int cudart_fatbin_ptx(const void *wrapper, char **ptx, size_t *len,
+                      char *err, size_t errlen);
+/* Decodes an LZ4 block (no frame) of n bytes into exactly cap bytes of
+ * out. Returns 0, or -1 on a malformed block. */
+int cudart_lz4_block(const uint8_t *in, size_t n, uint8_t *out, size_t cap);
+
+#endif

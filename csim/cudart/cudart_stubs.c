@@ -1,0 +1,25 @@
+/* Every other entry point of NVIDIA's libcudart.so.13 (cudart_stubs.def):
+ * a program that calls one gets cudaErrorNotSupported and a one-line
+ * message naming the call, never a missing-symbol abort or a silent
+ * no-op. The stubs take no arguments: under the x86-64 SysV ABI a caller
+ * passing any may call them, and every one of these calls returns a
+ * cudaError_t (or nothing) in the CUDA API. */
+#include <stdio.h>
+#include "cudart/cudart_int.h"
+
+static int unsupported(const char *name)
+{
+    cudaError_t e;
+    struct cudart_rt *rt = cudart_get(&e);
+    fprintf(stderr, "lockstep cudart: %s is not supported by Lockstep's CUDA "
+            "runtime (cudaErrorNotSupported; docs/cuda-programs.md lists the "
+            "supported calls)\n", name);
+    if (rt)
+        cudart_ret(rt, cudaErrorNotSupported);
+    return cudaErrorNotSupported;
+}
+
+#define CUDART_STUB(name) CUDART_API int name(void); \
+    int name(void) { return unsupported(#name); }
+#include "cudart/cudart_stubs.def"
+#undef CUDART_STUB

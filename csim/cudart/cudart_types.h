@@ -1,0 +1,167 @@
+/* The CUDA runtime ABI that programs built with nvcc 13 (-cudart shared)
+ * bind to: the types, values and struct layouts of the calls
+ * libcudart.so.13 implements, written out here so the library builds
+ * without a CUDA installation. Layouts are those of CUDA 13.0's
+ * driver_types.h / texture_types.h (tests/cuda/layout.c compares them
+ * field by field where nvcc is installed). */
+#ifndef CUDART_TYPES_H
+#define CUDART_TYPES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef int cudaError_t;          /* enum cudaError */
+typedef struct cudart_stream *cudaStream_t;
+typedef struct cudart_event *cudaEvent_t;
+typedef void *cudaKernel_t;       /* here: the registered host stub */
+typedef unsigned long long cudaTextureObject_t;
+typedef unsigned long long cudaSurfaceObject_t;
+
+typedef struct dim3 { unsigned x, y, z; } dim3;
+
+enum {
+    cudaSuccess = 0,
+    cudaErrorInvalidValue = 1,
+    cudaErrorMemoryAllocation = 2,
+    cudaErrorInitializationError = 3,
+    cudaErrorInvalidConfiguration = 9,
+    cudaErrorInvalidPitchValue = 12,
+    cudaErrorInvalidSymbol = 13,
+    cudaErrorInvalidDevicePointer = 17,
+    cudaErrorInvalidTexture = 18,
+    cudaErrorInvalidChannelDescriptor = 20,
+    cudaErrorInvalidMemcpyDirection = 21,
+    cudaErrorInvalidDeviceFunction = 98,
+    cudaErrorNoDevice = 100,
+    cudaErrorInvalidDevice = 101,
+    cudaErrorInvalidKernelImage = 200,
+    cudaErrorNoKernelImageForDevice = 209,
+    cudaErrorInvalidPtx = 218,
+    cudaErrorFileNotFound = 301,
+    cudaErrorSharedObjectSymbolNotFound = 302,
+    cudaErrorInvalidResourceHandle = 400,
+    cudaErrorSymbolNotFound = 500,
+    cudaErrorNotReady = 600,
+    cudaErrorIllegalAddress = 700,
+    cudaErrorLaunchOutOfResources = 701,
+    cudaErrorLaunchTimeout = 702,
+    cudaErrorAssert = 710,
+    cudaErrorLaunchFailure = 719,
+    cudaErrorNotSupported = 801,
+    cudaErrorUnknown = 999
+};
+
+enum cudaMemcpyKind {
+    cudaMemcpyHostToHost = 0, cudaMemcpyHostToDevice = 1,
+    cudaMemcpyDeviceToHost = 2, cudaMemcpyDeviceToDevice = 3,
+    cudaMemcpyDefault = 4
+};
+
+struct cudaFuncAttributes {
+    size_t sharedSizeBytes, constSizeBytes, localSizeBytes;
+    int maxThreadsPerBlock, numRegs, ptxVersion, binaryVersion, cacheModeCA;
+    int maxDynamicSharedSizeBytes, preferredShmemCarveout;
+    int clusterDimMustBeSet, requiredClusterWidth, requiredClusterHeight;
+    int requiredClusterDepth, clusterSchedulingPolicyPreference;
+    int nonPortableClusterSizeAllowed;
+    int reserved[16];
+};
+
+struct cudaChannelFormatDesc { int x, y, z, w; int f; };
+enum { cudaChannelFormatKindSigned = 0, cudaChannelFormatKindUnsigned = 1,
+       cudaChannelFormatKindFloat = 2 };
+enum { cudaResourceTypeArray = 0, cudaResourceTypeMipmappedArray = 1,
+       cudaResourceTypeLinear = 2, cudaResourceTypePitch2D = 3 };
+
+struct cudaResourceDesc {
+    int resType;
+    union {
+        struct { void *array; } array;
+        struct { void *mipmap; } mipmap;
+        struct { void *devPtr; struct cudaChannelFormatDesc desc;
+                 size_t sizeInBytes; } linear;
+        struct { void *devPtr; struct cudaChannelFormatDesc desc;
+                 size_t width, height, pitchInBytes; } pitch2D;
+        struct { int reserved[32]; } reserved;
+    } res;
+    unsigned flags;
+};
+
+struct cudaTextureDesc {
+    int addressMode[3];
+    int filterMode, readMode, sRGB;
+    float borderColor[4];
+    int normalizedCoords;
+    unsigned maxAnisotropy;
+    int mipmapFilterMode;
+    float mipmapLevelBias, minMipmapLevelClamp, maxMipmapLevelClamp;
+    int disableTrilinearOptimization, seamlessCubemap;
+};
+
+/* CUDA 13's cudaDeviceProp (no clockRate: cudaDeviceGetAttribute). */
+struct cudaDeviceProp {
+    char name[256];
+    char uuid[16];
+    char luid[8];
+    unsigned luidDeviceNodeMask;
+    size_t totalGlobalMem, sharedMemPerBlock;
+    int regsPerBlock, warpSize;
+    size_t memPitch;
+    int maxThreadsPerBlock, maxThreadsDim[3], maxGridSize[3];
+    size_t totalConstMem;
+    int major, minor;
+    size_t textureAlignment, texturePitchAlignment;
+    int multiProcessorCount, integrated, canMapHostMemory;
+    int maxTexture1D, maxTexture1DMipmap, maxTexture2D[2], maxTexture2DMipmap[2];
+    int maxTexture2DLinear[3], maxTexture2DGather[2], maxTexture3D[3];
+    int maxTexture3DAlt[3], maxTextureCubemap, maxTexture1DLayered[2];
+    int maxTexture2DLayered[3], maxTextureCubemapLayered[2], maxSurface1D;
+    int maxSurface2D[2], maxSurface3D[3], maxSurface1DLayered[2];
+    int maxSurface2DLayered[3], maxSurfaceCubemap, maxSurfaceCubemapLayered[2];
+    size_t surfaceAlignment;
+    int concurrentKernels, ECCEnabled, pciBusID, pciDeviceID, pciDomainID;
+    int tccDriver, asyncEngineCount, unifiedAddressing, memoryBusWidth;
+    int l2CacheSize, persistingL2CacheMaxSize, maxThreadsPerMultiProcessor;
+    int streamPrioritiesSupported, globalL1CacheSupported, localL1CacheSupported;
+    size_t sharedMemPerMultiprocessor;
+    int regsPerMultiprocessor, managedMemory, isMultiGpuBoard;
+    int multiGpuBoardGroupID, hostNativeAtomicSupported, pageableMemoryAccess;
+    int concurrentManagedAccess, computePreemptionSupported;
+    int canUseHostPointerForRegisteredMem, cooperativeLaunch;
+    size_t sharedMemPerBlockOptin;
+    int pageableMemoryAccessUsesHostPageTables, directManagedMemAccessFromHost;
+    int maxBlocksPerMultiProcessor, accessPolicyMaxWindowSize;
+    size_t reservedSharedMemPerBlock;
+    int hostRegisterSupported, sparseCudaArraySupported;
+    int hostRegisterReadOnlySupported, timelineSemaphoreInteropSupported;
+    int memoryPoolsSupported, gpuDirectRDMASupported;
+    unsigned gpuDirectRDMAFlushWritesOptions;
+    int gpuDirectRDMAWritesOrdering;
+    unsigned memoryPoolSupportedHandleTypes;
+    int deferredMappingCudaArraySupported, ipcEventSupported, clusterLaunch;
+    int unifiedFunctionPointers, deviceNumaConfig, deviceNumaId, mpsEnabled;
+    int hostNumaId;
+    unsigned gpuPciDeviceID, gpuPciSubsystemID;
+    int hostNumaMultinodeIpcSupported;
+    int reserved[56];
+};
+
+/* cudaDeviceAttr values answered by cudaDeviceGetAttribute. */
+enum {
+    cudaDevAttrMaxThreadsPerBlock = 1, cudaDevAttrMaxBlockDimX = 2,
+    cudaDevAttrMaxBlockDimY = 3, cudaDevAttrMaxBlockDimZ = 4,
+    cudaDevAttrMaxGridDimX = 5, cudaDevAttrMaxGridDimY = 6,
+    cudaDevAttrMaxGridDimZ = 7, cudaDevAttrMaxSharedMemoryPerBlock = 8,
+    cudaDevAttrTotalConstantMemory = 9, cudaDevAttrWarpSize = 10,
+    cudaDevAttrMaxRegistersPerBlock = 12, cudaDevAttrClockRate = 13,
+    cudaDevAttrMultiProcessorCount = 16, cudaDevAttrMemoryClockRate = 36,
+    cudaDevAttrGlobalMemoryBusWidth = 37, cudaDevAttrL2CacheSize = 38,
+    cudaDevAttrMaxThreadsPerMultiProcessor = 39,
+    cudaDevAttrComputeCapabilityMajor = 75, cudaDevAttrComputeCapabilityMinor = 76,
+    cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
+    cudaDevAttrMaxRegistersPerMultiprocessor = 82,
+    cudaDevAttrManagedMemory = 83,
+    cudaDevAttrMaxBlocksPerMultiprocessor = 106
+};
+
+#endif
