@@ -14,6 +14,7 @@
 #include "mem/mem.h"
 #include "cosim/cosim.h"
 #include "blocks/slp.h"
+#include "blocks/rvc_comp.h"
 #include "exec/exec_check.h"
 
 static double now_s(void)
@@ -41,6 +42,8 @@ ls_status gpu_cosim_init(ls_gpu *gpu, const ls_config *lc)
         return GPU_FAIL(gpu, LS_ERR_NOMEM, "host memory exhausted (cosim)");
     int be[LS_BLK_COUNT] = { 0 };
     be[LS_BLK_SLP] = (int)gpu->tcfg.slp_backend;
+    be[LS_BLK_RVC_COMP] = (int)gpu->tcfg.rvc_comp_backend;
+    be[LS_BLK_RVC_DECOMP] = (int)gpu->tcfg.rvc_decomp_backend;
     for (int b = 0; b < LS_BLK_COUNT; b++)      /* cosim = all */
         if (gpu->tcfg.cosim == 1 && cosim_desc_by_id(b) && be[b] == COSIM_BE_C)
             be[b] = COSIM_BE_LOCKSTEP;
@@ -62,12 +65,18 @@ ls_status gpu_cosim_init(ls_gpu *gpu, const ls_config *lc)
         const struct cosim_desc *d = cosim_desc_by_id(b);
         if (!d || gpu->cosim->backend[b] == COSIM_BE_C)
             continue;
+        if ((b == LS_BLK_RVC_COMP || b == LS_BLK_RVC_DECOMP) &&
+            !gpu->tcfg.gscalar_compress)
+            continue;       /* RVC has traffic only with compression on */
         struct cosim_inst *ci = calloc(1, sizeof *ci);
         if (!ci)
             return GPU_FAIL(gpu, LS_ERR_NOMEM, "host memory exhausted (cosim)");
         struct slp_cfg c;
         core_slp_cfg(core_sm_slots(&gpu->tcfg), &c);
-        int r = cosim_create(ci, gpu->cosim, d, &c, "probe", e, sizeof e);
+        struct rvc_comp_cfg rc = rvc_comp_cfg_default();   /* both RVC kinds */
+        const void *pc = b == LS_BLK_RVC_COMP || b == LS_BLK_RVC_DECOMP
+                             ? (const void *)&rc : (const void *)&c;
+        int r = cosim_create(ci, gpu->cosim, d, pc, "probe", e, sizeof e);
         if (r == 0)
             cosim_free(ci);
         free(ci);
@@ -101,6 +110,16 @@ static ls_status ensure_machine(ls_gpu *gpu)
             struct core_sm *sm = &gpu->sms[i];
             if (core_slp_init(&sm->slp, gpu->cosim, i, sm->nslots,
                               (unsigned)gpu->tcfg.slp_permutation, e, sizeof e) != 0) {
+                gpu_timing_free(gpu);
+                return GPU_FAIL(gpu, LS_ERR_INVALID, "%s", e);
+            }
+            const struct cfg *tc = &gpu->tcfg;
+            unsigned units[3] = { (unsigned)tc->alu_units, (unsigned)tc->sfu_units,
+                                  (unsigned)tc->mem_units };
+            if (core_rvc_init(&sm->rvc, gpu->cosim, tc->gscalar_compress != 0, i,
+                              units, (unsigned)tc->operand_collectors,
+                              tc->gscalar_granularity == 1, sm->nslots,
+                              tc->gscalar_bvr_energy, e, sizeof e) != 0) {
                 gpu_timing_free(gpu);
                 return GPU_FAIL(gpu, LS_ERR_INVALID, "%s", e);
             }
@@ -342,6 +361,10 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
                     st = gpu_fail(gpu, (ls_status)e, file, (int)f->line, "%s", sm->slp.why);
                     break;
                 }
+                if (e && sm->rvc.why) {
+                    st = gpu_fail(gpu, (ls_status)e, file, (int)f->line, "%s", sm->rvc.why);
+                    break;
+                }
                 if (e) {
                     st = warp_fail(gpu, file, f, sm);
                     break;
@@ -415,6 +438,10 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
         if (e && st == LS_OK)
             st = gpu_fail(gpu, (ls_status)e, file, (int)f->line, "%s",
                           gpu->sms[i].slp.why ? gpu->sms[i].slp.why : "SLP failure");
+        e = core_rvc_finish(&gpu->sms[i].rvc, end);
+        if (e && st == LS_OK)
+            st = gpu_fail(gpu, (ls_status)e, file, (int)f->line, "%s",
+                          gpu->sms[i].rvc.why ? gpu->sms[i].rvc.why : "RVC failure");
     }
     if (stats) {
         memset(stats, 0, sizeof *stats);
@@ -449,6 +476,7 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
             stats->stall.pipe_busy += s->stall.pipe_busy;
             stats->stall.mem_wait += s->stall.mem_wait;
             core_slp_stats(&sm->slp, stats);
+            core_rvc_stats(&sm->rvc, stats);
         }
         for (int b = 0; b < LS_BLK_COUNT; b++)
             if (!stats->cosim[b].instances)

@@ -11,13 +11,15 @@ out=build/test-cosim-mutants
 rm -rf "$out"
 mkdir -p "$out"
 fail=0
-# configurations that give each block's modes traffic
+# configurations that give each block's modes traffic (a variant is one or
+# more key=value joined by '+')
 declare -A variants
 variants[slp]="slp.permutation=none slp.permutation=balanced slp.permutation=odd_even slp.permutation=rotate_odd_1"
+variants[rvc_comp]="gscalar.compress=on gscalar.compress=on+gscalar.granularity=16"
+variants[rvc_decomp]="gscalar.compress=on gscalar.compress=on+gscalar.granularity=16"
 for top in rtl/*.v; do
   blk=$(basename "$top" .v)
-  case $blk in *_*) continue ;; esac
-  [ -n "${variants[$blk]:-}" ] || continue      # not in the GPU loop
+  [ -n "${variants[$blk]:-}" ] || continue      # not in the GPU loop (or a helper)
   n=$(grep -ho 'MUTANT_[0-9]\+' rtl/"$blk".v rtl/"$blk"_*.v 2>/dev/null | sort -u | wc -l)
   for k in $(seq 1 "$n"); do
     f=$out/${blk}_m$k.v
@@ -25,7 +27,9 @@ for top in rtl/*.v; do
     what=$(grep -h "ifdef MUTANT_$k\b" rtl/"$blk"*.v | head -1 | sed 's/.*\/\/ *//')
     caught=""
     for v in ${variants[$blk]}; do
-      "$cli" run bfs --size small --rtl "$blk=$f" --set "$v" --fail-dir "$out/fail" \
+      sets=()
+      for kv in ${v//+/ }; do sets+=(--set "$kv"); done
+      "$cli" run bfs --size small --rtl "$blk=$f" "${sets[@]}" --fail-dir "$out/fail" \
           >"$out/${blk}_m$k.txt" 2>&1
       rc=$?
       if [ $rc = 3 ] && grep -q "MISMATCH sm[0-9]*\.$blk" "$out/${blk}_m$k.txt"; then

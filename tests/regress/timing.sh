@@ -105,7 +105,9 @@ done
 # FCFS DRAM, tiny MSHR/queue counts on gtx480 still give functional memory.
 for sets in "sched_policy=lrr" "sched_policy=gto" "sched_policy=two_level" \
             "l1d_size=0" "dram_subranks=2 dram_sched=fcfs" "num_sms=1" \
-            "l1d_mshrs=1 dram_queue=1 num_schedulers=1"; do
+            "l1d_mshrs=1 dram_queue=1 num_schedulers=1" \
+            "gscalar.compress=on" \
+            "gscalar.compress=on gscalar.granularity=16 gscalar.extra_latency=0"; do
   args=(); for kv in $sets; do args+=(--set "$kv"); done
   tag=$(echo "$sets" | tr ' =' '_-')
   "$cli" run all --size "$size" --mode timing --config gtx480 "${args[@]}" \
