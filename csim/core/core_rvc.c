@@ -149,26 +149,6 @@ static unsigned reg_words(const struct ptx_func *f, int32_t r)
     return ptx_type_bits(t) > 32 ? 2 : 1;
 }
 
-void core_rvc_snap(const struct core_rvc *u, struct core_rvc_snap *s,
-                   const struct simt_warp *w, unsigned frame,
-                   const struct ptx_func *f, const int32_t *src, unsigned nsrc)
-{
-    s->n = 0;
-    if (!u->on)
-        return;
-    const uint64_t *regs = w->frames[frame].regs;
-    for (unsigned i = 0; i < nsrc; i++) {
-        unsigned nw = reg_words(f, src[i]);
-        for (unsigned k = 0; k < nw && s->n < CORE_RVC_MAX_RD; k++) {
-            s->vreg[s->n] = 2u * (uint32_t)src[i] + k;
-            const uint64_t *v = regs + (size_t)src[i] * 32;
-            for (unsigned l = 0; l < 32; l++)
-                s->val[s->n][l] = (uint32_t)(v[l] >> (32 * k));
-            s->n++;
-        }
-    }
-}
-
 /* Brings instance b to the edge of GPU cycle cyc (idle edges in between)
  * unless it is already there or past it. */
 static int catch_up(struct core_rvc *u, struct cosim_inst *b, uint64_t cyc)
@@ -184,11 +164,17 @@ static int catch_up(struct core_rvc *u, struct cosim_inst *b, uint64_t cyc)
     return cosim_idle(b, e - b->edge, where);
 }
 
-/* The transaction description for a report. */
+/* The transaction description for a report. Only a backend that can
+ * mismatch needs it for every step (the C backend's own value check
+ * describes its failure when it happens): cheap = leave buf empty. */
 static void describe(const struct core_rvc *u, char *buf, size_t n,
                      const struct simt_warp *w, const struct ptx_func *f,
-                     int32_t pc, uint64_t now, const char *what, uint32_t vreg)
+                     int32_t pc, uint64_t now, const char *what, uint32_t vreg,
+                     bool cheap)
 {
+    buf[0] = 0;
+    if (cheap)
+        return;
     uint32_t r = vreg / 2;
     snprintf(buf, n, "kernel %s, GPU cycle %llu, warp %u of CTA (%u,%u,%u), "
              "%s line %u (pc %d): %s of %s (%s word)",
@@ -207,8 +193,7 @@ static int decomp_step(struct core_rvc *u, struct cosim_inst *b,
 {
     if (catch_up(u, b, now))
         return fail(u, LS_ERR_COSIM, b->report ? b->report : "mismatch");
-    struct rvc_decomp_in in;
-    memset(&in, 0, sizeof in);
+    struct rvc_decomp_in in;       /* every port is set below */
     in.valid_i[0] = 1;
     in.d_i[0] = (v->flags & CORE_RVC_D) != 0;
     in.half_i[0] = (v->flags & CORE_RVC_HALF) != 0;
@@ -227,11 +212,22 @@ static int decomp_step(struct core_rvc *u, struct cosim_inst *b,
     return 0;
 }
 
+/* Where a transaction happened (for reports). */
+struct rvc_ctx {
+    const struct simt_warp *w;
+    const struct ptx_func *f;
+    int32_t pc;
+    uint64_t now;
+};
+
 /* A rebuilt lane that is not the architectural value: a model error. */
 static int wrong_lane(struct core_rvc *u, const struct cosim_inst *b,
-                      const struct core_rvc_vreg *v, const char *where,
-                      unsigned l, uint32_t got, uint32_t exp)
+                      const struct core_rvc_vreg *v, const struct rvc_ctx *x,
+                      const char *what, uint32_t vreg, unsigned l, uint32_t got,
+                      uint32_t exp)
 {
+    char where[512];
+    describe(u, where, sizeof where, x->w, x->f, x->pc, x->now, what, vreg, false);
     char msg[1024];
     snprintf(msg, sizeof msg, "RVC MODEL ERROR %s: %s: the decompressor "
              "rebuilt lane %u as 0x%08x, the architectural value is 0x%08x "
@@ -247,15 +243,21 @@ static int wrong_lane(struct core_rvc *u, const struct cosim_inst *b,
  * M' = mask through decompressor b. */
 static int do_read(struct core_rvc *u, struct cosim_inst *b,
                    const struct core_rvc_vreg *v, uint32_t mask,
-                   const uint32_t *exp, uint64_t now, const char *where)
+                   const uint64_t *regs, unsigned word, const struct rvc_ctx *x,
+                   uint32_t vreg)
 {
+    char where[512];
+    describe(u, where, sizeof where, x->w, x->f, x->pc, x->now, "operand read",
+             vreg, b->backend == COSIM_BE_C);
     struct rvc_decomp_out o;
-    int e = decomp_step(u, b, v, mask, now, where, &o);
+    int e = decomp_step(u, b, v, mask, x->now, where, &o);
     if (e)
         return e;
-    for (unsigned l = 0; l < 32; l++)
-        if (o.data_o[l] != exp[l])
-            return wrong_lane(u, b, v, where, l, o.data_o[l], exp[l]);
+    for (unsigned l = 0; l < 32; l++) {
+        uint32_t exp = (uint32_t)(regs[l] >> (32 * word));
+        if (o.data_o[l] != exp)
+            return wrong_lane(u, b, v, x, "operand read", vreg, l, o.data_o[l], exp);
+    }
     ls_gscalar_stats *st = &u->st;
     st->reads++;
     st->read_cls[o.cls_o[0] & 3]++;
@@ -271,6 +273,20 @@ static int do_read(struct core_rvc *u, struct cosim_inst *b,
     return 0;
 }
 
+/* Bytes G-Scalar stores for the write the compressor answered with o:
+ * rvc_gs_bytes (csim/blocks/rvc_stats.c) from the block's outputs. */
+static unsigned gs_bytes(const struct rvc_comp_out *o)
+{
+    if (o->d_o[0])
+        return 128;
+    if (!o->half_o[0]) {
+        unsigned n = rvc_enc_bytes(o->enc_o[0]);
+        return 32 * (4 - n) + n;
+    }
+    unsigned nl = rvc_enc_bytes(o->encl_o[0]), nh = rvc_enc_bytes(o->ench_o[0]);
+    return 16 * (4 - nl) + nl + 16 * (4 - nh) + nh;
+}
+
 /* Arrays a baseline (uncompressed) bank activates for a write of mask:
  * each 128-bit array holds 4 lanes of the register. */
 static unsigned base_write_arrays(uint32_t mask)
@@ -281,11 +297,39 @@ static unsigned base_write_arrays(uint32_t mask)
     return n;
 }
 
-int core_rvc_access(struct core_rvc *u, const struct core_rvc_snap *s,
-                    const struct simt_warp *w, unsigned slot, unsigned frame,
-                    const struct ptx_func *f, int32_t pc, uint32_t active,
-                    unsigned coll, int unit, int unit_ix, const int32_t *dst,
-                    unsigned ndst, uint64_t now, unsigned *moves)
+int core_rvc_read(struct core_rvc *u, const struct simt_warp *w,
+                  unsigned slot, unsigned frame, const struct ptx_func *f,
+                  int32_t pc, const int32_t *src, unsigned nsrc, uint32_t mask,
+                  unsigned coll, uint64_t now)
+{
+    if (!u->on)
+        return 0;
+    if (u->why)
+        return LS_ERR_COSIM;
+    struct core_rvc_frame *fr = &u->fr[slot][frame];
+    struct cosim_inst *db = &u->decomp[coll % u->ndecomp];
+    const uint64_t *regs = w->frames[frame].regs;
+    struct rvc_ctx x = { w, f, pc, now };
+    for (unsigned i = 0; i < nsrc; i++) {
+        unsigned nw = reg_words(f, src[i]);
+        for (unsigned k = 0; k < nw; k++) {
+            uint32_t vi = 2u * (uint32_t)src[i] + k;
+            if (vi >= fr->cap)
+                return fail(u, LS_ERR_INTERNAL, "RVC: register outside its frame's state");
+            int e = do_read(u, db, &fr->v[vi], mask, regs + (size_t)src[i] * 32, k,
+                            &x, vi);
+            if (e)
+                return e;
+        }
+    }
+    return 0;
+}
+
+int core_rvc_write(struct core_rvc *u, const struct simt_warp *w,
+                   unsigned slot, unsigned frame, const struct ptx_func *f,
+                   int32_t pc, const int32_t *dst, unsigned ndst,
+                   uint32_t active, int unit, int unit_ix, unsigned coll,
+                   uint64_t now, unsigned *moves)
 {
     *moves = 0;
     if (!u->on)
@@ -294,15 +338,8 @@ int core_rvc_access(struct core_rvc *u, const struct core_rvc_snap *s,
         return LS_ERR_COSIM;
     struct core_rvc_frame *fr = &u->fr[slot][frame];
     struct cosim_inst *db = &u->decomp[coll % u->ndecomp];
+    struct rvc_ctx x = { w, f, pc, now };
     char where[512];
-    for (unsigned i = 0; i < s->n; i++) {
-        if (s->vreg[i] >= fr->cap)
-            return fail(u, LS_ERR_INTERNAL, "RVC: register outside its frame's state");
-        describe(u, where, sizeof where, w, f, pc, now, "operand read", s->vreg[i]);
-        int e = do_read(u, db, &fr->v[s->vreg[i]], active, s->val[i], now, where);
-        if (e)
-            return e;
-    }
     if (!ndst || !active)
         return 0;
     unsigned ci = unit >= 0 && unit < 3 && unit_ix >= 0
@@ -327,14 +364,16 @@ int core_rvc_access(struct core_rvc *u, const struct core_rvc_snap *s,
                  * leaves must come back as they are; the others it
                  * overwrites next. */
                 describe(u, where, sizeof where, w, f, pc, now,
-                         "move before a divergent write", vi);
+                         "move before a divergent write", vi,
+                         db->backend == COSIM_BE_C);
                 struct rvc_decomp_out o;
                 int e = decomp_step(u, db, v, FULL_MASK, now, where, &o);
                 if (e)
                     return e;
                 for (unsigned l = 0; l < 32; l++)
                     if (!(active >> l & 1) && o.data_o[l] != val[l])
-                        return wrong_lane(u, db, v, where, l, o.data_o[l], val[l]);
+                        return wrong_lane(u, db, v, &x, "move before a divergent write",
+                                          vi, l, o.data_o[l], val[l]);
                 memcpy(v->arr, o.data_o, sizeof v->arr);
                 v->flags = (uint8_t)((v->flags & ~(CORE_RVC_HALF | CORE_RVC_FS)) |
                                      CORE_RVC_D | CORE_RVC_FULL);
@@ -345,7 +384,8 @@ int core_rvc_access(struct core_rvc *u, const struct core_rvc_snap *s,
                 u->st.arrays_written += 8;        /* the baseline needs no move */
                 (*moves)++;
             }
-            describe(u, where, sizeof where, w, f, pc, now, "write-back", vi);
+            describe(u, where, sizeof where, w, f, pc, now, "write-back", vi,
+                     cb->backend == COSIM_BE_C);
             int e = catch_up(u, cb, now);
             if (e)
                 return fail(u, LS_ERR_COSIM, cb->report ? cb->report : "mismatch");
@@ -391,7 +431,7 @@ int core_rvc_access(struct core_rvc *u, const struct core_rvc_snap *s,
             st->bvr_writes++;
             st->base_arrays_written += base_write_arrays(active);
             st->raw_bytes += 128;
-            st->gs_bytes += rvc_gs_bytes(32, val, active, u->half);
+            st->gs_bytes += gs_bytes(&o);
             st->bdi_bytes += rvc_bdi_bytes(32, val, active);
         }
     }

@@ -54,14 +54,6 @@ struct core_rvc_frame {
     uint32_t cap;                  /* entries allocated                    */
 };
 
-/* Operand values captured before an instruction executes. */
-#define CORE_RVC_MAX_RD 24
-struct core_rvc_snap {
-    unsigned n;
-    uint32_t vreg[CORE_RVC_MAX_RD];   /* 2 * PTX register + word            */
-    uint32_t val[CORE_RVC_MAX_RD][32];
-};
-
 struct core_rvc {
     bool on;                       /* gscalar.compress                     */
     bool half;                     /* gscalar.granularity = 16             */
@@ -99,22 +91,26 @@ void core_rvc_kernel(struct core_rvc *u, const char *kernel, uint64_t now);
  * LS_ERR_NOMEM with u->why set. */
 int core_rvc_frame_start(struct core_rvc *u, unsigned slot, unsigned frame,
                          uint32_t nregs);
-/* Captures, before w executes the instruction of f whose source registers
- * are src[0..nsrc-1], the values its operand reads must rebuild. */
-void core_rvc_snap(const struct core_rvc *u, struct core_rvc_snap *s,
-                   const struct simt_warp *w, unsigned frame,
-                   const struct ptx_func *f, const int32_t *src, unsigned nsrc);
-/* After the instruction at pc of f ran on slot with active mask `active`
- * at GPU cycle now: its operand reads (snapshot s) through decompressor
- * `coll`, then its write-backs to dst[0..ndst-1] (unless ndst is 0)
- * through compressor `comp` (a CORE_U_* unit and its index; other units
- * use the first ALU compressor). *moves receives the moves inserted before
- * divergent writes. Returns 0, or LS_ERR_COSIM / LS_ERR_NOMEM with u->why. */
-int core_rvc_access(struct core_rvc *u, const struct core_rvc_snap *s,
-                    const struct simt_warp *w, unsigned slot, unsigned frame,
-                    const struct ptx_func *f, int32_t pc, uint32_t active,
-                    unsigned coll, int unit, int unit_ix, const int32_t *dst,
-                    unsigned ndst, uint64_t now, unsigned *moves);
+/* Before the instruction at pc of f (call frame `frame` of slot)
+ * executes with active mask `mask` (its lanes after the guard) at GPU
+ * cycle now: each vector register of its sources src[0..nsrc-1] is read
+ * through decompressor `coll` and must rebuild w's values in all lanes.
+ * Returns 0, or LS_ERR_COSIM with u->why (a mismatch or a model error). */
+int core_rvc_read(struct core_rvc *u, const struct simt_warp *w,
+                  unsigned slot, unsigned frame, const struct ptx_func *f,
+                  int32_t pc, const int32_t *src, unsigned nsrc, uint32_t mask,
+                  unsigned coll, uint64_t now);
+/* After that instruction wrote dst[0..ndst-1] under mask `active`: each
+ * vector register's write-back through the compressor of pipeline `unit`
+ * (0 ALU, 1 SFU, 2 MEM; index unit_ix; any other unit uses the first ALU
+ * compressor). A divergent write to a compressed register first inserts a
+ * move (a read through decompressor `coll`, a raw store); *moves counts
+ * them. Returns 0, or LS_ERR_COSIM / LS_ERR_INTERNAL with u->why. */
+int core_rvc_write(struct core_rvc *u, const struct simt_warp *w,
+                   unsigned slot, unsigned frame, const struct ptx_func *f,
+                   int32_t pc, const int32_t *dst, unsigned ndst,
+                   uint32_t active, int unit, int unit_ix, unsigned coll,
+                   uint64_t now, unsigned *moves);
 /* Kernel end at GPU cycle end: every instance is clocked through the edge
  * of cycle end - 1. */
 int core_rvc_finish(struct core_rvc *u, uint64_t end);

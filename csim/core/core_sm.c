@@ -312,12 +312,10 @@ static void rvc_bar_red(struct core_sm *sm, unsigned slot, uint64_t now)
         return;
     uint32_t fi = (uint32_t)(f - sm->k->mod->funcs);
     const struct core_dinst *di = &sm->k->prog->di[fi][w->sw.bar_pc];
-    struct core_rvc_snap none;
-    none.n = 0;
     unsigned moves;
-    (void)core_rvc_access(&sm->rvc, &none, &w->sw, slot, t->frame, f,
-                          w->sw.bar_pc, w->sw.bar_mask, 0, CORE_U_NONE, -1,
-                          di->dst, di->ndst, now, &moves);
+    (void)core_rvc_write(&sm->rvc, &w->sw, slot, t->frame, f, w->sw.bar_pc,
+                         di->dst, di->ndst, w->sw.bar_mask, CORE_U_NONE, -1, 0,
+                         now, &moves);
 }
 
 static void try_release(struct core_sm *sm, int32_t ci, uint64_t now)
@@ -567,8 +565,8 @@ static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
             w->sw.ew.regs[(size_t)fi->o[1].reg * EXEC_WARP + 5] ^= 1;
     }
 #endif
-    /* G-Scalar: the operand values the decompressors must rebuild */
-    struct core_rvc_snap snap;
+    /* G-Scalar: the operand reads through the decompressors, before the
+     * instruction executes (docs/gscalar.md) */
     unsigned rframe = 0, rnframes = w->sw.nframes;
     const struct ptx_func *rf = NULL;
     int32_t rpc = 0;
@@ -577,7 +575,12 @@ static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
         rframe = t->frame;
         rf = w->sw.frames[rframe].func;
         rpc = t->npc;
-        core_rvc_snap(&sm->rvc, &snap, &w->sw, rframe, rf, di->src, di->nsrc);
+        uint32_t m = (uint32_t)rpc < rf->ninsts
+                         ? exec_guard_mask(&w->sw.ew, &rf->insts[rpc], t->mask) : t->mask;
+        int e = core_rvc_read(&sm->rvc, &w->sw, slot, rframe, rf, rpc, di->src,
+                              di->nsrc, m, sm->last_coll, now);
+        if (e)
+            return e;
     }
     enum simt_rc rc = simt_step(&w->sw);
     if (rc == SIMT_RC_ERROR) {
@@ -594,9 +597,9 @@ static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
         unsigned moves = 0;
         /* a bar.red result is written at the release (rvc_bar_red) */
         unsigned nd = rc == SIMT_RC_BARRIER && w->sw.bar_red ? 0 : di->ndst;
-        int e = core_rvc_access(&sm->rvc, &snap, &w->sw, slot, rframe, rf, rpc,
-                                w->sw.res.active, sm->last_coll, di->unit, unit_ix,
-                                di->dst, nd, now, &moves);
+        int e = core_rvc_write(&sm->rvc, &w->sw, slot, rframe, rf, rpc, di->dst, nd,
+                               w->sw.res.active, di->unit, unit_ix, sm->last_coll,
+                               now, &moves);
         if (e)
             return e;
         at += moves;    /* each inserted move takes an issue cycle first */

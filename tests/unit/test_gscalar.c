@@ -76,19 +76,14 @@ static int fx_write(struct fixture *x, int32_t r, const uint32_t *vals,
     for (unsigned l = 0; l < 32; l++)
         if (mask >> l & 1)
             x->rv[r * 32 + l] = vals[l];
-    struct core_rvc_snap none = { 0 };
-    return core_rvc_access(&x->u, &none, &x->w, 1, 0, &x->f, 0, mask, 0, 0, 0,
-                           &r, 1, now, moves);
+    return core_rvc_write(&x->u, &x->w, 1, 0, &x->f, 0, &r, 1, mask, 0, 0, 0,
+                          now, moves);
 }
 
 /* Reads register r under mask through decompressor 2. */
 static int fx_read(struct fixture *x, int32_t r, uint32_t mask, uint64_t now)
 {
-    struct core_rvc_snap s;
-    core_rvc_snap(&x->u, &s, &x->w, 0, &x->f, &r, 1);
-    unsigned moves;
-    return core_rvc_access(&x->u, &s, &x->w, 1, 0, &x->f, 0, mask, 2, 0, 0,
-                           NULL, 0, now, &moves);
+    return core_rvc_read(&x->u, &x->w, 1, 0, &x->f, 0, &r, 1, mask, 2, now);
 }
 
 static void test_unit_sec31_example(void **state)
@@ -115,17 +110,15 @@ static void test_unit_sec31_example(void **state)
     assert_int_equal(x->u.st.read_cat[LS_GS_B3], 1);
     assert_int_equal(x->u.st.arrays_read, 2);
     assert_int_equal(x->u.st.base_arrays_read, 16);  /* 8 per baseline read */
-    /* a 64-bit register is two vector registers; a predicate none */
-    struct core_rvc_snap s;
-    int32_t srcs[2] = { 2, 3 };
-    core_rvc_snap(&x->u, &s, &x->w, 0, &x->f, srcs, 2);
-    assert_int_equal(s.n, 2);
-    assert_int_equal(s.vreg[0], 4);
-    assert_int_equal(s.vreg[1], 5);
-    /* two transactions on one instance in one cycle take two edges */
     assert_int_equal(x->u.comp[0].st.transactions, 1);
     assert_int_equal(x->u.decomp[2].st.transactions, 2);
     assert_int_equal(x->u.decomp[2].edge, 3);       /* cycles 100..102 */
+    /* a 64-bit register is two vector registers, a predicate none; two
+     * transactions on one instance in one cycle take two edges */
+    int32_t srcs[2] = { 2, 3 };
+    assert_int_equal(core_rvc_read(&x->u, &x->w, 1, 0, &x->f, 0, srcs, 2, ~0u, 2, 103), 0);
+    assert_int_equal(x->u.st.reads, 4);
+    assert_int_equal(x->u.decomp[2].edge, 5);       /* edges of cycles 103, 104 */
     fx_free(x);
 }
 
