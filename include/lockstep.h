@@ -175,9 +175,10 @@ typedef struct ls_stall_stats {
     uint64_t mem_wait;       /* memory unit or its queues full                */
 } ls_stall_stats;
 
-/* The five RTL blocks (index of ls_stats.cosim). */
-enum ls_block { LS_BLK_CAPT = 0, LS_BLK_WCU = 1, LS_BLK_SLP = 2, LS_BLK_RVC = 3,
-                LS_BLK_BGP = 4, LS_BLK_COUNT = 5 };
+/* The five RTL blocks (index of ls_stats.cosim); RVC is two block kinds,
+ * the compressor (rvc_comp) and the decompressor (rvc_decomp). */
+enum ls_block { LS_BLK_CAPT = 0, LS_BLK_WCU = 1, LS_BLK_SLP = 2, LS_BLK_RVC_COMP = 3,
+                LS_BLK_BGP = 4, LS_BLK_RVC_DECOMP = 5, LS_BLK_COUNT = 6 };
 /* Name of block b ("slp"), or "?" out of range. */
 const char *ls_block_name(int b);
 /* 1 when the GPU model clocks block b while it runs (its mechanism is
@@ -193,6 +194,36 @@ typedef struct ls_cosim_stats {
     uint64_t mismatches;         /* edges where RTL and C model disagreed     */
     int backend;                 /* 0 c, 1 rtl, 2 lockstep; -1 not clocked    */
 } ls_cosim_stats;
+
+/* Register-access categories of G-Scalar Fig 8 (ls_gscalar_stats.read_cat):
+ * operands read by a non-divergent instruction from a compressed register
+ * by equal leading bytes (scalar = 4), from a register a divergent write
+ * left uncompressed (raw), and operands read by a divergent instruction. */
+enum ls_gs_cat { LS_GS_SCALAR = 0, LS_GS_B3 = 1, LS_GS_B2 = 2, LS_GS_B1 = 3,
+                 LS_GS_B0 = 4, LS_GS_RAW = 5, LS_GS_DIVERGENT = 6, LS_GS_NCAT = 7 };
+
+/* G-Scalar register-file compression (docs/gscalar.md), timing mode with
+ * gscalar.compress = on; all zero otherwise. "Arrays" are the 128-bit
+ * SRAM arrays of a register-file bank (8 hold one 1024-bit vector
+ * register); the BVR array holds BVR, EBR, D and FS of every register. */
+typedef struct ls_gscalar_stats {
+    uint64_t writes;             /* vector-register write-backs compressed    */
+    uint64_t div_writes;         /* of those, divergent (D = 1)               */
+    uint64_t write_bytes[5];     /* non-divergent writes by equal leading bytes */
+    uint64_t reads;              /* operand reads decompressed and checked    */
+    uint64_t read_cat[LS_GS_NCAT]; /* reads by enum ls_gs_cat (Fig 8)         */
+    uint64_t read_cls[4];        /* reads by decompressor class: none, scalar,
+                                    divergent-scalar, half-scalar             */
+    uint64_t rmw_moves;          /* moves inserted before a divergent write to
+                                    a compressed register (sec. 3.3)          */
+    uint64_t arrays_read, arrays_written;   /* arrays activated, compressed RF */
+    uint64_t bvr_reads, bvr_writes;         /* BVR array accesses             */
+    uint64_t base_arrays_read, base_arrays_written; /* uncompressed baseline  */
+    uint64_t raw_bytes, gs_bytes, bdi_bytes; /* write sizes: raw, ours, BDI   */
+    uint64_t rf_energy, base_rf_energy;  /* RF access energy, compressed and
+                                    baseline, in millionths of one 1024-bit
+                                    vector-register access                 */
+} ls_gscalar_stats;
 
 #define LS_STACK_HIST 16
 /* Statistics of one launch (or a sum of launches, see ls_stats_add). */
@@ -225,6 +256,7 @@ typedef struct ls_stats {
     uint64_t malloc_calls;       /* device malloc calls (per thread)          */
     uint64_t malloc_failed;      /* of those, NULL returns (heap full)        */
     uint64_t free_calls;         /* device free calls with a non-NULL pointer */
+    ls_gscalar_stats gscalar;    /* G-Scalar RF compression (timing mode)     */
 } ls_stats;
 
 /* Re-runs a block trace written on a mismatch (docs/cosim.md) on the C

@@ -15,7 +15,8 @@ void ls_config_keys(FILE *out)
 
 const char *ls_block_name(int b)
 {
-    static const char *const names[LS_BLK_COUNT] = { "capt", "wcu", "slp", "rvc", "bgp" };
+    static const char *const names[LS_BLK_COUNT] = { "capt", "wcu", "slp", "rvc_comp", "bgp",
+                                                     "rvc_decomp" };
     return b >= 0 && b < LS_BLK_COUNT ? names[b] : "?";
 }
 
@@ -521,6 +522,13 @@ void ls_stats_add(ls_stats *acc, const ls_stats *s, unsigned warp_size)
         x->requests += y->requests; x->reads += y->reads; x->writes += y->writes;
         x->row_hits += y->row_hits; x->activates += y->activates;
         x->precharges += y->precharges;
+    }
+    {
+        /* every member of ls_gscalar_stats is a uint64_t counter */
+        uint64_t *ga = (uint64_t *)&acc->gscalar;
+        const uint64_t *gs = (const uint64_t *)&s->gscalar;
+        for (size_t i = 0; i < sizeof s->gscalar / sizeof *gs; i++)
+            ga[i] += gs[i];
     }
     acc->wall_s += s->wall_s;
     acc->ipc = acc->cycles ? (double)acc->warp_insts / (double)acc->cycles : 0.0;

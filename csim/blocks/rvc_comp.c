@@ -16,14 +16,16 @@ unsigned rvc_enc_lanes(const uint32_t *val, uint32_t mask, unsigned lo,
     for (unsigned l = lo; l < hi; l++)
         if (mask >> l & 1u)
             ref = val[l];
-    unsigned eq = 0xf;
-    for (unsigned l = lo; l < hi; l++) {
-        if (!(mask >> l & 1u))
-            continue;
-        for (unsigned b = 0; b < 4; b++)
-            if (((val[l] ^ ref) >> (8 * b) & 0xffu) != 0)
-                eq &= ~(1u << b);
-    }
+    /* byte b is equal in every active lane iff no active lane has a bit
+     * of byte b that differs from the reference */
+    uint32_t diff = 0;
+    for (unsigned l = lo; l < hi; l++)
+        if (mask >> l & 1u)
+            diff |= val[l] ^ ref;
+    unsigned eq = 0;
+    for (unsigned b = 0; b < 4; b++)
+        if (!(diff >> (8 * b) & 0xffu))
+            eq |= 1u << b;
     /* Thermometer from the most significant byte. */
     unsigned enc = 0;
     if (eq & 8u) {

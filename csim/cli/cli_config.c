@@ -78,13 +78,16 @@ static int parse_cosim(struct cli_machine *m, const char *v, const char *cmd)
         if (!strcmp(name, "all")) {
             for (int b = 0; b < LS_BLK_COUNT; b++)
                 m->cosim[b] = ls_block_in_loop(b);
+        } else if (!strcmp(name, "rvc")) {   /* both RVC block kinds */
+            m->cosim[LS_BLK_RVC_COMP] = m->cosim[LS_BLK_RVC_DECOMP] = 1;
         } else if (strcmp(name, "none")) {
             int b = 0;
             while (b < LS_BLK_COUNT && strcmp(ls_block_name(b), name))
                 b++;
             if (b == LS_BLK_COUNT) {
                 fprintf(stderr, "lockstep: %s: --cosim: unknown block '%s' "
-                        "(capt, wcu, slp, rvc, bgp, all, none)\n", cmd, name);
+                        "(capt, wcu, slp, rvc_comp, rvc_decomp, rvc, bgp, all, "
+                        "none)\n", cmd, name);
                 return -1;
             }
             if (!ls_block_in_loop(b)) {

@@ -103,6 +103,55 @@ static void json_cosim(FILE *f, int in, const ls_stats *s)
     fprintf(f, "},\n");
 }
 
+static double ratio(uint64_t a, uint64_t b)
+{
+    return b ? (double)a / (double)b : 0.0;
+}
+
+/* "gscalar": {...} when the run compressed its register file
+ * (docs/gscalar.md). */
+static void json_gscalar(FILE *f, int in, const ls_stats *s)
+{
+    const ls_gscalar_stats *g = &s->gscalar;
+    if (!g->writes && !g->reads)
+        return;
+    fprintf(f, "%*s\"gscalar\": {\"writes\": %llu, \"div_writes\": %llu, "
+            "\"write_bytes\": ", in, "", (unsigned long long)g->writes,
+            (unsigned long long)g->div_writes);
+    json_arr(f, g->write_bytes, 5);
+    fprintf(f, ", \"reads\": %llu, \"read_cat\": {", (unsigned long long)g->reads);
+    static const char *const cat[LS_GS_NCAT] = { "scalar", "byte3", "byte2", "byte1",
+                                                 "none", "raw", "divergent" };
+    for (int i = 0; i < LS_GS_NCAT; i++)
+        fprintf(f, "%s\"%s\": %llu", i ? ", " : "", cat[i],
+                (unsigned long long)g->read_cat[i]);
+    fprintf(f, "}, \"read_cls\": {\"none\": %llu, \"scalar\": %llu, "
+            "\"div_scalar\": %llu, \"half_scalar\": %llu}, \"rmw_moves\": %llu, "
+            "\"arrays_read\": %llu, \"arrays_written\": %llu, \"bvr_reads\": %llu, "
+            "\"bvr_writes\": %llu, \"base_arrays_read\": %llu, "
+            "\"base_arrays_written\": %llu, \"raw_bytes\": %llu, \"gs_bytes\": %llu, "
+            "\"bdi_bytes\": %llu, \"ratio_gs\": ",
+            (unsigned long long)g->read_cls[0], (unsigned long long)g->read_cls[1],
+            (unsigned long long)g->read_cls[2], (unsigned long long)g->read_cls[3],
+            (unsigned long long)g->rmw_moves, (unsigned long long)g->arrays_read,
+            (unsigned long long)g->arrays_written, (unsigned long long)g->bvr_reads,
+            (unsigned long long)g->bvr_writes, (unsigned long long)g->base_arrays_read,
+            (unsigned long long)g->base_arrays_written, (unsigned long long)g->raw_bytes,
+            (unsigned long long)g->gs_bytes, (unsigned long long)g->bdi_bytes);
+    json_num(f, ratio(g->raw_bytes, g->gs_bytes));
+    fprintf(f, ", \"ratio_bdi\": ");
+    json_num(f, ratio(g->raw_bytes, g->bdi_bytes));
+    fprintf(f, ", \"arrays_per_read\": ");
+    json_num(f, ratio(g->arrays_read, g->reads));
+    fprintf(f, ", \"rf_energy\": ");
+    json_num(f, (double)g->rf_energy * 1e-6);
+    fprintf(f, ", \"rf_energy_base\": ");
+    json_num(f, (double)g->base_rf_energy * 1e-6);
+    fprintf(f, ", \"rf_energy_ratio\": ");
+    json_num(f, ratio(g->rf_energy, g->base_rf_energy));
+    fprintf(f, "},\n");
+}
+
 /* The statistics members shared by a workload object and a launch object
  * (each line ends with a comma: more members follow). */
 static void json_stats(FILE *f, int in, const ls_stats *s)
@@ -172,6 +221,7 @@ static void json_stats(FILE *f, int in, const ls_stats *s)
                 (unsigned long long)s->malloc_calls,
                 (unsigned long long)s->malloc_failed,
                 (unsigned long long)s->free_calls);
+    json_gscalar(f, in, s);
     json_cosim(f, in, s);
 }
 
@@ -400,7 +450,7 @@ void cli_print_cosim(FILE *f, const struct cli_result *r, size_t n)
         if (!a->instances)
             continue;
         static const char *const be[] = { "c", "rtl", "lockstep" };
-        fprintf(f, "cosim %-4s %-8s %3llu instances, %12llu cycles %s, %12llu idle "
+        fprintf(f, "cosim %-10s %-8s %3llu instances, %12llu cycles %s, %12llu idle "
                 "skipped, %9llu transactions, %llu mismatches\n", ls_block_name(b),
                 a->backend >= 0 && a->backend < 3 ? be[a->backend] : "?",
                 (unsigned long long)a->instances, (unsigned long long)a->cycles,

@@ -14,6 +14,7 @@
 #include "cfg/cfg.h"
 #include "core/core_port.h"
 #include "core/core_slp.h"
+#include "core/core_rvc.h"
 #include "simt/simt.h"
 
 #define CORE_INF UINT64_MAX
@@ -168,6 +169,8 @@ struct core_sm {
     uint32_t mem_pc;            /* PTX line of the memory instruction in issue */
     /* blocks, through the seam (csim/cosim) */
     struct core_slp slp;
+    struct core_rvc rvc;        /* G-Scalar register file (gscalar.compress) */
+    unsigned gs_lat;            /* gscalar.extra_latency when compress = on */
     /* failure detail */
     int err_slot;
 };

@@ -45,6 +45,7 @@ int core_sm_init(struct core_sm *sm, const struct cfg *c, unsigned id,
     sm->lanes[CORE_U_TENSOR] = EXEC_WARP;
     sm->ii[CORE_U_TENSOR] = (unsigned)c->tensor_ii;
     sm->lat[CORE_U_TENSOR] = (unsigned)c->tensor_latency;
+    sm->gs_lat = c->gscalar_compress ? (unsigned)c->gscalar_extra_latency : 0;
     sm->w = calloc(sm->nslots, sizeof *sm->w);
     sm->cta = calloc(sm->ncta_slots, sizeof *sm->cta);
     sm->coll_free = calloc((size_t)c->operand_collectors, sizeof *sm->coll_free);
@@ -80,6 +81,7 @@ void core_sm_free(struct core_sm *sm)
         free(sm->local_slot[i]);
     free(sm->shared);
     core_slp_free(&sm->slp);
+    core_rvc_free(&sm->rvc);
     memset(sm, 0, sizeof *sm);
 }
 
@@ -122,6 +124,7 @@ int core_sm_kernel(struct core_sm *sm, const struct core_kernel *k, uint64_t now
     sm->has_work_at_last = false;
     sm->err_slot = -1;
     core_slp_kernel(&sm->slp, k->f->name, now);
+    core_rvc_kernel(&sm->rvc, k->f->name, now);
     return 0;
 }
 
@@ -230,7 +233,8 @@ int core_sm_launch_cta(struct core_sm *sm, const uint32_t ctaid[3], uint64_t now
         s->mem.ntex = k->ntex;
         s->warp_insts = s->thread_insts = s->branches = s->divergent = 0;
         s->max_depth = 0;
-        if (simt_warp_start(s, k->mod, k->f, valid, k->sym1, k->frame0) != 0)
+        if (simt_warp_start(s, k->mod, k->f, valid, k->sym1, k->frame0) != 0 ||
+            core_rvc_frame_start(&sm->rvc, slot, 0, k->f->nregs) != 0)
             return -1;
         w->cta = (int32_t)ci;
         w->next_di = peek_di(sm, w);
@@ -304,6 +308,24 @@ static uint32_t cta_live_threads(const struct core_sm *sm, int32_t ci)
     return live;
 }
 
+/* The write-back of a bar.red result (written at the barrier's release,
+ * not at issue) through the compressor; a failure stays in sm->rvc.why
+ * and stops the SM's next cycle. */
+static void rvc_bar_red(struct core_sm *sm, unsigned slot, uint64_t now)
+{
+    struct core_warp *w = &sm->w[slot];
+    const struct simt_entry *t = &w->sw.stack[w->sw.sp - 1];
+    const struct ptx_func *f = w->sw.frames[t->frame].func;
+    if (w->sw.bar_pc < 0 || (uint32_t)w->sw.bar_pc >= f->ninsts)
+        return;
+    uint32_t fi = (uint32_t)(f - sm->k->mod->funcs);
+    const struct core_dinst *di = &sm->k->prog->di[fi][w->sw.bar_pc];
+    unsigned moves;
+    (void)core_rvc_write(&sm->rvc, &w->sw, slot, t->frame, f, w->sw.bar_pc,
+                         di->dst, di->ndst, w->sw.bar_mask, CORE_U_NONE, -1, 0,
+                         now, &moves);
+}
+
 static void try_release(struct core_sm *sm, int32_t ci, uint64_t now)
 {
     struct core_cta *cta = &sm->cta[ci];
@@ -324,6 +346,8 @@ static void try_release(struct core_sm *sm, int32_t ci, uint64_t now)
             struct core_warp *w = &sm->w[i];
             if (w->cta == ci && w->sw.state == SIMT_AT_BARRIER && w->sw.bar_id == b) {
                 simt_bar_red_result(&w->sw, cta->ntrue[b], cta->nfalse[b]);
+                if (sm->rvc.on && w->sw.bar_red)
+                    rvc_bar_red(sm, i, now);
                 simt_release(&w->sw);
                 sm->wake[i] = 0;
                 if (w->ibuf_ready < now + 1)
@@ -555,10 +579,44 @@ static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
         const struct ptx_func *ff = w->sw.frames[t->frame].func;
         sm->mem_pc = (uint32_t)t->npc < ff->ninsts ? ff->insts[t->npc].line : 0;
     }
+    /* G-Scalar: the operand reads through the decompressors, before the
+     * instruction executes (docs/gscalar.md) */
+    unsigned rframe = 0, rnframes = w->sw.nframes;
+    const struct ptx_func *rf = NULL;
+    int32_t rpc = 0;
+    if (sm->rvc.on && w->sw.sp) {
+        const struct simt_entry *t = &w->sw.stack[w->sw.sp - 1];
+        rframe = t->frame;
+        rf = w->sw.frames[rframe].func;
+        rpc = t->npc;
+        uint32_t m = (uint32_t)rpc < rf->ninsts
+                         ? exec_guard_mask(&w->sw.ew, &rf->insts[rpc], t->mask) : t->mask;
+        int e = core_rvc_read(&sm->rvc, &w->sw, slot, rframe, rf, rpc, di->src,
+                              di->nsrc, m, sm->last_coll, now);
+        if (e)
+            return e;
+    }
     enum simt_rc rc = simt_step(&w->sw);
     if (rc == SIMT_RC_ERROR) {
         sm->err_slot = (int)slot;
         return LS_ERR_MEMFAULT;
+    }
+    if (rf) {
+        if (w->sw.nframes > rnframes) {     /* a call: the callee's zeroed frame */
+            unsigned k = w->sw.nframes - 1;
+            int e = core_rvc_frame_start(&sm->rvc, slot, k, w->sw.frames[k].func->nregs);
+            if (e)
+                return e;
+        }
+        unsigned moves = 0;
+        /* a bar.red result is written at the release (rvc_bar_red) */
+        unsigned nd = rc == SIMT_RC_BARRIER && w->sw.bar_red ? 0 : di->ndst;
+        int e = core_rvc_write(&sm->rvc, &w->sw, slot, rframe, rf, rpc, di->dst, nd,
+                               w->sw.res.active, di->unit, unit_ix, sm->last_coll,
+                               now, &moves);
+        if (e)
+            return e;
+        at += moves;    /* each inserted move takes an issue cycle first */
     }
     sm->st.issued++;
     w->next_di = peek_di(sm, w);
@@ -580,6 +638,8 @@ static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
             ready = at + busy - 1 + sm->lat[di->unit];
         }
         sm->unit_free[di->unit][unit_ix] = at + busy;
+        if (ready != CORE_INF)
+            ready += sm->gs_lat;    /* G-Scalar: compress, decompress, EBR */
     }
     for (unsigned i = 0; i < di->ndst; i++)
         w->reg_ready[di->dst[i]] = ready;
@@ -623,6 +683,8 @@ static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
 
 int core_sm_cycle(struct core_sm *sm, uint64_t now)
 {
+    if (sm->rvc.why)
+        return LS_ERR_COSIM;        /* a bar.red write-back failed */
     if (now) {
         int e = core_slp_advance(&sm->slp, now - 1);
         if (e)
@@ -757,7 +819,7 @@ void core_sm_resp(struct core_sm *sm, const struct core_mem_resp *r, uint64_t no
     if (p->left && --p->left)
         return;
     for (unsigned i = 0; i < p->ndst; i++)
-        w->reg_ready[p->dst[i]] = now + 1;
+        w->reg_ready[p->dst[i]] = now + 1 + sm->gs_lat;
     w->pend_used &= ~(1u << pi);
     w->npend--;
     if (!warp_finished(w))

@@ -200,6 +200,12 @@ static void trace_add(struct cosim_inst *ci, const void *in)
     if (ci->trace_lost || ci->backend == COSIM_BE_C)
         return;   /* only a run that can mismatch needs the replay trace */
     size_t isz = ci->d->in_size;
+    size_t win = ci->d->trace_window;
+    if (win && ci->ntrace == 2 * win) {   /* keep the newest win */
+        memmove(ci->trace, ci->trace + win * isz, win * isz);
+        memmove(ci->trace_edge, ci->trace_edge + win, win * sizeof *ci->trace_edge);
+        ci->ntrace = win;
+    }
     if (ci->ntrace == ci->trace_cap) {
         size_t cap = ci->trace_cap ? ci->trace_cap * 2 : 1024;
         unsigned char *t = realloc(ci->trace, cap * isz);

@@ -35,6 +35,12 @@ struct cosim_desc {
     int id;                        /* LS_BLK_* (index of ls_stats.cosim)   */
     size_t cfg_size, state_size, in_size, out_size;
     unsigned settle;               /* see the clocking rule above          */
+    /* 0: the replay trace keeps every transaction since reset. n > 0: the
+     * block's state after a transaction depends on that transaction alone
+     * (it overwrites every payload register), so a replay from reset with
+     * only the last n..2n transactions reproduces a mismatch at or after
+     * the oldest one kept; bounds the memory of long lockstep runs. */
+    unsigned trace_window;
     const char *params[COSIM_MAX_PARAMS]; /* Verilog parameters, NULL-ended */
     /* value of parameter i (params[i]) of cfg */
     long (*get_param)(const void *cfg, unsigned i);

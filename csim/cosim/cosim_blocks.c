@@ -7,6 +7,8 @@
 #include "cosim/cosim.h"
 #include "blocks/slp.h"
 #include "blocks/bgp.h"
+#include "blocks/rvc_comp.h"
+#include "blocks/rvc_decomp.h"
 
 /* ------------------------------------------------------------------ SLP */
 
@@ -157,6 +159,71 @@ static int bgp_ports(struct ls_port *p)
     return n;
 }
 
+/* ------------------------------------------------------------------ RVC */
+
+_Static_assert(sizeof(struct rvc_comp_cfg) == sizeof(struct rvc_decomp_cfg),
+               "the RVC descriptors share one cfg layout");
+
+/* Both RVC blocks have one parameter, W (lanes); the W x 32 ports hold W
+ * elements and the masks are W bits wide (docs/blocks/rvc.md). Their cfg
+ * structs are the same single unsigned. */
+static long rvc_get(const void *cfg, unsigned i)
+{
+    (void)i;
+    return (long)((const struct rvc_comp_cfg *)cfg)->W;
+}
+
+static int rvc_set(void *cfg, const char *name, long v)
+{
+    if (strcmp(name, "W") != 0)
+        return -1;
+    ((struct rvc_comp_cfg *)cfg)->W = (unsigned)v;
+    return 0;
+}
+
+static void rvc_def(void *cfg)
+{
+    *(struct rvc_comp_cfg *)cfg = rvc_comp_cfg_default();
+}
+
+static void rvc_dims_v(const void *cfg, const char *port, unsigned *bits,
+                       unsigned *count)
+{
+    unsigned W = ((const struct rvc_comp_cfg *)cfg)->W;
+    if (!strcmp(port, "data_i") || !strcmp(port, "data_o") || !strcmp(port, "arr_i"))
+        *count = W;
+    else if (!strcmp(port, "mask_i") || !strcmp(port, "mask_o"))
+        *bits = W;
+}
+
+static int rvc_comp_init_v(void *st, const void *cfg)
+{
+    return rvc_comp_init(st, cfg);
+}
+
+static void rvc_comp_reset_v(void *st)
+{
+    rvc_comp_reset(st);
+}
+
+static void rvc_comp_step_v(void *st, const void *in, void *out)
+{
+    rvc_comp_step(st, in, out);
+}
+
+static int rvc_comp_ports(struct ls_port *p)
+{
+    int n = 0;
+#define PORT_IN(nm, b, c) \
+    p[n++] = (struct ls_port){#nm, 0, b, c, b, c, offsetof(struct rvc_comp_in, nm)};
+#define PORT_OUT(nm, b, c) \
+    p[n++] = (struct ls_port){#nm, 1, b, c, b, c, offsetof(struct rvc_comp_out, nm)};
+#include "blocks/rvc_comp_ports.def"
+#undef PORT_IN
+#undef PORT_OUT
+    return n;
+}
+
 static const struct cosim_desc bgp_desc = {
     .name = "bgp",
     .id = LS_BLK_BGP,
@@ -179,9 +246,84 @@ static const struct cosim_desc bgp_desc = {
     .ports = bgp_ports,
 };
 
+static int rvc_decomp_init_v(void *st, const void *cfg)
+{
+    return rvc_decomp_init(st, cfg);
+}
+
+static void rvc_decomp_reset_v(void *st)
+{
+    rvc_decomp_reset(st);
+}
+
+static void rvc_decomp_step_v(void *st, const void *in, void *out)
+{
+    rvc_decomp_step(st, in, out);
+}
+
+static int rvc_decomp_ports(struct ls_port *p)
+{
+    int n = 0;
+#define PORT_IN(nm, b, c) \
+    p[n++] = (struct ls_port){#nm, 0, b, c, b, c, offsetof(struct rvc_decomp_in, nm)};
+#define PORT_OUT(nm, b, c) \
+    p[n++] = (struct ls_port){#nm, 1, b, c, b, c, offsetof(struct rvc_decomp_out, nm)};
+#include "blocks/rvc_decomp_ports.def"
+#undef PORT_IN
+#undef PORT_OUT
+    return n;
+}
+
+/* Outputs are registers; payload registers load only on valid_i, and
+ * valid_o follows valid_i: one idle edge clears valid_o, after which an
+ * idle edge changes nothing (both blocks). A transaction loads every
+ * payload register, so a replay needs only the last transactions. */
+static const struct cosim_desc rvc_comp_desc = {
+    .name = "rvc_comp",
+    .id = LS_BLK_RVC_COMP,
+    .cfg_size = sizeof(struct rvc_comp_cfg),
+    .state_size = sizeof(struct rvc_comp_state),
+    .in_size = sizeof(struct rvc_comp_in),
+    .out_size = sizeof(struct rvc_comp_out),
+    .settle = 1,
+    .trace_window = 4096,
+    .params = { "W", NULL },
+    .get_param = rvc_get,
+    .set_param = rvc_set,
+    .cfg_default = rvc_def,
+    .init = rvc_comp_init_v,
+    .reset = rvc_comp_reset_v,
+    .step = rvc_comp_step_v,
+    .free = NULL,
+    .dims = rvc_dims_v,
+    .ports = rvc_comp_ports,
+};
+
+static const struct cosim_desc rvc_decomp_desc = {
+    .name = "rvc_decomp",
+    .id = LS_BLK_RVC_DECOMP,
+    .cfg_size = sizeof(struct rvc_decomp_cfg),
+    .state_size = sizeof(struct rvc_decomp_state),
+    .in_size = sizeof(struct rvc_decomp_in),
+    .out_size = sizeof(struct rvc_decomp_out),
+    .settle = 1,
+    .trace_window = 4096,
+    .params = { "W", NULL },
+    .get_param = rvc_get,
+    .set_param = rvc_set,
+    .cfg_default = rvc_def,
+    .init = rvc_decomp_init_v,
+    .reset = rvc_decomp_reset_v,
+    .step = rvc_decomp_step_v,
+    .free = NULL,
+    .dims = rvc_dims_v,
+    .ports = rvc_decomp_ports,
+};
+
 /* ------------------------------------------------------------- registry */
 
-static const struct cosim_desc *const descs[] = { &slp_desc, &bgp_desc };
+static const struct cosim_desc *const descs[] = { &slp_desc, &bgp_desc, &rvc_comp_desc,
+                                                  &rvc_decomp_desc };
 
 const struct cosim_desc *cosim_desc_find(const char *name)
 {

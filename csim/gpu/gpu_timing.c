@@ -15,6 +15,7 @@
 #include "cosim/cosim.h"
 #include "blocks/slp.h"
 #include "blocks/bgp.h"
+#include "blocks/rvc_comp.h"
 #include "exec/exec_check.h"
 
 static double now_s(void)
@@ -43,6 +44,8 @@ ls_status gpu_cosim_init(ls_gpu *gpu, const ls_config *lc)
     int be[LS_BLK_COUNT] = { 0 };
     be[LS_BLK_SLP] = (int)gpu->tcfg.slp_backend;
     be[LS_BLK_BGP] = (int)gpu->tcfg.bgp_backend;
+    be[LS_BLK_RVC_COMP] = (int)gpu->tcfg.rvc_comp_backend;
+    be[LS_BLK_RVC_DECOMP] = (int)gpu->tcfg.rvc_decomp_backend;
     for (int b = 0; b < LS_BLK_COUNT; b++)      /* cosim = all */
         if (gpu->tcfg.cosim == 1 && cosim_desc_by_id(b) && be[b] == COSIM_BE_C)
             be[b] = COSIM_BE_LOCKSTEP;
@@ -67,6 +70,9 @@ ls_status gpu_cosim_init(ls_gpu *gpu, const ls_config *lc)
         /* the BGP has instances only under lamar.gdu=bgp (docs/lamar.md) */
         if (b == LS_BLK_BGP && gpu->tcfg.lamar_gdu != 4)
             continue;
+        if ((b == LS_BLK_RVC_COMP || b == LS_BLK_RVC_DECOMP) &&
+            !gpu->tcfg.gscalar_compress)
+            continue;       /* RVC has traffic only with compression on */
         struct cosim_inst *ci = calloc(1, sizeof *ci);
         if (!ci)
             return GPU_FAIL(gpu, LS_ERR_NOMEM, "host memory exhausted (cosim)");
@@ -74,7 +80,10 @@ ls_status gpu_cosim_init(ls_gpu *gpu, const ls_config *lc)
         core_slp_cfg(core_sm_slots(&gpu->tcfg), &c);
         struct bgp_cfg bc;
         mem_bgp_cfg(&gpu->tcfg, &bc);
-        const void *pc = b == LS_BLK_BGP ? (const void *)&bc : (const void *)&c;
+        struct rvc_comp_cfg rc = rvc_comp_cfg_default();   /* both RVC kinds */
+        const void *pc = b == LS_BLK_BGP ? (const void *)&bc
+                       : b == LS_BLK_RVC_COMP || b == LS_BLK_RVC_DECOMP ? (const void *)&rc
+                       : (const void *)&c;
         int r = cosim_create(ci, gpu->cosim, d, pc, "probe", e, sizeof e);
         if (r == 0)
             cosim_free(ci);
@@ -109,6 +118,16 @@ static ls_status ensure_machine(ls_gpu *gpu)
             struct core_sm *sm = &gpu->sms[i];
             if (core_slp_init(&sm->slp, gpu->cosim, i, sm->nslots,
                               (unsigned)gpu->tcfg.slp_permutation, e, sizeof e) != 0) {
+                gpu_timing_free(gpu);
+                return GPU_FAIL(gpu, LS_ERR_INVALID, "%s", e);
+            }
+            const struct cfg *tc = &gpu->tcfg;
+            unsigned units[3] = { (unsigned)tc->alu_units, (unsigned)tc->sfu_units,
+                                  (unsigned)tc->mem_units };
+            if (core_rvc_init(&sm->rvc, gpu->cosim, tc->gscalar_compress != 0, i,
+                              units, (unsigned)tc->operand_collectors,
+                              tc->gscalar_granularity == 1, sm->nslots,
+                              tc->gscalar_bvr_energy, e, sizeof e) != 0) {
                 gpu_timing_free(gpu);
                 return GPU_FAIL(gpu, LS_ERR_INVALID, "%s", e);
             }
@@ -371,6 +390,10 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
                     st = gpu_fail(gpu, (ls_status)e, file, (int)f->line, "%s", sm->slp.why);
                     break;
                 }
+                if (e && sm->rvc.why) {
+                    st = gpu_fail(gpu, (ls_status)e, file, (int)f->line, "%s", sm->rvc.why);
+                    break;
+                }
                 if (e) {
                     st = warp_fail(gpu, file, f, sm);
                     break;
@@ -454,6 +477,10 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
         if (e && st == LS_OK)
             st = gpu_fail(gpu, (ls_status)e, file, (int)f->line, "%s",
                           gpu->sms[i].slp.why ? gpu->sms[i].slp.why : "SLP failure");
+        e = core_rvc_finish(&gpu->sms[i].rvc, end);
+        if (e && st == LS_OK)
+            st = gpu_fail(gpu, (ls_status)e, file, (int)f->line, "%s",
+                          gpu->sms[i].rvc.why ? gpu->sms[i].rvc.why : "RVC failure");
     }
     if (gpu->mem && mem_gdu_finish(gpu->mem, end) != 0 && st == LS_OK)
         st = gpu_fail(gpu, LS_ERR_COSIM, file, (int)f->line, "%s", mem_gdu_error(gpu->mem));
@@ -492,6 +519,7 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
             stats->tensor_insts += s->tensor_insts;
             stats->tensor_busy_cycles += s->tensor_busy;
             core_slp_stats(&sm->slp, stats);
+            core_rvc_stats(&sm->rvc, stats);
         }
         if (gpu->mem)
             mem_gdu_cosim(gpu->mem, &stats->cosim[LS_BLK_BGP]);

@@ -11,7 +11,8 @@ out=build/test-cosim-mutants
 rm -rf "$out"
 mkdir -p "$out"
 fail=0
-# configurations that give each block's modes traffic
+# configurations that give each block's modes traffic (a variant is one or
+# more key=value joined by '+')
 declare -A variants
 variants[slp]="slp.permutation=none slp.permutation=balanced slp.permutation=odd_even slp.permutation=rotate_odd_1"
 # BGP (LAMAR): the GDUs of the L1Ds and L2 slices; a short skew window
@@ -21,10 +22,11 @@ variants[bgp]="lamar.gdu=bgp lamar.gdu=bgp,lamar.bgp_num_evict=10,lamar.bgp_refr
 # the standalone testbench (make mutants, random addresses) catches them.
 declare -A equivalent
 equivalent[bgp_1]="a workload's block addresses stay below 2^24 unless it allocates past 2 GiB (device memory from 0x10000000, 128-byte lines): the top address byte is 0 and leaving it out of the hashes changes no output"
+variants[rvc_comp]="gscalar.compress=on gscalar.compress=on+gscalar.granularity=16"
+variants[rvc_decomp]="gscalar.compress=on gscalar.compress=on+gscalar.granularity=16"
 for top in rtl/*.v; do
   blk=$(basename "$top" .v)
-  case $blk in *_*) continue ;; esac
-  [ -n "${variants[$blk]:-}" ] || continue      # not in the GPU loop
+  [ -n "${variants[$blk]:-}" ] || continue      # not in the GPU loop (or a helper)
   n=$(grep -ho 'MUTANT_[0-9]\+' rtl/"$blk".v rtl/"$blk"_*.v 2>/dev/null | sort -u | wc -l)
   for k in $(seq 1 "$n"); do
     f=$out/${blk}_m$k.v
@@ -36,7 +38,7 @@ for top in rtl/*.v; do
     fi
     caught=""
     for v in ${variants[$blk]}; do
-      sets=(); for kv in ${v//,/ }; do sets+=(--set "$kv"); done   # a,b: two --set
+      sets=(); for kv in ${v//[,+]/ }; do sets+=(--set "$kv"); done   # a,b or a+b: two --set
       "$cli" run bfs --size small --rtl "$blk=$f" "${sets[@]}" --fail-dir "$out/fail" \
           >"$out/${blk}_m$k.txt" 2>&1
       rc=$?

@@ -6,6 +6,8 @@
 #    utilisation equal to mode none;
 #  - the rtl backend alone gives the same statistics as the C model;
 #  - an RTL mutant given with --rtl stops a real workload with the report
+#    (SLP; RVC under lockstep with its windowed trace replayed, and under
+#    the rtl backend alone through the decompressed-value check)
 #    and exit 3; the trace it writes replays to the same mismatch (exit 3)
 #    and to none on the stock RTL (exit 0); --cosim-continue counts;
 #  - the JUnit XML parses (python3 xml.etree) with a failing testcase;
@@ -104,6 +106,35 @@ rc=$?
 n=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['cosim']['slp']['mismatches'])" "$out/cont.json" 2>/dev/null)
 [ $rc = 3 ] && [ "${n:-0}" -gt 1 ] && ok "--cosim-continue: $n mismatches counted, exit 3" \
   || bad "--cosim-continue: exit $rc, mismatches '$n'"
+
+# 3b. RVC (gscalar.compress=on, docs/gscalar.md): under lockstep a
+# compressor mutant stops bfs and its (windowed) trace replays; under the
+# rtl backend alone a decompressor that rebuilds wrong values is caught by
+# the check against the architectural value
+{ echo '`define MUTANT_3'; cat rtl/rvc_comp.v; } >"$out/rvc_comp_m3.v"
+"$cli" run bfs --size small --set gscalar.compress=on --rtl rvc_comp="$out/rvc_comp_m3.v" \
+    --fail-dir "$out/rvcfail" >"$out/rvc_m3.txt" 2>&1
+rc=$?
+rtrace=$(ls "$out"/rvcfail/bfs/sm*.rvc_comp.*.trace 2>/dev/null | head -1)
+if [ $rc = 3 ] && grep -q '^FAIL bfs.*MISMATCH sm[0-9]*\.rvc_comp\.[a-z]*[0-9]* edge=' "$out/rvc_m3.txt" \
+   && [ -n "$rtrace" ]; then
+  "$cli" replay "$rtrace" >"$out/rvc_replay.txt" 2>&1
+  rrc=$?
+  want=$(grep -o 'MISMATCH [^(]*' "$out/rvc_m3.txt" | head -1)
+  got=$(grep -o 'MISMATCH [^(]*' "$out/rvc_replay.txt" | head -1)
+  [ $rrc = 3 ] && [ "$want" = "$got" ] && ok "rvc_comp mutant 3 under lockstep: exit 3, replay reproduces: $got" \
+    || bad "rvc_comp mutant 3: replay exit $rrc, '$got' vs '$want'"
+else
+  bad "rvc_comp mutant 3 under lockstep: exit $rc (want 3), trace '$rtrace'"; tail -3 "$out/rvc_m3.txt" >&2
+fi
+{ echo '`define MUTANT_1'; cat rtl/rvc_decomp.v; } >"$out/rvc_decomp_m1.v"
+"$cli" run bfs --size small --set gscalar.compress=on --set gscalar.granularity=16 \
+    --rtl rvc_decomp="$out/rvc_decomp_m1.v" --set rvc_decomp.backend=rtl \
+    --fail-dir "$out/rvcfail2" >"$out/rvc_d1.txt" 2>&1
+rc=$?
+[ $rc = 3 ] && grep -q 'RVC MODEL ERROR sm[0-9]*\.rvc_decomp\.oc[0-9]*: .*operand read of .*rtl backend' "$out/rvc_d1.txt" \
+  && ok "rvc_decomp mutant 1 under the rtl backend alone: the value check stops the run (exit 3)" \
+  || { bad "rvc_decomp mutant 1 (rtl backend): exit $rc"; tail -3 "$out/rvc_d1.txt" >&2; }
 
 # 4. JUnit
 python3 - "$out/m3.xml" <<'PY' && ok "JUnit XML parses: workload and block testcases, failure text" || bad "JUnit XML"

@@ -109,7 +109,9 @@ for sets in "sched_policy=lrr" "sched_policy=gto" "sched_policy=two_level" \
             "lamar.gdu=cg_only" "lamar.gdu=bgp dram_subranks=2" \
             "lamar.gdu=bgp lamar.bgp_num_evict=10 lamar.bgp_refresh=8 l1d_mshrs=2 dram_queue=2" \
             "lamar.gdu=bgp_inf lamar.level=l2" "lamar.gdu=spp lamar.level=l1 lamar.spp_entries=16" \
-            "lamar.gdu=static lamar.static_fg=1"; do
+            "lamar.gdu=static lamar.static_fg=1" \
+            "gscalar.compress=on" \
+            "gscalar.compress=on gscalar.granularity=16 gscalar.extra_latency=0"; do
   args=(); for kv in $sets; do args+=(--set "$kv"); done
   tag=$(echo "$sets" | tr ' =' '_-')
   "$cli" run all --size "$size" --mode timing --config gtx480 "${args[@]}" \

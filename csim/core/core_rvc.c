@@ -1,0 +1,482 @@
+/* G-Scalar's compressed register file through the RVC blocks (core_rvc.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/core_rvc.h"
+#include "cosim/cosim.h"
+#include "blocks/rvc_comp.h"
+#include "blocks/rvc_decomp.h"
+#include "blocks/rvc_stats.h"
+
+#define FULL_MASK 0xffffffffu
+
+static inline unsigned popc(uint32_t x) { return (unsigned)__builtin_popcount(x); }
+
+static int fail(struct core_rvc *u, int st, const char *msg)
+{
+    if (!u->why)
+        u->why = strdup(msg);
+    return st;
+}
+
+int core_rvc_init(struct core_rvc *u, struct cosim_env *env, bool on,
+                  unsigned sm, const unsigned comp_units[3], unsigned ndecomp,
+                  bool half, unsigned nslots, double bvr_energy, char *err,
+                  size_t n)
+{
+    memset(u, 0, sizeof *u);
+    if (!on)
+        return 0;
+    u->on = true;
+    u->half = half;
+    u->sm = sm;
+    u->bvr_e = (uint32_t)(bvr_energy * 1e6 + 0.5);
+    u->nslots = nslots;
+    u->ncomp = comp_units[0] + comp_units[1] + comp_units[2];
+    u->comp_base[0] = 0;
+    u->comp_base[1] = comp_units[0];
+    u->comp_base[2] = comp_units[0] + comp_units[1];
+    u->ndecomp = ndecomp;
+    u->comp = calloc(u->ncomp, sizeof *u->comp);
+    u->decomp = calloc(ndecomp, sizeof *u->decomp);
+    u->fr = calloc(nslots, sizeof *u->fr);
+    if (!u->comp || !u->decomp || !u->fr) {
+        snprintf(err, n, "host memory exhausted (RVC) [%s:%d]", __FILE__, __LINE__);
+        core_rvc_free(u);
+        return -1;
+    }
+    struct rvc_comp_cfg cc = rvc_comp_cfg_default();
+    struct rvc_decomp_cfg dc = rvc_decomp_cfg_default();
+    static const char *const uname[3] = { "alu", "sfu", "mem" };
+    unsigned made_c = 0, made_d = 0;
+    int r = 0;
+    for (unsigned k = 0; k < 3 && !r; k++)
+        for (unsigned i = 0; i < comp_units[k] && !r; i++) {
+            char name[32];
+            snprintf(name, sizeof name, "sm%u.rvc_comp.%s%u", sm, uname[k], i);
+            r = cosim_create(&u->comp[made_c], env, cosim_desc_find("rvc_comp"),
+                             &cc, name, err, n);
+            made_c += !r;
+        }
+    for (unsigned i = 0; i < ndecomp && !r; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "sm%u.rvc_decomp.oc%u", sm, i);
+        r = cosim_create(&u->decomp[made_d], env, cosim_desc_find("rvc_decomp"),
+                         &dc, name, err, n);
+        made_d += !r;
+    }
+    if (r) {
+        u->ncomp = made_c;
+        u->ndecomp = made_d;
+        core_rvc_free(u);
+        return -1;
+    }
+    return 0;
+}
+
+void core_rvc_free(struct core_rvc *u)
+{
+    for (unsigned i = 0; u->comp && i < u->ncomp; i++)
+        cosim_free(&u->comp[i]);
+    for (unsigned i = 0; u->decomp && i < u->ndecomp; i++)
+        cosim_free(&u->decomp[i]);
+    free(u->comp);
+    free(u->decomp);
+    for (unsigned s = 0; u->fr && s < u->nslots; s++)
+        for (unsigned k = 0; k < SIMT_MAX_FRAMES; k++)
+            free(u->fr[s][k].v);
+    free(u->fr);
+    free(u->why);
+    memset(u, 0, sizeof *u);
+}
+
+static void inst_kernel(struct cosim_inst *b)
+{
+    cosim_reset(b);
+    b->st.cycles = b->st.idle_skipped = 0;
+    b->st.transactions = b->st.mismatches = 0;
+}
+
+void core_rvc_kernel(struct core_rvc *u, const char *kernel, uint64_t now)
+{
+    if (!u->on)
+        return;
+    for (unsigned i = 0; i < u->ncomp; i++)
+        inst_kernel(&u->comp[i]);
+    for (unsigned i = 0; i < u->ndecomp; i++)
+        inst_kernel(&u->decomp[i]);
+    u->t0 = now;
+    u->kernel = kernel;
+    memset(&u->st, 0, sizeof u->st);
+}
+
+int core_rvc_frame_start(struct core_rvc *u, unsigned slot, unsigned frame,
+                         uint32_t nregs)
+{
+    if (!u->on)
+        return 0;
+    struct core_rvc_frame *fr = &u->fr[slot][frame];
+    uint32_t nv = 2 * (nregs ? nregs : 1);
+    if (fr->cap < nv) {
+        struct core_rvc_vreg *v = realloc(fr->v, nv * sizeof *v);
+        if (!v)
+            return fail(u, LS_ERR_NOMEM, "host memory exhausted (RVC register state)");
+        /* new arrays hold zeros; older ones keep the previous warp's bytes,
+         * which no encoding of a fresh register reads */
+        memset(v + fr->cap, 0, (nv - fr->cap) * sizeof *v);
+        fr->v = v;
+        fr->cap = nv;
+    }
+    /* the functional model zeroes the registers: a compressed scalar 0
+     * (what the compressor makes of an all-zero non-divergent write) */
+    for (uint32_t i = 0; i < nv; i++) {
+        struct core_rvc_vreg *r = &fr->v[i];
+        r->bvr = r->bvrh = 0;
+        r->enc = r->encl = r->ench = 0xf;
+        r->flags = u->half ? (CORE_RVC_HALF | CORE_RVC_FS) : 0;
+    }
+    return 0;
+}
+
+/* Vector registers of PTX register r of f: 0 (predicate), 1 or 2 words. */
+static unsigned reg_words(const struct ptx_func *f, int32_t r)
+{
+    if (r < 0 || (uint32_t)r >= f->nregs)
+        return 0;
+    enum ptx_type t = (enum ptx_type)f->regs[r].type;
+    if (t == PTX_T_PRED)
+        return 0;
+    return ptx_type_bits(t) > 32 ? 2 : 1;
+}
+
+/* Brings instance b to the edge of GPU cycle cyc (idle edges in between)
+ * unless it is already there or past it. */
+static int catch_up(struct core_rvc *u, struct cosim_inst *b, uint64_t cyc)
+{
+    uint64_t e = cyc - u->t0;
+    if (b->edge >= e)
+        return 0;
+    char where[160] = "";
+    if (b->quiet < b->d->settle)
+        snprintf(where, sizeof where, "kernel %s, GPU cycle %llu, idle",
+                 u->kernel ? u->kernel : "?",
+                 (unsigned long long)(u->t0 + b->edge));
+    return cosim_idle(b, e - b->edge, where);
+}
+
+/* The transaction description for a report. Only a backend that can
+ * mismatch needs it for every step (the C backend's own value check
+ * describes its failure when it happens): cheap = leave buf empty. */
+static void describe(const struct core_rvc *u, char *buf, size_t n,
+                     const struct simt_warp *w, const struct ptx_func *f,
+                     int32_t pc, uint64_t now, const char *what, uint32_t vreg,
+                     bool cheap)
+{
+    buf[0] = 0;
+    if (cheap)
+        return;
+    uint32_t r = vreg / 2;
+    snprintf(buf, n, "kernel %s, GPU cycle %llu, warp %u of CTA (%u,%u,%u), "
+             "%s line %u (pc %d): %s of %s (%s word)",
+             u->kernel ? u->kernel : "?", (unsigned long long)now,
+             w->gridv.warpid, w->gridv.ctaid[0], w->gridv.ctaid[1],
+             w->gridv.ctaid[2], f->name,
+             (uint32_t)pc < f->ninsts ? f->insts[pc].line : f->line, pc, what,
+             r < f->nregs && f->regs[r].name ? f->regs[r].name : "?",
+             vreg & 1 ? "high" : "low");
+}
+
+/* One decompressor transaction for stored register v under M' = mask. */
+static int decomp_step(struct core_rvc *u, struct cosim_inst *b,
+                       const struct core_rvc_vreg *v, uint32_t mask,
+                       uint64_t now, const char *where, struct rvc_decomp_out *o)
+{
+    if (catch_up(u, b, now))
+        return fail(u, LS_ERR_COSIM, b->report ? b->report : "mismatch");
+    struct rvc_decomp_in in;       /* every port is set below */
+    in.valid_i[0] = 1;
+    in.d_i[0] = (v->flags & CORE_RVC_D) != 0;
+    in.half_i[0] = (v->flags & CORE_RVC_HALF) != 0;
+    in.fs_i[0] = (v->flags & CORE_RVC_FS) != 0;
+    in.enc_i[0] = v->enc;
+    in.encl_i[0] = v->encl;
+    in.ench_i[0] = v->ench;
+    in.bvr_i[0] = v->bvr;
+    in.bvrh_i[0] = v->bvrh;
+    memcpy(in.arr_i, v->arr, sizeof v->arr);
+    in.mask_i[0] = mask;
+    if (cosim_step(b, &in, o, where))
+        return fail(u, LS_ERR_COSIM, b->report ? b->report : "mismatch");
+    u->st.arrays_read += popc(o->re_o[0] & 0xff);
+    u->st.bvr_reads++;
+    return 0;
+}
+
+/* Where a transaction happened (for reports). */
+struct rvc_ctx {
+    const struct simt_warp *w;
+    const struct ptx_func *f;
+    int32_t pc;
+    uint64_t now;
+};
+
+/* A rebuilt lane that is not the architectural value: a model error. */
+static int wrong_lane(struct core_rvc *u, const struct cosim_inst *b,
+                      const struct core_rvc_vreg *v, const struct rvc_ctx *x,
+                      const char *what, uint32_t vreg, unsigned l, uint32_t got,
+                      uint32_t exp)
+{
+    char where[512];
+    describe(u, where, sizeof where, x->w, x->f, x->pc, x->now, what, vreg, false);
+    char msg[1024];
+    snprintf(msg, sizeof msg, "RVC MODEL ERROR %s: %s: the decompressor "
+             "rebuilt lane %u as 0x%08x, the architectural value is 0x%08x "
+             "(stored D %u half %u FS %u enc %x encL %x encH %x BVR 0x%08x "
+             "BVRH 0x%08x, array bytes 0x%08x; %s backend)", b->name, where, l,
+             got, exp, !!(v->flags & CORE_RVC_D), !!(v->flags & CORE_RVC_HALF),
+             !!(v->flags & CORE_RVC_FS), v->enc, v->encl, v->ench, v->bvr,
+             v->bvrh, v->arr[l], cosim_backend_name(b->backend));
+    return fail(u, LS_ERR_COSIM, msg);
+}
+
+/* One operand read of vector register v (expected lanes exp) under
+ * M' = mask through decompressor b. */
+static int do_read(struct core_rvc *u, struct cosim_inst *b,
+                   const struct core_rvc_vreg *v, uint32_t mask,
+                   const uint64_t *regs, unsigned word, const struct rvc_ctx *x,
+                   uint32_t vreg)
+{
+    char where[512];
+    describe(u, where, sizeof where, x->w, x->f, x->pc, x->now, "operand read",
+             vreg, b->backend == COSIM_BE_C);
+    struct rvc_decomp_out o;
+    int e = decomp_step(u, b, v, mask, x->now, where, &o);
+    if (e)
+        return e;
+    for (unsigned l = 0; l < 32; l++) {
+        uint32_t exp = (uint32_t)(regs[l] >> (32 * word));
+        if (o.data_o[l] != exp)
+            return wrong_lane(u, b, v, x, "operand read", vreg, l, o.data_o[l], exp);
+    }
+    ls_gscalar_stats *st = &u->st;
+    st->reads++;
+    st->read_cls[o.cls_o[0] & 3]++;
+    st->base_arrays_read += 8;          /* a baseline bank reads all 8 */
+    unsigned cat;
+    if (mask != FULL_MASK)
+        cat = LS_GS_DIVERGENT;
+    else if (v->flags & CORE_RVC_D)
+        cat = LS_GS_RAW;
+    else
+        cat = LS_GS_B0 - rvc_enc_bytes(v->enc);
+    st->read_cat[cat]++;
+    return 0;
+}
+
+/* Bytes G-Scalar stores for the write the compressor answered with o:
+ * rvc_gs_bytes (csim/blocks/rvc_stats.c) from the block's outputs. */
+static unsigned gs_bytes(const struct rvc_comp_out *o)
+{
+    if (o->d_o[0])
+        return 128;
+    if (!o->half_o[0]) {
+        unsigned n = rvc_enc_bytes(o->enc_o[0]);
+        return 32 * (4 - n) + n;
+    }
+    unsigned nl = rvc_enc_bytes(o->encl_o[0]), nh = rvc_enc_bytes(o->ench_o[0]);
+    return 16 * (4 - nl) + nl + 16 * (4 - nh) + nh;
+}
+
+/* Arrays a baseline (uncompressed) bank activates for a write of mask:
+ * each 128-bit array holds 4 lanes of the register. */
+static unsigned base_write_arrays(uint32_t mask)
+{
+    unsigned n = 0;
+    for (unsigned a = 0; a < 8; a++)
+        n += (mask >> (4 * a) & 0xf) != 0;
+    return n;
+}
+
+int core_rvc_read(struct core_rvc *u, const struct simt_warp *w,
+                  unsigned slot, unsigned frame, const struct ptx_func *f,
+                  int32_t pc, const int32_t *src, unsigned nsrc, uint32_t mask,
+                  unsigned coll, uint64_t now)
+{
+    if (!u->on)
+        return 0;
+    if (u->why)
+        return LS_ERR_COSIM;
+    struct core_rvc_frame *fr = &u->fr[slot][frame];
+    struct cosim_inst *db = &u->decomp[coll % u->ndecomp];
+    const uint64_t *regs = w->frames[frame].regs;
+    struct rvc_ctx x = { w, f, pc, now };
+    for (unsigned i = 0; i < nsrc; i++) {
+        unsigned nw = reg_words(f, src[i]);
+        for (unsigned k = 0; k < nw; k++) {
+            uint32_t vi = 2u * (uint32_t)src[i] + k;
+            if (vi >= fr->cap)
+                return fail(u, LS_ERR_INTERNAL, "RVC: register outside its frame's state");
+            int e = do_read(u, db, &fr->v[vi], mask, regs + (size_t)src[i] * 32, k,
+                            &x, vi);
+            if (e)
+                return e;
+        }
+    }
+    return 0;
+}
+
+int core_rvc_write(struct core_rvc *u, const struct simt_warp *w,
+                   unsigned slot, unsigned frame, const struct ptx_func *f,
+                   int32_t pc, const int32_t *dst, unsigned ndst,
+                   uint32_t active, int unit, int unit_ix, unsigned coll,
+                   uint64_t now, unsigned *moves)
+{
+    *moves = 0;
+    if (!u->on)
+        return 0;
+    if (u->why)
+        return LS_ERR_COSIM;
+    struct core_rvc_frame *fr = &u->fr[slot][frame];
+    struct cosim_inst *db = &u->decomp[coll % u->ndecomp];
+    struct rvc_ctx x = { w, f, pc, now };
+    char where[512];
+    if (!ndst || !active)
+        return 0;
+    unsigned ci = unit >= 0 && unit < 3 && unit_ix >= 0
+                      ? u->comp_base[unit] + (unsigned)unit_ix : 0;
+    struct cosim_inst *cb = &u->comp[ci < u->ncomp ? ci : 0];
+    const uint64_t *regs = w->frames[frame].regs;
+    for (unsigned i = 0; i < ndst; i++) {
+        unsigned nw = reg_words(f, dst[i]);
+        for (unsigned k = 0; k < nw; k++) {
+            uint32_t vi = 2u * (uint32_t)dst[i] + k;
+            if (vi >= fr->cap)
+                return fail(u, LS_ERR_INTERNAL, "RVC: register outside its frame's state");
+            struct core_rvc_vreg *v = &fr->v[vi];
+            uint32_t val[32];
+            const uint64_t *rv = regs + (size_t)dst[i] * 32;
+            for (unsigned l = 0; l < 32; l++)
+                val[l] = (uint32_t)(rv[l] >> (32 * k));
+            if (active != FULL_MASK && !(v->flags & CORE_RVC_FULL)) {
+                /* sec. 3.3: a divergent write to a compressed register
+                 * needs all its bytes in the arrays first: a move
+                 * decompresses it and stores it raw. The lanes this write
+                 * leaves must come back as they are; the others it
+                 * overwrites next. */
+                describe(u, where, sizeof where, w, f, pc, now,
+                         "move before a divergent write", vi,
+                         db->backend == COSIM_BE_C);
+                struct rvc_decomp_out o;
+                int e = decomp_step(u, db, v, FULL_MASK, now, where, &o);
+                if (e)
+                    return e;
+                for (unsigned l = 0; l < 32; l++)
+                    if (!(active >> l & 1) && o.data_o[l] != val[l])
+                        return wrong_lane(u, db, v, &x, "move before a divergent write",
+                                          vi, l, o.data_o[l], val[l]);
+                memcpy(v->arr, o.data_o, sizeof v->arr);
+                v->flags = (uint8_t)((v->flags & ~(CORE_RVC_HALF | CORE_RVC_FS)) |
+                                     CORE_RVC_D | CORE_RVC_FULL);
+                v->bvr = FULL_MASK;
+                v->bvrh = 0;
+                u->st.rmw_moves++;
+                u->st.bvr_writes++;
+                u->st.arrays_written += 8;        /* the baseline needs no move */
+                (*moves)++;
+            }
+            describe(u, where, sizeof where, w, f, pc, now, "write-back", vi,
+                     cb->backend == COSIM_BE_C);
+            int e = catch_up(u, cb, now);
+            if (e)
+                return fail(u, LS_ERR_COSIM, cb->report ? cb->report : "mismatch");
+            struct rvc_comp_in in;
+            struct rvc_comp_out o;
+            memset(&in, 0, sizeof in);
+            in.valid_i[0] = 1;
+            memcpy(in.data_i, val, sizeof val);
+            in.mask_i[0] = active;
+            in.half_i[0] = u->half;
+            if (cosim_step(cb, &in, &o, where))
+                return fail(u, LS_ERR_COSIM, cb->report ? cb->report : "mismatch");
+            /* the arrays take the bytes the write enables select */
+            unsigned we = o.we_o[0] & 0xff;
+            if (o.d_o[0]) {
+                for (unsigned l = 0; l < 32; l++)
+                    if (o.mask_o[0] >> l & 1)
+                        v->arr[l] = o.data_o[l];
+            } else {
+                for (unsigned l = 0; l < 32; l++) {
+                    unsigned wh = l < 16 ? we & 0xf : we >> 4;
+                    for (unsigned b = 0; b < 4; b++)
+                        if (wh >> b & 1)
+                            v->arr[l] = (v->arr[l] & ~(0xffu << (8 * b))) |
+                                        (o.data_o[l] & (0xffu << (8 * b)));
+                }
+            }
+            uint8_t full = o.d_o[0] ? (v->flags & CORE_RVC_FULL) : (we == 0xff ? CORE_RVC_FULL : 0);
+            v->flags = (uint8_t)((o.d_o[0] ? CORE_RVC_D : 0) | (o.fs_o[0] ? CORE_RVC_FS : 0) |
+                                 (o.half_o[0] ? CORE_RVC_HALF : 0) | full);
+            v->enc = (uint8_t)(o.enc_o[0] & 0xf);
+            v->encl = (uint8_t)(o.encl_o[0] & 0xf);
+            v->ench = (uint8_t)(o.ench_o[0] & 0xf);
+            v->bvr = o.bvr_o[0];
+            v->bvrh = o.bvrh_o[0];
+            ls_gscalar_stats *st = &u->st;
+            st->writes++;
+            if (o.d_o[0])
+                st->div_writes++;
+            else
+                st->write_bytes[rvc_enc_bytes(v->enc)]++;
+            st->arrays_written += popc(we);
+            st->bvr_writes++;
+            st->base_arrays_written += base_write_arrays(active);
+            st->raw_bytes += 128;
+            st->gs_bytes += gs_bytes(&o);
+            st->bdi_bytes += rvc_bdi_bytes(32, val, active);
+        }
+    }
+    return 0;
+}
+
+int core_rvc_finish(struct core_rvc *u, uint64_t end)
+{
+    if (!u->on)
+        return 0;
+    if (u->why)
+        return LS_ERR_COSIM;
+    for (unsigned i = 0; i < u->ncomp + u->ndecomp; i++) {
+        struct cosim_inst *b = i < u->ncomp ? &u->comp[i] : &u->decomp[i - u->ncomp];
+        if (end > u->t0 && catch_up(u, b, end))   /* edges of t0 .. end-1 */
+            return fail(u, LS_ERR_COSIM, b->report ? b->report : "mismatch");
+    }
+    return 0;
+}
+
+void core_rvc_stats(const struct core_rvc *u, ls_stats *s)
+{
+    if (!u->on)
+        return;
+    for (unsigned k = 0; k < 2; k++) {
+        ls_cosim_stats *c = &s->cosim[k ? LS_BLK_RVC_DECOMP : LS_BLK_RVC_COMP];
+        unsigned n = k ? u->ndecomp : u->ncomp;
+        const struct cosim_inst *b = k ? u->decomp : u->comp;
+        c->instances += n;
+        for (unsigned i = 0; i < n; i++) {
+            c->cycles += b[i].st.cycles;
+            c->idle_skipped += b[i].st.idle_skipped;
+            c->transactions += b[i].st.transactions;
+            c->mismatches += b[i].st.mismatches;
+            c->backend = b[i].st.backend;
+        }
+    }
+    /* energy: an activated 128-bit array is 1/8 of a vector-register
+     * access (the bank's eight arrays, G-Scalar sec. 5.1), plus the BVR */
+    ls_gscalar_stats g = u->st;
+    g.rf_energy = (g.arrays_read + g.arrays_written) * 125000u +
+                  (g.bvr_reads + g.bvr_writes) * (uint64_t)u->bvr_e;
+    g.base_rf_energy = (g.base_arrays_read + g.base_arrays_written) * 125000u;
+    uint64_t *a = (uint64_t *)&s->gscalar;
+    const uint64_t *gv = (const uint64_t *)&g;
+    for (size_t i = 0; i < sizeof g / sizeof *gv; i++)
+        a[i] += gv[i];
+}
