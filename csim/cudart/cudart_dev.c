@@ -143,6 +143,20 @@ static long long attr_value(struct cudart_rt *rt, int attr)
     case cudaDevAttrMaxRegistersPerMultiprocessor: return c->regs_per_sm;
     case cudaDevAttrManagedMemory: return 1;
     case cudaDevAttrMaxBlocksPerMultiprocessor: return c->max_ctas_per_sm;
+    /* what the simulated device is not: the answers CUDA gives for a
+     * discrete GPU without those features (samples query them through
+     * findCudaDevice / gpuGetMaxGflopsDeviceId) */
+    case cudaDevAttrMaxPitch: return 2147483647;
+    case cudaDevAttrComputeMode: return 0;          /* cudaComputeModeDefault */
+    case cudaDevAttrUnifiedAddressing: return 1;
+    case cudaDevAttrGpuOverlap: case cudaDevAttrKernelExecTimeout:
+    case cudaDevAttrIntegrated: case cudaDevAttrCanMapHostMemory:
+    case cudaDevAttrConcurrentKernels:     /* kernels run one at a time */
+    case cudaDevAttrEccEnabled: case cudaDevAttrPciBusId: case cudaDevAttrPciDeviceId:
+    case cudaDevAttrTccDriver: case cudaDevAttrAsyncEngineCount:
+    case cudaDevAttrPciDomainId: case cudaDevAttrConcurrentManagedAccess:
+    case cudaDevAttrCooperativeLaunch:     /* no cudaLaunchCooperativeKernel */
+        return 0;
     default: return -1;
     }
 }

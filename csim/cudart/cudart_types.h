@@ -161,7 +161,15 @@ enum {
     cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
     cudaDevAttrMaxRegistersPerMultiprocessor = 82,
     cudaDevAttrManagedMemory = 83,
-    cudaDevAttrMaxBlocksPerMultiprocessor = 106
+    cudaDevAttrMaxBlocksPerMultiprocessor = 106,
+    cudaDevAttrMaxPitch = 11, cudaDevAttrGpuOverlap = 15,
+    cudaDevAttrKernelExecTimeout = 17, cudaDevAttrIntegrated = 18,
+    cudaDevAttrCanMapHostMemory = 19, cudaDevAttrComputeMode = 20,
+    cudaDevAttrConcurrentKernels = 31, cudaDevAttrEccEnabled = 32,
+    cudaDevAttrPciBusId = 33, cudaDevAttrPciDeviceId = 34,
+    cudaDevAttrTccDriver = 35, cudaDevAttrAsyncEngineCount = 40,
+    cudaDevAttrUnifiedAddressing = 41, cudaDevAttrPciDomainId = 50,
+    cudaDevAttrConcurrentManagedAccess = 89, cudaDevAttrCooperativeLaunch = 95
 };
 
 #endif

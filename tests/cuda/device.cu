@@ -32,6 +32,13 @@ int main(int argc, char **argv)
     CK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0));
     CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
     EXPECT(khz == want_khz && sms == want_sms, "clock %d kHz, %d SMs", khz, sms);
+    // what the samples' findCudaDevice() asks before anything else
+    int mode = -1, conc = -1, uva = -1;
+    CK(cudaDeviceGetAttribute(&mode, cudaDevAttrComputeMode, 0));
+    CK(cudaDeviceGetAttribute(&conc, cudaDevAttrConcurrentKernels, 0));
+    CK(cudaDeviceGetAttribute(&uva, cudaDevAttrUnifiedAddressing, 0));
+    EXPECT(mode == cudaComputeModeDefault && conc == 0 && uva == 1,
+           "compute mode %d, concurrent kernels %d, unified addressing %d", mode, conc, uva);
     int v = 0;
     CK(cudaRuntimeGetVersion(&v));
     EXPECT(v == 13000, "runtime version %d", v);
