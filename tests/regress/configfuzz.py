@@ -25,10 +25,13 @@ import sys
 
 # keys the sampler leaves alone: functional limits, RTL-in-the-loop
 # backends, the model's fixed warp width, clocks that only scale time,
-# the undefined-behaviour checks (docs/checks.md; not a machine shape)
+# the undefined-behaviour checks (docs/checks.md; not a machine shape),
+# the device runtime's limits (printf buffer, device heap: not a shape)
 FIXED = {"warp_size", "max_warp_insts", "max_stack_depth", "watchdog_cycles",
-         "cosim", "slp_backend", "cosim_continue", "core_clock_mhz",
-         "icnt_clock_mhz", "dram_clock_mhz", "check", "check_error"}
+         "cosim", "slp_backend", "bgp_backend", "rvc_comp_backend",
+         "rvc_decomp_backend", "cosim_continue", "core_clock_mhz",
+         "icnt_clock_mhz", "dram_clock_mhz", "check", "check_error",
+         "printf_fifo_size", "malloc_heap_size"}
 # practical upper ends: the documented maxima (1024 SMs, 1000-cycle
 # latencies) are valid but make a small run take minutes; their extremes
 # are covered by the unit tests of each unit
@@ -99,6 +102,9 @@ def sample(rng, keys):
     c["dram_atom_bytes"] = atom
     c["dram_subranks"] = rng.choice([s for s in (1, 2, 4, 8) if atom % s == 0])
     c["dram_row_bytes"] = pow2(rng, 64, 8192)
+    # LAMAR's BGP: bit arrays a power of two, refresh period even
+    c["lamar_bgp_bits"] = pow2(rng, 256, 65536)
+    c["lamar_bgp_refresh"] = 2 * pick_int(rng, 1, 16384)
     return c
 
 
