@@ -149,8 +149,8 @@ ptx:
 
 # Regenerates tests/ptx/all_opcodes.ptx (every opcode string of the PTX
 # census) from the spec: make opcodes-ptx SPEC=path/to/ptx-coverage.md
-SPEC ?= ../shared/spec/ptx-coverage.md
 opcodes-ptx:
+	@test -n "$(SPEC)" || { echo "make opcodes-ptx SPEC=path/to/ptx-coverage.md (the shared spec's PTX census)" >&2; exit 2; }
 	cd tests/ptx && python3 gen_all_opcodes.py $(abspath $(SPEC))
 
 clean:

@@ -3,7 +3,9 @@
 census in shared spec ptx-coverage.md (or the path given)."""
 import re, sys
 
-spec = sys.argv[1] if len(sys.argv) > 1 else '../shared/spec/ptx-coverage.md'
+if len(sys.argv) != 2:
+    sys.exit("usage: gen_all_opcodes.py path/to/ptx-coverage.md (the shared spec's PTX census)")
+spec = sys.argv[1]
 text = open(spec).read()
 block = text.split('```')[1]
 ops = []
