@@ -13,6 +13,9 @@ struct wl_ptx_blob {
 /* Table ending with a {0} row; generated into build/gen/wl_ptx.c. */
 extern const struct wl_ptx_blob wl_ptx_blobs[];
 
+/* The committed PTX of workload `name` (its file stem), or NULL. */
+const struct wl_ptx_blob *wl_ptx_find(const char *name);
+
 /* workloads/papers.tsv (which papers' table rows each workload stands
  * for) and workloads/categories.tsv (make workload-table: measured SIMD
  * utilisation, Avg_sec and the categories they give), same layout, keyed

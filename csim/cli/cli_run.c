@@ -120,14 +120,6 @@ static void on_launch(void *user, const char *kernel, ls_status st,
             (unsigned long long)s->max_stack_depth);
 }
 
-static const struct wl_ptx_blob *find_blob(const char *name)
-{
-    for (const struct wl_ptx_blob *b = wl_ptx_blobs; b->name; b++)
-        if (!strcmp(b->name, name))
-            return b;
-    return NULL;
-}
-
 /* Runs one workload into *r; never exits. */
 static void run_one(const struct workload *w, const struct run_opts *o,
                     struct cli_result *r)
@@ -138,7 +130,7 @@ static void run_one(const struct workload *w, const struct run_opts *o,
     r->size = size_names[o->size];
     r->seed = o->seed;
 
-    const struct wl_ptx_blob *blob = find_blob(w->name);
+    const struct wl_ptx_blob *blob = wl_ptx_find(w->name);
     if (!blob) {
         snprintf(r->msg, sizeof r->msg, "no embedded PTX named %s", w->name);
         return;

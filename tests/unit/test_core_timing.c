@@ -18,14 +18,6 @@
 
 #define HDR ".version 9.0\n.target sm_75\n.address_size 64\n"
 
-static const struct wl_ptx_blob *blob_of(const char *name)
-{
-    for (const struct wl_ptx_blob *b = wl_ptx_blobs; b->name; b++)
-        if (!strcmp(b->name, name))
-            return b;
-    return NULL;
-}
-
 /* Runs workload w in mode on config; returns its digest and stats. */
 static int run_wl(const struct workload *w, ls_mode mode, const char *config,
                   uint64_t *digest, ls_stats *total)
@@ -37,7 +29,7 @@ static int run_wl(const struct workload *w, ls_mode mode, const char *config,
     char err[512];
     ls_gpu *g = ls_gpu_create(&c, err, sizeof err);
     assert_non_null(g);
-    const struct wl_ptx_blob *b = blob_of(w->name);
+    const struct wl_ptx_blob *b = wl_ptx_find(w->name);
     assert_non_null(b);
     ls_module *mod = NULL;
     assert_int_equal(ls_module_load_text(g, b->path, b->text, b->len, &mod), LS_OK);

@@ -21,6 +21,7 @@
 #include "blocks/rvc_decomp.h"
 #include "workloads/workload.h"
 #include "workloads/wl_ptx.h"
+#include "wl_run.h"
 
 static uint64_t rnd(uint64_t *s)
 {
@@ -227,41 +228,11 @@ static void test_seam_bad_params(void **state)
     free(env);
 }
 
-static const struct wl_ptx_blob *blob_of(const char *name)
-{
-    for (const struct wl_ptx_blob *b = wl_ptx_blobs; b->name; b++)
-        if (!strcmp(b->name, name))
-            return b;
-    return NULL;
-}
-
-/* Runs workload name (small, timing) with overrides; fills *t. */
-static void run_timing(const char *name, const char *const *sets, ls_stats *t)
-{
-    ls_config c;
-    ls_config_default(&c);
-    c.config = "gtx480";
-    c.sets = sets;
-    char err[512];
-    ls_gpu *g = ls_gpu_create(&c, err, sizeof err);
-    assert_non_null(g);
-    const struct wl_ptx_blob *b = blob_of(name);
-    assert_non_null(b);
-    ls_module *mod = NULL;
-    assert_int_equal(ls_module_load_text(g, b->path, b->text, b->len, &mod), LS_OK);
-    struct wl_report rep;
-    memset(&rep, 0, sizeof rep);
-    assert_int_equal(wl_find(name)->run(g, mod, WL_SMALL, 1, &rep), 0);
-    assert_true(rep.pass);
-    *t = rep.total;
-    ls_gpu_destroy(g);
-}
-
 static void test_gpu_slp_traffic(void **state)
 {
     (void)state;
     ls_stats t;
-    run_timing("matmul", NULL, &t);
+    wl_run_timing("matmul", NULL, &t);
     const ls_cosim_stats *s = &t.cosim[LS_BLK_SLP];
     uint64_t warps = 0;
     /* matmul's CTAs are whole warps: one launch and one exit lookup each */
@@ -278,7 +249,7 @@ static void test_gpu_slp_traffic(void **state)
     /* a permutation changes no cycle and no result without compaction */
     const char *const bal[] = { "slp.permutation=balanced", NULL };
     ls_stats u;
-    run_timing("matmul", bal, &u);
+    wl_run_timing("matmul", bal, &u);
     assert_int_equal(u.cycles, t.cycles);
     assert_int_equal(u.thread_insts, t.thread_insts);
     assert_int_equal(u.cosim[LS_BLK_SLP].transactions, s->transactions);

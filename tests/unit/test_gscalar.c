@@ -19,6 +19,7 @@
 #include "core/core_rvc.h"
 #include "workloads/workload.h"
 #include "workloads/wl_ptx.h"
+#include "wl_run.h"
 
 /* ------------------------------------------------- the unit on its own */
 
@@ -199,45 +200,15 @@ static void test_unit_divergent_move(void **state)
 
 /* ------------------------------------------------------ whole workloads */
 
-static const struct wl_ptx_blob *blob_of(const char *name)
-{
-    for (const struct wl_ptx_blob *b = wl_ptx_blobs; b->name; b++)
-        if (!strcmp(b->name, name))
-            return b;
-    return NULL;
-}
-
-/* Runs workload name (small, timing, gtx480) with overrides; fills *t. */
-static void run_timing(const char *name, const char *const *sets, ls_stats *t)
-{
-    ls_config c;
-    ls_config_default(&c);
-    c.config = "gtx480";
-    c.sets = sets;
-    char err[512];
-    ls_gpu *g = ls_gpu_create(&c, err, sizeof err);
-    assert_non_null(g);
-    const struct wl_ptx_blob *b = blob_of(name);
-    assert_non_null(b);
-    ls_module *mod = NULL;
-    assert_int_equal(ls_module_load_text(g, b->path, b->text, b->len, &mod), LS_OK);
-    struct wl_report rep;
-    memset(&rep, 0, sizeof rep);
-    assert_int_equal(wl_find(name)->run(g, mod, WL_SMALL, 1, &rep), 0);
-    assert_true(rep.pass);
-    *t = rep.total;
-    ls_gpu_destroy(g);
-}
-
 static void test_gpu_traffic(void **state)
 {
     (void)state;
     ls_stats off, on, lat0;
-    run_timing("matmul", NULL, &off);
+    wl_run_timing("matmul", NULL, &off);
     assert_int_equal(off.gscalar.writes, 0);
     assert_int_equal(off.cosim[LS_BLK_RVC_COMP].instances, 0);
     const char *const s_on[] = { "gscalar.compress=on", NULL };
-    run_timing("matmul", s_on, &on);
+    wl_run_timing("matmul", s_on, &on);
     const ls_gscalar_stats *g = &on.gscalar;
     const ls_cosim_stats *c = &on.cosim[LS_BLK_RVC_COMP], *d = &on.cosim[LS_BLK_RVC_DECOMP];
     /* one compressor per pipeline (2 ALU, 1 SFU, 1 MEM), one decompressor
@@ -272,8 +243,8 @@ static void test_gpu_traffic(void **state)
      * takes exactly the cycles of compression off */
     const char *const s_lat0[] = { "gscalar.compress=on", "gscalar.extra_latency=0", NULL };
     ls_stats foff;
-    run_timing("fwt", NULL, &foff);
-    run_timing("fwt", s_lat0, &lat0);
+    wl_run_timing("fwt", NULL, &foff);
+    wl_run_timing("fwt", s_lat0, &lat0);
     assert_true(lat0.gscalar.writes > 0);
     assert_int_equal(lat0.gscalar.rmw_moves, 0);
     assert_int_equal(lat0.cycles, foff.cycles);
@@ -284,7 +255,7 @@ static void test_gpu_divergent_half(void **state)
     (void)state;
     ls_stats t;
     const char *const sets[] = { "gscalar.compress=on", "gscalar.granularity=16", NULL };
-    run_timing("bfs", sets, &t);
+    wl_run_timing("bfs", sets, &t);
     const ls_gscalar_stats *g = &t.gscalar;
     assert_true(g->div_writes > 0);
     assert_true(g->rmw_moves > 0);

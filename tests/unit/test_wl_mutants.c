@@ -91,14 +91,6 @@ static const struct mutant mutants[] = {
     { "lib", "setp.geu.f32 \t%p18, %f145, 0f00000000;", "setp.geu.f32 \t%p18, %f145, 0fBC23D70A;", 0, 31 },
 };
 
-static const struct wl_ptx_blob *blob_of(const char *name)
-{
-    for (const struct wl_ptx_blob *b = wl_ptx_blobs; b->name; b++)
-        if (!strcmp(b->name, name))
-            return b;
-    return NULL;
-}
-
 /* text with `from` replaced by `to` (first or every hit); NULL if absent. */
 static char *mutate(const char *text, const char *from, const char *to,
                     int all)
@@ -157,7 +149,7 @@ static void test_committed_pass(void **state)
         const struct mutant *m = &mutants[i];
         if (i > 0 && !strcmp(mutants[i - 1].workload, m->workload))
             continue;                 /* rows of one workload are adjacent */
-        const struct wl_ptx_blob *b = blob_of(m->workload);
+        const struct wl_ptx_blob *b = wl_ptx_find(m->workload);
         assert_non_null(b);
         struct wl_report rep = run_text(m->workload, b->text, m->seed);
         if (!rep.pass)
@@ -172,7 +164,7 @@ static void test_mutants_fail(void **state)
     (void)state;
     for (size_t i = 0; i < sizeof mutants / sizeof *mutants; i++) {
         const struct mutant *m = &mutants[i];
-        const struct wl_ptx_blob *b = blob_of(m->workload);
+        const struct wl_ptx_blob *b = wl_ptx_find(m->workload);
         assert_non_null(b);
         char *text = mutate(b->text, m->from, m->to, m->all);
         if (!text)
