@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 #include "workloads/wl_common.h"
-#include "workloads/wl_ptx.h"
 
 const struct workload *wl_find(const char *name)
 {
@@ -14,14 +13,6 @@ const struct workload *wl_find(const char *name)
     for (const struct workload *const *w = wl_registry; *w; w++)
         if (strcmp((*w)->name, name) == 0)
             return *w;
-    return NULL;
-}
-
-const struct wl_ptx_blob *wl_ptx_find(const char *name)
-{
-    for (const struct wl_ptx_blob *b = wl_ptx_blobs; name && b->name; b++)
-        if (strcmp(b->name, name) == 0)
-            return b;
     return NULL;
 }
 

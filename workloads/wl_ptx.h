@@ -2,6 +2,7 @@
 #ifndef WL_PTX_H
 #define WL_PTX_H
 #include <stddef.h>
+#include <string.h>
 
 struct wl_ptx_blob {
     const char *name;   /* file stem, e.g. "vecadd" */
@@ -13,8 +14,16 @@ struct wl_ptx_blob {
 /* Table ending with a {0} row; generated into build/gen/wl_ptx.c. */
 extern const struct wl_ptx_blob wl_ptx_blobs[];
 
-/* The committed PTX of workload `name` (its file stem), or NULL. */
-const struct wl_ptx_blob *wl_ptx_find(const char *name);
+/* The committed PTX of workload `name` (its file stem), or NULL. Inline:
+ * the drivers' wl_common.c is also linked without the table (the CUDA
+ * runtime test builds each driver with its own host code). */
+static inline const struct wl_ptx_blob *wl_ptx_find(const char *name)
+{
+    for (const struct wl_ptx_blob *b = wl_ptx_blobs; name && b->name; b++)
+        if (strcmp(b->name, name) == 0)
+            return b;
+    return NULL;
+}
 
 /* workloads/papers.tsv (which papers' table rows each workload stands
  * for) and workloads/categories.tsv (make workload-table: measured SIMD
