@@ -10,6 +10,19 @@
 #include "blocks/rvc_comp.h"
 #include "blocks/rvc_decomp.h"
 
+/* The descriptor's init/reset/step for block model blk: the typed
+ * blk_init/blk_reset/blk_step behind the seam's void-pointer signatures. */
+#define COSIM_GLUE(blk)                                                    \
+    static int blk##_init_v(void *st, const void *cfg)                     \
+    {                                                                      \
+        return blk##_init(st, cfg);                                        \
+    }                                                                      \
+    static void blk##_reset_v(void *st) { blk##_reset(st); }              \
+    static void blk##_step_v(void *st, const void *in, void *out)          \
+    {                                                                      \
+        blk##_step(st, in, out);                                           \
+    }
+
 /* ------------------------------------------------------------------ SLP */
 
 static long slp_get(const void *cfg, unsigned i)
@@ -28,20 +41,7 @@ static void slp_def(void *cfg)
     *(struct slp_cfg *)cfg = slp_cfg_default();
 }
 
-static int slp_init_v(void *st, const void *cfg)
-{
-    return slp_init(st, cfg);
-}
-
-static void slp_reset_v(void *st)
-{
-    slp_reset(st);
-}
-
-static void slp_step_v(void *st, const void *in, void *out)
-{
-    slp_step(st, in, out);
-}
+COSIM_GLUE(slp)
 
 static void slp_dims_v(const void *cfg, const char *port, unsigned *bits,
                        unsigned *count)
@@ -111,20 +111,7 @@ static void bgp_def(void *cfg)
     *(struct bgp_cfg *)cfg = bgp_cfg_default();
 }
 
-static int bgp_init_v(void *st, const void *cfg)
-{
-    return bgp_init(st, cfg);
-}
-
-static void bgp_reset_v(void *st)
-{
-    bgp_reset(st);
-}
-
-static void bgp_step_v(void *st, const void *in, void *out)
-{
-    bgp_step(st, in, out);
-}
+COSIM_GLUE(bgp)
 
 static unsigned bgp_clog2(unsigned v)
 {
@@ -158,6 +145,28 @@ static int bgp_ports(struct ls_port *p)
 #undef PORT_OUT
     return n;
 }
+
+static const struct cosim_desc bgp_desc = {
+    .name = "bgp",
+    .id = LS_BLK_BGP,
+    .cfg_size = sizeof(struct bgp_cfg),
+    .state_size = sizeof(struct bgp_state),
+    .in_size = sizeof(struct bgp_in),
+    .out_size = sizeof(struct bgp_out),
+    /* one idle edge clears q_valid_o and e_valid_o; everything else loads
+     * only with a valid input (docs/blocks/bgp.md section 4) */
+    .settle = 1,
+    .params = { "M", "K", "N", "NUM_EVICT", "TH_FG", "SKEW_PCT", NULL },
+    .get_param = bgp_get,
+    .set_param = bgp_set,
+    .cfg_default = bgp_def,
+    .init = bgp_init_v,
+    .reset = bgp_reset_v,
+    .step = bgp_step_v,
+    .free = NULL,
+    .dims = bgp_dims_v,
+    .ports = bgp_ports,
+};
 
 /* ------------------------------------------------------------------ RVC */
 
@@ -196,20 +205,7 @@ static void rvc_dims_v(const void *cfg, const char *port, unsigned *bits,
         *bits = W;
 }
 
-static int rvc_comp_init_v(void *st, const void *cfg)
-{
-    return rvc_comp_init(st, cfg);
-}
-
-static void rvc_comp_reset_v(void *st)
-{
-    rvc_comp_reset(st);
-}
-
-static void rvc_comp_step_v(void *st, const void *in, void *out)
-{
-    rvc_comp_step(st, in, out);
-}
+COSIM_GLUE(rvc_comp)
 
 static int rvc_comp_ports(struct ls_port *p)
 {
@@ -224,42 +220,7 @@ static int rvc_comp_ports(struct ls_port *p)
     return n;
 }
 
-static const struct cosim_desc bgp_desc = {
-    .name = "bgp",
-    .id = LS_BLK_BGP,
-    .cfg_size = sizeof(struct bgp_cfg),
-    .state_size = sizeof(struct bgp_state),
-    .in_size = sizeof(struct bgp_in),
-    .out_size = sizeof(struct bgp_out),
-    /* one idle edge clears q_valid_o and e_valid_o; everything else loads
-     * only with a valid input (docs/blocks/bgp.md section 4) */
-    .settle = 1,
-    .params = { "M", "K", "N", "NUM_EVICT", "TH_FG", "SKEW_PCT", NULL },
-    .get_param = bgp_get,
-    .set_param = bgp_set,
-    .cfg_default = bgp_def,
-    .init = bgp_init_v,
-    .reset = bgp_reset_v,
-    .step = bgp_step_v,
-    .free = NULL,
-    .dims = bgp_dims_v,
-    .ports = bgp_ports,
-};
-
-static int rvc_decomp_init_v(void *st, const void *cfg)
-{
-    return rvc_decomp_init(st, cfg);
-}
-
-static void rvc_decomp_reset_v(void *st)
-{
-    rvc_decomp_reset(st);
-}
-
-static void rvc_decomp_step_v(void *st, const void *in, void *out)
-{
-    rvc_decomp_step(st, in, out);
-}
+COSIM_GLUE(rvc_decomp)
 
 static int rvc_decomp_ports(struct ls_port *p)
 {
