@@ -5,8 +5,9 @@
  * bit": a register no definition reaches holds nothing data-dependent.
  * Transfer, per instruction: the value it writes is D when its op is a
  * data source (loads other than kernel parameters and fixed constant
- * addresses, atomics, textures, surfaces, warp collectives, clocks), or
- * when any source operand or its guard predicate is D. An unguarded write
+ * addresses, atomics, textures, surfaces, warp collectives: every op
+ * outside the ALU and SFU units), or when any source operand (a clock,
+ * %smid) or its guard predicate is D. An unguarded write
  * replaces the register's bit (an immediate clears the taint, Fig 4.20
  * line 9); a guarded one (and a video op's byte-merge into d) joins it.
  * Join at block entry: OR over predecessors. The passes walk the blocks in
@@ -75,12 +76,17 @@ static bool sreg_is_data(unsigned sr)
 
 enum src_kind { SRC_FLOW, SRC_DATA, SRC_UNIFORM };
 
-/* Whether in's result follows its operands (FLOW), is always D (DATA) or
- * is always P (UNIFORM: a kernel parameter, a constant at a fixed address). */
+/* Whether in's result follows its operands (FLOW: the ALU and SFU rows of
+ * ptx_ops.def, per-lane functions of their operands), is always P
+ * (UNIFORM: a kernel parameter, a constant at a fixed address) or is D
+ * (DATA: every other load, atomics, textures, surfaces, warp and CTA
+ * collectives, tensor ops; and any op a future row adds to those units). */
 static enum src_kind src_kind(const struct ptx_func *f, const struct ptx_inst *in)
 {
-    switch ((enum ptx_op)in->op) {
-    case PTX_OP_LD: case PTX_OP_LDU: {
+    enum ptx_unit u = ptx_op_unit((enum ptx_op)in->op);
+    if (u == PTX_UNIT_ALU || u == PTX_UNIT_SFU)
+        return SRC_FLOW;
+    if (in->op == PTX_OP_LD || in->op == PTX_OP_LDU) {
         const struct ptx_operand *a = &in->o[1];
         bool fixed = a->kind == PTX_O_MEM && a->reg < 0 && a->sym.index >= 0;
         if (fixed && in->space == PTX_SP_PARAM && f->is_entry && a->sym.scope == 1 &&
@@ -88,17 +94,8 @@ static enum src_kind src_kind(const struct ptx_func *f, const struct ptx_inst *i
             return SRC_UNIFORM;
         if (fixed && in->space == PTX_SP_CONST)
             return SRC_UNIFORM;
-        return SRC_DATA;
     }
-    case PTX_OP_ATOM: case PTX_OP_TEX: case PTX_OP_TLD4: case PTX_OP_TXQ:
-    case PTX_OP_SULD: case PTX_OP_SUQ: case PTX_OP_WMMA_LOAD:
-    case PTX_OP_SHFL: case PTX_OP_VOTE: case PTX_OP_MATCH: case PTX_OP_ACTIVEMASK:
-    case PTX_OP_BAR: case PTX_OP_BARRIER:          /* bar.red */
-    case PTX_OP_WMMA_MMA: case PTX_OP_MMA:         /* lanes exchange fragments */
-        return SRC_DATA;
-    default:
-        return SRC_FLOW;
-    }
+    return SRC_DATA;
 }
 
 /* Whether operand o reads a D value in state s (a MEM operand: its base
