@@ -30,7 +30,10 @@ struct taint {
     const struct ptx_func *f;
     const struct ptx_cfg *g;
     size_t words;        /* uint64_t per register set                       */
-    uint32_t cc;         /* bit of the carry flag (= nregs)                 */
+    uint32_t cc;         /* register index standing for the carry flag
+                            (= nregs)                                       */
+    uint32_t *map;       /* register index (0..nregs) -> its bit: only the
+                            registers some instruction names get one       */
     uint64_t *in;        /* per block: D registers at entry                 */
     uint64_t *gen;       /* control: per block, D at entry from D-branches  */
     uint64_t *cur;       /* the set being carried through a block           */
@@ -41,18 +44,20 @@ struct taint {
     uint32_t stamp;
 };
 
-static bool tbit(const uint64_t *s, uint32_t r)
+static bool tbit(const struct taint *t, const uint64_t *s, uint32_t r)
 {
-    return (s[r >> 6] >> (r & 63)) & 1u;
+    uint32_t b = t->map[r];
+    return (s[b >> 6] >> (b & 63)) & 1u;
 }
 
-static void tset(uint64_t *s, uint32_t r, bool v, bool join)
+static void tset(const struct taint *t, uint64_t *s, uint32_t r, bool v, bool join)
 {
-    uint64_t m = 1ull << (r & 63);
+    uint32_t b = t->map[r];
+    uint64_t m = 1ull << (b & 63);
     if (v)
-        s[r >> 6] |= m;
+        s[b >> 6] |= m;
     else if (!join)
-        s[r >> 6] &= ~m;
+        s[b >> 6] &= ~m;
 }
 
 static uint64_t *set_of(const struct taint *t, uint64_t *base, uint32_t b)
@@ -100,14 +105,15 @@ static enum src_kind src_kind(const struct ptx_func *f, const struct ptx_inst *i
 
 /* Whether operand o reads a D value in state s (a MEM operand: its base
  * register, the address). */
-static bool opnd_is_d(const uint64_t *s, const struct ptx_operand *o)
+static bool opnd_is_d(const struct taint *t, const uint64_t *s,
+                      const struct ptx_operand *o)
 {
     switch (o->kind) {
     case PTX_O_REG: case PTX_O_MEM:
-        return o->reg >= 0 && tbit(s, (uint32_t)o->reg);
+        return o->reg >= 0 && tbit(t, s, (uint32_t)o->reg);
     case PTX_O_VEC:
         for (unsigned k = 0; k < o->vec_n && k < 4; k++)
-            if (o->vec_regs[k] >= 0 && tbit(s, (uint32_t)o->vec_regs[k]))
+            if (o->vec_regs[k] >= 0 && tbit(t, s, (uint32_t)o->vec_regs[k]))
                 return true;
         return false;
     case PTX_O_SREG:
@@ -124,12 +130,12 @@ static bool reads_cc(const struct ptx_inst *in)
 }
 
 /* The class the branch in would get in state s (in is a bra or brx). */
-static uint8_t branch_class(const uint64_t *s,
+static uint8_t branch_class(const struct taint *t, const uint64_t *s,
                             const struct ptx_inst *in)
 {
-    bool d = in->guard >= 0 && tbit(s, (uint32_t)in->guard);
+    bool d = in->guard >= 0 && tbit(t, s, (uint32_t)in->guard);
     if (in->op == PTX_OP_BRX)
-        d = d || opnd_is_d(s, &in->o[0]);
+        d = d || opnd_is_d(t, s, &in->o[0]);
     else if (in->guard < 0)
         return PTX_BCLS_NONE;
     return d ? PTX_BCLS_D : PTX_BCLS_P;
@@ -149,24 +155,24 @@ static void transfer(const struct taint *t, uint64_t *s, const struct ptx_inst *
         d = false;
         break;
     default:
-        d = reads_cc(in) && tbit(s, t->cc);
+        d = reads_cc(in) && tbit(t, s, t->cc);
         for (unsigned i = ndst; i < in->nopnd && i < PTX_MAX_OPNDS && !d; i++)
-            d = opnd_is_d(s, &in->o[i]);
+            d = opnd_is_d(t, s, &in->o[i]);
         break;
     }
-    if (guarded && tbit(s, (uint32_t)in->guard))
+    if (guarded && tbit(t, s, (uint32_t)in->guard))
         d = true;
     for (unsigned i = 0; i < ndst && i < in->nopnd && i < PTX_MAX_OPNDS; i++) {
         const struct ptx_operand *o = &in->o[i];
         if (o->kind == PTX_O_REG && o->reg >= 0)
-            tset(s, (uint32_t)o->reg, d, guarded || o->sel != 0);
+            tset(t, s, (uint32_t)o->reg, d, guarded || o->sel != 0);
         else if (o->kind == PTX_O_VEC)
             for (unsigned k = 0; k < o->vec_n && k < 4; k++)
                 if (o->vec_regs[k] >= 0)
-                    tset(s, (uint32_t)o->vec_regs[k], d, guarded);
+                    tset(t, s, (uint32_t)o->vec_regs[k], d, guarded);
     }
     if (in->flags & PTX_F_CC)
-        tset(s, t->cc, d, guarded);
+        tset(t, s, t->cc, d, guarded);
 }
 
 /* ORs into s every register an instruction of block b writes. */
@@ -179,14 +185,14 @@ static void defs_of_block(const struct taint *t, uint64_t *s, uint32_t b)
         for (unsigned i = 0; i < ndst && i < in->nopnd && i < PTX_MAX_OPNDS; i++) {
             const struct ptx_operand *o = &in->o[i];
             if (o->kind == PTX_O_REG && o->reg >= 0)
-                tset(s, (uint32_t)o->reg, true, true);
+                tset(t, s, (uint32_t)o->reg, true, true);
             else if (o->kind == PTX_O_VEC)
                 for (unsigned k = 0; k < o->vec_n && k < 4; k++)
                     if (o->vec_regs[k] >= 0)
-                        tset(s, (uint32_t)o->vec_regs[k], true, true);
+                        tset(t, s, (uint32_t)o->vec_regs[k], true, true);
         }
         if (in->flags & PTX_F_CC)
-            tset(s, t->cc, true, true);
+            tset(t, s, t->cc, true, true);
     }
 }
 
@@ -227,6 +233,44 @@ static bool merge_region(struct taint *t, uint32_t b, uint64_t *scratch)
         gj[w] = nv;
     }
     return grew;
+}
+
+static int map_reg(struct taint *t, int32_t r, uint32_t *n)
+{
+    if (r < 0)
+        return 0;
+    if ((uint32_t)r >= t->f->nregs)
+        return -1;
+    if (t->map[r] == UINT32_MAX)
+        t->map[r] = (*n)++;
+    return 0;
+}
+
+/* Gives every register an instruction names (operand, address base,
+ * vector element, guard) a bit, and the carry flag the next one. Returns
+ * the number of bits, or -1 for a register index out of range. */
+static int64_t make_map(struct taint *t)
+{
+    const struct ptx_func *f = t->f;
+    uint32_t n = 0;
+    for (uint32_t r = 0; r <= f->nregs; r++)
+        t->map[r] = UINT32_MAX;
+    for (uint32_t pc = 0; pc < f->ninsts; pc++) {
+        const struct ptx_inst *in = &f->insts[pc];
+        if (map_reg(t, in->guard, &n))
+            return -1;
+        for (unsigned i = 0; i < in->nopnd && i < PTX_MAX_OPNDS; i++) {
+            const struct ptx_operand *o = &in->o[i];
+            if ((o->kind == PTX_O_REG || o->kind == PTX_O_MEM) && map_reg(t, o->reg, &n))
+                return -1;
+            if (o->kind == PTX_O_VEC)
+                for (unsigned k = 0; k < o->vec_n && k < 4; k++)
+                    if (map_reg(t, o->vec_regs[k], &n))
+                        return -1;
+        }
+    }
+    t->map[t->cc] = n++;
+    return n;
 }
 
 /* t->order: blocks in reverse postorder from block 0 (iterative DFS), then
@@ -289,6 +333,7 @@ static void taint_free(struct taint *t)
     free(t->stack);
     free(t->mark);
     free(t->applied);
+    free(t->map);
 }
 
 int ptx_taint_branches(const struct ptx_func *f, unsigned flags, uint8_t *cls,
@@ -309,14 +354,23 @@ int ptx_taint_branches(const struct ptx_func *f, unsigned flags, uint8_t *cls,
     t.f = f;
     t.g = f->cfg;
     t.cc = f->nregs;
-    t.words = ((size_t)f->nregs + 1 + 63) / 64;
+    t.map = malloc(((size_t)f->nregs + 1) * sizeof *t.map);
+    if (!t.map)
+        return fail(diag, f, "out of memory");
+    int64_t nbits = make_map(&t);
+    if (nbits < 0) {
+        taint_free(&t);
+        return fail(diag, f, "a register index out of range");
+    }
+    t.words = ((size_t)nbits + 63) / 64;
     uint32_t nb = t.g->nblocks;
     bool control = (flags & PTX_TAINT_CONTROL) != 0;
     uint64_t bytes = (uint64_t)nb * t.words * 8u * (control ? 2u : 1u);
     if (bytes > TAINT_MAX_BYTES) {
         char why[160];
-        snprintf(why, sizeof why, "%u blocks x %u registers need %llu MiB of "
-                 "register sets (limit %llu MiB)", nb, f->nregs,
+        taint_free(&t);
+        snprintf(why, sizeof why, "%u blocks x %lld registers need %llu MiB of "
+                 "register sets (limit %llu MiB)", nb, (long long)nbits - 1,
                  (unsigned long long)(bytes >> 20),
                  (unsigned long long)(TAINT_MAX_BYTES >> 20));
         return fail(diag, f, why);
@@ -353,7 +407,7 @@ int ptx_taint_branches(const struct ptx_func *f, unsigned flags, uint8_t *cls,
             for (uint32_t pc = bl->first; pc < bl->end; pc++) {
                 const struct ptx_inst *in = &f->insts[pc];
                 if (in->op == PTX_OP_BRA || in->op == PTX_OP_BRX) {
-                    cls[pc] = branch_class(t.cur, in);
+                    cls[pc] = branch_class(&t, t.cur, in);
                     if (control && cls[pc] == PTX_BCLS_D && !t.applied[b]) {
                         t.applied[b] = 1;
                         changed |= merge_region(&t, b, scratch);

@@ -34,7 +34,8 @@ struct ptx_taint_stats {
 /* Classifies every instruction of f (parsed, CFG built) into cls[0..ninsts-1]
  * (enum ptx_bcls): a guarded bra by its guard predicate, a brx.idx by its
  * index (and guard). Deterministic, no global state; O(passes x (insts +
- * blocks x registers / 64)) time and blocks x registers / 8 bytes.
+ * blocks x registers / 64)) time and blocks x registers / 8 bytes, counting
+ * the registers instructions name.
  * st may be NULL. Returns 0; or -1 with diag (naming the function and its
  * PTX line) when f has a body but no CFG or memory runs out. A function
  * without a body gives all NONE. */

@@ -516,6 +516,25 @@ static void edge_cases(void **state)
     assert_non_null(strstr(d.msg, "no control-flow graph"));
     assert_int_equal(d.line, 5);
     ptx_module_free(m);
+    /* a hand-built instruction naming a register the function lacks */
+    char *ksrc = kernel(p_tid);
+    m = parse(ksrc);
+    f = *ptx_find_func(m, "k");
+    struct ptx_inst *ins = malloc(f.ninsts * sizeof *ins);
+    assert_non_null(ins);
+    memcpy(ins, f.insts, f.ninsts * sizeof *ins);
+    f.insts = ins;
+    uint8_t kcls[16];
+    assert_int_equal(ptx_taint_branches(&f, 0, kcls, &st, &d), 0);
+    ins[2].o[2].reg = (int32_t)f.nregs + 3;          /* setp's a */
+    assert_int_equal(ins[2].op, PTX_OP_SETP);
+    memset(&d, 0, sizeof d);
+    assert_int_equal(ptx_taint_branches(&f, 0, kcls, &st, &d), -1);
+    assert_non_null(strstr(d.msg, "function k (line 5): branch taint analysis: a "
+                                  "register index out of range"));
+    free(ins);
+    ptx_module_free(m);
+    free(ksrc);
     assert_string_equal(ptx_bcls_name(PTX_BCLS_P), "P");
     assert_string_equal(ptx_bcls_name(PTX_BCLS_D), "D");
     assert_string_equal(ptx_bcls_name(PTX_BCLS_NONE), "-");
