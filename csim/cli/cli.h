@@ -56,6 +56,13 @@ int cli_list(const char *argv0, int argc, char **argv);
 /* `lockstep check FILE.ptx`: parses and prints the module summary; parse
  * errors go to stderr as file:line:col and give status 2. */
 int cli_check(int argc, char **argv);
+/* `lockstep branches FILE.ptx|WORKLOAD|all... [--kernel K] [--control]
+ * [--json]`: the P/D class of every conditional branch (ptx_taint.h).
+ * Returns an exit status. */
+int cli_branches(int argc, char **argv);
+/* Reads a whole file into a NUL-terminated buffer (malloc'd, *len bytes
+ * without the NUL); NULL with errno set (EFBIG above PTX_MAX_TEXT). */
+char *cli_read_file(const char *path, size_t *len);
 /* `lockstep run WORKLOAD...|all [options]`. Returns an exit status. */
 int cli_run(int argc, char **argv);
 /* `lockstep exec [machine options] [--stats-json F] [--quiet] -- PROG ARGS`:

@@ -97,8 +97,7 @@ int cli_list(const char *argv0, int argc, char **argv)
     return CLI_USAGE;
 }
 
-/* Reads a whole file into a NUL-terminated buffer; NULL with errno set. */
-static char *read_file(const char *path, size_t *len)
+char *cli_read_file(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -315,7 +314,7 @@ int cli_check(int argc, char **argv)
         return check_many(argv, n, json);
     const char *path = argv[0];
     size_t len = 0;
-    char *text = read_file(path, &len);
+    char *text = cli_read_file(path, &len);
     if (!text && errno == EFBIG) {
         fprintf(stderr, "%s: error: larger than %u MiB, the model's limit for one "
                 "module\n", path, PTX_MAX_TEXT >> 20);

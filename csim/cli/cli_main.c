@@ -20,6 +20,10 @@ static void usage(FILE *f)
 "  check [--json] PATH...    load many PTX files (a directory: every *.ptx\n"
 "                            under it): a line per file that does not load,\n"
 "                            then \"N of M load\" (exit 2 unless all load)\n"
+"  branches PTX|WORKLOAD|all...  class of every conditional branch: P\n"
+"                            (thread ids, parameters, constants) or D (data);\n"
+"                            --kernel K, --control (control dependence too),\n"
+"                            --json (docs/branch-classes.md)\n"
 "  run WORKLOAD...|all       run workloads against their CPU reference\n"
 "      --size small|default|large   input size (default: default)\n"
 "      --seed N              input seed (default: 1)\n"
@@ -92,6 +96,8 @@ int main(int argc, char **argv)
         return cli_list(argv[0], argc - 2, argv + 2);
     if (!strcmp(cmd, "check"))
         return cli_check(argc - 2, argv + 2);
+    if (!strcmp(cmd, "branches"))
+        return cli_branches(argc - 2, argv + 2);
     if (!strcmp(cmd, "run"))
         return cli_run(argc - 2, argv + 2);
     if (!strcmp(cmd, "diff") && argc >= 3 && !strcmp(argv[2], "--commit-log")) {
