@@ -177,6 +177,7 @@ struct mem_dram_bank {
     int64_t open_row;     /* MEM_NONE when precharged                        */
     uint64_t ready;       /* DRAM tick: the bank takes its next request      */
     uint64_t pre_ready;   /* earliest precharge (tRAS, data done)            */
+    uint8_t sr_open;      /* sub-ranks whose chips hold the open row (power) */
 };
 
 struct mem_dram_req {
@@ -187,6 +188,7 @@ struct mem_dram_req {
     uint8_t is_write, mask, used;
     uint8_t opened;       /* its activate opened the row (first column not a hit) */
     uint8_t big;          /* more than one sector (ls_dram_stats.by_size)     */
+    uint8_t sr;           /* sub-ranks its atoms touch (power: chips activated) */
 };
 
 struct mem_part {
@@ -204,6 +206,7 @@ struct mem_part {
     uint64_t bus_free, col_ready;   /* DRAM ticks                           */
     uint64_t last_issue;            /* DRAM tick of the last issue + 1      */
     uint64_t wake_at;               /* pending wake (DRAM tick) or MAX       */
+    uint64_t first_act;             /* DRAM tick of the first activate or MAX */
     ls_dram_stats st;
 };
 

@@ -551,6 +551,7 @@ void mem_stats(const struct mem_sys *m, ls_cache_stats *l1d, ls_cache_stats *l2,
         d.precharges += pt->st.precharges;
         d.read_bytes += pt->st.read_bytes;
         d.write_bytes += pt->st.write_bytes;
+        d.act_subranks += pt->st.act_subranks;
         for (unsigned k = 0; k < 2; k++) {
             ls_dram_class *x = &d.by_size[k];
             const ls_dram_class *y = &pt->st.by_size[k];
