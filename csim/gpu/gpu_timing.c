@@ -349,8 +349,11 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
     ls_cache_stats l1a, l2a;
     ls_dram_stats dra;
     uint64_t open_a = 0;
+    ls_pca_stats pca_a;
+    memset(&pca_a, 0, sizeof pca_a);
     if (gpu->mem) {
         mem_stats(gpu->mem, &l1a, &l2a, &dra);
+        mem_pca_stats(gpu->mem, &pca_a);
         open_a = mem_dram_open_ticks(gpu->mem, now);
     }
     uint64_t total = (uint64_t)grid.x * grid.y * grid.z, next_cta = 0;
@@ -551,6 +554,12 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
         dram_diff(&stats->dram, &dra);
         stats->dram.open_ticks = mem_dram_open_ticks(gpu->mem, end) - open_a;
         mem_power(c, &stats->dram, stats->cycles, stats->warp_insts, &stats->power);
+        mem_pca_stats(gpu->mem, &stats->pca);
+        stats->pca.prio_accesses -= pca_a.prio_accesses;
+        stats->pca.prio_hits -= pca_a.prio_hits;
+        stats->pca.deprio_accesses -= pca_a.deprio_accesses;
+        stats->pca.deprio_hits -= pca_a.deprio_hits;
+        stats->pca.bypassed -= pca_a.bypassed;
         stats->ipc = stats->cycles ? (double)stats->warp_insts / (double)stats->cycles : 0;
         stats->simd_util = stats->warp_insts
             ? (double)stats->thread_insts / ((double)stats->warp_insts * EXEC_WARP) : 0.0;

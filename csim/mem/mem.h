@@ -69,6 +69,8 @@ void mem_stats(const struct mem_sys *m, ls_cache_stats *l1d, ls_cache_stats *l2,
  * watchdog reports) into buf; returns the snprintf-style length. */
 int mem_describe(const struct mem_sys *m, char *buf, size_t n);
 
+/* PCA figures (docs/pca.md) summed over the L1Ds since creation into *out. */
+void mem_pca_stats(const struct mem_sys *m, ls_pca_stats *out);
 /* Channel DRAM clocks before core cycle now during which a channel had a
  * row open (from its first activate: open-page banks are never closed
  * after), summed over channels: the active-standby time of the power model. */
