@@ -197,11 +197,11 @@ static void json_power(FILE *f, int in, const ls_stats *s)
 }
 
 /* "pca": L1D hit rates of prioritised (token) and deprioritised loads and
- * the fills that bypassed (docs/pca.md), when PCA ran. */
+ * the fills that bypassed (docs/pca.md); timing mode, zeros with PCA off. */
 static void json_pca(FILE *f, int in, const ls_stats *s)
 {
     const ls_pca_stats *p = &s->pca;
-    if (!p->prio_accesses && !p->deprio_accesses)
+    if (!s->cycles)
         return;
     fprintf(f, "%*s\"pca\": {\"prio_accesses\": %llu, \"prio_hits\": %llu, \"prio_hit_rate\": ",
             in, "", (unsigned long long)p->prio_accesses, (unsigned long long)p->prio_hits);
