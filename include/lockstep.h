@@ -163,7 +163,26 @@ typedef struct ls_dram_stats {
     uint64_t read_bytes, write_bytes;  /* bytes moved by reads / writes      */
     ls_dram_class by_size[2];          /* [0] one-sector (FG 32 B) requests,
                                           [1] requests of more sectors      */
+    uint64_t act_subranks;             /* sub-ranks activated (= activates
+                                          without sub-ranks; docs/lamar.md) */
+    uint64_t open_ticks;               /* channel DRAM clocks with a row open */
 } ls_dram_stats;
+
+/* Energy of a run (timing mode; docs/lamar.md "DRAM and system power"):
+ * the DRAM by component of the Micron-style model of dissertation 5.3.1,
+ * and the GPU by the IPC-based model of the same section. Joules; all
+ * additive over launches. */
+typedef struct ls_power_stats {
+    double seconds;                    /* simulated time: cycles / core clock */
+    double dram_pre_stby, dram_act_stby; /* background: no row / a row open   */
+    double dram_ref;                   /* refresh                             */
+    double dram_act_pre;               /* activate + precharge pairs          */
+    double dram_rd, dram_rd_io;        /* read bursts: bank, I/O pins         */
+    double dram_wr, dram_wr_io;        /* write bursts: bank, termination     */
+    double gpu_leak;                   /* system leakage (GPU and DRAM)       */
+    double gpu_const;                  /* per-core power not scaling with IPC */
+    double gpu_dyn;                    /* per-core power scaling with IPC     */
+} ls_power_stats;
 
 /* Why an SM issued nothing in a cycle (timing mode; SM-cycles). */
 typedef struct ls_stall_stats {
@@ -225,6 +244,14 @@ typedef struct ls_gscalar_stats {
                                     vector-register access                 */
 } ls_gscalar_stats;
 
+/* PCA, priority-based cache allocation at the L1D (docs/pca.md): loads
+ * split by the requesting warp's token. */
+typedef struct ls_pca_stats {
+    uint64_t prio_accesses, prio_hits;       /* loads of token holders        */
+    uint64_t deprio_accesses, deprio_hits;   /* loads of the other warps      */
+    uint64_t bypassed;                       /* line misses that did not allocate */
+} ls_pca_stats;
+
 #define LS_STACK_HIST 16
 /* Statistics of one launch (or a sum of launches, see ls_stats_add). */
 typedef struct ls_stats {
@@ -257,6 +284,8 @@ typedef struct ls_stats {
     uint64_t malloc_failed;      /* of those, NULL returns (heap full)        */
     uint64_t free_calls;         /* device free calls with a non-NULL pointer */
     ls_gscalar_stats gscalar;    /* G-Scalar RF compression (timing mode)     */
+    ls_power_stats power;        /* DRAM and system energy (timing mode)      */
+    ls_pca_stats pca;            /* PCA at the L1D (timing mode, pca.tokens)  */
 } ls_stats;
 
 /* Re-runs a block trace written on a mismatch (docs/cosim.md) on the C

@@ -13,7 +13,9 @@
 #    "targets": {"regular_thread_insts_per_s": 1e7, "regular_cycles_per_s": 2e4,
 #                "met": true|false},
 #    "lockstep": {"wall_s": {"c", "lockstep"}, "cpu_s": {...}, "ratio_wall",
-#                 "ratio_cpu", "target_ratio": 3, "met", "cosim": {blk: stats}}}
+#                 "ratio_cpu", "target_ratio": 3, "met", "cosim": {blk: stats}},
+#    "lamar": {"workloads", "wall_s": {"cg_only", "bgp"}, "cpu_s": {...}, "ratio",
+#              "target_ratio": 1.3, "met", "pass"}}
 # The lockstep column: the same timing run with every block in the GPU loop
 # (--cosim all) against the C backends alone, whole runs (GPU creation and
 # loading the Verilated models included).
@@ -148,6 +150,41 @@ json.dump({"schema": 1, "config": conf, "size": "default", "rows": rows, "total"
                         "ratio_wall": ratio_w, "ratio_cpu": ratio_c,
                         "target_ratio": TARGET_LR, "met": lmet, "cosim": cos}},
           open(out, "w"), indent=2)
+PY
+# LAMAR and PCA (docs/lamar.md): three memory-bound workloads, timing mode,
+# lamar.gdu=bgp with pca.tokens=4 against cg_only, C backends; the warp
+# instructions are the same, so the CPU-second ratio is the speed ratio
+lw=(bfs spmv sssp)
+for v in cg_only bgp; do
+  extra=(); [ "$v" = bgp ] && extra=(--set pca.tokens=4)
+  "${timer[@]}" ${timer:+-o "$tmp/lamar-$v.cpu"} "$cli" run "${lw[@]}" --size default --mode timing \
+    --config "$conf" --set dram_subranks=2 --set lamar.gdu=$v "${extra[@]}" \
+    --stats-json "$tmp/lamar-$v.json" >/dev/null || rc=$?
+done
+python3 - "$out" "$tmp" "${lw[*]}" <<'PY'
+import json, os, sys
+out, tmp, wl = sys.argv[1], sys.argv[2], sys.argv[3].split()
+b = json.load(open(out))
+def cpu(name):
+    try:
+        u, s = open(os.path.join(tmp, name + ".cpu")).read().split()[-2:]
+        return float(u) + float(s)
+    except (OSError, ValueError):
+        return None
+st = {v: json.load(open(os.path.join(tmp, "lamar-%s.json" % v))) for v in ("cg_only", "bgp")}
+wall = {v: sum(r["sim"]["wall_s"] for r in st[v]) for v in st}
+cpus = {v: cpu("lamar-" + v) for v in st}
+ok = all(r["pass"] for v in st for r in st[v])
+ratio = cpus["bgp"] / cpus["cg_only"] if cpus["bgp"] and cpus["cg_only"] else wall["bgp"] / wall["cg_only"]
+TARGET = 1.3
+met = ok and ratio <= TARGET
+print("lamar (%s, default): bgp + pca.tokens=4 against cg_only: %.2f s / %.2f s %s = %.2fx "
+      "(target <= %.1fx: %s)" % (" ".join(wl), cpus["bgp"] or wall["bgp"],
+      cpus["cg_only"] or wall["cg_only"], "CPU" if cpus["bgp"] else "wall", ratio, TARGET,
+      "met" if met else "NOT met"))
+b["lamar"] = {"workloads": wl, "wall_s": wall, "cpu_s": cpus, "ratio": ratio,
+              "target_ratio": TARGET, "met": met, "pass": ok}
+json.dump(b, open(out, "w"), indent=2)
 PY
 echo "bench: wrote $out"
 [ "$rc" = 0 ] || { echo "bench: some workloads FAILED (lockstep exited $rc)" >&2; exit 1; }

@@ -516,6 +516,20 @@ void ls_stats_add(ls_stats *acc, const ls_stats *s, unsigned warp_size)
     acc->dram.precharges += s->dram.precharges;
     acc->dram.read_bytes += s->dram.read_bytes;
     acc->dram.write_bytes += s->dram.write_bytes;
+    acc->dram.act_subranks += s->dram.act_subranks;
+    acc->dram.open_ticks += s->dram.open_ticks;
+    {
+        /* every member of ls_power_stats is an additive double (joules, seconds) */
+        double *pa = (double *)&acc->power;
+        const double *ps = (const double *)&s->power;
+        for (size_t i = 0; i < sizeof s->power / sizeof *ps; i++)
+            pa[i] += ps[i];
+    }
+    acc->pca.prio_accesses += s->pca.prio_accesses;
+    acc->pca.prio_hits += s->pca.prio_hits;
+    acc->pca.deprio_accesses += s->pca.deprio_accesses;
+    acc->pca.deprio_hits += s->pca.deprio_hits;
+    acc->pca.bypassed += s->pca.bypassed;
     for (unsigned k = 0; k < 2; k++) {
         ls_dram_class *x = &acc->dram.by_size[k];
         const ls_dram_class *y = &s->dram.by_size[k];

@@ -152,6 +152,66 @@ static void json_gscalar(FILE *f, int in, const ls_stats *s)
     fprintf(f, "},\n");
 }
 
+/* "power": DRAM energy by component, average DRAM and system power, Perf/W
+ * (docs/lamar.md "DRAM and system power"), for a timing run. */
+static void json_power(FILE *f, int in, const ls_stats *s)
+{
+    const ls_power_stats *p = &s->power;
+    if (p->seconds <= 0)
+        return;
+    double dram = p->dram_pre_stby + p->dram_act_stby + p->dram_ref + p->dram_act_pre + p->dram_rd +
+                  p->dram_rd_io + p->dram_wr + p->dram_wr_io;
+    double gpu = p->gpu_leak + p->gpu_const + p->gpu_dyn, sys = gpu + dram;
+    static const char *const name[] = { "pre_stby", "act_stby", "refresh", "act_pre", "rd",
+                                        "rd_io", "wr", "wr_io" };
+    const double v[] = { p->dram_pre_stby, p->dram_act_stby, p->dram_ref, p->dram_act_pre,
+                         p->dram_rd, p->dram_rd_io, p->dram_wr, p->dram_wr_io };
+    fprintf(f, "%*s\"power\": {\"seconds\": ", in, "");
+    json_num(f, p->seconds);
+    fprintf(f, ", \"dram_energy_j\": {");
+    for (int i = 0; i < 8; i++) {
+        fprintf(f, "%s\"%s\": ", i ? ", " : "", name[i]);
+        json_num(f, v[i]);
+    }
+    fprintf(f, ", \"total\": ");
+    json_num(f, dram);
+    fprintf(f, "}, \"dram_w\": ");
+    json_num(f, dram / p->seconds);
+    fprintf(f, ", \"gpu_energy_j\": {\"leakage\": ");
+    json_num(f, p->gpu_leak);
+    fprintf(f, ", \"constant\": ");
+    json_num(f, p->gpu_const);
+    fprintf(f, ", \"dynamic\": ");
+    json_num(f, p->gpu_dyn);
+    fprintf(f, ", \"total\": ");
+    json_num(f, gpu);
+    fprintf(f, "}, \"system_j\": ");
+    json_num(f, sys);
+    fprintf(f, ", \"system_w\": ");
+    json_num(f, sys / p->seconds);
+    fprintf(f, ", \"perf_per_watt\": ");
+    json_num(f, sys > 0 ? (double)s->warp_insts / sys : 0.0);
+    fprintf(f, ", \"dram_perf_per_watt\": ");
+    json_num(f, dram > 0 ? (double)s->warp_insts / dram : 0.0);
+    fprintf(f, "},\n");
+}
+
+/* "pca": L1D hit rates of prioritised (token) and deprioritised loads and
+ * the fills that bypassed (docs/pca.md); timing mode, zeros with PCA off. */
+static void json_pca(FILE *f, int in, const ls_stats *s)
+{
+    const ls_pca_stats *p = &s->pca;
+    if (!s->cycles)
+        return;
+    fprintf(f, "%*s\"pca\": {\"prio_accesses\": %llu, \"prio_hits\": %llu, \"prio_hit_rate\": ",
+            in, "", (unsigned long long)p->prio_accesses, (unsigned long long)p->prio_hits);
+    json_num(f, ratio(p->prio_hits, p->prio_accesses));
+    fprintf(f, ", \"deprio_accesses\": %llu, \"deprio_hits\": %llu, \"deprio_hit_rate\": ",
+            (unsigned long long)p->deprio_accesses, (unsigned long long)p->deprio_hits);
+    json_num(f, ratio(p->deprio_hits, p->deprio_accesses));
+    fprintf(f, ", \"bypassed\": %llu},\n", (unsigned long long)p->bypassed);
+}
+
 /* The statistics members shared by a workload object and a launch object
  * (each line ends with a comma: more members follow). */
 static void json_stats(FILE *f, int in, const ls_stats *s)
@@ -191,12 +251,14 @@ static void json_stats(FILE *f, int in, const ls_stats *s)
     const ls_dram_stats *d = &s->dram;
     fprintf(f, "%*s\"dram\": {\"reads\": %llu, \"writes\": %llu, "
             "\"bytes\": %llu, \"row_hits\": %llu, \"activates\": %llu, "
-            "\"precharges\": %llu, \"read_bytes\": %llu, \"write_bytes\": %llu",
+            "\"precharges\": %llu, \"read_bytes\": %llu, \"write_bytes\": %llu, "
+            "\"act_subranks\": %llu, \"open_ticks\": %llu",
             in, "",
             (unsigned long long)d->reads, (unsigned long long)d->writes,
             (unsigned long long)d->bytes, (unsigned long long)d->row_hits,
             (unsigned long long)d->activates, (unsigned long long)d->precharges,
-            (unsigned long long)d->read_bytes, (unsigned long long)d->write_bytes);
+            (unsigned long long)d->read_bytes, (unsigned long long)d->write_bytes,
+            (unsigned long long)d->act_subranks, (unsigned long long)d->open_ticks);
     static const char *const cls[2] = { "sector", "multi" };
     for (unsigned k = 0; k < 2; k++) {
         const ls_dram_class *x = &d->by_size[k];
@@ -211,6 +273,8 @@ static void json_stats(FILE *f, int in, const ls_stats *s)
     fprintf(f, "%*s\"lamar\": {\"avg_sec\": ", in, "");
     json_num(f, avg);
     fprintf(f, ", \"leaning\": \"%s\"},\n", avg > 2.0 ? "cg" : "fg");
+    json_power(f, in, s);
+    json_pca(f, in, s);
     if (s->printf_calls || s->printf_dropped || s->malloc_calls || s->free_calls)
         fprintf(f, "%*s\"devrt\": {\"printf_calls\": %llu, \"printf_bytes\": %llu, "
                 "\"printf_dropped\": %llu, \"malloc_calls\": %llu, "

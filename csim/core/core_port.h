@@ -21,6 +21,7 @@ struct core_mem_req {
     uint8_t  space;         /* enum ptx_space after generic resolution      */
     uint16_t bytes;         /* bytes actually accessed in the line          */
     uint32_t pc;            /* PTX source line of the instruction (LAMAR SPP) */
+    uint8_t  prio;          /* PCA: the warp holds a token (docs/pca.md)    */
 };
 
 /* Completion of a request: the data (or the write acknowledgement) for tag

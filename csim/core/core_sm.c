@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/core.h"
+#include "core/core_pca.h"
 #include "exec/exec_mem.h"
 
 static inline unsigned popc(uint32_t x) { return (unsigned)__builtin_popcount(x); }
@@ -527,6 +528,7 @@ static unsigned mem_issue(struct core_sm *sm, unsigned slot, const struct core_d
         q.space = (uint8_t)space;
         q.bytes = lines[i].bytes;
         q.pc = sm->mem_pc;
+        q.prio = core_pca_token(sm, slot);
         push_req(sm, &q);
     }
     return n > ii ? n : ii;

@@ -213,6 +213,7 @@ static void dram_diff(ls_dram_stats *a, const ls_dram_stats *b)
     a->row_hits -= b->row_hits; a->activates -= b->activates;
     a->precharges -= b->precharges;
     a->read_bytes -= b->read_bytes; a->write_bytes -= b->write_bytes;
+    a->act_subranks -= b->act_subranks;
     for (unsigned k = 0; k < 2; k++) {
         ls_dram_class *x = &a->by_size[k];
         const ls_dram_class *y = &b->by_size[k];
@@ -347,8 +348,14 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
                       (long long)c->shared_per_sm, (long long)(c->max_threads_per_sm / 32));
     ls_cache_stats l1a, l2a;
     ls_dram_stats dra;
-    if (gpu->mem)
+    uint64_t open_a = 0;
+    ls_pca_stats pca_a;
+    memset(&pca_a, 0, sizeof pca_a);
+    if (gpu->mem) {
         mem_stats(gpu->mem, &l1a, &l2a, &dra);
+        mem_pca_stats(gpu->mem, &pca_a);
+        open_a = mem_dram_open_ticks(gpu->mem, now);
+    }
     uint64_t total = (uint64_t)grid.x * grid.y * grid.z, next_cta = 0;
     unsigned rr = 0;
     struct progress pg = { gpu->cfg.progress && isatty(2), false, t0, t0, 0 };
@@ -545,6 +552,14 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
         hist_diff(&stats->l1d, &l1a);
         hist_diff(&stats->l2, &l2a);
         dram_diff(&stats->dram, &dra);
+        stats->dram.open_ticks = mem_dram_open_ticks(gpu->mem, end) - open_a;
+        mem_power(c, &stats->dram, stats->cycles, stats->warp_insts, &stats->power);
+        mem_pca_stats(gpu->mem, &stats->pca);
+        stats->pca.prio_accesses -= pca_a.prio_accesses;
+        stats->pca.prio_hits -= pca_a.prio_hits;
+        stats->pca.deprio_accesses -= pca_a.deprio_accesses;
+        stats->pca.deprio_hits -= pca_a.deprio_hits;
+        stats->pca.bypassed -= pca_a.bypassed;
         stats->ipc = stats->cycles ? (double)stats->warp_insts / (double)stats->cycles : 0;
         stats->simd_util = stats->warp_insts
             ? (double)stats->thread_insts / ((double)stats->warp_insts * EXEC_WARP) : 0.0;

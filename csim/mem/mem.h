@@ -69,6 +69,18 @@ void mem_stats(const struct mem_sys *m, ls_cache_stats *l1d, ls_cache_stats *l2,
  * watchdog reports) into buf; returns the snprintf-style length. */
 int mem_describe(const struct mem_sys *m, char *buf, size_t n);
 
+/* PCA figures (docs/pca.md) summed over the L1Ds since creation into *out. */
+void mem_pca_stats(const struct mem_sys *m, ls_pca_stats *out);
+/* Channel DRAM clocks before core cycle now during which a channel had a
+ * row open (from its first activate: open-page banks are never closed
+ * after), summed over channels: the active-standby time of the power model. */
+uint64_t mem_dram_open_ticks(const struct mem_sys *m, uint64_t now);
+/* The energy (docs/lamar.md "DRAM and system power") of a run of cycles
+ * core cycles and warp_insts warp instructions whose DRAM statistics are d
+ * (open_ticks included) under config c, into *p. */
+void mem_power(const struct cfg *c, const ls_dram_stats *d, uint64_t cycles, uint64_t warp_insts,
+               ls_power_stats *p);
+
 /* Additive: true when no request, reply or DRAM command is in flight and
  * every completion has been popped. */
 bool mem_idle(const struct mem_sys *m);

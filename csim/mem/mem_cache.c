@@ -76,6 +76,20 @@ struct mem_line *mem_cache_victim(struct mem_cache *c, unsigned set)
     return best;
 }
 
+struct mem_line *mem_cache_victim_deprio(struct mem_cache *c, unsigned set)
+{
+    struct mem_line *w = c->lines + (size_t)set * c->assoc, *best = NULL;
+    for (unsigned i = 0; i < c->assoc; i++) {
+        if (!w[i].present)
+            return &w[i];
+        if (w[i].mshr != MEM_NONE || !w[i].deprio)
+            continue;
+        if (!best || w[i].lru < best->lru)
+            best = &w[i];
+    }
+    return best;
+}
+
 void mem_cache_touch(struct mem_cache *c, struct mem_line *l)
 {
     l->lru = ++c->clock;
@@ -100,6 +114,7 @@ void mem_cache_fill_line(struct mem_cache *c, struct mem_line *l, uint64_t addr)
     l->addr = addr;
     l->valid = l->used = l->dirty = 0;
     l->fdem = l->fnpr = l->fprd = l->pnr = 0;
+    l->deprio = 0;
     l->trig = 0;
     l->mshr = MEM_NONE;
     mem_cache_touch(c, l);

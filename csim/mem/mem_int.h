@@ -30,6 +30,7 @@ struct mem_line {
      * filled, by category; sectors filled on a prediction and not yet
      * referenced; the SPP table entry that predicted the line */
     uint8_t fdem, fnpr, fprd, pnr;
+    uint8_t deprio;       /* PCA: allocated by a warp without a token (L1D)  */
     uint32_t trig;
 };
 
@@ -51,6 +52,11 @@ struct mem_line *mem_cache_find(struct mem_cache *c, unsigned set, uint64_t addr
 /* A way of set that can be replaced: an unallocated one first, else the
  * least recently used without a pending miss; NULL when every way waits. */
 struct mem_line *mem_cache_victim(struct mem_cache *c, unsigned set);
+/* PCA (docs/pca.md): a way of set that a warp without a token may
+ * replace: an unallocated one first, else the least recently used line
+ * that a warp without a token allocated and that has no pending miss;
+ * NULL when there is none (the fill bypasses the cache). */
+struct mem_line *mem_cache_victim_deprio(struct mem_cache *c, unsigned set);
 /* Marks l most recently used. */
 void mem_cache_touch(struct mem_cache *c, struct mem_line *l);
 /* Drops l (if allocated) counting an eviction and its used sectors. */
@@ -163,6 +169,7 @@ struct mem_sm {
     int32_t *wt_free; unsigned nwt_free;
     uint64_t req_port, rep_port;    /* icnt tick at which the port is free  */
     struct mem_resp_ev *resp; size_t nresp, capresp;   /* min-heap by due   */
+    ls_pca_stats pca;               /* PCA at this L1D (pca.tokens > 0)     */
 };
 
 /* ---- per partition: L2 slice + DRAM channel ---- */
@@ -177,6 +184,7 @@ struct mem_dram_bank {
     int64_t open_row;     /* MEM_NONE when precharged                        */
     uint64_t ready;       /* DRAM tick: the bank takes its next request      */
     uint64_t pre_ready;   /* earliest precharge (tRAS, data done)            */
+    uint8_t sr_open;      /* sub-ranks whose chips hold the open row (power) */
 };
 
 struct mem_dram_req {
@@ -187,6 +195,7 @@ struct mem_dram_req {
     uint8_t is_write, mask, used;
     uint8_t opened;       /* its activate opened the row (first column not a hit) */
     uint8_t big;          /* more than one sector (ls_dram_stats.by_size)     */
+    uint8_t sr;           /* sub-ranks its atoms touch (power: chips activated) */
 };
 
 struct mem_part {
@@ -204,6 +213,7 @@ struct mem_part {
     uint64_t bus_free, col_ready;   /* DRAM ticks                           */
     uint64_t last_issue;            /* DRAM tick of the last issue + 1      */
     uint64_t wake_at;               /* pending wake (DRAM tick) or MAX       */
+    uint64_t first_act;             /* DRAM tick of the first activate or MAX */
     ls_dram_stats st;
 };
 

@@ -25,6 +25,7 @@ int mem_l2_init(struct mem_sys *m, char *err, size_t errlen)
         struct mem_part *pt = &m->part[p];
         pt->wait_head = pt->wait_tail = MEM_NONE;
         pt->wake_at = UINT64_MAX;
+        pt->first_act = UINT64_MAX;
         if (mem_cache_init(&pt->l2, (uint64_t)c->l2_size / m->nparts, (unsigned)c->l2_assoc,
                            (unsigned)c->l2_line, (unsigned)c->l2_sector, err, errlen))
             return -1;
@@ -96,6 +97,22 @@ static unsigned atoms_of(const struct mem_sys *m, uint8_t mask)
     return n;
 }
 
+/* The sub-ranks the atoms of sector mask touch: atom a (of the line) is on
+ * sub-rank a mod dram_subranks (power: which chips a command activates). */
+static uint8_t subranks_of(const struct mem_sys *m, uint8_t mask)
+{
+    unsigned sec = (unsigned)m->c.l2_sector, ns = (unsigned)m->c.dram_subranks;
+    uint8_t sr = 0;
+    for (unsigned i = 0; i < 8; i++) {
+        if (!(mask >> i & 1))
+            continue;
+        unsigned lo = i * sec / m->atom, hi = ((i + 1) * sec - 1) / m->atom;
+        for (unsigned a = lo; a <= hi; a++)
+            sr |= (uint8_t)(1u << (a % ns));
+    }
+    return sr;
+}
+
 static bool q_room(const struct mem_sys *m, const struct mem_part *pt, unsigned need)
 {
     return pt->nq + need <= (unsigned)m->c.dram_queue;
@@ -129,6 +146,7 @@ static void dram_enqueue(struct mem_sys *m, unsigned p, uint64_t addr, uint8_t m
     q->is_write = is_write;
     q->mask = mask;
     q->big = mem_popcount8(mask) > 1;
+    q->sr = subranks_of(m, mask);
     q->used = 1;
     q->opened = 0;
     pt->nq++;
@@ -234,6 +252,10 @@ static void dram_activate(struct mem_sys *m, struct mem_part *pt, unsigned i, ui
     }
     pt->st.activates++;
     k->activates++;
+    pt->st.act_subranks += mem_popcount8(q->sr);
+    b->sr_open = q->sr;
+    if (pt->first_act == UINT64_MAX)
+        pt->first_act = act;
     q->opened = 1;
     b->open_row = (int64_t)q->row;
     b->ready = act + (uint64_t)c->dram_tRCD;
@@ -255,6 +277,10 @@ static void dram_column(struct mem_sys *m, unsigned p, unsigned i, uint64_t T)
     pt->st.row_hits += q->atoms - (q->opened ? 1u : 0u);
     k->row_hits += q->atoms - (q->opened ? 1u : 0u);
     k->requests++;
+    /* power: a sub-rank the row's activate left closed is activated now
+     * (its chips open the row; the timing model has one row per bank) */
+    pt->st.act_subranks += mem_popcount8((uint8_t)(q->sr & ~b->sr_open));
+    b->sr_open |= q->sr;
     uint64_t col = T > b->ready ? T : b->ready;
     if (col < pt->col_ready)
         col = pt->col_ready;

@@ -332,6 +332,20 @@ static bool send_read(struct mem_sys *m, struct mem_sm *s, int32_t msi, const st
     return true;
 }
 
+/* PCA: a load of a token holder (prio) or another warp, and its hit. */
+static void pca_count(const struct mem_sys *m, struct mem_sm *s, const struct core_mem_req *r, bool hit)
+{
+    if (m->c.pca_tokens <= 0)
+        return;
+    if (r->prio) {
+        s->pca.prio_accesses++;
+        s->pca.prio_hits += hit;
+    } else {
+        s->pca.deprio_accesses++;
+        s->pca.deprio_hits += hit;
+    }
+}
+
 static bool l1_read(struct mem_sys *m, struct mem_sm *s, const struct core_mem_req *r, uint64_t now)
 {
     uint8_t need = r->sector_mask;
@@ -349,6 +363,7 @@ static bool l1_read(struct mem_sys *m, struct mem_sm *s, const struct core_mem_r
     if (l && (l->valid & need) == need) {
         s->l1.st.accesses++;
         s->l1.st.hits++;
+        pca_count(m, s, r, true);
         mem_cache_ref(&s->l1, l, need);
         mem_cache_touch(&s->l1, l);
         resp_push(m, s, t, r->tag, r->warp);
@@ -364,6 +379,7 @@ static bool l1_read(struct mem_sys *m, struct mem_sm *s, const struct core_mem_r
         s->l1.st.misses++;
         s->l1.st.mshr_merges++;
         s->l1.st.sector_misses += mem_popcount8(missing);
+        pca_count(m, s, r, false);
         mem_cache_ref(&s->l1, l, need);
         l->fnpr |= extra;                    /* the allocating fetch left them out */
         mem_cache_touch(&s->l1, l);
@@ -375,8 +391,23 @@ static bool l1_read(struct mem_sys *m, struct mem_sm *s, const struct core_mem_r
     struct mem_line *v = l;
     if (!s->nmshr_free || !s->nwt_free || !port_ok(m, s, now))
         return l1_fail(s);
-    if (!v && !(v = mem_cache_victim(&s->l1, set)))
-        return l1_fail(s);
+    /* PCA (docs/pca.md): a warp without a token replaces only a line that
+     * such a warp allocated; with none, its fill bypasses the L1D (still
+     * through an MSHR, without a line) */
+    bool deprio = m->c.pca_tokens > 0 && !r->prio;
+    if (!v && !(v = deprio ? mem_cache_victim_deprio(&s->l1, set) : mem_cache_victim(&s->l1, set))) {
+        if (!deprio)
+            return l1_fail(s);
+        s->l1.st.accesses++;
+        s->l1.st.misses++;
+        s->l1.st.sector_misses += mem_popcount8(need);
+        pca_count(m, s, r, false);
+        s->pca.bypassed++;
+        int32_t msi = s->mshr_free[--s->nmshr_free];
+        s->mshr[msi] = (struct mem_l1_mshr){.line = MEM_NONE, .head = MEM_NONE, .tail = MEM_NONE};
+        add_waiter(s, &s->mshr[msi], r);
+        return send_read(m, s, msi, r, need, t);
+    }
     uint8_t fetch = missing;
     if (!l) {           /* a line miss: the GDU says how much of it to fetch */
         uint32_t trig = mem_gdu_trig(&s->gdu, r->pc, need);
@@ -387,12 +418,14 @@ static bool l1_read(struct mem_sys *m, struct mem_sm *s, const struct core_mem_r
         fetch = (uint8_t)(need | (extra & s->gdu.all));
         v->fdem = need;
         v->fprd = (uint8_t)(fetch & ~need);
+        v->deprio = deprio;
     } else {            /* a sector miss: the earlier fetch left them out */
         v->fnpr |= missing;
     }
     s->l1.st.accesses++;
     s->l1.st.misses++;
     s->l1.st.sector_misses += mem_popcount8(missing);
+    pca_count(m, s, r, false);
     mem_cache_ref(&s->l1, v, need);
     mem_cache_touch(&s->l1, v);
     int32_t msi = s->mshr_free[--s->nmshr_free];
@@ -551,6 +584,7 @@ void mem_stats(const struct mem_sys *m, ls_cache_stats *l1d, ls_cache_stats *l2,
         d.precharges += pt->st.precharges;
         d.read_bytes += pt->st.read_bytes;
         d.write_bytes += pt->st.write_bytes;
+        d.act_subranks += pt->st.act_subranks;
         for (unsigned k = 0; k < 2; k++) {
             ls_dram_class *x = &d.by_size[k];
             const ls_dram_class *y = &pt->st.by_size[k];
@@ -565,6 +599,19 @@ void mem_stats(const struct mem_sys *m, ls_cache_stats *l1d, ls_cache_stats *l2,
     if (l1d) *l1d = a;
     if (l2) *l2 = b;
     if (dram) *dram = d;
+}
+
+void mem_pca_stats(const struct mem_sys *m, ls_pca_stats *out)
+{
+    memset(out, 0, sizeof *out);
+    for (unsigned i = 0; i < m->nsms; i++) {
+        const ls_pca_stats *p = &m->sm[i].pca;
+        out->prio_accesses += p->prio_accesses;
+        out->prio_hits += p->prio_hits;
+        out->deprio_accesses += p->deprio_accesses;
+        out->deprio_hits += p->deprio_hits;
+        out->bypassed += p->bypassed;
+    }
 }
 
 uint64_t mem_activity(const struct mem_sys *m)

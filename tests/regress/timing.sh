@@ -110,6 +110,7 @@ for sets in "sched_policy=lrr" "sched_policy=gto" "sched_policy=two_level" \
             "lamar.gdu=bgp lamar.bgp_num_evict=10 lamar.bgp_refresh=8 l1d_mshrs=2 dram_queue=2" \
             "lamar.gdu=bgp_inf lamar.level=l2" "lamar.gdu=spp lamar.level=l1 lamar.spp_entries=16" \
             "lamar.gdu=static lamar.static_fg=1" \
+            "pca.tokens=1 l1d_mshrs=2" "pca.tokens=4 lamar.gdu=bgp" \
             "gscalar.compress=on" \
             "gscalar.compress=on gscalar.granularity=16 gscalar.extra_latency=0"; do
   args=(); for kv in $sets; do args+=(--set "$kv"); done

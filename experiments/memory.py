@@ -1,0 +1,262 @@
+#!/usr/bin/env python3
+"""Plots and results page of make experiments-memory (experiments/
+memory.toml): usage: memory.py SWEEP_OUT RESULTS_DIR.
+
+Writes RESULTS_DIR/memory.md (generated: do not edit) and its PNG plots:
+the L1D and L2 sector categories per scheme (Fig 5.7, 5.8), off-chip
+traffic normalised to cg_only (Fig 5.9), speedup (Fig 5.12), DRAM power
+(Fig 5.13), system Perf/W (Fig 5.14), and PCA's L1D hit rates and speedup
+per token count (Fig 6.4, 6.5). Workloads are split into FG- and
+CG-leaning by the suite's measured categories (`lockstep list workloads
+@fg`, docs/workloads.md); Avg_sec of this sweep's cg_only point is shown
+beside. The dissertation's claims stand beside ours; where they differ the
+page says why from the statistics."""
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+
+from sweeplib import plot, table   # noqa: E402
+
+LAMAR = ["cg_only", "fg_only", "static", "spp", "bgp_inf", "bgp"]
+LETTER = {"cg_only": "C", "fg_only": "F", "static": "St", "spp": "S", "bgp_inf": "I", "bgp": "B"}
+TOKENS = [0, 2, 4, 8, 12]
+PCA_FOCUS = ["bfs", "sssp", "kmeans"]     # Table 6.2's cache-sensitive four, less CoMD
+CATS = ["demand", "pred_ref", "pred_nref", "npred_ref"]
+
+
+def category(lockstep, cat):
+    return subprocess.run([lockstep, "list", "workloads", "@" + cat], check=True,
+                          capture_output=True, text=True).stdout.split()
+
+
+def derive(rows):
+    """Adds computed columns and the derived static rows: offchip bytes,
+    perf (1 / cycles), and per workload a 'static' copy of the fg_only row
+    when cg_only's Avg_sec is at most 2, else of the cg_only row."""
+    out = []
+    for r in rows:
+        r = dict(r)
+        if r["status"] == "pass":
+            r["offchip"] = r["dram.read_bytes"] + r["dram.write_bytes"]
+            r["perf"] = 1e9 / r["cycles"]
+            pa, da = r["pca.prio_accesses"], r["pca.deprio_accesses"]
+            r["l1_hit"] = 1 - r["l1d.miss_rate"]
+            r["prio_hit"] = r["pca.prio_hits"] / pa if pa else None
+            r["deprio_hit"] = r["pca.deprio_hits"] / da if da else None
+        out.append(r)
+    for w in dict.fromkeys(r["workload"] for r in out):
+        cg = plot.value(out, "lamar.avg_sec", workload=w, variant="cg_only")
+        src = "fg_only" if cg <= 2.0 else "cg_only"
+        r = dict(next(x for x in out if x["workload"] == w and x["variant"] == src))
+        r["variant"] = "static"
+        r["static_from"] = src
+        out.append(r)
+    for r in out:
+        if r["variant"].startswith("pca-"):
+            r["tokens"] = int(r["variant"][4:])
+    return out
+
+
+def gmean_ratio(rows, ws, metric, v, base, inverse=False):
+    vals = []
+    for w in ws:
+        a = plot.value(rows, metric, workload=w, variant=v)
+        b = plot.value(rows, metric, workload=w, variant=base)
+        vals.append((b / a) if inverse else (a / b))
+    return plot.geomean(vals)
+
+
+def pct(x):
+    return f"{100 * x:+.1f}%"
+
+
+def main(out, res):
+    m = table.read_manifest(out)
+    raw = table.read_rows(out)
+    bad = [r for r in raw if r["status"] != "pass"]
+    if bad:
+        sys.exit(f"memory: {len(bad)} points did not pass (first: point {bad[0]['point']} "
+                 f"{bad[0]['workload']} {bad[0]['variant']}: {bad[0]['status']}): no page "
+                 "from an incomplete sweep")
+    rows = derive(raw)
+    wl = list(dict.fromkeys(r["workload"] for r in rows))
+    fg = [w for w in category(m["lockstep"], "fg") if w in wl]
+    cg = [w for w in category(m["lockstep"], "cg") if w in wl]
+    os.makedirs(res, exist_ok=True)
+    lam = [r for r in rows if r["variant"] in LAMAR]
+    P = lambda name: os.path.join(res, name)   # noqa: E731
+    # sector categories, one bar per workload x scheme (FG-leaning workloads)
+    for lvl in ("l1d", "l2"):
+        sub = []
+        for w in fg:
+            for v in ["cg_only", "fg_only", "spp", "bgp_inf", "bgp"]:
+                r = dict(next(x for x in lam if x["workload"] == w and x["variant"] == v))
+                r["wv"] = f"{w} {LETTER[v]}"
+                sub.append(r)
+        plot.stacked_bars(P(f"memory-sectors-{lvl}.png"), sub, "wv",
+                          [f"{lvl}.{c}" for c in CATS], labels=CATS,
+                          title=f"Sectors filled into the {lvl.upper()} by category, FG-leaning "
+                                "workloads (C/F/S/I/B = cg_only/fg_only/spp/bgp_inf/bgp)",
+                          ylabel="sectors")
+    traffic = plot.grouped_bars(P("memory-traffic.png"), lam, "workload", "variant", "offchip",
+                                baseline="cg_only", xs=fg + cg, groups=LAMAR,
+                                title="Off-chip bytes (DRAM read + write), normalised to cg_only",
+                                ylabel="bytes / cg_only")
+    speed = plot.grouped_bars(P("memory-speedup.png"), lam, "workload", "variant", "perf",
+                              baseline="cg_only", xs=fg + cg, groups=LAMAR,
+                              title="Speedup over cg_only (cycles of cg_only / cycles)",
+                              ylabel="speedup")
+    plot.grouped_bars(P("memory-dram-power.png"), lam, "workload", "variant", "power.dram_w",
+                      xs=fg + cg, groups=LAMAR, title="Average DRAM power (W)", ylabel="W")
+    ppw = plot.grouped_bars(P("memory-perfw.png"), lam, "workload", "variant",
+                            "power.perf_per_watt", baseline="cg_only", xs=fg + cg,
+                            groups=LAMAR, title="System Perf/W normalised to cg_only",
+                            ylabel="Perf/W / cg_only")
+    pr = [r for r in rows if r["variant"].startswith("pca-")]
+    pca_speed = plot.normalised(pr, "workload", "variant", "perf", "pca-0")
+    plot.lines(P("memory-pca-speedup.png"), [dict(r, speedup=pca_speed[r["workload"]][r["variant"]])
+                                             for r in pr if r["workload"] in PCA_FOCUS],
+               "tokens", "speedup", "workload", axis_values=TOKENS,
+               title="PCA: speedup over pca.tokens = 0 (GTO)", ylabel="speedup")
+    plot.lines(P("memory-pca-l1.png"), [r for r in pr if r["workload"] in PCA_FOCUS],
+               "tokens", "l1_hit", "workload", axis_values=TOKENS,
+               title="PCA: L1D hit rate per token count", ylabel="L1D hit rate")
+    write_page(P("memory.md"), m, rows, fg, cg, traffic, speed, ppw, pr, pca_speed)
+
+
+def fmt(v, n=3):
+    return "-" if v is None else f"{v:.{n}f}"
+
+
+def write_page(path, m, rows, fg, cg, traffic, speed, ppw, pr, pca_speed):
+    V = lambda w, v, k: plot.value(rows, k, workload=w, variant=v)   # noqa: E731
+    n = len([r for r in rows if r["variant"] != "static"])
+    L = ["# Memory hierarchy: LAMAR schemes and PCA", "",
+         "Generated by `make experiments-memory` (spec experiments/memory.toml, plots "
+         "experiments/memory.py, runner docs/sweeps.md): do not edit. gtx480 with "
+         "sub-ranked DRAM (`dram_subranks = 2`, 32-byte FG bursts), timing mode, **small "
+         f"inputs**, seed 1: {n} points. Mechanisms: docs/lamar.md, docs/pca.md; "
+         "power model: docs/lamar.md \"DRAM and system power\".", "",
+         "`static` is derived, not run: the dissertation's profiled static GDU \"is "
+         "equivalent to the best of CG-only and FG-only for each application\"; per "
+         "workload we take the fg_only point when the cg_only point's Avg_sec is at most 2 "
+         "(the profile), else the cg_only point. Means are geometric means of per-workload "
+         "ratios over the suite's FG-leaning (`@fg`, Avg_sec <= 2 at default inputs) and "
+         "CG-leaning (`@cg`) workloads.", ""]
+    # headline
+    def red(ws, k, v, base="cg_only"):
+        return 1 - gmean_ratio(rows, ws, k, v, base)
+    fgmax = max(speed[w]["bgp"] for w in fg)
+    fg_cg = [speed[w]["fg_only"] for w in cg]
+    worst = min(cg, key=lambda w: speed[w]["fg_only"])
+    pca_best = {}
+    for w in PCA_FOCUS:
+        t = max(TOKENS, key=lambda k: pca_speed[w][f"pca-{k}"])
+        pca_best[w] = (t, pca_speed[w][f"pca-{t}"])
+    L += ["## Headline: ours against the dissertation", "",
+          "| claim | paper | ours |", "|---|---|---|",
+          f"| BGP off-chip traffic reduction, FG-leaning (5.3.2.5) | about 33% | "
+          f"{100 * red(fg, 'offchip', 'bgp'):.1f}% |",
+          f"| BGP_inf off-chip traffic reduction, FG-leaning | (close to BGP, Fig 5.9) | "
+          f"{100 * red(fg, 'offchip', 'bgp_inf'):.1f}% |",
+          f"| BGP close to BGP_inf: BGP traffic / BGP_inf traffic, FG-leaning | slightly above 1 | "
+          f"{gmean_ratio(rows, fg, 'offchip', 'bgp', 'bgp_inf'):.3f} |",
+          f"| LAMAR speedup on FG-leaning (5.3.2.2) | average 12-14%, max 49% | BGP "
+          f"{pct(gmean_ratio(rows, fg, 'cycles', 'bgp', 'cg_only', inverse=True) - 1)}, "
+          f"max {pct(fgmax - 1)} |",
+          f"| CG-leaning under BGP vs cg_only (5.3.2.2) | comparable (worst: MST -13% with BGP_inf) | "
+          f"{pct(gmean_ratio(rows, cg, 'cycles', 'bgp', 'cg_only', inverse=True) - 1)}, worst "
+          f"{pct(min(speed[w]['bgp'] for w in cg) - 1)} |",
+          f"| fg_only on CG-leaning (5.3.2.2) | hurts 5 of 10, -4% to -22% | "
+          f"{pct(plot.geomean(fg_cg) - 1)} mean; {sum(1 for s in fg_cg if s < 0.99)} of "
+          f"{len(cg)} slower by > 1%; worst {worst} {pct(speed[worst]['fg_only'] - 1)} |",
+          f"| DRAM power reduction, FG-leaning (5.3.2.3) | FG-only 19%, SPP 1%, BGP_inf 13%, BGP 8% | "
+          + ", ".join(f"{v} {100 * red(fg, 'power.dram_w', v):.1f}%"
+                      for v in ("fg_only", "spp", "bgp_inf", "bgp")) + " |",
+          f"| System Perf/W gain, FG-leaning (5.3.2.4) | FG-only 19%, SPP 13%, BGP_inf 18%, BGP 17% | "
+          + ", ".join(f"{v} {pct(gmean_ratio(rows, fg, 'power.perf_per_watt', v, 'cg_only') - 1)}"
+                      for v in ("fg_only", "spp", "bgp_inf", "bgp")) + " |",
+          f"| PCA best token count speedup (6.2.3.4) | BFS +8%, SSSP +9%, KMEANS +39% (vs Opt-CTA) | "
+          + ", ".join(f"{w} {pct(s - 1)} at {t}" for w, (t, s) in pca_best.items()) + " |", ""]
+    tot = lambda v, k: int(sum(V(w, v, k) for w in fg + cg))   # noqa: E731
+    L += ["### Why ours differ", "",
+          f"* **The L2 GDUs never learn at small inputs.** Under bgp the L1D GDUs answered "
+          f"FG {tot('bgp', 'l1d.gdu.fg')} of {tot('bgp', 'l1d.gdu.queries')} times, the L2 "
+          f"GDUs {tot('bgp', 'l2.gdu.fg')} of {tot('bgp', 'l2.gdu.queries')}: the small "
+          "footprints fit the 768 KB L2, which evicts (almost) nothing, so its BGP gets no "
+          "low-locality insertion and keeps its default CG answer. DRAM traffic is decided "
+          "at the L2, so bgp and bgp_inf move the same DRAM bytes as cg_only (the traffic "
+          "rows), while the L1D's over-fetch does drop (L1D pred_nref in the category "
+          "table). Their speedups on FG-leaning workloads come from the L1D and the "
+          "interconnect, not from DRAM.",
+          "* **Small inputs.** The footprints of the small inputs mostly fit the 16 KB L1Ds "
+          "and the 768 KB L2, so a line lives long, collects more of its sectors (higher "
+          "Avg_sec than at default inputs: see the Avg_sec column, several `@fg` workloads "
+          "are above 2 here) and few lines are evicted: the GDUs learn from few evictions "
+          "(`gdu.insertions`), and cg_only's over-fetch is paid once per line rather than "
+          "on every re-fetch. Every traffic and speed ratio below is therefore closer to 1 "
+          "than the paper's, which ran full inputs.",
+          "* **DRAM power is mostly background.** With the model's open-page banks a "
+          "channel stays in active standby from its first activate, and 12 chips draw about "
+          "7 W of IDD3N whatever the traffic (docs/lamar.md); bursts and activates are a "
+          "small share in short runs, so DRAM power moves little between schemes, and "
+          "system Perf/W follows speed. The IDD values are an assumption (a GDDR3 part's: "
+          "configs/gtx480.conf).",
+          "* **PCA without Opt-CTA.** The dissertation's PCA baseline is the best CTA "
+          "throttling (Opt-CTA) and its gains are over that; ours is pca.tokens = 0 with "
+          "every CTA that fits, and small inputs give few resident warps per SM, so few "
+          "warps lack a token and few fills bypass (`pca.bypassed` below).", ""]
+    L += ["![L1D sectors](memory-sectors-l1d.png)", "", "![L2 sectors](memory-sectors-l2.png)",
+          "", "![off-chip traffic](memory-traffic.png)", "", "![speedup](memory-speedup.png)", "",
+          "![DRAM power](memory-dram-power.png)", "", "![Perf/W](memory-perfw.png)", "",
+          "![PCA speedup](memory-pca-speedup.png)", "", "![PCA L1D hit rate](memory-pca-l1.png)",
+          ""]
+    for ws, title in ((fg, "FG-leaning (`@fg`)"), (cg, "CG-leaning (`@cg`)")):
+        L += [f"## {title}: off-chip traffic / cg_only, speedup, DRAM W, Perf/W / cg_only", ""]
+        head = (["workload", "Avg_sec (C)", "static"] +
+                [f"traffic {LETTER[v]}" for v in LAMAR[1:]] +
+                [f"speedup {LETTER[v]}" for v in LAMAR[1:]] +
+                ["DRAM W C", "DRAM W B"] + [f"Perf/W {LETTER[v]}" for v in ("fg_only", "bgp")])
+        L += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        for w in ws:
+            st = next(r["static_from"] for r in rows if r["workload"] == w and r["variant"] == "static")
+            cells = [w, fmt(V(w, "cg_only", "lamar.avg_sec"), 2), LETTER[st]]
+            cells += [fmt(traffic[w][v]) for v in LAMAR[1:]]
+            cells += [fmt(speed[w][v]) for v in LAMAR[1:]]
+            cells += [fmt(V(w, "cg_only", "power.dram_w"), 2), fmt(V(w, "bgp", "power.dram_w"), 2)]
+            cells += [fmt(ppw[w][v]) for v in ("fg_only", "bgp")]
+            L.append("| " + " | ".join(cells) + " |")
+        g = ["geometric mean", "", ""]
+        g += [fmt(plot.geomean(traffic[w][v] for w in ws)) for v in LAMAR[1:]]
+        g += [fmt(plot.geomean(speed[w][v] for w in ws)) for v in LAMAR[1:]]
+        g += ["", ""] + [fmt(plot.geomean(ppw[w][v] for w in ws)) for v in ("fg_only", "bgp")]
+        L += ["| " + " | ".join(g) + " |", ""]
+    L += ["## Sector categories (sum over the suite, sectors filled)", "",
+          "| scheme | L1D demand | pred_ref | pred_nref | npred_ref | L2 demand | pred_ref | "
+          "pred_nref | npred_ref |", "|---|---|---|---|---|---|---|---|---|"]
+    for v in ("cg_only", "fg_only", "spp", "bgp_inf", "bgp"):
+        cells = [v] + [str(sum(V(w, v, f"{lv}.{c}") for w in fg + cg))
+                       for lv in ("l1d", "l2") for c in CATS]
+        L.append("| " + " | ".join(cells) + " |")
+    L += ["", "## PCA per token count (GTO, cg_only)", "",
+          "Speedup over pca.tokens = 0; L1D hit rate of all loads, of token holders' and of "
+          "the others'; fills bypassed. Tokens are per SM (2 per scheduler = 4).", "",
+          "| workload | tokens | speedup | L1D hit | prio hit | deprio hit | bypassed |",
+          "|---|---|---|---|---|---|---|"]
+    for w in sorted(dict.fromkeys(r["workload"] for r in pr)):
+        for t in TOKENS:
+            r = next(x for x in pr if x["workload"] == w and x["tokens"] == t)
+            L.append(f"| {w} | {t} | {fmt(pca_speed[w][f'pca-{t}'])} | {fmt(r['l1_hit'])} | "
+                     f"{fmt(r['prio_hit'])} | {fmt(r['deprio_hit'])} | {r['pca.bypassed']} |")
+    L += ["", "Rerun: `make experiments-memory` (cached per point; `SWEEP_FLAGS=--force` "
+          "reruns all). The merged table is build/experiments/memory/results.csv.", ""]
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(L))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3:
+        sys.exit("usage: memory.py SWEEP_OUT RESULTS_DIR")
+    main(sys.argv[1], sys.argv[2])
