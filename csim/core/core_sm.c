@@ -130,7 +130,7 @@ int core_sm_kernel(struct core_sm *sm, const struct core_kernel *k, uint64_t now
     sm->err_slot = -1;
     core_slp_kernel(&sm->slp, k->f->name, now);
     core_rvc_kernel(&sm->rvc, k->f->name, now);
-    core_tbc_kernel(&sm->tbc, k->f, k->nwarps, sm->c->gscalar_compress != 0); /* TBC */
+    core_tbc_kernel(&sm->tbc, k->f, k->nwarps, sm->c->gscalar_compress != 0, now); /* TBC */
     return 0;
 }
 

@@ -59,6 +59,18 @@ static const char *uncompactable(const struct ptx_func *f, int32_t *pc)
         case PTX_OP_CALL: why = "call"; break;
         case PTX_OP_BRX: why = "brx.idx"; break;
         case PTX_OP_TEX: case PTX_OP_TLD4: why = "texture fetch"; break;
+        /* the lanes of one warp apply an atomic in lane order; compaction
+         * regroups them, so a returned value (or a non-commutative or
+         * floating-point reduction) could differ from functional mode */
+        case PTX_OP_ATOM: why = "atom"; break;
+        case PTX_OP_RED:
+            if (in->sub != PTX_SUB_ADD && in->sub != PTX_SUB_MIN &&
+                in->sub != PTX_SUB_MAX && in->sub != PTX_SUB_AND &&
+                in->sub != PTX_SUB_OR && in->sub != PTX_SUB_XOR)
+                why = "red (not commutative)";
+            else if (ptx_type_is_float((enum ptx_type)in->type))
+                why = "red (floating point)";
+            break;
         case PTX_OP_BAR: case PTX_OP_BARRIER:
             if (in->sub == PTX_SUB_WARP_SYNC)
                 why = "bar.warp.sync";
@@ -77,14 +89,14 @@ static const char *uncompactable(const struct ptx_func *f, int32_t *pc)
 }
 
 void core_tbc_kernel(struct core_tbc *t, const struct ptx_func *f,
-                     uint32_t nwarps, bool gscalar)
+                     uint32_t nwarps, bool gscalar, uint64_t now)
 {
     memset(&t->st, 0, sizeof t->st);
     memset(t->w, 0, sizeof t->w);
     t->reason[0] = 0;
     t->active = false;
     t->wcu_free = 0;
-    t->last_acct = 0;
+    t->last_acct = now;
     if (t->scheme == CORE_TBC_NONE)
         return;
     wcu_reset(&t->wcu);
@@ -156,6 +168,7 @@ void core_tbc_launch(struct core_sm *sm, unsigned ci, uint64_t now)
         sm->tbc.w[tc->home[wi]].ready = now;
         e->wcnt++;
     }
+    tc->formed = e->wcnt;
 }
 
 bool core_tbc_blocked(const struct core_sm *sm, unsigned slot, uint64_t now,
@@ -331,6 +344,7 @@ static void form(struct core_sm *sm, unsigned ci, uint64_t now)
         }
     }
     e->wcnt = k;
+    tc->formed = k;
     t->st.warps_formed += k;
     t->st.nw_tbc += k;
 }
@@ -633,10 +647,42 @@ void core_tbc_account(struct core_sm *sm, uint64_t now)
     if (!t->active || now <= t->last_acct)
         return;
     uint64_t n = now - t->last_acct, waiting = 0;
+    /* warps of the top entry that reached its compaction point while
+     * others still run, and warps the WCU has not handed over yet */
+    for (unsigned ci = 0; ci < sm->ncta_slots; ci++) {
+        const struct simt_cta_entry *e =
+            sm->cta[ci].used ? simt_cta_top(&t->cta[ci].st) : NULL;
+        if (e && t->cta[ci].formed > e->wcnt)
+            waiting += t->cta[ci].formed - e->wcnt;
+    }
     for (unsigned i = 0; i < sm->nslots; i++)
-        if (sm->w[i].cta >= 0 && sm->w[i].sw.state != SIMT_DONE &&
-            (!t->w[i].on || t->w[i].ready > t->last_acct))
+        if (sm->w[i].cta >= 0 && t->w[i].on && t->w[i].ready > t->last_acct)
             waiting++;
     t->st.stall_slot_cycles += n * waiting;
     t->last_acct = now;
+}
+
+void core_tbc_stats(const struct core_tbc *t, bool first, ls_stats *s)
+{
+    if (t->scheme == CORE_TBC_NONE)
+        return;
+    ls_compaction_stats *c = &s->compaction;
+    if (first) {
+        s->compaction_scheme = (int)t->scheme;
+        c->launches++;
+        if (!t->active) {
+            c->uncompacted++;
+            snprintf(s->uncompacted, sizeof s->uncompacted, "%s", t->reason);
+        }
+    }
+    c->issued += t->st.issued;
+    c->issued_active += t->st.issued_active;
+    c->thread_insts += t->st.thread_insts;
+    c->points += t->st.points;
+    c->divergent_points += t->st.divergent;
+    c->warps_formed += t->st.warps_formed;
+    c->nw_nocomp += t->st.nw_nocomp;
+    c->nw_tbc += t->st.nw_tbc;
+    c->nw_ideal += t->st.nw_ideal;
+    c->stall_slot_cycles += t->st.stall_slot_cycles;
 }

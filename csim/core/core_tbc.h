@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "simt/simt_cta.h"
+#include "lockstep.h"
 #include "blocks/wcu.h"
 
 enum core_tbc_scheme { CORE_TBC_NONE = 0, CORE_TBC_TBC = 1, CORE_TBC_PLUS = 2,
@@ -35,6 +36,7 @@ struct core_tbc_cta {
     struct simt_cta st;
     uint8_t home[SIMT_CTA_MAX_W];       /* slot of home warp w             */
     uint8_t l2p[SIMT_CTA_MAX_W][32];    /* logical -> physical lane (SLP)  */
+    uint32_t formed;                    /* warps formed for the top entry  */
 };
 
 /* Statistics of one SM over a kernel (summed into ls_stats.compaction). */
@@ -70,11 +72,11 @@ int core_tbc_init(struct core_tbc *t, unsigned scheme, unsigned ncta,
                   uint32_t max_depth);
 /* Frees the unit. */
 void core_tbc_free(struct core_tbc *t);
-/* Decides whether kernel f is compacted (t->active) or why not
+/* At cycle now, decides whether kernel f is compacted (t->active) or why not
  * (t->reason: a warp-level instruction, a call, brx, textures, bar.red,
  * more than 32 warps per CTA, gscalar.compress) and resets statistics. */
 void core_tbc_kernel(struct core_tbc *t, const struct ptx_func *f,
-                     uint32_t nwarps, bool gscalar);
+                     uint32_t nwarps, bool gscalar, uint64_t now);
 /* After core_sm_launch_cta made CTA slot ci resident at now: its stack
  * starts and its original warps are placed in their home slots. */
 void core_tbc_launch(struct core_sm *sm, unsigned ci, uint64_t now);
@@ -106,6 +108,9 @@ int core_tbc_step(struct core_sm *sm, unsigned slot, uint64_t now,
 /* Releases CTA ci's barriers whose threads all arrived (replaces
  * core_sm.c's try_release while compacting). */
 void core_tbc_try_release(struct core_sm *sm, int32_t ci, uint64_t now);
+/* Adds the unit's figures for this kernel into s (first = the SM that
+ * also reports the launch: scheme, reason, launch count). */
+void core_tbc_stats(const struct core_tbc *t, bool first, ls_stats *s);
 /* Counts compaction-induced stall slot-cycles up to now (exclusive). */
 void core_tbc_account(struct core_sm *sm, uint64_t now);
 
