@@ -111,7 +111,8 @@ for sets in "sched_policy=lrr" "sched_policy=gto" "sched_policy=two_level" \
             "lamar.gdu=bgp_inf lamar.level=l2" "lamar.gdu=spp lamar.level=l1 lamar.spp_entries=16" \
             "lamar.gdu=static lamar.static_fg=1" \
             "gscalar.compress=on" \
-            "gscalar.compress=on gscalar.granularity=16 gscalar.extra_latency=0"; do
+            "gscalar.compress=on gscalar.granularity=16 gscalar.extra_latency=0" \
+            "simt.compaction=tbc slp.permutation=balanced" "simt.compaction=tbc_plus"; do
   args=(); for kv in $sets; do args+=(--set "$kv"); done
   tag=$(echo "$sets" | tr ' =' '_-')
   "$cli" run all --size "$size" --mode timing --config gtx480 "${args[@]}" \
