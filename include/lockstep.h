@@ -251,6 +251,23 @@ typedef struct ls_pca_stats {
     uint64_t deprio_accesses, deprio_hits;   /* loads of the other warps      */
     uint64_t bypassed;                       /* line misses that did not allocate */
 } ls_pca_stats;
+/* Thread-block compaction (docs/compaction.md), timing mode with
+ * simt.compaction != none; all zero otherwise. Every member is a uint64_t
+ * counter (ls_stats_add sums them). NW sums are over compaction points. */
+typedef struct ls_compaction_stats {
+    uint64_t launches;           /* launches under a compaction scheme        */
+    uint64_t uncompacted;        /* of those, run uncompacted (see reason)    */
+    uint64_t issued;             /* compacted-warp instructions issued        */
+    uint64_t issued_active;      /* of those, with >= 1 active thread         */
+    uint64_t thread_insts;       /* threads they ran                          */
+    uint64_t points;             /* compaction points (CTA masks formed)      */
+    uint64_t divergent_points;   /* of those, after a branch split the CTA    */
+    uint64_t warps_formed;       /* compacted warps formed                    */
+    uint64_t nw_nocomp, nw_tbc, nw_ideal; /* warps without compaction, formed,
+                                    ceil(threads / 32)                        */
+    uint64_t stall_slot_cycles;  /* warp-slot cycles of live CTAs without a
+                                    warp to run (waiting at a compaction point) */
+} ls_compaction_stats;
 
 #define LS_STACK_HIST 16
 /* Statistics of one launch (or a sum of launches, see ls_stats_add). */
@@ -286,6 +303,11 @@ typedef struct ls_stats {
     ls_gscalar_stats gscalar;    /* G-Scalar RF compression (timing mode)     */
     ls_power_stats power;        /* DRAM and system energy (timing mode)      */
     ls_pca_stats pca;            /* PCA at the L1D (timing mode, pca.tokens)  */
+    ls_compaction_stats compaction; /* thread-block compaction (timing mode)  */
+    int compaction_scheme;       /* simt.compaction: 0 none, 1 tbc, 2 tbc_plus,
+                                    3 capri, 4 ideal                          */
+    char uncompacted[160];       /* why a launch ran uncompacted ("shfl at
+                                    line N"); a sum keeps the first           */
 } ls_stats;
 
 /* Re-runs a block trace written on a mismatch (docs/cosim.md) on the C

@@ -5,3 +5,9 @@ TEST_TARGETS += test-timing
 
 test-timing: $(CLI)
 	@bash tests/regress/timing.sh $(CLI)
+
+# Thread-block compaction: every workload under every scheme x {none,
+# balanced} permutation (test-timing runs a subset; docs/compaction.md).
+.PHONY: test-compaction-all
+test-compaction-all: $(CLI)
+	@bash tests/regress/compaction.sh $(CLI)

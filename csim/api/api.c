@@ -544,6 +544,17 @@ void ls_stats_add(ls_stats *acc, const ls_stats *s, unsigned warp_size)
         for (size_t i = 0; i < sizeof s->gscalar / sizeof *gs; i++)
             ga[i] += gs[i];
     }
+    {
+        /* every member of ls_compaction_stats is a uint64_t counter */
+        uint64_t *xa = (uint64_t *)&acc->compaction;
+        const uint64_t *xs = (const uint64_t *)&s->compaction;
+        for (size_t i = 0; i < sizeof s->compaction / sizeof *xs; i++)
+            xa[i] += xs[i];
+        if (s->compaction_scheme)
+            acc->compaction_scheme = s->compaction_scheme;
+        if (!acc->uncompacted[0] && s->uncompacted[0])
+            memcpy(acc->uncompacted, s->uncompacted, sizeof acc->uncompacted);
+    }
     acc->wall_s += s->wall_s;
     acc->ipc = acc->cycles ? (double)acc->warp_insts / (double)acc->cycles : 0.0;
     unsigned ws = warp_size ? warp_size : 32;

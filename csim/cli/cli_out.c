@@ -108,6 +108,34 @@ static double ratio(uint64_t a, uint64_t b)
     return b ? (double)a / (double)b : 0.0;
 }
 
+/* "compaction": {...} when simt.compaction != none (docs/stats.md). */
+static void json_compaction(FILE *f, int in, const ls_stats *s)
+{
+    static const char *const nm[] = { "none", "tbc", "tbc_plus", "capri", "ideal" };
+    const ls_compaction_stats *c = &s->compaction;
+    if (!c->launches)
+        return;
+    int k = s->compaction_scheme >= 0 && s->compaction_scheme < 5 ? s->compaction_scheme : 0;
+    fprintf(f, "%*s\"compaction\": {\"scheme\": \"%s\", \"simd_util\": ", in, "", nm[k]);
+    json_num(f, c->issued_active ? (double)c->thread_insts / (32.0 * (double)c->issued_active)
+                                 : 0.0);
+    fprintf(f, ", \"launches\": %llu, \"uncompacted_launches\": %llu, "
+            "\"issued\": %llu, \"issued_active\": %llu, \"thread_insts\": %llu, "
+            "\"points\": %llu, \"divergent_points\": %llu, \"warps_formed\": %llu, "
+            "\"nw_nocomp\": %llu, \"nw_tbc\": %llu, \"nw_ideal\": %llu, "
+            "\"stall_slot_cycles\": %llu, \"uncompacted\": ",
+            (unsigned long long)c->launches, (unsigned long long)c->uncompacted,
+            (unsigned long long)c->issued, (unsigned long long)c->issued_active,
+            (unsigned long long)c->thread_insts, (unsigned long long)c->points,
+            (unsigned long long)c->divergent_points, (unsigned long long)c->warps_formed,
+            (unsigned long long)c->nw_nocomp, (unsigned long long)c->nw_tbc,
+            (unsigned long long)c->nw_ideal, (unsigned long long)c->stall_slot_cycles);
+    if (s->uncompacted[0])
+        fprintf(f, "\"uncompacted: %s\"},\n", s->uncompacted);
+    else
+        fprintf(f, "null},\n");
+}
+
 /* "gscalar": {...} when the run compressed its register file
  * (docs/gscalar.md). */
 static void json_gscalar(FILE *f, int in, const ls_stats *s)
@@ -286,6 +314,7 @@ static void json_stats(FILE *f, int in, const ls_stats *s)
                 (unsigned long long)s->malloc_failed,
                 (unsigned long long)s->free_calls);
     json_gscalar(f, in, s);
+    json_compaction(f, in, s);
     json_cosim(f, in, s);
 }
 

@@ -15,6 +15,7 @@
 #include "core/core_port.h"
 #include "core/core_slp.h"
 #include "core/core_rvc.h"
+#include "core/core_tbc.h"
 #include "simt/simt.h"
 
 #define CORE_INF UINT64_MAX
@@ -80,7 +81,11 @@ struct core_kernel {
     void *ext_user;
 };
 
-struct core_pend { uint32_t left; uint8_t ndst; int32_t dst[CORE_MAX_DST]; };
+struct core_pend {
+    uint32_t left; uint8_t ndst; int32_t dst[CORE_MAX_DST];
+    uint64_t hslots;            /* TBC: home-warp slots whose registers it
+                                   writes (0: the issuing slot's)         */
+};
 
 struct core_warp {
     struct simt_warp sw;
@@ -171,6 +176,7 @@ struct core_sm {
     struct core_slp slp;
     struct core_rvc rvc;        /* G-Scalar register file (gscalar.compress) */
     unsigned gs_lat;            /* gscalar.extra_latency when compress = on */
+    struct core_tbc tbc;        /* thread-block compaction (simt.compaction) */
     /* failure detail */
     int err_slot;
 };

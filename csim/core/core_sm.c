@@ -63,6 +63,10 @@ int core_sm_init(struct core_sm *sm, const struct cfg *c, unsigned id,
     }
     sm->next_try = CORE_INF;
     sm->err_slot = -1;
+    /* TBC: the compaction engine (core_tbc.c) */
+    if (core_tbc_init(&sm->tbc, (unsigned)c->simt_compaction, sm->ncta_slots,
+                      max_stack_depth) != 0)
+        return -1;
     return 0;
 }
 
@@ -83,6 +87,7 @@ void core_sm_free(struct core_sm *sm)
     free(sm->shared);
     core_slp_free(&sm->slp);
     core_rvc_free(&sm->rvc);
+    core_tbc_free(&sm->tbc);
     memset(sm, 0, sizeof *sm);
 }
 
@@ -126,6 +131,7 @@ int core_sm_kernel(struct core_sm *sm, const struct core_kernel *k, uint64_t now
     sm->err_slot = -1;
     core_slp_kernel(&sm->slp, k->f->name, now);
     core_rvc_kernel(&sm->rvc, k->f->name, now);
+    core_tbc_kernel(&sm->tbc, k->f, k->nwarps, sm->c->gscalar_compress != 0, now); /* TBC */
     return 0;
 }
 
@@ -146,6 +152,8 @@ bool core_sm_fits(const struct core_sm *sm)
 static const struct core_dinst *peek_di(const struct core_sm *sm,
                                         const struct core_warp *w)
 {
+    if (sm->tbc.active)         /* TBC: the compacted warp's pc */
+        return core_tbc_peek(sm, (unsigned)(w - sm->w));
     if (w->sw.sp == 0)
         return NULL;
     const struct simt_entry *t = &w->sw.stack[w->sw.sp - 1];
@@ -261,6 +269,7 @@ int core_sm_launch_cta(struct core_sm *sm, const uint32_t ctaid[3], uint64_t now
     sm->used_regs += k->nwarps * EXEC_WARP * k->regs_per_thread;
     sm->used_shared += k->shared_bytes;
     sm->next_try = umin(sm->next_try, now);
+    core_tbc_launch(sm, ci, now);   /* TBC: the CTA stack and its first warps */
     return 0;
 }
 
@@ -329,6 +338,10 @@ static void rvc_bar_red(struct core_sm *sm, unsigned slot, uint64_t now)
 
 static void try_release(struct core_sm *sm, int32_t ci, uint64_t now)
 {
+    if (sm->tbc.active) {       /* TBC: compacted warps wait, not home warps */
+        core_tbc_try_release(sm, ci, now);
+        return;
+    }
     struct core_cta *cta = &sm->cta[ci];
     uint32_t waiting = 0;
     for (unsigned i = 0; i < sm->nslots; i++)
@@ -366,7 +379,8 @@ static void warp_leave(struct core_sm *sm, unsigned slot, uint64_t now)
     int32_t ci = w->cta;
     core_slp_push(&sm->slp, 0, slot, w->sw.gridv.warpid, w->sw.gridv.ctaid,
                   sm->slp.vmask[slot], now);
-    sm->st.warp_insts += w->sw.warp_insts;
+    if (!sm->tbc.active)        /* TBC: counted per compacted warp issued */
+        sm->st.warp_insts += w->sw.warp_insts;
     sm->st.thread_insts += w->sw.thread_insts;
     sm->st.branches += w->sw.branches;
     sm->st.divergent += w->sw.divergent;
@@ -408,8 +422,11 @@ static inline bool warp_finished(const struct core_warp *w)
 static int check_warp(struct core_sm *sm, struct core_warp *w, uint64_t now,
                       uint64_t *when, const struct core_dinst **dip, int *unit_ix)
 {
-    if (w->sw.state == SIMT_AT_BARRIER) {
-        *when = CORE_INF;
+    if (w->sw.state == SIMT_AT_BARRIER ||
+        (sm->tbc.active &&      /* TBC: no warp in the slot, or waiting */
+         core_tbc_blocked(sm, (unsigned)(w - sm->w), now, when))) {
+        if (!sm->tbc.active)
+            *when = CORE_INF;
         return CORE_ST_BARRIER;
     }
     if (w->ibuf_ready > now) {
@@ -419,10 +436,12 @@ static int check_warp(struct core_sm *sm, struct core_warp *w, uint64_t now,
     const struct core_dinst *di = w->next_di;
     *dip = di;
     uint64_t rdy = 0;
-    for (unsigned i = 0; i < di->nsrc; i++)
+    if (sm->tbc.active)         /* TBC: ready in every home warp */
+        rdy = core_tbc_reg_ready(sm, (unsigned)(w - sm->w), di);
+    for (unsigned i = 0; i < di->nsrc && !sm->tbc.active; i++)
         if (w->reg_ready[di->src[i]] > rdy)
             rdy = w->reg_ready[di->src[i]];
-    for (unsigned i = 0; i < di->ndst; i++)
+    for (unsigned i = 0; i < di->ndst && !sm->tbc.active; i++)
         if (w->reg_ready[di->dst[i]] > rdy)
             rdy = w->reg_ready[di->dst[i]];
     if (rdy > now) {
@@ -511,6 +530,7 @@ static unsigned mem_issue(struct core_sm *sm, unsigned slot, const struct core_d
         p->left = n;
         p->ndst = di->ndst;
         memcpy(p->dst, di->dst, sizeof p->dst);
+        p->hslots = sm->tbc.active ? core_tbc_homes(sm, slot) : 0;   /* TBC */
         w->pend_used |= 1u << pi;
         w->npend++;
         tag = (slot << 8) | pi;
@@ -576,7 +596,10 @@ static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
             w->sw.ew.regs[(size_t)fi->o[1].reg * EXEC_WARP + 5] ^= 1;
     }
 #endif
-    if (di->unit == CORE_U_MEM && w->sw.sp) {  /* its PTX line: the LAMAR SPP's PC */
+    if (di->unit == CORE_U_MEM && sm->tbc.active) {    /* TBC: the compacted pc */
+        int32_t tpc = sm->tbc.w[slot].pc;
+        sm->mem_pc = (uint32_t)tpc < sm->k->f->ninsts ? sm->k->f->insts[tpc].line : 0;
+    } else if (di->unit == CORE_U_MEM && w->sw.sp) {  /* its PTX line: the LAMAR SPP's PC */
         const struct simt_entry *t = &w->sw.stack[w->sw.sp - 1];
         const struct ptx_func *ff = w->sw.frames[t->frame].func;
         sm->mem_pc = (uint32_t)t->npc < ff->ninsts ? ff->insts[t->npc].line : 0;
@@ -598,7 +621,14 @@ static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
         if (e)
             return e;
     }
-    enum simt_rc rc = simt_step(&w->sw);
+    enum simt_rc rc = SIMT_RC_OK;
+    uint64_t tbc_done = 0;      /* TBC: home slots whose CTA finished */
+    if (sm->tbc.active) {
+        if (core_tbc_step(sm, slot, now, &tbc_done) != 0)
+            return LS_ERR_MEMFAULT;
+    } else {
+        rc = simt_step(&w->sw);
+    }
     if (rc == SIMT_RC_ERROR) {
         sm->err_slot = (int)slot;
         return LS_ERR_MEMFAULT;
@@ -643,7 +673,9 @@ static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
         if (ready != CORE_INF)
             ready += sm->gs_lat;    /* G-Scalar: compress, decompress, EBR */
     }
-    for (unsigned i = 0; i < di->ndst; i++)
+    if (sm->tbc.active)         /* TBC: written in every home warp */
+        core_tbc_set_ready(sm, slot, di, ready);
+    for (unsigned i = 0; i < di->ndst && !sm->tbc.active; i++)
         w->reg_ready[di->dst[i]] = ready;
     {
         /* instruction buffer: a control instruction flushes it and a new
@@ -671,12 +703,18 @@ static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
             cta->expect[w->sw.bar_id] = w->sw.bar_count;
         try_release(sm, w->cta, now);
     } else if (rc == SIMT_RC_DONE) {
-        int32_t ci = w->cta;
-        sm->wake[slot] = CORE_INF;
+        tbc_done |= 1ull << slot;
+    }
+    while (tbc_done) {
+        unsigned ds = (unsigned)__builtin_ctzll(tbc_done);
+        tbc_done &= tbc_done - 1;
+        struct core_warp *dw = &sm->w[ds];
+        int32_t ci = dw->cta;
+        sm->wake[ds] = CORE_INF;
         /* an exited warp whose loads are still out drains memory */
-        sm->wake_reason[slot] = w->npend ? CORE_ST_MEM : CORE_ST_NONE;
-        if (w->npend == 0)
-            warp_leave(sm, slot, now);
+        sm->wake_reason[ds] = dw->npend ? CORE_ST_MEM : CORE_ST_NONE;
+        if (dw->npend == 0)
+            warp_leave(sm, ds, now);
         if (sm->cta[ci].used)
             try_release(sm, ci, now);
     }
@@ -693,6 +731,7 @@ int core_sm_cycle(struct core_sm *sm, uint64_t now)
             return e;
     }
     core_sm_account(sm, now);
+    core_tbc_account(sm, now);  /* TBC: slots waiting at compaction points */
     sm->last_eval = now;
     sm->clock_now = now;
     bool had_work = sm->live_warps > 0;
@@ -820,12 +859,22 @@ void core_sm_resp(struct core_sm *sm, const struct core_mem_resp *r, uint64_t no
     struct core_pend *p = &w->pend[pi];
     if (p->left && --p->left)
         return;
-    for (unsigned i = 0; i < p->ndst; i++)
-        w->reg_ready[p->dst[i]] = now + 1 + sm->gs_lat;
+    uint64_t hs = p->hslots ? p->hslots : 1ull << slot;   /* TBC: home warps */
+    while (hs) {
+        unsigned s = (unsigned)__builtin_ctzll(hs);
+        hs &= hs - 1;
+        for (unsigned i = 0; i < p->ndst; i++)
+            sm->w[s].reg_ready[p->dst[i]] = now + 1 + sm->gs_lat;
+    }
     w->pend_used &= ~(1u << pi);
     w->npend--;
-    if (!warp_finished(w))
+    if (sm->tbc.active) {       /* TBC: any compacted warp of the CTA may wait */
+        for (unsigned i = 0; i < sm->nslots; i++)
+            if (sm->w[i].cta == w->cta && sm->tbc.w[i].on)
+                sm->wake[i] = 0;
+    } else if (!warp_finished(w)) {
         sm->wake[slot] = 0;
+    }
     if (w->npend == 0 && warp_finished(w))
         warp_leave(sm, slot, now);
     sm->next_try = umin(sm->next_try, now + 1);

@@ -334,6 +334,9 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
             entry += m->ptx->funcs[i].is_entry;
         mem_kernel_begin(gpu->mem, f->name, entry, now);
     }
+    if (st == LS_OK && c->simt_compaction == CORE_TBC_CAPRI)
+        st = GPU_FAIL(gpu, LS_ERR_INVALID, "simt.compaction=capri is not modelled "
+                      "yet (docs/compaction.md): use none, tbc, tbc_plus or ideal");
     for (unsigned i = 0; st == LS_OK && i < nsm; i++)
         if (core_sm_kernel(&gpu->sms[i], &k, now) != 0)
             st = GPU_FAIL(gpu, LS_ERR_NOMEM, "host memory exhausted (SM state)");
@@ -527,6 +530,7 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
             stats->tensor_busy_cycles += s->tensor_busy;
             core_slp_stats(&sm->slp, stats);
             core_rvc_stats(&sm->rvc, stats);
+            core_tbc_stats(&sm->tbc, i == 0, stats);
         }
         if (gpu->mem)
             mem_gdu_cosim(gpu->mem, &stats->cosim[LS_BLK_BGP]);

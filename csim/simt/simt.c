@@ -409,6 +409,57 @@ static enum simt_rc do_call(struct simt_warp *w, const struct ptx_inst *in,
     return SIMT_RC_OK;
 }
 
+/* The non-control part of an instruction: executes in (instruction pc of
+ * f, the current frame) for mask through csim/exec and the checks; no
+ * stack change. Shared by step_one and simt_exec_at. */
+static enum simt_rc exec_plain(struct simt_warp *w, const struct ptx_func *f,
+                               const struct ptx_inst *in, int32_t pc,
+                               uint32_t mask)
+{
+    struct exec_result *res = &w->res;
+    int rc = 0;
+    switch ((enum ptx_op)in->op) {
+    case PTX_OP_MEMBAR:
+    case PTX_OP_FENCE:
+        break;
+    case PTX_OP_BAR:            /* only bar.warp.sync comes here */
+    case PTX_OP_BARRIER:
+    case PTX_OP_SHFL:
+    case PTX_OP_VOTE:
+    case PTX_OP_ACTIVEMASK:
+    case PTX_OP_MATCH:
+    case PTX_OP_NANOSLEEP:
+        rc = exec_warpops(&w->ew, f, in, mask, res, &w->err);
+        break;
+    case PTX_OP_CVTA:
+        rc = exec_mem(&w->ew, &w->mem, in, mask, res, &w->err);
+        break;
+    case PTX_OP_WMMA_LOAD:
+    case PTX_OP_WMMA_STORE:
+    case PTX_OP_WMMA_MMA:
+    case PTX_OP_MMA:
+        rc = exec_mma(&w->ew, &w->mem, in, mask, res, &w->err);
+        break;
+    default:
+        if (ptx_op_unit((enum ptx_op)in->op) == PTX_UNIT_MEM)
+            rc = exec_mem(&w->ew, &w->mem, in, mask, res, &w->err);
+        else
+            rc = exec_alu(&w->ew, in, mask, res, &w->err);
+        break;
+    }
+    if (rc != 0) {
+        w->err_simt = false;
+        w->err_kind = SIMT_ERR_PLAIN;
+        w->err_pc = pc;
+        w->err_func = f;
+        return SIMT_RC_ERROR;
+    }
+    if (w->chkw.chk)
+        exec_chk_step(&w->chkw, &w->ew, &w->mem, f, pc, mask, res, 0, w->live,
+                      w->warp_insts);
+    return SIMT_RC_OK;
+}
+
 static enum simt_rc step_one(struct simt_warp *w)
 {
     if (w->sp == 0) {
@@ -432,7 +483,6 @@ static enum simt_rc step_one(struct simt_warp *w)
     w->thread_insts += popc32(mask);
     struct exec_result *res = &w->res;
     res->active = mask;
-    int rc = 0;
     switch ((enum ptx_op)in->op) {
     case PTX_OP_BRA: {
         enum simt_rc r = do_branch(w, in, pc, mask);
@@ -478,10 +528,8 @@ static enum simt_rc step_one(struct simt_warp *w)
     }
     case PTX_OP_BAR:
     case PTX_OP_BARRIER:
-        if (in->sub == PTX_SUB_WARP_SYNC) {
-            rc = exec_warpops(&w->ew, f, in, mask, res, &w->err);
-            break;
-        }
+        if (in->sub == PTX_SUB_WARP_SYNC)
+            break;              /* a warp operation: exec_plain */
         {
             bool red = in->sub == PTX_SUB_RED_POPC || in->sub == PTX_SUB_RED_AND ||
                        in->sub == PTX_SUB_RED_OR;
@@ -525,46 +573,48 @@ static enum simt_rc step_one(struct simt_warp *w)
                 w->state = SIMT_AT_BARRIER;
             return SIMT_RC_BARRIER;
         }
-    case PTX_OP_MEMBAR:
-    case PTX_OP_FENCE:
-        break;
-    case PTX_OP_SHFL:
-    case PTX_OP_VOTE:
-    case PTX_OP_ACTIVEMASK:
-    case PTX_OP_MATCH:
-    case PTX_OP_NANOSLEEP:
-        rc = exec_warpops(&w->ew, f, in, mask, res, &w->err);
-        break;
-    case PTX_OP_CVTA:
-        rc = exec_mem(&w->ew, &w->mem, in, mask, res, &w->err);
-        break;
-    case PTX_OP_WMMA_LOAD:
-    case PTX_OP_WMMA_STORE:
-    case PTX_OP_WMMA_MMA:
-    case PTX_OP_MMA:
-        rc = exec_mma(&w->ew, &w->mem, in, mask, res, &w->err);
-        break;
     default:
-        if (ptx_op_unit((enum ptx_op)in->op) == PTX_UNIT_MEM)
-            rc = exec_mem(&w->ew, &w->mem, in, mask, res, &w->err);
-        else
-            rc = exec_alu(&w->ew, in, mask, res, &w->err);
         break;
     }
-    if (rc != 0) {
-        w->err_simt = false;
-        w->err_kind = SIMT_ERR_PLAIN;
-        w->err_pc = pc;
-        w->err_func = f;
-        return SIMT_RC_ERROR;
-    }
-    if (w->chkw.chk)
-        exec_chk_step(&w->chkw, &w->ew, &w->mem, f, pc, mask, res, 0, w->live,
-                      w->warp_insts);
+    enum simt_rc r = exec_plain(w, f, in, pc, mask);
+    if (r != SIMT_RC_OK)
+        return r;
     top->npc = pc + 1;
     if (top->npc == top->rpc)
         settle(w, frame);
     return SIMT_RC_OK;
+}
+
+bool simt_is_control(enum ptx_op op, uint8_t sub)
+{
+    switch (op) {
+    case PTX_OP_BRA: case PTX_OP_BRX: case PTX_OP_CALL: case PTX_OP_RET:
+    case PTX_OP_EXIT: case PTX_OP_TRAP:
+        return true;
+    case PTX_OP_BAR: case PTX_OP_BARRIER:
+        return sub != PTX_SUB_WARP_SYNC;
+    default:
+        return false;
+    }
+}
+
+enum simt_rc simt_exec_at(struct simt_warp *w, int32_t pc, uint32_t mask)
+{
+    const struct ptx_func *f = w->mem.func;
+    if (!f || pc < 0 || (uint32_t)pc >= f->ninsts)
+        return fail(w, pc, "simt_exec_at: no instruction at this pc");
+    const struct ptx_inst *in = &f->insts[pc];
+    if (simt_is_control((enum ptx_op)in->op, in->sub))
+        return fail(w, pc, "simt_exec_at: a control instruction");
+    if (w->trace)
+        w->trace(w->trace_user, w, pc, mask);
+    w->warp_insts++;
+    w->thread_insts += popc32(mask);
+    w->res.active = mask;
+    enum simt_rc r = exec_plain(w, f, in, pc, mask);
+    if (r == SIMT_RC_OK && w->commit)
+        w->commit(w->commit_user, w, f, pc, mask);
+    return r;
 }
 
 enum simt_rc simt_step(struct simt_warp *w)

@@ -119,6 +119,15 @@ uint64_t simt_frame_layout(const struct ptx_func *f, uint64_t local_base,
 enum simt_rc simt_run(struct simt_warp *w, uint64_t *budget);
 /* Executes one instruction of w (the top-of-stack PC). */
 enum simt_rc simt_step(struct simt_warp *w);
+/* Whether an instruction (op, sub) is control flow for the SIMT layer
+ * (bra, brx, call, ret, exit, trap, CTA barriers); bar.warp.sync is not. */
+bool simt_is_control(enum ptx_op op, uint8_t sub);
+/* Executes the non-control instruction pc of w's current frame for the
+ * lanes `mask` without touching w's reconvergence stack (the CTA-wide
+ * engine of thread-block compaction runs a home warp's share of a
+ * compacted warp with it); counts, traces, checks and commits it as
+ * simt_step does. Returns SIMT_RC_OK or SIMT_RC_ERROR (w->err filled). */
+enum simt_rc simt_exec_at(struct simt_warp *w, int32_t pc, uint32_t mask);
 /* Releases w from its barrier (advances past it). */
 void simt_release(struct simt_warp *w);
 /* Before simt_release of a warp waiting in bar.red: writes the CTA-wide

@@ -112,7 +112,8 @@ for sets in "sched_policy=lrr" "sched_policy=gto" "sched_policy=two_level" \
             "lamar.gdu=static lamar.static_fg=1" \
             "pca.tokens=1 l1d_mshrs=2" "pca.tokens=4 lamar.gdu=bgp" \
             "gscalar.compress=on" \
-            "gscalar.compress=on gscalar.granularity=16 gscalar.extra_latency=0"; do
+            "gscalar.compress=on gscalar.granularity=16 gscalar.extra_latency=0" \
+            "simt.compaction=tbc slp.permutation=balanced" "simt.compaction=tbc_plus"; do
   args=(); for kv in $sets; do args+=(--set "$kv"); done
   tag=$(echo "$sets" | tr ' =' '_-')
   "$cli" run all --size "$size" --mode timing --config gtx480 "${args[@]}" \

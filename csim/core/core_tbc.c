@@ -1,0 +1,688 @@
+/* Thread-block compaction engine of the SM (core_tbc.h,
+ * docs/compaction.md). */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/core.h"
+#include "blocks/slp.h"
+
+/* For each set bit v of mask, lowest first (a distinct counter per v, so
+ * loops nest without shadowing). */
+#define TBC_EACH(mask, v)                                                  \
+    for (uint32_t v##_m = (mask), v = 0;                                   \
+         v##_m && ((v = (uint32_t)__builtin_ctz(v##_m)), v##_m &= v##_m - 1, 1);)
+
+static inline unsigned popc(uint32_t x) { return (unsigned)__builtin_popcount(x); }
+
+int core_tbc_init(struct core_tbc *t, unsigned scheme, unsigned ncta,
+                  uint32_t max_depth)
+{
+    memset(t, 0, sizeof *t);
+    t->scheme = scheme;
+    if (scheme == CORE_TBC_NONE)
+        return 0;
+    t->cta = calloc(ncta, sizeof *t->cta);
+    if (!t->cta)
+        return -1;
+    t->ncta = ncta;
+    for (unsigned i = 0; i < ncta; i++)
+        if (simt_cta_alloc(&t->cta[i].st, max_depth) != 0)
+            return -1;
+    struct wcu_cfg wc = wcu_cfg_default();
+    return wcu_init(&t->wcu, &wc);
+}
+
+void core_tbc_free(struct core_tbc *t)
+{
+    for (unsigned i = 0; t->cta && i < t->ncta; i++)
+        simt_cta_free(&t->cta[i].st);
+    free(t->cta);
+    memset(t, 0, sizeof *t);
+}
+
+/* Why kernel f cannot be compacted exactly, or NULL (docs/compaction.md:
+ * warp-level instructions need their original warps). */
+static const char *uncompactable(const struct ptx_func *f, int32_t *pc)
+{
+    for (uint32_t i = 0; i < f->ninsts; i++) {
+        const struct ptx_inst *in = &f->insts[i];
+        const char *why = NULL;
+        switch ((enum ptx_op)in->op) {
+        case PTX_OP_SHFL: why = "shfl"; break;
+        case PTX_OP_VOTE: why = "vote"; break;
+        case PTX_OP_ACTIVEMASK: why = "activemask"; break;
+        case PTX_OP_MATCH: why = "match"; break;
+        case PTX_OP_NANOSLEEP: why = "nanosleep"; break;
+        case PTX_OP_WMMA_LOAD: case PTX_OP_WMMA_STORE: case PTX_OP_WMMA_MMA:
+        case PTX_OP_MMA: why = "wmma/mma"; break;
+        case PTX_OP_CALL: why = "call"; break;
+        case PTX_OP_BRX: why = "brx.idx"; break;
+        case PTX_OP_TEX: case PTX_OP_TLD4: why = "texture fetch"; break;
+        /* the lanes of one warp apply an atomic in lane order; compaction
+         * regroups them, so a returned value (or a non-commutative or
+         * floating-point reduction) could differ from functional mode */
+        case PTX_OP_ATOM: why = "atom"; break;
+        case PTX_OP_RED:
+            if (in->sub != PTX_SUB_ADD && in->sub != PTX_SUB_MIN &&
+                in->sub != PTX_SUB_MAX && in->sub != PTX_SUB_AND &&
+                in->sub != PTX_SUB_OR && in->sub != PTX_SUB_XOR)
+                why = "red (not commutative)";
+            else if (ptx_type_is_float((enum ptx_type)in->type))
+                why = "red (floating point)";
+            break;
+        case PTX_OP_BAR: case PTX_OP_BARRIER:
+            if (in->sub == PTX_SUB_WARP_SYNC)
+                why = "bar.warp.sync";
+            else if (in->sub != PTX_SUB_SYNC && in->sub != PTX_SUB_ARRIVE &&
+                     in->sub != PTX_SUB_NONE)
+                why = "bar.red";
+            break;
+        default: break;
+        }
+        if (why) {
+            *pc = (int32_t)i;
+            return why;
+        }
+    }
+    return NULL;
+}
+
+void core_tbc_kernel(struct core_tbc *t, const struct ptx_func *f,
+                     uint32_t nwarps, bool gscalar, uint64_t now)
+{
+    memset(&t->st, 0, sizeof t->st);
+    memset(t->w, 0, sizeof t->w);
+    t->reason[0] = 0;
+    t->active = false;
+    t->wcu_free = 0;
+    t->last_acct = now;
+    if (t->scheme == CORE_TBC_NONE)
+        return;
+    wcu_reset(&t->wcu);
+    int32_t pc = -1;
+    const char *why = uncompactable(f, &pc);
+    if (why)
+        snprintf(t->reason, sizeof t->reason, "%s at line %u", why,
+                 f->insts[pc].line);
+    else if (nwarps > SIMT_CTA_MAX_W)
+        snprintf(t->reason, sizeof t->reason, "%u warps per CTA (at most %u)",
+                 nwarps, SIMT_CTA_MAX_W);
+    else if (gscalar)
+        snprintf(t->reason, sizeof t->reason, "gscalar.compress = on");
+    else
+        t->active = true;
+}
+
+/* Puts a compacted warp into slot at pc, handed over at cycle ready. */
+static void place(struct core_sm *sm, unsigned slot, int32_t pc, uint32_t pos,
+                  const uint8_t *wid, const uint8_t *lane, uint64_t ready)
+{
+    struct core_tbc_warp *cw = &sm->tbc.w[slot];
+    struct core_warp *w = &sm->w[slot];
+    cw->on = 1;
+    cw->at_bar = 0;
+    cw->pc = pc;
+    cw->pos = pos;
+    cw->ready = ready;
+    memcpy(cw->wid, wid, sizeof cw->wid);
+    memcpy(cw->lane, lane, sizeof cw->lane);
+    w->next_di = core_tbc_peek(sm, slot);
+    w->ibuf_ready = ready + (uint64_t)sm->c->fetch_latency;
+    w->ibuf_block = w->ibuf_ready;
+    w->ibuf_n = (uint32_t)sm->c->ibuffer_entries;
+    sm->wake[slot] = 0;
+    sm->wake_reason[slot] = CORE_ST_NONE;
+    if (sm->next_try > ready)
+        sm->next_try = ready;
+}
+
+void core_tbc_launch(struct core_sm *sm, unsigned ci, uint64_t now)
+{
+    struct core_tbc *t = &sm->tbc;
+    if (!t->active)
+        return;
+    struct core_tbc_cta *tc = &t->cta[ci];
+    uint32_t valid[SIMT_CTA_MAX_W] = { 0 };
+    uint32_t nw = sm->k->nwarps;
+    for (unsigned i = 0; i < sm->nslots; i++)
+        if (sm->w[i].cta == (int32_t)ci) {
+            uint32_t wi = sm->w[i].sw.gridv.warpid;
+            tc->home[wi] = (uint8_t)i;
+            valid[wi] = sm->w[i].sw.ew.valid;
+        }
+    simt_cta_start(&tc->st, sm->k->f, nw, valid);
+    struct simt_cta_entry *e = simt_cta_top(&tc->st);
+    if (!e)
+        return;
+    /* the original warps run until the first compaction point */
+    for (uint32_t wi = 0; wi < nw; wi++) {
+        uint8_t wid[32], lane[32];
+        for (unsigned l = 0; l < 32; l++) {
+            wid[l] = (uint8_t)wi;
+            lane[l] = (uint8_t)l;
+        }
+        if (!valid[wi])
+            continue;
+        place(sm, tc->home[wi], 0, valid[wi], wid, lane, now);
+        sm->tbc.w[tc->home[wi]].ready = now;
+        e->wcnt++;
+    }
+    tc->formed = e->wcnt;
+}
+
+bool core_tbc_blocked(const struct core_sm *sm, unsigned slot, uint64_t now,
+                      uint64_t *when)
+{
+    const struct core_tbc_warp *cw = &sm->tbc.w[slot];
+    if (!cw->on || cw->at_bar) {
+        *when = CORE_INF;
+        return true;
+    }
+    if (cw->ready > now) {
+        *when = cw->ready;
+        return true;
+    }
+    return false;
+}
+
+static uint32_t homes_of(const struct core_tbc_warp *cw)
+{
+    uint32_t h = 0;
+    TBC_EACH(cw->pos, p) { h |= 1u << cw->wid[p]; }
+    return h;
+}
+
+/* Home-warp slots (bit per slot) of slot's current compacted warp. */
+static uint64_t cur_homes(const struct core_sm *sm, unsigned slot)
+{
+    const struct core_tbc_cta *tc = &sm->tbc.cta[sm->w[slot].cta];
+    uint32_t h = homes_of(&sm->tbc.w[slot]);
+    uint64_t s = 0;
+    TBC_EACH(h, wi) { s |= 1ull << tc->home[wi]; }
+    return s;
+}
+
+uint64_t core_tbc_homes(const struct core_sm *sm, unsigned slot)
+{
+    return sm->tbc.last_homes[slot];
+}
+
+uint64_t core_tbc_reg_ready(const struct core_sm *sm, unsigned slot,
+                            const struct core_dinst *di)
+{
+    uint64_t hs = cur_homes(sm, slot), rdy = 0;
+    while (hs) {
+        unsigned s = (unsigned)__builtin_ctzll(hs);
+        hs &= hs - 1;
+        const uint64_t *rr = sm->w[s].reg_ready;
+        for (unsigned i = 0; i < di->nsrc; i++)
+            if (rr[di->src[i]] > rdy)
+                rdy = rr[di->src[i]];
+        for (unsigned i = 0; i < di->ndst; i++)
+            if (rr[di->dst[i]] > rdy)
+                rdy = rr[di->dst[i]];
+    }
+    return rdy;
+}
+
+void core_tbc_set_ready(struct core_sm *sm, unsigned slot,
+                        const struct core_dinst *di, uint64_t ready)
+{
+    uint64_t hs = core_tbc_homes(sm, slot);
+    while (hs) {
+        unsigned s = (unsigned)__builtin_ctzll(hs);
+        hs &= hs - 1;
+        for (unsigned i = 0; i < di->ndst; i++)
+            sm->w[s].reg_ready[di->dst[i]] = ready;
+    }
+}
+
+const struct core_dinst *core_tbc_peek(const struct core_sm *sm, unsigned slot)
+{
+    const struct core_tbc_warp *cw = &sm->tbc.w[slot];
+    const struct ptx_func *f = sm->k->f;
+    uint32_t fi = (uint32_t)(f - sm->k->mod->funcs);
+    uint32_t pc = (uint32_t)cw->pc < f->ninsts ? (uint32_t)cw->pc : f->ninsts;
+    return &sm->k->prog->di[fi][pc];
+}
+
+/* A failure of the engine itself, reported through home warp slot's err. */
+static int tbc_fail(struct core_sm *sm, unsigned slot, int32_t pc, const char *msg)
+{
+    struct simt_warp *sw = &sm->w[slot].sw;
+    sw->err_kind = SIMT_ERR_PLAIN;
+    sw->err.lane = -1;
+    sw->err.addr = 0;
+    snprintf(sw->err.msg, sizeof sw->err.msg, "%s", msg);
+    sw->err_pc = pc;
+    sw->err_simt = true;
+    sw->err_func = sm->k->f;
+    sm->err_slot = (int)slot;
+    return -1;
+}
+
+/* Physical lane map of home warp wi (the SLP unit's map of its slot). */
+static void slp_map_of(struct core_sm *sm, struct core_tbc_cta *tc, uint32_t wi,
+                       uint64_t now)
+{
+    unsigned s = tc->home[wi], key = 0, rot = 0;
+    if (sm->slp.blk && sm->slp.mode) {
+        if (!(sm->slp.mapped >> s & 1))
+            (void)core_slp_advance(&sm->slp, now);  /* a failure stays in why */
+        if (sm->slp.mapped >> s & 1) {
+            key = sm->slp.key[s];
+            rot = sm->slp.rot[s];
+        }
+    }
+    for (unsigned l = 0; l < 32; l++)
+        tc->l2p[wi][l] = (uint8_t)slp_phys(32, key, rot, l);
+}
+
+/* The top entry of CTA ci is ready (its mask known): forms its compacted
+ * warps (the WCU, or NW_ideal warps under ideal) into the home slots. */
+static void form(struct core_sm *sm, unsigned ci, uint64_t now)
+{
+    struct core_tbc *t = &sm->tbc;
+    struct core_tbc_cta *tc = &t->cta[ci];
+    struct simt_cta *c = &tc->st;
+    struct simt_cta_entry *e = simt_cta_top(c);
+    uint32_t nw = c->nwarps, thr = simt_cta_threads(e, nw), nocomp = 0;
+    for (uint32_t wi = 0; wi < nw; wi++)
+        nocomp += e->mask[wi] != 0;
+    t->st.points++;
+    t->st.nw_nocomp += nocomp;
+    t->st.nw_ideal += (thr + 31) / 32;
+    unsigned k = 0;
+    if (t->scheme == CORE_TBC_IDEAL) {
+        uint8_t wid[32] = { 0 }, lane[32] = { 0 };
+        unsigned p = 0;
+        for (uint32_t wi = 0; wi < nw; wi++)
+            TBC_EACH(e->mask[wi], l) {
+                wid[p] = (uint8_t)wi;
+                lane[p] = (uint8_t)l;
+                if (++p == 32) {
+                    place(sm, tc->home[k++], e->npc, 0xffffffffu, wid, lane, now + 1);
+                    p = 0;
+                }
+            }
+        if (p)
+            place(sm, tc->home[k++], e->npc, (uint32_t)((1ull << p) - 1), wid,
+                  lane, now + 1);
+    } else {
+        struct wcu_in in;
+        struct wcu_out o;
+        memset(&in, 0, sizeof in);
+        uint8_t p2l[SIMT_CTA_MAX_W][32];
+        for (uint32_t wi = 0; wi < nw; wi++) {
+            slp_map_of(sm, tc, wi, now);
+            TBC_EACH(e->mask[wi], l) {
+                unsigned p = tc->l2p[wi][l];
+                in.mask_i[wi] |= 1u << p;
+                p2l[wi][p] = (uint8_t)l;
+            }
+            if (e->mask[wi])
+                in.umask_i[0] |= 1u << wi;
+        }
+        uint64_t at = now > t->wcu_free ? now : t->wcu_free;
+        in.load_i[0] = 1;
+        wcu_step(&t->wcu, &in, &o);
+        memset(&in, 0, sizeof in);
+        for (uint64_t edge = at + 1; k < nw; edge++) {
+            wcu_step(&t->wcu, &in, &o);
+            if (!o.out_valid_o[0])
+                break;
+            uint8_t wid[32] = { 0 }, lane[32] = { 0 };
+            TBC_EACH(o.out_lanes_o[0], p) {
+                wid[p] = (uint8_t)o.out_wid_o[p];
+                lane[p] = p2l[wid[p]][p];
+            }
+            place(sm, tc->home[k++], e->npc, o.out_lanes_o[0], wid, lane, edge + 1);
+            t->wcu_free = edge + 1;
+            if (o.out_done_o[0])
+                break;
+        }
+    }
+    e->wcnt = k;
+    tc->formed = k;
+    t->st.warps_formed += k;
+    t->st.nw_tbc += k;
+}
+
+/* The CTA's home warps finished: every home slot goes into *done. */
+static void cta_done(struct core_sm *sm, unsigned ci, uint64_t *done)
+{
+    struct core_tbc_cta *tc = &sm->tbc.cta[ci];
+    sm->st.branches += tc->st.branches;
+    sm->st.divergent += tc->st.divergent;
+    if (tc->st.max_depth > sm->st.max_depth)
+        sm->st.max_depth = tc->st.max_depth;
+    for (uint32_t wi = 0; wi < tc->st.nwarps; wi++) {
+        struct simt_warp *sw = &sm->w[tc->home[wi]].sw;
+        sw->state = SIMT_DONE;
+        sw->live = 0;
+        sw->sp = 0;
+        sm->tbc.w[tc->home[wi]].on = 0;
+        *done |= 1ull << tc->home[wi];
+    }
+}
+
+static int check_deadlock(struct core_sm *sm, unsigned slot, unsigned ci, int32_t pc);
+
+/* slot's compacted warp leaves its slot (branch, reconvergence point,
+ * every thread exited); the last one of the entry decides it. */
+static int leave(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *done)
+{
+    unsigned ci = (unsigned)sm->w[slot].cta;
+    struct core_tbc_cta *tc = &sm->tbc.cta[ci];
+    struct simt_cta_entry *e = simt_cta_top(&tc->st);
+    sm->tbc.w[slot].on = 0;
+    sm->wake[slot] = CORE_INF;
+    sm->wake_reason[slot] = CORE_ST_BARRIER;
+    if (!e)
+        return 0;
+    if (--e->wcnt) {
+        core_tbc_try_release(sm, (int32_t)ci, now);   /* exits lower the count */
+        for (unsigned i = 0; i < sm->nslots; i++)
+            if (sm->w[i].cta == (int32_t)ci && sm->tbc.w[i].on && sm->tbc.w[i].at_bar)
+                return check_deadlock(sm, i, ci, sm->tbc.w[i].pc - 1);
+        return 0;
+    }
+    bool div;
+    switch (simt_cta_resolve(&tc->st, &div)) {
+    case SIMT_CTA_DONE:
+        cta_done(sm, ci, done);
+        return 0;
+    case SIMT_CTA_OVERFLOW:
+        return tbc_fail(sm, slot, sm->tbc.w[slot].pc,
+                        "thread-block compaction: CTA reconvergence stack overflow "
+                        "(max_stack_depth)");
+    default:
+        break;
+    }
+    sm->tbc.st.divergent += div;
+    form(sm, ci, now);
+    return 0;
+}
+
+/* Moves slot's warp to pc: at its entry's reconvergence point it leaves. */
+static int advance(struct core_sm *sm, unsigned slot, int32_t pc, uint64_t now,
+                   uint64_t *done)
+{
+    struct core_tbc_warp *cw = &sm->tbc.w[slot];
+    struct core_tbc_cta *tc = &sm->tbc.cta[sm->w[slot].cta];
+    const struct simt_cta_entry *e = simt_cta_top(&tc->st);
+    cw->pc = pc;
+    if (!cw->pos || (e && pc == e->rpc))
+        return leave(sm, slot, now, done);
+    if ((uint32_t)pc >= sm->k->f->ninsts) {  /* fell off the end: exit */
+        TBC_EACH(cw->pos, p) {
+            simt_cta_exit(&tc->st, cw->wid[p], 1u << cw->lane[p]);
+            sm->w[tc->home[cw->wid[p]]].sw.live &= ~(1u << cw->lane[p]);
+        }
+        cw->pos = 0;
+        return leave(sm, slot, now, done);
+    }
+    sm->w[slot].next_di = core_tbc_peek(sm, slot);
+    return 0;
+}
+
+/* Lanes of home warp wi that the compacted warp runs. */
+static uint32_t home_mask(const struct core_tbc_warp *cw, uint32_t wi)
+{
+    uint32_t m = 0;
+    TBC_EACH(cw->pos, p) {
+        if (cw->wid[p] == wi)
+            m |= 1u << cw->lane[p];
+    }
+    return m;
+}
+
+/* Counts and commits a control instruction on each home warp. */
+static void count_control(struct core_sm *sm, struct core_tbc_cta *tc,
+                          const struct core_tbc_warp *cw, int32_t pc)
+{
+    uint32_t hs = homes_of(cw);
+    TBC_EACH(hs, wi) {
+        struct simt_warp *sw = &sm->w[tc->home[wi]].sw;
+        uint32_t m = home_mask(cw, wi);
+        sw->warp_insts++;
+        sw->thread_insts += popc(m);
+        if (sw->commit)
+            sw->commit(sw->commit_user, sw, sm->k->f, pc, m);
+    }
+}
+
+/* A barrier with every running warp of the CTA waiting and threads of the
+ * CTA elsewhere in its stack can never complete: a clear error. */
+static int check_deadlock(struct core_sm *sm, unsigned slot, unsigned ci, int32_t pc)
+{
+    for (unsigned i = 0; i < sm->nslots; i++)
+        if (sm->w[i].cta == (int32_t)ci && sm->tbc.w[i].on && !sm->tbc.w[i].at_bar)
+            return 0;
+    const struct core_cta *cta = &sm->cta[ci];
+    char m[256];
+    snprintf(m, sizeof m, "thread-block compaction deadlock: every running warp of "
+             "CTA (%u,%u,%u) waits at the barrier at pc %d (line %u) while other "
+             "threads of the CTA wait in its reconvergence stack (bar.sync in "
+             "divergent code)", cta->ctaid[0], cta->ctaid[1], cta->ctaid[2], pc,
+             sm->k->f->insts[pc].line);
+    return tbc_fail(sm, slot, pc, m);
+}
+
+int core_tbc_step(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *done)
+{
+    struct core_tbc *t = &sm->tbc;
+    struct core_tbc_warp *cw = &t->w[slot];
+    unsigned ci = (unsigned)sm->w[slot].cta;
+    struct core_tbc_cta *tc = &t->cta[ci];
+    const struct ptx_func *f = sm->k->f;
+    int32_t pc = cw->pc;
+    const struct ptx_inst *in = &f->insts[pc];
+    uint32_t hs = homes_of(cw);
+    t->last_homes[slot] = cur_homes(sm, slot);
+    t->st.issued++;
+    t->st.issued_active += cw->pos != 0;
+    t->st.thread_insts += popc(cw->pos);
+    sm->st.warp_insts++;
+    struct exec_result m;
+    memset(&m, 0, offsetof(struct exec_result, addr));
+    m.active = cw->pos;
+    if (!simt_is_control((enum ptx_op)in->op, in->sub)) {
+        TBC_EACH(hs, wi) {
+            unsigned s = tc->home[wi];
+            struct simt_warp *sw = &sm->w[s].sw;
+            if (simt_exec_at(sw, pc, home_mask(cw, wi)) != SIMT_RC_OK) {
+                sm->err_slot = (int)s;
+                return -1;
+            }
+            const struct exec_result *r = &sw->res;
+            m.space = r->space;
+            m.access_bytes = r->access_bytes;
+            m.is_store = r->is_store;
+            EXEC_FOR_EACH_LANE(cw->pos, p, {
+                unsigned l = cw->lane[p];
+                if (cw->wid[p] != wi || !(r->active >> l & 1))
+                    continue;
+                m.addr[p] = r->addr[l];
+                m.gen_shared |= (r->gen_shared >> l & 1u) << p;
+                m.gen_local |= (r->gen_local >> l & 1u) << p;
+            });
+        }
+        m.active = 0;
+        TBC_EACH(hs, wi) {
+            const struct exec_result *r = &sm->w[tc->home[wi]].sw.res;
+            EXEC_FOR_EACH_LANE(cw->pos, p, {
+                if (cw->wid[p] == wi && (r->active >> cw->lane[p] & 1))
+                    m.active |= 1u << p;
+            });
+        }
+        sm->w[slot].sw.res = m;
+        return advance(sm, slot, pc + 1, now, done);
+    }
+    count_control(sm, tc, cw, pc);
+    sm->w[slot].sw.res = m;
+    switch ((enum ptx_op)in->op) {
+    case PTX_OP_BRA: {
+        int32_t target = in->o[0].label;
+        if (t->scheme == CORE_TBC_PLUS && in->guard < 0)  /* no compaction point */
+            return advance(sm, slot, target, now, done);
+        TBC_EACH(hs, wi) {
+            struct simt_warp *sw = &sm->w[tc->home[wi]].sw;
+            uint32_t hm = home_mask(cw, wi);
+            uint32_t tk = exec_guard_mask(&sw->ew, in, hm);
+            if (!simt_cta_branch(&tc->st, wi, pc, hm, tk))
+                return tbc_fail(sm, slot, pc, "thread-block compaction: warps of one "
+                                "stack entry reached different branches (not modelled)");
+        }
+        return leave(sm, slot, now, done);
+    }
+    case PTX_OP_RET:
+    case PTX_OP_EXIT: {
+        uint32_t keep = cw->pos;
+        TBC_EACH(hs, wi) {
+            struct simt_warp *sw = &sm->w[tc->home[wi]].sw;
+            uint32_t ex = exec_guard_mask(&sw->ew, in, home_mask(cw, wi));
+            simt_cta_exit(&tc->st, wi, ex);
+            sw->live &= ~ex;
+            EXEC_FOR_EACH_LANE(cw->pos, p, {
+                if (cw->wid[p] == wi && (ex >> cw->lane[p] & 1))
+                    keep &= ~(1u << p);
+            });
+        }
+        cw->pos = keep;
+        int e = advance(sm, slot, pc + 1, now, done);
+        if (!e && sm->cta[ci].used)
+            core_tbc_try_release(sm, (int32_t)ci, now);
+        return e;
+    }
+    case PTX_OP_TRAP: {
+        uint32_t any = 0;
+        TBC_EACH(hs, wi) {
+            struct simt_warp *sw = &sm->w[tc->home[wi]].sw;
+            any |= exec_guard_mask(&sw->ew, in, home_mask(cw, wi));
+        }
+        if (any)
+            return tbc_fail(sm, tc->home[cw->wid[__builtin_ctz(cw->pos)]], pc,
+                            "trap executed (__trap(), or a runtime check compiled "
+                            "into the kernel): the kernel aborts (CUDA reports "
+                            "cudaErrorIllegalInstruction)");
+        return advance(sm, slot, pc + 1, now, done);
+    }
+    case PTX_OP_BAR:
+    case PTX_OP_BARRIER: {
+        const struct ptx_operand *oa = &in->o[0], *ob = &in->o[1];
+        uint32_t arrived = 0, id = 0, count = 0;
+        bool first = true;
+        TBC_EACH(hs, wi) {
+            struct simt_warp *sw = &sm->w[tc->home[wi]].sw;
+            uint32_t hm = home_mask(cw, wi);
+            uint32_t a = exec_guard_mask(&sw->ew, in, hm);
+            if (a && first) {
+                unsigned l0 = (unsigned)__builtin_ctz(a);
+                id = oa->kind != PTX_O_NONE ? (uint32_t)exec_read(&sw->ew, oa, PTX_T_U32, l0) : 0;
+                count = ob->kind != PTX_O_NONE ? (uint32_t)exec_read(&sw->ew, ob, PTX_T_U32, l0) : 0;
+                first = false;
+            }
+            if (a && sw->chkw.chk)
+                exec_chk_step(&sw->chkw, &sw->ew, &sw->mem, f, pc, hm, &sw->res, a,
+                              sw->live, sw->warp_insts);
+            arrived += popc(a);
+        }
+        int e = advance(sm, slot, pc + 1, now, done);
+        if (e || !arrived || !cw->on)
+            return e;
+        if (id >= CORE_NBAR)
+            return tbc_fail(sm, slot, pc, "bar: barrier id must be 0..15");
+        struct core_cta *cta = &sm->cta[ci];
+        cta->arrived[id] += arrived;
+        if (count)
+            cta->expect[id] = count;
+        if (in->sub == PTX_SUB_ARRIVE)
+            return 0;
+        cw->at_bar = 1;
+        cw->bar_id = (uint8_t)id;
+        core_tbc_try_release(sm, (int32_t)ci, now);
+        return cw->at_bar ? check_deadlock(sm, slot, ci, pc) : 0;
+    }
+    default:
+        return tbc_fail(sm, slot, pc, "thread-block compaction: control instruction "
+                        "not modelled");
+    }
+}
+
+void core_tbc_try_release(struct core_sm *sm, int32_t ci, uint64_t now)
+{
+    struct core_cta *cta = &sm->cta[ci];
+    uint32_t live = 0;
+    struct core_tbc_cta *tc = &sm->tbc.cta[ci];
+    for (uint32_t wi = 0; wi < tc->st.nwarps; wi++)
+        live += popc(tc->st.live[wi]);
+    uint32_t waiting = 0;
+    for (unsigned i = 0; i < sm->nslots; i++)
+        if (sm->w[i].cta == ci && sm->tbc.w[i].on && sm->tbc.w[i].at_bar)
+            waiting |= 1u << sm->tbc.w[i].bar_id;
+    for (unsigned b = 0; b < CORE_NBAR; b++) {
+        if (!(waiting >> b & 1))
+            continue;
+        uint32_t need = cta->expect[b] ? cta->expect[b] : live;
+        if (cta->arrived[b] < need)
+            continue;
+        for (unsigned i = 0; i < sm->nslots; i++) {
+            struct core_tbc_warp *cw = &sm->tbc.w[i];
+            if (sm->w[i].cta == ci && cw->on && cw->at_bar && cw->bar_id == b) {
+                cw->at_bar = 0;
+                sm->wake[i] = 0;
+                if (sm->w[i].ibuf_ready < now + 1)
+                    sm->w[i].ibuf_ready = now + 1;
+            }
+        }
+        cta->arrived[b] = cta->expect[b] = cta->ntrue[b] = cta->nfalse[b] = 0;
+    }
+}
+
+void core_tbc_account(struct core_sm *sm, uint64_t now)
+{
+    struct core_tbc *t = &sm->tbc;
+    if (!t->active || now <= t->last_acct)
+        return;
+    uint64_t n = now - t->last_acct, waiting = 0;
+    /* warps of the top entry that reached its compaction point while
+     * others still run, and warps the WCU has not handed over yet */
+    for (unsigned ci = 0; ci < sm->ncta_slots; ci++) {
+        const struct simt_cta_entry *e =
+            sm->cta[ci].used ? simt_cta_top(&t->cta[ci].st) : NULL;
+        if (e && t->cta[ci].formed > e->wcnt)
+            waiting += t->cta[ci].formed - e->wcnt;
+    }
+    for (unsigned i = 0; i < sm->nslots; i++)
+        if (sm->w[i].cta >= 0 && t->w[i].on && t->w[i].ready > t->last_acct)
+            waiting++;
+    t->st.stall_slot_cycles += n * waiting;
+    t->last_acct = now;
+}
+
+void core_tbc_stats(const struct core_tbc *t, bool first, ls_stats *s)
+{
+    if (t->scheme == CORE_TBC_NONE)
+        return;
+    ls_compaction_stats *c = &s->compaction;
+    if (first) {
+        s->compaction_scheme = (int)t->scheme;
+        c->launches++;
+        if (!t->active) {
+            c->uncompacted++;
+            snprintf(s->uncompacted, sizeof s->uncompacted, "%s", t->reason);
+        }
+    }
+    c->issued += t->st.issued;
+    c->issued_active += t->st.issued_active;
+    c->thread_insts += t->st.thread_insts;
+    c->points += t->st.points;
+    c->divergent_points += t->st.divergent;
+    c->warps_formed += t->st.warps_formed;
+    c->nw_nocomp += t->st.nw_nocomp;
+    c->nw_tbc += t->st.nw_tbc;
+    c->nw_ideal += t->st.nw_ideal;
+    c->stall_slot_cycles += t->st.stall_slot_cycles;
+}

@@ -1,0 +1,117 @@
+/* Thread-block compaction in the SM (simt.compaction = tbc | tbc_plus |
+ * ideal; docs/compaction.md). One CTA-wide reconvergence stack per CTA
+ * (csim/simt/simt_cta.h); compacted warps live in the CTA's home warp
+ * slots; every instruction of a compacted warp executes on the home warps'
+ * simt_warp state, each under its own lanes (simt_exec_at), so registers,
+ * special registers, local memory and the checks stay exact; the timing
+ * layer gets one merged retire record. The WCU forms compacted warps (one
+ * per cycle) from the CTA-wide mask, by physical lane (the SLP map).
+ * core_sm.c calls the functions below from a few hooks marked "TBC". */
+#ifndef CORE_TBC_H
+#define CORE_TBC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "simt/simt_cta.h"
+#include "lockstep.h"
+#include "blocks/wcu.h"
+
+enum core_tbc_scheme { CORE_TBC_NONE = 0, CORE_TBC_TBC = 1, CORE_TBC_PLUS = 2,
+                       CORE_TBC_CAPRI = 3, CORE_TBC_IDEAL = 4 };
+
+/* The compacted warp held by a slot: position p (physical lane, or the
+ * p-th thread under ideal) runs thread lane[p] of home warp wid[p]. */
+struct core_tbc_warp {
+    uint8_t on;                 /* the slot holds a compacted warp         */
+    uint8_t at_bar;             /* waiting at a CTA barrier                */
+    uint8_t bar_id;
+    int32_t pc;
+    uint64_t ready;             /* cycle the WCU handed it to the slot     */
+    uint32_t pos;               /* positions in use                        */
+    uint8_t wid[32], lane[32];
+};
+
+/* Per CTA slot. */
+struct core_tbc_cta {
+    struct simt_cta st;
+    uint8_t home[SIMT_CTA_MAX_W];       /* slot of home warp w             */
+    uint8_t l2p[SIMT_CTA_MAX_W][32];    /* logical -> physical lane (SLP)  */
+    uint32_t formed;                    /* warps formed for the top entry  */
+};
+
+/* Statistics of one SM over a kernel (summed into ls_stats.compaction). */
+struct core_tbc_stats {
+    uint64_t issued, issued_active, thread_insts; /* compacted warps issued */
+    uint64_t points, divergent, warps_formed;
+    uint64_t nw_nocomp, nw_tbc, nw_ideal;         /* sums over points      */
+    uint64_t stall_slot_cycles; /* slot-cycles of CTA warps waiting at a
+                                   compaction point (slot empty, CTA live) */
+};
+
+struct core_sm;
+struct core_dinst;
+struct exec_result;
+
+struct core_tbc {
+    unsigned scheme;            /* enum core_tbc_scheme (config)           */
+    bool active;                /* this kernel is compacted                */
+    char reason[160];           /* why not ("" when active or none)        */
+    struct core_tbc_warp w[64];
+    uint64_t last_homes[64];    /* home slots of each slot's last issue    */
+    struct core_tbc_cta *cta;   /* ncta entries                            */
+    unsigned ncta;
+    struct wcu_state wcu;       /* C model (the seam comes with issue 11)  */
+    uint64_t wcu_free;          /* first cycle the WCU accepts a load      */
+    uint64_t last_acct;         /* stall accounting: cycles counted up to  */
+    struct core_tbc_stats st;
+};
+
+/* Sets the scheme (simt.compaction) of an SM with ncta CTA slots; returns
+ * 0 or -1 (host memory). */
+int core_tbc_init(struct core_tbc *t, unsigned scheme, unsigned ncta,
+                  uint32_t max_depth);
+/* Frees the unit. */
+void core_tbc_free(struct core_tbc *t);
+/* At cycle now, decides whether kernel f is compacted (t->active) or why not
+ * (t->reason: a warp-level instruction, a call, brx, textures, bar.red,
+ * more than 32 warps per CTA, gscalar.compress) and resets statistics. */
+void core_tbc_kernel(struct core_tbc *t, const struct ptx_func *f,
+                     uint32_t nwarps, bool gscalar, uint64_t now);
+/* After core_sm_launch_cta made CTA slot ci resident at now: its stack
+ * starts and its original warps are placed in their home slots. */
+void core_tbc_launch(struct core_sm *sm, unsigned ci, uint64_t now);
+/* Whether slot's compacted warp cannot issue at now for a reason of the
+ * engine (no warp in the slot, at a barrier, not yet handed over);
+ * *when = the cycle that may change it (CORE_INF: an event). */
+bool core_tbc_blocked(const struct core_sm *sm, unsigned slot, uint64_t now,
+                      uint64_t *when);
+/* Cycle at which the sources and destinations of di are ready in every
+ * home warp that slot's compacted warp draws threads from. */
+uint64_t core_tbc_reg_ready(const struct core_sm *sm, unsigned slot,
+                            const struct core_dinst *di);
+/* Destinations of di become ready at `ready` in every home warp of slot. */
+void core_tbc_set_ready(struct core_sm *sm, unsigned slot,
+                        const struct core_dinst *di, uint64_t ready);
+/* Home-warp slots (bit per slot) of the instruction slot issued last. */
+uint64_t core_tbc_homes(const struct core_sm *sm, unsigned slot);
+/* Decoded instruction at slot's compacted warp's pc, or NULL. */
+const struct core_dinst *core_tbc_peek(const struct core_sm *sm, unsigned slot);
+/* Executes slot's compacted warp's instruction at now (functional values
+ * on the home warps, the merged retire record in sm->w[slot].sw.res) and
+ * moves it on: a branch or reconvergence point makes it leave the slot, a
+ * barrier makes it wait, the last warp of the CTA stack's top entry
+ * starts the next compaction. Slots whose home warps finished (the CTA
+ * ended) are OR-ed into *done. Returns 0, or -1 with sm->err_slot and
+ * that warp's err filled (exec fault, deadlock, stack overflow). */
+int core_tbc_step(struct core_sm *sm, unsigned slot, uint64_t now,
+                  uint64_t *done);
+/* Releases CTA ci's barriers whose threads all arrived (replaces
+ * core_sm.c's try_release while compacting). */
+void core_tbc_try_release(struct core_sm *sm, int32_t ci, uint64_t now);
+/* Adds the unit's figures for this kernel into s (first = the SM that
+ * also reports the launch: scheme, reason, launch count). */
+void core_tbc_stats(const struct core_tbc *t, bool first, ls_stats *s);
+/* Counts compaction-induced stall slot-cycles up to now (exclusive). */
+void core_tbc_account(struct core_sm *sm, uint64_t now);
+
+#endif

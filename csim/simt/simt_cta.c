@@ -1,0 +1,162 @@
+/* CTA-wide reconvergence stack of thread-block compaction (simt_cta.h). */
+#include <stdlib.h>
+#include <string.h>
+#include "simt/simt_cta.h"
+
+int simt_cta_alloc(struct simt_cta *c, uint32_t cap)
+{
+    memset(c, 0, sizeof *c);
+    if (cap == 0)
+        cap = 1;
+    c->stack = calloc(cap, sizeof *c->stack);
+    if (!c->stack)
+        return -1;
+    c->cap = cap;
+    return 0;
+}
+
+void simt_cta_free(struct simt_cta *c)
+{
+    free(c->stack);
+    memset(c, 0, sizeof *c);
+}
+
+static bool entry_empty(const struct simt_cta_entry *e, uint32_t nwarps)
+{
+    for (uint32_t w = 0; w < nwarps; w++)
+        if (e->mask[w])
+            return false;
+    return true;
+}
+
+static bool push(struct simt_cta *c, const uint32_t *mask, int32_t npc,
+                 int32_t rpc)
+{
+    if (c->sp >= c->cap)
+        return false;
+    struct simt_cta_entry *e = &c->stack[c->sp++];
+    memset(e, 0, sizeof *e);
+    memcpy(e->mask, mask, c->nwarps * sizeof *mask);
+    e->npc = npc;
+    e->rpc = rpc;
+    e->br_pc = -1;
+    if (c->sp > c->max_depth)
+        c->max_depth = c->sp;
+    return true;
+}
+
+void simt_cta_start(struct simt_cta *c, const struct ptx_func *f,
+                    uint32_t nwarps, const uint32_t *valid)
+{
+    c->f = f;
+    c->nwarps = nwarps > SIMT_CTA_MAX_W ? SIMT_CTA_MAX_W : nwarps;
+    c->sp = 0;
+    c->branches = c->divergent = c->max_depth = 0;
+    memset(c->live, 0, sizeof c->live);
+    memcpy(c->live, valid, c->nwarps * sizeof *valid);
+    (void)push(c, valid, 0, (int32_t)f->ninsts);   /* cap >= 1 */
+    if (entry_empty(&c->stack[0], c->nwarps))
+        c->sp = 0;
+}
+
+struct simt_cta_entry *simt_cta_top(struct simt_cta *c)
+{
+    return c->sp ? &c->stack[c->sp - 1] : NULL;
+}
+
+bool simt_cta_branch(struct simt_cta *c, uint32_t w, int32_t pc,
+                     uint32_t lanes, uint32_t taken)
+{
+    struct simt_cta_entry *e = simt_cta_top(c);
+    if (!e || w >= c->nwarps)
+        return false;
+    if (e->br_pc >= 0 && e->br_pc != pc)
+        return false;
+    e->br_pc = pc;
+    e->arrived[w] |= lanes;
+    e->taken[w] |= taken & lanes;
+    return true;
+}
+
+void simt_cta_exit(struct simt_cta *c, uint32_t w, uint32_t lanes)
+{
+    if (w >= c->nwarps)
+        return;
+    for (uint32_t i = 0; i < c->sp; i++) {
+        c->stack[i].mask[w] &= ~lanes;
+        c->stack[i].arrived[w] &= ~lanes;
+        c->stack[i].taken[w] &= ~lanes;
+    }
+    c->live[w] &= ~lanes;
+}
+
+/* Pops entries with no thread or that reached their reconvergence PC. */
+static void settle(struct simt_cta *c)
+{
+    while (c->sp) {
+        const struct simt_cta_entry *t = &c->stack[c->sp - 1];
+        if (!entry_empty(t, c->nwarps) && t->npc != t->rpc)
+            break;
+        c->sp--;
+    }
+}
+
+enum simt_cta_rc simt_cta_resolve(struct simt_cta *c, bool *divergent)
+{
+    *divergent = false;
+    struct simt_cta_entry *e = simt_cta_top(c);
+    if (!e)
+        return SIMT_CTA_DONE;
+    int32_t pc = e->br_pc;
+    if (pc < 0) {               /* every warp reached rpc or exited */
+        e->npc = e->rpc;
+        settle(c);
+        return c->sp ? SIMT_CTA_RUN : SIMT_CTA_DONE;
+    }
+    const struct ptx_inst *in = &c->f->insts[pc];
+    int32_t target = in->o[0].label;
+    uint32_t taken[SIMT_CTA_MAX_W], nt[SIMT_CTA_MAX_W];
+    bool all = true, none = true;
+    for (uint32_t w = 0; w < c->nwarps; w++) {
+        /* the entry's lanes are exactly those that arrived (the others
+         * exited on the way) */
+        e->mask[w] &= e->arrived[w];
+        taken[w] = e->taken[w] & e->mask[w];
+        nt[w] = e->mask[w] & ~taken[w];
+        all = all && nt[w] == 0;
+        none = none && taken[w] == 0;
+    }
+    c->branches++;
+    e->br_pc = -1;
+    memset(e->arrived, 0, sizeof e->arrived);
+    memset(e->taken, 0, sizeof e->taken);
+    if (all || none || target == pc + 1) {
+        e->npc = all ? target : pc + 1;
+        settle(c);
+        return c->sp ? SIMT_CTA_RUN : SIMT_CTA_DONE;
+    }
+    /* divergence: the entry waits at the reconvergence point; the
+     * not-taken and then the taken path are pushed (taken runs first) */
+    c->divergent++;
+    *divergent = true;
+    int32_t rpc = in->reconv;
+    if (rpc < 0 || (uint32_t)rpc > c->f->ninsts)
+        rpc = (int32_t)c->f->ninsts;
+    e->npc = rpc;
+    if (e->npc == e->rpc)
+        c->sp--;                /* it would pop at once: reuse its slot */
+    if (pc + 1 != rpc && !push(c, nt, pc + 1, rpc))
+        return SIMT_CTA_OVERFLOW;
+    if (target != rpc && !push(c, taken, target, rpc))
+        return SIMT_CTA_OVERFLOW;
+    settle(c);
+    return c->sp ? SIMT_CTA_RUN : SIMT_CTA_DONE;
+}
+
+uint32_t simt_cta_threads(const struct simt_cta_entry *e, uint32_t nwarps)
+{
+    uint32_t n = 0;
+    for (uint32_t w = 0; w < nwarps; w++)
+        n += (uint32_t)__builtin_popcount(e->mask[w]);
+    return n;
+}
