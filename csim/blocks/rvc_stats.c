@@ -46,12 +46,11 @@ unsigned rvc_bdi_bytes(unsigned W, const uint32_t *val, uint32_t mask)
 /* Element i of k bytes (little-endian) of the W lanes of val. */
 static uint64_t elem(const uint32_t *val, unsigned k, unsigned i)
 {
-    uint64_t e = 0;
-    for (unsigned b = 0; b < k; b++) {
-        unsigned at = i * k + b;            /* byte index in the register */
-        e |= (uint64_t)(val[at / 4] >> (8 * (at % 4)) & 0xffu) << (8 * b);
-    }
-    return e;
+    if (k == 8)
+        return (uint64_t)val[2 * i + 1] << 32 | val[2 * i];
+    if (k == 4)
+        return val[i];
+    return val[i / 2] >> (16 * (i & 1)) & 0xffffu;     /* k == 2 */
 }
 
 /* x as a signed k-byte integer. */

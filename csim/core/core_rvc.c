@@ -417,7 +417,10 @@ static int track_write(struct core_rvc *u, const struct simt_warp *w,
                 st->write_bytes[rvc_enc_bytes(e.enc)]++;
             st->arrays_written += ba;
             st->base_arrays_written += ba;
-            write_sizes(st, val, active, rvc_gs_bytes(32, val, active, u->half));
+            unsigned nl = rvc_enc_bytes(e.encl), nh = rvc_enc_bytes(e.ench);
+            unsigned nf = rvc_enc_bytes(e.enc);
+            write_sizes(st, val, active, e.d ? 128 : u->half
+                        ? 16 * (4 - nl) + nl + 16 * (4 - nh) + nh : 32 * (4 - nf) + nf);
         }
     }
     return 0;
@@ -505,12 +508,14 @@ int core_rvc_write(struct core_rvc *u, const struct simt_warp *w,
                     if (o.mask_o[0] >> l & 1)
                         v->arr[l] = o.data_o[l];
             } else {
+                /* the bytes of each half the write enables select */
+                uint32_t bm[2] = { 0, 0 };
+                for (unsigned b = 0; b < 8; b++)
+                    if (we >> b & 1)
+                        bm[b / 4] |= 0xffu << (8 * (b % 4));
                 for (unsigned l = 0; l < 32; l++) {
-                    unsigned wh = l < 16 ? we & 0xf : we >> 4;
-                    for (unsigned b = 0; b < 4; b++)
-                        if (wh >> b & 1)
-                            v->arr[l] = (v->arr[l] & ~(0xffu << (8 * b))) |
-                                        (o.data_o[l] & (0xffu << (8 * b)));
+                    uint32_t m = bm[l / 16];
+                    v->arr[l] = (v->arr[l] & ~m) | (o.data_o[l] & m);
                 }
             }
             uint8_t full = o.d_o[0] ? (v->flags & CORE_RVC_FULL) : (we == 0xff ? CORE_RVC_FULL : 0);
