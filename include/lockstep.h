@@ -221,6 +221,23 @@ typedef struct ls_cosim_stats {
 enum ls_gs_cat { LS_GS_SCALAR = 0, LS_GS_B3 = 1, LS_GS_B2 = 2, LS_GS_B1 = 3,
                  LS_GS_B0 = 4, LS_GS_RAW = 5, LS_GS_DIVERGENT = 6, LS_GS_NCAT = 7 };
 
+/* Scalar-execution eligibility of a warp instruction (G-Scalar Fig 9;
+ * ls_gscalar_stats.elig): not eligible; non-divergent with every source
+ * scalar in the ALU, SFU or MEM pipeline; non-divergent with a half scalar
+ * in every source (granularity 16); divergent with every source scalar
+ * over its active lanes. */
+enum ls_gs_elig { LS_GS_NOT = 0, LS_GS_ALU = 1, LS_GS_SFU = 2, LS_GS_MEM = 3,
+                  LS_GS_HALF = 4, LS_GS_DIV = 5, LS_GS_NCLS = 6 };
+
+/* Base-delta-immediate encodings of the BDI paper (Pekhimenko et al.,
+ * PACT 2012, Table 2) applied to a 128-byte vector register
+ * (ls_gscalar_stats.bdi_enc): all zeros, one repeated 8-byte value,
+ * base 8/4/2 bytes with 1/2/4-byte deltas, uncompressed. */
+enum ls_bdi_enc { LS_BDI_ZEROS = 0, LS_BDI_REP8 = 1, LS_BDI_B8D1 = 2,
+                  LS_BDI_B8D2 = 3, LS_BDI_B8D4 = 4, LS_BDI_B4D1 = 5,
+                  LS_BDI_B4D2 = 6, LS_BDI_B2D1 = 7, LS_BDI_RAW = 8,
+                  LS_BDI_NENC = 9 };
+
 /* G-Scalar register-file compression (docs/gscalar.md), timing mode with
  * gscalar.compress = on; all zero otherwise. "Arrays" are the 128-bit
  * SRAM arrays of a register-file bank (8 hold one 1024-bit vector
@@ -242,6 +259,17 @@ typedef struct ls_gscalar_stats {
     uint64_t rf_energy, base_rf_energy;  /* RF access energy, compressed and
                                     baseline, in millionths of one 1024-bit
                                     vector-register access                 */
+    /* scalar execution (gscalar.scalar; docs/gscalar.md) */
+    uint64_t insts;              /* warp instructions issued (Fig 9 base)     */
+    uint64_t elig[LS_GS_NCLS];   /* of those, by enum ls_gs_elig (Fig 9)      */
+    uint64_t scalar_insts;       /* executed as scalar under gscalar.scalar   */
+    uint64_t lane_ops[3], base_lane_ops[3]; /* ALU, SFU, MEM lane operations:
+                                    this run, and all active lanes            */
+    uint64_t bdi_all_bytes;      /* BDI, best of the BDI paper's encodings    */
+    uint64_t bdi_enc[LS_BDI_NENC]; /* writes by BDI encoding (enum ls_bdi_enc) */
+    /* energy (csim/gpu/gpu_energy.c), millionths of a vector-register access */
+    uint64_t exec_energy, base_exec_energy; /* execution units: lane-ops      */
+    uint64_t other_energy;       /* the rest of the chip: SM-cycles x constant */
 } ls_gscalar_stats;
 
 /* PCA, priority-based cache allocation at the L1D (docs/pca.md): loads

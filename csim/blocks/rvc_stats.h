@@ -27,6 +27,17 @@ unsigned rvc_gs_bytes(unsigned W, const uint32_t *val, uint32_t mask,
  * bytes, else W x 4; divergent writes are stored raw. */
 unsigned rvc_bdi_bytes(unsigned W, const uint32_t *val, uint32_t mask);
 
+/* Bytes the best encoding of the BDI paper (Pekhimenko et al., PACT 2012,
+ * Table 2) needs for the 4W bytes of one write, taken as little-endian
+ * elements of k = 8, 4 or 2 bytes: 1 if all zero, 8 if every 8-byte
+ * element is equal, else k + (4W / k) x d for the smallest such size where
+ * every element is a d-byte signed delta from zero (immediate) or from the
+ * base, the first element that is not (k/d: 8/1, 8/2, 8/4, 4/1, 4/2, 2/1),
+ * else 4W (raw; divergent writes are raw, as for G-Scalar). *enc (may be
+ * NULL) receives the encoding as enum ls_bdi_enc (include/lockstep.h). */
+unsigned rvc_bdi_all_bytes(unsigned W, const uint32_t *val, uint32_t mask,
+                           unsigned *enc);
+
 /* Adds one write to r. */
 void rvc_ratio_add(struct rvc_ratio *r, unsigned W, const uint32_t *val,
                    uint32_t mask, bool half);

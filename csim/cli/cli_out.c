@@ -136,6 +136,65 @@ static void json_compaction(FILE *f, int in, const ls_stats *s)
         fprintf(f, "null},\n");
 }
 
+/* The scalar-execution, BDI and energy members of "gscalar"
+ * (docs/gscalar.md): Fig 9 classes as counts and fractions of the warp
+ * instructions, lane operations, the BDI paper's encodings, energies in
+ * units of one vector-register access and instructions per unit energy
+ * (IPC/W up to a constant). */
+static void json_gscalar_exec(FILE *f, const ls_stats *s)
+{
+    const ls_gscalar_stats *g = &s->gscalar;
+    static const char *const cls[LS_GS_NCLS] = { "none", "alu", "sfu", "mem",
+                                                 "half", "div" };
+    fprintf(f, ", \"insts\": %llu, \"eligible\": {", (unsigned long long)g->insts);
+    for (int i = 0; i < LS_GS_NCLS; i++)
+        fprintf(f, "%s\"%s\": %llu", i ? ", " : "", cls[i], (unsigned long long)g->elig[i]);
+    fprintf(f, "}, \"eligible_frac\": {");
+    for (int i = 0; i < LS_GS_NCLS; i++) {
+        fprintf(f, "%s\"%s\": ", i ? ", " : "", cls[i]);
+        json_num(f, ratio(g->elig[i], g->insts));
+    }
+    fprintf(f, "}, \"scalar_insts\": %llu, \"scalar_frac\": ",
+            (unsigned long long)g->scalar_insts);
+    json_num(f, ratio(g->scalar_insts, g->insts));
+    static const char *const un[3] = { "alu", "sfu", "mem" };
+    for (int b = 0; b < 2; b++) {
+        fprintf(f, ", \"%s\": {", b ? "base_lane_ops" : "lane_ops");
+        for (int u = 0; u < 3; u++)
+            fprintf(f, "%s\"%s\": %llu", u ? ", " : "", un[u],
+                    (unsigned long long)(b ? g->base_lane_ops[u] : g->lane_ops[u]));
+        fprintf(f, "}");
+    }
+    static const char *const be[LS_BDI_NENC] = { "zeros", "rep8", "b8d1", "b8d2",
+                                                 "b8d4", "b4d1", "b4d2", "b2d1", "raw" };
+    fprintf(f, ", \"bdi_all_bytes\": %llu, \"ratio_bdi_all\": ",
+            (unsigned long long)g->bdi_all_bytes);
+    json_num(f, ratio(g->raw_bytes, g->bdi_all_bytes));
+    fprintf(f, ", \"bdi_enc\": {");
+    for (int i = 0; i < LS_BDI_NENC; i++)
+        fprintf(f, "%s\"%s\": %llu", i ? ", " : "", be[i], (unsigned long long)g->bdi_enc[i]);
+    uint64_t tot = g->rf_energy + g->exec_energy + g->other_energy;
+    uint64_t base = g->base_rf_energy + g->base_exec_energy + g->other_energy;
+    const double m = 1e-6;
+    fprintf(f, "}, \"energy\": {\"rf\": ");
+    json_num(f, (double)g->rf_energy * m);
+    fprintf(f, ", \"exec\": ");
+    json_num(f, (double)g->exec_energy * m);
+    fprintf(f, ", \"other\": ");
+    json_num(f, (double)g->other_energy * m);
+    fprintf(f, ", \"total\": ");
+    json_num(f, (double)tot * m);
+    fprintf(f, ", \"exec_base\": ");
+    json_num(f, (double)g->base_exec_energy * m);
+    fprintf(f, ", \"total_base\": ");
+    json_num(f, (double)base * m);
+    fprintf(f, ", \"power\": ");
+    json_num(f, s->cycles ? (double)tot * m / (double)s->cycles : 0.0);
+    fprintf(f, ", \"insts_per_energy\": ");
+    json_num(f, tot ? (double)s->warp_insts / ((double)tot * m) : 0.0);
+    fprintf(f, "}");
+}
+
 /* "gscalar": {...} when the run compressed its register file
  * (docs/gscalar.md). */
 static void json_gscalar(FILE *f, int in, const ls_stats *s)
@@ -177,6 +236,7 @@ static void json_gscalar(FILE *f, int in, const ls_stats *s)
     json_num(f, (double)g->base_rf_energy * 1e-6);
     fprintf(f, ", \"rf_energy_ratio\": ");
     json_num(f, ratio(g->rf_energy, g->base_rf_energy));
+    json_gscalar_exec(f, s);
     fprintf(f, "},\n");
 }
 

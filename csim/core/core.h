@@ -177,6 +177,8 @@ struct core_sm {
     struct core_rvc rvc;        /* G-Scalar register file (gscalar.compress) */
     unsigned gs_lat;            /* gscalar.extra_latency when compress = on */
     struct core_tbc tbc;        /* thread-block compaction (simt.compaction) */
+    unsigned gs_ii;             /* cycles of the instruction in issue when it
+                                   runs as scalar (gscalar.scalar), else 0 */
     /* failure detail */
     int err_slot;
 };

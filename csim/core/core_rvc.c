@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/core_rvc.h"
+#include "core/core_gscalar.h"
 #include "cosim/cosim.h"
 #include "blocks/rvc_comp.h"
 #include "blocks/rvc_decomp.h"
@@ -28,6 +29,7 @@ int core_rvc_init(struct core_rvc *u, struct cosim_env *env, bool on,
     if (!on)
         return 0;
     u->on = true;
+    u->blocks = true;
     u->half = half;
     u->sm = sm;
     u->bvr_e = (uint32_t)(bvr_energy * 1e6 + 0.5);
@@ -69,6 +71,22 @@ int core_rvc_init(struct core_rvc *u, struct cosim_env *env, bool on,
         u->ncomp = made_c;
         u->ndecomp = made_d;
         core_rvc_free(u);
+        return -1;
+    }
+    return 0;
+}
+
+int core_rvc_init_track(struct core_rvc *u, unsigned sm, bool half,
+                        unsigned nslots, char *err, size_t n)
+{
+    memset(u, 0, sizeof *u);
+    u->on = true;
+    u->half = half;
+    u->sm = sm;
+    u->nslots = nslots;
+    u->fr = calloc(nslots, sizeof *u->fr);
+    if (!u->fr) {
+        snprintf(err, n, "host memory exhausted (G-Scalar state) [%s:%d]", __FILE__, __LINE__);
         return -1;
     }
     return 0;
@@ -239,6 +257,16 @@ static int wrong_lane(struct core_rvc *u, const struct cosim_inst *b,
     return fail(u, LS_ERR_COSIM, msg);
 }
 
+/* Fig 8 category of a read of v under mask. */
+static unsigned read_cat(const struct core_rvc_vreg *v, uint32_t mask)
+{
+    if (mask != FULL_MASK)
+        return LS_GS_DIVERGENT;
+    if (v->flags & CORE_RVC_D)
+        return LS_GS_RAW;
+    return LS_GS_B0 - rvc_enc_bytes(v->enc);
+}
+
 /* One operand read of vector register v (expected lanes exp) under
  * M' = mask through decompressor b. */
 static int do_read(struct core_rvc *u, struct cosim_inst *b,
@@ -261,16 +289,25 @@ static int do_read(struct core_rvc *u, struct cosim_inst *b,
     ls_gscalar_stats *st = &u->st;
     st->reads++;
     st->read_cls[o.cls_o[0] & 3]++;
+    core_gs_source(u, o.cls_o[0] & 3, o.hsc_o[0] & 3);
     st->base_arrays_read += 8;          /* a baseline bank reads all 8 */
-    unsigned cat;
-    if (mask != FULL_MASK)
-        cat = LS_GS_DIVERGENT;
-    else if (v->flags & CORE_RVC_D)
-        cat = LS_GS_RAW;
-    else
-        cat = LS_GS_B0 - rvc_enc_bytes(v->enc);
-    st->read_cat[cat]++;
+    st->read_cat[read_cat(v, mask)]++;
     return 0;
+}
+
+/* An operand read without the blocks (core_rvc_init_track): the class
+ * from the stored encodings; the baseline bank reads all 8 arrays. */
+static void track_read(struct core_rvc *u, const struct core_rvc_vreg *v,
+                       uint32_t mask)
+{
+    unsigned hsc, c = core_gs_class_of(v, mask, &hsc);
+    ls_gscalar_stats *st = &u->st;
+    st->reads++;
+    st->read_cls[c]++;
+    st->read_cat[read_cat(v, mask)]++;
+    st->arrays_read += 8;
+    st->base_arrays_read += 8;
+    core_gs_source(u, c, hsc);
 }
 
 /* Bytes G-Scalar stores for the write the compressor answered with o:
@@ -306,8 +343,9 @@ int core_rvc_read(struct core_rvc *u, const struct simt_warp *w,
         return 0;
     if (u->why)
         return LS_ERR_COSIM;
+    core_gs_begin(u);
     struct core_rvc_frame *fr = &u->fr[slot][frame];
-    struct cosim_inst *db = &u->decomp[coll % u->ndecomp];
+    struct cosim_inst *db = u->blocks ? &u->decomp[coll % u->ndecomp] : NULL;
     const uint64_t *regs = w->frames[frame].regs;
     struct rvc_ctx x = { w, f, pc, now };
     for (unsigned i = 0; i < nsrc; i++) {
@@ -316,10 +354,73 @@ int core_rvc_read(struct core_rvc *u, const struct simt_warp *w,
             uint32_t vi = 2u * (uint32_t)src[i] + k;
             if (vi >= fr->cap)
                 return fail(u, LS_ERR_INTERNAL, "RVC: register outside its frame's state");
+            if (!db) {
+                track_read(u, &fr->v[vi], mask);
+                continue;
+            }
             int e = do_read(u, db, &fr->v[vi], mask, regs + (size_t)src[i] * 32, k,
                             &x, vi);
             if (e)
                 return e;
+        }
+    }
+    return 0;
+}
+
+/* The sizes of one write: raw, G-Scalar (gsb), BDI as Warped-Compression
+ * applies it and the best of the BDI paper's encodings. */
+static void write_sizes(ls_gscalar_stats *st, const uint32_t *val,
+                        uint32_t active, unsigned gsb)
+{
+    unsigned enc;
+    st->raw_bytes += 128;
+    st->gs_bytes += gsb;
+    st->bdi_bytes += rvc_bdi_bytes(32, val, active);
+    st->bdi_all_bytes += rvc_bdi_all_bytes(32, val, active, &enc);
+    st->bdi_enc[enc < LS_BDI_NENC ? enc : LS_BDI_RAW]++;
+}
+
+/* The write-backs without the blocks (core_rvc_init_track): the
+ * encodings the compressor function gives, no arrays; the baseline bank
+ * writes the arrays holding active lanes. */
+static int track_write(struct core_rvc *u, const struct simt_warp *w,
+                       unsigned frame, const struct ptx_func *f,
+                       struct core_rvc_frame *fr, const int32_t *dst,
+                       unsigned ndst, uint32_t active)
+{
+    const uint64_t *regs = w->frames[frame].regs;
+    ls_gscalar_stats *st = &u->st;
+    for (unsigned i = 0; i < ndst; i++) {
+        unsigned nw = reg_words(f, dst[i]);
+        for (unsigned k = 0; k < nw; k++) {
+            uint32_t vi = 2u * (uint32_t)dst[i] + k;
+            if (vi >= fr->cap)
+                return fail(u, LS_ERR_INTERNAL, "RVC: register outside its frame's state");
+            uint32_t val[32];
+            const uint64_t *rv = regs + (size_t)dst[i] * 32;
+            for (unsigned l = 0; l < 32; l++)
+                val[l] = (uint32_t)(rv[l] >> (32 * k));
+            struct rvc_enc e = rvc_compress(32, val, active, u->half);
+            struct core_rvc_vreg *v = &fr->v[vi];
+            v->flags = (uint8_t)((e.d ? CORE_RVC_D : 0) | (e.fs ? CORE_RVC_FS : 0) |
+                                 (u->half ? CORE_RVC_HALF : 0));
+            v->enc = (uint8_t)e.enc;
+            v->encl = (uint8_t)e.encl;
+            v->ench = (uint8_t)e.ench;
+            v->bvr = e.bvr;
+            v->bvrh = e.bvrh;
+            unsigned ba = base_write_arrays(active);
+            st->writes++;
+            if (e.d)
+                st->div_writes++;
+            else
+                st->write_bytes[rvc_enc_bytes(e.enc)]++;
+            st->arrays_written += ba;
+            st->base_arrays_written += ba;
+            unsigned nl = rvc_enc_bytes(e.encl), nh = rvc_enc_bytes(e.ench);
+            unsigned nf = rvc_enc_bytes(e.enc);
+            write_sizes(st, val, active, e.d ? 128 : u->half
+                        ? 16 * (4 - nl) + nl + 16 * (4 - nh) + nh : 32 * (4 - nf) + nf);
         }
     }
     return 0;
@@ -337,11 +438,13 @@ int core_rvc_write(struct core_rvc *u, const struct simt_warp *w,
     if (u->why)
         return LS_ERR_COSIM;
     struct core_rvc_frame *fr = &u->fr[slot][frame];
+    if (!ndst || !active)
+        return 0;
+    if (!u->blocks)
+        return track_write(u, w, frame, f, fr, dst, ndst, active);
     struct cosim_inst *db = &u->decomp[coll % u->ndecomp];
     struct rvc_ctx x = { w, f, pc, now };
     char where[512];
-    if (!ndst || !active)
-        return 0;
     unsigned ci = unit >= 0 && unit < 3 && unit_ix >= 0
                       ? u->comp_base[unit] + (unsigned)unit_ix : 0;
     struct cosim_inst *cb = &u->comp[ci < u->ncomp ? ci : 0];
@@ -405,12 +508,14 @@ int core_rvc_write(struct core_rvc *u, const struct simt_warp *w,
                     if (o.mask_o[0] >> l & 1)
                         v->arr[l] = o.data_o[l];
             } else {
+                /* the bytes of each half the write enables select */
+                uint32_t bm[2] = { 0, 0 };
+                for (unsigned b = 0; b < 8; b++)
+                    if (we >> b & 1)
+                        bm[b / 4] |= 0xffu << (8 * (b % 4));
                 for (unsigned l = 0; l < 32; l++) {
-                    unsigned wh = l < 16 ? we & 0xf : we >> 4;
-                    for (unsigned b = 0; b < 4; b++)
-                        if (wh >> b & 1)
-                            v->arr[l] = (v->arr[l] & ~(0xffu << (8 * b))) |
-                                        (o.data_o[l] & (0xffu << (8 * b)));
+                    uint32_t m = bm[l / 16];
+                    v->arr[l] = (v->arr[l] & ~m) | (o.data_o[l] & m);
                 }
             }
             uint8_t full = o.d_o[0] ? (v->flags & CORE_RVC_FULL) : (we == 0xff ? CORE_RVC_FULL : 0);
@@ -430,9 +535,7 @@ int core_rvc_write(struct core_rvc *u, const struct simt_warp *w,
             st->arrays_written += popc(we);
             st->bvr_writes++;
             st->base_arrays_written += base_write_arrays(active);
-            st->raw_bytes += 128;
-            st->gs_bytes += gs_bytes(&o);
-            st->bdi_bytes += rvc_bdi_bytes(32, val, active);
+            write_sizes(st, val, active, gs_bytes(&o));
         }
     }
     return 0;

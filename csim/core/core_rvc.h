@@ -55,8 +55,16 @@ struct core_rvc_frame {
 };
 
 struct core_rvc {
-    bool on;                       /* gscalar.compress                     */
+    bool on;                       /* register state kept: gscalar.compress,
+                                      gscalar.scalar != off or gscalar.stats */
+    bool blocks;                   /* gscalar.compress: the RVC instances;
+                                      else the encodings in C (no arrays)  */
+    unsigned scalar;               /* gscalar.scalar: 0 off, 1 alu, 2 all  */
     bool half;                     /* gscalar.granularity = 16             */
+    /* the sources of the instruction in issue (core_gscalar.c) */
+    bool src_full, src_div;        /* every source scalar; scalar or
+                                      divergent-scalar for the mask        */
+    unsigned src_halves;           /* halves scalar in every source        */
     unsigned sm;
     unsigned ncomp, ndecomp;
     unsigned comp_base[3];         /* first compressor of ALU, SFU, MEM    */
@@ -82,6 +90,13 @@ int core_rvc_init(struct core_rvc *u, struct cosim_env *env, bool on,
                   unsigned sm, const unsigned comp_units[3], unsigned ndecomp,
                   bool half, unsigned nslots, double bvr_energy, char *err,
                   size_t n);
+/* Creates the unit of SM sm without block instances (gscalar.compress =
+ * off with gscalar.scalar or gscalar.stats on): the encodings a compressor
+ * would give each write, computed in C, for scalar eligibility and the
+ * statistics; the register file itself is the uncompressed baseline.
+ * Returns 0 or -1 with err. */
+int core_rvc_init_track(struct core_rvc *u, unsigned sm, bool half,
+                        unsigned nslots, char *err, size_t n);
 /* Frees the unit. */
 void core_rvc_free(struct core_rvc *u);
 /* Resets the instances and statistics for a kernel starting at now. */

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "core/core.h"
 #include "core/core_pca.h"
+#include "core/core_gscalar.h"
 #include "exec/exec_mem.h"
 
 static inline unsigned popc(uint32_t x) { return (unsigned)__builtin_popcount(x); }
@@ -485,7 +486,7 @@ static unsigned mem_issue(struct core_sm *sm, unsigned slot, const struct core_d
 {
     struct core_warp *w = &sm->w[slot];
     struct exec_result *r = &w->sw.res;
-    unsigned ii = sm->ii[CORE_U_MEM];
+    unsigned ii = sm->gs_ii ? sm->gs_ii : sm->ii[CORE_U_MEM];  /* G-Scalar */
     *ready = at + ii - 1 + (uint64_t)sm->c->l1d_latency;
     if (!r->active || r->access_bytes == 0)
         return ii;
@@ -606,7 +607,7 @@ static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
     }
     /* G-Scalar: the operand reads through the decompressors, before the
      * instruction executes (docs/gscalar.md) */
-    unsigned rframe = 0, rnframes = w->sw.nframes;
+    unsigned rframe = 0, rnframes = w->sw.nframes, gs_cls = 0, gs_halves = 0;
     const struct ptx_func *rf = NULL;
     int32_t rpc = 0;
     if (sm->rvc.on && w->sw.sp) {
@@ -620,6 +621,9 @@ static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
                               di->nsrc, m, sm->last_coll, now);
         if (e)
             return e;
+        if ((uint32_t)rpc < rf->ninsts)     /* scalar eligibility (Fig 9) */
+            gs_cls = core_gs_classify(&sm->rvc, rf, &rf->insts[rpc], di->unit, m,
+                                      &gs_halves);
     }
     enum simt_rc rc = SIMT_RC_OK;
     uint64_t tbc_done = 0;      /* TBC: home slots whose CTA finished */
@@ -649,6 +653,12 @@ static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
         if (e)
             return e;
         at += moves;    /* each inserted move takes an issue cycle first */
+        bool gs_run;    /* G-Scalar: one lane-cycle when it runs as scalar */
+        e = core_gs_retire(&sm->rvc, &w->sw, rframe, rf, rpc, di->unit, gs_cls,
+                           gs_halves, w->sw.res.active, now, &gs_run);
+        if (e)
+            return e;
+        sm->gs_ii = gs_run ? core_gs_ii(gs_cls, gs_halves, sm->lanes[di->unit]) : 0;
     }
     sm->st.issued++;
     w->next_di = peek_di(sm, w);
@@ -666,7 +676,7 @@ static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
             sm->st.tensor_insts++;
             sm->st.tensor_busy += busy;
         } else {
-            busy = sm->ii[di->unit];
+            busy = sm->gs_ii ? sm->gs_ii : sm->ii[di->unit];
             ready = at + busy - 1 + sm->lat[di->unit];
         }
         sm->unit_free[di->unit][unit_ix] = at + busy;

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "gpu/gpu.h"
+#include "gpu/gpu_energy.h"
 #include "core/core.h"
 #include "mem/mem.h"
 #include "cosim/cosim.h"
@@ -124,10 +125,15 @@ static ls_status ensure_machine(ls_gpu *gpu)
             const struct cfg *tc = &gpu->tcfg;
             unsigned units[3] = { (unsigned)tc->alu_units, (unsigned)tc->sfu_units,
                                   (unsigned)tc->mem_units };
-            if (core_rvc_init(&sm->rvc, gpu->cosim, tc->gscalar_compress != 0, i,
-                              units, (unsigned)tc->operand_collectors,
-                              tc->gscalar_granularity == 1, sm->nslots,
-                              tc->gscalar_bvr_energy, e, sizeof e) != 0) {
+            int r = tc->gscalar_compress || (!tc->gscalar_scalar && !tc->gscalar_stats)
+                ? core_rvc_init(&sm->rvc, gpu->cosim, tc->gscalar_compress != 0, i,
+                                units, (unsigned)tc->operand_collectors,
+                                tc->gscalar_granularity == 1, sm->nslots,
+                                tc->gscalar_bvr_energy, e, sizeof e)
+                : core_rvc_init_track(&sm->rvc, i, tc->gscalar_granularity == 1,
+                                      sm->nslots, e, sizeof e);
+            sm->rvc.scalar = (unsigned)tc->gscalar_scalar;
+            if (r != 0) {
                 gpu_timing_free(gpu);
                 return GPU_FAIL(gpu, LS_ERR_INVALID, "%s", e);
             }
@@ -532,6 +538,7 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
             core_rvc_stats(&sm->rvc, stats);
             core_tbc_stats(&sm->tbc, i == 0, stats);
         }
+        gpu_energy_gscalar(&gpu->tcfg, stats);
         if (gpu->mem)
             mem_gdu_cosim(gpu->mem, &stats->cosim[LS_BLK_BGP]);
         for (int b = 0; b < LS_BLK_COUNT; b++)

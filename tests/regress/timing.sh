@@ -6,7 +6,8 @@
 #    (mem_digest after every launch equal), with cycles > 0 and
 #    ipc = warp_insts / cycles;
 #  - so do gtx480 with other schedulers, no L1, sub-ranks, one SM, starved
-#    MSHRs/queues (timing knobs never change architectural results);
+#    MSHRs/queues, G-Scalar compression and scalar execution (timing knobs
+#    never change architectural results);
 #  - the same command twice gives identical JSON apart from the "sim"
 #    wall-clock objects (determinism);
 #  - nothing is written to stderr when it is not a terminal (no progress line);
@@ -113,7 +114,9 @@ for sets in "sched_policy=lrr" "sched_policy=gto" "sched_policy=two_level" \
             "pca.tokens=1 l1d_mshrs=2" "pca.tokens=4 lamar.gdu=bgp" \
             "gscalar.compress=on" \
             "gscalar.compress=on gscalar.granularity=16 gscalar.extra_latency=0" \
-            "simt.compaction=tbc slp.permutation=balanced" "simt.compaction=tbc_plus"; do
+            "simt.compaction=tbc slp.permutation=balanced" "simt.compaction=tbc_plus" \
+            "gscalar.scalar=alu" "gscalar.scalar=all gscalar.granularity=16" \
+            "gscalar.scalar=all gscalar.compress=on gscalar.granularity=16"; do
   args=(); for kv in $sets; do args+=(--set "$kv"); done
   tag=$(echo "$sets" | tr ' =' '_-')
   "$cli" run all --size "$size" --mode timing --config gtx480 "${args[@]}" \

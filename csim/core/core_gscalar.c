@@ -1,0 +1,255 @@
+/* G-Scalar scalar execution: eligibility and its check (core_gscalar.h). */
+#include <stdio.h>
+#include <string.h>
+#include "core/core_gscalar.h"
+#include "blocks/rvc_decomp.h"
+
+#define FULL_MASK 0xffffffffu
+#define LO_HALF 0x0000ffffu
+
+static inline unsigned popc(uint32_t x) { return (unsigned)__builtin_popcount(x); }
+
+void core_gs_begin(struct core_rvc *u)
+{
+    u->src_full = u->src_div = true;
+    u->src_halves = 3;
+}
+
+void core_gs_source(struct core_rvc *u, unsigned cls, unsigned hsc)
+{
+    switch (cls) {
+    case RVC_CLS_SCALAR:            /* every lane equal: fine for any mask */
+        break;
+    case RVC_CLS_DIV_SCALAR:
+        u->src_full = false;
+        u->src_halves = 0;
+        break;
+    case RVC_CLS_HALF_SCALAR:
+        u->src_full = u->src_div = false;
+        u->src_halves &= hsc;
+        break;
+    default:
+        u->src_full = u->src_div = false;
+        u->src_halves = 0;
+        break;
+    }
+}
+
+unsigned core_gs_class_of(const struct core_rvc_vreg *v, uint32_t mask,
+                          unsigned *hsc)
+{
+    *hsc = 0;
+    if (v->flags & CORE_RVC_D)
+        return v->enc == 0xf && v->bvr == mask ? RVC_CLS_DIV_SCALAR : RVC_CLS_NONE;
+    if (v->flags & CORE_RVC_HALF) {
+        *hsc = (unsigned)(v->ench == 0xf) << 1 | (unsigned)(v->encl == 0xf);
+        if (v->flags & CORE_RVC_FS)
+            return RVC_CLS_SCALAR;
+        return *hsc ? RVC_CLS_HALF_SCALAR : RVC_CLS_NONE;
+    }
+    return v->enc == 0xf ? RVC_CLS_SCALAR : RVC_CLS_NONE;
+}
+
+/* Special registers whose value differs between the lanes of a warp. */
+static bool sreg_per_lane(unsigned r)
+{
+    return r <= PTX_SR_TID_Z || r == PTX_SR_LANEID ||
+           (r >= PTX_SR_LANEMASK_EQ && r <= PTX_SR_LANEMASK_GE);
+}
+
+bool core_gs_op_ok(const struct ptx_func *f, const struct ptx_inst *in,
+                   unsigned unit)
+{
+    enum ptx_op op = (enum ptx_op)in->op;
+    enum ptx_unit pu = ptx_op_unit(op);
+    if (unit > 2 || (pu != PTX_UNIT_ALU && pu != PTX_UNIT_SFU && pu != PTX_UNIT_MEM))
+        return false;
+    /* carry inputs live per lane outside the register file */
+    if (op == PTX_OP_ADDC || op == PTX_OP_SUBC || op == PTX_OP_MADC)
+        return false;
+    if (pu == PTX_UNIT_MEM) {
+        /* ld/st only: atomics serialise per lane, textures and surfaces
+         * are not modelled as scalar; per-thread spaces (local, a .func's
+         * parameters) and generic addresses (local or not is known only
+         * after the address) hold different data at one address */
+        if (op != PTX_OP_LD && op != PTX_OP_LDU && op != PTX_OP_ST)
+            return false;
+        unsigned sp = in->space;
+        if (!(sp == PTX_SP_GLOBAL || sp == PTX_SP_SHARED || sp == PTX_SP_CONST ||
+              (sp == PTX_SP_PARAM && f->is_entry)))
+            return false;
+    }
+    unsigned nd = ptx_inst_ndst(in);
+    for (unsigned i = 0; i < in->nopnd && i < PTX_MAX_OPNDS; i++) {
+        const struct ptx_operand *o = &in->o[i];
+        if (i < nd && o->kind != PTX_O_MEM)
+            continue;                       /* a destination */
+        if (o->kind == PTX_O_SREG && sreg_per_lane(o->sreg))
+            return false;
+        /* predicates are not in the vector register file: no encoding
+         * says they are equal in every lane (the guard only masks) */
+        if (o->kind == PTX_O_REG && o->reg >= 0 && (uint32_t)o->reg < f->nregs &&
+            f->regs[o->reg].type == PTX_T_PRED)
+            return false;
+        if (o->kind == PTX_O_VEC)
+            for (unsigned k = 0; k < o->vec_n && k < 4; k++) {
+                int32_t r = o->vec_regs[k];
+                if (r >= 0 && (uint32_t)r < f->nregs && f->regs[r].type == PTX_T_PRED)
+                    return false;
+            }
+    }
+    return true;
+}
+
+unsigned core_gs_classify(const struct core_rvc *u, const struct ptx_func *f,
+                          const struct ptx_inst *in, unsigned unit,
+                          uint32_t mask, unsigned *halves)
+{
+    *halves = 0;
+    if (!mask || !core_gs_op_ok(f, in, unit))
+        return LS_GS_NOT;
+    if (mask == FULL_MASK) {
+        if (u->src_full)
+            return LS_GS_ALU + unit;
+        if (u->half && u->src_halves) {
+            *halves = u->src_halves;
+            return LS_GS_HALF;
+        }
+        return LS_GS_NOT;
+    }
+    /* divergent: every source equal over the active lanes (sec. 4.2) */
+    return u->src_div ? LS_GS_DIV : LS_GS_NOT;
+}
+
+bool core_gs_runs_scalar(unsigned mode, unsigned cls)
+{
+    if (mode == 1)
+        return cls == LS_GS_ALU;
+    return mode == 2 && cls != LS_GS_NOT;
+}
+
+unsigned core_gs_ii(unsigned cls, unsigned halves, unsigned lanes)
+{
+    if (cls != LS_GS_HALF)
+        return 1;
+    unsigned vec = (16 + lanes - 1) / lanes, n = 0;
+    for (unsigned h = 0; h < 2; h++)
+        n += halves >> h & 1 ? 1 : vec;
+    return n;
+}
+
+/* A scalar claim that the values contradict: a model error. */
+static int claim_error(struct core_rvc *u, const struct simt_warp *w,
+                       const struct ptx_func *f, int32_t pc, unsigned cls,
+                       const char *what, unsigned lane, uint64_t got,
+                       unsigned lead, uint64_t exp, uint64_t now)
+{
+    static const char *const cn[LS_GS_NCLS] = { "not", "ALU", "SFU", "MEM",
+                                                "half", "divergent" };
+    char msg[768];
+    snprintf(msg, sizeof msg, "G-SCALAR MODEL ERROR sm%u: kernel %s, GPU cycle "
+             "%llu, warp %u of CTA (%u,%u,%u), %s line %u (pc %d): the "
+             "instruction was eligible for scalar execution (%s scalar: its "
+             "sources' encodings say so) but %s is 0x%llx in lane %u and 0x%llx "
+             "in lane %u", u->sm, u->kernel ? u->kernel : "?",
+             (unsigned long long)now, w->gridv.warpid, w->gridv.ctaid[0],
+             w->gridv.ctaid[1], w->gridv.ctaid[2], f->name,
+             (uint32_t)pc < f->ninsts ? f->insts[pc].line : f->line, pc,
+             cn[cls < LS_GS_NCLS ? cls : 0], what, (unsigned long long)got, lane,
+             (unsigned long long)exp, lead);
+    if (!u->why)
+        u->why = strdup(msg);
+    return LS_ERR_COSIM;
+}
+
+/* Whether v[l] (bits of `mask`) is equal over the lanes of m; else the
+ * first differing lane and the leading lane. */
+static bool lanes_equal(const uint64_t *v, uint64_t bits, uint32_t m,
+                        unsigned *bad, unsigned *lead)
+{
+    if (!m)
+        return true;
+    unsigned l0 = (unsigned)__builtin_ctz(m);
+    for (unsigned l = l0 + 1; l < 32; l++)
+        if ((m >> l & 1) && ((v[l] ^ v[l0]) & bits)) {
+            *bad = l;
+            *lead = l0;
+            return false;
+        }
+    return true;
+}
+
+int core_gs_retire(struct core_rvc *u, const struct simt_warp *w,
+                   unsigned frame, const struct ptx_func *f, int32_t pc,
+                   unsigned unit, unsigned cls, unsigned halves,
+                   uint32_t active, uint64_t now, bool *scalar)
+{
+    ls_gscalar_stats *st = &u->st;
+    *scalar = false;
+    st->insts++;
+    st->elig[cls < LS_GS_NCLS ? cls : 0]++;
+    bool run = core_gs_runs_scalar(u->scalar, cls);
+    if (unit <= 2) {
+        unsigned ops = popc(active);
+        st->base_lane_ops[unit] += ops;
+        if (run) {
+            if (cls == LS_GS_HALF) {
+                ops = 0;
+                for (unsigned h = 0; h < 2; h++) {
+                    uint32_t hm = active & (h ? ~LO_HALF : LO_HALF);
+                    ops += halves >> h & 1 ? (hm != 0) : popc(hm);
+                }
+            } else {
+                ops = 1;
+            }
+        }
+        st->lane_ops[unit] += ops;
+    }
+    if (run)
+        st->scalar_insts++;
+    *scalar = run;
+    if (cls == LS_GS_NOT || (uint32_t)pc >= f->ninsts)
+        return 0;
+    /* the claim: equal results in the lanes (halves) it covers */
+    uint32_t part[2] = { active, 0 };
+    if (cls == LS_GS_HALF) {
+        part[0] = halves & 1 ? active & LO_HALF : 0;
+        part[1] = halves & 2 ? active & ~LO_HALF : 0;
+    }
+    const struct ptx_inst *in = &f->insts[pc];
+    const uint64_t *regs = w->frames[frame].regs;
+    unsigned nd = ptx_inst_ndst(in), bad = 0, lead = 0;
+    for (unsigned i = 0; i < nd && i < in->nopnd && i < PTX_MAX_OPNDS; i++) {
+        const struct ptx_operand *o = &in->o[i];
+        int32_t rr[4];
+        unsigned nr = 0;
+        if (o->kind == PTX_O_REG)
+            rr[nr++] = o->reg;
+        else if (o->kind == PTX_O_VEC)
+            for (unsigned k = 0; k < o->vec_n && k < 4; k++)
+                rr[nr++] = o->vec_regs[k];
+        for (unsigned k = 0; k < nr; k++) {
+            int32_t r = rr[k];
+            if (r < 0 || (uint32_t)r >= f->nregs)
+                continue;
+            enum ptx_type t = (enum ptx_type)f->regs[r].type;
+            unsigned nb = t == PTX_T_PRED ? 1 : ptx_type_bits(t);
+            uint64_t bits = nb >= 64 ? ~0ull : (1ull << nb) - 1;
+            for (unsigned p = 0; p < 2; p++)
+                if (!lanes_equal(regs + (size_t)r * 32, bits, part[p], &bad, &lead)) {
+                    char what[96];
+                    snprintf(what, sizeof what, "its result %s",
+                             f->regs[r].name ? f->regs[r].name : "?");
+                    return claim_error(u, w, f, pc, cls, what, bad,
+                                       regs[(size_t)r * 32 + bad], lead,
+                                       regs[(size_t)r * 32 + lead], now);
+                }
+        }
+    }
+    if (in->op == PTX_OP_ST)
+        for (unsigned p = 0; p < 2; p++)
+            if (!lanes_equal(w->res.addr, ~0ull, part[p] & w->res.active, &bad, &lead))
+                return claim_error(u, w, f, pc, cls, "its address", bad,
+                                   w->res.addr[bad], lead, w->res.addr[lead], now);
+    return 0;
+}
