@@ -629,7 +629,7 @@ static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
     uint64_t tbc_done = 0;      /* TBC: home slots whose CTA finished */
     if (sm->tbc.active) {
         if (core_tbc_step(sm, slot, now, &tbc_done) != 0)
-            return LS_ERR_MEMFAULT;
+            return sm->tbc.blk.why ? LS_ERR_COSIM : LS_ERR_MEMFAULT;
     } else {
         rc = simt_step(&w->sw);
     }
