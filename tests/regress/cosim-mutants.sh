@@ -24,6 +24,14 @@ declare -A equivalent
 equivalent[bgp_1]="a workload's block addresses stay below 2^24 unless it allocates past 2 GiB (device memory from 0x10000000, 128-byte lines): the top address byte is 0 and leaving it out of the hashes changes no output"
 variants[rvc_comp]="gscalar.compress=on gscalar.compress=on+gscalar.granularity=16"
 variants[rvc_decomp]="gscalar.compress=on gscalar.compress=on+gscalar.granularity=16"
+# thread-block compaction: the WCU under tbc (every branch a compaction
+# point) and capri (bypassed warps: UMask 0); the CAPT under capri with a
+# 2-entry table (evictions) and the 2-bit counter
+variants[wcu]="simt.compaction=tbc simt.compaction=capri"
+variants[capt]="simt.compaction=capri simt.compaction=capri+capri.entries=2 simt.compaction=capri+capri.history=counter2"
+equivalent[wcu_4]="the WCU has NW = 32 rows (one per warp of a CTA) and no workload launches 1024-thread CTAs (at most 768 threads, 24 warps): warp id 31 never reaches a priority encoder"
+equivalent[capt_1]="the CAPT tags are branch PCs as instruction indices of one kernel (below 2^16), so the tag MSB is always 0 and ignoring it changes no output"
+equivalent[capt_5]="the model resets the CAPT at every kernel start (the seam's per-kernel reset) and never flushes within a kernel: an invalid entry has tag 0, and no workload kernel has a conditional branch at pc 0"
 for top in rtl/*.v; do
   blk=$(basename "$top" .v)
   [ -n "${variants[$blk]:-}" ] || continue      # not in the GPU loop (or a helper)
