@@ -123,8 +123,8 @@ void core_tbc_kernel(struct core_tbc *t, const struct ptx_func *f,
     else if (nwarps > SIMT_CTA_MAX_W)
         snprintf(t->reason, sizeof t->reason, "%u warps per CTA (at most %u)",
                  nwarps, SIMT_CTA_MAX_W);
-    else if (gscalar)
-        snprintf(t->reason, sizeof t->reason, "gscalar.compress = on");
+    else if (gscalar)       /* its per-warp classes are not merged */
+        snprintf(t->reason, sizeof t->reason, "gscalar.scalar or gscalar.stats on");
     else
         t->active = true;
 }
@@ -914,6 +914,52 @@ int core_tbc_step(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *don
         return tbc_fail(sm, slot, pc, "thread-block compaction: control instruction "
                         "not modelled");
     }
+}
+
+int core_tbc_rvc_read(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
+                      uint64_t now, struct core_tbc_rvc *tr)
+{
+    const struct core_tbc_warp *cw = &sm->tbc.w[slot];
+    const struct core_tbc_cta *tc = &sm->tbc.cta[sm->w[slot].cta];
+    const struct ptx_func *f = sm->k->f;
+    tr->pc = cw->pc;
+    tr->nh = 0;
+    tr->ctrl = (uint32_t)cw->pc >= f->ninsts ||
+               simt_is_control((enum ptx_op)f->insts[cw->pc].op, f->insts[cw->pc].sub);
+    if ((uint32_t)cw->pc >= f->ninsts)
+        return 0;
+    uint32_t hs = homes_of(cw);
+    TBC_EACH(hs, wi) {
+        unsigned s = tc->home[wi];
+        const struct simt_warp *sw = &sm->w[s].sw;
+        uint32_t m = exec_guard_mask(&sw->ew, &f->insts[cw->pc], home_mask(cw, wi));
+        tr->hslot[tr->nh++] = (uint8_t)s;
+        int e = core_rvc_read(&sm->rvc, sw, s, 0, f, cw->pc, di->src, di->nsrc, m,
+                              sm->last_coll, now);
+        if (e)
+            return e;
+    }
+    return 0;
+}
+
+int core_tbc_rvc_write(struct core_sm *sm, const struct core_tbc_rvc *tr,
+                       const struct core_dinst *di, int unit_ix, uint64_t now,
+                       unsigned *moves)
+{
+    *moves = 0;
+    if (tr->ctrl || !di->ndst)  /* control instructions write no register */
+        return 0;
+    for (unsigned i = 0; i < tr->nh; i++) {
+        unsigned s = tr->hslot[i], mv = 0;
+        const struct simt_warp *sw = &sm->w[s].sw;
+        int e = core_rvc_write(&sm->rvc, sw, s, 0, sm->k->f, tr->pc, di->dst, di->ndst,
+                               sw->res.active, di->unit, unit_ix, sm->last_coll, now,
+                               &mv);
+        if (e)
+            return e;
+        *moves += mv;
+    }
+    return 0;
 }
 
 void core_tbc_try_release(struct core_sm *sm, int32_t ci, uint64_t now)

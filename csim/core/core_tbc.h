@@ -113,7 +113,8 @@ int core_tbc_init(struct core_tbc *t, unsigned scheme, unsigned ncta,
 void core_tbc_free(struct core_tbc *t);
 /* At cycle now, decides whether kernel f is compacted (t->active) or why not
  * (t->reason: a warp-level instruction, a call, brx, textures, bar.red,
- * more than 32 warps per CTA, gscalar.compress) and resets statistics. */
+ * more than 32 warps per CTA, gscalar: G-Scalar's scalar execution or
+ * statistics) and resets statistics. */
 void core_tbc_kernel(struct core_tbc *t, const struct ptx_func *f,
                      uint32_t nwarps, bool gscalar, uint64_t now);
 /* After core_sm_launch_cta made CTA slot ci resident at now: its stack
@@ -147,6 +148,28 @@ int core_tbc_step(struct core_sm *sm, unsigned slot, uint64_t now,
 /* Releases CTA ci's barriers whose threads all arrived (replaces
  * core_sm.c's try_release while compacting). */
 void core_tbc_try_release(struct core_sm *sm, int32_t ci, uint64_t now);
+/* G-Scalar's compressed register file under compaction: the registers
+ * live in the home warps' rows, so an instruction of a compacted warp
+ * reads and writes each home warp's row with its own lanes. */
+struct core_tbc_rvc {
+    int32_t pc;
+    unsigned nh;                        /* home warps touched             */
+    uint8_t hslot[SIMT_CTA_MAX_W];      /* their slots                    */
+    bool ctrl;                          /* a control instruction          */
+};
+/* Before slot's instruction di executes at now: each home warp's source
+ * registers are read through the operand collector's decompressor with
+ * that warp's lanes (after the guard); *tr remembers the home warps for
+ * core_tbc_rvc_write. Returns 0 or LS_ERR_COSIM (sm->rvc.why). */
+int core_tbc_rvc_read(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
+                      uint64_t now, struct core_tbc_rvc *tr);
+/* After it executed: each home warp's destinations written under the
+ * lanes it wrote (one, possibly partial, write per home row) through the
+ * compressor of pipeline di->unit; *moves counts inserted moves. Returns
+ * 0 or an ls_status with sm->rvc.why. */
+int core_tbc_rvc_write(struct core_sm *sm, const struct core_tbc_rvc *tr,
+                       const struct core_dinst *di, int unit_ix, uint64_t now,
+                       unsigned *moves);
 /* Adds the unit's figures for this kernel into s (first = the SM that
  * also reports the launch: scheme, reason, launch count). */
 void core_tbc_stats(const struct core_tbc *t, bool first, ls_stats *s);

@@ -118,6 +118,21 @@ for hist in latest sticky counter2; do
     fi
   done
 done
+# G-Scalar's compressed register file with compaction: every operand read
+# of a compacted warp rebuilds each home warp's row (a wrong per-home write
+# stops the run: RVC MODEL ERROR), memory = functional
+"$cli" run all --size "$size" --mode timing --set simt.compaction=capri \
+  --set slp.permutation=balanced --set gscalar.compress=on \
+  --stats-json "$tmp/capri-rvc.json" >"$tmp/capri-rvc.txt" 2>&1
+rc=$?
+if [ "$rc" = 0 ] && python3 "$tmp/compare.py" "$tmp/func.json" "$tmp/capri-rvc.json" capri-rvc &&
+   python3 "$tmp/check.py" "$tmp/capri-rvc.json" capri &&
+   python3 -c 'import json,sys; r=[o for o in json.load(open(sys.argv[1])) if o["workload"]=="bfs"][0]; sys.exit(0 if r["compaction"]["uncompacted"] is None and r["cosim"]["rvc_decomp"]["transactions"] > 0 else 1)' "$tmp/capri-rvc.json"; then
+  ok "compaction=capri gscalar.compress=on: every workload PASS, memory = functional, bfs compacted with RVC traffic"
+else
+  bad "compaction=capri gscalar.compress=on: exit $rc or results/statistics wrong"
+  grep '^ *FAIL' "$tmp/capri-rvc.txt" >&2
+fi
 python3 - "$tmp/capri-latest-none.json" "$tmp/capri-bad.json" <<'PY'
 import json, sys
 runs = json.load(open(sys.argv[1]))
