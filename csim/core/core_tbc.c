@@ -933,6 +933,7 @@ int core_tbc_rvc_read(struct core_sm *sm, unsigned slot, const struct core_dinst
         unsigned s = tc->home[wi];
         const struct simt_warp *sw = &sm->w[s].sw;
         uint32_t m = exec_guard_mask(&sw->ew, &f->insts[cw->pc], home_mask(cw, wi));
+        tr->hmask[tr->nh] = m;
         tr->hslot[tr->nh++] = (uint8_t)s;
         int e = core_rvc_read(&sm->rvc, sw, s, 0, f, cw->pc, di->src, di->nsrc, m,
                               sm->last_coll, now);
@@ -953,7 +954,7 @@ int core_tbc_rvc_write(struct core_sm *sm, const struct core_tbc_rvc *tr,
         unsigned s = tr->hslot[i], mv = 0;
         const struct simt_warp *sw = &sm->w[s].sw;
         int e = core_rvc_write(&sm->rvc, sw, s, 0, sm->k->f, tr->pc, di->dst, di->ndst,
-                               sw->res.active, di->unit, unit_ix, sm->last_coll, now,
+                               tr->hmask[i], di->unit, unit_ix, sm->last_coll, now,
                                &mv);
         if (e)
             return e;

@@ -155,6 +155,9 @@ struct core_tbc_rvc {
     int32_t pc;
     unsigned nh;                        /* home warps touched             */
     uint8_t hslot[SIMT_CTA_MAX_W];      /* their slots                    */
+    uint32_t hmask[SIMT_CTA_MAX_W];     /* their lanes after the guard (the
+                                           running slot's own res is the
+                                           merged record, by position)    */
     bool ctrl;                          /* a control instruction          */
 };
 /* Before slot's instruction di executes at now: each home warp's source
