@@ -138,29 +138,34 @@ module capt #(
 
 `ifdef MUTANT_5   // an update also changes an invalid (flushed) entry
     assign uhit = utag == update_pc_i;
-`elsif MUTANT_6   // the update skips the tag check: a replaced entry is hit
+`else
+`ifdef MUTANT_6   // the update skips the tag check: a replaced entry is hit
     assign uhit = uvalid;
 `else
     assign uhit = uvalid && utag == update_pc_i;
 `endif
+`endif
 
     // history update from the WCU evaluation (one updater, on entry uidx)
-    always_comb begin
+    function automatic logic [HW-1:0] hist_upd(input logic [HW-1:0] h,
+                                               input logic adeq);
         if (HIST == 2) begin
-            if (update_adequate_i)
+            if (adeq)
 `ifdef MUTANT_2   // 2-bit counter wraps from 3 to 0 instead of saturating
-                uhist_new = uhist + HW'(1);
+                hist_upd = h + HW'(1);
 `else
-                uhist_new = (uhist == HW'(3)) ? uhist : uhist + HW'(1);
+                hist_upd = (h == HW'(3)) ? h : h + HW'(1);
 `endif
             else
-                uhist_new = (uhist == '0) ? uhist : uhist - HW'(1);
+                hist_upd = (h == '0) ? h : h - HW'(1);
         end else if (HIST == 1) begin
-            uhist_new = uhist | HW'(update_adequate_i);
+            hist_upd = h | HW'(adeq);
         end else begin
-            uhist_new = HW'(update_adequate_i);
+            hist_upd = HW'(adeq);
         end
-    end
+    endfunction
+
+    assign uhist_new = hist_upd(uhist, update_adequate_i);
 
     // ---- replacement state: victim one-hot (lru_oh) when the table is
     // full; touched (hit or allocated) on every lookup, reset by flush ----
