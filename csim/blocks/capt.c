@@ -7,7 +7,7 @@
 
 struct capt_cfg capt_cfg_default(void)
 {
-    struct capt_cfg c = {32, 32, CAPT_HIST_LATEST};
+    struct capt_cfg c = {32, 32, CAPT_HIST_LATEST, CAPT_LRU_TREE};
     return c;
 }
 
@@ -27,6 +27,8 @@ unsigned capt_storage_bits(const struct capt_cfg *cfg)
 
 unsigned capt_lru_bits(const struct capt_cfg *cfg)
 {
+    if (cfg->LRU == CAPT_LRU_TREE)
+        return cfg->ENTRIES - 1;
     return cfg->ENTRIES * capt_idx_bits(cfg);
 }
 
@@ -49,10 +51,25 @@ void capt_reset(struct capt_state *s)
         s->age[i] = (uint8_t)i;
 }
 
+const char *capt_cfg_error(const struct capt_cfg *cfg)
+{
+    if (cfg->ENTRIES < 2 || cfg->ENTRIES > CAPT_MAX_ENTRIES)
+        return "CAPT: ENTRIES must be 2..64";
+    if (cfg->LRU > CAPT_LRU_TRUE)
+        return "CAPT: LRU must be 0 (tree_plru) or 1 (true_lru)";
+    if (cfg->LRU == CAPT_LRU_TREE && (cfg->ENTRIES & (cfg->ENTRIES - 1)))
+        return "CAPT: tree pseudo-LRU (LRU=0) needs ENTRIES a power of two "
+               "(2, 4, 8, 16, 32, 64); use LRU=1 (true_lru) otherwise";
+    if (cfg->TAG_W < 1 || cfg->TAG_W > 32)
+        return "CAPT: TAG_W must be 1..32";
+    if (cfg->HIST > CAPT_HIST_CTR2)
+        return "CAPT: HIST must be 0 (latest), 1 (sticky) or 2 (counter2)";
+    return NULL;
+}
+
 int capt_init(struct capt_state *s, const struct capt_cfg *cfg)
 {
-    if (cfg->ENTRIES < 2 || cfg->ENTRIES > CAPT_MAX_ENTRIES ||
-        cfg->TAG_W < 1 || cfg->TAG_W > 32 || cfg->HIST > CAPT_HIST_CTR2)
+    if (capt_cfg_error(cfg))
         return -1;
     s->cfg = *cfg;
     capt_reset(s);
@@ -75,12 +92,19 @@ int capt_probe(const struct capt_state *s, uint32_t pc, unsigned *hist)
     return i;
 }
 
-/* First invalid entry, else the least recently used one. */
+/* First invalid entry, else the replacement policy's victim: the entry of
+ * age ENTRIES-1 (true LRU) or the leaf the tree bits point to (PLRU). */
 static unsigned victim(const struct capt_state *s)
 {
     for (unsigned i = 0; i < s->cfg.ENTRIES; i++)
         if (!s->valid[i])
             return i;
+    if (s->cfg.LRU == CAPT_LRU_TREE) {
+        unsigned k = 1;
+        while (k < s->cfg.ENTRIES)
+            k = 2 * k + s->plru[k];
+        return k - s->cfg.ENTRIES;
+    }
     for (unsigned i = 0; i < s->cfg.ENTRIES; i++)
         if (s->age[i] == s->cfg.ENTRIES - 1)
             return i;
@@ -101,8 +125,15 @@ static uint8_t hist_update(const struct capt_cfg *cfg, uint8_t h, int adeq)
     }
 }
 
+/* Entry e becomes the most recently used: true LRU ages the younger
+ * entries by one; tree PLRU points every node on e's path away from e. */
 static void touch(struct capt_state *s, unsigned e)
 {
+    if (s->cfg.LRU == CAPT_LRU_TREE) {
+        for (unsigned k = e + s->cfg.ENTRIES; k > 1; k /= 2)
+            s->plru[k / 2] = (uint8_t)!(k & 1);
+        return;
+    }
     uint8_t a = s->age[e];
     for (unsigned i = 0; i < s->cfg.ENTRIES; i++)
         if (s->age[i] < a)
@@ -116,12 +147,15 @@ void capt_step(struct capt_state *s, const struct capt_in *in,
     const struct capt_cfg *c = &s->cfg;
     uint32_t lpc = in->lookup_pc_i[0] & tag_mask(c);
     uint32_t upc = in->update_pc_i[0] & tag_mask(c);
+    uint32_t uidx = in->update_idx_i[0] & ((1u << capt_idx_bits(c)) - 1);
     int lv = in->lookup_valid_i[0] & 1, uv = in->update_valid_i[0] & 1;
     int adeq = in->update_adequate_i[0] & 1, flush = in->flush_i[0] & 1;
 
-    /* combinational, on the state before the edge */
+    /* combinational, on the state before the edge; the update reads one
+     * entry (update_idx_i) and compares its tag: no associative search */
     int hit = find(s, lpc);
-    int uhit = find(s, upc);
+    int uhit = uidx < c->ENTRIES && s->valid[uidx] && s->tag[uidx] == upc
+                   ? (int)uidx : -1;
     unsigned vic = victim(s);
     struct capt_out q;
     memset(&q, 0, sizeof q);
@@ -157,6 +191,7 @@ void capt_step(struct capt_state *s, const struct capt_in *in,
         for (unsigned i = 0; i < c->ENTRIES; i++) {
             s->valid[i] = 0;
             s->age[i] = (uint8_t)i;
+            s->plru[i] = 0;
         }
     } else {
         if (uv && uhit >= 0)
