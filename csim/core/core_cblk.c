@@ -20,6 +20,7 @@ void core_cblk_capt_cfg(unsigned entries, unsigned hist, struct capt_cfg *c)
     c->ENTRIES = entries;
     c->TAG_W = 32;
     c->HIST = hist;
+    c->LRU = entries & (entries - 1) ? CAPT_LRU_TRUE : CAPT_LRU_TREE;
 }
 
 static int fail(struct core_cblk *u, int st, const char *msg)
@@ -177,11 +178,12 @@ static int capt_edge(struct core_cblk *u, bool look, uint32_t pc, const char *wh
         const struct core_cblk_upd *q = &u->uq[u->uhead];
         in.update_valid_i[0] = 1;
         in.update_pc_i[0] = q->pc;
+        in.update_idx_i[0] = q->idx;
         in.update_adequate_i[0] = q->adequate;
         size_t l = strlen(w);
         snprintf(w + l, sizeof w - l, "%skernel %s, GPU cycle %llu, adequacy update "
-                 "of the branch at pc %u (%s)", l ? "; " : "",
-                 u->kernel ? u->kernel : "?", (unsigned long long)cyc, q->pc,
+                 "of the branch at pc %u, entry %u (%s)", l ? "; " : "",
+                 u->kernel ? u->kernel : "?", (unsigned long long)cyc, q->pc, q->idx,
                  q->adequate ? "adequate" : "not adequate");
         u->uhead = (u->uhead + 1) % u->ucap;
         u->un--;
@@ -203,10 +205,11 @@ static int capt_drain(struct core_cblk *u, uint64_t upto)
 }
 
 int core_cblk_lookup(struct core_cblk *u, uint64_t now, uint32_t pc,
-                     const char *where, bool *hit, bool *stall)
+                     const char *where, bool *hit, bool *stall, uint32_t *idx)
 {
     *hit = false;
     *stall = true;
+    *idx = 0;
     if (u->why)
         return LS_ERR_COSIM;
     if (now && capt_drain(u, now - 1))
@@ -220,10 +223,12 @@ int core_cblk_lookup(struct core_cblk *u, uint64_t now, uint32_t pc,
         return fail(u, LS_ERR_COSIM, "capt: a lookup gave no prediction (pred_valid_o 0)");
     *hit = o.pred_hit_o[0] != 0;
     *stall = o.pred_stall_o[0] != 0;
+    *idx = o.pred_idx_o[0];
     return 0;
 }
 
-int core_cblk_update(struct core_cblk *u, uint64_t at, uint32_t pc, bool adequate)
+int core_cblk_update(struct core_cblk *u, uint64_t at, uint32_t pc, uint32_t idx,
+                     bool adequate)
 {
     if (!u->capt)
         return 0;
@@ -242,6 +247,7 @@ int core_cblk_update(struct core_cblk *u, uint64_t at, uint32_t pc, bool adequat
     struct core_cblk_upd *r = &u->uq[(u->uhead + u->un++) % u->ucap];
     r->at = at;
     r->pc = pc;
+    r->idx = idx;
     r->adequate = adequate;
     return 0;
 }

@@ -32,6 +32,7 @@ struct capt_cfg;
 struct core_cblk_upd {
     uint64_t at;                /* GPU cycle of its edge (earliest)        */
     uint32_t pc;
+    uint32_t idx;               /* entry its branch's lookup returned      */
     uint8_t adequate;
 };
 
@@ -58,7 +59,8 @@ struct core_cblk_form {
 
 /* The WCU parameters of the GPU (W 32, NW 32 = warps per CTA compacted). */
 void core_cblk_wcu_cfg(struct wcu_cfg *c);
-/* The CAPT parameters for capri.entries / capri.history (TAG_W 32). */
+/* The CAPT parameters for capri.entries / capri.history (TAG_W 32; tree
+ * PLRU when entries is a power of two, else true LRU). */
 void core_cblk_capt_cfg(unsigned entries, unsigned hist, struct capt_cfg *c);
 /* Creates SM id's instances: the WCU when wcu, the CAPT when capt.
  * Returns 0 or -1 with err. */
@@ -77,13 +79,14 @@ int core_cblk_wcu_load(struct core_cblk *u, uint64_t now, const uint32_t *mask,
                        uint32_t umask, const char *where,
                        struct core_cblk_form *f);
 /* Looks branch pc up in the CAPT at the first edge at or after now;
- * *hit / *stall are pred_hit_o / pred_stall_o. Returns 0, or LS_ERR_COSIM
- * with u->why. */
+ * *hit / *stall / *idx are pred_hit_o / pred_stall_o / pred_idx_o.
+ * Returns 0, or LS_ERR_COSIM with u->why. */
 int core_cblk_lookup(struct core_cblk *u, uint64_t now, uint32_t pc,
-                     const char *where, bool *hit, bool *stall);
-/* Queues the CAPT update of branch pc for the edge of cycle at (or the
- * first free one after it). Returns 0 or LS_ERR_NOMEM with u->why. */
-int core_cblk_update(struct core_cblk *u, uint64_t at, uint32_t pc,
+                     const char *where, bool *hit, bool *stall, uint32_t *idx);
+/* Queues the CAPT update of branch pc in entry idx (the one its lookup
+ * returned) for the edge of cycle at (or the first free one after it).
+ * Returns 0 or LS_ERR_NOMEM with u->why. */
+int core_cblk_update(struct core_cblk *u, uint64_t at, uint32_t pc, uint32_t idx,
                      bool adequate);
 /* Kernel end at GPU cycle end: both instances are clocked through the edge
  * of cycle end - 1; queued updates drain on extra edges. Returns 0 or

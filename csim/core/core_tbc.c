@@ -502,8 +502,12 @@ static int form(struct core_sm *sm, unsigned ci, unsigned slot, uint64_t now,
         bool adequate = f.nw_min < f.nw_nocomp;
         t->st.q[adequate ? 2 : 0] += tc->pred_bypass;   /* B/S, B/B */
         t->st.q[adequate ? 1 : 3] += tc->pred_stall;    /* S/S, S/B */
+        /* the update names the entry the branch's lookup returned; a
+         * branch no warp looked up (none diverged) has none: no update */
+        bool looked = tc->pred_bypass + tc->pred_stall > 0;
         tc->pred_bypass = tc->pred_stall = 0;
-        if (core_cblk_update(&t->blk, f.load_at + 1, (uint32_t)bpc, f.adequate) != 0)
+        if (looked && core_cblk_update(&t->blk, f.load_at + 1, (uint32_t)bpc,
+                                       tc->capt_idx, f.adequate) != 0)
             return -1;
     }
     return 0;
@@ -745,7 +749,8 @@ static int capri_branch(struct core_sm *sm, unsigned slot, unsigned ci, int32_t 
         char where[200];
         bool hit, stall;
         where_of(sm, ci, "branch", pc, where, sizeof where);
-        if (core_cblk_lookup(&t->blk, now, (uint32_t)pc, where, &hit, &stall) != 0)
+        if (core_cblk_lookup(&t->blk, now, (uint32_t)pc, where, &hit, &stall,
+                             &tc->capt_idx) != 0)
             return -1;
         t->st.lookups++;
         t->st.hits += hit;

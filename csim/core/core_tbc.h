@@ -64,6 +64,7 @@ struct core_tbc_cta {
     uint32_t pred_stall, pred_bypass;   /* capri predictions at the top
                                            entry's branch, judged when it
                                            is formed                       */
+    uint32_t capt_idx;                  /* CAPT entry its last lookup gave */
 };
 
 /* Statistics of one SM over a kernel (summed into ls_stats.compaction). */

@@ -371,7 +371,8 @@ static const struct cosim_desc wcu_desc = {
 static long capt_get(const void *cfg, unsigned i)
 {
     const struct capt_cfg *c = cfg;
-    return i == 0 ? (long)c->ENTRIES : i == 1 ? (long)c->TAG_W : (long)c->HIST;
+    const unsigned v[] = { c->ENTRIES, c->TAG_W, c->HIST, c->LRU };
+    return i < 4 ? (long)v[i] : 0;
 }
 
 static int capt_set(void *cfg, const char *name, long v)
@@ -383,6 +384,8 @@ static int capt_set(void *cfg, const char *name, long v)
         c->TAG_W = (unsigned)v;
     else if (!strcmp(name, "HIST"))
         c->HIST = (unsigned)v;
+    else if (!strcmp(name, "LRU"))
+        c->LRU = (unsigned)v;
     else
         return -1;
     return 0;
@@ -395,7 +398,7 @@ static void capt_def(void *cfg)
 
 COSIM_GLUE(capt)
 
-/* rtl/capt.v: the PCs are TAG_W bits, pred_idx_o max(1, log2 ENTRIES) */
+/* rtl/capt.v: the PCs are TAG_W bits, the indices max(1, log2 ENTRIES) */
 static void capt_dims_v(const void *cfg, const char *port, unsigned *bits,
                         unsigned *count)
 {
@@ -403,7 +406,7 @@ static void capt_dims_v(const void *cfg, const char *port, unsigned *bits,
     (void)count;
     if (!strcmp(port, "lookup_pc_i") || !strcmp(port, "update_pc_i"))
         *bits = c->TAG_W;
-    else if (!strcmp(port, "pred_idx_o"))
+    else if (!strcmp(port, "pred_idx_o") || !strcmp(port, "update_idx_i"))
         *bits = capt_idx_bits(c);
 }
 
@@ -430,7 +433,7 @@ static const struct cosim_desc capt_desc = {
     /* every output is a register that is 0 without its valid bit; the
      * table changes only on a lookup, update or flush (docs/blocks/capt.md) */
     .settle = 1,
-    .params = { "ENTRIES", "TAG_W", "HIST", NULL },
+    .params = { "ENTRIES", "TAG_W", "HIST", "LRU", NULL },
     .get_param = capt_get,
     .set_param = capt_set,
     .cfg_default = capt_def,

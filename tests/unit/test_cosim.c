@@ -421,6 +421,7 @@ static void test_capt_clocking_rule(void **state)
         struct capt_cfg c = capt_cfg_default();
         c.ENTRIES = trial % 3 == 0 ? 4 : 32;
         c.HIST = trial % 3;
+        c.LRU = trial % 2 ? CAPT_LRU_TRUE : CAPT_LRU_TREE;
         assert_int_equal(capt_init(&s, &c), 0);
         struct capt_in in, idle;
         struct capt_out o, o2;
@@ -432,6 +433,7 @@ static void test_capt_clocking_rule(void **state)
             in.lookup_pc_i[0] = (uint32_t)(rnd(&seed) % 12);
             in.update_valid_i[0] = (uint32_t)(rnd(&seed) & 1);
             in.update_pc_i[0] = (uint32_t)(rnd(&seed) % 12);
+            in.update_idx_i[0] = (uint32_t)(rnd(&seed) % c.ENTRIES);
             in.update_adequate_i[0] = (uint32_t)(rnd(&seed) & 1);
             in.flush_i[0] = rnd(&seed) % 40 == 0 && i + 1 < n;
             capt_step(&s, &in, &o);
