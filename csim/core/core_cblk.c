@@ -14,13 +14,15 @@ void core_cblk_wcu_cfg(struct wcu_cfg *c)
     c->NW = WCU_MAX_NW;
 }
 
-void core_cblk_capt_cfg(unsigned entries, unsigned hist, struct capt_cfg *c)
+void core_cblk_capt_cfg(unsigned entries, unsigned hist, unsigned lru,
+                        struct capt_cfg *c)
 {
     *c = capt_cfg_default();
     c->ENTRIES = entries;
     c->TAG_W = 32;
     c->HIST = hist;
-    c->LRU = entries & (entries - 1) ? CAPT_LRU_TRUE : CAPT_LRU_TREE;
+    c->LRU = lru == 1 ? CAPT_LRU_TREE : lru == 2 ? CAPT_LRU_TRUE
+           : entries & (entries - 1) ? CAPT_LRU_TRUE : CAPT_LRU_TREE;
 }
 
 static int fail(struct core_cblk *u, int st, const char *msg)
@@ -50,13 +52,13 @@ static int make(struct cosim_inst **b, struct cosim_env *env, const char *blk,
 
 int core_cblk_init(struct core_cblk *u, struct cosim_env *env, unsigned id,
                    bool wcu, bool capt, unsigned entries, unsigned hist,
-                   char *err, size_t n)
+                   unsigned lru, char *err, size_t n)
 {
     memset(u, 0, sizeof *u);
     struct wcu_cfg wc;
     struct capt_cfg cc;
     core_cblk_wcu_cfg(&wc);
-    core_cblk_capt_cfg(entries, hist, &cc);
+    core_cblk_capt_cfg(entries, hist, lru, &cc);
     if (wcu && make(&u->wcu, env, "wcu", &wc, id, err, n) != 0)
         return -1;
     if (capt && make(&u->capt, env, "capt", &cc, id, err, n) != 0)

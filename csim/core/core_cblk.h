@@ -59,14 +59,16 @@ struct core_cblk_form {
 
 /* The WCU parameters of the GPU (W 32, NW 32 = warps per CTA compacted). */
 void core_cblk_wcu_cfg(struct wcu_cfg *c);
-/* The CAPT parameters for capri.entries / capri.history (TAG_W 32; tree
- * PLRU when entries is a power of two, else true LRU). */
-void core_cblk_capt_cfg(unsigned entries, unsigned hist, struct capt_cfg *c);
+/* The CAPT parameters for capri.entries / .history / .lru (TAG_W 32; lru
+ * 0 auto: tree PLRU when entries is a power of two, else true LRU; 1 tree
+ * PLRU; 2 true LRU). */
+void core_cblk_capt_cfg(unsigned entries, unsigned hist, unsigned lru,
+                        struct capt_cfg *c);
 /* Creates SM id's instances: the WCU when wcu, the CAPT when capt.
  * Returns 0 or -1 with err. */
 int core_cblk_init(struct core_cblk *u, struct cosim_env *env, unsigned id,
                    bool wcu, bool capt, unsigned entries, unsigned hist,
-                   char *err, size_t n);
+                   unsigned lru, char *err, size_t n);
 /* Frees the unit. */
 void core_cblk_free(struct core_cblk *u);
 /* Resets both instances for a kernel starting at GPU cycle now. */

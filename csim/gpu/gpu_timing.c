@@ -101,7 +101,8 @@ ls_status gpu_cosim_init(ls_gpu *gpu, const ls_config *lc)
         core_cblk_wcu_cfg(&wc);
         struct capt_cfg cc;
         core_cblk_capt_cfg((unsigned)gpu->tcfg.capri_entries,
-                           (unsigned)gpu->tcfg.capri_history, &cc);
+                           (unsigned)gpu->tcfg.capri_history,
+                           (unsigned)gpu->tcfg.capri_lru, &cc);
         const void *pc = b == LS_BLK_BGP ? (const void *)&bc
                        : b == LS_BLK_RVC_COMP || b == LS_BLK_RVC_DECOMP ? (const void *)&rc
                        : b == LS_BLK_WCU ? (const void *)&wc
@@ -159,7 +160,8 @@ static ls_status ensure_machine(ls_gpu *gpu)
                 r = core_cblk_init(&sm->tbc.blk, gpu->cosim, i, tbc_wcu(tc),
                                    tc->simt_compaction == CORE_TBC_CAPRI,
                                    (unsigned)tc->capri_entries,
-                                   (unsigned)tc->capri_history, e, sizeof e);
+                                   (unsigned)tc->capri_history,
+                                   (unsigned)tc->capri_lru, e, sizeof e);
             if (r != 0) {
                 gpu_timing_free(gpu);
                 return GPU_FAIL(gpu, LS_ERR_INVALID, "%s", e);
