@@ -110,7 +110,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(WLLIB) $(LIB)
 # register-file compression on, so the RVC blocks see every write-back and
 # operand read: docs/gscalar.md)
 run: deps $(CLI)
-	$(CLI) run all --mode timing --config gtx480 --cosim all --set lamar.gdu=bgp --set gscalar.compress=on --table
+	$(CLI) run all --mode timing --config gtx480 --cosim all --set lamar.gdu=bgp --set gscalar.compress=on --set simt.compaction=capri --set slp.permutation=balanced --table
 
 # re-runs a block trace written on a mismatch: make replay TRACE=build/fail/...
 replay: deps $(CLI)

@@ -295,6 +295,20 @@ typedef struct ls_compaction_stats {
                                     ceil(threads / 32)                        */
     uint64_t stall_slot_cycles;  /* warp-slot cycles of live CTAs without a
                                     warp to run (waiting at a compaction point) */
+    /* capri: CAPT lookups (divergent warps at a branch), hits, predictions;
+     * non-divergent warps that bypassed without a lookup; bypasses
+     * predicted but refused (the warp shares a home warp with another);
+     * warps that bypassed */
+    uint64_t capri_lookups, capri_hits, capri_pred_stall, capri_pred_bypass;
+    uint64_t capri_nodiv_bypass, capri_bypass_denied, capri_bypassed;
+    /* prediction quality (Fig 4.21), prediction/outcome: [0] Bypass/Bypass,
+     * [1] Stall/Stall, [2] Bypass/Stall, [3] Stall/Bypass; the outcome is
+     * the WCU evaluator's (NW_min < NW_noTBC: compaction reduces warps) */
+    uint64_t capri_quality[4];
+    /* per branch class (docs/branch-classes.md; [0] P, [1] D): compaction
+     * points after a branch of the class, NW_noTBC and NW_TBC sums there
+     * (compaction rate 1 - NW_TBC / NW_noTBC, Fig 4.26) */
+    uint64_t class_points[2], class_nw_nocomp[2], class_nw_tbc[2];
 } ls_compaction_stats;
 
 #define LS_STACK_HIST 16

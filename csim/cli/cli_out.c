@@ -123,13 +123,36 @@ static void json_compaction(FILE *f, int in, const ls_stats *s)
             "\"issued\": %llu, \"issued_active\": %llu, \"thread_insts\": %llu, "
             "\"points\": %llu, \"divergent_points\": %llu, \"warps_formed\": %llu, "
             "\"nw_nocomp\": %llu, \"nw_tbc\": %llu, \"nw_ideal\": %llu, "
-            "\"stall_slot_cycles\": %llu, \"uncompacted\": ",
+            "\"stall_slot_cycles\": %llu",
             (unsigned long long)c->launches, (unsigned long long)c->uncompacted,
             (unsigned long long)c->issued, (unsigned long long)c->issued_active,
             (unsigned long long)c->thread_insts, (unsigned long long)c->points,
             (unsigned long long)c->divergent_points, (unsigned long long)c->warps_formed,
             (unsigned long long)c->nw_nocomp, (unsigned long long)c->nw_tbc,
             (unsigned long long)c->nw_ideal, (unsigned long long)c->stall_slot_cycles);
+    /* per branch class (Fig 4.26) and capri's predictions (Fig 4.21) */
+    fprintf(f, ", \"classes\": {");
+    for (unsigned i = 0; i < 2; i++) {
+        fprintf(f, "%s\"%s\": {\"points\": %llu, \"nw_nocomp\": %llu, \"nw_tbc\": %llu, "
+                "\"compaction_rate\": ", i ? ", " : "", i ? "D" : "P",
+                (unsigned long long)c->class_points[i],
+                (unsigned long long)c->class_nw_nocomp[i],
+                (unsigned long long)c->class_nw_tbc[i]);
+        json_num(f, c->class_nw_nocomp[i] ? 1.0 - ratio(c->class_nw_tbc[i],
+                                                        c->class_nw_nocomp[i]) : 0.0);
+        fprintf(f, "}");
+    }
+    fprintf(f, "}, \"capri\": {\"lookups\": %llu, \"hits\": %llu, \"pred_stall\": %llu, "
+            "\"pred_bypass\": %llu, \"nodiv_bypass\": %llu, \"bypass_denied\": %llu, "
+            "\"bypassed\": %llu, \"quality\": {\"bypass_bypass\": %llu, "
+            "\"stall_stall\": %llu, \"bypass_stall\": %llu, \"stall_bypass\": %llu}}, "
+            "\"uncompacted\": ",
+            (unsigned long long)c->capri_lookups, (unsigned long long)c->capri_hits,
+            (unsigned long long)c->capri_pred_stall, (unsigned long long)c->capri_pred_bypass,
+            (unsigned long long)c->capri_nodiv_bypass,
+            (unsigned long long)c->capri_bypass_denied, (unsigned long long)c->capri_bypassed,
+            (unsigned long long)c->capri_quality[0], (unsigned long long)c->capri_quality[1],
+            (unsigned long long)c->capri_quality[2], (unsigned long long)c->capri_quality[3]);
     if (s->uncompacted[0])
         fprintf(f, "\"uncompacted: %s\"},\n", s->uncompacted);
     else

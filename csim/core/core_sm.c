@@ -132,7 +132,8 @@ int core_sm_kernel(struct core_sm *sm, const struct core_kernel *k, uint64_t now
     sm->err_slot = -1;
     core_slp_kernel(&sm->slp, k->f->name, now);
     core_rvc_kernel(&sm->rvc, k->f->name, now);
-    core_tbc_kernel(&sm->tbc, k->f, k->nwarps, sm->c->gscalar_compress != 0, now); /* TBC */
+    core_tbc_kernel(&sm->tbc, k->f, k->nwarps,       /* TBC */
+                    sm->c->gscalar_scalar != 0 || sm->c->gscalar_stats != 0, now);
     return 0;
 }
 
@@ -610,7 +611,12 @@ static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
     unsigned rframe = 0, rnframes = w->sw.nframes, gs_cls = 0, gs_halves = 0;
     const struct ptx_func *rf = NULL;
     int32_t rpc = 0;
-    if (sm->rvc.on && w->sw.sp) {
+    struct core_tbc_rvc tr;     /* TBC: per home warp (core_tbc_rvc_read) */
+    if (sm->rvc.on && sm->tbc.active) {
+        int e = core_tbc_rvc_read(sm, slot, di, now, &tr);
+        if (e)
+            return e;
+    } else if (sm->rvc.on && w->sw.sp) {
         const struct simt_entry *t = &w->sw.stack[w->sw.sp - 1];
         rframe = t->frame;
         rf = w->sw.frames[rframe].func;
@@ -629,13 +635,21 @@ static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
     uint64_t tbc_done = 0;      /* TBC: home slots whose CTA finished */
     if (sm->tbc.active) {
         if (core_tbc_step(sm, slot, now, &tbc_done) != 0)
-            return LS_ERR_MEMFAULT;
+            return sm->tbc.blk.why ? LS_ERR_COSIM : LS_ERR_MEMFAULT;
     } else {
         rc = simt_step(&w->sw);
     }
     if (rc == SIMT_RC_ERROR) {
         sm->err_slot = (int)slot;
         return LS_ERR_MEMFAULT;
+    }
+    if (sm->rvc.on && sm->tbc.active) {     /* TBC: one write per home warp */
+        unsigned moves = 0;
+        int e = core_tbc_rvc_write(sm, &tr, di, unit_ix, now, &moves);
+        if (e)
+            return e;
+        at += moves;
+        sm->gs_ii = 0;
     }
     if (rf) {
         if (w->sw.nframes > rnframes) {     /* a call: the callee's zeroed frame */

@@ -6,6 +6,8 @@
 #include <string.h>
 #include "core/core.h"
 #include "blocks/slp.h"
+#include "ptx/ptx_taint.h"
+#include "cosim/cosim.h"
 
 /* For each set bit v of mask, lowest first (a distinct counter per v, so
  * loops nest without shadowing). */
@@ -29,8 +31,7 @@ int core_tbc_init(struct core_tbc *t, unsigned scheme, unsigned ncta,
     for (unsigned i = 0; i < ncta; i++)
         if (simt_cta_alloc(&t->cta[i].st, max_depth) != 0)
             return -1;
-    struct wcu_cfg wc = wcu_cfg_default();
-    return wcu_init(&t->wcu, &wc);
+    return 0;
 }
 
 void core_tbc_free(struct core_tbc *t)
@@ -38,6 +39,8 @@ void core_tbc_free(struct core_tbc *t)
     for (unsigned i = 0; t->cta && i < t->ncta; i++)
         simt_cta_free(&t->cta[i].st);
     free(t->cta);
+    free(t->cls);
+    core_cblk_free(&t->blk);
     memset(t, 0, sizeof *t);
 }
 
@@ -95,11 +98,23 @@ void core_tbc_kernel(struct core_tbc *t, const struct ptx_func *f,
     memset(t->w, 0, sizeof t->w);
     t->reason[0] = 0;
     t->active = false;
-    t->wcu_free = 0;
     t->last_acct = now;
     if (t->scheme == CORE_TBC_NONE)
         return;
-    wcu_reset(&t->wcu);
+    core_cblk_kernel(&t->blk, f->name, now);
+    for (unsigned i = 0; i < t->ncta; i++) {
+        t->cta[i].nbyp = 0;
+        t->cta[i].pred_stall = t->cta[i].pred_bypass = 0;
+    }
+    /* branch classes for the per-class statistics (NULL: not counted) */
+    free(t->cls);
+    t->cls = malloc(f->ninsts ? f->ninsts : 1);
+    struct ptx_diag d;
+    memset(&d, 0, sizeof d);
+    if (t->cls && ptx_taint_branches(f, 0, t->cls, NULL, &d) != 0) {
+        free(t->cls);
+        t->cls = NULL;
+    }
     int32_t pc = -1;
     const char *why = uncompactable(f, &pc);
     if (why)
@@ -108,8 +123,8 @@ void core_tbc_kernel(struct core_tbc *t, const struct ptx_func *f,
     else if (nwarps > SIMT_CTA_MAX_W)
         snprintf(t->reason, sizeof t->reason, "%u warps per CTA (at most %u)",
                  nwarps, SIMT_CTA_MAX_W);
-    else if (gscalar)
-        snprintf(t->reason, sizeof t->reason, "gscalar.compress = on");
+    else if (gscalar)       /* its per-warp classes are not merged */
+        snprintf(t->reason, sizeof t->reason, "gscalar.scalar or gscalar.stats on");
     else
         t->active = true;
 }
@@ -122,6 +137,7 @@ static void place(struct core_sm *sm, unsigned slot, int32_t pc, uint32_t pos,
     struct core_warp *w = &sm->w[slot];
     cw->on = 1;
     cw->at_bar = 0;
+    cw->ahead = cw->waiting = 0;
     cw->pc = pc;
     cw->pos = pos;
     cw->ready = ready;
@@ -175,7 +191,7 @@ bool core_tbc_blocked(const struct core_sm *sm, unsigned slot, uint64_t now,
                       uint64_t *when)
 {
     const struct core_tbc_warp *cw = &sm->tbc.w[slot];
-    if (!cw->on || cw->at_bar) {
+    if (!cw->on || cw->at_bar || cw->waiting) {
         *when = CORE_INF;
         return true;
     }
@@ -279,14 +295,121 @@ static void slp_map_of(struct core_sm *sm, struct core_tbc_cta *tc, uint32_t wi,
         tc->l2p[wi][l] = (uint8_t)slp_phys(32, key, rot, l);
 }
 
+/* Lanes of home warp wi that the compacted warp runs. */
+static uint32_t home_mask(const struct core_tbc_warp *cw, uint32_t wi)
+{
+    uint32_t m = 0;
+    TBC_EACH(cw->pos, p) {
+        if (cw->wid[p] == wi)
+            m |= 1u << cw->lane[p];
+    }
+    return m;
+}
+
+/* Home warps of positions pos of a compacted warp. */
+static uint32_t rows_of(const uint8_t *wid, uint32_t pos)
+{
+    uint32_t h = 0;
+    TBC_EACH(pos, p) { h |= 1u << wid[p]; }
+    return h;
+}
+
+/* A slot of CTA ci that holds no compacted warp, or -1. */
+static int free_slot(const struct core_sm *sm, const struct core_tbc_cta *tc)
+{
+    for (uint32_t wi = 0; wi < tc->st.nwarps; wi++)
+        if (!sm->tbc.w[tc->home[wi]].on)
+            return tc->home[wi];
+    return -1;
+}
+
+/* "CTA (x,y,z) ... at pc N (line L)" for block reports. */
+static void where_of(const struct core_sm *sm, unsigned ci, const char *what,
+                     int32_t pc, char *buf, size_t n)
+{
+    const struct core_cta *cta = &sm->cta[ci];
+    const struct ptx_func *f = sm->k->f;
+    snprintf(buf, n, "%s of CTA (%u,%u,%u) at pc %d (line %u) on SM %u", what,
+             cta->ctaid[0], cta->ctaid[1], cta->ctaid[2], pc,
+             (uint32_t)pc < f->ninsts ? f->insts[pc].line : f->line, sm->id);
+}
+
+/* The WCU's compacted warps must hold every thread of the rows it
+ * compacts exactly once, each in its physical lane (a check of whatever
+ * backend answered: a wrong warp would silently change the run). */
+static bool wcu_partition_ok(const struct core_cblk_form *f, const uint32_t *mask,
+                             uint32_t umask, uint32_t nw)
+{
+    uint32_t seen[SIMT_CTA_MAX_W] = { 0 };
+    for (unsigned j = 0; j < f->k; j++)
+        TBC_EACH(f->lanes[j], p) {
+            unsigned w = f->wid[j][p];
+            if (w >= nw || !(umask >> w & 1) || !(mask[w] >> p & 1) ||
+                (seen[w] >> p & 1))
+                return false;
+            seen[w] |= 1u << p;
+        }
+    for (uint32_t w = 0; w < nw; w++)
+        if ((umask >> w & 1) && seen[w] != mask[w])
+            return false;
+    return true;
+}
+
+/* The warps of the new top entry at stack index idx that bypassed its
+ * branch join it: a warp running ahead is counted, one waiting to be
+ * placed goes into a free slot. Returns the warps that run the entry, or
+ * -1 (no slot: an engine failure). */
+static int attach(struct core_sm *sm, unsigned ci, int idx, uint64_t now)
+{
+    struct core_tbc_cta *tc = &sm->tbc.cta[ci];
+    const struct simt_cta_entry *e = &tc->st.stack[idx];
+    int n = 0;
+    for (unsigned i = 0; i < tc->nbyp;) {
+        struct core_tbc_byp *r = &tc->byp[i];
+        if (r->ent != idx) {
+            i++;
+            continue;
+        }
+        if (r->slot >= 0) {
+            struct core_tbc_warp *cw = &sm->tbc.w[r->slot];
+            cw->ahead = cw->waiting = 0;
+            if (cw->pc == e->rpc) {         /* its path ended ahead of it */
+                cw->on = 0;
+                sm->wake[r->slot] = CORE_INF;
+                sm->wake_reason[r->slot] = CORE_ST_BARRIER;
+            } else {
+                n++;
+                sm->wake[r->slot] = 0;
+                if (sm->w[r->slot].ibuf_ready < now + 1)
+                    sm->w[r->slot].ibuf_ready = now + 1;
+                if (sm->next_try > now + 1)
+                    sm->next_try = now + 1;
+            }
+        } else {
+            int s = free_slot(sm, tc);
+            if (s < 0)
+                return -1;
+            place(sm, (unsigned)s, r->pc, r->pos, r->wid, r->lane, now + 1);
+            n++;
+        }
+        tc->byp[i] = tc->byp[--tc->nbyp];
+    }
+    return n;
+}
+
 /* The top entry of CTA ci is ready (its mask known): forms its compacted
- * warps (the WCU, or NW_ideal warps under ideal) into the home slots. */
-static void form(struct core_sm *sm, unsigned ci, uint64_t now)
+ * warps (the WCU, or NW_ideal warps under ideal) into free slots of the
+ * CTA; bpc >= 0: the entry is the first after the branch at bpc was
+ * decided (its compaction point: CAPT update, statistics by class).
+ * Returns 0, or -1 with the failure in sm (block report or engine). */
+static int form(struct core_sm *sm, unsigned ci, unsigned slot, uint64_t now,
+                int32_t bpc)
 {
     struct core_tbc *t = &sm->tbc;
     struct core_tbc_cta *tc = &t->cta[ci];
     struct simt_cta *c = &tc->st;
     struct simt_cta_entry *e = simt_cta_top(c);
+    int idx = (int)c->sp - 1;
     uint32_t nw = c->nwarps, thr = simt_cta_threads(e, nw), nocomp = 0;
     for (uint32_t wi = 0; wi < nw; wi++)
         nocomp += e->mask[wi] != 0;
@@ -309,44 +432,85 @@ static void form(struct core_sm *sm, unsigned ci, uint64_t now)
         if (p)
             place(sm, tc->home[k++], e->npc, (uint32_t)((1ull << p) - 1), wid,
                   lane, now + 1);
-    } else {
-        struct wcu_in in;
-        struct wcu_out o;
-        memset(&in, 0, sizeof in);
-        uint8_t p2l[SIMT_CTA_MAX_W][32];
-        for (uint32_t wi = 0; wi < nw; wi++) {
-            slp_map_of(sm, tc, wi, now);
-            TBC_EACH(e->mask[wi], l) {
-                unsigned p = tc->l2p[wi][l];
-                in.mask_i[wi] |= 1u << p;
-                p2l[wi][p] = (uint8_t)l;
-            }
-            if (e->mask[wi])
-                in.umask_i[0] |= 1u << wi;
-        }
-        uint64_t at = now > t->wcu_free ? now : t->wcu_free;
-        in.load_i[0] = 1;
-        wcu_step(&t->wcu, &in, &o);
-        memset(&in, 0, sizeof in);
-        for (uint64_t edge = at + 1; k < nw; edge++) {
-            wcu_step(&t->wcu, &in, &o);
-            if (!o.out_valid_o[0])
-                break;
-            uint8_t wid[32] = { 0 }, lane[32] = { 0 };
-            TBC_EACH(o.out_lanes_o[0], p) {
-                wid[p] = (uint8_t)o.out_wid_o[p];
-                lane[p] = p2l[wid[p]][p];
-            }
-            place(sm, tc->home[k++], e->npc, o.out_lanes_o[0], wid, lane, edge + 1);
-            t->wcu_free = edge + 1;
-            if (o.out_done_o[0])
-                break;
+        e->wcnt = k;
+        tc->formed = k;
+        t->st.warps_formed += k;
+        t->st.nw_tbc += k;
+        return 0;
+    }
+    uint32_t mask[SIMT_CTA_MAX_W] = { 0 }, brows = 0;
+    uint8_t p2l[SIMT_CTA_MAX_W][32];
+    for (unsigned i = 0; i < tc->nbyp; i++)
+        if (tc->byp[i].ent == idx)
+            brows |= tc->byp[i].rows;
+    for (uint32_t wi = 0; wi < nw; wi++) {
+        slp_map_of(sm, tc, wi, now);
+        TBC_EACH(e->mask[wi], l) {
+            unsigned p = tc->l2p[wi][l];
+            mask[wi] |= 1u << p;
+            p2l[wi][p] = (uint8_t)l;
         }
     }
+    uint32_t umask = (uint32_t)(((uint64_t)1 << nw) - 1) & ~brows;
+    char where[200];
+    where_of(sm, ci, "compaction point", e->npc, where, sizeof where);
+    struct core_cblk_form f;
+    if (core_cblk_wcu_load(&t->blk, now, mask, umask, where, &f) != 0)
+        return -1;
+    if (!wcu_partition_ok(&f, mask, umask, nw)) {
+        char m[400];
+        snprintf(m, sizeof m, "WCU MODEL ERROR: %s: the compacted warps do not hold "
+                 "each thread of the compacted warps' rows exactly once (%s backend)",
+                 where, cosim_backend_name(t->blk.wcu->backend));
+        free(t->blk.why);
+        t->blk.why = strdup(m);
+        return -1;
+    }
+    for (unsigned j = 0; j < f.k; j++) {
+        uint8_t wid[32] = { 0 }, lane[32] = { 0 };
+        TBC_EACH(f.lanes[j], p) {
+            wid[p] = f.wid[j][p];
+            lane[p] = p2l[wid[p]][p];
+        }
+        int s = free_slot(sm, tc);
+        if (s < 0)
+            return tbc_fail(sm, slot, e->npc, "thread-block compaction: no free warp "
+                            "slot for a compacted warp (engine error)");
+        place(sm, (unsigned)s, e->npc, f.lanes[j], wid, lane, f.at[j] + 1);
+        k++;
+    }
+    t->st.warps_formed += k;
+    int a = attach(sm, ci, idx, now);
+    if (a < 0)
+        return tbc_fail(sm, slot, e->npc, "thread-block compaction: no free warp slot "
+                        "for a bypassed warp (engine error)");
+    k += (unsigned)a;
     e->wcnt = k;
     tc->formed = k;
-    t->st.warps_formed += k;
     t->st.nw_tbc += k;
+    if (bpc < 0)
+        return 0;
+    /* the compaction point of the branch at bpc */
+    unsigned cl = t->cls ? t->cls[bpc] : PTX_BCLS_NONE;
+    if (cl == PTX_BCLS_P || cl == PTX_BCLS_D) {
+        t->st.cls_points[cl - 1]++;
+        t->st.cls_nocomp[cl - 1] += nocomp;
+        t->st.cls_tbc[cl - 1] += k;
+    }
+    if (t->scheme == CORE_TBC_CAPRI) {
+        /* the evaluator judged the CTA mask: reduced the warp count? */
+        bool adequate = f.nw_min < f.nw_nocomp;
+        t->st.q[adequate ? 2 : 0] += tc->pred_bypass;   /* B/S, B/B */
+        t->st.q[adequate ? 1 : 3] += tc->pred_stall;    /* S/S, S/B */
+        /* the update names the entry the branch's lookup returned; a
+         * branch no warp looked up (none diverged) has none: no update */
+        bool looked = tc->pred_bypass + tc->pred_stall > 0;
+        tc->pred_bypass = tc->pred_stall = 0;
+        if (looked && core_cblk_update(&t->blk, f.load_at + 1, (uint32_t)bpc,
+                                       tc->capt_idx, f.adequate) != 0)
+            return -1;
+    }
+    return 0;
 }
 
 /* The CTA's home warps finished: every home slot goes into *done. */
@@ -369,16 +533,59 @@ static void cta_done(struct core_sm *sm, unsigned ci, uint64_t *done)
 
 static int check_deadlock(struct core_sm *sm, unsigned slot, unsigned ci, int32_t pc);
 
-/* slot's compacted warp leaves its slot (branch, reconvergence point,
- * every thread exited); the last one of the entry decides it. */
-static int leave(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *done)
+/* The top entry of CTA ci has no warp left: decides it and forms the next
+ * entries until one has warps to run (or the CTA ends). */
+static int next_point(struct core_sm *sm, unsigned slot, unsigned ci, uint64_t now,
+                      uint64_t *done)
 {
-    unsigned ci = (unsigned)sm->w[slot].cta;
+    struct core_tbc_cta *tc = &sm->tbc.cta[ci];
+    for (;;) {
+        struct simt_cta_entry *e = simt_cta_top(&tc->st);
+        if (!e) {
+            cta_done(sm, ci, done);
+            return 0;
+        }
+        int level = (int)tc->st.sp - 1;
+        int32_t bpc = e->br_pc;
+        bool div;
+        switch (simt_cta_resolve(&tc->st, &div)) {
+        case SIMT_CTA_DONE:
+            cta_done(sm, ci, done);
+            return 0;
+        case SIMT_CTA_OVERFLOW:
+            return tbc_fail(sm, slot, sm->tbc.w[slot].pc,
+                            "thread-block compaction: CTA reconvergence stack overflow "
+                            "(max_stack_depth)");
+        default:
+            break;
+        }
+        sm->tbc.st.divergent += div;
+        /* bypasses of the decided branch find their path's entry */
+        for (unsigned i = 0; i < tc->nbyp; i++) {
+            struct core_tbc_byp *r = &tc->byp[i];
+            if (r->ent >= 0 || r->level != level)
+                continue;
+            for (uint32_t j = (uint32_t)level; j < tc->st.sp && r->ent < 0; j++)
+                if (tc->st.stack[j].npc == r->pc)
+                    r->ent = (int16_t)j;
+            if (r->ent < 0)
+                return tbc_fail(sm, slot, bpc, "capri: a bypassed warp's path has no "
+                                "stack entry (engine error)");
+        }
+        if (form(sm, ci, slot, now, bpc) != 0)
+            return -1;
+        if (simt_cta_top(&tc->st)->wcnt)
+            return 0;
+    }
+}
+
+/* A warp of CTA ci's top entry stops executing it (it left its slot, or
+ * it bypassed the branch and runs ahead); the last one decides it. */
+static int leave_entry(struct core_sm *sm, unsigned slot, unsigned ci, uint64_t now,
+                       uint64_t *done)
+{
     struct core_tbc_cta *tc = &sm->tbc.cta[ci];
     struct simt_cta_entry *e = simt_cta_top(&tc->st);
-    sm->tbc.w[slot].on = 0;
-    sm->wake[slot] = CORE_INF;
-    sm->wake_reason[slot] = CORE_ST_BARRIER;
     if (!e)
         return 0;
     if (--e->wcnt) {
@@ -388,34 +595,42 @@ static int leave(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *done
                 return check_deadlock(sm, i, ci, sm->tbc.w[i].pc - 1);
         return 0;
     }
-    bool div;
-    switch (simt_cta_resolve(&tc->st, &div)) {
-    case SIMT_CTA_DONE:
-        cta_done(sm, ci, done);
-        return 0;
-    case SIMT_CTA_OVERFLOW:
-        return tbc_fail(sm, slot, sm->tbc.w[slot].pc,
-                        "thread-block compaction: CTA reconvergence stack overflow "
-                        "(max_stack_depth)");
-    default:
-        break;
-    }
-    sm->tbc.st.divergent += div;
-    form(sm, ci, now);
-    return 0;
+    return next_point(sm, slot, ci, now, done);
 }
 
-/* Moves slot's warp to pc: at its entry's reconvergence point it leaves. */
+/* slot's compacted warp leaves its slot (branch, reconvergence point,
+ * every thread exited); the last one of the entry decides it. */
+static int leave(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *done)
+{
+    sm->tbc.w[slot].on = 0;
+    sm->wake[slot] = CORE_INF;
+    sm->wake_reason[slot] = CORE_ST_BARRIER;
+    return leave_entry(sm, slot, (unsigned)sm->w[slot].cta, now, done);
+}
+
+/* Moves slot's warp to pc: at its entry's reconvergence point it leaves.
+ * A warp running ahead (capri) waits instead before a control
+ * instruction, at the reconvergence point of the branch it bypassed, or
+ * past the end. */
 static int advance(struct core_sm *sm, unsigned slot, int32_t pc, uint64_t now,
                    uint64_t *done)
 {
     struct core_tbc_warp *cw = &sm->tbc.w[slot];
     struct core_tbc_cta *tc = &sm->tbc.cta[sm->w[slot].cta];
     const struct simt_cta_entry *e = simt_cta_top(&tc->st);
+    const struct ptx_func *f = sm->k->f;
     cw->pc = pc;
+    if (cw->ahead) {
+        if (pc == cw->ahead_rpc || (uint32_t)pc >= f->ninsts ||
+            simt_is_control((enum ptx_op)f->insts[pc].op, f->insts[pc].sub))
+            cw->waiting = 1;
+        if ((uint32_t)pc < f->ninsts)
+            sm->w[slot].next_di = core_tbc_peek(sm, slot);
+        return 0;
+    }
     if (!cw->pos || (e && pc == e->rpc))
         return leave(sm, slot, now, done);
-    if ((uint32_t)pc >= sm->k->f->ninsts) {  /* fell off the end: exit */
+    if ((uint32_t)pc >= f->ninsts) {  /* fell off the end: exit */
         TBC_EACH(cw->pos, p) {
             simt_cta_exit(&tc->st, cw->wid[p], 1u << cw->lane[p]);
             sm->w[tc->home[cw->wid[p]]].sw.live &= ~(1u << cw->lane[p]);
@@ -427,15 +642,63 @@ static int advance(struct core_sm *sm, unsigned slot, int32_t pc, uint64_t now,
     return 0;
 }
 
-/* Lanes of home warp wi that the compacted warp runs. */
-static uint32_t home_mask(const struct core_tbc_warp *cw, uint32_t wi)
+/* capri: slot's warp bypasses compaction at the branch at pc of the top
+ * entry (its threads taking it: positions tpos). It keeps its warp: the
+ * part on the path that runs first goes on ahead in the slot, the other
+ * part is placed as it is when its path's entry is formed; its home warps
+ * get UMask 0 there. Only a warp that holds every thread of the entry of
+ * each home warp it draws from can (UMask is one bit per home warp);
+ * *ok = false: it cannot, and stalls. */
+static int bypass(struct core_sm *sm, unsigned slot, unsigned ci, int32_t pc,
+                  uint32_t tpos, uint64_t now, uint64_t *done, bool *ok)
 {
-    uint32_t m = 0;
-    TBC_EACH(cw->pos, p) {
-        if (cw->wid[p] == wi)
-            m |= 1u << cw->lane[p];
+    struct core_tbc_warp *cw = &sm->tbc.w[slot];
+    struct core_tbc_cta *tc = &sm->tbc.cta[ci];
+    struct simt_cta_entry *e = simt_cta_top(&tc->st);
+    const struct ptx_func *f = sm->k->f;
+    const struct ptx_inst *in = &f->insts[pc];
+    *ok = false;
+    uint32_t hs = homes_of(cw);
+    TBC_EACH(hs, wi) {
+        if (home_mask(cw, wi) != e->mask[wi])
+            return 0;
     }
-    return m;
+    int32_t rpc = in->reconv;
+    if (rpc < 0 || (uint32_t)rpc > f->ninsts)
+        rpc = (int32_t)f->ninsts;
+    /* the parts in the order the stack runs them: taken, then not taken;
+     * a part whose path starts at a reconvergence point just waits there */
+    uint32_t part[2] = { tpos, cw->pos & ~tpos };
+    int32_t ppc[2] = { in->o[0].label, pc + 1 };
+    int np = 0, which[2];
+    for (int i = 0; i < 2; i++)
+        if (part[i] && ppc[i] != rpc && ppc[i] != e->rpc)
+            which[np++] = i;
+    if (!np || tc->nbyp + (unsigned)np > CORE_TBC_MAX_BYP)
+        return 0;
+    *ok = true;
+    int level = (int)tc->st.sp - 1;
+    for (int j = np - 1; j >= 0; j--) {
+        int i = which[j];
+        struct core_tbc_byp *r = &tc->byp[tc->nbyp++];
+        r->slot = j == 0 ? (int16_t)slot : -1;
+        r->level = (int16_t)level;
+        r->ent = -1;
+        r->pc = ppc[i];
+        r->rows = rows_of(cw->wid, part[i]);
+        r->pos = part[i];
+        memcpy(r->wid, cw->wid, sizeof r->wid);
+        memcpy(r->lane, cw->lane, sizeof r->lane);
+    }
+    sm->tbc.st.bypassed++;
+    cw->pos = part[which[0]];
+    cw->ahead = 1;
+    cw->waiting = 0;
+    cw->ahead_rpc = rpc;
+    int rc = advance(sm, slot, ppc[which[0]], now, done);
+    if (rc)
+        return rc;
+    return leave_entry(sm, slot, ci, now, done);
 }
 
 /* Counts and commits a control instruction on each home warp. */
@@ -458,7 +721,8 @@ static void count_control(struct core_sm *sm, struct core_tbc_cta *tc,
 static int check_deadlock(struct core_sm *sm, unsigned slot, unsigned ci, int32_t pc)
 {
     for (unsigned i = 0; i < sm->nslots; i++)
-        if (sm->w[i].cta == (int32_t)ci && sm->tbc.w[i].on && !sm->tbc.w[i].at_bar)
+        if (sm->w[i].cta == (int32_t)ci && sm->tbc.w[i].on && !sm->tbc.w[i].at_bar &&
+            !sm->tbc.w[i].waiting)
             return 0;
     const struct core_cta *cta = &sm->cta[ci];
     char m[256];
@@ -468,6 +732,44 @@ static int check_deadlock(struct core_sm *sm, unsigned slot, unsigned ci, int32_
              "divergent code)", cta->ctaid[0], cta->ctaid[1], cta->ctaid[2], pc,
              sm->k->f->insts[pc].line);
     return tbc_fail(sm, slot, pc, m);
+}
+
+/* capri at a conditional branch (dissertation 4.2.2): a warp that does
+ * not diverge bypasses without a lookup; one that diverges looks the
+ * branch up in the CAPT (a miss allocates it and stalls) and bypasses
+ * when the history says so. A stalled warp leaves its slot as under tbc. */
+static int capri_branch(struct core_sm *sm, unsigned slot, unsigned ci, int32_t pc,
+                        uint32_t tpos, uint64_t now, uint64_t *done)
+{
+    struct core_tbc *t = &sm->tbc;
+    struct core_tbc_cta *tc = &t->cta[ci];
+    uint32_t pos = t->w[slot].pos;
+    bool div = tpos && tpos != pos, want = !div;
+    if (div) {
+        char where[200];
+        bool hit, stall;
+        where_of(sm, ci, "branch", pc, where, sizeof where);
+        if (core_cblk_lookup(&t->blk, now, (uint32_t)pc, where, &hit, &stall,
+                             &tc->capt_idx) != 0)
+            return -1;
+        t->st.lookups++;
+        t->st.hits += hit;
+        t->st.pred_stall += stall;
+        t->st.pred_bypass += !stall;
+        tc->pred_stall += stall;
+        tc->pred_bypass += !stall;
+        want = !stall;
+    } else {
+        t->st.nodiv_bypass++;
+    }
+    if (want) {
+        bool ok;
+        int rc = bypass(sm, slot, ci, pc, tpos, now, done, &ok);
+        if (rc || ok)
+            return rc;
+        t->st.bypass_denied += div;
+    }
+    return leave(sm, slot, now, done);
 }
 
 int core_tbc_step(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *done)
@@ -525,8 +827,10 @@ int core_tbc_step(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *don
     switch ((enum ptx_op)in->op) {
     case PTX_OP_BRA: {
         int32_t target = in->o[0].label;
-        if (t->scheme == CORE_TBC_PLUS && in->guard < 0)  /* no compaction point */
+        if ((t->scheme == CORE_TBC_PLUS || t->scheme == CORE_TBC_CAPRI) &&
+            in->guard < 0)      /* no compaction point */
             return advance(sm, slot, target, now, done);
+        uint32_t tpos = 0;      /* positions whose thread takes it */
         TBC_EACH(hs, wi) {
             struct simt_warp *sw = &sm->w[tc->home[wi]].sw;
             uint32_t hm = home_mask(cw, wi);
@@ -534,7 +838,13 @@ int core_tbc_step(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *don
             if (!simt_cta_branch(&tc->st, wi, pc, hm, tk))
                 return tbc_fail(sm, slot, pc, "thread-block compaction: warps of one "
                                 "stack entry reached different branches (not modelled)");
+            EXEC_FOR_EACH_LANE(cw->pos, p, {
+                if (cw->wid[p] == wi && (tk >> cw->lane[p] & 1))
+                    tpos |= 1u << p;
+            });
         }
+        if (t->scheme == CORE_TBC_CAPRI)
+            return capri_branch(sm, slot, ci, pc, tpos, now, done);
         return leave(sm, slot, now, done);
     }
     case PTX_OP_RET:
@@ -611,6 +921,53 @@ int core_tbc_step(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *don
     }
 }
 
+int core_tbc_rvc_read(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
+                      uint64_t now, struct core_tbc_rvc *tr)
+{
+    const struct core_tbc_warp *cw = &sm->tbc.w[slot];
+    const struct core_tbc_cta *tc = &sm->tbc.cta[sm->w[slot].cta];
+    const struct ptx_func *f = sm->k->f;
+    tr->pc = cw->pc;
+    tr->nh = 0;
+    tr->ctrl = (uint32_t)cw->pc >= f->ninsts ||
+               simt_is_control((enum ptx_op)f->insts[cw->pc].op, f->insts[cw->pc].sub);
+    if ((uint32_t)cw->pc >= f->ninsts)
+        return 0;
+    uint32_t hs = homes_of(cw);
+    TBC_EACH(hs, wi) {
+        unsigned s = tc->home[wi];
+        const struct simt_warp *sw = &sm->w[s].sw;
+        uint32_t m = exec_guard_mask(&sw->ew, &f->insts[cw->pc], home_mask(cw, wi));
+        tr->hmask[tr->nh] = m;
+        tr->hslot[tr->nh++] = (uint8_t)s;
+        int e = core_rvc_read(&sm->rvc, sw, s, 0, f, cw->pc, di->src, di->nsrc, m,
+                              sm->last_coll, now);
+        if (e)
+            return e;
+    }
+    return 0;
+}
+
+int core_tbc_rvc_write(struct core_sm *sm, const struct core_tbc_rvc *tr,
+                       const struct core_dinst *di, int unit_ix, uint64_t now,
+                       unsigned *moves)
+{
+    *moves = 0;
+    if (tr->ctrl || !di->ndst)  /* control instructions write no register */
+        return 0;
+    for (unsigned i = 0; i < tr->nh; i++) {
+        unsigned s = tr->hslot[i], mv = 0;
+        const struct simt_warp *sw = &sm->w[s].sw;
+        int e = core_rvc_write(&sm->rvc, sw, s, 0, sm->k->f, tr->pc, di->dst, di->ndst,
+                               tr->hmask[i], di->unit, unit_ix, sm->last_coll, now,
+                               &mv);
+        if (e)
+            return e;
+        *moves += mv;
+    }
+    return 0;
+}
+
 void core_tbc_try_release(struct core_sm *sm, int32_t ci, uint64_t now)
 {
     struct core_cta *cta = &sm->cta[ci];
@@ -685,4 +1042,19 @@ void core_tbc_stats(const struct core_tbc *t, bool first, ls_stats *s)
     c->nw_tbc += t->st.nw_tbc;
     c->nw_ideal += t->st.nw_ideal;
     c->stall_slot_cycles += t->st.stall_slot_cycles;
+    c->capri_lookups += t->st.lookups;
+    c->capri_hits += t->st.hits;
+    c->capri_pred_stall += t->st.pred_stall;
+    c->capri_pred_bypass += t->st.pred_bypass;
+    c->capri_nodiv_bypass += t->st.nodiv_bypass;
+    c->capri_bypass_denied += t->st.bypass_denied;
+    c->capri_bypassed += t->st.bypassed;
+    for (unsigned i = 0; i < 4; i++)
+        c->capri_quality[i] += t->st.q[i];
+    for (unsigned i = 0; i < 2; i++) {
+        c->class_points[i] += t->st.cls_points[i];
+        c->class_nw_nocomp[i] += t->st.cls_nocomp[i];
+        c->class_nw_tbc[i] += t->st.cls_tbc[i];
+    }
+    core_cblk_stats(&t->blk, s);
 }

@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include "simt/simt_cta.h"
 #include "lockstep.h"
-#include "blocks/wcu.h"
+#include "core/core_cblk.h"
 
 enum core_tbc_scheme { CORE_TBC_NONE = 0, CORE_TBC_TBC = 1, CORE_TBC_PLUS = 2,
                        CORE_TBC_CAPRI = 3, CORE_TBC_IDEAL = 4 };
@@ -29,7 +29,29 @@ struct core_tbc_warp {
     uint64_t ready;             /* cycle the WCU handed it to the slot     */
     uint32_t pos;               /* positions in use                        */
     uint8_t wid[32], lane[32];
+    /* capri: a bypassed warp runs ahead of its path's entry (at most one
+     * basic block: it waits before its next control instruction, at
+     * ahead_rpc or past the end until that entry is formed) */
+    uint8_t ahead;
+    uint8_t waiting;
+    int32_t ahead_rpc;          /* reconvergence pc of the branch bypassed */
 };
+
+/* capri: threads that bypassed compaction at a branch and keep their warp
+ * (UMask 0 for their home warps when their path's entry is formed). */
+struct core_tbc_byp {
+    int16_t slot;               /* the warp running ahead, -1: placed when
+                                   the path's entry is formed            */
+    int16_t level;              /* stack index of the branching entry     */
+    int16_t ent;                /* stack index of the path entry, -1 until
+                                   the branch is decided                  */
+    int32_t pc;                 /* first pc of the path                   */
+    uint32_t rows;              /* home warps (every thread of each)      */
+    uint32_t pos;               /* slot < 0: the warp to place            */
+    uint8_t wid[32], lane[32];
+};
+
+#define CORE_TBC_MAX_BYP 64
 
 /* Per CTA slot. */
 struct core_tbc_cta {
@@ -37,6 +59,12 @@ struct core_tbc_cta {
     uint8_t home[SIMT_CTA_MAX_W];       /* slot of home warp w             */
     uint8_t l2p[SIMT_CTA_MAX_W][32];    /* logical -> physical lane (SLP)  */
     uint32_t formed;                    /* warps formed for the top entry  */
+    struct core_tbc_byp byp[CORE_TBC_MAX_BYP];  /* capri bypasses         */
+    unsigned nbyp;
+    uint32_t pred_stall, pred_bypass;   /* capri predictions at the top
+                                           entry's branch, judged when it
+                                           is formed                       */
+    uint32_t capt_idx;                  /* CAPT entry its last lookup gave */
 };
 
 /* Statistics of one SM over a kernel (summed into ls_stats.compaction). */
@@ -46,6 +74,17 @@ struct core_tbc_stats {
     uint64_t nw_nocomp, nw_tbc, nw_ideal;         /* sums over points      */
     uint64_t stall_slot_cycles; /* slot-cycles of CTA warps waiting at a
                                    compaction point (slot empty, CTA live) */
+    /* capri (docs/compaction.md) */
+    uint64_t lookups, hits, pred_stall, pred_bypass;
+    uint64_t nodiv_bypass;      /* non-divergent warps bypassing, no lookup */
+    uint64_t bypass_denied;     /* bypass predicted, but the warp shares a
+                                   home warp with another warp: it stalls  */
+    uint64_t bypassed;          /* warps that bypassed (both kinds)         */
+    uint64_t q[4];              /* Fig 4.21: prediction/outcome B/B, S/S,
+                                   B/S, S/B                                */
+    /* per branch class (ptx_taint: 0 P, 1 D): compaction points after the
+     * class's branches and their NW_noTBC / NW_TBC sums (Fig 4.26) */
+    uint64_t cls_points[2], cls_nocomp[2], cls_tbc[2];
 };
 
 struct core_sm;
@@ -60,21 +99,23 @@ struct core_tbc {
     uint64_t last_homes[64];    /* home slots of each slot's last issue    */
     struct core_tbc_cta *cta;   /* ncta entries                            */
     unsigned ncta;
-    struct wcu_state wcu;       /* C model (the seam comes with issue 11)  */
-    uint64_t wcu_free;          /* first cycle the WCU accepts a load      */
+    struct core_cblk blk;       /* WCU and CAPT through the block seam     */
+    uint8_t *cls;               /* branch class per pc (ptx_taint), or NULL */
     uint64_t last_acct;         /* stall accounting: cycles counted up to  */
     struct core_tbc_stats st;
 };
 
 /* Sets the scheme (simt.compaction) of an SM with ncta CTA slots; returns
- * 0 or -1 (host memory). */
+ * 0 or -1 (host memory). The blocks (t->blk) are created separately
+ * (core_cblk_init: they need the GPU's cosim environment). */
 int core_tbc_init(struct core_tbc *t, unsigned scheme, unsigned ncta,
                   uint32_t max_depth);
 /* Frees the unit. */
 void core_tbc_free(struct core_tbc *t);
 /* At cycle now, decides whether kernel f is compacted (t->active) or why not
  * (t->reason: a warp-level instruction, a call, brx, textures, bar.red,
- * more than 32 warps per CTA, gscalar.compress) and resets statistics. */
+ * more than 32 warps per CTA, gscalar: G-Scalar's scalar execution or
+ * statistics) and resets statistics. */
 void core_tbc_kernel(struct core_tbc *t, const struct ptx_func *f,
                      uint32_t nwarps, bool gscalar, uint64_t now);
 /* After core_sm_launch_cta made CTA slot ci resident at now: its stack
@@ -108,6 +149,31 @@ int core_tbc_step(struct core_sm *sm, unsigned slot, uint64_t now,
 /* Releases CTA ci's barriers whose threads all arrived (replaces
  * core_sm.c's try_release while compacting). */
 void core_tbc_try_release(struct core_sm *sm, int32_t ci, uint64_t now);
+/* G-Scalar's compressed register file under compaction: the registers
+ * live in the home warps' rows, so an instruction of a compacted warp
+ * reads and writes each home warp's row with its own lanes. */
+struct core_tbc_rvc {
+    int32_t pc;
+    unsigned nh;                        /* home warps touched             */
+    uint8_t hslot[SIMT_CTA_MAX_W];      /* their slots                    */
+    uint32_t hmask[SIMT_CTA_MAX_W];     /* their lanes after the guard (the
+                                           running slot's own res is the
+                                           merged record, by position)    */
+    bool ctrl;                          /* a control instruction          */
+};
+/* Before slot's instruction di executes at now: each home warp's source
+ * registers are read through the operand collector's decompressor with
+ * that warp's lanes (after the guard); *tr remembers the home warps for
+ * core_tbc_rvc_write. Returns 0 or LS_ERR_COSIM (sm->rvc.why). */
+int core_tbc_rvc_read(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
+                      uint64_t now, struct core_tbc_rvc *tr);
+/* After it executed: each home warp's destinations written under the
+ * lanes it wrote (one, possibly partial, write per home row) through the
+ * compressor of pipeline di->unit; *moves counts inserted moves. Returns
+ * 0 or an ls_status with sm->rvc.why. */
+int core_tbc_rvc_write(struct core_sm *sm, const struct core_tbc_rvc *tr,
+                       const struct core_dinst *di, int unit_ix, uint64_t now,
+                       unsigned *moves);
 /* Adds the unit's figures for this kernel into s (first = the SM that
  * also reports the launch: scheme, reason, launch count). */
 void core_tbc_stats(const struct core_tbc *t, bool first, ls_stats *s);

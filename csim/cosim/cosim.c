@@ -87,7 +87,7 @@ int cosim_env_init(struct cosim_env *env, const ls_config *lc,
         const struct cosim_desc *d = cosim_desc_find(blk);
         if (!d) {
             ERR(err, n, "--rtl '%s': '%s' is not a block in the GPU loop "
-                "(in the loop: slp)", *r, blk);
+                "(in the loop: slp, bgp, rvc_comp, rvc_decomp, wcu, capt)", *r, blk);
             return -1;
         }
         struct stat sb;

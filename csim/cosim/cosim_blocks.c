@@ -9,6 +9,8 @@
 #include "blocks/bgp.h"
 #include "blocks/rvc_comp.h"
 #include "blocks/rvc_decomp.h"
+#include "blocks/wcu.h"
+#include "blocks/capt.h"
 
 /* The descriptor's init/reset/step for block model blk: the typed
  * blk_init/blk_reset/blk_step behind the seam's void-pointer signatures. */
@@ -281,10 +283,172 @@ static const struct cosim_desc rvc_decomp_desc = {
     .ports = rvc_decomp_ports,
 };
 
+/* ------------------------------------------------------------------ WCU */
+
+static long wcu_get(const void *cfg, unsigned i)
+{
+    const struct wcu_cfg *c = cfg;
+    return i == 0 ? (long)c->W : (long)c->NW;
+}
+
+static int wcu_set(void *cfg, const char *name, long v)
+{
+    struct wcu_cfg *c = cfg;
+    if (!strcmp(name, "W"))
+        c->W = (unsigned)v;
+    else if (!strcmp(name, "NW"))
+        c->NW = (unsigned)v;
+    else
+        return -1;
+    return 0;
+}
+
+static void wcu_def(void *cfg)
+{
+    *(struct wcu_cfg *)cfg = wcu_cfg_default();
+}
+
+COSIM_GLUE(wcu)
+
+/* rtl/wcu.v sizes its ports from W and NW (docs/blocks/wcu.md section 3) */
+static void wcu_dims_v(const void *cfg, const char *port, unsigned *bits,
+                       unsigned *count)
+{
+    const struct wcu_cfg *c = cfg;
+    if (!strcmp(port, "mask_i")) {
+        *bits = c->W;
+        *count = c->NW;
+    } else if (!strcmp(port, "umask_i")) {
+        *bits = c->NW;
+    } else if (!strcmp(port, "out_lanes_o")) {
+        *bits = c->W;
+    } else if (!strcmp(port, "out_wid_o")) {
+        *bits = wcu_wid_bits(c);
+        *count = c->W;
+    } else if (!strcmp(port, "nw_min_o") || !strcmp(port, "nw_nocomp_o")) {
+        *bits = wcu_cnt_bits(c);
+    }
+}
+
+static int wcu_ports(struct ls_port *p)
+{
+    int n = 0;
+#define PORT_IN(nm, b, c) \
+    p[n++] = (struct ls_port){#nm, 0, b, c, b, c, offsetof(struct wcu_in, nm)};
+#define PORT_OUT(nm, b, c) \
+    p[n++] = (struct ls_port){#nm, 1, b, c, b, c, offsetof(struct wcu_out, nm)};
+#include "blocks/wcu_ports.def"
+#undef PORT_IN
+#undef PORT_OUT
+    return n;
+}
+
+static const struct cosim_desc wcu_desc = {
+    .name = "wcu",
+    .id = LS_BLK_WCU,
+    .cfg_size = sizeof(struct wcu_cfg),
+    .state_size = sizeof(struct wcu_state),
+    .in_size = sizeof(struct wcu_in),
+    .out_size = sizeof(struct wcu_out),
+    /* an idle edge emits one of at most NW remaining warps; one more
+     * clears the out_valid/out_done/eval_valid pulses (docs/blocks/wcu.md
+     * section 4): NW + 1 at the largest NW */
+    .settle = WCU_MAX_NW + 1,
+    .params = { "W", "NW", NULL },
+    .get_param = wcu_get,
+    .set_param = wcu_set,
+    .cfg_default = wcu_def,
+    .init = wcu_init_v,
+    .reset = wcu_reset_v,
+    .step = wcu_step_v,
+    .free = NULL,
+    .dims = wcu_dims_v,
+    .ports = wcu_ports,
+};
+
+/* ----------------------------------------------------------------- CAPT */
+
+static long capt_get(const void *cfg, unsigned i)
+{
+    const struct capt_cfg *c = cfg;
+    const unsigned v[] = { c->ENTRIES, c->TAG_W, c->HIST, c->LRU };
+    return i < 4 ? (long)v[i] : 0;
+}
+
+static int capt_set(void *cfg, const char *name, long v)
+{
+    struct capt_cfg *c = cfg;
+    if (!strcmp(name, "ENTRIES"))
+        c->ENTRIES = (unsigned)v;
+    else if (!strcmp(name, "TAG_W"))
+        c->TAG_W = (unsigned)v;
+    else if (!strcmp(name, "HIST"))
+        c->HIST = (unsigned)v;
+    else if (!strcmp(name, "LRU"))
+        c->LRU = (unsigned)v;
+    else
+        return -1;
+    return 0;
+}
+
+static void capt_def(void *cfg)
+{
+    *(struct capt_cfg *)cfg = capt_cfg_default();
+}
+
+COSIM_GLUE(capt)
+
+/* rtl/capt.v: the PCs are TAG_W bits, the indices max(1, log2 ENTRIES) */
+static void capt_dims_v(const void *cfg, const char *port, unsigned *bits,
+                        unsigned *count)
+{
+    const struct capt_cfg *c = cfg;
+    (void)count;
+    if (!strcmp(port, "lookup_pc_i") || !strcmp(port, "update_pc_i"))
+        *bits = c->TAG_W;
+    else if (!strcmp(port, "pred_idx_o") || !strcmp(port, "update_idx_i"))
+        *bits = capt_idx_bits(c);
+}
+
+static int capt_ports(struct ls_port *p)
+{
+    int n = 0;
+#define PORT_IN(nm, b, c) \
+    p[n++] = (struct ls_port){#nm, 0, b, c, b, c, offsetof(struct capt_in, nm)};
+#define PORT_OUT(nm, b, c) \
+    p[n++] = (struct ls_port){#nm, 1, b, c, b, c, offsetof(struct capt_out, nm)};
+#include "blocks/capt_ports.def"
+#undef PORT_IN
+#undef PORT_OUT
+    return n;
+}
+
+static const struct cosim_desc capt_desc = {
+    .name = "capt",
+    .id = LS_BLK_CAPT,
+    .cfg_size = sizeof(struct capt_cfg),
+    .state_size = sizeof(struct capt_state),
+    .in_size = sizeof(struct capt_in),
+    .out_size = sizeof(struct capt_out),
+    /* every output is a register that is 0 without its valid bit; the
+     * table changes only on a lookup, update or flush (docs/blocks/capt.md) */
+    .settle = 1,
+    .params = { "ENTRIES", "TAG_W", "HIST", "LRU", NULL },
+    .get_param = capt_get,
+    .set_param = capt_set,
+    .cfg_default = capt_def,
+    .init = capt_init_v,
+    .reset = capt_reset_v,
+    .step = capt_step_v,
+    .free = NULL,
+    .dims = capt_dims_v,
+    .ports = capt_ports,
+};
+
 /* ------------------------------------------------------------- registry */
 
 static const struct cosim_desc *const descs[] = { &slp_desc, &bgp_desc, &rvc_comp_desc,
-                                                  &rvc_decomp_desc };
+                                                  &rvc_decomp_desc, &wcu_desc, &capt_desc };
 
 const struct cosim_desc *cosim_desc_find(const char *name)
 {

@@ -17,6 +17,8 @@
 #include "blocks/slp.h"
 #include "blocks/bgp.h"
 #include "blocks/rvc_comp.h"
+#include "blocks/wcu.h"
+#include "blocks/capt.h"
 #include "exec/exec_check.h"
 
 static double now_s(void)
@@ -37,6 +39,13 @@ void gpu_timing_free(ls_gpu *gpu)
     gpu->mem = NULL;
 }
 
+/* Whether simt.compaction clocks a WCU (tbc, tbc_plus, capri). */
+static bool tbc_wcu(const struct cfg *c)
+{
+    return c->simt_compaction == CORE_TBC_TBC || c->simt_compaction == CORE_TBC_PLUS ||
+           c->simt_compaction == CORE_TBC_CAPRI;
+}
+
 ls_status gpu_cosim_init(ls_gpu *gpu, const ls_config *lc)
 {
     gpu->cosim = calloc(1, sizeof *gpu->cosim);
@@ -47,6 +56,8 @@ ls_status gpu_cosim_init(ls_gpu *gpu, const ls_config *lc)
     be[LS_BLK_BGP] = (int)gpu->tcfg.bgp_backend;
     be[LS_BLK_RVC_COMP] = (int)gpu->tcfg.rvc_comp_backend;
     be[LS_BLK_RVC_DECOMP] = (int)gpu->tcfg.rvc_decomp_backend;
+    be[LS_BLK_WCU] = (int)gpu->tcfg.wcu_backend;
+    be[LS_BLK_CAPT] = (int)gpu->tcfg.capt_backend;
     for (int b = 0; b < LS_BLK_COUNT; b++)      /* cosim = all */
         if (gpu->tcfg.cosim == 1 && cosim_desc_by_id(b) && be[b] == COSIM_BE_C)
             be[b] = COSIM_BE_LOCKSTEP;
@@ -74,6 +85,10 @@ ls_status gpu_cosim_init(ls_gpu *gpu, const ls_config *lc)
         if ((b == LS_BLK_RVC_COMP || b == LS_BLK_RVC_DECOMP) &&
             !gpu->tcfg.gscalar_compress)
             continue;       /* RVC has traffic only with compression on */
+        if (b == LS_BLK_WCU && !tbc_wcu(&gpu->tcfg))
+            continue;       /* the WCU: tbc, tbc_plus, capri (docs/compaction.md) */
+        if (b == LS_BLK_CAPT && gpu->tcfg.simt_compaction != CORE_TBC_CAPRI)
+            continue;
         struct cosim_inst *ci = calloc(1, sizeof *ci);
         if (!ci)
             return GPU_FAIL(gpu, LS_ERR_NOMEM, "host memory exhausted (cosim)");
@@ -82,8 +97,16 @@ ls_status gpu_cosim_init(ls_gpu *gpu, const ls_config *lc)
         struct bgp_cfg bc;
         mem_bgp_cfg(&gpu->tcfg, &bc);
         struct rvc_comp_cfg rc = rvc_comp_cfg_default();   /* both RVC kinds */
+        struct wcu_cfg wc;
+        core_cblk_wcu_cfg(&wc);
+        struct capt_cfg cc;
+        core_cblk_capt_cfg((unsigned)gpu->tcfg.capri_entries,
+                           (unsigned)gpu->tcfg.capri_history,
+                           (unsigned)gpu->tcfg.capri_lru, &cc);
         const void *pc = b == LS_BLK_BGP ? (const void *)&bc
                        : b == LS_BLK_RVC_COMP || b == LS_BLK_RVC_DECOMP ? (const void *)&rc
+                       : b == LS_BLK_WCU ? (const void *)&wc
+                       : b == LS_BLK_CAPT ? (const void *)&cc
                        : (const void *)&c;
         int r = cosim_create(ci, gpu->cosim, d, pc, "probe", e, sizeof e);
         if (r == 0)
@@ -133,6 +156,12 @@ static ls_status ensure_machine(ls_gpu *gpu)
                 : core_rvc_init_track(&sm->rvc, i, tc->gscalar_granularity == 1,
                                       sm->nslots, e, sizeof e);
             sm->rvc.scalar = (unsigned)tc->gscalar_scalar;
+            if (r == 0)     /* TBC: the WCU and CAPT (docs/compaction.md) */
+                r = core_cblk_init(&sm->tbc.blk, gpu->cosim, i, tbc_wcu(tc),
+                                   tc->simt_compaction == CORE_TBC_CAPRI,
+                                   (unsigned)tc->capri_entries,
+                                   (unsigned)tc->capri_history,
+                                   (unsigned)tc->capri_lru, e, sizeof e);
             if (r != 0) {
                 gpu_timing_free(gpu);
                 return GPU_FAIL(gpu, LS_ERR_INVALID, "%s", e);
@@ -340,9 +369,6 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
             entry += m->ptx->funcs[i].is_entry;
         mem_kernel_begin(gpu->mem, f->name, entry, now);
     }
-    if (st == LS_OK && c->simt_compaction == CORE_TBC_CAPRI)
-        st = GPU_FAIL(gpu, LS_ERR_INVALID, "simt.compaction=capri is not modelled "
-                      "yet (docs/compaction.md): use none, tbc, tbc_plus or ideal");
     for (unsigned i = 0; st == LS_OK && i < nsm; i++)
         if (core_sm_kernel(&gpu->sms[i], &k, now) != 0)
             st = GPU_FAIL(gpu, LS_ERR_NOMEM, "host memory exhausted (SM state)");
@@ -408,6 +434,11 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
                 }
                 if (e && sm->rvc.why) {
                     st = gpu_fail(gpu, (ls_status)e, file, (int)f->line, "%s", sm->rvc.why);
+                    break;
+                }
+                if (e && sm->tbc.blk.why) {
+                    st = gpu_fail(gpu, (ls_status)e, file, (int)f->line, "%s",
+                                  sm->tbc.blk.why);
                     break;
                 }
                 if (e) {
@@ -497,6 +528,11 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
         if (e && st == LS_OK)
             st = gpu_fail(gpu, (ls_status)e, file, (int)f->line, "%s",
                           gpu->sms[i].rvc.why ? gpu->sms[i].rvc.why : "RVC failure");
+        e = core_cblk_finish(&gpu->sms[i].tbc.blk, end);
+        if (e && st == LS_OK)
+            st = gpu_fail(gpu, (ls_status)e, file, (int)f->line, "%s",
+                          gpu->sms[i].tbc.blk.why ? gpu->sms[i].tbc.blk.why
+                                                  : "WCU/CAPT failure");
     }
     if (gpu->mem && mem_gdu_finish(gpu->mem, end) != 0 && st == LS_OK)
         st = gpu_fail(gpu, LS_ERR_COSIM, file, (int)f->line, "%s", mem_gdu_error(gpu->mem));

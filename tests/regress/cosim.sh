@@ -167,7 +167,6 @@ expect2() {  # description, grep pattern, command...
   [ $rc = 2 ] && grep -q "$pat" "$out/e.txt" && ok "$what: exit 2" \
     || { bad "$what: exit $rc"; cat "$out/e.txt" >&2; }
 }
-expect2 "--cosim capt (not in the loop)" "not in the GPU loop yet" "$cli" run vecadd --cosim capt
 expect2 "--cosim xyz" "unknown block 'xyz'" "$cli" run vecadd --cosim xyz
 expect2 "--cosim slp in functional mode" "needs timing" "$cli" run vecadd --cosim slp --mode functional
 expect2 "--rtl missing file" "cannot read" "$cli" run vecadd --rtl slp=/nonexistent.v

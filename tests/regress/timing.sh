@@ -115,6 +115,7 @@ for sets in "sched_policy=lrr" "sched_policy=gto" "sched_policy=two_level" \
             "gscalar.compress=on" \
             "gscalar.compress=on gscalar.granularity=16 gscalar.extra_latency=0" \
             "simt.compaction=tbc slp.permutation=balanced" "simt.compaction=tbc_plus" \
+            "simt.compaction=capri capri.history=counter2 capri.entries=4 slp.permutation=balanced" \
             "gscalar.scalar=alu" "gscalar.scalar=all gscalar.granularity=16" \
             "gscalar.scalar=all gscalar.compress=on gscalar.granularity=16"; do
   args=(); for kv in $sets; do args+=(--set "$kv"); done

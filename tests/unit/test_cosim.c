@@ -19,6 +19,8 @@
 #include "blocks/bgp.h"
 #include "blocks/rvc_comp.h"
 #include "blocks/rvc_decomp.h"
+#include "blocks/wcu.h"
+#include "blocks/capt.h"
 #include "workloads/workload.h"
 #include "workloads/wl_ptx.h"
 #include "wl_run.h"
@@ -221,9 +223,9 @@ static void test_seam_bad_params(void **state)
     assert_int_equal(cosim_create(&ci, env, cosim_desc_find("slp"), &c, "sm0.slp",
                                   err, sizeof err), -1);
     assert_non_null(strstr(err, "bad parameters: W=32 NWARPS=65 ROT_EN=1"));
-    assert_null(cosim_desc_find("capt"));   /* not in the loop yet */
-    assert_int_equal(ls_block_in_loop(LS_BLK_SLP), 1);
-    assert_int_equal(ls_block_in_loop(LS_BLK_CAPT), 0);
+    assert_null(cosim_desc_find("xyz"));
+    for (int b = 0; b < LS_BLK_COUNT; b++)  /* every block is in the loop */
+        assert_int_equal(ls_block_in_loop(b), 1);
     cosim_env_fini(env);
     free(env);
 }
@@ -346,10 +348,107 @@ static void test_config_errors(void **state)
     c.rtl = rtl;
     assert_null(ls_gpu_create(&c, err, sizeof err));
     assert_non_null(strstr(err, "cannot read /nonexistent/slp.v"));
-    const char *const nob[] = { "capt=x.v", NULL };
+    const char *const nob[] = { "xyz=x.v", NULL };
     c.rtl = nob;
     assert_null(ls_gpu_create(&c, err, sizeof err));
-    assert_non_null(strstr(err, "'capt' is not a block in the GPU loop"));
+    assert_non_null(strstr(err, "'xyz' is not a block in the GPU loop"));
+}
+
+/* The WCU (sm<i>.wcu, thread-block compaction): settle = NW + 1 at the
+ * largest NW is enough after any history of loads, and tight: a mask with
+ * lane 0 in all 32 warps still emits its last warp on idle edge 32, and
+ * edge 33 clears the out_valid pulse. */
+static void test_wcu_clocking_rule(void **state)
+{
+    (void)state;
+    const struct cosim_desc *d = cosim_desc_find("wcu");
+    assert_non_null(d);
+    assert_int_equal(d->id, LS_BLK_WCU);
+    assert_int_equal(d->settle, WCU_MAX_NW + 1);
+    uint64_t seed = 0x5eed;
+    size_t regs = offsetof(struct wcu_state, st);
+    unsigned tight = 0;
+    static struct wcu_state s, mid, prev;
+    struct wcu_cfg c = wcu_cfg_default();
+    for (unsigned trial = 0; trial < 600; trial++) {
+        assert_int_equal(wcu_init(&s, &c), 0);
+        struct wcu_in in, idle;
+        struct wcu_out o, o2;
+        memset(&idle, 0, sizeof idle);
+        unsigned n = 1 + (unsigned)(rnd(&seed) % 20);
+        for (unsigned i = 0; i < n; i++) {
+            memset(&in, 0, sizeof in);
+            bool lane0 = i + 1 == n && trial % 4 == 0;
+            in.load_i[0] = (uint32_t)(rnd(&seed) & 1) || lane0;
+            for (unsigned w = 0; w < 32; w++)
+                in.mask_i[w] = lane0 ? 1u : (uint32_t)(rnd(&seed) & rnd(&seed));
+            in.umask_i[0] = lane0 ? 0xffffffffu : (uint32_t)(rnd(&seed) | rnd(&seed));
+            if (lane0)      /* wait until the load is taken */
+                while (wcu_step(&s, &idle, &o), !o.ready_o[0])
+                    ;
+            wcu_step(&s, &in, &o);
+        }
+        for (unsigned i = 0; i + 1 < d->settle; i++)
+            wcu_step(&s, &idle, &o);
+        mid = s;
+        wcu_step(&s, &idle, &o);
+        tight += memcmp(&mid, &s, regs) != 0;
+        for (unsigned k = 0; k < 5; k++) {
+            prev = s;
+            wcu_step(&s, &idle, &o2);
+            assert_memory_equal(&prev, &s, regs);
+            assert_memory_equal(&o, &o2, sizeof o);
+        }
+    }
+    assert_int_equal(tight, 150);   /* exactly the lane-0 trials need all */
+}
+
+/* The CAPT (sm<i>.capt, capri): settle = 1 after random lookups, updates
+ * and flushes under the three history modes, and tight (a lookup's
+ * registered outputs need one idle edge). */
+static void test_capt_clocking_rule(void **state)
+{
+    (void)state;
+    const struct cosim_desc *d = cosim_desc_find("capt");
+    assert_non_null(d);
+    assert_int_equal(d->id, LS_BLK_CAPT);
+    assert_int_equal(d->settle, 1);
+    uint64_t seed = 0xca97;
+    size_t regs = offsetof(struct capt_state, st);
+    unsigned tight = 0;
+    static struct capt_state s, mid, prev;
+    for (unsigned trial = 0; trial < 900; trial++) {
+        struct capt_cfg c = capt_cfg_default();
+        c.ENTRIES = trial % 3 == 0 ? 4 : 32;
+        c.HIST = trial % 3;
+        c.LRU = trial % 2 ? CAPT_LRU_TRUE : CAPT_LRU_TREE;
+        assert_int_equal(capt_init(&s, &c), 0);
+        struct capt_in in, idle;
+        struct capt_out o, o2;
+        memset(&idle, 0, sizeof idle);
+        unsigned n = 1 + (unsigned)(rnd(&seed) % 30);
+        for (unsigned i = 0; i < n; i++) {
+            memset(&in, 0, sizeof in);
+            in.lookup_valid_i[0] = (uint32_t)(rnd(&seed) & 1) || i + 1 == n;
+            in.lookup_pc_i[0] = (uint32_t)(rnd(&seed) % 12);
+            in.update_valid_i[0] = (uint32_t)(rnd(&seed) & 1);
+            in.update_pc_i[0] = (uint32_t)(rnd(&seed) % 12);
+            in.update_idx_i[0] = (uint32_t)(rnd(&seed) % c.ENTRIES);
+            in.update_adequate_i[0] = (uint32_t)(rnd(&seed) & 1);
+            in.flush_i[0] = rnd(&seed) % 40 == 0 && i + 1 < n;
+            capt_step(&s, &in, &o);
+        }
+        mid = s;
+        capt_step(&s, &idle, &o);
+        tight += memcmp(&mid, &s, regs) != 0;
+        for (unsigned k = 0; k < 5; k++) {
+            prev = s;
+            capt_step(&s, &idle, &o2);
+            assert_memory_equal(&prev, &s, regs);
+            assert_memory_equal(&o, &o2, sizeof o);
+        }
+    }
+    assert_int_equal(tight, 900);   /* every trial ends on a lookup */
 }
 
 int main(void)
@@ -362,6 +461,8 @@ int main(void)
         cmocka_unit_test(test_gpu_slp_traffic),
         cmocka_unit_test(test_config_errors),
         cmocka_unit_test(test_rvc_clocking_rule),
+        cmocka_unit_test(test_wcu_clocking_rule),
+        cmocka_unit_test(test_capt_clocking_rule),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
