@@ -15,7 +15,10 @@
 #    "lockstep": {"wall_s": {"c", "lockstep"}, "cpu_s": {...}, "ratio_wall",
 #                 "ratio_cpu", "target_ratio": 3, "met", "cosim": {blk: stats}},
 #    "lamar": {"workloads", "wall_s": {"cg_only", "bgp"}, "cpu_s": {...}, "ratio",
-#              "target_ratio": 1.3, "met", "pass"}}
+#              "target_ratio": 1.3, "met", "pass"},
+#    "compaction": {"workloads", "seconds", "cycles", "ratio_capri",
+#                   "ratio_capri_per_cycle", "ratio_lockstep", "target_ratio_capri": 1.5,
+#                   "target_ratio_lockstep": 3, "mismatches", "met", "pass"}}
 # The lockstep column: the same timing run with every block in the GPU loop
 # (--cosim all) against the C backends alone, whole runs (GPU creation and
 # loading the Verilated models included).
@@ -184,6 +187,51 @@ print("lamar (%s, default): bgp + pca.tokens=4 against cg_only: %.2f s / %.2f s 
       "met" if met else "NOT met"))
 b["lamar"] = {"workloads": wl, "wall_s": wall, "cpu_s": cpus, "ratio": ratio,
               "target_ratio": TARGET, "met": met, "pass": ok}
+json.dump(b, open(out, "w"), indent=2)
+PY
+# Compaction (docs/compaction.md): three divergent workloads, timing mode;
+# simt.compaction=capri against none (C backends), and capri with
+# slp.permutation=balanced with the WCU, CAPT and SLP in lockstep against
+# the same run on the C backends. Whole runs in CPU seconds; capri runs a
+# different number of cycles, so the per-cycle ratio is printed beside.
+cw=(bfs sortnet mandelbrot)
+cvar=("none|" "capri|--set simt.compaction=capri"
+      "capri_bal|--set simt.compaction=capri --set slp.permutation=balanced"
+      "lockstep|--set simt.compaction=capri --set slp.permutation=balanced --cosim wcu,capt,slp")
+for c in "${cvar[@]}"; do
+  n=${c%%|*}; read -r -a a <<<"${c#*|}"
+  "${timer[@]}" ${timer:+-o "$tmp/comp-$n.cpu"} "$cli" run "${cw[@]}" --size default --mode timing \
+    --config "$conf" "${a[@]}" --stats-json "$tmp/comp-$n.json" >/dev/null || rc=$?
+done
+python3 - "$out" "$tmp" "${cw[*]}" <<'PY'
+import json, os, sys
+out, tmp, wl = sys.argv[1], sys.argv[2], sys.argv[3].split()
+b = json.load(open(out))
+V = ("none", "capri", "capri_bal", "lockstep")
+def cpu(name):
+    try:
+        u, s = open(os.path.join(tmp, name + ".cpu")).read().split()[-2:]
+        return float(u) + float(s)
+    except (OSError, ValueError):
+        return None
+st = {v: json.load(open(os.path.join(tmp, "comp-%s.json" % v))) for v in V}
+sec = {v: cpu("comp-" + v) or sum(r["sim"]["wall_s"] for r in st[v]) for v in V}
+cyc = {v: sum(r["cycles"] for r in st[v]) for v in V}
+ok = all(r["pass"] for v in V for r in st[v])
+mism = sum(c["mismatches"] for r in st["lockstep"] for c in r.get("cosim", {}).values())
+r1, r2 = sec["capri"] / sec["none"], sec["lockstep"] / sec["capri_bal"]
+p1 = (sec["capri"] / cyc["capri"]) / (sec["none"] / cyc["none"])
+T1, T2 = 1.5, 3.0
+met = ok and mism == 0 and r1 <= T1 and r2 <= T2
+print("compaction (%s, default): capri against none: %.2f s / %.2f s = %.2fx (per simulated "
+      "cycle %.2fx; target <= %.1fx); capri + balanced, WCU+CAPT+SLP lockstep against C: "
+      "%.2f s / %.2f s = %.2fx (target <= %.1fx), %d mismatches: %s"
+      % (" ".join(wl), sec["capri"], sec["none"], r1, p1, T1, sec["lockstep"],
+         sec["capri_bal"], r2, T2, mism, "met" if met else "NOT met"))
+b["compaction"] = {"workloads": wl, "seconds": sec, "cycles": cyc, "ratio_capri": r1,
+                   "ratio_capri_per_cycle": p1, "ratio_lockstep": r2,
+                   "target_ratio_capri": T1, "target_ratio_lockstep": T2,
+                   "mismatches": mism, "met": met, "pass": ok}
 json.dump(b, open(out, "w"), indent=2)
 PY
 echo "bench: wrote $out"

@@ -33,7 +33,10 @@ variants[capt]="simt.compaction=capri simt.compaction=capri+capri.entries=2+capr
 equivalent[wcu_4]="the WCU has NW = 32 rows (one per warp of a CTA) and no workload launches 1024-thread CTAs (at most 768 threads, 24 warps): warp id 31 never reaches a priority encoder"
 equivalent[capt_1]="the CAPT tags are branch PCs as instruction indices of one kernel (below 2^16), so the tag MSB is always 0 and ignoring it changes no output"
 equivalent[capt_5]="the model resets the CAPT at every kernel start (the seam's per-kernel reset) and never flushes within a kernel, and every update names the entry its branch's lookup made valid: no update reaches an invalid entry"
-equivalent[capt_6]="not seen on the suite (bfs, sortnet, mandelbrot, nw; 2 and 4 entries): it needs a stale update, another lookup replacing the entry between a branch's last lookup and its compaction point a few cycles later, which these runs never give"
+# Mutants that are not equivalent but that no run tried here exercises:
+# named as such (not "equivalent"); the standalone testbench catches them.
+declare -A unexercised
+unexercised[capt_6]="update without the tag check: it changes an output only on a stale update, when another lookup replaces the entry between a branch's last lookup and its update a few cycles later (needs more divergent branches in flight per SM than entries); bfs, sortnet, mandelbrot and nw with 2 and 4 entries never give one"
 for top in rtl/*.v; do
   blk=$(basename "$top" .v)
   [ -n "${variants[$blk]:-}" ] || continue      # not in the GPU loop (or a helper)
@@ -42,6 +45,10 @@ for top in rtl/*.v; do
     f=$out/${blk}_m$k.v
     { echo "\`define MUTANT_$k"; cat "$top"; } >"$f"
     what=$(grep -h "ifdef MUTANT_$k\b" rtl/"$blk"*.v | head -1 | sed 's/.*\/\/ *//')
+    if [ -n "${unexercised[${blk}_$k]:-}" ]; then
+      echo "note $blk mutant $k: NOT EXERCISED in the loop, not equivalent (${unexercised[${blk}_$k]}); only the standalone testbench catches it"
+      continue
+    fi
     if [ -n "${equivalent[${blk}_$k]:-}" ]; then
       echo "ok   $blk mutant $k: equivalent in the loop (${equivalent[${blk}_$k]}); the standalone testbench catches it"
       continue
