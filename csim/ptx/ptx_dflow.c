@@ -44,9 +44,7 @@ void ptx_dflow_rpo(const struct ptx_cfg *g, uint32_t *order, uint32_t *mark,
 uint32_t ptx_dflow_region(const struct ptx_cfg *g, uint32_t b, uint32_t *mark,
                           uint32_t stamp, uint32_t *stack, uint32_t *out)
 {
-    int32_t j = g->blocks[b].ipdom;
-    if (j < 0 || (uint32_t)j >= g->nblocks)
-        return 0;                     /* no merge: the paths end the thread */
+    int32_t j = g->blocks[b].ipdom;  /* nblocks (the exit): no block stops */
     uint32_t n = 0, nout = 0;
     for (uint32_t k = 0; k < g->blocks[b].nsucc; k++) {
         int32_t s = g->blocks[b].succ[k];

@@ -19,10 +19,11 @@ void ptx_dflow_rpo(const struct ptx_cfg *g, uint32_t *order, uint32_t *mark,
 
 /* The blocks reachable from block b's successors without passing b's
  * immediate post-dominator (the blocks a branch at the end of b controls)
- * into out (at most nblocks), b itself only when a path comes back to it.
- * mark: per block scratch, stamped with stamp (give a fresh one per call);
- * stack: nblocks + 1 entries. Returns the count; 0 when b has no merge
- * point (its paths end the thread) or no successor before it. */
+ * into out (at most nblocks), b itself only when a path comes back to it;
+ * when that post-dominator is the exit (the paths end the thread), every
+ * block reachable from b's successors. mark: per block scratch, stamped
+ * with stamp (give a fresh one per call); stack: nblocks + 1 entries.
+ * Returns the count. */
 uint32_t ptx_dflow_region(const struct ptx_cfg *g, uint32_t b, uint32_t *mark,
                           uint32_t stamp, uint32_t *stack, uint32_t *out);
 
