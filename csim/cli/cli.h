@@ -60,6 +60,10 @@ int cli_check(int argc, char **argv);
  * [--json]`: the P/D class of every conditional branch (ptx_taint.h).
  * Returns an exit status. */
 int cli_branches(int argc, char **argv);
+/* `lockstep check --affine FILE.ptx|WORKLOAD|all... [--kernel K] [--json]`
+ * (argv without --affine): the affine class of every instruction and the
+ * static potentially-affine fraction (ptx_affine.h). Returns an exit status. */
+int cli_affine(int argc, char **argv);
 /* Reads a whole file into a NUL-terminated buffer (malloc'd, *len bytes
  * without the NUL); NULL with errno set (EFBIG above PTX_MAX_TEXT). */
 char *cli_read_file(const char *path, size_t *len);

@@ -291,6 +291,12 @@ int cli_check(int argc, char **argv)
 {
     bool json = false;
     int n = 0;
+    for (int i = 0; i < argc; i++)
+        if (!strcmp(argv[i], "--affine")) {
+            for (int k = i; k + 1 < argc; k++)
+                argv[k] = argv[k + 1];
+            return cli_affine(argc - 1, argv);
+        }
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--json")) {
             json = true;

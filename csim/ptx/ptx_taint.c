@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ptx/ptx_cfg.h"
+#include "ptx/ptx_dflow.h"
 #include "ptx/ptx_taint.h"
 
 #define TAINT_MAX_BYTES (1ull << 30)   /* register sets of one function */
@@ -40,6 +41,7 @@ struct taint {
     uint32_t *order;     /* blocks: reverse postorder, then unreachable ones */
     uint32_t *stack;     /* DFS / region work list (nblocks + 1 entries)    */
     uint32_t *mark;      /* per block: DFS state or region stamp            */
+    uint32_t *region;    /* control: the blocks of one branch's region      */
     uint8_t *applied;    /* control: per block, its D-branch's region merged */
     uint32_t stamp;
 };
@@ -65,44 +67,6 @@ static uint64_t *set_of(const struct taint *t, uint64_t *base, uint32_t b)
     return base + (size_t)b * t->words;
 }
 
-/* A special register is P when the launch fixes it for the thread: ids,
- * sizes, lane masks, shared-memory sizes. %smid (where the scheduler put
- * the CTA), clocks, timers and environment registers are D. */
-static bool sreg_is_data(unsigned sr)
-{
-    switch (sr) {
-    case PTX_SR_SMID: case PTX_SR_CLOCK: case PTX_SR_CLOCK64:
-    case PTX_SR_GLOBALTIMER: case PTX_SR_GLOBALTIMER_LO: case PTX_SR_GLOBALTIMER_HI:
-        return true;
-    default:
-        return sr >= PTX_SR_ENVREG0;
-    }
-}
-
-enum src_kind { SRC_FLOW, SRC_DATA, SRC_UNIFORM };
-
-/* Whether in's result follows its operands (FLOW: the ALU and SFU rows of
- * ptx_ops.def, per-lane functions of their operands), is always P
- * (UNIFORM: a kernel parameter, a constant at a fixed address) or is D
- * (DATA: every other load, atomics, textures, surfaces, warp and CTA
- * collectives, tensor ops; and any op a future row adds to those units). */
-static enum src_kind src_kind(const struct ptx_func *f, const struct ptx_inst *in)
-{
-    enum ptx_unit u = ptx_op_unit((enum ptx_op)in->op);
-    if (u == PTX_UNIT_ALU || u == PTX_UNIT_SFU)
-        return SRC_FLOW;
-    if (in->op == PTX_OP_LD || in->op == PTX_OP_LDU) {
-        const struct ptx_operand *a = &in->o[1];
-        bool fixed = a->kind == PTX_O_MEM && a->reg < 0 && a->sym.index >= 0;
-        if (fixed && in->space == PTX_SP_PARAM && f->is_entry && a->sym.scope == 1 &&
-            (uint32_t)a->sym.index < f->nparams)
-            return SRC_UNIFORM;
-        if (fixed && in->space == PTX_SP_CONST)
-            return SRC_UNIFORM;
-    }
-    return SRC_DATA;
-}
-
 /* Whether operand o reads a D value in state s (a MEM operand: its base
  * register, the address). */
 static bool opnd_is_d(const struct taint *t, const uint64_t *s,
@@ -117,16 +81,11 @@ static bool opnd_is_d(const struct taint *t, const uint64_t *s,
                 return true;
         return false;
     case PTX_O_SREG:
-        return sreg_is_data(o->sreg);
+        return ptx_dflow_sreg_is_data(o->sreg);
     default:
         return false;        /* immediates, symbol/function addresses, labels,
                                 call arguments (.param symbols) */
     }
-}
-
-static bool reads_cc(const struct ptx_inst *in)
-{
-    return in->op == PTX_OP_ADDC || in->op == PTX_OP_SUBC || in->op == PTX_OP_MADC;
 }
 
 /* The class the branch in would get in state s (in is a bra or brx). */
@@ -147,15 +106,15 @@ static void transfer(const struct taint *t, uint64_t *s, const struct ptx_inst *
     unsigned ndst = ptx_inst_ndst(in);
     bool guarded = in->guard >= 0;
     bool d;
-    switch (src_kind(t->f, in)) {
-    case SRC_DATA:
+    switch (ptx_dflow_src(t->f, in)) {
+    case PTX_DFLOW_DATA:
         d = true;
         break;
-    case SRC_UNIFORM:
+    case PTX_DFLOW_UNIFORM:
         d = false;
         break;
     default:
-        d = reads_cc(in) && tbit(t, s, t->cc);
+        d = ptx_dflow_reads_cc(in) && tbit(t, s, t->cc);
         for (unsigned i = ndst; i < in->nopnd && i < PTX_MAX_OPNDS && !d; i++)
             d = opnd_is_d(t, s, &in->o[i]);
         break;
@@ -206,25 +165,9 @@ static bool merge_region(struct taint *t, uint32_t b, uint64_t *scratch)
     if (j < 0 || (uint32_t)j >= g->nblocks)
         return false;                 /* no merge: the paths end the thread */
     memset(scratch, 0, t->words * sizeof *scratch);
-    uint32_t stamp = ++t->stamp, n = 0;
-    for (uint32_t k = 0; k < g->blocks[b].nsucc; k++) {
-        int32_t s = g->blocks[b].succ[k];
-        if (s >= 0 && (uint32_t)s < g->nblocks && s != j && t->mark[s] != stamp) {
-            t->mark[s] = stamp;
-            t->stack[n++] = (uint32_t)s;
-        }
-    }
-    while (n) {
-        uint32_t x = t->stack[--n];
-        defs_of_block(t, scratch, x);
-        for (uint32_t k = 0; k < g->blocks[x].nsucc; k++) {
-            int32_t s = g->blocks[x].succ[k];
-            if (s >= 0 && (uint32_t)s < g->nblocks && s != j && t->mark[s] != stamp) {
-                t->mark[s] = stamp;
-                t->stack[n++] = (uint32_t)s;
-            }
-        }
-    }
+    uint32_t n = ptx_dflow_region(g, b, t->mark, ++t->stamp, t->stack, t->region);
+    for (uint32_t k = 0; k < n; k++)
+        defs_of_block(t, scratch, t->region[k]);
     uint64_t *gj = set_of(t, t->gen, (uint32_t)j);
     bool grew = false;
     for (size_t w = 0; w < t->words; w++) {
@@ -273,46 +216,6 @@ static int64_t make_map(struct taint *t)
     return n;
 }
 
-/* t->order: blocks in reverse postorder from block 0 (iterative DFS), then
- * every block the entry does not reach, in index order. */
-static void make_order(struct taint *t)
-{
-    const struct ptx_cfg *g = t->g;
-    uint32_t nb = g->nblocks, npost = 0, sp = 0;
-    uint32_t *edge = t->order;            /* reused: next successor to try */
-    memset(t->mark, 0, nb * sizeof *t->mark);
-    uint32_t *post = malloc((size_t)nb * sizeof *post);
-    if (!post) {                          /* fall back to index order      */
-        for (uint32_t b = 0; b < nb; b++)
-            t->order[b] = b;
-        return;
-    }
-    memset(edge, 0, nb * sizeof *edge);
-    t->mark[0] = 1;
-    t->stack[sp++] = 0;
-    while (sp) {
-        uint32_t b = t->stack[sp - 1];
-        if (edge[b] < g->blocks[b].nsucc) {
-            int32_t s = g->blocks[b].succ[edge[b]++];
-            if (s >= 0 && (uint32_t)s < nb && !t->mark[s]) {
-                t->mark[s] = 1;
-                t->stack[sp++] = (uint32_t)s;
-            }
-        } else {
-            post[npost++] = b;
-            sp--;
-        }
-    }
-    uint32_t k = 0;
-    for (uint32_t i = npost; i-- > 0;)
-        t->order[k++] = post[i];
-    for (uint32_t b = 0; b < nb; b++)
-        if (!t->mark[b])
-            t->order[k++] = b;
-    free(post);
-    memset(t->mark, 0, nb * sizeof *t->mark);
-}
-
 static int fail(struct ptx_diag *diag, const struct ptx_func *f, const char *why)
 {
     if (diag) {
@@ -332,6 +235,7 @@ static void taint_free(struct taint *t)
     free(t->order);
     free(t->stack);
     free(t->mark);
+    free(t->region);
     free(t->applied);
     free(t->map);
 }
@@ -383,13 +287,14 @@ int ptx_taint_branches(const struct ptx_func *f, unsigned flags, uint8_t *cls,
     if (control) {
         t.gen = calloc((size_t)nb * t.words, sizeof *t.gen);
         t.applied = calloc(nb, 1);
+        t.region = malloc((size_t)nb * sizeof *t.region);
     }
     if (!t.in || !t.cur || !t.order || !t.stack || !t.mark ||
-        (control && (!t.gen || !t.applied))) {
+        (control && (!t.gen || !t.applied || !t.region))) {
         taint_free(&t);
         return fail(diag, f, "out of memory");
     }
-    make_order(&t);
+    ptx_dflow_rpo(t.g, t.order, t.mark, t.stack);
     uint64_t *scratch = t.cur + t.words;
     bool changed = true;
     while (changed) {

@@ -1,0 +1,249 @@
+/* `lockstep check --affine`: the affine class of every instruction of a
+ * PTX module (csim/ptx/ptx_affine.h, docs/dac.md) and the static
+ * potentially-affine fraction, as text or JSON. A module is a file, the
+ * committed PTX of a workload (by name), or `all` of them. */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli/cli.h"
+#include "cli/cli_json.h"
+#include "ptx/ptx_affine.h"
+#include "ptx/ptx_ir.h"
+#include "ptx/ptx_print.h"
+#include "workloads/wl_ptx.h"
+
+struct af_opts {
+    const char *kernel;        /* only this function (NULL: all)          */
+    bool json;
+    bool kernel_seen;
+};
+
+static void json_name(const char *key, const char *s)
+{
+    printf("\"%s\": ", key);
+    cli_json_write_str(stdout, s, strlen(s));
+}
+
+static void add_stats(struct ptx_affine_stats *sum, const struct ptx_affine_stats *st)
+{
+    sum->ninsts += st->ninsts;
+    sum->nnone += st->nnone;
+    sum->nuniform += st->nuniform;
+    sum->naffine += st->naffine;
+    sum->nnonaffine += st->nnonaffine;
+    sum->nmem += st->nmem;
+    sum->nmem_affine += st->nmem_affine;
+    sum->nload_gl += st->nload_gl;
+    sum->nload_gl_affine += st->nload_gl_affine;
+    sum->nbranch += st->nbranch;
+    sum->nbranch_affine += st->nbranch_affine;
+}
+
+static double frac(uint32_t a, uint32_t b)
+{
+    return b ? (double)a / b : 0.0;
+}
+
+static void json_stats(const struct ptx_affine_stats *s)
+{
+    printf("\"insts\": %u, \"uniform\": %u, \"affine\": %u, \"nonaffine\": %u, "
+           "\"none\": %u, \"potentially_affine\": %.4f, \"mem\": %u, \"mem_affine\": %u, "
+           "\"loads_gl\": %u, \"loads_gl_affine\": %u, \"branches\": %u, "
+           "\"branches_affine\": %u", s->ninsts, s->nuniform, s->naffine, s->nnonaffine,
+           s->nnone, frac(s->nuniform + s->naffine, s->ninsts), s->nmem, s->nmem_affine,
+           s->nload_gl, s->nload_gl_affine, s->nbranch, s->nbranch_affine);
+}
+
+static void text_stats(const struct ptx_affine_stats *s)
+{
+    printf("insts %u: U %u, A %u, N %u, - %u; potentially affine %.1f%%; "
+           "global/local loads %u, decouplable %u; branches %u, on U/A %u",
+           s->ninsts, s->nuniform, s->naffine, s->nnonaffine, s->nnone,
+           100.0 * frac(s->nuniform + s->naffine, s->ninsts), s->nload_gl,
+           s->nload_gl_affine, s->nbranch, s->nbranch_affine);
+}
+
+/* "A[tid.x+ctaid.x]", "U", ... with the address class of a memory access
+ * and the control mark. */
+static void describe(char *buf, size_t n, const struct ptx_affine_inst *r)
+{
+    char t[64];
+    ptx_affine_terms_str(t, sizeof t, r->terms);
+    size_t k = (size_t)snprintf(buf, n, "%s%s%s%s", ptx_acls_name(r->cls),
+                                r->terms ? "[" : "", t, r->terms ? "]" : "");
+    if (k < n && r->addr != PTX_ACLS_NONE)
+        k += (size_t)snprintf(buf + k, n - k, " addr:%s", ptx_acls_name(r->addr));
+    if (k < n && r->ctl != PTX_ACTL_UNIFORM)
+        snprintf(buf + k, n - k, " ctl:%s", r->ctl == PTX_ACTL_DATA ? "data" : "affine");
+}
+
+/* One function. Returns 0, or -1 after printing why the analysis failed. */
+static int report_func(const char *label, const struct ptx_module *m,
+                       const struct ptx_func *f, const struct af_opts *o, bool first,
+                       struct ptx_affine_stats *sum)
+{
+    struct ptx_affine_inst *r = malloc((f->ninsts ? f->ninsts : 1) * sizeof *r);
+    struct ptx_affine_stats st;
+    struct ptx_diag d;
+    memset(&d, 0, sizeof d);
+    if (!r || ptx_affine_analyse(f, r, &st, &d) != 0) {
+        fprintf(stderr, "%s:%u: error: %s\n", label, d.line, r ? d.msg : "out of memory");
+        free(r);
+        return -1;
+    }
+    add_stats(sum, &st);
+    if (o->json) {
+        printf("%s\n        {", first ? "" : ",");
+        json_name("name", f->name);
+        printf(", \"entry\": %s, \"line\": %u, \"passes\": %u, ",
+               f->is_entry ? "true" : "false", f->line, st.passes);
+        json_stats(&st);
+        printf(", \"list\": [");
+    } else {
+        printf("%s %s (line %u): ", f->is_entry ? "kernel" : "function", f->name, f->line);
+        text_stats(&st);
+        printf("; fixpoint in %u pass%s\n", st.passes, st.passes == 1 ? "" : "es");
+    }
+    for (uint32_t pc = 0; pc < f->ninsts; pc++) {
+        char dis[256], cls[96];
+        ptx_inst_format(dis, sizeof dis, f, &f->insts[pc]);
+        describe(cls, sizeof cls, &r[pc]);
+        const char *colon = strstr(dis, "): ");
+        if (o->json) {
+            char t[64];
+            printf("%s\n          {\"pc\": %u, \"line\": %u, \"class\": \"%s\", "
+                   "\"terms\": \"%s\", \"addr\": \"%s\", \"ctl\": \"%s\", ", pc ? "," : "",
+                   pc, f->insts[pc].line, ptx_acls_name(r[pc].cls),
+                   ptx_affine_terms_str(t, sizeof t, r[pc].terms), ptx_acls_name(r[pc].addr),
+                   r[pc].ctl == PTX_ACTL_DATA ? "data" :
+                   r[pc].ctl == PTX_ACTL_AFFINE ? "affine" : "uniform");
+            json_name("inst", colon ? colon + 3 : dis);
+            printf("}");
+        } else {
+            printf("  %-28s %s\n", cls, dis);
+        }
+    }
+    if (o->json)
+        printf("%s]}", f->ninsts ? "\n        " : "");
+    (void)m;
+    free(r);
+    return 0;
+}
+
+static int report_module(const char *label, const char *text, size_t len,
+                         struct af_opts *o, bool first)
+{
+    struct ptx_module *m = NULL;
+    struct ptx_diag diag;
+    memset(&diag, 0, sizeof diag);
+    if (ptx_parse(label, text, len, &m, &diag) != 0) {
+        fprintf(stderr, "%s\n", diag.msg[0] ? diag.msg : "parse failed");
+        ptx_module_free(m);
+        return CLI_USAGE;
+    }
+    struct ptx_affine_stats sum;
+    memset(&sum, 0, sizeof sum);
+    if (o->json) {
+        printf("%s\n    {", first ? "" : ",");
+        json_name("file", label);
+        printf(", \"functions\": [");
+    } else {
+        printf("%s== %s\n", first ? "" : "\n", label);
+    }
+    int rc = CLI_OK;
+    bool firstf = true;
+    for (uint32_t i = 0; i < m->nfuncs && rc == CLI_OK; i++) {
+        const struct ptx_func *f = &m->funcs[i];
+        if (!f->has_body || (o->kernel && strcmp(o->kernel, f->name) != 0))
+            continue;
+        o->kernel_seen = true;
+        if (report_func(label, m, f, o, firstf, &sum) != 0)
+            rc = CLI_FAIL;
+        firstf = false;
+    }
+    if (o->json) {
+        printf("%s], ", firstf ? "" : "\n      ");
+        json_stats(&sum);
+        printf("}");
+    } else if (!o->kernel) {
+        printf("total: ");
+        text_stats(&sum);
+        printf("\n");
+    }
+    ptx_module_free(m);
+    return rc;
+}
+
+static int report_arg(const char *arg, struct af_opts *o, bool *first)
+{
+    int rc = CLI_OK;
+    if (!strcmp(arg, "all")) {
+        for (const struct wl_ptx_blob *b = wl_ptx_blobs; b->name && rc == CLI_OK; b++) {
+            rc = report_module(b->path, b->text, b->len, o, *first);
+            *first = false;
+        }
+        return rc;
+    }
+    size_t len = 0;
+    char *text = cli_read_file(arg, &len);
+    if (text) {
+        rc = report_module(arg, text, len, o, *first);
+        free(text);
+    } else if (errno == ENOENT && wl_ptx_find(arg)) {
+        const struct wl_ptx_blob *b = wl_ptx_find(arg);
+        rc = report_module(b->path, b->text, b->len, o, *first);
+    } else {
+        fprintf(stderr, "lockstep: check --affine: %s: %s%s\n", arg,
+                errno == EFBIG ? "larger than the model's limit for one module"
+                               : strerror(errno),
+                errno == ENOENT ? " (and no workload has that name)" : "");
+        return CLI_USAGE;
+    }
+    *first = false;
+    return rc;
+}
+
+int cli_affine(int argc, char **argv)
+{
+    struct af_opts o = { 0 };
+    int n = 0;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--json")) {
+            o.json = true;
+        } else if (!strcmp(argv[i], "--kernel") && i + 1 < argc) {
+            o.kernel = argv[++i];
+        } else if (!strncmp(argv[i], "--kernel=", 9)) {
+            o.kernel = argv[i] + 9;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "lockstep: check --affine: unknown option '%s'\n", argv[i]);
+            n = -1;
+            break;
+        } else {
+            argv[n++] = argv[i];
+        }
+    }
+    if (n <= 0) {
+        fprintf(stderr, "usage: lockstep check --affine [--kernel K] [--json] "
+                "FILE.ptx|WORKLOAD|all...\n");
+        return CLI_USAGE;
+    }
+    if (o.json)
+        printf("{\n  \"schema\": 1,\n  \"analysis\": \"affine\",\n  \"modules\": [");
+    int rc = CLI_OK;
+    bool first = true;
+    for (int i = 0; i < n && rc == CLI_OK; i++)
+        rc = report_arg(argv[i], &o, &first);
+    if (o.json)
+        printf("\n  ]\n}\n");
+    if (rc == CLI_OK && o.kernel && !o.kernel_seen) {
+        fprintf(stderr, "lockstep: check --affine: no function named '%s' with a body\n",
+                o.kernel);
+        rc = CLI_USAGE;
+    }
+    if (fflush(stdout) != 0) {
+        fprintf(stderr, "lockstep: check --affine: error writing the report\n");
+        return CLI_FAIL;
+    }
+    return rc;
+}

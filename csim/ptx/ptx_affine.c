@@ -1,0 +1,530 @@
+/* Affine classes (ptx_affine.h; docs/dac.md).
+ *
+ * State: one byte per register (plus one for the carry flag of .cc ops):
+ * bits 0..5 the index terms (PTX_AFF_*), V_DEF set once a definition
+ * reaches, V_NA for non-affine. Undefined is 0, uniform V_DEF, affine
+ * V_DEF | terms. Join is bitwise OR (non-affine absorbs; terms unite), so
+ * the lattice has finite height and the passes (blocks in reverse
+ * postorder until no entry state changes) reach the fixpoint whatever the
+ * loops carry.
+ * Transfer (FLOW ops, ptx_dflow_src): all sources uniform gives uniform,
+ * whatever the op (every thread computes the same function of the same
+ * values). With an affine source: mov, cvta; add, sub, neg (integer,
+ * no .sat: exact modulo 2^n); mul.lo/.wide, mad.lo/.wide with one factor
+ * uniform; shl by a uniform amount; cvt between integer types without
+ * .sat; setp on integers with one side uniform (an affine predicate the
+ * predicate expansion unit expands); and/or/xor/not of predicates with at
+ * most one affine operand; selp on a uniform predicate. Anything else on
+ * an affine source is non-affine, and so is anything on a non-affine one.
+ * ld.param of a kernel parameter and ld.const at a fixed address are
+ * uniform; other DATA sources non-affine.
+ * Guards: a non-affine guard makes the result non-affine; an affine guard
+ * keeps the instruction affine (it runs under the expanded mask) but the
+ * register then mixes old and new values across threads: non-affine
+ * unless nothing reached it before; a uniform guard joins old and new.
+ * Control: a conditional branch on an affine predicate lets its region
+ * stay affine (the paper's affine SIMT stack follows it); one on a
+ * non-affine predicate makes every instruction of its region non-affine
+ * (the affine warp would need the main warps' masks; docs/dac.md). At the
+ * immediate post-dominator of either, every register defined in the region
+ * becomes non-affine (threads merge with different values). */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ptx/ptx_affine.h"
+#include "ptx/ptx_cfg.h"
+#include "ptx/ptx_dflow.h"
+
+#define AFF_MAX_BYTES (1ull << 30)   /* register states of one function */
+
+#define V_DEF 0x40u
+#define V_NA  0x80u
+
+struct aff {
+    const struct ptx_func *f;
+    const struct ptx_cfg *g;
+    size_t width;        /* bytes per state: nregs + 1 (the carry flag)    */
+    uint32_t cc;
+    uint8_t *in;         /* per block: state at entry                      */
+    uint8_t *gen;        /* per block: non-affine at entry from merges     */
+    uint8_t *cur;        /* the state carried through a block              */
+    uint8_t *dctl;       /* per block: under a data-dependent branch       */
+    uint8_t *actl;       /* per block: under an affine branch              */
+    uint8_t *applied;    /* per block: its branch's region applied (1 affine,
+                            2 data)                                        */
+    uint32_t *order, *stack, *mark, *region;
+    uint32_t stamp;
+};
+
+static bool is_na(uint8_t v) { return (v & V_NA) != 0; }
+static bool is_aff(uint8_t v) { return !is_na(v) && (v & PTX_AFF_TERMS); }
+
+static uint8_t sreg_value(unsigned sr)
+{
+    switch (sr) {
+    case PTX_SR_TID_X: return V_DEF | PTX_AFF_TID_X;
+    case PTX_SR_TID_Y: return V_DEF | PTX_AFF_TID_Y;
+    case PTX_SR_TID_Z: return V_DEF | PTX_AFF_TID_Z;
+    case PTX_SR_CTAID_X: return V_DEF | PTX_AFF_CTAID_X;
+    case PTX_SR_CTAID_Y: return V_DEF | PTX_AFF_CTAID_Y;
+    case PTX_SR_CTAID_Z: return V_DEF | PTX_AFF_CTAID_Z;
+    case PTX_SR_NTID_X: case PTX_SR_NTID_Y: case PTX_SR_NTID_Z:
+    case PTX_SR_NCTAID_X: case PTX_SR_NCTAID_Y: case PTX_SR_NCTAID_Z:
+    case PTX_SR_NWARPID: case PTX_SR_NSMID: case PTX_SR_GRIDID:
+    case PTX_SR_DYNAMIC_SMEM_SIZE: case PTX_SR_TOTAL_SMEM_SIZE:
+        return V_DEF;
+    default:             /* laneid, warpid (not linear in the ids), lane
+                            masks, smid, clocks, timers, envregs */
+        return V_NA;
+    }
+}
+
+static uint8_t opnd_value(const struct aff *a, const uint8_t *s,
+                          const struct ptx_operand *o)
+{
+    switch (o->kind) {
+    case PTX_O_REG:
+        return o->reg >= 0 ? s[o->reg] : V_DEF;
+    case PTX_O_MEM:
+        return o->reg >= 0 ? s[o->reg] : V_DEF;
+    case PTX_O_VEC: {
+        uint8_t v = V_DEF;
+        for (unsigned k = 0; k < o->vec_n && k < 4; k++)
+            if (o->vec_regs[k] >= 0)
+                v |= s[o->vec_regs[k]];
+        /* a pack of several affine values is not one affine value */
+        return is_aff(v) && o->vec_n > 1 ? V_NA : v;
+    }
+    case PTX_O_SREG:
+        return sreg_value(o->sreg);
+    default:
+        (void)a;
+        return V_DEF;    /* immediates, symbol/function addresses, labels */
+    }
+}
+
+static bool int_type(unsigned t)
+{
+    return t != PTX_T_NONE && t != PTX_T_PRED && !ptx_type_is_float((enum ptx_type)t) &&
+           t != PTX_T_F16X2;
+}
+
+/* Value of a*b when one factor is uniform. */
+static uint8_t product(uint8_t x, uint8_t y)
+{
+    if (is_aff(x) && is_aff(y))
+        return V_NA;
+    return x | y;
+}
+
+/* The value a FLOW instruction writes, given that some source is affine
+ * and none non-affine (v: the sources' join, src[]: each). */
+static uint8_t affine_op(const struct ptx_inst *in, const uint8_t *src, unsigned nsrc,
+                         uint8_t v)
+{
+    bool integer = int_type(in->type);
+    bool sat = (in->flags & PTX_F_SAT) != 0;
+    switch ((enum ptx_op)in->op) {
+    case PTX_OP_MOV: case PTX_OP_CVTA:
+        return v;
+    case PTX_OP_ADD: case PTX_OP_SUB:
+        return integer && !sat ? v : V_NA;
+    case PTX_OP_NEG:
+        return integer ? v : V_NA;
+    case PTX_OP_MUL:
+        if (!integer || (in->flags & PTX_F_HI) || nsrc < 2)
+            return V_NA;
+        return product(src[0], src[1]);
+    case PTX_OP_MAD:
+        if (!integer || sat || (in->flags & PTX_F_HI) || nsrc < 3)
+            return V_NA;
+        return product(src[0], src[1]) | src[2];
+    case PTX_OP_SHL:
+        return nsrc >= 2 && !is_aff(src[1]) ? src[0] : V_NA;
+    case PTX_OP_CVT:
+        return integer && int_type(in->type2) && !sat && in->rnd == PTX_RND_NONE
+               ? v : V_NA;
+    case PTX_OP_SETP: {           /* src: q hole skipped by caller: a, b, c */
+        if (!int_type(in->type2) || nsrc < 2 || (is_aff(src[0]) && is_aff(src[1])))
+            return V_NA;
+        uint8_t c = src[0] | src[1];
+        if (nsrc >= 3 && is_aff(src[2]) && is_aff(c))
+            return V_NA;          /* two affine compares combined */
+        return nsrc >= 3 ? c | src[2] : c;
+    }
+    case PTX_OP_AND: case PTX_OP_OR: case PTX_OP_XOR: case PTX_OP_NOT: {
+        if (in->type != PTX_T_PRED)
+            return V_NA;
+        unsigned naff = 0;
+        for (unsigned i = 0; i < nsrc; i++)
+            naff += is_aff(src[i]);
+        return naff <= 1 ? v : V_NA;
+    }
+    case PTX_OP_SELP:
+        return nsrc >= 3 && !is_aff(src[2]) ? v : V_NA;
+    default:
+        return V_NA;
+    }
+}
+
+/* The value in (a FLOW/UNIFORM/DATA instruction) computes in state s. */
+static uint8_t value_of(const struct aff *a, const uint8_t *s, const struct ptx_inst *in)
+{
+    switch (ptx_dflow_src(a->f, in)) {
+    case PTX_DFLOW_DATA:
+        return V_NA;
+    case PTX_DFLOW_UNIFORM:
+        return V_DEF;
+    default:
+        break;
+    }
+    unsigned ndst = ptx_inst_ndst(in);
+    uint8_t src[PTX_MAX_OPNDS], v = V_DEF;
+    unsigned n = 0;
+    for (unsigned i = ndst; i < in->nopnd && i < PTX_MAX_OPNDS; i++) {
+        if (in->o[i].kind == PTX_O_NONE)
+            continue;
+        src[n] = opnd_value(a, s, &in->o[i]);
+        v |= src[n++];
+    }
+    if (ptx_dflow_reads_cc(in))
+        v |= s[a->cc] | V_DEF;
+    if (is_na(v))
+        return V_NA;
+    if (!is_aff(v))
+        return V_DEF;
+    return affine_op(in, src, n, v);
+}
+
+static bool is_mem_access(const struct ptx_inst *in)
+{
+    switch ((enum ptx_op)in->op) {
+    case PTX_OP_LD: case PTX_OP_LDU: case PTX_OP_ST: case PTX_OP_ATOM: case PTX_OP_RED:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static const struct ptx_operand *mem_opnd(const struct ptx_inst *in)
+{
+    for (unsigned i = 0; i < in->nopnd && i < PTX_MAX_OPNDS; i++)
+        if (in->o[i].kind == PTX_O_MEM)
+            return &in->o[i];
+    return NULL;
+}
+
+static uint8_t cls_of(uint8_t v)
+{
+    if (is_na(v))
+        return PTX_ACLS_NONAFFINE;
+    return is_aff(v) ? PTX_ACLS_AFFINE : PTX_ACLS_UNIFORM;
+}
+
+struct def_ctx {
+    uint8_t *s;
+    uint8_t v;
+    int mode;            /* 0 replace, 1 join, 2 mixed under an affine guard */
+};
+
+static void write_def(void *ctx, uint32_t r)
+{
+    struct def_ctx *d = ctx;
+    uint8_t old = d->s[r];
+    if (d->mode == 0)
+        d->s[r] = d->v;
+    else if (d->mode == 1)
+        d->s[r] = old | d->v;
+    else
+        d->s[r] = old ? (uint8_t)(old | d->v | V_NA) : d->v;
+}
+
+/* Applies in to s; fills *res (the class record) when res is not NULL.
+ * dctl: in's block is under a data-dependent branch. */
+static void transfer(const struct aff *a, uint8_t *s, const struct ptx_inst *in,
+                     bool dctl, struct ptx_affine_inst *res)
+{
+    uint8_t g = in->guard >= 0 ? s[in->guard] : V_DEF;
+    enum ptx_op op = (enum ptx_op)in->op;
+    struct ptx_affine_inst r = { PTX_ACLS_NONE, 0, PTX_ACLS_NONE, 0 };
+    if (op == PTX_OP_BRA || op == PTX_OP_BRX) {
+        uint8_t v = g;
+        if (op == PTX_OP_BRX)
+            v |= opnd_value(a, s, &in->o[0]);
+        if (dctl)
+            v = V_NA;
+        if (in->guard >= 0 || op == PTX_OP_BRX) {
+            r.cls = cls_of(v);
+            r.terms = r.cls == PTX_ACLS_AFFINE ? (v & PTX_AFF_TERMS) : 0;
+        }
+    } else {
+        uint8_t v = value_of(a, s, in);
+        if (is_na(g) || dctl)
+            v = V_NA;
+        if (is_mem_access(in) && ptx_dflow_src(a->f, in) == PTX_DFLOW_DATA) {
+            const struct ptx_operand *m = mem_opnd(in);
+            uint8_t av = m ? opnd_value(a, s, m) : V_NA;
+            r.addr = (uint8_t)(dctl || is_na(g) ? PTX_ACLS_NONAFFINE : cls_of(av));
+        }
+        unsigned ndst = ptx_inst_ndst(in);
+        bool writes = ndst > 0 || (in->flags & PTX_F_CC);
+        if (writes || op == PTX_OP_CALL || is_mem_access(in)) {
+            r.cls = cls_of(v);
+            r.terms = r.cls == PTX_ACLS_AFFINE ? (v & PTX_AFF_TERMS) : 0;
+            if (is_mem_access(in) && ptx_dflow_src(a->f, in) == PTX_DFLOW_DATA)
+                r.cls = PTX_ACLS_NONAFFINE, r.terms = 0;
+        }
+        struct def_ctx d = { s, v, 0 };
+        if (in->guard >= 0)
+            d.mode = is_aff(g) ? 2 : 1;
+        for (unsigned i = 0; i < ndst && i < in->nopnd && i < PTX_MAX_OPNDS; i++)
+            if (in->o[i].kind == PTX_O_REG && in->o[i].sel != 0)
+                d.v |= V_NA;      /* a video op's byte-merge into d */
+        ptx_dflow_defs(in, write_def, &d);
+        if (in->flags & PTX_F_CC) {
+            /* the carry out of an affine sum differs across threads */
+            d.v = is_aff(v) ? V_NA : v;
+            write_def(&d, a->cc);
+        }
+    }
+    r.ctl = (uint8_t)(dctl ? PTX_ACTL_DATA : PTX_ACTL_UNIFORM);
+    if (res)
+        *res = r;
+}
+
+struct mark_ctx {
+    uint8_t *s;
+    bool changed;
+};
+
+static void mark_defs(void *ctx, uint32_t r)
+{
+    struct mark_ctx *m = ctx;
+    m->changed |= m->s[r] != V_NA;
+    m->s[r] = V_NA;
+}
+
+/* Block b ends in a branch of level lvl (1: affine, 2: non-affine): marks
+ * its region (control) and makes the registers defined in it non-affine
+ * at its immediate post-dominator. Returns true when anything changed. */
+static bool apply_region(struct aff *a, uint32_t b, uint8_t lvl)
+{
+    const struct ptx_cfg *g = a->g;
+    uint32_t n = ptx_dflow_region(g, b, a->mark, ++a->stamp, a->stack, a->region);
+    int32_t j = g->blocks[b].ipdom;
+    bool merge = j >= 0 && (uint32_t)j < g->nblocks;
+    uint8_t *gj = merge ? a->gen + (size_t)j * a->width : NULL;
+    bool changed = false;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t x = a->region[k];
+        uint8_t *flag = lvl == 2 ? &a->dctl[x] : &a->actl[x];
+        changed |= !*flag;
+        *flag = 1;
+        if (!merge)
+            continue;
+        const struct ptx_block *bl = &g->blocks[x];
+        for (uint32_t pc = bl->first; pc < bl->end; pc++) {
+            const struct ptx_inst *in = &a->f->insts[pc];
+            struct mark_ctx m = { gj, false };
+            ptx_dflow_defs(in, mark_defs, &m);
+            if (in->flags & PTX_F_CC)
+                mark_defs(&m, a->cc);
+            changed |= m.changed;
+        }
+    }
+    return changed;
+}
+
+static int fail(struct ptx_diag *diag, const struct ptx_func *f, const char *why)
+{
+    if (diag) {
+        snprintf(diag->msg, sizeof diag->msg, "function %s (line %u): affine "
+                 "analysis: %s", f->name ? f->name : "?", f->line, why);
+        diag->line = f->line;
+        diag->col = 0;
+    }
+    return -1;
+}
+
+static void aff_free(struct aff *a)
+{
+    free(a->in);
+    free(a->gen);
+    free(a->cur);
+    free(a->dctl);
+    free(a->actl);
+    free(a->applied);
+    free(a->order);
+    free(a->stack);
+    free(a->mark);
+    free(a->region);
+}
+
+static bool regs_in_range(const struct ptx_func *f)
+{
+    for (uint32_t pc = 0; pc < f->ninsts; pc++) {
+        const struct ptx_inst *in = &f->insts[pc];
+        if (in->guard >= (int32_t)f->nregs)
+            return false;
+        for (unsigned i = 0; i < in->nopnd && i < PTX_MAX_OPNDS; i++) {
+            const struct ptx_operand *o = &in->o[i];
+            if ((o->kind == PTX_O_REG || o->kind == PTX_O_MEM) && o->reg >= (int32_t)f->nregs)
+                return false;
+            if (o->kind == PTX_O_VEC)
+                for (unsigned k = 0; k < o->vec_n && k < 4; k++)
+                    if (o->vec_regs[k] >= (int32_t)f->nregs)
+                        return false;
+        }
+    }
+    return true;
+}
+
+static void count(const struct ptx_func *f, const struct ptx_affine_inst *out,
+                  struct ptx_affine_stats *st)
+{
+    for (uint32_t pc = 0; pc < f->ninsts; pc++) {
+        const struct ptx_inst *in = &f->insts[pc];
+        const struct ptx_affine_inst *r = &out[pc];
+        st->ninsts++;
+        st->nnone += r->cls == PTX_ACLS_NONE;
+        st->nuniform += r->cls == PTX_ACLS_UNIFORM;
+        st->naffine += r->cls == PTX_ACLS_AFFINE;
+        st->nnonaffine += r->cls == PTX_ACLS_NONAFFINE;
+        bool dec = r->addr == PTX_ACLS_UNIFORM || r->addr == PTX_ACLS_AFFINE;
+        if (r->addr != PTX_ACLS_NONE) {
+            st->nmem++;
+            st->nmem_affine += dec;
+            if (in->op == PTX_OP_LD && (in->space == PTX_SP_GLOBAL ||
+                                        in->space == PTX_SP_LOCAL)) {
+                st->nload_gl++;
+                st->nload_gl_affine += dec;
+            }
+        }
+        if ((in->op == PTX_OP_BRA && in->guard >= 0) || in->op == PTX_OP_BRX) {
+            st->nbranch++;
+            st->nbranch_affine += r->cls == PTX_ACLS_UNIFORM || r->cls == PTX_ACLS_AFFINE;
+        }
+    }
+}
+
+int ptx_affine_analyse(const struct ptx_func *f, struct ptx_affine_inst *out,
+                       struct ptx_affine_stats *st, struct ptx_diag *diag)
+{
+    struct ptx_affine_stats dummy;
+    if (!st)
+        st = &dummy;
+    memset(st, 0, sizeof *st);
+    if (!f->has_body || !f->ninsts)
+        return 0;
+    memset(out, 0, (size_t)f->ninsts * sizeof *out);
+    if (!f->cfg || !f->cfg->nblocks)
+        return fail(diag, f, "no control-flow graph (ptx_cfg_build not run)");
+    if (!regs_in_range(f))
+        return fail(diag, f, "a register index out of range");
+    struct aff a;
+    memset(&a, 0, sizeof a);
+    a.f = f;
+    a.g = f->cfg;
+    a.cc = f->nregs;
+    a.width = (size_t)f->nregs + 1;
+    uint32_t nb = a.g->nblocks;
+    uint64_t bytes = 2ull * nb * a.width;
+    if (bytes > AFF_MAX_BYTES) {
+        char why[160];
+        snprintf(why, sizeof why, "%u blocks x %u registers need %llu MiB of register "
+                 "states (limit %llu MiB)", nb, f->nregs,
+                 (unsigned long long)(bytes >> 20),
+                 (unsigned long long)(AFF_MAX_BYTES >> 20));
+        return fail(diag, f, why);
+    }
+    a.in = calloc((size_t)nb * a.width, 1);
+    a.gen = calloc((size_t)nb * a.width, 1);
+    a.cur = malloc(a.width);
+    a.dctl = calloc(nb, 1);
+    a.actl = calloc(nb, 1);
+    a.applied = calloc(nb, 1);
+    a.order = malloc((size_t)nb * sizeof *a.order);
+    a.stack = malloc(((size_t)nb + 1) * sizeof *a.stack);
+    a.mark = calloc(nb, sizeof *a.mark);
+    a.region = malloc((size_t)nb * sizeof *a.region);
+    if (!a.in || !a.gen || !a.cur || !a.dctl || !a.actl || !a.applied || !a.order ||
+        !a.stack || !a.mark || !a.region) {
+        aff_free(&a);
+        return fail(diag, f, "out of memory");
+    }
+    ptx_dflow_rpo(a.g, a.order, a.mark, a.stack);
+    bool changed = true;
+    while (changed) {
+        changed = false;
+        st->passes++;
+        for (uint32_t k = 0; k < nb; k++) {
+            uint32_t b = a.order[k];
+            const struct ptx_block *bl = &a.g->blocks[b];
+            const uint8_t *ib = a.in + (size_t)b * a.width;
+            const uint8_t *gb = a.gen + (size_t)b * a.width;
+            for (size_t w = 0; w < a.width; w++)
+                a.cur[w] = ib[w] | gb[w];
+            for (uint32_t pc = bl->first; pc < bl->end; pc++) {
+                const struct ptx_inst *in = &f->insts[pc];
+                transfer(&a, a.cur, in, a.dctl[b] != 0, &out[pc]);
+                if (in->op != PTX_OP_BRA && in->op != PTX_OP_BRX)
+                    continue;
+                uint8_t c = out[pc].cls;
+                uint8_t lvl = c == PTX_ACLS_NONAFFINE ? 2 : c == PTX_ACLS_AFFINE ? 1 : 0;
+                if (lvl > a.applied[b]) {
+                    a.applied[b] = lvl;
+                    changed |= apply_region(&a, b, lvl);
+                }
+            }
+            for (uint32_t s = 0; s < bl->nsucc; s++) {
+                int32_t x = bl->succ[s];
+                if (x < 0 || (uint32_t)x >= nb)
+                    continue;
+                uint8_t *ix = a.in + (size_t)x * a.width;
+                for (size_t w = 0; w < a.width; w++) {
+                    uint8_t nv = ix[w] | a.cur[w];
+                    changed |= nv != ix[w];
+                    ix[w] = nv;
+                }
+            }
+        }
+    }
+    for (uint32_t pc = 0; pc < f->ninsts; pc++) {
+        uint32_t b = a.g->block_of[pc];
+        if (out[pc].ctl == PTX_ACTL_UNIFORM && a.actl[b])
+            out[pc].ctl = PTX_ACTL_AFFINE;
+    }
+    count(f, out, st);
+    aff_free(&a);
+    return 0;
+}
+
+const char *ptx_acls_name(unsigned cls)
+{
+    switch (cls) {
+    case PTX_ACLS_UNIFORM: return "U";
+    case PTX_ACLS_AFFINE: return "A";
+    case PTX_ACLS_NONAFFINE: return "N";
+    default: return "-";
+    }
+}
+
+char *ptx_affine_terms_str(char *buf, size_t n, unsigned terms)
+{
+    static const char *const name[6] = { "tid.x", "tid.y", "tid.z",
+                                         "ctaid.x", "ctaid.y", "ctaid.z" };
+    size_t k = 0;
+    if (!n)
+        return buf;
+    buf[0] = 0;
+    for (unsigned i = 0; i < 6; i++) {
+        if (!(terms & (1u << i)))
+            continue;
+        int w = snprintf(buf + k, n - k, "%s%s", k ? "+" : "", name[i]);
+        if (w < 0 || (size_t)w >= n - k)
+            break;
+        k += (size_t)w;
+    }
+    return buf;
+}
