@@ -29,7 +29,7 @@ import sys
 # the device runtime's limits (printf buffer, device heap: not a shape)
 FIXED = {"warp_size", "max_warp_insts", "max_stack_depth", "watchdog_cycles",
          "cosim", "slp_backend", "bgp_backend", "rvc_comp_backend",
-         "rvc_decomp_backend", "cosim_continue", "core_clock_mhz",
+         "rvc_decomp_backend", "wcu_backend", "capt_backend", "cosim_continue", "core_clock_mhz",
          "icnt_clock_mhz", "dram_clock_mhz", "check", "check_error",
          "printf_fifo_size", "malloc_heap_size"}
 # practical upper ends: the documented maxima (1024 SMs, 1000-cycle
