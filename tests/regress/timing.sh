@@ -199,6 +199,7 @@ expect2 "--set unknown key"     'no_such_key'         "$cli" run "$wl" --set no_
 expect2 "--set bad value"       'l1d_size'            "$cli" run "$wl" --set l1d_size=big
 expect2 "--set out of range"    'num_sms'             "$cli" run "$wl" --set num_sms=0
 expect2 "--set without ="       'key=value'           "$cli" run "$wl" --set num_sms
+expect2 "--set capri tree, 24"  'capri_lru = tree needs capri_entries' "$cli" run "$wl" --set capri.lru=tree --set capri.entries=24
 expect2 "bad --mode"            'functional or timing' "$cli" run "$wl" --mode fast
 expect2 "config bad key"        'l1d_sise'            "$cli" config --config "$tmp/badkey.conf" --dump
 expect2 "config without --dump" 'usage'               "$cli" config --config gtx480
