@@ -325,11 +325,12 @@ int core_dpe_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *wh
 
 /* Counts and commits a control instruction of the path on the warp. */
 static void count_ctrl(struct simt_warp *sw, int32_t pc, uint32_t mask,
-                       const struct ptx_func *f)
+                       const struct ptx_func *f, uint32_t taken)
 {
     sw->warp_insts++;
     sw->thread_insts += popc(mask);
     sw->res.active = mask;
+    sw->res.taken = taken;
     if (sw->commit)
         sw->commit(sw->commit_user, sw, f, pc, mask);
 }
@@ -399,8 +400,7 @@ enum simt_rc core_dpe_step(struct core_sm *sm, unsigned slot, uint64_t now)
     switch ((enum ptx_op)in->op) {
     case PTX_OP_BRA: {
         uint32_t taken = exec_guard_mask(&sw->ew, in, mask);
-        count_ctrl(sw, pc, mask, f);
-        sw->res.taken = taken;
+        count_ctrl(sw, pc, mask, f, taken);
         sw->branches++;
         d->branches++;
         unsigned popped = 0;
@@ -425,7 +425,7 @@ enum simt_rc core_dpe_step(struct core_sm *sm, unsigned slot, uint64_t now)
     case PTX_OP_RET:
     case PTX_OP_EXIT: {
         uint32_t lanes = exec_guard_mask(&sw->ew, in, mask);
-        count_ctrl(sw, pc, mask, f);
+        count_ctrl(sw, pc, mask, f, sw->res.taken);
         sw->live &= ~lanes;
         /* the path's other threads go on; the exiting ones leave every
          * entry (both may pop entries) */
@@ -443,7 +443,7 @@ enum simt_rc core_dpe_step(struct core_sm *sm, unsigned slot, uint64_t now)
             sw->err.lane = (int)__builtin_ctz(lanes);
             return r;
         }
-        count_ctrl(sw, pc, mask, f);
+        count_ctrl(sw, pc, mask, f, sw->res.taken);
         after_pops(dw, simt_dpe_advance(&dw->st, s, pc + 1));
         return finish(sm, slot);
     }
