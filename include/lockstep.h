@@ -311,6 +311,21 @@ typedef struct ls_compaction_stats {
     uint64_t class_points[2], class_nw_nocomp[2], class_nw_tbc[2];
 } ls_compaction_stats;
 
+/* Dual-path execution (docs/dpe.md), timing mode with simt.paths = dual;
+ * all zero otherwise. Every member is a uint64_t counter. */
+typedef struct ls_dpe_stats {
+    uint64_t launches;           /* launches under simt.paths = dual          */
+    uint64_t single;             /* of those, run single-path (see reason)    */
+    uint64_t issued;             /* warp instructions issued dual-path        */
+    uint64_t path_sum;           /* schedulable top-of-stack paths summed at
+                                    each issue, stalled ones included
+                                    (Avg_Path = path_sum / issued, Eq. 3.1)   */
+    uint64_t switches;           /* constrained scheduler: path switches      */
+    uint64_t branches;           /* warp-level bra executed                   */
+    uint64_t divergent;          /* of those, split the path                  */
+    uint64_t interleavable;      /* of those, both sides non-empty (3.3.3.1) */
+} ls_dpe_stats;
+
 #define LS_STACK_HIST 16
 /* Statistics of one launch (or a sum of launches, see ls_stats_add). */
 typedef struct ls_stats {
@@ -350,6 +365,9 @@ typedef struct ls_stats {
                                     3 capri, 4 ideal                          */
     char uncompacted[160];       /* why a launch ran uncompacted ("shfl at
                                     line N"); a sum keeps the first           */
+    ls_dpe_stats dpe;            /* dual-path execution (timing mode)         */
+    int dpe_paths;               /* simt.paths: 0 single, 1 dual              */
+    char dpe_single[160];        /* why a launch ran single-path; the first   */
 } ls_stats;
 
 /* Re-runs a block trace written on a mismatch (docs/cosim.md) on the C

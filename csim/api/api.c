@@ -555,6 +555,17 @@ void ls_stats_add(ls_stats *acc, const ls_stats *s, unsigned warp_size)
         if (!acc->uncompacted[0] && s->uncompacted[0])
             memcpy(acc->uncompacted, s->uncompacted, sizeof acc->uncompacted);
     }
+    {
+        /* every member of ls_dpe_stats is a uint64_t counter */
+        uint64_t *xa = (uint64_t *)&acc->dpe;
+        const uint64_t *xs = (const uint64_t *)&s->dpe;
+        for (size_t i = 0; i < sizeof s->dpe / sizeof *xs; i++)
+            xa[i] += xs[i];
+        if (s->dpe_paths)
+            acc->dpe_paths = s->dpe_paths;
+        if (!acc->dpe_single[0] && s->dpe_single[0])
+            memcpy(acc->dpe_single, s->dpe_single, sizeof acc->dpe_single);
+    }
     acc->wall_s += s->wall_s;
     acc->ipc = acc->cycles ? (double)acc->warp_insts / (double)acc->cycles : 0.0;
     unsigned ws = warp_size ? warp_size : 32;

@@ -108,6 +108,30 @@ static double ratio(uint64_t a, uint64_t b)
     return b ? (double)a / (double)b : 0.0;
 }
 
+/* "dpe": {...} when simt.paths = dual (docs/stats.md, docs/dpe.md). */
+static void json_dpe(FILE *f, int in, const ls_stats *s)
+{
+    const ls_dpe_stats *d = &s->dpe;
+    if (!d->launches)
+        return;
+    fprintf(f, "%*s\"dpe\": {\"paths\": \"dual\", \"avg_path\": ", in, "");
+    json_num(f, ratio(d->path_sum, d->issued));
+    fprintf(f, ", \"launches\": %llu, \"single_launches\": %llu, \"issued\": %llu, "
+            "\"path_sum\": %llu, \"switches\": %llu, \"branches\": %llu, "
+            "\"divergent\": %llu, \"interleavable\": %llu, "
+            "\"non_interleavable\": %llu, \"entry_bits\": 160, \"single_entry_bits\": 96, "
+            "\"single\": ",
+            (unsigned long long)d->launches, (unsigned long long)d->single,
+            (unsigned long long)d->issued, (unsigned long long)d->path_sum,
+            (unsigned long long)d->switches, (unsigned long long)d->branches,
+            (unsigned long long)d->divergent, (unsigned long long)d->interleavable,
+            (unsigned long long)(d->divergent - d->interleavable));
+    if (s->dpe_single[0])
+        fprintf(f, "\"%s\"},\n", s->dpe_single);
+    else
+        fprintf(f, "null},\n");
+}
+
 /* "compaction": {...} when simt.compaction != none (docs/stats.md). */
 static void json_compaction(FILE *f, int in, const ls_stats *s)
 {
@@ -398,6 +422,7 @@ static void json_stats(FILE *f, int in, const ls_stats *s)
                 (unsigned long long)s->free_calls);
     json_gscalar(f, in, s);
     json_compaction(f, in, s);
+    json_dpe(f, in, s);
     json_cosim(f, in, s);
 }
 

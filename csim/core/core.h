@@ -16,6 +16,7 @@
 #include "core/core_slp.h"
 #include "core/core_rvc.h"
 #include "core/core_tbc.h"
+#include "core/core_dpe.h"
 #include "simt/simt.h"
 
 #define CORE_INF UINT64_MAX
@@ -85,6 +86,8 @@ struct core_pend {
     uint32_t left; uint8_t ndst; int32_t dst[CORE_MAX_DST];
     uint64_t hslots;            /* TBC: home-warp slots whose registers it
                                    writes (0: the issuing slot's)         */
+    uint8_t dside;              /* DPE: 1 + the issuing path (0: none)    */
+    uint32_t dmask;             /* DPE: its threads                       */
 };
 
 struct core_warp {
@@ -177,6 +180,7 @@ struct core_sm {
     struct core_rvc rvc;        /* G-Scalar register file (gscalar.compress) */
     unsigned gs_lat;            /* gscalar.extra_latency when compress = on */
     struct core_tbc tbc;        /* thread-block compaction (simt.compaction) */
+    struct core_dpe dpe;        /* dual-path execution (simt.paths)        */
     unsigned gs_ii;             /* cycles of the instruction in issue when it
                                    runs as scalar (gscalar.scalar), else 0 */
     /* failure detail */

@@ -68,6 +68,10 @@ int core_sm_init(struct core_sm *sm, const struct cfg *c, unsigned id,
     if (core_tbc_init(&sm->tbc, (unsigned)c->simt_compaction, sm->ncta_slots,
                       max_stack_depth) != 0)
         return -1;
+    /* DPE: the dual-path engine (core_dpe.c) */
+    if (core_dpe_init(&sm->dpe, (unsigned)c->simt_paths, (unsigned)c->dpe_scoreboard,
+                      (unsigned)c->dpe_scheduler, sm->nslots, max_stack_depth) != 0)
+        return -1;
     return 0;
 }
 
@@ -89,6 +93,7 @@ void core_sm_free(struct core_sm *sm)
     core_slp_free(&sm->slp);
     core_rvc_free(&sm->rvc);
     core_tbc_free(&sm->tbc);
+    core_dpe_free(&sm->dpe);
     memset(sm, 0, sizeof *sm);
 }
 
@@ -134,7 +139,7 @@ int core_sm_kernel(struct core_sm *sm, const struct core_kernel *k, uint64_t now
     core_rvc_kernel(&sm->rvc, k->f->name, now);
     core_tbc_kernel(&sm->tbc, k->f, k->nwarps,       /* TBC */
                     sm->c->gscalar_scalar != 0 || sm->c->gscalar_stats != 0, now);
-    return 0;
+    return core_dpe_kernel(&sm->dpe, k->f, nr);     /* DPE */
 }
 
 bool core_sm_fits(const struct core_sm *sm)
@@ -256,6 +261,8 @@ int core_sm_launch_cta(struct core_sm *sm, const uint32_t ctaid[3], uint64_t now
         w->ibuf_ready = now + (uint64_t)sm->c->fetch_latency;
         w->ibuf_block = w->ibuf_ready;
         w->ibuf_n = (uint32_t)sm->c->ibuffer_entries;
+        if (sm->dpe.active)         /* DPE: the dual-path stack and scoreboard */
+            core_dpe_launch(sm, slot, valid, now);
         w->npend = 0;
         w->pend_used = 0;
         sm->wake[slot] = 0;
@@ -431,7 +438,11 @@ static int check_warp(struct core_sm *sm, struct core_warp *w, uint64_t now,
             *when = CORE_INF;
         return CORE_ST_BARRIER;
     }
-    if (w->ibuf_ready > now) {
+    if (sm->dpe.active) {       /* DPE: a path whose buffer and scoreboard are ready */
+        int why = core_dpe_check(sm, (unsigned)(w - sm->w), now, when);
+        if (why != CORE_ST_NONE)
+            return why;
+    } else if (w->ibuf_ready > now) {
         *when = w->ibuf_ready;
         return CORE_ST_IBUFFER;
     }
@@ -440,10 +451,11 @@ static int check_warp(struct core_sm *sm, struct core_warp *w, uint64_t now,
     uint64_t rdy = 0;
     if (sm->tbc.active)         /* TBC: ready in every home warp */
         rdy = core_tbc_reg_ready(sm, (unsigned)(w - sm->w), di);
-    for (unsigned i = 0; i < di->nsrc && !sm->tbc.active; i++)
+    bool own = !sm->tbc.active && !sm->dpe.active;  /* TBC, DPE: their scoreboards */
+    for (unsigned i = 0; i < di->nsrc && own; i++)
         if (w->reg_ready[di->src[i]] > rdy)
             rdy = w->reg_ready[di->src[i]];
-    for (unsigned i = 0; i < di->ndst && !sm->tbc.active; i++)
+    for (unsigned i = 0; i < di->ndst && own; i++)
         if (w->reg_ready[di->dst[i]] > rdy)
             rdy = w->reg_ready[di->dst[i]];
     if (rdy > now) {
@@ -533,6 +545,8 @@ static unsigned mem_issue(struct core_sm *sm, unsigned slot, const struct core_d
         p->ndst = di->ndst;
         memcpy(p->dst, di->dst, sizeof p->dst);
         p->hslots = sm->tbc.active ? core_tbc_homes(sm, slot) : 0;   /* TBC */
+        p->dside = sm->dpe.active ? (uint8_t)(sm->dpe.w[slot].last + 1) : 0;  /* DPE */
+        p->dmask = r->active;
         w->pend_used |= 1u << pi;
         w->npend++;
         tag = (slot << 8) | pi;
@@ -636,6 +650,8 @@ static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
     if (sm->tbc.active) {
         if (core_tbc_step(sm, slot, now, &tbc_done) != 0)
             return sm->tbc.blk.why ? LS_ERR_COSIM : LS_ERR_MEMFAULT;
+    } else if (sm->dpe.active) {    /* DPE: the chosen path */
+        rc = core_dpe_step(sm, slot, now);
     } else {
         rc = simt_step(&w->sw);
     }
@@ -699,7 +715,7 @@ static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
     }
     if (sm->tbc.active)         /* TBC: written in every home warp */
         core_tbc_set_ready(sm, slot, di, ready);
-    for (unsigned i = 0; i < di->ndst && !sm->tbc.active; i++)
+    for (unsigned i = 0; i < di->ndst && !sm->tbc.active && !sm->dpe.active; i++)
         w->reg_ready[di->dst[i]] = ready;
     {
         /* instruction buffer: a control instruction flushes it and a new
@@ -718,6 +734,8 @@ static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
             w->ibuf_n = (uint32_t)sm->c->ibuffer_entries;
         }
     }
+    if (sm->dpe.active)         /* DPE: the issuing path's scoreboard and buffer */
+        core_dpe_issued(sm, slot, di, ready);
     if (rc == SIMT_RC_BARRIER) {
         struct core_cta *cta = &sm->cta[w->cta];
         cta->arrived[w->sw.bar_id] += popc(w->sw.bar_mask);
@@ -884,6 +902,11 @@ void core_sm_resp(struct core_sm *sm, const struct core_mem_resp *r, uint64_t no
     if (p->left && --p->left)
         return;
     uint64_t hs = p->hslots ? p->hslots : 1ull << slot;   /* TBC: home warps */
+    if (p->dside) {             /* DPE: the scoreboard of the issuing path */
+        core_dpe_resp(sm, slot, p->dside - 1u, p->dmask, p->dst, p->ndst,
+                      now + 1 + sm->gs_lat);
+        hs = 0;
+    }
     while (hs) {
         unsigned s = (unsigned)__builtin_ctzll(hs);
         hs &= hs - 1;

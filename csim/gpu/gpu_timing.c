@@ -74,6 +74,10 @@ ls_status gpu_cosim_init(ls_gpu *gpu, const ls_config *lc)
                                 cosim_backend_name(gpu->cosim->backend[b]));
         return LS_OK;
     }
+    if (gpu->tcfg.simt_paths != CORE_DPE_SINGLE &&
+        gpu->tcfg.simt_compaction != CORE_TBC_NONE)
+        return GPU_FAIL(gpu, LS_ERR_INVALID, "simt.paths=dual with simt.compaction "
+                        "other than none is not modelled (docs/dpe.md): choose one");
     /* build and load now what the SMs will need: errors belong to creation */
     for (int b = 0; b < LS_BLK_COUNT; b++) {
         const struct cosim_desc *d = cosim_desc_by_id(b);
@@ -573,6 +577,7 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
             core_slp_stats(&sm->slp, stats);
             core_rvc_stats(&sm->rvc, stats);
             core_tbc_stats(&sm->tbc, i == 0, stats);
+            core_dpe_stats(&sm->dpe, i == 0, stats);
         }
         gpu_energy_gscalar(&gpu->tcfg, stats);
         if (gpu->mem)

@@ -201,20 +201,15 @@ static enum simt_rc do_branch(struct simt_warp *w, const struct ptx_inst *in,
     int32_t target = in->o[0].label;
     w->branches++;
     w->res.taken = taken;
-    if (taken == mask) {
-        top->npc = target;
-        return SIMT_RC_OK;
-    }
-    if (taken == 0 || target == pc + 1) {
-        top->npc = pc + 1;
+    int32_t npc, rpc;
+    if (!simt_branch_split(in, pc, w->frames[top->frame].func->ninsts,
+                           taken == mask, taken == 0, &npc, &rpc)) {
+        top->npc = npc;
         return SIMT_RC_OK;
     }
     /* divergence: TOS waits at the reconvergence point; the not-taken
      * and then the taken path are pushed (taken runs first). */
     w->divergent++;
-    int32_t rpc = in->reconv;
-    if (rpc < 0 || (uint32_t)rpc > w->frames[top->frame].func->ninsts)
-        rpc = (int32_t)w->frames[top->frame].func->ninsts;
     uint16_t frame = top->frame;
     top->npc = rpc;
     if (top->npc == top->rpc)
@@ -224,6 +219,24 @@ static enum simt_rc do_branch(struct simt_warp *w, const struct ptx_inst *in,
     if (target != rpc && push(w, taken, target, rpc, frame) != 0)
         return fail(w, pc, "reconvergence stack overflow");
     return SIMT_RC_OK;
+}
+
+bool simt_branch_split(const struct ptx_inst *in, int32_t pc, uint32_t ninsts,
+                       bool all, bool none, int32_t *npc, int32_t *rpc)
+{
+    int32_t target = in->o[0].label;
+    if (all) {
+        *npc = target;
+        return false;
+    }
+    if (none || target == pc + 1) {
+        *npc = pc + 1;
+        return false;
+    }
+    *rpc = in->reconv;
+    if (*rpc < 0 || (uint32_t)*rpc > ninsts)
+        *rpc = (int32_t)ninsts;
+    return true;
 }
 
 /* brx.idx: each lane branches to entry index of the .branchtargets list;

@@ -128,6 +128,14 @@ bool simt_is_control(enum ptx_op op, uint8_t sub);
  * compacted warp with it); counts, traces, checks and commits it as
  * simt_step does. Returns SIMT_RC_OK or SIMT_RC_ERROR (w->err filled). */
 enum simt_rc simt_exec_at(struct simt_warp *w, int32_t pc, uint32_t mask);
+/* The branch rule every reconvergence stack shares (per-warp, CTA-wide
+ * simt_cta.c, dual-path simt_dpe.c): bra `in` at pc of a function of
+ * ninsts instructions whose active threads all take it (all), none take
+ * it (none) or some do. Returns false for a uniform branch (*npc = the
+ * next pc of every thread), true for a divergence (*rpc = the immediate
+ * post-dominator, clamped to ninsts). */
+bool simt_branch_split(const struct ptx_inst *in, int32_t pc, uint32_t ninsts,
+                       bool all, bool none, int32_t *npc, int32_t *rpc);
 /* Releases w from its barrier (advances past it). */
 void simt_release(struct simt_warp *w);
 /* Before simt_release of a warp waiting in bar.red: writes the CTA-wide

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "simt/simt_cta.h"
+#include "simt/simt.h"
 
 int simt_cta_alloc(struct simt_cta *c, uint32_t cap)
 {
@@ -130,8 +131,9 @@ enum simt_cta_rc simt_cta_resolve(struct simt_cta *c, bool *divergent)
     e->br_pc = -1;
     memset(e->arrived, 0, sizeof e->arrived);
     memset(e->taken, 0, sizeof e->taken);
-    if (all || none || target == pc + 1) {
-        e->npc = all ? target : pc + 1;
+    int32_t npc, rpc;
+    if (!simt_branch_split(in, pc, c->f->ninsts, all, none, &npc, &rpc)) {
+        e->npc = npc;
         settle(c);
         return c->sp ? SIMT_CTA_RUN : SIMT_CTA_DONE;
     }
@@ -139,9 +141,6 @@ enum simt_cta_rc simt_cta_resolve(struct simt_cta *c, bool *divergent)
      * not-taken and then the taken path are pushed (taken runs first) */
     c->divergent++;
     *divergent = true;
-    int32_t rpc = in->reconv;
-    if (rpc < 0 || (uint32_t)rpc > c->f->ninsts)
-        rpc = (int32_t)c->f->ninsts;
     e->npc = rpc;
     if (e->npc == e->rpc)
         c->sp--;                /* it would pop at once: reuse its slot */

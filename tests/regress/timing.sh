@@ -117,7 +117,10 @@ for sets in "sched_policy=lrr" "sched_policy=gto" "sched_policy=two_level" \
             "simt.compaction=tbc slp.permutation=balanced" "simt.compaction=tbc_plus" \
             "simt.compaction=capri capri.history=counter2 capri.entries=4 slp.permutation=balanced" \
             "gscalar.scalar=alu" "gscalar.scalar=all gscalar.granularity=16" \
-            "gscalar.scalar=all gscalar.compress=on gscalar.granularity=16"; do
+            "gscalar.scalar=all gscalar.compress=on gscalar.granularity=16" \
+            "simt.paths=dual" "simt.paths=dual dpe.scoreboard=optimistic" \
+            "simt.paths=dual dpe.scheduler=constrained num_schedulers=1" \
+            "simt.paths=dual gscalar.compress=on"; do
   args=(); for kv in $sets; do args+=(--set "$kv"); done
   tag=$(echo "$sets" | tr ' =' '_-')
   "$cli" run all --size "$size" --mode timing --config gtx480 "${args[@]}" \
@@ -200,6 +203,8 @@ expect2 "--set bad value"       'l1d_size'            "$cli" run "$wl" --set l1d
 expect2 "--set out of range"    'num_sms'             "$cli" run "$wl" --set num_sms=0
 expect2 "--set without ="       'key=value'           "$cli" run "$wl" --set num_sms
 expect2 "--set capri tree, 24"  'capri_lru = tree needs capri_entries' "$cli" run "$wl" --set capri.lru=tree --set capri.entries=24
+expect2 "dual paths with compaction" 'simt.paths=dual with simt.compaction' \
+  "$cli" run "$wl" --mode timing --set simt.paths=dual --set simt.compaction=tbc
 expect2 "bad --mode"            'functional or timing' "$cli" run "$wl" --mode fast
 expect2 "config bad key"        'l1d_sise'            "$cli" config --config "$tmp/badkey.conf" --dump
 expect2 "config without --dump" 'usage'               "$cli" config --config gtx480

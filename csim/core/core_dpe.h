@@ -1,0 +1,124 @@
+/* Dual-path execution in the SM (simt.paths = dual; dissertation 3.2,
+ * docs/dpe.md). Each warp slot keeps a dual-path stack (simt/simt_dpe.h)
+ * beside its simt_warp: both top-of-stack paths are schedulable, every
+ * instruction of a path executes on the warp's own registers under the
+ * path's mask (simt_exec_at), so values are those of functional mode; the
+ * dual-path scoreboard (left/right pending bits plus shadow bits, or the
+ * optimistic one with no false dependency) decides when a path may issue.
+ * core_sm.c calls the functions below from hooks marked "DPE". */
+#ifndef CORE_DPE_H
+#define CORE_DPE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "lockstep.h"
+#include "simt/simt.h"
+#include "simt/simt_dpe.h"
+
+enum core_dpe_paths { CORE_DPE_SINGLE = 0, CORE_DPE_DUAL = 1 };
+enum core_dpe_sbkind { CORE_DPE_SB_CONSERVATIVE = 0, CORE_DPE_SB_OPTIMISTIC = 1 };
+enum core_dpe_sched { CORE_DPE_FULL = 0, CORE_DPE_CONSTRAINED = 1 };
+
+/* The dual-path scoreboard of one warp (3.2.2, Fig 3.4(b)). Conservative:
+ * per side s and register r the cycle its pending write is written back,
+ * pend[s][r] (> now: pending; CORE_INF: a load not yet answered), and the
+ * shadow copy shadow[s][r]; a path on side s waits for pend[s][r] and
+ * shadow[1-s][r]. A time stands for a bit: copying a time is copying the
+ * bit, and the write-back clears both where the time says. Optimistic:
+ * one time per register and lane (lane[r * 32 + l]): a path waits only for
+ * writes to the threads it runs (no false dependency). */
+struct core_dpe_sb {
+    unsigned nregs;
+    bool optimistic;
+    uint64_t *pend[2], *shadow[2];
+    uint64_t *lane;
+};
+
+/* Allocates a scoreboard for nregs registers. Returns 0 or -1. */
+int core_dpe_sb_alloc(struct core_dpe_sb *sb, unsigned nregs, bool optimistic);
+/* Frees it. */
+void core_dpe_sb_free(struct core_dpe_sb *sb);
+/* Every register ready (a warp starts). */
+void core_dpe_sb_reset(struct core_dpe_sb *sb);
+/* The cycle at which the n registers regs are free of pending writes for
+ * a path on side `side` running threads `mask` (0: ready now). */
+uint64_t core_dpe_sb_ready(const struct core_dpe_sb *sb, unsigned side,
+                           uint32_t mask, const int32_t *regs, unsigned n);
+/* An instruction of that path issued: its n destinations are pending
+ * until `ready` (CORE_INF: until core_dpe_sb_wb). */
+void core_dpe_sb_issue(struct core_dpe_sb *sb, unsigned side, uint32_t mask,
+                       const int32_t *regs, unsigned n, uint64_t ready);
+/* A load of side `side` (threads mask) is written back at cycle `at`: its
+ * registers' pending and shadow entries of that side that wait for it
+ * become `at`. */
+void core_dpe_sb_wb(struct core_dpe_sb *sb, unsigned side, uint32_t mask,
+                    const int32_t *regs, unsigned n, uint64_t at);
+/* The pending bits of side `side` are copied into its shadow bits (OR);
+ * the engine does it for both sides at every divergence and every
+ * reconvergence (docs/dpe.md). No-op when optimistic. */
+void core_dpe_sb_shadow(struct core_dpe_sb *sb, unsigned side);
+
+/* Per warp slot. */
+struct core_dpe_warp {
+    struct simt_dpe st;
+    struct core_dpe_sb sb;
+    uint8_t cur;                /* path chosen by the last check            */
+    uint8_t last;               /* path issued last                         */
+    uint8_t sched;              /* constrained: the path the entry holds    */
+    uint64_t ibuf_ready[2], ibuf_block[2];
+    uint32_t ibuf_n[2];
+};
+
+/* Statistics of one SM over a kernel (summed into ls_stats.dpe). */
+struct core_dpe_stats {
+    uint64_t issued, path_sum, switches;
+};
+
+struct core_sm;
+struct core_dinst;
+
+struct core_dpe {
+    unsigned paths, sbkind, sched;  /* config                              */
+    bool active;                    /* this kernel runs dual-path          */
+    char reason[160];               /* why not ("" when active or single)   */
+    struct core_dpe_warp *w;        /* nslots                              */
+    unsigned nslots, nregs;
+    struct core_dpe_stats st;
+    uint64_t branches, divergent, interleavable; /* of warps that finished */
+};
+
+/* Creates the unit of an SM with nslots slots and stacks of cap entries.
+ * Returns 0 or -1 (host memory). */
+int core_dpe_init(struct core_dpe *d, unsigned paths, unsigned sbkind,
+                  unsigned sched, unsigned nslots, uint32_t cap);
+/* Frees the unit. */
+void core_dpe_free(struct core_dpe *d);
+/* Decides whether kernel f runs dual-path (d->active) or why not
+ * (d->reason: a call, brx.idx, a warp-level instruction); sizes the
+ * scoreboards for nregs registers; resets statistics. Returns 0 or -1. */
+int core_dpe_kernel(struct core_dpe *d, const struct ptx_func *f, unsigned nregs);
+/* Slot's warp started with threads `valid` (core_sm_launch_cta). */
+void core_dpe_launch(struct core_sm *sm, unsigned slot, uint32_t valid, uint64_t now);
+/* Chooses the path of slot to issue at now (full scheduler: the path not
+ * issued last first; constrained: the held path only) and readies
+ * w->next_di and the instruction buffer fields for it. Returns
+ * CORE_ST_NONE, or the stall (CORE_ST_IBUFFER, CORE_ST_SCOREBOARD,
+ * CORE_ST_BARRIER) with *when = the cycle that may change it. */
+int core_dpe_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *when);
+/* Executes the chosen path's instruction (values on the warp's registers
+ * under the path mask; bra, exit, ret by the dual-path stack; CTA barriers
+ * through simt_step when the warp is one path). Returns SIMT_RC_OK,
+ * SIMT_RC_BARRIER, SIMT_RC_DONE or SIMT_RC_ERROR (w->sw.err filled). */
+enum simt_rc core_dpe_step(struct core_sm *sm, unsigned slot, uint64_t now);
+/* After issue: destinations of di pending until ready on the issuing
+ * side; the instruction buffer state goes back to the path(s). */
+void core_dpe_issued(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
+                     uint64_t ready);
+/* A load answered at `at` (core_sm_resp). */
+void core_dpe_resp(struct core_sm *sm, unsigned slot, unsigned side, uint32_t mask,
+                   const int32_t *dst, unsigned ndst, uint64_t at);
+/* Adds the unit's figures for this kernel into s (first = the SM that
+ * also reports the launch). */
+void core_dpe_stats(const struct core_dpe *d, bool first, ls_stats *s);
+
+#endif
