@@ -105,6 +105,9 @@ def sample(rng, keys):
     # LAMAR's BGP: bit arrays a power of two, refresh period even
     c["lamar_bgp_bits"] = pow2(rng, 256, 65536)
     c["lamar_bgp_refresh"] = 2 * pick_int(rng, 1, 16384)
+    # dual-path execution and thread-block compaction do not combine yet
+    if c.get("simt_paths") == "dual":
+        c["simt_compaction"] = "none"
     # CAPT: tree pseudo-LRU needs a power-of-two entry count
     if c.get("capri_lru") == "tree":
         c["capri_entries"] = pow2(rng, 2, 64)
