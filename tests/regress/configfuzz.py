@@ -105,6 +105,11 @@ def sample(rng, keys):
     # LAMAR's BGP: bit arrays a power of two, refresh period even
     c["lamar_bgp_bits"] = pow2(rng, 256, 65536)
     c["lamar_bgp_refresh"] = 2 * pick_int(rng, 1, 16384)
+    # the bus width sets the DRAM bandwidth with tCCD: a 1-byte bus on one
+    # partition moves 1 byte per DRAM cycle and a small run of the suite
+    # takes minutes (seed 3 with 64 SMs: over the 300 s limit on a loaded
+    # 2-core machine); the narrow extremes are covered by the DRAM unit tests
+    c["dram_bus_bytes"] = max(c.get("dram_bus_bytes", 4), 4)
     # dual-path execution and thread-block compaction do not combine yet
     if c.get("simt_paths") == "dual":
         c["simt_compaction"] = "none"
