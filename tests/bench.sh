@@ -18,7 +18,10 @@
 #              "target_ratio": 1.3, "met", "pass"},
 #    "compaction": {"workloads", "seconds", "cycles", "ratio_capri",
 #                   "ratio_capri_per_cycle", "ratio_lockstep", "target_ratio_capri": 1.5,
-#                   "target_ratio_lockstep": 3, "mismatches", "met", "pass"}}
+#                   "target_ratio_lockstep": 3, "mismatches", "met", "pass"},
+#    "gscalar"|"dpe": {"workloads", "cases": [{"case", "seconds", "cycles", "ratio",
+#                      "ratio_per_cycle", "target_ratio", "mismatches", "pass", "met"}],
+#                      "met"}}
 # The lockstep column: the same timing run with every block in the GPU loop
 # (--cosim all) against the C backends alone, whole runs (GPU creation and
 # loading the Verilated models included).
@@ -232,6 +235,65 @@ b["compaction"] = {"workloads": wl, "seconds": sec, "cycles": cyc, "ratio_capri"
                    "ratio_capri_per_cycle": p1, "ratio_lockstep": r2,
                    "target_ratio_capri": T1, "target_ratio_lockstep": T2,
                    "mismatches": mism, "met": met, "pass": ok}
+json.dump(b, open(out, "w"), indent=2)
+PY
+# G-Scalar (docs/gscalar.md) and dual-path execution (docs/dpe.md): whole
+# runs in CPU seconds against their baseline, with the per-simulated-cycle
+# ratio beside (scalar execution and dual paths change the cycle count).
+#   gscalar: compression + scalar execution (C backends) against compression
+#            off on gtx480-gscalar, and the same with the RVC blocks in
+#            lockstep against the C backends;
+#   dpe:     simt.paths=dual against single on workloads with interleavable
+#            branches.
+gw=(matmul backprop bfs)
+dw=(mcml ssc sclst)
+xvar=("gs_off|gscalar|gtx480-gscalar|"
+      "gs_c|gscalar|gtx480-gscalar|--set gscalar.compress=on --set gscalar.scalar=all"
+      "gs_lockstep|gscalar|gtx480-gscalar|--set gscalar.compress=on --set gscalar.scalar=all --cosim rvc"
+      "dpe_single|dpe|$conf|"
+      "dpe_dual|dpe|$conf|--set simt.paths=dual")
+for c in "${xvar[@]}"; do
+  IFS='|' read -r n grp cf args <<<"$c"; read -r -a a <<<"$args"
+  if [ "$grp" = gscalar ]; then w=("${gw[@]}"); else w=("${dw[@]}"); fi
+  "${timer[@]}" ${timer:+-o "$tmp/x-$n.cpu"} "$cli" run "${w[@]}" --size default --mode timing \
+    --config "$cf" "${a[@]}" --stats-json "$tmp/x-$n.json" >/dev/null || rc=$?
+done
+python3 - "$out" "$tmp" "${gw[*]}" "${dw[*]}" <<'PY'
+import json, os, sys
+out, tmp = sys.argv[1], sys.argv[2]
+wl = {"gscalar": sys.argv[3].split(), "dpe": sys.argv[4].split()}
+b = json.load(open(out))
+def cpu(name):
+    try:
+        u, s = open(os.path.join(tmp, name + ".cpu")).read().split()[-2:]
+        return float(u) + float(s)
+    except (OSError, ValueError):
+        return None
+def load(v):
+    st = json.load(open(os.path.join(tmp, "x-%s.json" % v)))
+    sec = cpu("x-" + v) or sum(r["sim"]["wall_s"] for r in st)
+    mism = sum(c["mismatches"] for r in st for c in r.get("cosim", {}).values())
+    return st, sec, sum(r["cycles"] for r in st), all(r["pass"] for r in st), mism
+# (group, [(label, run, baseline, target)])
+CASES = (("gscalar", (("compress+scalar C vs off", "gs_c", "gs_off", 1.5),
+                      ("RVC lockstep vs C", "gs_lockstep", "gs_c", 3.0))),
+         ("dpe", (("dual vs single", "dpe_dual", "dpe_single", 1.3),)))
+for grp, cases in CASES:
+    rows, allmet = [], True
+    for label, run, base, target in cases:
+        sr, s1, c1, p1, m1 = load(run)
+        sb, s0, c0, p0, m0 = load(base)
+        r = s1 / s0
+        per = (s1 / c1) / (s0 / c0) if c0 and c1 else None
+        met = p1 and p0 and m1 == 0 and r <= target
+        allmet &= bool(met)
+        rows.append({"case": label, "seconds": [s1, s0], "cycles": [c1, c0], "ratio": r,
+                     "ratio_per_cycle": per, "target_ratio": target, "mismatches": m1,
+                     "pass": p1 and p0, "met": bool(met)})
+        print("%s (%s, default): %s: %.2f s / %.2f s = %.2fx (per simulated cycle %.2fx; "
+              "target <= %.1fx), %d mismatches: %s" % (grp, " ".join(wl[grp]), label, s1, s0,
+              r, per or 0, target, m1, "met" if met else "NOT met"))
+    b[grp] = {"workloads": wl[grp], "cases": rows, "met": allmet}
 json.dump(b, open(out, "w"), indent=2)
 PY
 echo "bench: wrote $out"

@@ -101,14 +101,7 @@ void core_cblk_kernel(struct core_cblk *u, const char *kernel, uint64_t now)
  * is already there or past it. */
 static int catch_up(struct core_cblk *u, struct cosim_inst *b, uint64_t cyc)
 {
-    uint64_t e = cyc > u->t0 ? cyc - u->t0 : 0;
-    if (b->edge >= e)
-        return 0;
-    char where[160] = "";
-    if (b->quiet < b->d->settle)
-        snprintf(where, sizeof where, "kernel %s, GPU cycle %llu, idle",
-                 u->kernel ? u->kernel : "?", (unsigned long long)(u->t0 + b->edge));
-    if (cosim_idle(b, e - b->edge, where))
+    if (cosim_idle_to(b, cyc > u->t0 ? cyc - u->t0 : 0, u->kernel, u->t0))
         return fail(u, LS_ERR_COSIM, b->report);
     return 0;
 }

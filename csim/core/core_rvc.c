@@ -171,15 +171,7 @@ static unsigned reg_words(const struct ptx_func *f, int32_t r)
  * unless it is already there or past it. */
 static int catch_up(struct core_rvc *u, struct cosim_inst *b, uint64_t cyc)
 {
-    uint64_t e = cyc - u->t0;
-    if (b->edge >= e)
-        return 0;
-    char where[160] = "";
-    if (b->quiet < b->d->settle)
-        snprintf(where, sizeof where, "kernel %s, GPU cycle %llu, idle",
-                 u->kernel ? u->kernel : "?",
-                 (unsigned long long)(u->t0 + b->edge));
-    return cosim_idle(b, e - b->edge, where);
+    return cosim_idle_to(b, cyc - u->t0, u->kernel, u->t0);
 }
 
 /* The transaction description for a report. Only a backend that can

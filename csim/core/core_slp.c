@@ -169,9 +169,10 @@ int core_slp_advance(struct core_slp *u, uint64_t upto)
             continue;
         }
         uint64_t until = u->n && u->q[u->head].at <= upto ? u->q[u->head].at : upto + 1;
-        /* a settled block skips the run without stepping: nothing to
-         * describe (this runs on every SM cycle) */
-        if (b->quiet < b->d->settle)
+        /* a settled block skips the run without stepping, and the C
+         * model alone compares nothing: nothing to describe (this runs
+         * on every SM cycle) */
+        if (b->backend != COSIM_BE_C && b->quiet < b->d->settle)
             snprintf(where, sizeof where, "kernel %s, GPU cycle %llu, idle",
                      u->kernel ? u->kernel : "?", (unsigned long long)cyc);
         if (cosim_idle(b, until - cyc, where))

@@ -430,3 +430,17 @@ int cosim_idle(struct cosim_inst *ci, uint64_t n, const char *where)
     ci->edge += n;
     return 0;
 }
+
+int cosim_idle_to(struct cosim_inst *ci, uint64_t edge, const char *kernel,
+                  uint64_t t0)
+{
+    if (ci->edge >= edge)
+        return 0;
+    char where[160] = "";
+    /* on the hot path of every block transaction: the C model alone has
+     * nothing to compare, so nothing to describe */
+    if (ci->backend != COSIM_BE_C && ci->quiet < ci->d->settle)
+        snprintf(where, sizeof where, "kernel %s, GPU cycle %llu, idle",
+                 kernel ? kernel : "?", (unsigned long long)(t0 + ci->edge));
+    return cosim_idle(ci, edge - ci->edge, where);
+}

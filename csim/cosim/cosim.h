@@ -129,6 +129,11 @@ int cosim_step(struct cosim_inst *ci, const void *in, void *out,
 /* n idle edges under the clocking rule (stepped until settled, the rest
  * skipped). Returns 0 or 1 as cosim_step. */
 int cosim_idle(struct cosim_inst *ci, uint64_t n, const char *where);
+/* cosim_idle up to edge `edge` (nothing when ci is there or past it); a
+ * report names kernel and GPU cycle t0 + the first idle edge, formatted
+ * only where a backend can report (not the C model alone). */
+int cosim_idle_to(struct cosim_inst *ci, uint64_t edge, const char *kernel,
+                  uint64_t t0);
 /* Frees the instance (not env). */
 void cosim_free(struct cosim_inst *ci);
 
