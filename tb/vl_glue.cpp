@@ -38,18 +38,19 @@ void put(T &dst, const void *s, const ls_port &p) {
     dst = static_cast<T>(v);
 }
 
+// Element i at bits [i*bits +: bits] of the word array (bits <= 32, so an
+// element spans at most two words): word-wise, not bit by bit (the RVC
+// ports are 32 x 32 bits and move on every edge).
 template <std::size_t N>
 void put(VlWide<N> &dst, const void *s, const ls_port &p) {
     const uint32_t *e = reinterpret_cast<const uint32_t *>(
         static_cast<const unsigned char *>(s) + p.off);
     for (std::size_t w = 0; w < N; w++) dst[w] = 0;
     for (unsigned i = 0; i < p.count; i++) {
-        uint64_t v = uint64_t(e[i]) & lowmask(p.bits);
-        for (unsigned b = 0; b < p.bits; b++)
-            if ((v >> b) & 1) {
-                unsigned pos = i * p.bits + b;
-                dst[pos / 32] |= 1u << (pos % 32);
-            }
+        uint64_t v = (uint64_t(e[i]) & lowmask(p.bits)) << ((i * p.bits) % 32);
+        std::size_t w = (i * p.bits) / 32;
+        dst[w] |= static_cast<uint32_t>(v);
+        if (w + 1 < N) dst[w + 1] |= static_cast<uint32_t>(v >> 32);
     }
 }
 
@@ -65,12 +66,10 @@ template <std::size_t N>
 void get(const VlWide<N> &src, void *d, const ls_port &p) {
     uint32_t *e = reinterpret_cast<uint32_t *>(static_cast<unsigned char *>(d) + p.off);
     for (unsigned i = 0; i < p.count; i++) {
-        uint32_t v = 0;
-        for (unsigned b = 0; b < p.bits; b++) {
-            unsigned pos = i * p.bits + b;
-            if ((src[pos / 32] >> (pos % 32)) & 1) v |= 1u << b;
-        }
-        e[i] = v;
+        std::size_t w = (i * p.bits) / 32;
+        uint64_t x = src[w];
+        if (w + 1 < N) x |= uint64_t(src[w + 1]) << 32;
+        e[i] = static_cast<uint32_t>((x >> ((i * p.bits) % 32)) & lowmask(p.bits));
     }
 }
 

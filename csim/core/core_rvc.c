@@ -174,34 +174,47 @@ static int catch_up(struct core_rvc *u, struct cosim_inst *b, uint64_t cyc)
     return cosim_idle_to(b, cyc - u->t0, u->kernel, u->t0);
 }
 
-/* The transaction description for a report. Only a backend that can
- * mismatch needs it for every step (the C backend's own value check
- * describes its failure when it happens): cheap = leave buf empty. */
-static void describe(const struct core_rvc *u, char *buf, size_t n,
-                     const struct simt_warp *w, const struct ptx_func *f,
-                     int32_t pc, uint64_t now, const char *what, uint32_t vreg,
-                     bool cheap)
+/* Where a transaction happened (for reports). */
+struct rvc_ctx {
+    const struct simt_warp *w;
+    const struct ptx_func *f;
+    int32_t pc;
+    uint64_t now;
+};
+
+/* One transaction of a report: what of which vector register. */
+struct rvc_desc {
+    const struct core_rvc *u;
+    const struct rvc_ctx *x;
+    const char *what;
+    uint32_t vreg;
+};
+
+/* The transaction description for a report (a cosim_where: formatted only
+ * when a report is written). */
+static void describe(const void *ctx, char *buf, size_t n)
 {
-    buf[0] = 0;
-    if (cheap)
-        return;
-    uint32_t r = vreg / 2;
+    const struct rvc_desc *d = ctx;
+    const struct rvc_ctx *x = d->x;
+    const struct ptx_func *f = x->f;
+    uint32_t r = d->vreg / 2;
     snprintf(buf, n, "kernel %s, GPU cycle %llu, warp %u of CTA (%u,%u,%u), "
              "%s line %u (pc %d): %s of %s (%s word)",
-             u->kernel ? u->kernel : "?", (unsigned long long)now,
-             w->gridv.warpid, w->gridv.ctaid[0], w->gridv.ctaid[1],
-             w->gridv.ctaid[2], f->name,
-             (uint32_t)pc < f->ninsts ? f->insts[pc].line : f->line, pc, what,
-             r < f->nregs && f->regs[r].name ? f->regs[r].name : "?",
-             vreg & 1 ? "high" : "low");
+             d->u->kernel ? d->u->kernel : "?", (unsigned long long)x->now,
+             x->w->gridv.warpid, x->w->gridv.ctaid[0], x->w->gridv.ctaid[1],
+             x->w->gridv.ctaid[2], f->name,
+             (uint32_t)x->pc < f->ninsts ? f->insts[x->pc].line : f->line, x->pc,
+             d->what, r < f->nregs && f->regs[r].name ? f->regs[r].name : "?",
+             d->vreg & 1 ? "high" : "low");
 }
 
-/* One decompressor transaction for stored register v under M' = mask. */
+/* One decompressor transaction for stored register v under M' = mask,
+ * described by d. */
 static int decomp_step(struct core_rvc *u, struct cosim_inst *b,
                        const struct core_rvc_vreg *v, uint32_t mask,
-                       uint64_t now, const char *where, struct rvc_decomp_out *o)
+                       const struct rvc_desc *d, struct rvc_decomp_out *o)
 {
-    if (catch_up(u, b, now))
+    if (catch_up(u, b, d->x->now))
         return fail(u, LS_ERR_COSIM, b->report ? b->report : "mismatch");
     struct rvc_decomp_in in;       /* every port is set below */
     in.valid_i[0] = 1;
@@ -215,20 +228,13 @@ static int decomp_step(struct core_rvc *u, struct cosim_inst *b,
     in.bvrh_i[0] = v->bvrh;
     memcpy(in.arr_i, v->arr, sizeof v->arr);
     in.mask_i[0] = mask;
-    if (cosim_step(b, &in, o, where))
+    struct cosim_where w = { describe, d };
+    if (cosim_step_lazy(b, &in, o, &w))
         return fail(u, LS_ERR_COSIM, b->report ? b->report : "mismatch");
     u->st.arrays_read += popc(o->re_o[0] & 0xff);
     u->st.bvr_reads++;
     return 0;
 }
-
-/* Where a transaction happened (for reports). */
-struct rvc_ctx {
-    const struct simt_warp *w;
-    const struct ptx_func *f;
-    int32_t pc;
-    uint64_t now;
-};
 
 /* A rebuilt lane that is not the architectural value: a model error. */
 static int wrong_lane(struct core_rvc *u, const struct cosim_inst *b,
@@ -237,7 +243,8 @@ static int wrong_lane(struct core_rvc *u, const struct cosim_inst *b,
                       uint32_t exp)
 {
     char where[512];
-    describe(u, where, sizeof where, x->w, x->f, x->pc, x->now, what, vreg, false);
+    struct rvc_desc d = { u, x, what, vreg };
+    describe(&d, where, sizeof where);
     char msg[1024];
     snprintf(msg, sizeof msg, "RVC MODEL ERROR %s: %s: the decompressor "
              "rebuilt lane %u as 0x%08x, the architectural value is 0x%08x "
@@ -266,11 +273,9 @@ static int do_read(struct core_rvc *u, struct cosim_inst *b,
                    const uint64_t *regs, unsigned word, const struct rvc_ctx *x,
                    uint32_t vreg)
 {
-    char where[512];
-    describe(u, where, sizeof where, x->w, x->f, x->pc, x->now, "operand read",
-             vreg, b->backend == COSIM_BE_C);
+    struct rvc_desc d = { u, x, "operand read", vreg };
     struct rvc_decomp_out o;
-    int e = decomp_step(u, b, v, mask, x->now, where, &o);
+    int e = decomp_step(u, b, v, mask, &d, &o);
     if (e)
         return e;
     for (unsigned l = 0; l < 32; l++) {
@@ -436,7 +441,6 @@ int core_rvc_write(struct core_rvc *u, const struct simt_warp *w,
         return track_write(u, w, frame, f, fr, dst, ndst, active);
     struct cosim_inst *db = &u->decomp[coll % u->ndecomp];
     struct rvc_ctx x = { w, f, pc, now };
-    char where[512];
     unsigned ci = unit >= 0 && unit < 3 && unit_ix >= 0
                       ? u->comp_base[unit] + (unsigned)unit_ix : 0;
     struct cosim_inst *cb = &u->comp[ci < u->ncomp ? ci : 0];
@@ -458,11 +462,9 @@ int core_rvc_write(struct core_rvc *u, const struct simt_warp *w,
                  * decompresses it and stores it raw. The lanes this write
                  * leaves must come back as they are; the others it
                  * overwrites next. */
-                describe(u, where, sizeof where, w, f, pc, now,
-                         "move before a divergent write", vi,
-                         db->backend == COSIM_BE_C);
+                struct rvc_desc dm = { u, &x, "move before a divergent write", vi };
                 struct rvc_decomp_out o;
-                int e = decomp_step(u, db, v, FULL_MASK, now, where, &o);
+                int e = decomp_step(u, db, v, FULL_MASK, &dm, &o);
                 if (e)
                     return e;
                 for (unsigned l = 0; l < 32; l++)
@@ -479,8 +481,8 @@ int core_rvc_write(struct core_rvc *u, const struct simt_warp *w,
                 u->st.arrays_written += 8;        /* the baseline needs no move */
                 (*moves)++;
             }
-            describe(u, where, sizeof where, w, f, pc, now, "write-back", vi,
-                     cb->backend == COSIM_BE_C);
+            struct rvc_desc dw = { u, &x, "write-back", vi };
+            struct cosim_where wh = { describe, &dw };
             int e = catch_up(u, cb, now);
             if (e)
                 return fail(u, LS_ERR_COSIM, cb->report ? cb->report : "mismatch");
@@ -491,7 +493,7 @@ int core_rvc_write(struct core_rvc *u, const struct simt_warp *w,
             memcpy(in.data_i, val, sizeof val);
             in.mask_i[0] = active;
             in.half_i[0] = u->half;
-            if (cosim_step(cb, &in, &o, where))
+            if (cosim_step_lazy(cb, &in, &o, &wh))
                 return fail(u, LS_ERR_COSIM, cb->report ? cb->report : "mismatch");
             /* the arrays take the bytes the write enables select */
             unsigned we = o.we_o[0] & 0xff;

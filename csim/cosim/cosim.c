@@ -327,7 +327,7 @@ static void save_failure(struct cosim_inst *ci, uint64_t e, struct sbuf *b)
 /* Compares the C and RTL outputs of the edge just stepped; builds the
  * report on the first difference. Returns 0 or 1 (stop). */
 static int compare(struct cosim_inst *ci, const void *cout, const void *rout,
-                   const char *where)
+                   const struct cosim_where *where)
 {
     for (int i = 0; i < ci->nports; i++) {
         const struct ls_port *p = &ci->port[i];
@@ -352,8 +352,11 @@ static int compare(struct cosim_inst *ci, const void *cout, const void *rout,
             else
                 sb_printf(&b, "; expected = C model, actual = RTL rtl/%s.v)\n",
                           ci->d->name);
-            if (where && *where)
-                sb_printf(&b, "  at: %s\n", where);
+            char at[512] = "";
+            if (where && where->fn)
+                where->fn(where->ctx, at, sizeof at);
+            if (*at)
+                sb_printf(&b, "  at: %s\n", at);
             sb_printf(&b, "  last %u stepped edges of %s's inputs:\n", ci->nhist,
                       ci->name);
             for (unsigned h = 0; h < ci->nhist; h++) {
@@ -372,7 +375,7 @@ static int compare(struct cosim_inst *ci, const void *cout, const void *rout,
 }
 
 static int step_edge(struct cosim_inst *ci, const void *in, void *out,
-                     const char *where)
+                     const struct cosim_where *where)
 {
     const struct cosim_desc *d = ci->d;
     unsigned slot = ci->hpos;
@@ -401,8 +404,13 @@ static int step_edge(struct cosim_inst *ci, const void *in, void *out,
     return rc;
 }
 
-int cosim_step(struct cosim_inst *ci, const void *in, void *out,
-               const char *where)
+static void where_str(const void *ctx, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s", (const char *)ctx);
+}
+
+int cosim_step_lazy(struct cosim_inst *ci, const void *in, void *out,
+                    const struct cosim_where *where)
 {
     if (is_idle(in, ci->d->in_size)) {
         ci->quiet++;
@@ -414,7 +422,14 @@ int cosim_step(struct cosim_inst *ci, const void *in, void *out,
     return step_edge(ci, in, out, where);
 }
 
-int cosim_idle(struct cosim_inst *ci, uint64_t n, const char *where)
+int cosim_step(struct cosim_inst *ci, const void *in, void *out,
+               const char *where)
+{
+    struct cosim_where w = { where_str, where ? where : "" };
+    return cosim_step_lazy(ci, in, out, &w);
+}
+
+static int idle_lazy(struct cosim_inst *ci, uint64_t n, const struct cosim_where *where)
 {
     static const unsigned char zero[COSIM_IO_MAX];
     unsigned char out[COSIM_IO_MAX];
@@ -431,16 +446,32 @@ int cosim_idle(struct cosim_inst *ci, uint64_t n, const char *where)
     return 0;
 }
 
+int cosim_idle(struct cosim_inst *ci, uint64_t n, const char *where)
+{
+    struct cosim_where w = { where_str, where ? where : "" };
+    return idle_lazy(ci, n, &w);
+}
+
+/* The description of an idle run: kernel and the GPU cycle of its first
+ * edge. */
+struct idle_ctx {
+    const char *kernel;
+    uint64_t cycle;
+};
+
+static void where_idle(const void *ctx, char *buf, size_t n)
+{
+    const struct idle_ctx *x = ctx;
+    snprintf(buf, n, "kernel %s, GPU cycle %llu, idle", x->kernel ? x->kernel : "?",
+             (unsigned long long)x->cycle);
+}
+
 int cosim_idle_to(struct cosim_inst *ci, uint64_t edge, const char *kernel,
                   uint64_t t0)
 {
     if (ci->edge >= edge)
         return 0;
-    char where[160] = "";
-    /* on the hot path of every block transaction: the C model alone has
-     * nothing to compare, so nothing to describe */
-    if (ci->backend != COSIM_BE_C && ci->quiet < ci->d->settle)
-        snprintf(where, sizeof where, "kernel %s, GPU cycle %llu, idle",
-                 kernel ? kernel : "?", (unsigned long long)(t0 + ci->edge));
-    return cosim_idle(ci, edge - ci->edge, where);
+    struct idle_ctx x = { kernel, t0 + ci->edge };
+    struct cosim_where w = { where_idle, &x };
+    return idle_lazy(ci, edge - ci->edge, &w);
 }

@@ -126,12 +126,21 @@ void cosim_reset(struct cosim_inst *ci);
  * mismatch that stops the run (ci->report says why). */
 int cosim_step(struct cosim_inst *ci, const void *in, void *out,
                const char *where);
+/* How a transaction is described in a mismatch report, formatted only
+ * when one is written (the describing is on every edge's path, the
+ * report is rare): fn(ctx, buf, n) fills buf. */
+struct cosim_where {
+    void (*fn)(const void *ctx, char *buf, size_t n);
+    const void *ctx;
+};
+/* cosim_step with a description formatted only for a report. */
+int cosim_step_lazy(struct cosim_inst *ci, const void *in, void *out,
+                    const struct cosim_where *where);
 /* n idle edges under the clocking rule (stepped until settled, the rest
  * skipped). Returns 0 or 1 as cosim_step. */
 int cosim_idle(struct cosim_inst *ci, uint64_t n, const char *where);
 /* cosim_idle up to edge `edge` (nothing when ci is there or past it); a
- * report names kernel and GPU cycle t0 + the first idle edge, formatted
- * only where a backend can report (not the C model alone). */
+ * report names kernel and GPU cycle t0 + the first idle edge. */
 int cosim_idle_to(struct cosim_inst *ci, uint64_t edge, const char *kernel,
                   uint64_t t0);
 /* Frees the instance (not env). */
