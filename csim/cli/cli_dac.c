@@ -76,26 +76,32 @@ static const char *streams_name(unsigned s)
            s == PTX_DAC_S_AFF ? "affine" : "main";
 }
 
-/* One stream's listing (text). */
+/* One stream's listing (text). In the affine stream, each run of
+ * instructions it skips (data control) is one line with where it goes on. */
 static void text_stream(const struct ptx_func *f, const struct ptx_dac_inst *r, unsigned bit)
 {
     printf("  %s stream:\n", bit == PTX_DAC_S_AFF ? "affine" : "main");
     for (uint32_t pc = 0; pc < f->ninsts; pc++) {
-        char dis[256], op[48] = "";
-        if (bit == PTX_DAC_S_AFF && r[pc].skip && f->insts[pc].reconv >= 0 &&
-            !(r[pc].streams & PTX_DAC_S_AFF) && f->insts[pc].line &&
-            (f->insts[pc].op == PTX_OP_BRA || f->insts[pc].op == PTX_OP_BRX) &&
-            r[pc].why == PTX_DAC_W_NONAFFINE) {
-            printf("    %-10s pc %u: data branch: go on at pc %d\n", "skip", pc,
-                   f->insts[pc].reconv);
+        char dis[256];
+        if (bit == PTX_DAC_S_AFF && r[pc].skip && r[pc].resume >= 0) {
+            uint32_t last = pc;
+            while (last + 1 < f->ninsts && r[last + 1].skip &&
+                   r[last + 1].resume == r[pc].resume)
+                last++;
+            if ((uint32_t)r[pc].resume < f->ninsts)
+                printf("    %-10s pc %u-%u: data control; goes on at pc %d\n", "skip", pc,
+                       last, r[pc].resume);
+            else
+                printf("    %-10s pc %u-%u: data control; the affine stream ends\n", "skip",
+                       pc, last);
+            pc = last;
             continue;
         }
         if (!(r[pc].streams & bit))
             continue;
         ptx_inst_format(dis, sizeof dis, f, &f->insts[pc]);
-        snprintf(op, sizeof op, "%s", bit == PTX_DAC_S_AFF ? ptx_dac_enq_name(r[pc].q)
-                                                           : ptx_dac_deq_name(r[pc].q));
-        printf("    %-10s %s\n", op, dis);
+        printf("    %-10s %s\n", bit == PTX_DAC_S_AFF ? ptx_dac_enq_name(r[pc].q)
+                                                   : ptx_dac_deq_name(r[pc].q), dis);
     }
 }
 
@@ -130,9 +136,10 @@ static int report_func(const char *label, const struct ptx_func *f,
             const char *colon = strstr(dis, "): ");
             printf("%s\n          {\"pc\": %u, \"line\": %u, \"streams\": \"%s\", "
                    "\"enq\": \"%s\", \"deq\": \"%s\", \"qreg\": %d, \"skip\": %s, "
-                   "\"why\": \"%s\", ", pc ? "," : "", pc, f->insts[pc].line,
+                   "\"resume\": %d, \"why\": \"%s\", ", pc ? "," : "", pc, f->insts[pc].line,
                    streams_name(r[pc].streams), ptx_dac_enq_name(r[pc].q),
                    ptx_dac_deq_name(r[pc].q), r[pc].qreg, r[pc].skip ? "true" : "false",
+                   r[pc].resume,
                    ptx_dac_why_name(r[pc].why));
             json_name("inst", colon ? colon + 3 : dis);
             printf("}");

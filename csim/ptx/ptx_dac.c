@@ -7,7 +7,8 @@
  *    reconvergence point);
  *  - a load/store/atom/red with a U/A address: both streams, enq.data for
  *    a .global/.local ld/ldu (enq.addr when a barrier under data control
- *    reaches it), enq.addr for the rest;
+ *    reaches it, or, for .local, a write that may hit local memory),
+ *    enq.addr for the rest;
  *  - a conditional bra on a U/A predicate: both, enq.pred;
  *  - unconditional bra, ret, exit, bar/barrier, brx on a U/A index: both
  *    (the same control in each stream; barriers in both, Fig 7);
@@ -306,9 +307,21 @@ static int dac_init(struct dac *d, const struct ptx_func *f, const struct ptx_af
     return 0;
 }
 
-/* Marks in mark[] every block reachable from a block holding a barrier
- * under data control (the barrier's own block included). */
-static int barrier_reach(const struct dac *d, uint8_t *mark)
+/* Whether in may write local memory (st/atom/red to .local or generic). */
+static bool writes_local(const struct ptx_inst *in)
+{
+    return (in->op == PTX_OP_ST || in->op == PTX_OP_ATOM || in->op == PTX_OP_RED) &&
+           (in->space == PTX_SP_LOCAL || in->space == PTX_SP_GENERIC);
+}
+
+#define R_BARRIER 0x1u   /* reachable from a barrier under data control     */
+#define R_LOCALWR 0x2u   /* reachable from a write that may hit local memory */
+
+/* Sets bit in mark[] of every block reachable from a block holding an
+ * instruction seed() accepts (that block included: a conservative bound
+ * for the instructions before the seed in its block). */
+static int reach_from(const struct dac *d, uint8_t *mark, uint8_t bit,
+                      bool (*seed)(const struct dac *d, uint32_t pc))
 {
     const struct ptx_cfg *g = d->g;
     uint32_t *stack = malloc(((size_t)g->nblocks + 1) * sizeof *stack);
@@ -316,11 +329,9 @@ static int barrier_reach(const struct dac *d, uint8_t *mark)
         return -1;
     uint32_t sp = 0;
     for (uint32_t pc = 0; pc < d->f->ninsts; pc++) {
-        const struct ptx_inst *in = &d->f->insts[pc];
         uint32_t b = g->block_of[pc];
-        if ((in->op == PTX_OP_BAR || in->op == PTX_OP_BARRIER) &&
-            d->aff[pc].ctl == PTX_ACTL_DATA && !mark[b]) {
-            mark[b] = 1;
+        if (seed(d, pc) && !(mark[b] & bit)) {
+            mark[b] |= bit;
             stack[sp++] = b;
         }
     }
@@ -328,14 +339,26 @@ static int barrier_reach(const struct dac *d, uint8_t *mark)
         uint32_t b = stack[--sp];
         for (uint32_t s = 0; s < g->blocks[b].nsucc; s++) {
             int32_t x = g->blocks[b].succ[s];
-            if (x >= 0 && (uint32_t)x < g->nblocks && !mark[x]) {
-                mark[x] = 1;
+            if (x >= 0 && (uint32_t)x < g->nblocks && !(mark[x] & bit)) {
+                mark[x] |= bit;
                 stack[sp++] = (uint32_t)x;
             }
         }
     }
     free(stack);
     return 0;
+}
+
+static bool seed_barrier(const struct dac *d, uint32_t pc)
+{
+    const struct ptx_inst *in = &d->f->insts[pc];
+    return (in->op == PTX_OP_BAR || in->op == PTX_OP_BARRIER) &&
+           d->aff[pc].ctl == PTX_ACTL_DATA;
+}
+
+static bool seed_local_write(const struct dac *d, uint32_t pc)
+{
+    return writes_local(&d->f->insts[pc]);
 }
 
 /* Whether f has a guarded ret/exit outside data control. The affine
@@ -353,8 +376,85 @@ static bool data_exit(const struct ptx_func *f, const struct ptx_affine_inst *af
     return false;
 }
 
+static bool block_dctl(const struct dac *d, uint32_t b)
+{
+    return d->aff[d->g->blocks[b].first].ctl == PTX_ACTL_DATA;
+}
+
+/* Sets out[].resume of every skip instruction: from its block's immediate
+ * post-dominator, up the post-dominator chain to the first block not under
+ * data control (every path from the instruction passes it); the exit gives
+ * ninsts. Then checks that every block a path reaches from there before
+ * that block is under data control (nothing the affine stream holds is
+ * jumped over). Returns 0; 1 when that fails (unstructured regions); -1
+ * when out of memory. */
+static int set_resume(struct dac *d)
+{
+    const struct ptx_func *f = d->f;
+    const struct ptx_cfg *g = d->g;
+    uint32_t nb = g->nblocks;
+    uint32_t *mark = calloc(nb, sizeof *mark);
+    uint32_t *stack = malloc(((size_t)nb + 1) * sizeof *stack);
+    if (!mark || !stack) {
+        free(mark);
+        free(stack);
+        return -1;
+    }
+    int rc = 0;
+    uint32_t stamp = 0;
+    for (uint32_t x = 0; x < nb && !rc; x++) {
+        const struct ptx_block *bl = &g->blocks[x];
+        bool any = false;
+        for (uint32_t pc = bl->first; pc < bl->end; pc++)
+            any |= d->out[pc].skip != 0;
+        if (!any)
+            continue;
+        int32_t y = bl->ipdom;
+        uint32_t hops = 0;
+        while (y >= 0 && (uint32_t)y < nb && block_dctl(d, (uint32_t)y) && hops++ < nb)
+            y = g->blocks[y].ipdom;
+        bool exit_ = y < 0 || (uint32_t)y >= nb;
+        if (!exit_ && block_dctl(d, (uint32_t)y)) {
+            rc = 1;
+            break;
+        }
+        int32_t to = exit_ ? (int32_t)f->ninsts : (int32_t)g->blocks[y].first;
+        for (uint32_t pc = bl->first; pc < bl->end; pc++)
+            if (d->out[pc].skip)
+                d->out[pc].resume = to;
+        /* the blocks after x before y: all under data control */
+        uint32_t sp = 0;
+        ++stamp;
+        for (uint32_t s = 0; s < bl->nsucc; s++) {
+            int32_t z = bl->succ[s];
+            if (z >= 0 && (uint32_t)z < nb && z != y && mark[z] != stamp) {
+                mark[z] = stamp;
+                stack[sp++] = (uint32_t)z;
+            }
+        }
+        while (sp && !rc) {
+            uint32_t z = stack[--sp];
+            if (!block_dctl(d, z)) {
+                rc = 1;
+                break;
+            }
+            for (uint32_t s = 0; s < g->blocks[z].nsucc; s++) {
+                int32_t w = g->blocks[z].succ[s];
+                if (w >= 0 && (uint32_t)w < nb && w != y && mark[w] != stamp) {
+                    mark[w] = stamp;
+                    stack[sp++] = (uint32_t)w;
+                }
+            }
+        }
+    }
+    free(mark);
+    free(stack);
+    return rc;
+}
+
 /* The roles before the closures (see the file comment). */
-static void assign_roles(const struct dac *d, const uint8_t *breach, bool all_main)
+static void assign_roles(const struct dac *d, const uint8_t *breach, bool all_main,
+                         uint8_t all_why)
 {
     const struct ptx_func *f = d->f;
     for (uint32_t pc = 0; pc < f->ninsts; pc++) {
@@ -363,6 +463,7 @@ static void assign_roles(const struct dac *d, const uint8_t *breach, bool all_ma
         struct ptx_dac_inst *r = &d->out[pc];
         memset(r, 0, sizeof *r);
         r->qreg = -1;
+        r->resume = -1;
         r->streams = PTX_DAC_S_MAIN;
         bool access = is_access(in) && a->addr != PTX_ACLS_NONE;
         bool cbra = is_cond_bra(in);
@@ -374,7 +475,7 @@ static void assign_roles(const struct dac *d, const uint8_t *breach, bool all_ma
         }
         if (all_main) {
             if (access || cbra)
-                r->why = f->is_entry ? PTX_DAC_W_EXIT : PTX_DAC_W_NOTKERNEL;
+                r->why = all_why;
             continue;
         }
         if (access) {
@@ -385,12 +486,15 @@ static void assign_roles(const struct dac *d, const uint8_t *breach, bool all_ma
             const struct ptx_operand *m = mem_opnd(in);
             r->streams = PTX_DAC_S_AFF | PTX_DAC_S_MAIN;
             r->qreg = m ? m->reg : -1;
-            if (is_gl_load(in) && !breach[d->g->block_of[pc]]) {
+            uint8_t rb = breach[d->g->block_of[pc]];
+            bool local_wr = in->space == PTX_SP_LOCAL && (rb & R_LOCALWR);
+            if (is_gl_load(in) && !(rb & R_BARRIER) && !local_wr) {
                 r->q = PTX_DAC_Q_DATA;
             } else {
                 r->q = PTX_DAC_Q_ADDR;
                 if (in->op == PTX_OP_LD || in->op == PTX_OP_LDU)
-                    r->why = is_gl_load(in) ? PTX_DAC_W_BARRIER : PTX_DAC_W_SPACE;
+                    r->why = !is_gl_load(in) ? PTX_DAC_W_SPACE :
+                             (rb & R_BARRIER) ? PTX_DAC_W_BARRIER : PTX_DAC_W_LOCALWR;
             }
         } else if (cbra) {
             if (is_ua(a->cls)) {
@@ -454,13 +558,26 @@ int ptx_dac_build(const struct ptx_func *f, const struct ptx_affine_inst *aff,
         return fail(diag, f, 0, "no control-flow graph (ptx_cfg_build not run)");
     struct dac d;
     uint8_t *breach = calloc(f->cfg->nblocks, 1);
-    if (!breach || dac_init(&d, f, aff, out) != 0 || barrier_reach(&d, breach) != 0) {
+    if (!breach || dac_init(&d, f, aff, out) != 0 ||
+        reach_from(&d, breach, R_BARRIER, seed_barrier) != 0 ||
+        reach_from(&d, breach, R_LOCALWR, seed_local_write) != 0) {
         free(breach);
         dac_free(&d);
         return fail(diag, f, 0, "out of memory");
     }
     bool all_main = !f->is_entry || data_exit(f, aff);
-    assign_roles(&d, breach, all_main);
+    uint8_t all_why = !f->is_entry ? PTX_DAC_W_NOTKERNEL : PTX_DAC_W_EXIT;
+    assign_roles(&d, breach, all_main, all_why);
+    if (!all_main) {
+        int u = set_resume(&d);
+        if (u < 0) {
+            free(breach);
+            dac_free(&d);
+            return fail(diag, f, 0, "out of memory");
+        }
+        if (u > 0)
+            assign_roles(&d, breach, true, PTX_DAC_W_UNSTRUCT);
+    }
     free(breach);
     /* the affine stream: the slice of the enq operands and of its control */
     close_stream(&d, PTX_DAC_S_AFF, take_aff);
@@ -517,6 +634,8 @@ const char *ptx_dac_why_name(unsigned why)
     case PTX_DAC_W_EXIT: return "exit";
     case PTX_DAC_W_BARRIER: return "barrier";
     case PTX_DAC_W_SPACE: return "space";
+    case PTX_DAC_W_LOCALWR: return "local-write";
+    case PTX_DAC_W_UNSTRUCT: return "unstructured";
     default: return "";
     }
 }
@@ -634,6 +753,14 @@ static int check_insts(const struct dac *d, struct ptx_diag *diag)
             return check_fail(diag, f, pc, "in no stream");
         if ((r->streams & PTX_DAC_S_AFF) && (a->ctl == PTX_ACTL_DATA || r->skip))
             return check_fail(diag, f, pc, "under data control, yet in the affine stream");
+        if (any_aff && r->skip != (r->resume >= 0))
+            return check_fail(diag, f, pc, "skipped by the affine stream without a place "
+                              "to go on, or a place without a skip");
+        if (any_aff && r->skip && ((uint32_t)r->resume > f->ninsts ||
+                                   ((uint32_t)r->resume < f->ninsts &&
+                                    d->out[r->resume].skip)))
+            return check_fail(diag, f, pc, "the affine stream goes on at a skipped "
+                              "instruction or out of range");
         if (r->q != PTX_DAC_Q_NONE && !f->is_entry)
             return check_fail(diag, f, pc, "a queue op outside a kernel");
         switch (r->q) {

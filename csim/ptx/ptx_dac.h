@@ -40,7 +40,13 @@ enum ptx_dac_why {
     PTX_DAC_W_BARRIER,    /* (enq.addr load) reachable from a barrier
                              under data control, which the affine warp
                              cannot see: no early fetch                  */
-    PTX_DAC_W_SPACE       /* (enq.addr load) not a .global/.local load   */
+    PTX_DAC_W_SPACE,      /* (enq.addr load) not a .global/.local load   */
+    PTX_DAC_W_LOCALWR,    /* (enq.addr load) a .local load that a write to
+                             local or generic memory reaches: an early
+                             fetch could read the value before the write */
+    PTX_DAC_W_UNSTRUCT    /* the kernel's data-control regions have no
+                             single place where the affine stream goes
+                             on: nothing in it is decoupled              */
 };
 
 /* What the transform does with instruction pc (out[pc]). */
@@ -55,6 +61,10 @@ struct ptx_dac_inst {
     int32_t qreg;      /* the register the enq sends (the address base of
                           the access, the branch's predicate); -1: none
                           (an address that is a symbol + offset)          */
+    int32_t resume;    /* skip in a decoupled kernel: where the affine
+                          stream goes on, the reconvergence point of the
+                          outermost data branch whose region holds it
+                          (ninsts: the affine stream ends); else -1       */
 };
 
 /* Static counts of one function. */
@@ -100,7 +110,7 @@ const char *ptx_dac_enq_name(unsigned q);
 const char *ptx_dac_deq_name(unsigned q);
 
 /* "", "nonaffine", "data-control", "not-kernel", "exit", "barrier",
- * "space" for why. */
+ * "space", "local-write", "unstructured" for why. */
 const char *ptx_dac_why_name(unsigned why);
 
 #endif

@@ -199,6 +199,19 @@ static void load_under_data_branch(void **state)
     assert_int_equal(x.out[7].why, PTX_DAC_W_DATACTL);
     assert_int_equal(x.out[6].why, PTX_DAC_W_NONAFFINE);
     assert_true(x.out[6].skip && x.out[7].skip && !x.out[9].skip);
+    /* the affine stream goes on at the branch's reconvergence point */
+    assert_int_equal(x.out[6].resume, 9);
+    assert_int_equal(x.out[8].resume, 9);
+    assert_int_equal(x.out[9].resume, -1);
+    /* a skipped instruction without a place to go on */
+    x.out[8].resume = -1;
+    struct ptx_diag d;
+    assert_int_equal(ptx_dac_check(x.f, x.aff, x.out, &d), -1);
+    /* or a place that is itself skipped */
+    x.out[8].resume = 7;
+    assert_int_equal(ptx_dac_check(x.f, x.aff, x.out, &d), -1);
+    x.out[8].resume = 9;
+    assert_int_equal(ptx_dac_check(x.f, x.aff, x.out, &d), 0);
     assert_int_equal(x.st.nload_gl, 2);
     assert_int_equal(x.st.nload_gl_dec, 1);
     xf_free(&x);
@@ -280,6 +293,34 @@ static void barriers(void **state)
     free(s);
 }
 
+static const char local_rw[] =
+    " .local .align 4 .b8 buf[16];\n"
+    " mov.u64 %rd1, buf;\n"                  /* 0 */
+    " mov.u32 %r4, %tid.x;\n"                /* 1 */
+    " st.local.u32 [%rd1], %r4;\n"           /* 2 enq.addr */
+    " ld.local.u32 %r5, [%rd1+4];\n"         /* 3 enq.addr: a local write reaches */
+    " ld.param.u64 %rd2, [k_p0];\n"          /* 4 */
+    " st.global.u32 [%rd2], %r5;\n"          /* 5 enq.addr */
+    " ret;";                                  /* 6 */
+
+/* A .local load that a local (or generic) write may precede is not
+ * fetched early: the affine warp could read the value before the main
+ * stream writes it. Without the write it is enq.data. */
+static void local_writes(void **state)
+{
+    (void)state;
+    expect(local_rw, "ambbabb", "..AA.A.");
+    struct xf x;
+    xf_build(&x, local_rw);
+    assert_int_equal(x.out[3].why, PTX_DAC_W_LOCALWR);
+    xf_free(&x);
+    expect_mutant(local_rw, "st.local.u32 [%rd1], %r4;", "mov.u32 %r6, %r4;",
+                  "ammbabb", "...D.A.");
+    /* a generic store may hit local memory too */
+    expect_mutant(local_rw, "st.local.u32 [%rd1], %r4;", "st.u32 [%rd2], %r4;",
+                  "ambbabb", "..AA.A.");
+}
+
 static const char two_uses[] =
     " mov.u32 %r4, %tid.x;\n"                 /* 0 both: address and data */
     " ld.param.u64 %rd1, [k_p0];\n"           /* 1 */
@@ -338,6 +379,7 @@ static void check_catches_faults(void **state)
     /* the same with the analysis wrong too (pc 7 not marked data control):
        the region check of the main-only branch still sees it */
     x.out[7].skip = 0;
+    x.out[7].resume = -1;
     x.aff[7].ctl = PTX_ACTL_UNIFORM;
     x.aff[7].addr = PTX_ACLS_AFFINE;
     assert_int_equal(ptx_dac_check(x.f, x.aff, x.out, &d), -1);
@@ -448,6 +490,7 @@ int main(void)
         cmocka_unit_test(load_under_data_branch),
         cmocka_unit_test(affine_loop),
         cmocka_unit_test(barriers),
+        cmocka_unit_test(local_writes),
         cmocka_unit_test(both_uses),
         cmocka_unit_test(check_catches_faults),
         cmocka_unit_test(not_kernel),
