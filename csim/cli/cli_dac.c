@@ -39,6 +39,7 @@ static void add_stats(struct ptx_dac_stats *sum, const struct ptx_dac_stats *st)
     sum->nenq_pred += st->nenq_pred;
     sum->nload_gl += st->nload_gl;
     sum->nload_gl_dec += st->nload_gl_dec;
+    sum->nload_after_wr += st->nload_after_wr;
     sum->nmem += st->nmem;
     sum->nmem_dec += st->nmem_dec;
     sum->nbranch += st->nbranch;
@@ -55,19 +56,19 @@ static void json_stats(const struct ptx_dac_stats *s)
     printf("\"insts\": %u, \"affine_stream\": %u, \"main_stream\": %u, \"both\": %u, "
            "\"removed\": %u, \"enq_data\": %u, \"enq_addr\": %u, \"enq_pred\": %u, "
            "\"loads_gl\": %u, \"loads_gl_decoupled\": %u, \"loads_gl_fraction\": %.4f, "
-           "\"mem\": %u, \"mem_decoupled\": %u, \"branches\": %u, \"branches_decoupled\": %u",
+           "\"enq_data_after_write\": %u, \"mem\": %u, \"mem_decoupled\": %u, \"branches\": %u, \"branches_decoupled\": %u",
            s->ninsts, s->naff, s->nmain, s->nboth, s->nremoved, s->nenq_data, s->nenq_addr,
            s->nenq_pred, s->nload_gl, s->nload_gl_dec, frac(s->nload_gl_dec, s->nload_gl),
-           s->nmem, s->nmem_dec, s->nbranch, s->nbranch_dec);
+           s->nload_after_wr, s->nmem, s->nmem_dec, s->nbranch, s->nbranch_dec);
 }
 
 static void text_stats(const struct ptx_dac_stats *s)
 {
     printf("insts %u: affine stream %u, main stream %u (both %u, removed %u); "
            "enq.data %u, enq.addr %u, enq.pred %u; global/local loads %u, decoupled %u "
-           "(%.1f%%)", s->ninsts, s->naff, s->nmain, s->nboth, s->nremoved, s->nenq_data,
-           s->nenq_addr, s->nenq_pred, s->nload_gl, s->nload_gl_dec,
-           100.0 * frac(s->nload_gl_dec, s->nload_gl));
+           "(%.1f%%), %u after a global write", s->ninsts, s->naff, s->nmain, s->nboth,
+           s->nremoved, s->nenq_data, s->nenq_addr, s->nenq_pred, s->nload_gl,
+           s->nload_gl_dec, 100.0 * frac(s->nload_gl_dec, s->nload_gl), s->nload_after_wr);
 }
 
 static const char *streams_name(unsigned s)
@@ -136,10 +137,10 @@ static int report_func(const char *label, const struct ptx_func *f,
             const char *colon = strstr(dis, "): ");
             printf("%s\n          {\"pc\": %u, \"line\": %u, \"streams\": \"%s\", "
                    "\"enq\": \"%s\", \"deq\": \"%s\", \"qreg\": %d, \"skip\": %s, "
-                   "\"resume\": %d, \"why\": \"%s\", ", pc ? "," : "", pc, f->insts[pc].line,
+                   "\"resume\": %d, \"after_write\": %s, \"why\": \"%s\", ", pc ? "," : "", pc, f->insts[pc].line,
                    streams_name(r[pc].streams), ptx_dac_enq_name(r[pc].q),
                    ptx_dac_deq_name(r[pc].q), r[pc].qreg, r[pc].skip ? "true" : "false",
-                   r[pc].resume,
+                   r[pc].resume, r[pc].after_wr ? "true" : "false",
                    ptx_dac_why_name(r[pc].why));
             json_name("inst", colon ? colon + 3 : dis);
             printf("}");

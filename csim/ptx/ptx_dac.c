@@ -316,10 +316,11 @@ static bool writes_local(const struct ptx_inst *in)
 
 #define R_BARRIER 0x1u   /* reachable from a barrier under data control     */
 #define R_LOCALWR 0x2u   /* reachable from a write that may hit local memory */
+#define R_GLOBWR  0x4u   /* reachable from a write that may hit global memory */
 
-/* Sets bit in mark[] of every block reachable from a block holding an
- * instruction seed() accepts (that block included: a conservative bound
- * for the instructions before the seed in its block). */
+/* Sets bit in mark[] of every block reachable from the end of a block
+ * holding an instruction seed() accepts (that block itself only when a
+ * path comes back to it; seed_before covers the rest of it). */
 static int reach_from(const struct dac *d, uint8_t *mark, uint8_t bit,
                       bool (*seed)(const struct dac *d, uint32_t pc))
 {
@@ -329,10 +330,15 @@ static int reach_from(const struct dac *d, uint8_t *mark, uint8_t bit,
         return -1;
     uint32_t sp = 0;
     for (uint32_t pc = 0; pc < d->f->ninsts; pc++) {
-        uint32_t b = g->block_of[pc];
-        if (seed(d, pc) && !(mark[b] & bit)) {
-            mark[b] |= bit;
-            stack[sp++] = b;
+        const struct ptx_block *bl = &g->blocks[g->block_of[pc]];
+        if (!seed(d, pc))
+            continue;
+        for (uint32_t s = 0; s < bl->nsucc; s++) {
+            int32_t x = bl->succ[s];
+            if (x >= 0 && (uint32_t)x < g->nblocks && !(mark[x] & bit)) {
+                mark[x] |= bit;
+                stack[sp++] = (uint32_t)x;
+            }
         }
     }
     while (sp) {
@@ -349,6 +355,20 @@ static int reach_from(const struct dac *d, uint8_t *mark, uint8_t bit,
     return 0;
 }
 
+/* Whether pc is reached from a seed: its block marked, or a seed earlier
+ * in its block. */
+static bool reached(const struct dac *d, const uint8_t *mark, uint8_t bit, uint32_t pc,
+                    bool (*seed)(const struct dac *d, uint32_t pc))
+{
+    uint32_t b = d->g->block_of[pc];
+    if (mark[b] & bit)
+        return true;
+    for (uint32_t x = d->g->blocks[b].first; x < pc; x++)
+        if (seed(d, x))
+            return true;
+    return false;
+}
+
 static bool seed_barrier(const struct dac *d, uint32_t pc)
 {
     const struct ptx_inst *in = &d->f->insts[pc];
@@ -359,6 +379,13 @@ static bool seed_barrier(const struct dac *d, uint32_t pc)
 static bool seed_local_write(const struct dac *d, uint32_t pc)
 {
     return writes_local(&d->f->insts[pc]);
+}
+
+static bool seed_global_write(const struct dac *d, uint32_t pc)
+{
+    const struct ptx_inst *in = &d->f->insts[pc];
+    return (in->op == PTX_OP_ST || in->op == PTX_OP_ATOM || in->op == PTX_OP_RED) &&
+           (in->space == PTX_SP_GLOBAL || in->space == PTX_SP_GENERIC);
 }
 
 /* Whether f has a guarded ret/exit outside data control. The affine
@@ -486,15 +513,18 @@ static void assign_roles(const struct dac *d, const uint8_t *breach, bool all_ma
             const struct ptx_operand *m = mem_opnd(in);
             r->streams = PTX_DAC_S_AFF | PTX_DAC_S_MAIN;
             r->qreg = m ? m->reg : -1;
-            uint8_t rb = breach[d->g->block_of[pc]];
-            bool local_wr = in->space == PTX_SP_LOCAL && (rb & R_LOCALWR);
-            if (is_gl_load(in) && !(rb & R_BARRIER) && !local_wr) {
+            bool bar = reached(d, breach, R_BARRIER, pc, seed_barrier);
+            bool local_wr = in->space == PTX_SP_LOCAL &&
+                            reached(d, breach, R_LOCALWR, pc, seed_local_write);
+            if (is_gl_load(in) && !bar && !local_wr) {
                 r->q = PTX_DAC_Q_DATA;
+                r->after_wr = in->space == PTX_SP_GLOBAL &&
+                              reached(d, breach, R_GLOBWR, pc, seed_global_write);
             } else {
                 r->q = PTX_DAC_Q_ADDR;
                 if (in->op == PTX_OP_LD || in->op == PTX_OP_LDU)
                     r->why = !is_gl_load(in) ? PTX_DAC_W_SPACE :
-                             (rb & R_BARRIER) ? PTX_DAC_W_BARRIER : PTX_DAC_W_LOCALWR;
+                             bar ? PTX_DAC_W_BARRIER : PTX_DAC_W_LOCALWR;
             }
         } else if (cbra) {
             if (is_ua(a->cls)) {
@@ -535,6 +565,7 @@ static void count(const struct ptx_func *f, const struct ptx_dac_inst *out,
             if (is_gl_load(in)) {
                 st->nload_gl++;
                 st->nload_gl_dec += r->q == PTX_DAC_Q_DATA;
+                st->nload_after_wr += r->q == PTX_DAC_Q_DATA && r->after_wr;
             }
         }
         if (is_cond_bra(in)) {
@@ -560,7 +591,8 @@ int ptx_dac_build(const struct ptx_func *f, const struct ptx_affine_inst *aff,
     uint8_t *breach = calloc(f->cfg->nblocks, 1);
     if (!breach || dac_init(&d, f, aff, out) != 0 ||
         reach_from(&d, breach, R_BARRIER, seed_barrier) != 0 ||
-        reach_from(&d, breach, R_LOCALWR, seed_local_write) != 0) {
+        reach_from(&d, breach, R_LOCALWR, seed_local_write) != 0 ||
+        reach_from(&d, breach, R_GLOBWR, seed_global_write) != 0) {
         free(breach);
         dac_free(&d);
         return fail(diag, f, 0, "out of memory");

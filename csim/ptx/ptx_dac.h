@@ -54,6 +54,10 @@ struct ptx_dac_inst {
     uint8_t streams;   /* PTX_DAC_S_*; never 0                               */
     uint8_t q;         /* enum ptx_dac_q                                     */
     uint8_t why;       /* enum ptx_dac_why                                   */
+    uint8_t after_wr;  /* enq.data: a store/atom/red to global or generic
+                          memory may run before it in the same thread: the
+                          hardware must not hand the main stream a value
+                          fetched before that write (docs/dac.md)         */
     uint8_t skip;      /* 1: the affine stream does not see it (under data
                           control, or the data branch that opens such a
                           region: the affine stream goes on at its
@@ -76,6 +80,7 @@ struct ptx_dac_stats {
                                        the main stream                      */
     uint32_t nenq_data, nenq_addr, nenq_pred;
     uint32_t nload_gl, nload_gl_dec;/* global/local loads; enq.data         */
+    uint32_t nload_after_wr;        /* enq.data with after_wr set           */
     uint32_t nmem, nmem_dec;        /* memory accesses; with a queue op     */
     uint32_t nbranch, nbranch_dec;  /* conditional branches; enq.pred       */
 };

@@ -162,6 +162,8 @@ static void vecadd_like(void **state)
     assert_int_equal(x.st.nmain, 6);
     assert_int_equal(x.st.nremoved, 10);
     assert_int_equal(x.out[11].qreg, x.f->insts[11].o[1].reg);
+    /* the store comes after both loads, on no path before them */
+    assert_int_equal(x.st.nload_after_wr, 0);
     xf_free(&x);
     /* the value stored read back through a generic pointer: enq.addr */
     expect_mutant(vecadd, "ld.global.f32 %f2", "ld.f32 %f2",
@@ -254,6 +256,10 @@ static void affine_loop(void **state)
     struct xf x;
     xf_build(&x, fig4);
     assert_int_equal(x.st.nmain, 5);
+    /* the store of one iteration runs before the load of the next: the
+       load is marked for the hardware to order */
+    assert_int_equal(x.out[11].after_wr, 1);
+    assert_int_equal(x.st.nload_after_wr, 1);
     xf_free(&x);
     /* the trip count from data: the loop is data control, nothing in it
        decouples, everything is main */
