@@ -351,6 +351,150 @@ static void both_uses(void **state)
                   "baaabmmbmb", "....D..A..");
 }
 
+/* ---- path walks: one enq per deq on every path ------------------------- */
+
+#define WALK_STEPS 20000u
+#define WALK_MAXQ  4096u
+
+struct walk {
+    uint32_t deq[WALK_MAXQ], enq[WALK_MAXQ], dir[WALK_MAXQ];
+    uint32_t ndeq, nenq, ndir;
+    bool done;                   /* the main walk reached the end          */
+};
+
+static uint32_t lcg(uint64_t *s)
+{
+    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)(*s >> 33);
+}
+
+/* One thread's path through the main stream, branch directions drawn from
+ * seed: the deq pcs in order and the directions taken at enq.pred
+ * branches (which the affine stream computes too). Then the affine stream
+ * along the same directions, going on at resume where it skips: the enq
+ * pcs in order. */
+static void walk(const struct ptx_func *f, const struct ptx_dac_inst *out, uint64_t seed,
+                 struct walk *w)
+{
+    memset(w, 0, sizeof *w);
+    uint32_t pc = 0, steps = 0;
+    while (pc < f->ninsts && steps++ < WALK_STEPS && w->ndeq < WALK_MAXQ &&
+           w->ndir < WALK_MAXQ) {
+        const struct ptx_inst *in = &f->insts[pc];
+        if (out[pc].q != PTX_DAC_Q_NONE)
+            w->deq[w->ndeq++] = pc;
+        if (in->op == PTX_OP_RET || in->op == PTX_OP_EXIT) {
+            pc = f->ninsts;
+        } else if (in->op == PTX_OP_BRA) {
+            bool taken = in->guard < 0 || (lcg(&seed) & 1);
+            if (out[pc].q == PTX_DAC_Q_PRED)
+                w->dir[w->ndir++] = taken;
+            pc = taken ? (uint32_t)in->o[0].label : pc + 1;
+        } else {
+            pc++;
+        }
+    }
+    w->done = pc >= f->ninsts;
+    uint32_t k = 0;
+    pc = 0;
+    steps = 0;
+    while (pc < f->ninsts && steps++ < 4 * WALK_STEPS && w->nenq < WALK_MAXQ) {
+        const struct ptx_inst *in = &f->insts[pc];
+        const struct ptx_dac_inst *r = &out[pc];
+        if (r->skip) {
+            assert_true(r->resume >= 0);
+            pc = (uint32_t)r->resume;
+            continue;
+        }
+        if (!(r->streams & PTX_DAC_S_AFF)) {
+            pc++;
+            continue;
+        }
+        if (r->q != PTX_DAC_Q_NONE)
+            w->enq[w->nenq++] = pc;
+        if (in->op == PTX_OP_RET || in->op == PTX_OP_EXIT) {
+            pc = f->ninsts;
+        } else if (in->op == PTX_OP_BRA) {
+            bool taken = true;
+            if (in->guard >= 0) {
+                if (k >= w->ndir)
+                    break;       /* past what the main walk decided */
+                taken = w->dir[k++];
+            }
+            pc = taken ? (uint32_t)in->o[0].label : pc + 1;
+        } else {
+            pc++;
+        }
+    }
+}
+
+/* Whether the walks of seed agree: every deq met by the enq of the same
+ * instruction, in order; the same number when the main walk ended. */
+static bool walks_agree(const struct ptx_func *f, const struct ptx_dac_inst *out,
+                        uint64_t seed)
+{
+    struct walk *w = malloc(sizeof *w);
+    assert_non_null(w);
+    walk(f, out, seed, w);
+    bool ok = !(w->done && w->ndeq < WALK_MAXQ && w->nenq != w->ndeq) &&
+              !(w->nenq < w->ndeq && w->nenq < WALK_MAXQ);
+    for (uint32_t i = 0; ok && i < w->ndeq && i < w->nenq; i++)
+        ok = w->deq[i] == w->enq[i];
+    free(w);
+    return ok;
+}
+
+/* walks_agree for seeds 1..n; adds the deqs the walks met to *ndeq when
+ * not NULL. */
+static bool all_walks_agree(const struct ptx_func *f, const struct ptx_dac_inst *out,
+                            unsigned n, uint64_t *ndeq)
+{
+    for (unsigned i = 1; i <= n; i++) {
+        if (!walks_agree(f, out, i))
+            return false;
+        if (ndeq) {
+            struct walk *w = malloc(sizeof *w);
+            assert_non_null(w);
+            walk(f, out, i, w);
+            *ndeq += w->ndeq;
+            free(w);
+        }
+    }
+    return true;
+}
+
+/* Path walks on the hand-written kernels, and faults they catch. */
+static void path_walks(void **state)
+{
+    (void)state;
+    const char *const bodies[] = { vecadd, data_branch, fig4, barrier, local_rw, two_uses };
+    for (unsigned i = 0; i < sizeof bodies / sizeof bodies[0]; i++) {
+        struct xf x;
+        xf_build(&x, bodies[i]);
+        assert_true(all_walks_agree(x.f, x.out, 64, NULL));
+        xf_free(&x);
+    }
+    struct xf x;
+    xf_build(&x, vecadd);
+    /* the bound check made main-only without a skipped region: the affine
+       stream falls through and enqueues for threads that left */
+    x.out[7].streams = PTX_DAC_S_MAIN;
+    x.out[7].q = PTX_DAC_Q_NONE;
+    assert_false(all_walks_agree(x.f, x.out, 64, NULL));
+    xf_free(&x);
+    xf_build(&x, data_branch);
+    /* the load under the data branch decoupled: the affine stream skips it */
+    x.out[7].q = PTX_DAC_Q_DATA;
+    assert_false(all_walks_agree(x.f, x.out, 64, NULL));
+    xf_free(&x);
+    xf_build(&x, fig4);
+    /* the loop's exit branch without enq.pred in the main stream */
+    x.out[18].q = PTX_DAC_Q_NONE;
+    x.out[18].streams = PTX_DAC_S_MAIN;
+    assert_false(all_walks_agree(x.f, x.out, 64, NULL));
+    xf_free(&x);
+}
+
 /* Faults injected into a correct record: ptx_dac_check must name them. */
 static void check_catches_faults(void **state)
 {
@@ -440,7 +584,7 @@ static void workload_ptx(void **state)
 {
     (void)state;
     unsigned nmod = 0;
-    uint64_t loads = 0, dec = 0;
+    uint64_t loads = 0, dec = 0, walked = 0;
     for (const struct wl_ptx_blob *b = wl_ptx_blobs; b->name; b++) {
         struct ptx_module *m = NULL;
         struct ptx_diag d;
@@ -470,6 +614,10 @@ static void workload_ptx(void **state)
             assert_true(s1.nload_gl_dec <= s1.nload_gl && s1.nload_gl_dec == s1.nenq_data);
             assert_true(s1.nenq_data + s1.nenq_addr == s1.nmem_dec && s1.nmem_dec <= s1.nmem);
             assert_true(s1.nenq_pred == s1.nbranch_dec && s1.nbranch_dec <= s1.nbranch);
+            bool agree = all_walks_agree(f, o1, 32, &walked);
+            if (!agree)
+                fprintf(stderr, "%s: %s: the walks disagree\n", b->path, f->name);
+            assert_true(agree);
             for (uint32_t pc = 0; pc < f->ninsts; pc++)
                 if (o1[pc].q == PTX_DAC_Q_DATA)
                     assert_true(a[pc].addr == PTX_ACLS_UNIFORM ||
@@ -485,8 +633,10 @@ static void workload_ptx(void **state)
     }
     assert_true(nmod > 0);
     assert_true(dec > 0 && dec < loads);
-    printf("dac: %u modules, %llu global/local loads, %llu enq.data\n", nmod,
-           (unsigned long long)loads, (unsigned long long)dec);
+    assert_true(walked > 0);
+    printf("dac: %u modules, %llu global/local loads, %llu enq.data; path walks met "
+           "%llu deqs, each with its enq\n", nmod, (unsigned long long)loads,
+           (unsigned long long)dec, (unsigned long long)walked);
 }
 
 int main(void)
@@ -499,6 +649,7 @@ int main(void)
         cmocka_unit_test(local_writes),
         cmocka_unit_test(both_uses),
         cmocka_unit_test(check_catches_faults),
+        cmocka_unit_test(path_walks),
         cmocka_unit_test(not_kernel),
         cmocka_unit_test(workload_ptx),
     };
