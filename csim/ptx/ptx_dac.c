@@ -3,11 +3,13 @@
  * Roles, per instruction, from the affine classes:
  *  - under data control (ctl:data): main stream only, skipped by the
  *    affine stream; so is a conditional branch on a non-affine predicate
- *    (it opens such a region; the affine stream goes on at its
- *    reconvergence point);
+ *    (it opens such a region); each records where the affine stream goes
+ *    on (set_resume: up the post-dominator chain to a block outside data
+ *    control);
  *  - a load/store/atom/red with a U/A address: both streams, enq.data for
  *    a .global/.local ld/ldu (enq.addr when a barrier under data control
- *    reaches it, or, for .local, a write that may hit local memory),
+ *    reaches it, or, for .local, a write that may hit local memory; a
+ *    .global one that a global write may precede is marked after_wr),
  *    enq.addr for the rest;
  *  - a conditional bra on a U/A predicate: both, enq.pred;
  *  - unconditional bra, ret, exit, bar/barrier, brx on a U/A index: both
@@ -20,8 +22,9 @@
  * instruction reads it through any reaching definition (fixpoint), with
  * the operands replaced by deq not counted as reads.
  * Non-entry functions keep everything in the main stream; so does a
- * kernel with a ret/exit guarded by a non-affine predicate outside data
- * control (the affine warp could not tell which threads left). */
+ * kernel with a guarded ret/exit outside data control (the affine warp
+ * could not tell which threads left), or one whose data-control regions
+ * have no single place for the affine stream to go on. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
