@@ -186,10 +186,17 @@ static void push_reads(struct dac *d, uint32_t pc, uint8_t bit)
         return;
     }
     unsigned ndst = ptx_inst_ndst(in);
+    /* the affine warp's copy of a barrier waits; it reduces nothing, so
+       bar.red's predicate is not read there */
+    bool bar_aff = bit == PTX_DAC_S_AFF &&
+                   (in->op == PTX_OP_BAR || in->op == PTX_OP_BARRIER);
     for (unsigned i = 0; i < in->nopnd && i < PTX_MAX_OPNDS; i++) {
         const struct ptx_operand *o = &in->o[i];
         if (i < ndst && !(o->kind == PTX_O_REG && o->sel != 0))
             continue;                /* a destination (a video merge reads it) */
+        if (bar_aff && o->kind == PTX_O_REG && o->reg >= 0 &&
+            d->f->regs[o->reg].type == PTX_T_PRED)
+            continue;
         if (o->kind == PTX_O_REG && o->reg >= 0)
             push(d, (uint32_t)o->reg, pc);
         else if (o->kind == PTX_O_MEM && o->reg >= 0 && !deq_mem)
@@ -254,7 +261,7 @@ static int fail(struct ptx_diag *diag, const struct ptx_func *f, uint32_t line,
 {
     if (diag) {
         snprintf(diag->msg, sizeof diag->msg, "function %s (line %u): DAC transform: %s",
-                 f->name ? f->name : "?", line ? line : f->line, why);
+                 f->name ? f->name : "?", f->line, why);
         diag->line = line ? line : f->line;
         diag->col = 0;
     }

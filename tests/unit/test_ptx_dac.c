@@ -287,6 +287,11 @@ static void barriers(void **state)
 {
     (void)state;
     expect(barrier, "aaaabbbmbb", "....D.D.A.");
+    /* bar.red on a data predicate: the affine warp's copy only waits, so
+       the predicate stays in the main stream alone */
+    expect_mutant(barrier, " bar.sync 0;",
+                  " setp.ne.s32 %p3, %r6, 0;\n bar.red.popc.u32 %r9, 0, %p3;",
+                  "aaaabmbbmbb", "....D..D.A.");
     char *s = mutate(barrier, " bar.sync 0;\n",
                      " setp.eq.s32 %p1, %r6, 0;\n @%p1 bra SKIP;\n bar.sync 0;\nSKIP:\n");
     /* 0-3, 4 D, 5 setp, 6 data bra, 7 bar (data), 8 ld -> enq.addr */
