@@ -324,7 +324,8 @@ static bool writes_local(const struct ptx_inst *in)
            (in->space == PTX_SP_LOCAL || in->space == PTX_SP_GENERIC);
 }
 
-#define R_BARRIER 0x1u   /* reachable from a barrier under data control     */
+#define R_BARRIER 0x1u   /* reachable from a barrier under data control or a
+                            call                                           */
 #define R_LOCALWR 0x2u   /* reachable from a write that may hit local memory */
 #define R_GLOBWR  0x4u   /* reachable from a write that may hit global memory */
 
@@ -379,23 +380,26 @@ static bool reached(const struct dac *d, const uint8_t *mark, uint8_t bit, uint3
     return false;
 }
 
+/* A barrier the affine warp does not see: one under data control, or a
+ * call (the callee may synchronise; the affine warp follows no call). */
 static bool seed_barrier(const struct dac *d, uint32_t pc)
 {
     const struct ptx_inst *in = &d->f->insts[pc];
-    return (in->op == PTX_OP_BAR || in->op == PTX_OP_BARRIER) &&
-           d->aff[pc].ctl == PTX_ACTL_DATA;
+    return ((in->op == PTX_OP_BAR || in->op == PTX_OP_BARRIER) &&
+            d->aff[pc].ctl == PTX_ACTL_DATA) || in->op == PTX_OP_CALL;
 }
 
 static bool seed_local_write(const struct dac *d, uint32_t pc)
 {
-    return writes_local(&d->f->insts[pc]);
+    return writes_local(&d->f->insts[pc]) || d->f->insts[pc].op == PTX_OP_CALL;
 }
 
 static bool seed_global_write(const struct dac *d, uint32_t pc)
 {
     const struct ptx_inst *in = &d->f->insts[pc];
-    return (in->op == PTX_OP_ST || in->op == PTX_OP_ATOM || in->op == PTX_OP_RED) &&
-           (in->space == PTX_SP_GLOBAL || in->space == PTX_SP_GENERIC);
+    return ((in->op == PTX_OP_ST || in->op == PTX_OP_ATOM || in->op == PTX_OP_RED) &&
+            (in->space == PTX_SP_GLOBAL || in->space == PTX_SP_GENERIC)) ||
+           in->op == PTX_OP_CALL;
 }
 
 /* Whether f has a guarded ret/exit outside data control. The affine

@@ -38,8 +38,8 @@ enum ptx_dac_why {
                              non-affine predicate outside data control:
                              nothing in it is decoupled                 */
     PTX_DAC_W_BARRIER,    /* (enq.addr load) reachable from a barrier
-                             under data control, which the affine warp
-                             cannot see: no early fetch                  */
+                             under data control or a call, which the
+                             affine warp cannot see: no early fetch      */
     PTX_DAC_W_SPACE,      /* (enq.addr load) not a .global/.local load   */
     PTX_DAC_W_LOCALWR,    /* (enq.addr load) a .local load that a write to
                              local or generic memory reaches: an early

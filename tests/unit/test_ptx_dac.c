@@ -558,6 +558,37 @@ static void check_catches_faults(void **state)
     xf_free(&x);
 }
 
+/* A call is a barrier the affine warp does not see (the callee may
+ * synchronise or write): a global load after it is enq.addr. */
+static void calls(void **state)
+{
+    (void)state;
+    static const char src[] = HDR
+        ".visible .func h()\n{\n ret;\n}\n"
+        ".visible .entry k(.param .u64 k_p0)\n{\n .reg .b32 %r<4>;\n .reg .b64 %rd<4>;\n"
+        " ld.param.u64 %rd1, [k_p0];\n mov.u32 %r1, %tid.x;\n mul.wide.u32 %rd2, %r1, 4;\n"
+        " add.s64 %rd3, %rd1, %rd2;\n ld.global.u32 %r2, [%rd3];\n call.uni h;\n"
+        " ld.global.u32 %r3, [%rd3+4];\n ret;\n}\n";
+    struct ptx_module *m = NULL;
+    struct ptx_diag d;
+    int rc = ptx_parse("t.ptx", src, strlen(src), &m, &d);
+    if (rc)
+        fprintf(stderr, "%s\n", d.msg);
+    assert_int_equal(rc, 0);
+    const struct ptx_func *f = ptx_find_func(m, "k");
+    assert_true(f && f->ninsts == 8);
+    struct ptx_affine_inst aff[8];
+    struct ptx_dac_inst out[8];
+    assert_int_equal(ptx_affine_analyse(f, aff, NULL, &d), 0);
+    assert_int_equal(ptx_dac_build(f, aff, out, NULL, &d), 0);
+    assert_int_equal(ptx_dac_check(f, aff, out, &d), 0);
+    assert_int_equal(out[4].q, PTX_DAC_Q_DATA);
+    assert_int_equal(out[5].streams, PTX_DAC_S_MAIN);
+    assert_int_equal(out[6].q, PTX_DAC_Q_ADDR);
+    assert_int_equal(out[6].why, PTX_DAC_W_BARRIER);
+    ptx_module_free(m);
+}
+
 /* A .func body is not decoupled: the affine warp follows no call. */
 static void not_kernel(void **state)
 {
@@ -655,6 +686,7 @@ int main(void)
         cmocka_unit_test(both_uses),
         cmocka_unit_test(check_catches_faults),
         cmocka_unit_test(path_walks),
+        cmocka_unit_test(calls),
         cmocka_unit_test(not_kernel),
         cmocka_unit_test(workload_ptx),
     };
