@@ -1,13 +1,21 @@
 # Decoupled affine computation (issue 19; docs/dac.md).
-#   make test-dac        `lockstep check --affine` on a file, a workload,
-#                        --json, --kernel and errors (tests/regress/affine.sh)
+#   make test-dac        `lockstep check --affine` and `lockstep check --dac`
+#                        on a file, a workload, --json, --kernel and errors;
+#                        the transform's invariants over every workload
+#                        (tests/regress/affine.sh, tests/regress/dac.sh)
 #   make affine-table    the static affine classes of every workload into
 #                        docs/dac.md (tools/affine-table.py)
-.PHONY: test-dac affine-table
+#   make dac-table       the static transform of every workload into
+#                        docs/dac.md (tools/dac-table.py)
+.PHONY: test-dac affine-table dac-table
 TEST_TARGETS += test-dac
 
 test-dac: $(CLI)
 	@bash tests/regress/affine.sh $(CLI)
+	@bash tests/regress/dac.sh $(CLI)
 
 affine-table: $(CLI)
 	python3 tools/affine-table.py $(CLI) docs/dac.md
+
+dac-table: $(CLI)
+	python3 tools/dac-table.py $(CLI) docs/dac.md

@@ -64,6 +64,12 @@ int cli_branches(int argc, char **argv);
  * (argv without --affine): the affine class of every instruction and the
  * static potentially-affine fraction (ptx_affine.h). Returns an exit status. */
 int cli_affine(int argc, char **argv);
+
+/* `lockstep check --dac FILE.ptx|WORKLOAD|all... [--kernel K] [--json]`
+ * (argv without --dac): the decoupling transform of every function, its
+ * two streams with the enq/deq ops, and the static counts (ptx_dac.h).
+ * Returns an exit status. */
+int cli_dac(int argc, char **argv);
 /* Reads a whole file into a NUL-terminated buffer (malloc'd, *len bytes
  * without the NUL); NULL with errno set (EFBIG above PTX_MAX_TEXT). */
 char *cli_read_file(const char *path, size_t *len);

@@ -297,6 +297,12 @@ int cli_check(int argc, char **argv)
                 argv[k] = argv[k + 1];
             return cli_affine(argc - 1, argv);
         }
+    for (int i = 0; i < argc; i++)
+        if (!strcmp(argv[i], "--dac")) {
+            for (int k = i; k + 1 < argc; k++)
+                argv[k] = argv[k + 1];
+            return cli_dac(argc - 1, argv);
+        }
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--json")) {
             json = true;

@@ -1,0 +1,276 @@
+/* `lockstep check --dac`: the decoupling transform of every kernel of a
+ * PTX module (csim/ptx/ptx_dac.h, docs/dac.md): the affine stream with its
+ * enq ops, the main stream with its deq ops, and the static counts, as
+ * text or JSON. Each function's transform is checked (ptx_dac_check)
+ * before it is printed; a violation is an error. */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli/cli.h"
+#include "cli/cli_json.h"
+#include "ptx/ptx_affine.h"
+#include "ptx/ptx_dac.h"
+#include "ptx/ptx_ir.h"
+#include "ptx/ptx_print.h"
+#include "workloads/wl_ptx.h"
+
+struct dac_opts {
+    const char *kernel;        /* only this function (NULL: all)          */
+    bool json;
+    bool kernel_seen;
+};
+
+static void json_name(const char *key, const char *s)
+{
+    printf("\"%s\": ", key);
+    cli_json_write_str(stdout, s, strlen(s));
+}
+
+static void add_stats(struct ptx_dac_stats *sum, const struct ptx_dac_stats *st)
+{
+    sum->ninsts += st->ninsts;
+    sum->naff += st->naff;
+    sum->nmain += st->nmain;
+    sum->nboth += st->nboth;
+    sum->nremoved += st->nremoved;
+    sum->nenq_data += st->nenq_data;
+    sum->nenq_addr += st->nenq_addr;
+    sum->nenq_pred += st->nenq_pred;
+    sum->nload_gl += st->nload_gl;
+    sum->nload_gl_dec += st->nload_gl_dec;
+    sum->nload_after_wr += st->nload_after_wr;
+    sum->nmem += st->nmem;
+    sum->nmem_dec += st->nmem_dec;
+    sum->nbranch += st->nbranch;
+    sum->nbranch_dec += st->nbranch_dec;
+}
+
+static double frac(uint32_t a, uint32_t b)
+{
+    return b ? (double)a / b : 0.0;
+}
+
+static void json_stats(const struct ptx_dac_stats *s)
+{
+    printf("\"insts\": %u, \"affine_stream\": %u, \"main_stream\": %u, \"both\": %u, "
+           "\"removed\": %u, \"enq_data\": %u, \"enq_addr\": %u, \"enq_pred\": %u, "
+           "\"loads_gl\": %u, \"loads_gl_decoupled\": %u, \"loads_gl_fraction\": %.4f, "
+           "\"enq_data_after_write\": %u, \"mem\": %u, \"mem_decoupled\": %u, \"branches\": %u, \"branches_decoupled\": %u",
+           s->ninsts, s->naff, s->nmain, s->nboth, s->nremoved, s->nenq_data, s->nenq_addr,
+           s->nenq_pred, s->nload_gl, s->nload_gl_dec, frac(s->nload_gl_dec, s->nload_gl),
+           s->nload_after_wr, s->nmem, s->nmem_dec, s->nbranch, s->nbranch_dec);
+}
+
+static void text_stats(const struct ptx_dac_stats *s)
+{
+    printf("insts %u: affine stream %u, main stream %u (both %u, removed %u); "
+           "enq.data %u, enq.addr %u, enq.pred %u; global/local loads %u, decoupled %u "
+           "(%.1f%%), %u after a global write", s->ninsts, s->naff, s->nmain, s->nboth,
+           s->nremoved, s->nenq_data, s->nenq_addr, s->nenq_pred, s->nload_gl,
+           s->nload_gl_dec, 100.0 * frac(s->nload_gl_dec, s->nload_gl), s->nload_after_wr);
+}
+
+static const char *streams_name(unsigned s)
+{
+    return s == (PTX_DAC_S_AFF | PTX_DAC_S_MAIN) ? "both" :
+           s == PTX_DAC_S_AFF ? "affine" : "main";
+}
+
+/* One stream's listing (text). In the affine stream, each run of
+ * instructions it skips (data control) is one line with where it goes on. */
+static void text_stream(const struct ptx_func *f, const struct ptx_dac_inst *r, unsigned bit)
+{
+    printf("  %s stream:\n", bit == PTX_DAC_S_AFF ? "affine" : "main");
+    for (uint32_t pc = 0; pc < f->ninsts; pc++) {
+        char dis[256];
+        if (bit == PTX_DAC_S_AFF && r[pc].skip && r[pc].resume >= 0) {
+            uint32_t last = pc;
+            while (last + 1 < f->ninsts && r[last + 1].skip &&
+                   r[last + 1].resume == r[pc].resume)
+                last++;
+            if ((uint32_t)r[pc].resume < f->ninsts)
+                printf("    %-10s pc %u-%u: data control; goes on at pc %d\n", "skip", pc,
+                       last, r[pc].resume);
+            else
+                printf("    %-10s pc %u-%u: data control; the affine stream ends\n", "skip",
+                       pc, last);
+            pc = last;
+            continue;
+        }
+        if (!(r[pc].streams & bit))
+            continue;
+        ptx_inst_format(dis, sizeof dis, f, &f->insts[pc]);
+        printf("    %-10s %s\n", bit == PTX_DAC_S_AFF ? ptx_dac_enq_name(r[pc].q)
+                                                   : ptx_dac_deq_name(r[pc].q), dis);
+    }
+}
+
+/* One function. Returns 0, or -1 after printing why the transform failed. */
+static int report_func(const char *label, const struct ptx_func *f,
+                       const struct dac_opts *o, bool first, struct ptx_dac_stats *sum)
+{
+    size_t n = f->ninsts ? f->ninsts : 1;
+    struct ptx_affine_inst *a = malloc(n * sizeof *a);
+    struct ptx_dac_inst *r = malloc(n * sizeof *r);
+    struct ptx_dac_stats st;
+    struct ptx_diag d;
+    memset(&d, 0, sizeof d);
+    if (!a || !r || ptx_affine_analyse(f, a, NULL, &d) != 0 ||
+        ptx_dac_build(f, a, r, &st, &d) != 0 || ptx_dac_check(f, a, r, &d) != 0) {
+        fprintf(stderr, "%s:%u: error: %s\n", label, d.line,
+                a && r ? d.msg : "out of memory");
+        free(a);
+        free(r);
+        return -1;
+    }
+    add_stats(sum, &st);
+    if (o->json) {
+        printf("%s\n        {", first ? "" : ",");
+        json_name("name", f->name);
+        printf(", \"entry\": %s, \"line\": %u, ", f->is_entry ? "true" : "false", f->line);
+        json_stats(&st);
+        printf(", \"list\": [");
+        for (uint32_t pc = 0; pc < f->ninsts; pc++) {
+            char dis[256];
+            ptx_inst_format(dis, sizeof dis, f, &f->insts[pc]);
+            const char *colon = strstr(dis, "): ");
+            printf("%s\n          {\"pc\": %u, \"line\": %u, \"streams\": \"%s\", "
+                   "\"enq\": \"%s\", \"deq\": \"%s\", \"qreg\": %d, \"skip\": %s, "
+                   "\"resume\": %d, \"after_write\": %s, \"why\": \"%s\", ", pc ? "," : "", pc, f->insts[pc].line,
+                   streams_name(r[pc].streams), ptx_dac_enq_name(r[pc].q),
+                   ptx_dac_deq_name(r[pc].q), r[pc].qreg, r[pc].skip ? "true" : "false",
+                   r[pc].resume, r[pc].after_wr ? "true" : "false",
+                   ptx_dac_why_name(r[pc].why));
+            json_name("inst", colon ? colon + 3 : dis);
+            printf("}");
+        }
+        printf("%s]}", f->ninsts ? "\n        " : "");
+    } else {
+        printf("%s %s (line %u): ", f->is_entry ? "kernel" : "function", f->name, f->line);
+        text_stats(&st);
+        printf("\n");
+        text_stream(f, r, PTX_DAC_S_AFF);
+        text_stream(f, r, PTX_DAC_S_MAIN);
+    }
+    free(a);
+    free(r);
+    return 0;
+}
+
+static int report_module(const char *label, const char *text, size_t len,
+                         struct dac_opts *o, bool first)
+{
+    struct ptx_module *m = NULL;
+    struct ptx_diag diag;
+    memset(&diag, 0, sizeof diag);
+    if (ptx_parse(label, text, len, &m, &diag) != 0) {
+        fprintf(stderr, "%s\n", diag.msg[0] ? diag.msg : "parse failed");
+        ptx_module_free(m);
+        return CLI_USAGE;
+    }
+    struct ptx_dac_stats sum;
+    memset(&sum, 0, sizeof sum);
+    if (o->json) {
+        printf("%s\n    {", first ? "" : ",");
+        json_name("file", label);
+        printf(", \"functions\": [");
+    } else {
+        printf("%s== %s\n", first ? "" : "\n", label);
+    }
+    int rc = CLI_OK;
+    bool firstf = true;
+    for (uint32_t i = 0; i < m->nfuncs && rc == CLI_OK; i++) {
+        const struct ptx_func *f = &m->funcs[i];
+        if (!f->has_body || (o->kernel && strcmp(o->kernel, f->name) != 0))
+            continue;
+        o->kernel_seen = true;
+        if (report_func(label, f, o, firstf, &sum) != 0)
+            rc = CLI_FAIL;
+        firstf = false;
+    }
+    if (o->json) {
+        printf("%s], ", firstf ? "" : "\n      ");
+        json_stats(&sum);
+        printf("}");
+    } else if (!o->kernel) {
+        printf("total: ");
+        text_stats(&sum);
+        printf("\n");
+    }
+    ptx_module_free(m);
+    return rc;
+}
+
+static int report_arg(const char *arg, struct dac_opts *o, bool *first)
+{
+    int rc = CLI_OK;
+    if (!strcmp(arg, "all")) {
+        for (const struct wl_ptx_blob *b = wl_ptx_blobs; b->name && rc == CLI_OK; b++) {
+            rc = report_module(b->path, b->text, b->len, o, *first);
+            *first = false;
+        }
+        return rc;
+    }
+    size_t len = 0;
+    char *text = cli_read_file(arg, &len);
+    if (text) {
+        rc = report_module(arg, text, len, o, *first);
+        free(text);
+    } else if (errno == ENOENT && wl_ptx_find(arg)) {
+        const struct wl_ptx_blob *b = wl_ptx_find(arg);
+        rc = report_module(b->path, b->text, b->len, o, *first);
+    } else {
+        fprintf(stderr, "lockstep: check --dac: %s: %s%s\n", arg,
+                errno == EFBIG ? "larger than the model's limit for one module"
+                               : strerror(errno),
+                errno == ENOENT ? " (and no workload has that name)" : "");
+        return CLI_USAGE;
+    }
+    *first = false;
+    return rc;
+}
+
+int cli_dac(int argc, char **argv)
+{
+    struct dac_opts o = { 0 };
+    int n = 0;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--json")) {
+            o.json = true;
+        } else if (!strcmp(argv[i], "--kernel") && i + 1 < argc) {
+            o.kernel = argv[++i];
+        } else if (!strncmp(argv[i], "--kernel=", 9)) {
+            o.kernel = argv[i] + 9;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "lockstep: check --dac: unknown option '%s'\n", argv[i]);
+            n = -1;
+            break;
+        } else {
+            argv[n++] = argv[i];
+        }
+    }
+    if (n <= 0) {
+        fprintf(stderr, "usage: lockstep check --dac [--kernel K] [--json] "
+                "FILE.ptx|WORKLOAD|all...\n");
+        return CLI_USAGE;
+    }
+    if (o.json)
+        printf("{\n  \"schema\": 1,\n  \"analysis\": \"dac\",\n  \"modules\": [");
+    int rc = CLI_OK;
+    bool first = true;
+    for (int i = 0; i < n && rc == CLI_OK; i++)
+        rc = report_arg(argv[i], &o, &first);
+    if (o.json)
+        printf("\n  ]\n}\n");
+    if (rc == CLI_OK && o.kernel && !o.kernel_seen) {
+        fprintf(stderr, "lockstep: check --dac: no function named '%s' with a body\n",
+                o.kernel);
+        rc = CLI_USAGE;
+    }
+    if (fflush(stdout) != 0) {
+        fprintf(stderr, "lockstep: check --dac: error writing the report\n");
+        return CLI_FAIL;
+    }
+    return rc;
+}
