@@ -203,6 +203,21 @@ class Grid(WithSim):
         self.assertEqual(pts.combos(parse('name = "m"\nworkloads = ["a"]\n')),
                          [(None, {}, [])])
 
+    def test_variant_workloads(self):
+        s = parse('name = "m"\nworkloads = ["bfs", "vecadd", "matmul"]\n'
+                  '[[variants]]\nname = "all"\n[[variants]]\nname = "few"\n'
+                  'workloads = ["matmul", "bfs"]\nset = { num_sms = 4 }\n')
+        ps = pts.expand(s, self.sim)
+        self.assertEqual([(p["workload"], p["variant"]) for p in ps],
+                         [("bfs", "all"), ("bfs", "few"), ("vecadd", "all"),
+                          ("matmul", "all"), ("matmul", "few")])
+        s = parse('name = "m"\nworkloads = ["bfs"]\n[[variants]]\nname = "x"\n'
+                  'workloads = ["vecadd"]\n')
+        with self.assertRaises(sp.SpecError) as c:
+            pts.expand(s, self.sim)
+        self.assertEqual((c.exception.line, c.exception.key), (5, "workloads"))
+        self.assertIn("not in the spec's workloads", str(c.exception))
+
     def test_points_product_and_categories(self):
         s = parse('name = "m"\nworkloads = ["@fg", "bfs", "vecadd"]\n'
                   'sizes = ["small", "default"]\nseeds = [1, 2]\n'

@@ -101,12 +101,13 @@ def point_key(build_id, workload, size, seed, mode, dump):
     return hashlib.sha256(blob.encode()).hexdigest()[:20]
 
 
-def expand_workloads(spec, sim):
-    """The workload names of the spec (categories expanded, each name
-    once, in the order first named)."""
+def expand_workloads(spec, sim, tokens=None):
+    """The workload names of the spec (or of tokens, a variant's list:
+    [(token, line)]), categories expanded, each name once, in the order
+    first named."""
     known = set(sim.workloads())
     out = []
-    for tok, line in spec.workloads:
+    for tok, line in (spec.workloads if tokens is None else tokens):
         if tok.startswith("@"):
             names, err = sim.category(tok[1:])
             if names is None:
@@ -156,6 +157,17 @@ def expand(spec, sim):
     config, variant, axes, sets, key, argv (the `lockstep run` command
     without --stats-json)."""
     workloads = expand_workloads(spec, sim)
+    # a variant with its own workloads runs only those (each must be one of
+    # the spec's: the point order stays the spec's)
+    only = {}
+    for vname, toks in spec.variant_workloads.items():
+        names = expand_workloads(spec, sim, toks)
+        extra = [n for n in names if n not in workloads]
+        if extra:
+            raise SpecError(spec.path, toks[0][1] if toks else 0, "workloads",
+                            f"variant '{vname}' names {extra[0]}, which is not in the "
+                            "spec's workloads")
+        only[vname] = set(names)
     cs = combos(spec)
     dumps = {}
     for config, line in spec.configs:
@@ -170,6 +182,8 @@ def expand(spec, sim):
             for seed in spec.seeds:
                 for config, _ in spec.configs:
                     for vname, axes, sets in cs:
+                        if vname in only and w not in only[vname]:
+                            continue
                         dump = dumps[(config, tuple(sets))]
                         argv = [sim.path, "run", w, "--size", size, "--seed", str(seed),
                                 "--mode", spec.mode]

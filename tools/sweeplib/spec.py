@@ -28,7 +28,7 @@ TOP_KEYS = {
     "metrics": "statistics columns of the table",
     "timeout": "seconds a point may run",
 }
-VARIANT_KEYS = ("name", "set")
+VARIANT_KEYS = ("name", "set", "workloads")
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 _METRIC = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\[[0-9]+\])?(\.[A-Za-z_][A-Za-z0-9_]*(\[[0-9]+\])?)*$")
@@ -146,7 +146,8 @@ class Spec:
     """A parsed sweep spec. Members: path, name, description, out (None:
     build/sweeps/NAME), workloads [(token, line)], sizes, seeds, mode,
     configs [(name, line)], set {key: str}, grid {key: [str]} (spec order),
-    variants [(name, {key: str})], metrics, timeout (None or seconds), and
+    variants [(name, {key: str})], variant_workloads {name: [(token,
+    line)]} (a variant that runs only on some of the workloads), metrics, timeout (None or seconds), and
     lines (a SpecLines) for messages that come later (lockstep's own)."""
 
     def __init__(self, path, text):
@@ -188,6 +189,7 @@ class Spec:
                         if "configs" in d else [("builtin", 0)])
         self.set = self._settable(d.get("set", {}), ("set",)) if "set" in d else {}
         self.grid = self._grid(d["grid"]) if "grid" in d else {}
+        self.variant_workloads = {}
         self.variants = self._variants(d["variants"]) if "variants" in d else []
         self.metrics = (self._strlist(d, ("metrics",)) if "metrics" in d
                         else list(DEFAULT_METRICS))
@@ -288,7 +290,8 @@ class Spec:
             p = ("variants", i)
             for k in v:
                 if k not in VARIANT_KEYS:
-                    raise self.error(p + (k,), "unknown key (a variant has name and set)")
+                    raise self.error(p + (k,), "unknown key (a variant has name, set "
+                                     "and workloads)")
             if "name" not in v:
                 raise self.error(p, "missing name")
             name = self._str(v, p + ("name",))
@@ -297,6 +300,10 @@ class Spec:
             if name in names:
                 raise self.error(p + ("name",), f"variant '{name}' is named twice")
             names.add(name)
+            if "workloads" in v:
+                line = self.lines.line(*(p + ("workloads",)))
+                self.variant_workloads[name] = [
+                    (w, line) for w in self._strlist(v, p + ("workloads",))]
             out.append((name, self._settable(v.get("set", {}), p + ("set",))))
         return out
 
