@@ -120,7 +120,9 @@ for sets in "sched_policy=lrr" "sched_policy=gto" "sched_policy=two_level" \
             "gscalar.scalar=all gscalar.compress=on gscalar.granularity=16" \
             "simt.paths=dual" "simt.paths=dual dpe.scoreboard=optimistic" \
             "simt.paths=dual dpe.scheduler=constrained num_schedulers=1" \
-            "simt.paths=dual gscalar.compress=on"; do
+            "simt.paths=dual gscalar.compress=on" \
+            "simt.paths=dual dpe.path_forwarding=on" \
+            "simt.paths=dws dws.n=10" "simt.paths=dws dws.n=100"; do
   args=(); for kv in $sets; do args+=(--set "$kv"); done
   tag=$(echo "$sets" | tr ' =' '_-')
   "$cli" run all --size "$size" --mode timing --config gtx480 "${args[@]}" \
@@ -205,6 +207,12 @@ expect2 "--set without ="       'key=value'           "$cli" run "$wl" --set num
 expect2 "--set capri tree, 24"  'capri_lru = tree needs capri_entries' "$cli" run "$wl" --set capri.lru=tree --set capri.entries=24
 expect2 "dual paths with compaction" 'simt.paths=dual with simt.compaction' \
   "$cli" run "$wl" --mode timing --set simt.paths=dual --set simt.compaction=tbc
+expect2 "dws with compaction" 'simt.paths=dws with simt.compaction' \
+  "$cli" run "$wl" --mode timing --set simt.paths=dws --set simt.compaction=tbc
+expect2 "dws, constrained scheduler" 'simt.paths=dws with dpe.scheduler=constrained' \
+  "$cli" run "$wl" --mode timing --set simt.paths=dws --set dpe.scheduler=constrained
+expect2 "path forwarding without dual" 'dpe.path_forwarding=on needs simt.paths=dual' \
+  "$cli" run "$wl" --mode timing --set simt.paths=dws --set dpe.path_forwarding=on
 expect2 "bad --mode"            'functional or timing' "$cli" run "$wl" --mode fast
 expect2 "config bad key"        'l1d_sise'            "$cli" config --config "$tmp/badkey.conf" --dump
 expect2 "config without --dump" 'usage'               "$cli" config --config gtx480

@@ -253,12 +253,118 @@ static void test_lanes_bound(void **state)
     teardown(&x);
 }
 
+/* ------------------------------------------- CTA barriers in timing mode */
+
+/* Both sides of a divergent branch reach one bar.sync: the splits merge
+ * there (equal pcs), the warp is whole and the barrier runs; each thread
+ * then reads what the thread tid ^ 32 (the other warp) stored before it. */
+static const char *BARK = HDR
+    ".visible .entry bark(.param .u64 out)\n{\n"
+    " .reg .pred %p<3>;\n .reg .b32 %r<8>;\n .reg .b64 %rd<4>;\n"
+    " .shared .align 4 .b8 sh[256];\n"
+    " mov.u32 %r1, %tid.x;\n"
+    " setp.lt.u32 %p1, %r1, 16;\n"
+    " @%p1 bra A;\n"
+    " add.u32 %r2, %r1, 100;\n"
+    " bra.uni J;\n"
+    "A:\n add.u32 %r2, %r1, 200;\n"
+    "J:\n shl.b32 %r3, %r1, 2;\n"
+    " mov.u32 %r4, sh;\n"
+    " add.u32 %r5, %r4, %r3;\n"
+    " st.shared.u32 [%r5], %r2;\n"
+    " bar.sync 0;\n"
+    " xor.b32 %r6, %r1, 32;\n"
+    " shl.b32 %r6, %r6, 2;\n"
+    " add.u32 %r6, %r4, %r6;\n"
+    " ld.shared.u32 %r7, [%r6];\n"
+    " ld.param.u64 %rd1, [out];\n"
+    " mul.wide.u32 %rd2, %r1, 4;\n"
+    " add.s64 %rd3, %rd1, %rd2;\n"
+    " st.global.u32 [%rd3], %r7;\n"
+    " ret;\n}\n";
+
+/* The two sides wait at two different bar.sync: the splits never merge. */
+static const char *TWOBAR = HDR
+    ".visible .entry twobar()\n{\n"
+    " .reg .pred %p<3>;\n .reg .b32 %r<4>;\n"
+    " mov.u32 %r1, %tid.x;\n"
+    " setp.lt.u32 %p1, %r1, 16;\n"
+    " @%p1 bra A;\n"
+    " bar.sync 0;\n"
+    " bra.uni J;\n"
+    "A:\n bar.sync 0;\n"
+    "J:\n ret;\n}\n";
+
+static ls_gpu *mk(const char *const *sets)
+{
+    ls_config c;
+    ls_config_default(&c);
+    c.mode = LS_MODE_TIMING;
+    c.sets = sets;
+    c.max_warp_insts = 100000;
+    char err[256];
+    ls_gpu *g = ls_gpu_create(&c, err, sizeof err);
+    if (!g)
+        fail_msg("%s", err);
+    return g;
+}
+
+static void test_barrier(void **state)
+{
+    (void)state;
+    static const char *const DWS[] = { "simt.paths=dws", NULL };
+    ls_gpu *g = mk(DWS);
+    ls_module *m;
+    assert_int_equal(ls_module_load_text(g, "bark.ptx", BARK, strlen(BARK), &m), LS_OK);
+    ls_dptr q;
+    uint32_t h[64];
+    assert_int_equal(ls_malloc(g, &q, sizeof h), LS_OK);
+    void *args[] = { &q };
+    ls_stats s;
+    if (ls_launch(g, m, "bark", (ls_dim3){1, 1, 1}, (ls_dim3){64, 1, 1}, 0, args,
+                  &s) != LS_OK)
+        fail_msg("%s", ls_gpu_error(g));
+    assert_int_equal(ls_memcpy_dtoh(g, h, q, sizeof h), LS_OK);
+    for (uint32_t i = 0; i < 64; i++) {
+        uint32_t j = i ^ 32;
+        assert_int_equal(h[i], j + (j < 16 ? 200 : 100));
+    }
+    assert_int_equal(s.dpe_paths, 2);
+    assert_int_equal(s.dpe.single, 0);
+    assert_int_equal(s.dpe.subdivided, 1);      /* warp 0 (warp 1: uniform) */
+    assert_int_equal(s.dpe.created, 2);
+    assert_int_equal(s.dpe.merges, 1);          /* at J */
+    assert_true(s.dpe.path_sum > s.dpe.issued); /* two splits a while */
+    /* two barriers: a clear error naming the cause, not a silent hang */
+    assert_int_equal(ls_module_load_text(g, "tb.ptx", TWOBAR, strlen(TWOBAR), &m), LS_OK);
+    assert_int_not_equal(ls_launch(g, m, "twobar", (ls_dim3){1, 1, 1}, (ls_dim3){32, 1, 1},
+                                   0, NULL, &s), LS_OK);
+    const char *e = ls_gpu_error(g);
+    if (!strstr(e, "dynamic warp subdivision: CTA barrier inside divergent code"))
+        fail_msg("%s", e);
+    ls_gpu_destroy(g);
+    /* the threshold: dws.n=0 refuses the split (J's block is longer):
+     * the stack serialises, nothing is subdivided */
+    static const char *const DWS0[] = { "simt.paths=dws", "dws.n=0", NULL };
+    g = mk(DWS0);
+    assert_int_equal(ls_module_load_text(g, "bark.ptx", BARK, strlen(BARK), &m), LS_OK);
+    assert_int_equal(ls_malloc(g, &q, sizeof h), LS_OK);
+    if (ls_launch(g, m, "bark", (ls_dim3){1, 1, 1}, (ls_dim3){64, 1, 1}, 0, args,
+                  &s) != LS_OK)
+        fail_msg("%s", ls_gpu_error(g));
+    assert_int_equal(s.dpe.subdivided, 0);
+    assert_int_equal(s.dpe.refused, 1);
+    assert_int_equal(s.dpe.path_sum, s.dpe.issued);
+    ls_gpu_destroy(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fig32),
         cmocka_unit_test(test_merge),
         cmocka_unit_test(test_lanes_bound),
+        cmocka_unit_test(test_barrier),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
