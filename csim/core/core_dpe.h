@@ -1,5 +1,7 @@
 /* Dual-path execution in the SM (simt.paths = dual; dissertation 3.2,
- * docs/dpe.md). Each warp slot keeps a dual-path stack (simt/simt_dpe.h)
+ * docs/dpe.md), and dynamic warp subdivision (simt.paths = dws, 3.1.2) on
+ * the same plumbing: a warp has paths (two top-of-stack paths, or one per
+ * warp-split), each checked, issued and stepped alike. Each warp slot keeps a dual-path stack (simt/simt_dpe.h)
  * beside its simt_warp: both top-of-stack paths are schedulable, every
  * instruction of a path executes on the warp's own registers under the
  * path's mask (simt_exec_at), so values are those of functional mode; the
@@ -109,8 +111,9 @@ int core_dpe_init(struct core_dpe *d, unsigned paths, unsigned sbkind,
 /* Frees the unit. */
 void core_dpe_free(struct core_dpe *d);
 /* Decides whether kernel f runs dual-path or DWS (d->active) or why not
- * (d->reason: a call, brx.idx, a warp-level instruction); sizes the
- * scoreboards for nregs registers; resets statistics. Returns 0 or -1. */
+ * (d->reason: a call, brx.idx, a warp-level instruction; dws also an atom
+ * whose value is read); sizes the scoreboards for nregs registers and
+ * (dws) finds the block lengths; resets statistics. Returns 0 or -1. */
 int core_dpe_kernel(struct core_dpe *d, const struct ptx_func *f, unsigned nregs);
 /* Slot's warp started with threads `valid` (core_sm_launch_cta). */
 void core_dpe_launch(struct core_sm *sm, unsigned slot, uint32_t valid, uint64_t now);
@@ -122,8 +125,9 @@ void core_dpe_launch(struct core_sm *sm, unsigned slot, uint32_t valid, uint64_t
  * CORE_ST_BARRIER) with *when = the cycle that may change it. */
 int core_dpe_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *when);
 /* Executes the chosen path's instruction (values on the warp's registers
- * under the path mask; bra, exit, ret by the dual-path stack; CTA barriers
- * through simt_step when the warp is one path). Returns SIMT_RC_OK,
+ * under the path mask; bra, exit, ret by the dual-path stack or the DWS
+ * stack and warp-split table; CTA barriers through simt_step when the warp
+ * is one path). Returns SIMT_RC_OK,
  * SIMT_RC_BARRIER, SIMT_RC_DONE or SIMT_RC_ERROR (w->sw.err filled). */
 enum simt_rc core_dpe_step(struct core_sm *sm, unsigned slot, uint64_t now);
 /* After issue: destinations of di pending until ready on the issuing
