@@ -136,6 +136,23 @@ for sets in "sched_policy=lrr" "sched_policy=gto" "sched_policy=two_level" \
   fi
 done
 
+# DWS does what it is for: warps subdivide, a larger threshold refuses
+# fewer branches, and SIMD utilisation drops where splits do not reconverge
+# (mcml: they run apart to the kernel's end), while dual keeps it.
+python3 - "$tmp/t-gtx480.json" "$tmp/s-simt.paths-dws_dws.n-10.json" \
+  "$tmp/s-simt.paths-dws_dws.n-100.json" "$tmp/s-simt.paths-dual.json" <<'PY' \
+  && ok "dws: subdivides, dws.n=100 refuses fewer than 10, mcml SIMD utilisation drops (dual: equal)" \
+  || bad "dws: subdivision, threshold or SIMD utilisation figures wrong"
+import json, sys
+single, d10, d100, dual = ({o["workload"]: o for o in json.load(open(p))} for p in sys.argv[1:5])
+tot = lambda r, k: sum(o.get("dpe", {}).get(k, 0) for o in r.values())
+assert tot(d10, "subdivided") > 0 and tot(d10, "splits_created") > 0, "no subdivision"
+assert tot(d100, "refused") < tot(d10, "refused"), (tot(d100, "refused"), tot(d10, "refused"))
+assert d10["mcml"]["dpe"]["paths"] == "dws" and d10["mcml"]["dpe"]["avg_path"] > 1
+assert d10["mcml"]["simd_util"] < single["mcml"]["simd_util"], "mcml simd did not drop"
+assert dual["mcml"]["simd_util"] == single["mcml"]["simd_util"], "dual changed simd"
+PY
+
 # Determinism: the same command twice gives the same JSON but for "sim".
 first=$(echo "$configs" | head -1)
 "$cli" run all --size "$size" --mode timing --config "$first" \
