@@ -311,19 +311,31 @@ typedef struct ls_compaction_stats {
     uint64_t class_points[2], class_nw_nocomp[2], class_nw_tbc[2];
 } ls_compaction_stats;
 
-/* Dual-path execution (docs/dpe.md), timing mode with simt.paths = dual;
- * all zero otherwise. Every member is a uint64_t counter. */
+/* Dual-path execution and dynamic warp subdivision (docs/dpe.md), timing
+ * mode with simt.paths = dual or dws; all zero otherwise. Every member is
+ * a uint64_t counter. */
 typedef struct ls_dpe_stats {
-    uint64_t launches;           /* launches under simt.paths = dual          */
+    uint64_t launches;           /* launches under simt.paths = dual or dws   */
     uint64_t single;             /* of those, run single-path (see reason)    */
     uint64_t issued;             /* warp instructions issued dual-path        */
-    uint64_t path_sum;           /* schedulable top-of-stack paths summed at
-                                    each issue, stalled ones included
-                                    (Avg_Path = path_sum / issued, Eq. 3.1)   */
+    uint64_t path_sum;           /* schedulable paths summed at each issue,
+                                    stalled ones included (dual: top-of-stack
+                                    paths; dws: valid WST splits, 1 when not
+                                    subdivided; Avg_Path = path_sum / issued,
+                                    Eq. 3.1)                                  */
     uint64_t switches;           /* constrained scheduler: path switches      */
     uint64_t branches;           /* warp-level bra executed                   */
     uint64_t divergent;          /* of those, split the path                  */
     uint64_t interleavable;      /* of those, both sides non-empty (3.3.3.1) */
+    uint64_t forwarded;          /* dual, path forwarding: instructions issued
+                                    by a path of an entry below the top       */
+    uint64_t subdivided;         /* dws: divergent branches at the stack that
+                                    subdivided the warp                       */
+    uint64_t refused;            /* dws: ... that the threshold kept on the
+                                    stack                                     */
+    uint64_t nested;             /* dws: divergent branches of a split        */
+    uint64_t created;            /* dws: warp-splits created                  */
+    uint64_t merges;             /* dws: merges of splits at one pc           */
 } ls_dpe_stats;
 
 #define LS_STACK_HIST 16
@@ -366,7 +378,7 @@ typedef struct ls_stats {
     char uncompacted[160];       /* why a launch ran uncompacted ("shfl at
                                     line N"); a sum keeps the first           */
     ls_dpe_stats dpe;            /* dual-path execution (timing mode)         */
-    int dpe_paths;               /* simt.paths: 0 single, 1 dual              */
+    int dpe_paths;               /* simt.paths: 0 single, 1 dual, 2 dws       */
     char dpe_single[160];        /* why a launch ran single-path; the first   */
 } ls_stats;
 

@@ -108,24 +108,35 @@ static double ratio(uint64_t a, uint64_t b)
     return b ? (double)a / (double)b : 0.0;
 }
 
-/* "dpe": {...} when simt.paths = dual (docs/stats.md, docs/dpe.md). */
+/* "dpe": {...} when simt.paths = dual or dws (docs/stats.md, docs/dpe.md). */
 static void json_dpe(FILE *f, int in, const ls_stats *s)
 {
     const ls_dpe_stats *d = &s->dpe;
     if (!d->launches)
         return;
-    fprintf(f, "%*s\"dpe\": {\"paths\": \"dual\", \"avg_path\": ", in, "");
+    int dws = s->dpe_paths == 2;
+    fprintf(f, "%*s\"dpe\": {\"paths\": \"%s\", \"avg_path\": ", in, "",
+            dws ? "dws" : "dual");
     json_num(f, ratio(d->path_sum, d->issued));
     fprintf(f, ", \"launches\": %llu, \"single_launches\": %llu, \"issued\": %llu, "
-            "\"path_sum\": %llu, \"switches\": %llu, \"branches\": %llu, "
-            "\"divergent\": %llu, \"interleavable\": %llu, "
-            "\"non_interleavable\": %llu, \"entry_bits\": 160, \"single_entry_bits\": 96, "
-            "\"single\": ",
+            "\"path_sum\": %llu, \"branches\": %llu, \"divergent\": %llu, ",
             (unsigned long long)d->launches, (unsigned long long)d->single,
             (unsigned long long)d->issued, (unsigned long long)d->path_sum,
-            (unsigned long long)d->switches, (unsigned long long)d->branches,
-            (unsigned long long)d->divergent, (unsigned long long)d->interleavable,
-            (unsigned long long)(d->divergent - d->interleavable));
+            (unsigned long long)d->branches, (unsigned long long)d->divergent);
+    if (dws)
+        fprintf(f, "\"subdivided\": %llu, \"refused\": %llu, \"nested\": %llu, "
+                "\"splits_created\": %llu, \"merges\": %llu, ",
+                (unsigned long long)d->subdivided, (unsigned long long)d->refused,
+                (unsigned long long)d->nested, (unsigned long long)d->created,
+                (unsigned long long)d->merges);
+    else
+        fprintf(f, "\"switches\": %llu, \"forwarded\": %llu, \"interleavable\": %llu, "
+                "\"non_interleavable\": %llu, \"entry_bits\": 160, "
+                "\"single_entry_bits\": 96, ",
+                (unsigned long long)d->switches, (unsigned long long)d->forwarded,
+                (unsigned long long)d->interleavable,
+                (unsigned long long)(d->divergent - d->interleavable));
+    fprintf(f, "\"single\": ");
     if (s->dpe_single[0])
         fprintf(f, "\"%s\"},\n", s->dpe_single);
     else

@@ -124,21 +124,27 @@ void core_dpe_sb_shadow(struct core_dpe_sb *sb, unsigned side)
 /* ---------------------------------------------------------------- unit */
 
 int core_dpe_init(struct core_dpe *d, unsigned paths, unsigned sbkind,
-                  unsigned sched, unsigned nslots, uint32_t cap)
+                  unsigned sched, bool fwd, uint32_t dws_n, unsigned nslots,
+                  uint32_t cap)
 {
     memset(d, 0, sizeof *d);
     d->paths = paths;
     d->sbkind = sbkind;
     d->sched = sched;
+    d->fwd = fwd && paths == CORE_DPE_DUAL;
+    d->dws_n = dws_n;
     d->nslots = nslots;
     if (paths == CORE_DPE_SINGLE)
         return 0;
     d->w = calloc(nslots, sizeof *d->w);
     if (!d->w)
         return -1;
-    for (unsigned i = 0; i < nslots; i++)
-        if (simt_dpe_alloc(&d->w[i].st, cap) != 0)
+    for (unsigned i = 0; i < nslots; i++) {
+        int rc = paths == CORE_DPE_DWS ? simt_dws_alloc(&d->w[i].ws, cap)
+                                       : simt_dpe_alloc(&d->w[i].st, cap);
+        if (rc != 0)
             return -1;
+    }
     return 0;
 }
 
@@ -146,19 +152,50 @@ void core_dpe_free(struct core_dpe *d)
 {
     for (unsigned i = 0; d->w && i < d->nslots; i++) {
         simt_dpe_free(&d->w[i].st);
+        simt_dws_free(&d->w[i].ws);
         core_dpe_sb_free(&d->w[i].sb);
     }
     free(d->w);
+    free(d->bblen);
     memset(d, 0, sizeof *d);
 }
 
-/* Why kernel f cannot run dual-path exactly, or NULL; *pc = where. */
-static const char *single_only(const struct ptx_func *f, int32_t *pc)
+/* Whether register r of f is read anywhere but as operand 0 of
+ * instruction `at` (conservative: any other mention counts as a read). */
+static bool reg_mentioned(const struct ptx_func *f, int32_t r, uint32_t at)
+{
+    for (uint32_t i = 0; i < f->ninsts; i++) {
+        const struct ptx_inst *in = &f->insts[i];
+        if (in->guard == r)
+            return true;
+        for (unsigned k = i == at ? 1 : 0; k < in->nopnd && k < PTX_MAX_OPNDS; k++) {
+            const struct ptx_operand *o = &in->o[k];
+            if ((o->kind == PTX_O_REG || o->kind == PTX_O_MEM) && o->reg == r)
+                return true;
+            for (unsigned v = 0; o->kind == PTX_O_VEC && v < o->vec_n && v < 4; v++)
+                if (o->vec_regs[v] == r)
+                    return true;
+        }
+    }
+    return false;
+}
+
+/* Why kernel f cannot run dual-path (dws: subdivided) exactly, or NULL;
+ * *pc = where. */
+static const char *single_only(const struct ptx_func *f, bool dws, int32_t *pc)
 {
     for (uint32_t i = 0; i < f->ninsts; i++) {
         const struct ptx_inst *in = &f->insts[i];
         const char *why = NULL;
         switch ((enum ptx_op)in->op) {
+        /* dws: the splits of a warp run an atom for their lanes at
+         * different times, in an order lockstep never gives them: a kernel
+         * that reads the returned values could end with other (valid)
+         * memory than functional mode (docs/dpe.md) */
+        case PTX_OP_ATOM:
+            if (dws && in->o[0].kind == PTX_O_REG && reg_mentioned(f, in->o[0].reg, i))
+                why = "atom (its value read; dws)";
+            break;
         /* the lanes of the other path would see this path's order of
          * execution (they read or wait for lanes that are not yet there) */
         case PTX_OP_SHFL: why = "shfl"; break;
@@ -188,44 +225,160 @@ int core_dpe_kernel(struct core_dpe *d, const struct ptx_func *f, unsigned nregs
 {
     memset(&d->st, 0, sizeof d->st);
     d->branches = d->divergent = d->interleavable = 0;
+    d->subdivided = d->refused = d->nested = d->created = d->merges = 0;
     d->reason[0] = 0;
     d->active = false;
     if (d->paths == CORE_DPE_SINGLE)
         return 0;
     int32_t pc = -1;
-    const char *why = single_only(f, &pc);
+    const char *why = single_only(f, d->paths == CORE_DPE_DWS, &pc);
     if (why) {
         snprintf(d->reason, sizeof d->reason, "%s at line %u", why, f->insts[pc].line);
         return 0;
     }
-    if (nregs != d->nregs || !d->w[0].sb.nregs) {
+    /* dws: the per-lane scoreboard of a perfect DWS (dissertation 3.3.1) */
+    bool opt = d->paths == CORE_DPE_DWS || d->sbkind == CORE_DPE_SB_OPTIMISTIC;
+    if (nregs != d->nregs || !d->w[0].sb.nregs || d->w[0].sb.optimistic != opt) {
         for (unsigned i = 0; i < d->nslots; i++) {
             core_dpe_sb_free(&d->w[i].sb);
-            if (core_dpe_sb_alloc(&d->w[i].sb, nregs,
-                                  d->sbkind == CORE_DPE_SB_OPTIMISTIC) != 0)
+            if (core_dpe_sb_alloc(&d->w[i].sb, nregs, opt) != 0)
                 return -1;
         }
         d->nregs = nregs;
+    }
+    if (d->paths == CORE_DPE_DWS) {
+        free(d->bblen);
+        d->bblen = malloc(((size_t)f->ninsts + 1) * sizeof *d->bblen);
+        if (!d->bblen)
+            return -1;
+        simt_dws_blocks(f, d->bblen);
     }
     d->active = true;
     return 0;
 }
 
-/* Mirrors path side of slot's top entry into the warp's own stack (depth
- * = the dual-path depth, the top entry = that path), so the code that
- * reads the top of sw.stack (memory pc, G-Scalar, statistics) sees it. */
-static void mirror(struct core_sm *sm, unsigned slot, unsigned side)
+/* ------------------------------------------------- the paths of a warp */
+
+/* One path of a warp: dual (the top entry's side, or a forwarded path of
+ * entry ent) or dws (a WST split, or the top stack entry). */
+struct path {
+    int32_t pc, rpc;
+    uint32_t mask;
+    uint32_t ent;               /* dual: the entry that holds it           */
+    unsigned side;              /* dual: its side in that entry            */
+    bool fwd;                   /* dual: forwarded from below the top      */
+};
+
+static unsigned npaths_max(const struct core_dpe *d)
+{
+    return d->paths == CORE_DPE_DWS ? CORE_DPE_MAXP : 2;
+}
+
+static bool is_ctrl(const struct core_sm *sm, int32_t pc)
+{
+    const struct ptx_func *f = sm->k->f;
+    if ((uint32_t)pc >= f->ninsts)
+        return true;            /* the end: an exit */
+    return simt_is_control((enum ptx_op)f->insts[pc].op, f->insts[pc].sub);
+}
+
+/* Path k of slot's warp: whether it is schedulable, and what it is. A
+ * forwarded path (dual, dpe.path_forwarding) fills the free top slot k
+ * while the other top path is schedulable; it stops before a control
+ * instruction (a divergent branch could only push at the top). */
+static bool path_get(const struct core_sm *sm, const struct core_dpe_warp *dw,
+                     unsigned k, struct path *p)
+{
+    const struct core_dpe *d = &sm->dpe;
+    if (d->paths == CORE_DPE_DWS) {
+        if (!simt_dws_path(&dw->ws, k, &p->pc, &p->mask))
+            return false;
+        p->rpc = dw->ws.sub ? dw->ws.rpc : dw->ws.stack[dw->ws.sp - 1].rpc;
+        p->ent = dw->ws.sp - 1;
+        p->side = k;
+        p->fwd = false;
+        return true;
+    }
+    const struct simt_dpe *st = &dw->st;
+    if (k > 1 || !st->sp)
+        return false;
+    const struct simt_dpe_entry *e = &st->stack[st->sp - 1];
+    if (simt_dpe_valid(st, k)) {
+        *p = (struct path){ e->p[k].pc, e->rpc, e->p[k].mask, st->sp - 1, k, false };
+        return true;
+    }
+    uint32_t ent;
+    unsigned side;
+    if (!d->fwd || !simt_dpe_valid(st, k ^ 1u) || !simt_dpe_forward(st, &ent, &side))
+        return false;
+    e = &st->stack[ent];
+    *p = (struct path){ e->p[side].pc, e->rpc, e->p[side].mask, ent, side, true };
+    return !is_ctrl(sm, p->pc);
+}
+
+/* Schedulable paths of the warp (Avg_Path counts them at each issue). */
+static unsigned path_count(const struct core_sm *sm, const struct core_dpe_warp *dw)
+{
+    if (sm->dpe.paths == CORE_DPE_DWS)
+        return simt_dws_npaths(&dw->ws);
+    struct path p;
+    return (unsigned)path_get(sm, dw, 0, &p) + (unsigned)path_get(sm, dw, 1, &p);
+}
+
+/* Path p moves to npc. Returns the entries popped. */
+static unsigned path_advance(struct core_dpe *d, struct core_dpe_warp *dw,
+                             const struct path *p, int32_t npc)
+{
+    if (d->paths == CORE_DPE_DWS)
+        return simt_dws_advance(&dw->ws, p->side, npc);
+    return simt_dpe_advance_at(&dw->st, p->ent, p->side, npc);
+}
+
+static unsigned path_exit(struct core_dpe *d, struct core_dpe_warp *dw, uint32_t lanes)
+{
+    return d->paths == CORE_DPE_DWS ? simt_dws_exit(&dw->ws, lanes)
+                                    : simt_dpe_exit(&dw->st, lanes);
+}
+
+static uint32_t path_depth(const struct core_dpe *d, const struct core_dpe_warp *dw)
+{
+    return d->paths == CORE_DPE_DWS ? dw->ws.sp : dw->st.sp;
+}
+
+/* The warp is one path on a one-entry stack (a CTA barrier may run). */
+static bool path_whole(const struct core_dpe *d, const struct core_dpe_warp *dw)
+{
+    if (d->paths == CORE_DPE_DWS)
+        return dw->ws.sp == 1 && !dw->ws.sub;
+    return dw->st.sp == 1 && simt_dpe_npaths(&dw->st) == 1;
+}
+
+/* Mirrors path k into the warp's own stack (depth = the engine's stack
+ * depth, the top entry = that path), so the code that reads the top of
+ * sw.stack (memory pc, G-Scalar, statistics) sees it. Dual mirrors the
+ * top entry's side k as it is; dws a schedulable path (k, else the first). */
+static void mirror(struct core_sm *sm, unsigned slot, unsigned k)
 {
     struct core_dpe_warp *dw = &sm->dpe.w[slot];
     struct simt_warp *sw = &sm->w[slot].sw;
-    if (!dw->st.sp) {
+    uint32_t depth = path_depth(&sm->dpe, dw);
+    if (!depth) {
         sw->sp = 0;
         return;
     }
-    const struct simt_dpe_entry *e = &dw->st.stack[dw->st.sp - 1];
-    sw->sp = dw->st.sp;
-    sw->stack[sw->sp - 1] = (struct simt_entry){ e->p[side].mask, e->p[side].pc,
-                                                 e->rpc, 0 };
+    struct path p;
+    if (sm->dpe.paths == CORE_DPE_DWS) {
+        for (unsigned j = 0; !path_get(sm, dw, k, &p); j++) {
+            if (j == CORE_DPE_MAXP)
+                return;
+            k = j;
+        }
+    } else if (!path_get(sm, dw, k, &p) || !p.fwd) {
+        const struct simt_dpe_entry *e = &dw->st.stack[dw->st.sp - 1];
+        p = (struct path){ e->p[k].pc, e->rpc, e->p[k].mask, 0, k, false };
+    }
+    sw->sp = depth;
+    sw->stack[sw->sp - 1] = (struct simt_entry){ p.mask, p.pc, p.rpc, 0 };
 }
 
 void core_dpe_launch(struct core_sm *sm, unsigned slot, uint32_t valid, uint64_t now)
@@ -233,16 +386,19 @@ void core_dpe_launch(struct core_sm *sm, unsigned slot, uint32_t valid, uint64_t
     struct core_dpe_warp *dw = &sm->dpe.w[slot];
     struct core_warp *w = &sm->w[slot];
     (void)now;
-    simt_dpe_start(&dw->st, valid, sm->k->f->ninsts);
+    if (sm->dpe.paths == CORE_DPE_DWS)
+        simt_dws_start(&dw->ws, valid, sm->k->f->ninsts, sm->dpe.bblen, sm->dpe.dws_n);
+    else
+        simt_dpe_start(&dw->st, valid, sm->k->f->ninsts);
     core_dpe_sb_reset(&dw->sb);
-    dw->cur = dw->sched = SIMT_DPE_L;
-    dw->last = SIMT_DPE_R;
-    for (unsigned s = 0; s < 2; s++) {
+    dw->cur = dw->sched = 0;
+    dw->last = (uint8_t)(npaths_max(&sm->dpe) - 1);
+    for (unsigned s = 0; s < CORE_DPE_MAXP; s++) {
         dw->ibuf_ready[s] = w->ibuf_ready;
         dw->ibuf_block[s] = w->ibuf_block;
         dw->ibuf_n[s] = w->ibuf_n;
     }
-    mirror(sm, slot, SIMT_DPE_L);
+    mirror(sm, slot, 0);
 }
 
 static const struct core_dinst *path_di(const struct core_sm *sm, int32_t pc)
@@ -266,32 +422,37 @@ int core_dpe_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *wh
 {
     struct core_dpe_warp *dw = &sm->dpe.w[slot];
     struct core_warp *w = &sm->w[slot];
-    const struct simt_dpe *st = &dw->st;
     *when = CORE_INF;
-    if (!st->sp)
+    if (!path_depth(&sm->dpe, dw))
         return CORE_ST_BARRIER;
-    const struct simt_dpe_entry *e = &st->stack[st->sp - 1];
-    bool v[2] = { simt_dpe_valid(st, 0), simt_dpe_valid(st, 1) };
-    bool bar[2] = { v[0] && at_cta_barrier(sm, e->p[0].pc),
-                    v[1] && at_cta_barrier(sm, e->p[1].pc) };
+    unsigned np = npaths_max(&sm->dpe);
+    struct path pp[CORE_DPE_MAXP];
+    bool v[CORE_DPE_MAXP], bar[CORE_DPE_MAXP];
+    unsigned nfree = 0;         /* valid paths not at a CTA barrier */
+    for (unsigned k = 0; k < np; k++) {
+        v[k] = path_get(sm, dw, k, &pp[k]);
+        bar[k] = v[k] && at_cta_barrier(sm, pp[k].pc);
+        nfree += v[k] && !bar[k];
+    }
     /* constrained: one scheduler entry per warp, holding dw->sched (it
      * moves to the other path when the held one is gone) */
-    if (sm->dpe.sched == CORE_DPE_CONSTRAINED && !v[dw->sched] && v[dw->sched ^ 1]) {
+    bool constrained = sm->dpe.sched == CORE_DPE_CONSTRAINED;
+    if (constrained && !v[dw->sched] && v[dw->sched ^ 1]) {
         dw->sched ^= 1;
         sm->dpe.st.switches++;
     }
     int reason = CORE_ST_BARRIER;
-    unsigned first = sm->dpe.sched == CORE_DPE_CONSTRAINED ? dw->sched : dw->last ^ 1;
-    unsigned nside = sm->dpe.sched == CORE_DPE_CONSTRAINED ? 1 : 2;
-    for (unsigned k = 0; k < nside; k++) {
-        unsigned s = first ^ k;
+    unsigned first = constrained ? dw->sched : (dw->last + 1u) % np;
+    unsigned nside = constrained ? 1 : np;
+    for (unsigned j = 0; j < nside; j++) {
+        unsigned s = (first + j) % np;
         if (!v[s])
             continue;
-        /* a path at a CTA barrier waits for its sibling to finish (the
-         * barrier counts the warp's threads once it is one path); with
-         * both at barriers, or none to wait for, it goes (core_dpe_step
-         * fails it if the warp is still divergent) */
-        if (bar[s] && v[s ^ 1] && !bar[s ^ 1])
+        /* a path at a CTA barrier waits for the warp's other paths to
+         * finish or merge (the barrier counts the warp's threads once it
+         * is one path); with all at barriers it goes (core_dpe_step fails
+         * it if the warp is still divergent) */
+        if (bar[s] && nfree)
             continue;
         uint64_t t;
         if (dw->ibuf_ready[s] > now) {
@@ -302,9 +463,9 @@ int core_dpe_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *wh
             *when = t < *when ? t : *when;
             continue;
         }
-        const struct core_dinst *di = path_di(sm, e->p[s].pc);
-        uint64_t r1 = core_dpe_sb_ready(&dw->sb, s, e->p[s].mask, di->src, di->nsrc);
-        uint64_t r2 = core_dpe_sb_ready(&dw->sb, s, e->p[s].mask, di->dst, di->ndst);
+        const struct core_dinst *di = path_di(sm, pp[s].pc);
+        uint64_t r1 = core_dpe_sb_ready(&dw->sb, s & 1u, pp[s].mask, di->src, di->nsrc);
+        uint64_t r2 = core_dpe_sb_ready(&dw->sb, s & 1u, pp[s].mask, di->dst, di->ndst);
         t = r1 > r2 ? r1 : r2;
         if (t > now) {
             if (reason == CORE_ST_BARRIER || t < *when)
@@ -363,16 +524,72 @@ static enum simt_rc finish(struct core_sm *sm, unsigned slot)
 {
     struct core_dpe_warp *dw = &sm->dpe.w[slot];
     struct simt_warp *sw = &sm->w[slot].sw;
-    if (sw->max_depth < dw->st.max_depth)
-        sw->max_depth = dw->st.max_depth;
+    uint64_t md = sm->dpe.paths == CORE_DPE_DWS ? dw->ws.max_depth : dw->st.max_depth;
+    if (sw->max_depth < md)
+        sw->max_depth = md;
     mirror(sm, slot, dw->cur);
-    if (dw->st.sp)
+    if (path_depth(&sm->dpe, dw))
         return SIMT_RC_OK;
     sw->state = SIMT_DONE;
     sw->live = 0;
     if (sw->chkw.chk)
         exec_chk_warp_done(&sw->chkw);
     return SIMT_RC_DONE;
+}
+
+/* bra of path p (threads mask, `taken` of them taking it). */
+static enum simt_rc do_bra(struct core_sm *sm, unsigned slot, const struct path *p,
+                           const struct ptx_inst *in, uint32_t taken)
+{
+    struct core_dpe *d = &sm->dpe;
+    struct core_dpe_warp *dw = &d->w[slot];
+    struct simt_warp *sw = &sm->w[slot].sw;
+    const struct ptx_func *f = sm->k->f;
+    unsigned popped = 0;
+    d->branches++;
+    if (d->paths == CORE_DPE_DWS) {
+        struct simt_dws *ws = &dw->ws;
+        uint64_t sub0 = ws->subdivided, ref0 = ws->refused, nest0 = ws->nested;
+        uint64_t cr0 = ws->created, mg0 = ws->merges;
+        enum simt_dws_rc r = simt_dws_branch(ws, p->side, in, p->pc, f->ninsts,
+                                             taken, &popped);
+        if (r == SIMT_DWS_OVERFLOW)
+            return dpe_fail(sw, f, p->pc, "reconvergence stack overflow");
+        if (r != SIMT_DWS_UNIFORM) {
+            sw->divergent++;
+            d->divergent++;
+        }
+        d->subdivided += ws->subdivided - sub0;
+        d->refused += ws->refused - ref0;
+        d->nested += ws->nested - nest0;
+        d->created += ws->created - cr0;
+        d->merges += ws->merges - mg0;
+        return finish(sm, slot);
+    }
+    /* a divergence copies the pending bits into the shadow bits before
+     * the new entry's paths issue (both sides, as Fig 3.6 shows: the
+     * left shadow of r1 is set at BR_D-E of the right path) */
+    uint64_t div0 = dw->st.divergent, il0 = dw->st.interleavable;
+    enum simt_dpe_rc r = simt_dpe_branch(&dw->st, p->side, in, p->pc, f->ninsts,
+                                         taken, &popped);
+    if (r == SIMT_DPE_OVERFLOW)
+        return dpe_fail(sw, f, p->pc, "reconvergence stack overflow");
+    if (dw->st.divergent != div0) {
+        sw->divergent++;
+        d->divergent++;
+        d->interleavable += dw->st.interleavable - il0;
+        core_dpe_sb_shadow(&dw->sb, 0);     /* both sides: docs/dpe.md */
+        core_dpe_sb_shadow(&dw->sb, 1);
+    }
+    after_pops(dw, popped);
+    return finish(sm, slot);
+}
+
+/* Splits whose pcs met merged, splits arrived: counted after each step. */
+static void count_merges(struct core_dpe *d, const struct core_dpe_warp *dw, uint64_t mg0)
+{
+    if (d->paths == CORE_DPE_DWS)
+        d->merges += dw->ws.merges - mg0;
 }
 
 enum simt_rc core_dpe_step(struct core_sm *sm, unsigned slot, uint64_t now)
@@ -382,18 +599,21 @@ enum simt_rc core_dpe_step(struct core_sm *sm, unsigned slot, uint64_t now)
     struct simt_warp *sw = &sm->w[slot].sw;
     const struct ptx_func *f = sm->k->f;
     unsigned s = dw->cur;
+    struct path p;
     (void)now;
-    if (!simt_dpe_valid(&dw->st, s))
+    if (!path_get(sm, dw, s, &p))
         return dpe_fail(sw, f, -1, "dual-path execution: no schedulable path");
-    struct simt_dpe_entry *e = &dw->st.stack[dw->st.sp - 1];
-    int32_t pc = e->p[s].pc;
-    uint32_t mask = e->p[s].mask;
+    int32_t pc = p.pc;
+    uint32_t mask = p.mask;
+    uint64_t mg0 = dw->ws.merges;
     d->st.issued++;
-    d->st.path_sum += simt_dpe_npaths(&dw->st);
+    d->st.path_sum += path_count(sm, dw);
+    d->st.forwarded += p.fwd;
     dw->last = (uint8_t)s;
     if ((uint32_t)pc >= f->ninsts) {        /* fell off the end: exit */
-        after_pops(dw, simt_dpe_exit(&dw->st, mask));
+        after_pops(dw, path_exit(d, dw, mask));
         sw->live &= ~mask;
+        count_merges(d, dw, mg0);
         return finish(sm, slot);
     }
     const struct ptx_inst *in = &f->insts[pc];
@@ -402,25 +622,7 @@ enum simt_rc core_dpe_step(struct core_sm *sm, unsigned slot, uint64_t now)
         uint32_t taken = exec_guard_mask(&sw->ew, in, mask);
         count_ctrl(sw, pc, mask, f, taken);
         sw->branches++;
-        d->branches++;
-        unsigned popped = 0;
-        /* a divergence copies the pending bits into the shadow bits before
-         * the new entry's paths issue (both sides, as Fig 3.6 shows: the
-         * left shadow of r1 is set at BR_D-E of the right path) */
-        uint64_t div0 = dw->st.divergent, il0 = dw->st.interleavable;
-        enum simt_dpe_rc r = simt_dpe_branch(&dw->st, s, in, pc, f->ninsts,
-                                             taken, &popped);
-        if (r == SIMT_DPE_OVERFLOW)
-            return dpe_fail(sw, f, pc, "reconvergence stack overflow");
-        if (dw->st.divergent != div0) {
-            sw->divergent++;
-            d->divergent++;
-            d->interleavable += dw->st.interleavable - il0;
-            core_dpe_sb_shadow(&dw->sb, 0);     /* both sides: docs/dpe.md */
-            core_dpe_sb_shadow(&dw->sb, 1);
-        }
-        after_pops(dw, popped);
-        return finish(sm, slot);
+        return do_bra(sm, slot, &p, in, taken);
     }
     case PTX_OP_RET:
     case PTX_OP_EXIT: {
@@ -429,9 +631,10 @@ enum simt_rc core_dpe_step(struct core_sm *sm, unsigned slot, uint64_t now)
         sw->live &= ~lanes;
         /* the path's other threads go on; the exiting ones leave every
          * entry (both may pop entries) */
-        unsigned popped = simt_dpe_advance(&dw->st, s, pc + 1);
-        popped += simt_dpe_exit(&dw->st, lanes);
+        unsigned popped = path_advance(d, dw, &p, pc + 1);
+        popped += path_exit(d, dw, lanes);
         after_pops(dw, popped);
+        count_merges(d, dw, mg0);
         return finish(sm, slot);
     }
     case PTX_OP_TRAP: {
@@ -444,18 +647,21 @@ enum simt_rc core_dpe_step(struct core_sm *sm, unsigned slot, uint64_t now)
             return r;
         }
         count_ctrl(sw, pc, mask, f, sw->res.taken);
-        after_pops(dw, simt_dpe_advance(&dw->st, s, pc + 1));
+        after_pops(dw, path_advance(d, dw, &p, pc + 1));
+        count_merges(d, dw, mg0);
         return finish(sm, slot);
     }
     case PTX_OP_BAR:
     case PTX_OP_BARRIER:
         if (in->sub == PTX_SUB_WARP_SYNC)
             break;
-        if (dw->st.sp != 1 || simt_dpe_npaths(&dw->st) != 1) {
+        if (!path_whole(d, dw)) {
             char m[200];
-            snprintf(m, sizeof m, "dual-path execution: CTA barrier inside divergent "
-                     "code (stack depth %u, %u paths): it would deadlock under the "
-                     "single-path stack too", dw->st.sp, simt_dpe_npaths(&dw->st));
+            snprintf(m, sizeof m, "%s: CTA barrier inside divergent code (stack depth "
+                     "%u, %u paths): it would deadlock under the single-path stack too",
+                     d->paths == CORE_DPE_DWS ? "dynamic warp subdivision"
+                                              : "dual-path execution",
+                     path_depth(d, dw), path_count(sm, dw));
             return dpe_fail(sw, f, pc, m);
         }
         {
@@ -465,10 +671,10 @@ enum simt_rc core_dpe_step(struct core_sm *sm, unsigned slot, uint64_t now)
             enum simt_rc r = simt_step(sw);
             if (r == SIMT_RC_ERROR)
                 return r;
-            int32_t npc = sw->sp ? sw->stack[sw->sp - 1].npc : e->rpc;
-            after_pops(dw, simt_dpe_advance(&dw->st, s, npc));
+            int32_t npc = sw->sp ? sw->stack[sw->sp - 1].npc : p.rpc;
+            after_pops(dw, path_advance(d, dw, &p, npc));
             mirror(sm, slot, s);
-            if (!dw->st.sp) {
+            if (!path_depth(d, dw)) {
                 sw->state = SIMT_DONE;
                 sw->live = 0;
                 return SIMT_RC_DONE;
@@ -481,7 +687,8 @@ enum simt_rc core_dpe_step(struct core_sm *sm, unsigned slot, uint64_t now)
     enum simt_rc r = simt_exec_at(sw, pc, mask);
     if (r != SIMT_RC_OK)
         return r;
-    after_pops(dw, simt_dpe_advance(&dw->st, s, pc + 1));
+    after_pops(dw, path_advance(d, dw, &p, pc + 1));
+    count_merges(d, dw, mg0);
     return finish(sm, slot);
 }
 
@@ -491,11 +698,12 @@ void core_dpe_issued(struct core_sm *sm, unsigned slot, const struct core_dinst 
     struct core_dpe_warp *dw = &sm->dpe.w[slot];
     struct core_warp *w = &sm->w[slot];
     unsigned s = dw->last;
-    core_dpe_sb_issue(&dw->sb, s, w->sw.res.active, di->dst, di->ndst, ready);
+    core_dpe_sb_issue(&dw->sb, s & 1u, w->sw.res.active, di->dst, di->ndst, ready);
     /* the instruction buffer: a control instruction refills the fetch of
-     * both top paths (the new entry's, or the one returned to), else the
-     * issuing path's own buffer moves on */
-    unsigned from = di->unit == CORE_U_CTRL ? 0 : s, to = di->unit == CORE_U_CTRL ? 2 : s + 1;
+     * every path (the new entry's, the one returned to, new splits), else
+     * the issuing path's own buffer moves on */
+    bool ctrl = di->unit == CORE_U_CTRL;
+    unsigned from = ctrl ? 0 : s, to = ctrl ? npaths_max(&sm->dpe) : s + 1;
     for (unsigned k = from; k < to; k++) {
         dw->ibuf_ready[k] = w->ibuf_ready;
         dw->ibuf_block[k] = w->ibuf_block;
@@ -514,7 +722,7 @@ void core_dpe_issued(struct core_sm *sm, unsigned slot, const struct core_dinst 
 void core_dpe_resp(struct core_sm *sm, unsigned slot, unsigned side, uint32_t mask,
                    const int32_t *dst, unsigned ndst, uint64_t at)
 {
-    core_dpe_sb_wb(&sm->dpe.w[slot].sb, side, mask, dst, ndst, at);
+    core_dpe_sb_wb(&sm->dpe.w[slot].sb, side & 1u, mask, dst, ndst, at);
 }
 
 void core_dpe_stats(const struct core_dpe *d, bool first, ls_stats *s)
@@ -534,7 +742,13 @@ void core_dpe_stats(const struct core_dpe *d, bool first, ls_stats *s)
     x->issued += d->st.issued;
     x->path_sum += d->st.path_sum;
     x->switches += d->st.switches;
+    x->forwarded += d->st.forwarded;
     x->branches += d->branches;
     x->divergent += d->divergent;
     x->interleavable += d->interleavable;
+    x->subdivided += d->subdivided;
+    x->refused += d->refused;
+    x->nested += d->nested;
+    x->created += d->created;
+    x->merges += d->merges;
 }

@@ -1,5 +1,7 @@
 /* Dual-path execution in the SM (simt.paths = dual; dissertation 3.2,
- * docs/dpe.md). Each warp slot keeps a dual-path stack (simt/simt_dpe.h)
+ * docs/dpe.md), and dynamic warp subdivision (simt.paths = dws, 3.1.2) on
+ * the same plumbing: a warp has paths (two top-of-stack paths, or one per
+ * warp-split), each checked, issued and stepped alike. Each warp slot keeps a dual-path stack (simt/simt_dpe.h)
  * beside its simt_warp: both top-of-stack paths are schedulable, every
  * instruction of a path executes on the warp's own registers under the
  * path's mask (simt_exec_at), so values are those of functional mode; the
@@ -14,8 +16,14 @@
 #include "lockstep.h"
 #include "simt/simt.h"
 #include "simt/simt_dpe.h"
+#include "simt/simt_dws.h"
 
-enum core_dpe_paths { CORE_DPE_SINGLE = 0, CORE_DPE_DUAL = 1 };
+/* simt.paths; dws = dynamic warp subdivision (simt/simt_dws.h): the same
+ * engine with one path per warp-split, the per-lane (optimistic)
+ * scoreboard and every split a scheduler candidate (dissertation 3.3.1:
+ * perfect DWS scoreboard and scheduler). */
+enum core_dpe_paths { CORE_DPE_SINGLE = 0, CORE_DPE_DUAL = 1, CORE_DPE_DWS = 2 };
+#define CORE_DPE_MAXP SIMT_DWS_MAX  /* paths of a warp: 2 (dual), 32 (dws) */
 enum core_dpe_sbkind { CORE_DPE_SB_CONSERVATIVE = 0, CORE_DPE_SB_OPTIMISTIC = 1 };
 enum core_dpe_sched { CORE_DPE_FULL = 0, CORE_DPE_CONSTRAINED = 1 };
 
@@ -58,20 +66,23 @@ void core_dpe_sb_wb(struct core_dpe_sb *sb, unsigned side, uint32_t mask,
  * reconvergence (docs/dpe.md). No-op when optimistic. */
 void core_dpe_sb_shadow(struct core_dpe_sb *sb, unsigned side);
 
-/* Per warp slot. */
+/* Per warp slot. A path is k < 2 (dual: the top entry's side k, or with
+ * path forwarding the path of a lower entry in the free slot k) or k < 32
+ * (dws: WST slot k when subdivided, else 0 = the top stack entry). */
 struct core_dpe_warp {
-    struct simt_dpe st;
+    struct simt_dpe st;         /* dual                                     */
+    struct simt_dws ws;         /* dws                                      */
     struct core_dpe_sb sb;
     uint8_t cur;                /* path chosen by the last check            */
     uint8_t last;               /* path issued last                         */
     uint8_t sched;              /* constrained: the path the entry holds    */
-    uint64_t ibuf_ready[2], ibuf_block[2];
-    uint32_t ibuf_n[2];
+    uint64_t ibuf_ready[CORE_DPE_MAXP], ibuf_block[CORE_DPE_MAXP];
+    uint32_t ibuf_n[CORE_DPE_MAXP];
 };
 
 /* Statistics of one SM over a kernel (summed into ls_stats.dpe). */
 struct core_dpe_stats {
-    uint64_t issued, path_sum, switches;
+    uint64_t issued, path_sum, switches, forwarded;
 };
 
 struct core_sm;
@@ -79,35 +90,44 @@ struct core_dinst;
 
 struct core_dpe {
     unsigned paths, sbkind, sched;  /* config                              */
+    bool fwd;                       /* dpe.path_forwarding (dual)          */
+    uint32_t dws_n;                 /* dws.n                               */
+    uint32_t *bblen;                /* dws: block lengths of the kernel    */
     bool active;                    /* this kernel runs dual-path          */
     char reason[160];               /* why not ("" when active or single)   */
     struct core_dpe_warp *w;        /* nslots                              */
     unsigned nslots, nregs;
     struct core_dpe_stats st;
     uint64_t branches, divergent, interleavable; /* of warps that finished */
+    uint64_t subdivided, refused, nested, created, merges; /* dws           */
 };
 
-/* Creates the unit of an SM with nslots slots and stacks of cap entries.
- * Returns 0 or -1 (host memory). */
+/* Creates the unit of an SM with nslots slots and stacks of cap entries
+ * (fwd: dual-path path forwarding; dws_n: the DWS threshold). Returns 0
+ * or -1 (host memory). */
 int core_dpe_init(struct core_dpe *d, unsigned paths, unsigned sbkind,
-                  unsigned sched, unsigned nslots, uint32_t cap);
+                  unsigned sched, bool fwd, uint32_t dws_n, unsigned nslots,
+                  uint32_t cap);
 /* Frees the unit. */
 void core_dpe_free(struct core_dpe *d);
-/* Decides whether kernel f runs dual-path (d->active) or why not
- * (d->reason: a call, brx.idx, a warp-level instruction); sizes the
- * scoreboards for nregs registers; resets statistics. Returns 0 or -1. */
+/* Decides whether kernel f runs dual-path or DWS (d->active) or why not
+ * (d->reason: a call, brx.idx, a warp-level instruction; dws also an atom
+ * whose value is read); sizes the scoreboards for nregs registers and
+ * (dws) finds the block lengths; resets statistics. Returns 0 or -1. */
 int core_dpe_kernel(struct core_dpe *d, const struct ptx_func *f, unsigned nregs);
 /* Slot's warp started with threads `valid` (core_sm_launch_cta). */
 void core_dpe_launch(struct core_sm *sm, unsigned slot, uint32_t valid, uint64_t now);
-/* Chooses the path of slot to issue at now (full scheduler: the path not
- * issued last first; constrained: the held path only) and readies
+/* Chooses the path of slot to issue at now (full scheduler: every path,
+ * from the one after the path issued last, round robin; constrained: the
+ * held path only) and readies
  * w->next_di and the instruction buffer fields for it. Returns
  * CORE_ST_NONE, or the stall (CORE_ST_IBUFFER, CORE_ST_SCOREBOARD,
  * CORE_ST_BARRIER) with *when = the cycle that may change it. */
 int core_dpe_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *when);
 /* Executes the chosen path's instruction (values on the warp's registers
- * under the path mask; bra, exit, ret by the dual-path stack; CTA barriers
- * through simt_step when the warp is one path). Returns SIMT_RC_OK,
+ * under the path mask; bra, exit, ret by the dual-path stack or the DWS
+ * stack and warp-split table; CTA barriers through simt_step when the warp
+ * is one path). Returns SIMT_RC_OK,
  * SIMT_RC_BARRIER, SIMT_RC_DONE or SIMT_RC_ERROR (w->sw.err filled). */
 enum simt_rc core_dpe_step(struct core_sm *sm, unsigned slot, uint64_t now);
 /* After issue: destinations of di pending until ready on the issuing

@@ -70,7 +70,8 @@ int core_sm_init(struct core_sm *sm, const struct cfg *c, unsigned id,
         return -1;
     /* DPE: the dual-path engine (core_dpe.c) */
     if (core_dpe_init(&sm->dpe, (unsigned)c->simt_paths, (unsigned)c->dpe_scoreboard,
-                      (unsigned)c->dpe_scheduler, sm->nslots, max_stack_depth) != 0)
+                      (unsigned)c->dpe_scheduler, c->dpe_path_forwarding != 0,
+                      (uint32_t)c->dws_n, sm->nslots, max_stack_depth) != 0)
         return -1;
     return 0;
 }

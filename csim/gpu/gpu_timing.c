@@ -74,10 +74,19 @@ ls_status gpu_cosim_init(ls_gpu *gpu, const ls_config *lc)
                                 cosim_backend_name(gpu->cosim->backend[b]));
         return LS_OK;
     }
+    const char *paths = gpu->tcfg.simt_paths == CORE_DPE_DWS ? "dws" : "dual";
     if (gpu->tcfg.simt_paths != CORE_DPE_SINGLE &&
         gpu->tcfg.simt_compaction != CORE_TBC_NONE)
-        return GPU_FAIL(gpu, LS_ERR_INVALID, "simt.paths=dual with simt.compaction "
-                        "other than none is not modelled (docs/dpe.md): choose one");
+        return GPU_FAIL(gpu, LS_ERR_INVALID, "simt.paths=%s with simt.compaction "
+                        "other than none is not modelled (docs/dpe.md): choose one",
+                        paths);
+    if (gpu->tcfg.simt_paths == CORE_DPE_DWS &&
+        gpu->tcfg.dpe_scheduler != CORE_DPE_FULL)
+        return GPU_FAIL(gpu, LS_ERR_INVALID, "simt.paths=dws with dpe.scheduler=constrained "
+                        "is not modelled: DWS schedules every warp-split (docs/dpe.md)");
+    if (gpu->tcfg.simt_paths != CORE_DPE_DUAL && gpu->tcfg.dpe_path_forwarding)
+        return GPU_FAIL(gpu, LS_ERR_INVALID, "dpe.path_forwarding=on needs simt.paths=dual: "
+                        "it forwards paths of the dual-path stack (docs/dpe.md)");
     /* build and load now what the SMs will need: errors belong to creation */
     for (int b = 0; b < LS_BLK_COUNT; b++) {
         const struct cosim_desc *d = cosim_desc_by_id(b);

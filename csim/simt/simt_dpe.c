@@ -49,7 +49,7 @@ void simt_dpe_start(struct simt_dpe *d, uint32_t valid, uint32_t ninsts)
     if (!valid)
         return;
     d->stack[0] = (struct simt_dpe_entry){
-        { { valid, 0 }, { 0, (int32_t)ninsts } }, (int32_t)ninsts };
+        { { valid, 0 }, { 0, (int32_t)ninsts } }, (int32_t)ninsts, 0 };
     d->sp = 1;
     d->max_depth = 1;
     (void)settle(d);            /* an empty kernel */
@@ -72,6 +72,28 @@ unsigned simt_dpe_advance(struct simt_dpe *d, unsigned side, int32_t npc)
         return 0;
     d->stack[d->sp - 1].p[side].pc = npc;
     return settle(d);
+}
+
+unsigned simt_dpe_advance_at(struct simt_dpe *d, uint32_t ent, unsigned side,
+                             int32_t npc)
+{
+    if (ent >= d->sp || side > 1)
+        return 0;
+    d->stack[ent].p[side].pc = npc;
+    return settle(d);
+}
+
+bool simt_dpe_forward(const struct simt_dpe *d, uint32_t *ent, unsigned *side)
+{
+    for (uint32_t i = d->sp > 1 ? d->sp - 1 : 0; i-- > 0;) {
+        unsigned s = d->stack[i].wait ^ 1u;
+        if (path_live(&d->stack[i], s)) {
+            *ent = i;
+            *side = s;
+            return true;
+        }
+    }
+    return false;
 }
 
 enum simt_dpe_rc simt_dpe_branch(struct simt_dpe *d, unsigned side,
@@ -100,12 +122,13 @@ enum simt_dpe_rc simt_dpe_branch(struct simt_dpe *d, unsigned side,
      * path would pop at once: its slot is reused (a loop whose exit
      * diverges every iteration stays at constant depth, as in simt.c) */
     e->p[side].pc = rpc;
+    e->wait = (uint8_t)side;
     if (!path_live(e, SIMT_DPE_L) && !path_live(e, SIMT_DPE_R))
         d->sp--;
     if (d->sp >= d->cap)
         return SIMT_DPE_OVERFLOW;
     d->stack[d->sp++] = (struct simt_dpe_entry){
-        { { taken, target }, { mask & ~taken, pc + 1 } }, rpc };
+        { { taken, target }, { mask & ~taken, pc + 1 } }, rpc, 0 };
     if (d->sp > d->max_depth)
         d->max_depth = d->sp;
     *popped = settle(d);        /* never: one side is non-empty, not at rpc */

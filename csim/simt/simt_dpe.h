@@ -28,6 +28,8 @@ struct simt_dpe_path {
 struct simt_dpe_entry {
     struct simt_dpe_path p[2];  /* [SIMT_DPE_L], [SIMT_DPE_R]              */
     int32_t rpc;                /* common reconvergence pc                 */
+    uint8_t wait;               /* below the top: the side that pushed the
+                                   entry above (its pc is that entry's RPC) */
 };
 
 struct simt_dpe {
@@ -68,6 +70,14 @@ enum simt_dpe_rc simt_dpe_branch(struct simt_dpe *d, unsigned side,
                                  const struct ptx_inst *in, int32_t pc,
                                  uint32_t ninsts, uint32_t taken,
                                  unsigned *popped);
+/* Path side of entry ent (< sp; a forwarded path when below the top)
+ * moves to npc; finished entries pop. Returns the number popped. */
+unsigned simt_dpe_advance_at(struct simt_dpe *d, uint32_t ent, unsigned side,
+                             int32_t npc);
+/* Path forwarding (dissertation 3.4.1): searching down from the entry
+ * below the top, the first schedulable path that is not the side waiting
+ * for the entry above it (*ent, *side). Returns false when there is none. */
+bool simt_dpe_forward(const struct simt_dpe *d, uint32_t *ent, unsigned *side);
 /* Threads `lanes` exited: they leave every path of every entry; finished
  * entries pop. Returns the number popped. */
 unsigned simt_dpe_exit(struct simt_dpe *d, uint32_t lanes);

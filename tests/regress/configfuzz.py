@@ -110,9 +110,15 @@ def sample(rng, keys):
     # takes minutes (seed 3 with 64 SMs: over the 300 s limit on a loaded
     # 2-core machine); the narrow extremes are covered by the DRAM unit tests
     c["dram_bus_bytes"] = max(c.get("dram_bus_bytes", 4), 4)
-    # dual-path execution and thread-block compaction do not combine yet
-    if c.get("simt_paths") == "dual":
+    # dual-path execution / DWS and thread-block compaction do not combine
+    # yet; DWS schedules every split (no constrained scheduler); path
+    # forwarding is a dual-path stack feature
+    if c.get("simt_paths") in ("dual", "dws"):
         c["simt_compaction"] = "none"
+    if c.get("simt_paths") == "dws":
+        c["dpe_scheduler"] = "full"
+    if c.get("simt_paths") != "dual":
+        c["dpe_path_forwarding"] = "off"
     # CAPT: tree pseudo-LRU needs a power-of-two entry count
     if c.get("capri_lru") == "tree":
         c["capri_entries"] = pow2(rng, 2, 64)

@@ -120,7 +120,9 @@ for sets in "sched_policy=lrr" "sched_policy=gto" "sched_policy=two_level" \
             "gscalar.scalar=all gscalar.compress=on gscalar.granularity=16" \
             "simt.paths=dual" "simt.paths=dual dpe.scoreboard=optimistic" \
             "simt.paths=dual dpe.scheduler=constrained num_schedulers=1" \
-            "simt.paths=dual gscalar.compress=on"; do
+            "simt.paths=dual gscalar.compress=on" \
+            "simt.paths=dual dpe.path_forwarding=on" \
+            "simt.paths=dws dws.n=10" "simt.paths=dws dws.n=100"; do
   args=(); for kv in $sets; do args+=(--set "$kv"); done
   tag=$(echo "$sets" | tr ' =' '_-')
   "$cli" run all --size "$size" --mode timing --config gtx480 "${args[@]}" \
@@ -133,6 +135,23 @@ for sets in "sched_policy=lrr" "sched_policy=gto" "sched_policy=two_level" \
     grep '^ *FAIL' "$tmp/s-$tag.txt" >&2
   fi
 done
+
+# DWS does what it is for: warps subdivide, a larger threshold refuses
+# fewer branches, and SIMD utilisation drops where splits do not reconverge
+# (mcml: they run apart to the kernel's end), while dual keeps it.
+python3 - "$tmp/t-gtx480.json" "$tmp/s-simt.paths-dws_dws.n-10.json" \
+  "$tmp/s-simt.paths-dws_dws.n-100.json" "$tmp/s-simt.paths-dual.json" <<'PY' \
+  && ok "dws: subdivides, dws.n=100 refuses fewer than 10, mcml SIMD utilisation drops (dual: equal)" \
+  || bad "dws: subdivision, threshold or SIMD utilisation figures wrong"
+import json, sys
+single, d10, d100, dual = ({o["workload"]: o for o in json.load(open(p))} for p in sys.argv[1:5])
+tot = lambda r, k: sum(o.get("dpe", {}).get(k, 0) for o in r.values())
+assert tot(d10, "subdivided") > 0 and tot(d10, "splits_created") > 0, "no subdivision"
+assert tot(d100, "refused") < tot(d10, "refused"), (tot(d100, "refused"), tot(d10, "refused"))
+assert d10["mcml"]["dpe"]["paths"] == "dws" and d10["mcml"]["dpe"]["avg_path"] > 1
+assert d10["mcml"]["simd_util"] < single["mcml"]["simd_util"], "mcml simd did not drop"
+assert dual["mcml"]["simd_util"] == single["mcml"]["simd_util"], "dual changed simd"
+PY
 
 # Determinism: the same command twice gives the same JSON but for "sim".
 first=$(echo "$configs" | head -1)
@@ -205,6 +224,12 @@ expect2 "--set without ="       'key=value'           "$cli" run "$wl" --set num
 expect2 "--set capri tree, 24"  'capri_lru = tree needs capri_entries' "$cli" run "$wl" --set capri.lru=tree --set capri.entries=24
 expect2 "dual paths with compaction" 'simt.paths=dual with simt.compaction' \
   "$cli" run "$wl" --mode timing --set simt.paths=dual --set simt.compaction=tbc
+expect2 "dws with compaction" 'simt.paths=dws with simt.compaction' \
+  "$cli" run "$wl" --mode timing --set simt.paths=dws --set simt.compaction=tbc
+expect2 "dws, constrained scheduler" 'simt.paths=dws with dpe.scheduler=constrained' \
+  "$cli" run "$wl" --mode timing --set simt.paths=dws --set dpe.scheduler=constrained
+expect2 "path forwarding without dual" 'dpe.path_forwarding=on needs simt.paths=dual' \
+  "$cli" run "$wl" --mode timing --set simt.paths=dws --set dpe.path_forwarding=on
 expect2 "bad --mode"            'functional or timing' "$cli" run "$wl" --mode fast
 expect2 "config bad key"        'l1d_sise'            "$cli" config --config "$tmp/badkey.conf" --dump
 expect2 "config without --dump" 'usage'               "$cli" config --config gtx480

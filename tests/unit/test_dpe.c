@@ -90,6 +90,16 @@ static void test_fig33(void **state)
     assert_false(simt_dpe_valid(&d, L));
     assert_true(simt_dpe_valid(&d, R));
     assert_int_equal(simt_dpe_npaths(&d), 1);
+    /* path forwarding (3.4.1, Fig 3.3(d)): B, the independent side of the
+     * entry below, is found; C's slot, waiting at F for the top, is not */
+    uint32_t fe;
+    unsigned fs;
+    assert_true(simt_dpe_forward(&d, &fe, &fs));
+    assert_int_equal(fe, 1);
+    assert_int_equal(fs, L);
+    assert_int_equal(d.stack[fe].p[fs].pc, 10);
+    assert_int_equal(simt_dpe_advance_at(&d, 1, L, 10), 0);    /* B moves below */
+    assert_int_equal(d.sp, 3);
     assert_int_equal(simt_dpe_advance(&d, R, 6), 0);
     assert_int_equal(simt_dpe_branch(&d, R, &f->insts[6], 6, f->ninsts, 0xff000000u,
                                      &popped), SIMT_DPE_UNIFORM);
@@ -106,6 +116,7 @@ static void test_fig33(void **state)
                                      &popped), SIMT_DPE_UNIFORM);
     assert_int_equal(popped, 1);
     assert_int_equal(d.sp, 1);
+    assert_false(simt_dpe_forward(&d, &fe, &fs));   /* nothing below */
     assert_int_equal(top(&d, L)->pc, 11);
     assert_int_equal(top(&d, L)->mask, 0xffffffffu);
     assert_int_equal(d.max_depth, 3);
