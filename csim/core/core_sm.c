@@ -764,6 +764,19 @@ static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
     return 0;
 }
 
+/* The slot after *i (wrapping at nslots) with *r = its index mod nsched
+ * kept alongside: the schedulers' candidate loops run per slot per cycle,
+ * where a division each is most of an SM cycle under compaction. */
+static inline void next_slot(unsigned *i, unsigned *r, unsigned nslots, unsigned nsched)
+{
+    if (++*i == nslots) {
+        *i = 0;
+        *r = 0;
+    } else if (++*r == nsched) {
+        *r = 0;
+    }
+}
+
 int core_sm_cycle(struct core_sm *sm, uint64_t now)
 {
     if (sm->rvc.why)
@@ -791,20 +804,24 @@ int core_sm_cycle(struct core_sm *sm, uint64_t now)
         unsigned nc = 0;
         uint32_t cand[64];
         if (policy == 0) {              /* lrr: after the last issued */
+            unsigned i = sm->last[s] % nslots, r = i % nsched;
             for (unsigned k = 1; k <= nslots; k++) {
-                unsigned i = (sm->last[s] + k) % nslots;
-                if (i % nsched == s)    /* free slots have wake = INF */
+                next_slot(&i, &r, nslots, nsched);
+                if (r == s)             /* free slots have wake = INF */
                     cand[nc++] = i;
             }
         } else if (policy == 2) {       /* two_level: active CTA group first */
             uint8_t bucket[64][64];
             unsigned nb[64], ncs = sm->ncta_slots;
             memset(nb, 0, ncs * sizeof nb[0]);
+            unsigned i = sm->last[s] % nslots, r = i % nsched;
             for (unsigned k = 1; k <= nslots; k++) {
-                unsigned i = (sm->last[s] + k) % nslots;
-                if (i % nsched != s || sm->w[i].cta < 0)
+                next_slot(&i, &r, nslots, nsched);
+                if (r != s || sm->w[i].cta < 0)
                     continue;
-                unsigned g = ((unsigned)sm->w[i].cta + ncs - sm->active_cta[s]) % ncs;
+                unsigned g = (unsigned)sm->w[i].cta + ncs - sm->active_cta[s] % ncs;
+                while (g >= ncs)
+                    g -= ncs;
                 bucket[g][nb[g]++] = (uint8_t)i;
             }
             for (unsigned g = 0; g < ncs; g++)
