@@ -209,14 +209,18 @@ static uint32_t homes_of(const struct core_tbc_warp *cw)
     return h;
 }
 
-/* Home-warp slots (bit per slot) of slot's current compacted warp. */
-static uint64_t cur_homes(const struct core_sm *sm, unsigned slot)
+/* Warp slots (bit per slot) of the home warps h of CTA tc. */
+static uint64_t home_slots(const struct core_tbc_cta *tc, uint32_t h)
 {
-    const struct core_tbc_cta *tc = &sm->tbc.cta[sm->w[slot].cta];
-    uint32_t h = homes_of(&sm->tbc.w[slot]);
     uint64_t s = 0;
     TBC_EACH(h, wi) { s |= 1ull << tc->home[wi]; }
     return s;
+}
+
+/* Home-warp slots (bit per slot) of slot's current compacted warp. */
+static uint64_t cur_homes(const struct core_sm *sm, unsigned slot)
+{
+    return home_slots(&sm->tbc.cta[sm->w[slot].cta], homes_of(&sm->tbc.w[slot]));
 }
 
 uint64_t core_tbc_homes(const struct core_sm *sm, unsigned slot)
@@ -781,8 +785,16 @@ int core_tbc_step(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *don
     const struct ptx_func *f = sm->k->f;
     int32_t pc = cw->pc;
     const struct ptx_inst *in = &f->insts[pc];
-    uint32_t hs = homes_of(cw);
-    t->last_homes[slot] = cur_homes(sm, slot);
+    /* the lanes of each home warp, in one pass over the positions */
+    uint32_t hs = 0, hl[32];
+    TBC_EACH(cw->pos, p) {
+        uint32_t wi = cw->wid[p];
+        if (!(hs >> wi & 1))
+            hl[wi] = 0;
+        hs |= 1u << wi;
+        hl[wi] |= 1u << cw->lane[p];
+    }
+    t->last_homes[slot] = home_slots(tc, hs);
     t->st.issued++;
     t->st.issued_active += cw->pos != 0;
     t->st.thread_insts += popc(cw->pos);
@@ -794,7 +806,7 @@ int core_tbc_step(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *don
         TBC_EACH(hs, wi) {
             unsigned s = tc->home[wi];
             struct simt_warp *sw = &sm->w[s].sw;
-            if (simt_exec_at(sw, pc, home_mask(cw, wi)) != SIMT_RC_OK) {
+            if (simt_exec_at(sw, pc, hl[wi]) != SIMT_RC_OK) {
                 sm->err_slot = (int)s;
                 return -1;
             }
@@ -802,23 +814,19 @@ int core_tbc_step(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *don
             m.space = r->space;
             m.access_bytes = r->access_bytes;
             m.is_store = r->is_store;
-            EXEC_FOR_EACH_LANE(cw->pos, p, {
-                unsigned l = cw->lane[p];
-                if (cw->wid[p] != wi || !(r->active >> l & 1))
-                    continue;
-                m.addr[p] = r->addr[l];
-                m.gen_shared |= (r->gen_shared >> l & 1u) << p;
-                m.gen_local |= (r->gen_local >> l & 1u) << p;
-            });
         }
+        /* each position from its home warp's result */
         m.active = 0;
-        TBC_EACH(hs, wi) {
-            const struct exec_result *r = &sm->w[tc->home[wi]].sw.res;
-            EXEC_FOR_EACH_LANE(cw->pos, p, {
-                if (cw->wid[p] == wi && (r->active >> cw->lane[p] & 1))
-                    m.active |= 1u << p;
-            });
-        }
+        EXEC_FOR_EACH_LANE(cw->pos, p, {
+            const struct exec_result *r = &sm->w[tc->home[cw->wid[p]]].sw.res;
+            unsigned l = cw->lane[p];
+            if (!(r->active >> l & 1))
+                continue;
+            m.active |= 1u << p;
+            m.addr[p] = r->addr[l];
+            m.gen_shared |= (r->gen_shared >> l & 1u) << p;
+            m.gen_local |= (r->gen_local >> l & 1u) << p;
+        });
         sm->w[slot].sw.res = m;
         return advance(sm, slot, pc + 1, now, done);
     }
@@ -833,7 +841,7 @@ int core_tbc_step(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *don
         uint32_t tpos = 0;      /* positions whose thread takes it */
         TBC_EACH(hs, wi) {
             struct simt_warp *sw = &sm->w[tc->home[wi]].sw;
-            uint32_t hm = home_mask(cw, wi);
+            uint32_t hm = hl[wi];
             uint32_t tk = exec_guard_mask(&sw->ew, in, hm);
             if (!simt_cta_branch(&tc->st, wi, pc, hm, tk))
                 return tbc_fail(sm, slot, pc, "thread-block compaction: warps of one "
@@ -852,7 +860,7 @@ int core_tbc_step(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *don
         uint32_t keep = cw->pos;
         TBC_EACH(hs, wi) {
             struct simt_warp *sw = &sm->w[tc->home[wi]].sw;
-            uint32_t ex = exec_guard_mask(&sw->ew, in, home_mask(cw, wi));
+            uint32_t ex = exec_guard_mask(&sw->ew, in, hl[wi]);
             simt_cta_exit(&tc->st, wi, ex);
             sw->live &= ~ex;
             EXEC_FOR_EACH_LANE(cw->pos, p, {
@@ -870,7 +878,7 @@ int core_tbc_step(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *don
         uint32_t any = 0;
         TBC_EACH(hs, wi) {
             struct simt_warp *sw = &sm->w[tc->home[wi]].sw;
-            any |= exec_guard_mask(&sw->ew, in, home_mask(cw, wi));
+            any |= exec_guard_mask(&sw->ew, in, hl[wi]);
         }
         if (any)
             return tbc_fail(sm, tc->home[cw->wid[__builtin_ctz(cw->pos)]], pc,
@@ -886,7 +894,7 @@ int core_tbc_step(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *don
         bool first = true;
         TBC_EACH(hs, wi) {
             struct simt_warp *sw = &sm->w[tc->home[wi]].sw;
-            uint32_t hm = home_mask(cw, wi);
+            uint32_t hm = hl[wi];
             uint32_t a = exec_guard_mask(&sw->ew, in, hm);
             if (a && first) {
                 unsigned l0 = (unsigned)__builtin_ctz(a);
