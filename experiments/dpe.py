@@ -296,8 +296,8 @@ def explain(rows, G, D, sp, inter, nonint):
     out = []
     if inter:
         share = {w: G(w, "dual")["avg_path"] - 1 for w in inter}
-        idle = {w: G(w, "single")["idle_cycles"] /
-                max(1, G(w, "single")["st"].get("sm_cycles") or 1) for w in inter}
+        idle = {w: (G(w, "single")["idle_cycles"] - G(w, "single")["st"]["stall"]["no_warps"]) /
+                max(1, G(w, "single")["st"]["sm_cycles"]) for w in inter}
         top = sorted(inter, key=lambda w: -sp(w, "dual"))
         out.append(
             "**How often two paths are there to interleave.** Avg_Path - 1 is the share of "
@@ -306,8 +306,8 @@ def explain(rows, G, D, sp, inter, nonint):
             + ". DPE can only help on that share, and only where a stall of one path is "
               "hidden by the other.")
         out.append(
-            "**How much latency there is to hide.** Idle SM-cycles (no scheduler issued) "
-            "over SM-cycles under single: "
+            "**How much latency there is to hide.** Idle SM-cycles with resident warps "
+            "(no scheduler issued) over SM-cycles with resident work, under single: "
             + ", ".join(f"{w} {100 * idle[w]:.0f}%" for w in top)
             + ". With many resident warps per SM the other warps already hide most of a "
               "path's stalls (the dissertation's own reason why only 7 of its 27 "
@@ -319,6 +319,35 @@ def explain(rows, G, D, sp, inter, nonint):
         "compiled by nvcc 13 for sm_75 rather than CUDA 3.1: the branch shapes the classes "
         "come from are those of today's PTX (e.g. an if without an else where the compiler "
         "predicated the other side).")
+    if inter:
+        sw = {w: D(w, "dual-con").get("switches", 0) for w in inter}
+        out.append(
+            "**Constrained scheduler.** It moves a warp's entry to the other path at every "
+            "load or SFU instruction of the held path (docs/dpe.md), before it is known to "
+            "miss: " + ", ".join(f"{w} {sw[w]} switches" for w in inter)
+            + ". Measured: constrained "
+            + pct(gm(sp(w, "dual-con") for w in inter) - 1) + " gmean against full "
+            + pct(gm(sp(w, "dual") for w in inter) - 1) + "; constrained beats full on "
+            + str(sum(sp(w, "dual-con") > sp(w, "dual") for w in inter)) + " of "
+            + str(len(inter)) + " interleavable workloads. The dissertation's full "
+              "scheduler picks either path at any cycle; ours alternates the paths of a "
+              "warp (oldest first between warps), and at gains this small the two rules "
+              "are close.")
+    deep = max(inter + nonint, key=lambda w: G(w, "single")["max_stack_depth"])
+    out.append(
+        f"**Stack depth.** The deepest stack is {deep}'s: "
+        f"{G(deep, 'single')['max_stack_depth']} entries single, "
+        f"{G(deep, 'dual')['max_stack_depth']} dual. DPE saves entries as in the "
+        "dissertation (one entry holds both sides of a branch); the depths themselves are "
+        "our kernels' (docs/workloads.md), not the 14 benchmarks it measured.")
+    ref = {n: sum(D(w, f"dws{n}").get("refused", 0) for w in inter + nonint) for n in (10, 50, 100)}
+    sub = {n: sum(D(w, f"dws{n}").get("subdivided", 0) for w in inter + nonint) for n in (10, 50, 100)}
+    out.append(
+        "**DWS threshold.** Divergent branches on the stack that subdivided / that the "
+        "threshold refused, summed over the divergent workloads: "
+        + ", ".join(f"N = {n}: {sub[n]} / {ref[n]}" for n in (10, 50, 100))
+        + ". Most blocks at our branches' reconvergence points are shorter than 50 "
+          "instructions, so DWS_50 and DWS_100 split almost the same branches.")
     dws_split = [w for w in inter + nonint if (D(w, "dws50").get("subdivided") or 0) > 0]
     if inter + nonint:
         out.append(
