@@ -381,6 +381,14 @@ static void mirror(struct core_sm *sm, unsigned slot, unsigned k)
     sw->stack[sw->sp - 1] = (struct simt_entry){ p.mask, p.pc, p.rpc, 0 };
 }
 
+/* mirror() for a path the caller already holds (valid: path_get true). */
+static void mirror_path(struct core_sm *sm, unsigned slot, const struct path *p)
+{
+    struct simt_warp *sw = &sm->w[slot].sw;
+    sw->sp = path_depth(&sm->dpe, &sm->dpe.w[slot]);
+    sw->stack[sw->sp - 1] = (struct simt_entry){ p->mask, p->pc, p->rpc, 0 };
+}
+
 void core_dpe_launch(struct core_sm *sm, unsigned slot, uint32_t valid, uint64_t now)
 {
     struct core_dpe_warp *dw = &sm->dpe.w[slot];
@@ -426,34 +434,38 @@ int core_dpe_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *wh
     if (!path_depth(&sm->dpe, dw))
         return CORE_ST_BARRIER;
     unsigned np = npaths_max(&sm->dpe);
-    struct path pp[CORE_DPE_MAXP];
-    bool v[CORE_DPE_MAXP], bar[CORE_DPE_MAXP];
-    unsigned nfree = 0;         /* valid paths not at a CTA barrier */
-    for (unsigned k = 0; k < np; k++) {
-        v[k] = path_get(sm, dw, k, &pp[k]);
-        bar[k] = v[k] && at_cta_barrier(sm, pp[k].pc);
-        nfree += v[k] && !bar[k];
-    }
     /* constrained: one scheduler entry per warp, holding dw->sched (it
      * moves to the other path when the held one is gone) */
     bool constrained = sm->dpe.sched == CORE_DPE_CONSTRAINED;
-    if (constrained && !v[dw->sched] && v[dw->sched ^ 1]) {
+    struct path p;
+    if (constrained && !path_get(sm, dw, dw->sched, &p) && path_get(sm, dw, dw->sched ^ 1u, &p)) {
         dw->sched ^= 1;
         sm->dpe.st.switches++;
     }
     int reason = CORE_ST_BARRIER;
-    unsigned first = constrained ? dw->sched : (dw->last + 1u) % np;
+    unsigned first = constrained ? dw->sched : dw->last + 1u;
     unsigned nside = constrained ? 1 : np;
-    for (unsigned j = 0; j < nside; j++) {
-        unsigned s = (first + j) % np;
-        if (!v[s])
+    int nfree = -1;             /* valid paths not at a CTA barrier (-1: not counted yet) */
+    for (unsigned j = 0, s = first; j < nside; j++, s++) {
+        if (s >= np)
+            s -= np;
+        if (!path_get(sm, dw, s, &p))
             continue;
         /* a path at a CTA barrier waits for the warp's other paths to
          * finish or merge (the barrier counts the warp's threads once it
          * is one path); with all at barriers it goes (core_dpe_step fails
-         * it if the warp is still divergent) */
-        if (bar[s] && nfree)
-            continue;
+         * it if the warp is still divergent). Counted only when a path is
+         * at a barrier: the check runs per warp per cycle. */
+        if (at_cta_barrier(sm, p.pc)) {
+            if (nfree < 0) {
+                struct path q;
+                nfree = 0;
+                for (unsigned k = 0; k < np; k++)
+                    nfree += path_get(sm, dw, k, &q) && !at_cta_barrier(sm, q.pc);
+            }
+            if (nfree)
+                continue;
+        }
         uint64_t t;
         if (dw->ibuf_ready[s] > now) {
             t = dw->ibuf_ready[s];
@@ -463,9 +475,9 @@ int core_dpe_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *wh
             *when = t < *when ? t : *when;
             continue;
         }
-        const struct core_dinst *di = path_di(sm, pp[s].pc);
-        uint64_t r1 = core_dpe_sb_ready(&dw->sb, s & 1u, pp[s].mask, di->src, di->nsrc);
-        uint64_t r2 = core_dpe_sb_ready(&dw->sb, s & 1u, pp[s].mask, di->dst, di->ndst);
+        const struct core_dinst *di = path_di(sm, p.pc);
+        uint64_t r1 = core_dpe_sb_ready(&dw->sb, s & 1u, p.mask, di->src, di->nsrc);
+        uint64_t r2 = core_dpe_sb_ready(&dw->sb, s & 1u, p.mask, di->dst, di->ndst);
         t = r1 > r2 ? r1 : r2;
         if (t > now) {
             if (reason == CORE_ST_BARRIER || t < *when)
@@ -478,7 +490,7 @@ int core_dpe_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *wh
         w->ibuf_ready = dw->ibuf_ready[s];
         w->ibuf_block = dw->ibuf_block[s];
         w->ibuf_n = dw->ibuf_n[s];
-        mirror(sm, slot, s);
+        mirror_path(sm, slot, &p);
         return CORE_ST_NONE;
     }
     return reason;
