@@ -4,6 +4,8 @@
 #ifndef CLI_H
 #define CLI_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include "lockstep.h"
@@ -70,6 +72,24 @@ int cli_affine(int argc, char **argv);
  * two streams with the enq/deq ops, and the static counts (ptx_dac.h).
  * Returns an exit status. */
 int cli_dac(int argc, char **argv);
+/* Options of a static-analysis report (check --affine, --dac). */
+struct cli_pass_opts {
+    const char *kernel;         /* only this function (NULL: all)          */
+    bool json;
+    bool kernel_seen;           /* a function of that name was reported    */
+};
+/* One static-analysis report: its name (the check option without --) and
+ * how it reports one module (label, text of len bytes; first: the first
+ * module of the run). */
+struct cli_pass {
+    const char *name;
+    int (*module)(const char *label, const char *text, size_t len,
+                  struct cli_pass_opts *o, bool first);
+};
+/* `lockstep check --NAME [--kernel K] [--json] FILE.ptx|WORKLOAD|all...`
+ * for pass p (argv without --NAME): the options, each module, the JSON
+ * envelope, the errors. Returns an exit status. */
+int cli_pass_main(const struct cli_pass *p, int argc, char **argv);
 /* Reads a whole file into a NUL-terminated buffer (malloc'd, *len bytes
  * without the NUL); NULL with errno set (EFBIG above PTX_MAX_TEXT). */
 char *cli_read_file(const char *path, size_t *len);

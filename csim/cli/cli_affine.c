@@ -2,7 +2,6 @@
  * PTX module (csim/ptx/ptx_affine.h, docs/dac.md) and the static
  * potentially-affine fraction, as text or JSON. A module is a file, the
  * committed PTX of a workload (by name), or `all` of them. */
-#include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,13 +10,6 @@
 #include "ptx/ptx_affine.h"
 #include "ptx/ptx_ir.h"
 #include "ptx/ptx_print.h"
-#include "workloads/wl_ptx.h"
-
-struct af_opts {
-    const char *kernel;        /* only this function (NULL: all)          */
-    bool json;
-    bool kernel_seen;
-};
 
 static void json_name(const char *key, const char *s)
 {
@@ -80,7 +72,7 @@ static void describe(char *buf, size_t n, const struct ptx_affine_inst *r)
 
 /* One function. Returns 0, or -1 after printing why the analysis failed. */
 static int report_func(const char *label, const struct ptx_module *m,
-                       const struct ptx_func *f, const struct af_opts *o, bool first,
+                       const struct ptx_func *f, const struct cli_pass_opts *o, bool first,
                        struct ptx_affine_stats *sum)
 {
     struct ptx_affine_inst *r = malloc((f->ninsts ? f->ninsts : 1) * sizeof *r);
@@ -132,7 +124,7 @@ static int report_func(const char *label, const struct ptx_module *m,
 }
 
 static int report_module(const char *label, const char *text, size_t len,
-                         struct af_opts *o, bool first)
+                         struct cli_pass_opts *o, bool first)
 {
     struct ptx_module *m = NULL;
     struct ptx_diag diag;
@@ -175,75 +167,8 @@ static int report_module(const char *label, const char *text, size_t len,
     return rc;
 }
 
-static int report_arg(const char *arg, struct af_opts *o, bool *first)
-{
-    int rc = CLI_OK;
-    if (!strcmp(arg, "all")) {
-        for (const struct wl_ptx_blob *b = wl_ptx_blobs; b->name && rc == CLI_OK; b++) {
-            rc = report_module(b->path, b->text, b->len, o, *first);
-            *first = false;
-        }
-        return rc;
-    }
-    size_t len = 0;
-    char *text = cli_read_file(arg, &len);
-    if (text) {
-        rc = report_module(arg, text, len, o, *first);
-        free(text);
-    } else if (errno == ENOENT && wl_ptx_find(arg)) {
-        const struct wl_ptx_blob *b = wl_ptx_find(arg);
-        rc = report_module(b->path, b->text, b->len, o, *first);
-    } else {
-        fprintf(stderr, "lockstep: check --affine: %s: %s%s\n", arg,
-                errno == EFBIG ? "larger than the model's limit for one module"
-                               : strerror(errno),
-                errno == ENOENT ? " (and no workload has that name)" : "");
-        return CLI_USAGE;
-    }
-    *first = false;
-    return rc;
-}
-
 int cli_affine(int argc, char **argv)
 {
-    struct af_opts o = { 0 };
-    int n = 0;
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--json")) {
-            o.json = true;
-        } else if (!strcmp(argv[i], "--kernel") && i + 1 < argc) {
-            o.kernel = argv[++i];
-        } else if (!strncmp(argv[i], "--kernel=", 9)) {
-            o.kernel = argv[i] + 9;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "lockstep: check --affine: unknown option '%s'\n", argv[i]);
-            n = -1;
-            break;
-        } else {
-            argv[n++] = argv[i];
-        }
-    }
-    if (n <= 0) {
-        fprintf(stderr, "usage: lockstep check --affine [--kernel K] [--json] "
-                "FILE.ptx|WORKLOAD|all...\n");
-        return CLI_USAGE;
-    }
-    if (o.json)
-        printf("{\n  \"schema\": 1,\n  \"analysis\": \"affine\",\n  \"modules\": [");
-    int rc = CLI_OK;
-    bool first = true;
-    for (int i = 0; i < n && rc == CLI_OK; i++)
-        rc = report_arg(argv[i], &o, &first);
-    if (o.json)
-        printf("\n  ]\n}\n");
-    if (rc == CLI_OK && o.kernel && !o.kernel_seen) {
-        fprintf(stderr, "lockstep: check --affine: no function named '%s' with a body\n",
-                o.kernel);
-        rc = CLI_USAGE;
-    }
-    if (fflush(stdout) != 0) {
-        fprintf(stderr, "lockstep: check --affine: error writing the report\n");
-        return CLI_FAIL;
-    }
-    return rc;
+    static const struct cli_pass pass = { "affine", report_module };
+    return cli_pass_main(&pass, argc, argv);
 }
