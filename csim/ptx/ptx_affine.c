@@ -207,14 +207,6 @@ static bool is_mem_access(const struct ptx_inst *in)
     }
 }
 
-static const struct ptx_operand *mem_opnd(const struct ptx_inst *in)
-{
-    for (unsigned i = 0; i < in->nopnd && i < PTX_MAX_OPNDS; i++)
-        if (in->o[i].kind == PTX_O_MEM)
-            return &in->o[i];
-    return NULL;
-}
-
 static uint8_t cls_of(uint8_t v)
 {
     if (is_na(v))
@@ -263,7 +255,7 @@ static void transfer(const struct aff *a, uint8_t *s, const struct ptx_inst *in,
         if (is_na(g) || dctl)
             v = V_NA;
         if (is_mem_access(in) && ptx_dflow_src(a->f, in) == PTX_DFLOW_DATA) {
-            const struct ptx_operand *m = mem_opnd(in);
+            const struct ptx_operand *m = ptx_dflow_mem_opnd(in);
             uint8_t av = m ? opnd_value(a, s, m) : V_NA;
             r.addr = (uint8_t)(dctl || is_na(g) ? PTX_ACLS_NONAFFINE : cls_of(av));
         }

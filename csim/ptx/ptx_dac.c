@@ -89,14 +89,6 @@ static bool is_shared_ctl(const struct ptx_inst *in)
     }
 }
 
-static const struct ptx_operand *mem_opnd(const struct ptx_inst *in)
-{
-    for (unsigned i = 0; i < in->nopnd && i < PTX_MAX_OPNDS; i++)
-        if (in->o[i].kind == PTX_O_MEM)
-            return &in->o[i];
-    return NULL;
-}
-
 /* ---- reaching definitions ------------------------------------------------ */
 
 struct def_probe { uint32_t reg; bool hit; };
@@ -180,7 +172,7 @@ static void push_reads(struct dac *d, uint32_t pc, uint8_t bit)
         push(d, (uint32_t)in->guard, pc);
     if (enq_only) {                  /* the enq reads the address (or the
                                         predicate: the guard, above)       */
-        const struct ptx_operand *m = mem_opnd(in);
+        const struct ptx_operand *m = ptx_dflow_mem_opnd(in);
         if (r->q != PTX_DAC_Q_PRED && m && m->reg >= 0)
             push(d, (uint32_t)m->reg, pc);
         return;
@@ -524,7 +516,7 @@ static void assign_roles(const struct dac *d, const uint8_t *breach, bool all_ma
                 r->why = PTX_DAC_W_NONAFFINE;
                 continue;
             }
-            const struct ptx_operand *m = mem_opnd(in);
+            const struct ptx_operand *m = ptx_dflow_mem_opnd(in);
             r->streams = PTX_DAC_S_AFF | PTX_DAC_S_MAIN;
             r->qreg = m ? m->reg : -1;
             bool bar = reached(d, breach, R_BARRIER, pc, seed_barrier);

@@ -114,3 +114,11 @@ void ptx_dflow_defs(const struct ptx_inst *in, void (*fn)(void *ctx, uint32_t re
                     fn(ctx, (uint32_t)o->vec_regs[k]);
     }
 }
+
+const struct ptx_operand *ptx_dflow_mem_opnd(const struct ptx_inst *in)
+{
+    for (unsigned i = 0; i < in->nopnd && i < PTX_MAX_OPNDS; i++)
+        if (in->o[i].kind == PTX_O_MEM)
+            return &in->o[i];
+    return NULL;
+}

@@ -43,6 +43,8 @@ bool ptx_dflow_sreg_is_data(unsigned sr);
 
 /* Whether in reads the carry flag (addc, subc, madc). */
 bool ptx_dflow_reads_cc(const struct ptx_inst *in);
+/* The instruction's memory operand ([addr]), or NULL. */
+const struct ptx_operand *ptx_dflow_mem_opnd(const struct ptx_inst *in);
 
 /* Calls fn(ctx, reg) for every register in writes (REG destinations and
  * VEC elements of its ptx_inst_ndst leading operands); not the carry flag
