@@ -78,13 +78,18 @@ struct cli_pass_opts {
     bool json;
     bool kernel_seen;           /* a function of that name was reported    */
 };
-/* One static-analysis report: its name (the check option without --) and
- * how it reports one module (label, text of len bytes; first: the first
- * module of the run). */
+/* One static-analysis report: its name (the check option without --), the
+ * size of its summed statistics, how it reports one function of module m
+ * (first: the module's first; adds its figures into sum; 0, or -1 after
+ * printing why it failed) and how it prints the sums (as JSON or text). */
+struct ptx_module;
+struct ptx_func;
 struct cli_pass {
     const char *name;
-    int (*module)(const char *label, const char *text, size_t len,
-                  struct cli_pass_opts *o, bool first);
+    size_t stats_size;
+    int (*func)(const char *label, const struct ptx_module *m, const struct ptx_func *f,
+                const struct cli_pass_opts *o, bool first, void *sum);
+    void (*stats)(const void *sum, bool json);
 };
 /* `lockstep check --NAME [--kernel K] [--json] FILE.ptx|WORKLOAD|all...`
  * for pass p (argv without --NAME): the options, each module, the JSON

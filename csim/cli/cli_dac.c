@@ -99,9 +99,12 @@ static void text_stream(const struct ptx_func *f, const struct ptx_dac_inst *r, 
 }
 
 /* One function. Returns 0, or -1 after printing why the transform failed. */
-static int report_func(const char *label, const struct ptx_func *f,
-                       const struct cli_pass_opts *o, bool first, struct ptx_dac_stats *sum)
+static int report_func(const char *label, const struct ptx_module *m,
+                       const struct ptx_func *f, const struct cli_pass_opts *o, bool first,
+                       void *sump)
 {
+    struct ptx_dac_stats *sum = sump;
+    (void)m;
     size_t n = f->ninsts ? f->ninsts : 1;
     struct ptx_affine_inst *a = malloc(n * sizeof *a);
     struct ptx_dac_inst *r = malloc(n * sizeof *r);
@@ -150,52 +153,17 @@ static int report_func(const char *label, const struct ptx_func *f,
     return 0;
 }
 
-static int report_module(const char *label, const char *text, size_t len,
-                         struct cli_pass_opts *o, bool first)
+static void pass_stats(const void *sum, bool json)
 {
-    struct ptx_module *m = NULL;
-    struct ptx_diag diag;
-    memset(&diag, 0, sizeof diag);
-    if (ptx_parse(label, text, len, &m, &diag) != 0) {
-        fprintf(stderr, "%s\n", diag.msg[0] ? diag.msg : "parse failed");
-        ptx_module_free(m);
-        return CLI_USAGE;
-    }
-    struct ptx_dac_stats sum;
-    memset(&sum, 0, sizeof sum);
-    if (o->json) {
-        printf("%s\n    {", first ? "" : ",");
-        json_name("file", label);
-        printf(", \"functions\": [");
-    } else {
-        printf("%s== %s\n", first ? "" : "\n", label);
-    }
-    int rc = CLI_OK;
-    bool firstf = true;
-    for (uint32_t i = 0; i < m->nfuncs && rc == CLI_OK; i++) {
-        const struct ptx_func *f = &m->funcs[i];
-        if (!f->has_body || (o->kernel && strcmp(o->kernel, f->name) != 0))
-            continue;
-        o->kernel_seen = true;
-        if (report_func(label, f, o, firstf, &sum) != 0)
-            rc = CLI_FAIL;
-        firstf = false;
-    }
-    if (o->json) {
-        printf("%s], ", firstf ? "" : "\n      ");
-        json_stats(&sum);
-        printf("}");
-    } else if (!o->kernel) {
-        printf("total: ");
-        text_stats(&sum);
-        printf("\n");
-    }
-    ptx_module_free(m);
-    return rc;
+    if (json)
+        json_stats(sum);
+    else
+        text_stats(sum);
 }
 
 int cli_dac(int argc, char **argv)
 {
-    static const struct cli_pass pass = { "dac", report_module };
+    static const struct cli_pass pass = { "dac", sizeof(struct ptx_dac_stats), report_func,
+                                           pass_stats };
     return cli_pass_main(&pass, argc, argv);
 }

@@ -7,7 +7,60 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "cli/cli_json.h"
+#include "ptx/ptx_ir.h"
 #include "workloads/wl_ptx.h"
+
+/* One module: parsed, each function with a body (or the --kernel one)
+ * reported, then the module's sums. */
+static int report_module(const struct cli_pass *p, const char *label, const char *text,
+                         size_t len, struct cli_pass_opts *o, bool first)
+{
+    struct ptx_module *m = NULL;
+    struct ptx_diag diag;
+    memset(&diag, 0, sizeof diag);
+    if (ptx_parse(label, text, len, &m, &diag) != 0) {
+        fprintf(stderr, "%s\n", diag.msg[0] ? diag.msg : "parse failed");
+        ptx_module_free(m);
+        return CLI_USAGE;
+    }
+    void *sum = calloc(1, p->stats_size);
+    if (!sum) {
+        fprintf(stderr, "lockstep: check --%s: host memory exhausted\n", p->name);
+        ptx_module_free(m);
+        return CLI_FAIL;
+    }
+    if (o->json) {
+        printf("%s\n    {\"file\": ", first ? "" : ",");
+        cli_json_write_str(stdout, label, strlen(label));
+        printf(", \"functions\": [");
+    } else {
+        printf("%s== %s\n", first ? "" : "\n", label);
+    }
+    int rc = CLI_OK;
+    bool firstf = true;
+    for (uint32_t i = 0; i < m->nfuncs && rc == CLI_OK; i++) {
+        const struct ptx_func *f = &m->funcs[i];
+        if (!f->has_body || (o->kernel && strcmp(o->kernel, f->name) != 0))
+            continue;
+        o->kernel_seen = true;
+        if (p->func(label, m, f, o, firstf, sum) != 0)
+            rc = CLI_FAIL;
+        firstf = false;
+    }
+    if (o->json) {
+        printf("%s], ", firstf ? "" : "\n      ");
+        p->stats(sum, true);
+        printf("}");
+    } else if (!o->kernel) {
+        printf("total: ");
+        p->stats(sum, false);
+        printf("\n");
+    }
+    free(sum);
+    ptx_module_free(m);
+    return rc;
+}
 
 static int report_arg(const struct cli_pass *p, const char *arg, struct cli_pass_opts *o,
                       bool *first)
@@ -15,7 +68,7 @@ static int report_arg(const struct cli_pass *p, const char *arg, struct cli_pass
     int rc = CLI_OK;
     if (!strcmp(arg, "all")) {
         for (const struct wl_ptx_blob *b = wl_ptx_blobs; b->name && rc == CLI_OK; b++) {
-            rc = p->module(b->path, b->text, b->len, o, *first);
+            rc = report_module(p, b->path, b->text, b->len, o, *first);
             *first = false;
         }
         return rc;
@@ -23,11 +76,11 @@ static int report_arg(const struct cli_pass *p, const char *arg, struct cli_pass
     size_t len = 0;
     char *text = cli_read_file(arg, &len);
     if (text) {
-        rc = p->module(arg, text, len, o, *first);
+        rc = report_module(p, arg, text, len, o, *first);
         free(text);
     } else if (errno == ENOENT && wl_ptx_find(arg)) {
         const struct wl_ptx_blob *b = wl_ptx_find(arg);
-        rc = p->module(b->path, b->text, b->len, o, *first);
+        rc = report_module(p, b->path, b->text, b->len, o, *first);
     } else {
         fprintf(stderr, "lockstep: check --%s: %s: %s%s\n", p->name, arg,
                 errno == EFBIG ? "larger than the model's limit for one module"
