@@ -87,6 +87,16 @@ ls_status gpu_cosim_init(ls_gpu *gpu, const ls_config *lc)
     if (gpu->tcfg.simt_paths != CORE_DPE_DUAL && gpu->tcfg.dpe_path_forwarding)
         return GPU_FAIL(gpu, LS_ERR_INVALID, "dpe.path_forwarding=on needs simt.paths=dual: "
                         "it forwards paths of the dual-path stack (docs/dpe.md)");
+    /* issue 19's hardware milestone: the keys exist so configs and sweeps can
+     * name them; a value that is not built yet is an error, never a silent
+     * baseline run */
+    if (gpu->tcfg.affine_mode != 0)
+        return GPU_FAIL(gpu, LS_ERR_INVALID, "affine.mode=%s is not modelled yet "
+                        "(docs/dac.md): use affine.mode=off",
+                        gpu->tcfg.affine_mode == 1 ? "dac" : "cae");
+    if (gpu->tcfg.prefetch != 0)
+        return GPU_FAIL(gpu, LS_ERR_INVALID, "prefetch=mta is not modelled yet "
+                        "(docs/dac.md): use prefetch=off");
     /* build and load now what the SMs will need: errors belong to creation */
     for (int b = 0; b < LS_BLK_COUNT; b++) {
         const struct cosim_desc *d = cosim_desc_by_id(b);
