@@ -38,6 +38,8 @@ struct core_dinst {
     uint8_t unit;               /* enum core_unit                         */
     uint8_t ndst, nsrc;
     uint8_t is_atomic;          /* atom/red: performed at L2              */
+    uint8_t is_cta_bar;         /* bar/barrier other than bar.warp.sync:
+                                   a CTA barrier (DPE holds a path there) */
     uint16_t tsteps;            /* TENSOR: work in 1/256 of a 16x16x16 f16
                                    step (M*N*K * element bits / 256)      */
     int32_t dst[CORE_MAX_DST];

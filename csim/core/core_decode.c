@@ -61,6 +61,8 @@ static void decode(const struct ptx_inst *in, struct core_dinst *d)
     if (in->op == PTX_OP_CVTA)
         d->unit = CORE_U_ALU;
     d->is_atomic = in->op == PTX_OP_ATOM || in->op == PTX_OP_RED;
+    d->is_cta_bar = (in->op == PTX_OP_BAR || in->op == PTX_OP_BARRIER) &&
+                    in->sub != PTX_SUB_WARP_SYNC;
     unsigned nd = ptx_inst_ndst(in);
     for (unsigned i = 0; i < in->nopnd && i < PTX_MAX_OPNDS; i++) {
         const struct ptx_operand *o = &in->o[i];

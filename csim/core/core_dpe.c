@@ -18,21 +18,15 @@ int core_dpe_sb_alloc(struct core_dpe_sb *sb, unsigned nregs, bool optimistic)
         sb->lane = calloc((size_t)sb->nregs * 32, sizeof *sb->lane);
         return sb->lane ? 0 : -1;
     }
-    for (unsigned s = 0; s < 2; s++) {
-        sb->pend[s] = calloc(sb->nregs, sizeof *sb->pend[s]);
-        sb->shadow[s] = calloc(sb->nregs, sizeof *sb->shadow[s]);
-        if (!sb->pend[s] || !sb->shadow[s])
-            return -1;
-    }
-    return 0;
+    sb->r = calloc(sb->nregs, sizeof *sb->r);
+    sb->rdy = calloc(sb->nregs, sizeof *sb->rdy);
+    return sb->r && sb->rdy ? 0 : -1;
 }
 
 void core_dpe_sb_free(struct core_dpe_sb *sb)
 {
-    for (unsigned s = 0; s < 2; s++) {
-        free(sb->pend[s]);
-        free(sb->shadow[s]);
-    }
+    free(sb->r);
+    free(sb->rdy);
     free(sb->lane);
     memset(sb, 0, sizeof *sb);
 }
@@ -43,10 +37,17 @@ void core_dpe_sb_reset(struct core_dpe_sb *sb)
         memset(sb->lane, 0, (size_t)sb->nregs * 32 * sizeof *sb->lane);
         return;
     }
-    for (unsigned s = 0; s < 2; s++) {
-        memset(sb->pend[s], 0, sb->nregs * sizeof *sb->pend[s]);
-        memset(sb->shadow[s], 0, sb->nregs * sizeof *sb->shadow[s]);
-    }
+    memset(sb->r, 0, sb->nregs * sizeof *sb->r);
+    memset(sb->rdy, 0, sb->nregs * sizeof *sb->rdy);
+}
+
+/* Register r's stall time per side after its pending or shadow time moved:
+ * a path stalls on its own pending bit or the other side's shadow bit. */
+static inline void sb_derive(struct core_dpe_sb *sb, unsigned r)
+{
+    const struct core_dpe_sbreg *e = &sb->r[r];
+    sb->rdy[r][0] = e->pend[0] > e->shadow[1] ? e->pend[0] : e->shadow[1];
+    sb->rdy[r][1] = e->pend[1] > e->shadow[0] ? e->pend[1] : e->shadow[0];
 }
 
 uint64_t core_dpe_sb_ready(const struct core_dpe_sb *sb, unsigned side,
@@ -65,9 +66,8 @@ uint64_t core_dpe_sb_ready(const struct core_dpe_sb *sb, unsigned side,
             }
             continue;
         }
-        uint64_t a = sb->pend[side][r], b = sb->shadow[side ^ 1][r];
+        uint64_t a = sb->rdy[r][side];
         t = a > t ? a : t;
-        t = b > t ? b : t;
     }
     return t;
 }
@@ -83,7 +83,8 @@ void core_dpe_sb_issue(struct core_dpe_sb *sb, unsigned side, uint32_t mask,
             for (uint32_t m = mask; m; m &= m - 1)
                 sb->lane[(size_t)r * 32 + (unsigned)__builtin_ctz(m)] = ready;
         } else {
-            sb->pend[side][r] = ready;
+            sb->r[r].pend[side] = ready;
+            sb_derive(sb, r);
         }
     }
 }
@@ -105,10 +106,12 @@ void core_dpe_sb_wb(struct core_dpe_sb *sb, unsigned side, uint32_t mask,
         }
         /* the path bit that travelled with the load names the scoreboard:
          * its pending bit and the shadow copy of it clear */
-        if (sb->pend[side][r] == UINT64_MAX)
-            sb->pend[side][r] = at;
-        if (sb->shadow[side][r] == UINT64_MAX)
-            sb->shadow[side][r] = at;
+        struct core_dpe_sbreg *e = &sb->r[r];
+        if (e->pend[side] == UINT64_MAX)
+            e->pend[side] = at;
+        if (e->shadow[side] == UINT64_MAX)
+            e->shadow[side] = at;
+        sb_derive(sb, r);
     }
 }
 
@@ -117,8 +120,10 @@ void core_dpe_sb_shadow(struct core_dpe_sb *sb, unsigned side)
     if (sb->optimistic)
         return;
     for (unsigned r = 0; r < sb->nregs; r++)
-        if (sb->pend[side][r] > sb->shadow[side][r])
-            sb->shadow[side][r] = sb->pend[side][r];
+        if (sb->r[r].pend[side] > sb->r[r].shadow[side]) {
+            sb->r[r].shadow[side] = sb->r[r].pend[side];
+            sb_derive(sb, r);
+        }
 }
 
 /* ---------------------------------------------------------------- unit */
@@ -416,14 +421,11 @@ static const struct core_dinst *path_di(const struct core_sm *sm, int32_t pc)
     return &sm->k->prog->di[fi][(uint32_t)pc < n ? (uint32_t)pc : n];
 }
 
+/* (the decoded flag: the PTX instruction array is cold in the issue loop;
+ * pc == ninsts, the end, decodes to no barrier) */
 static bool at_cta_barrier(const struct core_sm *sm, int32_t pc)
 {
-    const struct ptx_func *f = sm->k->f;
-    if ((uint32_t)pc >= f->ninsts)
-        return false;
-    const struct ptx_inst *in = &f->insts[pc];
-    return (in->op == PTX_OP_BAR || in->op == PTX_OP_BARRIER) &&
-           in->sub != PTX_SUB_WARP_SYNC;
+    return path_di(sm, pc)->is_cta_bar;
 }
 
 int core_dpe_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *when)
@@ -456,7 +458,8 @@ int core_dpe_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *wh
          * is one path); with all at barriers it goes (core_dpe_step fails
          * it if the warp is still divergent). Counted only when a path is
          * at a barrier: the check runs per warp per cycle. */
-        if (at_cta_barrier(sm, p.pc)) {
+        const struct core_dinst *di = path_di(sm, p.pc);
+        if (di->is_cta_bar) {
             if (nfree < 0) {
                 struct path q;
                 nfree = 0;
@@ -475,7 +478,6 @@ int core_dpe_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *wh
             *when = t < *when ? t : *when;
             continue;
         }
-        const struct core_dinst *di = path_di(sm, p.pc);
         uint64_t r1 = core_dpe_sb_ready(&dw->sb, s & 1u, p.mask, di->src, di->nsrc);
         uint64_t r2 = core_dpe_sb_ready(&dw->sb, s & 1u, p.mask, di->dst, di->ndst);
         t = r1 > r2 ? r1 : r2;

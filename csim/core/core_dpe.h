@@ -35,11 +35,21 @@ enum core_dpe_sched { CORE_DPE_FULL = 0, CORE_DPE_CONSTRAINED = 1 };
  * bit, and the write-back clears both where the time says. Optimistic:
  * one time per register and lane (lane[r * 32 + l]): a path waits only for
  * writes to the threads it runs (no false dependency). */
+/* One register of the conservative scoreboard: the cycle its pending
+ * write lands, per path side, and the shadow copies (one record, so a
+ * check reads one cache line). */
+struct core_dpe_sbreg {
+    uint64_t pend[2], shadow[2];
+};
+
 struct core_dpe_sb {
     unsigned nregs;
     bool optimistic;
-    uint64_t *pend[2], *shadow[2];
-    uint64_t *lane;
+    struct core_dpe_sbreg *r;   /* conservative: nregs records            */
+    uint64_t (*rdy)[2];         /* conservative: per register and side, the
+                                   later of its pending and the other side's
+                                   shadow time (what a check reads)        */
+    uint64_t *lane;             /* optimistic: nregs x 32 lane times       */
 };
 
 /* Allocates a scoreboard for nregs registers. Returns 0 or -1. */
@@ -69,15 +79,17 @@ void core_dpe_sb_shadow(struct core_dpe_sb *sb, unsigned side);
 /* Per warp slot. A path is k < 2 (dual: the top entry's side k, or with
  * path forwarding the path of a lower entry in the free slot k) or k < 32
  * (dws: WST slot k when subdivided, else 0 = the top stack entry). */
+/* (the issue check's fields first, the large DWS state last: the check
+ * runs per warp per cycle and should touch few cache lines) */
 struct core_dpe_warp {
     struct simt_dpe st;         /* dual                                     */
-    struct simt_dws ws;         /* dws                                      */
     struct core_dpe_sb sb;
     uint8_t cur;                /* path chosen by the last check            */
     uint8_t last;               /* path issued last                         */
     uint8_t sched;              /* constrained: the path the entry holds    */
     uint64_t ibuf_ready[CORE_DPE_MAXP], ibuf_block[CORE_DPE_MAXP];
     uint32_t ibuf_n[CORE_DPE_MAXP];
+    struct simt_dws ws;         /* dws                                      */
 };
 
 /* Statistics of one SM over a kernel (summed into ls_stats.dpe). */

@@ -55,11 +55,6 @@ void simt_dpe_start(struct simt_dpe *d, uint32_t valid, uint32_t ninsts)
     (void)settle(d);            /* an empty kernel */
 }
 
-bool simt_dpe_valid(const struct simt_dpe *d, unsigned side)
-{
-    return d->sp && side < 2 && path_live(&d->stack[d->sp - 1], side);
-}
-
 unsigned simt_dpe_npaths(const struct simt_dpe *d)
 {
     return (unsigned)simt_dpe_valid(d, SIMT_DPE_L) +

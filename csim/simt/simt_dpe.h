@@ -51,8 +51,15 @@ void simt_dpe_free(struct simt_dpe *d);
  * entry {L: valid at 0, R: none, rpc ninsts}; statistics reset. */
 void simt_dpe_start(struct simt_dpe *d, uint32_t valid, uint32_t ninsts);
 /* Whether path side of the top entry is schedulable (threads left, pc not
- * at the entry's rpc). */
-bool simt_dpe_valid(const struct simt_dpe *d, unsigned side);
+ * at the entry's rpc). Inline: the DPE issue check asks it per path per
+ * cycle. */
+static inline bool simt_dpe_valid(const struct simt_dpe *d, unsigned side)
+{
+    if (!d->sp || side > 1)
+        return false;
+    const struct simt_dpe_path *p = &d->stack[d->sp - 1].p[side];
+    return p->mask != 0 && p->pc != d->stack[d->sp - 1].rpc;
+}
 /* Schedulable top-of-stack paths (0, 1 or 2). */
 unsigned simt_dpe_npaths(const struct simt_dpe *d);
 /* Path side of the top entry moves to npc (an ordinary instruction, a
