@@ -140,7 +140,9 @@ static void place(struct core_sm *sm, unsigned slot, int32_t pc, uint32_t pos,
     cw->ahead = cw->waiting = 0;
     cw->pc = pc;
     cw->pos = pos;
+    cw->hvalid = 0;
     cw->ready = ready;
+    sm->tbc.acct_pend |= 1ull << slot;
     memcpy(cw->wid, wid, sizeof cw->wid);
     memcpy(cw->lane, lane, sizeof cw->lane);
     w->next_di = core_tbc_peek(sm, slot);
@@ -181,7 +183,7 @@ void core_tbc_launch(struct core_sm *sm, unsigned ci, uint64_t now)
         if (!valid[wi])
             continue;
         place(sm, tc->home[wi], 0, valid[wi], wid, lane, now);
-        sm->tbc.w[tc->home[wi]].ready = now;
+        sm->tbc.w[tc->home[wi]].ready = now;   /* (place() marked it) */
         e->wcnt++;
     }
     tc->formed = e->wcnt;
@@ -218,9 +220,17 @@ static uint64_t home_slots(const struct core_tbc_cta *tc, uint32_t h)
 }
 
 /* Home-warp slots (bit per slot) of slot's current compacted warp. */
-static uint64_t cur_homes(const struct core_sm *sm, unsigned slot)
+static uint64_t cur_homes(struct core_sm *sm, unsigned slot)
 {
-    return home_slots(&sm->tbc.cta[sm->w[slot].cta], homes_of(&sm->tbc.w[slot]));
+    struct core_tbc_warp *cw = &sm->tbc.w[slot];
+    int32_t ci = sm->w[slot].cta;
+    if (!cw->hvalid || cw->hpos != cw->pos || cw->hcta != ci) {
+        cw->hslots = home_slots(&sm->tbc.cta[ci], homes_of(cw));
+        cw->hpos = cw->pos;
+        cw->hcta = ci;
+        cw->hvalid = 1;
+    }
+    return cw->hslots;
 }
 
 uint64_t core_tbc_homes(const struct core_sm *sm, unsigned slot)
@@ -228,7 +238,7 @@ uint64_t core_tbc_homes(const struct core_sm *sm, unsigned slot)
     return sm->tbc.last_homes[slot];
 }
 
-uint64_t core_tbc_reg_ready(const struct core_sm *sm, unsigned slot,
+uint64_t core_tbc_reg_ready(struct core_sm *sm, unsigned slot,
                             const struct core_dinst *di)
 {
     uint64_t hs = cur_homes(sm, slot), rdy = 0;
@@ -1020,9 +1030,15 @@ void core_tbc_account(struct core_sm *sm, uint64_t now)
         if (e && t->cta[ci].formed > e->wcnt)
             waiting += t->cta[ci].formed - e->wcnt;
     }
-    for (unsigned i = 0; i < sm->nslots; i++)
+    /* a slot is marked when its ready time is set; once ready <= now it
+     * cannot count again until it is set again */
+    for (uint64_t m = t->acct_pend; m; m &= m - 1) {
+        unsigned i = (unsigned)__builtin_ctzll(m);
         if (sm->w[i].cta >= 0 && t->w[i].on && t->w[i].ready > t->last_acct)
             waiting++;
+        if (t->w[i].ready <= now)
+            t->acct_pend &= ~(1ull << i);
+    }
     t->st.stall_slot_cycles += n * waiting;
     t->last_acct = now;
 }

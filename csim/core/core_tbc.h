@@ -35,6 +35,12 @@ struct core_tbc_warp {
     uint8_t ahead;
     uint8_t waiting;
     int32_t ahead_rpc;          /* reconvergence pc of the branch bypassed */
+    /* cache of the home-warp slots of (pos, wid) in CTA slot hcta (the
+     * scoreboard check asks it per cycle); place() invalidates it */
+    uint8_t hvalid;
+    int32_t hcta;
+    uint32_t hpos;
+    uint64_t hslots;
 };
 
 /* capri: threads that bypassed compaction at a branch and keep their warp
@@ -102,6 +108,8 @@ struct core_tbc {
     struct core_cblk blk;       /* WCU and CAPT through the block seam     */
     uint8_t *cls;               /* branch class per pc (ptx_taint), or NULL */
     uint64_t last_acct;         /* stall accounting: cycles counted up to  */
+    uint64_t acct_pend;         /* slots whose ready may be > last_acct:
+                                   the only ones the accounting visits    */
     struct core_tbc_stats st;
 };
 
@@ -128,7 +136,7 @@ bool core_tbc_blocked(const struct core_sm *sm, unsigned slot, uint64_t now,
                       uint64_t *when);
 /* Cycle at which the sources and destinations of di are ready in every
  * home warp that slot's compacted warp draws threads from. */
-uint64_t core_tbc_reg_ready(const struct core_sm *sm, unsigned slot,
+uint64_t core_tbc_reg_ready(struct core_sm *sm, unsigned slot,
                             const struct core_dinst *di);
 /* Destinations of di become ready at `ready` in every home warp of slot. */
 void core_tbc_set_ready(struct core_sm *sm, unsigned slot,
