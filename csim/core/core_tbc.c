@@ -837,11 +837,15 @@ int core_tbc_step(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *don
             m.gen_shared |= (r->gen_shared >> l & 1u) << p;
             m.gen_local |= (r->gen_local >> l & 1u) << p;
         });
-        sm->w[slot].sw.res = m;
+        /* the fields and the active positions' addresses: the rest of m
+         * is unset, as it is for any warp's inactive lanes */
+        struct exec_result *res = &sm->w[slot].sw.res;
+        memcpy(res, &m, offsetof(struct exec_result, addr));
+        EXEC_FOR_EACH_LANE(m.active, p, { res->addr[p] = m.addr[p]; });
         return advance(sm, slot, pc + 1, now, done);
     }
     count_control(sm, tc, cw, pc);
-    sm->w[slot].sw.res = m;
+    memcpy(&sm->w[slot].sw.res, &m, offsetof(struct exec_result, addr));
     switch ((enum ptx_op)in->op) {
     case PTX_OP_BRA: {
         int32_t target = in->o[0].label;
