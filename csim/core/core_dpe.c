@@ -19,14 +19,12 @@ int core_dpe_sb_alloc(struct core_dpe_sb *sb, unsigned nregs, bool optimistic)
         return sb->lane ? 0 : -1;
     }
     sb->r = calloc(sb->nregs, sizeof *sb->r);
-    sb->rdy = calloc(sb->nregs, sizeof *sb->rdy);
-    return sb->r && sb->rdy ? 0 : -1;
+    return sb->r ? 0 : -1;
 }
 
 void core_dpe_sb_free(struct core_dpe_sb *sb)
 {
     free(sb->r);
-    free(sb->rdy);
     free(sb->lane);
     memset(sb, 0, sizeof *sb);
 }
@@ -38,16 +36,15 @@ void core_dpe_sb_reset(struct core_dpe_sb *sb)
         return;
     }
     memset(sb->r, 0, sb->nregs * sizeof *sb->r);
-    memset(sb->rdy, 0, sb->nregs * sizeof *sb->rdy);
 }
 
 /* Register r's stall time per side after its pending or shadow time moved:
  * a path stalls on its own pending bit or the other side's shadow bit. */
 static inline void sb_derive(struct core_dpe_sb *sb, unsigned r)
 {
-    const struct core_dpe_sbreg *e = &sb->r[r];
-    sb->rdy[r][0] = e->pend[0] > e->shadow[1] ? e->pend[0] : e->shadow[1];
-    sb->rdy[r][1] = e->pend[1] > e->shadow[0] ? e->pend[1] : e->shadow[0];
+    struct core_dpe_sbreg *e = &sb->r[r];
+    e->rdy[0] = e->pend[0] > e->shadow[1] ? e->pend[0] : e->shadow[1];
+    e->rdy[1] = e->pend[1] > e->shadow[0] ? e->pend[1] : e->shadow[0];
 }
 
 uint64_t core_dpe_sb_ready(const struct core_dpe_sb *sb, unsigned side,
@@ -66,7 +63,7 @@ uint64_t core_dpe_sb_ready(const struct core_dpe_sb *sb, unsigned side,
             }
             continue;
         }
-        uint64_t a = sb->rdy[r][side];
+        uint64_t a = sb->r[r].rdy[side];
         t = a > t ? a : t;
     }
     return t;

@@ -36,19 +36,17 @@ enum core_dpe_sched { CORE_DPE_FULL = 0, CORE_DPE_CONSTRAINED = 1 };
  * one time per register and lane (lane[r * 32 + l]): a path waits only for
  * writes to the threads it runs (no false dependency). */
 /* One register of the conservative scoreboard: the cycle its pending
- * write lands, per path side, and the shadow copies (one record, so a
- * check reads one cache line). */
+ * write lands, per path side, the shadow copies, and what a check reads:
+ * per side, the later of its pending and the other side's shadow time
+ * (one record, so a check and an update touch one cache line). */
 struct core_dpe_sbreg {
-    uint64_t pend[2], shadow[2];
+    uint64_t rdy[2], pend[2], shadow[2];
 };
 
 struct core_dpe_sb {
     unsigned nregs;
     bool optimistic;
     struct core_dpe_sbreg *r;   /* conservative: nregs records            */
-    uint64_t (*rdy)[2];         /* conservative: per register and side, the
-                                   later of its pending and the other side's
-                                   shadow time (what a check reads)        */
     uint64_t *lane;             /* optimistic: nregs x 32 lane times       */
 };
 
