@@ -4,7 +4,7 @@
 # adds matplotlib (results plots), `mk/deps.sh slurm` Slurm and munge
 # (make test-slurm).
 set -eu
-pkgs="build-essential make gcc g++ clang libclang-rt-14-dev verilator yosys libcmocka-dev python3 valgrind"
+pkgs="build-essential make gcc g++ clang libclang-rt-14-dev verilator yosys libcmocka-dev python3 valgrind ccache"
 for group in "$@"; do
   case $group in
     plot)  pkgs="$pkgs python3-matplotlib" ;;

@@ -32,13 +32,21 @@ for f in $csrc $tbsrc; do
       -D_POSIX_C_SOURCE=200809L -I. -Iinclude -Icsim -Itb "${defs[@]}" -c "$f" -o "$o"
   objs="$objs $(pwd)/$o"
 done
+# ccache (mk/deps.sh installs it): every build compiles the same Verilator
+# runtime and glue, which is most of a build's time; test-blocks and
+# mutants make dozens of builds (the cache lives in build/ccache)
+objcache=""
+if command -v ccache >/dev/null 2>&1; then
+  objcache=ccache
+  export CCACHE_DIR=${CCACHE_DIR:-$(pwd)/build/ccache}
+fi
 vflags="--cc --exe --build -j 1 --trace-fst --prefix Vtop --top-module $blk -Wno-fatal"
 [ "$mut" != 0 ] && vflags="$vflags -DMUTANT_$mut"
 [ "$cov" = cov ] && vflags="$vflags --coverage-line --coverage-toggle"
 # shellcheck disable=SC2086
 verilator $vflags $gparams -Mdir "$dir" -o tb \
   -CFLAGS "-I$(pwd)/tb -I$(pwd)/csim -I$(pwd)/include -DBLK=$blk '-DBLK_DEF=\"blocks/${blk}_ports.def\"'" \
-  -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1 -s" \
+  -MAKEFLAGS "OBJCACHE=$objcache OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1 -s" \
   $(pwd)/tb/vl_glue.cpp $objs $rtl rtl/lockstep.vlt >"$dir/build.log" 2>&1 \
   || { tail -30 "$dir/build.log" >&2; exit 1; }
 [ -x "$bin" ] || { echo "vl-build: $bin not built" >&2; exit 1; }
