@@ -232,6 +232,13 @@ int core_sm_launch_cta(struct core_sm *sm, const uint32_t ctaid[3], uint64_t now
 /* Runs one cycle at now: every scheduler issues at most one instruction.
  * Returns 0, or a non-zero ls_status on a warp failure (sm->err_slot). */
 int core_sm_cycle(struct core_sm *sm, uint64_t now);
+/* Structural hazard of issuing di from warp w at now: CORE_ST_NONE (with
+ * *unit_ix = the free pipeline, for pipelined units), CORE_ST_PIPE (every
+ * unit busy; *when = the first free) or CORE_ST_MEM (the warp's loads or
+ * the SM's memory queue full; *when = CORE_INF). */
+int core_sm_unit_wait(const struct core_sm *sm, const struct core_warp *w,
+                      const struct core_dinst *di, uint64_t now, uint64_t *when,
+                      int *unit_ix);
 /* Delivers a memory completion at now (releases load destinations). */
 void core_sm_resp(struct core_sm *sm, const struct core_mem_resp *r, uint64_t now);
 /* Pending request at the head of the SM's memory queue, or NULL. */

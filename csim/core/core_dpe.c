@@ -445,6 +445,9 @@ int core_dpe_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *wh
     unsigned first = constrained ? dw->sched : dw->last + 1u;
     unsigned nside = constrained ? 1 : np;
     int nfree = -1;             /* valid paths not at a CTA barrier (-1: not counted yet) */
+    int structural = CORE_ST_NONE;  /* a path blocked by a pipeline or the
+                                       memory queue (a cycle-by-cycle state
+                                       the caller must not sleep through) */
     for (unsigned j = 0, s = first; j < nside; j++, s++) {
         if (s >= np)
             s -= np;
@@ -484,6 +487,17 @@ int core_dpe_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *wh
             *when = t < *when ? t : *when;
             continue;
         }
+        /* each path is its own scheduler entry: one whose pipeline (or
+         * the memory queue) is busy leaves the choice to the other */
+        int ux;
+        int hz = core_sm_unit_wait(sm, w, di, now, &t, &ux);
+        if (hz != CORE_ST_NONE) {
+            if (reason == CORE_ST_BARRIER || t < *when)
+                reason = hz;
+            structural = hz;
+            *when = t < *when ? t : *when;
+            continue;
+        }
         dw->cur = (uint8_t)s;
         w->next_di = di;
         w->ibuf_ready = dw->ibuf_ready[s];
@@ -492,6 +506,12 @@ int core_dpe_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *wh
         mirror_path(sm, slot, &p);
         return CORE_ST_NONE;
     }
+    /* the caller sleeps a warp through BARRIER, IBUFFER and SCOREBOARD
+     * stalls until *when; a structurally blocked path may go earlier */
+    if (structural != CORE_ST_NONE &&
+        (reason == CORE_ST_BARRIER || reason == CORE_ST_IBUFFER ||
+         reason == CORE_ST_SCOREBOARD))
+        reason = structural;
     return reason;
 }
 

@@ -129,10 +129,11 @@ int core_dpe_kernel(struct core_dpe *d, const struct ptx_func *f, unsigned nregs
 void core_dpe_launch(struct core_sm *sm, unsigned slot, uint32_t valid, uint64_t now);
 /* Chooses the path of slot to issue at now (full scheduler: every path,
  * from the one after the path issued last, round robin; constrained: the
- * held path only) and readies
- * w->next_di and the instruction buffer fields for it. Returns
- * CORE_ST_NONE, or the stall (CORE_ST_IBUFFER, CORE_ST_SCOREBOARD,
- * CORE_ST_BARRIER) with *when = the cycle that may change it. */
+ * held path only): the first whose instruction buffer, scoreboard and
+ * pipeline (core_sm_unit_wait) are ready. Readies w->next_di and the
+ * instruction buffer fields for it. Returns CORE_ST_NONE, or the stall
+ * (CORE_ST_IBUFFER, CORE_ST_SCOREBOARD, CORE_ST_BARRIER, CORE_ST_PIPE,
+ * CORE_ST_MEM) with *when = the cycle that may change it. */
 int core_dpe_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *when);
 /* Executes the chosen path's instruction (values on the warp's registers
  * under the path mask; bra, exit, ret by the dual-path stack or the DWS

@@ -463,24 +463,31 @@ static int check_warp(struct core_sm *sm, struct core_warp *w, uint64_t now,
         *when = rdy;
         return CORE_ST_SCOREBOARD;
     }
-    if (di->unit <= CORE_U_TENSOR) {
-        uint64_t best = CORE_INF;
-        int ix = -1;
-        for (unsigned u = 0; u < sm->units[di->unit]; u++)
-            if (sm->unit_free[di->unit][u] < best) {
-                best = sm->unit_free[di->unit][u];
-                ix = (int)u;
-            }
-        if (best > now) {
-            *when = best;
-            return CORE_ST_PIPE;
+    return core_sm_unit_wait(sm, w, di, now, when, unit_ix);
+}
+
+int core_sm_unit_wait(const struct core_sm *sm, const struct core_warp *w,
+                      const struct core_dinst *di, uint64_t now, uint64_t *when,
+                      int *unit_ix)
+{
+    if (di->unit > CORE_U_TENSOR)
+        return CORE_ST_NONE;
+    uint64_t best = CORE_INF;
+    int ix = -1;
+    for (unsigned u = 0; u < sm->units[di->unit]; u++)
+        if (sm->unit_free[di->unit][u] < best) {
+            best = sm->unit_free[di->unit][u];
+            ix = (int)u;
         }
-        *unit_ix = ix;
-        if (di->unit == CORE_U_MEM &&
-            (w->npend >= CORE_MAX_PEND || sm->qn > 32)) {
-            *when = CORE_INF;       /* woken by a response or a queue pop */
-            return CORE_ST_MEM;
-        }
+    if (best > now) {
+        *when = best;
+        return CORE_ST_PIPE;
+    }
+    *unit_ix = ix;
+    if (di->unit == CORE_U_MEM &&
+        (w->npend >= CORE_MAX_PEND || sm->qn > 32)) {
+        *when = CORE_INF;       /* woken by a response or a queue pop */
+        return CORE_ST_MEM;
     }
     return CORE_ST_NONE;
 }
