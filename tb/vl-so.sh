@@ -37,6 +37,15 @@ if [ -f "$so" ]; then
 fi
 log=$out/build.log
 : >"$log"
+# ccache where installed (mk/deps.sh installs it): mutants and parameter
+# sets of one block share most of the generated C++ and the glue
+cc=()
+objcache=""
+if command -v ccache >/dev/null 2>&1; then
+  cc=(ccache)
+  objcache=ccache
+  export CCACHE_DIR=${CCACHE_DIR:-$root/build/ccache}
+fi
 # 1. the ports and parameters, checked before anything is compiled
 rm -rf "$out/xml"
 if ! verilator --xml-only --top-module "$blk" -Wno-fatal "${gparams[@]}" \
@@ -50,7 +59,7 @@ python3 "$root/tb/vl-ports.py" "$out/xml/V$blk.xml" "$blk" "$rtl" "$ports" "${gp
 vi=$(verilator --getenv VERILATOR_ROOT)/include
 if ! verilator --cc --build -j 2 -O3 --x-assign fast --x-initial fast \
      --trace-fst --prefix Vtop --top-module "$blk" -Wno-fatal "${gparams[@]}" \
-     -CFLAGS -fPIC -MAKEFLAGS "OPT_FAST=-O2 OPT_SLOW=-O1 OPT_GLOBAL=-O2" \
+     -CFLAGS -fPIC -MAKEFLAGS "OBJCACHE=$objcache OPT_FAST=-O2 OPT_SLOW=-O1 OPT_GLOBAL=-O2" \
      -Mdir "$out/obj" "$rtl" "${helpers[@]}" "$root/rtl/lockstep.vlt" >>"$log" 2>&1; then
   echo "vl-so: verilating $rtl failed (log: $log):" >&2
   tail -20 "$log" >&2
@@ -69,7 +78,7 @@ mkdir -p "$rt"
   done
 ) 8>"$rt/.lock" || { echo "vl-so: building the Verilator runtime failed (log: $log)" >&2; tail -20 "$log" >&2; exit 1; }
 # 4. the generic glue for this block, linked into one shared object
-if ! { g++ -fPIC -O2 -std=c++14 -I"$out/obj" -I"$vi" -I"$vi/vltstd" -I"$root/tb" \
+if ! { "${cc[@]}" g++ -fPIC -O2 -std=c++14 -I"$out/obj" -I"$vi" -I"$vi/vltstd" -I"$root/tb" \
          -I"$root/csim" -I"$root/include" -DVM_TRACE=1 -DVM_TRACE_FST=1 \
          -DVM_COVERAGE=0 -DBLK="$blk" "-DBLK_DEF=\"blocks/${blk}_ports.def\"" \
          -c "$root/tb/vl_glue.cpp" -o "$out/glue.o" &&
