@@ -41,7 +41,7 @@ UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 TEST_TARGETS := test-unit test-workloads test-asan
 ALL_TARGETS  := $(LIB) $(CLI)
 
-.PHONY: all deps run replay opcodes-ptx test test-unit test-workloads test-asan bench ptx clean
+.PHONY: all deps run replay opcodes-ptx test test-unit test-workloads test-asan test-times bench ptx clean
 default: all
 
 -include mk/*.mk
@@ -138,6 +138,10 @@ test-asan: deps
 	  OPT="-O1 -g -fno-omit-frame-pointer" \
 	  SAN="-fsanitize=address,undefined -fno-sanitize-recover=all" \
 	  test-unit test-workloads
+
+# Each test group alone, timed (longest first): which one to shorten.
+test-times: deps
+	@bash tools/test-times.sh $(TEST_TARGETS)
 
 bench: deps $(CLI)
 	@bash tests/bench.sh $(CLI) $(BUILD)/bench.json

@@ -95,7 +95,7 @@ module bgp #(
     // L-LO high ones), not a shifter.
     localparam integer LO = L / 2;
     localparam integer HI = L - LO;
-    wire [M-1:0] setv;
+    reg [M-1:0] setv;
     genvar g, j;
     generate
         wire [K*(1<<LO)-1:0] plo;
@@ -108,15 +108,17 @@ module bgp #(
                 assign phi[g*(1<<HI) + j] = eh[g*L + LO +: HI] == j;
             end
         end
-        for (j = 0; j < M; j = j + 1) begin : g_set
-            wire [K-1:0] hitk;
-            for (g = 0; g < K; g = g + 1) begin : g_k
-                assign hitk[g] = plo[g*(1<<LO) + (j % (1 << LO))] &
-                                 phi[g*(1<<HI) + (j / (1 << LO))];
-            end
-            assign setv[j] = |hitk;
-        end
     endgenerate
+    // (a loop, not M x K generated assigns: the same gates, and Verilator
+    // keeps it a loop instead of emitting code per bit)
+    integer sj, sg;
+    always @* begin
+        setv = {M{1'b0}};
+        for (sj = 0; sj < M; sj = sj + 1)
+            for (sg = 0; sg < K; sg = sg + 1)
+                setv[sj] = setv[sj] | (plo[sg*(1<<LO) + (sj % (1 << LO))] &
+                                       phi[sg*(1<<HI) + (sj / (1 << LO))]);
+    end
 
     // Eviction bookkeeping.
     wire fg_loc = {29'd0, e_used_i} < TH_FG;
