@@ -566,6 +566,8 @@ static unsigned mem_issue(struct core_sm *sm, unsigned slot, const struct core_d
         q.bytes = lines[i].bytes;
         q.pc = sm->mem_pc;
         q.prio = core_pca_token(sm, slot);
+        q.nlines = (uint8_t)(n < 255 ? n : 255);
+        q.first = i == 0;
         push_req(sm, &q);
     }
     return n > ii ? n : ii;
