@@ -90,10 +90,19 @@ ls_status gpu_cosim_init(ls_gpu *gpu, const ls_config *lc)
     /* issue 19's hardware milestone: the keys exist so configs and sweeps can
      * name them; a value that is not built yet is an error, never a silent
      * baseline run */
-    if (gpu->tcfg.affine_mode != 0)
-        return GPU_FAIL(gpu, LS_ERR_INVALID, "affine.mode=%s is not modelled yet "
-                        "(docs/dac.md): use affine.mode=off",
-                        gpu->tcfg.affine_mode == 1 ? "dac" : "cae");
+    if (gpu->tcfg.affine_mode == 1)
+        return GPU_FAIL(gpu, LS_ERR_INVALID, "affine.mode=dac is not modelled yet "
+                        "(docs/dac.md): use affine.mode=off or cae");
+    /* CAE keeps register classes per warp and shortens the pipeline
+     * occupancy G-Scalar's scalar execution shortens */
+    if (gpu->tcfg.affine_mode == 2 && (gpu->tcfg.gscalar_scalar || gpu->tcfg.gscalar_compress))
+        return GPU_FAIL(gpu, LS_ERR_INVALID, "affine.mode=cae with gscalar.scalar or "
+                        "gscalar.compress is not modelled: both decide one-lane execution "
+                        "(docs/dac.md): choose one");
+    if (gpu->tcfg.affine_mode == 2 && (gpu->tcfg.simt_compaction || gpu->tcfg.simt_paths))
+        return GPU_FAIL(gpu, LS_ERR_INVALID, "affine.mode=cae with simt.compaction or "
+                        "simt.paths is not modelled: its register classes are per warp "
+                        "of one stack (docs/dac.md)");
     /* build and load now what the SMs will need: errors belong to creation */
     for (int b = 0; b < LS_BLK_COUNT; b++) {
         const struct cosim_desc *d = cosim_desc_by_id(b);
@@ -597,6 +606,13 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
             core_rvc_stats(&sm->rvc, stats);
             core_tbc_stats(&sm->tbc, i == 0, stats);
             core_dpe_stats(&sm->dpe, i == 0, stats);
+            if (sm->cae.on) {   /* every member of ls_cae_stats is a uint64_t */
+                uint64_t *xa = (uint64_t *)&stats->cae;
+                const uint64_t *xs = (const uint64_t *)&sm->cae.st;
+                for (size_t j = 0; j < sizeof stats->cae / sizeof *xa; j++)
+                    xa[j] += xs[j];
+                stats->cae.launches = 1;
+            }
         }
         gpu_energy_gscalar(&gpu->tcfg, stats);
         if (gpu->mem)
