@@ -149,9 +149,9 @@ unsigned mem_mta_train(struct mem_mta *t, uint32_t pc, uint16_t warp, uint64_t l
 {
     if (!t->npws)
         return 0;
-    while (t->period && now >= t->next_period) {
+    if (t->period && now >= t->next_period) {   /* an idle stretch is one period */
         mem_mta_throttle(t);
-        t->next_period += t->period;
+        t->next_period = now - now % t->period + t->period;
     }
     t->st.trained++;
     if (nlines > t->max_lines)

@@ -77,7 +77,7 @@ int mem_mta_init(struct mem_mta *t, const struct cfg *c, unsigned line, char *er
 void mem_mta_free(struct mem_mta *t);
 /* Trains t on a load instruction of warp at pc whose first line is
  * line_addr and which touches nlines lines, at core cycle now (a throttle
- * period may end first). Writes up to cap candidates (distinct lines, not
+ * period may end first; periods without training count as one). Writes up to cap candidates (distinct lines, not
  * among the instruction's own) into out and returns how many: from the
  * promoted stride of pc, else the warp's trained stride, else the trained
  * inter-warp stride; none while the throttle holds the degree at 0. */
