@@ -279,6 +279,49 @@ typedef struct ls_pca_stats {
     uint64_t deprio_accesses, deprio_hits;   /* loads of the other warps      */
     uint64_t bypassed;                       /* line misses that did not allocate */
 } ls_pca_stats;
+/* MTA, the many-thread-aware L1D prefetcher (prefetch = mta; docs/dac.md
+ * "Comparison points", docs/stats.md); all zero with prefetch = off. Every
+ * member is a uint64_t counter (ls_stats_add sums them). */
+typedef struct ls_mta_stats {
+    uint64_t launches;           /* launches with prefetch = mta              */
+    uint64_t trained;            /* load instructions the tables trained on   */
+    uint64_t candidates;         /* lines predicted                           */
+    uint64_t issued;             /* prefetches sent below (an L1D line each)  */
+    uint64_t issued_by[3];       /* of those by table: [0] promoted (GS),
+                                    [1] per-warp stride (PWS), [2] inter-warp (IP) */
+    uint64_t redundant;          /* candidates already in the L1D or pending  */
+    uint64_t dropped;            /* candidates refused: MSHR reserve, request
+                                    port or no replaceable way                */
+    uint64_t useful;             /* prefetched lines a demand load referenced */
+    uint64_t late;               /* of those, the load came while the prefetch
+                                    was in flight (merged into its MSHR)      */
+    uint64_t unused;             /* prefetched lines evicted or invalidated at
+                                    kernel end never referenced               */
+    uint64_t uncovered;          /* demand load misses no prefetch covered    */
+    uint64_t throttle_down, throttle_up; /* degree changes of the throttle   */
+    uint64_t periods, degree_sum; /* throttle periods ended; their new degrees
+                                    summed (mean degree = degree_sum / periods) */
+} ls_mta_stats;
+
+/* CAE, compact affine execution (affine.mode = cae; docs/dac.md
+ * "Comparison points", docs/stats.md); all zero otherwise. Every member is
+ * a uint64_t counter (ls_stats_add sums them). */
+typedef struct ls_cae_stats {
+    uint64_t launches;           /* launches with affine.mode = cae           */
+    uint64_t insts;              /* warp instructions issued                  */
+    uint64_t compact[3];         /* of those run compactly (one lane-cycle),
+                                    by pipeline: [0] ALU, [1] SFU, [2] MEM    */
+    uint64_t compact_affine;     /* of the compact ones, with an affine (not
+                                    only uniform) source                      */
+    uint64_t fallback;           /* compact by their sources, but the result
+                                    of a widening op was not affine: re-run on
+                                    every lane                                */
+    uint64_t writes;             /* register writes by full-warp ALU, SFU and
+                                    MEM instructions                          */
+    uint64_t writes_uniform;     /* of those, one value in every lane         */
+    uint64_t writes_affine;      /* of those, base + lane x stride, stride != 0 */
+} ls_cae_stats;
+
 /* Thread-block compaction (docs/compaction.md), timing mode with
  * simt.compaction != none; all zero otherwise. Every member is a uint64_t
  * counter (ls_stats_add sums them). NW sums are over compaction points. */
@@ -372,6 +415,8 @@ typedef struct ls_stats {
     ls_gscalar_stats gscalar;    /* G-Scalar RF compression (timing mode)     */
     ls_power_stats power;        /* DRAM and system energy (timing mode)      */
     ls_pca_stats pca;            /* PCA at the L1D (timing mode, pca.tokens)  */
+    ls_mta_stats mta;            /* MTA prefetcher (timing, prefetch = mta)   */
+    ls_cae_stats cae;            /* compact affine execution (affine.mode=cae) */
     ls_compaction_stats compaction; /* thread-block compaction (timing mode)  */
     int compaction_scheme;       /* simt.compaction: 0 none, 1 tbc, 2 tbc_plus,
                                     3 capri, 4 ideal                          */

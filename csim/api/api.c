@@ -530,6 +530,17 @@ void ls_stats_add(ls_stats *acc, const ls_stats *s, unsigned warp_size)
     acc->pca.deprio_accesses += s->pca.deprio_accesses;
     acc->pca.deprio_hits += s->pca.deprio_hits;
     acc->pca.bypassed += s->pca.bypassed;
+    {
+        /* every member of ls_mta_stats and ls_cae_stats is a uint64_t counter */
+        uint64_t *ka = (uint64_t *)&acc->cae;
+        const uint64_t *ks = (const uint64_t *)&s->cae;
+        for (size_t i = 0; i < sizeof s->cae / sizeof *ks; i++)
+            ka[i] += ks[i];
+        uint64_t *xa = (uint64_t *)&acc->mta;
+        const uint64_t *xs = (const uint64_t *)&s->mta;
+        for (size_t i = 0; i < sizeof s->mta / sizeof *xs; i++)
+            xa[i] += xs[i];
+    }
     for (unsigned k = 0; k < 2; k++) {
         ls_dram_class *x = &acc->dram.by_size[k];
         const ls_dram_class *y = &s->dram.by_size[k];

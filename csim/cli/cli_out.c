@@ -358,6 +358,58 @@ static void json_pca(FILE *f, int in, const ls_stats *s)
     fprintf(f, ", \"bypassed\": %llu},\n", (unsigned long long)p->bypassed);
 }
 
+/* "mta": the MTA prefetcher (prefetch = mta; docs/stats.md): prefetches
+ * issued (by table), useful, late, unused, accuracy (useful / issued) and
+ * coverage (useful / (useful + uncovered demand misses)); only when on. */
+static void json_mta(FILE *f, int in, const ls_stats *s)
+{
+    const ls_mta_stats *p = &s->mta;
+    if (!s->cycles || !p->launches)
+        return;
+    fprintf(f, "%*s\"mta\": {\"launches\": %llu, \"trained\": %llu, \"candidates\": %llu, "
+            "\"issued\": %llu, \"issued_gs\": %llu, \"issued_pws\": %llu, \"issued_ip\": %llu, "
+            "\"redundant\": %llu, \"dropped\": %llu, \"useful\": %llu, \"late\": %llu, "
+            "\"unused\": %llu, \"uncovered\": %llu, \"accuracy\": ", in, "",
+            (unsigned long long)p->launches, (unsigned long long)p->trained,
+            (unsigned long long)p->candidates, (unsigned long long)p->issued,
+            (unsigned long long)p->issued_by[0], (unsigned long long)p->issued_by[1],
+            (unsigned long long)p->issued_by[2], (unsigned long long)p->redundant,
+            (unsigned long long)p->dropped, (unsigned long long)p->useful,
+            (unsigned long long)p->late, (unsigned long long)p->unused,
+            (unsigned long long)p->uncovered);
+    json_num(f, ratio(p->useful, p->issued));
+    fprintf(f, ", \"coverage\": ");
+    json_num(f, ratio(p->useful, p->useful + p->uncovered));
+    fprintf(f, ", \"throttle_down\": %llu, \"throttle_up\": %llu, \"mean_degree\": ",
+            (unsigned long long)p->throttle_down, (unsigned long long)p->throttle_up);
+    json_num(f, ratio(p->degree_sum, p->periods));
+    fprintf(f, "},\n");
+}
+
+/* "cae": compact affine execution (affine.mode = cae; docs/stats.md):
+ * compact instructions by pipeline, their fraction of the warp
+ * instructions, affine register writes; only when on. */
+static void json_cae(FILE *f, int in, const ls_stats *s)
+{
+    const ls_cae_stats *p = &s->cae;
+    if (!s->cycles || !p->launches)
+        return;
+    uint64_t comp = p->compact[0] + p->compact[1] + p->compact[2];
+    fprintf(f, "%*s\"cae\": {\"launches\": %llu, \"insts\": %llu, \"compact\": %llu, "
+            "\"compact_alu\": %llu, \"compact_sfu\": %llu, \"compact_mem\": %llu, "
+            "\"compact_affine\": %llu, \"fallback\": %llu, \"compact_fraction\": ", in, "",
+            (unsigned long long)p->launches, (unsigned long long)p->insts,
+            (unsigned long long)comp, (unsigned long long)p->compact[0],
+            (unsigned long long)p->compact[1], (unsigned long long)p->compact[2],
+            (unsigned long long)p->compact_affine, (unsigned long long)p->fallback);
+    json_num(f, ratio(comp, p->insts));
+    fprintf(f, ", \"writes\": %llu, \"writes_uniform\": %llu, \"writes_affine\": %llu, "
+            "\"affine_write_fraction\": ", (unsigned long long)p->writes,
+            (unsigned long long)p->writes_uniform, (unsigned long long)p->writes_affine);
+    json_num(f, ratio(p->writes_uniform + p->writes_affine, p->writes));
+    fprintf(f, "},\n");
+}
+
 /* The statistics members shared by a workload object and a launch object
  * (each line ends with a comma: more members follow). */
 static void json_stats(FILE *f, int in, const ls_stats *s)
@@ -421,6 +473,8 @@ static void json_stats(FILE *f, int in, const ls_stats *s)
     fprintf(f, ", \"leaning\": \"%s\"},\n", avg > 2.0 ? "cg" : "fg");
     json_power(f, in, s);
     json_pca(f, in, s);
+    json_mta(f, in, s);
+    json_cae(f, in, s);
     if (s->printf_calls || s->printf_dropped || s->malloc_calls || s->free_calls)
         fprintf(f, "%*s\"devrt\": {\"printf_calls\": %llu, \"printf_bytes\": %llu, "
                 "\"printf_dropped\": %llu, \"malloc_calls\": %llu, "

@@ -17,6 +17,7 @@
 #include "core/core_rvc.h"
 #include "core/core_tbc.h"
 #include "core/core_dpe.h"
+#include "core/core_cae.h"
 #include "simt/simt.h"
 
 #define CORE_INF UINT64_MAX
@@ -185,6 +186,7 @@ struct core_sm {
     struct core_dpe dpe;        /* dual-path execution (simt.paths)        */
     unsigned gs_ii;             /* cycles of the instruction in issue when it
                                    runs as scalar (gscalar.scalar), else 0 */
+    struct core_cae cae;        /* compact affine execution (affine.mode=cae) */
     /* failure detail */
     int err_slot;
 };

@@ -22,6 +22,8 @@ struct core_mem_req {
     uint16_t bytes;         /* bytes actually accessed in the line          */
     uint32_t pc;            /* PTX source line of the instruction (LAMAR SPP) */
     uint8_t  prio;          /* PCA: the warp holds a token (docs/pca.md)    */
+    uint8_t  nlines;        /* lines of the instruction (MTA: its footprint) */
+    uint8_t  first;         /* the instruction's first (lowest-lane) line   */
 };
 
 /* Completion of a request: the data (or the write acknowledgement) for tag

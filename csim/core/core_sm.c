@@ -95,6 +95,7 @@ void core_sm_free(struct core_sm *sm)
     core_rvc_free(&sm->rvc);
     core_tbc_free(&sm->tbc);
     core_dpe_free(&sm->dpe);
+    core_cae_free(&sm->cae);
     memset(sm, 0, sizeof *sm);
 }
 
@@ -119,6 +120,13 @@ int core_sm_kernel(struct core_sm *sm, const struct core_kernel *k, uint64_t now
         free(sm->w[i].reg_ready);
         sm->w[i].reg_ready = calloc(nr, sizeof *sm->w[i].reg_ready);
         if (!sm->w[i].reg_ready)
+            return -1;
+    }
+    /* CAE (affine.mode = cae): register classes per slot, statistics per
+     * launch */
+    if (sm->c->affine_mode == 2) {
+        char cerr[128];
+        if (core_cae_init(&sm->cae, sm->nslots, nr, cerr, sizeof cerr) != 0)
             return -1;
     }
     memset(sm->unit_free, 0, sizeof sm->unit_free);
@@ -253,6 +261,7 @@ int core_sm_launch_cta(struct core_sm *sm, const uint32_t ctaid[3], uint64_t now
         if (simt_warp_start(s, k->mod, k->f, valid, k->sym1, k->frame0) != 0 ||
             core_rvc_frame_start(&sm->rvc, slot, 0, k->f->nregs) != 0)
             return -1;
+        core_cae_warp_start(&sm->cae, slot);
         w->cta = (int32_t)ci;
         w->next_di = peek_di(sm, w);
         w->age = sm->age_next++;
@@ -573,6 +582,8 @@ static unsigned mem_issue(struct core_sm *sm, unsigned slot, const struct core_d
         q.bytes = lines[i].bytes;
         q.pc = sm->mem_pc;
         q.prio = core_pca_token(sm, slot);
+        q.nlines = (uint8_t)(n < 255 ? n : 255);
+        q.first = i == 0;
         push_req(sm, &q);
     }
     return n > ii ? n : ii;
@@ -653,6 +664,16 @@ static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
             gs_cls = core_gs_classify(&sm->rvc, rf, &rf->insts[rpc], di->unit, m,
                                       &gs_halves);
     }
+    /* CAE: the instruction about to run (docs/dac.md "Comparison points") */
+    const struct ptx_func *cf = NULL;
+    unsigned cframe = 0;
+    int32_t cpc = 0;
+    if (sm->cae.on && w->sw.sp) {
+        const struct simt_entry *t = &w->sw.stack[w->sw.sp - 1];
+        cframe = t->frame;
+        cf = w->sw.frames[cframe].func;
+        cpc = t->npc;
+    }
     enum simt_rc rc = SIMT_RC_OK;
     uint64_t tbc_done = 0;      /* TBC: home slots whose CTA finished */
     if (sm->tbc.active) {
@@ -697,6 +718,11 @@ static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
         if (e)
             return e;
         sm->gs_ii = gs_run ? core_gs_ii(gs_cls, gs_halves, sm->lanes[di->unit]) : 0;
+    }
+    if (cf) {   /* CAE: a compact instruction takes one lane-cycle (G-Scalar's) */
+        bool compact = core_cae_retire(&sm->cae, slot, &w->sw, cframe, cf, cpc, di->unit,
+                                       w->sw.res.active);
+        sm->gs_ii = compact ? core_gs_ii(LS_GS_ALU + di->unit, 0, sm->lanes[di->unit]) : 0;
     }
     sm->st.issued++;
     w->next_di = peek_di(sm, w);

@@ -90,13 +90,19 @@ ls_status gpu_cosim_init(ls_gpu *gpu, const ls_config *lc)
     /* issue 19's hardware milestone: the keys exist so configs and sweeps can
      * name them; a value that is not built yet is an error, never a silent
      * baseline run */
-    if (gpu->tcfg.affine_mode != 0)
-        return GPU_FAIL(gpu, LS_ERR_INVALID, "affine.mode=%s is not modelled yet "
-                        "(docs/dac.md): use affine.mode=off",
-                        gpu->tcfg.affine_mode == 1 ? "dac" : "cae");
-    if (gpu->tcfg.prefetch != 0)
-        return GPU_FAIL(gpu, LS_ERR_INVALID, "prefetch=mta is not modelled yet "
-                        "(docs/dac.md): use prefetch=off");
+    if (gpu->tcfg.affine_mode == 1)
+        return GPU_FAIL(gpu, LS_ERR_INVALID, "affine.mode=dac is not modelled yet "
+                        "(docs/dac.md): use affine.mode=off or cae");
+    /* CAE keeps register classes per warp and shortens the pipeline
+     * occupancy G-Scalar's scalar execution shortens */
+    if (gpu->tcfg.affine_mode == 2 && (gpu->tcfg.gscalar_scalar || gpu->tcfg.gscalar_compress))
+        return GPU_FAIL(gpu, LS_ERR_INVALID, "affine.mode=cae with gscalar.scalar or "
+                        "gscalar.compress is not modelled: both decide one-lane execution "
+                        "(docs/dac.md): choose one");
+    if (gpu->tcfg.affine_mode == 2 && (gpu->tcfg.simt_compaction || gpu->tcfg.simt_paths))
+        return GPU_FAIL(gpu, LS_ERR_INVALID, "affine.mode=cae with simt.compaction or "
+                        "simt.paths is not modelled: its register classes are per warp "
+                        "of one stack (docs/dac.md)");
     /* build and load now what the SMs will need: errors belong to creation */
     for (int b = 0; b < LS_BLK_COUNT; b++) {
         const struct cosim_desc *d = cosim_desc_by_id(b);
@@ -408,10 +414,13 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
     ls_dram_stats dra;
     uint64_t open_a = 0;
     ls_pca_stats pca_a;
+    ls_mta_stats mta_a;
     memset(&pca_a, 0, sizeof pca_a);
+    memset(&mta_a, 0, sizeof mta_a);
     if (gpu->mem) {
         mem_stats(gpu->mem, &l1a, &l2a, &dra);
         mem_pca_stats(gpu->mem, &pca_a);
+        mem_mta_stats(gpu->mem, &mta_a);
         open_a = mem_dram_open_ticks(gpu->mem, now);
     }
     uint64_t total = (uint64_t)grid.x * grid.y * grid.z, next_cta = 0;
@@ -597,6 +606,13 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
             core_rvc_stats(&sm->rvc, stats);
             core_tbc_stats(&sm->tbc, i == 0, stats);
             core_dpe_stats(&sm->dpe, i == 0, stats);
+            if (sm->cae.on) {   /* every member of ls_cae_stats is a uint64_t */
+                uint64_t *xa = (uint64_t *)&stats->cae;
+                const uint64_t *xs = (const uint64_t *)&sm->cae.st;
+                for (size_t j = 0; j < sizeof stats->cae / sizeof *xa; j++)
+                    xa[j] += xs[j];
+                stats->cae.launches = 1;
+            }
         }
         gpu_energy_gscalar(&gpu->tcfg, stats);
         if (gpu->mem)
@@ -631,6 +647,14 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
         stats->pca.deprio_accesses -= pca_a.deprio_accesses;
         stats->pca.deprio_hits -= pca_a.deprio_hits;
         stats->pca.bypassed -= pca_a.bypassed;
+        /* every member of ls_mta_stats is a uint64_t counter; the sweep at
+         * kernel end counted the resident unused prefetches */
+        mem_mta_stats(gpu->mem, &stats->mta);
+        uint64_t *mo = (uint64_t *)&stats->mta;
+        const uint64_t *ma = (const uint64_t *)&mta_a;
+        for (size_t i = 0; i < sizeof stats->mta / sizeof *mo; i++)
+            mo[i] -= ma[i];
+        stats->mta.launches = c->prefetch == 1;
         stats->ipc = stats->cycles ? (double)stats->warp_insts / (double)stats->cycles : 0;
         stats->simd_util = stats->warp_insts
             ? (double)stats->thread_insts / ((double)stats->warp_insts * EXEC_WARP) : 0.0;

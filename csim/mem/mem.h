@@ -69,6 +69,9 @@ void mem_stats(const struct mem_sys *m, ls_cache_stats *l1d, ls_cache_stats *l2,
  * watchdog reports) into buf; returns the snprintf-style length. */
 int mem_describe(const struct mem_sys *m, char *buf, size_t n);
 
+/* MTA prefetcher figures (prefetch = mta; docs/dac.md) summed over the
+ * L1Ds since creation into *out (launches left 0). */
+void mem_mta_stats(const struct mem_sys *m, ls_mta_stats *out);
 /* PCA figures (docs/pca.md) summed over the L1Ds since creation into *out. */
 void mem_pca_stats(const struct mem_sys *m, ls_pca_stats *out);
 /* Channel DRAM clocks before core cycle now during which a channel had a

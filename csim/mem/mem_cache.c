@@ -102,6 +102,8 @@ void mem_cache_evict(struct mem_cache *c, struct mem_line *l)
     c->st.evictions++;
     c->st.used_sectors_hist[mem_popcount8(l->used)]++;
     c->st.pred_nref += mem_popcount8(l->pnr);
+    c->pf_unused += l->pf;
+    l->pf = 0;
     l->present = 0;
     l->valid = l->used = l->dirty = 0;
     l->fdem = l->fnpr = l->fprd = l->pnr = 0;
@@ -115,6 +117,7 @@ void mem_cache_fill_line(struct mem_cache *c, struct mem_line *l, uint64_t addr)
     l->valid = l->used = l->dirty = 0;
     l->fdem = l->fnpr = l->fprd = l->pnr = 0;
     l->deprio = 0;
+    l->pf = 0;
     l->trig = 0;
     l->mshr = MEM_NONE;
     mem_cache_touch(c, l);
@@ -150,6 +153,8 @@ void mem_cache_sweep(struct mem_cache *c)
             continue;
         c->st.used_sectors_hist[mem_popcount8(l->used)]++;
         c->st.pred_nref += mem_popcount8(l->pnr);
+        c->pf_unused += l->pf;
+        l->pf = 0;
         l->present = 0;
         l->valid = l->used = l->dirty = 0;
         l->fdem = l->fnpr = l->fprd = l->pnr = 0;

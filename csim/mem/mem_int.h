@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "mem/mem.h"
+#include "mem/mem_mta.h"
 
 #define MEM_NONE (-1)
 #define MEM_PKT_HDR 8u            /* request/ack header bytes on the icnt   */
@@ -31,6 +32,7 @@ struct mem_line {
      * referenced; the SPP table entry that predicted the line */
     uint8_t fdem, fnpr, fprd, pnr;
     uint8_t deprio;       /* PCA: allocated by a warp without a token (L1D)  */
+    uint8_t pf;           /* MTA: a prefetch allocated it, not yet referenced */
     uint32_t trig;
 };
 
@@ -39,6 +41,7 @@ struct mem_cache {
     struct mem_line *lines;   /* sets * assoc                               */
     uint64_t clock;           /* LRU stamp source                           */
     ls_cache_stats st;
+    uint64_t pf_unused;       /* MTA: prefetched lines dropped unreferenced */
 };
 
 /* Sets up an empty cache of size bytes; size 0 gives sets == 0 (no cache).
@@ -170,6 +173,8 @@ struct mem_sm {
     uint64_t req_port, rep_port;    /* icnt tick at which the port is free  */
     struct mem_resp_ev *resp; size_t nresp, capresp;   /* min-heap by due   */
     ls_pca_stats pca;               /* PCA at this L1D (pca.tokens > 0)     */
+    struct mem_mta mta;             /* MTA prefetcher (prefetch = mta)      */
+    uint64_t pf_seen;               /* l1.pf_unused already given to mta    */
 };
 
 /* ---- per partition: L2 slice + DRAM channel ---- */

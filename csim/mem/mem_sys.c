@@ -180,6 +180,9 @@ static int sm_init(struct mem_sys *m, struct mem_sm *s, char *err, size_t errlen
         s->mshr_free[s->nmshr_free++] = (int32_t)(nm - 1 - i);
     for (unsigned i = 0; i < nw; i++)
         s->wt_free[s->nwt_free++] = (int32_t)(nw - 1 - i);
+    if (c->prefetch == 1 && s->l1.sets &&
+        mem_mta_init(&s->mta, c, (unsigned)c->l1d_line, err, errlen))
+        return -1;
     return 0;
 }
 
@@ -247,6 +250,7 @@ void mem_sys_free(struct mem_sys *m)
     for (unsigned i = 0; m->sm && i < m->nsms; i++) {
         struct mem_sm *s = &m->sm[i];
         mem_cache_free(&s->l1);
+        mem_mta_free(&s->mta);
         free(s->mshr);
         free(s->mshr_free);
         free(s->wt);
@@ -346,7 +350,57 @@ static void pca_count(const struct mem_sys *m, struct mem_sm *s, const struct co
     }
 }
 
-static bool l1_read(struct mem_sys *m, struct mem_sm *s, const struct core_mem_req *r, uint64_t now)
+/* MTA (docs/dac.md "Comparison points"): a prefetch of line la for the
+ * warp and pc of r, at now: allocates an L1D line (whole line, marked pf)
+ * and an MSHR without waiters when one beyond mta.mshr_reserve is free and
+ * the request port takes it; a line already present or pending is
+ * redundant. The victim's eviction goes to the GDU as a demand miss's
+ * would; the fetch itself does not ask the GDU (the prefetcher chose it). */
+static void mta_prefetch(struct mem_sys *m, struct mem_sm *s, const struct core_mem_req *r,
+                         uint64_t la, unsigned src, uint64_t now)
+{
+    unsigned set = (unsigned)((la / s->l1.line) % s->l1.sets);
+    if (mem_cache_find(&s->l1, set, la)) {
+        s->mta.st.redundant++;
+        return;
+    }
+    struct mem_line *v;
+    if (s->nmshr_free <= (unsigned)m->c.mta_mshr_reserve || !port_ok(m, s, now) ||
+        !(v = mem_cache_victim(&s->l1, set))) {
+        s->mta.st.dropped++;
+        return;
+    }
+    if (v->present)
+        mem_gdu_step(m, &s->gdu, &s->l1.st, now, 0, 0, 0, v);
+    mem_cache_fill_line(&s->l1, v, la);
+    v->pf = 1;
+    int32_t msi = s->mshr_free[--s->nmshr_free];
+    s->mshr[msi] = (struct mem_l1_mshr){.line = (int32_t)(v - s->l1.lines), .head = MEM_NONE, .tail = MEM_NONE};
+    v->mshr = msi;
+    struct core_mem_req q = *r;
+    q.line_addr = la;
+    q.tag = 0;
+    uint8_t all = (uint8_t)((1u << s->l1.nsec) - 1u);
+    if (!send_read(m, s, msi, &q, all, now + (uint64_t)m->c.l1d_latency)) {
+        m->failed = true;
+        return;
+    }
+    mem_mta_issued(&s->mta, src);
+}
+
+/* MTA: trains the tables on load r (its first line, accepted) and issues
+ * their candidates. */
+static void mta_train(struct mem_sys *m, struct mem_sm *s, const struct core_mem_req *r, uint64_t now)
+{
+    mem_mta_unused(&s->mta, s->l1.pf_unused - s->pf_seen);
+    s->pf_seen = s->l1.pf_unused;
+    struct mem_mta_cand c[64];
+    unsigned n = mem_mta_train(&s->mta, r->pc, r->warp, r->line_addr, r->nlines, now, c, 64);
+    for (unsigned i = 0; i < n; i++)
+        mta_prefetch(m, s, r, c[i].line, c[i].src, now);
+}
+
+static bool l1_demand(struct mem_sys *m, struct mem_sm *s, const struct core_mem_req *r, uint64_t now)
 {
     uint8_t need = r->sector_mask;
     uint64_t t = now + (uint64_t)m->c.l1d_latency;
@@ -363,6 +417,10 @@ static bool l1_read(struct mem_sys *m, struct mem_sm *s, const struct core_mem_r
     if (l && (l->valid & need) == need) {
         s->l1.st.accesses++;
         s->l1.st.hits++;
+        if (l->pf) {
+            mem_mta_useful(&s->mta, false);
+            l->pf = 0;
+        }
         pca_count(m, s, r, true);
         mem_cache_ref(&s->l1, l, need);
         mem_cache_touch(&s->l1, l);
@@ -378,6 +436,12 @@ static bool l1_read(struct mem_sys *m, struct mem_sm *s, const struct core_mem_r
         s->l1.st.accesses++;
         s->l1.st.misses++;
         s->l1.st.mshr_merges++;
+        if (l->pf) {
+            mem_mta_useful(&s->mta, true);
+            l->pf = 0;
+        } else if (s->mta.npws) {
+            s->mta.st.uncovered++;
+        }
         s->l1.st.sector_misses += mem_popcount8(missing);
         pca_count(m, s, r, false);
         mem_cache_ref(&s->l1, l, need);
@@ -403,6 +467,8 @@ static bool l1_read(struct mem_sys *m, struct mem_sm *s, const struct core_mem_r
         s->l1.st.sector_misses += mem_popcount8(need);
         pca_count(m, s, r, false);
         s->pca.bypassed++;
+        if (s->mta.npws)
+            s->mta.st.uncovered++;
         int32_t msi = s->mshr_free[--s->nmshr_free];
         s->mshr[msi] = (struct mem_l1_mshr){.line = MEM_NONE, .head = MEM_NONE, .tail = MEM_NONE};
         add_waiter(s, &s->mshr[msi], r);
@@ -422,6 +488,8 @@ static bool l1_read(struct mem_sys *m, struct mem_sm *s, const struct core_mem_r
     } else {            /* a sector miss: the earlier fetch left them out */
         v->fnpr |= missing;
     }
+    if (s->mta.npws)
+        s->mta.st.uncovered++;
     s->l1.st.accesses++;
     s->l1.st.misses++;
     s->l1.st.sector_misses += mem_popcount8(missing);
@@ -433,6 +501,17 @@ static bool l1_read(struct mem_sys *m, struct mem_sm *s, const struct core_mem_r
     v->mshr = msi;
     add_waiter(s, &s->mshr[msi], r);
     return send_read(m, s, msi, r, fetch, t);
+}
+
+/* A load: the demand access, then (accepted, MTA on, the instruction's
+ * first line) the prefetcher's training and prefetches. */
+static bool l1_read(struct mem_sys *m, struct mem_sm *s, const struct core_mem_req *r, uint64_t now)
+{
+    if (!l1_demand(m, s, r, now))
+        return false;
+    if (s->mta.npws && r->first)
+        mta_train(m, s, r, now);
+    return true;
 }
 
 bool mem_access(struct mem_sys *m, const struct core_mem_req *r, uint64_t now)
@@ -611,6 +690,20 @@ void mem_pca_stats(const struct mem_sys *m, ls_pca_stats *out)
         out->deprio_accesses += p->deprio_accesses;
         out->deprio_hits += p->deprio_hits;
         out->bypassed += p->bypassed;
+    }
+}
+
+void mem_mta_stats(const struct mem_sys *m, ls_mta_stats *out)
+{
+    memset(out, 0, sizeof *out);
+    uint64_t *o = (uint64_t *)out;
+    for (unsigned i = 0; i < m->nsms; i++) {
+        const struct mem_sm *s = &m->sm[i];
+        const uint64_t *x = (const uint64_t *)&s->mta.st;
+        for (size_t k = 0; k < sizeof *out / sizeof *o; k++)
+            o[k] += x[k];
+        if (s->mta.npws)   /* drops not yet handed to the tables */
+            out->unused += s->l1.pf_unused - s->pf_seen;
     }
 }
 

@@ -110,6 +110,16 @@ def sample(rng, keys):
     # takes minutes (seed 3 with 64 SMs: over the 300 s limit on a loaded
     # 2-core machine); the narrow extremes are covered by the DRAM unit tests
     c["dram_bus_bytes"] = max(c.get("dram_bus_bytes", 4), 4)
+    # affine.mode: dac is not built yet (a config error); cae keeps register
+    # classes per warp of one stack (no compaction, no dual paths) and owns
+    # one-lane execution (no G-Scalar)
+    if c.get("affine_mode") == "dac":
+        c["affine_mode"] = "off"
+    if c.get("affine_mode") == "cae":
+        c["simt_compaction"] = "none"
+        c["simt_paths"] = "single"
+        c["gscalar_scalar"] = "off"
+        c["gscalar_compress"] = "off"
     # dual-path execution / DWS and thread-block compaction do not combine
     # yet; DWS schedules every split (no constrained scheduler); path
     # forwarding is a dual-path stack feature

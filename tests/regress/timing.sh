@@ -122,7 +122,10 @@ for sets in "sched_policy=lrr" "sched_policy=gto" "sched_policy=two_level" \
             "simt.paths=dual dpe.scheduler=constrained num_schedulers=1" \
             "simt.paths=dual gscalar.compress=on" \
             "simt.paths=dual dpe.path_forwarding=on" \
-            "simt.paths=dws dws.n=10" "simt.paths=dws dws.n=100"; do
+            "simt.paths=dws dws.n=10" "simt.paths=dws dws.n=100" \
+            "prefetch=mta" "prefetch=mta mta.throttle=off mta.degree=4 mta.mshr_reserve=0" \
+            "prefetch=mta l1d_mshrs=2 mta.gs_entries=0 mta.ip_entries=1" \
+            "affine.mode=cae" "affine.mode=cae prefetch=mta sched_policy=lrr"; do
   args=(); for kv in $sets; do args+=(--set "$kv"); done
   tag=$(echo "$sets" | tr ' =' '_-')
   "$cli" run all --size "$size" --mode timing --config gtx480 "${args[@]}" \
@@ -151,6 +154,48 @@ assert tot(d100, "refused") < tot(d10, "refused"), (tot(d100, "refused"), tot(d1
 assert d10["mcml"]["dpe"]["paths"] == "dws" and d10["mcml"]["dpe"]["avg_path"] > 1
 assert d10["mcml"]["simd_util"] < single["mcml"]["simd_util"], "mcml simd did not drop"
 assert dual["mcml"]["simd_util"] == single["mcml"]["simd_util"], "dual changed simd"
+PY
+
+# MTA (docs/dac.md "Comparison points") prefetches and its prefetches are
+# used: over the suite some are useful, on reduce (a strided loop, promoted
+# to the GS table) most are; the fates add up; off reports no "mta".
+python3 - "$tmp/t-gtx480.json" "$tmp/s-prefetch-mta.json" <<'PY' \
+  && ok "prefetch=mta: prefetches issued and useful (reduce: accuracy > 0.5), fates add up" \
+  || bad "prefetch=mta: no useful prefetches or figures inconsistent"
+import json, sys
+off, on = ({o["workload"]: o for o in json.load(open(p))} for p in sys.argv[1:3])
+assert all("mta" not in o for o in off.values()), "mta reported with prefetch=off"
+tot = lambda k: sum(o["mta"][k] for o in on.values())
+assert tot("issued") > 0 and tot("useful") > 0, (tot("issued"), tot("useful"))
+for w, o in on.items():
+    m = o["mta"]
+    assert m["useful"] + m["unused"] <= m["issued"], (w, m)
+    assert m["late"] <= m["useful"] and m["issued"] == m["issued_gs"] + m["issued_pws"] + m["issued_ip"], (w, m)
+r = on["reduce"]["mta"]
+assert r["issued_gs"] > 0 and r["accuracy"] > 0.5 and on["reduce"]["l1d"]["hits"] > off["reduce"]["l1d"]["hits"], r
+PY
+
+# CAE (docs/dac.md "Comparison points") runs instructions compactly: over
+# the suite 15% or more of the warp instructions (20% at small size), vecadd's index math
+# and loads most of its own, with affine register writes; the same warp
+# instructions as off (no reduction across warps); off reports no "cae".
+python3 - "$tmp/t-gtx480.json" "$tmp/s-affine.mode-cae.json" <<'PY' \
+  && ok "affine.mode=cae: compact instructions (suite >= 15%, vecadd >= 50%), affine writes, warp insts unchanged" \
+  || bad "affine.mode=cae: compact execution figures wrong"
+import json, sys
+off, on = ({o["workload"]: o for o in json.load(open(p))} for p in sys.argv[1:3])
+assert all("cae" not in o for o in off.values()), "cae reported with affine.mode=off"
+comp = sum(o["cae"]["compact"] for o in on.values())
+ins = sum(o["cae"]["insts"] for o in on.values())
+assert comp >= 0.15 * ins, (comp, ins)
+for w, o in on.items():
+    c = o["cae"]
+    assert o["warp_insts"] == off[w]["warp_insts"], (w, o["warp_insts"], off[w]["warp_insts"])
+    assert c["insts"] == o["warp_insts"], (w, c["insts"], o["warp_insts"])
+    assert c["compact"] == c["compact_alu"] + c["compact_sfu"] + c["compact_mem"], w
+    assert c["compact_affine"] <= c["compact"], w
+v = on["vecadd"]["cae"]
+assert v["compact_fraction"] >= 0.5 and v["writes_affine"] > 0 and v["compact_mem"] > 0, v
 PY
 
 # Determinism: the same command twice gives the same JSON but for "sim".
@@ -228,6 +273,12 @@ expect2 "dws with compaction" 'simt.paths=dws with simt.compaction' \
   "$cli" run "$wl" --mode timing --set simt.paths=dws --set simt.compaction=tbc
 expect2 "dws, constrained scheduler" 'simt.paths=dws with dpe.scheduler=constrained' \
   "$cli" run "$wl" --mode timing --set simt.paths=dws --set dpe.scheduler=constrained
+expect2 "cae with G-Scalar" 'affine.mode=cae with gscalar.scalar' \
+  "$cli" run "$wl" --mode timing --set affine.mode=cae --set gscalar.scalar=alu
+expect2 "cae with compaction" 'affine.mode=cae with simt.compaction' \
+  "$cli" run "$wl" --mode timing --set affine.mode=cae --set simt.compaction=tbc
+expect2 "dac not built" 'affine.mode=dac is not modelled yet' \
+  "$cli" run "$wl" --mode timing --set affine.mode=dac
 expect2 "path forwarding without dual" 'dpe.path_forwarding=on needs simt.paths=dual' \
   "$cli" run "$wl" --mode timing --set simt.paths=dws --set dpe.path_forwarding=on
 expect2 "bad --mode"            'functional or timing' "$cli" run "$wl" --mode fast
