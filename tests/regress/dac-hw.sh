@@ -7,7 +7,8 @@
 # every workload each expanded record was checked against the functional
 # model (checked = records), main + removed instructions = the functional
 # count where every launch was decoupled; the suite decouples loads and
-# removes instructions; --stats-json has the "dac" object. Fault injection
+# removes instructions; --stats-json has the "dac" object; the per-warp
+# commit logs of every workload equal functional mode's (--compare-modes). Fault injection
 # (a corrupted address tuple, a flipped predicate lane) stops vecadd with
 # a golden-check error naming the PTX file:line; affine.mode=cae and dac
 # with single-path-only features are refused with exit 2.
@@ -85,6 +86,22 @@ if [ "$rc" = 0 ] && python3 "$tmp/check.py" "$tmp/func.json" "$tmp/starved.json"
 else
   bad "affine.mode=dac starved: exit $rc or results/statistics wrong"; grep '^ *FAIL' "$tmp/starved.txt" >&2
 fi
+
+# per-warp commit logs (docs/golden.md): functional and dac timing identical
+n=0
+for w in $("$cli" list workloads); do
+  mkdir -p "$tmp/cl"
+  TMPDIR=$tmp/cl "$cli" run "$w" --size "$size" --compare-modes --set affine.mode=dac \
+    >"$tmp/cl-$w.txt" 2>&1
+  rc=$?
+  if [ "$rc" = 0 ] && grep -q '^commit logs: identical' "$tmp/cl-$w.txt"; then
+    n=$((n + 1))
+  else
+    bad "$w: affine.mode=dac commit logs differ from functional (exit $rc)"
+    tail -3 "$tmp/cl-$w.txt" >&2
+  fi
+done
+[ "$n" -gt 0 ] && ok "$n workloads: affine.mode=dac commit logs identical per warp to functional"
 
 # the golden check can fail: corrupted tuples are model errors at the access
 for f in "1 vecadd.ptx:44: DAC golden check failed .*deq.data lane 0: AEU address" \
