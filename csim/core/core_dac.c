@@ -263,7 +263,12 @@ int core_dac_deq(struct core_sm *sm, unsigned slot, int32_t pc, uint32_t mask,
     const struct ptx_inst *in = &d->f->insts[pc];
     const struct exec_result *res = &sm->w[slot].sw.res;
     bool ld = in->op == PTX_OP_LD || in->op == PTX_OP_LDU;
-    if (ld && (res->space == PTX_SP_GLOBAL || res->space == PTX_SP_LOCAL))
+    unsigned space = res->space;
+    if (space == PTX_SP_GENERIC && res->active)     /* as mem_issue resolves it */
+        space = res->addr[__builtin_ctz(res->active)] >= EXEC_GLOBAL_BASE
+                    ? PTX_SP_GLOBAL : PTX_SP_SHARED;
+    ld = ld && res->active && (space == PTX_SP_GLOBAL || space == PTX_SP_LOCAL);
+    if (ld)
         d->st.gl_loads++;
     const struct ptx_dac_inst *t = &d->tr[pc];
     if (t->q == PTX_DAC_Q_NONE || !(t->streams & PTX_DAC_S_MAIN))

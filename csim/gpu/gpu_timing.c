@@ -98,11 +98,12 @@ ls_status gpu_cosim_init(ls_gpu *gpu, const ls_config *lc)
     if (gpu->tcfg.affine_mode == 1 &&
         (gpu->tcfg.simt_compaction != CORE_TBC_NONE ||
          gpu->tcfg.simt_paths != CORE_DPE_SINGLE || gpu->tcfg.gscalar_compress ||
-         gpu->tcfg.gscalar_scalar))
+         gpu->tcfg.gscalar_scalar || gpu->tcfg.gscalar_stats))
         return GPU_FAIL(gpu, LS_ERR_INVALID, "affine.mode=dac with simt.compaction, "
-                        "simt.paths, gscalar.compress or gscalar.scalar is not "
-                        "modelled (docs/dac.md): the main warps' queues are per "
-                        "warp slot and single-path");
+                        "simt.paths or gscalar.* (compress, scalar, stats) is not "
+                        "modelled (docs/dac.md): the main warps' queues are per warp "
+                        "slot and single-path, and the removed instructions write no "
+                        "register through the G-Scalar register file");
     if (gpu->tcfg.prefetch != 0)
         return GPU_FAIL(gpu, LS_ERR_INVALID, "prefetch=mta is not modelled yet "
                         "(docs/dac.md): use prefetch=off");
