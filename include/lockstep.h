@@ -344,7 +344,8 @@ typedef struct ls_dpe_stats {
 typedef struct ls_dac_stats {
     uint64_t launches;           /* launches under affine.mode = dac          */
     uint64_t not_decoupled;      /* of those, kernels the transform left whole */
-    uint64_t batches;            /* CTAs run by an affine warp                */
+    uint64_t batches;            /* affine-warp passes over a batch of CTAs   */
+    uint64_t batch_ctas;         /* CTAs run by an affine warp                */
     uint64_t aff_insts;          /* affine-warp instructions issued           */
     uint64_t main_insts;         /* main-warp instructions issued             */
     uint64_t removed;            /* main-warp instructions skipped (removed

@@ -116,10 +116,11 @@ static void json_dac(FILE *f, int in, const ls_stats *s)
         return;
     uint64_t all = d->aff_insts + d->main_insts;
     fprintf(f, "%*s\"dac\": {\"launches\": %llu, \"not_decoupled\": %llu, "
-            "\"batches\": %llu, \"affine_insts\": %llu, \"main_insts\": %llu, "
-            "\"removed_insts\": %llu, \"affine_share\": ", in, "",
+            "\"batches\": %llu, \"batch_ctas\": %llu, \"affine_insts\": %llu, "
+            "\"main_insts\": %llu, \"removed_insts\": %llu, \"affine_share\": ", in, "",
             (unsigned long long)d->launches, (unsigned long long)d->not_decoupled,
-            (unsigned long long)d->batches, (unsigned long long)d->aff_insts,
+            (unsigned long long)d->batches, (unsigned long long)d->batch_ctas,
+            (unsigned long long)d->aff_insts,
             (unsigned long long)d->main_insts, (unsigned long long)d->removed);
     json_num(f, ratio(d->aff_insts, all));
     fprintf(f, ", \"insts_vs_off\": ");

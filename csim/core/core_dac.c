@@ -58,19 +58,26 @@ int core_dac_init(struct core_dac *d, const struct cfg *c, unsigned nslots,
         d->lock_lines = (unsigned)(c->l1d_size / c->l1d_line * (c->l1d_assoc - 1) /
                                    c->l1d_assoc);
     d->fault = (unsigned)c->dac_fault_inject;
+    d->batch_max = (unsigned)c->dac_batch_ctas;
     d->nslots = nslots;
+    d->ncta = ncta;
     d->aq = q_alloc(nslots, d->aq_cap);
     d->pq = q_alloc(nslots, d->pq_cap);
     d->atq = calloc(d->atq_cap, sizeof *d->atq);
+    d->atq_v = calloc((size_t)d->atq_cap * ncta, sizeof *d->atq_v);
     d->pend_cap = ncta;
     d->pend = calloc(ncta, sizeof *d->pend);
     d->wslot = calloc(ncta, sizeof *d->wslot);
     d->cta_done = calloc(ncta, sizeof *d->cta_done);
     d->stk_cap = max_depth + 2;
     d->stk = calloc(d->stk_cap, sizeof *d->stk);
-    if (!d->aq || !d->pq || !d->atq || !d->pend || !d->wslot || !d->cta_done ||
-        !d->stk || simt_warp_alloc(&d->bw, max_depth) != 0)
+    d->bw = calloc(ncta, sizeof *d->bw);
+    if (!d->aq || !d->pq || !d->atq || !d->atq_v || !d->pend || !d->wslot ||
+        !d->cta_done || !d->stk || !d->bw)
         return -1;
+    for (unsigned i = 0; i < ncta; i++)
+        if (simt_warp_alloc(&d->bw[i], max_depth) != 0)
+            return -1;
     return 0;
 }
 
@@ -81,12 +88,15 @@ void core_dac_free(struct core_dac *d)
     q_free(d->aq, d->nslots);
     q_free(d->pq, d->nslots);
     free(d->atq);
+    free(d->atq_v);
     free(d->pend);
     free(d->wslot);
     free(d->cta_done);
     free(d->stk);
     free(d->pm);
-    simt_warp_free(&d->bw);
+    for (unsigned i = 0; d->bw && i < d->ncta; i++)
+        simt_warp_free(&d->bw[i]);
+    free(d->bw);
     memset(d, 0, sizeof *d);
 }
 
@@ -106,6 +116,7 @@ int core_dac_kernel(struct core_dac *d, const struct ptx_func *f,
     d->atq_head = d->atq_n = 0;
     d->pend_head = d->pend_n = 0;
     d->aw_run = false;
+    d->batch = 0;
     d->sp = 0;
     d->nfetch = 0;
     memset(d->fetch, 0, sizeof d->fetch);
@@ -118,7 +129,7 @@ int core_dac_kernel(struct core_dac *d, const struct ptx_func *f,
     uint32_t nr = f->nregs ? f->nregs : 1;
     if (nr > d->pm_regs) {
         free(d->pm);
-        d->pm = calloc((size_t)nr * CORE_DAC_MAXW, sizeof *d->pm);
+        d->pm = calloc((size_t)nr * CORE_DAC_MAXS, sizeof *d->pm);
         if (!d->pm) {
             d->pm_regs = 0;
             return -1;
@@ -146,8 +157,10 @@ void core_dac_launch(struct core_sm *sm, unsigned ci, const uint8_t *wslot,
     struct core_dac *d = &sm->dac;
     if (!d->active)
         return;
-    if (d->aw_run && d->aw_ci == (int32_t)ci)
-        d->aw_run = false;      /* the old batch's warps are all gone */
+    /* the CTA slot's previous CTA finished inside the running batch: its
+     * warps left (core_dac_leave cleared their masks); the new one waits
+     * for the next batch */
+    d->batch &= ~(1ull << ci);
     memcpy(d->wslot[ci], wslot, nwarps);
     d->cta_done[ci] = false;
     d->pend[(d->pend_head + d->pend_n) % d->pend_cap] = (int32_t)ci;
@@ -201,7 +214,7 @@ bool core_dac_is_deq(const struct core_sm *sm, unsigned slot)
 static bool atq_has_cta(const struct core_dac *d, int32_t ci)
 {
     for (uint32_t i = 0; i < d->atq_n; i++)
-        if (d->atq[(d->atq_head + i) % d->atq_cap].ci == ci)
+        if (d->atq[(d->atq_head + i) % d->atq_cap].ctas >> ci & 1)
             return true;
     return false;
 }
@@ -326,10 +339,25 @@ int core_dac_deq(struct core_sm *sm, unsigned slot, int32_t pc, uint32_t mask,
 int core_dac_leave(struct core_sm *sm, unsigned slot)
 {
     struct core_dac *d = &sm->dac;
-    if (!d->active || (d->aq[slot].n == 0 && d->pq[slot].n == 0))
+    if (!d->active)
         return 0;
+    /* the affine warp may lag behind the warp's last instructions (no
+     * enq left for it): its lanes leave the batch's masks */
+    for (uint32_t i = 0; i < d->sp; i++)
+        d->stk[i].m[slot] = 0;
     char where[160];
     warp_where(sm, slot, where, sizeof where);
+    for (uint32_t i = 0; i < d->atq_n; i++) {
+        const struct core_dac_tuple *t = &d->atq[(d->atq_head + i) % d->atq_cap];
+        if (t->mask[slot] && (i > 0 || t->next_s <= slot)) {
+            dac_fail(d, d->f->insts[t->pc].line, "DAC model error in %s: the warp "
+                     "finished with an enq of pc %d (PTX line %u) for it in the ATQ: an "
+                     "enq without its deq", where, t->pc, d->f->insts[t->pc].line);
+            return LS_ERR_COSIM;
+        }
+    }
+    if (d->aq[slot].n == 0 && d->pq[slot].n == 0)
+        return 0;
     const struct core_dac_q *q = d->aq[slot].n ? &d->aq[slot] : &d->pq[slot];
     int32_t pc = q->r[q->head].pc;
     dac_fail(d, d->f->insts[pc].line, "DAC model error in %s: the warp finished with %u "
@@ -360,11 +388,11 @@ static uint64_t tup_at(const uint64_t v[4], const uint32_t tid[3], unsigned bits
     return bits < 64 ? r & ((1ull << bits) - 1) : r;
 }
 
-static void opnd_basis(const struct core_dac *d, const struct ptx_operand *o,
+static void opnd_basis(const struct simt_warp *bw, const struct ptx_operand *o,
                        enum ptx_type t, uint64_t v[4])
 {
     for (unsigned l = 0; l < 4; l++)
-        v[l] = exec_read(&d->bw.ew, o, t, l);
+        v[l] = exec_read(&bw->ew, o, t, l);
 }
 
 static int64_t sext(uint64_t v, unsigned bits)
@@ -392,25 +420,36 @@ static bool int_cmp(unsigned cmp, bool sgn, unsigned bits, uint64_t a, uint64_t 
     }
 }
 
-/* Per-warp mask of predicate operand o (a register's PEU masks, or an
- * immediate), '!' applied, into m[0..nw-1]. */
-static void pred_masks(const struct core_dac *d, const struct ptx_operand *o,
-                       unsigned nw, uint32_t *m)
+/* Per-slot mask of predicate operand o (a register's PEU masks, or an
+ * immediate), '!' applied. */
+static void pred_masks(const struct core_dac *d, const struct ptx_operand *o, uint32_t *m)
 {
-    for (unsigned w = 0; w < nw; w++) {
-        uint32_t v = o->kind == PTX_O_REG ? d->pm[(size_t)o->reg * CORE_DAC_MAXW + w]
+    for (unsigned w = 0; w < d->nslots; w++) {
+        uint32_t v = o->kind == PTX_O_REG ? d->pm[(size_t)o->reg * CORE_DAC_MAXS + w]
                                           : (o->imm ? ~0u : 0u);
         m[w] = o->neg ? ~v : v;
     }
 }
 
-static void guard_masks(const struct core_dac *d, const struct ptx_inst *in,
-                        unsigned nw, uint32_t *m)
+static void guard_masks(const struct core_dac *d, const struct ptx_inst *in, uint32_t *m)
 {
-    for (unsigned w = 0; w < nw; w++) {
-        uint32_t v = in->guard >= 0 ? d->pm[(size_t)in->guard * CORE_DAC_MAXW + w] : ~0u;
+    for (unsigned w = 0; w < d->nslots; w++) {
+        uint32_t v = in->guard >= 0 ? d->pm[(size_t)in->guard * CORE_DAC_MAXS + w] : ~0u;
         m[w] = in->guard >= 0 && in->guard_neg ? ~v : v;
     }
+}
+
+/* The basis warp and CTA-relative warp index of slot in the batch, or
+ * NULL when the slot holds no warp of the batch. */
+static const struct simt_warp *slot_basis(const struct core_sm *sm, unsigned slot,
+                                          unsigned *wi)
+{
+    const struct core_dac *d = &sm->dac;
+    int32_t ci = sm->w[slot].cta;
+    if (ci < 0 || !(d->batch >> ci & 1))
+        return NULL;
+    *wi = sm->w[slot].sw.gridv.warpid;
+    return &d->bw[ci];
 }
 
 /* The PEU evaluation of a predicate-defining affine-stream instruction
@@ -419,33 +458,35 @@ static int pred_def(struct core_sm *sm, const struct ptx_inst *in, const uint32_
 {
     struct core_dac *d = &sm->dac;
     const struct core_kernel *k = sm->k;
-    unsigned nw = k->nwarps;
-    uint32_t p[CORE_DAC_MAXW], c[CORE_DAC_MAXW];
+    unsigned ns = d->nslots;
+    uint32_t p[CORE_DAC_MAXS], c[CORE_DAC_MAXS];
     if (in->op == PTX_OP_SETP) {
         enum ptx_type t = (enum ptx_type)in->type2;
         unsigned bits = ptx_type_bits(t);
-        uint64_t a[4], b[4];
-        opnd_basis(d, &in->o[2], t, a);
-        opnd_basis(d, &in->o[3], t, b);
         bool fl = ptx_type_is_float(t);
-        uint32_t pb = 0;        /* the basis lanes' own results */
-        for (unsigned l = 0; l < 4; l++)
-            pb |= (uint32_t)(exec_read(&d->bw.ew, &in->o[0], PTX_T_PRED, l) & 1) << l;
-        for (unsigned w = 0; w < nw; w++) {
+        for (unsigned w = 0; w < ns; w++) {
             p[w] = 0;
+            unsigned wi;
+            const struct simt_warp *bw = am[w] ? slot_basis(sm, w, &wi) : NULL;
+            if (!bw)
+                continue;
+            uint64_t a[4], b[4];
+            opnd_basis(bw, &in->o[2], t, a);
+            opnd_basis(bw, &in->o[3], t, b);
+            uint32_t pb = 0;        /* the basis lanes' own results */
+            for (unsigned l = 0; l < 4; l++)
+                pb |= (uint32_t)(exec_read(&bw->ew, &in->o[0], PTX_T_PRED, l) & 1) << l;
+            if (fl && pb != 0 && pb != 0xf) {
+                dac_fail(d, in->line, "DAC: setp on a float that differs between "
+                         "threads in the affine stream at PTX line %u is not modelled",
+                         in->line);
+                return -1;
+            }
             EXEC_FOR_EACH_LANE(am[w], lane, {
-                bool r;
-                if (fl) {
-                    if (pb != 0 && pb != 0xf) {
-                        dac_fail(d, in->line, "DAC: setp on a float that differs "
-                                 "between threads in the affine stream at PTX line %u "
-                                 "is not modelled", in->line);
-                        return -1;
-                    }
-                    r = pb != 0;
-                } else {
+                bool r = pb != 0;
+                if (!fl) {
                     uint32_t tid[3];
-                    thread_tid(k, w, lane, tid);
+                    thread_tid(k, wi, lane, tid);
                     bool ok;
                     r = int_cmp(in->cmp, ptx_type_is_signed(t), bits, tup_at(a, tid, bits),
                                 tup_at(b, tid, bits), &ok);
@@ -460,8 +501,8 @@ static int pred_def(struct core_sm *sm, const struct ptx_inst *in, const uint32_
         }
         bool bop = in->sub == PTX_SUB_AND || in->sub == PTX_SUB_OR || in->sub == PTX_SUB_XOR;
         if (bop)
-            pred_masks(d, &in->o[4], nw, c);
-        for (unsigned w = 0; w < nw; w++) {
+            pred_masks(d, &in->o[4], c);
+        for (unsigned w = 0; w < ns; w++) {
             uint32_t np = ~p[w];
             if (bop) {
                 uint32_t cc = c[w];
@@ -470,24 +511,24 @@ static int pred_def(struct core_sm *sm, const struct ptx_inst *in, const uint32_
                 np = in->sub == PTX_SUB_AND ? (np & cc) : in->sub == PTX_SUB_OR
                                               ? (np | cc) : (np ^ cc);
             }
-            d->pm[(size_t)in->o[0].reg * CORE_DAC_MAXW + w] = p[w];
+            d->pm[(size_t)in->o[0].reg * CORE_DAC_MAXS + w] = p[w];
             if (in->o[1].kind == PTX_O_REG)
-                d->pm[(size_t)in->o[1].reg * CORE_DAC_MAXW + w] = np;
+                d->pm[(size_t)in->o[1].reg * CORE_DAC_MAXS + w] = np;
         }
         return 0;
     }
     if (in->type == PTX_T_PRED &&
         (in->op == PTX_OP_AND || in->op == PTX_OP_OR || in->op == PTX_OP_XOR ||
          in->op == PTX_OP_NOT || in->op == PTX_OP_MOV)) {
-        pred_masks(d, &in->o[1], nw, p);
+        pred_masks(d, &in->o[1], p);
         if (in->op == PTX_OP_AND || in->op == PTX_OP_OR || in->op == PTX_OP_XOR)
-            pred_masks(d, &in->o[2], nw, c);
-        for (unsigned w = 0; w < nw; w++) {
+            pred_masks(d, &in->o[2], c);
+        for (unsigned w = 0; w < ns; w++) {
             uint32_t v = in->op == PTX_OP_AND ? (p[w] & c[w])
                        : in->op == PTX_OP_OR ? (p[w] | c[w])
                        : in->op == PTX_OP_XOR ? (p[w] ^ c[w])
                        : in->op == PTX_OP_NOT ? ~p[w] : p[w];
-            d->pm[(size_t)in->o[0].reg * CORE_DAC_MAXW + w] = v;
+            d->pm[(size_t)in->o[0].reg * CORE_DAC_MAXS + w] = v;
         }
         return 0;
     }
@@ -515,20 +556,24 @@ static int widen_check(struct core_sm *sm, const struct ptx_inst *in, const uint
     if (db <= sb || in->o[0].kind != PTX_O_REG)
         return 0;
     enum ptx_type dt = db == 64 ? PTX_T_U64 : db == 32 ? PTX_T_U32 : PTX_T_U16;
-    uint64_t a[4], b[4], c[4], r[4];
-    opnd_basis(d, &in->o[1], st, a);
-    if (wide)
-        opnd_basis(d, &in->o[2], st, b);
-    if (in->op == PTX_OP_MAD)
-        opnd_basis(d, &in->o[3], dt, c);
-    opnd_basis(d, &in->o[0], dt, r);
     bool sgn = ptx_type_is_signed(st);
     uint64_t dm = db >= 64 ? ~0ull : (1ull << db) - 1;
     d->st.widen_checks++;
-    for (unsigned w = 0; w < k->nwarps; w++)
+    for (unsigned w = 0; w < d->nslots; w++) {
+        unsigned wi;
+        const struct simt_warp *bw = am[w] ? slot_basis(sm, w, &wi) : NULL;
+        if (!bw)
+            continue;
+        uint64_t a[4], b[4], c[4], r[4];
+        opnd_basis(bw, &in->o[1], st, a);
+        if (wide)
+            opnd_basis(bw, &in->o[2], st, b);
+        if (in->op == PTX_OP_MAD)
+            opnd_basis(bw, &in->o[3], dt, c);
+        opnd_basis(bw, &in->o[0], dt, r);
         EXEC_FOR_EACH_LANE(am[w], lane, {
             uint32_t tid[3];
-            thread_tid(k, w, lane, tid);
+            thread_tid(k, wi, lane, tid);
             uint64_t x = tup_at(a, tid, sb);
             uint64_t ex = sgn ? (uint64_t)sext(x, sb) : x;
             uint64_t v = ex;
@@ -545,24 +590,21 @@ static int widen_check(struct core_sm *sm, const struct ptx_inst *in, const uint
                          "thread (%u,%u,%u) of CTA (%u,%u,%u): its own value 0x%llx, "
                          "the tuple's 0x%llx (the %u-bit values wrap inside the batch; "
                          "docs/dac.md Exactness)", in->line, tid[0], tid[1], tid[2],
-                         d->bw.gridv.ctaid[0], d->bw.gridv.ctaid[1],
-                         d->bw.gridv.ctaid[2], (unsigned long long)v,
-                         (unsigned long long)tv, sb);
+                         bw->gridv.ctaid[0], bw->gridv.ctaid[1], bw->gridv.ctaid[2],
+                         (unsigned long long)v, (unsigned long long)tv, sb);
                 return -1;
             }
         });
+    }
     return 0;
 }
 
-/* Starts the affine warp on the next pending CTA. Returns 0 or -1. */
-static int batch_start(struct core_sm *sm)
+/* Sets up the basis warp of CTA slot ci. Returns 0 or -1. */
+static int basis_start(struct core_sm *sm, int32_t ci)
 {
     struct core_dac *d = &sm->dac;
     const struct core_kernel *k = sm->k;
-    int32_t ci = d->pend[d->pend_head];
-    d->pend_head = (d->pend_head + 1) % d->pend_cap;
-    d->pend_n--;
-    struct simt_warp *s = &d->bw;
+    struct simt_warp *s = &d->bw[ci];
     const struct core_cta *cta = &sm->cta[ci];
     if (simt_warp_start(s, k->mod, k->f, 0xfu, k->sym1, k->frame0) != 0) {
         dac_fail(d, k->f->line, "host memory exhausted (affine warp)");
@@ -596,25 +638,45 @@ static int batch_start(struct core_sm *sm)
     s->mem.param_bytes = k->param_bytes;
     s->mem.tex = k->tex;
     s->mem.ntex = k->ntex;
-    d->aw_ci = ci;
-    d->aw_run = true;
-    d->sp = 1;
-    struct core_dac_ent *e = &d->stk[0];
-    memset(e->m, 0, sizeof e->m);
-    for (unsigned w = 0; w < k->nwarps; w++) {
-        unsigned n = k->nthreads - w * EXEC_WARP;
-        e->m[w] = n >= 32 ? 0xffffffffu : (1u << n) - 1;
-    }
-    e->npc = 0;
-    e->rpc = (int32_t)k->f->ninsts;
-    memset(d->pm, 0, (size_t)k->f->nregs * CORE_DAC_MAXW * sizeof *d->pm);
-    d->st.batches++;
     return 0;
 }
 
-static bool ent_empty(const struct core_dac_ent *e, unsigned nw)
+/* Starts the affine warp on the CTAs waiting (at most dac.batch_ctas).
+ * Returns 0 or -1. */
+static int batch_start(struct core_sm *sm)
 {
-    for (unsigned w = 0; w < nw; w++)
+    struct core_dac *d = &sm->dac;
+    const struct core_kernel *k = sm->k;
+    struct core_dac_ent *e = &d->stk[0];
+    memset(e->m, 0, sizeof e->m);
+    e->npc = 0;
+    e->rpc = (int32_t)k->f->ninsts;
+    d->batch = 0;
+    unsigned n = 0;
+    while (d->pend_n && (d->batch_max == 0 || n < d->batch_max)) {
+        int32_t ci = d->pend[d->pend_head];
+        d->pend_head = (d->pend_head + 1) % d->pend_cap;
+        d->pend_n--;
+        if (basis_start(sm, ci) != 0)
+            return -1;
+        d->batch |= 1ull << ci;
+        for (unsigned w = 0; w < k->nwarps; w++) {
+            unsigned t = k->nthreads - w * EXEC_WARP;
+            e->m[d->wslot[ci][w]] = t >= 32 ? 0xffffffffu : (1u << t) - 1;
+        }
+        n++;
+    }
+    d->aw_run = true;
+    d->sp = 1;
+    memset(d->pm, 0, (size_t)k->f->nregs * CORE_DAC_MAXS * sizeof *d->pm);
+    d->st.batches++;
+    d->st.batch_ctas += n;
+    return 0;
+}
+
+static bool ent_empty(const struct core_dac_ent *e, unsigned ns)
+{
+    for (unsigned w = 0; w < ns; w++)
         if (e->m[w])
             return false;
     return true;
@@ -627,27 +689,30 @@ static bool ent_empty(const struct core_dac_ent *e, unsigned nw)
 static int32_t aw_advance(struct core_sm *sm)
 {
     struct core_dac *d = &sm->dac;
-    unsigned nw = sm->k->nwarps;
+    unsigned ns = d->nslots;
     int32_t n = (int32_t)d->f->ninsts;
     for (;;) {
         while (d->sp > 0) {
             const struct core_dac_ent *t = &d->stk[d->sp - 1];
-            if (!ent_empty(t, nw) && t->npc != t->rpc)
+            if (!ent_empty(t, ns) && t->npc != t->rpc)
                 break;
             d->sp--;
         }
         if (d->sp == 0) {
             d->aw_run = false;
-            d->cta_done[d->aw_ci] = true;
+            for (unsigned ci = 0; ci < d->ncta; ci++)
+                if (d->batch >> ci & 1)
+                    d->cta_done[ci] = true;
+            d->batch = 0;
             return -1;
         }
         struct core_dac_ent *t = &d->stk[d->sp - 1];
         int32_t pc = t->npc;
         if (pc >= n) {              /* the end of the kernel: threads exit */
-            uint32_t m[CORE_DAC_MAXW];
+            uint32_t m[CORE_DAC_MAXS];
             memcpy(m, t->m, sizeof m);
             for (uint32_t i = 0; i < d->sp; i++)
-                for (unsigned w = 0; w < nw; w++)
+                for (unsigned w = 0; w < ns; w++)
                     d->stk[i].m[w] &= ~m[w];
             continue;
         }
@@ -692,15 +757,18 @@ bool core_dac_aw_ready(struct core_sm *sm, uint64_t now)
 
 static struct core_dac_tuple *atq_push(struct core_dac *d)
 {
-    struct core_dac_tuple *t = &d->atq[(d->atq_head + d->atq_n) % d->atq_cap];
+    uint32_t ix = (d->atq_head + d->atq_n) % d->atq_cap;
+    struct core_dac_tuple *t = &d->atq[ix];
     d->atq_n++;
     d->st.tuples++;
     memset(t, 0, sizeof *t);
+    t->v = d->atq_v + (size_t)ix * d->ncta;
+    t->ctas = d->batch;
     return t;
 }
 
-/* The tuple of an enq.data/enq.addr: the address operand (base register
- * or symbol, plus offset) at the basis lanes. */
+/* The tuple of an enq.data/enq.addr: per CTA of the batch, the address
+ * operand (base register or symbol, plus offset) at the basis lanes. */
 static void enq_access(struct core_sm *sm, int32_t pc, const struct ptx_inst *in,
                        const struct ptx_dac_inst *di, const uint32_t *am)
 {
@@ -711,31 +779,30 @@ static void enq_access(struct core_sm *sm, int32_t pc, const struct ptx_inst *in
     t->kind = di->q;
     t->data = di->q == PTX_DAC_Q_DATA && !di->after_wr &&
               (in->space == PTX_SP_GLOBAL || in->space == PTX_SP_GENERIC);
-    t->ci = d->aw_ci;
     unsigned eb = ptx_type_bits((enum ptx_type)in->type) / 8;
     t->abytes = (uint8_t)((eb ? eb : 1) * (in->vec ? in->vec : 1));
-    uint64_t v[4];
-    for (unsigned l = 0; l < 4; l++) {
-        uint64_t base = 0;
-        if (o && o->reg >= 0)
-            base = d->bw.ew.regs[(size_t)o->reg * EXEC_WARP + l];
-        else if (o && o->sym.index >= 0)
-            base = d->bw.ew.sym_addr[o->sym.scope ? 1 : 0][o->sym.index];
-        v[l] = base + (o ? (uint64_t)o->imm : 0);
+    for (unsigned ci = 0; ci < d->ncta; ci++) {
+        if (!(d->batch >> ci & 1))
+            continue;
+        const struct simt_warp *bw = &d->bw[ci];
+        for (unsigned l = 0; l < 4; l++) {
+            uint64_t base = 0;
+            if (o && o->reg >= 0)
+                base = bw->ew.regs[(size_t)o->reg * EXEC_WARP + l];
+            else if (o && o->sym.index >= 0)
+                base = bw->ew.sym_addr[o->sym.scope ? 1 : 0][o->sym.index];
+            t->v[ci][l] = base + (o ? (uint64_t)o->imm : 0);
+            if (d->fault == 1)
+                t->v[ci][l] += 4;   /* fault injection: the golden check must fail */
+        }
     }
-    t->base = v[0];
-    for (unsigned i = 0; i < 3; i++)
-        t->stride[i] = v[i + 1] - v[0];
-    if (d->fault == 1)
-        t->base += 4;           /* fault injection: the golden check must fail */
     memcpy(t->mask, am, sizeof t->mask);
 }
 
 int core_dac_aw_issue(struct core_sm *sm, uint64_t now)
 {
     struct core_dac *d = &sm->dac;
-    const struct core_kernel *k = sm->k;
-    unsigned nw = k->nwarps;
+    unsigned ns = d->nslots;
     int32_t pc = d->stk[d->sp - 1].npc;
     struct core_dac_ent *top = &d->stk[d->sp - 1];
     const struct ptx_inst *in = &d->f->insts[pc];
@@ -743,10 +810,10 @@ int core_dac_aw_issue(struct core_sm *sm, uint64_t now)
     d->st.aff_insts++;
     sm->st.issued++;
     d->aw_ready = now + 1;
-    uint32_t g[CORE_DAC_MAXW], am[CORE_DAC_MAXW];
-    guard_masks(d, in, nw, g);
-    for (unsigned w = 0; w < CORE_DAC_MAXW; w++)
-        am[w] = w < nw ? top->m[w] & g[w] : 0;
+    uint32_t g[CORE_DAC_MAXS], am[CORE_DAC_MAXS];
+    guard_masks(d, in, g);
+    for (unsigned w = 0; w < CORE_DAC_MAXS; w++)
+        am[w] = w < ns ? top->m[w] & g[w] : 0;
     switch ((enum ptx_op)in->op) {
     case PTX_OP_BRA: {
         int32_t target = in->o[0].label;
@@ -755,7 +822,7 @@ int core_dac_aw_issue(struct core_sm *sm, uint64_t now)
             return 0;
         }
         bool all = true, none = true;
-        for (unsigned w = 0; w < nw; w++) {
+        for (unsigned w = 0; w < ns; w++) {
             all &= am[w] == top->m[w];
             none &= am[w] == 0;
         }
@@ -763,7 +830,6 @@ int core_dac_aw_issue(struct core_sm *sm, uint64_t now)
             struct core_dac_tuple *t = atq_push(d);
             t->pc = pc;
             t->kind = PTX_DAC_Q_PRED;
-            t->ci = d->aw_ci;
             memcpy(t->mask, top->m, sizeof t->mask);
             memcpy(t->pred, am, sizeof t->pred);
         }
@@ -772,7 +838,7 @@ int core_dac_aw_issue(struct core_sm *sm, uint64_t now)
             top->npc = npc;
             return 0;
         }
-        uint32_t m[CORE_DAC_MAXW];
+        uint32_t m[CORE_DAC_MAXS];
         memcpy(m, top->m, sizeof m);
         top->npc = rpc;
         if (top->npc == top->rpc)
@@ -784,7 +850,7 @@ int core_dac_aw_issue(struct core_sm *sm, uint64_t now)
         }
         if (pc + 1 != rpc) {
             struct core_dac_ent *e = &d->stk[d->sp++];
-            for (unsigned w = 0; w < CORE_DAC_MAXW; w++)
+            for (unsigned w = 0; w < CORE_DAC_MAXS; w++)
                 e->m[w] = m[w] & ~am[w];
             e->npc = pc + 1;
             e->rpc = rpc;
@@ -801,12 +867,12 @@ int core_dac_aw_issue(struct core_sm *sm, uint64_t now)
     case PTX_OP_EXIT:
         top->npc = pc + 1;
         for (uint32_t i = 0; i < d->sp; i++)
-            for (unsigned w = 0; w < nw; w++)
+            for (unsigned w = 0; w < ns; w++)
                 d->stk[i].m[w] &= ~am[w];
         return 0;
     case PTX_OP_BAR:
     case PTX_OP_BARRIER:
-        /* the affine warp stands for every thread of its CTA: a barrier
+        /* the affine warp stands for every thread of its CTAs: a barrier
          * of the affine stream (outside data control) holds nothing back */
         top->npc = pc + 1;
         return 0;
@@ -823,16 +889,22 @@ int core_dac_aw_issue(struct core_sm *sm, uint64_t now)
                  "stream is not modelled", ptx_op_name((enum ptx_op)in->op), in->line);
         return LS_ERR_COSIM;
     }
-    if (in->guard >= 0 && exec_guard_mask(&d->bw.ew, in, 0xfu) != 0xfu) {
-        dac_fail(d, in->line, "DAC: affine-stream instruction at PTX line %u is guarded "
-                 "by a predicate false at a basis thread of the tuple: not modelled",
-                 in->line);
-        return LS_ERR_COSIM;
-    }
-    if (simt_exec_at(&d->bw, pc, 0xfu) != SIMT_RC_OK) {
-        dac_fail(d, in->line, "DAC: the affine warp failed at PTX line %u: %s", in->line,
-                 d->bw.err.msg);
-        return LS_ERR_COSIM;
+    /* the per-CTA accumulators: every CTA of the batch, one issue slot */
+    for (unsigned ci = 0; ci < d->ncta; ci++) {
+        if (!(d->batch >> ci & 1))
+            continue;
+        struct simt_warp *bw = &d->bw[ci];
+        if (in->guard >= 0 && exec_guard_mask(&bw->ew, in, 0xfu) != 0xfu) {
+            dac_fail(d, in->line, "DAC: affine-stream instruction at PTX line %u is "
+                     "guarded by a predicate false at a basis thread of the tuple: not "
+                     "modelled", in->line);
+            return LS_ERR_COSIM;
+        }
+        if (simt_exec_at(bw, pc, 0xfu) != SIMT_RC_OK) {
+            dac_fail(d, in->line, "DAC: the affine warp failed at PTX line %u: %s",
+                     in->line, bw->err.msg);
+            return LS_ERR_COSIM;
+        }
     }
     bool pdst = in->o[0].kind == PTX_O_REG && in->o[0].reg >= 0 &&
                 d->f->regs[in->o[0].reg].type == PTX_T_PRED;
@@ -869,15 +941,22 @@ static bool expand_one(struct core_sm *sm, uint64_t now)
     struct core_dac *d = &sm->dac;
     const struct core_kernel *k = sm->k;
     struct core_dac_tuple *t = &d->atq[d->atq_head];
-    unsigned wi = t->next_w;
-    while (wi < k->nwarps && t->mask[wi] == 0)
-        wi++;
-    if (wi >= k->nwarps) {
+    unsigned slot = t->next_s;
+    while (slot < d->nslots && t->mask[slot] == 0)
+        slot++;
+    if (slot >= d->nslots) {
         d->atq_head = (d->atq_head + 1) % d->atq_cap;
         d->atq_n--;
         return true;
     }
-    unsigned slot = d->wslot[t->ci][wi];
+    int32_t ci = sm->w[slot].cta;
+    if (ci < 0 || !(t->ctas >> ci & 1)) {
+        dac_fail(d, d->f->insts[t->pc].line, "DAC model error: an enq of pc %d (PTX line "
+                 "%u) for warp slot %u, which holds no warp of its batch", t->pc,
+                 d->f->insts[t->pc].line, slot);
+        return false;
+    }
+    unsigned wi = sm->w[slot].sw.gridv.warpid;
     struct core_dac_q *q = t->kind == PTX_DAC_Q_PRED ? &d->pq[slot] : &d->aq[slot];
     if (q->n == q->cap) {
         d->st.stall_aeu_full++;
@@ -887,9 +966,9 @@ static bool expand_one(struct core_sm *sm, uint64_t now)
     memset(r, 0, offsetof(struct core_dac_rec, addr));
     r->pc = t->pc;
     r->kind = t->kind;
-    r->mask = t->mask[wi];
+    r->mask = t->mask[slot];
     if (t->kind == PTX_DAC_Q_PRED) {
-        r->pred = t->pred[wi];
+        r->pred = t->pred[slot];
         if (d->fault == 2)
             r->pred ^= 1u;      /* fault injection: the golden check must fail */
         peu_case(d, r->mask, r->pred);
@@ -900,8 +979,7 @@ static bool expand_one(struct core_sm *sm, uint64_t now)
         EXEC_FOR_EACH_LANE(r->mask, lane, {
             uint32_t tid[3];
             thread_tid(k, wi, lane, tid);
-            r->addr[lane] = t->base + t->stride[0] * tid[0] + t->stride[1] * tid[1] +
-                            t->stride[2] * tid[2];
+            r->addr[lane] = tup_at(t->v[ci], tid, 64);
         });
         if (t->data) {
             struct exec_result tmp;
@@ -955,7 +1033,7 @@ static bool expand_one(struct core_sm *sm, uint64_t now)
             d->st.rec_addr++;
     }
     q->n++;
-    t->next_w = wi + 1;
+    t->next_s = slot + 1;
     return true;
 }
 
@@ -1010,6 +1088,7 @@ void core_dac_stats(const struct core_dac *d, bool first, ls_stats *s)
         x->not_decoupled += t->not_decoupled;
     }
     x->batches += t->batches;
+    x->batch_ctas += t->batch_ctas;
     x->aff_insts += t->aff_insts;
     x->main_insts += t->main_insts;
     x->removed += t->removed;

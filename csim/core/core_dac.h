@@ -21,7 +21,7 @@
 #include "ptx/ptx_dac.h"
 #include "simt/simt.h"
 
-#define CORE_DAC_MAXW 32            /* warps of one CTA (1024 threads)     */
+#define CORE_DAC_MAXS 64            /* warp slots per SM (= CORE_MAX_SLOTS) */
 #define CORE_DAC_TAG_SLOT 0xffffu   /* memory tag slot field of a prefetch */
 #define CORE_DAC_MAXFETCH 256       /* prefetch records in flight (tag byte) */
 
@@ -45,31 +45,34 @@ struct core_dac_q {
 };
 
 /* One Affine Tuple Queue entry: what one enq sends to the expansion
- * units. The tuple is base + stride . tid for an access (the CTA's
- * ctaid folded into base: one batch is one CTA); for a predicate the PEU
- * input is the compare, which the affine warp's PEU evaluated into
+ * units. For an access, per CTA of the batch, the address at the four
+ * basis threads (tid 0, e_x, e_y, e_z): base = v[0], stride_i = v[i] -
+ * v[0] (the per-CTA accumulators of 4.2 hold these); for a predicate the
+ * PEU input is the compare, which the affine warp's PEU evaluated into
  * per-thread masks at the setp (pred[]). */
 struct core_dac_tuple {
     int32_t pc;
     uint8_t kind;               /* enum ptx_dac_q                          */
     uint8_t data;               /* DATA that prefetches (not after_wr)     */
     uint8_t abytes;             /* bytes per lane of the access            */
-    int32_t ci;                 /* CTA slot of the batch                   */
-    uint32_t next_w;            /* AEU/PEU progress: next warp to expand   */
-    uint64_t base, stride[3];   /* address tuple (tid.x, tid.y, tid.z)     */
-    uint32_t mask[CORE_DAC_MAXW];   /* per warp: lanes enqueued for        */
-    uint32_t pred[CORE_DAC_MAXW];   /* PRED: lanes whose predicate holds   */
+    uint32_t next_s;            /* AEU/PEU progress: next warp slot        */
+    uint64_t ctas;              /* CTA slots of the batch (bit per slot)   */
+    uint64_t (*v)[4];           /* per CTA slot: the address at the basis  */
+    uint32_t mask[CORE_DAC_MAXS];   /* per warp slot: lanes enqueued for   */
+    uint32_t pred[CORE_DAC_MAXS];   /* PRED: lanes whose predicate holds   */
 };
 
-/* One entry of the affine warp's CTA-wide SIMT stack (4.4). */
+/* One entry of the affine warp's batch-wide SIMT stack (4.4): a mask per
+ * warp slot of the SM. */
 struct core_dac_ent {
-    uint32_t m[CORE_DAC_MAXW];
+    uint32_t m[CORE_DAC_MAXS];
     int32_t npc, rpc;
 };
 
 struct core_dac_stats {
     uint64_t launches, not_decoupled;
-    uint64_t batches;           /* CTAs run by the affine warp             */
+    uint64_t batches;           /* affine-warp passes (batches of CTAs)    */
+    uint64_t batch_ctas;        /* CTAs run by the affine warp             */
     uint64_t aff_insts;         /* affine-warp instructions issued         */
     uint64_t main_insts;        /* main-warp instructions issued (decoupled
                                    kernels)                                */
@@ -106,6 +109,7 @@ struct core_dac {
     bool on;                    /* affine.mode = dac                       */
     bool active;                /* the current kernel is decoupled         */
     unsigned atq_cap, aq_cap, pq_cap, aeu_cycles, peu_cycles, lock_lines;
+    unsigned batch_max;         /* dac.batch_ctas (0: every pending CTA)   */
     unsigned fault;             /* dac.fault_inject: corrupt tuples (tests) */
     const struct ptx_dac_inst *tr;  /* transform of the kernel (kernel pcs) */
     const struct ptx_func *f;
@@ -114,16 +118,19 @@ struct core_dac {
     uint32_t nslots;
     /* ATQ */
     struct core_dac_tuple *atq;
+    uint64_t (*atq_v)[4];       /* atq_cap x ncta basis addresses          */
     uint32_t atq_head, atq_n;
     uint64_t aeu_free;          /* cycle the AEU/PEU takes the next warp   */
     /* batches: CTA slots in launch order, and each CTA's warp slots */
     int32_t *pend; uint32_t pend_head, pend_n, pend_cap;
-    uint8_t (*wslot)[CORE_DAC_MAXW];
+    uint32_t ncta;
+    uint8_t (*wslot)[32];       /* per CTA slot: its warps' slots          */
     bool *cta_done;             /* affine warp finished that CTA slot      */
     /* the affine warp */
     bool aw_run;                /* a batch in progress                     */
-    int32_t aw_ci;
-    struct simt_warp bw;        /* basis lanes: tid 0, e_x, e_y, e_z       */
+    uint64_t batch;             /* its CTA slots (bit per slot)            */
+    struct simt_warp *bw;       /* per CTA slot: basis lanes tid 0, e_x,
+                                   e_y, e_z of that CTA                    */
     struct core_dac_ent *stk; uint32_t sp, stk_cap;
     uint32_t *pm;               /* per predicate register, per warp: mask  */
     uint32_t pm_regs;

@@ -134,11 +134,18 @@ static const char *bound_ptx = HDR
 static void test_streams_records_checks(void **state)
 {
     (void)state;
+    for (unsigned one = 0; one < 2; one++) {
+    const char *b1[] = { "dac.batch_ctas=1", NULL };
     struct harness *h = calloc(1, sizeof *h);
-    h_init(h, bound_ptx, 64, 40, NULL);     /* warp 1: lanes 0..7 store */
-    assert_int_equal(h_run(h), 0);
+    h_init(h, bound_ptx, 64, 40, one ? b1 : NULL);  /* warp 1: lanes 0..7 store */
+    int e = h_run(h);
+    if (e)
+        fprintf(stderr, "%s\n", h->sm.dac.why);
+    assert_int_equal(e, 0);
     const struct core_dac_stats *s = &h->sm.dac.st;
-    assert_int_equal(s->batches, 2);        /* one affine-warp pass per CTA */
+    /* one affine-warp pass for both waiting CTAs, or one per CTA */
+    assert_int_equal(s->batches, one ? 2 : 1);
+    assert_int_equal(s->batch_ctas, 2);
     assert_int_equal(s->rec_pred, 4);       /* 2 warps x 2 CTAs */
     assert_int_equal(s->rec_addr, 4);
     assert_int_equal(s->checked_pred, 4);   /* every record checked */
@@ -162,6 +169,7 @@ static void test_streams_records_checks(void **state)
     }
     h_free(h);
     free(h);
+    }
 }
 
 /* A predicate over a value that wraps every 16 threads (tid << 28): true
@@ -221,7 +229,7 @@ static void test_queue_full_stalls(void **state)
     assert_true(s->stall_deq_empty > 0);    /* main warps wait for records */
     assert_int_equal(s->rec_addr, 2 * 8 * 4);
     assert_int_equal(s->checked_addr, 2 * 8 * 4);
-    assert_true(s->occ_max <= 8);           /* one record per warp slot... */
+    assert_true(s->occ_max <= 16);          /* one record per warp slot */
     for (unsigned c = 0; c < 2; c++)
         for (unsigned i = 0; i < 256; i++) {
             uint32_t v;
@@ -283,7 +291,7 @@ static void test_widening_wraps(void **state)
             assert_int_equal(h->sm.dac.why_line, 11);   /* the mul.wide */
         } else {
             assert_int_equal(e, 0);
-            assert_true(h->sm.dac.st.widen_checks >= 2);
+            assert_true(h->sm.dac.st.widen_checks >= 1);
         }
         h_free(h);
         free(h);
