@@ -3,7 +3,8 @@
 # docs/dac.md "The hardware"). Every workload (small size) PASSes with
 # final memory equal to functional mode (mem_digest per workload), under
 # the default dac.* keys and under starved ones (one-entry queues, one
-# lockable line, slow expansion: timing keys never change results); in
+# lockable line, slow expansion, one-CTA batches: timing keys never change
+# results); in
 # every workload each expanded record was checked against the functional
 # model (checked = records), main + removed instructions = the functional
 # count where every launch was decoupled; the suite decouples loads and
@@ -78,11 +79,11 @@ fi
 
 "$cli" run all --size "$size" --mode timing --set affine.mode=dac --set dac.atq_entries=1 \
   --set dac.addr_queue=1 --set dac.pred_queue=1 --set dac.lock_lines=1 \
-  --set dac.aeu_cycles=4 --set dac.peu_cycles=3 \
+  --set dac.aeu_cycles=4 --set dac.peu_cycles=3 --set dac.batch_ctas=1 \
   --stats-json "$tmp/starved.json" >"$tmp/starved.txt" 2>&1
 rc=$?
 if [ "$rc" = 0 ] && python3 "$tmp/check.py" "$tmp/func.json" "$tmp/starved.json" starved; then
-  ok "affine.mode=dac, one-entry queues, one lockable line: memory = functional, locks refused"
+  ok "affine.mode=dac, one-entry queues, one lockable line, one-CTA batches: memory = functional, locks refused"
 else
   bad "affine.mode=dac starved: exit $rc or results/statistics wrong"; grep '^ *FAIL' "$tmp/starved.txt" >&2
 fi
