@@ -1,7 +1,8 @@
 /* cmocka tests of the DAC hardware in the SM timing model (csim/core/
  * core_dac.c, docs/dac.md "The hardware"), driven directly without a
- * memory system (shared-memory kernels): the affine warp runs each CTA's
- * affine stream once, its enqs become one record per warp with a non-empty
+ * memory system (shared-memory kernels): the affine warp runs the affine
+ * stream once per batch of waiting CTAs (or per CTA with dac.batch_ctas=1),
+ * its enqs become one record per warp with a non-empty
  * mask, the main warps skip the removed instructions (main + removed =
  * the functional instruction count), every record is checked; the PEU
  * cases (uniform, a contiguous run, the 32-lane fallback); queue-full
