@@ -123,6 +123,9 @@ int core_dac_kernel(struct core_dac *d, const struct ptx_func *f,
     d->locked = 0;
     d->aeu_free = 0;
     d->last_sample = 0;
+    d->aw_ready = 0;
+    d->aw_atq_blocked = d->aeu_blocked = false;
+    d->next_ready = UINT64_MAX;
     d->why[0] = 0;
     d->why_line = 0;
     d->skip_err = 0;
@@ -246,7 +249,7 @@ int core_dac_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *wh
                      ptx_dac_deq_name(t->q));
         }
         d->st.stall_deq_empty++;
-        *when = now + 1;
+        *when = CORE_INF;       /* the AEU/PEU's next record wakes the SM */
         return CORE_ST_MEM;
     }
     const struct core_dac_rec *r = &q->r[q->head];
@@ -260,7 +263,7 @@ int core_dac_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *wh
     }
     if (r->ready > now || r->left) {
         d->st.stall_deq_data++;
-        *when = r->left ? now + 1 : r->ready;
+        *when = r->left ? CORE_INF : r->ready;  /* a response wakes the SM */
         return CORE_ST_MEM;
     }
     return CORE_ST_NONE;
@@ -735,6 +738,7 @@ static int32_t aw_advance(struct core_sm *sm)
 bool core_dac_aw_ready(struct core_sm *sm, uint64_t now)
 {
     struct core_dac *d = &sm->dac;
+    d->aw_atq_blocked = false;
     if (!d->active || d->why[0] || d->aw_ready > now)
         return false;
     for (;;) {
@@ -749,6 +753,7 @@ bool core_dac_aw_ready(struct core_sm *sm, uint64_t now)
             continue;
         if (d->tr[pc].q != PTX_DAC_Q_NONE && d->atq_n == d->atq_cap) {
             d->st.stall_enq_full++;
+            d->aw_atq_blocked = true;
             return false;
         }
         return true;
@@ -1034,14 +1039,17 @@ static bool expand_one(struct core_sm *sm, uint64_t now)
     }
     q->n++;
     t->next_s = slot + 1;
+    if (r->ready < d->next_ready)
+        d->next_ready = r->ready;
     return true;
 }
 
-bool core_dac_cycle(struct core_sm *sm, uint64_t now)
+void core_dac_cycle(struct core_sm *sm, uint64_t now)
 {
     struct core_dac *d = &sm->dac;
     if (!d->active)
-        return false;
+        return;
+    d->next_ready = UINT64_MAX;
     if (now > d->last_sample) {
         uint64_t dt = now - d->last_sample, occ = 0;
         for (uint32_t i = 0; i < d->nslots; i++)
@@ -1058,23 +1066,61 @@ bool core_dac_cycle(struct core_sm *sm, uint64_t now)
             d->st.locked_max = d->locked;
         d->last_sample = now;
     }
+    d->aeu_blocked = false;
     while (d->atq_n && d->aeu_free <= now)
-        if (!expand_one(sm, now))
+        if (!expand_one(sm, now)) {
+            d->aeu_blocked = true;
             break;
-    return d->atq_n > 0 || d->aw_run || d->pend_n > 0;
+        }
+}
+
+uint64_t core_dac_next(const struct core_sm *sm, uint64_t now)
+{
+    const struct core_dac *d = &sm->dac;
+    if (!d->active || d->why[0])
+        return UINT64_MAX;
+    uint64_t nx = d->next_ready > now ? d->next_ready : now + 1;
+    if (d->atq_n && !d->aeu_blocked) {
+        uint64_t t = d->aeu_free > now ? d->aeu_free : now + 1;
+        nx = t < nx ? t : nx;
+    }
+    if ((d->aw_run || d->pend_n) && !(d->aw_atq_blocked && d->atq_n == d->atq_cap)) {
+        uint64_t t = d->aw_ready > now ? d->aw_ready : now + 1;
+        nx = t < nx ? t : nx;
+    }
+    return nx;
 }
 
 void core_dac_resp(struct core_sm *sm, unsigned ix, uint64_t now)
 {
     struct core_dac *d = &sm->dac;
-    (void)now;
     if (ix >= CORE_DAC_MAXFETCH || !d->fetch[ix])
         return;
     struct core_dac_rec *r = d->fetch[ix];
     if (r->left && --r->left == 0) {
+        if (r->ready < now + 1)
+            r->ready = now + 1;     /* readable the next cycle, as a load's
+                                       destination register (core_sm_resp) */
         d->fetch[ix] = NULL;
         d->nfetch--;
     }
+}
+
+int core_dac_describe(const struct core_sm *sm, char *buf, size_t n)
+{
+    const struct core_dac *d = &sm->dac;
+    if (!d->active || n == 0)
+        return 0;
+    unsigned nrec = 0;
+    for (uint32_t i = 0; i < d->nslots; i++)
+        nrec += d->aq[i].n + d->pq[i].n;
+    int k = snprintf(buf, n, " SM %u DAC: affine warp %s pc %d (batch 0x%llx), %u CTAs "
+                     "waiting, ATQ %u/%u, %u records queued, %u lines locked, %u "
+                     "prefetches out;", sm->id, d->aw_run ? "at" : "idle",
+                     d->aw_run && d->sp ? d->stk[d->sp - 1].npc : -1,
+                     (unsigned long long)d->batch, d->pend_n, d->atq_n, d->atq_cap, nrec,
+                     d->locked, d->nfetch);
+    return k < 0 ? 0 : (size_t)k < n ? k : (int)n - 1;
 }
 
 void core_dac_stats(const struct core_dac *d, bool first, ls_stats *s)

@@ -135,6 +135,10 @@ struct core_dac {
     uint32_t *pm;               /* per predicate register, per warp: mask  */
     uint32_t pm_regs;
     uint64_t aw_ready;
+    bool aw_atq_blocked;        /* the affine warp's enq found the ATQ full */
+    bool aeu_blocked;           /* the AEU/PEU waits for a queue, not time  */
+    uint64_t next_ready;        /* earliest ready cycle of the records
+                                   expanded this cycle                     */
     /* prefetches in flight */
     struct core_dac_rec *fetch[CORE_DAC_MAXFETCH];
     uint32_t nfetch;
@@ -177,9 +181,13 @@ int core_dac_deq(struct core_sm *sm, unsigned slot, int32_t pc, uint32_t mask,
                  uint32_t gmask);
 /* Whether slot's next instruction is a kernel instruction with a deq. */
 bool core_dac_is_deq(const struct core_sm *sm, unsigned slot);
-/* One SM cycle of the expansion units and occupancy accounting. Returns
- * true when DAC has work for the next cycle. */
-bool core_dac_cycle(struct core_sm *sm, uint64_t now);
+/* One SM cycle of the expansion units and occupancy accounting. */
+void core_dac_cycle(struct core_sm *sm, uint64_t now);
+/* After the SM cycle at now: the next cycle at which the DAC unit can
+ * make progress by itself (the AEU/PEU, the affine warp, a record
+ * becoming ready), or CORE_INF (it waits for a deq, a memory response or
+ * a queue pop, which wake the SM). */
+uint64_t core_dac_next(const struct core_sm *sm, uint64_t now);
 /* Whether the affine warp can issue at now (has a batch, ATQ room). */
 bool core_dac_aw_ready(struct core_sm *sm, uint64_t now);
 /* Issues one affine-stream instruction of the affine warp at now.
@@ -189,6 +197,9 @@ int core_dac_aw_issue(struct core_sm *sm, uint64_t now);
 void core_dac_resp(struct core_sm *sm, unsigned ix, uint64_t now);
 /* Main warp slot leaves: its queues must be empty (else d->why). */
 int core_dac_leave(struct core_sm *sm, unsigned slot);
+/* Writes the DAC unit's state (affine warp pc and batch, ATQ, queued
+ * records) to buf for the deadlock report. Returns the characters written. */
+int core_dac_describe(const struct core_sm *sm, char *buf, size_t n);
 /* Adds the SM's DAC counters to s (first SM: counts the launch). */
 void core_dac_stats(const struct core_dac *d, bool first, ls_stats *s);
 

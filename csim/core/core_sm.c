@@ -829,7 +829,7 @@ int core_sm_cycle(struct core_sm *sm, uint64_t now)
         return LS_ERR_MEMFAULT;     /* DAC: a removed instruction faulted */
     if (sm->dac.why[0])
         return LS_ERR_COSIM;        /* DAC: a golden check failed */
-    bool dac_work = core_dac_cycle(sm, now);    /* DAC: AEU, PEU */
+    core_dac_cycle(sm, now);    /* DAC: AEU, PEU */
     if (now) {
         int e = core_slp_advance(&sm->slp, now - 1);
         if (e)
@@ -962,7 +962,7 @@ int core_sm_cycle(struct core_sm *sm, uint64_t now)
         return LS_ERR_COSIM;
     sm->last_reason = reason;
     sm->has_work_at_last = sm->live_warps > 0;
-    sm->next_try = issued || dac_work ? now + 1 : next;
+    sm->next_try = issued ? now + 1 : umin(next, core_dac_next(sm, now));  /* DAC */
     if (sm->next_try <= now)
         sm->next_try = now + 1;
     return 0;
@@ -1068,6 +1068,8 @@ int core_sm_describe(const struct core_sm *sm, uint64_t now, char *buf, size_t n
                 o += (size_t)k < n - o ? (size_t)k : n - o - 1;
         }
     }
+    if (o + 1 < n)              /* DAC: the affine warp and its queues */
+        o += (size_t)core_dac_describe(sm, buf + o, n - o);
     if (sm->qn && o + 1 < n) {
         int k = snprintf(buf + o, n - o, " SM %u: %u requests queued;", sm->id, sm->qn);
         if (k > 0)
