@@ -1,11 +1,11 @@
 /* Decoupled affine computation in the SM timing model (docs/dac.md "The
- * hardware"): the affine warp with its CTA-wide SIMT stack, the Affine
+ * hardware"): the affine warp with its batch-wide SIMT stack, the Affine
  * Tuple Queue, the Address and Predicate Expansion Units, per-warp queues,
  * prefetch and line locking, and the golden checks of every record against
  * the functional model. Values are the functional model's: the affine
  * warp's tuples come from executing its instructions on four basis lanes
- * (tid 0, e_x, e_y, e_z of the batch's CTA), which for the affine
- * operations (ring homomorphisms modulo 2^n) is the tuple arithmetic of
+ * per CTA of the batch (tid 0, e_x, e_y, e_z of that CTA), which for the
+ * affine operations (ring homomorphisms modulo 2^n) is the tuple arithmetic of
  * the paper; widening operations are checked exact at run time. */
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,7 +1,8 @@
 /* Decoupled affine computation in the SM timing model (affine.mode = dac;
  * Wang and Lin, ISCA 2017; docs/dac.md "The hardware"): one affine warp
- * per SM runs the affine stream of ptx_dac.h once per CTA (the batch), its
- * enq operations push tuples into the Affine Tuple Queue, the Address and
+ * per SM runs the affine stream of ptx_dac.h once per batch of waiting
+ * CTAs, its enq operations push tuples into the Affine Tuple Queue, the
+ * Address and
  * Predicate Expansion Units turn each tuple into per-warp records in
  * per-warp queues (enq.data also prefetches the lines and locks them), and
  * the main warps skip the instructions removed from their stream and take
