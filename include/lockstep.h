@@ -381,6 +381,40 @@ typedef struct ls_dpe_stats {
     uint64_t merges;             /* dws: merges of splits at one pc           */
 } ls_dpe_stats;
 
+/* Decoupled affine computation (docs/dac.md "The hardware", docs/stats.md),
+ * timing mode with affine.mode = dac; all zero otherwise. Every member is a
+ * uint64_t counter; occ_max and locked_max are maxima, the rest sums. */
+typedef struct ls_dac_stats {
+    uint64_t launches;           /* launches under affine.mode = dac          */
+    uint64_t not_decoupled;      /* of those, kernels the transform left whole */
+    uint64_t batches;            /* affine-warp passes over a batch of CTAs   */
+    uint64_t batch_ctas;         /* CTAs run by an affine warp                */
+    uint64_t aff_insts;          /* affine-warp instructions issued           */
+    uint64_t main_insts;         /* main-warp instructions issued             */
+    uint64_t removed;            /* main-warp instructions skipped (removed
+                                    from the main stream)                    */
+    uint64_t tuples;             /* ATQ entries pushed by enq                 */
+    uint64_t rec_addr, rec_data, rec_pred; /* per-warp records expanded      */
+    uint64_t gl_loads;           /* global/local load warp instructions of
+                                    main warps in decoupled kernels          */
+    uint64_t gl_served;          /* of those, served by enq.data (locked)     */
+    uint64_t peu_uniform, peu_two, peu_full; /* PEU records by case          */
+    uint64_t stall_enq_full;     /* affine-warp cycles stalled: ATQ full      */
+    uint64_t stall_aeu_full;     /* AEU/PEU cycles stalled: warp queue full   */
+    uint64_t stall_deq_empty;    /* main-warp issue checks refused: empty     */
+    uint64_t stall_deq_data;     /* ... record there, data not arrived        */
+    uint64_t occ_sum;            /* per-warp queue records x cycles           */
+    uint64_t occ_max;            /* most records queued in one SM             */
+    uint64_t atq_sum;            /* ATQ entries x cycles                      */
+    uint64_t locked_sum;         /* locked L1D lines x cycles                 */
+    uint64_t locked_max;         /* most lines locked in one SM               */
+    uint64_t lock_refused;       /* enq.data records over dac.lock_lines      */
+    uint64_t prefetch_lines;     /* line requests sent by the AEUs            */
+    uint64_t cycles;             /* SM-cycles the occupancy sums cover        */
+    uint64_t checked_addr, checked_pred; /* golden checks passed              */
+    uint64_t widen_checks;       /* widening instructions checked exact       */
+} ls_dac_stats;
+
 #define LS_STACK_HIST 16
 /* Statistics of one launch (or a sum of launches, see ls_stats_add). */
 typedef struct ls_stats {
@@ -425,6 +459,7 @@ typedef struct ls_stats {
     ls_dpe_stats dpe;            /* dual-path execution (timing mode)         */
     int dpe_paths;               /* simt.paths: 0 single, 1 dual, 2 dws       */
     char dpe_single[160];        /* why a launch ran single-path; the first   */
+    ls_dac_stats dac;            /* decoupled affine computation (timing)     */
 } ls_stats;
 
 /* Re-runs a block trace written on a mismatch (docs/cosim.md) on the C

@@ -108,6 +108,49 @@ static double ratio(uint64_t a, uint64_t b)
     return b ? (double)a / (double)b : 0.0;
 }
 
+/* "dac": {...} when affine.mode = dac (docs/stats.md, docs/dac.md). */
+static void json_dac(FILE *f, int in, const ls_stats *s)
+{
+    const ls_dac_stats *d = &s->dac;
+    if (!d->launches)
+        return;
+    uint64_t all = d->aff_insts + d->main_insts;
+    fprintf(f, "%*s\"dac\": {\"launches\": %llu, \"not_decoupled\": %llu, "
+            "\"batches\": %llu, \"batch_ctas\": %llu, \"affine_insts\": %llu, "
+            "\"main_insts\": %llu, \"removed_insts\": %llu, \"affine_share\": ", in, "",
+            (unsigned long long)d->launches, (unsigned long long)d->not_decoupled,
+            (unsigned long long)d->batches, (unsigned long long)d->batch_ctas,
+            (unsigned long long)d->aff_insts,
+            (unsigned long long)d->main_insts, (unsigned long long)d->removed);
+    json_num(f, ratio(d->aff_insts, all));
+    fprintf(f, ", \"insts_vs_off\": ");
+    json_num(f, ratio(all, d->main_insts + d->removed));
+    fprintf(f, ", \"tuples\": %llu, \"records_addr\": %llu, \"records_data\": %llu, "
+            "\"records_pred\": %llu, \"gl_loads\": %llu, \"gl_loads_enq_data\": %llu, "
+            "\"gl_loads_decoupled\": ", (unsigned long long)d->tuples,
+            (unsigned long long)d->rec_addr, (unsigned long long)d->rec_data,
+            (unsigned long long)d->rec_pred, (unsigned long long)d->gl_loads,
+            (unsigned long long)d->gl_served);
+    json_num(f, ratio(d->gl_served, d->gl_loads));
+    fprintf(f, ", \"peu_uniform\": %llu, \"peu_two_compares\": %llu, "
+            "\"peu_full\": %llu, \"stall_enq_full\": %llu, \"stall_aeu_full\": %llu, "
+            "\"stall_deq_empty\": %llu, \"stall_deq_data\": %llu, \"queue_avg\": ",
+            (unsigned long long)d->peu_uniform, (unsigned long long)d->peu_two,
+            (unsigned long long)d->peu_full, (unsigned long long)d->stall_enq_full,
+            (unsigned long long)d->stall_aeu_full, (unsigned long long)d->stall_deq_empty,
+            (unsigned long long)d->stall_deq_data);
+    json_num(f, ratio(d->occ_sum, d->cycles));
+    fprintf(f, ", \"queue_max\": %llu, \"atq_avg\": ", (unsigned long long)d->occ_max);
+    json_num(f, ratio(d->atq_sum, d->cycles));
+    fprintf(f, ", \"locked_avg\": ");
+    json_num(f, ratio(d->locked_sum, d->cycles));
+    fprintf(f, ", \"locked_max\": %llu, \"lock_refused\": %llu, \"prefetch_lines\": %llu, "
+            "\"checked_addr\": %llu, \"checked_pred\": %llu, \"widen_checks\": %llu},\n",
+            (unsigned long long)d->locked_max, (unsigned long long)d->lock_refused,
+            (unsigned long long)d->prefetch_lines, (unsigned long long)d->checked_addr,
+            (unsigned long long)d->checked_pred, (unsigned long long)d->widen_checks);
+}
+
 /* "dpe": {...} when simt.paths = dual or dws (docs/stats.md, docs/dpe.md). */
 static void json_dpe(FILE *f, int in, const ls_stats *s)
 {
@@ -488,6 +531,7 @@ static void json_stats(FILE *f, int in, const ls_stats *s)
     json_gscalar(f, in, s);
     json_compaction(f, in, s);
     json_dpe(f, in, s);
+    json_dac(f, in, s);
     json_cosim(f, in, s);
 }
 

@@ -18,6 +18,7 @@
 #include "core/core_tbc.h"
 #include "core/core_dpe.h"
 #include "core/core_cae.h"
+#include "core/core_dac.h"
 #include "simt/simt.h"
 
 #define CORE_INF UINT64_MAX
@@ -83,6 +84,8 @@ struct core_kernel {
     void *commit_user;
     simt_extern_fn ext;         /* device runtime (extern calls)           */
     void *ext_user;
+    const struct ptx_dac_inst *dac; /* affine.mode=dac: the DAC transform of
+                                   f (ptx_dac.h), NULL: not decoupled     */
 };
 
 struct core_pend {
@@ -184,6 +187,7 @@ struct core_sm {
     unsigned gs_lat;            /* gscalar.extra_latency when compress = on */
     struct core_tbc tbc;        /* thread-block compaction (simt.compaction) */
     struct core_dpe dpe;        /* dual-path execution (simt.paths)        */
+    struct core_dac dac;        /* decoupled affine computation (affine.mode) */
     unsigned gs_ii;             /* cycles of the instruction in issue when it
                                    runs as scalar (gscalar.scalar), else 0 */
     struct core_cae cae;        /* compact affine execution (affine.mode=cae) */
@@ -243,6 +247,8 @@ int core_sm_unit_wait(const struct core_sm *sm, const struct core_warp *w,
                       int *unit_ix);
 /* Delivers a memory completion at now (releases load destinations). */
 void core_sm_resp(struct core_sm *sm, const struct core_mem_resp *r, uint64_t now);
+/* Appends r to the SM's memory request queue (the caller checked room). */
+void core_sm_push_req(struct core_sm *sm, const struct core_mem_req *r);
 /* Pending request at the head of the SM's memory queue, or NULL. */
 const struct core_mem_req *core_sm_req_peek(const struct core_sm *sm);
 /* Drops the head request (the memory system accepted it) at now. */

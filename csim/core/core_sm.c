@@ -73,6 +73,9 @@ int core_sm_init(struct core_sm *sm, const struct cfg *c, unsigned id,
                       (unsigned)c->dpe_scheduler, c->dpe_path_forwarding != 0,
                       (uint32_t)c->dws_n, sm->nslots, max_stack_depth) != 0)
         return -1;
+    /* DAC: the affine warp, its queues and expansion units (core_dac.c) */
+    if (core_dac_init(&sm->dac, c, sm->nslots, sm->ncta_slots, max_stack_depth) != 0)
+        return -1;
     return 0;
 }
 
@@ -96,6 +99,7 @@ void core_sm_free(struct core_sm *sm)
     core_tbc_free(&sm->tbc);
     core_dpe_free(&sm->dpe);
     core_cae_free(&sm->cae);
+    core_dac_free(&sm->dac);
     memset(sm, 0, sizeof *sm);
 }
 
@@ -148,6 +152,8 @@ int core_sm_kernel(struct core_sm *sm, const struct core_kernel *k, uint64_t now
     core_rvc_kernel(&sm->rvc, k->f->name, now);
     core_tbc_kernel(&sm->tbc, k->f, k->nwarps,       /* TBC */
                     sm->c->gscalar_scalar != 0 || sm->c->gscalar_stats != 0, now);
+    if (core_dac_kernel(&sm->dac, k->f, k->dac) != 0)  /* DAC */
+        return -1;
     return core_dpe_kernel(&sm->dpe, k->f, nr);     /* DPE */
 }
 
@@ -197,9 +203,11 @@ int core_sm_launch_cta(struct core_sm *sm, const uint32_t ctaid[3], uint64_t now
     cta->nwarps_left = k->nwarps;
     memset(cta->shared, 0, (size_t)k->shared_bytes);
     unsigned slot = 0;
+    uint8_t wslots[CORE_MAX_SLOTS];
     for (uint32_t wi = 0; wi < k->nwarps; wi++) {
         while (sm->w[slot].cta >= 0)
             slot++;
+        wslots[wi] = (uint8_t)slot;
         struct core_warp *w = &sm->w[slot];
         struct simt_warp *s = &w->sw;
         unsigned first = wi * EXEC_WARP;
@@ -289,6 +297,7 @@ int core_sm_launch_cta(struct core_sm *sm, const uint32_t ctaid[3], uint64_t now
     sm->used_shared += k->shared_bytes;
     sm->next_try = umin(sm->next_try, now);
     core_tbc_launch(sm, ci, now);   /* TBC: the CTA stack and its first warps */
+    core_dac_launch(sm, ci, wslots, k->nwarps);     /* DAC: a batch */
     return 0;
 }
 
@@ -417,6 +426,7 @@ static void warp_leave(struct core_sm *sm, unsigned slot, uint64_t now)
     sm->wake[slot] = CORE_INF;
     sm->wake_reason[slot] = CORE_ST_NONE;
     sm->live_warps--;
+    (void)core_dac_leave(sm, slot);     /* DAC: queues empty, else dac.why */
     struct core_cta *cta = &sm->cta[ci];
     if (--cta->nwarps_left == 0) {
         const struct core_kernel *k = sm->k;
@@ -455,6 +465,18 @@ static int check_warp(struct core_sm *sm, struct core_warp *w, uint64_t now,
     } else if (w->ibuf_ready > now) {
         *when = w->ibuf_ready;
         return CORE_ST_IBUFFER;
+    }
+    if (sm->dac.active) {       /* DAC: removed instructions, then the deq rules */
+        unsigned slot = (unsigned)(w - sm->w);
+        if (core_dac_skip(sm, slot) != 0) {
+            sm->dac.skip_err = 1;   /* a warp fault: sm->err_slot */
+            *when = CORE_INF;
+            return CORE_ST_MEM;
+        }
+        w->next_di = peek_di(sm, w);
+        int why = core_dac_check(sm, slot, now, when);
+        if (why != CORE_ST_NONE)
+            return why;
     }
     const struct core_dinst *di = w->next_di;
     *dip = di;
@@ -501,7 +523,7 @@ int core_sm_unit_wait(const struct core_sm *sm, const struct core_warp *w,
     return CORE_ST_NONE;
 }
 
-static void push_req(struct core_sm *sm, const struct core_mem_req *r)
+void core_sm_push_req(struct core_sm *sm, const struct core_mem_req *r)
 {
     uint32_t i = (sm->qhead + sm->qn) % sm->qcap;
     sm->q[i] = *r;
@@ -584,7 +606,7 @@ static unsigned mem_issue(struct core_sm *sm, unsigned slot, const struct core_d
         q.prio = core_pca_token(sm, slot);
         q.nlines = (uint8_t)(n < 255 ? n : 255);
         q.first = i == 0;
-        push_req(sm, &q);
+        core_sm_push_req(sm, &q);
     }
     return n > ii ? n : ii;
 }
@@ -674,6 +696,17 @@ static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
         cf = w->sw.frames[cframe].func;
         cpc = t->npc;
     }
+    /* DAC: the deq's pc and the masks its golden check compares */
+    int32_t dac_pc = -1;
+    uint32_t dac_mask = 0, dac_gmask = 0;
+    if (sm->dac.active && w->sw.sp && w->sw.stack[w->sw.sp - 1].frame == 0) {
+        const struct simt_entry *t = &w->sw.stack[w->sw.sp - 1];
+        if ((uint32_t)t->npc < sm->k->f->ninsts) {
+            dac_pc = t->npc;
+            dac_mask = t->mask;
+            dac_gmask = exec_guard_mask(&w->sw.ew, &sm->k->f->insts[dac_pc], t->mask);
+        }
+    }
     enum simt_rc rc = SIMT_RC_OK;
     uint64_t tbc_done = 0;      /* TBC: home slots whose CTA finished */
     if (sm->tbc.active) {
@@ -687,6 +720,12 @@ static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
     if (rc == SIMT_RC_ERROR) {
         sm->err_slot = (int)slot;
         return LS_ERR_MEMFAULT;
+    }
+    int dac_served = 0;         /* DAC: 1 = a load served by a locked line */
+    if (sm->dac.active) {
+        dac_served = core_dac_deq(sm, slot, dac_pc, dac_mask, dac_gmask);
+        if (dac_served < 0)
+            return LS_ERR_COSIM;
     }
     if (sm->rvc.on && sm->tbc.active) {     /* TBC: one write per home warp */
         unsigned moves = 0;
@@ -731,7 +770,12 @@ static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
     uint64_t ready = at;
     if (di->unit <= CORE_U_TENSOR) {
         unsigned busy;
-        if (di->unit == CORE_U_MEM) {
+        if (di->unit == CORE_U_MEM && dac_served) {
+            /* DAC: deq.data reads the line enq.data prefetched and locked:
+             * an L1 hit, no request */
+            busy = sm->ii[CORE_U_MEM];
+            ready = at + busy - 1 + (uint64_t)sm->c->l1d_latency;
+        } else if (di->unit == CORE_U_MEM) {
             busy = mem_issue(sm, slot, di, at, &ready);
         } else if (di->unit == CORE_U_TENSOR) {
             uint64_t b = ((uint64_t)sm->ii[CORE_U_TENSOR] * di->tsteps + 255) / 256;
@@ -814,6 +858,11 @@ int core_sm_cycle(struct core_sm *sm, uint64_t now)
 {
     if (sm->rvc.why)
         return LS_ERR_COSIM;        /* a bar.red write-back failed */
+    if (sm->dac.skip_err)
+        return LS_ERR_MEMFAULT;     /* DAC: a removed instruction faulted */
+    if (sm->dac.why[0])
+        return LS_ERR_COSIM;        /* DAC: a golden check failed */
+    core_dac_cycle(sm, now);    /* DAC: AEU, PEU */
     if (now) {
         int e = core_slp_advance(&sm->slp, now - 1);
         if (e)
@@ -831,6 +880,15 @@ int core_sm_cycle(struct core_sm *sm, uint64_t now)
     int policy = (int)sm->c->sched_policy;
     for (unsigned s = 0; s < nsched && sm->live_warps &&
                          sm->st.issued < sm->issue_cap; s++) {
+        if (s == 0 && core_dac_aw_ready(sm, now)) {
+            /* DAC: the affine warp has priority on scheduler 0 (it feeds
+             * every main warp of the SM) and takes its issue slot */
+            int e = core_dac_aw_issue(sm, now);
+            if (e)
+                return e;
+            issued++;
+            continue;
+        }
         int pick = -1, pick_unit = -1;
         const struct core_dinst *pick_di = NULL;
         /* candidate order per policy */
@@ -931,9 +989,13 @@ int core_sm_cycle(struct core_sm *sm, uint64_t now)
         if (!issued)
             add_stall(sm, reason, 1);
     }
+    if (sm->dac.skip_err)
+        return LS_ERR_MEMFAULT;
+    if (sm->dac.why[0])
+        return LS_ERR_COSIM;
     sm->last_reason = reason;
     sm->has_work_at_last = sm->live_warps > 0;
-    sm->next_try = issued ? now + 1 : next;
+    sm->next_try = issued ? now + 1 : umin(next, core_dac_next(sm, now));  /* DAC */
     if (sm->next_try <= now)
         sm->next_try = now + 1;
     return 0;
@@ -944,6 +1006,11 @@ void core_sm_resp(struct core_sm *sm, const struct core_mem_resp *r, uint64_t no
     if (r->tag & CORE_TAG_NOWAIT)
         return;
     unsigned slot = (r->tag >> 8) & 0xffff, pi = r->tag & 0xff;
+    if (slot == CORE_DAC_TAG_SLOT) {    /* DAC: an enq.data prefetch */
+        core_dac_resp(sm, pi, now);
+        sm->next_try = umin(sm->next_try, now + 1);
+        return;
+    }
     if (slot >= sm->nslots || pi >= CORE_MAX_PEND)
         return;
     struct core_warp *w = &sm->w[slot];
@@ -1034,6 +1101,8 @@ int core_sm_describe(const struct core_sm *sm, uint64_t now, char *buf, size_t n
                 o += (size_t)k < n - o ? (size_t)k : n - o - 1;
         }
     }
+    if (o + 1 < n)              /* DAC: the affine warp and its queues */
+        o += (size_t)core_dac_describe(sm, buf + o, n - o);
     if (sm->qn && o + 1 < n) {
         int k = snprintf(buf + o, n - o, " SM %u: %u requests queued;", sm->id, sm->qn);
         if (k > 0)

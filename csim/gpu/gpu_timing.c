@@ -20,6 +20,8 @@
 #include "blocks/wcu.h"
 #include "blocks/capt.h"
 #include "exec/exec_check.h"
+#include "ptx/ptx_affine.h"
+#include "ptx/ptx_dac.h"
 
 static double now_s(void)
 {
@@ -87,12 +89,8 @@ ls_status gpu_cosim_init(ls_gpu *gpu, const ls_config *lc)
     if (gpu->tcfg.simt_paths != CORE_DPE_DUAL && gpu->tcfg.dpe_path_forwarding)
         return GPU_FAIL(gpu, LS_ERR_INVALID, "dpe.path_forwarding=on needs simt.paths=dual: "
                         "it forwards paths of the dual-path stack (docs/dpe.md)");
-    /* issue 19's hardware milestone: the keys exist so configs and sweeps can
-     * name them; a value that is not built yet is an error, never a silent
-     * baseline run */
-    if (gpu->tcfg.affine_mode == 1)
-        return GPU_FAIL(gpu, LS_ERR_INVALID, "affine.mode=dac is not modelled yet "
-                        "(docs/dac.md): use affine.mode=off or cae");
+    /* affine.mode (docs/dac.md): combinations not modelled are errors,
+     * never a silent baseline run */
     /* CAE keeps register classes per warp and shortens the pipeline
      * occupancy G-Scalar's scalar execution shortens */
     if (gpu->tcfg.affine_mode == 2 && (gpu->tcfg.gscalar_scalar || gpu->tcfg.gscalar_compress))
@@ -103,6 +101,15 @@ ls_status gpu_cosim_init(ls_gpu *gpu, const ls_config *lc)
         return GPU_FAIL(gpu, LS_ERR_INVALID, "affine.mode=cae with simt.compaction or "
                         "simt.paths is not modelled: its register classes are per warp "
                         "of one stack (docs/dac.md)");
+    if (gpu->tcfg.affine_mode == 1 &&
+        (gpu->tcfg.simt_compaction != CORE_TBC_NONE ||
+         gpu->tcfg.simt_paths != CORE_DPE_SINGLE || gpu->tcfg.gscalar_compress ||
+         gpu->tcfg.gscalar_scalar || gpu->tcfg.gscalar_stats))
+        return GPU_FAIL(gpu, LS_ERR_INVALID, "affine.mode=dac with simt.compaction, "
+                        "simt.paths or gscalar.* (compress, scalar, stats) is not "
+                        "modelled (docs/dac.md): the main warps' queues are per warp "
+                        "slot and single-path, and the removed instructions write no "
+                        "register through the G-Scalar register file");
     /* build and load now what the SMs will need: errors belong to creation */
     for (int b = 0; b < LS_BLK_COUNT; b++) {
         const struct cosim_desc *d = cosim_desc_by_id(b);
@@ -203,6 +210,42 @@ static ls_status ensure_machine(ls_gpu *gpu)
 static uint32_t inst_line(const struct ptx_func *f, int32_t pc)
 {
     return (uint32_t)pc < f->ninsts ? f->insts[pc].line : f->line;
+}
+
+/* affine.mode=dac: the decoupling transform of kernel f (ptx_dac.h) into
+ * *out (NULL when the transform leaves it whole: nothing removed, no queue
+ * operation; the main warps then run it as with affine.mode=off). */
+static ls_status dac_transform(ls_gpu *gpu, const char *file, const struct ptx_func *f,
+                               struct ptx_dac_inst **out)
+{
+    *out = NULL;
+    size_t n = f->ninsts ? f->ninsts : 1;
+    struct ptx_affine_inst *a = malloc(n * sizeof *a);
+    struct ptx_dac_inst *r = malloc(n * sizeof *r);
+    struct ptx_diag d;
+    memset(&d, 0, sizeof d);
+    if (!a || !r) {
+        free(a);
+        free(r);
+        return GPU_FAIL(gpu, LS_ERR_NOMEM, "host memory exhausted (DAC transform)");
+    }
+    if (ptx_affine_analyse(f, a, NULL, &d) != 0 || ptx_dac_build(f, a, r, NULL, &d) != 0 ||
+        ptx_dac_check(f, a, r, &d) != 0) {
+        free(a);
+        free(r);
+        return gpu_fail(gpu, LS_ERR_INVALID, file, (int)f->line,
+                        "affine.mode=dac: the DAC transform of kernel %s failed: %s",
+                        f->name, d.msg);
+    }
+    free(a);
+    bool dec = false;
+    for (uint32_t i = 0; i < f->ninsts && !dec; i++)
+        dec = r[i].q != PTX_DAC_Q_NONE || !(r[i].streams & PTX_DAC_S_MAIN);
+    if (dec)
+        *out = r;
+    else
+        free(r);
+    return LS_OK;
 }
 
 static ls_status warp_fail(ls_gpu *gpu, const char *file, const struct ptx_func *kf,
@@ -351,6 +394,9 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
     if (st == LS_OK && core_prog_build(&prog, m->ptx) != 0)
         st = GPU_FAIL(gpu, LS_ERR_NOMEM, "host memory exhausted (decode)");
     const struct cfg *c = &gpu->tcfg;
+    struct ptx_dac_inst *dac_tr = NULL;     /* affine.mode=dac: the transform */
+    if (st == LS_OK && c->affine_mode == 1)
+        st = dac_transform(gpu, file, f, &dac_tr);
     struct core_kernel k;
     memset(&k, 0, sizeof k);
     k.mod = m->ptx;
@@ -390,6 +436,7 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
     }
     k.ext = gpu_devrt_call;
     k.ext_user = gpu;
+    k.dac = dac_tr;
     unsigned nsm = (unsigned)c->num_sms;
     uint64_t now = gpu->now, start = now;
     if (st == LS_OK && gpu->mem) {
@@ -466,6 +513,11 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
                 }
                 if (e && sm->rvc.why) {
                     st = gpu_fail(gpu, (ls_status)e, file, (int)f->line, "%s", sm->rvc.why);
+                    break;
+                }
+                if (e == LS_ERR_COSIM && sm->dac.why[0]) {      /* DAC */
+                    st = gpu_fail(gpu, LS_ERR_COSIM, file, (int)sm->dac.why_line, "%s",
+                                  sm->dac.why);
                     break;
                 }
                 if (e && sm->tbc.blk.why) {
@@ -566,6 +618,10 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
                           gpu->sms[i].tbc.blk.why ? gpu->sms[i].tbc.blk.why
                                                   : "WCU/CAPT failure");
     }
+    for (unsigned i = 0; gpu->sms && i < nsm && st == LS_OK; i++)
+        if (gpu->sms[i].dac.why[0])     /* DAC: a warp left records behind */
+            st = gpu_fail(gpu, LS_ERR_COSIM, file, (int)gpu->sms[i].dac.why_line, "%s",
+                          gpu->sms[i].dac.why);
     if (gpu->mem && mem_gdu_finish(gpu->mem, end) != 0 && st == LS_OK)
         st = gpu_fail(gpu, LS_ERR_COSIM, file, (int)f->line, "%s", mem_gdu_error(gpu->mem));
     if (stats) {
@@ -613,6 +669,7 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
                     xa[j] += xs[j];
                 stats->cae.launches = 1;
             }
+            core_dac_stats(&sm->dac, i == 0, stats);
         }
         gpu_energy_gscalar(&gpu->tcfg, stats);
         if (gpu->mem)
@@ -671,6 +728,7 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
     gpu->now = end;
     st = gpu_check_end(gpu, &chk, m, f, st);
     core_prog_free(&prog);
+    free(dac_tr);
     gpu_layout_free(&lay);
     if (stats)
         stats->wall_s = now_s() - t0;

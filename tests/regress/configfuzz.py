@@ -31,7 +31,7 @@ FIXED = {"warp_size", "max_warp_insts", "max_stack_depth", "watchdog_cycles",
          "cosim", "slp_backend", "bgp_backend", "rvc_comp_backend",
          "rvc_decomp_backend", "wcu_backend", "capt_backend", "cosim_continue", "core_clock_mhz",
          "icnt_clock_mhz", "dram_clock_mhz", "check", "check_error",
-         "printf_fifo_size", "malloc_heap_size"}
+         "printf_fifo_size", "malloc_heap_size", "dac_fault_inject"}
 # practical upper ends: the documented maxima (1024 SMs, 1000-cycle
 # latencies) are valid but make a small run take minutes; their extremes
 # are covered by the unit tests of each unit
@@ -110,16 +110,6 @@ def sample(rng, keys):
     # takes minutes (seed 3 with 64 SMs: over the 300 s limit on a loaded
     # 2-core machine); the narrow extremes are covered by the DRAM unit tests
     c["dram_bus_bytes"] = max(c.get("dram_bus_bytes", 4), 4)
-    # affine.mode: dac is not built yet (a config error); cae keeps register
-    # classes per warp of one stack (no compaction, no dual paths) and owns
-    # one-lane execution (no G-Scalar)
-    if c.get("affine_mode") == "dac":
-        c["affine_mode"] = "off"
-    if c.get("affine_mode") == "cae":
-        c["simt_compaction"] = "none"
-        c["simt_paths"] = "single"
-        c["gscalar_scalar"] = "off"
-        c["gscalar_compress"] = "off"
     # dual-path execution / DWS and thread-block compaction do not combine
     # yet; DWS schedules every split (no constrained scheduler); path
     # forwarding is a dual-path stack feature
@@ -129,6 +119,16 @@ def sample(rng, keys):
         c["dpe_scheduler"] = "full"
     if c.get("simt_paths") != "dual":
         c["dpe_path_forwarding"] = "off"
+    # affine.mode (docs/dac.md): cae keeps register classes per warp of one
+    # stack and owns one-lane execution; dac has per-warp queues on a
+    # single-path stack and its removed instructions bypass the G-Scalar
+    # register file: neither combines with compaction, dual paths or G-Scalar
+    if c.get("affine_mode") in ("cae", "dac"):
+        c["simt_compaction"], c["simt_paths"] = "none", "single"
+        c["dpe_path_forwarding"] = "off"
+        c["gscalar_compress"], c["gscalar_scalar"] = "off", "off"
+    if c.get("affine_mode") == "dac":
+        c["gscalar_stats"] = "off"
     # CAPT: tree pseudo-LRU needs a power-of-two entry count
     if c.get("capri_lru") == "tree":
         c["capri_entries"] = pow2(rng, 2, 64)

@@ -1,0 +1,1167 @@
+/* Decoupled affine computation in the SM timing model (docs/dac.md "The
+ * hardware"): the affine warp with its batch-wide SIMT stack, the Affine
+ * Tuple Queue, the Address and Predicate Expansion Units, per-warp queues,
+ * prefetch and line locking, and the golden checks of every record against
+ * the functional model. Values are the functional model's: the affine
+ * warp's tuples come from executing its instructions on four basis lanes
+ * per CTA of the batch (tid 0, e_x, e_y, e_z of that CTA), which for the
+ * affine operations (ring homomorphisms modulo 2^n) is the tuple arithmetic of
+ * the paper; widening operations are checked exact at run time. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/core.h"
+#include "core/core_dac.h"
+#include "core/core_pca.h"
+#include "exec/exec_mem.h"
+#include "ptx/ptx_dflow.h"
+
+static inline unsigned popc(uint32_t x) { return (unsigned)__builtin_popcount(x); }
+
+static void q_free(struct core_dac_q *q, uint32_t n)
+{
+    for (uint32_t i = 0; q && i < n; i++)
+        free(q[i].r);
+    free(q);
+}
+
+static struct core_dac_q *q_alloc(uint32_t n, uint32_t cap)
+{
+    struct core_dac_q *q = calloc(n, sizeof *q);
+    for (uint32_t i = 0; q && i < n; i++) {
+        q[i].cap = cap;
+        q[i].r = calloc(cap, sizeof *q[i].r);
+        if (!q[i].r) {
+            q_free(q, n);
+            return NULL;
+        }
+    }
+    return q;
+}
+
+int core_dac_init(struct core_dac *d, const struct cfg *c, unsigned nslots,
+                  unsigned ncta, uint32_t max_depth)
+{
+    memset(d, 0, sizeof *d);
+    d->on = c->affine_mode == 1;
+    if (!d->on)
+        return 0;
+    d->atq_cap = (unsigned)c->dac_atq_entries;
+    d->aq_cap = (unsigned)c->dac_addr_queue;
+    d->pq_cap = (unsigned)c->dac_pred_queue;
+    d->aeu_cycles = (unsigned)c->dac_aeu_cycles;
+    d->peu_cycles = (unsigned)c->dac_peu_cycles;
+    if (c->dac_lock_lines)
+        d->lock_lines = (unsigned)c->dac_lock_lines;
+    else if (c->l1d_line > 0 && c->l1d_assoc > 0)
+        d->lock_lines = (unsigned)(c->l1d_size / c->l1d_line * (c->l1d_assoc - 1) /
+                                   c->l1d_assoc);
+    d->fault = (unsigned)c->dac_fault_inject;
+    d->batch_max = (unsigned)c->dac_batch_ctas;
+    d->nslots = nslots;
+    d->ncta = ncta;
+    d->aq = q_alloc(nslots, d->aq_cap);
+    d->pq = q_alloc(nslots, d->pq_cap);
+    d->atq = calloc(d->atq_cap, sizeof *d->atq);
+    d->atq_v = calloc((size_t)d->atq_cap * ncta, sizeof *d->atq_v);
+    d->pend_cap = ncta;
+    d->pend = calloc(ncta, sizeof *d->pend);
+    d->wslot = calloc(ncta, sizeof *d->wslot);
+    d->cta_done = calloc(ncta, sizeof *d->cta_done);
+    d->stk_cap = max_depth + 2;
+    d->stk = calloc(d->stk_cap, sizeof *d->stk);
+    d->bw = calloc(ncta, sizeof *d->bw);
+    if (!d->aq || !d->pq || !d->atq || !d->atq_v || !d->pend || !d->wslot ||
+        !d->cta_done || !d->stk || !d->bw)
+        return -1;
+    for (unsigned i = 0; i < ncta; i++)
+        if (simt_warp_alloc(&d->bw[i], max_depth) != 0)
+            return -1;
+    return 0;
+}
+
+void core_dac_free(struct core_dac *d)
+{
+    if (!d->on)
+        return;
+    q_free(d->aq, d->nslots);
+    q_free(d->pq, d->nslots);
+    free(d->atq);
+    free(d->atq_v);
+    free(d->pend);
+    free(d->wslot);
+    free(d->cta_done);
+    free(d->stk);
+    free(d->pm);
+    for (unsigned i = 0; d->bw && i < d->ncta; i++)
+        simt_warp_free(&d->bw[i]);
+    free(d->bw);
+    memset(d, 0, sizeof *d);
+}
+
+int core_dac_kernel(struct core_dac *d, const struct ptx_func *f,
+                    const struct ptx_dac_inst *tr)
+{
+    if (!d->on)
+        return 0;
+    memset(&d->st, 0, sizeof d->st);
+    d->st.launches = 1;
+    d->st.not_decoupled = tr == NULL;
+    d->tr = tr;
+    d->f = f;
+    d->active = tr != NULL;
+    for (uint32_t i = 0; i < d->nslots; i++)
+        d->aq[i].n = d->aq[i].head = d->pq[i].n = d->pq[i].head = 0;
+    d->atq_head = d->atq_n = 0;
+    d->pend_head = d->pend_n = 0;
+    d->aw_run = false;
+    d->batch = 0;
+    d->sp = 0;
+    d->nfetch = 0;
+    memset(d->fetch, 0, sizeof d->fetch);
+    d->locked = 0;
+    d->aeu_free = 0;
+    d->last_sample = 0;
+    d->aw_ready = 0;
+    d->aw_atq_blocked = d->aeu_blocked = false;
+    d->next_ready = UINT64_MAX;
+    d->why[0] = 0;
+    d->why_line = 0;
+    d->skip_err = 0;
+    uint32_t nr = f->nregs ? f->nregs : 1;
+    if (nr > d->pm_regs) {
+        free(d->pm);
+        d->pm = calloc((size_t)nr * CORE_DAC_MAXS, sizeof *d->pm);
+        if (!d->pm) {
+            d->pm_regs = 0;
+            return -1;
+        }
+        d->pm_regs = nr;
+    }
+    return 0;
+}
+
+/* Records a model error (the first one wins) at PTX line `line`. */
+static void dac_fail(struct core_dac *d, uint32_t line, const char *fmt, ...)
+{
+    if (d->why[0])
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(d->why, sizeof d->why, fmt, ap);
+    va_end(ap);
+    d->why_line = line;
+}
+
+void core_dac_launch(struct core_sm *sm, unsigned ci, const uint8_t *wslot,
+                     unsigned nwarps)
+{
+    struct core_dac *d = &sm->dac;
+    if (!d->active)
+        return;
+    /* the CTA slot's previous CTA finished inside the running batch: its
+     * warps left (core_dac_leave cleared their masks); the new one waits
+     * for the next batch */
+    d->batch &= ~(1ull << ci);
+    memcpy(d->wslot[ci], wslot, nwarps);
+    d->cta_done[ci] = false;
+    d->pend[(d->pend_head + d->pend_n) % d->pend_cap] = (int32_t)ci;
+    d->pend_n++;
+}
+
+/* ------------------------------------------------------------ main warps */
+
+/* Kernel pc of slot's next instruction, or -1 (not in the kernel frame,
+ * finished, at a barrier). */
+static int32_t main_pc(const struct core_sm *sm, unsigned slot)
+{
+    const struct simt_warp *w = &sm->w[slot].sw;
+    if (w->state != SIMT_READY || w->sp == 0)
+        return -1;
+    const struct simt_entry *t = &w->stack[w->sp - 1];
+    if (t->frame != 0 || (uint32_t)t->npc >= sm->dac.f->ninsts)
+        return -1;
+    return t->npc;
+}
+
+int core_dac_skip(struct core_sm *sm, unsigned slot)
+{
+    struct core_dac *d = &sm->dac;
+    for (;;) {
+        int32_t pc = main_pc(sm, slot);
+        if (pc < 0 || (d->tr[pc].streams & PTX_DAC_S_MAIN))
+            return 0;
+        const struct ptx_inst *in = &d->f->insts[pc];
+        if (simt_is_control((enum ptx_op)in->op, in->sub))
+            return 0;       /* control issues in the main stream as ever */
+        if (simt_step(&sm->w[slot].sw) == SIMT_RC_ERROR) {
+            sm->err_slot = (int)slot;
+            return LS_ERR_MEMFAULT;
+        }
+        d->st.removed++;
+    }
+}
+
+bool core_dac_is_deq(const struct core_sm *sm, unsigned slot)
+{
+    const struct core_dac *d = &sm->dac;
+    if (!d->active)
+        return false;
+    int32_t pc = main_pc(sm, slot);
+    return pc >= 0 && d->tr[pc].q != PTX_DAC_Q_NONE &&
+           (d->tr[pc].streams & PTX_DAC_S_MAIN);
+}
+
+/* Whether a tuple of CTA slot ci is still in the ATQ. */
+static bool atq_has_cta(const struct core_dac *d, int32_t ci)
+{
+    for (uint32_t i = 0; i < d->atq_n; i++)
+        if (d->atq[(d->atq_head + i) % d->atq_cap].ctas >> ci & 1)
+            return true;
+    return false;
+}
+
+static void warp_where(const struct core_sm *sm, unsigned slot, char *buf, size_t n)
+{
+    const struct core_warp *w = &sm->w[slot];
+    snprintf(buf, n, "kernel %s, CTA (%u,%u,%u), warp %u (slot %u)", sm->dac.f->name,
+             w->sw.gridv.ctaid[0], w->sw.gridv.ctaid[1], w->sw.gridv.ctaid[2],
+             w->sw.gridv.warpid, slot);
+}
+
+int core_dac_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *when)
+{
+    struct core_dac *d = &sm->dac;
+    if (!core_dac_is_deq(sm, slot))
+        return CORE_ST_NONE;
+    int32_t pc = main_pc(sm, slot);
+    const struct ptx_dac_inst *t = &d->tr[pc];
+    struct core_dac_q *q = t->q == PTX_DAC_Q_PRED ? &d->pq[slot] : &d->aq[slot];
+    char where[160];
+    if (q->n == 0) {
+        int32_t ci = sm->w[slot].cta;
+        if (d->cta_done[ci] && !atq_has_cta(d, ci)) {
+            warp_where(sm, slot, where, sizeof where);
+            dac_fail(d, d->f->insts[pc].line, "DAC model error in %s, pc %d (PTX line %u): "
+                     "%s has no record: the affine warp finished the CTA without an "
+                     "enq for this warp", where, pc, d->f->insts[pc].line,
+                     ptx_dac_deq_name(t->q));
+        }
+        d->st.stall_deq_empty++;
+        *when = CORE_INF;       /* the AEU/PEU's next record wakes the SM */
+        return CORE_ST_MEM;
+    }
+    const struct core_dac_rec *r = &q->r[q->head];
+    if (r->pc != pc) {
+        warp_where(sm, slot, where, sizeof where);
+        dac_fail(d, d->f->insts[pc].line, "DAC model error in %s, pc %d (PTX line %u): "
+                 "%s finds the record of pc %d at its queue head (enq and deq out of "
+                 "order)", where, pc, d->f->insts[pc].line, ptx_dac_deq_name(t->q), r->pc);
+        *when = now + 1;
+        return CORE_ST_MEM;
+    }
+    if (r->ready > now || r->left) {
+        d->st.stall_deq_data++;
+        *when = r->left ? CORE_INF : r->ready;  /* a response wakes the SM */
+        return CORE_ST_MEM;
+    }
+    return CORE_ST_NONE;
+}
+
+int core_dac_deq(struct core_sm *sm, unsigned slot, int32_t pc, uint32_t mask,
+                 uint32_t gmask)
+{
+    struct core_dac *d = &sm->dac;
+    d->st.main_insts++;
+    if (pc < 0)
+        return 0;
+    const struct ptx_inst *in = &d->f->insts[pc];
+    const struct exec_result *res = &sm->w[slot].sw.res;
+    bool ld = in->op == PTX_OP_LD || in->op == PTX_OP_LDU;
+    unsigned space = res->space;
+    if (space == PTX_SP_GENERIC && res->active)     /* as mem_issue resolves it */
+        space = res->addr[__builtin_ctz(res->active)] >= EXEC_GLOBAL_BASE
+                    ? PTX_SP_GLOBAL : PTX_SP_SHARED;
+    ld = ld && res->active && (space == PTX_SP_GLOBAL || space == PTX_SP_LOCAL);
+    if (ld)
+        d->st.gl_loads++;
+    const struct ptx_dac_inst *t = &d->tr[pc];
+    if (t->q == PTX_DAC_Q_NONE || !(t->streams & PTX_DAC_S_MAIN))
+        return 0;
+    struct core_dac_q *q = t->q == PTX_DAC_Q_PRED ? &d->pq[slot] : &d->aq[slot];
+    char where[160];
+    warp_where(sm, slot, where, sizeof where);
+    if (q->n == 0 || q->r[q->head].pc != pc) {
+        dac_fail(d, in->line, "DAC model error in %s, pc %d (PTX line %u): %s issued "
+                 "without its record", where, pc, in->line, ptx_dac_deq_name(t->q));
+        return -1;
+    }
+    struct core_dac_rec *r = &q->r[q->head];
+    q->head = (q->head + 1) % q->cap;
+    q->n--;
+    if (t->q == PTX_DAC_Q_PRED) {
+        if (r->mask != mask || ((r->pred & mask) != gmask)) {
+            dac_fail(d, in->line, "DAC golden check failed in %s, pc %d (PTX line %u): "
+                     "deq.pred: PEU mask 0x%08x of lanes 0x%08x, the functional "
+                     "branch: 0x%08x of lanes 0x%08x", where, pc, in->line,
+                     r->pred & r->mask, r->mask, gmask, mask);
+            return -1;
+        }
+        d->st.checked_pred++;
+        return 0;
+    }
+    if (r->mask != res->active) {
+        dac_fail(d, in->line, "DAC golden check failed in %s, pc %d (PTX line %u): %s: "
+                 "the AEU record covers lanes 0x%08x, the functional access lanes "
+                 "0x%08x", where, pc, in->line, ptx_dac_deq_name(t->q), r->mask,
+                 res->active);
+        return -1;
+    }
+    bool shared = res->space == PTX_SP_SHARED;
+    EXEC_FOR_EACH_LANE(res->active, lane, {
+        uint64_t a = shared ? r->addr[lane] & 0xffffffffull : r->addr[lane];
+        if (a != res->addr[lane]) {
+            dac_fail(d, in->line, "DAC golden check failed in %s, pc %d (PTX line "
+                     "%u): %s lane %u: AEU address 0x%llx, the functional model's "
+                     "0x%llx", where, pc, in->line, ptx_dac_deq_name(t->q), lane,
+                     (unsigned long long)a, (unsigned long long)res->addr[lane]);
+            return -1;
+        }
+    });
+    d->st.checked_addr++;
+    if (r->locked) {
+        d->locked -= r->nlines;
+        if (ld)
+            d->st.gl_served++;
+        return 1;
+    }
+    return 0;
+}
+
+int core_dac_leave(struct core_sm *sm, unsigned slot)
+{
+    struct core_dac *d = &sm->dac;
+    if (!d->active)
+        return 0;
+    /* the affine warp may lag behind the warp's last instructions (no
+     * enq left for it): its lanes leave the batch's masks */
+    for (uint32_t i = 0; i < d->sp; i++)
+        d->stk[i].m[slot] = 0;
+    char where[160];
+    warp_where(sm, slot, where, sizeof where);
+    for (uint32_t i = 0; i < d->atq_n; i++) {
+        const struct core_dac_tuple *t = &d->atq[(d->atq_head + i) % d->atq_cap];
+        if (t->mask[slot] && (i > 0 || t->next_s <= slot)) {
+            dac_fail(d, d->f->insts[t->pc].line, "DAC model error in %s: the warp "
+                     "finished with an enq of pc %d (PTX line %u) for it in the ATQ: an "
+                     "enq without its deq", where, t->pc, d->f->insts[t->pc].line);
+            return LS_ERR_COSIM;
+        }
+    }
+    if (d->aq[slot].n == 0 && d->pq[slot].n == 0)
+        return 0;
+    const struct core_dac_q *q = d->aq[slot].n ? &d->aq[slot] : &d->pq[slot];
+    int32_t pc = q->r[q->head].pc;
+    dac_fail(d, d->f->insts[pc].line, "DAC model error in %s: the warp finished with %u "
+             "records left in its queues (first: pc %d, PTX line %u): an enq without "
+             "its deq", where, d->aq[slot].n + d->pq[slot].n, pc, pc,
+             d->f->insts[pc].line);
+    return LS_ERR_COSIM;
+}
+
+/* --------------------------------------------------------- affine warp */
+
+/* The tid of lane of warp wi of a CTA of the kernel. */
+static void thread_tid(const struct core_kernel *k, unsigned wi, unsigned lane,
+                       uint32_t tid[3])
+{
+    unsigned t = wi * EXEC_WARP + lane;
+    tid[0] = t % k->ntid[0];
+    tid[1] = (t / k->ntid[0]) % k->ntid[1];
+    tid[2] = t / (k->ntid[0] * k->ntid[1]);
+}
+
+/* Value at tid of the tuple given by its values v[0..3] at the basis
+ * lanes (tid 0, e_x, e_y, e_z), modulo 2^bits. */
+static uint64_t tup_at(const uint64_t v[4], const uint32_t tid[3], unsigned bits)
+{
+    uint64_t r = v[0] + (v[1] - v[0]) * tid[0] + (v[2] - v[0]) * tid[1] +
+                 (v[3] - v[0]) * tid[2];
+    return bits < 64 ? r & ((1ull << bits) - 1) : r;
+}
+
+static void opnd_basis(const struct simt_warp *bw, const struct ptx_operand *o,
+                       enum ptx_type t, uint64_t v[4])
+{
+    for (unsigned l = 0; l < 4; l++)
+        v[l] = exec_read(&bw->ew, o, t, l);
+}
+
+static int64_t sext(uint64_t v, unsigned bits)
+{
+    return bits >= 64 ? (int64_t)v : (int64_t)(v << (64 - bits)) >> (64 - bits);
+}
+
+static bool int_cmp(unsigned cmp, bool sgn, unsigned bits, uint64_t a, uint64_t b,
+                    bool *ok)
+{
+    int64_t sa = sext(a, bits), sb = sext(b, bits);
+    *ok = true;
+    switch (cmp) {
+    case PTX_CMP_EQ: return a == b;
+    case PTX_CMP_NE: return a != b;
+    case PTX_CMP_LT: return sgn ? sa < sb : a < b;
+    case PTX_CMP_LE: return sgn ? sa <= sb : a <= b;
+    case PTX_CMP_GT: return sgn ? sa > sb : a > b;
+    case PTX_CMP_GE: return sgn ? sa >= sb : a >= b;
+    case PTX_CMP_LO: return a < b;
+    case PTX_CMP_LS: return a <= b;
+    case PTX_CMP_HI: return a > b;
+    case PTX_CMP_HS: return a >= b;
+    default: *ok = false; return false;
+    }
+}
+
+/* Per-slot mask of predicate operand o (a register's PEU masks, or an
+ * immediate), '!' applied. */
+static void pred_masks(const struct core_dac *d, const struct ptx_operand *o, uint32_t *m)
+{
+    for (unsigned w = 0; w < d->nslots; w++) {
+        uint32_t v = o->kind == PTX_O_REG ? d->pm[(size_t)o->reg * CORE_DAC_MAXS + w]
+                                          : (o->imm ? ~0u : 0u);
+        m[w] = o->neg ? ~v : v;
+    }
+}
+
+static void guard_masks(const struct core_dac *d, const struct ptx_inst *in, uint32_t *m)
+{
+    for (unsigned w = 0; w < d->nslots; w++) {
+        uint32_t v = in->guard >= 0 ? d->pm[(size_t)in->guard * CORE_DAC_MAXS + w] : ~0u;
+        m[w] = in->guard >= 0 && in->guard_neg ? ~v : v;
+    }
+}
+
+/* The basis warp and CTA-relative warp index of slot in the batch, or
+ * NULL when the slot holds no warp of the batch. */
+static const struct simt_warp *slot_basis(const struct core_sm *sm, unsigned slot,
+                                          unsigned *wi)
+{
+    const struct core_dac *d = &sm->dac;
+    int32_t ci = sm->w[slot].cta;
+    if (ci < 0 || !(d->batch >> ci & 1))
+        return NULL;
+    *wi = sm->w[slot].sw.gridv.warpid;
+    return &d->bw[ci];
+}
+
+/* The PEU evaluation of a predicate-defining affine-stream instruction
+ * (after the basis lanes ran it): per-thread masks of its destinations. */
+static int pred_def(struct core_sm *sm, const struct ptx_inst *in, const uint32_t *am)
+{
+    struct core_dac *d = &sm->dac;
+    const struct core_kernel *k = sm->k;
+    unsigned ns = d->nslots;
+    uint32_t p[CORE_DAC_MAXS], c[CORE_DAC_MAXS];
+    if (in->op == PTX_OP_SETP) {
+        enum ptx_type t = (enum ptx_type)in->type2;
+        unsigned bits = ptx_type_bits(t);
+        bool fl = ptx_type_is_float(t);
+        for (unsigned w = 0; w < ns; w++) {
+            p[w] = 0;
+            unsigned wi;
+            const struct simt_warp *bw = am[w] ? slot_basis(sm, w, &wi) : NULL;
+            if (!bw)
+                continue;
+            uint64_t a[4], b[4];
+            opnd_basis(bw, &in->o[2], t, a);
+            opnd_basis(bw, &in->o[3], t, b);
+            uint32_t pb = 0;        /* the basis lanes' own results */
+            for (unsigned l = 0; l < 4; l++)
+                pb |= (uint32_t)(exec_read(&bw->ew, &in->o[0], PTX_T_PRED, l) & 1) << l;
+            if (fl && pb != 0 && pb != 0xf) {
+                dac_fail(d, in->line, "DAC: setp on a float that differs between "
+                         "threads in the affine stream at PTX line %u is not modelled",
+                         in->line);
+                return -1;
+            }
+            EXEC_FOR_EACH_LANE(am[w], lane, {
+                bool r = pb != 0;
+                if (!fl) {
+                    uint32_t tid[3];
+                    thread_tid(k, wi, lane, tid);
+                    bool ok;
+                    r = int_cmp(in->cmp, ptx_type_is_signed(t), bits, tup_at(a, tid, bits),
+                                tup_at(b, tid, bits), &ok);
+                    if (!ok) {
+                        dac_fail(d, in->line, "DAC: integer setp compare %u at PTX line "
+                                 "%u is not modelled by the PEU", in->cmp, in->line);
+                        return -1;
+                    }
+                }
+                p[w] |= (uint32_t)r << lane;
+            });
+        }
+        bool bop = in->sub == PTX_SUB_AND || in->sub == PTX_SUB_OR || in->sub == PTX_SUB_XOR;
+        if (bop)
+            pred_masks(d, &in->o[4], c);
+        for (unsigned w = 0; w < ns; w++) {
+            uint32_t np = ~p[w];
+            if (bop) {
+                uint32_t cc = c[w];
+                p[w] = in->sub == PTX_SUB_AND ? (p[w] & cc) : in->sub == PTX_SUB_OR
+                                                ? (p[w] | cc) : (p[w] ^ cc);
+                np = in->sub == PTX_SUB_AND ? (np & cc) : in->sub == PTX_SUB_OR
+                                              ? (np | cc) : (np ^ cc);
+            }
+            d->pm[(size_t)in->o[0].reg * CORE_DAC_MAXS + w] = p[w];
+            if (in->o[1].kind == PTX_O_REG)
+                d->pm[(size_t)in->o[1].reg * CORE_DAC_MAXS + w] = np;
+        }
+        return 0;
+    }
+    if (in->type == PTX_T_PRED &&
+        (in->op == PTX_OP_AND || in->op == PTX_OP_OR || in->op == PTX_OP_XOR ||
+         in->op == PTX_OP_NOT || in->op == PTX_OP_MOV)) {
+        pred_masks(d, &in->o[1], p);
+        if (in->op == PTX_OP_AND || in->op == PTX_OP_OR || in->op == PTX_OP_XOR)
+            pred_masks(d, &in->o[2], c);
+        for (unsigned w = 0; w < ns; w++) {
+            uint32_t v = in->op == PTX_OP_AND ? (p[w] & c[w])
+                       : in->op == PTX_OP_OR ? (p[w] | c[w])
+                       : in->op == PTX_OP_XOR ? (p[w] ^ c[w])
+                       : in->op == PTX_OP_NOT ? ~p[w] : p[w];
+            d->pm[(size_t)in->o[0].reg * CORE_DAC_MAXS + w] = v;
+        }
+        return 0;
+    }
+    dac_fail(d, in->line, "DAC: predicate definition %s at PTX line %u in the affine "
+             "stream is not modelled by the PEU", ptx_op_name((enum ptx_op)in->op),
+             in->line);
+    return -1;
+}
+
+/* Widening exactness (docs/dac.md "Exactness"): the destination tuple of
+ * cvt to a wider integer, mul.wide or mad.wide must give every thread of
+ * the batch the value its own narrow operands give. */
+static int widen_check(struct core_sm *sm, const struct ptx_inst *in, const uint32_t *am)
+{
+    struct core_dac *d = &sm->dac;
+    const struct core_kernel *k = sm->k;
+    bool cvt = in->op == PTX_OP_CVT;
+    bool wide = (in->op == PTX_OP_MUL || in->op == PTX_OP_MAD) && (in->flags & PTX_F_WIDE);
+    enum ptx_type st = (enum ptx_type)(cvt ? in->type2 : in->type);
+    if (!(cvt || wide) || ptx_type_is_float(st) ||
+        (cvt && ptx_type_is_float((enum ptx_type)in->type)))
+        return 0;
+    unsigned sb = ptx_type_bits(st);
+    unsigned db = cvt ? ptx_type_bits((enum ptx_type)in->type) : 2 * sb;
+    if (db <= sb || in->o[0].kind != PTX_O_REG)
+        return 0;
+    enum ptx_type dt = db == 64 ? PTX_T_U64 : db == 32 ? PTX_T_U32 : PTX_T_U16;
+    bool sgn = ptx_type_is_signed(st);
+    uint64_t dm = db >= 64 ? ~0ull : (1ull << db) - 1;
+    d->st.widen_checks++;
+    for (unsigned w = 0; w < d->nslots; w++) {
+        unsigned wi;
+        const struct simt_warp *bw = am[w] ? slot_basis(sm, w, &wi) : NULL;
+        if (!bw)
+            continue;
+        uint64_t a[4], b[4], c[4], r[4];
+        opnd_basis(bw, &in->o[1], st, a);
+        if (wide)
+            opnd_basis(bw, &in->o[2], st, b);
+        if (in->op == PTX_OP_MAD)
+            opnd_basis(bw, &in->o[3], dt, c);
+        opnd_basis(bw, &in->o[0], dt, r);
+        EXEC_FOR_EACH_LANE(am[w], lane, {
+            uint32_t tid[3];
+            thread_tid(k, wi, lane, tid);
+            uint64_t x = tup_at(a, tid, sb);
+            uint64_t ex = sgn ? (uint64_t)sext(x, sb) : x;
+            uint64_t v = ex;
+            if (wide) {
+                uint64_t y = tup_at(b, tid, sb);
+                v = ex * (sgn ? (uint64_t)sext(y, sb) : y);
+                if (in->op == PTX_OP_MAD)
+                    v += tup_at(c, tid, db);
+            }
+            v &= dm;
+            uint64_t tv = tup_at(r, tid, db);
+            if (v != tv) {
+                dac_fail(d, in->line, "DAC: widening at PTX line %u is not exact for "
+                         "thread (%u,%u,%u) of CTA (%u,%u,%u): its own value 0x%llx, "
+                         "the tuple's 0x%llx (the %u-bit values wrap inside the batch; "
+                         "docs/dac.md Exactness)", in->line, tid[0], tid[1], tid[2],
+                         bw->gridv.ctaid[0], bw->gridv.ctaid[1], bw->gridv.ctaid[2],
+                         (unsigned long long)v, (unsigned long long)tv, sb);
+                return -1;
+            }
+        });
+    }
+    return 0;
+}
+
+/* Sets up the basis warp of CTA slot ci. Returns 0 or -1. */
+static int basis_start(struct core_sm *sm, int32_t ci)
+{
+    struct core_dac *d = &sm->dac;
+    const struct core_kernel *k = sm->k;
+    struct simt_warp *s = &d->bw[ci];
+    const struct core_cta *cta = &sm->cta[ci];
+    if (simt_warp_start(s, k->mod, k->f, 0xfu, k->sym1, k->frame0) != 0) {
+        dac_fail(d, k->f->line, "host memory exhausted (affine warp)");
+        return -1;
+    }
+    memcpy(s->gridv.ntid, k->ntid, sizeof s->gridv.ntid);
+    memcpy(s->gridv.nctaid, k->nctaid, sizeof s->gridv.nctaid);
+    memcpy(s->gridv.ctaid, cta->ctaid, sizeof s->gridv.ctaid);
+    s->gridv.warpid = 0;
+    s->gridv.nwarpid = k->nwarps;
+    s->gridv.smid = sm->id;
+    s->gridv.nsmid = (uint32_t)sm->c->num_sms;
+    s->gridv.dyn_smem = k->dyn_smem;
+    s->gridv.total_smem = (uint32_t)((k->shared_bytes + 255) / 256 * 256);
+    s->ew.grid = &s->gridv;
+    s->ew.clock = &sm->clock_now;
+    s->ew.sym_addr[0] = k->sym0;
+    s->commit = NULL;           /* not a thread of the program */
+    s->chkw.chk = NULL;
+    s->ext = NULL;
+    memset(s->ew.ids, 0, sizeof s->ew.ids);
+    for (unsigned l = 1; l < 4; l++)
+        s->ew.ids[l].tid[l - 1] = 1;
+    s->mem.dmem = k->dmem;
+    s->mem.last = NULL;
+    s->mem.shared = cta->shared;
+    s->mem.shared_bytes = k->shared_bytes;
+    s->mem.local = sm->local_slot[d->wslot[ci][0]];
+    s->mem.local_stride = k->local_stride;
+    s->mem.param = k->param;
+    s->mem.param_bytes = k->param_bytes;
+    s->mem.tex = k->tex;
+    s->mem.ntex = k->ntex;
+    return 0;
+}
+
+/* Starts the affine warp on the CTAs waiting (at most dac.batch_ctas).
+ * Returns 0 or -1. */
+static int batch_start(struct core_sm *sm)
+{
+    struct core_dac *d = &sm->dac;
+    const struct core_kernel *k = sm->k;
+    struct core_dac_ent *e = &d->stk[0];
+    memset(e->m, 0, sizeof e->m);
+    e->npc = 0;
+    e->rpc = (int32_t)k->f->ninsts;
+    d->batch = 0;
+    unsigned n = 0;
+    while (d->pend_n && (d->batch_max == 0 || n < d->batch_max)) {
+        int32_t ci = d->pend[d->pend_head];
+        d->pend_head = (d->pend_head + 1) % d->pend_cap;
+        d->pend_n--;
+        if (basis_start(sm, ci) != 0)
+            return -1;
+        d->batch |= 1ull << ci;
+        for (unsigned w = 0; w < k->nwarps; w++) {
+            unsigned t = k->nthreads - w * EXEC_WARP;
+            e->m[d->wslot[ci][w]] = t >= 32 ? 0xffffffffu : (1u << t) - 1;
+        }
+        n++;
+    }
+    d->aw_run = true;
+    d->sp = 1;
+    memset(d->pm, 0, (size_t)k->f->nregs * CORE_DAC_MAXS * sizeof *d->pm);
+    d->st.batches++;
+    d->st.batch_ctas += n;
+    return 0;
+}
+
+static bool ent_empty(const struct core_dac_ent *e, unsigned ns)
+{
+    for (unsigned w = 0; w < ns; w++)
+        if (e->m[w])
+            return false;
+    return true;
+}
+
+/* Moves the affine warp to its next affine-stream instruction without
+ * issuing (pops reconverged/empty entries, passes instructions outside
+ * its stream, jumps over skipped data-control regions). Returns the pc,
+ * or -1 when the batch finished. */
+static int32_t aw_advance(struct core_sm *sm)
+{
+    struct core_dac *d = &sm->dac;
+    unsigned ns = d->nslots;
+    int32_t n = (int32_t)d->f->ninsts;
+    for (;;) {
+        while (d->sp > 0) {
+            const struct core_dac_ent *t = &d->stk[d->sp - 1];
+            if (!ent_empty(t, ns) && t->npc != t->rpc)
+                break;
+            d->sp--;
+        }
+        if (d->sp == 0) {
+            d->aw_run = false;
+            for (unsigned ci = 0; ci < d->ncta; ci++)
+                if (d->batch >> ci & 1)
+                    d->cta_done[ci] = true;
+            d->batch = 0;
+            return -1;
+        }
+        struct core_dac_ent *t = &d->stk[d->sp - 1];
+        int32_t pc = t->npc;
+        if (pc >= n) {              /* the end of the kernel: threads exit */
+            uint32_t m[CORE_DAC_MAXS];
+            memcpy(m, t->m, sizeof m);
+            for (uint32_t i = 0; i < d->sp; i++)
+                for (unsigned w = 0; w < ns; w++)
+                    d->stk[i].m[w] &= ~m[w];
+            continue;
+        }
+        const struct ptx_dac_inst *di = &d->tr[pc];
+        if (di->skip) {
+            int32_t r = di->resume < 0 ? n : di->resume;
+            if (t->rpc > pc && r > t->rpc)
+                r = t->rpc;
+            t->npc = r;
+            continue;
+        }
+        if (!(di->streams & PTX_DAC_S_AFF)) {
+            t->npc = pc + 1;
+            continue;
+        }
+        return pc;
+    }
+}
+
+bool core_dac_aw_ready(struct core_sm *sm, uint64_t now)
+{
+    struct core_dac *d = &sm->dac;
+    d->aw_atq_blocked = false;
+    if (!d->active || d->why[0] || d->aw_ready > now)
+        return false;
+    for (;;) {
+        if (!d->aw_run) {
+            if (d->pend_n == 0)
+                return false;
+            if (batch_start(sm) != 0)
+                return false;
+        }
+        int32_t pc = aw_advance(sm);
+        if (pc < 0)
+            continue;
+        if (d->tr[pc].q != PTX_DAC_Q_NONE && d->atq_n == d->atq_cap) {
+            d->st.stall_enq_full++;
+            d->aw_atq_blocked = true;
+            return false;
+        }
+        return true;
+    }
+}
+
+static struct core_dac_tuple *atq_push(struct core_dac *d)
+{
+    uint32_t ix = (d->atq_head + d->atq_n) % d->atq_cap;
+    struct core_dac_tuple *t = &d->atq[ix];
+    d->atq_n++;
+    d->st.tuples++;
+    memset(t, 0, sizeof *t);
+    t->v = d->atq_v + (size_t)ix * d->ncta;
+    t->ctas = d->batch;
+    return t;
+}
+
+/* The tuple of an enq.data/enq.addr: per CTA of the batch, the address
+ * operand (base register or symbol, plus offset) at the basis lanes. */
+static void enq_access(struct core_sm *sm, int32_t pc, const struct ptx_inst *in,
+                       const struct ptx_dac_inst *di, const uint32_t *am)
+{
+    struct core_dac *d = &sm->dac;
+    const struct ptx_operand *o = ptx_dflow_mem_opnd(in);
+    struct core_dac_tuple *t = atq_push(d);
+    t->pc = pc;
+    t->kind = di->q;
+    t->data = di->q == PTX_DAC_Q_DATA && !di->after_wr &&
+              (in->space == PTX_SP_GLOBAL || in->space == PTX_SP_GENERIC);
+    unsigned eb = ptx_type_bits((enum ptx_type)in->type) / 8;
+    t->abytes = (uint8_t)((eb ? eb : 1) * (in->vec ? in->vec : 1));
+    for (unsigned ci = 0; ci < d->ncta; ci++) {
+        if (!(d->batch >> ci & 1))
+            continue;
+        const struct simt_warp *bw = &d->bw[ci];
+        for (unsigned l = 0; l < 4; l++) {
+            uint64_t base = 0;
+            if (o && o->reg >= 0)
+                base = bw->ew.regs[(size_t)o->reg * EXEC_WARP + l];
+            else if (o && o->sym.index >= 0)
+                base = bw->ew.sym_addr[o->sym.scope ? 1 : 0][o->sym.index];
+            t->v[ci][l] = base + (o ? (uint64_t)o->imm : 0);
+            if (d->fault == 1)
+                t->v[ci][l] += 4;   /* fault injection: the golden check must fail */
+        }
+    }
+    memcpy(t->mask, am, sizeof t->mask);
+}
+
+int core_dac_aw_issue(struct core_sm *sm, uint64_t now)
+{
+    struct core_dac *d = &sm->dac;
+    unsigned ns = d->nslots;
+    int32_t pc = d->stk[d->sp - 1].npc;
+    struct core_dac_ent *top = &d->stk[d->sp - 1];
+    const struct ptx_inst *in = &d->f->insts[pc];
+    const struct ptx_dac_inst *di = &d->tr[pc];
+    d->st.aff_insts++;
+    sm->st.issued++;
+    d->aw_ready = now + 1;
+    uint32_t g[CORE_DAC_MAXS], am[CORE_DAC_MAXS];
+    guard_masks(d, in, g);
+    for (unsigned w = 0; w < CORE_DAC_MAXS; w++)
+        am[w] = w < ns ? top->m[w] & g[w] : 0;
+    switch ((enum ptx_op)in->op) {
+    case PTX_OP_BRA: {
+        int32_t target = in->o[0].label;
+        if (in->guard < 0) {
+            top->npc = target;
+            return 0;
+        }
+        bool all = true, none = true;
+        for (unsigned w = 0; w < ns; w++) {
+            all &= am[w] == top->m[w];
+            none &= am[w] == 0;
+        }
+        if (di->q == PTX_DAC_Q_PRED) {
+            struct core_dac_tuple *t = atq_push(d);
+            t->pc = pc;
+            t->kind = PTX_DAC_Q_PRED;
+            memcpy(t->mask, top->m, sizeof t->mask);
+            memcpy(t->pred, am, sizeof t->pred);
+        }
+        int32_t npc, rpc;
+        if (!simt_branch_split(in, pc, d->f->ninsts, all, none, &npc, &rpc)) {
+            top->npc = npc;
+            return 0;
+        }
+        uint32_t m[CORE_DAC_MAXS];
+        memcpy(m, top->m, sizeof m);
+        top->npc = rpc;
+        if (top->npc == top->rpc)
+            d->sp--;
+        if (d->sp + 2 > d->stk_cap) {
+            dac_fail(d, in->line, "DAC: the affine warp's SIMT stack overflows at PTX "
+                     "line %u", in->line);
+            return LS_ERR_COSIM;
+        }
+        if (pc + 1 != rpc) {
+            struct core_dac_ent *e = &d->stk[d->sp++];
+            for (unsigned w = 0; w < CORE_DAC_MAXS; w++)
+                e->m[w] = m[w] & ~am[w];
+            e->npc = pc + 1;
+            e->rpc = rpc;
+        }
+        if (target != rpc) {
+            struct core_dac_ent *e = &d->stk[d->sp++];
+            memcpy(e->m, am, sizeof e->m);
+            e->npc = target;
+            e->rpc = rpc;
+        }
+        return 0;
+    }
+    case PTX_OP_RET:
+    case PTX_OP_EXIT:
+        top->npc = pc + 1;
+        for (uint32_t i = 0; i < d->sp; i++)
+            for (unsigned w = 0; w < ns; w++)
+                d->stk[i].m[w] &= ~am[w];
+        return 0;
+    case PTX_OP_BAR:
+    case PTX_OP_BARRIER:
+        /* the affine warp stands for every thread of its CTAs: a barrier
+         * of the affine stream (outside data control) holds nothing back */
+        top->npc = pc + 1;
+        return 0;
+    default:
+        break;
+    }
+    top->npc = pc + 1;
+    if (di->q == PTX_DAC_Q_DATA || di->q == PTX_DAC_Q_ADDR) {
+        enq_access(sm, pc, in, di, am);
+        return 0;
+    }
+    if (simt_is_control((enum ptx_op)in->op, in->sub)) {
+        dac_fail(d, in->line, "DAC: control instruction %s at PTX line %u in the affine "
+                 "stream is not modelled", ptx_op_name((enum ptx_op)in->op), in->line);
+        return LS_ERR_COSIM;
+    }
+    /* the per-CTA accumulators: every CTA of the batch, one issue slot */
+    for (unsigned ci = 0; ci < d->ncta; ci++) {
+        if (!(d->batch >> ci & 1))
+            continue;
+        struct simt_warp *bw = &d->bw[ci];
+        if (in->guard >= 0 && exec_guard_mask(&bw->ew, in, 0xfu) != 0xfu) {
+            dac_fail(d, in->line, "DAC: affine-stream instruction at PTX line %u is "
+                     "guarded by a predicate false at a basis thread of the tuple: not "
+                     "modelled", in->line);
+            return LS_ERR_COSIM;
+        }
+        if (simt_exec_at(bw, pc, 0xfu) != SIMT_RC_OK) {
+            dac_fail(d, in->line, "DAC: the affine warp failed at PTX line %u: %s",
+                     in->line, bw->err.msg);
+            return LS_ERR_COSIM;
+        }
+    }
+    bool pdst = in->o[0].kind == PTX_O_REG && in->o[0].reg >= 0 &&
+                d->f->regs[in->o[0].reg].type == PTX_T_PRED;
+    if (pdst && pred_def(sm, in, am) != 0)
+        return LS_ERR_COSIM;
+    if (!pdst && widen_check(sm, in, am) != 0)
+        return LS_ERR_COSIM;
+    return 0;
+}
+
+/* ---------------------------------------------------- expansion units */
+
+/* PEU case of one record (4.3): one value for every lane; a contiguous
+ * run of true lanes (a first/last-thread check: two compares); else the
+ * 32-lane fallback. */
+static void peu_case(struct core_dac *d, uint32_t mask, uint32_t pred)
+{
+    uint32_t p = pred & mask;
+    if (p == 0 || p == mask) {
+        d->st.peu_uniform++;
+        return;
+    }
+    unsigned lo = (unsigned)__builtin_ctz(p), hi = 31u - (unsigned)__builtin_clz(p);
+    uint32_t run = (hi == 31 ? ~0u : (1u << (hi + 1)) - 1) & ~((1u << lo) - 1);
+    if ((run & mask) == p)
+        d->st.peu_two++;
+    else
+        d->st.peu_full++;
+}
+
+/* Expands the next warp of the ATQ head. Returns false when it must wait. */
+static bool expand_one(struct core_sm *sm, uint64_t now)
+{
+    struct core_dac *d = &sm->dac;
+    const struct core_kernel *k = sm->k;
+    struct core_dac_tuple *t = &d->atq[d->atq_head];
+    unsigned slot = t->next_s;
+    while (slot < d->nslots && t->mask[slot] == 0)
+        slot++;
+    if (slot >= d->nslots) {
+        d->atq_head = (d->atq_head + 1) % d->atq_cap;
+        d->atq_n--;
+        return true;
+    }
+    int32_t ci = sm->w[slot].cta;
+    if (ci < 0 || !(t->ctas >> ci & 1)) {
+        dac_fail(d, d->f->insts[t->pc].line, "DAC model error: an enq of pc %d (PTX line "
+                 "%u) for warp slot %u, which holds no warp of its batch", t->pc,
+                 d->f->insts[t->pc].line, slot);
+        return false;
+    }
+    unsigned wi = sm->w[slot].sw.gridv.warpid;
+    struct core_dac_q *q = t->kind == PTX_DAC_Q_PRED ? &d->pq[slot] : &d->aq[slot];
+    if (q->n == q->cap) {
+        d->st.stall_aeu_full++;
+        return false;
+    }
+    struct core_dac_rec *r = &q->r[(q->head + q->n) % q->cap];
+    memset(r, 0, offsetof(struct core_dac_rec, addr));
+    r->pc = t->pc;
+    r->kind = t->kind;
+    r->mask = t->mask[slot];
+    if (t->kind == PTX_DAC_Q_PRED) {
+        r->pred = t->pred[slot];
+        if (d->fault == 2)
+            r->pred ^= 1u;      /* fault injection: the golden check must fail */
+        peu_case(d, r->mask, r->pred);
+        r->ready = now + d->peu_cycles;
+        d->aeu_free = now + d->peu_cycles;
+        d->st.rec_pred++;
+    } else {
+        EXEC_FOR_EACH_LANE(r->mask, lane, {
+            uint32_t tid[3];
+            thread_tid(k, wi, lane, tid);
+            r->addr[lane] = tup_at(t->v[ci], tid, 64);
+        });
+        if (t->data) {
+            struct exec_result tmp;
+            memset(&tmp, 0, sizeof tmp);
+            tmp.active = r->mask;
+            tmp.access_bytes = t->abytes;
+            bool global = true;
+            EXEC_FOR_EACH_LANE(r->mask, lane, {
+                tmp.addr[lane] = r->addr[lane];
+                global &= r->addr[lane] >= EXEC_GLOBAL_BASE;
+            });
+            struct core_line lines[32];
+            unsigned n = global ? core_coalesce(&tmp, (unsigned)sm->c->l1d_line,
+                                                (unsigned)sm->c->l1d_sector, lines) : 0;
+            if (global && d->locked + n > d->lock_lines) {
+                d->st.lock_refused++;
+            } else if (global && n) {
+                if (d->nfetch == CORE_DAC_MAXFETCH || sm->qn + n > 32)
+                    return false;   /* memory queue busy: try next cycle */
+                unsigned fi = 0;
+                while (d->fetch[fi])
+                    fi++;
+                d->fetch[fi] = r;
+                d->nfetch++;
+                r->locked = 1;
+                r->nlines = (uint16_t)n;
+                r->left = n;
+                d->locked += n;
+                d->st.prefetch_lines += n;
+                for (unsigned i = 0; i < n; i++) {
+                    struct core_mem_req m;
+                    memset(&m, 0, sizeof m);
+                    m.line_addr = lines[i].line_addr;
+                    m.tag = (CORE_DAC_TAG_SLOT << 8) | fi;
+                    m.sm = (uint16_t)sm->id;
+                    m.warp = (uint16_t)slot;
+                    m.sector_mask = lines[i].sector_mask;
+                    m.space = PTX_SP_GLOBAL;
+                    m.bytes = lines[i].bytes;
+                    m.pc = sm->k->f->insts[t->pc].line;
+                    m.prio = core_pca_token(sm, slot);
+                    core_sm_push_req(sm, &m);
+                }
+            }
+        }
+        r->ready = now + d->aeu_cycles;
+        d->aeu_free = now + d->aeu_cycles;
+        if (t->kind == PTX_DAC_Q_DATA)
+            d->st.rec_data++;
+        else
+            d->st.rec_addr++;
+    }
+    q->n++;
+    t->next_s = slot + 1;
+    if (r->ready < d->next_ready)
+        d->next_ready = r->ready;
+    return true;
+}
+
+void core_dac_cycle(struct core_sm *sm, uint64_t now)
+{
+    struct core_dac *d = &sm->dac;
+    if (!d->active)
+        return;
+    d->next_ready = UINT64_MAX;
+    if (now > d->last_sample) {
+        uint64_t dt = now - d->last_sample, occ = 0;
+        for (uint32_t i = 0; i < d->nslots; i++)
+            occ += d->aq[i].n + d->pq[i].n;
+        if (d->last_sample) {
+            d->st.occ_sum += occ * dt;
+            d->st.atq_sum += d->atq_n * dt;
+            d->st.locked_sum += d->locked * dt;
+            d->st.cycles += dt;
+        }
+        if (occ > d->st.occ_max)
+            d->st.occ_max = occ;
+        if (d->locked > d->st.locked_max)
+            d->st.locked_max = d->locked;
+        d->last_sample = now;
+    }
+    d->aeu_blocked = false;
+    while (d->atq_n && d->aeu_free <= now)
+        if (!expand_one(sm, now)) {
+            d->aeu_blocked = true;
+            break;
+        }
+}
+
+uint64_t core_dac_next(const struct core_sm *sm, uint64_t now)
+{
+    const struct core_dac *d = &sm->dac;
+    if (!d->active || d->why[0])
+        return UINT64_MAX;
+    uint64_t nx = d->next_ready > now ? d->next_ready : now + 1;
+    if (d->atq_n && !d->aeu_blocked) {
+        uint64_t t = d->aeu_free > now ? d->aeu_free : now + 1;
+        nx = t < nx ? t : nx;
+    }
+    if ((d->aw_run || d->pend_n) && !(d->aw_atq_blocked && d->atq_n == d->atq_cap)) {
+        uint64_t t = d->aw_ready > now ? d->aw_ready : now + 1;
+        nx = t < nx ? t : nx;
+    }
+    return nx;
+}
+
+void core_dac_resp(struct core_sm *sm, unsigned ix, uint64_t now)
+{
+    struct core_dac *d = &sm->dac;
+    if (ix >= CORE_DAC_MAXFETCH || !d->fetch[ix])
+        return;
+    struct core_dac_rec *r = d->fetch[ix];
+    if (r->left && --r->left == 0) {
+        if (r->ready < now + 1)
+            r->ready = now + 1;     /* readable the next cycle, as a load's
+                                       destination register (core_sm_resp) */
+        d->fetch[ix] = NULL;
+        d->nfetch--;
+    }
+}
+
+int core_dac_describe(const struct core_sm *sm, char *buf, size_t n)
+{
+    const struct core_dac *d = &sm->dac;
+    if (!d->active || n == 0)
+        return 0;
+    unsigned nrec = 0;
+    for (uint32_t i = 0; i < d->nslots; i++)
+        nrec += d->aq[i].n + d->pq[i].n;
+    int k = snprintf(buf, n, " SM %u DAC: affine warp %s pc %d (batch 0x%llx), %u CTAs "
+                     "waiting, ATQ %u/%u, %u records queued, %u lines locked, %u "
+                     "prefetches out;", sm->id, d->aw_run ? "at" : "idle",
+                     d->aw_run && d->sp ? d->stk[d->sp - 1].npc : -1,
+                     (unsigned long long)d->batch, d->pend_n, d->atq_n, d->atq_cap, nrec,
+                     d->locked, d->nfetch);
+    return k < 0 ? 0 : (size_t)k < n ? k : (int)n - 1;
+}
+
+void core_dac_stats(const struct core_dac *d, bool first, ls_stats *s)
+{
+    if (!d->on)
+        return;
+    ls_dac_stats *x = &s->dac;
+    const struct core_dac_stats *t = &d->st;
+    if (first) {
+        x->launches += t->launches;
+        x->not_decoupled += t->not_decoupled;
+    }
+    x->batches += t->batches;
+    x->batch_ctas += t->batch_ctas;
+    x->aff_insts += t->aff_insts;
+    x->main_insts += t->main_insts;
+    x->removed += t->removed;
+    x->tuples += t->tuples;
+    x->rec_addr += t->rec_addr;
+    x->rec_data += t->rec_data;
+    x->rec_pred += t->rec_pred;
+    x->gl_loads += t->gl_loads;
+    x->gl_served += t->gl_served;
+    x->peu_uniform += t->peu_uniform;
+    x->peu_two += t->peu_two;
+    x->peu_full += t->peu_full;
+    x->stall_enq_full += t->stall_enq_full;
+    x->stall_aeu_full += t->stall_aeu_full;
+    x->stall_deq_empty += t->stall_deq_empty;
+    x->stall_deq_data += t->stall_deq_data;
+    x->occ_sum += t->occ_sum;
+    if (t->occ_max > x->occ_max)
+        x->occ_max = t->occ_max;
+    x->atq_sum += t->atq_sum;
+    x->locked_sum += t->locked_sum;
+    if (t->locked_max > x->locked_max)
+        x->locked_max = t->locked_max;
+    x->lock_refused += t->lock_refused;
+    x->prefetch_lines += t->prefetch_lines;
+    x->cycles += t->cycles;
+    x->checked_addr += t->checked_addr;
+    x->checked_pred += t->checked_pred;
+    x->widen_checks += t->widen_checks;
+}

@@ -1,0 +1,207 @@
+/* Decoupled affine computation in the SM timing model (affine.mode = dac;
+ * Wang and Lin, ISCA 2017; docs/dac.md "The hardware"): one affine warp
+ * per SM runs the affine stream of ptx_dac.h once per batch of waiting
+ * CTAs, its enq operations push tuples into the Affine Tuple Queue, the
+ * Address and
+ * Predicate Expansion Units turn each tuple into per-warp records in
+ * per-warp queues (enq.data also prefetches the lines and locks them), and
+ * the main warps skip the instructions removed from their stream and take
+ * each decoupled operand from their queue (deq), stalling while it is
+ * empty or its data has not arrived. Every record is checked against the
+ * address / branch outcome the functional model used: a difference is a
+ * model error, never ignored. Architectural values are always the
+ * functional model's (simt_step); this layer only decides timing. */
+#ifndef CORE_DAC_H
+#define CORE_DAC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "lockstep.h"
+#include "cfg/cfg.h"
+#include "ptx/ptx_dac.h"
+#include "simt/simt.h"
+
+#define CORE_DAC_MAXS 64            /* warp slots per SM (= CORE_MAX_SLOTS) */
+#define CORE_DAC_TAG_SLOT 0xffffu   /* memory tag slot field of a prefetch */
+#define CORE_DAC_MAXFETCH 256       /* prefetch records in flight (tag byte) */
+
+/* One per-warp queue record (the AEU/PEU output for one warp). */
+struct core_dac_rec {
+    int32_t pc;                 /* the instruction whose deq consumes it   */
+    uint8_t kind;               /* enum ptx_dac_q                          */
+    uint8_t locked;             /* DATA: lines prefetched and locked       */
+    uint16_t nlines;            /* DATA: lines locked                      */
+    uint32_t mask;              /* lanes the affine warp enqueued for      */
+    uint32_t pred;              /* PRED: lanes whose predicate holds       */
+    uint32_t left;              /* DATA: prefetch responses outstanding    */
+    uint64_t ready;             /* cycle the record is in the queue        */
+    uint64_t addr[32];          /* DATA/ADDR: per-lane address             */
+};
+
+/* A ring of records (one per warp and kind). */
+struct core_dac_q {
+    struct core_dac_rec *r;
+    uint32_t head, n, cap;
+};
+
+/* One Affine Tuple Queue entry: what one enq sends to the expansion
+ * units. For an access, per CTA of the batch, the address at the four
+ * basis threads (tid 0, e_x, e_y, e_z): base = v[0], stride_i = v[i] -
+ * v[0] (the per-CTA accumulators of 4.2 hold these); for a predicate the
+ * PEU input is the compare, which the affine warp's PEU evaluated into
+ * per-thread masks at the setp (pred[]). */
+struct core_dac_tuple {
+    int32_t pc;
+    uint8_t kind;               /* enum ptx_dac_q                          */
+    uint8_t data;               /* DATA that prefetches (not after_wr)     */
+    uint8_t abytes;             /* bytes per lane of the access            */
+    uint32_t next_s;            /* AEU/PEU progress: next warp slot        */
+    uint64_t ctas;              /* CTA slots of the batch (bit per slot)   */
+    uint64_t (*v)[4];           /* per CTA slot: the address at the basis  */
+    uint32_t mask[CORE_DAC_MAXS];   /* per warp slot: lanes enqueued for   */
+    uint32_t pred[CORE_DAC_MAXS];   /* PRED: lanes whose predicate holds   */
+};
+
+/* One entry of the affine warp's batch-wide SIMT stack (4.4): a mask per
+ * warp slot of the SM. */
+struct core_dac_ent {
+    uint32_t m[CORE_DAC_MAXS];
+    int32_t npc, rpc;
+};
+
+struct core_dac_stats {
+    uint64_t launches, not_decoupled;
+    uint64_t batches;           /* affine-warp passes (batches of CTAs)    */
+    uint64_t batch_ctas;        /* CTAs run by the affine warp             */
+    uint64_t aff_insts;         /* affine-warp instructions issued         */
+    uint64_t main_insts;        /* main-warp instructions issued (decoupled
+                                   kernels)                                */
+    uint64_t removed;           /* main-warp instructions skipped (not in
+                                   the main stream)                        */
+    uint64_t tuples;            /* ATQ pushes                              */
+    uint64_t rec_addr, rec_data, rec_pred; /* per-warp records expanded    */
+    uint64_t gl_loads;          /* global/local load warp instructions of
+                                   main warps (decoupled kernels)          */
+    uint64_t gl_served;         /* of those, served by enq.data            */
+    uint64_t peu_uniform, peu_two, peu_full; /* PEU records by case        */
+    uint64_t stall_enq_full;    /* affine-warp cycles: ATQ full            */
+    uint64_t stall_aeu_full;    /* AEU/PEU cycles: target warp queue full  */
+    uint64_t stall_deq_empty;   /* main-warp checks refused: queue empty   */
+    uint64_t stall_deq_data;    /* ... record there, data not arrived      */
+    uint64_t occ_sum;           /* records in per-warp queues x cycles     */
+    uint64_t occ_max;
+    uint64_t atq_sum;           /* ATQ entries x cycles                    */
+    uint64_t locked_sum;        /* locked L1 lines x cycles                */
+    uint64_t locked_max;
+    uint64_t lock_refused;      /* enq.data records over dac.lock_lines:
+                                   not prefetched, the main load fetches   */
+    uint64_t prefetch_lines;    /* line requests sent by the AEU           */
+    uint64_t cycles;            /* cycles the occupancy sums cover         */
+    uint64_t checked_addr, checked_pred; /* golden checks passed           */
+    uint64_t widen_checks;      /* widening instructions checked exact     */
+};
+
+struct core_sm;
+struct core_kernel;
+
+/* The DAC unit of one SM. */
+struct core_dac {
+    bool on;                    /* affine.mode = dac                       */
+    bool active;                /* the current kernel is decoupled         */
+    unsigned atq_cap, aq_cap, pq_cap, aeu_cycles, peu_cycles, lock_lines;
+    unsigned batch_max;         /* dac.batch_ctas (0: every pending CTA)   */
+    unsigned fault;             /* dac.fault_inject: corrupt tuples (tests) */
+    const struct ptx_dac_inst *tr;  /* transform of the kernel (kernel pcs) */
+    const struct ptx_func *f;
+    /* per-warp queues, by warp slot */
+    struct core_dac_q *aq, *pq;
+    uint32_t nslots;
+    /* ATQ */
+    struct core_dac_tuple *atq;
+    uint64_t (*atq_v)[4];       /* atq_cap x ncta basis addresses          */
+    uint32_t atq_head, atq_n;
+    uint64_t aeu_free;          /* cycle the AEU/PEU takes the next warp   */
+    /* batches: CTA slots in launch order, and each CTA's warp slots */
+    int32_t *pend; uint32_t pend_head, pend_n, pend_cap;
+    uint32_t ncta;
+    uint8_t (*wslot)[32];       /* per CTA slot: its warps' slots          */
+    bool *cta_done;             /* affine warp finished that CTA slot      */
+    /* the affine warp */
+    bool aw_run;                /* a batch in progress                     */
+    uint64_t batch;             /* its CTA slots (bit per slot)            */
+    struct simt_warp *bw;       /* per CTA slot: basis lanes tid 0, e_x,
+                                   e_y, e_z of that CTA                    */
+    struct core_dac_ent *stk; uint32_t sp, stk_cap;
+    uint32_t *pm;               /* per predicate register, per warp: mask  */
+    uint32_t pm_regs;
+    uint64_t aw_ready;
+    bool aw_atq_blocked;        /* the affine warp's enq found the ATQ full */
+    bool aeu_blocked;           /* the AEU/PEU waits for a queue, not time  */
+    uint64_t next_ready;        /* earliest ready cycle of the records
+                                   expanded this cycle                     */
+    /* prefetches in flight */
+    struct core_dac_rec *fetch[CORE_DAC_MAXFETCH];
+    uint32_t nfetch;
+    uint32_t locked;            /* L1 lines locked now                     */
+    uint64_t last_sample;
+    struct core_dac_stats st;
+    char why[512];              /* a model error (golden check failed)     */
+    uint32_t why_line;          /* its PTX line                            */
+    uint8_t skip_err;           /* a removed instruction faulted (err_slot) */
+};
+
+/* Sets up d for config c, nslots warp slots, ncta CTA slots and stacks
+ * of max_depth entries. Returns 0 or -1 (host memory). */
+int core_dac_init(struct core_dac *d, const struct cfg *c, unsigned nslots,
+                  unsigned ncta, uint32_t max_depth);
+/* Frees what core_dac_init and core_dac_kernel allocated. */
+void core_dac_free(struct core_dac *d);
+/* Prepares d for kernel f with transform tr (NULL: not decoupled) at the
+ * start of a launch. Returns 0 or -1 (host memory). */
+int core_dac_kernel(struct core_dac *d, const struct ptx_func *f,
+                    const struct ptx_dac_inst *tr);
+/* CTA slot ci with its warps in slots wslot[0..nwarps-1] became resident:
+ * queued for the affine warp. */
+void core_dac_launch(struct core_sm *sm, unsigned ci, const uint8_t *wslot,
+                     unsigned nwarps);
+/* Main warp slot: executes functionally (no issue slot, no timing) the
+ * instructions removed from the main stream at its next pc. Returns 0 or
+ * an ls_status (sm->err_slot set). */
+int core_dac_skip(struct core_sm *sm, unsigned slot);
+/* Whether main warp slot may issue its next instruction (a deq needs its
+ * record at the queue head, data arrived): CORE_ST_NONE, or a stall with
+ * *when. A model error sets d->why. */
+int core_dac_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *when);
+/* After simt_step of main warp slot at kernel pc `pc` (stack mask `mask`,
+ * guard mask `gmask` taken before the step): pops the record its deq
+ * consumes and checks it against the functional retire record. Returns
+ * 1 when a load was served from a locked line (no memory request), 0
+ * otherwise, -1 on a model error (d->why). Counts main instructions. */
+int core_dac_deq(struct core_sm *sm, unsigned slot, int32_t pc, uint32_t mask,
+                 uint32_t gmask);
+/* Whether slot's next instruction is a kernel instruction with a deq. */
+bool core_dac_is_deq(const struct core_sm *sm, unsigned slot);
+/* One SM cycle of the expansion units and occupancy accounting. */
+void core_dac_cycle(struct core_sm *sm, uint64_t now);
+/* After the SM cycle at now: the next cycle at which the DAC unit can
+ * make progress by itself (the AEU/PEU, the affine warp, a record
+ * becoming ready), or CORE_INF (it waits for a deq, a memory response or
+ * a queue pop, which wake the SM). */
+uint64_t core_dac_next(const struct core_sm *sm, uint64_t now);
+/* Whether the affine warp can issue at now (has a batch, ATQ room). */
+bool core_dac_aw_ready(struct core_sm *sm, uint64_t now);
+/* Issues one affine-stream instruction of the affine warp at now.
+ * Returns 0, or LS_ERR_COSIM with d->why on a model error. */
+int core_dac_aw_issue(struct core_sm *sm, uint64_t now);
+/* A prefetch line response with tag index ix arrived at now. */
+void core_dac_resp(struct core_sm *sm, unsigned ix, uint64_t now);
+/* Main warp slot leaves: its queues must be empty (else d->why). */
+int core_dac_leave(struct core_sm *sm, unsigned slot);
+/* Writes the DAC unit's state (affine warp pc and batch, ATQ, queued
+ * records) to buf for the deadlock report. Returns the characters written. */
+int core_dac_describe(const struct core_sm *sm, char *buf, size_t n);
+/* Adds the SM's DAC counters to s (first SM: counts the launch). */
+void core_dac_stats(const struct core_dac *d, bool first, ls_stats *s);
+
+#endif

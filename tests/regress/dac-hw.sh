@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# dac-hw.sh CLI: the DAC hardware in timing mode (affine.mode=dac,
+# docs/dac.md "The hardware"). Every workload (small size) PASSes with
+# final memory equal to functional mode (mem_digest per workload), under
+# the default dac.* keys and under starved ones (one-entry queues, one
+# lockable line, slow expansion, one-CTA batches: timing keys never change
+# results); in
+# every workload each expanded record was checked against the functional
+# model (checked = records), main + removed instructions = the functional
+# count where every launch was decoupled; the suite decouples loads and
+# removes instructions; --stats-json has the "dac" object; the per-warp
+# commit logs of every workload equal functional mode's (--compare-modes). Fault injection
+# (a corrupted address tuple, a flipped predicate lane) stops vecadd with
+# a golden-check error naming the PTX file:line; affine.mode=cae and dac
+# with single-path-only features are refused with exit 2.
+set -u
+cli=${1:?usage: dac-hw.sh path/to/lockstep}
+size=${DAC_SIZE:-small}
+cd "$(dirname "$0")/../.."
+fail=0
+ok() { echo "ok   $1"; }
+bad() { echo "FAIL $1" >&2; fail=$((fail + 1)); }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/lockstep-dachw.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+"$cli" run all --size "$size" --mode functional --stats-json "$tmp/func.json" \
+  >"$tmp/func.txt" 2>&1 || bad "functional reference: exit $?"
+
+cat >"$tmp/check.py" <<'PY'
+import json, sys
+func, dac, tag = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), sys.argv[3]
+ref = {o["workload"]: o for o in func}
+errs = []
+if sorted(ref) != sorted(o["workload"] for o in dac):
+    errs.append("workload lists differ")
+tot = {}
+for o in dac:
+    w = o["workload"]
+    if o.get("pass") is not True:
+        errs.append("%s: FAIL: %s" % (w, o.get("msg")))
+    if o.get("mem_digest") is None or o["mem_digest"] != ref.get(w, {}).get("mem_digest"):
+        errs.append("%s: final memory differs from functional" % w)
+    d = o.get("dac")
+    if not d or d["launches"] != o["nlaunches"]:
+        errs.append("%s: no dac statistics for every launch" % w)
+        continue
+    if d["checked_addr"] != d["records_addr"] + d["records_data"]:
+        errs.append("%s: %d address records, %d checked" %
+                    (w, d["records_addr"] + d["records_data"], d["checked_addr"]))
+    if d["checked_pred"] != d["records_pred"]:
+        errs.append("%s: %d predicate records, %d checked" % (w, d["records_pred"], d["checked_pred"]))
+    if d["not_decoupled"] == 0 and d["main_insts"] + d["removed_insts"] != o["warp_insts"]:
+        errs.append("%s: main %d + removed %d != %d functional warp instructions" %
+                    (w, d["main_insts"], d["removed_insts"], o["warp_insts"]))
+    if d["gl_loads_enq_data"] > d["gl_loads"]:
+        errs.append("%s: more loads served than issued" % w)
+    for k in ("affine_insts", "removed_insts", "gl_loads_enq_data", "prefetch_lines",
+              "lock_refused", "peu_two_compares", "stall_deq_empty", "batches"):
+        tot[k] = tot.get(k, 0) + d[k]
+for k in ("affine_insts", "removed_insts", "gl_loads_enq_data", "prefetch_lines",
+          "peu_two_compares", "stall_deq_empty", "batches"):
+    if tot[k] == 0:
+        errs.append("suite: %s is 0" % k)
+if tag == "starved" and tot["lock_refused"] == 0:
+    errs.append("dac.lock_lines=1: no record refused its lock")
+for e in errs[:20]:
+    print("  " + tag + ": " + e, file=sys.stderr)
+sys.exit(1 if errs else 0)
+PY
+
+"$cli" run all --size "$size" --mode timing --set affine.mode=dac \
+  --stats-json "$tmp/dac.json" >"$tmp/dac.txt" 2>&1
+rc=$?
+if [ "$rc" = 0 ] && python3 "$tmp/check.py" "$tmp/func.json" "$tmp/dac.json" default; then
+  ok "affine.mode=dac ($size): every workload PASS, memory = functional, every record checked"
+else
+  bad "affine.mode=dac: exit $rc or results/statistics wrong"; grep '^ *FAIL' "$tmp/dac.txt" >&2
+fi
+
+"$cli" run all --size "$size" --mode timing --set affine.mode=dac --set dac.atq_entries=1 \
+  --set dac.addr_queue=1 --set dac.pred_queue=1 --set dac.lock_lines=1 \
+  --set dac.aeu_cycles=4 --set dac.peu_cycles=3 --set dac.batch_ctas=1 \
+  --stats-json "$tmp/starved.json" >"$tmp/starved.txt" 2>&1
+rc=$?
+if [ "$rc" = 0 ] && python3 "$tmp/check.py" "$tmp/func.json" "$tmp/starved.json" starved; then
+  ok "affine.mode=dac, one-entry queues, one lockable line, one-CTA batches: memory = functional, locks refused"
+else
+  bad "affine.mode=dac starved: exit $rc or results/statistics wrong"; grep '^ *FAIL' "$tmp/starved.txt" >&2
+fi
+
+# per-warp commit logs (docs/golden.md): functional and dac timing identical
+n=0
+for w in $("$cli" list workloads); do
+  mkdir -p "$tmp/cl"
+  TMPDIR=$tmp/cl "$cli" run "$w" --size "$size" --compare-modes --set affine.mode=dac \
+    >"$tmp/cl-$w.txt" 2>&1
+  rc=$?
+  if [ "$rc" = 0 ] && grep -q '^commit logs: identical' "$tmp/cl-$w.txt"; then
+    n=$((n + 1))
+  else
+    bad "$w: affine.mode=dac commit logs differ from functional (exit $rc)"
+    tail -3 "$tmp/cl-$w.txt" >&2
+  fi
+done
+[ "$n" -gt 0 ] && ok "$n workloads: affine.mode=dac commit logs identical per warp to functional"
+
+# the golden check can fail: corrupted tuples are model errors at the access
+for f in "1 vecadd.ptx:44: DAC golden check failed .*deq.data lane 0: AEU address" \
+         "2 vecadd.ptx:37: DAC golden check failed .*deq.pred: PEU mask"; do
+  n=${f%% *}; want=${f#* }
+  out=$("$cli" run vecadd --mode timing --set affine.mode=dac --set dac.fault_inject="$n" 2>&1)
+  rc=$?
+  if [ "$rc" != 0 ] && grep -q "$want" <<<"$out"; then
+    ok "dac.fault_inject=$n: vecadd stops (exit $rc) with '${want%% .*}...'"
+  else
+    bad "dac.fault_inject=$n: exit $rc, no '$want' in: $out"
+  fi
+done
+
+out=$("$cli" run vecadd --mode timing --set affine.mode=cae 2>&1); rc=$?
+[ "$rc" = 2 ] && grep -q "affine.mode=cae is not modelled" <<<"$out" \
+  && ok "affine.mode=cae refused (exit 2)" || bad "affine.mode=cae: exit $rc: $out"
+out=$("$cli" run vecadd --mode timing --set affine.mode=dac --set simt.paths=dual 2>&1); rc=$?
+[ "$rc" = 2 ] && grep -q "is not modelled (docs/dac.md)" <<<"$out" \
+  && ok "affine.mode=dac with simt.paths=dual refused (exit 2)" || bad "dac + dual: exit $rc: $out"
+
+[ "$fail" = 0 ] && echo "dac-hw: all ok" || echo "dac-hw: $fail failed" >&2
+exit $((fail > 0))

@@ -1,0 +1,312 @@
+/* cmocka tests of the DAC hardware in the SM timing model (csim/core/
+ * core_dac.c, docs/dac.md "The hardware"), driven directly without a
+ * memory system (shared-memory kernels): the affine warp runs the affine
+ * stream once per batch of waiting CTAs (or per CTA with dac.batch_ctas=1),
+ * its enqs become one record per warp with a non-empty
+ * mask, the main warps skip the removed instructions (main + removed =
+ * the functional instruction count), every record is checked; the PEU
+ * cases (uniform, a contiguous run, the 32-lane fallback); queue-full
+ * stalls with one-entry queues; and faults (a corrupted address tuple, a
+ * flipped predicate lane, a widening that wraps) stop the run with a
+ * model error naming the PTX line. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "core/core.h"
+#include "exec/exec_mem.h"
+#include "ptx/ptx_affine.h"
+#include "ptx/ptx_dac.h"
+
+#define HDR ".version 9.0\n.target sm_75\n.address_size 64\n"
+
+struct harness {
+    struct cfg c;
+    struct ptx_module *mod;
+    struct core_prog prog;
+    struct core_kernel k;
+    struct core_sm sm;
+    struct exec_dmem dmem;
+    struct ptx_dac_inst *tr;
+    uint64_t sym[4];
+    uint8_t param[8];
+    uint64_t now;
+};
+
+/* Parses ptx (kernel "k", one u32 parameter n), builds its DAC transform
+ * and an SM under affine.mode=dac plus the overrides (NULL-ended). */
+static void h_init(struct harness *h, const char *ptx, unsigned block, uint32_t n,
+                   const char *const *sets)
+{
+    memset(h, 0, sizeof *h);
+    cfg_defaults(&h->c);
+    char err[256];
+    assert_int_equal(cfg_set(&h->c, "affine.mode=dac", "test", err, sizeof err), 0);
+    for (const char *const *s = sets; s && *s; s++)
+        assert_int_equal(cfg_set(&h->c, *s, "test", err, sizeof err), 0);
+    struct ptx_diag d;
+    memset(&d, 0, sizeof d);
+    assert_int_equal(ptx_parse("t.ptx", ptx, strlen(ptx), &h->mod, &d), 0);
+    assert_int_equal(core_prog_build(&h->prog, h->mod), 0);
+    const struct ptx_func *f = ptx_find_func(h->mod, "k");
+    assert_non_null(f);
+    struct ptx_affine_inst *a = calloc(f->ninsts, sizeof *a);
+    h->tr = calloc(f->ninsts, sizeof *h->tr);
+    assert_int_equal(ptx_affine_analyse(f, a, NULL, &d), 0);
+    assert_int_equal(ptx_dac_build(f, a, h->tr, NULL, &d), 0);
+    assert_int_equal(ptx_dac_check(f, a, h->tr, &d), 0);
+    free(a);
+    memcpy(h->param, &n, sizeof n);
+    h->k.mod = h->mod;
+    h->k.f = f;
+    h->k.prog = &h->prog;
+    h->k.sym0 = h->sym;
+    h->k.sym1 = h->sym;
+    h->k.frame0 = simt_frame_layout(f, 0, h->sym);
+    h->k.local_stride = 64;
+    h->k.param = h->param;
+    h->k.param_bytes = sizeof h->param;
+    h->k.shared_bytes = 4096;
+    h->k.ntid[0] = block; h->k.ntid[1] = 1; h->k.ntid[2] = 1;
+    h->k.nctaid[0] = 2; h->k.nctaid[1] = 1; h->k.nctaid[2] = 1;
+    h->k.nthreads = block;
+    h->k.nwarps = (block + 31) / 32;
+    h->k.regs_per_thread = 8;
+    h->k.dmem = &h->dmem;
+    h->k.max_stack_depth = 16;
+    h->k.dac = h->tr;
+    assert_int_equal(core_sm_init(&h->sm, &h->c, 0, 16), 0);
+    assert_int_equal(core_sm_kernel(&h->sm, &h->k, 0), 0);
+    assert_true(h->sm.dac.active);
+}
+
+/* Runs CTAs 0 and 1 until every warp finished or a cycle fails; returns
+ * the first non-zero status of core_sm_cycle (0: finished). */
+static int h_run(struct harness *h)
+{
+    for (uint32_t x = 0; x < 2; x++) {
+        uint32_t id[3] = { x, 0, 0 };
+        assert_true(core_sm_fits(&h->sm));
+        assert_int_equal(core_sm_launch_cta(&h->sm, id, h->now), 0);
+    }
+    while (h->sm.live_warps) {
+        if (h->sm.next_try <= h->now) {
+            int e = core_sm_cycle(&h->sm, h->now);
+            if (e)
+                return e;
+        }
+        assert_true(h->now < 1000000);
+        h->now = h->sm.next_try > h->now && h->sm.next_try != CORE_INF
+                     ? h->sm.next_try : h->now + 1;
+    }
+    return 0;
+}
+
+static void h_free(struct harness *h)
+{
+    core_sm_free(&h->sm);
+    core_prog_free(&h->prog);
+    ptx_module_free(h->mod);
+    free(h->tr);
+}
+
+/* if (tid.x < n) sm[tid.x] = tid.x + 1: the bound compare is an enq.pred,
+ * the store an enq.addr; the index math leaves the main stream. */
+static const char *bound_ptx = HDR
+    ".visible .entry k(.param .u32 n)\n{\n"
+    " .reg .b32 %r<8>;\n .reg .pred %p<2>;\n .shared .align 4 .b8 buf[1024];\n"
+    " ld.param.u32 %r1, [n];\n"
+    " mov.u32 %r2, %tid.x;\n"
+    " setp.ge.u32 %p1, %r2, %r1;\n"
+    " @%p1 bra DONE;\n"
+    " shl.b32 %r3, %r2, 2;\n"
+    " mov.u32 %r4, buf;\n"
+    " add.u32 %r5, %r4, %r3;\n"
+    " add.u32 %r6, %r2, 1;\n"
+    " st.shared.u32 [%r5], %r6;\n"
+    "DONE:\n"
+    " ret;\n}\n";
+
+static void test_streams_records_checks(void **state)
+{
+    (void)state;
+    for (unsigned one = 0; one < 2; one++) {
+    const char *b1[] = { "dac.batch_ctas=1", NULL };
+    struct harness *h = calloc(1, sizeof *h);
+    h_init(h, bound_ptx, 64, 40, one ? b1 : NULL);  /* warp 1: lanes 0..7 store */
+    int e = h_run(h);
+    if (e)
+        fprintf(stderr, "%s\n", h->sm.dac.why);
+    assert_int_equal(e, 0);
+    const struct core_dac_stats *s = &h->sm.dac.st;
+    /* one affine-warp pass for both waiting CTAs, or one per CTA */
+    assert_int_equal(s->batches, one ? 2 : 1);
+    assert_int_equal(s->batch_ctas, 2);
+    assert_int_equal(s->rec_pred, 4);       /* 2 warps x 2 CTAs */
+    assert_int_equal(s->rec_addr, 4);
+    assert_int_equal(s->checked_pred, 4);   /* every record checked */
+    assert_int_equal(s->checked_addr, 4);
+    /* warp 0: every lane below 40 (uniform); warp 1: lanes 8..31 exit, a
+     * contiguous run (first/last-thread check) */
+    assert_int_equal(s->peu_uniform, 2);
+    assert_int_equal(s->peu_two, 2);
+    assert_int_equal(s->peu_full, 0);
+    /* removed instructions still run functionally, without issue slots */
+    assert_true(s->removed > 0);
+    assert_int_equal(s->main_insts + s->removed, h->sm.st.warp_insts);
+    /* the affine stream once per CTA, not once per warp */
+    assert_true(s->aff_insts < h->sm.st.warp_insts / 2);
+    /* the stores happened: buf[i] = i + 1 for i < 40 in both CTAs */
+    for (unsigned c = 0; c < 2; c++) {
+        uint32_t v[64];
+        memcpy(v, h->sm.cta[c].shared, sizeof v);
+        for (unsigned i = 0; i < 64; i++)
+            assert_int_equal(v[i], i < 40 ? i + 1 : 0);
+    }
+    h_free(h);
+    free(h);
+    }
+}
+
+/* A predicate over a value that wraps every 16 threads (tid << 28): true
+ * for tid % 16 < 4, two runs per warp: the PEU's 32-lane fallback. */
+static void test_peu_full(void **state)
+{
+    (void)state;
+    const char *ptx = HDR
+        ".visible .entry k(.param .u32 n)\n{\n"
+        " .reg .b32 %r<8>;\n .reg .pred %p<2>;\n .shared .align 4 .b8 buf[1024];\n"
+        " ld.param.u32 %r1, [n];\n"
+        " mov.u32 %r2, %tid.x;\n"
+        " shl.b32 %r7, %r2, 28;\n"
+        " setp.ge.u32 %p1, %r7, %r1;\n"
+        " @%p1 bra DONE;\n"
+        " shl.b32 %r3, %r2, 2;\n"
+        " mov.u32 %r4, buf;\n"
+        " add.u32 %r5, %r4, %r3;\n"
+        " st.shared.u32 [%r5], %r2;\n"
+        "DONE:\n"
+        " ret;\n}\n";
+    struct harness *h = calloc(1, sizeof *h);
+    h_init(h, ptx, 32, 0x40000000u, NULL);
+    assert_int_equal(h_run(h), 0);
+    assert_int_equal(h->sm.dac.st.peu_full, 2);
+    assert_int_equal(h->sm.dac.st.checked_pred, 2);
+    assert_int_equal(h->sm.dac.st.checked_addr, 2);
+    h_free(h);
+    free(h);
+}
+
+/* One-entry queues: the enq and the expansion stall, the results do not
+ * change (four stores per warp, eight warps per CTA). */
+static void test_queue_full_stalls(void **state)
+{
+    (void)state;
+    const char *ptx = HDR
+        ".visible .entry k(.param .u32 n)\n{\n"
+        " .reg .b32 %r<8>;\n .shared .align 4 .b8 buf[4096];\n"
+        " mov.u32 %r2, %tid.x;\n"
+        " shl.b32 %r3, %r2, 2;\n"
+        " mov.u32 %r4, buf;\n"
+        " add.u32 %r5, %r4, %r3;\n"
+        " st.shared.u32 [%r5], %r2;\n"
+        " st.shared.u32 [%r5+1024], %r2;\n"
+        " st.shared.u32 [%r5+2048], %r2;\n"
+        " st.shared.u32 [%r5+3072], %r2;\n"
+        " ret;\n}\n";
+    const char *small[] = { "dac.atq_entries=1", "dac.addr_queue=1",
+                            NULL };
+    struct harness *h = calloc(1, sizeof *h);
+    h_init(h, ptx, 256, 0, small);
+    assert_int_equal(h_run(h), 0);
+    const struct core_dac_stats *s = &h->sm.dac.st;
+    assert_true(s->stall_enq_full > 0);     /* ATQ full: the affine warp waits */
+    assert_true(s->stall_aeu_full > 0);     /* a warp's one-record queue full */
+    assert_true(s->stall_deq_empty > 0);    /* main warps wait for records */
+    assert_int_equal(s->rec_addr, 2 * 8 * 4);
+    assert_int_equal(s->checked_addr, 2 * 8 * 4);
+    assert_true(s->occ_max <= 16);          /* one record per warp slot */
+    for (unsigned c = 0; c < 2; c++)
+        for (unsigned i = 0; i < 256; i++) {
+            uint32_t v;
+            memcpy(&v, h->sm.cta[c].shared + 4 * i + 3072, 4);
+            assert_int_equal(v, i);
+        }
+    h_free(h);
+    free(h);
+}
+
+/* dac.fault_inject: a wrong tuple or PEU mask is a model error naming the
+ * PTX line of the access or branch, never a silent result. */
+static void test_fault_injection(void **state)
+{
+    (void)state;
+    const char *f1[] = { "dac.fault_inject=1", NULL };
+    const char *f2[] = { "dac.fault_inject=2", NULL };
+    struct harness *h = calloc(1, sizeof *h);
+    h_init(h, bound_ptx, 64, 40, f1);
+    assert_int_equal(h_run(h), LS_ERR_COSIM);
+    assert_non_null(strstr(h->sm.dac.why, "golden check failed"));
+    assert_non_null(strstr(h->sm.dac.why, "AEU address"));
+    assert_int_equal(h->sm.dac.why_line, 17);     /* the st.shared */
+    h_free(h);
+    h_init(h, bound_ptx, 64, 40, f2);
+    assert_int_equal(h_run(h), LS_ERR_COSIM);
+    assert_non_null(strstr(h->sm.dac.why, "deq.pred"));
+    assert_int_equal(h->sm.dac.why_line, 12);     /* the bra */
+    h_free(h);
+    free(h);
+}
+
+/* Widening exactness (docs/dac.md): mul.wide of a 32-bit tuple whose
+ * per-thread values wrap (tid << 30) is not the widened tuple: stop. */
+static void test_widening_wraps(void **state)
+{
+    (void)state;
+    const char *ptx = HDR
+        ".visible .entry k(.param .u32 n)\n{\n"
+        " .reg .b32 %r<8>;\n .reg .b64 %rd<4>;\n .shared .align 4 .b8 buf[64];\n"
+        " mov.u32 %r2, %tid.x;\n"
+        " shl.b32 %r3, %r2, %SH;\n"
+        " mul.wide.u32 %rd1, %r3, 4;\n"
+        " mov.u64 %rd2, buf;\n"
+        " add.u64 %rd3, %rd2, %rd1;\n"
+        " st.shared.u32 [%rd3], %r2;\n"
+        " ret;\n}\n";
+    for (unsigned wraps = 0; wraps < 2; wraps++) {
+        char text[1024];
+        const char *at = strstr(ptx, "%SH");
+        snprintf(text, sizeof text, "%.*s%u%s", (int)(at - ptx), ptx, wraps ? 30u : 0u,
+                 at + 3);
+        struct harness *h = calloc(1, sizeof *h);
+        h_init(h, text, 8, 0, NULL);
+        int e = h_run(h);
+        if (wraps) {
+            assert_int_equal(e, LS_ERR_COSIM);
+            assert_non_null(strstr(h->sm.dac.why, "widening"));
+            assert_int_equal(h->sm.dac.why_line, 11);   /* the mul.wide */
+        } else {
+            assert_int_equal(e, 0);
+            assert_true(h->sm.dac.st.widen_checks >= 1);
+        }
+        h_free(h);
+        free(h);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_streams_records_checks),
+        cmocka_unit_test(test_peu_full),
+        cmocka_unit_test(test_queue_full_stalls),
+        cmocka_unit_test(test_fault_injection),
+        cmocka_unit_test(test_widening_wraps),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
