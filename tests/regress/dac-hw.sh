@@ -11,8 +11,8 @@
 # removes instructions; --stats-json has the "dac" object; the per-warp
 # commit logs of every workload equal functional mode's (--compare-modes). Fault injection
 # (a corrupted address tuple, a flipped predicate lane) stops vecadd with
-# a golden-check error naming the PTX file:line; affine.mode=cae and dac
-# with single-path-only features are refused with exit 2.
+# a golden-check error naming the PTX file:line; dac with features it does
+# not combine with (dual paths) is refused with exit 2.
 set -u
 cli=${1:?usage: dac-hw.sh path/to/lockstep}
 size=${DAC_SIZE:-small}
@@ -117,9 +117,6 @@ for f in "1 vecadd.ptx:44: DAC golden check failed .*deq.data lane 0: AEU addres
   fi
 done
 
-out=$("$cli" run vecadd --mode timing --set affine.mode=cae 2>&1); rc=$?
-[ "$rc" = 2 ] && grep -q "affine.mode=cae is not modelled" <<<"$out" \
-  && ok "affine.mode=cae refused (exit 2)" || bad "affine.mode=cae: exit $rc: $out"
 out=$("$cli" run vecadd --mode timing --set affine.mode=dac --set simt.paths=dual 2>&1); rc=$?
 [ "$rc" = 2 ] && grep -q "is not modelled (docs/dac.md)" <<<"$out" \
   && ok "affine.mode=dac with simt.paths=dual refused (exit 2)" || bad "dac + dual: exit $rc: $out"

@@ -277,8 +277,8 @@ expect2 "cae with G-Scalar" 'affine.mode=cae with gscalar.scalar' \
   "$cli" run "$wl" --mode timing --set affine.mode=cae --set gscalar.scalar=alu
 expect2 "cae with compaction" 'affine.mode=cae with simt.compaction' \
   "$cli" run "$wl" --mode timing --set affine.mode=cae --set simt.compaction=tbc
-expect2 "dac not built" 'affine.mode=dac is not modelled yet' \
-  "$cli" run "$wl" --mode timing --set affine.mode=dac
+expect2 "dac with G-Scalar" 'affine.mode=dac with simt.compaction, simt.paths or gscalar' \
+  "$cli" run "$wl" --mode timing --set affine.mode=dac --set gscalar.stats=on
 expect2 "path forwarding without dual" 'dpe.path_forwarding=on needs simt.paths=dual' \
   "$cli" run "$wl" --mode timing --set simt.paths=dws --set dpe.path_forwarding=on
 expect2 "bad --mode"            'functional or timing' "$cli" run "$wl" --mode fast
