@@ -44,6 +44,7 @@ int core_dac_init(struct core_dac *d, const struct cfg *c, unsigned nslots,
                   unsigned ncta, uint32_t max_depth)
 {
     memset(d, 0, sizeof *d);
+    d->skip_slot = -1;
     d->on = c->affine_mode == 1;
     if (!d->on)
         return 0;
@@ -188,13 +189,16 @@ static int32_t main_pc(const struct core_sm *sm, unsigned slot)
 int core_dac_skip(struct core_sm *sm, unsigned slot)
 {
     struct core_dac *d = &sm->dac;
+    d->skip_slot = -1;
     for (;;) {
         int32_t pc = main_pc(sm, slot);
-        if (pc < 0 || (d->tr[pc].streams & PTX_DAC_S_MAIN))
+        const struct ptx_inst *in = pc < 0 ? NULL : &d->f->insts[pc];
+        if (pc < 0 || (d->tr[pc].streams & PTX_DAC_S_MAIN) ||
+            simt_is_control((enum ptx_op)in->op, in->sub)) {
+            d->skip_slot = (int32_t)slot;   /* control issues in the main stream */
+            d->skip_pc = pc;
             return 0;
-        const struct ptx_inst *in = &d->f->insts[pc];
-        if (simt_is_control((enum ptx_op)in->op, in->sub))
-            return 0;       /* control issues in the main stream as ever */
+        }
         if (simt_step(&sm->w[slot].sw) == SIMT_RC_ERROR) {
             sm->err_slot = (int)slot;
             return LS_ERR_MEMFAULT;
@@ -243,7 +247,9 @@ int core_dac_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *wh
     struct core_dac *d = &sm->dac;
     if (!d->active)
         return CORE_ST_NONE;
-    int32_t pc = main_pc(sm, slot);     /* as core_dac_is_deq, main_pc once */
+    /* as core_dac_is_deq; the pc core_dac_skip just found when it was for slot */
+    int32_t pc = d->skip_slot == (int32_t)slot ? d->skip_pc : main_pc(sm, slot);
+    d->skip_slot = -1;
     if (pc < 0 || d->tr[pc].q == PTX_DAC_Q_NONE || !(d->tr[pc].streams & PTX_DAC_S_MAIN))
         return CORE_ST_NONE;
     const struct ptx_dac_inst *t = &d->tr[pc];
