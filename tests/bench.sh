@@ -19,7 +19,7 @@
 #    "compaction": {"workloads", "seconds", "cycles", "ratio_capri",
 #                   "ratio_capri_per_cycle", "ratio_lockstep", "target_ratio_capri": 1.5,
 #                   "target_ratio_lockstep": 3, "mismatches", "met", "pass"},
-#    "gscalar"|"dpe": {"workloads", "cases": [{"case", "seconds", "cycles", "ratio",
+#    "gscalar"|"dpe"|"dac": {"workloads", "cases": [{"case", "seconds", "cycles", "ratio",
 #                      "ratio_per_cycle", "target_ratio", "mismatches", "pass", "met"}],
 #                      "met"}}
 # The lockstep column: the same timing run with every block in the GPU loop
@@ -237,31 +237,37 @@ b["compaction"] = {"workloads": wl, "seconds": sec, "cycles": cyc, "ratio_capri"
                    "mismatches": mism, "met": met, "pass": ok}
 json.dump(b, open(out, "w"), indent=2)
 PY
-# G-Scalar (docs/gscalar.md) and dual-path execution (docs/dpe.md): whole
+# G-Scalar (docs/gscalar.md), dual-path execution (docs/dpe.md) and DAC: whole
 # runs in CPU seconds against their baseline, with the per-simulated-cycle
-# ratio beside (scalar execution and dual paths change the cycle count).
+# ratio beside (scalar execution, dual paths and DAC change the cycle count).
 #   gscalar: compression + scalar execution (C backends) against compression
 #            off on gtx480-gscalar, and the same with the RVC blocks in
 #            lockstep against the C backends;
 #   dpe:     simt.paths=dual against single on workloads with interleavable
-#            branches.
+#            branches;
+#   dac:     affine.mode=dac against off (docs/dac.md "The hardware") on
+#            workloads whose loads decouple (docs/results/dac.md), target
+#            <= 1.3x.
 gw=(matmul backprop bfs)
 dw=(mcml ssc sclst)
+aw=(vecadd reduce kmeans)
 xvar=("gs_off|gscalar|gtx480-gscalar|"
       "gs_c|gscalar|gtx480-gscalar|--set gscalar.compress=on --set gscalar.scalar=all"
       "gs_lockstep|gscalar|gtx480-gscalar|--set gscalar.compress=on --set gscalar.scalar=all --cosim rvc"
       "dpe_single|dpe|$conf|"
-      "dpe_dual|dpe|$conf|--set simt.paths=dual")
+      "dpe_dual|dpe|$conf|--set simt.paths=dual"
+      "dac_off|dac|$conf|--set affine.mode=off"
+      "dac_on|dac|$conf|--set affine.mode=dac")
 for c in "${xvar[@]}"; do
   IFS='|' read -r n grp cf args <<<"$c"; read -r -a a <<<"$args"
-  if [ "$grp" = gscalar ]; then w=("${gw[@]}"); else w=("${dw[@]}"); fi
+  case $grp in gscalar) w=("${gw[@]}");; dpe) w=("${dw[@]}");; *) w=("${aw[@]}");; esac
   "${timer[@]}" ${timer:+-o "$tmp/x-$n.cpu"} "$cli" run "${w[@]}" --size default --mode timing \
     --config "$cf" "${a[@]}" --stats-json "$tmp/x-$n.json" >/dev/null || rc=$?
 done
-python3 - "$out" "$tmp" "${gw[*]}" "${dw[*]}" <<'PY'
+python3 - "$out" "$tmp" "${gw[*]}" "${dw[*]}" "${aw[*]}" <<'PY'
 import json, os, sys
 out, tmp = sys.argv[1], sys.argv[2]
-wl = {"gscalar": sys.argv[3].split(), "dpe": sys.argv[4].split()}
+wl = {"gscalar": sys.argv[3].split(), "dpe": sys.argv[4].split(), "dac": sys.argv[5].split()}
 b = json.load(open(out))
 def cpu(name):
     try:
@@ -277,7 +283,8 @@ def load(v):
 # (group, [(label, run, baseline, target)])
 CASES = (("gscalar", (("compress+scalar C vs off", "gs_c", "gs_off", 1.5),
                       ("RVC lockstep vs C", "gs_lockstep", "gs_c", 3.0))),
-         ("dpe", (("dual vs single", "dpe_dual", "dpe_single", 1.3),)))
+         ("dpe", (("dual vs single", "dpe_dual", "dpe_single", 1.3),)),
+         ("dac", (("dac vs off", "dac_on", "dac_off", 1.3),)))
 for grp, cases in CASES:
     rows, allmet = [], True
     for label, run, base, target in cases:

@@ -44,6 +44,7 @@ int core_dac_init(struct core_dac *d, const struct cfg *c, unsigned nslots,
                   unsigned ncta, uint32_t max_depth)
 {
     memset(d, 0, sizeof *d);
+    d->skip_slot = -1;
     d->on = c->affine_mode == 1;
     if (!d->on)
         return 0;
@@ -188,13 +189,16 @@ static int32_t main_pc(const struct core_sm *sm, unsigned slot)
 int core_dac_skip(struct core_sm *sm, unsigned slot)
 {
     struct core_dac *d = &sm->dac;
+    d->skip_slot = -1;
     for (;;) {
         int32_t pc = main_pc(sm, slot);
-        if (pc < 0 || (d->tr[pc].streams & PTX_DAC_S_MAIN))
+        const struct ptx_inst *in = pc < 0 ? NULL : &d->f->insts[pc];
+        if (pc < 0 || (d->tr[pc].streams & PTX_DAC_S_MAIN) ||
+            simt_is_control((enum ptx_op)in->op, in->sub)) {
+            d->skip_slot = (int32_t)slot;   /* control issues in the main stream */
+            d->skip_pc = pc;
             return 0;
-        const struct ptx_inst *in = &d->f->insts[pc];
-        if (simt_is_control((enum ptx_op)in->op, in->sub))
-            return 0;       /* control issues in the main stream as ever */
+        }
         if (simt_step(&sm->w[slot].sw) == SIMT_RC_ERROR) {
             sm->err_slot = (int)slot;
             return LS_ERR_MEMFAULT;
@@ -230,12 +234,24 @@ static void warp_where(const struct core_sm *sm, unsigned slot, char *buf, size_
              w->sw.gridv.warpid, slot);
 }
 
+/* warp_where formatted only when a failure is reported (buf returned): the
+ * deq of every record must not pay for a string it almost never prints. */
+static const char *dac_where(const struct core_sm *sm, unsigned slot, char *buf, size_t n)
+{
+    warp_where(sm, slot, buf, n);
+    return buf;
+}
+
 int core_dac_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *when)
 {
     struct core_dac *d = &sm->dac;
-    if (!core_dac_is_deq(sm, slot))
+    if (!d->active)
         return CORE_ST_NONE;
-    int32_t pc = main_pc(sm, slot);
+    /* as core_dac_is_deq; the pc core_dac_skip just found when it was for slot */
+    int32_t pc = d->skip_slot == (int32_t)slot ? d->skip_pc : main_pc(sm, slot);
+    d->skip_slot = -1;
+    if (pc < 0 || d->tr[pc].q == PTX_DAC_Q_NONE || !(d->tr[pc].streams & PTX_DAC_S_MAIN))
+        return CORE_ST_NONE;
     const struct ptx_dac_inst *t = &d->tr[pc];
     struct core_dac_q *q = t->q == PTX_DAC_Q_PRED ? &d->pq[slot] : &d->aq[slot];
     char where[160];
@@ -269,6 +285,8 @@ int core_dac_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *wh
     return CORE_ST_NONE;
 }
 
+#define WHERE dac_where(sm, slot, where, sizeof where)
+
 int core_dac_deq(struct core_sm *sm, unsigned slot, int32_t pc, uint32_t mask,
                  uint32_t gmask)
 {
@@ -291,10 +309,9 @@ int core_dac_deq(struct core_sm *sm, unsigned slot, int32_t pc, uint32_t mask,
         return 0;
     struct core_dac_q *q = t->q == PTX_DAC_Q_PRED ? &d->pq[slot] : &d->aq[slot];
     char where[160];
-    warp_where(sm, slot, where, sizeof where);
     if (q->n == 0 || q->r[q->head].pc != pc) {
         dac_fail(d, in->line, "DAC model error in %s, pc %d (PTX line %u): %s issued "
-                 "without its record", where, pc, in->line, ptx_dac_deq_name(t->q));
+                 "without its record", WHERE, pc, in->line, ptx_dac_deq_name(t->q));
         return -1;
     }
     struct core_dac_rec *r = &q->r[q->head];
@@ -304,7 +321,7 @@ int core_dac_deq(struct core_sm *sm, unsigned slot, int32_t pc, uint32_t mask,
         if (r->mask != mask || ((r->pred & mask) != gmask)) {
             dac_fail(d, in->line, "DAC golden check failed in %s, pc %d (PTX line %u): "
                      "deq.pred: PEU mask 0x%08x of lanes 0x%08x, the functional "
-                     "branch: 0x%08x of lanes 0x%08x", where, pc, in->line,
+                     "branch: 0x%08x of lanes 0x%08x", WHERE, pc, in->line,
                      r->pred & r->mask, r->mask, gmask, mask);
             return -1;
         }
@@ -314,7 +331,7 @@ int core_dac_deq(struct core_sm *sm, unsigned slot, int32_t pc, uint32_t mask,
     if (r->mask != res->active) {
         dac_fail(d, in->line, "DAC golden check failed in %s, pc %d (PTX line %u): %s: "
                  "the AEU record covers lanes 0x%08x, the functional access lanes "
-                 "0x%08x", where, pc, in->line, ptx_dac_deq_name(t->q), r->mask,
+                 "0x%08x", WHERE, pc, in->line, ptx_dac_deq_name(t->q), r->mask,
                  res->active);
         return -1;
     }
@@ -324,7 +341,7 @@ int core_dac_deq(struct core_sm *sm, unsigned slot, int32_t pc, uint32_t mask,
         if (a != res->addr[lane]) {
             dac_fail(d, in->line, "DAC golden check failed in %s, pc %d (PTX line "
                      "%u): %s lane %u: AEU address 0x%llx, the functional model's "
-                     "0x%llx", where, pc, in->line, ptx_dac_deq_name(t->q), lane,
+                     "0x%llx", WHERE, pc, in->line, ptx_dac_deq_name(t->q), lane,
                      (unsigned long long)a, (unsigned long long)res->addr[lane]);
             return -1;
         }
@@ -349,13 +366,12 @@ int core_dac_leave(struct core_sm *sm, unsigned slot)
     for (uint32_t i = 0; i < d->sp; i++)
         d->stk[i].m[slot] = 0;
     char where[160];
-    warp_where(sm, slot, where, sizeof where);
     for (uint32_t i = 0; i < d->atq_n; i++) {
         const struct core_dac_tuple *t = &d->atq[(d->atq_head + i) % d->atq_cap];
         if (t->mask[slot] && (i > 0 || t->next_s <= slot)) {
             dac_fail(d, d->f->insts[t->pc].line, "DAC model error in %s: the warp "
                      "finished with an enq of pc %d (PTX line %u) for it in the ATQ: an "
-                     "enq without its deq", where, t->pc, d->f->insts[t->pc].line);
+                     "enq without its deq", WHERE, t->pc, d->f->insts[t->pc].line);
             return LS_ERR_COSIM;
         }
     }
@@ -365,10 +381,12 @@ int core_dac_leave(struct core_sm *sm, unsigned slot)
     int32_t pc = q->r[q->head].pc;
     dac_fail(d, d->f->insts[pc].line, "DAC model error in %s: the warp finished with %u "
              "records left in its queues (first: pc %d, PTX line %u): an enq without "
-             "its deq", where, d->aq[slot].n + d->pq[slot].n, pc, pc,
+             "its deq", WHERE, d->aq[slot].n + d->pq[slot].n, pc,
              d->f->insts[pc].line);
     return LS_ERR_COSIM;
 }
+
+#undef WHERE
 
 /* --------------------------------------------------------- affine warp */
 

@@ -149,6 +149,9 @@ struct core_dac {
     char why[512];              /* a model error (golden check failed)     */
     uint32_t why_line;          /* its PTX line                            */
     uint8_t skip_err;           /* a removed instruction faulted (err_slot) */
+    int32_t skip_slot, skip_pc; /* core_dac_skip's last slot and the pc it
+                                   left it at, for the core_dac_check that
+                                   follows (-1: none)                      */
 };
 
 /* Sets up d for config c, nslots warp slots, ncta CTA slots and stacks
@@ -171,7 +174,8 @@ void core_dac_launch(struct core_sm *sm, unsigned ci, const uint8_t *wslot,
 int core_dac_skip(struct core_sm *sm, unsigned slot);
 /* Whether main warp slot may issue its next instruction (a deq needs its
  * record at the queue head, data arrived): CORE_ST_NONE, or a stall with
- * *when. A model error sets d->why. */
+ * *when. A model error sets d->why. Called right after core_dac_skip of
+ * the same slot (it reuses the pc that found). */
 int core_dac_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *when);
 /* After simt_step of main warp slot at kernel pc `pc` (stack mask `mask`,
  * guard mask `gmask` taken before the step): pops the record its deq

@@ -468,12 +468,14 @@ static int check_warp(struct core_sm *sm, struct core_warp *w, uint64_t now,
     }
     if (sm->dac.active) {       /* DAC: removed instructions, then the deq rules */
         unsigned slot = (unsigned)(w - sm->w);
+        uint64_t removed = sm->dac.st.removed;
         if (core_dac_skip(sm, slot) != 0) {
             sm->dac.skip_err = 1;   /* a warp fault: sm->err_slot */
             *when = CORE_INF;
             return CORE_ST_MEM;
         }
-        w->next_di = peek_di(sm, w);
+        if (sm->dac.st.removed != removed)  /* moved on: else next_di stands */
+            w->next_di = peek_di(sm, w);
         int why = core_dac_check(sm, slot, now, when);
         if (why != CORE_ST_NONE)
             return why;
