@@ -198,14 +198,8 @@ bool core_cae_retire(struct core_cae *u, unsigned slot, const struct simt_warp *
     bool det = regs && unit <= 2;
     bool vec_result = false;
     for (unsigned i = 0; i < nd && i < in->nopnd && i < PTX_MAX_OPNDS; i++) {
-        const struct ptx_operand *o = &in->o[i];
         int32_t rr[4];
-        unsigned nr = 0;
-        if (o->kind == PTX_O_REG)
-            rr[nr++] = o->reg;
-        else if (o->kind == PTX_O_VEC)
-            for (unsigned k = 0; k < o->vec_n && k < 4; k++)
-                rr[nr++] = o->vec_regs[k];
+        unsigned nr = ptx_opnd_regs(&in->o[i], rr);
         for (unsigned k = 0; k < nr; k++) {
             int32_t r = rr[k];
             if (r < 0 || (uint32_t)r >= u->nregs || (uint32_t)r >= f->nregs)

@@ -220,14 +220,8 @@ int core_gs_retire(struct core_rvc *u, const struct simt_warp *w,
     const uint64_t *regs = w->frames[frame].regs;
     unsigned nd = ptx_inst_ndst(in), bad = 0, lead = 0;
     for (unsigned i = 0; i < nd && i < in->nopnd && i < PTX_MAX_OPNDS; i++) {
-        const struct ptx_operand *o = &in->o[i];
         int32_t rr[4];
-        unsigned nr = 0;
-        if (o->kind == PTX_O_REG)
-            rr[nr++] = o->reg;
-        else if (o->kind == PTX_O_VEC)
-            for (unsigned k = 0; k < o->vec_n && k < 4; k++)
-                rr[nr++] = o->vec_regs[k];
+        unsigned nr = ptx_opnd_regs(&in->o[i], rr);
         for (unsigned k = 0; k < nr; k++) {
             int32_t r = rr[k];
             if (r < 0 || (uint32_t)r >= f->nregs)

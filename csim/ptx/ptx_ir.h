@@ -141,6 +141,11 @@ enum ptx_op {
  * two VEC slots); 1 otherwise. */
 struct ptx_inst;
 unsigned ptx_inst_ndst(const struct ptx_inst *in);
+/* The registers a value operand names into rr: PTX_O_REG its register,
+ * PTX_O_VEC its elements (at most 4), other kinds none. Returns how many
+ * (a register may be -1: a `_` sink). */
+struct ptx_operand;
+unsigned ptx_opnd_regs(const struct ptx_operand *o, int32_t rr[4]);
 const char *ptx_op_name(enum ptx_op op);
 enum ptx_unit ptx_op_unit(enum ptx_op op);
 

@@ -173,6 +173,17 @@ const struct ptx_func *ptx_find_func(const struct ptx_module *m, const char *nam
     return NULL;
 }
 
+unsigned ptx_opnd_regs(const struct ptx_operand *o, int32_t rr[4])
+{
+    unsigned nr = 0;
+    if (o->kind == PTX_O_REG)
+        rr[nr++] = o->reg;
+    else if (o->kind == PTX_O_VEC)
+        for (unsigned k = 0; k < o->vec_n && k < 4; k++)
+            rr[nr++] = o->vec_regs[k];
+    return nr;
+}
+
 unsigned ptx_inst_ndst(const struct ptx_inst *in)
 {
     switch ((enum ptx_op)in->op) {
