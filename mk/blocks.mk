@@ -2,7 +2,11 @@
 # A block is in when rtl/<blk>.v, csim/blocks/<blk>.c, tb/<blk>_tb.c and
 # tb/<blk>_params.txt exist (tb/README.md); nothing here names a block.
 #   make test-blocks     directed + seeded random lockstep tests, every block
-#   make mutants         every `ifdef MUTANT_k fault must be caught
+#   make mutants         every `ifdef MUTANT_k fault must be caught: by the
+#                        standalone testbench (make mutants-tb) and in the
+#                        GPU loop (make mutants-loop, mk/cosim.mk); make test
+#                        runs the two as separate groups, so they can run
+#                        side by side
 #   make lint            verilator --lint-only -Wall per block/param set
 #   make coverage        line/toggle coverage -> docs/blocks/coverage.md
 #   make synth           Yosys sweeps -> build/synth/area.json, docs/area.md
@@ -10,13 +14,15 @@
 #   make bench-blocks    lockstep and C-model cycles/s per block
 # BLK_SEED=<n> changes the first seed; BLOCKS="a b" restricts the blocks.
 
-.PHONY: test-blocks mutants lint coverage synth test-synth-drift bench-blocks \
+.PHONY: test-blocks mutants mutants-tb lint coverage synth test-synth-drift bench-blocks \
         synth-baseline
 
 test-blocks: deps
 	@bash tb/blocks.sh test
 
-mutants: deps
+mutants: mutants-tb
+
+mutants-tb: deps
 	@bash tb/blocks.sh mutants
 
 lint: deps
@@ -42,4 +48,4 @@ synth-baseline: synth
 
 bench: bench-blocks
 
-TEST_TARGETS += lint test-blocks mutants test-synth-drift
+TEST_TARGETS += lint test-blocks mutants-tb test-synth-drift

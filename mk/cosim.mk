@@ -5,7 +5,7 @@
 #   make mutants-loop   every RTL mutant of a block in the loop is caught
 #                       by a real workload run (also run by make mutants)
 .PHONY: test-cosim mutants-loop
-TEST_TARGETS += test-cosim
+TEST_TARGETS += test-cosim mutants-loop
 
 test-cosim: $(CLI)
 	@bash tests/regress/cosim.sh $(CLI)
