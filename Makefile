@@ -46,13 +46,6 @@ default: all
 
 -include mk/*.mk
 
-# make test starts the longest groups first (make test-times measures
-# them), so -j2 does not end on a long group started last.
-TEST_FIRST   := mutants-tb test-synth-drift mutants-loop test-blocks test-cosim \
-                test-cuda test-configfuzz
-TEST_TARGETS := $(foreach t,$(TEST_FIRST),$(filter $(t),$(TEST_TARGETS))) \
-                $(filter-out $(TEST_FIRST),$(TEST_TARGETS))
-
 all: $(ALL_TARGETS)
 
 deps:
