@@ -425,7 +425,8 @@ static bool at_cta_barrier(const struct core_sm *sm, int32_t pc)
     return path_di(sm, pc)->is_cta_bar;
 }
 
-int core_dpe_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *when)
+int core_dpe_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *when,
+                   int *unit_ix)
 {
     struct core_dpe_warp *dw = &sm->dpe.w[slot];
     struct core_warp *w = &sm->w[slot];
@@ -489,8 +490,7 @@ int core_dpe_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *wh
         }
         /* each path is its own scheduler entry: one whose pipeline (or
          * the memory queue) is busy leaves the choice to the other */
-        int ux;
-        int hz = core_sm_unit_wait(sm, w, di, now, &t, &ux);
+        int hz = core_sm_unit_wait(sm, w, di, now, &t, unit_ix);
         if (hz != CORE_ST_NONE) {
             if (reason == CORE_ST_BARRIER || t < *when)
                 reason = hz;

@@ -133,8 +133,10 @@ void core_dpe_launch(struct core_sm *sm, unsigned slot, uint32_t valid, uint64_t
  * pipeline (core_sm_unit_wait) are ready. Readies w->next_di and the
  * instruction buffer fields for it. Returns CORE_ST_NONE, or the stall
  * (CORE_ST_IBUFFER, CORE_ST_SCOREBOARD, CORE_ST_BARRIER, CORE_ST_PIPE,
- * CORE_ST_MEM) with *when = the cycle that may change it. */
-int core_dpe_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *when);
+ * CORE_ST_MEM) with *when = the cycle that may change it; with NONE,
+ * *unit_ix = the free pipeline (core_sm_unit_wait). */
+int core_dpe_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *when,
+                   int *unit_ix);
 /* Executes the chosen path's instruction (values on the warp's registers
  * under the path mask; bra, exit, ret by the dual-path stack or the DWS
  * stack and warp-split table; CTA barriers through simt_step when the warp

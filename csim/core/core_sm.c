@@ -458,10 +458,12 @@ static int check_warp(struct core_sm *sm, struct core_warp *w, uint64_t now,
             *when = CORE_INF;
         return CORE_ST_BARRIER;
     }
-    if (sm->dpe.active) {       /* DPE: a path whose buffer and scoreboard are ready */
-        int why = core_dpe_check(sm, (unsigned)(w - sm->w), now, when);
-        if (why != CORE_ST_NONE)
-            return why;
+    if (sm->dpe.active) {       /* DPE: a path whose buffer, scoreboard and
+                                   pipeline are ready (DPE runs without TBC
+                                   and DAC: configuration errors) */
+        int why = core_dpe_check(sm, (unsigned)(w - sm->w), now, when, unit_ix);
+        *dip = w->next_di;
+        return why;
     } else if (w->ibuf_ready > now) {
         *when = w->ibuf_ready;
         return CORE_ST_IBUFFER;
