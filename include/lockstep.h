@@ -184,6 +184,24 @@ typedef struct ls_power_stats {
     double gpu_dyn;                    /* per-core power scaling with IPC     */
 } ls_power_stats;
 
+/* The core energy model of a timing run (docs/energy.md; the energy.*
+ * keys, csim/gpu/gpu_energy.c): register-file, execution-unit and DAC-unit
+ * events of an uncompressed register file, and their energies in
+ * millionths of E_v, one access of a 1024-bit vector register. Every
+ * member is a uint64_t, additive over launches. */
+typedef struct ls_energy_stats {
+    uint64_t rf_arrays_read;     /* 128-bit RF arrays read: 8 per 32-bit word
+                                    of each vector-register source operand   */
+    uint64_t rf_arrays_written;  /* arrays written: those holding an active
+                                    lane, per word of each destination       */
+    uint64_t tuple_accesses;     /* affine-tuple register accesses (one array
+                                    each): DAC affine warp, CAE compact insts */
+    uint64_t lane_ops[3];        /* ALU, SFU, MEM lane operations             */
+    uint64_t dac_unit_ops;       /* AEU/PEU operations (DAC)                  */
+    uint64_t queue_accesses;     /* ATQ and per-warp queue writes and reads   */
+    uint64_t e_rf, e_exec, e_dac, e_other, e_total; /* energies, see above  */
+} ls_energy_stats;
+
 /* Why an SM issued nothing in a cycle (timing mode; SM-cycles). */
 typedef struct ls_stall_stats {
     uint64_t no_warps;       /* no resident warp                              */
@@ -446,6 +464,7 @@ typedef struct ls_stats {
     uint64_t malloc_calls;       /* device malloc calls (per thread)          */
     uint64_t malloc_failed;      /* of those, NULL returns (heap full)        */
     uint64_t free_calls;         /* device free calls with a non-NULL pointer */
+    ls_energy_stats energy;      /* core energy model (timing mode)           */
     ls_gscalar_stats gscalar;    /* G-Scalar RF compression (timing mode)     */
     ls_power_stats power;        /* DRAM and system energy (timing mode)      */
     ls_pca_stats pca;            /* PCA at the L1D (timing mode, pca.tokens)  */

@@ -549,6 +549,13 @@ void ls_stats_add(ls_stats *acc, const ls_stats *s, unsigned warp_size)
         x->precharges += y->precharges;
     }
     {
+        /* every member of ls_energy_stats is a uint64_t */
+        uint64_t *xa = (uint64_t *)&acc->energy;
+        const uint64_t *xs = (const uint64_t *)&s->energy;
+        for (size_t i = 0; i < sizeof s->energy / sizeof *xs; i++)
+            xa[i] += xs[i];
+    }
+    {
         /* every member of ls_gscalar_stats is a uint64_t counter */
         uint64_t *ga = (uint64_t *)&acc->gscalar;
         const uint64_t *gs = (const uint64_t *)&s->gscalar;

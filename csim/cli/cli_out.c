@@ -341,6 +341,38 @@ static void json_gscalar(FILE *f, int in, const ls_stats *s)
     fprintf(f, "},\n");
 }
 
+/* "energy": the core energy model's events and energies, in E_v (one
+ * 1024-bit vector-register access), for a timing run (docs/energy.md). */
+static void json_energy(FILE *f, int in, const ls_stats *s)
+{
+    const ls_energy_stats *e = &s->energy;
+    if (!e->e_total)
+        return;
+    const double m = 1e-6;
+    fprintf(f, "%*s\"energy\": {\"rf_arrays_read\": %llu, \"rf_arrays_written\": %llu, "
+            "\"tuple_accesses\": %llu, \"lane_ops\": {\"alu\": %llu, \"sfu\": %llu, "
+            "\"mem\": %llu}, \"dac_unit_ops\": %llu, \"queue_accesses\": %llu, \"rf\": ",
+            in, "", (unsigned long long)e->rf_arrays_read,
+            (unsigned long long)e->rf_arrays_written, (unsigned long long)e->tuple_accesses,
+            (unsigned long long)e->lane_ops[0], (unsigned long long)e->lane_ops[1],
+            (unsigned long long)e->lane_ops[2], (unsigned long long)e->dac_unit_ops,
+            (unsigned long long)e->queue_accesses);
+    json_num(f, (double)e->e_rf * m);
+    fprintf(f, ", \"exec\": ");
+    json_num(f, (double)e->e_exec * m);
+    fprintf(f, ", \"dac\": ");
+    json_num(f, (double)e->e_dac * m);
+    fprintf(f, ", \"dynamic\": ");
+    json_num(f, (double)(e->e_rf + e->e_exec + e->e_dac) * m);
+    fprintf(f, ", \"other\": ");
+    json_num(f, (double)e->e_other * m);
+    fprintf(f, ", \"total\": ");
+    json_num(f, (double)e->e_total * m);
+    fprintf(f, ", \"power\": ");
+    json_num(f, s->cycles ? (double)e->e_total * m / (double)s->cycles : 0.0);
+    fprintf(f, "},\n");
+}
+
 /* "power": DRAM energy by component, average DRAM and system power, Perf/W
  * (docs/lamar.md "DRAM and system power"), for a timing run. */
 static void json_power(FILE *f, int in, const ls_stats *s)
@@ -514,6 +546,7 @@ static void json_stats(FILE *f, int in, const ls_stats *s)
     fprintf(f, "%*s\"lamar\": {\"avg_sec\": ", in, "");
     json_num(f, avg);
     fprintf(f, ", \"leaning\": \"%s\"},\n", avg > 2.0 ? "cg" : "fg");
+    json_energy(f, in, s);
     json_power(f, in, s);
     json_pca(f, in, s);
     json_mta(f, in, s);

@@ -44,6 +44,11 @@ struct core_dinst {
                                    a CTA barrier (DPE holds a path there) */
     uint16_t tsteps;            /* TENSOR: work in 1/256 of a 16x16x16 f16
                                    step (M*N*K * element bits / 256)      */
+    uint8_t rf_rd, rf_wr;       /* 32-bit words of the vector-register
+                                   sources / destinations (predicates
+                                   excluded; a 64-bit register is two):
+                                   the energy model's RF accesses         */
+    uint8_t rf_addr;            /* of rf_rd, the address register's words */
     int32_t dst[CORE_MAX_DST];
     int32_t src[CORE_MAX_SRC];
 };
@@ -132,6 +137,7 @@ struct core_stats {
     uint64_t issued;            /* warp instructions issued (watchdog)    */
     uint64_t tensor_insts;      /* wmma.mma/mma warp instructions issued  */
     uint64_t tensor_busy;       /* tensor pipe-cycles busy (all pipes)    */
+    ls_energy_stats energy;     /* energy-model events (docs/energy.md)    */
 };
 
 struct core_sm {

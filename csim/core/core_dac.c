@@ -903,7 +903,14 @@ int core_dac_aw_issue(struct core_sm *sm, uint64_t now)
         break;
     }
     top->npc = pc + 1;
+    /* energy (docs/energy.md): per CTA of the batch, the tuple operands
+     * (one array per word) and, for an ALU operation, one lane operation
+     * per tuple word: the base and a stride per thread-index dimension */
+    const struct core_dinst *cd = &sm->k->prog->di[sm->k->f - sm->k->mod->funcs][pc];
+    uint64_t nb = (uint64_t)__builtin_popcountll(d->batch);
+    ls_energy_stats *en = &sm->st.energy;
     if (di->q == PTX_DAC_Q_DATA || di->q == PTX_DAC_Q_ADDR) {
+        en->tuple_accesses += nb * cd->rf_addr;
         enq_access(sm, pc, in, di, am);
         return 0;
     }
@@ -929,6 +936,9 @@ int core_dac_aw_issue(struct core_sm *sm, uint64_t now)
             return LS_ERR_COSIM;
         }
     }
+    const uint32_t *nt = sm->k->ntid;
+    en->tuple_accesses += nb * ((unsigned)cd->rf_rd + cd->rf_wr);
+    en->lane_ops[0] += nb * (1u + (nt[0] > 1) + (nt[1] > 1) + (nt[2] > 1));
     bool pdst = in->o[0].kind == PTX_O_REG && in->o[0].reg >= 0 &&
                 d->f->regs[in->o[0].reg].type == PTX_T_PRED;
     if (pdst && pred_def(sm, in, am) != 0)

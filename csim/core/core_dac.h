@@ -184,6 +184,15 @@ int core_dac_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *wh
  * otherwise, -1 on a model error (d->why). Counts main instructions. */
 int core_dac_deq(struct core_sm *sm, unsigned slot, int32_t pc, uint32_t mask,
                  uint32_t gmask);
+/* Whether the kernel instruction at pc takes its address from a deq
+ * (deq.data or deq.addr in the main stream): its address register is not
+ * read (the energy model). d must be active and pc in range. */
+static inline bool core_dac_deq_addr(const struct core_dac *d, int32_t pc)
+{
+    const struct ptx_dac_inst *t = &d->tr[pc];
+    return (t->q == PTX_DAC_Q_DATA || t->q == PTX_DAC_Q_ADDR) &&
+           (t->streams & PTX_DAC_S_MAIN);
+}
 /* Whether slot's next instruction is a kernel instruction with a deq. */
 bool core_dac_is_deq(const struct core_sm *sm, unsigned slot);
 /* One SM cycle of the expansion units and occupancy accounting. */

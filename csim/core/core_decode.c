@@ -35,7 +35,22 @@ static void opnd_regs(const struct ptx_operand *o, int32_t *v, uint8_t *n,
     }
 }
 
-static void decode(const struct ptx_inst *in, struct core_dinst *d)
+/* 32-bit words of the non-predicate registers of v[0..n). */
+static uint8_t rf_words(const struct ptx_func *f, const int32_t *v, unsigned n)
+{
+    unsigned w = 0;
+    for (unsigned i = 0; i < n; i++) {
+        if (v[i] < 0 || (uint32_t)v[i] >= f->nregs)
+            continue;
+        enum ptx_type t = (enum ptx_type)f->regs[v[i]].type;
+        if (t != PTX_T_PRED)
+            w += ptx_type_bits(t) > 32 ? 2 : 1;
+    }
+    return (uint8_t)(w < 255 ? w : 255);
+}
+
+static void decode(const struct ptx_func *f, const struct ptx_inst *in,
+                   struct core_dinst *d)
 {
     memset(d, 0, sizeof *d);
     enum ptx_unit u = ptx_op_unit((enum ptx_op)in->op);
@@ -72,6 +87,11 @@ static void decode(const struct ptx_inst *in, struct core_dinst *d)
             opnd_regs(o, d->src, &d->nsrc, CORE_MAX_SRC);
     }
     add_reg(d->src, &d->nsrc, CORE_MAX_SRC, in->guard);
+    d->rf_rd = rf_words(f, d->src, d->nsrc);
+    d->rf_wr = rf_words(f, d->dst, d->ndst);
+    for (unsigned i = 0; i < in->nopnd && i < PTX_MAX_OPNDS; i++)
+        if (in->o[i].kind == PTX_O_MEM)
+            d->rf_addr = rf_words(f, &in->o[i].reg, 1);
 }
 
 int core_prog_build(struct core_prog *p, const struct ptx_module *mod)
@@ -90,7 +110,7 @@ int core_prog_build(struct core_prog *p, const struct ptx_module *mod)
         if (!p->di[i])
             return -1;
         for (uint32_t k = 0; k < f->ninsts; k++)
-            decode(&f->insts[k], &p->di[i][k]);
+            decode(f, &f->insts[k], &p->di[i][k]);
         /* pc == ninsts: falling off the end returns (control) */
         p->di[i][f->ninsts].unit = CORE_U_CTRL;
     }
@@ -122,7 +142,7 @@ uint32_t core_regs_per_thread(const struct ptx_func *f)
         first[r] = -1, last[r] = -1;
     for (uint32_t k = 0; k < f->ninsts; k++) {
         struct core_dinst d;
-        decode(&f->insts[k], &d);
+        decode(f, &f->insts[k], &d);
         /* sources first: an instruction reads before it writes */
         for (unsigned i = 0; i < d.nsrc + d.ndst; i++) {
             bool is_dst = i >= d.nsrc;

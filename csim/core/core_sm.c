@@ -615,6 +615,33 @@ static unsigned mem_issue(struct core_sm *sm, unsigned slot, const struct core_d
     return n > ii ? n : ii;
 }
 
+/* The energy-model events of one issued instruction (docs/energy.md):
+ * the register-file arrays its operands activate (a read: the eight
+ * 128-bit arrays of each 32-bit word; a write: the arrays holding an
+ * active lane) and one lane operation per active lane of its pipeline.
+ * A CAE compact instruction works on affine tuples (one array per word
+ * operand) with two lane operations (base and stride); a compact memory
+ * instruction only for its address, its data still per lane. deq: DAC
+ * gave the address from a queue, the address register is not read. */
+static void energy_count(ls_energy_stats *e, const struct core_dinst *di,
+                         uint32_t active, bool compact, bool deq)
+{
+    unsigned rd = di->rf_rd, wr = di->rf_wr;
+    if (deq || (compact && di->unit == CORE_U_MEM)) {
+        rd -= di->rf_addr;
+        e->tuple_accesses += compact ? di->rf_addr : 0;
+    } else if (compact) {
+        e->tuple_accesses += rd + wr;
+        rd = wr = 0;
+    }
+    uint32_t a = active | active >> 1;
+    a |= a >> 2;                /* bit 4k: lanes 4k..4k+3 hold an active lane */
+    e->rf_arrays_read += 8u * rd;
+    e->rf_arrays_written += (uint64_t)wr * popc(a & 0x11111111u);
+    if (di->unit <= CORE_U_MEM)
+        e->lane_ops[di->unit] += compact ? 2 : popc(active);
+}
+
 /* Issues w's next instruction at now. Returns 0 or an ls_status. */
 static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
                  int unit_ix, uint64_t now)
@@ -762,11 +789,14 @@ static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
             return e;
         sm->gs_ii = gs_run ? core_gs_ii(gs_cls, gs_halves, sm->lanes[di->unit]) : 0;
     }
+    bool compact = false;
     if (cf) {   /* CAE: a compact instruction takes one lane-cycle (G-Scalar's) */
-        bool compact = core_cae_retire(&sm->cae, slot, &w->sw, cframe, cf, cpc, di->unit,
-                                       w->sw.res.active);
+        compact = core_cae_retire(&sm->cae, slot, &w->sw, cframe, cf, cpc, di->unit,
+                                  w->sw.res.active);
         sm->gs_ii = compact ? core_gs_ii(LS_GS_ALU + di->unit, 0, sm->lanes[di->unit]) : 0;
     }
+    energy_count(&sm->st.energy, di, w->sw.res.active, compact,
+                 dac_pc >= 0 && core_dac_deq_addr(&sm->dac, dac_pc));
     sm->st.issued++;
     w->next_di = peek_di(sm, w);
     if (w->sw.warp_insts != before)

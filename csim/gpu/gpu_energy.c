@@ -41,3 +41,23 @@ void gpu_energy_gscalar(const struct cfg *c, ls_stats *s)
     g->base_exec_energy = gpu_energy_exec(&k, &in);
     g->other_energy = gpu_energy_other(&k, &in);
 }
+
+void gpu_energy_run(const struct cfg *c, ls_stats *s)
+{
+    ls_energy_stats *e = &s->energy;
+    const ls_dac_stats *d = &s->dac;
+    /* AEU: an accumulator step per record and per line it prefetches; PEU:
+     * one compare (uniform), two (first/last thread), 32 (the fallback) */
+    e->dac_unit_ops = d->rec_addr + d->rec_data + d->prefetch_lines + d->peu_uniform +
+                      2 * d->peu_two + 32 * d->peu_full;
+    /* every ATQ entry and per-warp record is written once and read once */
+    e->queue_accesses = 2 * (d->tuples + d->rec_addr + d->rec_data + d->rec_pred);
+    struct gpu_energy_k k = gpu_energy_k_of(c);
+    struct gpu_energy_in in = { { e->lane_ops[0], e->lane_ops[1], e->lane_ops[2] },
+                                s->sm_cycles };
+    e->e_rf = micro(e->rf_arrays_read + e->rf_arrays_written + e->tuple_accesses, 0.125);
+    e->e_exec = gpu_energy_exec(&k, &in) + micro(e->dac_unit_ops, k.lane[0]);
+    e->e_dac = micro(e->queue_accesses, 0.125);
+    e->e_other = gpu_energy_other(&k, &in);
+    e->e_total = e->e_rf + e->e_exec + e->e_dac + e->e_other;
+}

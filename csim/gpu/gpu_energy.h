@@ -1,8 +1,8 @@
-/* The energy model of the timing mode (docs/gscalar.md "Energy"): event
- * counts times per-event constants, in millionths of the energy of one
- * 1024-bit vector-register access. Small on purpose so that other
- * mechanisms (DAC, issue 19) reuse it: they fill a gpu_energy_in from
- * their own counts. */
+/* The energy model of the timing mode (docs/energy.md, docs/gscalar.md
+ * "Energy"): event counts times per-event constants, in millionths of the
+ * energy of one 1024-bit vector-register access. Every timing run fills
+ * ls_stats.energy (gpu_energy_run); G-Scalar's compressed register file
+ * refines the same model in ls_stats.gscalar (gpu_energy_gscalar). */
 #ifndef GPU_ENERGY_H
 #define GPU_ENERGY_H
 
@@ -32,5 +32,9 @@ uint64_t gpu_energy_other(const struct gpu_energy_k *k, const struct gpu_energy_
  * its lane-op counts and s->sm_cycles (no-op when the register state was
  * not kept: s->gscalar.insts == 0). */
 void gpu_energy_gscalar(const struct cfg *c, ls_stats *s);
+
+/* Fills s->energy's DAC-unit counts (from s->dac) and its energies from
+ * the counts of the run and s->sm_cycles (docs/energy.md). */
+void gpu_energy_run(const struct cfg *c, ls_stats *s);
 
 #endif

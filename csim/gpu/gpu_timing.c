@@ -670,8 +670,13 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
                 stats->cae.launches = 1;
             }
             core_dac_stats(&sm->dac, i == 0, stats);
+            uint64_t *ea = (uint64_t *)&stats->energy;    /* all uint64_t */
+            const uint64_t *es = (const uint64_t *)&s->energy;
+            for (size_t j = 0; j < sizeof stats->energy / sizeof *ea; j++)
+                ea[j] += es[j];
         }
         gpu_energy_gscalar(&gpu->tcfg, stats);
+        gpu_energy_run(&gpu->tcfg, stats);
         if (gpu->mem)
             mem_gdu_cosim(gpu->mem, &stats->cosim[LS_BLK_BGP]);
         for (int b = 0; b < LS_BLK_COUNT; b++)

@@ -9,7 +9,8 @@
 # model (checked = records), main + removed instructions = the functional
 # count where every launch was decoupled; the suite decouples loads and
 # removes instructions; --stats-json has the "dac" object; the per-warp
-# commit logs of every workload equal functional mode's (--compare-modes). Fault injection
+# commit logs of every workload equal functional mode's (--compare-modes);
+# the energy model charges DAC's units and credits what it removed. Fault injection
 # (a corrupted address tuple, a flipped predicate lane) stops vecadd with
 # a golden-check error naming the PTX file:line; dac with features it does
 # not combine with (dual paths) is refused with exit 2.
@@ -76,6 +77,35 @@ if [ "$rc" = 0 ] && python3 "$tmp/check.py" "$tmp/func.json" "$tmp/dac.json" def
 else
   bad "affine.mode=dac: exit $rc or results/statistics wrong"; grep '^ *FAIL' "$tmp/dac.txt" >&2
 fi
+
+# the energy model (docs/energy.md) charges DAC's units and credits the
+# removed instructions: against off, every decoupled workload's main
+# stream reads fewer register arrays; vecadd and reduce spend less dynamic
+# energy; the queue accesses are two per tuple and per record; the affine
+# warp's tuple accesses and the energies add up.
+"$cli" run vecadd reduce backprop kmeans --size "$size" --mode timing --set affine.mode=off \
+  --stats-json "$tmp/off4.json" >/dev/null 2>&1 || bad "off reference: exit $?"
+python3 - "$tmp/off4.json" "$tmp/dac.json" <<'PY' \
+  && ok "energy: DAC's main stream reads fewer arrays, vecadd/reduce dynamic energy lower, queues and tuples counted, parts add up" \
+  || bad "energy: DAC energy figures wrong"
+import json, sys
+off = {o["workload"]: o for o in json.load(open(sys.argv[1]))}
+dac = {o["workload"]: o for o in json.load(open(sys.argv[2]))}
+for w, o in dac.items():
+    e, d = o["energy"], o["dac"]
+    assert e["queue_accesses"] == 2 * (d["tuples"] + d["records_addr"] + d["records_data"]
+                                       + d["records_pred"]), (w, e, d)
+    assert abs(e["rf"] + e["exec"] + e["dac"] + e["other"] - e["total"]) < 1e-3 * e["total"] + 1e-5, (w, e)
+    if d["affine_insts"]:
+        assert e["tuple_accesses"] > 0 and e["dac_unit_ops"] > 0, (w, e)
+for w, f in off.items():
+    e, x = dac[w]["energy"], f["energy"]
+    assert "dac" not in f and x["queue_accesses"] == 0 and x["tuple_accesses"] == 0, (w, x)
+    if dac[w]["dac"]["removed_insts"]:
+        assert e["rf_arrays_read"] < x["rf_arrays_read"], (w, e["rf_arrays_read"], x["rf_arrays_read"])
+for w in ("vecadd", "reduce"):
+    assert dac[w]["energy"]["dynamic"] < off[w]["energy"]["dynamic"], (w, dac[w]["energy"], off[w]["energy"])
+PY
 
 "$cli" run all --size "$size" --mode timing --set affine.mode=dac --set dac.atq_entries=1 \
   --set dac.addr_queue=1 --set dac.pred_queue=1 --set dac.lock_lines=1 \

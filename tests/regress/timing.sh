@@ -112,7 +112,7 @@ for sets in "sched_policy=lrr" "sched_policy=gto" "sched_policy=two_level" \
             "lamar.gdu=bgp_inf lamar.level=l2" "lamar.gdu=spp lamar.level=l1 lamar.spp_entries=16" \
             "lamar.gdu=static lamar.static_fg=1" \
             "pca.tokens=1 l1d_mshrs=2" "pca.tokens=4 lamar.gdu=bgp" \
-            "gscalar.compress=on" \
+            "gscalar.compress=on" "gscalar.stats=on" \
             "gscalar.compress=on gscalar.granularity=16 gscalar.extra_latency=0" \
             "simt.compaction=tbc slp.permutation=balanced" "simt.compaction=tbc_plus" \
             "simt.compaction=capri capri.history=counter2 capri.entries=4 slp.permutation=balanced" \
@@ -138,6 +138,33 @@ for sets in "sched_policy=lrr" "sched_policy=gto" "sched_policy=two_level" \
     grep '^ *FAIL' "$tmp/s-$tag.txt" >&2
   fi
 done
+
+# The core energy model (docs/energy.md) counts what G-Scalar's baseline
+# register file counts by another path (csim/core/core_rvc.c): with
+# gscalar.stats=on every workload's arrays read and written and lane
+# operations equal the gscalar object's baseline figures, the execution
+# and rest-of-chip energies equal its own, and the run equals off's
+# (energy included). Under CAE, compact instructions use tuple registers:
+# vecadd's register-file and dynamic energies fall.
+python3 - "$tmp/t-gtx480.json" "$tmp/s-gscalar.stats-on.json" "$tmp/s-affine.mode-cae.json" <<'PY' \
+  && ok "energy: counts equal G-Scalar's baseline counting on every workload, parts add up; CAE lowers vecadd's RF and dynamic energy" \
+  || bad "energy: figures disagree with G-Scalar's baseline or CAE"
+import json, sys
+off, gs, cae = ({o["workload"]: o for o in json.load(open(p))} for p in sys.argv[1:4])
+near = lambda a, b: abs(a - b) <= 2e-5 * max(abs(a), abs(b)) + 1e-4   # 6 digits printed
+for w, o in gs.items():
+    e, g = o["energy"], o["gscalar"]
+    assert e["rf_arrays_read"] == g["base_arrays_read"], (w, e, g["base_arrays_read"])
+    assert e["rf_arrays_written"] == g["base_arrays_written"], (w, e, g["base_arrays_written"])
+    assert [e["lane_ops"][k] for k in ("alu", "sfu", "mem")] == \
+        [g["base_lane_ops"][k] for k in ("alu", "sfu", "mem")], (w, e, g["base_lane_ops"])
+    assert near(e["exec"], g["energy"]["exec_base"]) and near(e["other"], g["energy"]["other"]), (w, e, g["energy"])
+    assert e == off[w]["energy"], (w, "gscalar.stats=on changed the energy counts")
+    assert near(e["rf"] + e["exec"] + e["dac"] + e["other"], e["total"]), (w, e)
+    assert e["tuple_accesses"] == 0 and e["queue_accesses"] == 0 and e["total"] > 0, (w, e)
+v, x = cae["vecadd"]["energy"], off["vecadd"]["energy"]
+assert v["tuple_accesses"] > 0 and v["rf"] < x["rf"] and v["dynamic"] < x["dynamic"], (v, x)
+PY
 
 # DWS does what it is for: warps subdivide, a larger threshold refuses
 # fewer branches, and SIMD utilisation drops where splits do not reconverge
