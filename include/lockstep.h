@@ -148,6 +148,8 @@ typedef struct ls_cache_stats {
     uint64_t npred_ref;                /* asked for by a later miss of the line (not predicted) */
     uint64_t gdu_queries, gdu_fg;      /* line allocations that fetch; FG answers */
     uint64_t gdu_insertions, gdu_inversions; /* BGP/BGP_inf: evictions inserted, default flips */
+    uint64_t locks_broken;             /* DAC: locked L1D lines evicted because
+                                          every other way was locked or pending */
 } ls_cache_stats;
 
 /* DRAM commands of the requests of one size class (LAMAR, docs/lamar.md). */

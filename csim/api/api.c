@@ -507,6 +507,7 @@ void ls_stats_add(ls_stats *acc, const ls_stats *s, unsigned warp_size)
         ca[k]->gdu_fg += cs[k]->gdu_fg;
         ca[k]->gdu_insertions += cs[k]->gdu_insertions;
         ca[k]->gdu_inversions += cs[k]->gdu_inversions;
+        ca[k]->locks_broken += cs[k]->locks_broken;
     }
     acc->dram.reads += s->dram.reads;
     acc->dram.writes += s->dram.writes;

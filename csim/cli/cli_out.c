@@ -144,9 +144,11 @@ static void json_dac(FILE *f, int in, const ls_stats *s)
     json_num(f, ratio(d->atq_sum, d->cycles));
     fprintf(f, ", \"locked_avg\": ");
     json_num(f, ratio(d->locked_sum, d->cycles));
-    fprintf(f, ", \"locked_max\": %llu, \"lock_refused\": %llu, \"prefetch_lines\": %llu, "
+    fprintf(f, ", \"locked_max\": %llu, \"lock_refused\": %llu, \"locks_broken\": %llu, "
+            "\"prefetch_lines\": %llu, "
             "\"checked_addr\": %llu, \"checked_pred\": %llu, \"widen_checks\": %llu},\n",
             (unsigned long long)d->locked_max, (unsigned long long)d->lock_refused,
+            (unsigned long long)s->l1d.locks_broken,
             (unsigned long long)d->prefetch_lines, (unsigned long long)d->checked_addr,
             (unsigned long long)d->checked_pred, (unsigned long long)d->widen_checks);
 }

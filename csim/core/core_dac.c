@@ -1054,6 +1054,7 @@ static bool expand_one(struct core_sm *sm, uint64_t now)
                     m.bytes = lines[i].bytes;
                     m.pc = sm->k->f->insts[t->pc].line;
                     m.prio = core_pca_token(sm, slot);
+                    m.lock = 1;     /* held in the L1D until the deq */
                     core_sm_push_req(sm, &m);
                 }
             }

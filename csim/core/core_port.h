@@ -24,6 +24,9 @@ struct core_mem_req {
     uint8_t  prio;          /* PCA: the warp holds a token (docs/pca.md)    */
     uint8_t  nlines;        /* lines of the instruction (MTA: its footprint) */
     uint8_t  first;         /* the instruction's first (lowest-lane) line   */
+    uint8_t  lock;          /* DAC enq.data prefetch: lock the line in the
+                               L1D (one more holder) until an unlock       */
+    uint8_t  unlock;        /* DAC deq.data: its access releases one lock  */
 };
 
 /* Completion of a request: the data (or the write acknowledgement) for tag

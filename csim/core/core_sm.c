@@ -536,9 +536,10 @@ void core_sm_push_req(struct core_sm *sm, const struct core_mem_req *r)
 
 /* Timing of a memory instruction just executed by w; returns the cycles
  * the MEM unit stays busy and sets *ready (destination readiness, CORE_INF
- * while loads are outstanding). */
+ * while loads are outstanding). unlock: a DAC deq.data whose record locked
+ * its lines: each line access releases one lock in the L1D. */
 static unsigned mem_issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
-                          uint64_t at, uint64_t *ready)
+                          uint64_t at, uint64_t *ready, bool unlock)
 {
     struct core_warp *w = &sm->w[slot];
     struct exec_result *r = &w->sw.res;
@@ -610,6 +611,8 @@ static unsigned mem_issue(struct core_sm *sm, unsigned slot, const struct core_d
         q.prio = core_pca_token(sm, slot);
         q.nlines = (uint8_t)(n < 255 ? n : 255);
         q.first = i == 0;
+        q.lock = 0;
+        q.unlock = unlock;
         core_sm_push_req(sm, &q);
     }
     return n > ii ? n : ii;
@@ -804,13 +807,11 @@ static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
     uint64_t ready = at;
     if (di->unit <= CORE_U_TENSOR) {
         unsigned busy;
-        if (di->unit == CORE_U_MEM && dac_served) {
-            /* DAC: deq.data reads the line enq.data prefetched and locked:
-             * an L1 hit, no request */
-            busy = sm->ii[CORE_U_MEM];
-            ready = at + busy - 1 + (uint64_t)sm->c->l1d_latency;
-        } else if (di->unit == CORE_U_MEM) {
-            busy = mem_issue(sm, slot, di, at, &ready);
+        if (di->unit == CORE_U_MEM) {
+            /* DAC: a deq.data reads the lines its enq.data prefetched and
+             * locked in the L1D (hits unless a lock was broken) and
+             * releases them */
+            busy = mem_issue(sm, slot, di, at, &ready, dac_served > 0);
         } else if (di->unit == CORE_U_TENSOR) {
             uint64_t b = ((uint64_t)sm->ii[CORE_U_TENSOR] * di->tsteps + 255) / 256;
             busy = b ? (unsigned)b : 1;

@@ -62,32 +62,36 @@ struct mem_line *mem_cache_find(struct mem_cache *c, unsigned set, uint64_t addr
     return NULL;
 }
 
-struct mem_line *mem_cache_victim(struct mem_cache *c, unsigned set)
+/* The LRU line of set that is allocated, not pending and (deprio) was
+ * allocated without a PCA token; an unlocked one before any locked one
+ * (DAC: a locked line goes only when every candidate is locked, and its
+ * eviction counts as a broken lock, mem_cache_evict). A free way first. */
+static struct mem_line *victim(struct mem_cache *c, unsigned set, bool deprio)
 {
-    struct mem_line *w = c->lines + (size_t)set * c->assoc, *best = NULL;
+    struct mem_line *w = c->lines + (size_t)set * c->assoc, *best = NULL, *locked = NULL;
     for (unsigned i = 0; i < c->assoc; i++) {
         if (!w[i].present)
             return &w[i];
-        if (w[i].mshr != MEM_NONE)
+        if (w[i].mshr != MEM_NONE || (deprio && !w[i].deprio))
             continue;
-        if (!best || w[i].lru < best->lru)
+        if (w[i].locks) {
+            if (!locked || w[i].lru < locked->lru)
+                locked = &w[i];
+        } else if (!best || w[i].lru < best->lru) {
             best = &w[i];
+        }
     }
-    return best;
+    return best ? best : locked;
+}
+
+struct mem_line *mem_cache_victim(struct mem_cache *c, unsigned set)
+{
+    return victim(c, set, false);
 }
 
 struct mem_line *mem_cache_victim_deprio(struct mem_cache *c, unsigned set)
 {
-    struct mem_line *w = c->lines + (size_t)set * c->assoc, *best = NULL;
-    for (unsigned i = 0; i < c->assoc; i++) {
-        if (!w[i].present)
-            return &w[i];
-        if (w[i].mshr != MEM_NONE || !w[i].deprio)
-            continue;
-        if (!best || w[i].lru < best->lru)
-            best = &w[i];
-    }
-    return best;
+    return victim(c, set, true);
 }
 
 void mem_cache_touch(struct mem_cache *c, struct mem_line *l)
@@ -100,6 +104,8 @@ void mem_cache_evict(struct mem_cache *c, struct mem_line *l)
     if (!l->present)
         return;
     c->st.evictions++;
+    c->st.locks_broken += l->locks != 0;
+    l->locks = 0;
     c->st.used_sectors_hist[mem_popcount8(l->used)]++;
     c->st.pred_nref += mem_popcount8(l->pnr);
     c->pf_unused += l->pf;
@@ -155,6 +161,7 @@ void mem_cache_sweep(struct mem_cache *c)
         c->st.pred_nref += mem_popcount8(l->pnr);
         c->pf_unused += l->pf;
         l->pf = 0;
+        l->locks = 0;   /* a kernel ends with every record dequeued */
         l->present = 0;
         l->valid = l->used = l->dirty = 0;
         l->fdem = l->fnpr = l->fprd = l->pnr = 0;

@@ -503,12 +503,32 @@ static bool l1_demand(struct mem_sys *m, struct mem_sm *s, const struct core_mem
     return send_read(m, s, msi, r, fetch, t);
 }
 
+/* DAC (docs/dac.md "The units"): an accepted enq.data prefetch locks its
+ * line (hit, merged or allocated; a fill that bypassed the L1D has none),
+ * the deq.data access releases one lock of its line if the line is still
+ * there (a lock broken by an eviction left nothing to release). */
+static void l1_lock(struct mem_sm *s, const struct core_mem_req *r)
+{
+    if (!s->l1.sets)
+        return;
+    unsigned set = (unsigned)((r->line_addr / s->l1.line) % s->l1.sets);
+    struct mem_line *l = mem_cache_find(&s->l1, set, r->line_addr);
+    if (!l)
+        return;
+    if (r->lock)
+        l->locks++;
+    else if (l->locks)
+        l->locks--;
+}
+
 /* A load: the demand access, then (accepted, MTA on, the instruction's
  * first line) the prefetcher's training and prefetches. */
 static bool l1_read(struct mem_sys *m, struct mem_sm *s, const struct core_mem_req *r, uint64_t now)
 {
     if (!l1_demand(m, s, r, now))
         return false;
+    if (r->lock || r->unlock)
+        l1_lock(s, r);
     if (s->mta.npws && r->first)
         mta_train(m, s, r, now);
     return true;
@@ -641,6 +661,7 @@ static void cache_add(ls_cache_stats *acc, const ls_cache_stats *s)
     acc->gdu_fg += s->gdu_fg;
     acc->gdu_insertions += s->gdu_insertions;
     acc->gdu_inversions += s->gdu_inversions;
+    acc->locks_broken += s->locks_broken;
 }
 
 void mem_stats(const struct mem_sys *m, ls_cache_stats *l1d, ls_cache_stats *l2, ls_dram_stats *dram)

@@ -1,6 +1,6 @@
 /* Unit tests of the timing memory hierarchy's caches (csim/mem): sectored
  * L1D hits/misses/fills, MSHR merging and reservation failures, LRU order
- * and the used-sector histogram, the write-through L1D and the write-back
+ * and the used-sector histogram, DAC's line locks, the write-through L1D and the write-back
  * L2, atomics at L2, and the L1 invalidation at kernel end. Synthetic
  * request streams; no SM is involved. */
 #include <setjmp.h>
@@ -163,6 +163,53 @@ static void test_lru_order_and_used_histogram(void **st)
     mem_sys_free(m);
 }
 
+/* DAC locks (docs/dac.md "The units"): a locked line is not a victim
+ * while an unlocked way is; with every way locked the LRU locked line
+ * goes and counts as a broken lock; an unlock (the deq's access) makes a
+ * line a victim again. */
+static void test_dac_locks(void **st)
+{
+    (void)st;
+    struct cfg c;
+    base_cfg(&c);
+    struct mem_sys *m = drv_make(&c, 1);
+    uint64_t way = (uint64_t)(c.l1d_size / c.l1d_assoc);     /* same set, next tag */
+    uint64_t now = 0;
+    ls_cache_stats l1;
+    assert_int_equal(c.l1d_assoc, 4);
+    struct core_mem_req a = drv_req(0, 0 * way, 0x1, 0);
+    a.lock = 1;
+    run1(m, a, &now);                                    /* A locked, LRU */
+    for (uint64_t k = 1; k <= 3; k++)
+        run1(m, drv_req(0, k * way, 0x1, 0), &now);      /* B C D */
+    run1(m, drv_req(0, 4 * way, 0x1, 0), &now);          /* E evicts B, not A */
+    run1(m, drv_req(0, 0 * way, 0x1, 0), &now);
+    mem_stats(m, &l1, NULL, NULL);
+    assert_int_equal(l1.hits, 1);                        /* A still there */
+    assert_int_equal(l1.locks_broken, 0);
+    for (uint64_t k = 2; k <= 4; k++) {                  /* lock C D E as well */
+        struct core_mem_req r = drv_req(0, k * way, 0x1, 0);
+        r.lock = 1;
+        run1(m, r, &now);
+    }
+    run1(m, drv_req(0, 5 * way, 0x1, 0), &now);          /* F: every way locked */
+    mem_stats(m, &l1, NULL, NULL);
+    assert_int_equal(l1.locks_broken, 1);                /* the LRU locked one: A */
+    struct core_mem_req u = drv_req(0, 3 * way, 0x1, 0); /* the deq of D unlocks it */
+    u.unlock = 1;
+    run1(m, u, &now);
+    run1(m, drv_req(0, 6 * way, 0x1, 0), &now);          /* G evicts F, then ... */
+    run1(m, drv_req(0, 7 * way, 0x1, 0), &now);          /* ... H evicts D, unlocked */
+    mem_stats(m, &l1, NULL, NULL);
+    assert_int_equal(l1.locks_broken, 1);
+    uint64_t hits = l1.hits;
+    run1(m, drv_req(0, 2 * way, 0x1, 0), &now);          /* C, E still locked there */
+    run1(m, drv_req(0, 4 * way, 0x1, 0), &now);
+    mem_stats(m, &l1, NULL, NULL);
+    assert_int_equal(l1.hits, hits + 2);
+    mem_sys_free(m);
+}
+
 static void test_write_through_no_allocate(void **st)
 {
     (void)st;
@@ -313,6 +360,7 @@ int main(void)
         cmocka_unit_test(test_mshr_merging),
         cmocka_unit_test(test_reservation_fail_when_mshrs_full),
         cmocka_unit_test(test_lru_order_and_used_histogram),
+        cmocka_unit_test(test_dac_locks),
         cmocka_unit_test(test_write_through_no_allocate),
         cmocka_unit_test(test_l2_writeback_on_eviction),
         cmocka_unit_test(test_l2_hit_after_kernel_end),
