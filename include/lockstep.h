@@ -420,6 +420,8 @@ typedef struct ls_dac_stats {
     uint64_t gl_served;          /* of those, served by enq.data (locked)     */
     uint64_t peu_uniform, peu_two, peu_full; /* PEU records by case          */
     uint64_t stall_enq_full;     /* affine-warp cycles stalled: ATQ full      */
+    uint64_t stall_aw_dep;       /* affine-warp cycles waiting on a tuple not
+                                    yet out of the ALU pipeline              */
     uint64_t stall_aeu_full;     /* AEU/PEU cycles stalled: warp queue full   */
     uint64_t stall_deq_empty;    /* main-warp issue checks refused: empty     */
     uint64_t stall_deq_data;     /* ... record there, data not arrived        */

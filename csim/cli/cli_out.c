@@ -133,10 +133,12 @@ static void json_dac(FILE *f, int in, const ls_stats *s)
             (unsigned long long)d->gl_served);
     json_num(f, ratio(d->gl_served, d->gl_loads));
     fprintf(f, ", \"peu_uniform\": %llu, \"peu_two_compares\": %llu, "
-            "\"peu_full\": %llu, \"stall_enq_full\": %llu, \"stall_aeu_full\": %llu, "
+            "\"peu_full\": %llu, \"stall_enq_full\": %llu, \"stall_aw_dep\": %llu, "
+            "\"stall_aeu_full\": %llu, "
             "\"stall_deq_empty\": %llu, \"stall_deq_data\": %llu, \"queue_avg\": ",
             (unsigned long long)d->peu_uniform, (unsigned long long)d->peu_two,
             (unsigned long long)d->peu_full, (unsigned long long)d->stall_enq_full,
+            (unsigned long long)d->stall_aw_dep,
             (unsigned long long)d->stall_aeu_full, (unsigned long long)d->stall_deq_empty,
             (unsigned long long)d->stall_deq_data);
     json_num(f, ratio(d->occ_sum, d->cycles));

@@ -95,6 +95,7 @@ void core_dac_free(struct core_dac *d)
     free(d->cta_done);
     free(d->stk);
     free(d->pm);
+    free(d->rr);
     for (unsigned i = 0; d->bw && i < d->ncta; i++)
         simt_warp_free(&d->bw[i]);
     free(d->bw);
@@ -133,8 +134,10 @@ int core_dac_kernel(struct core_dac *d, const struct ptx_func *f,
     uint32_t nr = f->nregs ? f->nregs : 1;
     if (nr > d->pm_regs) {
         free(d->pm);
+        free(d->rr);
         d->pm = calloc((size_t)nr * CORE_DAC_MAXS, sizeof *d->pm);
-        if (!d->pm) {
+        d->rr = calloc(nr, sizeof *d->rr);
+        if (!d->pm || !d->rr) {
             d->pm_regs = 0;
             return -1;
         }
@@ -690,6 +693,7 @@ static int batch_start(struct core_sm *sm)
     d->aw_run = true;
     d->sp = 1;
     memset(d->pm, 0, (size_t)k->f->nregs * CORE_DAC_MAXS * sizeof *d->pm);
+    memset(d->rr, 0, (size_t)k->f->nregs * sizeof *d->rr);
     d->st.batches++;
     d->st.batch_ctas += n;
     return 0;
@@ -769,6 +773,16 @@ bool core_dac_aw_ready(struct core_sm *sm, uint64_t now)
         int32_t pc = aw_advance(sm);
         if (pc < 0)
             continue;
+        /* its scoreboard: a source tuple still in the ALU pipeline */
+        const struct core_dinst *cd = &sm->k->prog->di[sm->k->f - sm->k->mod->funcs][pc];
+        uint64_t dep = 0;
+        for (unsigned i = 0; i < cd->nsrc; i++)
+            dep = d->rr[cd->src[i]] > dep ? d->rr[cd->src[i]] : dep;
+        if (dep > now) {
+            d->st.stall_aw_dep += dep - now;
+            d->aw_ready = dep;
+            return false;
+        }
         if (d->tr[pc].q != PTX_DAC_Q_NONE && d->atq_n == d->atq_cap) {
             d->st.stall_enq_full++;
             d->aw_atq_blocked = true;
@@ -833,6 +847,17 @@ int core_dac_aw_issue(struct core_sm *sm, uint64_t now)
     d->st.aff_insts++;
     sm->st.issued++;
     d->aw_ready = now + 1;
+    {   /* the results' tuples are ready after the pipeline's latency (a
+         * parameter load: the constant cache's, as for a main warp) */
+        const struct core_dinst *cd = &sm->k->prog->di[sm->k->f - sm->k->mod->funcs][pc];
+        uint64_t ready = now;
+        if (cd->unit == CORE_U_ALU || cd->unit == CORE_U_SFU)
+            ready = now + sm->ii[cd->unit] - 1 + sm->lat[cd->unit];
+        else if (cd->unit == CORE_U_MEM)
+            ready = now + sm->ii[CORE_U_MEM] - 1 + (uint64_t)sm->c->l1d_latency;
+        for (unsigned i = 0; i < cd->ndst; i++)
+            d->rr[cd->dst[i]] = ready;
+    }
     uint32_t g[CORE_DAC_MAXS], am[CORE_DAC_MAXS];
     guard_masks(d, in, g);
     for (unsigned w = 0; w < CORE_DAC_MAXS; w++)
@@ -1177,6 +1202,7 @@ void core_dac_stats(const struct core_dac *d, bool first, ls_stats *s)
     x->peu_two += t->peu_two;
     x->peu_full += t->peu_full;
     x->stall_enq_full += t->stall_enq_full;
+    x->stall_aw_dep += t->stall_aw_dep;
     x->stall_aeu_full += t->stall_aeu_full;
     x->stall_deq_empty += t->stall_deq_empty;
     x->stall_deq_data += t->stall_deq_data;

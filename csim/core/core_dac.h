@@ -86,6 +86,8 @@ struct core_dac_stats {
     uint64_t gl_served;         /* of those, served by enq.data            */
     uint64_t peu_uniform, peu_two, peu_full; /* PEU records by case        */
     uint64_t stall_enq_full;    /* affine-warp cycles: ATQ full            */
+    uint64_t stall_aw_dep;      /* affine-warp cycles waiting on a source
+                                   tuple still in the ALU pipeline         */
     uint64_t stall_aeu_full;    /* AEU/PEU cycles: target warp queue full  */
     uint64_t stall_deq_empty;   /* main-warp checks refused: queue empty   */
     uint64_t stall_deq_data;    /* ... record there, data not arrived      */
@@ -134,6 +136,8 @@ struct core_dac {
                                    e_y, e_z of that CTA                    */
     struct core_dac_ent *stk; uint32_t sp, stk_cap;
     uint32_t *pm;               /* per predicate register, per warp: mask  */
+    uint64_t *rr;               /* affine warp's scoreboard: per register,
+                                   the cycle its tuple is ready            */
     uint32_t pm_regs;
     uint64_t aw_ready;
     bool aw_atq_blocked;        /* the affine warp's enq found the ATQ full */

@@ -56,10 +56,11 @@ for o in dac:
     if d["gl_loads_enq_data"] > d["gl_loads"]:
         errs.append("%s: more loads served than issued" % w)
     for k in ("affine_insts", "removed_insts", "gl_loads_enq_data", "prefetch_lines",
-              "lock_refused", "peu_two_compares", "stall_deq_empty", "batches"):
+              "lock_refused", "peu_two_compares", "stall_deq_empty", "batches",
+              "stall_aw_dep"):
         tot[k] = tot.get(k, 0) + d[k]
 for k in ("affine_insts", "removed_insts", "gl_loads_enq_data", "prefetch_lines",
-          "peu_two_compares", "stall_deq_empty", "batches"):
+          "peu_two_compares", "stall_deq_empty", "batches", "stall_aw_dep"):
     if tot[k] == 0:
         errs.append("suite: %s is 0" % k)
 if tag == "starved" and tot["lock_refused"] == 0:
