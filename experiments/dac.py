@@ -280,8 +280,9 @@ def write_page(path, m, R, wl, mem, comp, util, memshare, sp, sens_ws, peak, sen
               f"{R[(w, 'dac')]['dac']['stall_deq_empty'] / R[(w, 'dac')]['sm_cycles']:.1f} per "
               f"SM-cycle; SM-cycles with no warp {R[(w, 'off')]['stall.no_warps']} under off, "
               f"{R[(w, 'dac')]['stall.no_warps']} under dac)" for w in worst) +
-          ": the slow ones wait on the affine warp (one per SM, one instruction per cycle, "
-          "records expanded one per cycle) rather than on memory, and CTAs that arrive "
+          ": the slow ones wait on the affine warp (one per SM, at most one instruction per "
+          "cycle and a pipeline latency between dependent ones, records expanded one per "
+          "cycle) rather than on memory, and CTAs that arrive "
           "while a pass runs wait for the next one (docs/dac.md, \"Design choices\")" +
           f"; {len(flat)} of {len(allw)} within 2% of off. Main-warp issue checks refused "
           f"for want of a record: {S['stall_deq_empty']}, for a record whose lines had not "
@@ -318,7 +319,7 @@ def write_page(path, m, R, wl, mem, comp, util, memshare, sp, sens_ws, peak, sen
           "uncovered: most loads run once per warp (no loop to train a stride), so only "
           "the inter-warp table predicts, and warps of one SM reach the same load "
           "within a few cycles of each other (docs/dac.md, MTA).",
-          f"* **Energy.** The core energy model (docs/energy.md) charges every issued "
+          "* **Energy.** The core energy model (docs/energy.md) charges every issued "
           "warp instruction its register-file arrays and lane operations, DAC's affine "
           "warp its tuple accesses and lane operations per CTA of its batch, the AEU/PEU "
           "their operations and the ATQ and per-warp queues a write and a read per "
@@ -384,6 +385,10 @@ def write_page(path, m, R, wl, mem, comp, util, memshare, sp, sens_ws, peak, sen
             f"{fmt(gm(R[(w, 'dac')]['energy.total'] / R[(w, 'off')]['energy.total'] for w in ws))} "
             f"({fmt(gm(R[(w, 'dac')]['energy.dynamic'] / R[(w, 'off')]['energy.dynamic'] for w in ws))}) | |")
         L.append("")
+    lk = {v: sum(R[(w, v)]["dac"]["locked_avg"] for w in sens_ws) for v in ("dac", "aq16")}
+    lsum = lambda v, k: sum(R[(w, v)]["dac"][k] for w in sens_ws)   # noqa: E731
+    l1mr = lambda v: (sum(R[(w, v)]["l1d.accesses"] * R[(w, v)]["l1d.miss_rate"]  # noqa: E731
+                          for w in sens_ws) / sum(R[(w, v)]["l1d.accesses"] for w in sens_ws))
     nodec = [w for w in sens_ws if R[(w, "dac")]["dac"]["gl_loads"] == 0
              or R[(w, "dac")]["dac"]["gl_loads_decoupled"] < 0.5]
     L += ["## Queue-size sensitivity", "",
@@ -398,7 +403,19 @@ def write_page(path, m, R, wl, mem, comp, util, memshare, sp, sens_ws, peak, sen
               f"{max(sens[t]['geomean'], key=lambda x: x[1])[1]:.3f} at "
               f"{max(sens[t]['geomean'], key=lambda x: x[1])[0]})." for t in SENS) +
           " A deeper per-warp queue lets the affine warp run further ahead of its main "
-          "warps (fewer refused deq checks in the rows below); a larger ATQ only removes "
+          "warps (fewer refused deq checks in the rows below), but every record ahead "
+          "holds its lines locked in the L1D: from depth "
+          f"{SENS['addr/pred queue'][1][-2][1]} to {SENS['addr/pred queue'][1][-1][1]} "
+          "the lines locked on average (summed over the workloads) go from "
+          f"{lk['dac']:.0f} to {lk['aq16']:.0f}, the records refused a lock (deadlock "
+          f"bound) from {lsum('dac', 'lock_refused')} to {lsum('aq16', 'lock_refused')}, the "
+          f"locks broken by full sets from {lsum('dac', 'locks_broken')} to "
+          f"{lsum('aq16', 'locks_broken')}, and the L1D miss rate from {l1mr('dac'):.3f} to "
+          f"{l1mr('aq16'):.3f}: the locked lines crowd out the other loads"
+          + (", which is why the deepest queue is not the fastest. "
+             if max(sens["addr/pred queue"]["geomean"], key=lambda x: x[1])[0]
+             != sens["addr/pred queue"]["geomean"][-1][0] else ". ") +
+          "A larger ATQ only removes "
           "affine-warp stalls on a full ATQ, while the main warps still wait on their "
           "own queues.", "",
           "![address queue](dac-sens-addr_queue.png)", "", "![ATQ](dac-sens-atq_entries.png)", ""]
@@ -414,6 +431,9 @@ def write_page(path, m, R, wl, mem, comp, util, memshare, sp, sens_ws, peak, sen
         L.append("| deq stalls (empty + data), sum | " + " | ".join(
             str(sum(R[(w, v)]['dac']['stall_deq_empty'] + R[(w, v)]['dac']['stall_deq_data']
                     for w in sens_ws)) for v, _ in pts) + " |")
+        L.append("| locks refused / broken, sum | " + " | ".join(
+            f"{sum(R[(w, v)]['dac']['lock_refused'] for w in sens_ws)} / "
+            f"{sum(R[(w, v)]['dac']['locks_broken'] for w in sens_ws)}" for v, _ in pts) + " |")
         L.append("| affine-warp enq stalls (ATQ full), sum | " + " | ".join(
             str(sum(R[(w, v)]['dac']['stall_enq_full'] for w in sens_ws)) for v, _ in pts) + " |")
         L.append("")
