@@ -241,6 +241,19 @@ static void json_compaction(FILE *f, int in, const ls_stats *s)
         fprintf(f, "null},\n");
 }
 
+/* Energies (millionths of E_v) named keys[i], printed in E_v as
+ * "key": value pairs, then "power": total / cycles. */
+static void json_energies(FILE *f, const char *const *keys, const uint64_t *v,
+                          uint64_t cycles, uint64_t total)
+{
+    for (unsigned i = 0; keys[i]; i++) {
+        fprintf(f, "%s\"%s\": ", i ? ", " : "", keys[i]);
+        json_num(f, (double)v[i] * 1e-6);
+    }
+    fprintf(f, ", \"power\": ");
+    json_num(f, cycles ? (double)total * 1e-6 / (double)cycles : 0.0);
+}
+
 /* The scalar-execution, BDI and energy members of "gscalar"
  * (docs/gscalar.md): Fig 9 classes as counts and fractions of the warp
  * instructions, lane operations, the BDI paper's encodings, energies in
@@ -281,20 +294,11 @@ static void json_gscalar_exec(FILE *f, const ls_stats *s)
     uint64_t tot = g->rf_energy + g->exec_energy + g->other_energy;
     uint64_t base = g->base_rf_energy + g->base_exec_energy + g->other_energy;
     const double m = 1e-6;
-    fprintf(f, "}, \"energy\": {\"rf\": ");
-    json_num(f, (double)g->rf_energy * m);
-    fprintf(f, ", \"exec\": ");
-    json_num(f, (double)g->exec_energy * m);
-    fprintf(f, ", \"other\": ");
-    json_num(f, (double)g->other_energy * m);
-    fprintf(f, ", \"total\": ");
-    json_num(f, (double)tot * m);
-    fprintf(f, ", \"exec_base\": ");
-    json_num(f, (double)g->base_exec_energy * m);
-    fprintf(f, ", \"total_base\": ");
-    json_num(f, (double)base * m);
-    fprintf(f, ", \"power\": ");
-    json_num(f, s->cycles ? (double)tot * m / (double)s->cycles : 0.0);
+    fprintf(f, "}, \"energy\": {");
+    json_energies(f, (const char *const[]){ "rf", "exec", "other", "total", "exec_base",
+                                            "total_base", NULL },
+                  (const uint64_t[]){ g->rf_energy, g->exec_energy, g->other_energy, tot,
+                                      g->base_exec_energy, base }, s->cycles, tot);
     fprintf(f, ", \"insts_per_energy\": ");
     json_num(f, tot ? (double)s->warp_insts / ((double)tot * m) : 0.0);
     fprintf(f, "}");
@@ -352,28 +356,19 @@ static void json_energy(FILE *f, int in, const ls_stats *s)
     const ls_energy_stats *e = &s->energy;
     if (!e->e_total)
         return;
-    const double m = 1e-6;
     fprintf(f, "%*s\"energy\": {\"rf_arrays_read\": %llu, \"rf_arrays_written\": %llu, "
             "\"tuple_accesses\": %llu, \"lane_ops\": {\"alu\": %llu, \"sfu\": %llu, "
-            "\"mem\": %llu}, \"dac_unit_ops\": %llu, \"queue_accesses\": %llu, \"rf\": ",
+            "\"mem\": %llu}, \"dac_unit_ops\": %llu, \"queue_accesses\": %llu, ",
             in, "", (unsigned long long)e->rf_arrays_read,
             (unsigned long long)e->rf_arrays_written, (unsigned long long)e->tuple_accesses,
             (unsigned long long)e->lane_ops[0], (unsigned long long)e->lane_ops[1],
             (unsigned long long)e->lane_ops[2], (unsigned long long)e->dac_unit_ops,
             (unsigned long long)e->queue_accesses);
-    json_num(f, (double)e->e_rf * m);
-    fprintf(f, ", \"exec\": ");
-    json_num(f, (double)e->e_exec * m);
-    fprintf(f, ", \"dac\": ");
-    json_num(f, (double)e->e_dac * m);
-    fprintf(f, ", \"dynamic\": ");
-    json_num(f, (double)(e->e_rf + e->e_exec + e->e_dac) * m);
-    fprintf(f, ", \"other\": ");
-    json_num(f, (double)e->e_other * m);
-    fprintf(f, ", \"total\": ");
-    json_num(f, (double)e->e_total * m);
-    fprintf(f, ", \"power\": ");
-    json_num(f, s->cycles ? (double)e->e_total * m / (double)s->cycles : 0.0);
+    json_energies(f, (const char *const[]){ "rf", "exec", "dac", "dynamic", "other",
+                                            "total", NULL },
+                  (const uint64_t[]){ e->e_rf, e->e_exec, e->e_dac,
+                                      e->e_rf + e->e_exec + e->e_dac, e->e_other,
+                                      e->e_total }, s->cycles, e->e_total);
     fprintf(f, "},\n");
 }
 

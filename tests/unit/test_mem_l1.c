@@ -126,14 +126,23 @@ static void test_reservation_fail_when_mshrs_full(void **st)
     mem_sys_free(m);
 }
 
+/* gtx480's memory for one SM; *way: the distance between two lines of
+ * one L1D set (the same set, the next tag). */
+static struct mem_sys *one_set(struct cfg *c, uint64_t *way)
+{
+    base_cfg(c);
+    *way = (uint64_t)(c->l1d_size / c->l1d_assoc);
+    struct mem_sys *m = drv_make(c, 1);
+    assert_non_null(m);
+    return m;
+}
+
 static void test_lru_order_and_used_histogram(void **st)
 {
     (void)st;
     struct cfg c;
-    base_cfg(&c);
-    struct mem_sys *m = drv_make(&c, 1);
-    uint64_t way = (uint64_t)(c.l1d_size / c.l1d_assoc);     /* same set, next tag */
-    uint64_t now = 0;
+    uint64_t way, now = 0;
+    struct mem_sys *m = one_set(&c, &way);
     ls_cache_stats l1;
     run1(m, drv_req(0, 0 * way, 0x1, 0), &now);          /* A: 1 sector used */
     run1(m, drv_req(0, 1 * way, 0x3, 0), &now);          /* B: 2 */
@@ -171,10 +180,8 @@ static void test_dac_locks(void **st)
 {
     (void)st;
     struct cfg c;
-    base_cfg(&c);
-    struct mem_sys *m = drv_make(&c, 1);
-    uint64_t way = (uint64_t)(c.l1d_size / c.l1d_assoc);     /* same set, next tag */
-    uint64_t now = 0;
+    uint64_t way, now = 0;
+    struct mem_sys *m = one_set(&c, &way);
     ls_cache_stats l1;
     assert_int_equal(c.l1d_assoc, 4);
     struct core_mem_req a = drv_req(0, 0 * way, 0x1, 0);
