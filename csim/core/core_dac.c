@@ -757,6 +757,13 @@ static int32_t aw_advance(struct core_sm *sm)
     }
 }
 
+/* The decoded kernel instruction at pc (the affine stream's scoreboard
+ * and energy read its registers). */
+static const struct core_dinst *aw_dinst(const struct core_sm *sm, int32_t pc)
+{
+    return &sm->k->prog->di[sm->k->f - sm->k->mod->funcs][pc];
+}
+
 bool core_dac_aw_ready(struct core_sm *sm, uint64_t now)
 {
     struct core_dac *d = &sm->dac;
@@ -774,7 +781,7 @@ bool core_dac_aw_ready(struct core_sm *sm, uint64_t now)
         if (pc < 0)
             continue;
         /* its scoreboard: a source tuple still in the ALU pipeline */
-        const struct core_dinst *cd = &sm->k->prog->di[sm->k->f - sm->k->mod->funcs][pc];
+        const struct core_dinst *cd = aw_dinst(sm, pc);
         uint64_t dep = 0;
         for (unsigned i = 0; i < cd->nsrc; i++)
             dep = d->rr[cd->src[i]] > dep ? d->rr[cd->src[i]] : dep;
@@ -847,9 +854,9 @@ int core_dac_aw_issue(struct core_sm *sm, uint64_t now)
     d->st.aff_insts++;
     sm->st.issued++;
     d->aw_ready = now + 1;
+    const struct core_dinst *cd = aw_dinst(sm, pc);
     {   /* the results' tuples are ready after the pipeline's latency (a
          * parameter load: the constant cache's, as for a main warp) */
-        const struct core_dinst *cd = &sm->k->prog->di[sm->k->f - sm->k->mod->funcs][pc];
         uint64_t ready = now;
         if (cd->unit == CORE_U_ALU || cd->unit == CORE_U_SFU)
             ready = now + sm->ii[cd->unit] - 1 + sm->lat[cd->unit];
@@ -931,7 +938,6 @@ int core_dac_aw_issue(struct core_sm *sm, uint64_t now)
     /* energy (docs/energy.md): per CTA of the batch, the tuple operands
      * (one array per word) and, for an ALU operation, one lane operation
      * per tuple word: the base and a stride per thread-index dimension */
-    const struct core_dinst *cd = &sm->k->prog->di[sm->k->f - sm->k->mod->funcs][pc];
     uint64_t nb = (uint64_t)__builtin_popcountll(d->batch);
     ls_energy_stats *en = &sm->st.energy;
     if (di->q == PTX_DAC_Q_DATA || di->q == PTX_DAC_Q_ADDR) {
