@@ -69,6 +69,26 @@ uint64_t core_dpe_sb_ready(const struct core_dpe_sb *sb, unsigned side,
     return t;
 }
 
+/* core_dpe_sb_ready of di's sources and destinations, the conservative
+ * scoreboard inline (the issue check's hot path). */
+static inline uint64_t sb_ready_di(const struct core_dpe_sb *sb, unsigned side,
+                                   uint32_t mask, const struct core_dinst *di)
+{
+    if (sb->optimistic) {
+        uint64_t a = core_dpe_sb_ready(sb, side, mask, di->src, di->nsrc);
+        uint64_t b = core_dpe_sb_ready(sb, side, mask, di->dst, di->ndst);
+        return a > b ? a : b;
+    }
+    uint64_t t = 0;
+    for (unsigned i = 0; i < di->nsrc; i++)
+        if ((unsigned)di->src[i] < sb->nregs && sb->r[di->src[i]].rdy[side] > t)
+            t = sb->r[di->src[i]].rdy[side];
+    for (unsigned i = 0; i < di->ndst; i++)
+        if ((unsigned)di->dst[i] < sb->nregs && sb->r[di->dst[i]].rdy[side] > t)
+            t = sb->r[di->dst[i]].rdy[side];
+    return t;
+}
+
 void core_dpe_sb_issue(struct core_dpe_sb *sb, unsigned side, uint32_t mask,
                        const int32_t *regs, unsigned n, uint64_t ready)
 {
@@ -223,8 +243,11 @@ static const char *single_only(const struct ptx_func *f, bool dws, int32_t *pc)
     return NULL;
 }
 
-int core_dpe_kernel(struct core_dpe *d, const struct ptx_func *f, unsigned nregs)
+int core_dpe_kernel(struct core_dpe *d, const struct ptx_func *f, unsigned nregs,
+                    const struct core_dinst *di)
 {
+    d->di = di;
+    d->ninsts = f->ninsts;
     memset(&d->st, 0, sizeof d->st);
     d->branches = d->divergent = d->interleavable = 0;
     d->subdivided = d->refused = d->nested = d->created = d->merges = 0;
@@ -284,12 +307,36 @@ static bool is_ctrl(const struct core_sm *sm, int32_t pc)
     return simt_is_control((enum ptx_op)f->insts[pc].op, f->insts[pc].sub);
 }
 
+/* path_get's cases other than a valid top-entry side of dual. */
+static bool path_get_slow(const struct core_sm *sm, const struct core_dpe_warp *dw,
+                          unsigned k, struct path *p);
+
 /* Path k of slot's warp: whether it is schedulable, and what it is. A
  * forwarded path (dual, dpe.path_forwarding) fills the free top slot k
  * while the other top path is schedulable; it stops before a control
- * instruction (a divergent branch could only push at the top). */
-static bool path_get(const struct core_sm *sm, const struct core_dpe_warp *dw,
-                     unsigned k, struct path *p)
+ * instruction (a divergent branch could only push at the top). The
+ * common case, a valid side of dual's top entry, is inline: the issue
+ * check asks for both paths of every awake warp every cycle. */
+static inline bool path_get(const struct core_sm *sm, const struct core_dpe_warp *dw,
+                            unsigned k, struct path *p)
+{
+    const struct simt_dpe *st = &dw->st;
+    if (sm->dpe.paths != CORE_DPE_DWS) {
+        if (k > 1 || !st->sp)
+            return false;
+        const struct simt_dpe_entry *e = &st->stack[st->sp - 1];
+        if (e->p[k].mask && e->p[k].pc != e->rpc) {     /* simt_dpe_valid */
+            *p = (struct path){ e->p[k].pc, e->rpc, e->p[k].mask, st->sp - 1, k, false };
+            return true;
+        }
+        if (!sm->dpe.fwd)
+            return false;
+    }
+    return path_get_slow(sm, dw, k, p);
+}
+
+static bool path_get_slow(const struct core_sm *sm, const struct core_dpe_warp *dw,
+                          unsigned k, struct path *p)
 {
     const struct core_dpe *d = &sm->dpe;
     if (d->paths == CORE_DPE_DWS) {
@@ -411,11 +458,10 @@ void core_dpe_launch(struct core_sm *sm, unsigned slot, uint32_t valid, uint64_t
     mirror(sm, slot, 0);
 }
 
-static const struct core_dinst *path_di(const struct core_sm *sm, int32_t pc)
+static inline const struct core_dinst *path_di(const struct core_sm *sm, int32_t pc)
 {
-    uint32_t fi = (uint32_t)(sm->k->f - sm->k->mod->funcs);
-    uint32_t n = sm->k->f->ninsts;
-    return &sm->k->prog->di[fi][(uint32_t)pc < n ? (uint32_t)pc : n];
+    uint32_t n = sm->dpe.ninsts;
+    return &sm->dpe.di[(uint32_t)pc < n ? (uint32_t)pc : n];
 }
 
 /* (the decoded flag: the PTX instruction array is cold in the issue loop;
@@ -479,9 +525,7 @@ int core_dpe_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *wh
             *when = t < *when ? t : *when;
             continue;
         }
-        uint64_t r1 = core_dpe_sb_ready(&dw->sb, s & 1u, p.mask, di->src, di->nsrc);
-        uint64_t r2 = core_dpe_sb_ready(&dw->sb, s & 1u, p.mask, di->dst, di->ndst);
-        t = r1 > r2 ? r1 : r2;
+        t = sb_ready_di(&dw->sb, s & 1u, p.mask, di);
         if (t > now) {
             if (reason == CORE_ST_BARRIER || t < *when)
                 reason = CORE_ST_SCOREBOARD;

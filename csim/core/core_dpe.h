@@ -104,6 +104,9 @@ struct core_dpe {
     uint32_t dws_n;                 /* dws.n                               */
     uint32_t *bblen;                /* dws: block lengths of the kernel    */
     bool active;                    /* this kernel runs dual-path          */
+    const struct core_dinst *di;    /* the kernel's decoded instructions
+                                       (di[ninsts]: the end)               */
+    uint32_t ninsts;
     char reason[160];               /* why not ("" when active or single)   */
     struct core_dpe_warp *w;        /* nslots                              */
     unsigned nslots, nregs;
@@ -120,11 +123,12 @@ int core_dpe_init(struct core_dpe *d, unsigned paths, unsigned sbkind,
                   uint32_t cap);
 /* Frees the unit. */
 void core_dpe_free(struct core_dpe *d);
-/* Decides whether kernel f runs dual-path or DWS (d->active) or why not
+/* Decides whether kernel f (decoded: di[0..ninsts]) runs dual-path or DWS (d->active) or why not
  * (d->reason: a call, brx.idx, a warp-level instruction; dws also an atom
  * whose value is read); sizes the scoreboards for nregs registers and
  * (dws) finds the block lengths; resets statistics. Returns 0 or -1. */
-int core_dpe_kernel(struct core_dpe *d, const struct ptx_func *f, unsigned nregs);
+int core_dpe_kernel(struct core_dpe *d, const struct ptx_func *f, unsigned nregs,
+                    const struct core_dinst *di);
 /* Slot's warp started with threads `valid` (core_sm_launch_cta). */
 void core_dpe_launch(struct core_sm *sm, unsigned slot, uint32_t valid, uint64_t now);
 /* Chooses the path of slot to issue at now (full scheduler: every path,

@@ -154,7 +154,8 @@ int core_sm_kernel(struct core_sm *sm, const struct core_kernel *k, uint64_t now
                     sm->c->gscalar_scalar != 0 || sm->c->gscalar_stats != 0, now);
     if (core_dac_kernel(&sm->dac, k->f, k->dac) != 0)  /* DAC */
         return -1;
-    return core_dpe_kernel(&sm->dpe, k->f, nr);     /* DPE */
+    return core_dpe_kernel(&sm->dpe, k->f, nr,      /* DPE */
+                           k->prog->di[k->f - k->mod->funcs]);
 }
 
 bool core_sm_fits(const struct core_sm *sm)
