@@ -13,7 +13,11 @@ WARN    += -Werror
 endif
 OPT     ?= -O2 -g
 SAN     ?=
-CFLAGS  := -std=c11 $(WARN) $(OPT) $(SAN) -D_POSIX_C_SOURCE=200809L \
+# the POPCNT instruction where the host has it: without it every lane-mask
+# popcount is a libgcc call (__popcountdi2), about 1% of a timing run;
+# it adds no other instruction set (floating point is unchanged)
+ARCH    ?= $(shell grep -qw popcnt /proc/cpuinfo 2>/dev/null && echo -mpopcnt)
+CFLAGS  := -std=c11 $(WARN) $(OPT) $(ARCH) $(SAN) -D_POSIX_C_SOURCE=200809L \
            -I. -Iinclude -Icsim -I$(BUILD)/gen -MMD -MP
 LDFLAGS := $(SAN)
 LDLIBS  := -lm -ldl
