@@ -661,11 +661,15 @@ static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
         sm->bank_used = 0;
     }
     if (di->nsrc) {
-        unsigned cnt[64] = {0}, mx = 0;
+        unsigned mx = 0;
+        uint8_t bank[CORE_MAX_SRC];
         uint64_t prior = sm->bank_used;   /* banks other instructions read */
         for (unsigned i = 0; i < di->nsrc; i++) {
             unsigned b = (unsigned)di->src[i] % banks;
-            unsigned c = ++cnt[b] + ((prior >> b) & 1);
+            unsigned c = 1 + ((prior >> b) & 1);    /* reads of bank b so far */
+            for (unsigned j = 0; j < i; j++)
+                c += bank[j] == b;
+            bank[i] = (uint8_t)b;
             mx = c > mx ? c : mx;
             sm->bank_used |= 1ull << b;
         }
@@ -916,7 +920,7 @@ int core_sm_cycle(struct core_sm *sm, uint64_t now)
     int policy = (int)sm->c->sched_policy;
     for (unsigned s = 0; s < nsched && sm->live_warps &&
                          sm->st.issued < sm->issue_cap; s++) {
-        if (s == 0 && core_dac_aw_ready(sm, now)) {
+        if (s == 0 && sm->dac.active && core_dac_aw_ready(sm, now)) {
             /* DAC: the affine warp has priority on scheduler 0 (it feeds
              * every main warp of the SM) and takes its issue slot */
             int e = core_dac_aw_issue(sm, now);
