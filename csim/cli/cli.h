@@ -169,6 +169,11 @@ int cli_replay(int argc, char **argv);
  * input. */
 int cli_commit_diff(const char *pa, const char *pb, const char *na, const char *nb,
                     FILE *out);
+/* cli_commit_diff; per_thread: a warp whose records differ in order is
+ * equal when each of its threads saw the same records (its lane's values)
+ * in the same order: dual-path and DWS interleave a warp's paths. */
+int cli_commit_diff_opt(const char *pa, const char *pb, const char *na, const char *nb,
+                        bool per_thread, FILE *out);
 
 /* 1 when workload is in measured category cat ("all", "divergent",
  * "non-divergent", "fg", "cg"), 0 when not, -1 for an unknown category. */

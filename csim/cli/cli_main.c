@@ -66,7 +66,8 @@ static void usage(FILE *f)
 "      --only KEY,...        only these figures and what is under them\n"
 "                            (cycles,l1d,stall.scoreboard)\n"
 "      --format text|markdown|json   output format (default text)\n"
-"  diff --commit-log A B     first differing record of each warp, by lane\n"
+"  diff --commit-log [--per-thread] A B  first differing record of each warp\n"
+"                            (or thread), by lane\n"
 "  replay TRACE [--fst F]    re-run a block trace written on a mismatch on the\n"
 "                            C model and the RTL (no GPU); F gets the waveform\n"
 "  config [--config X] [--set k=v]... --dump\n"
@@ -108,11 +109,13 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "run"))
         return cli_run(argc - 2, argv + 2);
     if (!strcmp(cmd, "diff") && argc >= 3 && !strcmp(argv[2], "--commit-log")) {
-        if (argc != 5) {
-            fprintf(stderr, "usage: lockstep diff --commit-log EXPECTED ACTUAL\n");
+        bool pt = argc >= 4 && !strcmp(argv[3], "--per-thread");
+        if (argc != 5 + pt) {
+            fprintf(stderr, "usage: lockstep diff --commit-log [--per-thread] EXPECTED ACTUAL\n");
             return CLI_USAGE;
         }
-        return cli_commit_diff(argv[3], argv[4], argv[3], argv[4], stdout);
+        return cli_commit_diff_opt(argv[3 + pt], argv[4 + pt], argv[3 + pt], argv[4 + pt],
+                                   pt, stdout);
     }
     if (!strcmp(cmd, "diff"))
         return cli_diff(argc - 2, argv + 2);

@@ -6,7 +6,9 @@
 #    lane 5 of its data register stale in timing mode): --compare-modes
 #    must exit 1 and name the store's PTX line and lane 5;
 #  - lockstep diff --commit-log: identical logs exit 0, the fault's exit 1
-#    with the same report, a file that is not a log exits 2.
+#    with the same report, a file that is not a log exits 2;
+#  - under simt.paths=dual and dws the logs agree per thread (the paths of
+#    a warp interleave), and the fault is found there too, lane 5.
 set -u
 cli=${1:?usage: commitlog.sh path/to/lockstep path/to/fault/lockstep}
 fcli=${2:?usage: commitlog.sh path/to/lockstep path/to/fault/lockstep}
@@ -61,5 +63,35 @@ rc=$?
   || bad "not a log: exit $rc"
 head -2 "$out/fault.timing" | grep -q '^launch 1 vecadd grid' && ok "log header: launch line" \
   || bad "log header"
+# dual paths and DWS (docs/dpe.md): a warp's paths interleave, so
+# --compare-modes compares each thread's own records; the workloads that
+# diverge still agree, some with their paths interleaved differently from
+# functional order; the injected stale store is found under dual, lane 5
+inter=0
+for p in dual dws; do
+  for w in mcml ssc sclst bitonic; do
+    TMPDIR=$out "$cli" run "$w" --size small --compare-modes --set simt.paths=$p >"$out/$p-$w.txt" 2>&1
+    rc=$?
+    if [ $rc = 0 ] && grep -q '^commit logs: identical per thread' "$out/$p-$w.txt"; then
+      k=$(sed -n 's/.*warps (\([0-9]*\) of them with their paths interleaved.*/\1/p' "$out/$p-$w.txt")
+      inter=$((inter + ${k:-0}))
+    else
+      bad "$w under simt.paths=$p: commit logs differ per thread (exit $rc)"; tail -3 "$out/$p-$w.txt" >&2
+    fi
+  done
+done
+[ $inter -gt 0 ] && ok "dual and dws: mcml ssc sclst bitonic identical per thread ($inter warps interleaved their paths)" \
+  || bad "dual/dws: no warp interleaved its paths, the per-thread comparison was not exercised"
+"$fcli" run ssc --size small --compare-modes --set simt.paths=dual >"$out/fault-dual.txt" 2>&1
+rc=$?
+lanes=$(grep -o 'thread of lane [0-9]*:' "$out/fault-dual.txt" | sort -u | tr '\n' ' ')
+[ $rc = 1 ] && [ "$lanes" = "thread of lane 5: " ] && grep -q "lane 5: expected 0x[0-9a-f]*, actual 0x" "$out/fault-dual.txt" \
+  && ok "injected stale store found under dual per thread: lane 5 only, exit 1" \
+  || { bad "injected fault under dual: exit $rc, lanes: $lanes"; head -5 "$out/fault-dual.txt" >&2; }
+"$cli" diff --commit-log --per-thread "$out/fault.functional" "$out/fault.timing" >"$out/dp.txt" 2>&1
+rc=$?
+[ $rc = 1 ] && grep -q "thread of lane 5: its records differ: pc [0-9]*, PTX line $line" "$out/dp.txt" \
+  && ok "diff --commit-log --per-thread finds the fault, exit 1" || bad "diff --per-thread fault: exit $rc"
+
 [ $fail = 0 ] && echo "commitlog: all checks passed" || echo "commitlog: $fail checks failed"
 [ $fail = 0 ]
