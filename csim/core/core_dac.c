@@ -130,6 +130,7 @@ int core_dac_kernel(struct core_dac *d, const struct ptx_func *f,
     d->why[0] = 0;
     d->why_line = 0;
     d->skip_err = 0;
+    d->wait_empty = d->wait_data = 0;
     uint32_t nr = f->nregs ? f->nregs : 1;
     if (nr > d->pm_regs) {
         free(d->pm);
@@ -242,6 +243,30 @@ static const char *dac_where(const struct core_sm *sm, unsigned slot, char *buf,
     return buf;
 }
 
+/* Main warp slot sleeps in the scheduler until `until` (or a wake-up of
+ * wait): the check that stalled it would give the same answer until then,
+ * so core_sm_cycle counts the stall per visit without calling it. */
+static void dac_sleep(struct core_sm *sm, unsigned slot, uint64_t *wait, uint64_t until)
+{
+    *wait |= 1ull << slot;
+    sm->wake[slot] = until;
+    sm->wake_reason[slot] = CORE_ST_MEM;
+}
+
+/* Wakes the warps asleep on an empty queue whose CTA the affine warp
+ * finished: their check reports a missing record (a model error) once no
+ * tuple of that CTA is left in the ATQ. */
+static void wake_done_ctas(struct core_sm *sm)
+{
+    const struct core_dac *d = &sm->dac;
+    for (uint64_t m = d->wait_empty; m; m &= m - 1) {
+        unsigned s = (unsigned)__builtin_ctzll(m);
+        int32_t ci = sm->w[s].cta;
+        if (ci >= 0 && d->cta_done[ci])
+            sm->wake[s] = 0;
+    }
+}
+
 int core_dac_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *when)
 {
     struct core_dac *d = &sm->dac;
@@ -250,6 +275,9 @@ int core_dac_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *wh
     /* as core_dac_is_deq; the pc core_dac_skip just found when it was for slot */
     int32_t pc = d->skip_slot == (int32_t)slot ? d->skip_pc : main_pc(sm, slot);
     d->skip_slot = -1;
+    uint64_t bit = 1ull << slot;
+    d->wait_empty &= ~bit;
+    d->wait_data &= ~bit;
     if (pc < 0 || d->tr[pc].q == PTX_DAC_Q_NONE || !(d->tr[pc].streams & PTX_DAC_S_MAIN))
         return CORE_ST_NONE;
     const struct ptx_dac_inst *t = &d->tr[pc];
@@ -266,6 +294,7 @@ int core_dac_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *wh
         }
         d->st.stall_deq_empty++;
         *when = CORE_INF;       /* the AEU/PEU's next record wakes the SM */
+        dac_sleep(sm, slot, &d->wait_empty, CORE_INF);
         return CORE_ST_MEM;
     }
     const struct core_dac_rec *r = &q->r[q->head];
@@ -280,6 +309,7 @@ int core_dac_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *wh
     if (r->ready > now || r->left) {
         d->st.stall_deq_data++;
         *when = r->left ? CORE_INF : r->ready;  /* a response wakes the SM */
+        dac_sleep(sm, slot, &d->wait_data, *when);
         return CORE_ST_MEM;
     }
     return CORE_ST_NONE;
@@ -361,6 +391,8 @@ int core_dac_leave(struct core_sm *sm, unsigned slot)
     struct core_dac *d = &sm->dac;
     if (!d->active)
         return 0;
+    d->wait_empty &= ~(1ull << slot);
+    d->wait_data &= ~(1ull << slot);
     /* the affine warp may lag behind the warp's last instructions (no
      * enq left for it): its lanes leave the batch's masks */
     for (uint32_t i = 0; i < d->sp; i++)
@@ -725,6 +757,7 @@ static int32_t aw_advance(struct core_sm *sm)
                 if (d->batch >> ci & 1)
                     d->cta_done[ci] = true;
             d->batch = 0;
+            wake_done_ctas(sm);
             return -1;
         }
         struct core_dac_ent *t = &d->stk[d->sp - 1];
@@ -970,6 +1003,7 @@ static bool expand_one(struct core_sm *sm, uint64_t now)
     if (slot >= d->nslots) {
         d->atq_head = (d->atq_head + 1) % d->atq_cap;
         d->atq_n--;
+        wake_done_ctas(sm);
         return true;
     }
     int32_t ci = sm->w[slot].cta;
@@ -990,6 +1024,9 @@ static bool expand_one(struct core_sm *sm, uint64_t now)
     r->pc = t->pc;
     r->kind = t->kind;
     r->mask = t->mask[slot];
+    r->slot = slot;
+    if (d->wait_empty >> slot & 1)
+        sm->wake[slot] = 0;     /* its check sees the record */
     if (t->kind == PTX_DAC_Q_PRED) {
         r->pred = t->pred[slot];
         if (d->fault == 2)
@@ -1119,6 +1156,8 @@ void core_dac_resp(struct core_sm *sm, unsigned ix, uint64_t now)
         if (r->ready < now + 1)
             r->ready = now + 1;     /* readable the next cycle, as a load's
                                        destination register (core_sm_resp) */
+        if (d->wait_data >> r->slot & 1)
+            sm->wake[r->slot] = 0;  /* its check sees the data */
         d->fetch[ix] = NULL;
         d->nfetch--;
     }

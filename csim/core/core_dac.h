@@ -35,6 +35,7 @@ struct core_dac_rec {
     uint32_t mask;              /* lanes the affine warp enqueued for      */
     uint32_t pred;              /* PRED: lanes whose predicate holds       */
     uint32_t left;              /* DATA: prefetch responses outstanding    */
+    uint32_t slot;              /* the warp slot whose queue holds it      */
     uint64_t ready;             /* cycle the record is in the queue        */
     uint64_t addr[32];          /* DATA/ADDR: per-lane address             */
 };
@@ -152,6 +153,13 @@ struct core_dac {
     int32_t skip_slot, skip_pc; /* core_dac_skip's last slot and the pc it
                                    left it at, for the core_dac_check that
                                    follows (-1: none)                      */
+    /* main warps asleep on a deq stall (bit per warp slot; sm->wake holds
+     * the cycle the check's answer can change): the scheduler counts each
+     * visit of a sleeping warp as the stall its check would have counted,
+     * so the statistics do not depend on the sleep ("Speed") */
+    uint64_t wait_empty;        /* queue empty: woken by a push to it      */
+    uint64_t wait_data;         /* head record's data not there: woken at
+                                   its ready cycle or by its last response */
 };
 
 /* Sets up d for config c, nslots warp slots, ncta CTA slots and stacks

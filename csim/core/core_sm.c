@@ -941,6 +941,9 @@ int core_sm_cycle(struct core_sm *sm, uint64_t now)
                 if (sm->wake_reason[ws] > reason)
                     reason = sm->wake_reason[ws];
                 next = umin(next, sm->wake[ws]);
+                /* DAC: asleep on a deq stall: the stall its check counts */
+                sm->dac.st.stall_deq_empty += sm->dac.wait_empty >> ws & 1;
+                sm->dac.st.stall_deq_data += sm->dac.wait_data >> ws & 1;
                 continue;
             }
             struct core_warp *w = &sm->w[ws];
