@@ -131,6 +131,8 @@ int core_dac_kernel(struct core_dac *d, const struct ptx_func *f,
     d->why_line = 0;
     d->skip_err = 0;
     d->wait_empty = d->wait_data = 0;
+    for (unsigned i = 0; i < CORE_DAC_MAXS; i++)
+        d->scta[i] = -1;
     uint32_t nr = f->nregs ? f->nregs : 1;
     if (nr > d->pm_regs) {
         free(d->pm);
@@ -167,6 +169,10 @@ void core_dac_launch(struct core_sm *sm, unsigned ci, const uint8_t *wslot,
      * for the next batch */
     d->batch &= ~(1ull << ci);
     memcpy(d->wslot[ci], wslot, nwarps);
+    for (unsigned i = 0; i < nwarps; i++) {
+        d->scta[wslot[i]] = (int16_t)ci;
+        d->swi[wslot[i]] = (uint8_t)i;
+    }
     d->cta_done[ci] = false;
     d->pend[(d->pend_head + d->pend_n) % d->pend_cap] = (int32_t)ci;
     d->pend_n++;
@@ -393,6 +399,7 @@ int core_dac_leave(struct core_sm *sm, unsigned slot)
         return 0;
     d->wait_empty &= ~(1ull << slot);
     d->wait_data &= ~(1ull << slot);
+    d->scta[slot] = -1;
     /* the affine warp may lag behind the warp's last instructions (no
      * enq left for it): its lanes leave the batch's masks */
     for (uint32_t i = 0; i < d->sp; i++)
@@ -973,6 +980,33 @@ int core_dac_aw_issue(struct core_sm *sm, uint64_t now)
 
 /* ---------------------------------------------------- expansion units */
 
+/* The addresses of the lanes of mask of warp wi of a CTA whose tuple is
+ * v: addr[lane] = tup_at(v, thread_tid(lane), 64), and the same values
+ * packed in lane order into a[]. Returns their count. (thread_tid's
+ * divisions once per record: the tid steps from lane to lane.) */
+static unsigned rec_addrs(const struct core_kernel *k, unsigned wi, uint32_t mask,
+                          const uint64_t v[4], uint64_t *addr, uint64_t *a)
+{
+    uint32_t tid[3];
+    thread_tid(k, wi, 0, tid);
+    uint64_t s0 = v[1] - v[0], s1 = v[2] - v[0], s2 = v[3] - v[0];
+    unsigned na = 0, end = mask ? 32u - (unsigned)__builtin_clz(mask) : 0;
+    for (unsigned lane = 0; lane < end; lane++) {
+        if (mask >> lane & 1) {
+            addr[lane] = v[0] + s0 * tid[0] + s1 * tid[1] + s2 * tid[2];
+            a[na++] = addr[lane];
+        }
+        if (++tid[0] == k->ntid[0]) {
+            tid[0] = 0;
+            if (++tid[1] == k->ntid[1]) {
+                tid[1] = 0;
+                tid[2]++;
+            }
+        }
+    }
+    return na;
+}
+
 /* PEU case of one record (4.3): one value for every lane; a contiguous
  * run of true lanes (a first/last-thread check: two compares); else the
  * 32-lane fallback. */
@@ -1006,14 +1040,14 @@ static bool expand_one(struct core_sm *sm, uint64_t now)
         wake_done_ctas(sm);
         return true;
     }
-    int32_t ci = sm->w[slot].cta;
+    int32_t ci = d->scta[slot];     /* sm->w[slot].cta */
     if (ci < 0 || !(t->ctas >> ci & 1)) {
         dac_fail(d, d->f->insts[t->pc].line, "DAC model error: an enq of pc %d (PTX line "
                  "%u) for warp slot %u, which holds no warp of its batch", t->pc,
                  d->f->insts[t->pc].line, slot);
         return false;
     }
-    unsigned wi = sm->w[slot].sw.gridv.warpid;
+    unsigned wi = d->swi[slot];     /* sm->w[slot].sw.gridv.warpid */
     struct core_dac_q *q = t->kind == PTX_DAC_Q_PRED ? &d->pq[slot] : &d->aq[slot];
     if (q->n == q->cap) {
         d->st.stall_aeu_full++;
@@ -1036,24 +1070,17 @@ static bool expand_one(struct core_sm *sm, uint64_t now)
         d->aeu_free = now + d->peu_cycles;
         d->st.rec_pred++;
     } else {
-        EXEC_FOR_EACH_LANE(r->mask, lane, {
-            uint32_t tid[3];
-            thread_tid(k, wi, lane, tid);
-            r->addr[lane] = tup_at(t->v[ci], tid, 64);
-        });
+        uint64_t a[EXEC_WARP];      /* the addresses of r's lanes, in order */
+        unsigned na = rec_addrs(k, wi, r->mask, t->v[ci], r->addr, a);
         if (t->data) {
-            struct exec_result tmp;
-            memset(&tmp, 0, sizeof tmp);
-            tmp.active = r->mask;
-            tmp.access_bytes = t->abytes;
             bool global = true;
-            EXEC_FOR_EACH_LANE(r->mask, lane, {
-                tmp.addr[lane] = r->addr[lane];
-                global &= r->addr[lane] >= EXEC_GLOBAL_BASE;
-            });
+            for (unsigned i = 0; i < na; i++)
+                global &= a[i] >= EXEC_GLOBAL_BASE;
+            /* core_coalesce of the lanes (the same lines in the same order) */
             struct core_line lines[32];
-            unsigned n = global ? core_coalesce(&tmp, (unsigned)sm->c->l1d_line,
-                                                (unsigned)sm->c->l1d_sector, lines) : 0;
+            unsigned n = global ? core_coalesce_more(lines, 0, 32, a, na, t->abytes,
+                                                     (unsigned)sm->c->l1d_line,
+                                                     (unsigned)sm->c->l1d_sector) : 0;
             if (global && d->locked + n > d->lock_lines) {
                 d->st.lock_refused++;
             } else if (global && n) {

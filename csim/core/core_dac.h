@@ -127,6 +127,9 @@ struct core_dac {
     int32_t *pend; uint32_t pend_head, pend_n, pend_cap;
     uint32_t ncta;
     uint8_t (*wslot)[32];       /* per CTA slot: its warps' slots          */
+    int16_t scta[CORE_DAC_MAXS];    /* per warp slot: its CTA slot (-1: none;
+                                       = sm->w[].cta, kept here for the AEU) */
+    uint8_t swi[CORE_DAC_MAXS];     /* per warp slot: its warp in the CTA   */
     bool *cta_done;             /* affine warp finished that CTA slot      */
     /* the affine warp */
     bool aw_run;                /* a batch in progress                     */
