@@ -130,7 +130,8 @@ int core_dac_kernel(struct core_dac *d, const struct ptx_func *f,
     d->why[0] = 0;
     d->why_line = 0;
     d->skip_err = 0;
-    d->wait_empty = d->wait_data = 0;
+    d->wait_empty = d->wait_data = d->passed = 0;
+    d->nrec = 0;
     for (unsigned i = 0; i < CORE_DAC_MAXS; i++)
         d->scta[i] = -1;
     uint32_t nr = f->nregs ? f->nregs : 1;
@@ -172,6 +173,7 @@ void core_dac_launch(struct core_sm *sm, unsigned ci, const uint8_t *wslot,
     for (unsigned i = 0; i < nwarps; i++) {
         d->scta[wslot[i]] = (int16_t)ci;
         d->swi[wslot[i]] = (uint8_t)i;
+        d->passed &= ~(1ull << wslot[i]);
     }
     d->cta_done[ci] = false;
     d->pend[(d->pend_head + d->pend_n) % d->pend_cap] = (int32_t)ci;
@@ -284,8 +286,10 @@ int core_dac_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *wh
     uint64_t bit = 1ull << slot;
     d->wait_empty &= ~bit;
     d->wait_data &= ~bit;
-    if (pc < 0 || d->tr[pc].q == PTX_DAC_Q_NONE || !(d->tr[pc].streams & PTX_DAC_S_MAIN))
+    if (pc < 0 || d->tr[pc].q == PTX_DAC_Q_NONE || !(d->tr[pc].streams & PTX_DAC_S_MAIN)) {
+        d->passed |= bit;
         return CORE_ST_NONE;
+    }
     const struct ptx_dac_inst *t = &d->tr[pc];
     struct core_dac_q *q = t->q == PTX_DAC_Q_PRED ? &d->pq[slot] : &d->aq[slot];
     char where[160];
@@ -318,6 +322,7 @@ int core_dac_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *wh
         dac_sleep(sm, slot, &d->wait_data, *when);
         return CORE_ST_MEM;
     }
+    d->passed |= bit;           /* the record stays ready until its deq */
     return CORE_ST_NONE;
 }
 
@@ -328,6 +333,7 @@ int core_dac_deq(struct core_sm *sm, unsigned slot, int32_t pc, uint32_t mask,
 {
     struct core_dac *d = &sm->dac;
     d->st.main_insts++;
+    d->passed &= ~(1ull << slot);   /* it moved: check it again */
     if (pc < 0)
         return 0;
     const struct ptx_inst *in = &d->f->insts[pc];
@@ -353,6 +359,7 @@ int core_dac_deq(struct core_sm *sm, unsigned slot, int32_t pc, uint32_t mask,
     struct core_dac_rec *r = &q->r[q->head];
     q->head = (q->head + 1) % q->cap;
     q->n--;
+    d->nrec--;
     if (t->q == PTX_DAC_Q_PRED) {
         if (r->mask != mask || ((r->pred & mask) != gmask)) {
             dac_fail(d, in->line, "DAC golden check failed in %s, pc %d (PTX line %u): "
@@ -399,6 +406,7 @@ int core_dac_leave(struct core_sm *sm, unsigned slot)
         return 0;
     d->wait_empty &= ~(1ull << slot);
     d->wait_data &= ~(1ull << slot);
+    d->passed &= ~(1ull << slot);
     d->scta[slot] = -1;
     /* the affine warp may lag behind the warp's last instructions (no
      * enq left for it): its lanes leave the batch's masks */
@@ -1120,6 +1128,7 @@ static bool expand_one(struct core_sm *sm, uint64_t now)
             d->st.rec_addr++;
     }
     q->n++;
+    d->nrec++;
     t->next_s = slot + 1;
     if (r->ready < d->next_ready)
         d->next_ready = r->ready;
@@ -1133,9 +1142,7 @@ void core_dac_cycle(struct core_sm *sm, uint64_t now)
         return;
     d->next_ready = UINT64_MAX;
     if (now > d->last_sample) {
-        uint64_t dt = now - d->last_sample, occ = 0;
-        for (uint32_t i = 0; i < d->nslots; i++)
-            occ += d->aq[i].n + d->pq[i].n;
+        uint64_t dt = now - d->last_sample, occ = d->nrec;
         if (d->last_sample) {
             d->st.occ_sum += occ * dt;
             d->st.atq_sum += d->atq_n * dt;

@@ -163,6 +163,10 @@ struct core_dac {
     uint64_t wait_empty;        /* queue empty: woken by a push to it      */
     uint64_t wait_data;         /* head record's data not there: woken at
                                    its ready cycle or by its last response */
+    uint64_t passed;            /* per warp slot: core_dac_check passed it
+                                   and it has not issued since (the answer
+                                   stands: only its own issue moves it)    */
+    uint32_t nrec;              /* records in all per-warp queues          */
 };
 
 /* Sets up d for config c, nslots warp slots, ncta CTA slots and stacks
@@ -186,7 +190,9 @@ int core_dac_skip(struct core_sm *sm, unsigned slot);
 /* Whether main warp slot may issue its next instruction (a deq needs its
  * record at the queue head, data arrived): CORE_ST_NONE, or a stall with
  * *when. A model error sets d->why. Called right after core_dac_skip of
- * the same slot (it reuses the pc that found). */
+ * the same slot (it reuses the pc that found). CORE_ST_NONE sets the
+ * slot's bit in d->passed: until the warp issues, the caller need not
+ * call core_dac_skip and core_dac_check again. */
 int core_dac_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *when);
 /* After simt_step of main warp slot at kernel pc `pc` (stack mask `mask`,
  * guard mask `gmask` taken before the step): pops the record its deq

@@ -468,7 +468,8 @@ static int check_warp(struct core_sm *sm, struct core_warp *w, uint64_t now,
         *when = w->ibuf_ready;
         return CORE_ST_IBUFFER;
     }
-    if (sm->dac.active) {       /* DAC: removed instructions, then the deq rules */
+    if (sm->dac.active &&       /* DAC: removed instructions, then the deq rules */
+        !(sm->dac.passed >> (unsigned)(w - sm->w) & 1)) {   /* (passed: they stand) */
         unsigned slot = (unsigned)(w - sm->w);
         uint64_t removed = sm->dac.st.removed;
         if (core_dac_skip(sm, slot) != 0) {
