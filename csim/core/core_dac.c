@@ -1015,6 +1015,35 @@ static unsigned rec_addrs(const struct core_kernel *k, unsigned wi, uint32_t mas
     return na;
 }
 
+/* core_coalesce of na accesses of sz bytes at a[] (lane order) into out:
+ * the same lines in the same order (line addresses are unique in the
+ * list, so core_coalesce_more's search finds the same entry). Accesses
+ * that follow each other without a gap (a unit-stride tuple) cover one
+ * range: each line of it gets its part, what the per-lane loop sums. */
+static unsigned rec_lines(const uint64_t *a, unsigned na, unsigned sz, unsigned line,
+                          unsigned sector, struct core_line *out)
+{
+    bool run = na > 0;
+    for (unsigned i = 1; i < na && run; i++)
+        run = a[i] == a[i - 1] + sz;
+    uint64_t lmask = ~(uint64_t)(line - 1);
+    uint64_t lo = run ? a[0] : 0, hi = run ? a[na - 1] + sz - 1 : 0;
+    if (!run || hi < lo || ((hi & lmask) - (lo & lmask)) / line >= 32)
+        return core_coalesce_more(out, 0, 32, a, na, sz, line, sector);
+    unsigned n = 0;
+    for (uint64_t la = lo & lmask; la <= (hi & lmask); la += line) {
+        uint64_t l = lo > la ? lo : la, h = hi < la + line - 1 ? hi : la + line - 1;
+        uint8_t sm = 0;
+        for (uint64_t s = (l - la) / sector; s <= (h - la) / sector; s++)
+            sm |= (uint8_t)(1u << (s & 7));
+        out[n].line_addr = la;
+        out[n].sector_mask = sm;
+        out[n].bytes = (uint16_t)(h - l + 1);
+        n++;
+    }
+    return n;
+}
+
 /* PEU case of one record (4.3): one value for every lane; a contiguous
  * run of true lanes (a first/last-thread check: two compares); else the
  * 32-lane fallback. */
@@ -1084,11 +1113,9 @@ static bool expand_one(struct core_sm *sm, uint64_t now)
             bool global = true;
             for (unsigned i = 0; i < na; i++)
                 global &= a[i] >= EXEC_GLOBAL_BASE;
-            /* core_coalesce of the lanes (the same lines in the same order) */
             struct core_line lines[32];
-            unsigned n = global ? core_coalesce_more(lines, 0, 32, a, na, t->abytes,
-                                                     (unsigned)sm->c->l1d_line,
-                                                     (unsigned)sm->c->l1d_sector) : 0;
+            unsigned n = global ? rec_lines(a, na, t->abytes, (unsigned)sm->c->l1d_line,
+                                            (unsigned)sm->c->l1d_sector, lines) : 0;
             if (global && d->locked + n > d->lock_lines) {
                 d->st.lock_refused++;
             } else if (global && n) {
