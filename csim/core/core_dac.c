@@ -447,6 +447,25 @@ static void thread_tid(const struct core_kernel *k, unsigned wi, unsigned lane,
     tid[2] = t / (k->ntid[0] * k->ntid[1]);
 }
 
+/* thread_tid of every lane of warp wi (its divisions once per warp: the
+ * tid steps from lane to lane). */
+static void warp_tids(const struct core_kernel *k, unsigned wi, uint32_t tid[EXEC_WARP][3])
+{
+    thread_tid(k, wi, 0, tid[0]);
+    for (unsigned l = 1; l < EXEC_WARP; l++) {
+        tid[l][0] = tid[l - 1][0] + 1;
+        tid[l][1] = tid[l - 1][1];
+        tid[l][2] = tid[l - 1][2];
+        if (tid[l][0] == k->ntid[0]) {
+            tid[l][0] = 0;
+            if (++tid[l][1] == k->ntid[1]) {
+                tid[l][1] = 0;
+                tid[l][2]++;
+            }
+        }
+    }
+}
+
 /* Value at tid of the tuple given by its values v[0..3] at the basis
  * lanes (tid 0, e_x, e_y, e_z), modulo 2^bits. */
 static uint64_t tup_at(const uint64_t v[4], const uint32_t tid[3], unsigned bits)
@@ -513,10 +532,10 @@ static const struct simt_warp *slot_basis(const struct core_sm *sm, unsigned slo
                                           unsigned *wi)
 {
     const struct core_dac *d = &sm->dac;
-    int32_t ci = sm->w[slot].cta;
+    int32_t ci = d->scta[slot];     /* sm->w[slot].cta */
     if (ci < 0 || !(d->batch >> ci & 1))
         return NULL;
-    *wi = sm->w[slot].sw.gridv.warpid;
+    *wi = d->swi[slot];             /* sm->w[slot].sw.gridv.warpid */
     return &d->bw[ci];
 }
 
@@ -531,7 +550,7 @@ static int pred_def(struct core_sm *sm, const struct ptx_inst *in, const uint32_
     if (in->op == PTX_OP_SETP) {
         enum ptx_type t = (enum ptx_type)in->type2;
         unsigned bits = ptx_type_bits(t);
-        bool fl = ptx_type_is_float(t);
+        bool fl = ptx_type_is_float(t), sgn = ptx_type_is_signed(t);
         for (unsigned w = 0; w < ns; w++) {
             p[w] = 0;
             unsigned wi;
@@ -550,13 +569,15 @@ static int pred_def(struct core_sm *sm, const struct ptx_inst *in, const uint32_
                          in->line);
                 return -1;
             }
+            uint32_t tids[EXEC_WARP][3];
+            if (!fl)
+                warp_tids(k, wi, tids);
             EXEC_FOR_EACH_LANE(am[w], lane, {
                 bool r = pb != 0;
                 if (!fl) {
-                    uint32_t tid[3];
-                    thread_tid(k, wi, lane, tid);
+                    const uint32_t *tid = tids[lane];
                     bool ok;
-                    r = int_cmp(in->cmp, ptx_type_is_signed(t), bits, tup_at(a, tid, bits),
+                    r = int_cmp(in->cmp, sgn, bits, tup_at(a, tid, bits),
                                 tup_at(b, tid, bits), &ok);
                     if (!ok) {
                         dac_fail(d, in->line, "DAC: integer setp compare %u at PTX line "
@@ -639,9 +660,10 @@ static int widen_check(struct core_sm *sm, const struct ptx_inst *in, const uint
         if (in->op == PTX_OP_MAD)
             opnd_basis(bw, &in->o[3], dt, c);
         opnd_basis(bw, &in->o[0], dt, r);
+        uint32_t tids[EXEC_WARP][3];
+        warp_tids(k, wi, tids);
         EXEC_FOR_EACH_LANE(am[w], lane, {
-            uint32_t tid[3];
-            thread_tid(k, wi, lane, tid);
+            const uint32_t *tid = tids[lane];
             uint64_t x = tup_at(a, tid, sb);
             uint64_t ex = sgn ? (uint64_t)sext(x, sb) : x;
             uint64_t v = ex;
