@@ -131,6 +131,10 @@ int core_dac_kernel(struct core_dac *d, const struct ptx_func *f,
     d->why[0] = 0;
     d->why_line = 0;
     d->skip_err = 0;
+    d->wait_empty = d->wait_data = d->passed = 0;
+    d->nrec = 0;
+    for (unsigned i = 0; i < CORE_DAC_MAXS; i++)
+        d->scta[i] = -1;
     uint32_t nr = f->nregs ? f->nregs : 1;
     if (nr > d->pm_regs) {
         free(d->pm);
@@ -169,6 +173,11 @@ void core_dac_launch(struct core_sm *sm, unsigned ci, const uint8_t *wslot,
      * for the next batch */
     d->batch &= ~(1ull << ci);
     memcpy(d->wslot[ci], wslot, nwarps);
+    for (unsigned i = 0; i < nwarps; i++) {
+        d->scta[wslot[i]] = (int16_t)ci;
+        d->swi[wslot[i]] = (uint8_t)i;
+        d->passed &= ~(1ull << wslot[i]);
+    }
     d->cta_done[ci] = false;
     d->pend[(d->pend_head + d->pend_n) % d->pend_cap] = (int32_t)ci;
     d->pend_n++;
@@ -245,6 +254,30 @@ static const char *dac_where(const struct core_sm *sm, unsigned slot, char *buf,
     return buf;
 }
 
+/* Main warp slot sleeps in the scheduler until `until` (or a wake-up of
+ * wait): the check that stalled it would give the same answer until then,
+ * so core_sm_cycle counts the stall per visit without calling it. */
+static void dac_sleep(struct core_sm *sm, unsigned slot, uint64_t *wait, uint64_t until)
+{
+    *wait |= 1ull << slot;
+    sm->wake[slot] = until;
+    sm->wake_reason[slot] = CORE_ST_MEM;
+}
+
+/* Wakes the warps asleep on an empty queue whose CTA the affine warp
+ * finished: their check reports a missing record (a model error) once no
+ * tuple of that CTA is left in the ATQ. */
+static void wake_done_ctas(struct core_sm *sm)
+{
+    const struct core_dac *d = &sm->dac;
+    for (uint64_t m = d->wait_empty; m; m &= m - 1) {
+        unsigned s = (unsigned)__builtin_ctzll(m);
+        int32_t ci = sm->w[s].cta;
+        if (ci >= 0 && d->cta_done[ci])
+            sm->wake[s] = 0;
+    }
+}
+
 int core_dac_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *when)
 {
     struct core_dac *d = &sm->dac;
@@ -253,8 +286,13 @@ int core_dac_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *wh
     /* as core_dac_is_deq; the pc core_dac_skip just found when it was for slot */
     int32_t pc = d->skip_slot == (int32_t)slot ? d->skip_pc : main_pc(sm, slot);
     d->skip_slot = -1;
-    if (pc < 0 || d->tr[pc].q == PTX_DAC_Q_NONE || !(d->tr[pc].streams & PTX_DAC_S_MAIN))
+    uint64_t bit = 1ull << slot;
+    d->wait_empty &= ~bit;
+    d->wait_data &= ~bit;
+    if (pc < 0 || d->tr[pc].q == PTX_DAC_Q_NONE || !(d->tr[pc].streams & PTX_DAC_S_MAIN)) {
+        d->passed |= bit;
         return CORE_ST_NONE;
+    }
     const struct ptx_dac_inst *t = &d->tr[pc];
     struct core_dac_q *q = t->q == PTX_DAC_Q_PRED ? &d->pq[slot] : &d->aq[slot];
     char where[160];
@@ -269,6 +307,7 @@ int core_dac_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *wh
         }
         d->st.stall_deq_empty++;
         *when = CORE_INF;       /* the AEU/PEU's next record wakes the SM */
+        dac_sleep(sm, slot, &d->wait_empty, CORE_INF);
         return CORE_ST_MEM;
     }
     const struct core_dac_rec *r = &q->r[q->head];
@@ -283,8 +322,10 @@ int core_dac_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *wh
     if (r->ready > now || r->left) {
         d->st.stall_deq_data++;
         *when = r->left ? CORE_INF : r->ready;  /* a response wakes the SM */
+        dac_sleep(sm, slot, &d->wait_data, *when);
         return CORE_ST_MEM;
     }
+    d->passed |= bit;           /* the record stays ready until its deq */
     return CORE_ST_NONE;
 }
 
@@ -295,6 +336,7 @@ int core_dac_deq(struct core_sm *sm, unsigned slot, int32_t pc, uint32_t mask,
 {
     struct core_dac *d = &sm->dac;
     d->st.main_insts++;
+    d->passed &= ~(1ull << slot);   /* it moved: check it again */
     if (pc < 0)
         return 0;
     const struct ptx_inst *in = &d->f->insts[pc];
@@ -320,6 +362,7 @@ int core_dac_deq(struct core_sm *sm, unsigned slot, int32_t pc, uint32_t mask,
     struct core_dac_rec *r = &q->r[q->head];
     q->head = (q->head + 1) % q->cap;
     q->n--;
+    d->nrec--;
     if (t->q == PTX_DAC_Q_PRED) {
         if (r->mask != mask || ((r->pred & mask) != gmask)) {
             dac_fail(d, in->line, "DAC golden check failed in %s, pc %d (PTX line %u): "
@@ -364,6 +407,10 @@ int core_dac_leave(struct core_sm *sm, unsigned slot)
     struct core_dac *d = &sm->dac;
     if (!d->active)
         return 0;
+    d->wait_empty &= ~(1ull << slot);
+    d->wait_data &= ~(1ull << slot);
+    d->passed &= ~(1ull << slot);
+    d->scta[slot] = -1;
     /* the affine warp may lag behind the warp's last instructions (no
      * enq left for it): its lanes leave the batch's masks */
     for (uint32_t i = 0; i < d->sp; i++)
@@ -401,6 +448,25 @@ static void thread_tid(const struct core_kernel *k, unsigned wi, unsigned lane,
     tid[0] = t % k->ntid[0];
     tid[1] = (t / k->ntid[0]) % k->ntid[1];
     tid[2] = t / (k->ntid[0] * k->ntid[1]);
+}
+
+/* thread_tid of every lane of warp wi (its divisions once per warp: the
+ * tid steps from lane to lane). */
+static void warp_tids(const struct core_kernel *k, unsigned wi, uint32_t tid[EXEC_WARP][3])
+{
+    thread_tid(k, wi, 0, tid[0]);
+    for (unsigned l = 1; l < EXEC_WARP; l++) {
+        tid[l][0] = tid[l - 1][0] + 1;
+        tid[l][1] = tid[l - 1][1];
+        tid[l][2] = tid[l - 1][2];
+        if (tid[l][0] == k->ntid[0]) {
+            tid[l][0] = 0;
+            if (++tid[l][1] == k->ntid[1]) {
+                tid[l][1] = 0;
+                tid[l][2]++;
+            }
+        }
+    }
 }
 
 /* Value at tid of the tuple given by its values v[0..3] at the basis
@@ -469,10 +535,10 @@ static const struct simt_warp *slot_basis(const struct core_sm *sm, unsigned slo
                                           unsigned *wi)
 {
     const struct core_dac *d = &sm->dac;
-    int32_t ci = sm->w[slot].cta;
+    int32_t ci = d->scta[slot];     /* sm->w[slot].cta */
     if (ci < 0 || !(d->batch >> ci & 1))
         return NULL;
-    *wi = sm->w[slot].sw.gridv.warpid;
+    *wi = d->swi[slot];             /* sm->w[slot].sw.gridv.warpid */
     return &d->bw[ci];
 }
 
@@ -487,7 +553,7 @@ static int pred_def(struct core_sm *sm, const struct ptx_inst *in, const uint32_
     if (in->op == PTX_OP_SETP) {
         enum ptx_type t = (enum ptx_type)in->type2;
         unsigned bits = ptx_type_bits(t);
-        bool fl = ptx_type_is_float(t);
+        bool fl = ptx_type_is_float(t), sgn = ptx_type_is_signed(t);
         for (unsigned w = 0; w < ns; w++) {
             p[w] = 0;
             unsigned wi;
@@ -506,13 +572,15 @@ static int pred_def(struct core_sm *sm, const struct ptx_inst *in, const uint32_
                          in->line);
                 return -1;
             }
+            uint32_t tids[EXEC_WARP][3];
+            if (!fl)
+                warp_tids(k, wi, tids);
             EXEC_FOR_EACH_LANE(am[w], lane, {
                 bool r = pb != 0;
                 if (!fl) {
-                    uint32_t tid[3];
-                    thread_tid(k, wi, lane, tid);
+                    const uint32_t *tid = tids[lane];
                     bool ok;
-                    r = int_cmp(in->cmp, ptx_type_is_signed(t), bits, tup_at(a, tid, bits),
+                    r = int_cmp(in->cmp, sgn, bits, tup_at(a, tid, bits),
                                 tup_at(b, tid, bits), &ok);
                     if (!ok) {
                         dac_fail(d, in->line, "DAC: integer setp compare %u at PTX line "
@@ -595,9 +663,10 @@ static int widen_check(struct core_sm *sm, const struct ptx_inst *in, const uint
         if (in->op == PTX_OP_MAD)
             opnd_basis(bw, &in->o[3], dt, c);
         opnd_basis(bw, &in->o[0], dt, r);
+        uint32_t tids[EXEC_WARP][3];
+        warp_tids(k, wi, tids);
         EXEC_FOR_EACH_LANE(am[w], lane, {
-            uint32_t tid[3];
-            thread_tid(k, wi, lane, tid);
+            const uint32_t *tid = tids[lane];
             uint64_t x = tup_at(a, tid, sb);
             uint64_t ex = sgn ? (uint64_t)sext(x, sb) : x;
             uint64_t v = ex;
@@ -729,6 +798,7 @@ static int32_t aw_advance(struct core_sm *sm)
                 if (d->batch >> ci & 1)
                     d->cta_done[ci] = true;
             d->batch = 0;
+            wake_done_ctas(sm);
             return -1;
         }
         struct core_dac_ent *t = &d->stk[d->sp - 1];
@@ -981,6 +1051,62 @@ int core_dac_aw_issue(struct core_sm *sm, uint64_t now)
 
 /* ---------------------------------------------------- expansion units */
 
+/* The addresses of the lanes of mask of warp wi of a CTA whose tuple is
+ * v: addr[lane] = tup_at(v, thread_tid(lane), 64), and the same values
+ * packed in lane order into a[]. Returns their count. (thread_tid's
+ * divisions once per record: the tid steps from lane to lane.) */
+static unsigned rec_addrs(const struct core_kernel *k, unsigned wi, uint32_t mask,
+                          const uint64_t v[4], uint64_t *addr, uint64_t *a)
+{
+    uint32_t tid[3];
+    thread_tid(k, wi, 0, tid);
+    uint64_t s0 = v[1] - v[0], s1 = v[2] - v[0], s2 = v[3] - v[0];
+    unsigned na = 0, end = mask ? 32u - (unsigned)__builtin_clz(mask) : 0;
+    for (unsigned lane = 0; lane < end; lane++) {
+        if (mask >> lane & 1) {
+            addr[lane] = v[0] + s0 * tid[0] + s1 * tid[1] + s2 * tid[2];
+            a[na++] = addr[lane];
+        }
+        if (++tid[0] == k->ntid[0]) {
+            tid[0] = 0;
+            if (++tid[1] == k->ntid[1]) {
+                tid[1] = 0;
+                tid[2]++;
+            }
+        }
+    }
+    return na;
+}
+
+/* core_coalesce of na accesses of sz bytes at a[] (lane order) into out:
+ * the same lines in the same order (line addresses are unique in the
+ * list, so core_coalesce_more's search finds the same entry). Accesses
+ * that follow each other without a gap (a unit-stride tuple) cover one
+ * range: each line of it gets its part, what the per-lane loop sums. */
+static unsigned rec_lines(const uint64_t *a, unsigned na, unsigned sz, unsigned line,
+                          unsigned sector, struct core_line *out)
+{
+    bool run = na > 0;
+    for (unsigned i = 1; i < na && run; i++)
+        run = a[i] == a[i - 1] + sz;
+    uint64_t lmask = ~(uint64_t)(line - 1);
+    uint64_t lo = run ? a[0] : 0, hi = run ? a[na - 1] + sz - 1 : 0;
+    if (!run || hi < lo || ((hi & lmask) - (lo & lmask)) / line >= 32)
+        return core_coalesce_more(out, 0, 32, a, na, sz, line, sector);
+    unsigned n = 0;
+    for (uint64_t la = lo & lmask; la <= (hi & lmask); la += line) {
+        uint64_t l = lo > la ? lo : la, h = hi < la + line - 1 ? hi : la + line - 1;
+        uint8_t sm = 0;
+        for (uint64_t s = (l - la) / sector; s <= (h - la) / sector; s++)
+            sm |= (uint8_t)(1u << (s & 7));
+        out[n].line_addr = la;
+        out[n].sector_mask = sm;
+        out[n].bytes = (uint16_t)(h - l + 1);
+        n++;
+    }
+    return n;
+}
+
 /* PEU case of one record (4.3): one value for every lane; a contiguous
  * run of true lanes (a first/last-thread check: two compares); else the
  * 32-lane fallback. */
@@ -1011,16 +1137,17 @@ static bool expand_one(struct core_sm *sm, uint64_t now)
     if (slot >= d->nslots) {
         d->atq_head = (d->atq_head + 1) % d->atq_cap;
         d->atq_n--;
+        wake_done_ctas(sm);
         return true;
     }
-    int32_t ci = sm->w[slot].cta;
+    int32_t ci = d->scta[slot];     /* sm->w[slot].cta */
     if (ci < 0 || !(t->ctas >> ci & 1)) {
         dac_fail(d, d->f->insts[t->pc].line, "DAC model error: an enq of pc %d (PTX line "
                  "%u) for warp slot %u, which holds no warp of its batch", t->pc,
                  d->f->insts[t->pc].line, slot);
         return false;
     }
-    unsigned wi = sm->w[slot].sw.gridv.warpid;
+    unsigned wi = d->swi[slot];     /* sm->w[slot].sw.gridv.warpid */
     struct core_dac_q *q = t->kind == PTX_DAC_Q_PRED ? &d->pq[slot] : &d->aq[slot];
     if (q->n == q->cap) {
         d->st.stall_aeu_full++;
@@ -1031,6 +1158,9 @@ static bool expand_one(struct core_sm *sm, uint64_t now)
     r->pc = t->pc;
     r->kind = t->kind;
     r->mask = t->mask[slot];
+    r->slot = slot;
+    if (d->wait_empty >> slot & 1)
+        sm->wake[slot] = 0;     /* its check sees the record */
     if (t->kind == PTX_DAC_Q_PRED) {
         r->pred = t->pred[slot];
         if (d->fault == 2)
@@ -1040,24 +1170,15 @@ static bool expand_one(struct core_sm *sm, uint64_t now)
         d->aeu_free = now + d->peu_cycles;
         d->st.rec_pred++;
     } else {
-        EXEC_FOR_EACH_LANE(r->mask, lane, {
-            uint32_t tid[3];
-            thread_tid(k, wi, lane, tid);
-            r->addr[lane] = tup_at(t->v[ci], tid, 64);
-        });
+        uint64_t a[EXEC_WARP];      /* the addresses of r's lanes, in order */
+        unsigned na = rec_addrs(k, wi, r->mask, t->v[ci], r->addr, a);
         if (t->data) {
-            struct exec_result tmp;
-            memset(&tmp, 0, sizeof tmp);
-            tmp.active = r->mask;
-            tmp.access_bytes = t->abytes;
             bool global = true;
-            EXEC_FOR_EACH_LANE(r->mask, lane, {
-                tmp.addr[lane] = r->addr[lane];
-                global &= r->addr[lane] >= EXEC_GLOBAL_BASE;
-            });
+            for (unsigned i = 0; i < na; i++)
+                global &= a[i] >= EXEC_GLOBAL_BASE;
             struct core_line lines[32];
-            unsigned n = global ? core_coalesce(&tmp, (unsigned)sm->c->l1d_line,
-                                                (unsigned)sm->c->l1d_sector, lines) : 0;
+            unsigned n = global ? rec_lines(a, na, t->abytes, (unsigned)sm->c->l1d_line,
+                                            (unsigned)sm->c->l1d_sector, lines) : 0;
             if (global && d->locked + n > d->lock_lines) {
                 d->st.lock_refused++;
             } else if (global && n) {
@@ -1098,6 +1219,7 @@ static bool expand_one(struct core_sm *sm, uint64_t now)
             d->st.rec_addr++;
     }
     q->n++;
+    d->nrec++;
     t->next_s = slot + 1;
     if (r->ready < d->next_ready)
         d->next_ready = r->ready;
@@ -1111,9 +1233,7 @@ void core_dac_cycle(struct core_sm *sm, uint64_t now)
         return;
     d->next_ready = UINT64_MAX;
     if (now > d->last_sample) {
-        uint64_t dt = now - d->last_sample, occ = 0;
-        for (uint32_t i = 0; i < d->nslots; i++)
-            occ += d->aq[i].n + d->pq[i].n;
+        uint64_t dt = now - d->last_sample, occ = d->nrec;
         if (d->last_sample) {
             d->st.occ_sum += occ * dt;
             d->st.atq_sum += d->atq_n * dt;
@@ -1161,6 +1281,8 @@ void core_dac_resp(struct core_sm *sm, unsigned ix, uint64_t now)
         if (r->ready < now + 1)
             r->ready = now + 1;     /* readable the next cycle, as a load's
                                        destination register (core_sm_resp) */
+        if (d->wait_data >> r->slot & 1)
+            sm->wake[r->slot] = 0;  /* its check sees the data */
         d->fetch[ix] = NULL;
         d->nfetch--;
     }

@@ -35,6 +35,7 @@ struct core_dac_rec {
     uint32_t mask;              /* lanes the affine warp enqueued for      */
     uint32_t pred;              /* PRED: lanes whose predicate holds       */
     uint32_t left;              /* DATA: prefetch responses outstanding    */
+    uint32_t slot;              /* the warp slot whose queue holds it      */
     uint64_t ready;             /* cycle the record is in the queue        */
     uint64_t addr[32];          /* DATA/ADDR: per-lane address             */
 };
@@ -128,6 +129,9 @@ struct core_dac {
     int32_t *pend; uint32_t pend_head, pend_n, pend_cap;
     uint32_t ncta;
     uint8_t (*wslot)[32];       /* per CTA slot: its warps' slots          */
+    int16_t scta[CORE_DAC_MAXS];    /* per warp slot: its CTA slot (-1: none;
+                                       = sm->w[].cta, kept here for the AEU) */
+    uint8_t swi[CORE_DAC_MAXS];     /* per warp slot: its warp in the CTA   */
     bool *cta_done;             /* affine warp finished that CTA slot      */
     /* the affine warp */
     bool aw_run;                /* a batch in progress                     */
@@ -156,6 +160,17 @@ struct core_dac {
     int32_t skip_slot, skip_pc; /* core_dac_skip's last slot and the pc it
                                    left it at, for the core_dac_check that
                                    follows (-1: none)                      */
+    /* main warps asleep on a deq stall (bit per warp slot; sm->wake holds
+     * the cycle the check's answer can change): the scheduler counts each
+     * visit of a sleeping warp as the stall its check would have counted,
+     * so the statistics do not depend on the sleep ("Speed") */
+    uint64_t wait_empty;        /* queue empty: woken by a push to it      */
+    uint64_t wait_data;         /* head record's data not there: woken at
+                                   its ready cycle or by its last response */
+    uint64_t passed;            /* per warp slot: core_dac_check passed it
+                                   and it has not issued since (the answer
+                                   stands: only its own issue moves it)    */
+    uint32_t nrec;              /* records in all per-warp queues          */
 };
 
 /* Sets up d for config c, nslots warp slots, ncta CTA slots and stacks
@@ -179,7 +194,9 @@ int core_dac_skip(struct core_sm *sm, unsigned slot);
 /* Whether main warp slot may issue its next instruction (a deq needs its
  * record at the queue head, data arrived): CORE_ST_NONE, or a stall with
  * *when. A model error sets d->why. Called right after core_dac_skip of
- * the same slot (it reuses the pc that found). */
+ * the same slot (it reuses the pc that found). CORE_ST_NONE sets the
+ * slot's bit in d->passed: until the warp issues, the caller need not
+ * call core_dac_skip and core_dac_check again. */
 int core_dac_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *when);
 /* After simt_step of main warp slot at kernel pc `pc` (stack mask `mask`,
  * guard mask `gmask` taken before the step): pops the record its deq

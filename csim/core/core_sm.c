@@ -469,7 +469,8 @@ static int check_warp(struct core_sm *sm, struct core_warp *w, uint64_t now,
         *when = w->ibuf_ready;
         return CORE_ST_IBUFFER;
     }
-    if (sm->dac.active) {       /* DAC: removed instructions, then the deq rules */
+    if (sm->dac.active &&       /* DAC: removed instructions, then the deq rules */
+        !(sm->dac.passed >> (unsigned)(w - sm->w) & 1)) {   /* (passed: they stand) */
         unsigned slot = (unsigned)(w - sm->w);
         uint64_t removed = sm->dac.st.removed;
         if (core_dac_skip(sm, slot) != 0) {
@@ -977,6 +978,9 @@ int core_sm_cycle(struct core_sm *sm, uint64_t now)
                 if (sm->wake_reason[ws] > reason)
                     reason = sm->wake_reason[ws];
                 next = umin(next, sm->wake[ws]);
+                /* DAC: asleep on a deq stall: the stall its check counts */
+                sm->dac.st.stall_deq_empty += sm->dac.wait_empty >> ws & 1;
+                sm->dac.st.stall_deq_data += sm->dac.wait_data >> ws & 1;
                 continue;
             }
             struct core_warp *w = &sm->w[ws];
