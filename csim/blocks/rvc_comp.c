@@ -8,20 +8,23 @@ uint32_t rvc_lane_mask(unsigned W)
     return W >= 32 ? 0xffffffffu : ((1u << W) - 1u);
 }
 
-unsigned rvc_enc_lanes(const uint32_t *val, uint32_t mask, unsigned lo,
-                       unsigned hi)
+/* The bits in which some active lane of lo..hi-1 differs from the
+ * reference, the value of the highest-numbered active lane (*ref; 0 when
+ * none is active). */
+static uint32_t lanes_diff(const uint32_t *val, uint32_t mask, unsigned lo,
+                           unsigned hi, uint32_t *ref)
 {
-    /* Leading one: highest-numbered active lane in lo..hi-1. */
-    uint32_t ref = 0;
-    for (unsigned l = lo; l < hi; l++)
-        if (mask >> l & 1u)
-            ref = val[l];
-    /* byte b is equal in every active lane iff no active lane has a bit
-     * of byte b that differs from the reference */
-    uint32_t diff = 0;
-    for (unsigned l = lo; l < hi; l++)
-        if (mask >> l & 1u)
-            diff |= val[l] ^ ref;
+    uint32_t m = mask & (hi >= 32 ? ~0u : (1u << hi) - 1u) & ~((1u << lo) - 1u);
+    uint32_t r = m ? val[31 - __builtin_clz(m)] : 0, diff = 0;
+    for (unsigned l = lo; l < hi; l++)     /* branch-free: inactive lanes add 0 */
+        diff |= (val[l] ^ r) & (0u - (mask >> l & 1u));
+    *ref = r;
+    return diff;
+}
+
+/* The thermometer code of diff (enc_lanes). */
+static unsigned enc_of_diff(uint32_t diff)
+{
     unsigned eq = 0;
     for (unsigned b = 0; b < 4; b++)
         if (!(diff >> (8 * b) & 0xffu))
@@ -42,6 +45,13 @@ unsigned rvc_enc_lanes(const uint32_t *val, uint32_t mask, unsigned lo,
     return enc;
 }
 
+unsigned rvc_enc_lanes(const uint32_t *val, uint32_t mask, unsigned lo,
+                       unsigned hi)
+{
+    uint32_t ref;
+    return enc_of_diff(lanes_diff(val, mask, lo, hi, &ref));
+}
+
 unsigned rvc_enc_bytes(unsigned enc)
 {
     switch (enc & 0xfu) {
@@ -59,9 +69,17 @@ struct rvc_enc rvc_compress(unsigned W, const uint32_t *val, uint32_t mask,
     struct rvc_enc e;
     uint32_t all = rvc_lane_mask(W);
     mask &= all;
-    e.enc = rvc_enc_lanes(val, mask, 0, W);
-    e.encl = rvc_enc_lanes(val, mask, 0, W / 2);
-    e.ench = rvc_enc_lanes(val, mask, W / 2, W);
+    /* the halves' differences, and the whole register's from them: a bit
+     * differs over all active lanes iff it differs within a half or
+     * between the halves' references (rvc_enc_lanes of 0..W, in one pass) */
+    uint32_t rl, rh, lom = rvc_lane_mask(W / 2);
+    uint32_t dl = lanes_diff(val, mask, 0, W / 2, &rl);
+    uint32_t dh = lanes_diff(val, mask, W / 2, W, &rh);
+    uint32_t df = (mask & lom) && (mask & ~lom) ? dl | dh | (rl ^ rh)
+                                                 : (mask & ~lom) ? dh : dl;
+    e.enc = enc_of_diff(df);
+    e.encl = enc_of_diff(dl);
+    e.ench = enc_of_diff(dh);
     e.d = mask != all;
     e.fs = half && !e.d && e.enc == 0xfu;
     if (e.d) {

@@ -9,14 +9,23 @@ static uint32_t lane_mask(unsigned W)
     return W >= 32 ? 0xffffffffu : ((1u << W) - 1u);
 }
 
-/* Byte b of lane value v taken from the base when enc covers byte b. */
-static uint32_t rebuild(uint32_t arr, uint32_t base, unsigned enc)
+/* The bytes enc takes from the base (bit b of enc: byte b). */
+static uint32_t keep_mask(unsigned enc)
 {
     uint32_t keep = 0;
     for (unsigned b = 0; b < 4; b++)
         if (enc >> b & 1u)
             keep |= 0xffu << (8 * b);
-    return (base & keep) | (arr & ~keep);
+    return keep;
+}
+
+/* Lanes lo..hi-1 rebuilt: the bytes of keep from the base, the rest from
+ * the arrays. */
+static void rebuild(uint32_t *data, const uint32_t *arr, unsigned lo, unsigned hi,
+                    uint32_t base, uint32_t keep)
+{
+    for (unsigned l = lo; l < hi; l++)
+        data[l] = (base & keep) | (arr[l] & ~keep);
 }
 
 enum rvc_class rvc_decompress(unsigned W, const struct rvc_decomp_in *in,
@@ -36,9 +45,8 @@ enum rvc_class rvc_decompress(unsigned W, const struct rvc_decomp_in *in,
         if (enc == 0xfu && ((in->bvr_i[0] ^ in->mask_i[0]) & all) == 0)
             c = RVC_CLS_DIV_SCALAR;
     } else if (half) {
-        for (unsigned l = 0; l < W; l++)
-            data[l] = l < W / 2 ? rebuild(in->arr_i[l], in->bvr_i[0], encl)
-                                : rebuild(in->arr_i[l], in->bvrh_i[0], ench);
+        rebuild(data, in->arr_i, 0, W / 2, in->bvr_i[0], keep_mask(encl));
+        rebuild(data, in->arr_i, W / 2, W, in->bvrh_i[0], keep_mask(ench));
         r = ((~ench & 0xfu) << 4) | (~encl & 0xfu);
         h = (unsigned)(ench == 0xfu) << 1 | (unsigned)(encl == 0xfu);
         if (in->fs_i[0] & 1u)
@@ -46,8 +54,7 @@ enum rvc_class rvc_decompress(unsigned W, const struct rvc_decomp_in *in,
         else if (h)
             c = RVC_CLS_HALF_SCALAR;
     } else {
-        for (unsigned l = 0; l < W; l++)
-            data[l] = rebuild(in->arr_i[l], in->bvr_i[0], enc);
+        rebuild(data, in->arr_i, 0, W, in->bvr_i[0], keep_mask(enc));
         r = ((~enc & 0xfu) << 4) | (~enc & 0xfu);
         if (enc == 0xfu)
             c = RVC_CLS_SCALAR;
