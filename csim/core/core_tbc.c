@@ -348,6 +348,21 @@ static void where_of(const struct core_sm *sm, unsigned ci, const char *what,
              (uint32_t)pc < f->ninsts ? f->insts[pc].line : f->line, sm->id);
 }
 
+/* A block report's "CTA (x,y,z) ... at pc N" of where_of, formatted only
+ * when a report is written (cosim_where). */
+struct where_ctx {
+    const struct core_sm *sm;
+    unsigned ci;
+    const char *what;
+    int32_t pc;
+};
+
+static void where_text(const void *ctx, char *buf, size_t n)
+{
+    const struct where_ctx *x = ctx;
+    where_of(x->sm, x->ci, x->what, x->pc, buf, n);
+}
+
 /* The WCU's compacted warps must hold every thread of the rows it
  * compacts exactly once, each in its physical lane (a check of whatever
  * backend answered: a wrong warp would silently change the run). */
@@ -466,13 +481,14 @@ static int form(struct core_sm *sm, unsigned ci, unsigned slot, uint64_t now,
         }
     }
     uint32_t umask = (uint32_t)(((uint64_t)1 << nw) - 1) & ~brows;
-    char where[200];
-    where_of(sm, ci, "compaction point", e->npc, where, sizeof where);
+    struct where_ctx wx = { sm, ci, "compaction point", e->npc };
+    struct cosim_where wh = { where_text, &wx };
     struct core_cblk_form f;
-    if (core_cblk_wcu_load(&t->blk, now, mask, umask, where, &f) != 0)
+    if (core_cblk_wcu_load(&t->blk, now, mask, umask, &wh, &f) != 0)
         return -1;
     if (!wcu_partition_ok(&f, mask, umask, nw)) {
-        char m[400];
+        char m[400], where[200];
+        where_of(sm, ci, "compaction point", e->npc, where, sizeof where);
         snprintf(m, sizeof m, "WCU MODEL ERROR: %s: the compacted warps do not hold "
                  "each thread of the compacted warps' rows exactly once (%s backend)",
                  where, cosim_backend_name(t->blk.wcu->backend));
@@ -760,10 +776,10 @@ static int capri_branch(struct core_sm *sm, unsigned slot, unsigned ci, int32_t 
     uint32_t pos = t->w[slot].pos;
     bool div = tpos && tpos != pos, want = !div;
     if (div) {
-        char where[200];
         bool hit, stall;
-        where_of(sm, ci, "branch", pc, where, sizeof where);
-        if (core_cblk_lookup(&t->blk, now, (uint32_t)pc, where, &hit, &stall,
+        struct where_ctx wx = { sm, ci, "branch", pc };
+        struct cosim_where wh = { where_text, &wx };
+        if (core_cblk_lookup(&t->blk, now, (uint32_t)pc, &wh, &hit, &stall,
                              &tc->capt_idx) != 0)
             return -1;
         t->st.lookups++;

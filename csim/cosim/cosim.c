@@ -378,12 +378,14 @@ static int step_edge(struct cosim_inst *ci, const void *in, void *out,
                      const struct cosim_where *where)
 {
     const struct cosim_desc *d = ci->d;
-    unsigned slot = ci->hpos;
-    ci->hpos = (ci->hpos + 1) % COSIM_HIST;
-    if (ci->nhist < COSIM_HIST)
-        ci->nhist++;
-    memcpy(ci->hist[slot], in, d->in_size);
-    ci->hist_edge[slot] = ci->edge;
+    if (ci->backend != COSIM_BE_C) {  /* only a mismatch report reads it */
+        unsigned slot = ci->hpos;
+        ci->hpos = (ci->hpos + 1) % COSIM_HIST;
+        if (ci->nhist < COSIM_HIST)
+            ci->nhist++;
+        memcpy(ci->hist[slot], in, d->in_size);
+        ci->hist_edge[slot] = ci->edge;
+    }
     int rc = 0;
     unsigned char rout[COSIM_IO_MAX];
     switch (ci->backend) {
