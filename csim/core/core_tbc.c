@@ -219,18 +219,35 @@ static uint64_t home_slots(const struct core_tbc_cta *tc, uint32_t h)
     return s;
 }
 
-/* Home-warp slots (bit per slot) of slot's current compacted warp. */
-static uint64_t cur_homes(struct core_sm *sm, unsigned slot)
+/* Brings the home-warp cache of slot's compacted warp up to date (one
+ * pass over its positions) and returns it. */
+static const struct core_tbc_warp *cur_cache(struct core_sm *sm, unsigned slot)
 {
     struct core_tbc_warp *cw = &sm->tbc.w[slot];
     int32_t ci = sm->w[slot].cta;
     if (!cw->hvalid || cw->hpos != cw->pos || cw->hcta != ci) {
-        cw->hslots = home_slots(&sm->tbc.cta[ci], homes_of(cw));
+        uint32_t hs = 0;
+        TBC_EACH(cw->pos, p) {
+            uint32_t wi = cw->wid[p];
+            if (!(hs >> wi & 1))
+                cw->hl[wi] = cw->hp[wi] = 0;
+            hs |= 1u << wi;
+            cw->hl[wi] |= 1u << cw->lane[p];
+            cw->hp[wi] |= 1u << p;
+        }
+        cw->hs = hs;
+        cw->hslots = home_slots(&sm->tbc.cta[ci], hs);
         cw->hpos = cw->pos;
         cw->hcta = ci;
         cw->hvalid = 1;
     }
-    return cw->hslots;
+    return cw;
+}
+
+/* Home-warp slots (bit per slot) of slot's current compacted warp. */
+static uint64_t cur_homes(struct core_sm *sm, unsigned slot)
+{
+    return cur_cache(sm, slot)->hslots;
 }
 
 uint64_t core_tbc_homes(const struct core_sm *sm, unsigned slot)
@@ -811,16 +828,10 @@ int core_tbc_step(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *don
     const struct ptx_func *f = sm->k->f;
     int32_t pc = cw->pc;
     const struct ptx_inst *in = &f->insts[pc];
-    /* the lanes of each home warp, in one pass over the positions */
-    uint32_t hs = 0, hl[32];
-    TBC_EACH(cw->pos, p) {
-        uint32_t wi = cw->wid[p];
-        if (!(hs >> wi & 1))
-            hl[wi] = 0;
-        hs |= 1u << wi;
-        hl[wi] |= 1u << cw->lane[p];
-    }
-    t->last_homes[slot] = home_slots(tc, hs);
+    /* the lanes and positions of each home warp (cached per pos) */
+    (void)cur_cache(sm, slot);
+    const uint32_t hs = cw->hs, *hl = cw->hl, *hp = cw->hp;
+    t->last_homes[slot] = cw->hslots;
     t->st.issued++;
     t->st.issued_active += cw->pos != 0;
     t->st.thread_insts += popc(cw->pos);
@@ -841,9 +852,23 @@ int core_tbc_step(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *don
             m.access_bytes = r->access_bytes;
             m.is_store = r->is_store;
         }
-        /* each position from its home warp's result */
+        /* each position from its home warp's result; without a memory
+         * access (access_bytes 0) no address is read, so only the masks
+         * are gathered, a home warp at a time where all its lanes ran */
         m.active = 0;
-        EXEC_FOR_EACH_LANE(cw->pos, p, {
+        uint32_t slow = cw->pos;
+        if (!m.access_bytes) {
+            slow = 0;
+            TBC_EACH(hs, wi) {
+                const struct exec_result *r = &sm->w[tc->home[wi]].sw.res;
+                if ((r->active & hl[wi]) == hl[wi] && !(r->gen_shared & hl[wi]) &&
+                    !(r->gen_local & hl[wi]))
+                    m.active |= hp[wi];
+                else
+                    slow |= hp[wi];
+            }
+        }
+        EXEC_FOR_EACH_LANE(slow, p, {
             const struct exec_result *r = &sm->w[tc->home[cw->wid[p]]].sw.res;
             unsigned l = cw->lane[p];
             if (!(r->active >> l & 1))
@@ -857,7 +882,8 @@ int core_tbc_step(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *don
          * is unset, as it is for any warp's inactive lanes */
         struct exec_result *res = &sm->w[slot].sw.res;
         memcpy(res, &m, offsetof(struct exec_result, addr));
-        EXEC_FOR_EACH_LANE(m.active, p, { res->addr[p] = m.addr[p]; });
+        if (m.access_bytes)
+            EXEC_FOR_EACH_LANE(m.active, p, { res->addr[p] = m.addr[p]; });
         return advance(sm, slot, pc + 1, now, done);
     }
     count_control(sm, tc, cw, pc);

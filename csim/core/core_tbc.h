@@ -35,12 +35,15 @@ struct core_tbc_warp {
     uint8_t ahead;
     uint8_t waiting;
     int32_t ahead_rpc;          /* reconvergence pc of the branch bypassed */
-    /* cache of the home-warp slots of (pos, wid) in CTA slot hcta (the
-     * scoreboard check asks it per cycle); place() invalidates it */
+    /* cache of the home warps of (pos, wid, lane) in CTA slot hcta (the
+     * scoreboard check asks it per cycle, each issue walks them); place()
+     * invalidates it */
     uint8_t hvalid;
     int32_t hcta;
     uint32_t hpos;
-    uint64_t hslots;
+    uint64_t hslots;            /* their warp slots, a bit per slot        */
+    uint32_t hs;                /* their warp ids in the CTA, a bit per id */
+    uint32_t hl[32], hp[32];    /* [wi in hs]: its lanes, its positions    */
 };
 
 /* capri: threads that bypassed compaction at a branch and keep their warp
