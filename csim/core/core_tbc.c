@@ -102,7 +102,9 @@ void core_tbc_kernel(struct core_tbc *t, const struct ptx_func *f,
     if (t->scheme == CORE_TBC_NONE)
         return;
     core_cblk_kernel(&t->blk, f->name, now);
+    t->acct_dirty = t->acct_sum = 0;
     for (unsigned i = 0; i < t->ncta; i++) {
+        t->cta[i].acct_wait = 0;
         t->cta[i].nbyp = 0;
         t->cta[i].pred_stall = t->cta[i].pred_bypass = 0;
     }
@@ -155,11 +157,20 @@ static void place(struct core_sm *sm, unsigned slot, int32_t pc, uint32_t pos,
         sm->next_try = ready;
 }
 
+/* CTA slot ci's stack or formed count may change: the accounting looks
+ * at it again. */
+static void acct_touch(struct core_tbc *t, unsigned ci)
+{
+    if (ci < 64)
+        t->acct_dirty |= 1ull << ci;
+}
+
 void core_tbc_launch(struct core_sm *sm, unsigned ci, uint64_t now)
 {
     struct core_tbc *t = &sm->tbc;
     if (!t->active)
         return;
+    acct_touch(t, ci);
     struct core_tbc_cta *tc = &t->cta[ci];
     uint32_t valid[SIMT_CTA_MAX_W] = { 0 };
     uint32_t nw = sm->k->nwarps;
@@ -827,6 +838,7 @@ int core_tbc_step(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *don
     struct core_tbc_cta *tc = &t->cta[ci];
     const struct ptx_func *f = sm->k->f;
     int32_t pc = cw->pc;
+    acct_touch(t, ci);
     const struct ptx_inst *in = &f->insts[pc];
     /* the lanes and positions of each home warp (cached per pos) */
     (void)cur_cache(sm, slot);
@@ -1069,8 +1081,22 @@ void core_tbc_account(struct core_sm *sm, uint64_t now)
         return;
     uint64_t n = now - t->last_acct, waiting = 0;
     /* warps of the top entry that reached its compaction point while
-     * others still run, and warps the WCU has not handed over yet */
-    for (unsigned ci = 0; ci < sm->ncta_slots; ci++) {
+     * others still run, and warps the WCU has not handed over yet (a
+     * CTA's figure changes only in its launch and its warps' issues) */
+    uint64_t dirty = t->ncta > 64 ? ~0ull : t->acct_dirty;
+    for (uint64_t m = dirty; m; m &= m - 1) {
+        unsigned ci = (unsigned)__builtin_ctzll(m);
+        if (ci >= t->ncta)
+            break;
+        struct core_tbc_cta *tc = &t->cta[ci];
+        const struct simt_cta_entry *e = sm->cta[ci].used ? simt_cta_top(&tc->st) : NULL;
+        uint32_t wt = e && tc->formed > e->wcnt ? tc->formed - e->wcnt : 0;
+        t->acct_sum = t->acct_sum - tc->acct_wait + wt;
+        tc->acct_wait = wt;
+    }
+    t->acct_dirty = 0;
+    waiting = t->acct_sum;
+    for (unsigned ci = 64; ci < t->ncta; ci++) {   /* past the dirty mask */
         const struct simt_cta_entry *e =
             sm->cta[ci].used ? simt_cta_top(&t->cta[ci].st) : NULL;
         if (e && t->cta[ci].formed > e->wcnt)
