@@ -26,6 +26,11 @@ struct Handle {
     const ls_port *ports = nullptr;
     int nports = 0;
     uint64_t t = 0;
+    // the inputs last driven (the model keeps its input ports between
+    // evals, so an edge with the same inputs needs no drive)
+    unsigned char last_in[1024];
+    std::size_t in_size = 0;
+    bool have_last = false;
 };
 
 inline uint64_t lowmask(unsigned b) { return b >= 64 ? ~0ull : ((1ull << b) - 1); }
@@ -129,6 +134,10 @@ extern "C" void *BLK_FN(_vl_new)(const ls_port *ports, int nports, int nplus,
     h->top.reset(new Vtop{h->ctx.get(), "top"});
     h->ports = ports;
     h->nports = nports;
+    for (int i = 0; i < nports; i++)
+        if (!ports[i].is_out && ports[i].off + ports[i].max_count * 4 > h->in_size)
+            h->in_size = ports[i].off + ports[i].max_count * 4;
+    if (h->in_size > sizeof h->last_in) h->in_size = 0;  // never skip a drive
     h->top->clk_i = 0;
     h->top->rst_ni = 0;
     h->top->eval();
@@ -139,6 +148,7 @@ extern "C" void BLK_FN(_vl_reset)(void *vh) {
     Handle *h = static_cast<Handle *>(vh);
     static const unsigned char zero[1024] = {0};
     drive(h, zero);
+    h->have_last = false;
     h->top->rst_ni = 0;
     h->top->clk_i = 0;
     eval_dump(h);
@@ -149,7 +159,13 @@ extern "C" void BLK_FN(_vl_reset)(void *vh) {
 
 extern "C" void BLK_FN(_vl_step)(void *vh, const void *in, void *out) {
     Handle *h = static_cast<Handle *>(vh);
-    drive(h, in);
+    if (!h->have_last || !h->in_size || std::memcmp(h->last_in, in, h->in_size) != 0) {
+        drive(h, in);
+        if (h->in_size) {
+            std::memcpy(h->last_in, in, h->in_size);
+            h->have_last = true;
+        }
+    }
     // a waveform (replay) keeps both clock levels
     if (!h->tfp && h->top->clk_i && FastEdge<Vtop___024root>::arm(h->top->rootp)) {
         h->top->eval();
