@@ -136,6 +136,21 @@ void wcu_outputs(const struct wcu_state *s, struct wcu_out *out)
     fill_outputs(s, out, any, multi);
 }
 
+bool wcu_idle_fixed(const struct wcu_state *s)
+{
+    uint32_t any = 0;
+    for (unsigned w = 0; w < s->cfg.NW; w++)
+        any |= s->rem[w];
+    /* out_lanes 0 means out_wid is all 0 (wcu_step writes 0 to every lane
+     * not taken), which an idle edge writes again */
+    return !any && !s->out_valid && !s->out_done && !s->out_lanes && !s->eval_valid;
+}
+
+void wcu_idle_edges(struct wcu_state *s, uint64_t n)
+{
+    s->st.cycles += n;
+}
+
 void wcu_step(struct wcu_state *s, const struct wcu_in *in,
               struct wcu_out *out)
 {
