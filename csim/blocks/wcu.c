@@ -70,16 +70,17 @@ static void vcount_add(uint32_t *plane, uint32_t v)
     }
 }
 
+/* The largest count over lanes 0..w-1: bit by bit from the top, keeping
+ * the lanes whose count has every bit found so far. */
 static unsigned vcount_max(const uint32_t *plane, unsigned w)
 {
     unsigned mx = 0;
-    for (unsigned l = 0; l < w; l++) {
-        unsigned c = 0;
-        for (unsigned b = 0; b < 6; b++)
-            c |= ((plane[b] >> l) & 1u) << b;
-        if (c > mx)
-            mx = c;
-    }
+    uint32_t cand = lane_mask(w);
+    for (unsigned b = 6; b-- > 0;)
+        if (cand & plane[b]) {
+            mx |= 1u << b;
+            cand &= plane[b];
+        }
     return mx;
 }
 
@@ -105,6 +106,26 @@ struct wcu_eval wcu_evaluate(const struct wcu_cfg *cfg, const uint32_t *mask,
     return e;
 }
 
+/* The output ports from the registers; any / multi: the OR of rem and
+ * the lanes that more than one warp still holds. */
+static void fill_outputs(const struct wcu_state *s, struct wcu_out *out,
+                         uint32_t any, uint32_t multi)
+{
+    /* every field is written (no memset on each edge's path) */
+    _Static_assert(sizeof(struct wcu_out) == (9 + WCU_MAX_W) * sizeof(uint32_t),
+                   "wcu_out has a port fill_outputs does not write");
+    out->ready_o[0] = multi == 0;
+    out->busy_o[0] = any != 0;
+    out->out_valid_o[0] = s->out_valid;
+    out->out_done_o[0] = s->out_done;
+    out->out_lanes_o[0] = s->out_lanes;
+    memcpy(out->out_wid_o, s->out_wid, sizeof out->out_wid_o);
+    out->eval_valid_o[0] = s->eval_valid;
+    out->nw_min_o[0] = s->nw_min;
+    out->nw_nocomp_o[0] = s->nw_nocomp;
+    out->adequate_o[0] = s->adequate;
+}
+
 void wcu_outputs(const struct wcu_state *s, struct wcu_out *out)
 {
     uint32_t any = 0, multi = 0;
@@ -112,18 +133,22 @@ void wcu_outputs(const struct wcu_state *s, struct wcu_out *out)
         multi |= any & s->rem[w];
         any |= s->rem[w];
     }
-    memset(out, 0, sizeof *out);
-    out->ready_o[0] = multi == 0;
-    out->busy_o[0] = any != 0;
-    out->out_valid_o[0] = s->out_valid;
-    out->out_done_o[0] = s->out_done;
-    out->out_lanes_o[0] = s->out_lanes;
-    for (unsigned l = 0; l < s->cfg.W; l++)
-        out->out_wid_o[l] = s->out_wid[l];
-    out->eval_valid_o[0] = s->eval_valid;
-    out->nw_min_o[0] = s->nw_min;
-    out->nw_nocomp_o[0] = s->nw_nocomp;
-    out->adequate_o[0] = s->adequate;
+    fill_outputs(s, out, any, multi);
+}
+
+bool wcu_idle_fixed(const struct wcu_state *s)
+{
+    uint32_t any = 0;
+    for (unsigned w = 0; w < s->cfg.NW; w++)
+        any |= s->rem[w];
+    /* out_lanes 0 means out_wid is all 0 (wcu_step writes 0 to every lane
+     * not taken), which an idle edge writes again */
+    return !any && !s->out_valid && !s->out_done && !s->out_lanes && !s->eval_valid;
+}
+
+void wcu_idle_edges(struct wcu_state *s, uint64_t n)
+{
+    s->st.cycles += n;
 }
 
 void wcu_step(struct wcu_state *s, const struct wcu_in *in,
@@ -131,17 +156,25 @@ void wcu_step(struct wcu_state *s, const struct wcu_in *in,
 {
     const struct wcu_cfg *c = &s->cfg;
     uint32_t lm = lane_mask(c->W);
-    uint32_t taken = 0, left = 0;
-    uint32_t wid[WCU_MAX_W] = { 0 };
+    uint32_t taken = 0, left = 0, any = 0, multi = 0;
 
-    /* Per-lane priority encoders: lowest remaining warp wins each lane. */
-    for (unsigned w = 0; w < c->NW; w++) {
-        uint32_t p = s->rem[w] & ~taken;
-        taken |= p;
-        for (uint32_t b = p; b; b &= b - 1u)
-            wid[__builtin_ctz(b)] = w;
-        s->rem[w] &= ~p;
-        left |= s->rem[w];
+    /* Per-lane priority encoders: lowest remaining warp wins each lane
+     * (out_wid holds 0 in every lane not taken, so an edge with nothing
+     * remaining leaves it as it is once it is clear). */
+    for (unsigned w = 0; w < c->NW; w++)
+        any |= s->rem[w];
+    if (any || s->out_lanes) {
+        uint32_t wid[WCU_MAX_W] = { 0 };
+        for (unsigned w = 0; w < c->NW; w++) {
+            uint32_t p = s->rem[w] & ~taken;
+            taken |= p;
+            for (uint32_t b = p; b; b &= b - 1u)
+                wid[__builtin_ctz(b)] = w;
+            s->rem[w] &= ~p;
+            multi |= left & s->rem[w];
+            left |= s->rem[w];
+        }
+        memcpy(s->out_wid, wid, sizeof s->out_wid);
     }
     bool emit = taken != 0;
     bool accept = (in->load_i[0] & 1u) && left == 0;
@@ -150,7 +183,6 @@ void wcu_step(struct wcu_state *s, const struct wcu_in *in,
     s->out_valid = emit;
     s->out_done = emit && left == 0;
     s->out_lanes = taken;
-    memcpy(s->out_wid, wid, sizeof s->out_wid);
     if (emit) {
         s->st.warps_out++;
         s->st.threads_out += popcount32(taken);
@@ -162,6 +194,8 @@ void wcu_step(struct wcu_state *s, const struct wcu_in *in,
         for (unsigned w = 0; w < c->NW; w++) {
             mask[w] = in->mask_i[w] & lm;
             s->rem[w] = (um >> w) & 1u ? mask[w] : 0;
+            multi |= left & s->rem[w];
+            left |= s->rem[w];
         }
         struct wcu_eval e = wcu_evaluate(c, mask, um);
         s->nw_min = e.nw_min;
@@ -178,5 +212,5 @@ void wcu_step(struct wcu_state *s, const struct wcu_in *in,
         s->st.loads_dropped++;
     }
     if (out)
-        wcu_outputs(s, out);
+        fill_outputs(s, out, left, multi);
 }

@@ -78,6 +78,14 @@ void wcu_reset(struct wcu_state *s);
 void wcu_step(struct wcu_state *s, const struct wcu_in *in,
               struct wcu_out *out);
 
+/* True when an edge with idle inputs (load_i 0) changes no register of s:
+ * nothing remains and every pulse and out_lanes are low. */
+bool wcu_idle_fixed(const struct wcu_state *s);
+
+/* n edges with idle inputs from a state where wcu_idle_fixed holds: the
+ * same registers and statistics as n wcu_step calls. */
+void wcu_idle_edges(struct wcu_state *s, uint64_t n);
+
 /* Output ports as the registers of s drive them now (no edge). */
 void wcu_outputs(const struct wcu_state *s, struct wcu_out *out);
 

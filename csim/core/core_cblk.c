@@ -106,8 +106,47 @@ static int catch_up(struct core_cblk *u, struct cosim_inst *b, uint64_t cyc)
     return 0;
 }
 
+/* What one WCU or CAPT edge does, described only for a mismatch report
+ * (the description is on every edge's path, a report is rare). */
+struct edge_desc {
+    const struct core_cblk *u;
+    uint64_t cyc;                   /* GPU cycle of the edge                */
+    int kind;                       /* EDGE_*                               */
+    unsigned k;                     /* compacted warp number (EDGE_WARP)    */
+    const struct cosim_where *of;   /* the compaction point or branch       */
+    bool upd;                       /* a CAPT update rides on the edge      */
+    struct core_cblk_upd q;         /* ... this one                         */
+};
+enum { EDGE_NONE, EDGE_LOAD, EDGE_WARP, EDGE_LOOKUP };
+
+static void edge_text(const void *ctx, char *buf, size_t n)
+{
+    const struct edge_desc *d = ctx;
+    const char *kn = d->u->kernel ? d->u->kernel : "?";
+    char of[200] = "", w[320] = "";
+    if (d->of && d->of->fn)
+        d->of->fn(d->of->ctx, of, sizeof of);
+    if (d->kind == EDGE_LOAD)
+        snprintf(w, sizeof w, "kernel %s, GPU cycle %llu, load of %s", kn,
+                 (unsigned long long)d->cyc, of);
+    else if (d->kind == EDGE_WARP)
+        snprintf(w, sizeof w, "kernel %s, GPU cycle %llu, compacted warp %u of %s",
+                 kn, (unsigned long long)d->cyc, d->k, of);
+    else if (d->kind == EDGE_LOOKUP)
+        snprintf(w, sizeof w, "kernel %s, GPU cycle %llu, lookup of %s", kn,
+                 (unsigned long long)d->cyc, of);
+    if (d->upd) {
+        size_t l = strlen(w);
+        snprintf(w + l, sizeof w - l, "%skernel %s, GPU cycle %llu, adequacy update "
+                 "of the branch at pc %u, entry %u (%s)", l ? "; " : "", kn,
+                 (unsigned long long)d->cyc, d->q.pc, d->q.idx,
+                 d->q.adequate ? "adequate" : "not adequate");
+    }
+    snprintf(buf, n, "%s", w);
+}
+
 int core_cblk_wcu_load(struct core_cblk *u, uint64_t now, const uint32_t *mask,
-                       uint32_t umask, const char *where,
+                       uint32_t umask, const struct cosim_where *where,
                        struct core_cblk_form *f)
 {
     struct cosim_inst *b = u->wcu;
@@ -123,10 +162,9 @@ int core_cblk_wcu_load(struct core_cblk *u, uint64_t now, const uint32_t *mask,
     memcpy(in.mask_i, mask, sizeof in.mask_i);
     in.umask_i[0] = umask;
     f->load_at = u->t0 + b->edge;
-    char w[320];
-    snprintf(w, sizeof w, "kernel %s, GPU cycle %llu, load of %s",
-             u->kernel ? u->kernel : "?", (unsigned long long)f->load_at, where);
-    if (cosim_step(b, &in, &o, w))
+    struct edge_desc d = { .u = u, .cyc = f->load_at, .kind = EDGE_LOAD, .of = where };
+    struct cosim_where w = { edge_text, &d };
+    if (cosim_step_lazy(b, &in, &o, &w))
         return fail(u, LS_ERR_COSIM, b->report);
     if (!o.eval_valid_o[0])
         return fail(u, LS_ERR_COSIM, "wcu: a load was not accepted (ready_o)");
@@ -134,11 +172,12 @@ int core_cblk_wcu_load(struct core_cblk *u, uint64_t now, const uint32_t *mask,
     f->nw_nocomp = o.nw_nocomp_o[0];
     f->adequate = o.adequate_o[0] != 0;
     memset(&in, 0, sizeof in);
+    d.kind = EDGE_WARP;
     while (o.busy_o[0] && f->k < 32) {
         uint64_t cyc = u->t0 + b->edge;
-        snprintf(w, sizeof w, "kernel %s, GPU cycle %llu, compacted warp %u of %s",
-                 u->kernel ? u->kernel : "?", (unsigned long long)cyc, f->k, where);
-        if (cosim_step(b, &in, &o, w))
+        d.cyc = cyc;
+        d.k = f->k;
+        if (cosim_step_lazy(b, &in, &o, &w))
             return fail(u, LS_ERR_COSIM, b->report);
         if (!o.out_valid_o[0])
             break;
@@ -155,19 +194,18 @@ int core_cblk_wcu_load(struct core_cblk *u, uint64_t now, const uint32_t *mask,
 
 /* One CAPT edge at the block's next edge: the head update if it is due,
  * and a lookup when look (answer in *o). */
-static int capt_edge(struct core_cblk *u, bool look, uint32_t pc, const char *where,
-                     struct capt_out *o)
+static int capt_edge(struct core_cblk *u, bool look, uint32_t pc,
+                     const struct cosim_where *where, struct capt_out *o)
 {
     struct cosim_inst *b = u->capt;
     uint64_t cyc = u->t0 + b->edge;
     struct capt_in in;
     memset(&in, 0, sizeof in);
-    char w[320] = "";
+    struct edge_desc d = { .u = u, .cyc = cyc, .kind = EDGE_NONE, .of = where };
     if (look) {
         in.lookup_valid_i[0] = 1;
         in.lookup_pc_i[0] = pc;
-        snprintf(w, sizeof w, "kernel %s, GPU cycle %llu, lookup of %s",
-                 u->kernel ? u->kernel : "?", (unsigned long long)cyc, where);
+        d.kind = EDGE_LOOKUP;
     }
     if (u->un && u->uq[u->uhead].at <= cyc) {
         const struct core_cblk_upd *q = &u->uq[u->uhead];
@@ -175,15 +213,13 @@ static int capt_edge(struct core_cblk *u, bool look, uint32_t pc, const char *wh
         in.update_pc_i[0] = q->pc;
         in.update_idx_i[0] = q->idx;
         in.update_adequate_i[0] = q->adequate;
-        size_t l = strlen(w);
-        snprintf(w + l, sizeof w - l, "%skernel %s, GPU cycle %llu, adequacy update "
-                 "of the branch at pc %u, entry %u (%s)", l ? "; " : "",
-                 u->kernel ? u->kernel : "?", (unsigned long long)cyc, q->pc, q->idx,
-                 q->adequate ? "adequate" : "not adequate");
+        d.upd = true;
+        d.q = *q;
         u->uhead = (u->uhead + 1) % u->ucap;
         u->un--;
     }
-    if (cosim_step(b, &in, o, w))
+    struct cosim_where w = { edge_text, &d };
+    if (cosim_step_lazy(b, &in, o, &w))
         return fail(u, LS_ERR_COSIM, b->report);
     return 0;
 }
@@ -193,14 +229,15 @@ static int capt_drain(struct core_cblk *u, uint64_t upto)
 {
     struct capt_out o;
     while (u->un && u->uq[u->uhead].at <= upto) {
-        if (catch_up(u, u->capt, u->uq[u->uhead].at) || capt_edge(u, false, 0, "", &o))
+        if (catch_up(u, u->capt, u->uq[u->uhead].at) || capt_edge(u, false, 0, NULL, &o))
             return LS_ERR_COSIM;
     }
     return 0;
 }
 
 int core_cblk_lookup(struct core_cblk *u, uint64_t now, uint32_t pc,
-                     const char *where, bool *hit, bool *stall, uint32_t *idx)
+                     const struct cosim_where *where, bool *hit, bool *stall,
+                     uint32_t *idx)
 {
     *hit = false;
     *stall = true;
@@ -260,7 +297,7 @@ int core_cblk_finish(struct core_cblk *u, uint64_t end)
         struct capt_out o;
         while (u->un)
             if (catch_up(u, u->capt, u->uq[u->uhead].at) ||
-                capt_edge(u, false, 0, "", &o))
+                capt_edge(u, false, 0, NULL, &o))
                 return LS_ERR_COSIM;
     }
     if (u->wcu && catch_up(u, u->wcu, end))

@@ -23,6 +23,8 @@
 #include <stdint.h>
 #include "lockstep.h"
 
+struct cosim_where;
+
 struct cosim_inst;
 struct cosim_env;
 struct wcu_cfg;
@@ -76,15 +78,18 @@ void core_cblk_kernel(struct core_cblk *u, const char *kernel, uint64_t now);
 /* Loads CTA-wide mask (mask[w] bit l: warp w, physical lane l) with UMask
  * umask at the first WCU edge at or after cycle now and steps the edges
  * of its compacted warps into *f. where names the compaction point for a
- * report. Returns 0, or LS_ERR_COSIM with u->why. */
+ * report (formatted only when one is written). Returns 0, or LS_ERR_COSIM
+ * with u->why. */
 int core_cblk_wcu_load(struct core_cblk *u, uint64_t now, const uint32_t *mask,
-                       uint32_t umask, const char *where,
+                       uint32_t umask, const struct cosim_where *where,
                        struct core_cblk_form *f);
 /* Looks branch pc up in the CAPT at the first edge at or after now;
- * *hit / *stall / *idx are pred_hit_o / pred_stall_o / pred_idx_o.
- * Returns 0, or LS_ERR_COSIM with u->why. */
+ * *hit / *stall / *idx are pred_hit_o / pred_stall_o / pred_idx_o; where
+ * names the branch for a report (formatted only then). Returns 0, or
+ * LS_ERR_COSIM with u->why. */
 int core_cblk_lookup(struct core_cblk *u, uint64_t now, uint32_t pc,
-                     const char *where, bool *hit, bool *stall, uint32_t *idx);
+                     const struct cosim_where *where, bool *hit, bool *stall,
+                     uint32_t *idx);
 /* Queues the CAPT update of branch pc in entry idx (the one its lookup
  * returned) for the edge of cycle at (or the first free one after it).
  * Returns 0 or LS_ERR_NOMEM with u->why. */

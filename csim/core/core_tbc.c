@@ -102,7 +102,9 @@ void core_tbc_kernel(struct core_tbc *t, const struct ptx_func *f,
     if (t->scheme == CORE_TBC_NONE)
         return;
     core_cblk_kernel(&t->blk, f->name, now);
+    t->acct_dirty = t->acct_sum = 0;
     for (unsigned i = 0; i < t->ncta; i++) {
+        t->cta[i].acct_wait = 0;
         t->cta[i].nbyp = 0;
         t->cta[i].pred_stall = t->cta[i].pred_bypass = 0;
     }
@@ -155,11 +157,20 @@ static void place(struct core_sm *sm, unsigned slot, int32_t pc, uint32_t pos,
         sm->next_try = ready;
 }
 
+/* CTA slot ci's stack or formed count may change: the accounting looks
+ * at it again. */
+static void acct_touch(struct core_tbc *t, unsigned ci)
+{
+    if (ci < 64)
+        t->acct_dirty |= 1ull << ci;
+}
+
 void core_tbc_launch(struct core_sm *sm, unsigned ci, uint64_t now)
 {
     struct core_tbc *t = &sm->tbc;
     if (!t->active)
         return;
+    acct_touch(t, ci);
     struct core_tbc_cta *tc = &t->cta[ci];
     uint32_t valid[SIMT_CTA_MAX_W] = { 0 };
     uint32_t nw = sm->k->nwarps;
@@ -219,18 +230,35 @@ static uint64_t home_slots(const struct core_tbc_cta *tc, uint32_t h)
     return s;
 }
 
-/* Home-warp slots (bit per slot) of slot's current compacted warp. */
-static uint64_t cur_homes(struct core_sm *sm, unsigned slot)
+/* Brings the home-warp cache of slot's compacted warp up to date (one
+ * pass over its positions) and returns it. */
+static const struct core_tbc_warp *cur_cache(struct core_sm *sm, unsigned slot)
 {
     struct core_tbc_warp *cw = &sm->tbc.w[slot];
     int32_t ci = sm->w[slot].cta;
     if (!cw->hvalid || cw->hpos != cw->pos || cw->hcta != ci) {
-        cw->hslots = home_slots(&sm->tbc.cta[ci], homes_of(cw));
+        uint32_t hs = 0;
+        TBC_EACH(cw->pos, p) {
+            uint32_t wi = cw->wid[p];
+            if (!(hs >> wi & 1))
+                cw->hl[wi] = cw->hp[wi] = 0;
+            hs |= 1u << wi;
+            cw->hl[wi] |= 1u << cw->lane[p];
+            cw->hp[wi] |= 1u << p;
+        }
+        cw->hs = hs;
+        cw->hslots = home_slots(&sm->tbc.cta[ci], hs);
         cw->hpos = cw->pos;
         cw->hcta = ci;
         cw->hvalid = 1;
     }
-    return cw->hslots;
+    return cw;
+}
+
+/* Home-warp slots (bit per slot) of slot's current compacted warp. */
+static uint64_t cur_homes(struct core_sm *sm, unsigned slot)
+{
+    return cur_cache(sm, slot)->hslots;
 }
 
 uint64_t core_tbc_homes(const struct core_sm *sm, unsigned slot)
@@ -346,6 +374,21 @@ static void where_of(const struct core_sm *sm, unsigned ci, const char *what,
     snprintf(buf, n, "%s of CTA (%u,%u,%u) at pc %d (line %u) on SM %u", what,
              cta->ctaid[0], cta->ctaid[1], cta->ctaid[2], pc,
              (uint32_t)pc < f->ninsts ? f->insts[pc].line : f->line, sm->id);
+}
+
+/* A block report's "CTA (x,y,z) ... at pc N" of where_of, formatted only
+ * when a report is written (cosim_where). */
+struct where_ctx {
+    const struct core_sm *sm;
+    unsigned ci;
+    const char *what;
+    int32_t pc;
+};
+
+static void where_text(const void *ctx, char *buf, size_t n)
+{
+    const struct where_ctx *x = ctx;
+    where_of(x->sm, x->ci, x->what, x->pc, buf, n);
 }
 
 /* The WCU's compacted warps must hold every thread of the rows it
@@ -466,13 +509,14 @@ static int form(struct core_sm *sm, unsigned ci, unsigned slot, uint64_t now,
         }
     }
     uint32_t umask = (uint32_t)(((uint64_t)1 << nw) - 1) & ~brows;
-    char where[200];
-    where_of(sm, ci, "compaction point", e->npc, where, sizeof where);
+    struct where_ctx wx = { sm, ci, "compaction point", e->npc };
+    struct cosim_where wh = { where_text, &wx };
     struct core_cblk_form f;
-    if (core_cblk_wcu_load(&t->blk, now, mask, umask, where, &f) != 0)
+    if (core_cblk_wcu_load(&t->blk, now, mask, umask, &wh, &f) != 0)
         return -1;
     if (!wcu_partition_ok(&f, mask, umask, nw)) {
-        char m[400];
+        char m[400], where[200];
+        where_of(sm, ci, "compaction point", e->npc, where, sizeof where);
         snprintf(m, sizeof m, "WCU MODEL ERROR: %s: the compacted warps do not hold "
                  "each thread of the compacted warps' rows exactly once (%s backend)",
                  where, cosim_backend_name(t->blk.wcu->backend));
@@ -760,10 +804,10 @@ static int capri_branch(struct core_sm *sm, unsigned slot, unsigned ci, int32_t 
     uint32_t pos = t->w[slot].pos;
     bool div = tpos && tpos != pos, want = !div;
     if (div) {
-        char where[200];
         bool hit, stall;
-        where_of(sm, ci, "branch", pc, where, sizeof where);
-        if (core_cblk_lookup(&t->blk, now, (uint32_t)pc, where, &hit, &stall,
+        struct where_ctx wx = { sm, ci, "branch", pc };
+        struct cosim_where wh = { where_text, &wx };
+        if (core_cblk_lookup(&t->blk, now, (uint32_t)pc, &wh, &hit, &stall,
                              &tc->capt_idx) != 0)
             return -1;
         t->st.lookups++;
@@ -794,17 +838,12 @@ int core_tbc_step(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *don
     struct core_tbc_cta *tc = &t->cta[ci];
     const struct ptx_func *f = sm->k->f;
     int32_t pc = cw->pc;
+    acct_touch(t, ci);
     const struct ptx_inst *in = &f->insts[pc];
-    /* the lanes of each home warp, in one pass over the positions */
-    uint32_t hs = 0, hl[32];
-    TBC_EACH(cw->pos, p) {
-        uint32_t wi = cw->wid[p];
-        if (!(hs >> wi & 1))
-            hl[wi] = 0;
-        hs |= 1u << wi;
-        hl[wi] |= 1u << cw->lane[p];
-    }
-    t->last_homes[slot] = home_slots(tc, hs);
+    /* the lanes and positions of each home warp (cached per pos) */
+    (void)cur_cache(sm, slot);
+    const uint32_t hs = cw->hs, *hl = cw->hl, *hp = cw->hp;
+    t->last_homes[slot] = cw->hslots;
     t->st.issued++;
     t->st.issued_active += cw->pos != 0;
     t->st.thread_insts += popc(cw->pos);
@@ -825,9 +864,23 @@ int core_tbc_step(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *don
             m.access_bytes = r->access_bytes;
             m.is_store = r->is_store;
         }
-        /* each position from its home warp's result */
+        /* each position from its home warp's result; without a memory
+         * access (access_bytes 0) no address is read, so only the masks
+         * are gathered, a home warp at a time where all its lanes ran */
         m.active = 0;
-        EXEC_FOR_EACH_LANE(cw->pos, p, {
+        uint32_t slow = cw->pos;
+        if (!m.access_bytes) {
+            slow = 0;
+            TBC_EACH(hs, wi) {
+                const struct exec_result *r = &sm->w[tc->home[wi]].sw.res;
+                if ((r->active & hl[wi]) == hl[wi] && !(r->gen_shared & hl[wi]) &&
+                    !(r->gen_local & hl[wi]))
+                    m.active |= hp[wi];
+                else
+                    slow |= hp[wi];
+            }
+        }
+        EXEC_FOR_EACH_LANE(slow, p, {
             const struct exec_result *r = &sm->w[tc->home[cw->wid[p]]].sw.res;
             unsigned l = cw->lane[p];
             if (!(r->active >> l & 1))
@@ -841,7 +894,8 @@ int core_tbc_step(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *don
          * is unset, as it is for any warp's inactive lanes */
         struct exec_result *res = &sm->w[slot].sw.res;
         memcpy(res, &m, offsetof(struct exec_result, addr));
-        EXEC_FOR_EACH_LANE(m.active, p, { res->addr[p] = m.addr[p]; });
+        if (m.access_bytes)
+            EXEC_FOR_EACH_LANE(m.active, p, { res->addr[p] = m.addr[p]; });
         return advance(sm, slot, pc + 1, now, done);
     }
     count_control(sm, tc, cw, pc);
@@ -1027,8 +1081,22 @@ void core_tbc_account(struct core_sm *sm, uint64_t now)
         return;
     uint64_t n = now - t->last_acct, waiting = 0;
     /* warps of the top entry that reached its compaction point while
-     * others still run, and warps the WCU has not handed over yet */
-    for (unsigned ci = 0; ci < sm->ncta_slots; ci++) {
+     * others still run, and warps the WCU has not handed over yet (a
+     * CTA's figure changes only in its launch and its warps' issues) */
+    uint64_t dirty = t->ncta > 64 ? ~0ull : t->acct_dirty;
+    for (uint64_t m = dirty; m; m &= m - 1) {
+        unsigned ci = (unsigned)__builtin_ctzll(m);
+        if (ci >= t->ncta)
+            break;
+        struct core_tbc_cta *tc = &t->cta[ci];
+        const struct simt_cta_entry *e = sm->cta[ci].used ? simt_cta_top(&tc->st) : NULL;
+        uint32_t wt = e && tc->formed > e->wcnt ? tc->formed - e->wcnt : 0;
+        t->acct_sum = t->acct_sum - tc->acct_wait + wt;
+        tc->acct_wait = wt;
+    }
+    t->acct_dirty = 0;
+    waiting = t->acct_sum;
+    for (unsigned ci = 64; ci < t->ncta; ci++) {   /* past the dirty mask */
         const struct simt_cta_entry *e =
             sm->cta[ci].used ? simt_cta_top(&t->cta[ci].st) : NULL;
         if (e && t->cta[ci].formed > e->wcnt)

@@ -35,12 +35,15 @@ struct core_tbc_warp {
     uint8_t ahead;
     uint8_t waiting;
     int32_t ahead_rpc;          /* reconvergence pc of the branch bypassed */
-    /* cache of the home-warp slots of (pos, wid) in CTA slot hcta (the
-     * scoreboard check asks it per cycle); place() invalidates it */
+    /* cache of the home warps of (pos, wid, lane) in CTA slot hcta (the
+     * scoreboard check asks it per cycle, each issue walks them); place()
+     * invalidates it */
     uint8_t hvalid;
     int32_t hcta;
     uint32_t hpos;
-    uint64_t hslots;
+    uint64_t hslots;            /* their warp slots, a bit per slot        */
+    uint32_t hs;                /* their warp ids in the CTA, a bit per id */
+    uint32_t hl[32], hp[32];    /* [wi in hs]: its lanes, its positions    */
 };
 
 /* capri: threads that bypassed compaction at a branch and keep their warp
@@ -65,6 +68,7 @@ struct core_tbc_cta {
     uint8_t home[SIMT_CTA_MAX_W];       /* slot of home warp w             */
     uint8_t l2p[SIMT_CTA_MAX_W][32];    /* logical -> physical lane (SLP)  */
     uint32_t formed;                    /* warps formed for the top entry  */
+    uint32_t acct_wait;                 /* formed - top wcnt when accounted */
     struct core_tbc_byp byp[CORE_TBC_MAX_BYP];  /* capri bypasses         */
     unsigned nbyp;
     uint32_t pred_stall, pred_bypass;   /* capri predictions at the top
@@ -110,6 +114,12 @@ struct core_tbc {
     uint64_t last_acct;         /* stall accounting: cycles counted up to  */
     uint64_t acct_pend;         /* slots whose ready may be > last_acct:
                                    the only ones the accounting visits    */
+    /* warps formed for CTA tops but not running them, per CTA slot
+     * (cta[].acct_wait) and summed; only the CTAs a launch or an issue
+     * touched since the last accounting (acct_dirty; all of them when
+     * ncta > 64) are looked at again */
+    uint64_t acct_dirty;
+    uint64_t acct_sum;
     struct core_tbc_stats st;
 };
 

@@ -16,6 +16,7 @@
 #ifndef COSIM_H
 #define COSIM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -49,6 +50,12 @@ struct cosim_desc {
     int (*init)(void *st, const void *cfg);
     void (*reset)(void *st);
     void (*step)(void *st, const void *in, void *out);
+    /* NULL, or: an idle edge from st changes no register (idle_fixed), and
+     * idle_edges(st, n) does what n such steps do to st. The C backend
+     * alone then counts the rest of the settling edges without stepping
+     * them (their outputs are not compared; the RTL steps every edge). */
+    bool (*idle_fixed)(const void *st);
+    void (*idle_edges)(void *st, uint64_t n);
     void (*free)(void *st);        /* NULL: the state owns no memory       */
     void (*dims)(const void *cfg, const char *port, unsigned *bits,
                  unsigned *count);

@@ -310,6 +310,9 @@ static void wcu_def(void *cfg)
 
 COSIM_GLUE(wcu)
 
+static bool wcu_idle_fixed_v(const void *st) { return wcu_idle_fixed(st); }
+static void wcu_idle_edges_v(void *st, uint64_t n) { wcu_idle_edges(st, n); }
+
 /* rtl/wcu.v sizes its ports from W and NW (docs/blocks/wcu.md section 3) */
 static void wcu_dims_v(const void *cfg, const char *port, unsigned *bits,
                        unsigned *count)
@@ -361,6 +364,8 @@ static const struct cosim_desc wcu_desc = {
     .init = wcu_init_v,
     .reset = wcu_reset_v,
     .step = wcu_step_v,
+    .idle_fixed = wcu_idle_fixed_v,
+    .idle_edges = wcu_idle_edges_v,
     .free = NULL,
     .dims = wcu_dims_v,
     .ports = wcu_ports,

@@ -60,11 +60,6 @@ void simt_cta_start(struct simt_cta *c, const struct ptx_func *f,
         c->sp = 0;
 }
 
-struct simt_cta_entry *simt_cta_top(struct simt_cta *c)
-{
-    return c->sp ? &c->stack[c->sp - 1] : NULL;
-}
-
 bool simt_cta_branch(struct simt_cta *c, uint32_t w, int32_t pc,
                      uint32_t lanes, uint32_t taken)
 {

@@ -51,8 +51,12 @@ void simt_cta_free(struct simt_cta *c);
  * {valid, 0, ninsts} (the caller then forms warps from it). */
 void simt_cta_start(struct simt_cta *c, const struct ptx_func *f,
                     uint32_t nwarps, const uint32_t *valid);
-/* The top entry, or NULL once every thread exited. */
-struct simt_cta_entry *simt_cta_top(struct simt_cta *c);
+/* The top entry, or NULL once every thread exited (inline: the compaction
+ * engine asks for it on every cycle). */
+static inline struct simt_cta_entry *simt_cta_top(struct simt_cta *c)
+{
+    return c->sp ? &c->stack[c->sp - 1] : NULL;
+}
 /* Lanes `lanes` of warp w reached the branch at pc of the top entry and
  * `taken` of them take it. Returns false if the entry's warps reached
  * different compaction points (not modelled: the caller fails the run). */

@@ -207,6 +207,31 @@ static void test_k_cycles(void **st)
     }
 }
 
+/* wcu_idle_fixed holds only once nothing remains and the pulses are low,
+ * and wcu_idle_edges(n) then leaves the state n idle steps leave. */
+static void test_idle_fixed(void **st)
+{
+    (void)st;
+    struct wcu_state s_st, *s = mk(&s_st, 32, 32);
+    assert_true(wcu_idle_fixed(s));
+    uint32_t m[32] = { 0x5u, 0x3u, 0x1u };
+    struct wcu_in in = load_in(m, 3, 0x7u);
+    struct wcu_out o;
+    wcu_step(s, &in, &o);
+    unsigned edges = 0;
+    while (!wcu_idle_fixed(s) && edges < 40) {
+        assert_true(edges < 4);     /* 3 warps out, one edge to clear */
+        wcu_step(s, &idle_in, &o);
+        edges++;
+    }
+    assert_int_equal(edges, 4);
+    struct wcu_state stepped = *s;
+    for (unsigned i = 0; i < 40; i++)
+        wcu_step(&stepped, &idle_in, &o);
+    wcu_idle_edges(s, 40);
+    assert_memory_equal(s, &stepped, sizeof *s);
+}
+
 /* A load offered on the edge that emits the last warp is accepted (back
  * to back); a load while more than one warp remains is dropped. */
 static void test_back_to_back(void **st)
@@ -381,6 +406,7 @@ int main(void)
         cmocka_unit_test(test_all_bypassed),
         cmocka_unit_test(test_k_cycles),
         cmocka_unit_test(test_back_to_back),
+        cmocka_unit_test(test_idle_fixed),
         cmocka_unit_test(test_reset_and_params),
         cmocka_unit_test(test_ignores_out_of_range),
         cmocka_unit_test(test_random_vs_rank),
