@@ -27,18 +27,18 @@ unsigned rvc_bdi_bytes(unsigned W, const uint32_t *val, uint32_t mask)
 {
     if ((mask & rvc_lane_mask(W)) != rvc_lane_mask(W))
         return W * 4;
-    bool same = true, d1 = true, d2 = true;
+    /* the deltas' range decides: all 0, all 1-byte, all 2-byte */
+    int32_t lo = 0, hi = 0;
     for (unsigned l = 1; l < W; l++) {
-        int64_t d = (int64_t)(int32_t)(val[l] - val[0]);
-        same = same && d == 0;
-        d1 = d1 && fits(d, 1);
-        d2 = d2 && fits(d, 2);
+        int32_t d = (int32_t)(val[l] - val[0]);
+        lo = d < lo ? d : lo;
+        hi = d > hi ? d : hi;
     }
-    if (same)
+    if (lo == 0 && hi == 0)
         return 4;
-    if (d1)
+    if (fits(lo, 1) && fits(hi, 1))
         return 4 + W;
-    if (d2)
+    if (fits(lo, 2) && fits(hi, 2))
         return 4 + 2 * W;
     return W * 4;
 }
@@ -62,15 +62,14 @@ static int64_t sext(uint64_t x, unsigned k)
     return (int64_t)(x << sh) >> sh;
 }
 
-/* Whether every k-byte element is a d-byte delta from 0 or from the base
- * (the first element that is not a delta from 0). */
-static bool bdi_fits(unsigned W, const uint32_t *val, unsigned k, unsigned d)
+/* Whether every k-byte element e[0..n) is a d-byte delta from 0 or from
+ * the base (the first element that is not a delta from 0). */
+static bool bdi_fits(const uint64_t *el, unsigned n, unsigned k, unsigned d)
 {
-    unsigned n = 4 * W / k;
     bool have = false;
     uint64_t base = 0;
     for (unsigned i = 0; i < n; i++) {
-        uint64_t e = elem(val, k, i);
+        uint64_t e = el[i];
         if (fits(sext(e, k), d))
             continue;                       /* immediate: delta from zero */
         if (!have) {
@@ -107,9 +106,18 @@ unsigned rvc_bdi_all_bytes(unsigned W, const uint32_t *val, uint32_t mask,
             best = 8;
             be = 1;
         } else {
+            uint64_t el[2 * RVC_MAX_W];     /* the elements of the current k */
+            unsigned ek = 0;
             for (unsigned j = 0; j < 6; j++) {
-                unsigned sz = kk[j] + 4 * W / kk[j] * dd[j];
-                if (sz < best && bdi_fits(W, val, kk[j], dd[j])) {
+                unsigned n = 4 * W / kk[j], sz = kk[j] + n * dd[j];
+                if (sz >= best)
+                    continue;
+                if (ek != kk[j]) {
+                    ek = kk[j];
+                    for (unsigned i = 0; i < n; i++)
+                        el[i] = elem(val, ek, i);
+                }
+                if (bdi_fits(el, n, kk[j], dd[j])) {
                     best = sz;
                     be = 2 + j;
                 }
