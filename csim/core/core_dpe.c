@@ -493,8 +493,8 @@ int core_dpe_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *wh
     unsigned nside = constrained ? 1 : np;
     int nfree = -1;             /* valid paths not at a CTA barrier (-1: not counted yet) */
     int structural = CORE_ST_NONE;  /* a path blocked by a pipeline or the
-                                       memory queue (a cycle-by-cycle state
-                                       the caller must not sleep through) */
+                                       memory queue */
+    sm->dpe.mem_wait = false;       /* the queue frees any cycle: no sleep */
     for (unsigned j = 0, s = first; j < nside; j++, s++) {
         if (s >= np)
             s -= np;
@@ -535,6 +535,7 @@ int core_dpe_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *wh
         /* each path is its own scheduler entry: one whose pipeline (or
          * the memory queue) is busy leaves the choice to the other */
         int hz = core_sm_unit_wait(sm, w, di, now, &t, unit_ix);
+        sm->dpe.mem_wait |= hz == CORE_ST_MEM;
         if (hz != CORE_ST_NONE) {
             if (reason == CORE_ST_BARRIER || t < *when)
                 reason = hz;
@@ -550,8 +551,10 @@ int core_dpe_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *wh
         mirror_path(sm, slot, &p);
         return CORE_ST_NONE;
     }
-    /* the caller sleeps a warp through BARRIER, IBUFFER and SCOREBOARD
-     * stalls until *when; a structurally blocked path may go earlier */
+    /* the caller sleeps a warp until *when (the earliest of its paths)
+     * through BARRIER, IBUFFER, SCOREBOARD and PIPE stalls, but not while
+     * a path waits on the memory queue (mem_wait); a structurally blocked
+     * path names the stall */
     if (structural != CORE_ST_NONE &&
         (reason == CORE_ST_BARRIER || reason == CORE_ST_IBUFFER ||
          reason == CORE_ST_SCOREBOARD))

@@ -104,6 +104,8 @@ struct core_dpe {
     uint32_t dws_n;                 /* dws.n                               */
     uint32_t *bblen;                /* dws: block lengths of the kernel    */
     bool active;                    /* this kernel runs dual-path          */
+    bool mem_wait;                  /* the last core_dpe_check met a path
+                                       blocked by the memory queue         */
     const struct core_dinst *di;    /* the kernel's decoded instructions
                                        (di[ninsts]: the end)               */
     uint32_t ninsts;

@@ -988,8 +988,17 @@ int core_sm_cycle(struct core_sm *sm, uint64_t now)
             const struct core_dinst *di = NULL;
             int ux = -1;
             int why = check_warp(sm, w, now, &when, &di, &ux);
+            /* a busy pipeline sleeps too: a unit's free cycle only moves
+             * later (one is set at an issue, to a cycle after it), so
+             * the warp cannot go before `when` (DPE: unless a path of it
+             * waits on the memory queue, which frees any cycle). Not
+             * under TBC: there sleeping moved the stall breakdown (its
+             * accounting of compacted warps, core_tbc_account, counts
+             * what the per-cycle checks saw), so it keeps them */
             if (why == CORE_ST_BARRIER || why == CORE_ST_IBUFFER ||
-                why == CORE_ST_SCOREBOARD) {
+                why == CORE_ST_SCOREBOARD ||
+                (why == CORE_ST_PIPE && !sm->tbc.active &&
+                 !(sm->dpe.active && sm->dpe.mem_wait))) {
                 sm->wake[ws] = when;    /* only a response/release changes it */
                 sm->wake_reason[ws] = (uint8_t)why;
             }
