@@ -62,14 +62,16 @@ static int64_t sext(uint64_t x, unsigned k)
     return (int64_t)(x << sh) >> sh;
 }
 
-/* Whether every k-byte element e[0..n) is a d-byte delta from 0 or from
- * the base (the first element that is not a delta from 0). */
-static bool bdi_fits(const uint64_t *el, unsigned n, unsigned k, unsigned d)
+/* Whether every k-byte element is a d-byte delta from 0 or from the base
+ * (the first element that is not a delta from 0); elements are read as
+ * the test goes, so a misfit stops it early. */
+static bool bdi_fits(unsigned W, const uint32_t *val, unsigned k, unsigned d)
 {
+    unsigned n = 4 * W / k;
     bool have = false;
     uint64_t base = 0;
     for (unsigned i = 0; i < n; i++) {
-        uint64_t e = el[i];
+        uint64_t e = elem(val, k, i);
         if (fits(sext(e, k), d))
             continue;                       /* immediate: delta from zero */
         if (!have) {
@@ -106,18 +108,9 @@ unsigned rvc_bdi_all_bytes(unsigned W, const uint32_t *val, uint32_t mask,
             best = 8;
             be = 1;
         } else {
-            uint64_t el[2 * RVC_MAX_W];     /* the elements of the current k */
-            unsigned ek = 0;
             for (unsigned j = 0; j < 6; j++) {
-                unsigned n = 4 * W / kk[j], sz = kk[j] + n * dd[j];
-                if (sz >= best)
-                    continue;
-                if (ek != kk[j]) {
-                    ek = kk[j];
-                    for (unsigned i = 0; i < n; i++)
-                        el[i] = elem(val, ek, i);
-                }
-                if (bdi_fits(el, n, kk[j], dd[j])) {
+                unsigned sz = kk[j] + 4 * W / kk[j] * dd[j];
+                if (sz < best && bdi_fits(W, val, kk[j], dd[j])) {
                     best = sz;
                     be = 2 + j;
                 }
