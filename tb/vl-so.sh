@@ -77,9 +77,13 @@ mkdir -p "$rt"
     mv "$rt/$f.o.tmp" "$rt/$f.o"
   done
 ) 8>"$rt/.lock" || { echo "vl-so: building the Verilator runtime failed (log: $log)" >&2; tail -20 "$log" >&2; exit 1; }
-# 4. the generic glue for this block, linked into one shared object
+# 4. the generic glue for this block, linked into one shared object; its
+# one-eval edge assumes no logic on the falling clock, so RTL that names a
+# negedge of clk_i (a user's block, say) keeps the two evals per edge
+twoeval=()
+grep -Eq 'negedge[[:space:]]+clk_i' "$rtl" "${helpers[@]}" && twoeval=(-DLS_TWO_EVALS)
 if ! { "${cc[@]}" g++ -fPIC -O2 -std=c++14 -I"$out/obj" -I"$vi" -I"$vi/vltstd" -I"$root/tb" \
-         -I"$root/csim" -I"$root/include" -DVM_TRACE=1 -DVM_TRACE_FST=1 \
+         -I"$root/csim" -I"$root/include" "${twoeval[@]}" -DVM_TRACE=1 -DVM_TRACE_FST=1 \
          -DVM_COVERAGE=0 -DBLK="$blk" "-DBLK_DEF=\"blocks/${blk}_ports.def\"" \
          -c "$root/tb/vl_glue.cpp" -o "$out/glue.o" &&
        g++ -shared -Wl,-Bsymbolic -o "$so.tmp" "$out/glue.o" "$out/obj/Vtop__ALL.a" \

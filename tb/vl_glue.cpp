@@ -86,11 +86,13 @@ void get(const VlWide<N> &src, void *d, const ls_port &p) {
 // eval computes again from the same inputs. Where the generated model has
 // that member, the edge sets it low and evaluates once with clk_i high,
 // which runs the same regions on the same values (no block has negedge
-// logic). Other Verilator versions take the two evals.
+// logic: tb/vl-so.sh defines LS_TWO_EVALS for RTL that names a negedge of
+// clk_i). Other Verilator versions take the two evals.
 template <typename...> struct Voider { using type = void; };
 template <typename R, typename = void> struct FastEdge {
     static bool arm(R *) { return false; }
 };
+#ifndef LS_TWO_EVALS
 template <typename R>
 struct FastEdge<R, typename Voider<decltype(std::declval<R &>().__Vtrigrprev__TOP__clk_i)>::type> {
     static bool arm(R *r) {
@@ -98,6 +100,7 @@ struct FastEdge<R, typename Voider<decltype(std::declval<R &>().__Vtrigrprev__TO
         return true;
     }
 };
+#endif
 
 void eval_dump(Handle *h) {
     h->top->eval();
