@@ -167,6 +167,12 @@ struct core_sm {
      * waiting for a response/release) and the stall that set it */
     uint64_t wake[CORE_MAX_SLOTS];
     uint8_t wake_reason[CORE_MAX_SLOTS];
+    /* slots asleep with an instruction (a path, DPE) blocked by the memory
+     * queue or their own outstanding loads (CORE_ST_MEM): that changes only
+     * with a load's response (which wakes its warp), the queue falling to
+     * 32 requests or a memory instruction issuing (the unit turns busy: the
+     * check would say PIPE), which wake these (core_sm_mem_wake) */
+    uint64_t mem_sleep;
     uint8_t age_order[8][CORE_MAX_SLOTS]; /* resident slots by age, per scheduler */
     uint32_t nage[8];
     /* memory request queue towards the GPU top */
@@ -248,9 +254,32 @@ int core_sm_cycle(struct core_sm *sm, uint64_t now);
  * *unit_ix = the free pipeline, for pipelined units), CORE_ST_PIPE (every
  * unit busy; *when = the first free) or CORE_ST_MEM (the warp's loads or
  * the SM's memory queue full; *when = CORE_INF). */
-int core_sm_unit_wait(const struct core_sm *sm, const struct core_warp *w,
-                      const struct core_dinst *di, uint64_t now, uint64_t *when,
-                      int *unit_ix);
+static inline int core_sm_unit_wait(const struct core_sm *sm, const struct core_warp *w,
+                                    const struct core_dinst *di, uint64_t now, uint64_t *when,
+                                    int *unit_ix)
+{
+    if (di->unit > CORE_U_TENSOR)
+        return CORE_ST_NONE;
+    uint64_t best = CORE_INF;
+    int ix = -1;
+    for (unsigned u = 0; u < sm->units[di->unit]; u++)
+        if (sm->unit_free[di->unit][u] < best) {
+            best = sm->unit_free[di->unit][u];
+            ix = (int)u;
+        }
+    if (best > now) {
+        *when = best;
+        return CORE_ST_PIPE;
+    }
+    *unit_ix = ix;
+    if (di->unit == CORE_U_MEM &&
+        (w->npend >= CORE_MAX_PEND || sm->qn > 32)) {
+        *when = CORE_INF;       /* woken by a response or a queue pop */
+        return CORE_ST_MEM;
+    }
+    return CORE_ST_NONE;
+}
+
 /* Delivers a memory completion at now (releases load destinations). */
 void core_sm_resp(struct core_sm *sm, const struct core_mem_resp *r, uint64_t now);
 /* Appends r to the SM's memory request queue (the caller checked room). */

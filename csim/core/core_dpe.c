@@ -19,12 +19,15 @@ int core_dpe_sb_alloc(struct core_dpe_sb *sb, unsigned nregs, bool optimistic)
         return sb->lane ? 0 : -1;
     }
     sb->r = calloc(sb->nregs, sizeof *sb->r);
-    return sb->r ? 0 : -1;
+    sb->nwords = (sb->nregs + 63) / 64;
+    sb->dirty = calloc(2 * (size_t)sb->nwords, sizeof *sb->dirty);
+    return sb->r && sb->dirty ? 0 : -1;
 }
 
 void core_dpe_sb_free(struct core_dpe_sb *sb)
 {
     free(sb->r);
+    free(sb->dirty);
     free(sb->lane);
     memset(sb, 0, sizeof *sb);
 }
@@ -36,6 +39,13 @@ void core_dpe_sb_reset(struct core_dpe_sb *sb)
         return;
     }
     memset(sb->r, 0, sb->nregs * sizeof *sb->r);
+    memset(sb->dirty, 0, 2 * (size_t)sb->nwords * sizeof *sb->dirty);
+}
+
+/* Register r of side `side` may now have a pending time above its shadow. */
+static inline void sb_mark(struct core_dpe_sb *sb, unsigned side, unsigned r)
+{
+    sb->dirty[side * sb->nwords + r / 64] |= 1ull << (r % 64);
 }
 
 /* Register r's stall time per side after its pending or shadow time moved:
@@ -89,8 +99,8 @@ static inline uint64_t sb_ready_di(const struct core_dpe_sb *sb, unsigned side,
     return t;
 }
 
-void core_dpe_sb_issue(struct core_dpe_sb *sb, unsigned side, uint32_t mask,
-                       const int32_t *regs, unsigned n, uint64_t ready)
+static inline void sb_issue(struct core_dpe_sb *sb, unsigned side, uint32_t mask,
+                            const int32_t *regs, unsigned n, uint64_t ready)
 {
     for (unsigned i = 0; i < n; i++) {
         unsigned r = (unsigned)regs[i];
@@ -101,9 +111,16 @@ void core_dpe_sb_issue(struct core_dpe_sb *sb, unsigned side, uint32_t mask,
                 sb->lane[(size_t)r * 32 + (unsigned)__builtin_ctz(m)] = ready;
         } else {
             sb->r[r].pend[side] = ready;
+            sb_mark(sb, side, r);
             sb_derive(sb, r);
         }
     }
+}
+
+void core_dpe_sb_issue(struct core_dpe_sb *sb, unsigned side, uint32_t mask,
+                       const int32_t *regs, unsigned n, uint64_t ready)
+{
+    sb_issue(sb, side, mask, regs, n, ready);
 }
 
 void core_dpe_sb_wb(struct core_dpe_sb *sb, unsigned side, uint32_t mask,
@@ -128,6 +145,7 @@ void core_dpe_sb_wb(struct core_dpe_sb *sb, unsigned side, uint32_t mask,
             e->pend[side] = at;
         if (e->shadow[side] == UINT64_MAX)
             e->shadow[side] = at;
+        sb_mark(sb, side, r);
         sb_derive(sb, r);
     }
 }
@@ -136,11 +154,17 @@ void core_dpe_sb_shadow(struct core_dpe_sb *sb, unsigned side)
 {
     if (sb->optimistic)
         return;
-    for (unsigned r = 0; r < sb->nregs; r++)
-        if (sb->r[r].pend[side] > sb->r[r].shadow[side]) {
-            sb->r[r].shadow[side] = sb->r[r].pend[side];
-            sb_derive(sb, r);
+    uint64_t *d = &sb->dirty[side * sb->nwords];
+    for (unsigned wi = 0; wi < sb->nwords; wi++) {
+        for (uint64_t m = d[wi]; m; m &= m - 1) {
+            unsigned r = wi * 64 + (unsigned)__builtin_ctzll(m);
+            if (sb->r[r].pend[side] > sb->r[r].shadow[side]) {
+                sb->r[r].shadow[side] = sb->r[r].pend[side];
+                sb_derive(sb, r);
+            }
         }
+        d[wi] = 0;
+    }
 }
 
 /* ---------------------------------------------------------------- unit */
@@ -154,6 +178,7 @@ int core_dpe_init(struct core_dpe *d, unsigned paths, unsigned sbkind,
     d->sbkind = sbkind;
     d->sched = sched;
     d->fwd = fwd && paths == CORE_DPE_DUAL;
+    d->simple = paths == CORE_DPE_DUAL && sched == CORE_DPE_FULL && !d->fwd;
     d->dws_n = dws_n;
     d->nslots = nslots;
     if (paths == CORE_DPE_SINGLE)
@@ -365,9 +390,21 @@ static bool path_get_slow(const struct core_sm *sm, const struct core_dpe_warp *
     return !is_ctrl(sm, p->pc);
 }
 
-/* Schedulable paths of the warp (Avg_Path counts them at each issue). */
-static unsigned path_count(const struct core_sm *sm, const struct core_dpe_warp *dw)
+/* Whether side k of dual entry e is schedulable (simt_dpe_valid). */
+static inline bool side_valid(const struct simt_dpe_entry *e, unsigned k)
 {
+    return e->p[k].mask && e->p[k].pc != e->rpc;
+}
+
+/* Schedulable paths of the warp (Avg_Path counts them at each issue). */
+static inline unsigned path_count(const struct core_sm *sm, const struct core_dpe_warp *dw)
+{
+    if (sm->dpe.paths == CORE_DPE_DUAL && !sm->dpe.fwd) {
+        if (!dw->st.sp)
+            return 0;
+        const struct simt_dpe_entry *e = &dw->st.stack[dw->st.sp - 1];
+        return (unsigned)side_valid(e, 0) + (unsigned)side_valid(e, 1);
+    }
     if (sm->dpe.paths == CORE_DPE_DWS)
         return simt_dws_npaths(&dw->ws);
     struct path p;
@@ -416,6 +453,12 @@ static void mirror(struct core_sm *sm, unsigned slot, unsigned k)
         return;
     }
     struct path p;
+    if (sm->dpe.paths == CORE_DPE_DUAL && !sm->dpe.fwd) {  /* no forwarded path */
+        const struct simt_dpe_entry *e = &dw->st.stack[dw->st.sp - 1];
+        sw->sp = depth;
+        sw->stack[depth - 1] = (struct simt_entry){ e->p[k].mask, e->p[k].pc, e->rpc, 0 };
+        return;
+    }
     if (sm->dpe.paths == CORE_DPE_DWS) {
         for (unsigned j = 0; !path_get(sm, dw, k, &p); j++) {
             if (j == CORE_DPE_MAXP)
@@ -471,8 +514,66 @@ static bool at_cta_barrier(const struct core_sm *sm, int32_t pc)
     return path_di(sm, pc)->is_cta_bar;
 }
 
+/* core_dpe_check of a dual warp whose top entry has one schedulable path,
+ * side s (full scheduler, no forwarding): the general loop's steps for that
+ * path, with its stall as the warp's. */
+static inline int check_one(struct core_sm *sm, unsigned slot, unsigned s, uint64_t now,
+                            uint64_t *when, int *unit_ix)
+{
+    struct core_dpe_warp *dw = &sm->dpe.w[slot];
+    struct core_warp *w = &sm->w[slot];
+    const struct simt_dpe_entry *e = &dw->st.stack[dw->st.sp - 1];
+    sm->dpe.mem_wait = false;
+    if (dw->ibuf_ready[s] > now) {
+        *when = dw->ibuf_ready[s];
+        return CORE_ST_IBUFFER;
+    }
+    const struct core_dinst *di = path_di(sm, e->p[s].pc);
+    uint64_t t = sb_ready_di(&dw->sb, s, e->p[s].mask, di);
+    if (t > now) {
+        *when = t;
+        return CORE_ST_SCOREBOARD;
+    }
+    int hz = core_sm_unit_wait(sm, w, di, now, when, unit_ix);
+    if (hz != CORE_ST_NONE) {
+        sm->dpe.mem_wait = hz == CORE_ST_MEM;
+        return hz;
+    }
+    dw->cur = (uint8_t)s;
+    w->next_di = di;
+    w->ibuf_ready = dw->ibuf_ready[s];
+    w->ibuf_block = dw->ibuf_block[s];
+    w->ibuf_n = dw->ibuf_n[s];
+    struct simt_warp *sw = &w->sw;
+    sw->sp = dw->st.sp;
+    sw->stack[sw->sp - 1] = (struct simt_entry){ e->p[s].mask, e->p[s].pc, e->rpc, 0 };
+    return CORE_ST_NONE;
+}
+
+static int check_paths(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *when,
+                       int *unit_ix);
+
 int core_dpe_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *when,
                    int *unit_ix)
+{
+    const struct simt_dpe *st = &sm->dpe.w[slot].st;
+    if (sm->dpe.simple && st->sp) {
+        /* the common case, one schedulable path (the warp is not split):
+         * check_paths' loop with that path only (a CTA barrier waits for
+         * no other path) */
+        const struct simt_dpe_entry *e = &st->stack[st->sp - 1];
+        bool v0 = side_valid(e, 0), v1 = side_valid(e, 1);
+        if (v0 != v1) {
+            *when = CORE_INF;
+            return check_one(sm, slot, v1, now, when, unit_ix);
+        }
+    }
+    return check_paths(sm, slot, now, when, unit_ix);
+}
+
+/* core_dpe_check, every case. */
+static int check_paths(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *when,
+                       int *unit_ix)
 {
     struct core_dpe_warp *dw = &sm->dpe.w[slot];
     struct core_warp *w = &sm->w[slot];
@@ -776,7 +877,7 @@ void core_dpe_issued(struct core_sm *sm, unsigned slot, const struct core_dinst 
     struct core_dpe_warp *dw = &sm->dpe.w[slot];
     struct core_warp *w = &sm->w[slot];
     unsigned s = dw->last;
-    core_dpe_sb_issue(&dw->sb, s & 1u, w->sw.res.active, di->dst, di->ndst, ready);
+    sb_issue(&dw->sb, s & 1u, w->sw.res.active, di->dst, di->ndst, ready);
     /* the instruction buffer: a control instruction refills the fetch of
      * every path (the new entry's, the one returned to, new splits), else
      * the issuing path's own buffer moves on */

@@ -47,6 +47,11 @@ struct core_dpe_sb {
     unsigned nregs;
     bool optimistic;
     struct core_dpe_sbreg *r;   /* conservative: nregs records            */
+    uint64_t *dirty;            /* conservative: per side (nwords words
+                                   each), the registers whose pending time
+                                   may exceed the shadow's (a superset:
+                                   the shadow copy visits only these) */
+    unsigned nwords;
     uint64_t *lane;             /* optimistic: nregs x 32 lane times       */
 };
 
@@ -101,6 +106,8 @@ struct core_dinst;
 struct core_dpe {
     unsigned paths, sbkind, sched;  /* config                              */
     bool fwd;                       /* dpe.path_forwarding (dual)          */
+    bool simple;                    /* dual, full scheduler, no forwarding:
+                                       the paths are the top entry's sides */
     uint32_t dws_n;                 /* dws.n                               */
     uint32_t *bblen;                /* dws: block lengths of the kernel    */
     bool active;                    /* this kernel runs dual-path          */

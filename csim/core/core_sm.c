@@ -134,6 +134,7 @@ int core_sm_kernel(struct core_sm *sm, const struct core_kernel *k, uint64_t now
             return -1;
     }
     memset(sm->unit_free, 0, sizeof sm->unit_free);
+    sm->mem_sleep = 0;
     memset(sm->coll_free, 0, (size_t)sm->c->operand_collectors * sizeof *sm->coll_free);
     memset(&sm->st, 0, sizeof sm->st);
     sm->issue_cap = CORE_INF;
@@ -401,6 +402,15 @@ static void try_release(struct core_sm *sm, int32_t ci, uint64_t now)
     }
 }
 
+/* Wakes the warps asleep on a memory stall (sm->mem_sleep): the memory
+ * queue fell to 32 requests or a memory instruction issued. */
+static void mem_wake(struct core_sm *sm)
+{
+    for (uint64_t m = sm->mem_sleep; m; m &= m - 1)
+        sm->wake[__builtin_ctzll(m)] = 0;
+    sm->mem_sleep = 0;
+}
+
 /* A finished warp with no outstanding loads leaves its slot. */
 static void warp_leave(struct core_sm *sm, unsigned slot, uint64_t now)
 {
@@ -426,6 +436,7 @@ static void warp_leave(struct core_sm *sm, unsigned slot, uint64_t now)
         }
     sm->wake[slot] = CORE_INF;
     sm->wake_reason[slot] = CORE_ST_NONE;
+    sm->mem_sleep &= ~(1ull << slot);   /* a free slot stays asleep */
     sm->live_warps--;
     (void)core_dac_leave(sm, slot);     /* DAC: queues empty, else dac.why */
     struct core_cta *cta = &sm->cta[ci];
@@ -501,32 +512,6 @@ static int check_warp(struct core_sm *sm, struct core_warp *w, uint64_t now,
         return CORE_ST_SCOREBOARD;
     }
     return core_sm_unit_wait(sm, w, di, now, when, unit_ix);
-}
-
-int core_sm_unit_wait(const struct core_sm *sm, const struct core_warp *w,
-                      const struct core_dinst *di, uint64_t now, uint64_t *when,
-                      int *unit_ix)
-{
-    if (di->unit > CORE_U_TENSOR)
-        return CORE_ST_NONE;
-    uint64_t best = CORE_INF;
-    int ix = -1;
-    for (unsigned u = 0; u < sm->units[di->unit]; u++)
-        if (sm->unit_free[di->unit][u] < best) {
-            best = sm->unit_free[di->unit][u];
-            ix = (int)u;
-        }
-    if (best > now) {
-        *when = best;
-        return CORE_ST_PIPE;
-    }
-    *unit_ix = ix;
-    if (di->unit == CORE_U_MEM &&
-        (w->npend >= CORE_MAX_PEND || sm->qn > 32)) {
-        *when = CORE_INF;       /* woken by a response or a queue pop */
-        return CORE_ST_MEM;
-    }
-    return CORE_ST_NONE;
 }
 
 void core_sm_push_req(struct core_sm *sm, const struct core_mem_req *r)
@@ -829,6 +814,8 @@ static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
             ready = at + busy - 1 + sm->lat[di->unit];
         }
         sm->unit_free[di->unit][unit_ix] = at + busy;
+        if (di->unit == CORE_U_MEM)     /* a MEM stall would now be PIPE */
+            mem_wake(sm);
         if (ready != CORE_INF)
             ready += sm->gs_lat;    /* G-Scalar: compress, decompress, EBR */
     }
@@ -990,18 +977,24 @@ int core_sm_cycle(struct core_sm *sm, uint64_t now)
             int why = check_warp(sm, w, now, &when, &di, &ux);
             /* a busy pipeline sleeps too: a unit's free cycle only moves
              * later (one is set at an issue, to a cycle after it), so
-             * the warp cannot go before `when` (DPE: unless a path of it
-             * waits on the memory queue, which frees any cycle). Not
-             * under TBC: another compacted warp drawing on the same home
+             * the warp cannot go before `when`; so does a warp blocked
+             * by the memory queue or its own loads, until an event that
+             * changes that (mem_sleep). Not under TBC: another compacted warp drawing on the same home
              * warps can move this one's scoreboard time while it sleeps,
              * which moves cycles between the scoreboard and pipeline
              * stalls (bfs capri: 40 of 755,972 idle SM-cycles) */
             if (why == CORE_ST_BARRIER || why == CORE_ST_IBUFFER ||
                 why == CORE_ST_SCOREBOARD ||
-                (why == CORE_ST_PIPE && !sm->tbc.active &&
-                 !(sm->dpe.active && sm->dpe.mem_wait))) {
+                ((why == CORE_ST_PIPE || why == CORE_ST_MEM) && !sm->tbc.active)) {
                 sm->wake[ws] = when;    /* only a response/release changes it */
                 sm->wake_reason[ws] = (uint8_t)why;
+                /* blocked by the memory queue or its loads: also woken
+                 * by the events that change that (mem_sleep; a DAC deq
+                 * stall is the DAC unit's sleep) */
+                if (sm->dpe.active ? sm->dpe.mem_wait
+                                   : why == CORE_ST_MEM &&
+                                     !((sm->dac.wait_empty | sm->dac.wait_data) >> ws & 1))
+                    sm->mem_sleep |= 1ull << ws;
             }
             if (why == CORE_ST_NONE) {
                 /* a free operand collector */
@@ -1110,6 +1103,8 @@ void core_sm_req_pop(struct core_sm *sm, uint64_t now)
         return;
     sm->qhead = (sm->qhead + 1) % sm->qcap;
     sm->qn--;
+    if (sm->qn == 32)           /* memory instructions may go again */
+        mem_wake(sm);
     sm->next_try = umin(sm->next_try, now + 1);
 }
 
