@@ -103,7 +103,10 @@ module wcu #(
 
     // The load's transposition is written as a function of the accepting
     // edge (wiring in front of the flops' load mux), so a simulator does
-    // it only on the edges that load.
+    // it only on the edges that load. It overrides the default rem_next
+    // rather than sitting in an if/else: the simulator turns an if/else
+    // that assigns one register into a select, which transposes on every
+    // edge (docs/blocks/wcu.md section 5a).
     always @(posedge clk_i) begin
         if (!rst_ni) begin
             rem_q        <= {NW*W{1'b0}};
