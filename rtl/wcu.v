@@ -10,6 +10,11 @@
 // needs K compacted warps is busy for K edges. ready_o is high when at
 // most one warp remains, so the next load can ride on the last warp's edge.
 // All outputs come from registers (Moore).
+//
+// Layout: the remaining-mask register is lane-major (bit l*NW + w: warp w
+// in lane l), so each lane's priority encoder reads one contiguous NW-bit
+// column; the load writes mask_i (warp-major) into it transposed (wiring).
+// The evaluator (rtl/wcu_eval.v) works on mask_i as it comes.
 module wcu #(
     parameter integer W  = 32,   // lanes per warp (SIMD width), 1..32
     parameter integer NW = 32    // warps per CTA (MAX_WARPS), 2..32
@@ -26,79 +31,53 @@ module wcu #(
     output reg  [W-1:0]        out_lanes_o,   // compacted active mask
     output reg  [W*$clog2(NW)-1:0] out_wid_o, // lane l: source warp id
     output reg                 eval_valid_o,  // evaluator result is new
-    output reg  [$clog2(NW+1)-1:0] nw_min_o, // max threads in one lane
-    output reg  [$clog2(NW+1)-1:0] nw_nocomp_o, // warps with a thread
-    output reg                 adequate_o     // nw_min_o < nw_nocomp_o
+    output wire [$clog2(NW+1)-1:0] nw_min_o, // max threads in one lane
+    output wire [$clog2(NW+1)-1:0] nw_nocomp_o, // warps with a thread
+    output wire                adequate_o     // nw_min_o < nw_nocomp_o
 );
     localparam integer WID_W = $clog2(NW);       // warp-id bits
-    localparam integer CNT_W = $clog2(NW + 1);   // NW counter bits
+
+    // The load: mask_i & UMask, transposed to the lane-major layout.
+    function [NW*W-1:0] lane_major(input [NW*W-1:0] m, input [NW-1:0] um);
+        integer l, w;
+        begin
+            for (l = 0; l < W; l = l + 1)
+                for (w = 0; w < NW; w = w + 1)
+`ifdef MUTANT_1
+                    // fault: warp 0 is compacted even when it bypassed
+                    lane_major[l*NW + w] = m[w*W + l] & (um[w] | (w == 0));
+`else
+                    lane_major[l*NW + w] = m[w*W + l] & um[w];
+`endif
+        end
+    endfunction
 
     reg  [NW*W-1:0]    rem_q;      // remaining non-bypassed active bits
     wire [NW*W-1:0]    rem_next;   // after this edge's picks
     wire [W-1:0]       pick_any;
     wire [W*WID_W-1:0] pick_wid;
-    wire [W*CNT_W-1:0] lane_cnt;   // evaluator: threads per lane, all warps
-    wire [NW-1:0]      warp_any;   // evaluator: warp has an active thread
-    wire [CNT_W-1:0]   nocomp;
-    reg  [CNT_W-1:0]   lane_max;
 
-    genvar l, w;
+`ifdef MUTANT_2
+    // fault: a lane's remaining bits are not cleared for warp 1
+    localparam [NW-1:0] KEEP = {{(NW-1){1'b0}}, 1'b1} << 1;
+`else
+    localparam [NW-1:0] KEEP = {NW{1'b0}};
+`endif
+
+    genvar l;
     generate
         for (l = 0; l < W; l = l + 1) begin : g_lane
-            wire [NW-1:0] col;     // remaining bits of lane l, one per warp
+            wire [NW-1:0] col = rem_q[l*NW +: NW];   // lane l, one bit per warp
             wire [NW-1:0] grant;
-            wire [NW-1:0] col_in;  // loaded bits of lane l, all warps
-            for (w = 0; w < NW; w = w + 1) begin : g_warp
-                assign col[w]    = rem_q[w*W + l];
-                assign col_in[w] = mask_i[w*W + l];
-`ifdef MUTANT_2
-                // fault: a lane's remaining bits are not cleared for warp 1
-                assign rem_next[w*W + l] = col[w] & ~(grant[w] & (w != 1));
-`else
-                assign rem_next[w*W + l] = col[w] & ~grant[w];
-`endif
-            end
             wcu_prio #(.N(NW), .IDX_W(WID_W)) u_prio (
                 .req_i  (col),
                 .grant_o(grant),
                 .idx_o  (pick_wid[l*WID_W +: WID_W])
             );
+            assign rem_next[l*NW +: NW] = col & ~(grant & ~KEEP);
             assign pick_any[l] = |col;
-            wcu_popcnt #(.N(NW), .CW(CNT_W)) u_lane_cnt (
-                .v_i  (col_in),
-                .cnt_o(lane_cnt[l*CNT_W +: CNT_W])
-            );
-        end
-        for (w = 0; w < NW; w = w + 1) begin : g_any
-            assign warp_any[w] = |mask_i[w*W +: W];
         end
     endgenerate
-
-    wcu_popcnt #(.N(NW), .CW(CNT_W)) u_nocomp (
-        .v_i  (warp_any),
-        .cnt_o(nocomp)
-    );
-
-    integer i;
-    always @* begin
-        lane_max = {CNT_W{1'b0}};
-        for (i = 0; i < W; i = i + 1)
-            if (lane_cnt[i*CNT_W +: CNT_W] > lane_max)
-                lane_max = lane_cnt[i*CNT_W +: CNT_W];
-    end
-
-    // UMask expanded to every lane of its warp.
-    reg [NW*W-1:0] umask_x;
-    integer j;
-    always @* begin
-        for (j = 0; j < NW; j = j + 1)
-`ifdef MUTANT_1
-            // fault: warp 0 is compacted even when it bypassed
-            umask_x[j*W +: W] = {W{umask_i[j] | (j == 0)}};
-`else
-            umask_x[j*W +: W] = {W{umask_i[j]}};
-`endif
-    end
 
     wire emit   = |pick_any;
     wire last   = ~|rem_next;
@@ -111,6 +90,23 @@ module wcu #(
     assign ready_o = last;
 `endif
 
+    // The adequacy evaluator, registered on the accepting edge.
+    wcu_eval #(.W(W), .NW(NW)) u_eval (
+        .clk_i      (clk_i),
+        .rst_ni     (rst_ni),
+        .load_i     (accept),
+        .mask_i     (mask_i),
+        .nw_min_o   (nw_min_o),
+        .nw_nocomp_o(nw_nocomp_o),
+        .adequate_o (adequate_o)
+    );
+
+    // The load's transposition is written as a function of the accepting
+    // edge (wiring in front of the flops' load mux), so a simulator does
+    // it only on the edges that load. It overrides the default rem_next
+    // rather than sitting in an if/else: the simulator turns an if/else
+    // that assigns one register into a select, which transposes on every
+    // edge (docs/blocks/wcu.md section 5a).
     always @(posedge clk_i) begin
         if (!rst_ni) begin
             rem_q        <= {NW*W{1'b0}};
@@ -119,25 +115,15 @@ module wcu #(
             out_lanes_o  <= {W{1'b0}};
             out_wid_o    <= {W*WID_W{1'b0}};
             eval_valid_o <= 1'b0;
-            nw_min_o     <= {CNT_W{1'b0}};
-            nw_nocomp_o  <= {CNT_W{1'b0}};
-            adequate_o   <= 1'b0;
         end else begin
             out_valid_o  <= emit;
             out_done_o   <= emit & last;
             out_lanes_o  <= pick_any;
             out_wid_o    <= pick_wid;
             eval_valid_o <= accept;
-            rem_q        <= accept ? (mask_i & umask_x) : rem_next;
-            if (accept) begin
-                nw_min_o    <= lane_max;
-                nw_nocomp_o <= nocomp;
-`ifdef MUTANT_3
-                adequate_o  <= lane_max <= nocomp;   // fault: <= for <
-`else
-                adequate_o  <= lane_max < nocomp;
-`endif
-            end
+            rem_q        <= rem_next;
+            if (accept)
+                rem_q <= lane_major(mask_i, umask_i);
         end
     end
 endmodule

@@ -1,27 +1,44 @@
 // Priority encoder of the WCU, one per SIMD lane (dissertation 4.1.3,
 // Fig 4.3): grants the lowest-numbered requesting warp. Combinational.
+// grant = req & ~(req - 1) (the lowest set bit); the index is the OR
+// encoding of the one-hot grant: index bit b is the OR of the grant bits
+// whose warp number has bit b set (one OR tree per index bit), so the
+// whole encoder is word operations on the N-bit request.
 module wcu_prio #(
     parameter integer N     = 32,                          // warps
     parameter integer IDX_W = (N > 1) ? $clog2(N) : 1      // index bits
 ) (
     input  wire [N-1:0]     req_i,    // bit w: warp w active in this lane
     output wire [N-1:0]     grant_o,  // one-hot lowest request (0 if none)
-    output reg  [IDX_W-1:0] idx_o     // index of grant_o (0 if none)
+    output wire [IDX_W-1:0] idx_o     // index of grant_o (0 if none)
 );
     localparam [N-1:0] ONE = {{(N-1){1'b0}}, 1'b1};
-
-    assign grant_o = req_i & ~(req_i - ONE);
 
 `ifdef MUTANT_4
     localparam integer LAST = (N > 1) ? N - 1 : N;  // fault: top warp id lost
 `else
     localparam integer LAST = N;
 `endif
-    integer i;
-    always @* begin
-        idx_o = {IDX_W{1'b0}};
-        for (i = 0; i < LAST; i = i + 1)
-            if (grant_o[i])
-                idx_o = idx_o | i[IDX_W-1:0];
-    end
+
+    // Encoder masks: bit i of mask b set iff bit b of warp number i is set
+    // (warps 0..LAST-1), mask b in bits [b*N +: N].
+    function [IDX_W*N-1:0] enc_masks(input integer last);
+        integer b, i;
+        begin
+            enc_masks = {IDX_W*N{1'b0}};
+            for (b = 0; b < IDX_W; b = b + 1)
+                for (i = 0; i < last; i = i + 1)
+                    enc_masks[b*N + i] = ((i >> b) % 2) == 1;
+        end
+    endfunction
+    localparam [IDX_W*N-1:0] ENC = enc_masks(LAST);
+
+    assign grant_o = req_i & ~(req_i - ONE);
+
+    genvar b;
+    generate
+        for (b = 0; b < IDX_W; b = b + 1) begin : g_idx
+            assign idx_o[b] = |(grant_o & ENC[b*N +: N]);
+        end
+    endgenerate
 endmodule
