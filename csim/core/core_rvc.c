@@ -278,11 +278,18 @@ static int do_read(struct core_rvc *u, struct cosim_inst *b,
     int e = decomp_step(u, b, v, mask, &d, &o);
     if (e)
         return e;
-    for (unsigned l = 0; l < 32; l++) {
-        uint32_t exp = (uint32_t)(regs[l] >> (32 * word));
-        if (o.data_o[l] != exp)
-            return wrong_lane(u, b, v, x, "operand read", vreg, l, o.data_o[l], exp);
-    }
+    /* every lane against the architectural value: the differing bits of
+     * all lanes at once, the lane only for a report */
+    unsigned sh = 32 * word;
+    uint32_t ne = 0;
+    for (unsigned l = 0; l < 32; l++)
+        ne |= o.data_o[l] ^ (uint32_t)(regs[l] >> sh);
+    if (ne)
+        for (unsigned l = 0; l < 32; l++) {
+            uint32_t exp = (uint32_t)(regs[l] >> sh);
+            if (o.data_o[l] != exp)
+                return wrong_lane(u, b, v, x, "operand read", vreg, l, o.data_o[l], exp);
+        }
     ls_gscalar_stats *st = &u->st;
     st->reads++;
     st->read_cls[o.cls_o[0] & 3]++;
@@ -321,14 +328,31 @@ static unsigned gs_bytes(const struct rvc_comp_out *o)
     return 16 * (4 - nl) + nl + 16 * (4 - nh) + nh;
 }
 
+/* The bytes of a 32-bit lane that bits 0..3 of b select (bit i: byte i). */
+static inline uint32_t byte_mask(unsigned b)
+{
+    return ((b & 0xfu) * 0x204081u & 0x01010101u) * 0xffu;
+}
+
+/* The arrays take the bytes of data that the write enables we select
+ * (bits 0..3: the low half's byte arrays, 4..7: the high half's). */
+static void store_bytes(uint32_t *restrict arr, const uint32_t *restrict data,
+                        unsigned we)
+{
+    uint32_t ml = byte_mask(we & 0xf), mh = byte_mask(we >> 4);
+    for (unsigned l = 0; l < 16; l++)
+        arr[l] = (arr[l] & ~ml) | (data[l] & ml);
+    for (unsigned l = 16; l < 32; l++)
+        arr[l] = (arr[l] & ~mh) | (data[l] & mh);
+}
+
 /* Arrays a baseline (uncompressed) bank activates for a write of mask:
  * each 128-bit array holds 4 lanes of the register. */
 static unsigned base_write_arrays(uint32_t mask)
 {
-    unsigned n = 0;
-    for (unsigned a = 0; a < 8; a++)
-        n += (mask >> (4 * a) & 0xf) != 0;
-    return n;
+    uint32_t x = mask | mask >> 1;      /* bit 4a: some lane of array a */
+    x |= x >> 2;
+    return popc(x & 0x11111111u);
 }
 
 int core_rvc_read(struct core_rvc *u, const struct simt_warp *w,
@@ -365,15 +389,17 @@ int core_rvc_read(struct core_rvc *u, const struct simt_warp *w,
 }
 
 /* The sizes of one write: raw, G-Scalar (gsb), BDI as Warped-Compression
- * applies it and the best of the BDI paper's encodings. */
+ * applies it and the best of the BDI paper's encodings; scalar: the
+ * compressor found all 32 lanes active and equal (D = 0, enc 1111). */
 static void write_sizes(ls_gscalar_stats *st, const uint32_t *val,
-                        uint32_t active, unsigned gsb)
+                        uint32_t active, unsigned gsb, bool scalar)
 {
-    unsigned enc;
+    unsigned enc, bdi, bdi_all;
+    rvc_bdi_sizes(32, val, active, scalar, &bdi, &bdi_all, &enc);
     st->raw_bytes += 128;
     st->gs_bytes += gsb;
-    st->bdi_bytes += rvc_bdi_bytes(32, val, active);
-    st->bdi_all_bytes += rvc_bdi_all_bytes(32, val, active, &enc);
+    st->bdi_bytes += bdi;
+    st->bdi_all_bytes += bdi_all;
     st->bdi_enc[enc < LS_BDI_NENC ? enc : LS_BDI_RAW]++;
 }
 
@@ -417,7 +443,8 @@ static int track_write(struct core_rvc *u, const struct simt_warp *w,
             unsigned nl = rvc_enc_bytes(e.encl), nh = rvc_enc_bytes(e.ench);
             unsigned nf = rvc_enc_bytes(e.enc);
             write_sizes(st, val, active, e.d ? 128 : u->half
-                        ? 16 * (4 - nl) + nl + 16 * (4 - nh) + nh : 32 * (4 - nf) + nf);
+                        ? 16 * (4 - nl) + nl + 16 * (4 - nh) + nh : 32 * (4 - nf) + nf,
+                        !e.d && e.enc == 0xf);
         }
     }
     return 0;
@@ -452,10 +479,15 @@ int core_rvc_write(struct core_rvc *u, const struct simt_warp *w,
             if (vi >= fr->cap)
                 return fail(u, LS_ERR_INTERNAL, "RVC: register outside its frame's state");
             struct core_rvc_vreg *v = &fr->v[vi];
-            uint32_t val[32];
+            /* the compressor's input: every port set (no memset) */
+            struct rvc_comp_in in;
+            uint32_t *val = in.data_i;
             const uint64_t *rv = regs + (size_t)dst[i] * 32;
             for (unsigned l = 0; l < 32; l++)
                 val[l] = (uint32_t)(rv[l] >> (32 * k));
+            in.valid_i[0] = 1;
+            in.mask_i[0] = active;
+            in.half_i[0] = u->half;
             if (active != FULL_MASK && !(v->flags & CORE_RVC_FULL)) {
                 /* sec. 3.3: a divergent write to a compressed register
                  * needs all its bytes in the arrays first: a move
@@ -486,31 +518,18 @@ int core_rvc_write(struct core_rvc *u, const struct simt_warp *w,
             int e = catch_up(u, cb, now);
             if (e)
                 return fail(u, LS_ERR_COSIM, cb->report ? cb->report : "mismatch");
-            struct rvc_comp_in in;
             struct rvc_comp_out o;
-            memset(&in, 0, sizeof in);
-            in.valid_i[0] = 1;
-            memcpy(in.data_i, val, sizeof val);
-            in.mask_i[0] = active;
-            in.half_i[0] = u->half;
             if (cosim_step_lazy(cb, &in, &o, &wh))
                 return fail(u, LS_ERR_COSIM, cb->report ? cb->report : "mismatch");
             /* the arrays take the bytes the write enables select */
             unsigned we = o.we_o[0] & 0xff;
             if (o.d_o[0]) {
-                for (unsigned l = 0; l < 32; l++)
-                    if (o.mask_o[0] >> l & 1)
-                        v->arr[l] = o.data_o[l];
-            } else {
-                /* the bytes of each half the write enables select */
-                uint32_t bm[2] = { 0, 0 };
-                for (unsigned b = 0; b < 8; b++)
-                    if (we >> b & 1)
-                        bm[b / 4] |= 0xffu << (8 * (b % 4));
-                for (unsigned l = 0; l < 32; l++) {
-                    uint32_t m = bm[l / 16];
-                    v->arr[l] = (v->arr[l] & ~m) | (o.data_o[l] & m);
+                for (uint32_t m = o.mask_o[0]; m; m &= m - 1) {
+                    unsigned l = (unsigned)__builtin_ctz(m);
+                    v->arr[l] = o.data_o[l];
                 }
+            } else {
+                store_bytes(v->arr, o.data_o, we);
             }
             uint8_t full = o.d_o[0] ? (v->flags & CORE_RVC_FULL) : (we == 0xff ? CORE_RVC_FULL : 0);
             v->flags = (uint8_t)((o.d_o[0] ? CORE_RVC_D : 0) | (o.fs_o[0] ? CORE_RVC_FS : 0) |
@@ -529,7 +548,11 @@ int core_rvc_write(struct core_rvc *u, const struct simt_warp *w,
             st->arrays_written += popc(we);
             st->bvr_writes++;
             st->base_arrays_written += base_write_arrays(active);
-            write_sizes(st, val, active, gs_bytes(&o));
+            /* the C model's D = 0 and enc 1111 (the c and lockstep
+             * backends answer with its outputs) say all 32 lanes are
+             * equal; an RTL alone is not trusted with the statistics */
+            write_sizes(st, val, active, gs_bytes(&o),
+                        cb->backend != COSIM_BE_RTL && !o.d_o[0] && v->enc == 0xf);
         }
     }
     return 0;
