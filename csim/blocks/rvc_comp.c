@@ -87,8 +87,14 @@ struct rvc_enc rvc_compress(unsigned W, const uint32_t *val, uint32_t mask,
     /* the halves' differing bits, and the whole register's from them: a
      * bit differs over all active lanes iff it is not the same in all of
      * them (an empty half adds o = 0, a = ~0) */
-    struct lanes_acc l = acc_lanes(val, mask, 0, W / 2);
-    struct lanes_acc h = acc_lanes(val, mask, W / 2, W);
+    struct lanes_acc l, h;
+    if (W == 32 && mask == all) {       /* the common case, inlined */
+        l = acc16(val);
+        h = acc16(val + 16);
+    } else {
+        l = acc_lanes(val, mask, 0, W / 2);
+        h = acc_lanes(val, mask, W / 2, W);
+    }
     uint32_t dl = l.o & ~l.a, dh = h.o & ~h.a;
     uint32_t df = (l.o | h.o) & ~(l.a & h.a);
     e.enc = enc_of_diff(df);

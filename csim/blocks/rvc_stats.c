@@ -74,9 +74,10 @@ static bool fits8(const uint32_t *val, unsigned n, unsigned d)
             break;
         }
     }
+    uint64_t bh = h - base;                 /* e - base + h = e + bh */
     for (i++; i < n; i++) {
         uint64_t e = (uint64_t)val[2 * i + 1] << 32 | val[2 * i];
-        if (((e + h) & m) && ((e - base + h) & m))
+        if (((e + h) & m) && ((e + bh) & m))
             return false;
     }
     return true;
@@ -92,8 +93,9 @@ static bool fits4(const uint32_t *val, unsigned n, unsigned d)
             base = val[i];
             break;
         }
+    uint32_t bh = h - base;                 /* e - base + h = e + bh */
     for (i++; i < n; i++)
-        if (((val[i] + h) & m) && ((val[i] - base + h) & m))
+        if (((val[i] + h) & m) && ((val[i] + bh) & m))
             return false;
     return true;
 }
@@ -141,28 +143,21 @@ unsigned rvc_bdi_all_bytes(unsigned W, const uint32_t *val, uint32_t mask,
     static const unsigned dd[6] = { 1, 2, 4, 1, 2, 1 };
     unsigned raw = 4 * W, best = raw, be = 8;
     if ((mask & rvc_lane_mask(W)) == rvc_lane_mask(W)) {
-        /* all zero; every 8-byte element equal to the first (the order of
-         * the two words in an element does not matter to either test) */
-        uint64_t z = 0, r = 0, e0;
+        /* every 8-byte element equal to the first (stops at the first
+         * that is not); all zero: that, and the first is 0 */
+        uint64_t e0;
         memcpy(&e0, val, sizeof e0);
-        if (W == 32)
-            for (unsigned i = 0; i < 16; i++) {
-                uint64_t e;
-                memcpy(&e, val + 2 * i, sizeof e);
-                z |= e;
-                r |= e ^ e0;
-            }
-        else
-            for (unsigned i = 0; i < W / 2; i++) {
-                uint64_t e;
-                memcpy(&e, val + 2 * i, sizeof e);
-                z |= e;
-                r |= e ^ e0;
-            }
-        if (!z) {
+        bool rep = true;
+        for (unsigned i = 1; i < W / 2 && rep; i++) {
+            uint64_t e;
+            memcpy(&e, val + 2 * i, sizeof e);
+            rep = e == e0;
+        }
+        bool z = rep && e0 == 0;
+        if (z) {
             best = 1;
             be = 0;
-        } else if (!r) {
+        } else if (rep) {
             best = 8;
             be = 1;
         } else {

@@ -180,9 +180,9 @@ static bool lanes_equal(const uint64_t *v, uint64_t bits, uint32_t m,
     if (!m)
         return true;
     if (m == FULL_MASK) {               /* every lane: one pass, no branch */
-        uint64_t d = 0;
+        uint64_t d = 0, v0 = v[0];
         for (unsigned l = 0; l < 32; l++)
-            d |= v[l] ^ v[0];
+            d |= v[l] ^ v0;
         if (!(d & bits))
             return true;
     }

@@ -169,8 +169,10 @@ static unsigned reg_words(const struct ptx_func *f, int32_t r)
 
 /* Brings instance b to the edge of GPU cycle cyc (idle edges in between)
  * unless it is already there or past it. */
-static int catch_up(struct core_rvc *u, struct cosim_inst *b, uint64_t cyc)
+static inline int catch_up(struct core_rvc *u, struct cosim_inst *b, uint64_t cyc)
 {
+    if (b->edge >= cyc - u->t0)         /* a second transaction this cycle */
+        return 0;
     return cosim_idle_to(b, cyc - u->t0, u->kernel, u->t0);
 }
 
@@ -210,7 +212,7 @@ static void describe(const void *ctx, char *buf, size_t n)
 
 /* One decompressor transaction for stored register v under M' = mask,
  * described by d. */
-static int decomp_step(struct core_rvc *u, struct cosim_inst *b,
+static inline int decomp_step(struct core_rvc *u, struct cosim_inst *b,
                        const struct core_rvc_vreg *v, uint32_t mask,
                        const struct rvc_desc *d, struct rvc_decomp_out *o)
 {
