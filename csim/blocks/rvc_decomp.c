@@ -12,11 +12,9 @@ static uint32_t lane_mask(unsigned W)
 /* The bytes enc takes from the base (bit b of enc: byte b). */
 static uint32_t keep_mask(unsigned enc)
 {
-    uint32_t keep = 0;
-    for (unsigned b = 0; b < 4; b++)
-        if (enc >> b & 1u)
-            keep |= 0xffu << (8 * b);
-    return keep;
+    /* bit b of enc moved to bit 8b (the four shifted copies of enc do not
+     * overlap), then each such bit spread over its byte */
+    return ((enc & 0xfu) * 0x204081u & 0x01010101u) * 0xffu;
 }
 
 /* Lanes lo..hi-1 rebuilt: the bytes of keep from the base, the rest from

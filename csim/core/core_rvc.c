@@ -101,8 +101,10 @@ void core_rvc_free(struct core_rvc *u)
     free(u->comp);
     free(u->decomp);
     for (unsigned s = 0; u->fr && s < u->nslots; s++)
-        for (unsigned k = 0; k < SIMT_MAX_FRAMES; k++)
+        for (unsigned k = 0; k < SIMT_MAX_FRAMES; k++) {
             free(u->fr[s][k].v);
+            free(u->fr[s][k].arr);
+        }
     free(u->fr);
     free(u->why);
     memset(u, 0, sizeof *u);
@@ -139,10 +141,19 @@ int core_rvc_frame_start(struct core_rvc *u, unsigned slot, unsigned frame,
         struct core_rvc_vreg *v = realloc(fr->v, nv * sizeof *v);
         if (!v)
             return fail(u, LS_ERR_NOMEM, "host memory exhausted (RVC register state)");
-        /* new arrays hold zeros; older ones keep the previous warp's bytes,
-         * which no encoding of a fresh register reads */
-        memset(v + fr->cap, 0, (nv - fr->cap) * sizeof *v);
         fr->v = v;
+        if (u->blocks) {
+            /* new arrays hold zeros; older ones keep the previous warp's
+             * bytes, which no encoding of a fresh register reads */
+            uint32_t (*a)[32] = aligned_alloc(64, nv * sizeof *a);
+            if (!a)
+                return fail(u, LS_ERR_NOMEM, "host memory exhausted (RVC register state)");
+            if (fr->cap)
+                memcpy(a, fr->arr, fr->cap * sizeof *a);
+            memset(a + fr->cap, 0, (nv - fr->cap) * sizeof *a);
+            free(fr->arr);
+            fr->arr = a;
+        }
         fr->cap = nv;
     }
     /* the functional model zeroes the registers: a compressed scalar 0
@@ -210,11 +221,24 @@ static void describe(const void *ctx, char *buf, size_t n)
              d->vreg & 1 ? "high" : "low");
 }
 
-/* One decompressor transaction for stored register v under M' = mask,
- * described by d. */
+/* Whether the decompressor reads no array byte of v (its re_o is 0):
+ * D = 0 and every byte kept from the base (enc 1111; in half mode encL
+ * and encH 1111). */
+static inline bool no_array_read(const struct core_rvc_vreg *v)
+{
+    if (v->flags & CORE_RVC_D)
+        return false;
+    if (v->flags & CORE_RVC_HALF)
+        return v->encl == 0xf && v->ench == 0xf;
+    return v->enc == 0xf;
+}
+
+/* One decompressor transaction for stored register v (arrays arr) under
+ * M' = mask, described by d. */
 static inline int decomp_step(struct core_rvc *u, struct cosim_inst *b,
-                       const struct core_rvc_vreg *v, uint32_t mask,
-                       const struct rvc_desc *d, struct rvc_decomp_out *o)
+                              const struct core_rvc_vreg *v, const uint32_t *arr,
+                              uint32_t mask, const struct rvc_desc *d,
+                              struct rvc_decomp_out *o)
 {
     if (catch_up(u, b, d->x->now))
         return fail(u, LS_ERR_COSIM, b->report ? b->report : "mismatch");
@@ -228,7 +252,15 @@ static inline int decomp_step(struct core_rvc *u, struct cosim_inst *b,
     in.ench_i[0] = v->ench;
     in.bvr_i[0] = v->bvr;
     in.bvrh_i[0] = v->bvrh;
-    memcpy(in.arr_i, v->arr, sizeof v->arr);
+    /* the arrays' bytes; a register that activates no array (a scalar)
+     * gets zeros under the C backend, whose output cannot depend on them
+     * (every byte comes from the base), and its arrays stay untouched in
+     * memory; an RTL in the loop gets the stored bytes, so a mutant that
+     * reads an array it should not still sees stale data */
+    if (b->backend == COSIM_BE_C && no_array_read(v))
+        memset(in.arr_i, 0, sizeof in.arr_i);
+    else
+        memcpy(in.arr_i, arr, sizeof in.arr_i);
     in.mask_i[0] = mask;
     struct cosim_where w = { describe, d };
     if (cosim_step_lazy(b, &in, o, &w))
@@ -240,7 +272,8 @@ static inline int decomp_step(struct core_rvc *u, struct cosim_inst *b,
 
 /* A rebuilt lane that is not the architectural value: a model error. */
 static int wrong_lane(struct core_rvc *u, const struct cosim_inst *b,
-                      const struct core_rvc_vreg *v, const struct rvc_ctx *x,
+                      const struct core_rvc_vreg *v, const uint32_t *arr,
+                      const struct rvc_ctx *x,
                       const char *what, uint32_t vreg, unsigned l, uint32_t got,
                       uint32_t exp)
 {
@@ -254,7 +287,7 @@ static int wrong_lane(struct core_rvc *u, const struct cosim_inst *b,
              "BVRH 0x%08x, array bytes 0x%08x; %s backend)", b->name, where, l,
              got, exp, !!(v->flags & CORE_RVC_D), !!(v->flags & CORE_RVC_HALF),
              !!(v->flags & CORE_RVC_FS), v->enc, v->encl, v->ench, v->bvr,
-             v->bvrh, v->arr[l], cosim_backend_name(b->backend));
+             v->bvrh, arr[l], cosim_backend_name(b->backend));
     return fail(u, LS_ERR_COSIM, msg);
 }
 
@@ -271,13 +304,13 @@ static unsigned read_cat(const struct core_rvc_vreg *v, uint32_t mask)
 /* One operand read of vector register v (expected lanes exp) under
  * M' = mask through decompressor b. */
 static int do_read(struct core_rvc *u, struct cosim_inst *b,
-                   const struct core_rvc_vreg *v, uint32_t mask,
+                   const struct core_rvc_vreg *v, const uint32_t *arr, uint32_t mask,
                    const uint64_t *regs, unsigned word, const struct rvc_ctx *x,
                    uint32_t vreg)
 {
     struct rvc_desc d = { u, x, "operand read", vreg };
     struct rvc_decomp_out o;
-    int e = decomp_step(u, b, v, mask, &d, &o);
+    int e = decomp_step(u, b, v, arr, mask, &d, &o);
     if (e)
         return e;
     /* every lane against the architectural value: the differing bits of
@@ -290,7 +323,8 @@ static int do_read(struct core_rvc *u, struct cosim_inst *b,
         for (unsigned l = 0; l < 32; l++) {
             uint32_t exp = (uint32_t)(regs[l] >> sh);
             if (o.data_o[l] != exp)
-                return wrong_lane(u, b, v, x, "operand read", vreg, l, o.data_o[l], exp);
+                return wrong_lane(u, b, v, arr, x, "operand read", vreg, l,
+                                  o.data_o[l], exp);
         }
     ls_gscalar_stats *st = &u->st;
     st->reads++;
@@ -381,7 +415,8 @@ int core_rvc_read(struct core_rvc *u, const struct simt_warp *w,
                 track_read(u, &fr->v[vi], mask);
                 continue;
             }
-            int e = do_read(u, db, &fr->v[vi], mask, regs + (size_t)src[i] * 32, k,
+            int e = do_read(u, db, &fr->v[vi], fr->arr[vi], mask,
+                            regs + (size_t)src[i] * 32, k,
                             &x, vi);
             if (e)
                 return e;
@@ -481,6 +516,7 @@ int core_rvc_write(struct core_rvc *u, const struct simt_warp *w,
             if (vi >= fr->cap)
                 return fail(u, LS_ERR_INTERNAL, "RVC: register outside its frame's state");
             struct core_rvc_vreg *v = &fr->v[vi];
+            uint32_t *arr = fr->arr[vi];
             /* the compressor's input: every port set (no memset) */
             struct rvc_comp_in in;
             uint32_t *val = in.data_i;
@@ -498,14 +534,14 @@ int core_rvc_write(struct core_rvc *u, const struct simt_warp *w,
                  * overwrites next. */
                 struct rvc_desc dm = { u, &x, "move before a divergent write", vi };
                 struct rvc_decomp_out o;
-                int e = decomp_step(u, db, v, FULL_MASK, &dm, &o);
+                int e = decomp_step(u, db, v, arr, FULL_MASK, &dm, &o);
                 if (e)
                     return e;
                 for (unsigned l = 0; l < 32; l++)
                     if (!(active >> l & 1) && o.data_o[l] != val[l])
-                        return wrong_lane(u, db, v, &x, "move before a divergent write",
+                        return wrong_lane(u, db, v, arr, &x, "move before a divergent write",
                                           vi, l, o.data_o[l], val[l]);
-                memcpy(v->arr, o.data_o, sizeof v->arr);
+                memcpy(arr, o.data_o, sizeof o.data_o);
                 v->flags = (uint8_t)((v->flags & ~(CORE_RVC_HALF | CORE_RVC_FS)) |
                                      CORE_RVC_D | CORE_RVC_FULL);
                 v->bvr = FULL_MASK;
@@ -528,10 +564,11 @@ int core_rvc_write(struct core_rvc *u, const struct simt_warp *w,
             if (o.d_o[0]) {
                 for (uint32_t m = o.mask_o[0]; m; m &= m - 1) {
                     unsigned l = (unsigned)__builtin_ctz(m);
-                    v->arr[l] = o.data_o[l];
+                    arr[l] = o.data_o[l];
                 }
             } else {
-                store_bytes(v->arr, o.data_o, we);
+                if (we)                 /* a scalar write stores no byte */
+                    store_bytes(arr, o.data_o, we);
             }
             uint8_t full = o.d_o[0] ? (v->flags & CORE_RVC_FULL) : (we == 0xff ? CORE_RVC_FULL : 0);
             v->flags = (uint8_t)((o.d_o[0] ? CORE_RVC_D : 0) | (o.fs_o[0] ? CORE_RVC_FS : 0) |
