@@ -8,48 +8,63 @@ uint32_t rvc_lane_mask(unsigned W)
     return W >= 32 ? 0xffffffffu : ((1u << W) - 1u);
 }
 
-/* The bits in which some active lane of lo..hi-1 differs from the
- * reference, the value of the highest-numbered active lane (*ref; 0 when
- * none is active). */
-static uint32_t lanes_diff(const uint32_t *val, uint32_t mask, unsigned lo,
-                           unsigned hi, uint32_t *ref)
+/* OR and AND of a set of lanes: a bit differs between them iff it is set
+ * in o and clear in a (o & ~a; 0 for one lane or none). */
+struct lanes_acc {
+    uint32_t o, a;
+};
+
+/* The lanes of m (any of val[0..31]), one set bit at a time. */
+static struct lanes_acc acc_bits(const uint32_t *val, uint32_t m)
 {
-    uint32_t m = mask & (hi >= 32 ? ~0u : (1u << hi) - 1u) & ~((1u << lo) - 1u);
-    uint32_t r = m ? val[31 - __builtin_clz(m)] : 0, diff = 0;
-    for (unsigned l = lo; l < hi; l++)     /* branch-free: inactive lanes add 0 */
-        diff |= (val[l] ^ r) & (0u - (mask >> l & 1u));
-    *ref = r;
-    return diff;
+    struct lanes_acc r = { 0, ~0u };
+    for (; m; m &= m - 1) {
+        uint32_t v = val[__builtin_ctz(m)];
+        r.o |= v;
+        r.a &= v;
+    }
+    return r;
 }
 
-/* The thermometer code of diff (enc_lanes). */
+/* All 16 lanes of val[0..15] (a loop of fixed length the compiler turns
+ * into vector operations). */
+static struct lanes_acc acc16(const uint32_t *val)
+{
+    uint32_t o = 0, a = ~0u;
+    for (unsigned l = 0; l < 16; l++) {
+        o |= val[l];
+        a &= val[l];
+    }
+    struct lanes_acc r = { o, a };
+    return r;
+}
+
+/* The active lanes (mask) of lo..hi-1. Every active lane is compared with
+ * the highest-numbered one in the hardware (docs/blocks/rvc.md): a bit
+ * differs from that reference in some active lane iff it is not the same
+ * in all of them, which is what o & ~a of these lanes says. */
+static struct lanes_acc acc_lanes(const uint32_t *val, uint32_t mask,
+                                  unsigned lo, unsigned hi)
+{
+    uint32_t range = (hi >= 32 ? ~0u : (1u << hi) - 1u) & ~((1u << lo) - 1u);
+    if (hi - lo == 16 && (mask & range) == range)
+        return acc16(val + lo);
+    return acc_bits(val, mask & range);
+}
+
+/* The thermometer code of diff (enc_lanes): one bit per equal byte from
+ * the most significant one down, 0000 / 1000 / 1100 / 1110 / 1111. */
 static unsigned enc_of_diff(uint32_t diff)
 {
-    unsigned eq = 0;
-    for (unsigned b = 0; b < 4; b++)
-        if (!(diff >> (8 * b) & 0xffu))
-            eq |= 1u << b;
-    /* Thermometer from the most significant byte. */
-    unsigned enc = 0;
-    if (eq & 8u) {
-        enc = 8u;
-        if (eq & 4u) {
-            enc = 0xcu;
-            if (eq & 2u) {
-                enc = 0xeu;
-                if (eq & 1u)
-                    enc = 0xfu;
-            }
-        }
-    }
-    return enc;
+    unsigned n = diff ? (unsigned)__builtin_clz(diff) / 8 : 4;
+    return (0xf0u >> n) & 0xfu;
 }
 
 unsigned rvc_enc_lanes(const uint32_t *val, uint32_t mask, unsigned lo,
                        unsigned hi)
 {
-    uint32_t ref;
-    return enc_of_diff(lanes_diff(val, mask, lo, hi, &ref));
+    struct lanes_acc r = acc_lanes(val, mask, lo, hi);
+    return enc_of_diff(r.o & ~r.a);
 }
 
 unsigned rvc_enc_bytes(unsigned enc)
@@ -69,14 +84,19 @@ struct rvc_enc rvc_compress(unsigned W, const uint32_t *val, uint32_t mask,
     struct rvc_enc e;
     uint32_t all = rvc_lane_mask(W);
     mask &= all;
-    /* the halves' differences, and the whole register's from them: a bit
-     * differs over all active lanes iff it differs within a half or
-     * between the halves' references (rvc_enc_lanes of 0..W, in one pass) */
-    uint32_t rl, rh, lom = rvc_lane_mask(W / 2);
-    uint32_t dl = lanes_diff(val, mask, 0, W / 2, &rl);
-    uint32_t dh = lanes_diff(val, mask, W / 2, W, &rh);
-    uint32_t df = (mask & lom) && (mask & ~lom) ? dl | dh | (rl ^ rh)
-                                                 : (mask & ~lom) ? dh : dl;
+    /* the halves' differing bits, and the whole register's from them: a
+     * bit differs over all active lanes iff it is not the same in all of
+     * them (an empty half adds o = 0, a = ~0) */
+    struct lanes_acc l, h;
+    if (W == 32 && mask == all) {       /* the common case, inlined */
+        l = acc16(val);
+        h = acc16(val + 16);
+    } else {
+        l = acc_lanes(val, mask, 0, W / 2);
+        h = acc_lanes(val, mask, W / 2, W);
+    }
+    uint32_t dl = l.o & ~l.a, dh = h.o & ~h.a;
+    uint32_t df = (l.o | h.o) & ~(l.a & h.a);
     e.enc = enc_of_diff(df);
     e.encl = enc_of_diff(dl);
     e.ench = enc_of_diff(dh);
@@ -138,8 +158,7 @@ void rvc_comp_step(struct rvc_comp_state *s, const struct rvc_comp_in *in,
         s->r.bvr_o[0] = e.bvr;
         s->r.bvrh_o[0] = e.bvrh;
         s->r.mask_o[0] = in->mask_i[0] & rvc_lane_mask(W);
-        for (unsigned l = 0; l < W; l++)
-            s->r.data_o[l] = in->data_i[l];
+        memcpy(s->r.data_o, in->data_i, W * sizeof *in->data_i);
         s->st.writes++;
         if (e.d)
             s->st.divergent++;

@@ -12,20 +12,34 @@ static uint32_t lane_mask(unsigned W)
 /* The bytes enc takes from the base (bit b of enc: byte b). */
 static uint32_t keep_mask(unsigned enc)
 {
-    uint32_t keep = 0;
-    for (unsigned b = 0; b < 4; b++)
-        if (enc >> b & 1u)
-            keep |= 0xffu << (8 * b);
-    return keep;
+    /* bit b of enc moved to bit 8b (the four shifted copies of enc do not
+     * overlap), then each such bit spread over its byte */
+    return ((enc & 0xfu) * 0x204081u & 0x01010101u) * 0xffu;
 }
 
 /* Lanes lo..hi-1 rebuilt: the bytes of keep from the base, the rest from
- * the arrays. */
-static void rebuild(uint32_t *data, const uint32_t *arr, unsigned lo, unsigned hi,
-                    uint32_t base, uint32_t keep)
+ * the arrays (data and arr do not overlap: restrict lets the compiler
+ * vectorise without a run-time overlap test). */
+static void rebuild(uint32_t *restrict data, const uint32_t *restrict arr,
+                    unsigned lo, unsigned hi, uint32_t base, uint32_t keep)
 {
-    for (unsigned l = lo; l < hi; l++)
-        data[l] = (base & keep) | (arr[l] & ~keep);
+    uint32_t b = base & keep;
+    data += lo;
+    arr += lo;
+    /* W = 32 (a register or a half): fixed-length loops the compiler
+     * vectorises */
+    if (hi - lo == 32) {
+        for (unsigned l = 0; l < 32; l++)
+            data[l] = b | (arr[l] & ~keep);
+        return;
+    }
+    if (hi - lo == 16) {
+        for (unsigned l = 0; l < 16; l++)
+            data[l] = b | (arr[l] & ~keep);
+        return;
+    }
+    for (unsigned l = 0; l < hi - lo; l++)
+        data[l] = b | (arr[l] & ~keep);
 }
 
 enum rvc_class rvc_decompress(unsigned W, const struct rvc_decomp_in *in,
@@ -39,8 +53,7 @@ enum rvc_class rvc_decompress(unsigned W, const struct rvc_decomp_in *in,
     enum rvc_class c = RVC_CLS_NONE;
 
     if (d) {
-        for (unsigned l = 0; l < W; l++)
-            data[l] = in->arr_i[l];
+        memcpy(data, in->arr_i, W * sizeof *data);
         r = 0xffu;
         if (enc == 0xfu && ((in->bvr_i[0] ^ in->mask_i[0]) & all) == 0)
             c = RVC_CLS_DIV_SCALAR;

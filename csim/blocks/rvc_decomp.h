@@ -73,8 +73,9 @@ void rvc_decomp_step(struct rvc_decomp_state *s,
                      const struct rvc_decomp_in *in,
                      struct rvc_decomp_out *out);
 
-/* Combinational decompressor function: fills data[0..W-1] and returns the
- * class; *re and *hsc receive re_o and hsc_o (either may be NULL). */
+/* Combinational decompressor function: fills data[0..W-1] (not
+ * overlapping in) and returns the class; *re and *hsc receive re_o and
+ * hsc_o (either may be NULL). */
 enum rvc_class rvc_decompress(unsigned W, const struct rvc_decomp_in *in,
                               uint32_t *data, unsigned *re, unsigned *hsc);
 

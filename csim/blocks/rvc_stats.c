@@ -3,6 +3,8 @@
 
 #include "blocks/rvc_comp.h"
 
+#include <string.h>
+
 unsigned rvc_gs_bytes(unsigned W, const uint32_t *val, uint32_t mask,
                       bool half)
 {
@@ -17,72 +19,119 @@ unsigned rvc_gs_bytes(unsigned W, const uint32_t *val, uint32_t mask,
     return (W / 2) * (4 - nl) + nl + (W / 2) * (4 - nh) + nh;
 }
 
-static bool fits(int64_t d, unsigned bytes)
+/* The deltas val[l] - val[0] of n lanes: *any their OR; *o1, *o2 nonzero
+ * iff some delta does not fit 1 or 2 signed bytes (d fits b bytes iff
+ * d + 2^(8b-1) < 2^(8b) as an unsigned 32-bit sum). */
+static inline void delta_scan(const uint32_t *val, unsigned n, uint32_t *any,
+                              uint32_t *o1, uint32_t *o2)
 {
-    int64_t lim = (int64_t)1 << (8 * bytes - 1);
-    return d >= -lim && d < lim;
+    uint32_t a = 0, b = 0, c = 0, v0 = val[0];
+    for (unsigned l = 0; l < n; l++) {
+        uint32_t d = val[l] - v0;
+        a |= d;
+        b |= (d + 0x80u) & ~0xffu;
+        c |= (d + 0x8000u) & ~0xffffu;
+    }
+    *any = a;
+    *o1 = b;
+    *o2 = c;
 }
 
 unsigned rvc_bdi_bytes(unsigned W, const uint32_t *val, uint32_t mask)
 {
     if ((mask & rvc_lane_mask(W)) != rvc_lane_mask(W))
         return W * 4;
-    /* the deltas' range decides: all 0, all 1-byte, all 2-byte */
-    int32_t lo = 0, hi = 0;
-    for (unsigned l = 1; l < W; l++) {
-        int32_t d = (int32_t)(val[l] - val[0]);
-        lo = d < lo ? d : lo;
-        hi = d > hi ? d : hi;
-    }
-    if (lo == 0 && hi == 0)
+    /* all deltas 0, all 1-byte, all 2-byte (W = 32: a fixed-length loop) */
+    uint32_t any, o1, o2;
+    if (W == 32)
+        delta_scan(val, 32, &any, &o1, &o2);
+    else
+        delta_scan(val, W, &any, &o1, &o2);
+    if (!any)
         return 4;
-    if (fits(lo, 1) && fits(hi, 1))
+    if (!o1)
         return 4 + W;
-    if (fits(lo, 2) && fits(hi, 2))
+    if (!o2)
         return 4 + 2 * W;
     return W * 4;
 }
 
-/* Element i of k bytes (little-endian) of the W lanes of val. */
-static uint64_t elem(const uint32_t *val, unsigned k, unsigned i)
+/* Whether every element is a d-byte signed delta from 0 (an immediate) or
+ * from the base, the first element that is not an immediate. Elements are
+ * little-endian k-byte integers of the 4W bytes: n of them; e fits d bytes
+ * iff (e + h) & m is 0, with h = 2^(8d-1) and m the bits of a k-byte
+ * element above the low d bytes (the sum taken modulo 2^(8k)). The scans
+ * stop at the first misfit. */
+static bool fits8(const uint32_t *val, unsigned n, unsigned d)
 {
-    if (k == 8)
-        return (uint64_t)val[2 * i + 1] << 32 | val[2 * i];
-    if (k == 4)
-        return val[i];
-    return val[i / 2] >> (16 * (i & 1)) & 0xffffu;     /* k == 2 */
-}
-
-/* x as a signed k-byte integer. */
-static int64_t sext(uint64_t x, unsigned k)
-{
-    if (k == 8)
-        return (int64_t)x;
-    unsigned sh = 64 - 8 * k;
-    return (int64_t)(x << sh) >> sh;
-}
-
-/* Whether every k-byte element is a d-byte delta from 0 or from the base
- * (the first element that is not a delta from 0); elements are read as
- * the test goes, so a misfit stops it early. */
-static bool bdi_fits(unsigned W, const uint32_t *val, unsigned k, unsigned d)
-{
-    unsigned n = 4 * W / k;
-    bool have = false;
+    uint64_t h = 1ull << (8 * d - 1), m = ~((h << 1) - 1);
+    unsigned i = 0;
     uint64_t base = 0;
-    for (unsigned i = 0; i < n; i++) {
-        uint64_t e = elem(val, k, i);
-        if (fits(sext(e, k), d))
-            continue;                       /* immediate: delta from zero */
-        if (!have) {
-            have = true;
+    for (; i < n; i++) {
+        uint64_t e = (uint64_t)val[2 * i + 1] << 32 | val[2 * i];
+        if ((e + h) & m) {
             base = e;
-            continue;
+            break;
         }
-        if (!fits(sext(e - base, k), d))
+    }
+    uint64_t bh = h - base;                 /* e - base + h = e + bh */
+    for (i++; i < n; i++) {
+        uint64_t e = (uint64_t)val[2 * i + 1] << 32 | val[2 * i];
+        if (((e + h) & m) && ((e + bh) & m))
             return false;
     }
     return true;
+}
+
+static bool fits4(const uint32_t *val, unsigned n, unsigned d)
+{
+    uint32_t h = 1u << (8 * d - 1), m = ~((h << 1) - 1);
+    unsigned i = 0;
+    uint32_t base = 0;
+    for (; i < n; i++)
+        if ((val[i] + h) & m) {
+            base = val[i];
+            break;
+        }
+    uint32_t bh = h - base;                 /* e - base + h = e + bh */
+    for (i++; i < n; i++)
+        if (((val[i] + h) & m) && ((val[i] + bh) & m))
+            return false;
+    return true;
+}
+
+/* k = 2, d = 1 */
+static bool fits2(const uint32_t *val, unsigned n)
+{
+    unsigned i = 0;
+    uint32_t base = 0;
+    for (; i < n; i++) {
+        uint32_t e = val[i / 2] >> (16 * (i & 1)) & 0xffffu;
+        if ((e + 0x80u) & 0xff00u) {
+            base = e;
+            break;
+        }
+    }
+    for (i++; i < n; i++) {
+        uint32_t e = val[i / 2] >> (16 * (i & 1)) & 0xffffu;
+        if (((e + 0x80u) & 0xff00u) && ((e - base + 0x80u) & 0xff00u))
+            return false;
+    }
+    return true;
+}
+
+/* Whether encoding j (k/d of rvc_bdi_all_bytes: 8/1, 8/2, 8/4, 4/1, 4/2,
+ * 2/1) fits the W lanes of val. */
+static bool bdi_fits(unsigned W, const uint32_t *val, unsigned j)
+{
+    switch (j) {
+    case 0: return fits8(val, W / 2, 1);
+    case 1: return fits8(val, W / 2, 2);
+    case 2: return fits8(val, W / 2, 4);
+    case 3: return fits4(val, W, 1);
+    case 4: return fits4(val, W, 2);
+    default: return fits2(val, 2 * W);
+    }
 }
 
 unsigned rvc_bdi_all_bytes(unsigned W, const uint32_t *val, uint32_t mask,
@@ -94,14 +143,18 @@ unsigned rvc_bdi_all_bytes(unsigned W, const uint32_t *val, uint32_t mask,
     static const unsigned dd[6] = { 1, 2, 4, 1, 2, 1 };
     unsigned raw = 4 * W, best = raw, be = 8;
     if ((mask & rvc_lane_mask(W)) == rvc_lane_mask(W)) {
-        bool zero = true, rep = true;
-        uint64_t e0 = elem(val, 8, 0);
-        for (unsigned i = 0; i < W / 2; i++) {
-            uint64_t e = elem(val, 8, i);
-            zero = zero && e == 0;
-            rep = rep && e == e0;
+        /* every 8-byte element equal to the first (stops at the first
+         * that is not); all zero: that, and the first is 0 */
+        uint64_t e0;
+        memcpy(&e0, val, sizeof e0);
+        bool rep = true;
+        for (unsigned i = 1; i < W / 2 && rep; i++) {
+            uint64_t e;
+            memcpy(&e, val + 2 * i, sizeof e);
+            rep = e == e0;
         }
-        if (zero) {
+        bool z = rep && e0 == 0;
+        if (z) {
             best = 1;
             be = 0;
         } else if (rep) {
@@ -110,7 +163,7 @@ unsigned rvc_bdi_all_bytes(unsigned W, const uint32_t *val, uint32_t mask,
         } else {
             for (unsigned j = 0; j < 6; j++) {
                 unsigned sz = kk[j] + 4 * W / kk[j] * dd[j];
-                if (sz < best && bdi_fits(W, val, kk[j], dd[j])) {
+                if (sz < best && bdi_fits(W, val, j)) {
                     best = sz;
                     be = 2 + j;
                 }
@@ -120,6 +173,22 @@ unsigned rvc_bdi_all_bytes(unsigned W, const uint32_t *val, uint32_t mask,
     if (enc)
         *enc = be;
     return best;
+}
+
+void rvc_bdi_sizes(unsigned W, const uint32_t *val, uint32_t mask,
+                   bool scalar, unsigned *bdi, unsigned *bdi_all,
+                   unsigned *enc)
+{
+    if (!scalar) {
+        *bdi = rvc_bdi_bytes(W, val, mask);
+        *bdi_all = rvc_bdi_all_bytes(W, val, mask, enc);
+        return;
+    }
+    /* every lane equal: every delta from lane 0 is 0 (one 4-byte base);
+     * every 8-byte element is equal, all zero when lane 0 is */
+    *bdi = 4;
+    *bdi_all = val[0] ? 8 : 1;
+    *enc = val[0] ? 1 : 0;                  /* rep8, zeros */
 }
 
 void rvc_ratio_add(struct rvc_ratio *r, unsigned W, const uint32_t *val,

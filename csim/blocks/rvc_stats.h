@@ -38,6 +38,14 @@ unsigned rvc_bdi_bytes(unsigned W, const uint32_t *val, uint32_t mask);
 unsigned rvc_bdi_all_bytes(unsigned W, const uint32_t *val, uint32_t mask,
                            unsigned *enc);
 
+/* rvc_bdi_bytes (*bdi) and rvc_bdi_all_bytes (*bdi_all, *enc) of one
+ * write. scalar: the caller knows every one of the W lanes is active and
+ * holds the same value (a non-divergent write the compressor encoded
+ * 1111), which decides both without a scan; false: both are computed. */
+void rvc_bdi_sizes(unsigned W, const uint32_t *val, uint32_t mask,
+                   bool scalar, unsigned *bdi, unsigned *bdi_all,
+                   unsigned *enc);
+
 /* Adds one write to r. */
 void rvc_ratio_add(struct rvc_ratio *r, unsigned W, const uint32_t *val,
                    uint32_t mask, bool half);

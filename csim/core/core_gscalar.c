@@ -106,19 +106,29 @@ unsigned core_gs_classify(const struct core_rvc *u, const struct ptx_func *f,
                           uint32_t mask, unsigned *halves)
 {
     *halves = 0;
-    if (!mask || !core_gs_op_ok(f, in, unit))
+    if (!mask)
         return LS_GS_NOT;
+    /* what the sources allow first (cheap), the op's own rule only then */
+    unsigned cls, hv = 0;
     if (mask == FULL_MASK) {
-        if (u->src_full)
-            return LS_GS_ALU + unit;
-        if (u->half && u->src_halves) {
-            *halves = u->src_halves;
-            return LS_GS_HALF;
+        if (u->src_full) {
+            cls = LS_GS_ALU + unit;
+        } else if (u->half && u->src_halves) {
+            cls = LS_GS_HALF;
+            hv = u->src_halves;
+        } else {
+            return LS_GS_NOT;
         }
+    } else if (u->src_div) {
+        cls = LS_GS_DIV;    /* divergent: every source equal over the
+                               active lanes (sec. 4.2) */
+    } else {
         return LS_GS_NOT;
     }
-    /* divergent: every source equal over the active lanes (sec. 4.2) */
-    return u->src_div ? LS_GS_DIV : LS_GS_NOT;
+    if (!core_gs_op_ok(f, in, unit))
+        return LS_GS_NOT;
+    *halves = hv;
+    return cls;
 }
 
 bool core_gs_runs_scalar(unsigned mode, unsigned cls)
@@ -169,6 +179,13 @@ static bool lanes_equal(const uint64_t *v, uint64_t bits, uint32_t m,
 {
     if (!m)
         return true;
+    if (m == FULL_MASK) {               /* every lane: one pass, no branch */
+        uint64_t d = 0, v0 = v[0];
+        for (unsigned l = 0; l < 32; l++)
+            d |= v[l] ^ v0;
+        if (!(d & bits))
+            return true;
+    }
     unsigned l0 = (unsigned)__builtin_ctz(m);
     for (unsigned l = l0 + 1; l < 32; l++)
         if ((m >> l & 1) && ((v[l] ^ v[l0]) & bits)) {

@@ -101,8 +101,10 @@ void core_rvc_free(struct core_rvc *u)
     free(u->comp);
     free(u->decomp);
     for (unsigned s = 0; u->fr && s < u->nslots; s++)
-        for (unsigned k = 0; k < SIMT_MAX_FRAMES; k++)
+        for (unsigned k = 0; k < SIMT_MAX_FRAMES; k++) {
             free(u->fr[s][k].v);
+            free(u->fr[s][k].arr);
+        }
     free(u->fr);
     free(u->why);
     memset(u, 0, sizeof *u);
@@ -139,10 +141,19 @@ int core_rvc_frame_start(struct core_rvc *u, unsigned slot, unsigned frame,
         struct core_rvc_vreg *v = realloc(fr->v, nv * sizeof *v);
         if (!v)
             return fail(u, LS_ERR_NOMEM, "host memory exhausted (RVC register state)");
-        /* new arrays hold zeros; older ones keep the previous warp's bytes,
-         * which no encoding of a fresh register reads */
-        memset(v + fr->cap, 0, (nv - fr->cap) * sizeof *v);
         fr->v = v;
+        if (u->blocks) {
+            /* new arrays hold zeros; older ones keep the previous warp's
+             * bytes, which no encoding of a fresh register reads */
+            uint32_t (*a)[32] = aligned_alloc(64, nv * sizeof *a);
+            if (!a)
+                return fail(u, LS_ERR_NOMEM, "host memory exhausted (RVC register state)");
+            if (fr->cap)
+                memcpy(a, fr->arr, fr->cap * sizeof *a);
+            memset(a + fr->cap, 0, (nv - fr->cap) * sizeof *a);
+            free(fr->arr);
+            fr->arr = a;
+        }
         fr->cap = nv;
     }
     /* the functional model zeroes the registers: a compressed scalar 0
@@ -169,8 +180,10 @@ static unsigned reg_words(const struct ptx_func *f, int32_t r)
 
 /* Brings instance b to the edge of GPU cycle cyc (idle edges in between)
  * unless it is already there or past it. */
-static int catch_up(struct core_rvc *u, struct cosim_inst *b, uint64_t cyc)
+static inline int catch_up(struct core_rvc *u, struct cosim_inst *b, uint64_t cyc)
 {
+    if (b->edge >= cyc - u->t0)         /* a second transaction this cycle */
+        return 0;
     return cosim_idle_to(b, cyc - u->t0, u->kernel, u->t0);
 }
 
@@ -208,11 +221,24 @@ static void describe(const void *ctx, char *buf, size_t n)
              d->vreg & 1 ? "high" : "low");
 }
 
-/* One decompressor transaction for stored register v under M' = mask,
- * described by d. */
-static int decomp_step(struct core_rvc *u, struct cosim_inst *b,
-                       const struct core_rvc_vreg *v, uint32_t mask,
-                       const struct rvc_desc *d, struct rvc_decomp_out *o)
+/* Whether the decompressor reads no array byte of v (its re_o is 0):
+ * D = 0 and every byte kept from the base (enc 1111; in half mode encL
+ * and encH 1111). */
+static inline bool no_array_read(const struct core_rvc_vreg *v)
+{
+    if (v->flags & CORE_RVC_D)
+        return false;
+    if (v->flags & CORE_RVC_HALF)
+        return v->encl == 0xf && v->ench == 0xf;
+    return v->enc == 0xf;
+}
+
+/* One decompressor transaction for stored register v (arrays arr) under
+ * M' = mask, described by d. */
+static inline int decomp_step(struct core_rvc *u, struct cosim_inst *b,
+                              const struct core_rvc_vreg *v, const uint32_t *arr,
+                              uint32_t mask, const struct rvc_desc *d,
+                              struct rvc_decomp_out *o)
 {
     if (catch_up(u, b, d->x->now))
         return fail(u, LS_ERR_COSIM, b->report ? b->report : "mismatch");
@@ -226,7 +252,15 @@ static int decomp_step(struct core_rvc *u, struct cosim_inst *b,
     in.ench_i[0] = v->ench;
     in.bvr_i[0] = v->bvr;
     in.bvrh_i[0] = v->bvrh;
-    memcpy(in.arr_i, v->arr, sizeof v->arr);
+    /* the arrays' bytes; a register that activates no array (a scalar)
+     * gets zeros under the C backend, whose output cannot depend on them
+     * (every byte comes from the base), and its arrays stay untouched in
+     * memory; an RTL in the loop gets the stored bytes, so a mutant that
+     * reads an array it should not still sees stale data */
+    if (b->backend == COSIM_BE_C && no_array_read(v))
+        memset(in.arr_i, 0, sizeof in.arr_i);
+    else
+        memcpy(in.arr_i, arr, sizeof in.arr_i);
     in.mask_i[0] = mask;
     struct cosim_where w = { describe, d };
     if (cosim_step_lazy(b, &in, o, &w))
@@ -238,7 +272,8 @@ static int decomp_step(struct core_rvc *u, struct cosim_inst *b,
 
 /* A rebuilt lane that is not the architectural value: a model error. */
 static int wrong_lane(struct core_rvc *u, const struct cosim_inst *b,
-                      const struct core_rvc_vreg *v, const struct rvc_ctx *x,
+                      const struct core_rvc_vreg *v, const uint32_t *arr,
+                      const struct rvc_ctx *x,
                       const char *what, uint32_t vreg, unsigned l, uint32_t got,
                       uint32_t exp)
 {
@@ -252,7 +287,7 @@ static int wrong_lane(struct core_rvc *u, const struct cosim_inst *b,
              "BVRH 0x%08x, array bytes 0x%08x; %s backend)", b->name, where, l,
              got, exp, !!(v->flags & CORE_RVC_D), !!(v->flags & CORE_RVC_HALF),
              !!(v->flags & CORE_RVC_FS), v->enc, v->encl, v->ench, v->bvr,
-             v->bvrh, v->arr[l], cosim_backend_name(b->backend));
+             v->bvrh, arr[l], cosim_backend_name(b->backend));
     return fail(u, LS_ERR_COSIM, msg);
 }
 
@@ -269,20 +304,28 @@ static unsigned read_cat(const struct core_rvc_vreg *v, uint32_t mask)
 /* One operand read of vector register v (expected lanes exp) under
  * M' = mask through decompressor b. */
 static int do_read(struct core_rvc *u, struct cosim_inst *b,
-                   const struct core_rvc_vreg *v, uint32_t mask,
+                   const struct core_rvc_vreg *v, const uint32_t *arr, uint32_t mask,
                    const uint64_t *regs, unsigned word, const struct rvc_ctx *x,
                    uint32_t vreg)
 {
     struct rvc_desc d = { u, x, "operand read", vreg };
     struct rvc_decomp_out o;
-    int e = decomp_step(u, b, v, mask, &d, &o);
+    int e = decomp_step(u, b, v, arr, mask, &d, &o);
     if (e)
         return e;
-    for (unsigned l = 0; l < 32; l++) {
-        uint32_t exp = (uint32_t)(regs[l] >> (32 * word));
-        if (o.data_o[l] != exp)
-            return wrong_lane(u, b, v, x, "operand read", vreg, l, o.data_o[l], exp);
-    }
+    /* every lane against the architectural value: the differing bits of
+     * all lanes at once, the lane only for a report */
+    unsigned sh = 32 * word;
+    uint32_t ne = 0;
+    for (unsigned l = 0; l < 32; l++)
+        ne |= o.data_o[l] ^ (uint32_t)(regs[l] >> sh);
+    if (ne)
+        for (unsigned l = 0; l < 32; l++) {
+            uint32_t exp = (uint32_t)(regs[l] >> sh);
+            if (o.data_o[l] != exp)
+                return wrong_lane(u, b, v, arr, x, "operand read", vreg, l,
+                                  o.data_o[l], exp);
+        }
     ls_gscalar_stats *st = &u->st;
     st->reads++;
     st->read_cls[o.cls_o[0] & 3]++;
@@ -321,14 +364,31 @@ static unsigned gs_bytes(const struct rvc_comp_out *o)
     return 16 * (4 - nl) + nl + 16 * (4 - nh) + nh;
 }
 
+/* The bytes of a 32-bit lane that bits 0..3 of b select (bit i: byte i). */
+static inline uint32_t byte_mask(unsigned b)
+{
+    return ((b & 0xfu) * 0x204081u & 0x01010101u) * 0xffu;
+}
+
+/* The arrays take the bytes of data that the write enables we select
+ * (bits 0..3: the low half's byte arrays, 4..7: the high half's). */
+static void store_bytes(uint32_t *restrict arr, const uint32_t *restrict data,
+                        unsigned we)
+{
+    uint32_t ml = byte_mask(we & 0xf), mh = byte_mask(we >> 4);
+    for (unsigned l = 0; l < 16; l++)
+        arr[l] = (arr[l] & ~ml) | (data[l] & ml);
+    for (unsigned l = 16; l < 32; l++)
+        arr[l] = (arr[l] & ~mh) | (data[l] & mh);
+}
+
 /* Arrays a baseline (uncompressed) bank activates for a write of mask:
  * each 128-bit array holds 4 lanes of the register. */
 static unsigned base_write_arrays(uint32_t mask)
 {
-    unsigned n = 0;
-    for (unsigned a = 0; a < 8; a++)
-        n += (mask >> (4 * a) & 0xf) != 0;
-    return n;
+    uint32_t x = mask | mask >> 1;      /* bit 4a: some lane of array a */
+    x |= x >> 2;
+    return popc(x & 0x11111111u);
 }
 
 int core_rvc_read(struct core_rvc *u, const struct simt_warp *w,
@@ -355,7 +415,8 @@ int core_rvc_read(struct core_rvc *u, const struct simt_warp *w,
                 track_read(u, &fr->v[vi], mask);
                 continue;
             }
-            int e = do_read(u, db, &fr->v[vi], mask, regs + (size_t)src[i] * 32, k,
+            int e = do_read(u, db, &fr->v[vi], fr->arr[vi], mask,
+                            regs + (size_t)src[i] * 32, k,
                             &x, vi);
             if (e)
                 return e;
@@ -365,15 +426,17 @@ int core_rvc_read(struct core_rvc *u, const struct simt_warp *w,
 }
 
 /* The sizes of one write: raw, G-Scalar (gsb), BDI as Warped-Compression
- * applies it and the best of the BDI paper's encodings. */
+ * applies it and the best of the BDI paper's encodings; scalar: the
+ * compressor found all 32 lanes active and equal (D = 0, enc 1111). */
 static void write_sizes(ls_gscalar_stats *st, const uint32_t *val,
-                        uint32_t active, unsigned gsb)
+                        uint32_t active, unsigned gsb, bool scalar)
 {
-    unsigned enc;
+    unsigned enc, bdi, bdi_all;
+    rvc_bdi_sizes(32, val, active, scalar, &bdi, &bdi_all, &enc);
     st->raw_bytes += 128;
     st->gs_bytes += gsb;
-    st->bdi_bytes += rvc_bdi_bytes(32, val, active);
-    st->bdi_all_bytes += rvc_bdi_all_bytes(32, val, active, &enc);
+    st->bdi_bytes += bdi;
+    st->bdi_all_bytes += bdi_all;
     st->bdi_enc[enc < LS_BDI_NENC ? enc : LS_BDI_RAW]++;
 }
 
@@ -417,7 +480,8 @@ static int track_write(struct core_rvc *u, const struct simt_warp *w,
             unsigned nl = rvc_enc_bytes(e.encl), nh = rvc_enc_bytes(e.ench);
             unsigned nf = rvc_enc_bytes(e.enc);
             write_sizes(st, val, active, e.d ? 128 : u->half
-                        ? 16 * (4 - nl) + nl + 16 * (4 - nh) + nh : 32 * (4 - nf) + nf);
+                        ? 16 * (4 - nl) + nl + 16 * (4 - nh) + nh : 32 * (4 - nf) + nf,
+                        !e.d && e.enc == 0xf);
         }
     }
     return 0;
@@ -452,10 +516,16 @@ int core_rvc_write(struct core_rvc *u, const struct simt_warp *w,
             if (vi >= fr->cap)
                 return fail(u, LS_ERR_INTERNAL, "RVC: register outside its frame's state");
             struct core_rvc_vreg *v = &fr->v[vi];
-            uint32_t val[32];
+            uint32_t *arr = fr->arr[vi];
+            /* the compressor's input: every port set (no memset) */
+            struct rvc_comp_in in;
+            uint32_t *val = in.data_i;
             const uint64_t *rv = regs + (size_t)dst[i] * 32;
             for (unsigned l = 0; l < 32; l++)
                 val[l] = (uint32_t)(rv[l] >> (32 * k));
+            in.valid_i[0] = 1;
+            in.mask_i[0] = active;
+            in.half_i[0] = u->half;
             if (active != FULL_MASK && !(v->flags & CORE_RVC_FULL)) {
                 /* sec. 3.3: a divergent write to a compressed register
                  * needs all its bytes in the arrays first: a move
@@ -464,14 +534,14 @@ int core_rvc_write(struct core_rvc *u, const struct simt_warp *w,
                  * overwrites next. */
                 struct rvc_desc dm = { u, &x, "move before a divergent write", vi };
                 struct rvc_decomp_out o;
-                int e = decomp_step(u, db, v, FULL_MASK, &dm, &o);
+                int e = decomp_step(u, db, v, arr, FULL_MASK, &dm, &o);
                 if (e)
                     return e;
                 for (unsigned l = 0; l < 32; l++)
                     if (!(active >> l & 1) && o.data_o[l] != val[l])
-                        return wrong_lane(u, db, v, &x, "move before a divergent write",
+                        return wrong_lane(u, db, v, arr, &x, "move before a divergent write",
                                           vi, l, o.data_o[l], val[l]);
-                memcpy(v->arr, o.data_o, sizeof v->arr);
+                memcpy(arr, o.data_o, sizeof o.data_o);
                 v->flags = (uint8_t)((v->flags & ~(CORE_RVC_HALF | CORE_RVC_FS)) |
                                      CORE_RVC_D | CORE_RVC_FULL);
                 v->bvr = FULL_MASK;
@@ -486,31 +556,19 @@ int core_rvc_write(struct core_rvc *u, const struct simt_warp *w,
             int e = catch_up(u, cb, now);
             if (e)
                 return fail(u, LS_ERR_COSIM, cb->report ? cb->report : "mismatch");
-            struct rvc_comp_in in;
             struct rvc_comp_out o;
-            memset(&in, 0, sizeof in);
-            in.valid_i[0] = 1;
-            memcpy(in.data_i, val, sizeof val);
-            in.mask_i[0] = active;
-            in.half_i[0] = u->half;
             if (cosim_step_lazy(cb, &in, &o, &wh))
                 return fail(u, LS_ERR_COSIM, cb->report ? cb->report : "mismatch");
             /* the arrays take the bytes the write enables select */
             unsigned we = o.we_o[0] & 0xff;
             if (o.d_o[0]) {
-                for (unsigned l = 0; l < 32; l++)
-                    if (o.mask_o[0] >> l & 1)
-                        v->arr[l] = o.data_o[l];
-            } else {
-                /* the bytes of each half the write enables select */
-                uint32_t bm[2] = { 0, 0 };
-                for (unsigned b = 0; b < 8; b++)
-                    if (we >> b & 1)
-                        bm[b / 4] |= 0xffu << (8 * (b % 4));
-                for (unsigned l = 0; l < 32; l++) {
-                    uint32_t m = bm[l / 16];
-                    v->arr[l] = (v->arr[l] & ~m) | (o.data_o[l] & m);
+                for (uint32_t m = o.mask_o[0]; m; m &= m - 1) {
+                    unsigned l = (unsigned)__builtin_ctz(m);
+                    arr[l] = o.data_o[l];
                 }
+            } else {
+                if (we)                 /* a scalar write stores no byte */
+                    store_bytes(arr, o.data_o, we);
             }
             uint8_t full = o.d_o[0] ? (v->flags & CORE_RVC_FULL) : (we == 0xff ? CORE_RVC_FULL : 0);
             v->flags = (uint8_t)((o.d_o[0] ? CORE_RVC_D : 0) | (o.fs_o[0] ? CORE_RVC_FS : 0) |
@@ -529,7 +587,11 @@ int core_rvc_write(struct core_rvc *u, const struct simt_warp *w,
             st->arrays_written += popc(we);
             st->bvr_writes++;
             st->base_arrays_written += base_write_arrays(active);
-            write_sizes(st, val, active, gs_bytes(&o));
+            /* the C model's D = 0 and enc 1111 (the c and lockstep
+             * backends answer with its outputs) say all 32 lanes are
+             * equal; an RTL alone is not trusted with the statistics */
+            write_sizes(st, val, active, gs_bytes(&o),
+                        cb->backend != COSIM_BE_RTL && !o.d_o[0] && v->enc == 0xf);
         }
     }
     return 0;

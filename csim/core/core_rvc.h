@@ -39,18 +39,22 @@ struct cosim_env;
 #define CORE_RVC_HALF 4u           /* compressed per half                  */
 #define CORE_RVC_FULL 8u           /* the arrays hold every byte           */
 
-/* One 32-bit vector register as the compressed register file holds it. */
+/* One 32-bit vector register as the compressed register file holds it:
+ * the encodings and flags; its arrays are in core_rvc_frame.arr. */
 struct core_rvc_vreg {
     uint32_t bvr, bvrh;            /* BVR (D = 1: the compared mask), BVRH  */
     uint8_t enc, encl, ench;       /* EBR                                  */
     uint8_t flags;                 /* CORE_RVC_*                           */
-    uint32_t arr[32];              /* byte b of lane l: array b (of the
-                                      lane's half), shown lane by lane     */
 };
 
-/* The vector registers of one call frame of one warp slot. */
+/* The vector registers of one call frame of one warp slot. The arrays are
+ * kept apart from the encodings (a read or write that needs no array byte,
+ * a scalar, touches only the dense encodings) in 64-byte-aligned rows. */
 struct core_rvc_frame {
     struct core_rvc_vreg *v;       /* 2 per PTX register: low, high word   */
+    uint32_t (*arr)[32];           /* arr[i][l]: byte b of lane l of vector
+                                      register i is in array b (of the
+                                      lane's half), shown lane by lane     */
     uint32_t cap;                  /* entries allocated                    */
 };
 

@@ -424,6 +424,40 @@ static void test_bdi_sizes(void **state)
     assert_int_equal(enc, LS_BDI_RAW);
 }
 
+/* rvc_bdi_sizes (what the SM calls per write, told by the compressor when
+ * all lanes are equal) gives both BDI sizes exactly as the two functions
+ * do, on a seeded stream of scalar, near-scalar and random writes. */
+static void test_bdi_sizes_hint(void **state)
+{
+    (void)state;
+    uint32_t seed = 777, v[32];
+    unsigned scalars = 0;
+    for (unsigned t = 0; t < 4000; t++) {
+        seed = seed * 1103515245u + 12345u;
+        unsigned kind = seed >> 29;
+        uint32_t base = kind == 0 ? 0 : seed * 2654435761u;
+        for (unsigned l = 0; l < 32; l++) {
+            seed = seed * 1103515245u + 12345u;
+            v[l] = kind < 3 ? base : kind < 5 ? base + (seed >> 25) - 64
+                 : kind < 6 ? (l & 1 ? 5 : base) : seed;
+        }
+        uint32_t mask = t % 7 == 3 ? ~(1u << (t % 32)) : ALL;
+        struct rvc_enc e = rvc_compress(32, v, mask, t & 1);
+        bool scalar = !e.d && e.enc == 0xf;
+        scalars += scalar;
+        unsigned b, ba, en, en2;
+        rvc_bdi_sizes(32, v, mask, scalar, &b, &ba, &en);
+        assert_int_equal(b, rvc_bdi_bytes(32, v, mask));
+        assert_int_equal(ba, rvc_bdi_all_bytes(32, v, mask, &en2));
+        assert_int_equal(en, en2);
+        rvc_bdi_sizes(32, v, mask, false, &b, &ba, &en);   /* no hint */
+        assert_int_equal(b, rvc_bdi_bytes(32, v, mask));
+        assert_int_equal(ba, rvc_bdi_all_bytes(32, v, mask, &en2));
+        assert_int_equal(en, en2);
+    }
+    assert_true(scalars > 500);
+}
+
 /* ------------------------------------------------------ whole workloads */
 
 static void sum_check(const ls_stats *t)
@@ -500,6 +534,7 @@ int main(void)
         cmocka_unit_test(test_class_rule_matches_block),
         cmocka_unit_test(test_wrong_eligibility_caught),
         cmocka_unit_test(test_bdi_sizes),
+        cmocka_unit_test(test_bdi_sizes_hint),
         cmocka_unit_test(test_gpu_modes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
