@@ -20,25 +20,19 @@ module wcu_prio #(
     localparam integer LAST = N;
 `endif
 
-    // Encoder masks: bit i of mask b set iff bit b of warp number i is set
-    // (warps 0..LAST-1), mask b in bits [b*N +: N].
-    function [IDX_W*N-1:0] enc_masks(input integer last);
-        integer b, i;
-        begin
-            enc_masks = {IDX_W*N{1'b0}};
-            for (b = 0; b < IDX_W; b = b + 1)
-                for (i = 0; i < last; i = i + 1)
-                    enc_masks[b*N + i] = ((i >> b) % 2) == 1;
-        end
-    endfunction
-    localparam [IDX_W*N-1:0] ENC = enc_masks(LAST);
-
     assign grant_o = req_i & ~(req_i - ONE);
 
-    genvar b;
+    // Encoder mask of index bit b: bit i set iff bit b of warp number i is
+    // set (warps 0..LAST-1); constant wires (generate, not a constant
+    // function: a function's lines would count as never-hit code).
+    genvar b, i;
     generate
         for (b = 0; b < IDX_W; b = b + 1) begin : g_idx
-            assign idx_o[b] = |(grant_o & ENC[b*N +: N]);
+            wire [N-1:0] enc;
+            for (i = 0; i < N; i = i + 1) begin : g_enc
+                assign enc[i] = (i < LAST) && (((i >> b) % 2) == 1);
+            end
+            assign idx_o[b] = |(grant_o & enc);
         end
     endgenerate
 endmodule
