@@ -473,14 +473,6 @@ static void mirror(struct core_sm *sm, unsigned slot, unsigned k)
     sw->stack[sw->sp - 1] = (struct simt_entry){ p.mask, p.pc, p.rpc, 0 };
 }
 
-/* mirror() for a path the caller already holds (valid: path_get true). */
-static void mirror_path(struct core_sm *sm, unsigned slot, const struct path *p)
-{
-    struct simt_warp *sw = &sm->w[slot].sw;
-    sw->sp = path_depth(&sm->dpe, &sm->dpe.w[slot]);
-    sw->stack[sw->sp - 1] = (struct simt_entry){ p->mask, p->pc, p->rpc, 0 };
-}
-
 void core_dpe_launch(struct core_sm *sm, unsigned slot, uint32_t valid, uint64_t now)
 {
     struct core_dpe_warp *dw = &sm->dpe.w[slot];
@@ -514,40 +506,41 @@ static bool at_cta_barrier(const struct core_sm *sm, int32_t pc)
     return path_di(sm, pc)->is_cta_bar;
 }
 
-/* core_dpe_check of a dual warp whose top entry has one schedulable path,
- * side s (full scheduler, no forwarding): the general loop's steps for that
- * path, with its stall as the warp's. */
-static inline int check_one(struct core_sm *sm, unsigned slot, unsigned s, uint64_t now,
-                            uint64_t *when, int *unit_ix)
+/* Path s of slot's warp (threads mask, instruction di) at now: CORE_ST_NONE
+ * (it may issue; *unit_ix = its pipeline), else its stall, with *t = the
+ * cycle that may change it: the path's instruction buffer, its side of
+ * the scoreboard, then the pipeline or memory queue (core_sm_unit_wait).
+ * Always inline: the issue check's hot path (a call costs it 3%). */
+static inline __attribute__((always_inline)) int path_stall(const struct core_sm *sm, unsigned slot, unsigned s,
+                             uint32_t mask, const struct core_dinst *di, uint64_t now,
+                             uint64_t *t, int *unit_ix)
+{
+    const struct core_dpe_warp *dw = &sm->dpe.w[slot];
+    if (dw->ibuf_ready[s] > now) {
+        *t = dw->ibuf_ready[s];
+        return CORE_ST_IBUFFER;
+    }
+    *t = sb_ready_di(&dw->sb, s & 1u, mask, di);
+    if (*t > now)
+        return CORE_ST_SCOREBOARD;
+    return core_sm_unit_wait(sm, &sm->w[slot], di, now, t, unit_ix);
+}
+
+/* Path s (pc, threads mask, reconvergence rpc; instruction di) issues next:
+ * the warp takes its instruction buffer and mirrors the path (as mirror()). */
+static inline void path_take(struct core_sm *sm, unsigned slot, unsigned s,
+                             const struct core_dinst *di, int32_t pc, uint32_t mask,
+                             int32_t rpc)
 {
     struct core_dpe_warp *dw = &sm->dpe.w[slot];
     struct core_warp *w = &sm->w[slot];
-    const struct simt_dpe_entry *e = &dw->st.stack[dw->st.sp - 1];
-    sm->dpe.mem_wait = false;
-    if (dw->ibuf_ready[s] > now) {
-        *when = dw->ibuf_ready[s];
-        return CORE_ST_IBUFFER;
-    }
-    const struct core_dinst *di = path_di(sm, e->p[s].pc);
-    uint64_t t = sb_ready_di(&dw->sb, s, e->p[s].mask, di);
-    if (t > now) {
-        *when = t;
-        return CORE_ST_SCOREBOARD;
-    }
-    int hz = core_sm_unit_wait(sm, w, di, now, when, unit_ix);
-    if (hz != CORE_ST_NONE) {
-        sm->dpe.mem_wait = hz == CORE_ST_MEM;
-        return hz;
-    }
     dw->cur = (uint8_t)s;
     w->next_di = di;
     w->ibuf_ready = dw->ibuf_ready[s];
     w->ibuf_block = dw->ibuf_block[s];
     w->ibuf_n = dw->ibuf_n[s];
-    struct simt_warp *sw = &w->sw;
-    sw->sp = dw->st.sp;
-    sw->stack[sw->sp - 1] = (struct simt_entry){ e->p[s].mask, e->p[s].pc, e->rpc, 0 };
-    return CORE_ST_NONE;
+    w->sw.sp = path_depth(&sm->dpe, dw);
+    w->sw.stack[w->sw.sp - 1] = (struct simt_entry){ mask, pc, rpc, 0 };
 }
 
 static int check_paths(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *when,
@@ -564,8 +557,18 @@ int core_dpe_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *wh
         const struct simt_dpe_entry *e = &st->stack[st->sp - 1];
         bool v0 = side_valid(e, 0), v1 = side_valid(e, 1);
         if (v0 != v1) {
-            *when = CORE_INF;
-            return check_one(sm, slot, v1, now, when, unit_ix);
+            unsigned k = v1;
+            const struct core_dinst *di = path_di(sm, e->p[k].pc);
+            uint64_t t;
+            int why = path_stall(sm, slot, k, e->p[k].mask, di, now, &t, unit_ix);
+            sm->dpe.mem_wait = why == CORE_ST_MEM;
+            if (why == CORE_ST_NONE) {
+                *when = CORE_INF;
+                path_take(sm, slot, k, di, e->p[k].pc, e->p[k].mask, e->rpc);
+            } else {
+                *when = t;
+            }
+            return why;
         }
     }
     return check_paths(sm, slot, now, when, unit_ix);
@@ -576,7 +579,6 @@ static int check_paths(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t
                        int *unit_ix)
 {
     struct core_dpe_warp *dw = &sm->dpe.w[slot];
-    struct core_warp *w = &sm->w[slot];
     *when = CORE_INF;
     if (!path_depth(&sm->dpe, dw))
         return CORE_ST_BARRIER;
@@ -618,44 +620,23 @@ static int check_paths(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t
                 continue;
         }
         uint64_t t;
-        if (dw->ibuf_ready[s] > now) {
-            t = dw->ibuf_ready[s];
-            if (t < *when || reason == CORE_ST_BARRIER) {
-                reason = reason == CORE_ST_BARRIER || t < *when ? CORE_ST_IBUFFER : reason;
-            }
-            *when = t < *when ? t : *when;
-            continue;
-        }
-        t = sb_ready_di(&dw->sb, s & 1u, p.mask, di);
-        if (t > now) {
-            if (reason == CORE_ST_BARRIER || t < *when)
-                reason = CORE_ST_SCOREBOARD;
-            *when = t < *when ? t : *when;
-            continue;
+        int why = path_stall(sm, slot, s, p.mask, di, now, &t, unit_ix);
+        if (why == CORE_ST_NONE) {
+            path_take(sm, slot, s, di, p.pc, p.mask, p.rpc);
+            return CORE_ST_NONE;
         }
         /* each path is its own scheduler entry: one whose pipeline (or
          * the memory queue) is busy leaves the choice to the other */
-        int hz = core_sm_unit_wait(sm, w, di, now, &t, unit_ix);
-        sm->dpe.mem_wait |= hz == CORE_ST_MEM;
-        if (hz != CORE_ST_NONE) {
-            if (reason == CORE_ST_BARRIER || t < *when)
-                reason = hz;
-            structural = hz;
-            *when = t < *when ? t : *when;
-            continue;
-        }
-        dw->cur = (uint8_t)s;
-        w->next_di = di;
-        w->ibuf_ready = dw->ibuf_ready[s];
-        w->ibuf_block = dw->ibuf_block[s];
-        w->ibuf_n = dw->ibuf_n[s];
-        mirror_path(sm, slot, &p);
-        return CORE_ST_NONE;
+        if (reason == CORE_ST_BARRIER || t < *when)
+            reason = why;
+        if (why == CORE_ST_PIPE || why == CORE_ST_MEM)
+            structural = why;
+        sm->dpe.mem_wait |= why == CORE_ST_MEM;
+        *when = t < *when ? t : *when;
     }
-    /* the caller sleeps a warp until *when (the earliest of its paths)
-     * through BARRIER, IBUFFER, SCOREBOARD and PIPE stalls, but not while
-     * a path waits on the memory queue (mem_wait); a structurally blocked
-     * path names the stall */
+    /* *when: the earliest of its paths (the caller sleeps the warp until
+     * then, or with mem_wait also until a memory event); a structurally
+     * blocked path names the stall */
     if (structural != CORE_ST_NONE &&
         (reason == CORE_ST_BARRIER || reason == CORE_ST_IBUFFER ||
          reason == CORE_ST_SCOREBOARD))
