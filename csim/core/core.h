@@ -171,7 +171,7 @@ struct core_sm {
      * queue or their own outstanding loads (CORE_ST_MEM): that changes only
      * with a load's response (which wakes its warp), the queue falling to
      * 32 requests or a memory instruction issuing (the unit turns busy: the
-     * check would say PIPE), which wake these (core_sm_mem_wake) */
+     * check would say PIPE), which wake these (mem_wake in core_sm.c) */
     uint64_t mem_sleep;
     uint8_t age_order[8][CORE_MAX_SLOTS]; /* resident slots by age, per scheduler */
     uint32_t nage[8];

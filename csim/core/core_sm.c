@@ -979,8 +979,9 @@ int core_sm_cycle(struct core_sm *sm, uint64_t now)
              * later (one is set at an issue, to a cycle after it), so
              * the warp cannot go before `when`; so does a warp blocked
              * by the memory queue or its own loads, until an event that
-             * changes that (mem_sleep). Not under TBC: another compacted warp drawing on the same home
-             * warps can move this one's scoreboard time while it sleeps,
+             * changes that (mem_sleep). Not under TBC: another compacted
+             * warp drawing on the same home warps can move this one's
+             * scoreboard time while it sleeps,
              * which moves cycles between the scoreboard and pipeline
              * stalls (bfs capri: 40 of 755,972 idle SM-cycles) */
             if (why == CORE_ST_BARRIER || why == CORE_ST_IBUFFER ||
