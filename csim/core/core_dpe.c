@@ -597,7 +597,8 @@ static int check_paths(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t
     int nfree = -1;             /* valid paths not at a CTA barrier (-1: not counted yet) */
     int structural = CORE_ST_NONE;  /* a path blocked by a pipeline or the
                                        memory queue */
-    sm->dpe.mem_wait = false;       /* the queue frees any cycle: no sleep */
+    sm->dpe.mem_wait = false;       /* a path blocked by the memory queue:
+                                       the warp also wakes on memory events */
     for (unsigned j = 0, s = first; j < nside; j++, s++) {
         if (s >= np)
             s -= np;

@@ -112,7 +112,8 @@ struct core_dpe {
     uint32_t *bblen;                /* dws: block lengths of the kernel    */
     bool active;                    /* this kernel runs dual-path          */
     bool mem_wait;                  /* the last core_dpe_check met a path
-                                       blocked by the memory queue         */
+                                       blocked by the memory queue (the
+                                       scheduler adds it to mem_sleep)     */
     const struct core_dinst *di;    /* the kernel's decoded instructions
                                        (di[ninsts]: the end)               */
     uint32_t ninsts;
