@@ -37,6 +37,7 @@ coverage: deps
 
 synth: deps
 	@bash synth/synth.sh $(BUILD)/synth
+	@bash synth/bound.sh $(BUILD)/synth/bound > $(BUILD)/synth/capt_bound.md
 	@python3 synth/area.py report $(BUILD)/synth/area.json docs/area.md
 
 test-synth-drift: synth
