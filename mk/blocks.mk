@@ -10,6 +10,7 @@
 #   make lint            verilator --lint-only -Wall per block/param set
 #   make coverage        line/toggle coverage -> docs/blocks/coverage.md
 #   make synth           Yosys sweeps -> build/synth/area.json, docs/area.md
+#                        (with synth/bound.sh: the CAPT area lower bound)
 #   make test-synth-drift  area vs synth/area-baseline.json (> 5% fails)
 #   make bench-blocks    lockstep and C-model cycles/s per block
 # BLK_SEED=<n> changes the first seed; BLOCKS="a b" restricts the blocks.
