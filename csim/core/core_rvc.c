@@ -597,6 +597,24 @@ int core_rvc_write(struct core_rvc *u, const struct simt_warp *w,
     return 0;
 }
 
+void core_rvc_prefetch(const struct core_rvc *u, unsigned slot, unsigned frame,
+                       const int32_t *r, unsigned n)
+{
+    if (!u->on || frame >= SIMT_MAX_FRAMES)
+        return;
+    const struct core_rvc_frame *fr = &u->fr[slot][frame];
+    for (unsigned i = 0; i < n; i++) {
+        uint32_t vi = 2u * (uint32_t)r[i];
+        if (r[i] < 0 || vi >= fr->cap)
+            continue;
+        __builtin_prefetch(&fr->v[vi]);
+        if (fr->arr) {
+            __builtin_prefetch(fr->arr[vi]);
+            __builtin_prefetch(fr->arr[vi] + 16);
+        }
+    }
+}
+
 int core_rvc_finish(struct core_rvc *u, uint64_t end)
 {
     if (!u->on)

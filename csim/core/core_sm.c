@@ -793,6 +793,14 @@ static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
                  dac_pc >= 0 && core_dac_deq_addr(&sm->dac, dac_pc));
     sm->st.issued++;
     w->next_di = peek_di(sm, w);
+    if (sm->rvc.on && w->next_di && w->sw.sp && !sm->tbc.active) {
+        /* G-Scalar: the next instruction's operands' stored state, on its
+         * way to the cache before its reads and write */
+        const struct core_dinst *nd = w->next_di;
+        unsigned nf = w->sw.stack[w->sw.sp - 1].frame;
+        core_rvc_prefetch(&sm->rvc, slot, nf, nd->src, nd->nsrc);
+        core_rvc_prefetch(&sm->rvc, slot, nf, nd->dst, nd->ndst);
+    }
     if (w->sw.warp_insts != before)
         sm->st.stack_hist[depth < LS_STACK_HIST ? depth : LS_STACK_HIST - 1]++;
     uint64_t ready = at;
