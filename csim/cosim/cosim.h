@@ -107,8 +107,10 @@ struct cosim_inst {
     uint64_t edge;                 /* clock edges since reset              */
     uint64_t quiet;                /* consecutive idle edges stepped       */
     ls_cosim_stats st;
-    /* last COSIM_HIST stepped edges: input and edge number */
-    unsigned char hist[COSIM_HIST][COSIM_IO_MAX];
+    /* last COSIM_HIST stepped edges: input and edge number; hist is
+     * allocated only where a mismatch can be reported (rtl, lockstep), so
+     * the C backend's instances stay small */
+    unsigned char (*hist)[COSIM_IO_MAX];
     uint64_t hist_edge[COSIM_HIST];
     unsigned nhist, hpos;          /* entries kept, next slot to write     */
     /* the active (non-idle) edges since reset, for replay */
