@@ -793,17 +793,6 @@ static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
                  dac_pc >= 0 && core_dac_deq_addr(&sm->dac, dac_pc));
     sm->st.issued++;
     w->next_di = peek_di(sm, w);
-    if (w->next_di && w->sw.sp && !sm->tbc.active) {
-        /* the next instruction's source registers on their way to the
-         * cache before it issues (this warp's other work and other warps'
-         * come in between) */
-        const struct core_dinst *nd = w->next_di;
-        const struct simt_frame *fr = &w->sw.frames[w->sw.stack[w->sw.sp - 1].frame];
-        for (unsigned i = 0; i < nd->nsrc; i++)
-            if ((uint32_t)nd->src[i] < fr->func->nregs)
-                for (unsigned q = 0; q < 4; q++)     /* 32 lanes x 8 bytes */
-                    __builtin_prefetch(fr->regs + (size_t)nd->src[i] * EXEC_WARP + 8 * q);
-    }
     if (sm->rvc.on && w->next_di && w->sw.sp && !sm->tbc.active) {
         /* G-Scalar: the next instruction's operands' stored state, on its
          * way to the cache before its reads and write */
