@@ -39,7 +39,8 @@ static inline void delta_scan(const uint32_t *val, unsigned n, uint32_t *any,
 
 unsigned rvc_bdi_bytes(unsigned W, const uint32_t *val, uint32_t mask)
 {
-    if ((mask & rvc_lane_mask(W)) != rvc_lane_mask(W))
+    uint32_t all = W >= 32 ? ~0u : (1u << W) - 1u;
+    if ((mask & all) != all)
         return W * 4;
     /* all deltas 0, all 1-byte, all 2-byte (W = 32: a fixed-length loop) */
     uint32_t any, o1, o2;
@@ -141,8 +142,11 @@ unsigned rvc_bdi_all_bytes(unsigned W, const uint32_t *val, uint32_t mask,
      * b2d1, raw */
     static const unsigned kk[6] = { 8, 8, 8, 4, 4, 2 };
     static const unsigned dd[6] = { 1, 2, 4, 1, 2, 1 };
+    /* the encodings by size for W = 32 (24, 36, 40, 66, 68, 72 bytes) */
+    static const unsigned by_size32[6] = { 0, 3, 1, 5, 4, 2 };
     unsigned raw = 4 * W, best = raw, be = 8;
-    if ((mask & rvc_lane_mask(W)) == rvc_lane_mask(W)) {
+    uint32_t all = W >= 32 ? ~0u : (1u << W) - 1u;
+    if ((mask & all) == all) {
         /* every 8-byte element equal to the first (stops at the first
          * that is not); all zero: that, and the first is 0 */
         uint64_t e0;
@@ -161,11 +165,32 @@ unsigned rvc_bdi_all_bytes(unsigned W, const uint32_t *val, uint32_t mask,
             best = 8;
             be = 1;
         } else {
-            for (unsigned j = 0; j < 6; j++) {
-                unsigned sz = kk[j] + 4 * W / kk[j] * dd[j];
-                if (sz < best && bdi_fits(W, val, j)) {
-                    best = sz;
+            /* the smallest size that fits, the first encoding (in enum
+             * order) among equal sizes: the encodings tried smallest
+             * first, stopping at the first that fits */
+            static const unsigned sz32[6] = { 24, 40, 72, 36, 68, 66 };
+            unsigned ord[6], szw[6];
+            const unsigned *o = by_size32, *sz = sz32;
+            if (W != 32) {
+                for (unsigned j = 0; j < 6; j++) {
+                    szw[j] = kk[j] + 4 * W / kk[j] * dd[j];
+                    ord[j] = j;
+                }
+                for (unsigned x = 1; x < 6; x++)    /* stable insertion sort */
+                    for (unsigned y = x; y > 0 && szw[ord[y]] < szw[ord[y - 1]]; y--) {
+                        unsigned t = ord[y];
+                        ord[y] = ord[y - 1];
+                        ord[y - 1] = t;
+                    }
+                o = ord;
+                sz = szw;
+            }
+            for (unsigned q = 0; q < 6; q++) {
+                unsigned j = o[q];
+                if (sz[j] < raw && bdi_fits(W, val, j)) {
+                    best = sz[j];
                     be = 2 + j;
+                    break;
                 }
             }
         }

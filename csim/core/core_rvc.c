@@ -106,6 +106,9 @@ void core_rvc_free(struct core_rvc *u)
             free(u->fr[s][k].arr);
         }
     free(u->fr);
+    for (unsigned i = 0; i < u->nmaps; i++)
+        free(u->maps[i].ix);
+    free(u->maps);
     free(u->why);
     memset(u, 0, sizeof *u);
 }
@@ -128,15 +131,75 @@ void core_rvc_kernel(struct core_rvc *u, const char *kernel, uint64_t now)
     u->t0 = now;
     u->kernel = kernel;
     memset(&u->st, 0, sizeof u->st);
+    /* a function of an earlier kernel may have been freed and its address
+     * reused: the maps are made anew for this kernel's frames */
+    for (unsigned i = 0; i < u->nmaps; i++)
+        free(u->maps[i].ix);
+    u->nmaps = 0;
+}
+
+/* Vector registers of PTX register r of f: 0 (predicate), 1 or 2 words. */
+static unsigned reg_words(const struct ptx_func *f, int32_t r)
+{
+    if (r < 0 || (uint32_t)r >= f->nregs)
+        return 0;
+    enum ptx_type t = (enum ptx_type)f->regs[r].type;
+    if (t == PTX_T_PRED)
+        return 0;
+    return ptx_type_bits(t) > 32 ? 2 : 1;
+}
+
+/* The map of f's registers (made on first use this kernel), or NULL
+ * (host memory exhausted); *nv receives the entries its frame needs. */
+static const uint32_t *frame_map(struct core_rvc *u, const struct ptx_func *f,
+                                 uint32_t *nv)
+{
+    struct core_rvc_map *m = NULL;
+    for (unsigned i = 0; i < u->nmaps && !m; i++)
+        if (u->maps[i].f == f)
+            m = &u->maps[i];
+    if (!m) {
+        if (u->nmaps == u->maps_cap) {
+            unsigned c = u->maps_cap ? 2 * u->maps_cap : 4;
+            struct core_rvc_map *a = realloc(u->maps, c * sizeof *a);
+            if (!a)
+                return NULL;
+            u->maps = a;
+            u->maps_cap = c;
+        }
+        uint32_t *ix = malloc((f->nregs ? f->nregs : 1) * sizeof *ix);
+        if (!ix)
+            return NULL;
+        m = &u->maps[u->nmaps++];
+        m->f = f;
+        m->ix = ix;
+        uint32_t n = 0;
+        for (uint32_t r = 0; r < f->nregs; r++) {
+            ix[r] = n;
+            n += reg_words(f, (int32_t)r);
+        }
+    }
+    uint32_t n = 0;
+    if (f->nregs) {
+        uint32_t last = f->nregs - 1;
+        n = m->ix[last] + reg_words(f, (int32_t)last);
+    }
+    *nv = n ? n : 1;
+    return m->ix;
 }
 
 int core_rvc_frame_start(struct core_rvc *u, unsigned slot, unsigned frame,
-                         uint32_t nregs)
+                         const struct ptx_func *f)
 {
     if (!u->on)
         return 0;
     struct core_rvc_frame *fr = &u->fr[slot][frame];
-    uint32_t nv = 2 * (nregs ? nregs : 1);
+    uint32_t nv;
+    const uint32_t *ix = frame_map(u, f, &nv);
+    if (!ix)
+        return fail(u, LS_ERR_NOMEM, "host memory exhausted (RVC register state)");
+    fr->ix = ix;
+    fr->nregs = f->nregs;
     if (fr->cap < nv) {
         struct core_rvc_vreg *v = realloc(fr->v, nv * sizeof *v);
         if (!v)
@@ -167,15 +230,12 @@ int core_rvc_frame_start(struct core_rvc *u, unsigned slot, unsigned frame,
     return 0;
 }
 
-/* Vector registers of PTX register r of f: 0 (predicate), 1 or 2 words. */
-static unsigned reg_words(const struct ptx_func *f, int32_t r)
+/* Entry of word k of PTX register r in fr, or UINT32_MAX outside the
+ * frame's registers. */
+static inline uint32_t vreg_ix(const struct core_rvc_frame *fr, int32_t r,
+                               unsigned k)
 {
-    if (r < 0 || (uint32_t)r >= f->nregs)
-        return 0;
-    enum ptx_type t = (enum ptx_type)f->regs[r].type;
-    if (t == PTX_T_PRED)
-        return 0;
-    return ptx_type_bits(t) > 32 ? 2 : 1;
+    return (uint32_t)r < fr->nregs ? fr->ix[r] + k : UINT32_MAX;
 }
 
 /* Brings instance b to the edge of GPU cycle cyc (idle edges in between)
@@ -408,7 +468,7 @@ int core_rvc_read(struct core_rvc *u, const struct simt_warp *w,
     for (unsigned i = 0; i < nsrc; i++) {
         unsigned nw = reg_words(f, src[i]);
         for (unsigned k = 0; k < nw; k++) {
-            uint32_t vi = 2u * (uint32_t)src[i] + k;
+            uint32_t vi = vreg_ix(fr, src[i], k);
             if (vi >= fr->cap)
                 return fail(u, LS_ERR_INTERNAL, "RVC: register outside its frame's state");
             if (!db) {
@@ -417,7 +477,7 @@ int core_rvc_read(struct core_rvc *u, const struct simt_warp *w,
             }
             int e = do_read(u, db, &fr->v[vi], fr->arr[vi], mask,
                             regs + (size_t)src[i] * 32, k,
-                            &x, vi);
+                            &x, 2u * (uint32_t)src[i] + k);
             if (e)
                 return e;
         }
@@ -453,7 +513,7 @@ static int track_write(struct core_rvc *u, const struct simt_warp *w,
     for (unsigned i = 0; i < ndst; i++) {
         unsigned nw = reg_words(f, dst[i]);
         for (unsigned k = 0; k < nw; k++) {
-            uint32_t vi = 2u * (uint32_t)dst[i] + k;
+            uint32_t vi = vreg_ix(fr, dst[i], k);
             if (vi >= fr->cap)
                 return fail(u, LS_ERR_INTERNAL, "RVC: register outside its frame's state");
             uint32_t val[32];
@@ -512,7 +572,7 @@ int core_rvc_write(struct core_rvc *u, const struct simt_warp *w,
     for (unsigned i = 0; i < ndst; i++) {
         unsigned nw = reg_words(f, dst[i]);
         for (unsigned k = 0; k < nw; k++) {
-            uint32_t vi = 2u * (uint32_t)dst[i] + k;
+            uint32_t vi = vreg_ix(fr, dst[i], k), vid = 2u * (uint32_t)dst[i] + k;
             if (vi >= fr->cap)
                 return fail(u, LS_ERR_INTERNAL, "RVC: register outside its frame's state");
             struct core_rvc_vreg *v = &fr->v[vi];
@@ -532,7 +592,7 @@ int core_rvc_write(struct core_rvc *u, const struct simt_warp *w,
                  * decompresses it and stores it raw. The lanes this write
                  * leaves must come back as they are; the others it
                  * overwrites next. */
-                struct rvc_desc dm = { u, &x, "move before a divergent write", vi };
+                struct rvc_desc dm = { u, &x, "move before a divergent write", vid };
                 struct rvc_decomp_out o;
                 int e = decomp_step(u, db, v, arr, FULL_MASK, &dm, &o);
                 if (e)
@@ -540,7 +600,7 @@ int core_rvc_write(struct core_rvc *u, const struct simt_warp *w,
                 for (unsigned l = 0; l < 32; l++)
                     if (!(active >> l & 1) && o.data_o[l] != val[l])
                         return wrong_lane(u, db, v, arr, &x, "move before a divergent write",
-                                          vi, l, o.data_o[l], val[l]);
+                                          vid, l, o.data_o[l], val[l]);
                 memcpy(arr, o.data_o, sizeof o.data_o);
                 v->flags = (uint8_t)((v->flags & ~(CORE_RVC_HALF | CORE_RVC_FS)) |
                                      CORE_RVC_D | CORE_RVC_FULL);
@@ -551,7 +611,7 @@ int core_rvc_write(struct core_rvc *u, const struct simt_warp *w,
                 u->st.arrays_written += 8;        /* the baseline needs no move */
                 (*moves)++;
             }
-            struct rvc_desc dw = { u, &x, "write-back", vi };
+            struct rvc_desc dw = { u, &x, "write-back", vid };
             struct cosim_where wh = { describe, &dw };
             int e = catch_up(u, cb, now);
             if (e)
@@ -595,6 +655,24 @@ int core_rvc_write(struct core_rvc *u, const struct simt_warp *w,
         }
     }
     return 0;
+}
+
+void core_rvc_prefetch(const struct core_rvc *u, unsigned slot, unsigned frame,
+                       const int32_t *r, unsigned n)
+{
+    if (!u->on || frame >= SIMT_MAX_FRAMES)
+        return;
+    const struct core_rvc_frame *fr = &u->fr[slot][frame];
+    for (unsigned i = 0; i < n; i++) {
+        uint32_t vi = vreg_ix(fr, r[i], 0);
+        if (vi >= fr->cap)
+            continue;
+        __builtin_prefetch(&fr->v[vi]);
+        if (fr->arr) {
+            __builtin_prefetch(fr->arr[vi]);
+            __builtin_prefetch(fr->arr[vi] + 16);
+        }
+    }
 }
 
 int core_rvc_finish(struct core_rvc *u, uint64_t end)

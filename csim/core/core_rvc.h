@@ -47,15 +47,28 @@ struct core_rvc_vreg {
     uint8_t flags;                 /* CORE_RVC_*                           */
 };
 
-/* The vector registers of one call frame of one warp slot. The arrays are
- * kept apart from the encodings (a read or write that needs no array byte,
- * a scalar, touches only the dense encodings) in 64-byte-aligned rows. */
+/* The vector registers of one call frame of one warp slot, dense: a
+ * predicate has none, a 32-bit register one, a 64-bit register two (low,
+ * high word) in consecutive entries, in PTX register order (ix). The
+ * arrays are kept apart from the encodings (a read or write that needs no
+ * array byte, a scalar, touches only the dense encodings) in 64-byte-
+ * aligned rows. */
 struct core_rvc_frame {
-    struct core_rvc_vreg *v;       /* 2 per PTX register: low, high word   */
+    struct core_rvc_vreg *v;       /* cap entries                          */
     uint32_t (*arr)[32];           /* arr[i][l]: byte b of lane l of vector
                                       register i is in array b (of the
                                       lane's half), shown lane by lane     */
     uint32_t cap;                  /* entries allocated                    */
+    uint32_t nregs;                /* PTX registers of the frame's function */
+    const uint32_t *ix;            /* ix[r]: entry of PTX register r's low
+                                      word (core_rvc.maps)                 */
+};
+
+/* The entries of one function's PTX registers in a frame (ix of
+ * core_rvc_frame), made at a frame's start, kept for the kernel. */
+struct core_rvc_map {
+    const struct ptx_func *f;
+    uint32_t *ix;                  /* f->nregs entries                     */
 };
 
 struct core_rvc {
@@ -80,6 +93,8 @@ struct core_rvc {
     struct core_rvc_frame (*fr)[SIMT_MAX_FRAMES]; /* [slot][frame]         */
     uint32_t bvr_e;                /* BVR access energy, millionths of a
                                       vector-register access               */
+    struct core_rvc_map *maps;     /* the functions of this kernel's frames */
+    unsigned nmaps, maps_cap;
     ls_gscalar_stats st;           /* this kernel's figures                */
     char *why;                     /* failure report (malloc'd) or NULL    */
 };
@@ -105,11 +120,11 @@ int core_rvc_init_track(struct core_rvc *u, unsigned sm, bool half,
 void core_rvc_free(struct core_rvc *u);
 /* Resets the instances and statistics for a kernel starting at now. */
 void core_rvc_kernel(struct core_rvc *u, const char *kernel, uint64_t now);
-/* Frame `frame` of slot starts with nregs zeroed PTX registers (a warp's
- * launch, a call): each is a compressed scalar zero. Returns 0 or
- * LS_ERR_NOMEM with u->why set. */
+/* Frame `frame` of slot starts with the zeroed PTX registers of function
+ * f (a warp's launch, a call): each is a compressed scalar zero. Returns
+ * 0 or LS_ERR_NOMEM with u->why set. */
 int core_rvc_frame_start(struct core_rvc *u, unsigned slot, unsigned frame,
-                         uint32_t nregs);
+                         const struct ptx_func *f);
 /* Before the instruction at pc of f (call frame `frame` of slot)
  * executes with active mask `mask` (its lanes after the guard) at GPU
  * cycle now: each vector register of its sources src[0..nsrc-1] is read
@@ -130,6 +145,11 @@ int core_rvc_write(struct core_rvc *u, const struct simt_warp *w,
                    int32_t pc, const int32_t *dst, unsigned ndst,
                    uint32_t active, int unit, int unit_ix, unsigned coll,
                    uint64_t now, unsigned *moves);
+/* Starts loading the stored state (encodings, arrays) of PTX registers
+ * r[0..n-1] of call frame `frame` of slot into the host's caches, for a
+ * read or write that comes later; changes nothing. */
+void core_rvc_prefetch(const struct core_rvc *u, unsigned slot, unsigned frame,
+                       const int32_t *r, unsigned n);
 /* Kernel end at GPU cycle end: every instance is clocked through the edge
  * of cycle end - 1. */
 int core_rvc_finish(struct core_rvc *u, uint64_t end);

@@ -269,7 +269,7 @@ int core_sm_launch_cta(struct core_sm *sm, const uint32_t ctaid[3], uint64_t now
         s->warp_insts = s->thread_insts = s->branches = s->divergent = 0;
         s->max_depth = 0;
         if (simt_warp_start(s, k->mod, k->f, valid, k->sym1, k->frame0) != 0 ||
-            core_rvc_frame_start(&sm->rvc, slot, 0, k->f->nregs) != 0)
+            core_rvc_frame_start(&sm->rvc, slot, 0, k->f) != 0)
             return -1;
         core_cae_warp_start(&sm->cae, slot);
         w->cta = (int32_t)ci;
@@ -763,7 +763,7 @@ static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
     if (rf) {
         if (w->sw.nframes > rnframes) {     /* a call: the callee's zeroed frame */
             unsigned k = w->sw.nframes - 1;
-            int e = core_rvc_frame_start(&sm->rvc, slot, k, w->sw.frames[k].func->nregs);
+            int e = core_rvc_frame_start(&sm->rvc, slot, k, w->sw.frames[k].func);
             if (e)
                 return e;
         }
@@ -793,6 +793,14 @@ static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
                  dac_pc >= 0 && core_dac_deq_addr(&sm->dac, dac_pc));
     sm->st.issued++;
     w->next_di = peek_di(sm, w);
+    if (sm->rvc.on && w->next_di && w->sw.sp && !sm->tbc.active) {
+        /* G-Scalar: the next instruction's operands' stored state, on its
+         * way to the cache before its reads and write */
+        const struct core_dinst *nd = w->next_di;
+        unsigned nf = w->sw.stack[w->sw.sp - 1].frame;
+        core_rvc_prefetch(&sm->rvc, slot, nf, nd->src, nd->nsrc);
+        core_rvc_prefetch(&sm->rvc, slot, nf, nd->dst, nd->ndst);
+    }
     if (w->sw.warp_insts != before)
         sm->st.stack_hist[depth < LS_STACK_HIST ? depth : LS_STACK_HIST - 1]++;
     uint64_t ready = at;

@@ -149,6 +149,12 @@ int cosim_create(struct cosim_inst *ci, struct cosim_env *env,
         return -1;
     }
     if (ci->backend != COSIM_BE_C) {
+        ci->hist = calloc(COSIM_HIST, sizeof *ci->hist);
+        if (!ci->hist) {
+            ERR(err, n, "%s: host memory exhausted", name);
+            cosim_free(ci);
+            return -1;
+        }
         const char *rtl = env->rtl[d->id][0] ? env->rtl[d->id] : NULL;
         if (cosim_rtl_open(env, d, ci->cfg, rtl, ci->port, ci->nports, env->replaying,
                            &ci->vl, &ci->lib, err, n) != 0) {
@@ -181,6 +187,7 @@ void cosim_free(struct cosim_inst *ci)
     if (ci->cm && ci->d->free)
         ci->d->free(ci->cm);
     free(ci->cm);
+    free(ci->hist);
     free(ci->trace);
     free(ci->trace_edge);
     free(ci->report);

@@ -94,21 +94,24 @@ void cosim_env_fini(struct cosim_env *env);
 /* One block instance. Must not move in memory once created (the RTL glue
  * keeps a pointer to its port table). */
 struct cosim_inst {
+    /* what every edge uses first, in two cache lines */
     const struct cosim_desc *d;
+    void *cm;                      /* C model state (c, lockstep)          */
+    int backend;
+    uint64_t edge;                 /* clock edges since reset              */
+    uint64_t quiet;                /* consecutive idle edges stepped       */
+    ls_cosim_stats st;
     struct cosim_env *env;
     char name[32];                 /* "sm3.slp"                            */
-    int backend;
     unsigned char cfg[64];         /* the block's cfg struct               */
-    void *cm;                      /* C model state (c, lockstep)          */
     void *vl;                      /* Verilated top (rtl, lockstep)        */
     const struct cosim_lib *lib;
     struct ls_port port[LS_MAX_PORTS];
     int nports;
-    uint64_t edge;                 /* clock edges since reset              */
-    uint64_t quiet;                /* consecutive idle edges stepped       */
-    ls_cosim_stats st;
-    /* last COSIM_HIST stepped edges: input and edge number */
-    unsigned char hist[COSIM_HIST][COSIM_IO_MAX];
+    /* last COSIM_HIST stepped edges: input and edge number; hist is
+     * allocated only where a mismatch can be reported (rtl, lockstep), so
+     * the C backend's instances stay small */
+    unsigned char (*hist)[COSIM_IO_MAX];
     uint64_t hist_edge[COSIM_HIST];
     unsigned nhist, hpos;          /* entries kept, next slot to write     */
     /* the active (non-idle) edges since reset, for replay */

@@ -58,7 +58,7 @@ static struct fixture *fx_new(bool half)
     x->w.frames[0].regs = x->rv;
     x->w.frames[0].func = &x->f;
     x->w.nframes = 1;
-    assert_int_equal(core_rvc_frame_start(&x->u, 1, 0, 4), 0);
+    assert_int_equal(core_rvc_frame_start(&x->u, 1, 0, &x->f), 0);
     return x;
 }
 
@@ -135,7 +135,7 @@ static void test_unit_fault_array(void **state)
     unsigned moves;
     assert_int_equal(fx_write(x, 1, v, ~0u, 100, &moves), 0);
     assert_int_equal(fx_read(x, 1, ~0u, 101), 0);
-    x->u.fr[1][0].arr[2][7] ^= 0x1;                 /* a stored byte flips */
+    x->u.fr[1][0].arr[1][7] ^= 0x1;     /* a stored byte of %r1 (entry 1) flips */
     assert_int_equal(fx_read(x, 1, ~0u, 102), LS_ERR_COSIM);
     assert_non_null(x->u.why);
     assert_non_null(strstr(x->u.why, "RVC MODEL ERROR sm3.rvc_decomp.oc2"));

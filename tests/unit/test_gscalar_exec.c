@@ -71,7 +71,7 @@ static struct fixture *fx_new(bool blocks, bool half)
     x->w.frames[0].regs = x->rv;
     x->w.frames[0].func = &x->f;
     x->w.nframes = 1;
-    assert_int_equal(core_rvc_frame_start(&x->u, 1, 0, 5), 0);
+    assert_int_equal(core_rvc_frame_start(&x->u, 1, 0, &x->f), 0);
     return x;
 }
 
@@ -228,7 +228,7 @@ static void check_fig7b(bool blocks)
     for (unsigned l = 0; l < 32; l++)
         v[l] = 8;                                  /* the active lanes agree */
     fx_write(x, 2, v, m1);
-    const struct core_rvc_vreg *r = &x->u.fr[1][0].v[4];
+    const struct core_rvc_vreg *r = &x->u.fr[1][0].v[2];   /* %r2: entry 2 */
     assert_true(r->flags & CORE_RVC_D);
     assert_int_equal(r->enc, 0xf);
     assert_int_equal(r->bvr, m1);
