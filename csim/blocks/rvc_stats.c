@@ -61,11 +61,11 @@ unsigned rvc_bdi_bytes(unsigned W, const uint32_t *val, uint32_t mask)
  * from the base, the first element that is not an immediate. Elements are
  * little-endian k-byte integers of the 4W bytes: n of them; e fits d bytes
  * iff (e + h) & m is 0, with h = 2^(8d-1) and m the bits of a k-byte
- * element above the low d bytes (the sum taken modulo 2^(8k)). The scans
- * stop at the first misfit. */
-static bool fits8(const uint32_t *val, unsigned n, unsigned d)
+ * element above the low d bytes (the sum taken modulo 2^(8k)). Every call
+ * passes h and m as constants, which the compiler folds into the inlined
+ * scan. The scans stop at the first misfit. */
+static inline bool fits8(const uint32_t *val, unsigned n, uint64_t h, uint64_t m)
 {
-    uint64_t h = 1ull << (8 * d - 1), m = ~((h << 1) - 1);
     unsigned i = 0;
     uint64_t base = 0;
     for (; i < n; i++) {
@@ -84,25 +84,36 @@ static bool fits8(const uint32_t *val, unsigned n, unsigned d)
     return true;
 }
 
-static bool fits4(const uint32_t *val, unsigned n, unsigned d)
+/* k = 4. After the base, the elements are checked 8 at a time without a
+ * branch inside a group (the compiler turns a group into vector
+ * operations), stopping after the first group with a misfit; the elements
+ * of the base's group before it are immediates and pass. */
+static inline bool fits4(const uint32_t *val, unsigned n, uint32_t h, uint32_t m)
 {
-    uint32_t h = 1u << (8 * d - 1), m = ~((h << 1) - 1);
     unsigned i = 0;
-    uint32_t base = 0;
-    for (; i < n; i++)
-        if ((val[i] + h) & m) {
-            base = val[i];
-            break;
+    while (i < n && !((val[i] + h) & m))
+        i++;
+    if (i == n)
+        return true;
+    uint32_t bh = h - val[i];               /* e - base + h = e + bh */
+    unsigned c = i - i % 8;
+    for (; c + 8 <= n; c += 8) {
+        uint32_t bad = 0;
+        for (unsigned j = 0; j < 8; j++) {
+            uint32_t e = val[c + j];
+            bad |= (uint32_t)(((e + h) & m) != 0) & (uint32_t)(((e + bh) & m) != 0);
         }
-    uint32_t bh = h - base;                 /* e - base + h = e + bh */
-    for (i++; i < n; i++)
-        if (((val[i] + h) & m) && ((val[i] + bh) & m))
+        if (bad)
+            return false;
+    }
+    for (; c < n; c++)
+        if (((val[c] + h) & m) && ((val[c] + bh) & m))
             return false;
     return true;
 }
 
 /* k = 2, d = 1 */
-static bool fits2(const uint32_t *val, unsigned n)
+static inline bool fits2(const uint32_t *val, unsigned n)
 {
     unsigned i = 0;
     uint32_t base = 0;
@@ -121,18 +132,42 @@ static bool fits2(const uint32_t *val, unsigned n)
     return true;
 }
 
+/* h and m of d bytes in a k-byte element (see fits8) */
+#define BDI_H(d) (1ull << (8 * (d) - 1))
+#define BDI_M(k, d) ((~0ull << (8 * (d))) & (~0ull >> (64 - 8 * (k))))
+
 /* Whether encoding j (k/d of rvc_bdi_all_bytes: 8/1, 8/2, 8/4, 4/1, 4/2,
  * 2/1) fits the W lanes of val. */
 static bool bdi_fits(unsigned W, const uint32_t *val, unsigned j)
 {
     switch (j) {
-    case 0: return fits8(val, W / 2, 1);
-    case 1: return fits8(val, W / 2, 2);
-    case 2: return fits8(val, W / 2, 4);
-    case 3: return fits4(val, W, 1);
-    case 4: return fits4(val, W, 2);
+    case 0: return fits8(val, W / 2, BDI_H(1), BDI_M(8, 1));
+    case 1: return fits8(val, W / 2, BDI_H(2), BDI_M(8, 2));
+    case 2: return fits8(val, W / 2, BDI_H(4), BDI_M(8, 4));
+    case 3: return fits4(val, W, BDI_H(1), BDI_M(4, 1));
+    case 4: return fits4(val, W, BDI_H(2), BDI_M(4, 2));
     default: return fits2(val, 2 * W);
     }
+}
+
+/* The first encoding (rvc_bdi_all_bytes' j) that fits 32 lanes, in order
+ * of size (24, 36, 40, 66, 68, 72 bytes), or 6: one scan after another
+ * with their constants, no dispatch (every write of the SM comes here). */
+static unsigned bdi_first_fit32(const uint32_t *val)
+{
+    if (fits8(val, 16, BDI_H(1), BDI_M(8, 1)))
+        return 0;
+    if (fits4(val, 32, BDI_H(1), BDI_M(4, 1)))
+        return 3;
+    if (fits8(val, 16, BDI_H(2), BDI_M(8, 2)))
+        return 1;
+    if (fits2(val, 64))
+        return 5;
+    if (fits4(val, 32, BDI_H(2), BDI_M(4, 2)))
+        return 4;
+    if (fits8(val, 16, BDI_H(4), BDI_M(8, 4)))
+        return 2;
+    return 6;
 }
 
 unsigned rvc_bdi_all_bytes(unsigned W, const uint32_t *val, uint32_t mask,
@@ -142,8 +177,6 @@ unsigned rvc_bdi_all_bytes(unsigned W, const uint32_t *val, uint32_t mask,
      * b2d1, raw */
     static const unsigned kk[6] = { 8, 8, 8, 4, 4, 2 };
     static const unsigned dd[6] = { 1, 2, 4, 1, 2, 1 };
-    /* the encodings by size for W = 32 (24, 36, 40, 66, 68, 72 bytes) */
-    static const unsigned by_size32[6] = { 0, 3, 1, 5, 4, 2 };
     unsigned raw = 4 * W, best = raw, be = 8;
     uint32_t all = W >= 32 ? ~0u : (1u << W) - 1u;
     if ((mask & all) == all) {
@@ -164,31 +197,31 @@ unsigned rvc_bdi_all_bytes(unsigned W, const uint32_t *val, uint32_t mask,
         } else if (rep) {
             best = 8;
             be = 1;
+        } else if (W == 32) {
+            unsigned j = bdi_first_fit32(val);
+            if (j < 6) {
+                best = kk[j] + 128 / kk[j] * dd[j];
+                be = 2 + j;
+            }
         } else {
             /* the smallest size that fits, the first encoding (in enum
              * order) among equal sizes: the encodings tried smallest
              * first, stopping at the first that fits */
-            static const unsigned sz32[6] = { 24, 40, 72, 36, 68, 66 };
             unsigned ord[6], szw[6];
-            const unsigned *o = by_size32, *sz = sz32;
-            if (W != 32) {
-                for (unsigned j = 0; j < 6; j++) {
-                    szw[j] = kk[j] + 4 * W / kk[j] * dd[j];
-                    ord[j] = j;
-                }
-                for (unsigned x = 1; x < 6; x++)    /* stable insertion sort */
-                    for (unsigned y = x; y > 0 && szw[ord[y]] < szw[ord[y - 1]]; y--) {
-                        unsigned t = ord[y];
-                        ord[y] = ord[y - 1];
-                        ord[y - 1] = t;
-                    }
-                o = ord;
-                sz = szw;
+            for (unsigned j = 0; j < 6; j++) {
+                szw[j] = kk[j] + 4 * W / kk[j] * dd[j];
+                ord[j] = j;
             }
+            for (unsigned x = 1; x < 6; x++)        /* stable insertion sort */
+                for (unsigned y = x; y > 0 && szw[ord[y]] < szw[ord[y - 1]]; y--) {
+                    unsigned t = ord[y];
+                    ord[y] = ord[y - 1];
+                    ord[y - 1] = t;
+                }
             for (unsigned q = 0; q < 6; q++) {
-                unsigned j = o[q];
-                if (sz[j] < raw && bdi_fits(W, val, j)) {
-                    best = sz[j];
+                unsigned j = ord[q];
+                if (szw[j] < raw && bdi_fits(W, val, j)) {
+                    best = szw[j];
                     be = 2 + j;
                     break;
                 }
