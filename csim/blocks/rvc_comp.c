@@ -158,7 +158,10 @@ void rvc_comp_step(struct rvc_comp_state *s, const struct rvc_comp_in *in,
         s->r.bvr_o[0] = e.bvr;
         s->r.bvrh_o[0] = e.bvrh;
         s->r.mask_o[0] = in->mask_i[0] & rvc_lane_mask(W);
-        memcpy(s->r.data_o, in->data_i, W * sizeof *in->data_i);
+        if (W == RVC_MAX_W)     /* a constant size: copied inline */
+            memcpy(s->r.data_o, in->data_i, sizeof s->r.data_o);
+        else
+            memcpy(s->r.data_o, in->data_i, W * sizeof *in->data_i);
         s->st.writes++;
         if (e.d)
             s->st.divergent++;
@@ -167,4 +170,11 @@ void rvc_comp_step(struct rvc_comp_state *s, const struct rvc_comp_in *in,
         s->st.arrays_written += (uint64_t)__builtin_popcount(e.we);
     }
     *out = s->r;
+}
+
+void rvc_comp_idle_edges(struct rvc_comp_state *s, uint64_t n)
+{
+    s->st.cycles += n;
+    if (n)
+        s->r.valid_o[0] = 0;
 }

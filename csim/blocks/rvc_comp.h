@@ -75,6 +75,11 @@ void rvc_comp_reset(struct rvc_comp_state *s);
 void rvc_comp_step(struct rvc_comp_state *s, const struct rvc_comp_in *in,
                    struct rvc_comp_out *out);
 
+/* n edges with valid_i low from any state: the same registers and
+ * statistics as n rvc_comp_step calls (valid_o clears, the payload
+ * registers hold). */
+void rvc_comp_idle_edges(struct rvc_comp_state *s, uint64_t n);
+
 /* Thermometer enc[3:0] of lanes lo..hi-1 of val under mask (inactive
  * lanes take the value of the highest-numbered active lane; no active
  * lane gives 1111). */

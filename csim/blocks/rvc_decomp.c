@@ -53,7 +53,10 @@ enum rvc_class rvc_decompress(unsigned W, const struct rvc_decomp_in *in,
     enum rvc_class c = RVC_CLS_NONE;
 
     if (d) {
-        memcpy(data, in->arr_i, W * sizeof *data);
+        if (W == RVC_MAX_W)     /* a constant size: copied inline */
+            memcpy(data, in->arr_i, sizeof in->arr_i);
+        else
+            memcpy(data, in->arr_i, W * sizeof *data);
         r = 0xffu;
         if (enc == 0xfu && ((in->bvr_i[0] ^ in->mask_i[0]) & all) == 0)
             c = RVC_CLS_DIV_SCALAR;
@@ -119,4 +122,11 @@ void rvc_decomp_step(struct rvc_decomp_state *s,
         s->st.arrays_read += (uint64_t)__builtin_popcount(re);
     }
     *out = s->r;
+}
+
+void rvc_decomp_idle_edges(struct rvc_decomp_state *s, uint64_t n)
+{
+    s->st.cycles += n;
+    if (n)
+        s->r.valid_o[0] = 0;
 }

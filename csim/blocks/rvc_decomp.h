@@ -73,6 +73,11 @@ void rvc_decomp_step(struct rvc_decomp_state *s,
                      const struct rvc_decomp_in *in,
                      struct rvc_decomp_out *out);
 
+/* n edges with valid_i low from any state: the same registers and
+ * statistics as n rvc_decomp_step calls (valid_o clears, the payload
+ * registers hold). */
+void rvc_decomp_idle_edges(struct rvc_decomp_state *s, uint64_t n);
+
 /* Combinational decompressor function: fills data[0..W-1] (not
  * overlapping in) and returns the class; *re and *hsc receive re_o and
  * hsc_o (either may be NULL). */

@@ -50,8 +50,9 @@ struct cosim_desc {
     int (*init)(void *st, const void *cfg);
     void (*reset)(void *st);
     void (*step)(void *st, const void *in, void *out);
-    /* NULL, or: an idle edge from st changes no register (idle_fixed), and
-     * idle_edges(st, n) does what n such steps do to st. The C backend
+    /* NULL, or: idle_fixed(st) says that idle_edges(st, n) does what n
+     * idle steps from st do (for WCU: an idle edge from st changes no
+     * register; for RVC: from any state, valid_o clears). The C backend
      * alone then counts the rest of the settling edges without stepping
      * them (their outputs are not compared; the RTL steps every edge). */
     bool (*idle_fixed)(const void *st);

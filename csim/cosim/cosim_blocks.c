@@ -240,7 +240,13 @@ static int rvc_decomp_ports(struct ls_port *p)
 /* Outputs are registers; payload registers load only on valid_i, and
  * valid_o follows valid_i: one idle edge clears valid_o, after which an
  * idle edge changes nothing (both blocks). A transaction loads every
- * payload register, so a replay needs only the last transactions. */
+ * payload register, so a replay needs only the last transactions. The C
+ * models count idle edges from any state (*_idle_edges), so the C backend
+ * does not step the settling edge. */
+static bool rvc_idle_any_v(const void *st) { (void)st; return true; }
+static void rvc_comp_idle_edges_v(void *st, uint64_t n) { rvc_comp_idle_edges(st, n); }
+static void rvc_decomp_idle_edges_v(void *st, uint64_t n) { rvc_decomp_idle_edges(st, n); }
+
 static const struct cosim_desc rvc_comp_desc = {
     .name = "rvc_comp",
     .id = LS_BLK_RVC_COMP,
@@ -257,6 +263,8 @@ static const struct cosim_desc rvc_comp_desc = {
     .init = rvc_comp_init_v,
     .reset = rvc_comp_reset_v,
     .step = rvc_comp_step_v,
+    .idle_fixed = rvc_idle_any_v,
+    .idle_edges = rvc_comp_idle_edges_v,
     .free = NULL,
     .dims = rvc_dims_v,
     .ports = rvc_comp_ports,
@@ -278,6 +286,8 @@ static const struct cosim_desc rvc_decomp_desc = {
     .init = rvc_decomp_init_v,
     .reset = rvc_decomp_reset_v,
     .step = rvc_decomp_step_v,
+    .idle_fixed = rvc_idle_any_v,
+    .idle_edges = rvc_decomp_idle_edges_v,
     .free = NULL,
     .dims = rvc_dims_v,
     .ports = rvc_decomp_ports,

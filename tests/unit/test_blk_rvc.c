@@ -347,6 +347,51 @@ static void test_params_and_idle(void **st)
     assert_int_equal(s.st.cycles, 2);
 }
 
+/* *_idle_edges(n) leaves the state that n idle steps leave, after a
+ * transaction (valid_o set) and after idle edges: the C backend counts the
+ * settling edge with it instead of stepping it. */
+static void test_idle_edges(void **st)
+{
+    (void)st;
+    for (unsigned n = 0; n < 4; n++)
+        for (unsigned pre = 0; pre < 3; pre++) {
+            struct rvc_comp_cfg cc = rvc_comp_cfg_default();
+            struct rvc_comp_state a, b;
+            assert_int_equal(rvc_comp_init(&a, &cc), 0);
+            struct rvc_comp_in in, idle;
+            struct rvc_comp_out o;
+            memset(&in, 0, sizeof in);
+            memset(&idle, 0, sizeof idle);
+            in.valid_i[0] = 1;
+            in.mask_i[0] = 0xfffff0ffu;
+            for (unsigned l = 0; l < 32; l++)
+                in.data_i[l] = 0x1000u + l * 3;
+            rvc_comp_step(&a, &in, &o);
+            for (unsigned k = 0; k < pre; k++)
+                rvc_comp_step(&a, &idle, &o);
+            b = a;
+            for (unsigned k = 0; k < n; k++)
+                rvc_comp_step(&a, &idle, &o);
+            rvc_comp_idle_edges(&b, n);
+            assert_memory_equal(&a, &b, sizeof a);
+
+            struct rvc_decomp_cfg dc = rvc_decomp_cfg_default();
+            struct rvc_decomp_state da, db;
+            assert_int_equal(rvc_decomp_init(&da, &dc), 0);
+            struct rvc_decomp_in din = dec_in(&o, in.data_i, 32, 0xffffffffu), didle;
+            struct rvc_decomp_out dout;
+            memset(&didle, 0, sizeof didle);
+            rvc_decomp_step(&da, &din, &dout);
+            for (unsigned k = 0; k < pre; k++)
+                rvc_decomp_step(&da, &didle, &dout);
+            db = da;
+            for (unsigned k = 0; k < n; k++)
+                rvc_decomp_step(&da, &didle, &dout);
+            rvc_decomp_idle_edges(&db, n);
+            assert_memory_equal(&da, &db, sizeof da);
+        }
+}
+
 /* Compression ratio vs BDI on a small stream with known sizes. */
 static void test_bdi_compare(void **st)
 {
@@ -388,6 +433,7 @@ int main(void)
         cmocka_unit_test(test_half_mode),
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_params_and_idle),
+        cmocka_unit_test(test_idle_edges),
         cmocka_unit_test(test_bdi_compare),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
