@@ -39,6 +39,10 @@ template <typename T>
 void put(T &dst, const void *s, const ls_port &p) {
     const uint32_t *e = reinterpret_cast<const uint32_t *>(
         static_cast<const unsigned char *>(s) + p.off);
+    if (p.count == 1) {     // a scalar port (most of them): no loop
+        dst = static_cast<T>(uint64_t(e[0]) & lowmask(p.bits));
+        return;
+    }
     uint64_t v = 0;
     for (unsigned i = 0; i < p.count; i++)
         v |= (uint64_t(e[i]) & lowmask(p.bits)) << (i * p.bits);
@@ -52,6 +56,12 @@ template <std::size_t N>
 void put(VlWide<N> &dst, const void *s, const ls_port &p) {
     const uint32_t *e = reinterpret_cast<const uint32_t *>(
         static_cast<const unsigned char *>(s) + p.off);
+    if (p.bits == 32) {     // element i is word i (the RVC data ports)
+        std::size_t n = p.count < N ? p.count : N;
+        for (std::size_t w = 0; w < n; w++) dst[w] = e[w];
+        for (std::size_t w = n; w < N; w++) dst[w] = 0;
+        return;
+    }
     for (std::size_t w = 0; w < N; w++) dst[w] = 0;
     for (unsigned i = 0; i < p.count; i++) {
         uint64_t v = (uint64_t(e[i]) & lowmask(p.bits)) << ((i * p.bits) % 32);
@@ -65,6 +75,10 @@ template <typename T>
 void get(const T &src, void *d, const ls_port &p) {
     uint32_t *e = reinterpret_cast<uint32_t *>(static_cast<unsigned char *>(d) + p.off);
     uint64_t v = static_cast<uint64_t>(src);
+    if (p.count == 1) {     // a scalar port: no loop
+        e[0] = static_cast<uint32_t>(v & lowmask(p.bits));
+        return;
+    }
     for (unsigned i = 0; i < p.count; i++)
         e[i] = static_cast<uint32_t>((v >> (i * p.bits)) & lowmask(p.bits));
 }
@@ -72,6 +86,11 @@ void get(const T &src, void *d, const ls_port &p) {
 template <std::size_t N>
 void get(const VlWide<N> &src, void *d, const ls_port &p) {
     uint32_t *e = reinterpret_cast<uint32_t *>(static_cast<unsigned char *>(d) + p.off);
+    if (p.bits == 32) {     // word i is element i
+        std::size_t n = p.count < N ? p.count : N;
+        for (std::size_t w = 0; w < n; w++) e[w] = src[w];
+        return;
+    }
     for (unsigned i = 0; i < p.count; i++) {
         std::size_t w = (i * p.bits) / 32;
         uint64_t x = src[w];
@@ -108,9 +127,31 @@ void eval_dump(Handle *h) {
     h->t++;
 }
 
+// A port the .def declares with one element keeps one element under every
+// parameter set: its value moves inline, without the generic loops.
+template <typename T>
+inline void put1(T &dst, const void *s, const ls_port &p) {
+    uint32_t e;
+    std::memcpy(&e, static_cast<const unsigned char *>(s) + p.off, sizeof e);
+    dst = static_cast<T>(uint64_t(e) & lowmask(p.bits));
+}
+
+template <std::size_t N>
+inline void put1(VlWide<N> &dst, const void *s, const ls_port &p) { put(dst, s, p); }
+
+template <typename T>
+inline void get1(const T &src, void *d, const ls_port &p) {
+    uint32_t e = static_cast<uint32_t>(static_cast<uint64_t>(src) & lowmask(p.bits));
+    std::memcpy(static_cast<unsigned char *>(d) + p.off, &e, sizeof e);
+}
+
+template <std::size_t N>
+inline void get1(const VlWide<N> &src, void *d, const ls_port &p) { get(src, d, p); }
+
 void drive(Handle *h, const void *in) {
     int i = 0;
-#define PORT_IN(name, bits, count) put(h->top->name, in, h->ports[i]); i++;
+#define PORT_IN(name, bits, count) \
+    if (count == 1) put1(h->top->name, in, h->ports[i]); else put(h->top->name, in, h->ports[i]); i++;
 #define PORT_OUT(name, bits, count) i++;
 #include BLK_DEF
 #undef PORT_IN
@@ -120,7 +161,8 @@ void drive(Handle *h, const void *in) {
 void sample(Handle *h, void *out) {
     int i = 0;
 #define PORT_IN(name, bits, count) i++;
-#define PORT_OUT(name, bits, count) get(h->top->name, out, h->ports[i]); i++;
+#define PORT_OUT(name, bits, count) \
+    if (count == 1) get1(h->top->name, out, h->ports[i]); else get(h->top->name, out, h->ports[i]); i++;
 #include BLK_DEF
 #undef PORT_IN
 #undef PORT_OUT

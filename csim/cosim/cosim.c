@@ -110,6 +110,30 @@ int cosim_env_init(struct cosim_env *env, const ls_config *lc,
 
 /* ---------------------------------------------------------------- instance */
 
+/* Sets ci->out_lo/out_len when the output ports, in offset order, follow
+ * each other with no gap and every element in use (count = max_count):
+ * both backends then write every byte of that range. */
+static void out_range(struct cosim_inst *ci)
+{
+    size_t lo = SIZE_MAX, hi = 0, sum = 0;
+    ci->out_lo = ci->out_len = 0;
+    for (int i = 0; i < ci->nports; i++) {
+        const struct ls_port *p = &ci->port[i];
+        if (!p->is_out)
+            continue;
+        if (p->count != p->max_count)
+            return;
+        size_t len = (size_t)p->count * sizeof(uint32_t);
+        lo = p->off < lo ? p->off : lo;
+        hi = p->off + len > hi ? p->off + len : hi;
+        sum += len;
+    }
+    if (hi > lo && hi - lo == sum) {    /* no gap, no overlap */
+        ci->out_lo = lo;
+        ci->out_len = hi - lo;
+    }
+}
+
 int cosim_create(struct cosim_inst *ci, struct cosim_env *env,
                  const struct cosim_desc *d, const void *cfg,
                  const char *name, char *err, size_t n)
@@ -128,6 +152,7 @@ int cosim_create(struct cosim_inst *ci, struct cosim_env *env,
     ci->nports = d->ports(ci->port);
     for (int i = 0; i < ci->nports; i++)
         d->dims(ci->cfg, ci->port[i].name, &ci->port[i].bits, &ci->port[i].count);
+    out_range(ci);
     ci->st.backend = ci->backend;
     ci->st.instances = 1;
     /* the C model runs under c and lockstep; under rtl too, as the one that
@@ -336,6 +361,10 @@ static void save_failure(struct cosim_inst *ci, uint64_t e, struct sbuf *b)
 static int compare(struct cosim_inst *ci, const void *cout, const void *rout,
                    const struct cosim_where *where)
 {
+    /* equal outputs (every edge of a passing run): one memcmp */
+    if (ci->out_len && !memcmp((const unsigned char *)cout + ci->out_lo,
+                               (const unsigned char *)rout + ci->out_lo, ci->out_len))
+        return 0;
     for (int i = 0; i < ci->nports; i++) {
         const struct ls_port *p = &ci->port[i];
         if (!p->is_out)

@@ -109,6 +109,10 @@ struct cosim_inst {
     const struct cosim_lib *lib;
     struct ls_port port[LS_MAX_PORTS];
     int nports;
+    /* the outputs as one byte range of the out struct [out_lo, out_lo +
+     * out_len) when they fill it (contiguous, every element used): a
+     * compare is one memcmp then; 0: per port */
+    size_t out_lo, out_len;
     /* last COSIM_HIST stepped edges: input and edge number; hist is
      * allocated only where a mismatch can be reported (rtl, lockstep), so
      * the C backend's instances stay small */
