@@ -58,7 +58,7 @@ void put(VlWide<N> &dst, const void *s, const ls_port &p) {
         static_cast<const unsigned char *>(s) + p.off);
     if (p.bits == 32) {     // element i is word i (the RVC data ports)
         std::size_t n = p.count < N ? p.count : N;
-        for (std::size_t w = 0; w < n; w++) dst[w] = e[w];
+        std::memcpy(dst.data(), e, n * sizeof(uint32_t));
         for (std::size_t w = n; w < N; w++) dst[w] = 0;
         return;
     }
@@ -88,7 +88,7 @@ void get(const VlWide<N> &src, void *d, const ls_port &p) {
     uint32_t *e = reinterpret_cast<uint32_t *>(static_cast<unsigned char *>(d) + p.off);
     if (p.bits == 32) {     // word i is element i
         std::size_t n = p.count < N ? p.count : N;
-        for (std::size_t w = 0; w < n; w++) e[w] = src[w];
+        std::memcpy(e, src.data(), n * sizeof(uint32_t));
         return;
     }
     for (unsigned i = 0; i < p.count; i++) {
