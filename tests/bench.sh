@@ -29,6 +29,7 @@
 # loading the Verilated models included).
 # The run is single-threaded, so the figures are for one host core.
 set -u
+here=$(cd "$(dirname "$0")" && pwd)    # bench_cpu.py
 cli=${1:?usage: bench.sh path/to/lockstep OUT.json [CONFIG]}
 out=${2:-build/bench.json}
 conf=${3:-gtx480}
@@ -70,15 +71,12 @@ for f in func timing lockstep; do
     exit 1
   fi
 done
-python3 - "$tmp/func.json" "$tmp/timing.json" "$out" "$conf" "$tmp" <<'PY'
+PYTHONPATH="$here${PYTHONPATH:+:$PYTHONPATH}" python3 - "$tmp/func.json" "$tmp/timing.json" "$out" "$conf" "$tmp" <<'PY'
 import json, os, sys
 func, tim, out, conf = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), sys.argv[3], sys.argv[4]
+from bench_cpu import cpu_s
 def cpu(name):
-    try:
-        u, s = open(os.path.join(sys.argv[5], name + ".cpu")).read().split()[-2:]
-        return float(u) + float(s)
-    except (OSError, ValueError):
-        return None
+    return cpu_s(sys.argv[5], name)
 fref = {r["workload"]: r for r in func}
 TARGET_TI, TARGET_CY = 10e6, 20e3
 rows = []
@@ -180,16 +178,13 @@ for v in cg_only bgp; do
     --config "$conf" --set dram_subranks=2 --set lamar.gdu=$v "${extra[@]}" \
     --stats-json "$tmp/lamar-$v.json" >/dev/null || rc=$?
 done
-python3 - "$out" "$tmp" "${lw[*]}" <<'PY'
+PYTHONPATH="$here${PYTHONPATH:+:$PYTHONPATH}" python3 - "$out" "$tmp" "${lw[*]}" <<'PY'
 import json, os, sys
 out, tmp, wl = sys.argv[1], sys.argv[2], sys.argv[3].split()
 b = json.load(open(out))
+from bench_cpu import cpu_s
 def cpu(name):
-    try:
-        u, s = open(os.path.join(tmp, name + ".cpu")).read().split()[-2:]
-        return float(u) + float(s)
-    except (OSError, ValueError):
-        return None
+    return cpu_s(tmp, name)
 st = {v: json.load(open(os.path.join(tmp, "lamar-%s.json" % v))) for v in ("cg_only", "bgp")}
 wall = {v: sum(r["sim"]["wall_s"] for r in st[v]) for v in st}
 cpus = {v: cpu("lamar-" + v) for v in st}
@@ -222,22 +217,14 @@ for ((k = 1; k <= rounds; k++)); do
       --config "$conf" "${a[@]}" --stats-json "$tmp/comp-$n.json" >/dev/null || rc=$?
   done
 done
-python3 - "$out" "$tmp" "${cw[*]}" <<'PY'
+PYTHONPATH="$here${PYTHONPATH:+:$PYTHONPATH}" python3 - "$out" "$tmp" "${cw[*]}" <<'PY'
 import json, os, sys
 out, tmp, wl = sys.argv[1], sys.argv[2], sys.argv[3].split()
 b = json.load(open(out))
 V = ("none", "capri", "capri_bal", "lockstep")
+from bench_cpu import cpu_s
 def cpu(name):
-    """median CPU seconds (user + sys) of the rounds of run name"""
-    v = []
-    for k in range(1, 100):
-        try:
-            u, s = open(os.path.join(tmp, "%s.cpu.%d" % (name, k))).read().split()[-2:]
-            v.append(float(u) + float(s))
-        except (OSError, ValueError):
-            break
-    v.sort()
-    return v[len(v) // 2] if v else None
+    return cpu_s(tmp, name)
 st = {v: json.load(open(os.path.join(tmp, "comp-%s.json" % v))) for v in V}
 sec = {v: cpu("comp-" + v) or sum(r["sim"]["wall_s"] for r in st[v]) for v in V}
 cyc = {v: sum(r["cycles"] for r in st[v]) for v in V}
@@ -287,22 +274,14 @@ for ((k = 1; k <= rounds; k++)); do
       --config "$cf" "${a[@]}" --stats-json "$tmp/x-$n.json" >/dev/null || rc=$?
   done
 done
-python3 - "$out" "$tmp" "${gw[*]}" "${dw[*]}" "${aw[*]}" <<'PY'
+PYTHONPATH="$here${PYTHONPATH:+:$PYTHONPATH}" python3 - "$out" "$tmp" "${gw[*]}" "${dw[*]}" "${aw[*]}" <<'PY'
 import json, os, sys
 out, tmp = sys.argv[1], sys.argv[2]
 wl = {"gscalar": sys.argv[3].split(), "dpe": sys.argv[4].split(), "dac": sys.argv[5].split()}
 b = json.load(open(out))
+from bench_cpu import cpu_s
 def cpu(name):
-    """median CPU seconds (user + sys) of the rounds of run name"""
-    v = []
-    for k in range(1, 100):
-        try:
-            u, s = open(os.path.join(tmp, "%s.cpu.%d" % (name, k))).read().split()[-2:]
-            v.append(float(u) + float(s))
-        except (OSError, ValueError):
-            break
-    v.sort()
-    return v[len(v) // 2] if v else None
+    return cpu_s(tmp, name)
 def load(v):
     st = json.load(open(os.path.join(tmp, "x-%s.json" % v)))
     sec = cpu("x-" + v) or sum(r["sim"]["wall_s"] for r in st)
