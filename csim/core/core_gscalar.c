@@ -149,7 +149,7 @@ unsigned core_gs_ii(unsigned cls, unsigned halves, unsigned lanes)
 }
 
 /* A scalar claim that the values contradict: a model error. */
-static int claim_error(struct core_rvc *u, const struct simt_warp *w,
+__attribute__((cold)) static int claim_error(struct core_rvc *u, const struct simt_warp *w,
                        const struct ptx_func *f, int32_t pc, unsigned cls,
                        const char *what, unsigned lane, uint64_t got,
                        unsigned lead, uint64_t exp, uint64_t now)

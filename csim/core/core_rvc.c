@@ -13,7 +13,7 @@
 
 static inline unsigned popc(uint32_t x) { return (unsigned)__builtin_popcount(x); }
 
-static int fail(struct core_rvc *u, int st, const char *msg)
+__attribute__((cold)) static int fail(struct core_rvc *u, int st, const char *msg)
 {
     if (!u->why)
         u->why = strdup(msg);
@@ -167,7 +167,7 @@ static const uint32_t *frame_map(struct core_rvc *u, const struct ptx_func *f,
             u->maps = a;
             u->maps_cap = c;
         }
-        uint32_t *ix = malloc((f->nregs ? f->nregs : 1) * sizeof *ix);
+        uint32_t *ix = malloc((f->nregs + 1) * sizeof *ix);
         if (!ix)
             return NULL;
         m = &u->maps[u->nmaps++];
@@ -178,12 +178,9 @@ static const uint32_t *frame_map(struct core_rvc *u, const struct ptx_func *f,
             ix[r] = n;
             n += reg_words(f, (int32_t)r);
         }
+        ix[f->nregs] = n;               /* entries of r: ix[r + 1] - ix[r] */
     }
-    uint32_t n = 0;
-    if (f->nregs) {
-        uint32_t last = f->nregs - 1;
-        n = m->ix[last] + reg_words(f, (int32_t)last);
-    }
+    uint32_t n = m->ix[f->nregs];
     *nv = n ? n : 1;
     return m->ix;
 }
@@ -228,6 +225,13 @@ int core_rvc_frame_start(struct core_rvc *u, unsigned slot, unsigned frame,
         r->flags = u->half ? (CORE_RVC_HALF | CORE_RVC_FS) : 0;
     }
     return 0;
+}
+
+/* Entries (32-bit words) of PTX register r in fr: 0 for a predicate or
+ * outside the frame's registers, 1 or 2. */
+static inline unsigned vreg_words(const struct core_rvc_frame *fr, int32_t r)
+{
+    return (uint32_t)r < fr->nregs ? fr->ix[r + 1] - fr->ix[r] : 0;
 }
 
 /* Entry of word k of PTX register r in fr, or UINT32_MAX outside the
@@ -331,7 +335,7 @@ static inline int decomp_step(struct core_rvc *u, struct cosim_inst *b,
 }
 
 /* A rebuilt lane that is not the architectural value: a model error. */
-static int wrong_lane(struct core_rvc *u, const struct cosim_inst *b,
+__attribute__((cold)) static int wrong_lane(struct core_rvc *u, const struct cosim_inst *b,
                       const struct core_rvc_vreg *v, const uint32_t *arr,
                       const struct rvc_ctx *x,
                       const char *what, uint32_t vreg, unsigned l, uint32_t got,
@@ -466,7 +470,7 @@ int core_rvc_read(struct core_rvc *u, const struct simt_warp *w,
     const uint64_t *regs = w->frames[frame].regs;
     struct rvc_ctx x = { w, f, pc, now };
     for (unsigned i = 0; i < nsrc; i++) {
-        unsigned nw = reg_words(f, src[i]);
+        unsigned nw = vreg_words(fr, src[i]);
         for (unsigned k = 0; k < nw; k++) {
             uint32_t vi = vreg_ix(fr, src[i], k);
             if (vi >= fr->cap)
@@ -504,14 +508,13 @@ static void write_sizes(ls_gscalar_stats *st, const uint32_t *val,
  * encodings the compressor function gives, no arrays; the baseline bank
  * writes the arrays holding active lanes. */
 static int track_write(struct core_rvc *u, const struct simt_warp *w,
-                       unsigned frame, const struct ptx_func *f,
-                       struct core_rvc_frame *fr, const int32_t *dst,
+                       unsigned frame, struct core_rvc_frame *fr, const int32_t *dst,
                        unsigned ndst, uint32_t active)
 {
     const uint64_t *regs = w->frames[frame].regs;
     ls_gscalar_stats *st = &u->st;
     for (unsigned i = 0; i < ndst; i++) {
-        unsigned nw = reg_words(f, dst[i]);
+        unsigned nw = vreg_words(fr, dst[i]);
         for (unsigned k = 0; k < nw; k++) {
             uint32_t vi = vreg_ix(fr, dst[i], k);
             if (vi >= fr->cap)
@@ -562,7 +565,7 @@ int core_rvc_write(struct core_rvc *u, const struct simt_warp *w,
     if (!ndst || !active)
         return 0;
     if (!u->blocks)
-        return track_write(u, w, frame, f, fr, dst, ndst, active);
+        return track_write(u, w, frame, fr, dst, ndst, active);
     struct cosim_inst *db = &u->decomp[coll % u->ndecomp];
     struct rvc_ctx x = { w, f, pc, now };
     unsigned ci = unit >= 0 && unit < 3 && unit_ix >= 0
@@ -570,7 +573,7 @@ int core_rvc_write(struct core_rvc *u, const struct simt_warp *w,
     struct cosim_inst *cb = &u->comp[ci < u->ncomp ? ci : 0];
     const uint64_t *regs = w->frames[frame].regs;
     for (unsigned i = 0; i < ndst; i++) {
-        unsigned nw = reg_words(f, dst[i]);
+        unsigned nw = vreg_words(fr, dst[i]);
         for (unsigned k = 0; k < nw; k++) {
             uint32_t vi = vreg_ix(fr, dst[i], k), vid = 2u * (uint32_t)dst[i] + k;
             if (vi >= fr->cap)
