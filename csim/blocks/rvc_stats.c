@@ -170,13 +170,41 @@ static unsigned bdi_first_fit32(const uint32_t *val)
     return 6;
 }
 
+/* k and d of encoding j (enum ls_bdi_enc order from b8d1: b8d1, b8d2,
+ * b8d4, b4d1, b4d2, b2d1) */
+static const unsigned kk[6] = { 8, 8, 8, 4, 4, 2 };
+static const unsigned dd[6] = { 1, 2, 4, 1, 2, 1 };
+
+/* The same for any other W (tests and tools; the SM's registers are 32
+ * lanes, hence cold: out of the hot path's code): the smallest size that
+ * fits, the first encoding (in enum order) among equal sizes, the
+ * encodings tried smallest first. */
+__attribute__((cold)) static unsigned bdi_first_fit(unsigned W, const uint32_t *val)
+{
+    unsigned ord[6], szw[6];
+    for (unsigned j = 0; j < 6; j++) {
+        szw[j] = kk[j] + 4 * W / kk[j] * dd[j];
+        ord[j] = j;
+    }
+    for (unsigned x = 1; x < 6; x++)        /* stable insertion sort */
+        for (unsigned y = x; y > 0 && szw[ord[y]] < szw[ord[y - 1]]; y--) {
+            unsigned t = ord[y];
+            ord[y] = ord[y - 1];
+            ord[y - 1] = t;
+        }
+    for (unsigned q = 0; q < 6; q++) {
+        unsigned j = ord[q];
+        if (szw[j] < 4 * W && bdi_fits(W, val, j))
+            return j;
+    }
+    return 6;
+}
+
 unsigned rvc_bdi_all_bytes(unsigned W, const uint32_t *val, uint32_t mask,
                            unsigned *enc)
 {
     /* enum ls_bdi_enc order: zeros, rep8, b8d1, b8d2, b8d4, b4d1, b4d2,
      * b2d1, raw */
-    static const unsigned kk[6] = { 8, 8, 8, 4, 4, 2 };
-    static const unsigned dd[6] = { 1, 2, 4, 1, 2, 1 };
     unsigned raw = 4 * W, best = raw, be = 8;
     uint32_t all = W >= 32 ? ~0u : (1u << W) - 1u;
     if ((mask & all) == all) {
@@ -197,34 +225,11 @@ unsigned rvc_bdi_all_bytes(unsigned W, const uint32_t *val, uint32_t mask,
         } else if (rep) {
             best = 8;
             be = 1;
-        } else if (W == 32) {
-            unsigned j = bdi_first_fit32(val);
-            if (j < 6) {
-                best = kk[j] + 128 / kk[j] * dd[j];
-                be = 2 + j;
-            }
         } else {
-            /* the smallest size that fits, the first encoding (in enum
-             * order) among equal sizes: the encodings tried smallest
-             * first, stopping at the first that fits */
-            unsigned ord[6], szw[6];
-            for (unsigned j = 0; j < 6; j++) {
-                szw[j] = kk[j] + 4 * W / kk[j] * dd[j];
-                ord[j] = j;
-            }
-            for (unsigned x = 1; x < 6; x++)        /* stable insertion sort */
-                for (unsigned y = x; y > 0 && szw[ord[y]] < szw[ord[y - 1]]; y--) {
-                    unsigned t = ord[y];
-                    ord[y] = ord[y - 1];
-                    ord[y - 1] = t;
-                }
-            for (unsigned q = 0; q < 6; q++) {
-                unsigned j = ord[q];
-                if (szw[j] < raw && bdi_fits(W, val, j)) {
-                    best = szw[j];
-                    be = 2 + j;
-                    break;
-                }
+            unsigned j = W == 32 ? bdi_first_fit32(val) : bdi_first_fit(W, val);
+            if (j < 6) {
+                best = kk[j] + 4 * W / kk[j] * dd[j];
+                be = 2 + j;
             }
         }
     }

@@ -91,13 +91,23 @@ void core_slp_push(struct core_slp *u, int launch, unsigned slot,
     r->launch = (uint8_t)launch;
 }
 
-static void describe(const struct core_slp *u, const struct core_slp_req *r,
-                     uint64_t cycle, char *buf, size_t n)
+/* One request at one GPU cycle, for a report. */
+struct slp_desc {
+    const struct core_slp *u;
+    const struct core_slp_req *r;
+    uint64_t cycle;
+};
+
+/* The request's description (a cosim_where: formatted only when a report
+ * is written, not on every transaction). */
+static void describe(const void *ctx, char *buf, size_t n)
 {
+    const struct slp_desc *d = ctx;
+    const struct core_slp_req *r = d->r;
     snprintf(buf, n, "kernel %s, GPU cycle %llu, %s of warp %u of CTA (%u,%u,%u) "
-             "in slot %u", u->kernel ? u->kernel : "?", (unsigned long long)cycle,
-             r->launch ? "launch" : "exit lookup", r->warp, r->ctaid[0],
-             r->ctaid[1], r->ctaid[2], r->slot);
+             "in slot %u", d->u->kernel ? d->u->kernel : "?",
+             (unsigned long long)d->cycle, r->launch ? "launch" : "exit lookup",
+             r->warp, r->ctaid[0], r->ctaid[1], r->ctaid[2], r->slot);
 }
 
 static int fail(struct core_slp *u, int st, const char *msg)
@@ -110,7 +120,7 @@ static int fail(struct core_slp *u, int st, const char *msg)
 /* The block's answer to request r: a launch keeps the map, a lookup must
  * return the map its launch stored. */
 static int consume(struct core_slp *u, const struct core_slp_req *r,
-                   const struct slp_out *o, const char *where)
+                   const struct slp_out *o, const struct slp_desc *d)
 {
     unsigned s = r->slot;
     if (r->launch) {
@@ -126,7 +136,8 @@ static int consume(struct core_slp *u, const struct core_slp_req *r,
     u->mapped &= ~(1ull << s);
     if (ok)
         return 0;
-    char msg[512];
+    char where[256], msg[512];
+    describe(d, where, sizeof where);
     snprintf(msg, sizeof msg, "%s: %s: the lookup returned key 0x%x rot %u mask "
              "0x%08x, the warp's launch stored key 0x%x rot %u mask 0x%08x (%s "
              "backend)", u->blk->name, where, o->key_o[0], o->rot_o[0],
@@ -144,7 +155,6 @@ int core_slp_advance(struct core_slp *u, uint64_t upto)
     if (u->oom)
         return fail(u, LS_ERR_NOMEM, "host memory exhausted (SLP request queue)");
     struct cosim_inst *b = u->blk;
-    char where[256] = "";
     while (u->t0 + b->edge <= upto) {
         uint64_t cyc = u->t0 + b->edge;
         if (u->n && u->q[u->head].at <= cyc) {
@@ -158,10 +168,11 @@ int core_slp_advance(struct core_slp *u, uint64_t upto)
             in.wid_i[0] = r->warp & 31;
             in.mode_i[0] = r->launch ? u->mode : 0;
             in.mask_i[0] = r->mask;
-            describe(u, r, cyc, where, sizeof where);
-            if (cosim_step(b, &in, &o, where))
+            struct slp_desc d = { u, r, cyc };
+            struct cosim_where w = { describe, &d };
+            if (cosim_step_lazy(b, &in, &o, &w))
                 return fail(u, LS_ERR_COSIM, b->report ? b->report : "mismatch");
-            int e = consume(u, r, &o, where);
+            int e = consume(u, r, &o, &d);
             if (e)
                 return e;
             u->head = (u->head + 1) % u->cap;
@@ -172,6 +183,8 @@ int core_slp_advance(struct core_slp *u, uint64_t upto)
         /* a settled block skips the run without stepping, and the C
          * model alone compares nothing: nothing to describe (this runs
          * on every SM cycle) */
+        char where[256];
+        where[0] = '\0';
         if (b->backend != COSIM_BE_C && b->quiet < b->d->settle)
             snprintf(where, sizeof where, "kernel %s, GPU cycle %llu, idle",
                      u->kernel ? u->kernel : "?", (unsigned long long)cyc);
