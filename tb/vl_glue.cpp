@@ -39,10 +39,6 @@ template <typename T>
 void put(T &dst, const void *s, const ls_port &p) {
     const uint32_t *e = reinterpret_cast<const uint32_t *>(
         static_cast<const unsigned char *>(s) + p.off);
-    if (p.count == 1) {     // a scalar port (most of them): no loop
-        dst = static_cast<T>(uint64_t(e[0]) & lowmask(p.bits));
-        return;
-    }
     uint64_t v = 0;
     for (unsigned i = 0; i < p.count; i++)
         v |= (uint64_t(e[i]) & lowmask(p.bits)) << (i * p.bits);
@@ -75,10 +71,6 @@ template <typename T>
 void get(const T &src, void *d, const ls_port &p) {
     uint32_t *e = reinterpret_cast<uint32_t *>(static_cast<unsigned char *>(d) + p.off);
     uint64_t v = static_cast<uint64_t>(src);
-    if (p.count == 1) {     // a scalar port: no loop
-        e[0] = static_cast<uint32_t>(v & lowmask(p.bits));
-        return;
-    }
     for (unsigned i = 0; i < p.count; i++)
         e[i] = static_cast<uint32_t>((v >> (i * p.bits)) & lowmask(p.bits));
 }
