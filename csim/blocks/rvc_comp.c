@@ -67,19 +67,10 @@ unsigned rvc_enc_lanes(const uint32_t *val, uint32_t mask, unsigned lo,
     return enc_of_diff(r.o & ~r.a);
 }
 
-unsigned rvc_enc_bytes(unsigned enc)
-{
-    switch (enc & 0xfu) {
-    case 0x8: return 1;
-    case 0xc: return 2;
-    case 0xe: return 3;
-    case 0xf: return 4;
-    default:  return 0;
-    }
-}
-
-struct rvc_enc rvc_compress(unsigned W, const uint32_t *val, uint32_t mask,
-                            bool half)
+/* rvc_compress, inlined into the step (every write-back of the SM comes
+ * there; a call would return the struct through memory) */
+static inline __attribute__((always_inline)) struct rvc_enc
+compress(unsigned W, const uint32_t *val, uint32_t mask, bool half)
 {
     struct rvc_enc e;
     uint32_t all = rvc_lane_mask(W);
@@ -118,6 +109,12 @@ struct rvc_enc rvc_compress(unsigned W, const uint32_t *val, uint32_t mask,
     return e;
 }
 
+struct rvc_enc rvc_compress(unsigned W, const uint32_t *val, uint32_t mask,
+                            bool half)
+{
+    return compress(W, val, mask, half);
+}
+
 struct rvc_comp_cfg rvc_comp_cfg_default(void)
 {
     struct rvc_comp_cfg c = { .W = 32 };
@@ -147,7 +144,7 @@ void rvc_comp_step(struct rvc_comp_state *s, const struct rvc_comp_in *in,
     s->r.valid_o[0] = in->valid_i[0] & 1u;
     if (in->valid_i[0] & 1u) {
         bool half = in->half_i[0] & 1u;
-        struct rvc_enc e = rvc_compress(W, in->data_i, in->mask_i[0], half);
+        struct rvc_enc e = compress(W, in->data_i, in->mask_i[0], half);
         s->r.d_o[0] = e.d;
         s->r.half_o[0] = half;
         s->r.enc_o[0] = e.enc;

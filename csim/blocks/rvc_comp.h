@@ -86,8 +86,13 @@ void rvc_comp_idle_edges(struct rvc_comp_state *s, uint64_t n);
 unsigned rvc_enc_lanes(const uint32_t *val, uint32_t mask, unsigned lo,
                        unsigned hi);
 
-/* Number of equal leading bytes (0..4) that thermometer code enc means. */
-unsigned rvc_enc_bytes(unsigned enc);
+/* Number of equal leading bytes (0..4) that thermometer code enc means
+ * (0 for a code that is not a thermometer): nibble enc of a constant,
+ * 0000 -> 0, 1000 -> 1, 1100 -> 2, 1110 -> 3, 1111 -> 4. */
+static inline unsigned rvc_enc_bytes(unsigned enc)
+{
+    return (unsigned)(0x4302000100000000ull >> 4 * (enc & 0xfu)) & 0xfu;
+}
 
 /* Combinational compressor function of W lanes (no state). */
 struct rvc_enc rvc_compress(unsigned W, const uint32_t *val, uint32_t mask,

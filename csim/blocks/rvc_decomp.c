@@ -42,8 +42,11 @@ static void rebuild(uint32_t *restrict data, const uint32_t *restrict arr,
         data[l] = b | (arr[l] & ~keep);
 }
 
-enum rvc_class rvc_decompress(unsigned W, const struct rvc_decomp_in *in,
-                              uint32_t *data, unsigned *re, unsigned *hsc)
+/* rvc_decompress, inlined into the step (every operand read of the SM
+ * comes there) */
+static inline __attribute__((always_inline)) enum rvc_class
+decompress(unsigned W, const struct rvc_decomp_in *in, uint32_t *data,
+           unsigned *re, unsigned *hsc)
 {
     bool d = in->d_i[0] & 1u, half = in->half_i[0] & 1u;
     unsigned enc = in->enc_i[0] & 0xfu, encl = in->encl_i[0] & 0xfu;
@@ -82,6 +85,12 @@ enum rvc_class rvc_decompress(unsigned W, const struct rvc_decomp_in *in,
     return c;
 }
 
+enum rvc_class rvc_decompress(unsigned W, const struct rvc_decomp_in *in,
+                              uint32_t *data, unsigned *re, unsigned *hsc)
+{
+    return decompress(W, in, data, re, hsc);
+}
+
 struct rvc_decomp_cfg rvc_decomp_cfg_default(void)
 {
     struct rvc_decomp_cfg c = { .W = 32 };
@@ -112,8 +121,7 @@ void rvc_decomp_step(struct rvc_decomp_state *s,
     s->r.valid_o[0] = in->valid_i[0] & 1u;
     if (in->valid_i[0] & 1u) {
         unsigned re, hsc;
-        enum rvc_class c = rvc_decompress(s->cfg.W, in, s->r.data_o, &re,
-                                          &hsc);
+        enum rvc_class c = decompress(s->cfg.W, in, s->r.data_o, &re, &hsc);
         s->r.re_o[0] = re;
         s->r.cls_o[0] = (uint32_t)c;
         s->r.hsc_o[0] = hsc;

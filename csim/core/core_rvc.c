@@ -327,7 +327,7 @@ static inline int decomp_step(struct core_rvc *u, struct cosim_inst *b,
         memcpy(in.arr_i, arr, sizeof in.arr_i);
     in.mask_i[0] = mask;
     struct cosim_where w = { describe, d };
-    if (cosim_step_lazy(b, &in, o, &w))
+    if (cosim_step_active(b, &in, o, &w))
         return fail(u, LS_ERR_COSIM, b->report ? b->report : "mismatch");
     u->st.arrays_read += popc(o->re_o[0] & 0xff);
     u->st.bvr_reads++;
@@ -355,6 +355,35 @@ __attribute__((cold)) static int wrong_lane(struct core_rvc *u, const struct cos
     return fail(u, LS_ERR_COSIM, msg);
 }
 
+/* Word k (0: bits 0..31, 1: bits 32..63) of the 32 lanes of a PTX
+ * register: one loop per word, each with a constant shift the compiler
+ * turns into vector operations. */
+static inline void lanes_word(uint32_t *restrict val, const uint64_t *restrict r,
+                              unsigned k)
+{
+    if (k == 0)
+        for (unsigned l = 0; l < 32; l++)
+            val[l] = (uint32_t)r[l];
+    else
+        for (unsigned l = 0; l < 32; l++)
+            val[l] = (uint32_t)(r[l] >> 32);
+}
+
+/* Whether some lane of data differs from word k of the register's lanes
+ * r (the differing bits of all lanes ORed, as lanes_word splits them). */
+static inline bool lanes_differ(const uint32_t *data, const uint64_t *r,
+                                unsigned k)
+{
+    uint32_t ne = 0;
+    if (k == 0)
+        for (unsigned l = 0; l < 32; l++)
+            ne |= data[l] ^ (uint32_t)r[l];
+    else
+        for (unsigned l = 0; l < 32; l++)
+            ne |= data[l] ^ (uint32_t)(r[l] >> 32);
+    return ne != 0;
+}
+
 /* Fig 8 category of a read of v under mask. */
 static unsigned read_cat(const struct core_rvc_vreg *v, uint32_t mask)
 {
@@ -379,17 +408,15 @@ static int do_read(struct core_rvc *u, struct cosim_inst *b,
         return e;
     /* every lane against the architectural value: the differing bits of
      * all lanes at once, the lane only for a report */
-    unsigned sh = 32 * word;
-    uint32_t ne = 0;
-    for (unsigned l = 0; l < 32; l++)
-        ne |= o.data_o[l] ^ (uint32_t)(regs[l] >> sh);
-    if (ne)
+    if (lanes_differ(o.data_o, regs, word)) {
+        unsigned sh = 32 * word;
         for (unsigned l = 0; l < 32; l++) {
             uint32_t exp = (uint32_t)(regs[l] >> sh);
             if (o.data_o[l] != exp)
                 return wrong_lane(u, b, v, arr, x, "operand read", vreg, l,
                                   o.data_o[l], exp);
         }
+    }
     ls_gscalar_stats *st = &u->st;
     st->reads++;
     st->read_cls[o.cls_o[0] & 3]++;
@@ -520,9 +547,7 @@ static int track_write(struct core_rvc *u, const struct simt_warp *w,
             if (vi >= fr->cap)
                 return fail(u, LS_ERR_INTERNAL, "RVC: register outside its frame's state");
             uint32_t val[32];
-            const uint64_t *rv = regs + (size_t)dst[i] * 32;
-            for (unsigned l = 0; l < 32; l++)
-                val[l] = (uint32_t)(rv[l] >> (32 * k));
+            lanes_word(val, regs + (size_t)dst[i] * 32, k);
             struct rvc_enc e = rvc_compress(32, val, active, u->half);
             struct core_rvc_vreg *v = &fr->v[vi];
             v->flags = (uint8_t)((e.d ? CORE_RVC_D : 0) | (e.fs ? CORE_RVC_FS : 0) |
@@ -583,9 +608,7 @@ int core_rvc_write(struct core_rvc *u, const struct simt_warp *w,
             /* the compressor's input: every port set (no memset) */
             struct rvc_comp_in in;
             uint32_t *val = in.data_i;
-            const uint64_t *rv = regs + (size_t)dst[i] * 32;
-            for (unsigned l = 0; l < 32; l++)
-                val[l] = (uint32_t)(rv[l] >> (32 * k));
+            lanes_word(val, regs + (size_t)dst[i] * 32, k);
             in.valid_i[0] = 1;
             in.mask_i[0] = active;
             in.half_i[0] = u->half;
@@ -620,7 +643,7 @@ int core_rvc_write(struct core_rvc *u, const struct simt_warp *w,
             if (e)
                 return fail(u, LS_ERR_COSIM, cb->report ? cb->report : "mismatch");
             struct rvc_comp_out o;
-            if (cosim_step_lazy(cb, &in, &o, &wh))
+            if (cosim_step_active(cb, &in, &o, &wh))
                 return fail(u, LS_ERR_COSIM, cb->report ? cb->report : "mismatch");
             /* the arrays take the bytes the write enables select */
             unsigned we = o.we_o[0] & 0xff;

@@ -114,6 +114,10 @@ static void test_thermometer(void **st)
         assert_int_equal(rvc_enc_lanes(w, 0xf, 0, 4), code[i]);
         assert_int_equal(rvc_enc_bytes(code[i]), i == 4 ? 4 : i);
     }
+    /* any other code is no thermometer: no equal byte */
+    for (unsigned c = 0; c < 16; c++)
+        if (c != 0x8 && c != 0xc && c != 0xe && c != 0xf)
+            assert_int_equal(rvc_enc_bytes(c), 0);
 }
 
 /* Fig 6: AAABAABC (highest lane first) with M = 10101100 (A-A-AA--) is a
