@@ -84,19 +84,27 @@ static inline bool fits8(const uint32_t *val, unsigned n, uint64_t h, uint64_t m
     return true;
 }
 
-/* k = 4. After the base, the elements are checked 8 at a time without a
- * branch inside a group (the compiler turns a group into vector
- * operations), stopping after the first group with a misfit; the elements
- * of the base's group before it are immediates and pass. */
+/* k = 4, 8 elements at a time without a branch inside a group (the
+ * compiler turns a group into vector operations): the base's group is the
+ * first with an element that is no immediate; from it on, a group fails
+ * when an element fits neither way, and the scan stops there. The
+ * elements of the base's group before the base are immediates and pass. */
 static inline bool fits4(const uint32_t *val, unsigned n, uint32_t h, uint32_t m)
 {
-    unsigned i = 0;
+    unsigned c = 0;
+    for (; c + 8 <= n; c += 8) {
+        uint32_t big = 0;
+        for (unsigned j = 0; j < 8; j++)
+            big |= (val[c + j] + h) & m;
+        if (big)
+            break;
+    }
+    unsigned i = c;
     while (i < n && !((val[i] + h) & m))
         i++;
     if (i == n)
         return true;
     uint32_t bh = h - val[i];               /* e - base + h = e + bh */
-    unsigned c = i - i % 8;
     for (; c + 8 <= n; c += 8) {
         uint32_t bad = 0;
         for (unsigned j = 0; j < 8; j++) {
@@ -151,23 +159,30 @@ static bool bdi_fits(unsigned W, const uint32_t *val, unsigned j)
 }
 
 /* The first encoding (rvc_bdi_all_bytes' j) that fits 32 lanes, in order
- * of size (24, 36, 40, 66, 68, 72 bytes), or 6: one scan after another
- * with their constants, no dispatch (every write of the SM comes here). */
+ * of size (b8d1 24, b4d1 36, b8d2 40, b2d1 66, b4d2 68, b8d4 72 bytes), or
+ * 6: one scan after another with their constants, no dispatch (every
+ * write of the SM comes here). For one element size, d bytes fitting
+ * implies any wider d' fitting: an element that is no d'-byte immediate
+ * is no d-byte one, so it and the d'-base lie within 2^(8d-1) of the
+ * d-base, within 2^(8d) < 2^(8d'-1) of each other. So the widest delta of
+ * a size is scanned first, and where it does not fit neither do the
+ * narrower ones: a register no encoding fits (most writes of dense
+ * floating-point kernels) takes three scans, not six. */
 static unsigned bdi_first_fit32(const uint32_t *val)
 {
-    if (fits8(val, 16, BDI_H(1), BDI_M(8, 1)))
+    bool f84 = fits8(val, 16, BDI_H(4), BDI_M(8, 4));
+    if (f84 && fits8(val, 16, BDI_H(1), BDI_M(8, 1)))
         return 0;
-    if (fits4(val, 32, BDI_H(1), BDI_M(4, 1)))
+    bool f42 = fits4(val, 32, BDI_H(2), BDI_M(4, 2));
+    if (f42 && fits4(val, 32, BDI_H(1), BDI_M(4, 1)))
         return 3;
-    if (fits8(val, 16, BDI_H(2), BDI_M(8, 2)))
+    if (f84 && fits8(val, 16, BDI_H(2), BDI_M(8, 2)))
         return 1;
     if (fits2(val, 64))
         return 5;
-    if (fits4(val, 32, BDI_H(2), BDI_M(4, 2)))
+    if (f42)
         return 4;
-    if (fits8(val, 16, BDI_H(4), BDI_M(8, 4)))
-        return 2;
-    return 6;
+    return f84 ? 2 : 6;
 }
 
 /* k and d of encoding j (enum ls_bdi_enc order from b8d1: b8d1, b8d2,
