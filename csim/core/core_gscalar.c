@@ -9,32 +9,6 @@
 
 static inline unsigned popc(uint32_t x) { return (unsigned)__builtin_popcount(x); }
 
-void core_gs_begin(struct core_rvc *u)
-{
-    u->src_full = u->src_div = true;
-    u->src_halves = 3;
-}
-
-void core_gs_source(struct core_rvc *u, unsigned cls, unsigned hsc)
-{
-    switch (cls) {
-    case RVC_CLS_SCALAR:            /* every lane equal: fine for any mask */
-        break;
-    case RVC_CLS_DIV_SCALAR:
-        u->src_full = false;
-        u->src_halves = 0;
-        break;
-    case RVC_CLS_HALF_SCALAR:
-        u->src_full = u->src_div = false;
-        u->src_halves &= hsc;
-        break;
-    default:
-        u->src_full = u->src_div = false;
-        u->src_halves = 0;
-        break;
-    }
-}
-
 unsigned core_gs_class_of(const struct core_rvc_vreg *v, uint32_t mask,
                           unsigned *hsc)
 {

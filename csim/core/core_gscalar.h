@@ -12,12 +12,36 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "core/core_rvc.h"
+#include "blocks/rvc_decomp.h"
 
 /* Resets the source summary before an instruction's operand reads. */
-void core_gs_begin(struct core_rvc *u);
+static inline void core_gs_begin(struct core_rvc *u)
+{
+    u->src_full = u->src_div = true;
+    u->src_halves = 3;
+}
+
 /* Adds one source vector register's class (enum rvc_class) and half-scalar
  * bits (bit 0 low half, bit 1 high half) to the summary. */
-void core_gs_source(struct core_rvc *u, unsigned cls, unsigned hsc);
+static inline void core_gs_source(struct core_rvc *u, unsigned cls, unsigned hsc)
+{
+    switch (cls) {
+    case RVC_CLS_SCALAR:            /* every lane equal: fine for any mask */
+        break;
+    case RVC_CLS_DIV_SCALAR:
+        u->src_full = false;
+        u->src_halves = 0;
+        break;
+    case RVC_CLS_HALF_SCALAR:
+        u->src_full = u->src_div = false;
+        u->src_halves &= hsc;
+        break;
+    default:
+        u->src_full = u->src_div = false;
+        u->src_halves = 0;
+        break;
+    }
+}
 /* Class (enum rvc_class) and half-scalar bits of stored register v read
  * under mask: the rule of the RVC decompressor's cls_o/hsc_o
  * (csim/blocks/rvc_decomp.c) without rebuilding the lanes. */

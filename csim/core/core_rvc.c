@@ -242,6 +242,13 @@ static inline uint32_t vreg_ix(const struct core_rvc_frame *fr, int32_t r,
     return (uint32_t)r < fr->nregs ? fr->ix[r] + k : UINT32_MAX;
 }
 
+/* The decompressor of operand collector coll (collectors share the
+ * instances round robin; a division only past the first round). */
+static inline struct cosim_inst *decomp_of(struct core_rvc *u, unsigned coll)
+{
+    return &u->decomp[coll < u->ndecomp ? coll : coll % u->ndecomp];
+}
+
 /* Brings instance b to the edge of GPU cycle cyc (idle edges in between)
  * unless it is already there or past it. */
 static inline int catch_up(struct core_rvc *u, struct cosim_inst *b, uint64_t cyc)
@@ -384,6 +391,17 @@ static inline bool lanes_differ(const uint32_t *data, const uint64_t *r,
     return ne != 0;
 }
 
+/* Whether a lane outside active differs between a and b (the differing
+ * bits of every lane, masked per lane without a branch). */
+static inline bool kept_lanes_differ(const uint32_t *a, const uint32_t *b,
+                                     uint32_t active)
+{
+    uint32_t ne = 0;
+    for (unsigned l = 0; l < 32; l++)
+        ne |= (a[l] ^ b[l]) & ((active >> l & 1) - 1u);
+    return ne != 0;
+}
+
 /* Fig 8 category of a read of v under mask. */
 static unsigned read_cat(const struct core_rvc_vreg *v, uint32_t mask)
 {
@@ -493,7 +511,7 @@ int core_rvc_read(struct core_rvc *u, const struct simt_warp *w,
         return LS_ERR_COSIM;
     core_gs_begin(u);
     struct core_rvc_frame *fr = &u->fr[slot][frame];
-    struct cosim_inst *db = u->blocks ? &u->decomp[coll % u->ndecomp] : NULL;
+    struct cosim_inst *db = u->blocks ? decomp_of(u, coll) : NULL;
     const uint64_t *regs = w->frames[frame].regs;
     struct rvc_ctx x = { w, f, pc, now };
     for (unsigned i = 0; i < nsrc; i++) {
@@ -591,7 +609,7 @@ int core_rvc_write(struct core_rvc *u, const struct simt_warp *w,
         return 0;
     if (!u->blocks)
         return track_write(u, w, frame, fr, dst, ndst, active);
-    struct cosim_inst *db = &u->decomp[coll % u->ndecomp];
+    struct cosim_inst *db = decomp_of(u, coll);
     struct rvc_ctx x = { w, f, pc, now };
     unsigned ci = unit >= 0 && unit < 3 && unit_ix >= 0
                       ? u->comp_base[unit] + (unsigned)unit_ix : 0;
@@ -623,10 +641,11 @@ int core_rvc_write(struct core_rvc *u, const struct simt_warp *w,
                 int e = decomp_step(u, db, v, arr, FULL_MASK, &dm, &o);
                 if (e)
                     return e;
-                for (unsigned l = 0; l < 32; l++)
-                    if (!(active >> l & 1) && o.data_o[l] != val[l])
-                        return wrong_lane(u, db, v, arr, &x, "move before a divergent write",
-                                          vid, l, o.data_o[l], val[l]);
+                if (kept_lanes_differ(o.data_o, val, active))
+                    for (unsigned l = 0; l < 32; l++)
+                        if (!(active >> l & 1) && o.data_o[l] != val[l])
+                            return wrong_lane(u, db, v, arr, &x, "move before a divergent write",
+                                              vid, l, o.data_o[l], val[l]);
                 memcpy(arr, o.data_o, sizeof o.data_o);
                 v->flags = (uint8_t)((v->flags & ~(CORE_RVC_HALF | CORE_RVC_FS)) |
                                      CORE_RVC_D | CORE_RVC_FULL);
@@ -683,12 +702,10 @@ int core_rvc_write(struct core_rvc *u, const struct simt_warp *w,
     return 0;
 }
 
-void core_rvc_prefetch(const struct core_rvc *u, unsigned slot, unsigned frame,
-                       const int32_t *r, unsigned n)
+/* Prefetches the stored state of r[0..n-1] in fr. */
+static inline void prefetch_regs(const struct core_rvc_frame *fr,
+                                 const int32_t *r, unsigned n)
 {
-    if (!u->on || frame >= SIMT_MAX_FRAMES)
-        return;
-    const struct core_rvc_frame *fr = &u->fr[slot][frame];
     for (unsigned i = 0; i < n; i++) {
         uint32_t vi = vreg_ix(fr, r[i], 0);
         if (vi >= fr->cap)
@@ -699,6 +716,17 @@ void core_rvc_prefetch(const struct core_rvc *u, unsigned slot, unsigned frame,
             __builtin_prefetch(fr->arr[vi] + 16);
         }
     }
+}
+
+void core_rvc_prefetch(const struct core_rvc *u, unsigned slot, unsigned frame,
+                       const int32_t *src, unsigned nsrc, const int32_t *dst,
+                       unsigned ndst)
+{
+    if (!u->on || frame >= SIMT_MAX_FRAMES)
+        return;
+    const struct core_rvc_frame *fr = &u->fr[slot][frame];
+    prefetch_regs(fr, src, nsrc);
+    prefetch_regs(fr, dst, ndst);
 }
 
 int core_rvc_finish(struct core_rvc *u, uint64_t end)

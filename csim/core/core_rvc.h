@@ -146,10 +146,12 @@ int core_rvc_write(struct core_rvc *u, const struct simt_warp *w,
                    uint32_t active, int unit, int unit_ix, unsigned coll,
                    uint64_t now, unsigned *moves);
 /* Starts loading the stored state (encodings, arrays) of PTX registers
- * r[0..n-1] of call frame `frame` of slot into the host's caches, for a
- * read or write that comes later; changes nothing. */
+ * src[0..nsrc-1] and dst[0..ndst-1] of call frame `frame` of slot into the
+ * host's caches, for the reads and write that come later; changes
+ * nothing. */
 void core_rvc_prefetch(const struct core_rvc *u, unsigned slot, unsigned frame,
-                       const int32_t *r, unsigned n);
+                       const int32_t *src, unsigned nsrc, const int32_t *dst,
+                       unsigned ndst);
 /* Kernel end at GPU cycle end: every instance is clocked through the edge
  * of cycle end - 1. */
 int core_rvc_finish(struct core_rvc *u, uint64_t end);

@@ -798,8 +798,7 @@ static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
          * way to the cache before its reads and write */
         const struct core_dinst *nd = w->next_di;
         unsigned nf = w->sw.stack[w->sw.sp - 1].frame;
-        core_rvc_prefetch(&sm->rvc, slot, nf, nd->src, nd->nsrc);
-        core_rvc_prefetch(&sm->rvc, slot, nf, nd->dst, nd->ndst);
+        core_rvc_prefetch(&sm->rvc, slot, nf, nd->src, nd->nsrc, nd->dst, nd->ndst);
     }
     if (w->sw.warp_insts != before)
         sm->st.stack_hist[depth < LS_STACK_HIST ? depth : LS_STACK_HIST - 1]++;
