@@ -166,7 +166,16 @@ void rvc_comp_step(struct rvc_comp_state *s, const struct rvc_comp_in *in,
             s->st.enc_hist[rvc_enc_bytes(e.enc)]++;
         s->st.arrays_written += (uint64_t)__builtin_popcount(e.we);
     }
-    *out = s->r;
+    /* port by port, not as one struct: a copy in 16-byte pieces of the
+     * whole struct would load across the narrower stores that just wrote
+     * the registers (and data_o at another 16-byte phase), which the
+     * host cannot forward from its store buffer; per port, every load
+     * matches the stores before it */
+#define PORT_IN(name, bits, count)
+#define PORT_OUT(name, bits, count) memcpy(out->name, s->r.name, sizeof out->name);
+#include "blocks/rvc_comp_ports.def"
+#undef PORT_IN
+#undef PORT_OUT
 }
 
 void rvc_comp_idle_edges(struct rvc_comp_state *s, uint64_t n)
