@@ -22,6 +22,16 @@ struct ls_port {
     size_t off;                   /* offset of the uint32_t array         */
 };
 
+/* PORT_OUT body that copies one registered output of a block model to its
+ * out struct (`memcpy(out->port, s->r.port)`): a step ends with its .def
+ * included under it, port by port rather than `*out = s->r`. A copy of
+ * the whole struct in 16-byte pieces loads across the narrower stores that
+ * just wrote the registers (and a data array at another 16-byte phase),
+ * which the host cannot forward from its store buffer; per port, every
+ * load matches the stores before it. */
+#define BLK_PORT_COPY_OUT(name, bits, count) \
+    memcpy(out->name, s->r.name, sizeof out->name);
+
 #ifdef __cplusplus
 }
 #endif

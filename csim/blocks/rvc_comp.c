@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "blocks/blk_port.h"
+
 uint32_t rvc_lane_mask(unsigned W)
 {
     return W >= 32 ? 0xffffffffu : ((1u << W) - 1u);
@@ -166,13 +168,8 @@ void rvc_comp_step(struct rvc_comp_state *s, const struct rvc_comp_in *in,
             s->st.enc_hist[rvc_enc_bytes(e.enc)]++;
         s->st.arrays_written += (uint64_t)__builtin_popcount(e.we);
     }
-    /* port by port, not as one struct: a copy in 16-byte pieces of the
-     * whole struct would load across the narrower stores that just wrote
-     * the registers (and data_o at another 16-byte phase), which the
-     * host cannot forward from its store buffer; per port, every load
-     * matches the stores before it */
 #define PORT_IN(name, bits, count)
-#define PORT_OUT(name, bits, count) memcpy(out->name, s->r.name, sizeof out->name);
+#define PORT_OUT BLK_PORT_COPY_OUT      /* blk_port.h: why port by port */
 #include "blocks/rvc_comp_ports.def"
 #undef PORT_IN
 #undef PORT_OUT

@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "blocks/blk_port.h"
+
 /* Low W bits set (own copy: the decompressor links without rvc_comp.c). */
 static uint32_t lane_mask(unsigned W)
 {
@@ -129,13 +131,8 @@ void rvc_decomp_step(struct rvc_decomp_state *s,
         s->st.cls[c]++;
         s->st.arrays_read += (uint64_t)__builtin_popcount(re);
     }
-    /* port by port, not as one struct: a copy in 16-byte pieces of the
-     * whole struct would load across the narrower stores that just wrote
-     * the registers (and data_o at another 16-byte phase), which the
-     * host cannot forward from its store buffer; per port, every load
-     * matches the stores before it */
 #define PORT_IN(name, bits, count)
-#define PORT_OUT(name, bits, count) memcpy(out->name, s->r.name, sizeof out->name);
+#define PORT_OUT BLK_PORT_COPY_OUT      /* blk_port.h: why port by port */
 #include "blocks/rvc_decomp_ports.def"
 #undef PORT_IN
 #undef PORT_OUT
