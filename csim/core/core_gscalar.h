@@ -42,6 +42,7 @@ static inline void core_gs_source(struct core_rvc *u, unsigned cls, unsigned hsc
         break;
     }
 }
+
 /* Class (enum rvc_class) and half-scalar bits of stored register v read
  * under mask: the rule of the RVC decompressor's cls_o/hsc_o
  * (csim/blocks/rvc_decomp.c) without rebuilding the lanes. */
