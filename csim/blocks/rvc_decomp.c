@@ -44,8 +44,10 @@ static void rebuild(uint32_t *restrict data, const uint32_t *restrict arr,
         data[l] = b | (arr[l] & ~keep);
 }
 
-/* rvc_decompress, inlined into the step (every operand read of the SM
- * comes there) */
+/* The combinational decompressor: fills data[0..W-1] (not overlapping
+ * in) and returns the class; *re and *hsc receive re_o and hsc_o. Its one
+ * caller is the step, which it inlines into (every operand read of the SM
+ * comes there). */
 static inline __attribute__((always_inline)) enum rvc_class
 decompress(unsigned W, const struct rvc_decomp_in *in, uint32_t *data,
            unsigned *re, unsigned *hsc)
@@ -80,17 +82,9 @@ decompress(unsigned W, const struct rvc_decomp_in *in, uint32_t *data,
         if (enc == 0xfu)
             c = RVC_CLS_SCALAR;
     }
-    if (re)
-        *re = r;
-    if (hsc)
-        *hsc = h;
+    *re = r;
+    *hsc = h;
     return c;
-}
-
-enum rvc_class rvc_decompress(unsigned W, const struct rvc_decomp_in *in,
-                              uint32_t *data, unsigned *re, unsigned *hsc)
-{
-    return decompress(W, in, data, re, hsc);
 }
 
 struct rvc_decomp_cfg rvc_decomp_cfg_default(void)

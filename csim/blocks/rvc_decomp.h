@@ -78,10 +78,4 @@ void rvc_decomp_step(struct rvc_decomp_state *s,
  * registers hold). */
 void rvc_decomp_idle_edges(struct rvc_decomp_state *s, uint64_t n);
 
-/* Combinational decompressor function: fills data[0..W-1] (not
- * overlapping in) and returns the class; *re and *hsc receive re_o and
- * hsc_o (either may be NULL). */
-enum rvc_class rvc_decompress(unsigned W, const struct rvc_decomp_in *in,
-                              uint32_t *data, unsigned *re, unsigned *hsc);
-
 #endif
