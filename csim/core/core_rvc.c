@@ -20,6 +20,13 @@ __attribute__((cold)) static int fail(struct core_rvc *u, int st, const char *ms
     return st;
 }
 
+/* Frame `frame` of warp slot `slot` (the layout of core_rvc.fr). */
+static inline struct core_rvc_frame *frame_of(const struct core_rvc *u,
+                                              unsigned slot, unsigned frame)
+{
+    return &u->fr[(size_t)frame * u->nslots + slot];
+}
+
 int core_rvc_init(struct core_rvc *u, struct cosim_env *env, bool on,
                   unsigned sm, const unsigned comp_units[3], unsigned ndecomp,
                   bool half, unsigned nslots, double bvr_energy, char *err,
@@ -41,7 +48,7 @@ int core_rvc_init(struct core_rvc *u, struct cosim_env *env, bool on,
     u->ndecomp = ndecomp;
     u->comp = calloc(u->ncomp, sizeof *u->comp);
     u->decomp = calloc(ndecomp, sizeof *u->decomp);
-    u->fr = calloc(nslots, sizeof *u->fr);
+    u->fr = calloc((size_t)SIMT_MAX_FRAMES * nslots, sizeof *u->fr);
     if (!u->comp || !u->decomp || !u->fr) {
         snprintf(err, n, "host memory exhausted (RVC) [%s:%d]", __FILE__, __LINE__);
         core_rvc_free(u);
@@ -84,7 +91,7 @@ int core_rvc_init_track(struct core_rvc *u, unsigned sm, bool half,
     u->half = half;
     u->sm = sm;
     u->nslots = nslots;
-    u->fr = calloc(nslots, sizeof *u->fr);
+    u->fr = calloc((size_t)SIMT_MAX_FRAMES * nslots, sizeof *u->fr);
     if (!u->fr) {
         snprintf(err, n, "host memory exhausted (G-Scalar state) [%s:%d]", __FILE__, __LINE__);
         return -1;
@@ -100,11 +107,10 @@ void core_rvc_free(struct core_rvc *u)
         cosim_free(&u->decomp[i]);
     free(u->comp);
     free(u->decomp);
-    for (unsigned s = 0; u->fr && s < u->nslots; s++)
-        for (unsigned k = 0; k < SIMT_MAX_FRAMES; k++) {
-            free(u->fr[s][k].v);
-            free(u->fr[s][k].arr);
-        }
+    for (size_t i = 0; u->fr && i < (size_t)SIMT_MAX_FRAMES * u->nslots; i++) {
+        free(u->fr[i].v);
+        free(u->fr[i].arr);
+    }
     free(u->fr);
     for (unsigned i = 0; i < u->nmaps; i++)
         free(u->maps[i].ix);
@@ -190,7 +196,7 @@ int core_rvc_frame_start(struct core_rvc *u, unsigned slot, unsigned frame,
 {
     if (!u->on)
         return 0;
-    struct core_rvc_frame *fr = &u->fr[slot][frame];
+    struct core_rvc_frame *fr = frame_of(u, slot, frame);
     uint32_t nv;
     const uint32_t *ix = frame_map(u, f, &nv);
     if (!ix)
@@ -391,14 +397,24 @@ static inline bool lanes_differ(const uint32_t *data, const uint64_t *r,
     return ne != 0;
 }
 
+/* 1 << l for lane l: a table the compiler loads four lanes at a time */
+static const uint32_t lane_bit[32] = {
+    1u << 0,  1u << 1,  1u << 2,  1u << 3,  1u << 4,  1u << 5,  1u << 6,  1u << 7,
+    1u << 8,  1u << 9,  1u << 10, 1u << 11, 1u << 12, 1u << 13, 1u << 14, 1u << 15,
+    1u << 16, 1u << 17, 1u << 18, 1u << 19, 1u << 20, 1u << 21, 1u << 22, 1u << 23,
+    1u << 24, 1u << 25, 1u << 26, 1u << 27, 1u << 28, 1u << 29, 1u << 30, 1u << 31,
+};
+
 /* Whether a lane outside active differs between a and b (the differing
- * bits of every lane, masked per lane without a branch). */
+ * bits of every lane, masked per lane without a branch; lane l's bit is
+ * tested with lane_bit[l], so the loop vectorises, where a shift of
+ * active by l does not). */
 static inline bool kept_lanes_differ(const uint32_t *a, const uint32_t *b,
                                      uint32_t active)
 {
     uint32_t ne = 0;
     for (unsigned l = 0; l < 32; l++)
-        ne |= (a[l] ^ b[l]) & ((active >> l & 1) - 1u);
+        ne |= (a[l] ^ b[l]) & (0u - (uint32_t)((active & lane_bit[l]) == 0));
     return ne != 0;
 }
 
@@ -510,7 +526,7 @@ int core_rvc_read(struct core_rvc *u, const struct simt_warp *w,
     if (u->why)
         return LS_ERR_COSIM;
     core_gs_begin(u);
-    struct core_rvc_frame *fr = &u->fr[slot][frame];
+    struct core_rvc_frame *fr = frame_of(u, slot, frame);
     struct cosim_inst *db = u->blocks ? decomp_of(u, coll) : NULL;
     const uint64_t *regs = w->frames[frame].regs;
     struct rvc_ctx x = { w, f, pc, now };
@@ -604,7 +620,7 @@ int core_rvc_write(struct core_rvc *u, const struct simt_warp *w,
         return 0;
     if (u->why)
         return LS_ERR_COSIM;
-    struct core_rvc_frame *fr = &u->fr[slot][frame];
+    struct core_rvc_frame *fr = frame_of(u, slot, frame);
     if (!ndst || !active)
         return 0;
     if (!u->blocks)
@@ -724,7 +740,7 @@ void core_rvc_prefetch(const struct core_rvc *u, unsigned slot, unsigned frame,
 {
     if (!u->on || frame >= SIMT_MAX_FRAMES)
         return;
-    const struct core_rvc_frame *fr = &u->fr[slot][frame];
+    const struct core_rvc_frame *fr = frame_of(u, slot, frame);
     prefetch_regs(fr, src, nsrc);
     prefetch_regs(fr, dst, ndst);
 }

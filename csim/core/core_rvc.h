@@ -90,7 +90,9 @@ struct core_rvc {
     uint64_t t0;                   /* GPU cycle of the instances' edge 0   */
     const char *kernel;
     unsigned nslots;
-    struct core_rvc_frame (*fr)[SIMT_MAX_FRAMES]; /* [slot][frame]         */
+    /* [frame * nslots + slot]: the slots' first frames, which nearly
+     * every access uses, side by side in a few pages */
+    struct core_rvc_frame *fr;
     uint32_t bvr_e;                /* BVR access energy, millionths of a
                                       vector-register access               */
     struct core_rvc_map *maps;     /* the functions of this kernel's frames */
