@@ -20,13 +20,6 @@ __attribute__((cold)) static int fail(struct core_rvc *u, int st, const char *ms
     return st;
 }
 
-/* Frame `frame` of warp slot `slot` (the layout of core_rvc.fr). */
-static inline struct core_rvc_frame *frame_of(const struct core_rvc *u,
-                                              unsigned slot, unsigned frame)
-{
-    return &u->fr[(size_t)frame * u->nslots + slot];
-}
-
 int core_rvc_init(struct core_rvc *u, struct cosim_env *env, bool on,
                   unsigned sm, const unsigned comp_units[3], unsigned ndecomp,
                   bool half, unsigned nslots, double bvr_energy, char *err,
@@ -196,7 +189,7 @@ int core_rvc_frame_start(struct core_rvc *u, unsigned slot, unsigned frame,
 {
     if (!u->on)
         return 0;
-    struct core_rvc_frame *fr = frame_of(u, slot, frame);
+    struct core_rvc_frame *fr = core_rvc_frame_of(u, slot, frame);
     uint32_t nv;
     const uint32_t *ix = frame_map(u, f, &nv);
     if (!ix)
@@ -526,7 +519,7 @@ int core_rvc_read(struct core_rvc *u, const struct simt_warp *w,
     if (u->why)
         return LS_ERR_COSIM;
     core_gs_begin(u);
-    struct core_rvc_frame *fr = frame_of(u, slot, frame);
+    struct core_rvc_frame *fr = core_rvc_frame_of(u, slot, frame);
     struct cosim_inst *db = u->blocks ? decomp_of(u, coll) : NULL;
     const uint64_t *regs = w->frames[frame].regs;
     struct rvc_ctx x = { w, f, pc, now };
@@ -620,7 +613,7 @@ int core_rvc_write(struct core_rvc *u, const struct simt_warp *w,
         return 0;
     if (u->why)
         return LS_ERR_COSIM;
-    struct core_rvc_frame *fr = frame_of(u, slot, frame);
+    struct core_rvc_frame *fr = core_rvc_frame_of(u, slot, frame);
     if (!ndst || !active)
         return 0;
     if (!u->blocks)
@@ -740,7 +733,7 @@ void core_rvc_prefetch(const struct core_rvc *u, unsigned slot, unsigned frame,
 {
     if (!u->on || frame >= SIMT_MAX_FRAMES)
         return;
-    const struct core_rvc_frame *fr = frame_of(u, slot, frame);
+    const struct core_rvc_frame *fr = core_rvc_frame_of(u, slot, frame);
     prefetch_regs(fr, src, nsrc);
     prefetch_regs(fr, dst, ndst);
 }

@@ -101,6 +101,13 @@ struct core_rvc {
     char *why;                     /* failure report (malloc'd) or NULL    */
 };
 
+/* Call frame `frame` of warp slot `slot` (the layout of core_rvc.fr). */
+static inline struct core_rvc_frame *core_rvc_frame_of(const struct core_rvc *u,
+                                                       unsigned slot, unsigned frame)
+{
+    return &u->fr[(size_t)frame * u->nslots + slot];
+}
+
 /* Creates the unit of SM sm: ncomp compressors (alu, sfu, mem pipelines
  * in that order, comp_units[u] of each), ndecomp decompressors, W = 32,
  * per-register state for nslots warp slots; half: 16-lane granularity;

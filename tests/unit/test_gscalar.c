@@ -101,7 +101,7 @@ static void test_unit_sec31_example(void **state)
     assert_int_equal(x->u.st.arrays_read, 0);
     assert_int_equal(fx_write(x, 0, v, ~0u, 101, &moves), 0);
     assert_int_equal(moves, 0);
-    const struct core_rvc_vreg *r = &x->u.fr[1][0].v[0];
+    const struct core_rvc_vreg *r = &core_rvc_frame_of(&x->u, 1, 0)->v[0];
     assert_int_equal(r->enc, 0xE);
     assert_int_equal(r->bvr, 0xC04039C0u);
     assert_int_equal(r->flags & CORE_RVC_D, 0);
@@ -135,7 +135,7 @@ static void test_unit_fault_array(void **state)
     unsigned moves;
     assert_int_equal(fx_write(x, 1, v, ~0u, 100, &moves), 0);
     assert_int_equal(fx_read(x, 1, ~0u, 101), 0);
-    x->u.fr[1][0].arr[1][7] ^= 0x1;     /* a stored byte of %r1 (entry 1) flips */
+    core_rvc_frame_of(&x->u, 1, 0)->arr[1][7] ^= 0x1;     /* a stored byte of %r1 (entry 1) flips */
     assert_int_equal(fx_read(x, 1, ~0u, 102), LS_ERR_COSIM);
     assert_non_null(x->u.why);
     assert_non_null(strstr(x->u.why, "RVC MODEL ERROR sm3.rvc_decomp.oc2"));
@@ -155,8 +155,8 @@ static void test_unit_fault_enc(void **state)
         v[l] = 0xAB000000u | (l << 8);              /* byte 1 differs */
     unsigned moves;
     assert_int_equal(fx_write(x, 0, v, ~0u, 100, &moves), 0);
-    assert_int_equal(x->u.fr[1][0].v[0].enc, 0xC);
-    x->u.fr[1][0].v[0].enc = 0xE;    /* claims byte 1 equal in every lane */
+    assert_int_equal(core_rvc_frame_of(&x->u, 1, 0)->v[0].enc, 0xC);
+    core_rvc_frame_of(&x->u, 1, 0)->v[0].enc = 0xE;    /* claims byte 1 equal in every lane */
     assert_int_equal(fx_read(x, 0, ~0u, 101), LS_ERR_COSIM);
     assert_non_null(strstr(x->u.why, "lane 1 as 0xab000000"));
     fx_free(x);
@@ -173,7 +173,7 @@ static void test_unit_divergent_move(void **state)
     }
     unsigned moves;
     assert_int_equal(fx_write(x, 0, a, ~0u, 100, &moves), 0);
-    const struct core_rvc_vreg *r = &x->u.fr[1][0].v[0];
+    const struct core_rvc_vreg *r = &core_rvc_frame_of(&x->u, 1, 0)->v[0];
     assert_int_equal(r->encl, 0xF);
     assert_int_equal(r->ench, 0xE);
     assert_int_equal(x->u.st.arrays_written, 1);    /* byte 0 of the high half */

@@ -228,7 +228,7 @@ static void check_fig7b(bool blocks)
     for (unsigned l = 0; l < 32; l++)
         v[l] = 8;                                  /* the active lanes agree */
     fx_write(x, 2, v, m1);
-    const struct core_rvc_vreg *r = &x->u.fr[1][0].v[2];   /* %r2: entry 2 */
+    const struct core_rvc_vreg *r = &core_rvc_frame_of(&x->u, 1, 0)->v[2];   /* %r2: entry 2 */
     assert_true(r->flags & CORE_RVC_D);
     assert_int_equal(r->enc, 0xf);
     assert_int_equal(r->bvr, m1);
@@ -320,7 +320,7 @@ static void test_class_rule_matches_block(void **state)
             int32_t r = 0;
             assert_int_equal(core_rvc_read(&x->u, &x->w, 1, 0, &x->f, 0, &r, 1, rm, 0,
                                            now_c++), 0);
-            unsigned hsc, c = core_gs_class_of(&x->u.fr[1][0].v[0], rm, &hsc);
+            unsigned hsc, c = core_gs_class_of(&core_rvc_frame_of(&x->u, 1, 0)->v[0], rm, &hsc);
             assert_int_equal(x->u.st.read_cls[c], before[c] + 1);
         }
         fx_free(x);
@@ -341,7 +341,7 @@ static void test_wrong_eligibility_caught(void **state)
         fill(v, fault ? 0x100 : 0x42, fault ? 1 : 0);
         fx_write(x, 0, v, ALL);
         if (fault)
-            x->u.fr[1][0].v[0].enc = 0xf;       /* claims lanes equal */
+            core_rvc_frame_of(&x->u, 1, 0)->v[0].enc = 0xf;       /* claims lanes equal */
         struct ptx_inst add = inst(PTX_OP_ADD, 2, 0, 0);
         x->f.insts = &add;
         x->f.ninsts = 1;
