@@ -1467,12 +1467,13 @@ static int dac_gate(void *self, struct core_view *v, unsigned slot, uint64_t now
     return core_dac_check(d, slot, now, when);
 }
 
-/* A main warp asleep on a deq stall: the stall its check counts. */
-static void dac_asleep(void *self, unsigned slot)
+/* Main warps asleep on a deq stall: each visit counts the stall its
+ * check would have counted (the statistics do not depend on the sleep). */
+static void dac_asleep(void *self, uint64_t slots)
 {
     struct core_dac *d = self;
-    d->st.stall_deq_empty += d->wait_empty >> slot & 1;
-    d->st.stall_deq_data += d->wait_data >> slot & 1;
+    d->st.stall_deq_empty += (uint64_t)__builtin_popcountll(d->wait_empty & slots);
+    d->st.stall_deq_data += (uint64_t)__builtin_popcountll(d->wait_data & slots);
 }
 
 /* A deq stall is the DAC unit's sleep, not the memory queue's. */

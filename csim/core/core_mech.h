@@ -159,8 +159,9 @@ struct core_mech_ops {
      * with *when; *moved: its next instruction changed (the SM re-peeks) */
     int (*gate)(void *self, struct core_view *v, unsigned slot, uint64_t now,
                 uint64_t *when, bool *moved);
-    /* the scheduler visited slot asleep (wake in the future) */
-    void (*asleep)(void *self, unsigned slot);
+    /* a scheduler visited these slots (bit each) asleep (wake in the
+     * future), each once */
+    void (*asleep)(void *self, uint64_t slots);
     /* slot sleeps on the mechanism's own event, not on the memory queue */
     bool (*own_wait)(const void *self, unsigned slot);
 

@@ -878,7 +878,8 @@ static inline void next_slot(unsigned *i, unsigned *r, unsigned nslots, unsigned
 }
 
 /* Scheduler s's candidates in the order of the policy; returns the count. */
-static unsigned candidates(const struct core_sm *sm, unsigned s, uint32_t *cand)
+static inline __attribute__((always_inline)) unsigned
+candidates(const struct core_sm *sm, unsigned s, uint32_t *cand)
 {
     const struct core_view *v = &sm->v;
     unsigned nc = 0, nsched = sm->nsched, nslots = v->nslots;
@@ -949,21 +950,27 @@ static void sleep_warp(struct core_sm *sm, unsigned ws, int why, uint64_t when)
 }
 
 /* Scheduler s picks its first candidate that can issue at now (-1: none),
- * folding the others' stalls into *reason and their wake cycles into *next. */
-static int pick(struct core_sm *sm, unsigned s, uint64_t now, int *reason, uint64_t *next,
-                const struct core_dinst **pick_di, int *pick_unit)
+ * folding the others' stalls into *reason and their wake cycles into *next.
+ * (Always inline, with the candidate order: the scheduler scan is most of
+ * an SM cycle, and locals keep its state out of memory.) */
+static inline __attribute__((always_inline)) int
+pick(struct core_sm *sm, unsigned s, uint64_t now, int *reason_io, uint64_t *next_io,
+     const struct core_dinst **pick_di, int *pick_unit)
 {
     struct core_view *v = &sm->v;
     uint32_t cand[64];
     unsigned nc = candidates(sm, s, cand);
+    int reason = *reason_io;
+    uint64_t next = *next_io;
+    uint64_t slept = 0;         /* candidates visited asleep (each at most once) */
+    int picked = -1;
     for (unsigned k = 0; k < nc; k++) {
         unsigned ws = cand[k];
         if (v->wake[ws] > now) {    /* known blocked: skip the check */
-            if (v->wake_reason[ws] > *reason)
-                *reason = v->wake_reason[ws];
-            *next = umin(*next, v->wake[ws]);
-            SM_EACH(sm, asleep, m)
-                m->ops->asleep(m->self, ws);
+            if (v->wake_reason[ws] > reason)
+                reason = v->wake_reason[ws];
+            next = umin(next, v->wake[ws]);
+            slept |= 1ull << ws;
             continue;
         }
         struct core_warp *w = &v->w[ws];
@@ -985,16 +992,22 @@ static int pick(struct core_sm *sm, unsigned s, uint64_t now, int *reason, uint6
                 sm->last_coll = ci;
                 *pick_di = di;
                 *pick_unit = ux;
-                return (int)ws;
+                picked = (int)ws;
+                break;
             }
             why = CORE_ST_PIPE;
             when = cbest;
         }
-        if (why > *reason)
-            *reason = why;
-        *next = umin(*next, when);
+        if (why > reason)
+            reason = why;
+        next = umin(next, when);
     }
-    return -1;
+    if (slept)
+        SM_EACH(sm, asleep, m)
+            m->ops->asleep(m->self, slept);
+    *reason_io = reason;
+    *next_io = next;
+    return picked;
 }
 
 int core_sm_cycle(struct core_sm *sm, uint64_t now)

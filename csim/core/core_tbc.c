@@ -834,6 +834,62 @@ static int capri_branch(struct core_tbc *t, unsigned slot, unsigned ci, int32_t 
     return leave(t, slot, now, done);
 }
 
+/* A compacted warp's non-control instruction at pc: each home warp runs
+ * it under its own lanes (values, checks, commit log exact), and the
+ * merged retire record (m, by position) goes into the slot's res.
+ * Returns 0, or -1 with the faulting home warp's slot in the view. */
+static int exec_homes(struct core_tbc *t, unsigned slot, const struct core_tbc_cta *tc,
+                      int32_t pc, struct exec_result *m)
+{
+    const struct core_tbc_warp *cw = &t->w[slot];
+    const uint32_t hs = cw->hs, *hl = cw->hl, *hp = cw->hp;
+    TBC_EACH(hs, wi) {
+        unsigned s = tc->home[wi];
+        struct simt_warp *sw = &t->v->w[s].sw;
+        if (simt_exec_at(sw, pc, hl[wi]) != SIMT_RC_OK) {
+            t->v->err_slot = (int)s;
+            return -1;
+        }
+        const struct exec_result *r = &sw->res;
+        m->space = r->space;
+        m->access_bytes = r->access_bytes;
+        m->is_store = r->is_store;
+    }
+    /* each position from its home warp's result; without a memory
+     * access (access_bytes 0) no address is read, so only the masks
+     * are gathered, a home warp at a time where all its lanes ran */
+    m->active = 0;
+    uint32_t slow = cw->pos;
+    if (!m->access_bytes) {
+        slow = 0;
+        TBC_EACH(hs, wi) {
+            const struct exec_result *r = &t->v->w[tc->home[wi]].sw.res;
+            if ((r->active & hl[wi]) == hl[wi] && !(r->gen_shared & hl[wi]) &&
+                !(r->gen_local & hl[wi]))
+                m->active |= hp[wi];
+            else
+                slow |= hp[wi];
+        }
+    }
+    EXEC_FOR_EACH_LANE(slow, p, {
+        const struct exec_result *r = &t->v->w[tc->home[cw->wid[p]]].sw.res;
+        unsigned l = cw->lane[p];
+        if (!(r->active >> l & 1))
+            continue;
+        m->active |= 1u << p;
+        m->addr[p] = r->addr[l];
+        m->gen_shared |= (r->gen_shared >> l & 1u) << p;
+        m->gen_local |= (r->gen_local >> l & 1u) << p;
+    });
+    /* the fields and the active positions' addresses: the rest of m
+     * is unset, as it is for any warp's inactive lanes */
+    struct exec_result *res = &t->v->w[slot].sw.res;
+    memcpy(res, m, offsetof(struct exec_result, addr));
+    if (m->access_bytes)
+        EXEC_FOR_EACH_LANE(m->active, p, { res->addr[p] = m->addr[p]; });
+    return 0;
+}
+
 /* Executes slot's compacted warp's instruction at now (functional values
  * on the home warps, the merged retire record in sm->w[slot].sw.res) and
  * moves it on: a branch or reconvergence point makes it leave the slot, a
@@ -852,7 +908,7 @@ static int core_tbc_step(struct core_tbc *t, unsigned slot, uint64_t now, uint64
     const struct ptx_inst *in = &f->insts[pc];
     /* the lanes and positions of each home warp (cached per pos) */
     (void)cur_cache(t, slot);
-    const uint32_t hs = cw->hs, *hl = cw->hl, *hp = cw->hp;
+    const uint32_t hs = cw->hs, *hl = cw->hl;
     t->last_homes[slot] = cw->hslots;
     t->st.issued++;
     t->st.issued_active += cw->pos != 0;
@@ -862,50 +918,8 @@ static int core_tbc_step(struct core_tbc *t, unsigned slot, uint64_t now, uint64
     memset(&m, 0, offsetof(struct exec_result, addr));
     m.active = cw->pos;
     if (!simt_is_control((enum ptx_op)in->op, in->sub)) {
-        TBC_EACH(hs, wi) {
-            unsigned s = tc->home[wi];
-            struct simt_warp *sw = &t->v->w[s].sw;
-            if (simt_exec_at(sw, pc, hl[wi]) != SIMT_RC_OK) {
-                t->v->err_slot = (int)s;
-                return -1;
-            }
-            const struct exec_result *r = &sw->res;
-            m.space = r->space;
-            m.access_bytes = r->access_bytes;
-            m.is_store = r->is_store;
-        }
-        /* each position from its home warp's result; without a memory
-         * access (access_bytes 0) no address is read, so only the masks
-         * are gathered, a home warp at a time where all its lanes ran */
-        m.active = 0;
-        uint32_t slow = cw->pos;
-        if (!m.access_bytes) {
-            slow = 0;
-            TBC_EACH(hs, wi) {
-                const struct exec_result *r = &t->v->w[tc->home[wi]].sw.res;
-                if ((r->active & hl[wi]) == hl[wi] && !(r->gen_shared & hl[wi]) &&
-                    !(r->gen_local & hl[wi]))
-                    m.active |= hp[wi];
-                else
-                    slow |= hp[wi];
-            }
-        }
-        EXEC_FOR_EACH_LANE(slow, p, {
-            const struct exec_result *r = &t->v->w[tc->home[cw->wid[p]]].sw.res;
-            unsigned l = cw->lane[p];
-            if (!(r->active >> l & 1))
-                continue;
-            m.active |= 1u << p;
-            m.addr[p] = r->addr[l];
-            m.gen_shared |= (r->gen_shared >> l & 1u) << p;
-            m.gen_local |= (r->gen_local >> l & 1u) << p;
-        });
-        /* the fields and the active positions' addresses: the rest of m
-         * is unset, as it is for any warp's inactive lanes */
-        struct exec_result *res = &t->v->w[slot].sw.res;
-        memcpy(res, &m, offsetof(struct exec_result, addr));
-        if (m.access_bytes)
-            EXEC_FOR_EACH_LANE(m.active, p, { res->addr[p] = m.addr[p]; });
+        if (exec_homes(t, slot, tc, pc, &m) != 0)
+            return -1;
         return advance(t, slot, pc + 1, now, done);
     }
     count_control(t, tc, cw, pc);
