@@ -56,7 +56,7 @@ static int refuse(const struct cfg *c, int kind, const char *field, int value,
 
 int core_mech_check(const struct cfg *c, char *err, size_t n)
 {
-#define CORE_RULE(kind, key, key_on, other, other_on, doc, why)                         \
+#define CORE_RULE(kind, key, values, key_on, other, other_on, doc, why)                 \
     if ((key_on) && (other_on))                                                         \
         return refuse(c, RULE_##kind, #key, (int)c->key, other, doc, why, err, n);
 #include "core/core_mech.def"
@@ -67,10 +67,10 @@ void core_mech_rules_md(char *buf, size_t n)
 {
     static const struct {
         int kind;
-        const char *key, *key_on, *other, *other_on, *doc, *why;
+        const char *key, *values, *other, *doc, *why;
     } rows[] = {
-#define CORE_RULE(kind, key, key_on, other, other_on, doc, why)                         \
-    { RULE_##kind, #key, #key_on, other, #other_on, doc, why },
+#define CORE_RULE(kind, key, values, key_on, other, other_on, doc, why)                 \
+    { RULE_##kind, #key, values, other, doc, why },
 #include "core/core_mech.def"
     };
     size_t o = 0;
@@ -80,9 +80,9 @@ void core_mech_rules_md(char *buf, size_t n)
     for (size_t i = 0; i < sizeof rows / sizeof rows[0] && o + 1 < n; i++) {
         char key[64];
         dotted(rows[i].key, key, sizeof key);
-        k = snprintf(buf + o, n - o, "| `%s` (`%s`) | %s%s (`%s`) | %s | %s |\n", key,
-                     rows[i].key_on, rows[i].kind == RULE_NEEDS ? "without " : "",
-                     rows[i].other, rows[i].other_on, rows[i].why, rows[i].doc);
+        k = snprintf(buf + o, n - o, "| `%s` %s | %s%s | %s | %s |\n", key,
+                     rows[i].values, rows[i].kind == RULE_NEEDS ? "without " : "",
+                     rows[i].other, rows[i].why, rows[i].doc);
         if (k < 0)
             break;
         o += (size_t)k < n - o ? (size_t)k : n - o - 1;
