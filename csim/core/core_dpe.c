@@ -478,6 +478,9 @@ static void core_dpe_launch(struct core_dpe *d, unsigned slot, uint32_t valid, u
         simt_dpe_start(&dw->st, valid, d->v->k->f->ninsts);
     core_dpe_sb_reset(&dw->sb);
     dw->cur = dw->sched = 0;
+    dw->inherit = -1;
+    dw->at_bar = 0;
+    dw->shadow_due = 0;
     dw->last = (uint8_t)(npaths_max(d) - 1);
     for (unsigned s = 0; s < CORE_DPE_MAXP; s++) {
         dw->ibuf_ready[s] = w->ibuf_ready;
@@ -678,8 +681,11 @@ static enum simt_rc dpe_fail(struct simt_warp *sw, const struct ptx_func *f,
 static void after_pops(struct core_dpe_warp *dw, unsigned popped)
 {
     if (popped) {
-        core_dpe_sb_shadow(&dw->sb, 0);
-        core_dpe_sb_shadow(&dw->sb, 1);
+        dw->shadow_due = 1;
+        /* the returned-to path fetches on from where the popping path
+         * reached the RPC (dws: no sides; its stack keeps one path) */
+        if (dw->st.sp)
+            dw->inherit = (int8_t)dw->st.stack[dw->st.sp - 1].wait;
     }
 }
 
@@ -740,8 +746,7 @@ static enum simt_rc do_bra(struct core_dpe *d, unsigned slot, const struct path 
         sw->divergent++;
         d->divergent++;
         d->interleavable += dw->st.interleavable - il0;
-        core_dpe_sb_shadow(&dw->sb, 0);     /* both sides: docs/dpe.md */
-        core_dpe_sb_shadow(&dw->sb, 1);
+        dw->shadow_due = 1;                 /* both sides: docs/dpe.md */
     }
     after_pops(dw, popped);
     return finish(d, slot);
@@ -776,6 +781,7 @@ static enum simt_rc core_dpe_step(struct core_dpe *d, unsigned slot, uint64_t no
     d->st.path_sum += path_count(d, dw);
     d->st.forwarded += p.fwd;
     dw->last = (uint8_t)s;
+    dw->inherit = -1;
     if ((uint32_t)pc >= f->ninsts) {        /* fell off the end: exit */
         after_pops(dw, path_exit(d, dw, mask));
         sw->live &= ~mask;
@@ -867,12 +873,31 @@ static void core_dpe_issued(struct core_dpe *d, unsigned slot, const struct core
     struct core_warp *w = &d->v->w[slot];
     unsigned s = dw->last;
     sb_issue(&dw->sb, s & 1u, w->sw.res.active, di->dst, di->ndst, ready);
+    /* a divergence or reconvergence made by this instruction copies the
+     * pending bits, its own destinations' included (they were marked at
+     * its issue, before the stack moved) */
+    if (dw->shadow_due) {
+        dw->shadow_due = 0;
+        core_dpe_sb_shadow(&dw->sb, 0);
+        core_dpe_sb_shadow(&dw->sb, 1);
+    }
     /* the instruction buffer: a control instruction refills the fetch of
      * every path (the new entry's, the one returned to, new splits), else
      * the issuing path's own buffer moves on */
     bool ctrl = di->unit == CORE_U_CTRL;
     unsigned from = ctrl ? 0 : s, to = ctrl ? npaths_max(d) : s + 1;
     for (unsigned k = from; k < to; k++) {
+        dw->ibuf_ready[k] = w->ibuf_ready;
+        dw->ibuf_block[k] = w->ibuf_block;
+        dw->ibuf_n[k] = w->ibuf_n;
+    }
+    /* dual: a path that reached the RPC by an ordinary instruction popped
+     * its entry; the path returned to goes on with its instruction buffer
+     * (the instructions after the RPC are the ones it fetched), as the
+     * single-path stack's one buffer does */
+    if (!ctrl && d->paths == CORE_DPE_DUAL && dw->inherit >= 0 &&
+        (unsigned)dw->inherit != s) {
+        unsigned k = (unsigned)dw->inherit;
         dw->ibuf_ready[k] = w->ibuf_ready;
         dw->ibuf_block[k] = w->ibuf_block;
         dw->ibuf_n[k] = w->ibuf_n;
@@ -979,9 +1004,23 @@ static int dpe_warp_start(void *self, struct core_view *v, unsigned slot, uint32
 static int dpe_fetch(void *self, struct core_view *v, unsigned slot, uint64_t now,
                      uint64_t *when, const struct core_dinst **di, int *unit_ix, bool *final)
 {
-    if (v->w[slot].sw.state == SIMT_AT_BARRIER) {
+    struct core_dpe *d = self;
+    struct core_dpe_warp *dw = &d->w[slot];
+    const struct core_warp *w = &v->w[slot];
+    if (w->sw.state == SIMT_AT_BARRIER) {
         *when = CORE_INF;
         return CORE_ST_BARRIER;
+    }
+    if (dw->at_bar) {
+        /* released from a CTA barrier: the release set the warp's
+         * instruction buffer (it issues the cycle after at the earliest,
+         * as under the single-path stack); the warp is one path there */
+        dw->at_bar = 0;
+        for (unsigned k = 0; k < CORE_DPE_MAXP; k++) {
+            dw->ibuf_ready[k] = w->ibuf_ready;
+            dw->ibuf_block[k] = w->ibuf_block;
+            dw->ibuf_n[k] = w->ibuf_n;
+        }
     }
     int why = core_dpe_check(self, slot, now, when, unit_ix);
     *di = v->w[slot].next_di;
@@ -996,7 +1035,9 @@ static bool dpe_mem_wait(const void *self)
 
 static int dpe_step(void *self, struct core_view *v, struct core_issue *is)
 {
-    is->rc = core_dpe_step(self, is->slot, is->now);
+    struct core_dpe *d = self;
+    is->rc = core_dpe_step(d, is->slot, is->now);
+    d->w[is->slot].at_bar = is->rc == SIMT_RC_BARRIER;
     if (is->rc == SIMT_RC_ERROR) {
         core_view_fail(v, is->slot);
         return LS_ERR_MEMFAULT;

@@ -90,6 +90,14 @@ struct core_dpe_warp {
     uint8_t cur;                /* path chosen by the last check            */
     uint8_t last;               /* path issued last                         */
     uint8_t sched;              /* constrained: the path the entry holds    */
+    int8_t inherit;             /* dual: the side that returned to the top
+                                   entry's RPC when the last issue popped
+                                   entries (it goes on from the popping
+                                   path's instruction buffer), -1: none    */
+    uint8_t at_bar;             /* its last issue was a CTA barrier wait   */
+    uint8_t shadow_due;         /* the issue being made diverged or popped:
+                                   the shadow copy follows its own
+                                   destinations' pending bits              */
     uint64_t ibuf_ready[CORE_DPE_MAXP], ibuf_block[CORE_DPE_MAXP];
     uint32_t ibuf_n[CORE_DPE_MAXP];
     struct simt_dws ws;         /* dws                                      */
