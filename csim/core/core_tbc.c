@@ -49,6 +49,8 @@ static void core_tbc_free(struct core_tbc *t)
         simt_cta_free(&t->cta[i].st);
     free(t->cta);
     free(t->cls);
+    free(t->lrdy);
+    free(t->pmap);
     core_cblk_free(&t->blk);
     memset(t, 0, sizeof *t);
 }
@@ -133,6 +135,25 @@ static void core_tbc_kernel(struct core_tbc *t, const struct ptx_func *f,
         snprintf(t->reason, sizeof t->reason, "gscalar.scalar or gscalar.stats on");
     else
         t->active = true;
+}
+
+/* Sizes the per-lane scoreboard for nregs registers per warp slot (the
+ * rows are initialised on their first write, lanes_set). Returns 0 or -1
+ * (host memory). */
+static int sb_size(struct core_tbc *t, uint32_t nregs)
+{
+    unsigned ns = t->v->nslots;
+    if (!t->pmap) {
+        t->pmap = calloc(ns, sizeof *t->pmap);
+        if (!t->pmap)
+            return -1;
+    }
+    if (nregs <= t->lnregs)
+        return 0;
+    free(t->lrdy);
+    t->lrdy = malloc((size_t)ns * nregs * 32 * sizeof *t->lrdy);
+    t->lnregs = t->lrdy ? nregs : 0;
+    return t->lrdy ? 0 : -1;
 }
 
 /* Puts a compacted warp into slot at pc, handed over at cycle ready. */
@@ -263,48 +284,83 @@ static const struct core_tbc_warp *cur_cache(struct core_tbc *t, unsigned slot)
     return cw;
 }
 
-/* Home-warp slots (bit per slot) of slot's current compacted warp. */
-static uint64_t cur_homes(struct core_tbc *t, unsigned slot)
+/* The scoreboard of compacted warps (docs/compaction.md "Scoreboard"): a
+ * pending write is kept per home warp, register and lane (the lane mask
+ * of the write), so a compacted warp waits only for writes to the threads
+ * it runs, never for another compacted warp's disjoint lanes. The time a
+ * lane's register is readable is its pending entry (CORE_INF: a load not
+ * yet answered); the home slot's reg_ready[r] is the latest over its 32
+ * lanes (0: none written since the CTA started, the row is stale), so a
+ * register ready in every lane is decided without the lanes. */
+static inline uint64_t *lane_row(const struct core_tbc *t, unsigned s, int32_t r)
 {
-    return cur_cache(t, slot)->hslots;
+    return &t->lrdy[((size_t)s * t->lnregs + (uint32_t)r) * 32];
 }
 
-/* Home-warp slots (bit per slot) of the instruction slot issued last. */
-static uint64_t core_tbc_homes(const struct core_tbc *t, unsigned slot)
+/* The latest time among lanes `lanes` of register r of home slot s. */
+static inline uint64_t lanes_ready(const struct core_tbc *t, unsigned s, int32_t r,
+                                   uint32_t lanes, uint64_t now)
 {
-    return t->last_homes[slot];
-}
-
-/* Cycle at which the sources and destinations of di are ready in every
- * home warp that slot's compacted warp draws threads from. */
-static uint64_t core_tbc_reg_ready(struct core_tbc *t, unsigned slot,
-                            const struct core_dinst *di)
-{
-    uint64_t hs = cur_homes(t, slot), rdy = 0;
-    while (hs) {
-        unsigned s = (unsigned)__builtin_ctzll(hs);
-        hs &= hs - 1;
-        const uint64_t *rr = t->v->w[s].reg_ready;
-        for (unsigned i = 0; i < di->nsrc; i++)
-            if (rr[di->src[i]] > rdy)
-                rdy = rr[di->src[i]];
-        for (unsigned i = 0; i < di->ndst; i++)
-            if (rr[di->dst[i]] > rdy)
-                rdy = rr[di->dst[i]];
+    uint64_t all = t->v->w[s].reg_ready[r];
+    if (all <= now)
+        return all;
+    if (t->home_sb)             /* ablation: one entry per home warp */
+        return all;
+    const uint64_t *row = lane_row(t, s, r);
+    uint64_t rdy = 0;
+    TBC_EACH(lanes, l) {
+        if (row[l] > rdy)
+            rdy = row[l];
     }
     return rdy;
 }
 
-/* Destinations of di become ready at `ready` in every home warp of slot. */
+/* Lanes `lanes` of register r of home slot s are written at `at`. */
+static inline void lanes_set(struct core_tbc *t, unsigned s, int32_t r, uint32_t lanes,
+                             uint64_t at)
+{
+    uint64_t *all = &t->v->w[s].reg_ready[r];
+    uint64_t *row = lane_row(t, s, r);
+    if (*all == 0)
+        memset(row, 0, 32 * sizeof *row);
+    TBC_EACH(lanes, l) { row[l] = at; }
+    if (at > *all || t->home_sb)
+        *all = at;
+}
+
+/* Cycle at which the sources and destinations of di are ready in the
+ * threads slot's compacted warp runs. */
+static uint64_t core_tbc_reg_ready(struct core_tbc *t, unsigned slot,
+                            const struct core_dinst *di)
+{
+    const struct core_tbc_warp *cw = cur_cache(t, slot);
+    const struct core_tbc_cta *tc = &t->cta[t->v->w[slot].cta];
+    uint64_t now = t->v->clock_now, rdy = 0;
+    TBC_EACH(cw->hs, wi) {
+        unsigned s = tc->home[wi];
+        uint32_t hl = cw->hl[wi];
+        for (unsigned i = 0; i < di->nsrc; i++) {
+            uint64_t x = lanes_ready(t, s, di->src[i], hl, now);
+            rdy = x > rdy ? x : rdy;
+        }
+        for (unsigned i = 0; i < di->ndst; i++) {
+            uint64_t x = lanes_ready(t, s, di->dst[i], hl, now);
+            rdy = x > rdy ? x : rdy;
+        }
+    }
+    return rdy;
+}
+
+/* Destinations of di become ready at `ready` in the threads of the
+ * instruction slot issued last. */
 static void core_tbc_set_ready(struct core_tbc *t, unsigned slot,
                         const struct core_dinst *di, uint64_t ready)
 {
-    uint64_t hs = core_tbc_homes(t, slot);
-    while (hs) {
-        unsigned s = (unsigned)__builtin_ctzll(hs);
-        hs &= hs - 1;
+    const struct core_tbc_rows *h = &t->last[slot];
+    const struct core_tbc_cta *tc = &t->cta[t->v->w[slot].cta];
+    TBC_EACH(h->hs, wi) {
         for (unsigned i = 0; i < di->ndst; i++)
-            t->v->w[s].reg_ready[di->dst[i]] = ready;
+            lanes_set(t, tc->home[wi], di->dst[i], h->hl[wi], ready);
     }
 }
 
@@ -909,7 +965,8 @@ static int core_tbc_step(struct core_tbc *t, unsigned slot, uint64_t now, uint64
     /* the lanes and positions of each home warp (cached per pos) */
     (void)cur_cache(t, slot);
     const uint32_t hs = cw->hs, *hl = cw->hl;
-    t->last_homes[slot] = cw->hslots;
+    t->last[slot].hs = hs;
+    TBC_EACH(hs, wi) { t->last[slot].hl[wi] = hl[wi]; }
     t->st.issued++;
     t->st.issued_active += cw->pos != 0;
     t->st.thread_insts += popc(cw->pos);
@@ -1179,6 +1236,9 @@ static int tbc_kernel(void *self, struct core_view *v, uint64_t now)
     const struct cfg *c = v->c;
     core_tbc_kernel(t, v->k->f, v->k->nwarps, c->gscalar_scalar != 0 || c->gscalar_stats != 0,
                     now);
+    t->home_sb = c->tbc_scoreboard == 1;
+    if (t->active && sb_size(t, v->k->prog->max_regs ? v->k->prog->max_regs : 1) != 0)
+        return -1;
     return t->active;
 }
 
@@ -1270,28 +1330,48 @@ static void tbc_issued(void *self, struct core_view *v, const struct core_issue 
     core_tbc_set_ready(self, is->slot, is->di, ready);
 }
 
-/* A load writes the registers of every home warp of the compacted warp. */
+/* A load writes the threads of the compacted warp that issued it: their
+ * home warps and lanes are kept with it (the warp may leave its slot
+ * before the response). */
 static void tbc_pend(const void *self, const struct core_view *v, unsigned slot,
                      struct core_pend *p)
 {
-    (void)v;
-    p->own = core_tbc_homes(self, slot);
+    struct core_tbc *t = (struct core_tbc *)self;
+    unsigned pi = (unsigned)(p - v->w[slot].pend);
+    const struct core_tbc_rows *h = &t->last[slot];
+    struct core_tbc_rows *m = &t->pmap[slot][pi];
+    m->hs = h->hs;
+    TBC_EACH(h->hs, wi) { m->hl[wi] = h->hl[wi]; }
+    p->own = 1;
 }
 
-/* Its destinations ready in every home warp; any compacted warp of the
- * CTA may wait for them. */
+/* Its destinations ready in those threads at `at`; any compacted warp of
+ * the CTA may run them now. */
 static void tbc_resp_pend(void *self, struct core_view *v, unsigned slot,
                           const struct core_pend *p, uint64_t at)
 {
-    const struct core_tbc *t = self;
-    uint64_t hs = p->own ? p->own : 1ull << slot;
-    while (hs) {
-        unsigned s = (unsigned)__builtin_ctzll(hs);
-        hs &= hs - 1;
-        for (unsigned i = 0; i < p->ndst; i++)
-            v->w[s].reg_ready[p->dst[i]] = at;
-    }
+    struct core_tbc *t = self;
     int32_t ci = v->w[slot].cta;
+    const struct core_tbc_rows *m = &t->pmap[slot][p - v->w[slot].pend];
+    const struct core_tbc_cta *tc = &t->cta[ci];
+    TBC_EACH(m->hs, wi) {
+        unsigned s = tc->home[wi];
+        for (unsigned i = 0; i < p->ndst; i++) {
+            int32_t r = p->dst[i];
+            uint64_t *row = lane_row(t, s, r), mx = 0;
+            if (t->home_sb) {
+                v->w[s].reg_ready[r] = at;
+                continue;
+            }
+            TBC_EACH(m->hl[wi], l) {
+                if (row[l] == CORE_INF)
+                    row[l] = at;
+            }
+            for (unsigned l = 0; l < 32; l++)
+                mx = row[l] > mx ? row[l] : mx;
+            v->w[s].reg_ready[r] = mx;
+        }
+    }
     for (unsigned i = 0; i < v->nslots; i++)
         if (v->w[i].cta == ci && t->w[i].on)
             core_view_wake(v, i);

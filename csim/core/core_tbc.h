@@ -15,6 +15,7 @@
 #include "simt/simt_cta.h"
 #include "lockstep.h"
 #include "core/core_cblk.h"
+#include "core/core.h"
 
 enum core_tbc_scheme { CORE_TBC_NONE = 0, CORE_TBC_TBC = 1, CORE_TBC_PLUS = 2,
                        CORE_TBC_CAPRI = 3, CORE_TBC_IDEAL = 4 };
@@ -101,12 +102,27 @@ struct core_dinst;
 struct core_view;
 struct core_mech_ops;
 
+/* The threads of one instruction by home warp: home warp ids (a bit
+ * each) and each one's lanes. */
+struct core_tbc_rows {
+    uint32_t hs;
+    uint32_t hl[32];
+};
+
 struct core_tbc {
     unsigned scheme;            /* enum core_tbc_scheme (config)           */
     bool active;                /* this kernel is compacted                */
     char reason[160];           /* why not ("" when active or none)        */
     struct core_tbc_warp w[64];
-    uint64_t last_homes[64];    /* home slots of each slot's last issue    */
+    struct core_tbc_rows last[64];  /* threads of each slot's last issue  */
+    struct core_tbc_rows (*pmap)[CORE_MAX_PEND]; /* [slot][pend]: the
+                                   threads each outstanding load writes  */
+    uint64_t *lrdy;             /* scoreboard: [slot][reg][lane] write-back
+                                   cycle (reg_ready of the slot: the latest
+                                   of its lanes; docs/compaction.md)       */
+    uint32_t lnregs;            /* registers per slot in lrdy               */
+    bool home_sb;               /* ablation (tbc.scoreboard = home): one
+                                   entry per home warp and register       */
     struct core_tbc_cta *cta;   /* ncta entries                            */
     unsigned ncta;
     struct core_cblk blk;       /* WCU and CAPT through the block seam     */
