@@ -727,10 +727,21 @@ static int leave(struct core_tbc *t, unsigned slot, uint64_t now, uint64_t *done
     return leave_entry(t, slot, (unsigned)t->v->w[slot].cta, now, done);
 }
 
+/* Whether a warp must wait before instruction in while it runs ahead of
+ * its path's entry (capri): every control instruction but a branch that
+ * is no compaction point here (tbc_plus and capri: an unguarded bra, which
+ * moves the warp within its entry's path; dissertation 4.1.3). */
+static bool ahead_stop(const struct core_tbc *t, const struct ptx_inst *in)
+{
+    if (!simt_is_control((enum ptx_op)in->op, in->sub))
+        return false;
+    return !((enum ptx_op)in->op == PTX_OP_BRA && in->guard < 0 && t->ahead_bra);
+}
+
 /* Moves slot's warp to pc: at its entry's reconvergence point it leaves.
- * A warp running ahead (capri) waits instead before a control
- * instruction, at the reconvergence point of the branch it bypassed, or
- * past the end. */
+ * A warp running ahead (capri) waits instead before a compaction point or
+ * another control instruction (ahead_stop), at the reconvergence point of
+ * the branch it bypassed, or past the end. */
 static int advance(struct core_tbc *t, unsigned slot, int32_t pc, uint64_t now,
                    uint64_t *done)
 {
@@ -741,7 +752,7 @@ static int advance(struct core_tbc *t, unsigned slot, int32_t pc, uint64_t now,
     cw->pc = pc;
     if (cw->ahead) {
         if (pc == cw->ahead_rpc || (uint32_t)pc >= f->ninsts ||
-            simt_is_control((enum ptx_op)f->insts[pc].op, f->insts[pc].sub))
+            ahead_stop(t, &f->insts[pc]))
             cw->waiting = 1;
         if ((uint32_t)pc < f->ninsts)
             t->v->w[slot].next_di = core_tbc_peek(t, slot);
@@ -987,18 +998,27 @@ static int core_tbc_step(struct core_tbc *t, unsigned slot, uint64_t now, uint64
         if ((t->scheme == CORE_TBC_PLUS || t->scheme == CORE_TBC_CAPRI) &&
             in->guard < 0)      /* no compaction point */
             return advance(t, slot, target, now, done);
-        uint32_t tpos = 0;      /* positions whose thread takes it */
+        bool uni = (t->scheme == CORE_TBC_PLUS || t->scheme == CORE_TBC_CAPRI) &&
+                   (in->flags & PTX_F_UNI) && !cw->ahead;
+        uint32_t tpos = 0, tk[SIMT_CTA_MAX_W];  /* positions, home lanes taking it */
         TBC_EACH(hs, wi) {
             struct simt_warp *sw = &t->v->w[tc->home[wi]].sw;
-            uint32_t hm = hl[wi];
-            uint32_t tk = exec_guard_mask(&sw->ew, in, hm);
-            if (!simt_cta_branch(&tc->st, wi, pc, hm, tk))
-                return tbc_fail(t, slot, pc, "thread-block compaction: warps of one "
-                                "stack entry reached different branches (not modelled)");
+            tk[wi] = exec_guard_mask(&sw->ew, in, hl[wi]);
             EXEC_FOR_EACH_LANE(cw->pos, p, {
-                if (cw->wid[p] == wi && (tk >> cw->lane[p] & 1))
+                if (cw->wid[p] == wi && (tk[wi] >> cw->lane[p] & 1))
                     tpos |= 1u << p;
             });
+        }
+        /* a guarded bra.uni (the compiler's promise that it does not
+         * diverge) is no compaction point under tbc_plus and capri: the
+         * warp jumps or falls through (one that does diverge is a
+         * compaction point like any branch) */
+        if (uni && (tpos == 0 || tpos == cw->pos))
+            return advance(t, slot, tpos ? target : pc + 1, now, done);
+        TBC_EACH(hs, wi) {
+            if (!simt_cta_branch(&tc->st, wi, pc, hl[wi], tk[wi]))
+                return tbc_fail(t, slot, pc, "thread-block compaction: warps of one "
+                                "stack entry reached different branches (not modelled)");
         }
         if (t->scheme == CORE_TBC_CAPRI)
             return capri_branch(t, slot, ci, pc, tpos, now, done);
@@ -1237,6 +1257,7 @@ static int tbc_kernel(void *self, struct core_view *v, uint64_t now)
     core_tbc_kernel(t, v->k->f, v->k->nwarps, c->gscalar_scalar != 0 || c->gscalar_stats != 0,
                     now);
     t->home_sb = c->tbc_scoreboard == 1;
+    t->ahead_bra = c->capri_ahead == 0;
     if (t->active && sb_size(t, v->k->prog->max_regs ? v->k->prog->max_regs : 1) != 0)
         return -1;
     return t->active;

@@ -121,6 +121,9 @@ struct core_tbc {
                                    cycle (reg_ready of the slot: the latest
                                    of its lanes; docs/compaction.md)       */
     uint32_t lnregs;            /* registers per slot in lrdy               */
+    bool ahead_bra;             /* capri: a warp running ahead follows an
+                                   unguarded bra (capri.ahead = block);
+                                   off: it waits before it (ablation)     */
     bool home_sb;               /* ablation (tbc.scoreboard = home): one
                                    entry per home warp and register       */
     struct core_tbc_cta *cta;   /* ncta entries                            */
