@@ -5,6 +5,7 @@
 #include "core/core.h"
 #include "core/core_dpe.h"
 #include "core/core_mech.h"
+#include "simt/simt_cta.h"
 
 static inline unsigned popc(uint32_t x) { return (unsigned)__builtin_popcount(x); }
 
@@ -209,26 +210,6 @@ static void core_dpe_free(struct core_dpe *d)
     memset(d, 0, sizeof *d);
 }
 
-/* Whether register r of f is read anywhere but as operand 0 of
- * instruction `at` (conservative: any other mention counts as a read). */
-static bool reg_mentioned(const struct ptx_func *f, int32_t r, uint32_t at)
-{
-    for (uint32_t i = 0; i < f->ninsts; i++) {
-        const struct ptx_inst *in = &f->insts[i];
-        if (in->guard == r)
-            return true;
-        for (unsigned k = i == at ? 1 : 0; k < in->nopnd && k < PTX_MAX_OPNDS; k++) {
-            const struct ptx_operand *o = &in->o[k];
-            if ((o->kind == PTX_O_REG || o->kind == PTX_O_MEM) && o->reg == r)
-                return true;
-            for (unsigned v = 0; o->kind == PTX_O_VEC && v < o->vec_n && v < 4; v++)
-                if (o->vec_regs[v] == r)
-                    return true;
-        }
-    }
-    return false;
-}
-
 /* Why instruction i of f cannot run dual-path (dws: subdivided) exactly,
  * or NULL (core_mech_refusal walks the kernel with it). */
 static const char *dpe_refuse(const struct cfg *c, const struct ptx_func *f, uint32_t i)
@@ -241,7 +222,7 @@ static const char *dpe_refuse(const struct cfg *c, const struct ptx_func *f, uin
      * the returned values could end with other (valid) memory than
      * functional mode (docs/dpe.md) */
     case PTX_OP_ATOM:
-        if (dws && in->o[0].kind == PTX_O_REG && reg_mentioned(f, in->o[0].reg, i))
+        if (dws && in->o[0].kind == PTX_O_REG && simt_reg_read(f, in->o[0].reg, i))
             return "atom (its value read; dws)";
         return NULL;
     /* the lanes of the other path would see this path's order of

@@ -75,16 +75,22 @@ static const char *tbc_refuse(const struct cfg *c, const struct ptx_func *f, uin
     case PTX_OP_TEX: case PTX_OP_TLD4: return "texture fetch";
     /* the lanes of one warp apply an atomic in lane order; compaction
      * regroups them, so a returned value (or a non-commutative or
-     * floating-point reduction) could differ from functional mode */
-    case PTX_OP_ATOM: return "atom";
-    case PTX_OP_RED:
+     * floating-point reduction) could differ from functional mode; an
+     * integer add/min/max/and/or/xor whose returned value nobody reads
+     * leaves the same memory in any order (a red) */
+    case PTX_OP_ATOM:
+    case PTX_OP_RED: {
+        bool atom = in->op == PTX_OP_ATOM;
+        if (atom && (in->o[0].kind != PTX_O_REG || simt_reg_read(f, in->o[0].reg, i)))
+            return "atom";
         if (in->sub != PTX_SUB_ADD && in->sub != PTX_SUB_MIN &&
             in->sub != PTX_SUB_MAX && in->sub != PTX_SUB_AND &&
             in->sub != PTX_SUB_OR && in->sub != PTX_SUB_XOR)
-            return "red (not commutative)";
+            return atom ? "atom (not commutative)" : "red (not commutative)";
         if (ptx_type_is_float((enum ptx_type)in->type))
-            return "red (floating point)";
+            return atom ? "atom (floating point)" : "red (floating point)";
         return NULL;
+    }
     case PTX_OP_BAR: case PTX_OP_BARRIER:
         if (in->sub == PTX_SUB_WARP_SYNC)
             return "bar.warp.sync";

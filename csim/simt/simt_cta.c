@@ -154,3 +154,21 @@ uint32_t simt_cta_threads(const struct simt_cta_entry *e, uint32_t nwarps)
         n += (uint32_t)__builtin_popcount(e->mask[w]);
     return n;
 }
+
+bool simt_reg_read(const struct ptx_func *f, int32_t r, uint32_t at)
+{
+    for (uint32_t i = 0; i < f->ninsts; i++) {
+        const struct ptx_inst *in = &f->insts[i];
+        if (in->guard == r)
+            return true;
+        for (unsigned k = i == at ? 1 : 0; k < in->nopnd && k < PTX_MAX_OPNDS; k++) {
+            const struct ptx_operand *o = &in->o[k];
+            if ((o->kind == PTX_O_REG || o->kind == PTX_O_MEM) && o->reg == r)
+                return true;
+            for (unsigned v = 0; o->kind == PTX_O_VEC && v < o->vec_n && v < 4; v++)
+                if (o->vec_regs[v] == r)
+                    return true;
+        }
+    }
+    return false;
+}

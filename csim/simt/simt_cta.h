@@ -71,6 +71,11 @@ void simt_cta_exit(struct simt_cta *c, uint32_t w, uint32_t lanes);
  * thread left) or OVERFLOW (stack full). *divergent is set when the
  * branch split the CTA. */
 enum simt_cta_rc simt_cta_resolve(struct simt_cta *c, bool *divergent);
+/* Whether register r of f is read anywhere but as operand 0 of
+ * instruction `at` (conservative: any other mention counts as a read):
+ * false means the value `at` writes there is never used (an atom whose
+ * result nobody reads acts as a red). */
+bool simt_reg_read(const struct ptx_func *f, int32_t r, uint32_t at);
 /* Threads of the top entry (all warps). */
 uint32_t simt_cta_threads(const struct simt_cta_entry *e, uint32_t nwarps);
 
