@@ -954,6 +954,11 @@ static int exec_homes(struct core_tbc *t, unsigned slot, const struct core_tbc_c
         m->gen_shared |= (r->gen_shared >> l & 1u) << p;
         m->gen_local |= (r->gen_local >> l & 1u) << p;
     });
+    /* a local access is addressed per thread (home warp and lane) */
+    if (m->space == PTX_SP_LOCAL) {
+        memcpy(t->lpos[slot].wid, cw->wid, sizeof cw->wid);
+        memcpy(t->lpos[slot].lane, cw->lane, sizeof cw->lane);
+    }
     /* the fields and the active positions' addresses: the rest of m
      * is unset, as it is for any warp's inactive lanes */
     struct exec_result *res = &t->v->w[slot].sw.res;
@@ -1404,6 +1409,17 @@ static void tbc_resp_pend(void *self, struct core_view *v, unsigned slot,
             core_view_wake(v, i);
 }
 
+/* The home warp slot and lane of position pos of slot's last local
+ * access. */
+static void tbc_home_of(const void *self, const struct core_view *v, unsigned slot,
+                        unsigned pos, unsigned *hslot, unsigned *hlane)
+{
+    const struct core_tbc *t = self;
+    const struct core_tbc_cta *tc = &t->cta[v->w[slot].cta];
+    *hslot = tc->home[t->lpos[slot].wid[pos]];
+    *hlane = t->lpos[slot].lane[pos];
+}
+
 static void tbc_release(void *self, struct core_view *v, int32_t ci, uint64_t now)
 {
     (void)v;
@@ -1454,6 +1470,7 @@ const struct core_mech_ops core_tbc_mech = {
     .issued = tbc_issued,
     .pend = tbc_pend,
     .resp_pend = tbc_resp_pend,
+    .home_of = tbc_home_of,
     .release = tbc_release,
     .account = tbc_account,
 };

@@ -115,6 +115,9 @@ struct core_tbc {
     char reason[160];           /* why not ("" when active or none)        */
     struct core_tbc_warp w[64];
     struct core_tbc_rows last[64];  /* threads of each slot's last issue  */
+    struct {                    /* ... by position, when it was a local-   */
+        uint8_t wid[32], lane[32];  /* memory access (home_of)            */
+    } lpos[64];
     struct core_tbc_rows (*pmap)[CORE_MAX_PEND]; /* [slot][pend]: the
                                    threads each outstanding load writes  */
     uint64_t *lrdy;             /* scoreboard: [slot][reg][lane] write-back
