@@ -372,6 +372,18 @@ typedef struct ls_compaction_stats {
      * points after a branch of the class, NW_noTBC and NW_TBC sums there
      * (compaction rate 1 - NW_TBC / NW_noTBC, Fig 4.26) */
     uint64_t class_points[2], class_nw_nocomp[2], class_nw_tbc[2];
+    /* per branch class, the CTA-wide paths of divergent branches, of which
+     * TBC (NW_TBC < NW_noTBC, with the SLP map) and ideal compaction
+     * (NW_ideal < NW_noTBC) can compact some: the compaction rate of Fig
+     * 4.15 / 4.26 is paths_tbc / paths; and those by quarter q of the
+     * CTA's threads on the path, [class * 4 + q] (Fig 4.27, 4.28) */
+    uint64_t class_paths[2], class_paths_tbc[2], class_paths_ideal[2];
+    uint64_t class_frac_tbc[8], class_frac_ideal[8];
+    uint64_t wcu_wait_cycles;    /* cycles WCU loads waited for the previous
+                                    mask's compacted warps                   */
+    /* capri: warps running ahead of their path's entry that stopped to wait
+     * for it (at most one basic block ahead), and the cycles they waited */
+    uint64_t capri_ahead_waits, capri_ahead_wait_cycles;
 } ls_compaction_stats;
 
 /* Dual-path execution and dynamic warp subdivision (docs/dpe.md), timing

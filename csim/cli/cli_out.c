@@ -205,13 +205,14 @@ static void json_compaction(FILE *f, int in, const ls_stats *s)
             "\"issued\": %llu, \"issued_active\": %llu, \"thread_insts\": %llu, "
             "\"points\": %llu, \"divergent_points\": %llu, \"warps_formed\": %llu, "
             "\"nw_nocomp\": %llu, \"nw_tbc\": %llu, \"nw_ideal\": %llu, "
-            "\"stall_slot_cycles\": %llu",
+            "\"stall_slot_cycles\": %llu, \"wcu_wait_cycles\": %llu",
             (unsigned long long)c->launches, (unsigned long long)c->uncompacted,
             (unsigned long long)c->issued, (unsigned long long)c->issued_active,
             (unsigned long long)c->thread_insts, (unsigned long long)c->points,
             (unsigned long long)c->divergent_points, (unsigned long long)c->warps_formed,
             (unsigned long long)c->nw_nocomp, (unsigned long long)c->nw_tbc,
-            (unsigned long long)c->nw_ideal, (unsigned long long)c->stall_slot_cycles);
+            (unsigned long long)c->nw_ideal, (unsigned long long)c->stall_slot_cycles,
+            (unsigned long long)c->wcu_wait_cycles);
     /* per branch class (Fig 4.26) and capri's predictions (Fig 4.21) */
     fprintf(f, ", \"classes\": {");
     for (unsigned i = 0; i < 2; i++) {
@@ -220,19 +221,36 @@ static void json_compaction(FILE *f, int in, const ls_stats *s)
                 (unsigned long long)c->class_points[i],
                 (unsigned long long)c->class_nw_nocomp[i],
                 (unsigned long long)c->class_nw_tbc[i]);
-        json_num(f, c->class_nw_nocomp[i] ? 1.0 - ratio(c->class_nw_tbc[i],
-                                                        c->class_nw_nocomp[i]) : 0.0);
-        fprintf(f, "}");
+        json_num(f, ratio(c->class_paths_tbc[i], c->class_paths[i]));
+        fprintf(f, ", \"compaction_rate_ideal\": ");
+        json_num(f, ratio(c->class_paths_ideal[i], c->class_paths[i]));
+        fprintf(f, ", \"paths\": %llu, \"paths_tbc\": %llu, \"paths_ideal\": %llu, "
+                "\"by_active\": {\"tbc\": [%llu, %llu, %llu, %llu], \"ideal\": "
+                "[%llu, %llu, %llu, %llu]}}",
+                (unsigned long long)c->class_paths[i],
+                (unsigned long long)c->class_paths_tbc[i],
+                (unsigned long long)c->class_paths_ideal[i],
+                (unsigned long long)c->class_frac_tbc[i * 4],
+                (unsigned long long)c->class_frac_tbc[i * 4 + 1],
+                (unsigned long long)c->class_frac_tbc[i * 4 + 2],
+                (unsigned long long)c->class_frac_tbc[i * 4 + 3],
+                (unsigned long long)c->class_frac_ideal[i * 4],
+                (unsigned long long)c->class_frac_ideal[i * 4 + 1],
+                (unsigned long long)c->class_frac_ideal[i * 4 + 2],
+                (unsigned long long)c->class_frac_ideal[i * 4 + 3]);
     }
     fprintf(f, "}, \"capri\": {\"lookups\": %llu, \"hits\": %llu, \"pred_stall\": %llu, "
             "\"pred_bypass\": %llu, \"nodiv_bypass\": %llu, \"bypass_denied\": %llu, "
-            "\"bypassed\": %llu, \"quality\": {\"bypass_bypass\": %llu, "
+            "\"bypassed\": %llu, \"ahead_waits\": %llu, \"ahead_wait_cycles\": %llu, "
+            "\"quality\": {\"bypass_bypass\": %llu, "
             "\"stall_stall\": %llu, \"bypass_stall\": %llu, \"stall_bypass\": %llu}}, "
             "\"uncompacted\": ",
             (unsigned long long)c->capri_lookups, (unsigned long long)c->capri_hits,
             (unsigned long long)c->capri_pred_stall, (unsigned long long)c->capri_pred_bypass,
             (unsigned long long)c->capri_nodiv_bypass,
             (unsigned long long)c->capri_bypass_denied, (unsigned long long)c->capri_bypassed,
+            (unsigned long long)c->capri_ahead_waits,
+            (unsigned long long)c->capri_ahead_wait_cycles,
             (unsigned long long)c->capri_quality[0], (unsigned long long)c->capri_quality[1],
             (unsigned long long)c->capri_quality[2], (unsigned long long)c->capri_quality[3]);
     if (s->uncompacted[0])

@@ -213,6 +213,9 @@ static void core_tbc_launch(struct core_tbc *t, unsigned ci, uint64_t now)
             valid[wi] = t->v->w[i].sw.ew.valid;
         }
     simt_cta_start(&tc->st, t->v->k->f, nw, valid);
+    tc->nthr = 0;
+    for (uint32_t wi = 0; wi < nw; wi++)
+        tc->nthr += popc(valid[wi]);
     struct simt_cta_entry *e = simt_cta_top(&tc->st);
     if (!e)
         return;
@@ -497,6 +500,8 @@ static int attach(struct core_tbc *t, unsigned ci, int idx, uint64_t now)
         }
         if (r->slot >= 0) {
             struct core_tbc_warp *cw = &t->w[r->slot];
+            if (cw->waiting)
+                t->st.ahead_wait_cycles += now - cw->wait_since;
             cw->ahead = cw->waiting = 0;
             if (cw->pc == e->rpc) {         /* its path ended ahead of it */
                 cw->on = 0;
@@ -522,6 +527,50 @@ static int attach(struct core_tbc *t, unsigned ci, int idx, uint64_t now)
     return n;
 }
 
+/* The branch class of the branch at pc (ptx_taint: P or D), as an index
+ * 0 (P) or 1 (D), or -1 (neither, or not known). */
+static int class_of(const struct core_tbc *t, int32_t pc)
+{
+    unsigned cl = t->cls ? t->cls[pc] : PTX_BCLS_NONE;
+    return cl == PTX_BCLS_P ? 0 : cl == PTX_BCLS_D ? 1 : -1;
+}
+
+/* The compaction point right after the branch at bpc was decided (its
+ * class's points and warp sums). */
+static void class_points(struct core_tbc *t, int32_t bpc, uint32_t nocomp, unsigned k)
+{
+    int i = bpc >= 0 ? class_of(t, bpc) : -1;
+    if (i < 0)
+        return;
+    t->st.cls_points[i]++;
+    t->st.cls_nocomp[i] += nocomp;
+    t->st.cls_tbc[i] += k;
+}
+
+/* A CTA-wide path of the divergent branch at from (thr threads; nocomp
+ * warps without compaction, nw_min with TBC's lane rule) is formed: the
+ * compaction rate of Fig 4.15/4.26 counts it, compactable by TBC when
+ * nw_min < nocomp and ideally when ceil(thr / 32) < nocomp, and Fig
+ * 4.27/4.28 by its quarter of the CTA's threads. */
+static void path_stats(struct core_tbc *t, const struct core_tbc_cta *tc, int32_t from,
+                       uint32_t thr, uint32_t nocomp, uint32_t nw_min)
+{
+    int i = class_of(t, from);
+    if (i < 0)
+        return;
+    unsigned q = tc->nthr ? 4 * thr / tc->nthr : 0;
+    q = q > 3 ? 3 : q;
+    t->st.paths[i]++;
+    if (nw_min < nocomp) {
+        t->st.paths_tbc[i]++;
+        t->st.frac_tbc[i][q]++;
+    }
+    if ((thr + 31) / 32 < nocomp) {
+        t->st.paths_ideal[i]++;
+        t->st.frac_ideal[i][q]++;
+    }
+}
+
 /* The top entry of CTA ci is ready (its mask known): forms its compacted
  * warps (the WCU, or NW_ideal warps under ideal) into free slots of the
  * CTA; bpc >= 0: the entry is the first after the branch at bpc was
@@ -540,6 +589,22 @@ static int form(struct core_tbc *t, unsigned ci, unsigned slot, uint64_t now,
     t->st.points++;
     t->st.nw_nocomp += nocomp;
     t->st.nw_ideal += (thr + 31) / 32;
+    /* the CTA mask by physical lane (the SLP map): the WCU's rows, and the
+     * warps TBC needs for it (the most threads in one lane, Fig 4.9) */
+    uint32_t mask[SIMT_CTA_MAX_W] = { 0 }, brows = 0;
+    uint8_t p2l[SIMT_CTA_MAX_W][32], inlane[32] = { 0 }, nw_min = 0;
+    for (uint32_t wi = 0; wi < nw; wi++) {
+        slp_map_of(t, tc, wi, now);
+        TBC_EACH(e->mask[wi], l) {
+            unsigned p = tc->l2p[wi][l];
+            mask[wi] |= 1u << p;
+            p2l[wi][p] = (uint8_t)l;
+            if (++inlane[p] > nw_min)
+                nw_min = inlane[p];
+        }
+    }
+    if (e->from_pc >= 0)
+        path_stats(t, tc, e->from_pc, thr, nocomp, nw_min);
     unsigned k = 0;
     if (t->scheme == CORE_TBC_IDEAL) {
         uint8_t wid[32] = { 0 }, lane[32] = { 0 };
@@ -560,33 +625,31 @@ static int form(struct core_tbc *t, unsigned ci, unsigned slot, uint64_t now,
         tc->formed = k;
         t->st.warps_formed += k;
         t->st.nw_tbc += k;
+        class_points(t, bpc, nocomp, k);
         return 0;
     }
-    uint32_t mask[SIMT_CTA_MAX_W] = { 0 }, brows = 0;
-    uint8_t p2l[SIMT_CTA_MAX_W][32];
     for (unsigned i = 0; i < tc->nbyp; i++)
         if (tc->byp[i].ent == idx)
             brows |= tc->byp[i].rows;
-    for (uint32_t wi = 0; wi < nw; wi++) {
-        slp_map_of(t, tc, wi, now);
-        TBC_EACH(e->mask[wi], l) {
-            unsigned p = tc->l2p[wi][l];
-            mask[wi] |= 1u << p;
-            p2l[wi][p] = (uint8_t)l;
-        }
-    }
     uint32_t umask = (uint32_t)(((uint64_t)1 << nw) - 1) & ~brows;
     struct where_ctx wx = { t, ci, "compaction point", e->npc };
     struct cosim_where wh = { where_text, &wx };
     struct core_cblk_form f;
     if (core_cblk_wcu_load(&t->blk, now, mask, umask, &wh, &f) != 0)
         return -1;
-    if (!wcu_partition_ok(&f, mask, umask, nw)) {
+    if (f.load_at > now)
+        t->st.wcu_wait += f.load_at - now;
+    if (!wcu_partition_ok(&f, mask, umask, nw) || f.nw_min != nw_min) {
         char m[400], where[200];
         where_of(t, ci, "compaction point", e->npc, where, sizeof where);
-        snprintf(m, sizeof m, "WCU MODEL ERROR: %s: the compacted warps do not hold "
-                 "each thread of the compacted warps' rows exactly once (%s backend)",
-                 where, cosim_backend_name(t->blk.wcu->backend));
+        if (f.nw_min != nw_min)
+            snprintf(m, sizeof m, "WCU MODEL ERROR: %s: the evaluator counts %u warps "
+                     "for the CTA mask, its most threads in one lane are %u (%s backend)",
+                     where, f.nw_min, nw_min, cosim_backend_name(t->blk.wcu->backend));
+        else
+            snprintf(m, sizeof m, "WCU MODEL ERROR: %s: the compacted warps do not hold "
+                     "each thread of the compacted warps' rows exactly once (%s backend)",
+                     where, cosim_backend_name(t->blk.wcu->backend));
         free(t->blk.why);
         t->blk.why = strdup(m);
         return -1;
@@ -616,12 +679,7 @@ static int form(struct core_tbc *t, unsigned ci, unsigned slot, uint64_t now,
     if (bpc < 0)
         return 0;
     /* the compaction point of the branch at bpc */
-    unsigned cl = t->cls ? t->cls[bpc] : PTX_BCLS_NONE;
-    if (cl == PTX_BCLS_P || cl == PTX_BCLS_D) {
-        t->st.cls_points[cl - 1]++;
-        t->st.cls_nocomp[cl - 1] += nocomp;
-        t->st.cls_tbc[cl - 1] += k;
-    }
+    class_points(t, bpc, nocomp, k);
     if (t->scheme == CORE_TBC_CAPRI) {
         /* the evaluator judged the CTA mask: reduced the warp count? */
         bool adequate = f.nw_min < f.nw_nocomp;
@@ -758,8 +816,11 @@ static int advance(struct core_tbc *t, unsigned slot, int32_t pc, uint64_t now,
     cw->pc = pc;
     if (cw->ahead) {
         if (pc == cw->ahead_rpc || (uint32_t)pc >= f->ninsts ||
-            ahead_stop(t, &f->insts[pc]))
+            ahead_stop(t, &f->insts[pc])) {
             cw->waiting = 1;
+            cw->wait_since = now;
+            t->st.ahead_waits++;
+        }
         if ((uint32_t)pc < f->ninsts)
             t->v->w[slot].next_di = core_tbc_peek(t, slot);
         return 0;
@@ -1220,7 +1281,17 @@ static void core_tbc_stats(const struct core_tbc *t, bool first, ls_stats *s)
         c->class_points[i] += t->st.cls_points[i];
         c->class_nw_nocomp[i] += t->st.cls_nocomp[i];
         c->class_nw_tbc[i] += t->st.cls_tbc[i];
+        c->class_paths[i] += t->st.paths[i];
+        c->class_paths_tbc[i] += t->st.paths_tbc[i];
+        c->class_paths_ideal[i] += t->st.paths_ideal[i];
+        for (unsigned q = 0; q < 4; q++) {
+            c->class_frac_tbc[i * 4 + q] += t->st.frac_tbc[i][q];
+            c->class_frac_ideal[i * 4 + q] += t->st.frac_ideal[i][q];
+        }
     }
+    c->wcu_wait_cycles += t->st.wcu_wait;
+    c->capri_ahead_waits += t->st.ahead_waits;
+    c->capri_ahead_wait_cycles += t->st.ahead_wait_cycles;
     core_cblk_stats(&t->blk, s);
 }
 

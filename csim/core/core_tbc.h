@@ -36,6 +36,7 @@ struct core_tbc_warp {
     uint8_t ahead;
     uint8_t waiting;
     int32_t ahead_rpc;          /* reconvergence pc of the branch bypassed */
+    uint64_t wait_since;        /* cycle it stopped to wait               */
     /* cache of the home warps of (pos, wid, lane) in CTA slot hcta (the
      * scoreboard check asks it per cycle, each issue walks them); place()
      * invalidates it */
@@ -76,6 +77,7 @@ struct core_tbc_cta {
                                            entry's branch, judged when it
                                            is formed                       */
     uint32_t capt_idx;                  /* CAPT entry its last lookup gave */
+    uint32_t nthr;                      /* threads of the CTA              */
 };
 
 /* Statistics of one SM over a kernel (summed into ls_stats.compaction). */
@@ -96,6 +98,17 @@ struct core_tbc_stats {
     /* per branch class (ptx_taint: 0 P, 1 D): compaction points after the
      * class's branches and their NW_noTBC / NW_TBC sums (Fig 4.26) */
     uint64_t cls_points[2], cls_nocomp[2], cls_tbc[2];
+    /* the CTA-wide paths of divergent branches per class, those TBC (NW_TBC
+     * < NW_noTBC) and ideal compaction (NW_ideal < NW_noTBC) can compact
+     * (Fig 4.15, 4.26), and the same by quarter of the CTA's threads on
+     * the path (Fig 4.27, 4.28) */
+    uint64_t paths[2], paths_tbc[2], paths_ideal[2];
+    uint64_t frac_tbc[2][4], frac_ideal[2][4];
+    uint64_t wcu_wait;          /* cycles WCU loads waited for the previous
+                                   mask's warps                           */
+    uint64_t ahead_waits, ahead_wait_cycles; /* capri: warps ahead of their
+                                   entry that stopped to wait, and the
+                                   cycles until it was formed             */
 };
 
 struct core_dinst;

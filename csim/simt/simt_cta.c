@@ -31,7 +31,7 @@ static bool entry_empty(const struct simt_cta_entry *e, uint32_t nwarps)
 }
 
 static bool push(struct simt_cta *c, const uint32_t *mask, int32_t npc,
-                 int32_t rpc)
+                 int32_t rpc, int32_t from)
 {
     if (c->sp >= c->cap)
         return false;
@@ -41,6 +41,7 @@ static bool push(struct simt_cta *c, const uint32_t *mask, int32_t npc,
     e->npc = npc;
     e->rpc = rpc;
     e->br_pc = -1;
+    e->from_pc = from;
     if (c->sp > c->max_depth)
         c->max_depth = c->sp;
     return true;
@@ -55,7 +56,7 @@ void simt_cta_start(struct simt_cta *c, const struct ptx_func *f,
     c->branches = c->divergent = c->max_depth = 0;
     memset(c->live, 0, sizeof c->live);
     memcpy(c->live, valid, c->nwarps * sizeof *valid);
-    (void)push(c, valid, 0, (int32_t)f->ninsts);   /* cap >= 1 */
+    (void)push(c, valid, 0, (int32_t)f->ninsts, -1);   /* cap >= 1 */
     if (entry_empty(&c->stack[0], c->nwarps))
         c->sp = 0;
 }
@@ -127,6 +128,7 @@ enum simt_cta_rc simt_cta_resolve(struct simt_cta *c, bool *divergent)
     memset(e->arrived, 0, sizeof e->arrived);
     memset(e->taken, 0, sizeof e->taken);
     int32_t npc, rpc;
+    e->from_pc = -1;
     if (!simt_branch_split(in, pc, c->f->ninsts, all, none, &npc, &rpc)) {
         e->npc = npc;
         settle(c);
@@ -139,9 +141,9 @@ enum simt_cta_rc simt_cta_resolve(struct simt_cta *c, bool *divergent)
     e->npc = rpc;
     if (e->npc == e->rpc)
         c->sp--;                /* it would pop at once: reuse its slot */
-    if (pc + 1 != rpc && !push(c, nt, pc + 1, rpc))
+    if (pc + 1 != rpc && !push(c, nt, pc + 1, rpc, pc))
         return SIMT_CTA_OVERFLOW;
-    if (target != rpc && !push(c, taken, target, rpc))
+    if (target != rpc && !push(c, taken, target, rpc, pc))
         return SIMT_CTA_OVERFLOW;
     settle(c);
     return c->sp ? SIMT_CTA_RUN : SIMT_CTA_DONE;

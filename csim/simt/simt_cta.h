@@ -24,6 +24,10 @@ struct simt_cta_entry {
     uint32_t mask[SIMT_CTA_MAX_W];  /* [w] bit l: warp w, logical lane l    */
     int32_t npc, rpc;               /* next / reconvergence instruction     */
     uint32_t wcnt;                  /* compacted warps still executing it   */
+    int32_t from_pc;                /* a path of the divergent branch at this
+                                       pc (-1: the start, a reconvergence
+                                       point or a non-divergent branch's
+                                       target)                              */
     /* the compaction point the entry's warps reached (one per entry: they
      * all run the same straight-line code from npc) */
     int32_t br_pc;                  /* branch reached, -1: none (rpc/exit)  */
