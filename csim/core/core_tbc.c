@@ -792,14 +792,38 @@ static int leave(struct core_tbc *t, unsigned slot, uint64_t now, uint64_t *done
 }
 
 /* Whether a warp must wait before instruction in while it runs ahead of
- * its path's entry (capri): every control instruction but a branch that
- * is no compaction point here (tbc_plus and capri: an unguarded bra, which
- * moves the warp within its entry's path; dissertation 4.1.3). */
+ * its path's entry (capri): before a compaction point (a guarded bra) and
+ * a barrier or trap; not before a branch that is no compaction point here
+ * (an unguarded bra moves the warp within its entry's path, 4.1.3), nor
+ * before exit or ret (its threads leave every entry). capri.ahead =
+ * control (an ablation): before every control instruction. */
 static bool ahead_stop(const struct core_tbc *t, const struct ptx_inst *in)
 {
     if (!simt_is_control((enum ptx_op)in->op, in->sub))
         return false;
-    return !((enum ptx_op)in->op == PTX_OP_BRA && in->guard < 0 && t->ahead_bra);
+    if (!t->ahead_bra)
+        return true;
+    switch ((enum ptx_op)in->op) {
+    case PTX_OP_BRA: return in->guard >= 0;
+    case PTX_OP_EXIT: case PTX_OP_RET: return false;
+    default: return true;
+    }
+}
+
+/* A warp running ahead lost its last thread (exit): it no longer joins
+ * its path's entry. */
+static void drop_ahead(struct core_tbc *t, unsigned slot)
+{
+    struct core_tbc_cta *tc = &t->cta[t->v->w[slot].cta];
+    for (unsigned i = 0; i < tc->nbyp; i++)
+        if (tc->byp[i].slot == (int16_t)slot) {
+            tc->byp[i] = tc->byp[--tc->nbyp];
+            break;
+        }
+    t->w[slot].on = 0;
+    t->w[slot].ahead = t->w[slot].waiting = 0;
+    t->v->wake[slot] = CORE_INF;
+    t->v->wake_reason[slot] = CORE_ST_BARRIER;
 }
 
 /* Moves slot's warp to pc: at its entry's reconvergence point it leaves.
@@ -815,6 +839,10 @@ static int advance(struct core_tbc *t, unsigned slot, int32_t pc, uint64_t now,
     const struct ptx_func *f = t->v->k->f;
     cw->pc = pc;
     if (cw->ahead) {
+        if (!cw->pos) {
+            drop_ahead(t, slot);
+            return 0;
+        }
         if (pc == cw->ahead_rpc || (uint32_t)pc >= f->ninsts ||
             ahead_stop(t, &f->insts[pc])) {
             cw->waiting = 1;
@@ -863,13 +891,20 @@ static int bypass(struct core_tbc *t, unsigned slot, unsigned ci, int32_t pc,
     int32_t rpc = in->reconv;
     if (rpc < 0 || (uint32_t)rpc > f->ninsts)
         rpc = (int32_t)f->ninsts;
-    /* the parts in the order the stack runs them: taken, then not taken;
-     * a part whose path starts at a reconvergence point just waits there */
+    /* the parts in the order the stack runs them: taken, then not taken.
+     * A warp that does not diverge goes on past the branch (4.2.2), its
+     * path starting at the branch's reconvergence point included: it runs
+     * ahead in the block there (the entry the branch leaves at the RPC)
+     * up to that entry's own end. A divergent warp's part at the RPC waits
+     * there for the warp's other part; so does any part at the RPC of the
+     * branching entry (no block of this entry is left to it). */
     uint32_t part[2] = { tpos, cw->pos & ~tpos };
     int32_t ppc[2] = { in->o[0].label, pc + 1 };
+    bool whole = !part[0] || !part[1];
     int np = 0, which[2];
     for (int i = 0; i < 2; i++)
-        if (part[i] && ppc[i] != rpc && ppc[i] != e->rpc)
+        if (part[i] && ppc[i] != e->rpc &&
+            (ppc[i] != rpc || (whole && t->skip_ahead)))
             which[np++] = i;
     if (!np || tc->nbyp + (unsigned)np > CORE_TBC_MAX_BYP)
         return 0;
@@ -891,7 +926,7 @@ static int bypass(struct core_tbc *t, unsigned slot, unsigned ci, int32_t pc,
     cw->pos = part[which[0]];
     cw->ahead = 1;
     cw->waiting = 0;
-    cw->ahead_rpc = rpc;
+    cw->ahead_rpc = ppc[which[0]] == rpc ? e->rpc : rpc;
     int rc = advance(t, slot, ppc[which[0]], now, done);
     if (rc)
         return rc;
@@ -1340,6 +1375,7 @@ static int tbc_kernel(void *self, struct core_view *v, uint64_t now)
                     now);
     t->home_sb = c->tbc_scoreboard == 1;
     t->ahead_bra = c->capri_ahead == 0;
+    t->skip_ahead = c->capri_skip == 0;
     if (t->active && sb_size(t, v->k->prog->max_regs ? v->k->prog->max_regs : 1) != 0)
         return -1;
     return t->active;

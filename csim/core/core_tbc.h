@@ -140,6 +140,10 @@ struct core_tbc {
     bool ahead_bra;             /* capri: a warp running ahead follows an
                                    unguarded bra (capri.ahead = block);
                                    off: it waits before it (ablation)     */
+    bool skip_ahead;            /* capri: a warp that does not diverge and
+                                   whose path starts at the branch's RPC
+                                   runs ahead there (capri.skip = ahead);
+                                   off: it waits for the CTA (ablation)   */
     bool home_sb;               /* ablation (tbc.scoreboard = home): one
                                    entry per home warp and register       */
     struct core_tbc_cta *cta;   /* ncta entries                            */
