@@ -176,6 +176,7 @@ static void place(struct core_tbc *t, unsigned slot, int32_t pc, uint32_t pos,
     cw->hvalid = 0;
     cw->ready = ready;
     t->acct_pend |= 1ull << slot;
+    t->placed |= 1ull << slot;
     memcpy(cw->wid, wid, sizeof cw->wid);
     memcpy(cw->lane, lane, sizeof cw->lane);
     w->next_di = core_tbc_peek(t, slot);
@@ -1079,6 +1080,7 @@ static int core_tbc_step(struct core_tbc *t, unsigned slot, uint64_t now, uint64
     const struct ptx_func *f = t->v->k->f;
     int32_t pc = cw->pc;
     acct_touch(t, ci);
+    t->placed = 0;
     const struct ptx_inst *in = &f->insts[pc];
     /* the lanes and positions of each home warp (cached per pos) */
     (void)cur_cache(t, slot);
@@ -1465,8 +1467,19 @@ static int tbc_step(void *self, struct core_view *v, struct core_issue *is)
 static void tbc_issued(void *self, struct core_view *v, const struct core_issue *is,
                        uint64_t ready)
 {
-    (void)v;
-    core_tbc_set_ready(self, is->slot, is->di, ready);
+    struct core_tbc *t = self;
+    core_tbc_set_ready(t, is->slot, is->di, ready);
+    /* a compacted warp placed into the issuing slot by this instruction
+     * (its branch ended the entry) fetches from its hand-over like every
+     * compacted warp (place), not from the branch's refill */
+    const struct core_tbc_warp *cw = &t->w[is->slot];
+    if ((t->placed >> is->slot & 1) && cw->on) {
+        struct core_warp *w = &v->w[is->slot];
+        w->ibuf_ready = cw->ready + (uint64_t)v->c->fetch_latency;
+        w->ibuf_block = w->ibuf_ready;
+        w->ibuf_n = (uint32_t)v->c->ibuffer_entries;
+    }
+    t->placed = 0;
 }
 
 /* A load writes the threads of the compacted warp that issued it: their

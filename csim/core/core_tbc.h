@@ -144,6 +144,8 @@ struct core_tbc {
                                    whose path starts at the branch's RPC
                                    runs ahead there (capri.skip = ahead);
                                    off: it waits for the CTA (ablation)   */
+    uint64_t placed;            /* slots given a compacted warp during the
+                                   issue being made                       */
     bool home_sb;               /* ablation (tbc.scoreboard = home): one
                                    entry per home warp and register       */
     struct core_tbc_cta *cta;   /* ncta entries                            */
