@@ -368,6 +368,10 @@ typedef struct ls_compaction_stats {
      * [1] Stall/Stall, [2] Bypass/Stall, [3] Stall/Bypass; the outcome is
      * the WCU evaluator's (NW_min < NW_noTBC: compaction reduces warps) */
     uint64_t capri_quality[4];
+    /* the bypasses of warps that did not diverge (no lookup) judged the same
+     * way: [0] Bypass/Bypass, [1] Bypass/Stall (Fig 4.21 counts every
+     * warp's decision) */
+    uint64_t capri_nodiv_quality[2];
     /* per branch class (docs/branch-classes.md; [0] P, [1] D): compaction
      * points after a branch of the class, NW_noTBC and NW_TBC sums there
      * (compaction rate 1 - NW_TBC / NW_noTBC, Fig 4.26) */

@@ -243,7 +243,8 @@ static void json_compaction(FILE *f, int in, const ls_stats *s)
             "\"pred_bypass\": %llu, \"nodiv_bypass\": %llu, \"bypass_denied\": %llu, "
             "\"bypassed\": %llu, \"ahead_waits\": %llu, \"ahead_wait_cycles\": %llu, "
             "\"quality\": {\"bypass_bypass\": %llu, "
-            "\"stall_stall\": %llu, \"bypass_stall\": %llu, \"stall_bypass\": %llu}}, "
+            "\"stall_stall\": %llu, \"bypass_stall\": %llu, \"stall_bypass\": %llu}, "
+            "\"nodiv_quality\": {\"bypass_bypass\": %llu, \"bypass_stall\": %llu}}, "
             "\"uncompacted\": ",
             (unsigned long long)c->capri_lookups, (unsigned long long)c->capri_hits,
             (unsigned long long)c->capri_pred_stall, (unsigned long long)c->capri_pred_bypass,
@@ -252,7 +253,9 @@ static void json_compaction(FILE *f, int in, const ls_stats *s)
             (unsigned long long)c->capri_ahead_waits,
             (unsigned long long)c->capri_ahead_wait_cycles,
             (unsigned long long)c->capri_quality[0], (unsigned long long)c->capri_quality[1],
-            (unsigned long long)c->capri_quality[2], (unsigned long long)c->capri_quality[3]);
+            (unsigned long long)c->capri_quality[2], (unsigned long long)c->capri_quality[3],
+            (unsigned long long)c->capri_nodiv_quality[0],
+            (unsigned long long)c->capri_nodiv_quality[1]);
     if (s->uncompacted[0])
         fprintf(f, "\"uncompacted: %s\"},\n", s->uncompacted);
     else

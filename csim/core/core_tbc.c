@@ -121,7 +121,7 @@ static void core_tbc_kernel(struct core_tbc *t, const struct ptx_func *f,
     for (unsigned i = 0; i < t->ncta; i++) {
         t->cta[i].acct_wait = 0;
         t->cta[i].nbyp = 0;
-        t->cta[i].pred_stall = t->cta[i].pred_bypass = 0;
+        t->cta[i].pred_stall = t->cta[i].pred_bypass = t->cta[i].pred_nodiv = 0;
     }
     /* branch classes for the per-class statistics (NULL: not counted) */
     free(t->cls);
@@ -686,6 +686,10 @@ static int form(struct core_tbc *t, unsigned ci, unsigned slot, uint64_t now,
         bool adequate = f.nw_min < f.nw_nocomp;
         t->st.q[adequate ? 2 : 0] += tc->pred_bypass;   /* B/S, B/B */
         t->st.q[adequate ? 1 : 3] += tc->pred_stall;    /* S/S, S/B */
+        /* warps that did not diverge bypassed without a lookup: Fig 4.21
+         * judges their decisions too */
+        t->st.qn[adequate ? 1 : 0] += tc->pred_nodiv;   /* B/S, B/B */
+        tc->pred_nodiv = 0;
         /* the update names the entry the branch's lookup returned; a
          * branch no warp looked up (none diverged) has none: no update */
         bool looked = tc->pred_bypass + tc->pred_stall > 0;
@@ -993,6 +997,7 @@ static int capri_branch(struct core_tbc *t, unsigned slot, unsigned ci, int32_t 
         want = !stall;
     } else {
         t->st.nodiv_bypass++;
+        tc->pred_nodiv++;
     }
     if (want) {
         bool ok;
@@ -1314,6 +1319,8 @@ static void core_tbc_stats(const struct core_tbc *t, bool first, ls_stats *s)
     c->capri_bypassed += t->st.bypassed;
     for (unsigned i = 0; i < 4; i++)
         c->capri_quality[i] += t->st.q[i];
+    for (unsigned i = 0; i < 2; i++)
+        c->capri_nodiv_quality[i] += t->st.qn[i];
     for (unsigned i = 0; i < 2; i++) {
         c->class_points[i] += t->st.cls_points[i];
         c->class_nw_nocomp[i] += t->st.cls_nocomp[i];

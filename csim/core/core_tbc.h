@@ -73,6 +73,9 @@ struct core_tbc_cta {
     uint32_t acct_wait;                 /* formed - top wcnt when accounted */
     struct core_tbc_byp byp[CORE_TBC_MAX_BYP];  /* capri bypasses         */
     unsigned nbyp;
+    uint32_t pred_nodiv;                /* capri: warps at the top entry's
+                                           branch that did not diverge and
+                                           bypassed without a lookup        */
     uint32_t pred_stall, pred_bypass;   /* capri predictions at the top
                                            entry's branch, judged when it
                                            is formed                       */
@@ -95,6 +98,7 @@ struct core_tbc_stats {
     uint64_t bypassed;          /* warps that bypassed (both kinds)         */
     uint64_t q[4];              /* Fig 4.21: prediction/outcome B/B, S/S,
                                    B/S, S/B                                */
+    uint64_t qn[2];             /* non-divergent warps' bypasses: B/B, B/S */
     /* per branch class (ptx_taint: 0 P, 1 D): compaction points after the
      * class's branches and their NW_noTBC / NW_TBC sums (Fig 4.26) */
     uint64_t cls_points[2], cls_nocomp[2], cls_tbc[2];
