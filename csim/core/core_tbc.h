@@ -169,8 +169,47 @@ struct core_tbc {
     struct core_view *v;        /* its SM                                  */
 };
 
-/* The compaction mechanism of the SM (core_mech.h; its hooks and engine
- * functions are in core_tbc.c). */
+/* The compaction mechanism of the SM (core_mech.h; its hooks are in
+ * core_tbc_mech.c, the engine they call in core_tbc.c). */
 extern const struct core_mech_ops core_tbc_mech;
+
+/* For each set bit v of mask, lowest first (a distinct counter per v, so
+ * loops nest without shadowing). */
+#define TBC_EACH(mask, v)                                                  \
+    for (uint32_t v##_m = (mask), v = 0;                                   \
+         v##_m && ((v = (uint32_t)__builtin_ctz(v##_m)), v##_m &= v##_m - 1, 1);)
+
+struct ptx_func;
+
+/* The engine (core_tbc.c), called by the hooks of core_tbc_mech.c. */
+/* Sets the scheme of an SM with ncta CTA slots (stacks of max_depth):
+ * 0 or -1 (host memory). */
+int core_tbc_init(struct core_tbc *t, unsigned scheme, unsigned ncta, uint32_t max_depth);
+/* Frees what core_tbc_init and the kernels allocated. */
+void core_tbc_free(struct core_tbc *t);
+/* Kernel f (nwarps per CTA) starts at now: whether it is compacted
+ * (t->active) or why not (t->reason); statistics reset. */
+void core_tbc_kernel(struct core_tbc *t, const struct ptx_func *f, uint32_t nwarps,
+                     bool gscalar, uint64_t now);
+/* CTA slot ci became resident at now: its stack starts, its warps run. */
+void core_tbc_launch(struct core_tbc *t, unsigned ci, uint64_t now);
+/* Whether slot cannot issue at now for a reason of the engine; *when:
+ * the cycle that may change it (CORE_INF: an event). */
+bool core_tbc_blocked(const struct core_tbc *t, unsigned slot, uint64_t now,
+                      uint64_t *when);
+/* Decoded instruction at slot's compacted warp's pc. */
+const struct core_dinst *core_tbc_peek(const struct core_tbc *t, unsigned slot);
+/* Executes slot's compacted warp's instruction at now; finished slots into
+ * *done. 0, or -1 with the failure in the view or t->blk. */
+int core_tbc_step(struct core_tbc *t, unsigned slot, uint64_t now, uint64_t *done);
+/* Releases CTA slot ci's barriers whose threads all arrived. */
+void core_tbc_try_release(struct core_tbc *t, int32_t ci, uint64_t now);
+/* Slot's compacted warp with its home-warp cache (hs, hl, hp, hslots) up
+ * to date. */
+const struct core_tbc_warp *core_tbc_cache(struct core_tbc *t, unsigned slot);
+/* Home warps (bit per warp id) of a compacted warp. */
+uint32_t core_tbc_homes_of(const struct core_tbc_warp *cw);
+/* Lanes of home warp wi that a compacted warp runs. */
+uint32_t core_tbc_home_mask(const struct core_tbc_warp *cw, uint32_t wi);
 
 #endif
