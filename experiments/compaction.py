@@ -582,9 +582,9 @@ ABLATIONS = [
 def ablation_section(S, st, H):
     out = ["## Ablation: each modelling choice put back", "",
            "Each row runs the whole suite with one choice of docs/compaction.md's table "
-           "set the other way (a rule the engine once broke, or the alternative where "
-           "the dissertation is silent); the columns are the headline rows it moves, on "
-           "the same workload sets.", "",
+           "set the other way (a rule stricter than the dissertation's, or the other "
+           "choice where the dissertation is silent); the columns are the headline rows "
+           "it moves, on the same workload sets.", "",
            row("variant", "CAPRI / No_TBC (div.)", "CAPRI / TBC+ (div.)",
                "CAPRI within +-2% (ineff.)", "TBC / No_TBC (non-div.)",
                "TBC+ / No_TBC (non-div.)", "idle TBC / CAPRI"),

@@ -444,6 +444,19 @@ def explain(rows, G, D, sp, inter, nonint):
               "scheduler picks either path at any cycle; ours alternates the paths of a "
               "warp (oldest first between warps), and at gains this small the two rules "
               "are close.")
+    moved = [w for w in nonint if G(w, "dual-opt")["cycles"] != G(w, "single")["cycles"]]
+    if moved:
+        st = lambda w, v: G(w, v)["st"]["stall"]["scoreboard"]   # noqa: E731
+        out.append(
+            "**The optimistic scoreboard on non-interleavable workloads.** The conservative "
+            "scoreboard runs them exactly as single (a path sees its own pending writes and "
+            "the shadows of the other side: every write of the warp). The optimistic one "
+            "waits only for the lanes a path runs, so a one-sided path may issue before "
+            "writes to the other lanes land; that changes the schedule, not the work: "
+            + "; ".join(f"{w} {pct(sp(w, 'dual-opt') - 1)} (scoreboard-stall SM-cycles "
+                        f"{st(w, 'single')} -> {st(w, 'dual-opt')}, L1 misses "
+                        f"{G(w, 'single')['l1d.misses']} -> {G(w, 'dual-opt')['l1d.misses']})"
+                        for w in moved) + ".")
     deep = max(inter + nonint, key=lambda w: G(w, "single")["max_stack_depth"])
     out.append(
         f"**Stack depth.** The deepest stack is {deep}'s: "
