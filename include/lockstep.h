@@ -215,9 +215,15 @@ typedef struct ls_stall_stats {
 } ls_stall_stats;
 
 /* The five RTL blocks (index of ls_stats.cosim); RVC is two block kinds,
- * the compressor (rvc_comp) and the decompressor (rvc_decomp). */
-enum ls_block { LS_BLK_CAPT = 0, LS_BLK_WCU = 1, LS_BLK_SLP = 2, LS_BLK_RVC_COMP = 3,
-                LS_BLK_BGP = 4, LS_BLK_RVC_DECOMP = 5, LS_BLK_COUNT = 6 };
+ * the compressor (rvc_comp) and the decompressor (rvc_decomp). One row
+ * each in lockstep_blocks.def: LS_BLK_CAPT = 0, WCU, SLP, RVC_COMP, BGP,
+ * RVC_DECOMP = 5. */
+enum ls_block {
+#define LS_BLOCK(id, name, group, title, when) LS_BLK_##id,
+#include "lockstep_blocks.def"
+#undef LS_BLOCK
+    LS_BLK_COUNT
+};
 /* Name of block b ("slp"), or "?" out of range. */
 const char *ls_block_name(int b);
 /* 1 when the GPU model clocks block b while it runs (its mechanism is

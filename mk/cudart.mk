@@ -4,11 +4,13 @@
 #   make cudart       build the library (part of `make`)
 #   make test-cuda    tests/cuda: our CUDA programs, every workload's kernel
 #                     through a CUDA host program, bad use (skips without nvcc)
+#   make test-cuda-env  every LOCKSTEP_* variable (LOCKSTEP_COSIM=all: every
+#                     block in lockstep) on a program built without nvcc
 # The library links position-independent copies of liblockstep's objects
 # (build/pic/), every symbol hidden but the CUDA entry points
 # (csim/cudart/cudart.map).
-.PHONY: cudart test-cuda
-TEST_TARGETS += test-cuda
+.PHONY: cudart test-cuda test-cuda-env
+TEST_TARGETS += test-cuda test-cuda-env
 
 CUDART_SO   := $(BUILD)/libcudart.so.13
 CUDART_SRCS := $(sort $(wildcard csim/cudart/*.c))
@@ -36,5 +38,8 @@ $(CUDART_SO): $(CUDART_PIC) csim/cudart/cudart.map
 
 test-cuda: $(CLI) $(CUDART_SO)
 	@bash tests/cuda/run.sh $(CLI) "$(NVCC)"
+
+test-cuda-env: $(CLI) $(CUDART_SO)
+	@bash tests/cuda/env/run.sh $(CLI)
 
 -include $(shell find $(BUILD)/pic -name '*.d' 2>/dev/null)

@@ -13,13 +13,6 @@ void ls_config_keys(FILE *out)
         cfg_keys_json(out);
 }
 
-const char *ls_block_name(int b)
-{
-    static const char *const names[LS_BLK_COUNT] = { "capt", "wcu", "slp", "rvc_comp", "bgp",
-                                                     "rvc_decomp" };
-    return b >= 0 && b < LS_BLK_COUNT ? names[b] : "?";
-}
-
 const char *ls_status_name(ls_status s)
 {
     switch (s) {

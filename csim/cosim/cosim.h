@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include "lockstep.h"
 #include "blocks/blk_port.h"
+#include "blocks/blk.h"
 
 enum cosim_backend { COSIM_BE_C = 0, COSIM_BE_RTL = 1, COSIM_BE_LOCKSTEP = 2 };
 

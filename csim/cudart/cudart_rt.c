@@ -15,6 +15,7 @@
 #include <sys/mman.h>
 #include "cudart/cudart_int.h"
 #include "cli/cli.h"
+#include "api/api_int.h"
 
 static struct cudart_rt g_rt = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
@@ -106,49 +107,41 @@ static int split_sets(struct cudart_rt *rt, const char *env)
     return 0;
 }
 
-/* LOCKSTEP_COSIM=LIST: each listed block (or all) in lockstep with its RTL,
- * as `lockstep run --cosim LIST` does; prepended to the sets so an explicit
- * LOCKSTEP_SET=slp.backend=... wins. */
+/* LOCKSTEP_COSIM=LIST: each listed block (or all) in lockstep with its RTL
+ * and every other block of the loop on its C model, as `lockstep run
+ * --cosim LIST` does; prepended to the sets so an explicit
+ * LOCKSTEP_SET=slp.backend=... wins. Returns 0, or -1 with err (empty when
+ * host memory ran out). */
 static int add_cosim(struct cudart_rt *rt, const char *list, char *err, size_t n)
 {
+    static const char *const be[2][LS_BLK_COUNT] = {
+#define LS_BLOCK(id, name, group, title, when) [LS_BLK_##id] = #name ".backend=c",
+        {
+#include "lockstep_blocks.def"
+        },
+#undef LS_BLOCK
+#define LS_BLOCK(id, name, group, title, when) [LS_BLK_##id] = #name ".backend=lockstep",
+        {
+#include "lockstep_blocks.def"
+        },
+#undef LS_BLOCK
+    };
+    int sel[LS_BLK_COUNT];
+    char e[512];
+    if (api_cosim_select(list, sel, e, sizeof e)) {
+        snprintf(err, n, "LOCKSTEP_COSIM='%s': %s", list, e);
+        return -1;
+    }
     size_t k = 0;
     while (rt->sets && rt->sets[k])
         k++;
-    const char **ns = calloc(k + LS_BLK_COUNT + 2, sizeof *ns);
-    static const char *const be[LS_BLK_COUNT] = {
-        "capt.backend=lockstep", "wcu.backend=lockstep", "slp.backend=lockstep",
-        "rvc.backend=lockstep", "bgp.backend=lockstep" };
+    const char **ns = calloc(k + LS_BLK_COUNT + 1, sizeof *ns);
     if (!ns)
         return -1;
     size_t m = 0;
-    int all = !strcmp(list, "all");
-    for (int b = 0; b < LS_BLK_COUNT; b++) {
-        const char *name = ls_block_name(b);
-        size_t nl = strlen(name);
-        int listed = all;
-        for (const char *p = list; *p && !listed;) {
-            size_t q = strcspn(p, ",");
-            listed = q == nl && !strncmp(p, name, nl);
-            p += q + (p[q] == ',');
-        }
-        if (!listed)
-            continue;
-        if (!ls_block_in_loop(b)) {
-            if (all)
-                continue;
-            snprintf(err, n, "LOCKSTEP_COSIM: block '%s' is not clocked by the "
-                     "GPU model (its mechanism is not modelled)", name);
-            free(ns);
-            return -1;
-        }
-        ns[m++] = be[b];
-    }
-    if (m == 0 && strcmp(list, "none")) {
-        snprintf(err, n, "LOCKSTEP_COSIM: '%s' names no block (capt, wcu, slp, "
-                 "rvc, bgp, all or none)", list);
-        free(ns);
-        return -1;
-    }
+    for (int b = 0; b < LS_BLK_COUNT; b++)
+        if (ls_block_in_loop(b))
+            ns[m++] = be[sel[b]][b];
     for (size_t i = 0; i < k; i++)
         ns[m + i] = rt->sets[i];
     ns[m + k] = NULL;

@@ -72,7 +72,7 @@ ls_status gpu_cosim_init(ls_gpu *gpu, const ls_config *lc)
             if (gpu->cosim->backend[b] != COSIM_BE_C)
                 return GPU_FAIL(gpu, LS_ERR_INVALID, "%s.backend=%s needs timing "
                                 "mode: functional mode clocks no block",
-                                ls_block_name(b),
+                                blk_name(b),
                                 cosim_backend_name(gpu->cosim->backend[b]));
         return LS_OK;
     }
