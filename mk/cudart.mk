@@ -14,8 +14,8 @@ TEST_TARGETS += test-cuda test-cuda-env
 
 CUDART_SO   := $(BUILD)/libcudart.so.13
 CUDART_SRCS := $(sort $(wildcard csim/cudart/*.c))
-CUDART_PIC  := $(patsubst %.c,$(BUILD)/pic/%.o,$(CUDART_SRCS) $(LIB_SRCS) \
-                 csim/cli/cli_out.c csim/cli/cli_json.c) $(BUILD)/pic/gen/cfg_blobs.o
+CUDART_PIC  := $(patsubst %.c,$(BUILD)/pic/%.o,$(CUDART_SRCS) $(LIB_SRCS)) \
+                 $(BUILD)/pic/gen/cfg_blobs.o
 ALL_TARGETS += $(CUDART_SO)
 
 cudart: $(CUDART_SO)

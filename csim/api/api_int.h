@@ -16,4 +16,51 @@
  * clock). */
 int api_cosim_select(const char *list, int sel[LS_BLK_COUNT], char *err, size_t errlen);
 
+/* ---- statistics reports (docs/stats.md; csim/api/api_stats.c) ---- */
+
+/* Version of the --stats-json layout (docs/stats.md). */
+#define API_STATS_SCHEMA 1
+
+/* One kernel launch as the stats JSON reports it. */
+struct api_launch {
+    char kernel[96];
+    ls_status status;
+    ls_stats s;
+    int have_digest;
+    uint64_t mem_digest;       /* ls_mem_digest right after this launch   */
+};
+
+/* A run (a workload, a CUDA program) as the stats JSON reports it. */
+struct api_run {
+    const char *workload;
+    const char *category;
+    const char *size;          /* "small", "default", "large", "program"  */
+    uint64_t seed;
+    const char *mode;          /* "functional" or "timing" (NULL: functional) */
+    const char *config;        /* config name/file (NULL: builtin)        */
+    int pass;
+    const char *msg;           /* first failure, "" on a pass             */
+    unsigned nlaunches;
+    const ls_stats *total;     /* summed over launches                     */
+    const struct api_launch *launch; /* per-launch records, nlaunch_rec   */
+    unsigned nlaunch_rec;
+    int have_digest;           /* mem_digest is valid                      */
+    uint64_t mem_digest;       /* ls_mem_digest after the last launch      */
+    double wall_s;             /* simulation seconds                      */
+    unsigned checks_on;        /* ls_checks_enabled bits                  */
+    const ls_check_finding *chk; /* the check findings, nchk of them      */
+    size_t nchk;
+};
+
+/* Writes len bytes of s as a quoted JSON string literal. */
+void api_json_str(FILE *f, const char *s, size_t len);
+/* Writes r as one JSON object (no trailing newline) at the given indent. */
+void api_json_run(FILE *f, const struct api_run *r, int indent);
+/* Writes the statistics members of s (generated from csim/api/stats.def),
+ * one per line at indent in, each line ending with a comma. */
+void api_json_stats(FILE *f, int in, const ls_stats *s);
+/* Prints one line per block s clocked: backend, instances, cycles compared
+ * (or stepped), idle edges skipped, transactions, mismatches. */
+void api_print_cosim(FILE *f, const ls_stats *s);
+
 #endif

@@ -262,11 +262,11 @@ static int check_many(char **paths, int npaths, bool json)
         ok += (size_t)good;
         if (json) {
             printf("%s\n    {\"file\": ", i ? "," : "");
-            cli_json_write_str(stdout, l.v[i], strlen(l.v[i]));
+            api_json_str(stdout, l.v[i], strlen(l.v[i]));
             printf(", \"loads\": %s", good ? "true" : "false");
             if (!good) {
                 printf(", \"error\": ");
-                cli_json_write_str(stdout, err, strlen(err));
+                api_json_str(stdout, err, strlen(err));
             }
             printf("}");
         } else if (!good) {

@@ -14,7 +14,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "cudart/cudart_int.h"
-#include "cli/cli.h"
 #include "api/api_int.h"
 
 static struct cudart_rt g_rt = { .lock = PTHREAD_MUTEX_INITIALIZER };
@@ -478,26 +477,26 @@ void cudart_report(struct cudart_rt *rt)
         return;
     rt->reported = 1;
     int timing = rt->cfg.mode == LS_MODE_TIMING;
-    struct cli_result r;
-    memset(&r, 0, sizeof r);
-    r.workload = rt->prog;
-    r.category = "cuda";
-    r.size = "program";
-    r.mode = timing ? "timing" : "functional";
-    r.config = rt->cfg.config ? rt->cfg.config : "builtin";
-    r.pass = 1;
-    r.nlaunches = (unsigned)rt->nlaunches;
-    struct cli_launch *cl = calloc(rt->nlaunches + 1, sizeof *cl);
+    ls_stats total;
+    memset(&total, 0, sizeof total);
+    char msg[256] = "";
+    struct api_run r = {
+        .workload = rt->prog, .category = "cuda", .size = "program",
+        .mode = timing ? "timing" : "functional",
+        .config = rt->cfg.config ? rt->cfg.config : "builtin", .pass = 1, .msg = msg,
+        .nlaunches = (unsigned)rt->nlaunches, .total = &total,
+    };
+    struct api_launch *cl = calloc(rt->nlaunches + 1, sizeof *cl);
     struct kstat *ks = calloc(rt->nlaunches + 1, sizeof *ks);
     size_t nk = 0;
     for (size_t i = 0; i < rt->nlaunches; i++) {
         const struct cudart_launch *l = &rt->launches[i];
-        ls_stats_add(&r.total, &l->s, 32);
+        ls_stats_add(&total, &l->s, 32);
         r.wall_s += l->s.wall_s;
         if (l->st != LS_OK) {
             r.pass = 0;
-            if (!r.msg[0])
-                snprintf(r.msg, sizeof r.msg, "launch %zu %s: %s", i + 1, l->kernel,
+            if (!msg[0])
+                snprintf(msg, sizeof msg, "launch %zu %s: %s", i + 1, l->kernel,
                          ls_status_name(l->st));
         }
         if (cl) {
@@ -521,21 +520,17 @@ void cudart_report(struct cudart_rt *rt)
     }
     r.launch = cl;
     r.nlaunch_rec = cl ? (unsigned)rt->nlaunches : 0;
-    const ls_check_finding *fl = NULL;
-    r.nchk = ls_check_findings(rt->gpu, &fl);
-    r.chk = (ls_check_finding *)fl;
+    r.nchk = ls_check_findings(rt->gpu, &r.chk);
     r.checks_on = ls_checks_enabled(rt->gpu);
-    for (int b = 0; b < LS_BLK_COUNT; b++)
-        r.mismatch |= r.total.cosim[b].mismatches > 0;
     if (!rt->quiet) {
         fprintf(stderr, "lockstep: %s: %zu kernel%s, %zu launch%s, %s mode (%s)",
                 rt->prog, nk, nk == 1 ? "" : "s", rt->nlaunches,
                 rt->nlaunches == 1 ? "" : "es", r.mode, r.config);
         if (timing)
-            fprintf(stderr, ": %llu cycles, IPC %.3f", (unsigned long long)r.total.cycles,
-                    r.total.cycles ? (double)r.total.warp_insts / (double)r.total.cycles : 0.0);
+            fprintf(stderr, ": %llu cycles, IPC %.3f", (unsigned long long)total.cycles,
+                    total.cycles ? (double)total.warp_insts / (double)total.cycles : 0.0);
         fprintf(stderr, ", %llu warp insts, SIMD util %.3f%s\n",
-                (unsigned long long)r.total.warp_insts, r.total.simd_util,
+                (unsigned long long)total.warp_insts, total.simd_util,
                 r.pass ? "" : ", FAILED launches");
         for (size_t k = 0; ks && k < nk; k++) {
             const ls_stats *s = &ks[k].s;
@@ -551,7 +546,7 @@ void cudart_report(struct cudart_rt *rt)
         if (r.nchk)
             fprintf(stderr, "  %zu check finding%s (LOCKSTEP_STATS lists them)\n",
                     r.nchk, r.nchk == 1 ? "" : "s");
-        cli_print_cosim(stderr, &r, 1);
+        api_print_cosim(stderr, &total);
     }
     if (rt->stats_path) {
         FILE *f = strcmp(rt->stats_path, "-") ? fopen(rt->stats_path, "w") : stdout;
@@ -559,9 +554,16 @@ void cudart_report(struct cudart_rt *rt)
             fprintf(stderr, "lockstep cudart: cannot write LOCKSTEP_STATS=%s: %s\n",
                     rt->stats_path, strerror(errno));
         } else {
-            cli_json_result(f, &r, 0);
+            api_json_run(f, &r, 0);
             fputc('\n', f);
-            cli_close_out(f, rt->stats_path);
+            int bad = ferror(f);
+            if (f != stdout)
+                bad |= fclose(f) != 0;
+            else
+                fflush(f);
+            if (bad)
+                fprintf(stderr, "lockstep cudart: error writing LOCKSTEP_STATS=%s\n",
+                        rt->stats_path);
         }
     }
     free(cl);
