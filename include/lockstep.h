@@ -676,12 +676,14 @@ typedef struct ls_stats {
                                     execution (timing mode) */
     ls_compaction_stats compaction; /* thread-block compaction (timing
                                     mode) */
-    int compaction_scheme;       /* simt.compaction: 0 none, 1 tbc, 2
-                                    tbc_plus, 3 capri, 4 ideal */
+    int compaction_scheme;       /* simt.compaction (enum
+                                    cfg_simt_compaction: 0 none, 1 tbc, 2
+                                    tbc_plus, 3 capri, 4 ideal) */
     char uncompacted[160];       /* why a launch ran uncompacted ("shfl at
                                     line N"); a sum keeps the first */
     ls_dpe_stats dpe;            /* dual-path execution (timing mode) */
-    int dpe_paths;               /* simt.paths: 0 single, 1 dual, 2 dws */
+    int dpe_paths;               /* simt.paths (enum cfg_simt_paths: 0
+                                    single, 1 dual, 2 dws) */
     char dpe_single[160];        /* why a launch ran single-path; the first */
     ls_dac_stats dac;            /* decoupled affine computation (timing
                                     mode) */

@@ -22,7 +22,7 @@ cudart: $(CUDART_SO)
 
 $(BUILD)/pic/csim/cosim/%.o: CFLAGS += -DLS_SRC_ROOT='"$(CURDIR)"'
 
-$(BUILD)/pic/%.o: %.c | deps
+$(BUILD)/pic/%.o: %.c | deps $(CFG_ENUMS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
 

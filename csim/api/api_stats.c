@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <string.h>
 #include "api/api_int.h"
+#include "cfg/cfg.h"
+#include "cosim/cosim.h"
 
 /* ------------------------------------------------ the layout, checked */
 
@@ -446,14 +448,18 @@ static void json_access(FILE *f, const ls_check_access *a)
  * written only when racecheck, synccheck or initcheck was on. */
 static void json_checks(FILE *f, int in, const struct api_run *r)
 {
-    static const char *const names[5] = { "memcheck", "racecheck", "synccheck",
-                                          "initcheck", "globalrace" };
-    if (!(r->checks_on & ~1u))
+    if (!(r->checks_on & ~(unsigned)CFG_CHECK_MEMCHECK))
         return;
     fprintf(f, "%*s\"checks\": {\"enabled\": [", in, "");
-    for (unsigned b = 0, k = 0; b < 5; b++)
+    for (unsigned b = 0, k = 0; r->checks_on >> b; b++) {
+        size_t n;
+        const char *nm = name_of(CFG_CHECK_CHOICES, b, &n);
+        int plus = *nm == '+';      /* an opt-in check */
+        nm += plus;
+        n -= (size_t)plus;
         if (r->checks_on >> b & 1)
-            fprintf(f, "%s\"%s\"", k++ ? ", " : "", names[b]);
+            fprintf(f, "%s\"%.*s\"", k++ ? ", " : "", (int)n, nm);
+    }
     fprintf(f, "], \"findings\": %zu, \"list\": [", r->nchk);
     for (size_t i = 0; i < r->nchk; i++) {
         const ls_check_finding *x = &r->chk[i];
@@ -537,12 +543,11 @@ void api_print_cosim(FILE *f, const ls_stats *s)
         const ls_cosim_stats *a = &s->cosim[b];
         if (!a->instances)
             continue;
-        size_t n;
-        const char *be = name_of("c|rtl|lockstep", a->backend < 0 ? 9 : (size_t)a->backend, &n);
-        fprintf(f, "cosim %-10s %-8.*s %3llu instances, %12llu cycles %s, %12llu idle "
+        fprintf(f, "cosim %-10s %-8s %3llu instances, %12llu cycles %s, %12llu idle "
                 "skipped, %9llu transactions, %llu mismatches\n", ls_block_name(b),
-                (int)n, be, (unsigned long long)a->instances, (unsigned long long)a->cycles,
-                a->backend == 2 ? "compared" : "stepped ",
+                cosim_backend_name(a->backend), (unsigned long long)a->instances,
+                (unsigned long long)a->cycles,
+                a->backend == COSIM_BE_LOCKSTEP ? "compared" : "stepped ",
                 (unsigned long long)a->idle_skipped,
                 (unsigned long long)a->transactions,
                 (unsigned long long)a->mismatches);

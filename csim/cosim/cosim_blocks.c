@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <string.h>
 #include "cosim/cosim.h"
+#include "cfg/cfg.h"
 #include "blocks/slp.h"
 #include "blocks/bgp.h"
 #include "blocks/rvc_comp.h"
@@ -19,6 +20,15 @@
 #include "lockstep_blocks.def"
 #undef LS_BLOCK
 #define COSIM_NAME_ID(nm) .name = #nm, .id = nm##_id
+
+/* enum cosim_backend is the choice of every <blk>.backend key */
+#define LS_BLOCK(id, name, group, title, when)                                     \
+    _Static_assert((int)COSIM_BE_C == (int)CFG_##id##_BACKEND_C &&                 \
+                   (int)COSIM_BE_RTL == (int)CFG_##id##_BACKEND_RTL &&             \
+                   (int)COSIM_BE_LOCKSTEP == (int)CFG_##id##_BACKEND_LOCKSTEP,     \
+                   #name ".backend's choices are not enum cosim_backend");
+#include "lockstep_blocks.def"
+#undef LS_BLOCK
 
 /* The descriptor's init/reset/step for block model blk: the typed
  * blk_init/blk_reset/blk_step behind the seam's void-pointer signatures. */

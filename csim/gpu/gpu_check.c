@@ -7,6 +7,12 @@
 #include "gpu/gpu.h"
 #include "exec/exec_check.h"
 
+/* the check bits exec takes are the choices of the `check` key */
+_Static_assert(EXEC_CHK_MEM == CFG_CHECK_MEMCHECK && EXEC_CHK_RACE == CFG_CHECK_RACECHECK &&
+               EXEC_CHK_SYNC == CFG_CHECK_SYNCCHECK && EXEC_CHK_INIT == CFG_CHECK_INITCHECK &&
+               EXEC_CHK_GRACE == CFG_CHECK_GLOBALRACE,
+               "EXEC_CHK_* differ from the choices of the check key (cfg_keys.def)");
+
 void gpu_check_begin(ls_gpu *gpu, struct exec_chk *c, const struct ls_module *m,
                      const struct ptx_func *f, ls_dim3 grid, ls_dim3 block,
                      uint64_t shared_bytes, uint64_t local_stride)
