@@ -436,6 +436,23 @@ ls_status ls_module_symbol(ls_gpu *gpu, ls_module *mod, const char *name,
                     name, mod->name);
 }
 
+size_t ls_check_findings(const ls_gpu *gpu, const ls_check_finding **list)
+{
+    if (list)
+        *list = gpu ? gpu->chk : NULL;
+    return gpu ? gpu->nchk : 0;
+}
+
+unsigned ls_checks_enabled(const ls_gpu *gpu)
+{
+    return gpu ? ((unsigned)gpu->tcfg.check | CFG_CHECK_MEMCHECK) : 0;
+}
+
+char *ls_check_format(const ls_check_finding *f, char *buf, size_t n)
+{
+    return gpu_check_format(f, buf, n);
+}
+
 ls_status ls_launch(ls_gpu *gpu, ls_module *mod, const char *kernel,
                     ls_dim3 grid, ls_dim3 block, size_t dyn_shared,
                     void **args, ls_stats *stats)

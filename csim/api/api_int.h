@@ -16,6 +16,40 @@
  * clock). */
 int api_cosim_select(const char *list, int sel[LS_BLK_COUNT], char *err, size_t errlen);
 
+/* ---- for the CUDA runtime (csim/api/api_cudart.c) ---- */
+
+/* The simulated device as the CUDA runtime reports it: the machine's
+ * config keys (their names and types) and the model's limits. */
+struct api_device {
+    int64_t num_sms, core_clock_mhz, dram_clock_mhz, dram_bus_bytes;
+    int64_t regs_per_sm, shared_per_sm, max_threads_per_sm, max_ctas_per_sm;
+    uint64_t warp_slots;       /* resident warps per SM                   */
+    unsigned max_cta_threads;  /* threads of one CTA                      */
+    unsigned max_shared;       /* shared bytes of one CTA, static + dynamic */
+    uint64_t mem_capacity;     /* device memory bytes                     */
+    uint64_t mem_used;         /* of those, allocated                     */
+};
+/* Fills *d for gpu. */
+void api_device_info(const ls_gpu *gpu, struct api_device *d);
+
+/* A kernel of a loaded module as cudaFuncGetAttributes reports it. */
+struct api_kernel {
+    uint64_t shared_bytes;     /* static shared memory                    */
+    uint64_t const_bytes;      /* the module's constant bank              */
+    uint64_t local_bytes;      /* local memory per thread                 */
+    unsigned maxntid[3];       /* .maxntid, 0 where the PTX gives none     */
+    unsigned regs;             /* registers per thread the model allocates */
+    unsigned ptx_version;      /* the module's .version, major x 10 + minor */
+};
+/* Fills *k for the kernel named name of mod. Returns 0, or -1 when mod
+ * has no function of that name. */
+int api_kernel_info(const ls_module *mod, const char *name, struct api_kernel *k);
+/* 1 when [addr, addr + n) lies in one live allocation of gpu, else 0. */
+int api_mem_is_device(const ls_gpu *gpu, uint64_t addr, size_t n);
+/* Copies n bytes device -> device (the ranges may overlap); who names the
+ * caller in the error of gpu. */
+ls_status api_memcpy_dtod(ls_gpu *gpu, ls_dptr dst, ls_dptr src, size_t n, const char *who);
+
 /* ---- statistics reports (docs/stats.md; csim/api/api_stats.c) ---- */
 
 /* Version of the --stats-json layout (docs/stats.md). */
