@@ -539,13 +539,14 @@ typedef struct ls_dpe_stats {
     uint64_t divergent;          /* of those, split the path */
     uint64_t subdivided;         /* dws: divergent branches at the stack
                                     that subdivided the warp */
-    uint64_t refused;            /* dws: ... that dws.n kept on the stack */
+    uint64_t refused;            /* dws: divergent branches at the stack
+                                    that dws.n kept there */
     uint64_t nested;             /* dws: divergent branches of a split */
     uint64_t created;            /* dws: warp-splits created */
     uint64_t merges;             /* dws: merges of splits at one pc */
-    uint64_t switches;           /* dual, constrained scheduler: path
-                                    switches */
-    uint64_t forwarded;          /* dual, dpe.path_forwarding: instructions
+    uint64_t switches;           /* dual: path switches of the constrained
+                                    scheduler */
+    uint64_t forwarded;          /* dual: dpe.path_forwarding: instructions
                                     issued by a path of an entry below the
                                     top */
     uint64_t interleavable;      /* dual: divergent branches with both

@@ -95,10 +95,18 @@ static void comment(FILE *o, const char *doc, int col, const char *lead)
 
 static void gen_header(FILE *o)
 {
+    const char *cond = NULL;       /* the label of the IF branch we are in */
     for (size_t i = 0; i < NROWS; i++) {
         const struct row *r = &rows[i];
         char decl[160];
         switch (r->kind) {
+        case R_IF:
+        case R_ELSE:
+            cond = r->doc;
+            continue;
+        case R_ENDIF:
+            cond = NULL;
+            continue;
         case R_GROUP:
             comment(o, r->doc, 0, " * ");
             fprintf(o, "typedef struct %s {\n", r->grp);
@@ -118,7 +126,9 @@ static void gen_header(FILE *o)
         /* comments at column 33, continued at 36 */
         int len = (int)strlen(decl), col = len < 33 ? 33 : len + 1;
         fprintf(o, "%s%*s", decl, col - len, "");
-        comment(o, r->doc, col, "                                    ");
+        char doc[1024];
+        snprintf(doc, sizeof doc, "%s%s%s", cond ? cond : "", cond ? ": " : "", r->doc);
+        comment(o, doc, col, "                                    ");
     }
 }
 
@@ -171,7 +181,7 @@ static void keys_of(FILE *o, const char *grp)
                 name_list(o, r->names);
             } else {
                 fprintf(o, "%s`%s`%s", n++ ? ", " : "", r->key,
-                        r->kind == R_SUBS ? " (one object per element)" : "");
+                        r->kind == R_SUBS ? " (an object per element, by name)" : "");
             }
         }
     }
