@@ -40,6 +40,6 @@ test-cuda: $(CLI) $(CUDART_SO)
 	@bash tests/cuda/run.sh $(CLI) "$(NVCC)"
 
 test-cuda-env: $(CLI) $(CUDART_SO)
-	@bash tests/cuda/env/run.sh $(CLI)
+	@CC="$(CC)" bash tests/cuda/env/run.sh $(CLI)
 
 -include $(shell find $(BUILD)/pic -name '*.d' 2>/dev/null)

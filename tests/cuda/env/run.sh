@@ -23,7 +23,7 @@ fail() { echo "FAIL cuda-env: $*"; fails=$((fails + 1)); }
 
 host=$out/host
 if ! [ -x "$host" ] || [ "$here/host.c" -nt "$host" ] || [ "$bin/libcudart.so.13" -nt "$host" ]; then
-  gcc -std=c11 -O1 -o "$host" "$here/host.c" -L"$bin" -l:libcudart.so.13 \
+  "${CC:-gcc}" -std=c11 -O1 -o "$host" "$here/host.c" -L"$bin" -l:libcudart.so.13 \
     -Wl,-rpath,"$bin" || { echo "FAIL cuda-env: host.c did not build"; exit 1; }
 fi
 
