@@ -6,7 +6,7 @@ A choice key of csim/cfg/cfg_keys.def (CFG_ENUM, CFG_FLAGS, and the
 generated CFG_<KEY>_<CHOICE> values (tools/cfg-enums.c): code compares it,
 masks it and sets it with those names, never with a bare number, so that a
 choice added or moved in the table cannot silently change a mechanism.
-Without FILE arguments it reads every .c/.h under csim/ (but csim/cfg/, the
+Without FILE arguments it reads every .c/.h/.def under csim/ (but csim/cfg/, the
 table's own parser) and tests/unit/, less PENDING. Prints file:line: what
 for each finding; exit 1 when there is one, 0 otherwise.
 """
@@ -48,7 +48,7 @@ def files():
         for d, _, names in os.walk(os.path.join(ROOT, top)):
             for n in sorted(names):
                 p = os.path.relpath(os.path.join(d, n), ROOT)
-                if p.endswith((".c", ".h")) and not p.startswith("csim/cfg/") \
+                if p.endswith((".c", ".h", ".def")) and not p.startswith("csim/cfg/") \
                         and not p.startswith(PENDING):
                     out.append(p)
     return sorted(out)
