@@ -944,7 +944,7 @@ static int dpe_init(void **self, struct core_view *v, const struct core_mech_env
     struct core_dpe *d = calloc(1, sizeof *d);
     *self = d;
     if (!d || core_dpe_init(d, (unsigned)c->simt_paths, (unsigned)c->dpe_scoreboard,
-                            (unsigned)c->dpe_scheduler, c->dpe_path_forwarding != 0,
+                            (unsigned)c->dpe_scheduler, c->dpe_path_forwarding != CFG_DPE_PATH_FORWARDING_OFF,
                             (uint32_t)c->dws_n, e->nslots, e->max_depth) != 0) {
         snprintf(err, n, "host memory exhausted (dual-path engine) [%s:%d]", __FILE__,
                  __LINE__);

@@ -16,9 +16,14 @@
 #include "lockstep.h"
 #include "core/core_cblk.h"
 #include "core/core.h"
+#include "cfg/cfg.h"
 
-enum core_tbc_scheme { CORE_TBC_NONE = 0, CORE_TBC_TBC = 1, CORE_TBC_PLUS = 2,
-                       CORE_TBC_CAPRI = 3, CORE_TBC_IDEAL = 4 };
+/* simt.compaction's choices (csim/cfg/cfg_keys.def) */
+enum core_tbc_scheme {
+    CORE_TBC_NONE = CFG_SIMT_COMPACTION_NONE, CORE_TBC_TBC = CFG_SIMT_COMPACTION_TBC,
+    CORE_TBC_PLUS = CFG_SIMT_COMPACTION_TBC_PLUS, CORE_TBC_CAPRI = CFG_SIMT_COMPACTION_CAPRI,
+    CORE_TBC_IDEAL = CFG_SIMT_COMPACTION_IDEAL
+};
 
 /* The compacted warp held by a slot: position p (physical lane, or the
  * p-th thread under ideal) runs thread lane[p] of home warp wid[p]. */

@@ -240,10 +240,12 @@ static void core_tbc_stats(const struct core_tbc *t, bool first, ls_stats *s)
         c->class_paths[i] += t->st.paths[i];
         c->class_paths_tbc[i] += t->st.paths_tbc[i];
         c->class_paths_ideal[i] += t->st.paths_ideal[i];
-        for (unsigned q = 0; q < 4; q++) {
-            c->class_frac_tbc[i * 4 + q] += t->st.frac_tbc[i][q];
-            c->class_frac_ideal[i * 4 + q] += t->st.frac_ideal[i][q];
-        }
+    }
+    for (unsigned q = 0; q < 4; q++) {
+        c->p_frac_tbc[q] += t->st.frac_tbc[0][q];
+        c->p_frac_ideal[q] += t->st.frac_ideal[0][q];
+        c->d_frac_tbc[q] += t->st.frac_tbc[1][q];
+        c->d_frac_ideal[q] += t->st.frac_ideal[1][q];
     }
     c->wcu_wait_cycles += t->st.wcu_wait;
     c->capri_ahead_waits += t->st.ahead_waits;
@@ -292,11 +294,11 @@ static int tbc_kernel(void *self, struct core_view *v, uint64_t now)
 {
     struct core_tbc *t = self;
     const struct cfg *c = v->c;
-    core_tbc_kernel(t, v->k->f, v->k->nwarps, c->gscalar_scalar != 0 || c->gscalar_stats != 0,
+    core_tbc_kernel(t, v->k->f, v->k->nwarps, c->gscalar_scalar != CFG_GSCALAR_SCALAR_OFF || c->gscalar_stats != CFG_GSCALAR_STATS_OFF,
                     now);
-    t->home_sb = c->tbc_scoreboard == 1;
-    t->ahead_bra = c->capri_ahead == 0;
-    t->skip_ahead = c->capri_skip == 0;
+    t->home_sb = c->tbc_scoreboard == CFG_TBC_SCOREBOARD_HOME;
+    t->ahead_bra = c->capri_ahead == CFG_CAPRI_AHEAD_BLOCK;
+    t->skip_ahead = c->capri_skip == CFG_CAPRI_SKIP_AHEAD;
     if (t->active && sb_size(t, v->k->prog->max_regs ? v->k->prog->max_regs : 1) != 0)
         return -1;
     return t->active;
