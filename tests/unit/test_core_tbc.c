@@ -79,8 +79,7 @@ static uint64_t run(struct harness *h, const char *ptx, unsigned block,
     cfg_defaults(&h->c);
     for (const char *const *s = sets; s && *s; s++)
         assert_int_equal(cfg_set(&h->c, *s, "test", h->err, sizeof h->err), 0);
-    ls_config lc;
-    ls_config_default(&lc);
+    const struct cosim_cfg lc = { NULL, NULL, NULL };
     int be[LS_BLK_COUNT] = { 0 };
     assert_int_equal(cosim_env_init(&h->env, &lc, be, 0, h->err, sizeof h->err), 0);
     struct ptx_diag d;
