@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Plots and results page of make experiments-compaction (experiments/
-compaction.toml, and the size study experiments/compaction_size.toml):
+compaction.toml, with experiments/compaction_more.toml's permutations, CAPT
+histories and sizes and the size study experiments/compaction_size.toml,
+read from the sibling output directories when they are there):
 usage: compaction.py SWEEP_OUT RESULTS_DIR.
 
 Writes RESULTS_DIR/compaction.md (generated, prose numbers included: do not
@@ -36,6 +38,7 @@ DIV99 = 0.99         # 4.4.1: 18 of 40 benchmarks exhibit divergence (the other 
 EFFECTIVE = 0.98     # compaction-effective: tbc issues at most 98 % of none's warps
 SIMD_GAIN = 0.01     # L1 misses (4.4.3.4): workloads whose SIMD utilisation rises by > 1 point
 QUARTERS = ["0-25%", "25-50%", "50-75%", "75-100%"]
+MORE = "not run (experiments/compaction_more.toml: `make experiments-compaction_more`)"
 
 
 def hmean(vals):
@@ -105,6 +108,13 @@ class Sweep:
         self.sizes = sorted({r["size"] for r in rows},
                             key=["small", "default", "large"].index)
         self.wl = list(dict.fromkeys(r["workload"] for r in rows))
+        full = lambda v: all(self.has(w, v) for w in self.wl)   # noqa: E731
+        # what compaction_more.toml added, when it was run
+        self.perms = [p for p in PERMS if full(f"tbc.{p}") and full(f"capri-latest.{p}")]
+        self.schemes = [v for v in SCHEMES if full(f"{v}.none")]
+        self.hists = [v for v in ("capri-latest", "capri-sticky", "capri-counter2")
+                      if full(f"{v}.none")]
+        self.sizes_ok = all(full(f"capri.e{e}") for e in ENTRIES if e != 32)
 
     def has(self, w, v, size=None):
         return (w, v, size or self.sizes[0]) in self.idx
@@ -199,8 +209,11 @@ def headline(S, st, names=None, size=None):
 
 
 def main(out, res):
-    S = Sweep(load(out))
-    size_out = os.path.join(os.path.dirname(os.path.abspath(out)), "compaction_size")
+    sib = lambda name: os.path.join(os.path.dirname(os.path.abspath(out)), name)   # noqa: E731
+    more = sib("compaction_more")
+    S = Sweep(load(out) + (load(more) if os.path.exists(os.path.join(more, "results.csv"))
+                           else []))
+    size_out = sib("compaction_size")
     Z = Sweep(load(size_out)) if os.path.exists(os.path.join(size_out, "results.csv")) else None
     st = sets(S)
     os.makedirs(res, exist_ok=True)
@@ -210,26 +223,26 @@ def main(out, res):
 
     # ---- plots
     main_rows = [dict(r, scheme=r["variant"].split(".")[0]) for r in rows
-                 if r["variant"].endswith(".none") and r["variant"].split(".")[0] in SCHEMES]
+                 if r["variant"].endswith(".none") and r["variant"].split(".")[0] in S.schemes]
     plot.grouped_bars(P("compaction-ipc.png"), main_rows, "workload", "scheme", "perf",
-                      baseline="none", xs=st["div90"], groups=SCHEMES,
+                      baseline="none", xs=st["div90"], groups=S.schemes,
                       title="Thread IPC normalised to No_TBC, divergent workloads "
                             "(SIMD < 90 %) (Fig 4.23)", ylabel="IPC / none")
     plot.grouped_bars(P("compaction-simd.png"), main_rows, "workload", "scheme", "simd_util",
-                      xs=st["div99"], groups=["none", "tbc", "tbc_plus", "capri-latest",
-                                              "capri-sticky", "ideal"],
+                      xs=st["div99"], groups=[v for v in S.schemes if v != "capri-counter2"],
                       title="SIMD lane utilisation (Fig 4.10, 4.22a)",
                       ylabel="SIMD utilisation")
     iws = [w for w in st["div90"] if G(w, "none.none")["idle_res"] > 0]
     plot.grouped_bars(P("compaction-idle.png"), main_rows, "workload", "scheme", "idle_res",
                       baseline="none", xs=iws,
-                      groups=["none", "tbc", "tbc_plus", "capri-latest", "capri-sticky"],
+                      groups=[v for v in S.schemes if v not in ("capri-counter2", "ideal")],
                       title="Idle SM-cycles with resident warps, normalised to No_TBC "
                             "(Fig 4.22b)", ylabel="idle / none")
     qws = [w for w in st["comp"] if C(w, "capri-latest.none")["capri"]["lookups"] > 0]
     qrows = []
     for w in qws:
-        for v, letter in (("capri-latest", "L"), ("capri-sticky", "S"), ("capri-counter2", "C")):
+        for v in S.hists:
+            letter = {"capri-latest": "L", "capri-sticky": "S", "capri-counter2": "C"}[v]
             q = C(w, v + ".none")["capri"]["quality"]
             qrows.append(dict({k: q[k] for k in QUAL}, wv=f"{w} {letter}", status="pass"))
     plot.stacked_bars(P("compaction-quality.png"), qrows, "wv", QUAL, labels=QLABEL,
@@ -249,31 +262,32 @@ def main(out, res):
             ylabel="misses / none")
     size_v = {e: ("capri-latest.none" if e == 32 else f"capri.e{e}") for e in ENTRIES}
     lws = [w for w in qws]
-    srows = [{"entries": e, "series": "gmean (workloads with lookups)", "status": "pass",
+    srows = [] if not S.sizes_ok else [{"entries": e, "series": "gmean (workloads with lookups)", "status": "pass",
               "speedup": plot.geomean(S.sp(w, size_v[e], "none.none") for w in lws)}
              for e in ENTRIES]
     for w in sorted(lws, key=lambda w: -C(w, "capri-latest.none")["capri"]["lookups"])[:5]:
-        for e in ENTRIES:
+        for e in ENTRIES if S.sizes_ok else []:
             srows.append({"entries": e, "series": w, "status": "pass",
                           "speedup": S.sp(w, size_v[e], "none.none")})
-    plot.lines(P("compaction-capt-size.png"), srows, "entries", "speedup", "series",
-               axis_values=ENTRIES, logx=True,
-               title="CAPT size: speedup over No_TBC (capri 1b-latest, LRU) (Fig 4.25)",
-               ylabel="IPC / none")
+    if srows:
+        plot.lines(P("compaction-capt-size.png"), srows, "entries", "speedup", "series",
+                   axis_values=ENTRIES, logx=True,
+                   title="CAPT size: speedup over No_TBC (capri 1b-latest, LRU) (Fig 4.25)",
+                   ylabel="IPC / none")
     # compaction rate by class (Fig 4.26), average over workloads with paths
     rate, rate_ideal = {}, {}
     for cl in ("P", "D"):
         rate_ideal[cl] = class_rates(C, st["comp"], "tbc.none", cl, ideal=True)
-        for p in PERMS:
+        for p in S.perms:
             rate[(p, cl)] = class_rates(C, st["comp"], f"tbc.{p}", cl)
     crows = []
     for cl in ("P", "D"):
-        for p in PERMS + ["ideal"]:
+        for p in S.perms + ["ideal"]:
             r = rate_ideal[cl] if p == "ideal" else rate[(p, cl)]
             crows.append({"perm": p, "class": cl, "rate": amean(r.values()) if r else 0.0,
                           "status": "pass"})
     plot.grouped_bars(P("compaction-class-rate.png"), crows, "perm", "class", "rate",
-                      xs=PERMS + ["ideal"], groups=["P", "D"], gmean=False,
+                      xs=S.perms + ["ideal"], groups=["P", "D"], gmean=False,
                       title="Compaction rate (compactable paths of divergent branches), "
                             "mean over workloads, tbc per SLP permutation (Fig 4.26)",
                       ylabel="compaction rate")
@@ -281,14 +295,14 @@ def main(out, res):
     simd_rows = [dict(r, perm=r["variant"].split(".", 1)[1]) for r in rows
                  if r["variant"].startswith("tbc.")]
     plot.grouped_bars(P("compaction-slp-simd.png"), simd_rows, "workload", "perm",
-                      "simd_util", xs=st["div99"], groups=PERMS,
+                      "simd_util", xs=st["div99"], groups=S.perms,
                       title="SIMD utilisation under tbc per SLP permutation (Fig 4.29)",
                       ylabel="SIMD utilisation")
     perf_rows = [dict(r, perm=r["variant"].split(".", 1)[1]) for r in rows
                  if r["variant"].startswith("capri-latest.")] + \
                 [dict(r, perm="no_tbc") for r in rows if r["variant"] == "none.none"]
     plot.grouped_bars(P("compaction-slp-ipc.png"), perf_rows, "workload", "perm", "perf",
-                      baseline="no_tbc", xs=st["div90"], groups=["no_tbc"] + PERMS,
+                      baseline="no_tbc", xs=st["div90"], groups=["no_tbc"] + S.perms,
                       title="Speedup over No_TBC, capri (1b-latest) per SLP permutation "
                             "(Fig 4.30)", ylabel="IPC / none")
     write_page(P("compaction.md"), S, Z, st, rate, rate_ideal, miss, qws, lws, size_v)
@@ -319,8 +333,9 @@ def write_page(path, S, Z, st, rate, rate_ideal, miss, qws, lws, size_v):
     size = S.sizes[0]
     ctas = {w: G(w, "none.none")["ctas"] / G(w, "none.none")["nlaunch"] / 30.0 for w in S.wl}
     L = ["# Thread-block compaction, CAPRI and SLP", "",
-         "Generated by `make experiments-compaction` (specs experiments/compaction.toml "
-         "and experiments/compaction_size.toml, page experiments/compaction.py, runner "
+         "Generated by `make experiments-compaction` (specs experiments/compaction.toml, "
+         "experiments/compaction_more.toml and experiments/compaction_size.toml, page "
+         "experiments/compaction.py, runner "
          f"docs/sweeps.md) from commit `{head}`"
          + (f" with uncommitted changes to {', '.join(dirty)}" if dirty else "") +
          ": do not edit. fx5800 (the dissertation's Table 4.1: 30 SMs, 32-lane SIMD, "
@@ -346,14 +361,16 @@ def write_page(path, S, Z, st, rate, rate_ideal, miss, qws, lws, size_v):
     P_id = rate_ideal["P"]
     D_tbc = rate[("none", "D")]
     D_id = rate_ideal["D"]
-    simd = {p: {w: G(w, f"tbc.{p}")["simd_util"] for w in st["div99"]} for p in PERMS}
+    PM = S.perms
+    allp = len(PM) == len(PERMS)
+    simd = {p: {w: G(w, f"tbc.{p}")["simd_util"] for w in st["div99"]} for p in PM}
     s_none = {w: G(w, "none.none")["simd_util"] for w in st["div99"]}
     bal_simd_none = amean(simd["balanced"][w] / s_none[w] for w in st["div99"]) - 1
     bal_simd_tbc = amean(simd["balanced"][w] / simd["none"][w] for w in st["div99"]) - 1
-    best_simd = {w: max(simd[p][w] for p in PERMS) for w in st["div99"]}
+    best_simd = {w: max(simd[p][w] for p in PM) for w in st["div99"]}
     worst_bal = min(st["div99"], key=lambda w: simd["balanced"][w] / best_simd[w])
-    perf = {p: {w: G(w, f"capri-latest.{p}")["perf"] for w in st["div90"]} for p in PERMS}
-    best_perf = {w: max(perf[p][w] for p in PERMS) for w in st["div90"]}
+    perf = {p: {w: G(w, f"capri-latest.{p}")["perf"] for w in st["div90"]} for p in PM}
+    best_perf = {w: max(perf[p][w] for p in PM) for w in st["div90"]}
     worst_balp = min(st["div90"], key=lambda w: perf["balanced"][w] / best_perf[w])
     gain = [w for w in st["div90"] if G(w, "capri-latest.balanced")["simd_util"] >
             G(w, "none.none")["simd_util"] + SIMD_GAIN and G(w, "none.none")["l1d.misses"] > 0]
@@ -364,16 +381,16 @@ def write_page(path, S, Z, st, rate, rate_ideal, miss, qws, lws, size_v):
     lmax = max(l1, key=l1.get) if l1 else None
     qual = {}
     for name, ws in (("div", st["div90"]), ("nondiv", st["nondiv"])):
-        for v in ("capri-latest", "capri-sticky"):
+        for v in S.hists:
             qual[(name, v)] = right(C, ws, v + ".none")
     bm = [w for w in ("bfs", "mum") if w in st["comp"]]
-    qbm = {v: right(C, bm, v + ".none") if bm else None
+    qbm = {v: right(C, bm, v + ".none") if bm and v in S.hists else None
            for v in ("capri-latest", "capri-sticky")}
     de = [w for w in st["div90"] if w in st["eff"]]
     e4 = {w: S.sp(w, "capri.e4", "none.none") / S.sp(w, "capri-latest.none", "none.none")
-          for w in lws}
+          for w in lws} if S.sizes_ok else {}
     e8 = hmean(S.sp(w, "capri.e8", "none.none") for w in lws) / \
-        hmean(S.sp(w, "capri-latest.none", "none.none") for w in lws) if lws else None
+        hmean(S.sp(w, "capri-latest.none", "none.none") for w in lws) if lws and e4 else None
     slow_ideal = sorted((w for w in st["div90"] if S.sp(w, "ideal.none", "none.none") < 1),
                         key=lambda w: S.sp(w, "ideal.none", "none.none"))
     L += ["## Headline: ours against the dissertation", "",
@@ -410,11 +427,12 @@ def write_page(path, S, Z, st, rate, rate_ideal, miss, qws, lws, size_v):
               f"{pc(qual[('div', 'capri-latest')])}"),
           row("Prediction right on BFS and MUM: 1b-sticky / 1b-latest (4.4.2.1)",
               "61% / 75%", (f"{pc(qbm['capri-sticky'])} / {pc(qbm['capri-latest'])}"
-                            if qbm["capri-latest"] is not None else "-")),
+               if qbm["capri-sticky"] is not None else
+               "1b-sticky " + MORE if "capri-sticky" not in S.hists else "-")),
           row("CAPT size: 8 entries reach 97% of an unbounded CAPT; 4 entries >= 98.3% "
               "except MUM (95%) (4.2.2, 4.4.2.5)", "97%; >= 98.3%",
               (f"8 entries {pc(e8)} of 32; 4 entries >= {pc(min(e4.values()))} "
-               f"({min(e4, key=e4.get)})" if lws else "-")),
+               f"({min(e4, key=e4.get)})" if e4 else MORE if not S.sizes_ok else "-")),
           row("P-branch compaction rate: TBC / SLP Balanced / TBC_ideal (4.3.3, 4.4.3.1, "
               "Fig 4.26)", "3.2% / 71.5% / 72.7%",
               f"{pc(amean(P_tbc.values()))} / {pc(amean(P_bal.values()))} / "
@@ -428,25 +446,25 @@ def write_page(path, S, Z, st, rate, rate_ideal, miss, qws, lws, size_v):
           row("Balanced within 99.4% of the best permutation's SIMD utilisation (4.4.3.2)",
               ">= 99.4%", f"worst {pc(simd['balanced'][worst_bal] / best_simd[worst_bal])} "
               f"({worst_bal}); {sum(1 for w in st['div99'] if simd['balanced'][w] >= 0.994 * best_simd[w])} "
-              f"of {len(st['div99'])} at >= 99.4%"),
+              f"of {len(st['div99'])} at >= 99.4%" if allp else "the other permutations " + MORE),
           row("Speed, Balanced on CAPRI over No_TBC / over CAPRI (4.4.3.3, Fig 4.30)",
               "+11.6% / +7.0% hmean", f"{pct(H['bal_none'] - 1)} / {pct(H['bal_capri'] - 1)}"),
           row("Balanced within 98.9% of the best permutation's speed (4.4.3.3)", ">= 98.9%",
               f"worst {pc(perf['balanced'][worst_balp] / best_perf[worst_balp])} "
-              f"({worst_balp})"),
+              f"({worst_balp})" if allp else "the other permutations " + MORE),
           row("L1 / L2 misses where SIMD utilisation rises (SLP on CAPRI, 4.4.3.4)",
               "+6.9% avg (max +27%, BFS) / +1.3%",
               (f"{pct(amean(l1.values()) - 1)} avg (max {pct(l1[lmax] - 1)}, {lmax}) / "
                f"{pct(amean(l2.values()) - 1)} ({len(gain)} workloads)" if gain else "-")),
           ""]
-    L += why_section(S, Z, st, H, slow_ideal, ctas)
+    L += why_section(S, Z, st, H, slow_ideal, ctas)[:-1] + why_slp(S, st, H, rate, rate_ideal)
     L += size_section(S, Z, st)
     L += ablation_section(S, st, H)
     L += ["![IPC](compaction-ipc.png)", "", "![SIMD utilisation](compaction-simd.png)", "",
           "![idle cycles](compaction-idle.png)", "",
           "![prediction quality](compaction-quality.png)", "",
           "![L1 misses](compaction-l1d-misses.png)", "", "![L2 misses](compaction-l2-misses.png)",
-          "", "![CAPT size](compaction-capt-size.png)", "",
+          ""] + (["![CAPT size](compaction-capt-size.png)", ""] if S.sizes_ok else []) + [
           "![compaction rate by class](compaction-class-rate.png)", "",
           "![SLP SIMD utilisation](compaction-slp-simd.png)", "",
           "![SLP speedup](compaction-slp-ipc.png)", ""]
@@ -456,6 +474,43 @@ def write_page(path, S, Z, st, rate, rate_ideal, miss, qws, lws, size_v):
           "build/experiments/compaction_size/results.csv.", ""]
     with open(path, "w", encoding="utf-8") as f:
         f.write("\n".join(L))
+
+
+def why_slp(S, st, H, rate, rate_ideal):
+    """Bullets on the compaction rates and SLP, from the sweep's statistics."""
+    G, C = S.G, S.C
+    P_id, P_bal, P_tbc = rate_ideal["P"], rate[("balanced", "P")], rate[("none", "P")]
+    cover = [w for w in P_id if P_id[w] > 0]
+    reach = sum(1 for w in cover if P_bal.get(w, 0) >= P_id[w] - 1e-9)
+    zero = sorted(w for w in P_id if P_id[w] == 0)
+    paths = lambda v, cl, key: sum(C(w, v)["classes"][cl][key] for w in st["comp"])  # noqa
+    div = st["div90"]
+    simd_c = amean(G(w, "capri-latest.balanced")["simd_util"] / G(w, "capri-latest.none")
+                   ["simd_util"] for w in div) - 1
+    slot = sum(C(w, "capri-latest.balanced")["stall_slot_cycles"] for w in div) / \
+        max(1, sum(C(w, "capri-latest.none")["stall_slot_cycles"] for w in div)) - 1
+    l1 = sum(G(w, "capri-latest.balanced")["l1d.misses"] for w in div) / \
+        max(1, sum(G(w, "capri-latest.none")["l1d.misses"] for w in div)) - 1
+    return [
+        "* **The P-branch compaction rate is bounded by our paths, not by SLP.** Of "
+        f"{paths('tbc.none', 'P', 'paths')} CTA-wide paths of divergent P branches in the "
+        f"suite, ideal compaction (threads may change lanes) could compact "
+        f"{paths('tbc.none', 'P', 'paths_ideal')} ({pc(paths('tbc.none', 'P', 'paths_ideal') / max(1, paths('tbc.none', 'P', 'paths')))}): "
+        "a path is compactable only where its threads fit in fewer warps than the warps "
+        "it spans, whatever the lane map. "
+        f"TBC without SLP compacts {pc(amean(P_tbc.values()))} per workload on average "
+        f"(paper 3.2%) and Balanced {pc(amean(P_bal.values()))}; Balanced reaches ideal's "
+        f"rate on {reach} of the {len(cover)} workloads where ideal compacts any P path "
+        f"({len(zero)} workloads have P paths none of which ideal can compact: "
+        f"{', '.join(zero[:12])}{', ...' if len(zero) > 12 else ''}). The dissertation's "
+        "72.7% for TBC_ideal is its benchmarks' bound; ours is "
+        f"{pc(amean(P_id.values()))}.",
+        "* **SLP on top of CAPRI.** On the divergent workloads Balanced raises CAPRI's "
+        f"SIMD utilisation by {pct(simd_c)} (mean) while its warp-slot cycles waiting at "
+        f"compaction points change by {pct(slot)} and its L1 misses by {pct(l1)} (sums), "
+        f"for {pct(H['bal_capri'] - 1)} speed over CAPRI (hmean): the lanes it frees are "
+        "worth less than the waiting at compaction points that CAPRI already pays (\"How "
+        "much compaction can remove\" above).", ""]
 
 
 def why_section(S, Z, st, H, slow_ideal, ctas):
@@ -559,6 +614,31 @@ def size_section(S, Z, st):
             Z.C(w, "capri-latest", sz)["capri"]["quality"]["stall_stall"] for w in ws) /
         max(1, sum(Z.C(w, "capri-latest", sz)["capri"]["lookups"] for w in ws))))))
     out.append("")
+    if "default" in Z.sizes and "large" in Z.sizes:
+        moves = []
+        for v, base, label in (("tbc", "none", "TBC over No_TBC"),
+                               ("capri-latest", "none", "CAPRI over No_TBC"),
+                               ("capri-latest", "tbc_plus", "CAPRI over TBC+"),
+                               ("capri-latest.balanced", "none", "CAPRI + Balanced over No_TBC"),
+                               ("ideal", "none", "TBC_ideal over No_TBC")):
+            d, g = hm(v, base, "default"), hm(v, base, "large")
+            moves.append((abs(g - d), label, (d > 1) == (g > 1)))
+        big, lab, _ = max(moves)
+        flips = [m[1] for m in moves if not m[2]]
+        dl = {w: Z.sp(w, "capri-latest", "none", "large") / Z.sp(w, "capri-latest", "none",
+                                                                   "default") for w in ws}
+        far = max(dl, key=lambda w: abs(dl[w] - 1))
+        out.append(
+            f"From default to large inputs the hmean rows move by at most {big * 100:.1f} "
+            f"points ({lab}); "
+            + (f"the sign of {', '.join(flips)} changes" if flips else
+               "none changes sign (a gain stays a gain, a loss a loss)")
+            + ". Per workload they still move "
+            f"(largest: {far}, CAPRI over No_TBC x{dl[far]:.3f} from default to large), so "
+            "the per-workload figures of this page are those of default inputs, not a "
+            "limit. The suite under every variant at large inputs costs tens of CPU "
+            "hours on the shared host; default is the size of the page.")
+        out.append("")
     out.append("Per workload, CAPRI over No_TBC: " + "; ".join(
         f"{w} " + " / ".join(fmt(Z.sp(w, "capri-latest", "none", sz)) for sz in Z.sizes)
         for w in ws) + f" ({' / '.join(Z.sizes)}).")
@@ -605,15 +685,15 @@ def ablation_section(S, st, H):
 def tables_section(S, st, rate, rate_ideal, qws, lws, size_v, ctas, miss):
     G, C = S.G, S.C
     out = ["## Per workload: speedup over No_TBC, SIMD utilisation, CTAs per SM", "",
-           row("workload", "set", "uncompacted", *SCHEMES[1:], "capri+B", "SIMD none", "tbc",
+           row("workload", "set", "uncompacted", *S.schemes[1:], "capri+B", "SIMD none", "tbc",
                "capri-L", "ideal", "CTAs/SM"),
-           "|" + "---|" * (3 + len(SCHEMES) - 1 + 6)]
+           "|" + "---|" * (3 + len(S.schemes) - 1 + 6)]
     for w in S.wl:
         s = ("unc" if w in st["unc"] else "eff" if w in st["eff"] else "ineff") + \
             (" div" if w in st["div90"] else "")
         c = C(w, "tbc.none")
         out.append(row(w, s, f"{c['uncompacted_launches']}/{c['launches']}",
-                       *[fmt(S.sp(w, v + ".none", "none.none")) for v in SCHEMES[1:]],
+                       *[fmt(S.sp(w, v + ".none", "none.none")) for v in S.schemes[1:]],
                        fmt(S.sp(w, "capri-latest.balanced", "none.none")),
                        *[fmt(G(w, v)["simd_util"]) for v in
                          ("none.none", "tbc.none", "capri-latest.none", "ideal.none")],
@@ -621,18 +701,18 @@ def tables_section(S, st, rate, rate_ideal, qws, lws, size_v, ctas, miss):
     out.append("")
     out += ["## Compaction rate by branch class (Fig 4.15, 4.26): compactable paths of "
             "divergent branches per workload", "",
-            row("workload", "P paths", *[f"P {p}" for p in PERMS], "P ideal", "D paths",
-                *[f"D {p}" for p in PERMS], "D ideal"),
-            "|" + "---|" * (5 + 2 * len(PERMS))]
+            row("workload", "P paths", *[f"P {p}" for p in S.perms], "P ideal", "D paths",
+                *[f"D {p}" for p in S.perms], "D ideal"),
+            "|" + "---|" * (5 + 2 * len(S.perms))]
     for w in st["comp"]:
         cells = [w]
         for cl in ("P", "D"):
             paths = C(w, "tbc.none")["classes"][cl]["paths"]
             cells.append(paths)
-            for p in PERMS:
+            for p in S.perms:
                 cells.append(pc(rate[(p, cl)][w]) if w in rate[(p, cl)] else "-")
             cells.append(pc(rate_ideal[cl][w]) if w in rate_ideal[cl] else "-")
-        if cells[1] or cells[2 + len(PERMS) + 1]:
+        if cells[1] or cells[2 + len(S.perms) + 1]:
             out.append(row(*cells))
     out.append("")
     out += ["## Compactable paths by fraction of the CTA's threads on the path (Fig 4.27, "
@@ -643,7 +723,7 @@ def tables_section(S, st, rate, rate_ideal, qws, lws, size_v, ctas, miss):
             row("class", "permutation", *QUARTERS), "|---|---|" + "---|" * 4]
     for cl in ("P", "D"):
         ci = 0 if cl == "P" else 1
-        for p in ("none", "odd_even", "rev_wid", "balanced"):
+        for p in [p for p in ("none", "odd_even", "rev_wid", "balanced") if p in S.perms]:
             tb = [sum(C(w, f"tbc.{p}")["classes"][cl]["by_active"]["tbc"][q]
                       for w in st["comp"]) for q in range(4)]
             idl = [sum(C(w, f"tbc.{p}")["classes"][cl]["by_active"]["ideal"][q]
@@ -654,7 +734,7 @@ def tables_section(S, st, rate, rate_ideal, qws, lws, size_v, ctas, miss):
     out += ["## CAPRI prediction quality (Fig 4.21), per history", "",
             row("workload", "history", "lookups", "hits", "B/B", "S/S", "B/S", "S/B", "right"),
             "|---|---|---|---|---|---|---|---|---|"]
-    tot = {v: [0] * 5 for v in ("capri-latest", "capri-sticky", "capri-counter2")}
+    tot = {v: [0] * 5 for v in S.hists}
     for w in qws:
         for v in tot:
             c = C(w, v + ".none")["capri"]
@@ -670,22 +750,24 @@ def tables_section(S, st, rate, rate_ideal, qws, lws, size_v, ctas, miss):
                        f"{(t[0] + t[1]) / t[4]:.2f}" if t[4] else "-"))
     out.append("")
     out += ["## SIMD utilisation per permutation under tbc (Fig 4.29)", "",
-            row("workload", *PERMS, "balanced / best"), "|" + "---|" * (len(PERMS) + 2)]
+            row("workload", *S.perms, "balanced / best"), "|" + "---|" * (len(S.perms) + 2)]
     for w in st["div99"]:
-        s = [G(w, f"tbc.{p}")["simd_util"] for p in PERMS]
+        s = [G(w, f"tbc.{p}")["simd_util"] for p in S.perms]
         out.append(row(w, *[fmt(x) for x in s], pc(s[1] / max(s))))
     out.append("")
     out += ["## Speedup over No_TBC per permutation under capri 1b-latest (Fig 4.30)", "",
-            row("workload", *PERMS), "|" + "---|" * (len(PERMS) + 1)]
+            row("workload", *S.perms), "|" + "---|" * (len(S.perms) + 1)]
     for w in st["div90"]:
-        out.append(row(w, *[fmt(S.sp(w, f"capri-latest.{p}", "none.none")) for p in PERMS]))
+        out.append(row(w, *[fmt(S.sp(w, f"capri-latest.{p}", "none.none")) for p in S.perms]))
     out.append(row("hmean", *[fmt(hmean(S.sp(w, f"capri-latest.{p}", "none.none")
-                                         for w in st["div90"])) for p in PERMS]))
+                                         for w in st["div90"])) for p in S.perms]))
     out.append("")
     out += ["## CAPT size (Fig 4.25): speedup over No_TBC, capri 1b-latest with LRU, "
             "workloads with lookups (geometric mean)", "",
             row("entries", "speedup", "hits / lookups"), "|---|---|---|"]
-    for e in ENTRIES:
+    if not S.sizes_ok:
+        out.append(row("2-16", MORE, ""))
+    for e in ENTRIES if S.sizes_ok else []:
         h = sum(C(w, size_v[e])["capri"]["hits"] for w in lws)
         lk = sum(C(w, size_v[e])["capri"]["lookups"] for w in lws)
         out.append(row(e, fmt(plot.geomean(S.sp(w, size_v[e], "none.none") for w in lws)),

@@ -9,8 +9,9 @@ TEST_TARGETS += test-divergence
 test-divergence: $(CLI)
 	@bash tests/regress/divergence.sh $(CLI)
 # The results pages of the divergence chapters read their size studies:
-# make experiments-compaction runs experiments-compaction_size first, and
+# make experiments-compaction runs experiments-compaction_size and
+# experiments-compaction_more (permutations, CAPT histories and sizes) first, and
 # make experiments-dpe runs experiments-dpe_size (docs/results/compaction.md,
 # docs/results/dpe.md).
-experiments-compaction: experiments-compaction_size
+experiments-compaction: experiments-compaction_size experiments-compaction_more
 experiments-dpe: experiments-dpe_size
