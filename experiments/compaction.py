@@ -547,8 +547,9 @@ def why_section(S, Z, st, H, slow_ideal, ctas):
                           f"{c['stall_slot_cycles'] / max(1, G(w, 'ideal.none')['cycles']):.1f} "
                           "slot-cycles waiting per cycle)")
     out = ["### Why ours differ, from our statistics", "",
-           f"* **Uncompacted kernels.** {len(st['unc'])} workloads ran every launch "
-           "uncompacted and are left out of every mean; launches that ran uncompacted, by "
+           f"* **Uncompacted kernels.** {len(st['unc'])} workload"
+           f"{'s' if len(st['unc']) != 1 else ''} ({', '.join(st['unc'])}) ran every launch "
+           "uncompacted, outside every mean; launches that ran uncompacted, by "
            "reason (forced: timing never changes a result): " +
            "; ".join(f"`{k}` ({', '.join(sorted(set(v)))})"
                      for k, v in sorted(reasons.items(), key=lambda kv: -len(kv[1]))) + ".",
