@@ -220,6 +220,8 @@ static void hist_diff(ls_cache_stats *a, const ls_cache_stats *b)
     a->demand -= b->demand; a->pred_ref -= b->pred_ref; a->pred_nref -= b->pred_nref;
     a->npred_ref -= b->npred_ref; a->gdu_queries -= b->gdu_queries; a->gdu_fg -= b->gdu_fg;
     a->gdu_insertions -= b->gdu_insertions; a->gdu_inversions -= b->gdu_inversions;
+    a->gdu_units -= b->gdu_units; a->gdu_refreshes -= b->gdu_refreshes;
+    a->gdu_windows -= b->gdu_windows; a->gdu_units_windowed -= b->gdu_units_windowed;
 }
 
 static void dram_diff(ls_dram_stats *a, const ls_dram_stats *b)

@@ -661,6 +661,10 @@ static void cache_add(ls_cache_stats *acc, const ls_cache_stats *s)
     acc->gdu_fg += s->gdu_fg;
     acc->gdu_insertions += s->gdu_insertions;
     acc->gdu_inversions += s->gdu_inversions;
+    acc->gdu_refreshes += s->gdu_refreshes;
+    acc->gdu_windows += s->gdu_windows;
+    acc->gdu_units += s->gdu_units;
+    acc->gdu_units_windowed += s->gdu_units_windowed;
     acc->locks_broken += s->locks_broken;
 }
 
