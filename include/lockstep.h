@@ -242,6 +242,17 @@ typedef struct ls_cache_stats {
                                     into the filter */
     uint64_t gdu_inversions;     /* BGP and BGP_inf: default-prediction
                                     flips */
+    uint64_t gdu_units;          /* BGP and BGP_inf: GDUs that received at
+                                    least one eviction (counted in the
+                                    launch of their first) */
+    uint64_t gdu_refreshes;      /* BGP: bit-array clears at the end of a
+                                    refresh period (N insertions into the
+                                    array), both arrays, every GDU */
+    uint64_t gdu_windows;        /* BGP and BGP_inf: skew windows
+                                    (NUM_EVICT evictions) closed, every GDU */
+    uint64_t gdu_units_windowed; /* BGP and BGP_inf: GDUs that closed at
+                                    least one skew window (counted in the
+                                    launch of their first) */
     uint64_t locks_broken;       /* DAC: locked L1D lines evicted because
                                     every other way of their set was locked
                                     or pending (in the JSON as
