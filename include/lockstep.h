@@ -428,6 +428,8 @@ typedef struct ls_gscalar_stats {
                                     gscalar.scalar is */
     uint64_t scalar_insts;       /* of insts, run as scalar under
                                     gscalar.scalar */
+    uint64_t div_insts;          /* of insts, divergent: fewer than 32
+                                    lanes active after the guard (Fig 1) */
     uint64_t lane_ops[3];        /* lane operations of the ALU, SFU and MEM
                                     pipelines, this run */
     uint64_t base_lane_ops[3];   /* the same with every active lane (the
@@ -439,6 +441,13 @@ typedef struct ls_gscalar_stats {
     uint64_t rf_pj;              /* register file and crossbar: arrays
                                     activated and moved, BVR accesses (pJ) */
     uint64_t base_rf_pj;         /* the same, uncompressed baseline (pJ) */
+    uint64_t srf_pj;             /* the same under the scalar register file
+                                    of Gilani et al. (the paper's [3], Fig
+                                    11's ALU scalar, Fig 12's scalar only):
+                                    non-divergent reads and writes of
+                                    scalar values use a 38-bit scalar-RF
+                                    entry (gscalar.bvr_energy of a vector
+                                    access), the rest the vector RF (pJ) */
     uint64_t exec_energy;        /* execution-unit energy: lane-ops (pJ) */
     uint64_t base_exec_energy;   /* the same with every active lane (pJ) */
     uint64_t other_energy;       /* every other component of the chip model

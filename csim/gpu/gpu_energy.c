@@ -74,6 +74,14 @@ void gpu_energy_gscalar(const struct cfg *c, ls_stats *s)
     g->rf_pj = pj((double)(g->arrays_read + g->arrays_written), arr) +
                pj((double)(g->bvr_reads + g->bvr_writes), bvr);
     g->base_rf_pj = pj((double)(g->base_arrays_read + g->base_arrays_written), arr);
+    /* a scalar register file beside the uncompressed one (Gilani et al.,
+     * the paper's [3]): a non-divergent read of a scalar register and a
+     * non-divergent scalar write (all 4 bytes equal) each take one entry
+     * of the small array instead of the 8 arrays of the vector RF */
+    uint64_t sr = g->read_cat[LS_GS_SCALAR], sw = g->write_bytes[4];
+    uint64_t vec = g->base_arrays_read + g->base_arrays_written;
+    vec = vec > 8 * (sr + sw) ? vec - 8 * (sr + sw) : 0;
+    g->srf_pj = pj((double)vec, arr) + pj((double)(sr + sw), bvr);
     const double *lane[3] = { &c->energy_alu_lane_pj, &c->energy_sfu_lane_pj,
                               &c->energy_mem_lane_pj };
     g->exec_energy = g->base_exec_energy = 0;

@@ -3,13 +3,15 @@
 page-render test (tests/pages/test_pages.py) renders every results page
 from: each experiments/NAME.toml run on FIXTURE_WORKLOADS at small size
 (its variants, configs and metrics unchanged), of which the manifest
-(sweep.json) and the merged rows (results.json) are kept in
+(sweep.json), the merged rows (results.json) and, for the scripts that
+read them, the points' stats (points.json.gz: {key: stats}) are kept in
 tests/pages/fixtures/NAME/.
 
   make-fixtures.py [--lockstep build/lockstep] [--jobs 2] [NAME ...]
 
 Rerun when a page script reads a metric its fixture lacks."""
 import argparse
+import gzip
 import json
 import os
 import re
@@ -23,15 +25,25 @@ sys.path.insert(0, os.path.join(ROOT, "tools"))
 
 from sweeplib import runner   # noqa: E402
 # one of each class the page scripts split by: FG- (bfs) and CG-leaning,
-# divergent (reduce, bfs, sfu) and not (vecadd), an SFU user (sfu)
-FIXTURE_WORKLOADS = ["vecadd", "reduce", "bfs", "sfu"]
+# divergent (reduce, bfs, sfu) and not (vecadd), an SFU user (sfu), and
+# backprop, in the workload lists of dac's and dpe's sensitivity variants
+FIXTURE_WORKLOADS = ["vecadd", "reduce", "bfs", "sfu", "backprop"]
 
 
 def derive(spec_text):
-    """The spec with the fixture's workloads and small inputs."""
+    """The spec with the fixture's workloads (a variant's own list cut to
+    them) and small inputs."""
     ws = ", ".join(f'"{w}"' for w in FIXTURE_WORKLOADS)
     t = re.sub(r"^workloads\s*=.*$", f"workloads = [{ws}]", spec_text, count=1, flags=re.M)
-    t = re.sub(r"^sizes\s*=.*$", 'sizes = ["small"]', t, count=1, flags=re.M)
+
+    def cut(m):
+        keep = [w for w in re.findall(r'"([^"]+)"', m.group(1)) if w in FIXTURE_WORKLOADS]
+        return "workloads = [" + ", ".join(f'"{w}"' for w in keep) + "]"
+    head, _, tail = t.partition("[[variants]]")
+    if tail:
+        t = head + "[[variants]]" + re.sub(r"^workloads\s*=\s*\[(.*)\]\s*$", cut, tail,
+                                          flags=re.M)
+    t = re.sub(r"^sizes\s*=.*$", 'sizes = ["small"]', t, flags=re.M)
     return re.sub(r"^out\s*=.*$", "", t, flags=re.M)
 
 
@@ -84,14 +96,13 @@ def main():
             # the per-point stats JSONs, for the scripts that read them
             with open(os.path.join(edir, name + ".py"), encoding="utf-8") as f:
                 if "stats_path" in f.read():
-                    pdir = os.path.join(dst, "points")
-                    os.makedirs(pdir)
+                    pts = {}
                     for r in res["rows"]:
                         with open(runner.stats_path(out, r["key"]), encoding="utf-8") as f:
-                            st = scrub(json.load(f), paths)
-                        with open(os.path.join(pdir, r["key"] + ".json"), "w",
-                                  encoding="utf-8") as f:
-                            json.dump(st, f, separators=(",", ":"))
+                            pts[r["key"]] = scrub(json.load(f), paths)
+                    with gzip.open(os.path.join(dst, "points.json.gz"), "wt",
+                                   encoding="utf-8") as f:
+                        json.dump(pts, f, separators=(",", ":"))
             print(f"make-fixtures: {name}: {len(m['points'])} points -> {dst}")
 
 

@@ -16,6 +16,7 @@ experiments/NAME.py on a copy into a scratch directory and checks its page:
     page that hard-codes its size fails one of the two).
 Each checker is shown to fail on a page with the fault injected
 (self_test). Exit 0 when every page passes."""
+import gzip
 import json
 import os
 import re
@@ -64,6 +65,15 @@ def render(lockstep, name, relabel=None):
     with tempfile.TemporaryDirectory() as tmp:
         out, res = os.path.join(tmp, "out"), os.path.join(tmp, "res")
         shutil.copytree(os.path.join(FIX, name), out)
+        gz = os.path.join(out, "points.json.gz")
+        if os.path.exists(gz):              # the points' stats, one file each
+            with gzip.open(gz, "rt", encoding="utf-8") as f:
+                pts = json.load(f)
+            os.makedirs(os.path.join(out, "points"), exist_ok=True)
+            for key, st in pts.items():
+                with open(os.path.join(out, "points", key + ".json"), "w",
+                          encoding="utf-8") as f:
+                    json.dump(st, f)
         mp = os.path.join(out, "sweep.json")
         with open(mp, encoding="utf-8") as f:
             m = json.load(f)
