@@ -24,10 +24,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 
 from sweeplib import runner   # noqa: E402
-# one of each class the page scripts split by: FG- (bfs) and CG-leaning,
-# divergent (reduce, bfs, sfu) and not (vecadd), an SFU user (sfu), and
-# backprop, in the workload lists of dac's and dpe's sensitivity variants
-FIXTURE_WORKLOADS = ["vecadd", "reduce", "bfs", "sfu", "backprop"]
+# two of each class the page scripts split by (a geometric mean needs
+# two): FG- (bfs, spmv) and CG-leaning, divergent (reduce, bfs, sfu) and
+# not (vecadd, kmeans); an SFU user (sfu); memory.py's PCA workloads (bfs,
+# sssp, kmeans); backprop, in dac's and dpe's sensitivity variants
+FIXTURE_WORKLOADS = ["vecadd", "kmeans", "reduce", "bfs", "spmv", "sssp", "sfu", "backprop"]
 
 
 def derive(spec_text):
@@ -95,7 +96,8 @@ def main():
                 json.dump(res, f, indent=0)
             # the per-point stats JSONs, for the scripts that read them
             with open(os.path.join(edir, name + ".py"), encoding="utf-8") as f:
-                if "stats_path" in f.read():
+                src = f.read()
+                if "stats_path" in src or "load_cached" in src:
                     pts = {}
                     for r in res["rows"]:
                         with open(runner.stats_path(out, r["key"]), encoding="utf-8") as f:
