@@ -268,6 +268,7 @@ struct launch {
     ls_cache_stats l1a, l2a;
     ls_dram_stats dra;
     uint64_t open_a;
+    uint64_t flits_a;               /* interconnect flits at the start      */
     ls_pca_stats pca_a;
     ls_mta_stats mta_a;
 };
@@ -348,6 +349,7 @@ static ls_status launch_setup(ls_gpu *gpu, struct ls_module *m, ls_dim3 grid,
         mem_pca_stats(gpu->mem, &L->pca_a);
         mem_mta_stats(gpu->mem, &L->mta_a);
         L->open_a = mem_dram_open_ticks(gpu->mem, L->start);
+        L->flits_a = mem_noc_flits(gpu->mem);
     }
     return st;
 }
@@ -562,7 +564,8 @@ static void mem_launch_stats(ls_gpu *gpu, const struct launch *L, ls_stats *stat
     ls_cache_stats_acc(&stats->l2, &L->l2a, -1);
     ls_dram_stats_acc(&stats->dram, &L->dra, -1);
     stats->dram.open_ticks = mem_dram_open_ticks(gpu->mem, L->end) - L->open_a;
-    mem_power(c, &stats->dram, stats->cycles, stats->warp_insts, &stats->power);
+    mem_power(c, &stats->dram, stats->cycles, &stats->power);
+    stats->energy.noc_flits = mem_noc_flits(gpu->mem) - L->flits_a;
     mem_pca_stats(gpu->mem, &stats->pca);
     ls_pca_stats_acc(&stats->pca, &L->pca_a, -1);
     /* the sweep at kernel end counted the resident unused prefetches */
@@ -588,8 +591,6 @@ static void launch_stats(ls_gpu *gpu, const struct launch *L, ls_stats *stats)
         sm_stats(sm, stats->cycles, stats);
         core_sm_mech_stats(sm, i == 0, stats);
     }
-    gpu_energy_gscalar(&gpu->tcfg, stats);
-    gpu_energy_run(&gpu->tcfg, stats);
     if (gpu->mem)
         mem_gdu_cosim(gpu->mem, &stats->cosim[LS_BLK_BGP]);
     for (int b = 0; b < LS_BLK_COUNT; b++)
@@ -630,6 +631,10 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
         mem_kernel_end(gpu->mem);
     if (stats && gpu->mem)
         mem_launch_stats(gpu, &L, stats);
+    if (stats) {                /* after the memory system's figures */
+        gpu_energy_run(&gpu->tcfg, stats);
+        gpu_energy_gscalar(&gpu->tcfg, stats);
+    }
     /* a failed launch leaves warps resident: drop them */
     if (st != LS_OK && gpu->sms)
         gpu_timing_free(gpu);

@@ -235,6 +235,7 @@ struct mem_sys {
     struct mem_heap ev;
     struct mem_pkt *pkt; int32_t *pkt_free; size_t npkt_free, pktcap;
     uint64_t seq;
+    uint64_t noc_flits;             /* flits sent (energy model only)       */
     uint64_t fc, fi, fd;            /* core, icnt, DRAM clocks (MHz)        */
     unsigned atom;                  /* DRAM minimum access bytes            */
     unsigned banks_log;

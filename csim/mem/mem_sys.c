@@ -79,6 +79,7 @@ void mem_pkt_release(struct mem_sys *m, int32_t k)
 static uint64_t icnt_xfer(struct mem_sys *m, uint64_t *src, uint64_t *dst, uint64_t t, unsigned bytes)
 {
     uint64_t flits = div_ceil(bytes, (uint64_t)m->c.icnt_bytes_per_cycle);
+    m->noc_flits += flits;
     uint64_t start = mem_icnt_ceil(m, t);
     if (*src > start)
         start = *src;
@@ -640,6 +641,11 @@ void mem_kernel_end(struct mem_sys *m)
     for (unsigned i = 0; i < m->nsms; i++)
         if (m->sm[i].l1.sets)
             mem_cache_sweep(&m->sm[i].l1);
+}
+
+uint64_t mem_noc_flits(const struct mem_sys *m)
+{
+    return m->noc_flits;
 }
 
 void mem_stats(const struct mem_sys *m, ls_cache_stats *l1d, ls_cache_stats *l2, ls_dram_stats *dram)
