@@ -200,6 +200,8 @@ class Ctx:
              "bindir": os.path.join(self.dir, "make-bin"),
              "objdir": os.path.join(self.dir, "make-obj"),
              "suite": self.suite.name, "tools": sl.TOOLS}
+        if prog is not None:
+            v["program"] = prog.name
         if prog is not None and inp is not None:
             v["gen"] = os.path.join(self.dir, "inputs", f"{prog.name}.{inp}")
         return v
@@ -239,7 +241,7 @@ def git_commit(path):
 # --- build ------------------------------------------------------------------
 def _first_error(log):
     """The line of a build log that says why it failed."""
-    pats = (r"\berror\b", r"fatal", r"undefined reference", r"No such file", r"Error \d")
+    pats = (r"\berror\b", r"fatal", r"undefined reference", r"No such file", r"\*\*\*", r"Error \d")
     for pat in pats:
         for line in log.splitlines():
             if re.search(pat, line):
@@ -249,7 +251,7 @@ def _first_error(log):
 
 def _make_cmd(ctx, prog):
     """(argv, env) of the suite's own make for prog."""
-    v = ctx.values()
+    v = ctx.values(prog)
     d = os.path.join(ctx.state["tree"], prog.dir)
     argv = ["make", "-B", "-C", d]
     if prog.target:
@@ -289,7 +291,7 @@ def _build_group(ctx, progs, timeout):
         f.write("$ " + shlex.join(argv) + "\n" + out)
     recs = {}
     for p in progs:
-        binpath = os.path.join(ctx.state["tree"], p.dir, sl.expand(p.binary, ctx.values()))
+        binpath = os.path.join(ctx.state["tree"], p.dir, sl.expand(p.binary, ctx.values(p)))
         rec = {"log": log, "command": shlex.join(argv), "compat": p.compat,
                "seconds": round(time.monotonic() - t0, 1)}
         if os.path.isfile(binpath) and (rc == 0 or len(progs) > 1):

@@ -45,7 +45,7 @@ STATUSES = {
     "untested": "not run yet",
 }
 CHECK_KEYS = ("expect", "reject", "compare", "ignore")
-PLACEHOLDERS = ("root", "data", "gen", "cuda", "bindir", "objdir", "suite", "tools")
+PLACEHOLDERS = ("root", "data", "gen", "cuda", "bindir", "objdir", "suite", "program", "tools")
 _PH = re.compile(r"\{([a-z]+)\}")
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
 
