@@ -254,6 +254,8 @@ def _make_cmd(ctx, prog):
     v = ctx.values(prog)
     d = os.path.join(ctx.state["tree"], prog.dir)
     argv = ["make", "-B", "-C", d]
+    if prog.makefile:
+        argv += ["-f", sl.expand(prog.makefile, v)]
     if prog.target:
         argv.append(prog.target)
     allvars = dict(ctx.suite.build_vars)
@@ -348,7 +350,7 @@ def build(ctx, root, data, names=None, jobs=1, binaries=None, timeout=1800, log=
         make_toolkit(os.path.join(ctx.suites_dir, "toolkit"), nvcc)
         groups = {}
         for p in progs:
-            k = (p.dir, p.target, tuple(sorted(p.vars.items())), p.compat)
+            k = (p.dir, p.makefile, p.target, tuple(sorted(p.vars.items())), p.compat)
             groups.setdefault(k, []).append(p)
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
             futs = [ex.submit(_build_group, ctx, g, timeout) for g in groups.values()]
@@ -408,18 +410,28 @@ def ensure_inputs(spec):
                         + tail(r.stderr or r.stdout, 3))
             with open(stamp, "w", encoding="utf-8") as f:
                 f.write(want)
-    for a in spec["args"] + list(spec["links"].values()):
-        if os.path.isabs(a) and not os.path.exists(a):
+    for a in input_paths(spec):
+        if not os.path.exists(a):
             return f"input {a} is missing"
     return None
+
+
+def input_paths(spec):
+    """The absolute paths among the run's arguments (a comma-separated
+    list of them counts too: Parboil's -i A,B) and links."""
+    out = []
+    for a in spec["args"]:
+        parts = a.split(",")
+        if all(os.path.isabs(x) for x in parts):
+            out += parts
+    return out + sorted(spec["links"].values())
 
 
 def inputs_digest(spec):
     """A digest of every input path the run names (files by content)."""
     parts = []
-    for a in spec["args"] + sorted(spec["links"].values()):
-        if os.path.isabs(a):
-            parts.append(f"{a}={path_digest(a)}")
+    for a in input_paths(spec):
+        parts.append(f"{a}={path_digest(a)}")
     if spec.get("gen"):
         parts.append("gen=" + json.dumps(spec["gen"]["cmd"]))
         if os.path.isfile(spec["gen"]["cmd"][0]):

@@ -52,7 +52,7 @@ _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
 TOP_KEYS = ("suite", "title", "repository", "commit", "marker", "subdir", "data",
             "data_hint", "build", "check", "scale", "programs", "timeout", "notes")
 BUILD_KEYS = ("vars", "env", "compat", "target", "dir")
-PROGRAM_KEYS = ("title", "papers", "dir", "target", "binary", "vars", "compat",
+PROGRAM_KEYS = ("title", "papers", "dir", "makefile", "target", "binary", "vars", "compat",
                 "inputs", "check", "scale", "status", "note", "class", "timeout")
 INPUT_KEYS = ("args", "stdin", "gen", "links", "cwd", "note")
 
@@ -117,6 +117,7 @@ class Program:
     def __init__(self, suite, name, line):
         self.suite, self.name, self.line = suite, name, line
         self.title, self.papers, self.dir, self.target = "", [], None, None
+        self.makefile = None
         self.binary, self.vars, self.compat = None, {}, None
         self.inputs, self.check, self.scale = {}, Check(), {}
         self.status, self.note, self.klass, self.timeout = "untested", "", "", None
@@ -283,6 +284,9 @@ class Suite:
             return p
         p.dir = self._str(pd, kp + ("dir",), required=True)
         p.target = self._str(pd, kp + ("target",), None)
+        p.makefile = self._str(pd, kp + ("makefile",), None)
+        if p.makefile:
+            self._placeholders(p.makefile, kp + ("makefile",))
         p.binary = self._str(pd, kp + ("binary",), required=True)
         p.vars = self._strtable(pd, kp + ("vars",))
         p.compat = self._bool(pd, kp + ("compat",), self.compat)
