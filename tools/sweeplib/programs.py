@@ -39,7 +39,9 @@ NVCC_GENCODE = "arch=compute_75,code=compute_75"
 _NVCC_WRAPPER = r"""#!/bin/bash
 # Lockstep's nvcc shim (tools/sweeplib/programs.py): the real nvcc with
 # -cudart shared and sm_75 PTX in place of the caller's architecture and
-# runtime options; LOCKSTEP_NVCC_COMPAT names a header included first.
+# runtime options, and whole-program compilation in place of relocatable
+# device code (Lockstep loads no -rdc fat binaries); LOCKSTEP_NVCC_COMPAT
+# names a header included first.
 args=()
 skip=0
 for a in "$@"; do
@@ -48,6 +50,9 @@ for a in "$@"; do
     -arch|--gpu-architecture|-gencode|--generate-code|-code|--gpu-code|-cudart|--cudart) skip=1 ;;
     -arch=*|--gpu-architecture=*|-gencode=*|--generate-code=*|-code=*|--gpu-code=*) ;;
     -cudart=*|--cudart=*|-deviceemu|--device-emulation) ;;
+    -rdc|--relocatable-device-code) skip=1 ;;
+    -rdc=*|--relocatable-device-code=*) ;;
+    -dc|--device-c) args+=(-c) ;;
     -arch*|-gencode*) ;;
     *) args+=("$a") ;;
   esac
@@ -273,28 +278,59 @@ def _make_cmd(ctx, prog):
     return argv, env
 
 
-def _build_group(ctx, progs, timeout):
-    """Runs one make for programs sharing a directory, target and variables;
-    returns {name: build record}."""
-    prog = progs[0]
+def _cmake_cmds(ctx, prog):
+    """([configure argv, build argv], env) of the suite's own CMake project
+    in prog.dir, built in STATE/make-obj/PROGRAM with the shim's nvcc and
+    the shared runtime."""
     argv, env = _make_cmd(ctx, prog)
+    v = ctx.values(prog)
+    obj = os.path.join(v["objdir"], prog.name)
+    d = os.path.join(ctx.state["tree"], prog.dir)
+    allvars = dict(ctx.suite.build_vars)
+    allvars.update(prog.vars)
+    conf = ["cmake", "-S", d, "-B", obj, "-DCMAKE_BUILD_TYPE=Release",
+            f"-DCMAKE_CUDA_COMPILER={v['cuda']}/bin/nvcc", f"-DCUDAToolkit_ROOT={v['cuda']}",
+            "-DCMAKE_CUDA_RUNTIME_LIBRARY=Shared"]
+    conf += [f"-D{k}={sl.expand(x, v)}" for k, x in allvars.items()]
+    bld = ["cmake", "--build", obj, "-j", "1"] + (["--target", prog.target] if prog.target
+                                                  else [])
+    return [conf, bld], env
+
+
+def _build_group(ctx, progs, timeout):
+    """Runs one make (or CMake configure and build) for programs sharing a
+    directory, target and variables; returns {name: build record}."""
+    prog = progs[0]
+    if ctx.suite.tool == "cmake":
+        cmds, env = _cmake_cmds(ctx, prog)
+        shutil.rmtree(cmds[0][cmds[0].index("-B") + 1], ignore_errors=True)
+    else:
+        argv, env = _make_cmd(ctx, prog)
+        cmds = [argv]
     logdir = os.path.join(ctx.dir, "logs")
     os.makedirs(logdir, exist_ok=True)
     log = os.path.join(logdir, f"{prog.name}.build.log")
     t0 = time.monotonic()
-    try:
-        r = subprocess.run(argv, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, timeout=timeout)
-        out, rc = r.stdout.decode("utf-8", "replace"), r.returncode
-    except subprocess.TimeoutExpired as e:
-        out, rc = (e.stdout or b"").decode("utf-8", "replace") + \
-            f"\n(timed out after {timeout} s)\n", -1
+    out, rc = "", 0
+    for argv in cmds:
+        out += "$ " + shlex.join(argv) + "\n"
+        try:
+            r = subprocess.run(argv, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, timeout=timeout)
+            out, rc = out + r.stdout.decode("utf-8", "replace"), r.returncode
+        except subprocess.TimeoutExpired as e:
+            out, rc = out + (e.stdout or b"").decode("utf-8", "replace") + \
+                f"\n(timed out after {timeout} s)\n", -1
+        if rc:
+            break
+    argv = cmds[-1]
     with open(log, "w", encoding="utf-8") as f:
-        f.write("$ " + shlex.join(argv) + "\n" + out)
+        f.write(out)
     recs = {}
     for p in progs:
         binpath = os.path.join(ctx.state["tree"], p.dir, sl.expand(p.binary, ctx.values(p)))
-        rec = {"log": log, "command": shlex.join(argv), "compat": p.compat,
+        rec = {"log": log, "command": " && ".join(shlex.join(c) for c in cmds),
+               "compat": p.compat,
                "seconds": round(time.monotonic() - t0, 1)}
         if os.path.isfile(binpath) and (rc == 0 or len(progs) > 1):
             dst = os.path.join(ctx.dir, "bin", p.name)
@@ -348,6 +384,7 @@ def build(ctx, root, data, names=None, jobs=1, binaries=None, timeout=1800, log=
             raise ProgramError("no nvcc (set NVCC, or put it on PATH); or take binaries "
                                "built elsewhere with --binaries DIR")
         make_toolkit(os.path.join(ctx.suites_dir, "toolkit"), nvcc)
+        os.makedirs(ctx.values()["bindir"], exist_ok=True)
         groups = {}
         for p in progs:
             k = (p.dir, p.makefile, p.target, tuple(sorted(p.vars.items())), p.compat)
@@ -449,9 +486,15 @@ def exec_argv(lockstep, mode, config, sets):
     return argv
 
 
+# Lines every comparison drops: the device name Lockstep reports names the
+# mode and configuration (cudaGetDeviceProperties), which differ by design.
+ALWAYS_IGNORE = (r"Lockstep simulated GPU",)
+
+
 def filtered_stdout(text, ignore):
-    """stdout with the lines matching any ignore regex removed."""
-    rx = [re.compile(p) for p in ignore]
+    """stdout with the lines matching any ignore regex (or ALWAYS_IGNORE)
+    removed."""
+    rx = [re.compile(p) for p in list(ignore) + list(ALWAYS_IGNORE)]
     return "\n".join(ln for ln in text.splitlines() if not any(r.search(ln) for r in rx))
 
 
@@ -578,8 +621,9 @@ def ref_key(spec, config, sets, build_id):
     cfg = config
     if config and os.path.isfile(config):
         cfg = sha256_file(config)
-    blob = json.dumps([build_id, spec["sha256"], spec["args"], spec["stdin"],
-                       inputs_digest(spec), cfg, list(map(list, sets))])
+    blob = json.dumps([STATE_VERSION, build_id, spec["sha256"], spec["args"], spec["stdin"],
+                       inputs_digest(spec), spec["check"], list(ALWAYS_IGNORE), cfg,
+                       list(map(list, sets))])
     return hashlib.sha256(blob.encode()).hexdigest()[:20]
 
 

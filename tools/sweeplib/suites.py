@@ -51,7 +51,7 @@ _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
 
 TOP_KEYS = ("suite", "title", "repository", "commit", "marker", "subdir", "data",
             "data_hint", "build", "check", "scale", "programs", "timeout", "notes")
-BUILD_KEYS = ("vars", "env", "compat", "target", "dir")
+BUILD_KEYS = ("vars", "env", "compat", "tool")
 PROGRAM_KEYS = ("title", "papers", "dir", "makefile", "target", "binary", "vars", "compat",
                 "inputs", "check", "scale", "status", "note", "class", "timeout")
 INPUT_KEYS = ("args", "stdin", "gen", "links", "cwd", "note")
@@ -215,6 +215,9 @@ class Suite:
         self.build_vars = self._strtable(b, ("build", "vars"))
         self.build_env = self._strtable(b, ("build", "env"))
         self.compat = self._bool(b, ("build", "compat"), False)
+        self.tool = self._str(b, ("build", "tool"), "make")
+        if self.tool not in ("make", "cmake"):
+            raise self.err(("build", "tool"), f"'{self.tool}' is not make or cmake")
         self.check = self._check(d.get("check", {}), ("check",))
         self.scale = self._strtable(d, ("scale",))
         progs = d.get("programs", {})
