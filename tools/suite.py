@@ -121,6 +121,30 @@ def rows_for(suite_names, suites_dir, paper=None):
     return rows
 
 
+SHORT_TABLE = {"rhu3.2": "3.2", "rhu4.2": "4.2", "rhu5.4": "5.4", "rhu6.2": "6.2",
+               "gscalar2": "GS", "dac": "DAC"}
+
+
+def paper_cell(papers):
+    """`BACKP:3.2,4.2 BP:GS` from ['rhu3.2:BACKP', ...]."""
+    names = {}
+    for tok in papers:
+        t, a = tok.split(":", 1)
+        names.setdefault(a, []).append(SHORT_TABLE.get(t, t))
+    return " ".join(f"{a}:{','.join(ts)}" for a, ts in names.items()) or "-"
+
+
+def local_verdict(r):
+    """What this machine's build and runs say of a program."""
+    if r["build"] != "ok":
+        return "does not build here"
+    if r["functional"] == "pass" and r["timing"] == "pass":
+        return "runs and passes here"
+    if "fail" in (r["functional"], r["timing"]) or "error" in (r["functional"], r["timing"]):
+        return "fails here"
+    return "built here, not run in both modes yet"
+
+
 def do_list(a):
     names = a.suite or sl.names()
     rows = rows_for(names, a.suites, a.paper)
@@ -131,12 +155,9 @@ def do_list(a):
     head = ("suite", "program", "papers", "build", "func", "timing", "status: why")
     tab = []
     for r in rows:
-        papers = ",".join(x.split(":", 1)[1] + "@" + x.split(":", 1)[0] for x in r["papers"])
+        papers = paper_cell(r["papers"])
         mark = "" if r["source"] == "here" else "*"
-        why = sl.STATUSES[r["status"]] if r["source"] == "recorded" else ""
-        if r["source"] == "here":
-            ok = r["build"] == "ok" and r["functional"] == "pass" and r["timing"] == "pass"
-            why = "runs and passes here" if ok else "here"
+        why = sl.STATUSES[r["status"]] if r["source"] == "recorded" else local_verdict(r)
         if r["why"]:
             why += ": " + r["why"] + (f" [{r['class']}]" if r["class"] else "")
         tab.append((r["suite"], r["program"], papers or "-", r["build"] + mark,
@@ -149,6 +170,8 @@ def do_list(a):
         counts[r["status"]] = counts.get(r["status"], 0) + 1
     print(f"\n{len(rows)} programs; recorded: " + ", ".join(
         f"{n} {sl.STATUSES[s]}" for s, n in counts.items()))
+    print("papers: 3.2, 4.2, 5.4, 6.2 = Rhu dissertation Tables 3.2 (DPE), 4.2 (CAPRI/SLP), "
+          "5.4 (LAMAR), 6.2 (PCA); GS = G-Scalar Table 2")
     print("* as recorded in the descriptor at the suite's commit (tools/suites/NAME.toml); "
           "runs on this machine replace it (python3 tools/suite.py run SUITE)")
     return EXIT_OK

@@ -78,12 +78,12 @@ class Check:
         self.expect, self.reject, self.compare, self.ignore = expect, reject, compare, ignore
 
     def merged(self, other):
-        """other (a program's check) over self (the suite's): expect, reject
-        and ignore add up, compare is other's when it gives one."""
-        return Check((self.expect or []) + (other.expect or []),
-                     (self.reject or []) + (other.reject or []),
-                     list(other.compare if other.compare is not None else self.compare or []),
-                     (self.ignore or []) + (other.ignore or []))
+        """other (a program's check) over self (the suite's): each list other
+        gives replaces the suite's."""
+        def pick(a, b):
+            return list(b if b is not None else a or [])
+        return Check(pick(self.expect, other.expect), pick(self.reject, other.reject),
+                     pick(self.compare, other.compare), pick(self.ignore, other.ignore))
 
     def as_dict(self):
         """The check as JSON (a sweep point carries it)."""
