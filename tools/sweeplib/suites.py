@@ -16,7 +16,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TOOLS = os.path.dirname(HERE)
 SUITES_DIR = os.path.join(TOOLS, "suites")
 
-# The papers' benchmark tables (/work-free names: the papers' own captions).
+# The papers' benchmark tables, named as the papers caption them.
 PAPER_TABLES = {
     "rhu3.2": "Rhu dissertation Table 3.2 (DPE)",
     "rhu4.2": "Rhu dissertation Table 4.2 (CAPRI/SLP)",
