@@ -757,6 +757,11 @@ def expand_programs(tokens, suites_dir, experiment, forced_input=None):
             except ProgramError as e:
                 skipped.append((prog.label, str(e)))
                 continue
+            absent = [] if spec["gen"] else [a for a in input_paths(spec)
+                                             if not os.path.exists(a)]
+            if absent:
+                skipped.append((prog.label, f"input {absent[0]} is missing"))
+                continue
             runs.append((ctx, prog, inp, spec))
     return runs, skipped, None
 
