@@ -24,6 +24,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 
+from sweeplib import progpage          # noqa: E402
 from sweeplib import programs as pg     # noqa: E402
 from sweeplib import suites as sl       # noqa: E402
 
@@ -241,6 +242,24 @@ class SweepAxis(unittest.TestCase):
         self.assertIn("output lacks 'PASSED'", json.dumps(doc["failures"]))
         rc, _, err = tool(SWEEP, spec, "--out", out, "--jobs", "2", suites=Env.suites)
         self.assertIn("6 points, 4 cached, 2 to run", err)        # failures are not cached
+        # a page's section: exported statistics (extra fields too), spliced twice
+        exp = os.path.join(Env.tmp, "mini-programs.json")
+        d = progpage.export(out, exp, ["sm_cycles", "nosuch.field"])
+        r = [x for x in d["rows"] if x["workload"] == "mini/histo"][0]
+        self.assertGreater(r["sm_cycles"], 0)
+        self.assertIsNone(r["nosuch.field"])
+        self.assertEqual(r["kind"], "program")
+        self.assertEqual(progpage.load(exp)["suites"], d["suites"])
+        page = os.path.join(Env.tmp, "page.md")
+        with open(page, "w", encoding="utf-8") as f:
+            f.write("# page\n\ntext\n")
+        for n in (1, 2):
+            progpage.splice(page, "mini", [f"section {n}"])
+        with open(page, encoding="utf-8") as f:
+            text = f.read()
+        self.assertEqual(text.count("papers' programs: begin"), 1)
+        self.assertIn("section 2", text)
+        self.assertNotIn("section 1", text)
 
     def test_unbuilt_suite_is_a_spec_error(self):
         spec = os.path.join(Env.tmp, "bad.toml")
