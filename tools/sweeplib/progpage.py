@@ -85,6 +85,8 @@ def provenance(doc, name):
     for s, t in sorted(doc["suites"].items()):
         c = (t.get("commit") or "unknown")[:7]
         mod = ", modified" if t.get("dirty") else ""
+        if t.get("absent"):
+            mod += f", {t['absent']} large files absent from the snapshot"
         rec = "" if (t.get("commit") == t.get("recorded")) else \
             f" (descriptor recorded {(t.get('recorded') or 'none')[:7]})"
         trees.append(f"{s} {c}{mod}{rec}")
@@ -114,6 +116,31 @@ def paper_names(label, tables):
     except sl.SuiteError:
         return []
     return p.paper_names(tables) if p else []
+
+
+def paper_program(table, abbr):
+    """(label, status, note) of the program a paper table names abbr, from
+    the shipped descriptors; (None, 'unavailable', '') when none names it."""
+    for name in sl.names():
+        for p in sl.load(name).programs.values():
+            if (table, abbr) in p.papers:
+                return p.label, p.status, p.note
+    return None, "unavailable", ""
+
+
+def not_run_lines(table, names):
+    """Why each of the table's names has no program in the section."""
+    out = []
+    for n in names:
+        label, status, note = paper_program(table, n)
+        if status == "pass":
+            why = (f"{label} runs and passes but was left out of this sweep (its cost: "
+                   "see the spec)")
+        else:
+            why = (f"{label + ': ' if label else ''}{sl.STATUSES[status]}"
+                   + (f" ({note})" if note else ""))
+        out.append(f"* {n}: {why}")
+    return out
 
 
 def status_lines(doc):

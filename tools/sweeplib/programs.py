@@ -230,17 +230,22 @@ def locate_tree(suite, root):
 
 
 def git_commit(path):
-    """(commit, dirty) of the git work tree at path, or (None, False)."""
+    """(commit, modified, absent) of the git work tree at path: modified
+    when a tracked file under path differs from the commit, absent the
+    number of tracked files missing (a snapshot without its large files);
+    (None, False, 0) outside git."""
     try:
         c = subprocess.run(["git", "-C", path, "rev-parse", "HEAD"], capture_output=True,
                            text=True, timeout=30)
         if c.returncode:
-            return None, False
-        d = subprocess.run(["git", "-C", path, "status", "--porcelain", "-uno"],
+            return None, False, 0
+        d = subprocess.run(["git", "-C", path, "status", "--porcelain", "-uno", "--", "."],
                            capture_output=True, text=True, timeout=60)
-        return c.stdout.strip(), bool(d.stdout.strip())
+        lines = d.stdout.splitlines()
+        absent = sum(ln.startswith(" D") for ln in lines)
+        return c.stdout.strip(), len(lines) > absent, absent
     except (OSError, subprocess.TimeoutExpired):
-        return None, False
+        return None, False, 0
 
 
 # --- build ------------------------------------------------------------------
@@ -352,11 +357,12 @@ def build(ctx, root, data, names=None, jobs=1, binaries=None, timeout=1800, log=
     tree, why = locate_tree(suite, root)
     if tree is None:
         raise ProgramError(why)
-    commit, dirty = git_commit(tree)
+    commit, dirty, absent = git_commit(tree)
     data = os.path.abspath(data) if data else os.path.join(tree, suite.data)
     ctx.state.update({"version": STATE_VERSION, "suite": suite.name,
                       "descriptor": os.path.abspath(suite.path), "root": os.path.abspath(root),
                       "tree": tree, "data": data, "commit": commit, "dirty": dirty,
+                      "absent": absent,
                       "recorded_commit": suite.commit})
     ctx.state.setdefault("programs", {})
     progs = [p for p in suite.programs.values() if p.status != "unavailable"]
@@ -425,6 +431,7 @@ def run_spec(ctx, prog, inp):
             "cwd": i.cwd, "gen": gen, "check": prog.check.as_dict(),
             "timeout": prog.timeout or ctx.suite.timeout,
             "tree": {"commit": ctx.state.get("commit"), "dirty": ctx.state.get("dirty"),
+                     "absent": ctx.state.get("absent", 0),
                      "recorded": ctx.suite.commit, "repository": ctx.suite.repository}}
     return spec
 
@@ -474,6 +481,29 @@ def inputs_digest(spec):
         if os.path.isfile(spec["gen"]["cmd"][0]):
             parts.append("genprog=" + sha256_file(spec["gen"]["cmd"][0]))
     return sha256_text("\n".join(parts))
+
+
+COPY_LIMIT = 64 << 20
+
+
+def place(src, dst):
+    """Puts an input where a program opens it by a relative path: a copy
+    (programs write into their data directories: the CUDA samples' dxtc
+    rewrites data/teapot512_std.dds), or a symbolic link when it is larger
+    than COPY_LIMIT."""
+    os.makedirs(os.path.dirname(dst), exist_ok=True)
+    size = 0
+    if os.path.isdir(src):
+        for d, _, files in os.walk(src, followlinks=True):
+            size += sum(os.path.getsize(os.path.join(d, f)) for f in files)
+    elif os.path.isfile(src):
+        size = os.path.getsize(src)
+    if size > COPY_LIMIT:
+        os.symlink(src, dst)
+    elif os.path.isdir(src):
+        shutil.copytree(src, dst, symlinks=False)
+    elif os.path.exists(src):
+        shutil.copy(src, dst)
 
 
 def exec_argv(lockstep, mode, config, sets):
@@ -563,8 +593,7 @@ def run_once(spec, argv, run_dir, stats_path, ref=None, timeout=None):
         return {"status": "error", "msg": missing, "rc": None, "digests": {},
                 "wall_s": 0.0, "stats": None, "stderr_tail": ""}
     for name, target in spec["links"].items():
-        os.makedirs(os.path.dirname(os.path.join(run_dir, name)), exist_ok=True)
-        os.symlink(target, os.path.join(run_dir, name))
+        place(target, os.path.join(run_dir, name))
     cwd = os.path.join(run_dir, spec.get("cwd") or "")
     os.makedirs(cwd, exist_ok=True)
     tmp = os.path.join(run_dir, ".stats.json")
