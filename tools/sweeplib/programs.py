@@ -248,6 +248,16 @@ def git_commit(path):
         return None, False, 0
 
 
+def git_toplevel(path):
+    """The top of the git work tree holding path, or None."""
+    try:
+        r = subprocess.run(["git", "-C", path, "rev-parse", "--show-toplevel"],
+                           capture_output=True, text=True, timeout=30)
+        return r.stdout.strip() if r.returncode == 0 else None
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+
+
 # --- build ------------------------------------------------------------------
 def _first_error(log):
     """The line of a build log that says why it failed."""
@@ -359,7 +369,11 @@ def build(ctx, root, data, names=None, jobs=1, binaries=None, timeout=1800, log=
         raise ProgramError(why)
     commit, dirty, absent = git_commit(tree)
     data = os.path.abspath(data) if data else os.path.join(tree, suite.data)
+    data_commit = None
+    if os.path.isdir(data) and git_toplevel(data) not in (None, git_toplevel(tree)):
+        data_commit = git_commit(data)[0]
     ctx.state.update({"version": STATE_VERSION, "suite": suite.name,
+                      "data_commit": data_commit,
                       "descriptor": os.path.abspath(suite.path), "root": os.path.abspath(root),
                       "tree": tree, "data": data, "commit": commit, "dirty": dirty,
                       "absent": absent,
@@ -432,6 +446,7 @@ def run_spec(ctx, prog, inp):
             "timeout": prog.timeout or ctx.suite.timeout,
             "tree": {"commit": ctx.state.get("commit"), "dirty": ctx.state.get("dirty"),
                      "absent": ctx.state.get("absent", 0),
+                     "data_commit": ctx.state.get("data_commit"),
                      "recorded": ctx.suite.commit, "repository": ctx.suite.repository}}
     return spec
 
