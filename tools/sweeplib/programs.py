@@ -18,6 +18,7 @@ and run unmodified on Lockstep (docs/suites.md).
   cached under a key of the simulator, the binary, the inputs, the mode and
   the effective configuration, as workload points are."""
 import concurrent.futures
+import fcntl
 import hashlib
 import json
 import os
@@ -456,9 +457,28 @@ def ensure_inputs(spec):
     None, or a message saying which input is missing."""
     g = spec.get("gen")
     if g:
+        os.makedirs(os.path.dirname(g["dir"]), exist_ok=True)
+        with open(g["dir"] + ".lock", "w", encoding="utf-8") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)     # points of one input run at once
+            err = _generate(g)
+        if err:
+            return err
+    for a in input_paths(spec):
+        if not os.path.exists(a):
+            return f"input {a} is missing"
+    return None
+
+
+def _generate(g):
+    """Runs generator g into its directory unless its stamp says it has
+    (the caller holds the directory's lock); returns None or a message."""
+    if g:
         stamp = os.path.join(g["dir"], ".lockstep-gen")
         want = sha256_text(json.dumps(g["cmd"]))
-        have = open(stamp, encoding="utf-8").read() if os.path.isfile(stamp) else ""
+        have = ""
+        if os.path.isfile(stamp):
+            with open(stamp, encoding="utf-8") as f:
+                have = f.read()
         if have != want:
             if os.path.isdir(g["dir"]):
                 shutil.rmtree(g["dir"])
@@ -469,9 +489,6 @@ def ensure_inputs(spec):
                         + tail(r.stderr or r.stdout, 3))
             with open(stamp, "w", encoding="utf-8") as f:
                 f.write(want)
-    for a in input_paths(spec):
-        if not os.path.exists(a):
-            return f"input {a} is missing"
     return None
 
 
