@@ -130,7 +130,7 @@ def programs_section(doc):
          " | ".join(f"{c} / {BASE}" for c in others) + " | cycles " + BASE + " |",
          "|---|---|---|---|" + "---|" * (2 * len(configs))]
     for w in progs:
-        names = ", ".join(progpage.paper_names(w, None)) or "-"
+        names = progpage.paper_cell(w)
         b = ok(w, BASE)
         if b is None:
             r = rows.get((w, BASE)) or {}

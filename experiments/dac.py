@@ -481,7 +481,7 @@ def programs_section(doc):
          "|---|---|---|---|---|---|---|---|"]
     for w in progs:
         m = pm.get(w)
-        names = ", ".join(progpage.paper_names(w, None)) or "-"
+        names = progpage.paper_cell(w)
         if not m:
             r = rows.get((w, "off")) or {}
             L.append(f"| {w} | {names} | {r.get('status', 'not run')} | | | | | |")

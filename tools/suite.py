@@ -121,19 +121,6 @@ def rows_for(suite_names, suites_dir, paper=None):
     return rows
 
 
-SHORT_TABLE = {"rhu3.2": "3.2", "rhu4.2": "4.2", "rhu5.4": "5.4", "rhu6.2": "6.2",
-               "gscalar2": "GS", "dac": "DAC"}
-
-
-def paper_cell(papers):
-    """`BACKP:3.2,4.2 BP:GS` from ['rhu3.2:BACKP', ...]."""
-    names = {}
-    for tok in papers:
-        t, a = tok.split(":", 1)
-        names.setdefault(a, []).append(SHORT_TABLE.get(t, t))
-    return " ".join(f"{a}:{','.join(ts)}" for a, ts in names.items()) or "-"
-
-
 def local_verdict(r):
     """What this machine's build and runs say of a program."""
     if r["build"] != "ok":
@@ -155,7 +142,7 @@ def do_list(a):
     head = ("suite", "program", "papers", "build", "func", "timing", "status: why")
     tab = []
     for r in rows:
-        papers = paper_cell(r["papers"])
+        papers = sl.paper_cell(r["papers"])
         mark = "" if r["source"] == "here" else "*"
         why = sl.STATUSES[r["status"]] if r["source"] == "recorded" else local_verdict(r)
         if r["why"]:

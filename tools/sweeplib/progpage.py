@@ -110,6 +110,17 @@ def by(doc, kind=None):
     return out
 
 
+def paper_cell(label):
+    """The papers' names of suite/program label, grouped by name
+    (`BACKP:3.2,4.2 BP:GS`)."""
+    suite, _, prog = label.partition("/")
+    try:
+        p = sl.load(suite).programs.get(prog)
+    except sl.SuiteError:
+        return "-"
+    return sl.paper_cell(p.papers) if p else "-"
+
+
 def paper_names(label, tables):
     """The names the papers in tables give suite/program label."""
     suite, _, prog = label.partition("/")

@@ -655,6 +655,11 @@ def run_once(spec, argv, run_dir, stats_path, ref=None, timeout=None):
         status, digests = "error", {}
     else:
         status, msg, digests = judge(spec["check"], rc, stdout, cwd, st, ref)
+        sim_err = next((ln.strip() for ln in stderr.splitlines()
+                        if ln.startswith("lockstep cudart:") and "LS_ERR" in ln), None)
+        if status == "fail" and rc != 0 and sim_err:
+            # a kernel the simulator refused or stopped, not a wrong answer
+            status, msg = "error", f"exit {rc}: {sim_err[:250]}"
         if status == "pass" and not isinstance(st, dict):
             status, msg = "error", "no statistics written (did the program use CUDA?)"
         elif status == "pass" and st.get("pass") is not True:

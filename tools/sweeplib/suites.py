@@ -330,6 +330,19 @@ class Suite:
         return Input(name, args, stdin, gen, links, cwd, self._str(idef, kp + ("note",), ""))
 
 
+SHORT_TABLE = {"rhu3.2": "3.2", "rhu4.2": "4.2", "rhu5.4": "5.4", "rhu6.2": "6.2",
+               "gscalar2": "GS", "dac": "DAC"}
+
+
+def paper_cell(papers):
+    """`BACKP:3.2,4.2 BP:GS` from [('rhu3.2', 'BACKP'), ...] or ['rhu3.2:BACKP', ...]."""
+    names = {}
+    for tok in papers:
+        t, a = tok.split(":", 1) if isinstance(tok, str) else tok
+        names.setdefault(a, []).append(SHORT_TABLE.get(t, t))
+    return " ".join(f"{a}:{','.join(ts)}" for a, ts in names.items()) or "-"
+
+
 def descriptor_path(name):
     """The descriptor of a suite name (tools/suites/NAME.toml), or name
     itself when it is a path to a .toml file."""
