@@ -90,6 +90,8 @@ def _local(ctx, prog):
     why = b.get("msg", "") if b.get("build") != "ok" else ""
     for inp in runs.values():
         for mode, rec in inp.items():
+            if rec.get("check") != prog.check.as_dict():
+                continue            # judged by a check the descriptor no longer has
             if mode in res and (res[mode] in ("-", "pass")):
                 res[mode] = rec["status"]
                 if rec["status"] != "pass" and not why:
@@ -107,6 +109,8 @@ def rows_for(suite_names, suites_dir, paper=None):
             if paper and not any(t == paper for t, _ in p.papers):
                 continue
             loc = _local(ctx, p)
+            if loc and loc[0] == "ok" and loc[1] == loc[2] == "-":
+                loc = None          # built here, not run: the recorded verdict stands
             row = {"suite": ctx.suite.name, "program": p.name, "title": p.title,
                    "papers": [f"{t}:{a}" for t, a in p.papers], "status": p.status,
                    "class": p.klass, "note": p.note, "recorded_commit": ctx.suite.commit}
@@ -256,7 +260,7 @@ def do_run(a):
                     "status": r["status"], "msg": r["msg"], "config": a.config,
                     "sets": [f"{k}={v}" for k, v in sets], "wall_s": r["wall_s"],
                     "cycles": st.get("cycles"), "warp_insts": st.get("warp_insts"),
-                    "unstable": r.get("unstable", []),
+                    "unstable": r.get("unstable", []), "check": p.check.as_dict(),
                     "build": sim.build_id}
                 bad += r["status"] != "pass"
             ctx.save()
