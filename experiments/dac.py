@@ -11,7 +11,6 @@ The dac/cae/mta statistics objects exist only under their own mode, so
 they are read from each point's cached stats, not from the metric
 columns. The paper's claims stand beside ours; where they differ the page
 says why from the statistics."""
-import json
 import os
 import re
 import subprocess
@@ -525,9 +524,7 @@ def programs_only(out, res):
     path = os.path.join(res, "dac-programs.json")
     doc = progpage.export(out, path)
     doc["peak_bw"] = peak_bw(cfg_keys(table.read_manifest(out)["lockstep"], "gtx480"))
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump(doc, f, indent=1)
-        f.write("\n")
+    progpage.write(path, doc)
     progpage.splice(os.path.join(res, "dac.md"), "dac", programs_section(doc))
 
 

@@ -40,12 +40,21 @@ def export(out, path, fields=()):
            "rows": rows,
            "failures": [{k: rec.get(k) for k in ("point", "what", "status", "msg")}
                         for rec in failures]}
+    write(path, doc)
+    return doc
+
+
+def write(path, doc):
+    """Writes an exported document: one line per row and per failure, so
+    that a regenerated file's diff shows the points that changed."""
+    head = [f" {json.dumps(k)}: {json.dumps(v)}" for k, v in doc.items()
+            if k not in ("rows", "failures")]
+    lists = [f' "{k}": [\n' + ",\n".join("  " + json.dumps(x) for x in doc[k]) + "\n ]"
+             for k in ("failures", "rows")]
     tmp = path + ".tmp"
     with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(doc, f, indent=1)
-        f.write("\n")
+        f.write("{\n" + ",\n".join(head + lists) + "\n}\n")
     os.replace(tmp, path)
-    return doc
 
 
 def load(path):
