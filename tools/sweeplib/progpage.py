@@ -6,6 +6,7 @@ between two markers, so a page's section regenerates from the committed
 file without the suites and without rerunning the page's own sweep."""
 import json
 import os
+import re
 
 from . import runner, table
 from . import suites as sl
@@ -38,10 +39,21 @@ def export(out, path, fields=()):
            "lockstep_build": m["build"], "suites": table.suite_trees(m),
            "metrics": list(m["metrics"]) + [f for f in fields if f not in m["metrics"]],
            "rows": rows,
-           "failures": [{k: rec.get(k) for k in ("point", "what", "status", "msg")}
+           "failures": [{k: local_free(rec.get(k)) for k in ("point", "what", "status", "msg")}
                         for rec in failures]}
     write(path, doc)
     return doc
+
+
+_ABS = re.compile(r"(?<![\w.])/(?:[^\s/:'\"]+/)+([^\s/:'\"]*)")
+
+
+def local_free(text):
+    """text with this machine's absolute paths cut to their last two parts
+    (a committed file names no local path)."""
+    if not isinstance(text, str):
+        return text
+    return _ABS.sub(lambda m: ".../" + "/".join(m.group(0).rstrip("/").split("/")[-2:]), text)
 
 
 def write(path, doc):
