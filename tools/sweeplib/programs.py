@@ -134,8 +134,13 @@ def find_nvcc():
 
 
 def make_toolkit(tk, nvcc):
-    """Writes the toolkit shim at tk for the real nvcc; returns tk."""
+    """Writes the toolkit shim at tk for the real nvcc (kept when one for
+    the same nvcc and wrapper is there: builds of two suites share it);
+    returns tk."""
     cuda = os.path.dirname(os.path.dirname(nvcc))
+    stamp = sha256_text(nvcc + _NVCC_WRAPPER)
+    if read_json(os.path.join(tk, "stamp.json"), {}).get("stamp") == stamp:
+        return tk
     if os.path.isdir(tk):
         shutil.rmtree(tk)
     os.makedirs(os.path.join(tk, "bin"))
@@ -166,6 +171,7 @@ def make_toolkit(tk, nvcc):
         with open(os.path.join(tk, "lib64", name), "w", encoding="utf-8") as f:
             f.write("/* GNU ld script: Lockstep's toolkit shim (docs/suites.md) */\n" + text)
     os.symlink("lib64", os.path.join(tk, "lib"))
+    write_json(os.path.join(tk, "stamp.json"), {"stamp": stamp, "nvcc": nvcc})
     return tk
 
 
