@@ -226,7 +226,7 @@ def programs_section(doc):
     if sp is not None and sb is not None:
         L += ["", f"**Which is closer to the paper.** The programs on "
               f"{len(closer['programs'])} of {len(claims)} claims "
-              f"({', '.join(closer['programs']) or 'none'}), our workloads on the others. "
+              f"({'; '.join(closer['programs']) or 'none'}), our workloads on the others. "
               "Eligibility, compression and the register-file energy follow from how often a "
               f"register read is scalar: {100 * sp:.0f}% of reads on the programs against "
               f"{100 * sb:.0f}% on our workloads of those names (the paper's Fig 8: 36%), and "
