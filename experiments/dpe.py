@@ -289,9 +289,9 @@ def write_page(path, rows, G, D, sp, wl, inter, nonint, uniform, cache_wl, conf,
     a("")
     doc = progpage.load(os.path.join(os.path.dirname(path), "dpe-programs.json"))
     if doc:
-        L += progpage.wrap("dpe", programs_section(doc))
+        L += progpage.wrap("dpe", programs_section(doc)) + [""]
     with open(path, "w", encoding="utf-8") as f:
-        f.write("\n".join(L) + "\n")
+        f.write("\n".join(L))
 
 
 def explain(rows, G, D, sp, inter, nonint):
