@@ -408,6 +408,8 @@ def cp_measures(rows, w):
     m.update({f"sp.{v}": perf[v] / perf["none.none"] for v in SCHEMES})
     m["div"] = r["none.none"]["simd_util"] < 0.99
     m["eff"] = r["tbc.none"]["warp_insts"] <= EFFECTIVE * r["none.none"]["warp_insts"]
+    idle = r["none.none"]["idle_cycles"]
+    m["idle.tbc"] = r["tbc.none"]["idle_cycles"] / idle if idle else None
     return m
 
 
@@ -466,15 +468,35 @@ def programs_section(doc):
             closer.append((name, "the programs" if abs(a - paper) < abs(b - paper)
                            else "our workloads"))
     if pm and bm:
-        gain = lambda d: sum(m["simd.ideal.none"] - m["simd.none.none"]   # noqa: E731
-                             for m in d.values() if m["div"]) / max(1, sum(m["div"] for m in
-                                                                           d.values()))
+        def divs(d):
+            return [m for m in d.values() if m["div"]]
+
+        def gain(d, v):
+            xs = divs(d)
+            return sum(m[f"simd.{v}"] - m["simd.none.none"] for m in xs) / max(1, len(xs))
+
+        def idle(d):
+            xs = [m["idle.tbc"] for m in divs(d) if m["idle.tbc"]]
+            return plot.geomean(xs) if xs else None
+        def quiet(d):
+            return sum(m["simd.tbc.none"] - m["simd.none.none"] < 0.005 and
+                       (m["idle.tbc"] or 1) < 1.1 for m in divs(d))
+        ip, ib = idle(pm), idle(bm)
         L += ["", "**Which is closer to the dissertation.** " + "; ".join(
             f"{n}: {w}" for n, w in closer) + ". What compaction can win is the SIMD "
             f"utilisation ideal compaction adds over none on the divergent kernels: "
-            f"{100 * gain(pm):+.1f} points on the programs against {100 * gain(bm):+.1f} on "
-            "our workloads of those names; where that headroom is small, TBC's "
-            "synchronisation cost dominates and CAPRI can at best recover none."]
+            f"{100 * gain(pm, 'ideal.none'):+.1f} points on the programs against "
+            f"{100 * gain(bm, 'ideal.none'):+.1f} on our workloads of those names, of which "
+            f"TBC takes {100 * gain(pm, 'tbc.none'):+.1f} and "
+            f"{100 * gain(bm, 'tbc.none'):+.1f}. What TBC costs shows in the idle cycles "
+            "with resident warps its CTA-wide synchronisation adds: TBC / none "
+            + ("-" if ip is None else f"{ip:.2f}") + " on the programs' divergent kernels "
+            "(geometric mean) against " + ("-" if ib is None else f"{ib:.2f}") + " on our "
+            f"workloads'. TBC neither compacts (SIMD utilisation within 0.005 of none's) nor "
+            f"adds 10% idle cycles on {quiet(pm)} of {len(divs(pm))} divergent programs "
+            f"against {quiet(bm)} of {len(divs(bm))} workloads: there it stays near none, so "
+            "the dissertation's TBC loss on compaction-ineffective kernels does not appear "
+            "and CAPRI, which avoids that loss, has little to recover over TBC+."]
     bad = progpage.status_lines(doc)
     if bad:
         L += ["", "Points that did not pass:", ""] + bad
