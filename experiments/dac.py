@@ -483,7 +483,7 @@ def programs_section(doc):
          "input; the built-in suite from the same sweep at default inputs (as above). The "
          "DAC paper's 29 programs are not named in the stored text, so the public suites' "
          "programs of the other papers' tables stand in (all that build and have their "
-         "inputs, but ISPASS LIB, whose only input takes minutes per point). Memory-bound "
+         "inputs). Memory-bound "
          f"as above (off moves at least {MEM_UTIL:.0%} of peak DRAM bandwidth); speedup = "
          "cycles of off over the scheme's.", "",
          "| program | papers' names | class | DRAM util | DAC | CAE | MTA | warp insts DAC/off |",
