@@ -394,18 +394,18 @@ TABLE42 = [("LPS", "lps"), ("BFS", "bfs"), ("MUM", "mum"), ("LIB", "lib"),
            ("AOSSORT", None), ("FDTD3D", None), ("SORTNW", "sortnet"), ("EIGENVL", "eigenvl"),
            ("3DFD", None), ("DWTHARR", "dwtharr"), ("QSRDM", "quasirandom"),
            ("BINOM", "binom"), ("CONVSEP", "convsep"), ("SOBFLT", "sobflt")]
-SCHEMES = ["none.none", "tbc.none", "tbc_plus.none", "capri-latest.none", "ideal.none"]
+PROG_SCHEMES = ["none.none", "tbc.none", "tbc_plus.none", "capri-latest.none", "ideal.none"]
 
 
 def cp_measures(rows, w):
     """SIMD utilisation and thread-IPC speedups over none of one workload
     or program ({} when a scheme's point did not pass)."""
-    r = {v: rows.get((w, v)) for v in SCHEMES}
+    r = {v: rows.get((w, v)) for v in PROG_SCHEMES}
     if not all(x and x["status"] == "pass" for x in r.values()):
         return {}
-    perf = {v: r[v]["thread_insts"] / r[v]["cycles"] for v in SCHEMES}
-    m = {f"simd.{v}": r[v]["simd_util"] for v in SCHEMES}
-    m.update({f"sp.{v}": perf[v] / perf["none.none"] for v in SCHEMES})
+    perf = {v: r[v]["thread_insts"] / r[v]["cycles"] for v in PROG_SCHEMES}
+    m = {f"simd.{v}": r[v]["simd_util"] for v in PROG_SCHEMES}
+    m.update({f"sp.{v}": perf[v] / perf["none.none"] for v in PROG_SCHEMES})
     m["div"] = r["none.none"]["simd_util"] < 0.99
     m["eff"] = r["tbc.none"]["warp_insts"] <= EFFECTIVE * r["none.none"]["warp_insts"]
     idle = r["none.none"]["idle_cycles"]
@@ -441,7 +441,7 @@ def programs_section(doc):
             bm[abbr] = b
         pc = (f"{lab} | {sets(m)} | " + " | ".join(
             f"{m['simd.' + v]:.3f}" for v in ("none.none", "tbc.none", "ideal.none")) + " | " +
-            " | ".join(f"{m['sp.' + v]:.3f}" for v in SCHEMES[1:])) if m else \
+            " | ".join(f"{m['sp.' + v]:.3f}" for v in PROG_SCHEMES[1:])) if m else \
             f"{lab or 'not available'} |" + " - |" * 8
         bc = (f"{wl} | {sets(b)} | {b['simd.none.none']:.3f} | {b['sp.tbc.none']:.3f} | "
               f"{b['sp.capri-latest.none']:.3f}") if b else f"{wl or '-'} | - | - | - | -"
