@@ -435,6 +435,13 @@ typedef struct ls_dac_stats {
     uint64_t cycles;             /* SM-cycles the occupancy sums cover        */
     uint64_t checked_addr, checked_pred; /* golden checks passed              */
     uint64_t widen_checks;       /* widening instructions checked exact       */
+    uint64_t rec_mask;           /* masks main warps sent at data-dependent
+                                    branches the affine warp follows          */
+    uint64_t checked_mask;       /* of those, received and checked            */
+    uint64_t mask_dropped;       /* ... left by a warp that finished first    */
+    uint64_t stall_aw_mask;      /* affine-warp cycles waiting for masks      */
+    uint64_t stall_mask_full;    /* main-warp checks refused: mask queue full */
+    uint64_t peu_ops;            /* PEU bit-vector combinations, per warp     */
 } ls_dac_stats;
 
 #define LS_STACK_HIST 16

@@ -64,6 +64,7 @@ static int core_dac_init(struct core_dac *d, const struct cfg *c, unsigned nslot
     d->atq_cap = (unsigned)c->dac_atq_entries;
     d->aq_cap = (unsigned)c->dac_addr_queue;
     d->pq_cap = (unsigned)c->dac_pred_queue;
+    d->mq_cap = (unsigned)c->dac_mask_queue;
     d->aeu_cycles = (unsigned)c->dac_aeu_cycles;
     d->peu_cycles = (unsigned)c->dac_peu_cycles;
     if (c->dac_lock_lines)
@@ -77,6 +78,13 @@ static int core_dac_init(struct core_dac *d, const struct cfg *c, unsigned nslot
     d->ncta = ncta;
     d->aq = q_alloc(nslots, d->aq_cap);
     d->pq = q_alloc(nslots, d->pq_cap);
+    d->mq = calloc(nslots, sizeof *d->mq);
+    for (unsigned i = 0; d->mq && i < nslots; i++) {
+        d->mq[i].cap = d->mq_cap;
+        d->mq[i].r = calloc(d->mq_cap, sizeof *d->mq[i].r);
+        if (!d->mq[i].r)
+            return -1;
+    }
     d->atq = calloc(d->atq_cap, sizeof *d->atq);
     d->atq_v = calloc((size_t)d->atq_cap * ncta, sizeof *d->atq_v);
     d->pend_cap = ncta;
@@ -86,7 +94,7 @@ static int core_dac_init(struct core_dac *d, const struct cfg *c, unsigned nslot
     d->stk_cap = max_depth + 2;
     d->stk = calloc(d->stk_cap, sizeof *d->stk);
     d->bw = calloc(ncta, sizeof *d->bw);
-    if (!d->aq || !d->pq || !d->atq || !d->atq_v || !d->pend || !d->wslot ||
+    if (!d->aq || !d->pq || !d->mq || !d->atq || !d->atq_v || !d->pend || !d->wslot ||
         !d->cta_done || !d->stk || !d->bw)
         return -1;
     for (unsigned i = 0; i < ncta; i++)
@@ -102,6 +110,9 @@ static void core_dac_free(struct core_dac *d)
         return;
     q_free(d->aq, d->nslots);
     q_free(d->pq, d->nslots);
+    for (uint32_t i = 0; d->mq && i < d->nslots; i++)
+        free(d->mq[i].r);
+    free(d->mq);
     free(d->atq);
     free(d->atq_v);
     free(d->pend);
@@ -130,7 +141,8 @@ static int core_dac_kernel(struct core_dac *d, const struct ptx_func *f,
     d->f = f;
     d->active = tr != NULL;
     for (uint32_t i = 0; i < d->nslots; i++)
-        d->aq[i].n = d->aq[i].head = d->pq[i].n = d->pq[i].head = 0;
+        d->aq[i].n = d->aq[i].head = d->pq[i].n = d->pq[i].head = d->mq[i].n =
+            d->mq[i].head = 0;
     d->atq_head = d->atq_n = 0;
     d->pend_head = d->pend_n = 0;
     d->aw_run = false;
@@ -142,12 +154,12 @@ static int core_dac_kernel(struct core_dac *d, const struct ptx_func *f,
     d->aeu_free = 0;
     d->last_sample = 0;
     d->aw_ready = 0;
-    d->aw_atq_blocked = d->aeu_blocked = false;
+    d->aw_atq_blocked = d->aeu_blocked = d->aw_mask_blocked = false;
     d->next_ready = UINT64_MAX;
     d->why[0] = 0;
     d->why_line = 0;
     d->skip_err = 0;
-    d->wait_empty = d->wait_data = d->passed = 0;
+    d->wait_empty = d->wait_data = d->wait_mask = d->passed = 0;
     d->nrec = 0;
     for (unsigned i = 0; i < CORE_DAC_MAXS; i++)
         d->scta[i] = -1;
@@ -302,11 +314,22 @@ static int core_dac_check(struct core_dac *d, unsigned slot, uint64_t now, uint6
     uint64_t bit = 1ull << slot;
     d->wait_empty &= ~bit;
     d->wait_data &= ~bit;
+    d->wait_mask &= ~bit;
     if (pc < 0 || d->tr[pc].q == PTX_DAC_Q_NONE || !(d->tr[pc].streams & PTX_DAC_S_MAIN)) {
         d->passed |= bit;
         return CORE_ST_NONE;
     }
     const struct ptx_dac_inst *t = &d->tr[pc];
+    if (t->q == PTX_DAC_Q_MASK) {   /* send.mask: room in its mask queue */
+        if (d->mq[slot].n < d->mq[slot].cap) {
+            d->passed |= bit;
+            return CORE_ST_NONE;
+        }
+        d->st.stall_mask_full++;
+        *when = CORE_INF;           /* the affine warp's receive wakes it */
+        dac_sleep(d, slot, &d->wait_mask, CORE_INF);
+        return CORE_ST_MEM;
+    }
     struct core_dac_q *q = t->q == PTX_DAC_Q_PRED ? &d->pq[slot] : &d->aq[slot];
     char where[160];
     if (q->n == 0) {
@@ -350,7 +373,7 @@ static int core_dac_check(struct core_dac *d, unsigned slot, uint64_t now, uint6
  * 1 when a load was served from a locked line (no memory request), 0
  * otherwise, -1 on a model error (d->why). Counts main instructions. */
 static int core_dac_deq(struct core_dac *d, unsigned slot, int32_t pc, uint32_t mask,
-                 uint32_t gmask)
+                 uint32_t gmask, uint64_t now)
 {
     d->st.main_insts++;
     d->passed &= ~(1ull << slot);   /* it moved: check it again */
@@ -369,8 +392,24 @@ static int core_dac_deq(struct core_dac *d, unsigned slot, int32_t pc, uint32_t 
     const struct ptx_dac_inst *t = &d->tr[pc];
     if (t->q == PTX_DAC_Q_NONE || !(t->streams & PTX_DAC_S_MAIN))
         return 0;
-    struct core_dac_q *q = t->q == PTX_DAC_Q_PRED ? &d->pq[slot] : &d->aq[slot];
     char where[160];
+    if (t->q == PTX_DAC_Q_MASK) {   /* send.mask: the affine warp's input */
+        struct core_dac_mq *m = &d->mq[slot];
+        if (m->n == m->cap) {
+            dac_fail(d, in->line, "DAC model error in %s, pc %d (PTX line %u): send.mask "
+                     "issued with its mask queue full", WHERE, pc, in->line);
+            return -1;
+        }
+        struct core_dac_mrec *r = &m->r[(m->head + m->n++) % m->cap];
+        r->pc = pc;
+        r->mask = mask;
+        r->taken = gmask;
+        d->st.rec_mask++;
+        if (d->aw_mask_blocked)
+            core_view_retry(d->v, now + 1);   /* the affine warp may go on */
+        return 0;
+    }
+    struct core_dac_q *q = t->q == PTX_DAC_Q_PRED ? &d->pq[slot] : &d->aq[slot];
     if (q->n == 0 || q->r[q->head].pc != pc) {
         dac_fail(d, in->line, "DAC model error in %s, pc %d (PTX line %u): %s issued "
                  "without its record", WHERE, pc, in->line, ptx_dac_deq_name(t->q));
@@ -426,8 +465,13 @@ static int core_dac_leave(struct core_dac *d, unsigned slot)
         return 0;
     d->wait_empty &= ~(1ull << slot);
     d->wait_data &= ~(1ull << slot);
+    d->wait_mask &= ~(1ull << slot);
     d->passed &= ~(1ull << slot);
     d->scta[slot] = -1;
+    /* masks the affine warp has not received: it no longer covers the
+     * warp (its lanes leave the masks below), so it never will */
+    d->st.mask_dropped += d->mq[slot].n;
+    d->mq[slot].n = d->mq[slot].head = 0;
     /* the affine warp may lag behind the warp's last instructions (no
      * enq left for it): its lanes leave the batch's masks */
     for (uint32_t i = 0; i < d->sp; i++)
@@ -558,8 +602,18 @@ static const struct simt_warp *slot_basis(const struct core_dac *d, unsigned slo
     return &d->bw[ci];
 }
 
+/* Writes v into the lanes am of warp slot w's vector of predicate
+ * register reg; the other lanes keep theirs (a guarded or divergent
+ * definition merges per thread: docs/dac.md, the PEU). */
+static void pm_merge(struct core_dac *d, int32_t reg, unsigned w, uint32_t v, uint32_t am)
+{
+    uint32_t *p = &d->pm[(size_t)reg * CORE_DAC_MAXS + w];
+    *p = (*p & ~am) | (v & am);
+}
+
 /* The PEU evaluation of a predicate-defining affine-stream instruction
- * (after the basis lanes ran it): per-thread masks of its destinations. */
+ * (after the basis lanes ran it): per-thread masks of its destinations,
+ * merged under the instruction's mask am. */
 static int pred_def(struct core_dac *d, const struct ptx_inst *in, const uint32_t *am)
 {
     const struct core_kernel *k = d->v->k;
@@ -617,10 +671,11 @@ static int pred_def(struct core_dac *d, const struct ptx_inst *in, const uint32_
                                                 ? (p[w] | cc) : (p[w] ^ cc);
                 np = in->sub == PTX_SUB_AND ? (np & cc) : in->sub == PTX_SUB_OR
                                               ? (np | cc) : (np ^ cc);
+                d->st.peu_ops += am[w] != 0;     /* the PEU combines vectors */
             }
-            d->pm[(size_t)in->o[0].reg * CORE_DAC_MAXS + w] = p[w];
+            pm_merge(d, in->o[0].reg, w, p[w], am[w]);
             if (in->o[1].kind == PTX_O_REG)
-                d->pm[(size_t)in->o[1].reg * CORE_DAC_MAXS + w] = np;
+                pm_merge(d, in->o[1].reg, w, np, am[w]);
         }
         return 0;
     }
@@ -635,7 +690,8 @@ static int pred_def(struct core_dac *d, const struct ptx_inst *in, const uint32_
                        : in->op == PTX_OP_OR ? (p[w] | c[w])
                        : in->op == PTX_OP_XOR ? (p[w] ^ c[w])
                        : in->op == PTX_OP_NOT ? ~p[w] : p[w];
-            d->pm[(size_t)in->o[0].reg * CORE_DAC_MAXS + w] = v;
+            d->st.peu_ops += in->op != PTX_OP_MOV && am[w] != 0;
+            pm_merge(d, in->o[0].reg, w, v, am[w]);
         }
         return 0;
     }
@@ -845,7 +901,32 @@ static const struct core_dinst *aw_dinst(const struct core_dac *d, int32_t pc)
     return &d->v->k->prog->di[d->v->k->f - d->v->k->mod->funcs][pc];
 }
 
-/* Whether the affine warp can issue at now (has a batch, ATQ room). */
+/* Whether every warp the affine warp covers at recv.mask pc has sent its
+ * mask for it (at the head of its mask queue). A record of another pc at
+ * a head is a model error (d->why). */
+static bool masks_in(struct core_dac *d, int32_t pc)
+{
+    const struct core_dac_ent *t = &d->stk[d->sp - 1];
+    for (unsigned w = 0; w < d->nslots; w++) {
+        if (!t->m[w])
+            continue;
+        const struct core_dac_mq *m = &d->mq[w];
+        if (m->n == 0)
+            return false;
+        if (m->r[m->head].pc != pc) {
+            char where[160];
+            warp_where(d, w, where, sizeof where);
+            dac_fail(d, d->f->insts[pc].line, "DAC model error in %s: the affine warp at "
+                     "pc %d (PTX line %u) finds the mask the warp sent at pc %d (masks out "
+                     "of order)", where, pc, d->f->insts[pc].line, m->r[m->head].pc);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Whether the affine warp can issue at now (has a batch, ATQ room, the
+ * masks of a recv.mask). */
 static bool core_dac_aw_ready(struct core_dac *d, uint64_t now)
 {
     d->aw_atq_blocked = false;
@@ -870,6 +951,18 @@ static bool core_dac_aw_ready(struct core_dac *d, uint64_t now)
             d->st.stall_aw_dep += dep - now;
             d->aw_ready = dep;
             return false;
+        }
+        if (d->tr[pc].q == PTX_DAC_Q_MASK) {
+            if (!masks_in(d, pc)) {
+                if (!d->aw_mask_blocked)
+                    d->aw_mask_since = now;
+                d->aw_mask_blocked = true;   /* a main warp's send wakes it */
+                return false;
+            }
+            if (d->aw_mask_blocked)
+                d->st.stall_aw_mask += now - d->aw_mask_since;
+            d->aw_mask_blocked = false;
+            return true;
         }
         if (d->tr[pc].q != PTX_DAC_Q_NONE && d->atq_n == d->atq_cap) {
             d->st.stall_enq_full++;
@@ -923,6 +1016,79 @@ static void enq_access(struct core_dac *d, int32_t pc, const struct ptx_inst *in
     memcpy(t->mask, am, sizeof t->mask);
 }
 
+/* Runs affine-stream instruction pc on the basis lanes of every CTA of the
+ * batch. Under a guard false at a basis lane: an ALU/SFU instruction runs
+ * unguarded there (the analysis keeps a guarded definition affine only
+ * when no earlier one reaches it, so the unguarded tuple is the value of
+ * every thread the guard lets through; a predicate's per-thread vector is
+ * merged under the guard by pred_def); anything else is refused, not
+ * modelled. Returns 0 or -1 (d->why). */
+static int aw_basis_exec(struct core_dac *d, int32_t pc, const struct ptx_inst *in,
+                         const struct core_dinst *cd)
+{
+    for (unsigned ci = 0; ci < d->ncta; ci++) {
+        if (!(d->batch >> ci & 1))
+            continue;
+        struct simt_warp *bw = &d->bw[ci];
+        if (in->guard >= 0 && exec_guard_mask(&bw->ew, in, 0xfu) != 0xfu) {
+            if (cd->unit != CORE_U_ALU && cd->unit != CORE_U_SFU) {
+                dac_fail(d, in->line, "DAC: affine-stream instruction at PTX line %u is "
+                         "guarded by a predicate false at a basis thread of the tuple: "
+                         "not modelled", in->line);
+                return -1;
+            }
+            struct ptx_inst u = *in;
+            u.guard = -1;
+            if (exec_alu(&bw->ew, &u, 0xfu, &bw->res, &bw->err) != 0) {
+                dac_fail(d, in->line, "DAC: the affine warp failed at PTX line %u: %s",
+                         in->line, bw->err.msg);
+                return -1;
+            }
+            continue;
+        }
+        if (simt_exec_at(bw, pc, 0xfu) != SIMT_RC_OK) {
+            dac_fail(d, in->line, "DAC: the affine warp failed at PTX line %u: %s",
+                     in->line, bw->err.msg);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* recv.mask at pc: takes every covered warp's mask from its queue, checks
+ * its lanes against the affine warp's own (the golden check of the
+ * feedback: both follow the same control), and gives the taken lanes in
+ * am. Wakes main warps waiting for room. Returns 0 or -1 (d->why). */
+static int recv_masks(struct core_dac *d, int32_t pc, const struct ptx_inst *in,
+                      const struct core_dac_ent *top, uint32_t *am)
+{
+    for (unsigned w = 0; w < d->nslots; w++) {
+        am[w] = 0;
+        if (!top->m[w])
+            continue;
+        struct core_dac_mq *m = &d->mq[w];
+        struct core_dac_mrec r = m->r[m->head];
+        m->head = (m->head + 1) % m->cap;
+        m->n--;
+        if (d->fault == 3)
+            r.taken ^= 1u;          /* fault injection: the check must fail */
+        if (r.pc != pc || r.mask != top->m[w] || (r.taken & ~r.mask)) {
+            char where[160];
+            warp_where(d, w, where, sizeof where);
+            dac_fail(d, in->line, "DAC golden check failed in %s, pc %d (PTX line %u): "
+                     "recv.mask: the warp sent lanes 0x%08x (taken 0x%08x) at pc %d, the "
+                     "affine warp covers lanes 0x%08x", where, pc, in->line, r.mask,
+                     r.taken, r.pc, top->m[w]);
+            return -1;
+        }
+        am[w] = r.taken;
+        d->st.checked_mask++;
+        if (d->wait_mask >> w & 1)
+            d->v->wake[w] = 0;      /* its send.mask has room now */
+    }
+    return 0;
+}
+
 /* Issues one affine-stream instruction of the affine warp at now.
  * Returns 0, or LS_ERR_COSIM with d->why on a model error. */
 static int core_dac_aw_issue(struct core_dac *d, uint64_t now)
@@ -957,6 +1123,8 @@ static int core_dac_aw_issue(struct core_dac *d, uint64_t now)
             top->npc = target;
             return 0;
         }
+        if (di->q == PTX_DAC_Q_MASK && recv_masks(d, pc, in, top, am) != 0)
+            return LS_ERR_COSIM;
         bool all = true, none = true;
         for (unsigned w = 0; w < ns; w++) {
             all &= am[w] == top->m[w];
@@ -1032,22 +1200,8 @@ static int core_dac_aw_issue(struct core_dac *d, uint64_t now)
         return LS_ERR_COSIM;
     }
     /* the per-CTA accumulators: every CTA of the batch, one issue slot */
-    for (unsigned ci = 0; ci < d->ncta; ci++) {
-        if (!(d->batch >> ci & 1))
-            continue;
-        struct simt_warp *bw = &d->bw[ci];
-        if (in->guard >= 0 && exec_guard_mask(&bw->ew, in, 0xfu) != 0xfu) {
-            dac_fail(d, in->line, "DAC: affine-stream instruction at PTX line %u is "
-                     "guarded by a predicate false at a basis thread of the tuple: not "
-                     "modelled", in->line);
-            return LS_ERR_COSIM;
-        }
-        if (simt_exec_at(bw, pc, 0xfu) != SIMT_RC_OK) {
-            dac_fail(d, in->line, "DAC: the affine warp failed at PTX line %u: %s",
-                     in->line, bw->err.msg);
-            return LS_ERR_COSIM;
-        }
-    }
+    if (aw_basis_exec(d, pc, in, cd) != 0)
+        return LS_ERR_COSIM;
     const uint32_t *nt = d->v->k->ntid;
     en->tuple_accesses += nb * ((unsigned)cd->rf_rd + cd->rf_wr);
     en->lane_ops[0] += nb * (1u + (nt[0] > 1) + (nt[1] > 1) + (nt[2] > 1));
@@ -1277,7 +1431,8 @@ static uint64_t core_dac_next(const struct core_dac *d, uint64_t now)
         uint64_t t = d->aeu_free > now ? d->aeu_free : now + 1;
         nx = t < nx ? t : nx;
     }
-    if ((d->aw_run || d->pend_n) && !(d->aw_atq_blocked && d->atq_n == d->atq_cap)) {
+    if ((d->aw_run || d->pend_n) && !(d->aw_atq_blocked && d->atq_n == d->atq_cap) &&
+        !d->aw_mask_blocked) {
         uint64_t t = d->aw_ready > now ? d->aw_ready : now + 1;
         nx = t < nx ? t : nx;
     }
@@ -1307,15 +1462,18 @@ static int core_dac_describe(const struct core_dac *d, char *buf, size_t n)
 {
     if (!d->active || n == 0)
         return 0;
-    unsigned nrec = 0;
-    for (uint32_t i = 0; i < d->nslots; i++)
+    unsigned nrec = 0, nmask = 0;
+    for (uint32_t i = 0; i < d->nslots; i++) {
         nrec += d->aq[i].n + d->pq[i].n;
-    int k = snprintf(buf, n, " SM %u DAC: affine warp %s pc %d (batch 0x%llx), %u CTAs "
-                     "waiting, ATQ %u/%u, %u records queued, %u lines locked, %u "
-                     "prefetches out;", d->v->id, d->aw_run ? "at" : "idle",
+        nmask += d->mq[i].n;
+    }
+    int k = snprintf(buf, n, " SM %u DAC: affine warp %s pc %d (batch 0x%llx%s), %u CTAs "
+                     "waiting, ATQ %u/%u, %u records queued, %u masks sent, %u lines "
+                     "locked, %u prefetches out;", d->v->id, d->aw_run ? "at" : "idle",
                      d->aw_run && d->sp ? d->stk[d->sp - 1].npc : -1,
-                     (unsigned long long)d->batch, d->pend_n, d->atq_n, d->atq_cap, nrec,
-                     d->locked, d->nfetch);
+                     (unsigned long long)d->batch,
+                     d->aw_mask_blocked ? ", waiting for masks" : "", d->pend_n, d->atq_n,
+                     d->atq_cap, nrec, nmask, d->locked, d->nfetch);
     return k < 0 ? 0 : (size_t)k < n ? k : (int)n - 1;
 }
 
@@ -1362,6 +1520,12 @@ static void core_dac_stats(const struct core_dac *d, bool first, ls_stats *s)
     x->checked_addr += t->checked_addr;
     x->checked_pred += t->checked_pred;
     x->widen_checks += t->widen_checks;
+    x->rec_mask += t->rec_mask;
+    x->checked_mask += t->checked_mask;
+    x->mask_dropped += t->mask_dropped;
+    x->stall_aw_mask += t->stall_aw_mask;
+    x->stall_mask_full += t->stall_mask_full;
+    x->peu_ops += t->peu_ops;
 }
 
 /* ------------------------------------------- the SM mechanism (core_mech.h) */
@@ -1377,8 +1541,10 @@ static bool dac_on(const struct cfg *c)
 static int dac_prepare(const struct cfg *c, const struct ptx_func *f, void **data,
                        char *err, size_t n, uint32_t *line)
 {
-    (void)c;
     *data = NULL;
+    unsigned aopt = (c->dac_pred_combine ? PTX_AFF_OPT_PRED : 0) |
+                    (c->dac_feedback ? PTX_AFF_OPT_FEED : 0);
+    unsigned dopt = c->dac_feedback ? PTX_DAC_OPT_FEED : 0;
     size_t ni = f->ninsts ? f->ninsts : 1;
     struct ptx_affine_inst *a = malloc(ni * sizeof *a);
     struct ptx_dac_inst *r = malloc(ni * sizeof *r);
@@ -1390,8 +1556,8 @@ static int dac_prepare(const struct cfg *c, const struct ptx_func *f, void **dat
         snprintf(err, n, "host memory exhausted (DAC transform)");
         return -1;
     }
-    if (ptx_affine_analyse(f, a, NULL, &dg) != 0 || ptx_dac_build(f, a, r, NULL, &dg) != 0 ||
-        ptx_dac_check(f, a, r, &dg) != 0) {
+    if (ptx_affine_analyse_opt(f, a, NULL, &dg, aopt) != 0 ||
+        ptx_dac_build_opt(f, a, r, NULL, &dg, dopt) != 0 || ptx_dac_check(f, a, r, &dg) != 0) {
         free(a);
         free(r);
         snprintf(err, n, "affine.mode=dac: the DAC transform of kernel %s failed: %s",
@@ -1474,13 +1640,14 @@ static void dac_asleep(void *self, uint64_t slots)
     struct core_dac *d = self;
     d->st.stall_deq_empty += (uint64_t)__builtin_popcountll(d->wait_empty & slots);
     d->st.stall_deq_data += (uint64_t)__builtin_popcountll(d->wait_data & slots);
+    d->st.stall_mask_full += (uint64_t)__builtin_popcountll(d->wait_mask & slots);
 }
 
 /* A deq stall is the DAC unit's sleep, not the memory queue's. */
 static bool dac_own_wait(const void *self, unsigned slot)
 {
     const struct core_dac *d = self;
-    return (d->wait_empty | d->wait_data) >> slot & 1;
+    return (d->wait_empty | d->wait_data | d->wait_mask) >> slot & 1;
 }
 
 /* The deq's pc and the masks its golden check compares, before the
@@ -1504,7 +1671,7 @@ static int dac_retire(void *self, struct core_view *v, struct core_issue *is)
 {
     (void)v;
     struct core_dac *d = self;
-    int served = core_dac_deq(d, is->slot, d->is_pc, d->is_mask, d->is_gmask);
+    int served = core_dac_deq(d, is->slot, d->is_pc, d->is_mask, d->is_gmask, is->now);
     if (served < 0)
         return LS_ERR_COSIM;
     is->served = served > 0;

@@ -46,6 +46,20 @@ struct core_dac_q {
     uint32_t head, n, cap;
 };
 
+/* One record of a per-warp mask queue: what a main warp sends at a
+ * data-dependent branch the affine warp follows (send.mask, paper 4.4). */
+struct core_dac_mrec {
+    int32_t pc;                 /* the branch                              */
+    uint32_t mask;              /* lanes of the warp at the branch         */
+    uint32_t taken;             /* of those, the lanes that branch         */
+};
+
+/* A ring of mask records (one per warp slot). */
+struct core_dac_mq {
+    struct core_dac_mrec *r;
+    uint32_t head, n, cap;
+};
+
 /* One Affine Tuple Queue entry: what one enq sends to the expansion
  * units. For an access, per CTA of the batch, the address at the four
  * basis threads (tid 0, e_x, e_y, e_z): base = v[0], stride_i = v[i] -
@@ -103,6 +117,16 @@ struct core_dac_stats {
     uint64_t cycles;            /* cycles the occupancy sums cover         */
     uint64_t checked_addr, checked_pred; /* golden checks passed           */
     uint64_t widen_checks;      /* widening instructions checked exact     */
+    uint64_t rec_mask;          /* masks the main warps sent (send.mask)   */
+    uint64_t checked_mask;      /* of those, received by the affine warp
+                                   and checked against its own lanes      */
+    uint64_t mask_dropped;      /* ... left by a warp that finished first
+                                   (the affine warp no longer needed them) */
+    uint64_t stall_aw_mask;     /* affine-warp cycles waiting for masks    */
+    uint64_t stall_mask_full;   /* main-warp checks refused: mask queue
+                                   full                                    */
+    uint64_t peu_ops;           /* PEU bit-vector operations combining
+                                   predicates, one per warp               */
 };
 
 struct core_view;
@@ -112,13 +136,14 @@ struct core_mech_ops;
 struct core_dac {
     bool on;                    /* affine.mode = dac                       */
     bool active;                /* the current kernel is decoupled         */
-    unsigned atq_cap, aq_cap, pq_cap, aeu_cycles, peu_cycles, lock_lines;
+    unsigned atq_cap, aq_cap, pq_cap, mq_cap, aeu_cycles, peu_cycles, lock_lines;
     unsigned batch_max;         /* dac.batch_ctas (0: every pending CTA)   */
     unsigned fault;             /* dac.fault_inject: corrupt tuples (tests) */
     const struct ptx_dac_inst *tr;  /* transform of the kernel (kernel pcs) */
     const struct ptx_func *f;
     /* per-warp queues, by warp slot */
     struct core_dac_q *aq, *pq;
+    struct core_dac_mq *mq;     /* mask queues (main -> affine warp)       */
     uint32_t nslots;
     /* ATQ */
     struct core_dac_tuple *atq;
@@ -145,6 +170,8 @@ struct core_dac {
     uint32_t pm_regs;
     uint64_t aw_ready;
     bool aw_atq_blocked;        /* the affine warp's enq found the ATQ full */
+    bool aw_mask_blocked;       /* the affine warp waits for fed-back masks */
+    uint64_t aw_mask_since;     /* ... since this cycle                    */
     bool aeu_blocked;           /* the AEU/PEU waits for a queue, not time  */
     uint64_t next_ready;        /* earliest ready cycle of the records
                                    expanded this cycle                     */
@@ -167,6 +194,8 @@ struct core_dac {
     uint64_t wait_empty;        /* queue empty: woken by a push to it      */
     uint64_t wait_data;         /* head record's data not there: woken at
                                    its ready cycle or by its last response */
+    uint64_t wait_mask;         /* at a fed-back branch, its mask queue
+                                   full: woken when the affine warp pops  */
     uint64_t passed;            /* per warp slot: core_dac_check passed it
                                    and it has not issued since (the answer
                                    stands: only its own issue moves it)    */

@@ -47,11 +47,14 @@ void gpu_energy_run(const struct cfg *c, ls_stats *s)
     ls_energy_stats *e = &s->energy;
     const ls_dac_stats *d = &s->dac;
     /* AEU: an accumulator step per record and per line it prefetches; PEU:
-     * one compare (uniform), two (first/last thread), 32 (the fallback) */
+     * one compare (uniform), two (first/last thread), 32 (the fallback),
+     * and one operation per warp vector it combines (and/or/xor/not) */
     e->dac_unit_ops = d->rec_addr + d->rec_data + d->prefetch_lines + d->peu_uniform +
-                      2 * d->peu_two + 32 * d->peu_full;
-    /* every ATQ entry and per-warp record is written once and read once */
-    e->queue_accesses = 2 * (d->tuples + d->rec_addr + d->rec_data + d->rec_pred);
+                      2 * d->peu_two + 32 * d->peu_full + d->peu_ops;
+    /* every ATQ entry, per-warp record and fed-back mask is written once
+     * and read once */
+    e->queue_accesses = 2 * (d->tuples + d->rec_addr + d->rec_data + d->rec_pred +
+                             d->rec_mask);
     struct gpu_energy_k k = gpu_energy_k_of(c);
     struct gpu_energy_in in = { { e->lane_ops[0], e->lane_ops[1], e->lane_ops[2] },
                                 s->sm_cycles };

@@ -13,21 +13,27 @@
  * no .sat: exact modulo 2^n); mul.lo/.wide, mad.lo/.wide with one factor
  * uniform; shl by a uniform amount; cvt between integer types without
  * .sat; setp on integers with one side uniform (an affine predicate the
- * predicate expansion unit expands); and/or/xor/not of predicates with at
- * most one affine operand; selp on a uniform predicate. Anything else on
- * an affine source is non-affine, and so is anything on a non-affine one.
+ * predicate expansion unit expands); and/or/xor/not of predicates and
+ * setp with a predicate operand (PRED: any number of affine operands,
+ * the PEU combines the bit vectors; without it at most one); selp on a
+ * uniform predicate. Anything else on an affine source is non-affine, and
+ * so is anything on a non-affine one.
  * ld.param of a kernel parameter and ld.const at a fixed address are
  * uniform; other DATA sources non-affine.
  * Guards: a non-affine guard makes the result non-affine; an affine guard
  * keeps the instruction affine (it runs under the expanded mask) but the
  * register then mixes old and new values across threads: non-affine
- * unless nothing reached it before; a uniform guard joins old and new.
+ * unless nothing reached it before, or (PRED) it is a predicate, whose
+ * per-thread vector the affine warp merges under the mask; a uniform
+ * guard joins old and new.
  * Control: a conditional branch on an affine predicate lets its region
  * stay affine (the paper's affine SIMT stack follows it); one on a
- * non-affine predicate makes every instruction of its region non-affine
- * (the affine warp would need the main warps' masks; docs/dac.md). At the
- * immediate post-dominator of either, every register defined in the region
- * becomes non-affine (threads merge with different values). */
+ * non-affine predicate makes every instruction of its region non-affine,
+ * unless (FEED) the main warps feed its masks back to the affine warp,
+ * which then follows it as an affine one (docs/dac.md). At the immediate
+ * post-dominator of either, every register defined in the region becomes
+ * non-affine (threads merge with different values); with PRED,
+ * predicates keep their class (their vectors merge per thread). */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,9 +61,15 @@ struct aff {
                             2 data)                                        */
     uint32_t *order, *stack, *mark, *region;
     uint32_t stamp;
+    unsigned opts;       /* PTX_AFF_OPT_*                                  */
 };
 
 static bool is_na(uint8_t v) { return (v & V_NA) != 0; }
+
+static bool is_pred_reg(const struct aff *a, uint32_t r)
+{
+    return r < a->f->nregs && a->f->regs[r].type == PTX_T_PRED;
+}
 static bool is_aff(uint8_t v) { return !is_na(v) && (v & PTX_AFF_TERMS); }
 
 static uint8_t sreg_value(unsigned sr)
@@ -120,9 +132,10 @@ static uint8_t product(uint8_t x, uint8_t y)
 
 /* The value a FLOW instruction writes, given that some source is affine
  * and none non-affine (v: the sources' join, src[]: each). */
-static uint8_t affine_op(const struct ptx_inst *in, const uint8_t *src, unsigned nsrc,
-                         uint8_t v)
+static uint8_t affine_op(const struct aff *a, const struct ptx_inst *in, const uint8_t *src,
+                         unsigned nsrc, uint8_t v)
 {
+    bool pred = (a->opts & PTX_AFF_OPT_PRED) != 0;
     bool integer = int_type(in->type);
     bool sat = (in->flags & PTX_F_SAT) != 0;
     switch ((enum ptx_op)in->op) {
@@ -149,7 +162,7 @@ static uint8_t affine_op(const struct ptx_inst *in, const uint8_t *src, unsigned
         if (!int_type(in->type2) || nsrc < 2 || (is_aff(src[0]) && is_aff(src[1])))
             return V_NA;
         uint8_t c = src[0] | src[1];
-        if (nsrc >= 3 && is_aff(src[2]) && is_aff(c))
+        if (nsrc >= 3 && is_aff(src[2]) && is_aff(c) && !pred)
             return V_NA;          /* two affine compares combined */
         return nsrc >= 3 ? c | src[2] : c;
     }
@@ -159,7 +172,7 @@ static uint8_t affine_op(const struct ptx_inst *in, const uint8_t *src, unsigned
         unsigned naff = 0;
         for (unsigned i = 0; i < nsrc; i++)
             naff += is_aff(src[i]);
-        return naff <= 1 ? v : V_NA;
+        return naff <= 1 || pred ? v : V_NA;
     }
     case PTX_OP_SELP:
         return nsrc >= 3 && !is_aff(src[2]) ? v : V_NA;
@@ -194,7 +207,7 @@ static uint8_t value_of(const struct aff *a, const uint8_t *s, const struct ptx_
         return V_NA;
     if (!is_aff(v))
         return V_DEF;
-    return affine_op(in, src, n, v);
+    return affine_op(a, in, src, n, v);
 }
 
 static bool is_mem_access(const struct ptx_inst *in)
@@ -215,6 +228,7 @@ static uint8_t cls_of(uint8_t v)
 }
 
 struct def_ctx {
+    const struct aff *a;
     uint8_t *s;
     uint8_t v;
     int mode;            /* 0 replace, 1 join, 2 mixed under an affine guard */
@@ -226,8 +240,8 @@ static void write_def(void *ctx, uint32_t r)
     uint8_t old = d->s[r];
     if (d->mode == 0)
         d->s[r] = d->v;
-    else if (d->mode == 1)
-        d->s[r] = old | d->v;
+    else if (d->mode == 1 || (d->a && (d->a->opts & PTX_AFF_OPT_PRED) && is_pred_reg(d->a, r)))
+        d->s[r] = old | d->v;      /* a predicate's vector merges per thread */
     else
         d->s[r] = old ? (uint8_t)(old | d->v | V_NA) : d->v;
 }
@@ -235,8 +249,10 @@ static void write_def(void *ctx, uint32_t r)
 /* Applies in to s; fills *res (the class record) when res is not NULL.
  * dctl: in's block is under a data-dependent branch. */
 static void transfer(const struct aff *a, uint8_t *s, const struct ptx_inst *in,
-                     bool dctl, struct ptx_affine_inst *res)
+                     bool dctl_mark, struct ptx_affine_inst *res)
 {
+    /* under data control without feedback, nothing is affine */
+    bool dctl = dctl_mark && !(a->opts & PTX_AFF_OPT_FEED);
     uint8_t g = in->guard >= 0 ? s[in->guard] : V_DEF;
     enum ptx_op op = (enum ptx_op)in->op;
     struct ptx_affine_inst r = { PTX_ACLS_NONE, 0, PTX_ACLS_NONE, 0 };
@@ -267,7 +283,7 @@ static void transfer(const struct aff *a, uint8_t *s, const struct ptx_inst *in,
             if (is_mem_access(in) && ptx_dflow_src(a->f, in) == PTX_DFLOW_DATA)
                 r.cls = PTX_ACLS_NONAFFINE, r.terms = 0;
         }
-        struct def_ctx d = { s, v, 0 };
+        struct def_ctx d = { a, s, v, 0 };
         if (in->guard >= 0)
             d.mode = is_aff(g) ? 2 : 1;
         for (unsigned i = 0; i < ndst && i < in->nopnd && i < PTX_MAX_OPNDS; i++)
@@ -280,7 +296,7 @@ static void transfer(const struct aff *a, uint8_t *s, const struct ptx_inst *in,
             write_def(&d, a->cc);
         }
     }
-    r.ctl = (uint8_t)(dctl ? PTX_ACTL_DATA : PTX_ACTL_UNIFORM);
+    r.ctl = (uint8_t)(dctl_mark ? PTX_ACTL_DATA : PTX_ACTL_UNIFORM);
     if (res)
         *res = r;
 }
@@ -288,11 +304,14 @@ static void transfer(const struct aff *a, uint8_t *s, const struct ptx_inst *in,
 struct mark_ctx {
     uint8_t *s;
     bool changed;
+    const struct aff *keep_pred;   /* predicates keep their class (PRED) */
 };
 
 static void mark_defs(void *ctx, uint32_t r)
 {
     struct mark_ctx *m = ctx;
+    if (m->keep_pred && is_pred_reg(m->keep_pred, r))
+        return;
     m->changed |= m->s[r] != V_NA;
     m->s[r] = V_NA;
 }
@@ -308,6 +327,10 @@ static bool apply_region(struct aff *a, uint32_t b, uint8_t lvl)
     bool merge = j >= 0 && (uint32_t)j < g->nblocks;
     uint8_t *gj = merge ? a->gen + (size_t)j * a->width : NULL;
     bool changed = false;
+    /* the affine warp runs the region (affine, or data with the masks fed
+     * back): per-thread predicate vectors merge exactly at the join */
+    bool runs = lvl == 1 || (a->opts & PTX_AFF_OPT_FEED);
+    const struct aff *keep = runs && (a->opts & PTX_AFF_OPT_PRED) ? a : NULL;
     for (uint32_t k = 0; k < n; k++) {
         uint32_t x = a->region[k];
         uint8_t *flag = lvl == 2 ? &a->dctl[x] : &a->actl[x];
@@ -318,7 +341,7 @@ static bool apply_region(struct aff *a, uint32_t b, uint8_t lvl)
         const struct ptx_block *bl = &g->blocks[x];
         for (uint32_t pc = bl->first; pc < bl->end; pc++) {
             const struct ptx_inst *in = &a->f->insts[pc];
-            struct mark_ctx m = { gj, false };
+            struct mark_ctx m = { gj, false, keep };
             ptx_dflow_defs(in, mark_defs, &m);
             if (in->flags & PTX_F_CC)
                 mark_defs(&m, a->cc);
@@ -403,6 +426,13 @@ static void count(const struct ptx_func *f, const struct ptx_affine_inst *out,
 int ptx_affine_analyse(const struct ptx_func *f, struct ptx_affine_inst *out,
                        struct ptx_affine_stats *st, struct ptx_diag *diag)
 {
+    return ptx_affine_analyse_opt(f, out, st, diag, PTX_AFF_OPT_ALL);
+}
+
+int ptx_affine_analyse_opt(const struct ptx_func *f, struct ptx_affine_inst *out,
+                           struct ptx_affine_stats *st, struct ptx_diag *diag,
+                           unsigned opts)
+{
     struct ptx_affine_stats dummy;
     if (!st)
         st = &dummy;
@@ -418,6 +448,7 @@ int ptx_affine_analyse(const struct ptx_func *f, struct ptx_affine_inst *out,
     memset(&a, 0, sizeof a);
     a.f = f;
     a.g = f->cfg;
+    a.opts = opts;
     a.cc = f->nregs;
     a.width = (size_t)f->nregs + 1;
     uint32_t nb = a.g->nblocks;

@@ -50,6 +50,9 @@ for o in dac:
                     (w, d["records_addr"] + d["records_data"], d["checked_addr"]))
     if d["checked_pred"] != d["records_pred"]:
         errs.append("%s: %d predicate records, %d checked" % (w, d["records_pred"], d["checked_pred"]))
+    if d["checked_mask"] + d["mask_dropped"] != d["records_mask"]:
+        errs.append("%s: %d masks sent, %d received and checked, %d dropped" %
+                    (w, d["records_mask"], d["checked_mask"], d["mask_dropped"]))
     if d["not_decoupled"] == 0 and d["main_insts"] + d["removed_insts"] != o["warp_insts"]:
         errs.append("%s: main %d + removed %d != %d functional warp instructions" %
                     (w, d["main_insts"], d["removed_insts"], o["warp_insts"]))
@@ -57,10 +60,11 @@ for o in dac:
         errs.append("%s: more loads served than issued" % w)
     for k in ("affine_insts", "removed_insts", "gl_loads_enq_data", "prefetch_lines",
               "lock_refused", "peu_two_compares", "stall_deq_empty", "batches",
-              "stall_aw_dep"):
+              "stall_aw_dep", "checked_mask", "stall_aw_mask", "peu_ops"):
         tot[k] = tot.get(k, 0) + d[k]
 for k in ("affine_insts", "removed_insts", "gl_loads_enq_data", "prefetch_lines",
-          "peu_two_compares", "stall_deq_empty", "batches", "stall_aw_dep"):
+          "peu_two_compares", "stall_deq_empty", "batches", "stall_aw_dep",
+          "checked_mask", "stall_aw_mask", "peu_ops"):
     if tot[k] == 0:
         errs.append("suite: %s is 0" % k)
 if tag == "starved" and tot["lock_refused"] == 0:
@@ -95,7 +99,7 @@ dac = {o["workload"]: o for o in json.load(open(sys.argv[2]))}
 for w, o in dac.items():
     e, d = o["energy"], o["dac"]
     assert e["queue_accesses"] == 2 * (d["tuples"] + d["records_addr"] + d["records_data"]
-                                       + d["records_pred"]), (w, e, d)
+                                       + d["records_pred"] + d["records_mask"]), (w, e, d)
     assert abs(e["rf"] + e["exec"] + e["dac"] + e["other"] - e["total"]) < 1e-3 * e["total"] + 1e-5, (w, e)
     if d["affine_insts"]:
         assert e["tuple_accesses"] > 0 and e["dac_unit_ops"] > 0, (w, e)
@@ -125,7 +129,7 @@ assert sum(o["dac"]["locks_broken"] for o in t) > 0
 PY
 
 "$cli" run all --size "$size" --mode timing --set affine.mode=dac --set dac.atq_entries=1 \
-  --set dac.addr_queue=1 --set dac.pred_queue=1 --set dac.lock_lines=1 \
+  --set dac.addr_queue=1 --set dac.pred_queue=1 --set dac.mask_queue=1 --set dac.lock_lines=1 \
   --set dac.aeu_cycles=4 --set dac.peu_cycles=3 --set dac.batch_ctas=1 \
   --stats-json "$tmp/starved.json" >"$tmp/starved.txt" 2>&1
 rc=$?
@@ -151,16 +155,19 @@ for w in $("$cli" list workloads); do
 done
 [ "$n" -gt 0 ] && ok "$n workloads: affine.mode=dac commit logs identical per warp to functional"
 
-# the golden check can fail: corrupted tuples are model errors at the access
-for f in "1 vecadd.ptx:44: DAC golden check failed .*deq.data lane 0: AEU address" \
-         "2 vecadd.ptx:37: DAC golden check failed .*deq.pred: PEU mask"; do
-  n=${f%% *}; want=${f#* }
-  out=$("$cli" run vecadd --mode timing --set affine.mode=dac --set dac.fault_inject="$n" 2>&1)
+# the golden check can fail: corrupted tuples are model errors at the
+# access, a corrupted fed-back mask at the affine warp's next check
+for f in "1 vecadd vecadd.ptx:44: DAC golden check failed .*deq.data lane 0: AEU address" \
+         "2 vecadd vecadd.ptx:37: DAC golden check failed .*deq.pred: PEU mask" \
+         "3 hashjoin hashjoin.ptx:52: DAC golden check failed .*recv.mask: the warp sent"; do
+  n=${f%% *}; f=${f#* }; wl=${f%% *}; want=${f#* }
+  out=$("$cli" run "$wl" --size "$size" --mode timing --set affine.mode=dac \
+        --set dac.fault_inject="$n" 2>&1)
   rc=$?
   if [ "$rc" != 0 ] && grep -q "$want" <<<"$out"; then
-    ok "dac.fault_inject=$n: vecadd stops (exit $rc) with '${want%% .*}...'"
+    ok "dac.fault_inject=$n: $wl stops (exit $rc) with '${want%% .*}...'"
   else
-    bad "dac.fault_inject=$n: exit $rc, no '$want' in: $out"
+    bad "dac.fault_inject=$n: $wl exit $rc, no '$want' in: $out"
   fi
 done
 

@@ -72,11 +72,12 @@ static void check_counts(const struct ptx_func *f, const struct ptx_affine_inst 
     assert_true(st->passes >= 1);
 }
 
-/* The classes of kernel k with body, one letter per instruction ("UAN-"),
- * into got; the address classes of its memory accesses into addr (one
- * letter per access) and the control marks ('.', 'a', 'd') into ctl when
- * not NULL. */
-static void classes(const char *body, char *got, size_t n, char *addr, char *ctl)
+/* The classes of kernel k with body under options opts (PTX_AFF_OPT_*),
+ * one letter per instruction ("UAN-"), into got; the address classes of
+ * its memory accesses into addr (one letter per access) and the control
+ * marks ('.', 'a', 'd') into ctl when not NULL. */
+static void classes_opt(const char *body, char *got, size_t n, char *addr, char *ctl,
+                        unsigned opts)
 {
     char *src = kernel(body);
     struct ptx_module *m = parse(src);
@@ -86,7 +87,7 @@ static void classes(const char *body, char *got, size_t n, char *addr, char *ctl
     assert_non_null(out);
     struct ptx_affine_stats st;
     struct ptx_diag d;
-    int rc = ptx_affine_analyse(f, out, &st, &d);
+    int rc = ptx_affine_analyse_opt(f, out, &st, &d, opts);
     if (rc)
         fprintf(stderr, "%s\n", d.msg);
     assert_int_equal(rc, 0);
@@ -111,13 +112,25 @@ static void classes(const char *body, char *got, size_t n, char *addr, char *ctl
     free(src);
 }
 
-static void expect(const char *body, const char *want)
+/* classes_opt with every option (the paper's DAC). */
+static void classes(const char *body, char *got, size_t n, char *addr, char *ctl)
+{
+    classes_opt(body, got, n, addr, ctl, PTX_AFF_OPT_ALL);
+}
+
+static void expect_opt(const char *body, const char *want, unsigned opts)
 {
     char got[128];
-    classes(body, got, sizeof got, NULL, NULL);
+    classes_opt(body, got, sizeof got, NULL, NULL, opts);
     if (strcmp(got, want))
-        fprintf(stderr, "classes %s, want %s, of:\n%s\n", got, want, body);
+        fprintf(stderr, "classes %s, want %s (options 0x%x), of:\n%s\n", got, want,
+                opts, body);
     assert_string_equal(got, want);
+}
+
+static void expect(const char *body, const char *want)
+{
+    expect_opt(body, want, PTX_AFF_OPT_ALL);
 }
 
 /* body with its first `from` replaced by `to`. */
@@ -132,12 +145,18 @@ static char *mutate(const char *body, const char *from, const char *to)
     return s;
 }
 
+static void expect_mutant_opt(const char *body, const char *from, const char *to,
+                              const char *want, unsigned opts)
+{
+    char *s = mutate(body, from, to);
+    expect_opt(s, want, opts);
+    free(s);
+}
+
 static void expect_mutant(const char *body, const char *from, const char *to,
                           const char *want)
 {
-    char *s = mutate(body, from, to);
-    expect(s, want);
-    free(s);
+    expect_mutant_opt(body, from, to, want, PTX_AFF_OPT_ALL);
 }
 
 /* The terms of instruction pc of kernel k with body, as text. */
@@ -242,8 +261,68 @@ static void predicates(void **state)
 {
     (void)state;
     expect(preds, "AUAAU" "AUANAANU-");
+    /* two affine predicates combined: the PEU combines the bit vectors */
     expect_mutant(preds, "setp.lt.s32 %p2, %r5, 9", "setp.lt.s32 %p2, %r3, 9",
-                  "AUAAU" "AANNANNU-");
+                  "AUAAU" "AAANANNU-");
+    /* without PTX_AFF_OPT_PRED at most one operand may be affine */
+    expect_mutant_opt(preds, "setp.lt.s32 %p2, %r5, 9", "setp.lt.s32 %p2, %r3, 9",
+                      "AUAAU" "AANNANNU-", PTX_AFF_OPT_FEED);
+}
+
+/* the bounds check nvcc emits for if (row < M && col < N): boolean
+ * combinations of affine compares (4.3: the PEU combines the expanded bit
+ * vectors), and one with a predicate from data */
+static const char bool_preds[] =
+    GTID
+    " setp.ge.s32 %p1, %r4, %r5;\n"     /* A: gtid >= n                   */
+    " setp.ge.s32 %p2, %r3, %r5;\n"     /* A: tid >= n                    */
+    " or.pred %p3, %p1, %p2;\n"         /* A or A                         */
+    " and.pred %p4, %p1, %p2;\n"        /* A and A                        */
+    " xor.pred %p5, %p1, %p2;\n"        /* A xor A                        */
+    " not.pred %p6, %p3;\n"             /* not (A or A)                   */
+    " setp.lt.and.s32 %p7, %r4, 7, %p2;\n" /* A compare and A predicate   */
+    " ld.param.u64 %rd1, [k_p0];\n"
+    " ld.global.u32 %r6, [%rd1];\n"
+    " setp.eq.s32 %p8, %r6, 0;\n"       /* N: data                        */
+    " or.pred %p9, %p8, %p1;\n"         /* N or A: N                      */
+    " ret;";
+
+static void predicate_combinations(void **state)
+{
+    (void)state;
+    expect(bool_preds, "AUAAU" "AAAAAAA" "UNNN-");
+    expect_opt(bool_preds, "AUAAU" "AANNNNN" "UNNN-", PTX_AFF_OPT_FEED);
+    expect_terms(bool_preds, 7, "tid.x+ctaid.x");
+    /* an operand made non-affine (A >= A): every combination with it is too */
+    expect_mutant(bool_preds, "setp.ge.s32 %p2, %r3, %r5", "setp.ge.s32 %p2, %r3, %r4",
+                  "AUAAU" "ANNNNNN" "UNNN-");
+}
+
+/* predicates merged under masks: a guarded redefinition under an affine
+ * guard, and a definition in the region of an affine branch, keep an
+ * affine predicate (the affine warp merges the vectors per thread, 4.3);
+ * without PTX_AFF_OPT_PRED both merges make it non-affine */
+static const char pred_merges[] =
+    GTID
+    " setp.ge.s32 %p1, %r3, 4;\n"       /* A                              */
+    " setp.lt.s32 %p2, %r4, %r5;\n"     /* A                              */
+    " @%p2 setp.lt.s32 %p1, %r4, 9;\n"  /* A under an affine guard        */
+    " and.pred %p3, %p1, %p1;\n"        /* A: the merged vector           */
+    " setp.ge.s32 %p4, %r3, 8;\n"       /* A                              */
+    " @%p2 bra $JOIN;\n"                /* A                              */
+    " setp.lt.s32 %p4, %r4, 3;\n"       /* A, in the region               */
+    "$JOIN:\n"
+    " not.pred %p5, %p4;\n"             /* A: merged at the join          */
+    " ret;";
+
+static void predicate_merges(void **state)
+{
+    (void)state;
+    expect(pred_merges, "AUAAU" "AAAAAAAA-");
+    expect_opt(pred_merges, "AUAAU" "AAANAAAN-", PTX_AFF_OPT_FEED);
+    /* a value register under the same guard still mixes threads */
+    expect_mutant(pred_merges, "and.pred %p3, %p1, %p1", "add.s32 %r6, %r4, %r4",
+                  "AUAAU" "AAAAAAAA-");
 }
 
 /* Fig 4 of the paper: for (i = 0; i < dim; i++) B[i*num+tid] = A[i*num+tid] + 1
@@ -281,9 +360,17 @@ static void paper_fig4(void **state)
     /* an affine step keeps them affine (the affine warp recomputes the tuple) */
     expect_mutant(fig4, "mul.wide.s32 %rd5, %r5, 4", "mul.wide.s32 %rd5, %r3, 4",
                   "AUAAU" "AUAAU" "NNNUAAAUU-");
-    /* a loop bound from data: the loop branch and its region are data-controlled */
+    /* a loop bound from data: the loop branch and its region are data-
+     * controlled; with the masks fed back (4.4) the addresses stay affine */
     expect_mutant(fig4, "setp.ne.s32 %p1, %r5, %r6", "setp.ne.s32 %p1, %r7, %r6",
-                  "AUAAU" "AUAAU" "NNNNNNNNN-");
+                  "AUAAU" "AUAAU" "NNNUUAANN-");
+    char *m = mutate(fig4, "setp.ne.s32 %p1, %r5, %r6", "setp.ne.s32 %p1, %r7, %r6");
+    classes(m, got, sizeof got, addr, ctl);
+    assert_string_equal(addr, "AA");
+    assert_string_equal(ctl, ".........." "ddddddddd.");
+    free(m);
+    expect_mutant_opt(fig4, "setp.ne.s32 %p1, %r5, %r6", "setp.ne.s32 %p1, %r7, %r6",
+                      "AUAAU" "AUAAU" "NNNNNNNNN-", PTX_AFF_OPT_PRED);
 }
 
 /* if (gtid < n) { x = gtid * 4; } y = x: the merge makes x non-affine */
@@ -310,7 +397,8 @@ static void control_dependence(void **state)
     /* on data: the region is non-affine too */
     static const char from[] = "mov.u32 %r6, 0;\n setp.ge.s32 %p1, %r4, %r5";
     static const char to[] = "ld.global.u32 %r6, [%rd9];\n setp.ge.s32 %p1, %r4, %r6";
-    expect_mutant(diamond, from, to, "AUAAU" "NNNNN-");
+    expect_mutant(diamond, from, to, "AUAAU" "NNNAN-");
+    expect_mutant_opt(diamond, from, to, "AUAAU" "NNNNN-", PTX_AFF_OPT_PRED);
     char *m = mutate(diamond, from, to);
     classes(m, got, sizeof got, NULL, ctl);
     assert_string_equal(ctl, "........" "d..");
@@ -334,6 +422,10 @@ static void data_exit(void **state)
     (void)state;
     char got[64], addr[8];
     classes(early_exit, got, sizeof got, addr, NULL);
+    assert_string_equal(got, "AUAAU" "UNNNAAN-");
+    assert_string_equal(addr, "UA");
+    /* without the feedback of data-dependent masks, nothing after it */
+    classes_opt(early_exit, got, sizeof got, addr, NULL, PTX_AFF_OPT_PRED);
     assert_string_equal(got, "AUAAU" "UNNNNNN-");
     assert_string_equal(addr, "UN");
     /* the same exit on an affine predicate keeps the address affine */
@@ -450,6 +542,8 @@ int main(void)
         cmocka_unit_test(seed_values),
         cmocka_unit_test(transfer_rules),
         cmocka_unit_test(predicates),
+        cmocka_unit_test(predicate_combinations),
+        cmocka_unit_test(predicate_merges),
         cmocka_unit_test(paper_fig4),
         cmocka_unit_test(control_dependence),
         cmocka_unit_test(data_exit),
