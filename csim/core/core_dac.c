@@ -87,17 +87,19 @@ static int core_dac_init(struct core_dac *d, const struct cfg *c, unsigned nslot
     }
     d->atq = calloc(d->atq_cap, sizeof *d->atq);
     d->atq_v = calloc((size_t)d->atq_cap * ncta, sizeof *d->atq_v);
+    d->atq_v2 = calloc((size_t)d->atq_cap * ncta, sizeof *d->atq_v2);
     d->pend_cap = ncta;
     d->pend = calloc(ncta, sizeof *d->pend);
     d->wslot = calloc(ncta, sizeof *d->wslot);
     d->cta_done = calloc(ncta, sizeof *d->cta_done);
     d->stk_cap = max_depth + 2;
     d->stk = calloc(d->stk_cap, sizeof *d->stk);
-    d->bw = calloc(ncta, sizeof *d->bw);
-    if (!d->aq || !d->pq || !d->mq || !d->atq || !d->atq_v || !d->pend || !d->wslot ||
+    d->bw = calloc(2 * (size_t)ncta, sizeof *d->bw);   /* pieces A, then B */
+    if (!d->aq || !d->pq || !d->mq || !d->atq || !d->atq_v || !d->atq_v2 || !d->pend ||
+        !d->wslot ||
         !d->cta_done || !d->stk || !d->bw)
         return -1;
-    for (unsigned i = 0; i < ncta; i++)
+    for (unsigned i = 0; i < 2 * ncta; i++)
         if (simt_warp_alloc(&d->bw[i], max_depth) != 0)
             return -1;
     return 0;
@@ -115,13 +117,15 @@ static void core_dac_free(struct core_dac *d)
     free(d->mq);
     free(d->atq);
     free(d->atq_v);
+    free(d->atq_v2);
+    free(d->pa);
     free(d->pend);
     free(d->wslot);
     free(d->cta_done);
     free(d->stk);
     free(d->pm);
     free(d->rr);
-    for (unsigned i = 0; d->bw && i < d->ncta; i++)
+    for (unsigned i = 0; d->bw && i < 2 * d->ncta; i++)
         simt_warp_free(&d->bw[i]);
     free(d->bw);
     memset(d, 0, sizeof *d);
@@ -167,9 +171,11 @@ static int core_dac_kernel(struct core_dac *d, const struct ptx_func *f,
     if (nr > d->pm_regs) {
         free(d->pm);
         free(d->rr);
+        free(d->pa);
         d->pm = calloc((size_t)nr * CORE_DAC_MAXS, sizeof *d->pm);
         d->rr = calloc(nr, sizeof *d->rr);
-        if (!d->pm || !d->rr) {
+        d->pa = calloc(nr, sizeof *d->pa);
+        if (!d->pm || !d->rr || !d->pa) {
             d->pm_regs = 0;
             return -1;
         }
@@ -602,6 +608,24 @@ static const struct simt_warp *slot_basis(const struct core_dac *d, unsigned slo
     return &d->bw[ci];
 }
 
+/* Operand o at the basis lanes of warp slot w's CTA (bw: its piece A
+ * warp): piece A into v; when o is a selected value (pa[]), piece B into
+ * v2 and the lanes taking A into *sel, else v2 = v and *sel all lanes. */
+static void opnd_pieces(const struct core_dac *d, const struct simt_warp *bw, unsigned w,
+                        const struct ptx_operand *o, enum ptx_type t, uint64_t v[4],
+                        uint64_t v2[4], uint32_t *sel)
+{
+    opnd_basis(bw, o, t, v);
+    int32_t r = o->kind == PTX_O_REG || o->kind == PTX_O_MEM ? o->reg : -1;
+    if (r >= 0 && d->pa[r]) {
+        opnd_basis(bw + d->ncta, o, t, v2);
+        *sel = d->pm[(size_t)r * CORE_DAC_MAXS + w];
+    } else {
+        memcpy(v2, v, 4 * sizeof *v);
+        *sel = ~0u;
+    }
+}
+
 /* Writes v into the lanes am of warp slot w's vector of predicate
  * register reg; the other lanes keep theirs (a guarded or divergent
  * definition merges per thread: docs/dac.md, the PEU). */
@@ -629,9 +653,10 @@ static int pred_def(struct core_dac *d, const struct ptx_inst *in, const uint32_
             const struct simt_warp *bw = am[w] ? slot_basis(d, w, &wi) : NULL;
             if (!bw)
                 continue;
-            uint64_t a[4], b[4];
-            opnd_basis(bw, &in->o[2], t, a);
-            opnd_basis(bw, &in->o[3], t, b);
+            uint64_t a[4], b[4], a2[4], b2[4];
+            uint32_t sa, sb;        /* lanes taking piece A of a selected operand */
+            opnd_pieces(d, bw, w, &in->o[2], t, a, a2, &sa);
+            opnd_pieces(d, bw, w, &in->o[3], t, b, b2, &sb);
             uint32_t pb = 0;        /* the basis lanes' own results */
             for (unsigned l = 0; l < 4; l++)
                 pb |= (uint32_t)(exec_read(&bw->ew, &in->o[0], PTX_T_PRED, l) & 1) << l;
@@ -649,8 +674,9 @@ static int pred_def(struct core_dac *d, const struct ptx_inst *in, const uint32_
                 if (!fl) {
                     const uint32_t *tid = tids[lane];
                     bool ok;
-                    r = int_cmp(in->cmp, sgn, bits, tup_at(a, tid, bits),
-                                tup_at(b, tid, bits), &ok);
+                    r = int_cmp(in->cmp, sgn, bits,
+                                tup_at(sa >> lane & 1 ? a : a2, tid, bits),
+                                tup_at(sb >> lane & 1 ? b : b2, tid, bits), &ok);
                     if (!ok) {
                         dac_fail(d, in->line, "DAC: integer setp compare %u at PTX line "
                                  "%u is not modelled by the PEU", in->cmp, in->line);
@@ -726,28 +752,30 @@ static int widen_check(struct core_dac *d, const struct ptx_inst *in, const uint
         const struct simt_warp *bw = am[w] ? slot_basis(d, w, &wi) : NULL;
         if (!bw)
             continue;
-        uint64_t a[4], b[4], c[4], r[4];
-        opnd_basis(bw, &in->o[1], st, a);
+        /* piece A and B of each operand (equal unless it is selected) */
+        uint64_t a[2][4], b[2][4], c[2][4], r[2][4];
+        uint32_t sa, sbm = ~0u, sc = ~0u, sr;
+        opnd_pieces(d, bw, w, &in->o[1], st, a[0], a[1], &sa);
         if (wide)
-            opnd_basis(bw, &in->o[2], st, b);
+            opnd_pieces(d, bw, w, &in->o[2], st, b[0], b[1], &sbm);
         if (in->op == PTX_OP_MAD)
-            opnd_basis(bw, &in->o[3], dt, c);
-        opnd_basis(bw, &in->o[0], dt, r);
+            opnd_pieces(d, bw, w, &in->o[3], dt, c[0], c[1], &sc);
+        opnd_pieces(d, bw, w, &in->o[0], dt, r[0], r[1], &sr);
         uint32_t tids[EXEC_WARP][3];
         warp_tids(k, wi, tids);
         EXEC_FOR_EACH_LANE(am[w], lane, {
             const uint32_t *tid = tids[lane];
-            uint64_t x = tup_at(a, tid, sb);
+            uint64_t x = tup_at(a[!(sa >> lane & 1)], tid, sb);
             uint64_t ex = sgn ? (uint64_t)sext(x, sb) : x;
             uint64_t v = ex;
             if (wide) {
-                uint64_t y = tup_at(b, tid, sb);
+                uint64_t y = tup_at(b[!(sbm >> lane & 1)], tid, sb);
                 v = ex * (sgn ? (uint64_t)sext(y, sb) : y);
                 if (in->op == PTX_OP_MAD)
-                    v += tup_at(c, tid, db);
+                    v += tup_at(c[!(sc >> lane & 1)], tid, db);
             }
             v &= dm;
-            uint64_t tv = tup_at(r, tid, db);
+            uint64_t tv = tup_at(r[!(sr >> lane & 1)], tid, db);
             if (v != tv) {
                 dac_fail(d, in->line, "DAC: widening at PTX line %u is not exact for "
                          "thread (%u,%u,%u) of CTA (%u,%u,%u): its own value 0x%llx, "
@@ -762,11 +790,13 @@ static int widen_check(struct core_dac *d, const struct ptx_inst *in, const uint
     return 0;
 }
 
-/* Sets up the basis warp of CTA slot ci. Returns 0 or -1. */
-static int basis_start(struct core_dac *d, int32_t ci)
+/* Sets up basis warp ix (CTA slot ix % ncta; piece B of selected values
+ * when ix >= ncta). Returns 0 or -1. */
+static int basis_start(struct core_dac *d, uint32_t ix)
 {
     const struct core_kernel *k = d->v->k;
-    struct simt_warp *s = &d->bw[ci];
+    struct simt_warp *s = &d->bw[ix];
+    uint32_t ci = ix % d->ncta;
     const struct core_cta *cta = &d->v->cta[ci];
     if (simt_warp_start(s, k->mod, k->f, 0xfu, k->sym1, k->frame0) != 0) {
         dac_fail(d, k->f->line, "host memory exhausted (affine warp)");
@@ -818,7 +848,8 @@ static int batch_start(struct core_dac *d)
         int32_t ci = d->pend[d->pend_head];
         d->pend_head = (d->pend_head + 1) % d->pend_cap;
         d->pend_n--;
-        if (basis_start(d, ci) != 0)
+        if (basis_start(d, (uint32_t)ci) != 0 ||
+            basis_start(d, (uint32_t)ci + d->ncta) != 0)
             return -1;
         d->batch |= 1ull << ci;
         for (unsigned w = 0; w < k->nwarps; w++) {
@@ -831,6 +862,7 @@ static int batch_start(struct core_dac *d)
     d->sp = 1;
     memset(d->pm, 0, (size_t)k->f->nregs * CORE_DAC_MAXS * sizeof *d->pm);
     memset(d->rr, 0, (size_t)k->f->nregs * sizeof *d->rr);
+    memset(d->pa, 0, (size_t)k->f->nregs * sizeof *d->pa);
     d->st.batches++;
     d->st.batch_ctas += n;
     return 0;
@@ -981,6 +1013,7 @@ static struct core_dac_tuple *atq_push(struct core_dac *d)
     d->st.tuples++;
     memset(t, 0, sizeof *t);
     t->v = d->atq_v + (size_t)ix * d->ncta;
+    t->v2 = d->atq_v2 + (size_t)ix * d->ncta;
     t->ctas = d->batch;
     return t;
 }
@@ -998,59 +1031,117 @@ static void enq_access(struct core_dac *d, int32_t pc, const struct ptx_inst *in
               (in->space == PTX_SP_GLOBAL || in->space == PTX_SP_GENERIC);
     unsigned eb = ptx_type_bits((enum ptx_type)in->type) / 8;
     t->abytes = (uint8_t)((eb ? eb : 1) * (in->vec ? in->vec : 1));
+    t->sel = o && o->reg >= 0 && d->pa[o->reg];
     for (unsigned ci = 0; ci < d->ncta; ci++) {
         if (!(d->batch >> ci & 1))
             continue;
-        const struct simt_warp *bw = &d->bw[ci];
-        for (unsigned l = 0; l < 4; l++) {
-            uint64_t base = 0;
-            if (o && o->reg >= 0)
-                base = bw->ew.regs[(size_t)o->reg * EXEC_WARP + l];
-            else if (o && o->sym.index >= 0)
-                base = bw->ew.sym_addr[o->sym.scope ? 1 : 0][o->sym.index];
-            t->v[ci][l] = base + (o ? (uint64_t)o->imm : 0);
-            if (d->fault == 1)
-                t->v[ci][l] += 4;   /* fault injection: the golden check must fail */
+        for (unsigned pz = 0; pz <= t->sel; pz++) {
+            const struct simt_warp *bw = &d->bw[pz * d->ncta + ci];
+            uint64_t *tv = pz ? t->v2[ci] : t->v[ci];
+            for (unsigned l = 0; l < 4; l++) {
+                uint64_t base = 0;
+                if (o && o->reg >= 0)
+                    base = bw->ew.regs[(size_t)o->reg * EXEC_WARP + l];
+                else if (o && o->sym.index >= 0)
+                    base = bw->ew.sym_addr[o->sym.scope ? 1 : 0][o->sym.index];
+                tv[l] = base + (o ? (uint64_t)o->imm : 0);
+                if (d->fault == 1)
+                    tv[l] += 4;     /* fault injection: the golden check must fail */
+            }
         }
     }
     memcpy(t->mask, am, sizeof t->mask);
+    if (t->sel)
+        memcpy(t->smask, &d->pm[(size_t)o->reg * CORE_DAC_MAXS], sizeof t->smask);
+}
+
+/* Runs in on basis warp bw with the lanes 0xf: unguarded when its guard
+ * is false at a basis lane (an ALU/SFU instruction: the analysis keeps a
+ * guarded definition affine only when no earlier one reaches it, so the
+ * unguarded tuple is the value of every thread the guard lets through; a
+ * predicate's per-thread vector is merged under the guard by pred_def;
+ * anything else is refused, not modelled), with a selp's predicate forced
+ * to sel (0 or 1) when sel >= 0. Returns 0 or -1 (d->why). */
+static int basis_run(struct core_dac *d, struct simt_warp *bw, int32_t pc,
+                     const struct ptx_inst *in, const struct core_dinst *cd, int sel)
+{
+    bool unguard = in->guard >= 0 && exec_guard_mask(&bw->ew, in, 0xfu) != 0xfu;
+    if (unguard && cd->unit != CORE_U_ALU && cd->unit != CORE_U_SFU) {
+        dac_fail(d, in->line, "DAC: affine-stream instruction at PTX line %u is guarded "
+                 "by a predicate false at a basis thread of the tuple: not modelled",
+                 in->line);
+        return -1;
+    }
+    int rc;
+    if (unguard || sel >= 0) {
+        struct ptx_inst u = *in;
+        u.guard = -1;
+        if (sel >= 0) {          /* selp d, a, b, c: c := sel */
+            u.o[3].kind = PTX_O_IMM;
+            u.o[3].imm = sel;
+            u.o[3].neg = 0;
+        }
+        rc = exec_alu(&bw->ew, &u, 0xfu, &bw->res, &bw->err);
+    } else {
+        rc = simt_exec_at(bw, pc, 0xfu) != SIMT_RC_OK;
+    }
+    if (rc != 0) {
+        dac_fail(d, in->line, "DAC: the affine warp failed at PTX line %u: %s", in->line,
+                 bw->err.msg);
+        return -1;
+    }
+    return 0;
 }
 
 /* Runs affine-stream instruction pc on the basis lanes of every CTA of the
- * batch. Under a guard false at a basis lane: an ALU/SFU instruction runs
- * unguarded there (the analysis keeps a guarded definition affine only
- * when no earlier one reaches it, so the unguarded tuple is the value of
- * every thread the guard lets through; a predicate's per-thread vector is
- * merged under the guard by pred_def); anything else is refused, not
- * modelled. Returns 0 or -1 (d->why). */
+ * batch (the per-CTA accumulators, one issue slot). Selected values (pa[],
+ * 4.6): a selp on a predicate the PEU expands makes one, piece A (the
+ * operand taken where the predicate holds) on bw[ci], piece B on bw[ncta +
+ * ci], the lanes taking A per warp in pm[] (merged under am); an
+ * instruction reading one runs on both pieces (its other sources copied to
+ * piece B) and its destination is selected by the same lanes; reading two
+ * is an analysis error. Returns 0 or -1 (d->why). */
 static int aw_basis_exec(struct core_dac *d, int32_t pc, const struct ptx_inst *in,
-                         const struct core_dinst *cd)
+                         const struct core_dinst *cd, const uint32_t *am)
 {
+    int32_t psrc = -1;
+    for (unsigned i = 0; i < cd->nsrc; i++) {
+        int32_t r = cd->src[i];
+        if (r < 0 || !d->pa[r] || r == psrc)
+            continue;
+        if (psrc >= 0) {
+            dac_fail(d, in->line, "DAC: two selected values combined at PTX line %u (the "
+                     "affine analysis allows one): not modelled", in->line);
+            return -1;
+        }
+        psrc = r;
+    }
+    bool mk = in->op == PTX_OP_SELP && psrc < 0 && in->o[3].kind == PTX_O_REG;
     for (unsigned ci = 0; ci < d->ncta; ci++) {
         if (!(d->batch >> ci & 1))
             continue;
-        struct simt_warp *bw = &d->bw[ci];
-        if (in->guard >= 0 && exec_guard_mask(&bw->ew, in, 0xfu) != 0xfu) {
-            if (cd->unit != CORE_U_ALU && cd->unit != CORE_U_SFU) {
-                dac_fail(d, in->line, "DAC: affine-stream instruction at PTX line %u is "
-                         "guarded by a predicate false at a basis thread of the tuple: "
-                         "not modelled", in->line);
-                return -1;
+        struct simt_warp *a = &d->bw[ci], *b = &d->bw[d->ncta + ci];
+        if (psrc >= 0 || mk) /* piece B sees the other sources as piece A */
+            for (unsigned i = 0; i < cd->nsrc; i++) {
+                int32_t r = cd->src[i];
+                if (r >= 0 && !d->pa[r])
+                    memcpy(&b->ew.regs[(size_t)r * EXEC_WARP],
+                           &a->ew.regs[(size_t)r * EXEC_WARP], 4 * sizeof *a->ew.regs);
             }
-            struct ptx_inst u = *in;
-            u.guard = -1;
-            if (exec_alu(&bw->ew, &u, 0xfu, &bw->res, &bw->err) != 0) {
-                dac_fail(d, in->line, "DAC: the affine warp failed at PTX line %u: %s",
-                         in->line, bw->err.msg);
-                return -1;
-            }
-            continue;
-        }
-        if (simt_exec_at(bw, pc, 0xfu) != SIMT_RC_OK) {
-            dac_fail(d, in->line, "DAC: the affine warp failed at PTX line %u: %s",
-                     in->line, bw->err.msg);
+        if (basis_run(d, a, pc, in, cd, mk ? 1 : -1) != 0 ||
+            ((psrc >= 0 || mk) && basis_run(d, b, pc, in, cd, mk ? 0 : -1) != 0))
             return -1;
-        }
+    }
+    uint32_t sm[CORE_DAC_MAXS];
+    if (mk)
+        pred_masks(d, &in->o[3], sm);
+    for (unsigned i = 0; i < cd->ndst; i++) {
+        int32_t r = cd->dst[i];
+        if (r < 0 || d->f->regs[r].type == PTX_T_PRED)
+            continue;
+        d->pa[r] = psrc >= 0 || mk;
+        for (unsigned w = 0; d->pa[r] && w < d->nslots; w++)
+            pm_merge(d, r, w, mk ? sm[w] : d->pm[(size_t)psrc * CORE_DAC_MAXS + w], am[w]);
     }
     return 0;
 }
@@ -1200,7 +1291,7 @@ static int core_dac_aw_issue(struct core_dac *d, uint64_t now)
         return LS_ERR_COSIM;
     }
     /* the per-CTA accumulators: every CTA of the batch, one issue slot */
-    if (aw_basis_exec(d, pc, in, cd) != 0)
+    if (aw_basis_exec(d, pc, in, cd, am) != 0)
         return LS_ERR_COSIM;
     const uint32_t *nt = d->v->k->ntid;
     en->tuple_accesses += nb * ((unsigned)cd->rf_rd + cd->rf_wr);
@@ -1217,19 +1308,24 @@ static int core_dac_aw_issue(struct core_dac *d, uint64_t now)
 /* ---------------------------------------------------- expansion units */
 
 /* The addresses of the lanes of mask of warp wi of a CTA whose tuple is
- * v: addr[lane] = tup_at(v, thread_tid(lane), 64), and the same values
- * packed in lane order into a[]. Returns their count. (thread_tid's
+ * v (a lane whose bit in sel is clear: v2, piece B of a selected
+ * address): addr[lane] = tup_at(v, thread_tid(lane), 64), and the same
+ * values packed in lane order into a[]. Returns their count. (thread_tid's
  * divisions once per record: the tid steps from lane to lane.) */
 static unsigned rec_addrs(const struct core_kernel *k, unsigned wi, uint32_t mask,
-                          const uint64_t v[4], uint64_t *addr, uint64_t *a)
+                          const uint64_t v[4], const uint64_t v2[4], uint32_t sel,
+                          uint64_t *addr, uint64_t *a)
 {
     uint32_t tid[3];
     thread_tid(k, wi, 0, tid);
     uint64_t s0 = v[1] - v[0], s1 = v[2] - v[0], s2 = v[3] - v[0];
+    uint64_t t0 = v2[1] - v2[0], t1 = v2[2] - v2[0], t2 = v2[3] - v2[0];
     unsigned na = 0, end = mask ? 32u - (unsigned)__builtin_clz(mask) : 0;
     for (unsigned lane = 0; lane < end; lane++) {
         if (mask >> lane & 1) {
-            addr[lane] = v[0] + s0 * tid[0] + s1 * tid[1] + s2 * tid[2];
+            addr[lane] = sel >> lane & 1
+                         ? v[0] + s0 * tid[0] + s1 * tid[1] + s2 * tid[2]
+                         : v2[0] + t0 * tid[0] + t1 * tid[1] + t2 * tid[2];
             a[na++] = addr[lane];
         }
         if (++tid[0] == k->ntid[0]) {
@@ -1335,7 +1431,8 @@ static bool expand_one(struct core_dac *d, uint64_t now)
         d->st.rec_pred++;
     } else {
         uint64_t a[EXEC_WARP];      /* the addresses of r's lanes, in order */
-        unsigned na = rec_addrs(k, wi, r->mask, t->v[ci], r->addr, a);
+        unsigned na = rec_addrs(k, wi, r->mask, t->v[ci], t->sel ? t->v2[ci] : t->v[ci],
+                                t->sel ? t->smask[slot] : ~0u, r->addr, a);
         if (t->data) {
             bool global = true;
             for (unsigned i = 0; i < na; i++)

@@ -74,7 +74,11 @@ struct core_dac_tuple {
     uint32_t next_s;            /* AEU/PEU progress: next warp slot        */
     uint64_t ctas;              /* CTA slots of the batch (bit per slot)   */
     uint64_t (*v)[4];           /* per CTA slot: the address at the basis  */
+    uint64_t (*v2)[4];          /* sel: piece B of the address             */
+    uint8_t sel;                /* the address is a selected value: a lane
+                                   whose bit in smask is clear takes v2   */
     uint32_t mask[CORE_DAC_MAXS];   /* per warp slot: lanes enqueued for   */
+    uint32_t smask[CORE_DAC_MAXS];  /* sel: per warp slot, lanes taking v  */
     uint32_t pred[CORE_DAC_MAXS];   /* PRED: lanes whose predicate holds   */
 };
 
@@ -148,6 +152,7 @@ struct core_dac {
     /* ATQ */
     struct core_dac_tuple *atq;
     uint64_t (*atq_v)[4];       /* atq_cap x ncta basis addresses          */
+    uint64_t (*atq_v2)[4];      /* ... of piece B of a selected address    */
     uint32_t atq_head, atq_n;
     uint64_t aeu_free;          /* cycle the AEU/PEU takes the next warp   */
     /* batches: CTA slots in launch order, and each CTA's warp slots */
@@ -162,7 +167,15 @@ struct core_dac {
     bool aw_run;                /* a batch in progress                     */
     uint64_t batch;             /* its CTA slots (bit per slot)            */
     struct simt_warp *bw;       /* per CTA slot: basis lanes tid 0, e_x,
-                                   e_y, e_z of that CTA                    */
+                                   e_y, e_z of that CTA; then, per CTA
+                                   slot again (bw[ncta + ci]), the same
+                                   lanes holding piece B of every selected
+                                   value (a register of pa[])             */
+    uint8_t *pa;                /* per register: holds a selected value
+                                   p ? x : y of two tuples (selp on an
+                                   affine predicate, 4.6): piece A (x) in
+                                   bw[ci], piece B (y) in bw[ncta + ci],
+                                   per warp the lanes taking A in pm[]    */
     struct core_dac_ent *stk; uint32_t sp, stk_cap;
     uint32_t *pm;               /* per predicate register, per warp: mask  */
     uint64_t *rr;               /* affine warp's scoreboard: per register,

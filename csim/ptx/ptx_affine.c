@@ -46,15 +46,20 @@
 
 #define V_DEF 0x40u
 #define V_NA  0x80u
+#define V_SEL 0x100u     /* a select: p ? x : y with p an affine predicate
+                            and x, y uniform or affine (4.6); one operand
+                            of an affine operation at a time            */
+
+typedef uint16_t aval;   /* a register's state                           */
 
 struct aff {
     const struct ptx_func *f;
     const struct ptx_cfg *g;
-    size_t width;        /* bytes per state: nregs + 1 (the carry flag)    */
+    size_t width;        /* registers per state: nregs + 1 (the carry flag) */
     uint32_t cc;
-    uint8_t *in;         /* per block: state at entry                      */
-    uint8_t *gen;        /* per block: non-affine at entry from merges     */
-    uint8_t *cur;        /* the state carried through a block              */
+    aval *in;         /* per block: state at entry                      */
+    aval *gen;        /* per block: non-affine at entry from merges     */
+    aval *cur;        /* the state carried through a block              */
     uint8_t *dctl;       /* per block: under a data-dependent branch       */
     uint8_t *actl;       /* per block: under an affine branch              */
     uint8_t *applied;    /* per block: its branch's region applied (1 affine,
@@ -64,15 +69,16 @@ struct aff {
     unsigned opts;       /* PTX_AFF_OPT_*                                  */
 };
 
-static bool is_na(uint8_t v) { return (v & V_NA) != 0; }
+static bool is_na(aval v) { return (v & V_NA) != 0; }
 
 static bool is_pred_reg(const struct aff *a, uint32_t r)
 {
     return r < a->f->nregs && a->f->regs[r].type == PTX_T_PRED;
 }
-static bool is_aff(uint8_t v) { return !is_na(v) && (v & PTX_AFF_TERMS); }
+static bool is_aff(aval v) { return !is_na(v) && (v & (PTX_AFF_TERMS | V_SEL)); }
+static bool is_sel(aval v) { return !is_na(v) && (v & V_SEL); }
 
-static uint8_t sreg_value(unsigned sr)
+static aval sreg_value(unsigned sr)
 {
     switch (sr) {
     case PTX_SR_TID_X: return V_DEF | PTX_AFF_TID_X;
@@ -92,7 +98,7 @@ static uint8_t sreg_value(unsigned sr)
     }
 }
 
-static uint8_t opnd_value(const struct aff *a, const uint8_t *s,
+static aval opnd_value(const struct aff *a, const aval *s,
                           const struct ptx_operand *o)
 {
     switch (o->kind) {
@@ -101,7 +107,7 @@ static uint8_t opnd_value(const struct aff *a, const uint8_t *s,
     case PTX_O_MEM:
         return o->reg >= 0 ? s[o->reg] : V_DEF;
     case PTX_O_VEC: {
-        uint8_t v = V_DEF;
+        aval v = V_DEF;
         for (unsigned k = 0; k < o->vec_n && k < 4; k++)
             if (o->vec_regs[k] >= 0)
                 v |= s[o->vec_regs[k]];
@@ -123,7 +129,7 @@ static bool int_type(unsigned t)
 }
 
 /* Value of a*b when one factor is uniform. */
-static uint8_t product(uint8_t x, uint8_t y)
+static aval product(aval x, aval y)
 {
     if (is_aff(x) && is_aff(y))
         return V_NA;
@@ -132,12 +138,17 @@ static uint8_t product(uint8_t x, uint8_t y)
 
 /* The value a FLOW instruction writes, given that some source is affine
  * and none non-affine (v: the sources' join, src[]: each). */
-static uint8_t affine_op(const struct aff *a, const struct ptx_inst *in, const uint8_t *src,
-                         unsigned nsrc, uint8_t v)
+static aval affine_op(const struct aff *a, const struct ptx_inst *in, const aval *src,
+                         unsigned nsrc, aval v)
 {
     bool pred = (a->opts & PTX_AFF_OPT_PRED) != 0;
     bool integer = int_type(in->type);
     bool sat = (in->flags & PTX_F_SAT) != 0;
+    unsigned nsel = 0;
+    for (unsigned i = 0; i < nsrc; i++)
+        nsel += is_sel(src[i]);
+    if (nsel > 1)
+        return V_NA;             /* two selects combined: four pieces */
     switch ((enum ptx_op)in->op) {
     case PTX_OP_MOV: case PTX_OP_CVTA:
         return v;
@@ -161,10 +172,11 @@ static uint8_t affine_op(const struct aff *a, const struct ptx_inst *in, const u
     case PTX_OP_SETP: {           /* src: q hole skipped by caller: a, b, c */
         if (!int_type(in->type2) || nsrc < 2 || (is_aff(src[0]) && is_aff(src[1])))
             return V_NA;
-        uint8_t c = src[0] | src[1];
+        aval c = src[0] | src[1];
         if (nsrc >= 3 && is_aff(src[2]) && is_aff(c) && !pred)
             return V_NA;          /* two affine compares combined */
-        return nsrc >= 3 ? c | src[2] : c;
+        /* a compare of a select: the PEU compares the piece of each lane */
+        return (aval)((nsrc >= 3 ? c | src[2] : c) & ~V_SEL);
     }
     case PTX_OP_AND: case PTX_OP_OR: case PTX_OP_XOR: case PTX_OP_NOT: {
         if (in->type != PTX_T_PRED)
@@ -175,14 +187,20 @@ static uint8_t affine_op(const struct aff *a, const struct ptx_inst *in, const u
         return naff <= 1 || pred ? v : V_NA;
     }
     case PTX_OP_SELP:
-        return nsrc >= 3 && !is_aff(src[2]) ? v : V_NA;
+        if (nsrc < 3)
+            return V_NA;
+        if (!is_aff(src[2]))
+            return v;             /* a uniform predicate: one side for all */
+        /* an affine predicate selects between two tuples per thread (4.6):
+           a select, whose pieces the affine warp keeps apart */
+        return pred && !nsel && integer ? (aval)(v | V_SEL) : V_NA;
     default:
         return V_NA;
     }
 }
 
 /* The value in (a FLOW/UNIFORM/DATA instruction) computes in state s. */
-static uint8_t value_of(const struct aff *a, const uint8_t *s, const struct ptx_inst *in)
+static aval value_of(const struct aff *a, const aval *s, const struct ptx_inst *in)
 {
     switch (ptx_dflow_src(a->f, in)) {
     case PTX_DFLOW_DATA:
@@ -193,7 +211,7 @@ static uint8_t value_of(const struct aff *a, const uint8_t *s, const struct ptx_
         break;
     }
     unsigned ndst = ptx_inst_ndst(in);
-    uint8_t src[PTX_MAX_OPNDS], v = V_DEF;
+    aval src[PTX_MAX_OPNDS], v = V_DEF;
     unsigned n = 0;
     for (unsigned i = ndst; i < in->nopnd && i < PTX_MAX_OPNDS; i++) {
         if (in->o[i].kind == PTX_O_NONE)
@@ -220,7 +238,7 @@ static bool is_mem_access(const struct ptx_inst *in)
     }
 }
 
-static uint8_t cls_of(uint8_t v)
+static aval cls_of(aval v)
 {
     if (is_na(v))
         return PTX_ACLS_NONAFFINE;
@@ -229,35 +247,35 @@ static uint8_t cls_of(uint8_t v)
 
 struct def_ctx {
     const struct aff *a;
-    uint8_t *s;
-    uint8_t v;
+    aval *s;
+    aval v;
     int mode;            /* 0 replace, 1 join, 2 mixed under an affine guard */
 };
 
 static void write_def(void *ctx, uint32_t r)
 {
     struct def_ctx *d = ctx;
-    uint8_t old = d->s[r];
+    aval old = d->s[r];
     if (d->mode == 0)
         d->s[r] = d->v;
     else if (d->mode == 1 || (d->a && (d->a->opts & PTX_AFF_OPT_PRED) && is_pred_reg(d->a, r)))
         d->s[r] = old | d->v;      /* a predicate's vector merges per thread */
     else
-        d->s[r] = old ? (uint8_t)(old | d->v | V_NA) : d->v;
+        d->s[r] = old ? (aval)(old | d->v | V_NA) : d->v;
 }
 
 /* Applies in to s; fills *res (the class record) when res is not NULL.
  * dctl: in's block is under a data-dependent branch. */
-static void transfer(const struct aff *a, uint8_t *s, const struct ptx_inst *in,
+static void transfer(const struct aff *a, aval *s, const struct ptx_inst *in,
                      bool dctl_mark, struct ptx_affine_inst *res)
 {
     /* under data control without feedback, nothing is affine */
     bool dctl = dctl_mark && !(a->opts & PTX_AFF_OPT_FEED);
-    uint8_t g = in->guard >= 0 ? s[in->guard] : V_DEF;
+    aval g = in->guard >= 0 ? s[in->guard] : V_DEF;
     enum ptx_op op = (enum ptx_op)in->op;
-    struct ptx_affine_inst r = { PTX_ACLS_NONE, 0, PTX_ACLS_NONE, 0 };
+    struct ptx_affine_inst r = { PTX_ACLS_NONE, 0, PTX_ACLS_NONE, 0, 0 };
     if (op == PTX_OP_BRA || op == PTX_OP_BRX) {
-        uint8_t v = g;
+        aval v = g;
         if (op == PTX_OP_BRX)
             v |= opnd_value(a, s, &in->o[0]);
         if (dctl)
@@ -267,19 +285,25 @@ static void transfer(const struct aff *a, uint8_t *s, const struct ptx_inst *in,
             r.terms = r.cls == PTX_ACLS_AFFINE ? (v & PTX_AFF_TERMS) : 0;
         }
     } else {
-        uint8_t v = value_of(a, s, in);
+        aval v = value_of(a, s, in);
         if (is_na(g) || dctl)
             v = V_NA;
         if (is_mem_access(in) && ptx_dflow_src(a->f, in) == PTX_DFLOW_DATA) {
             const struct ptx_operand *m = ptx_dflow_mem_opnd(in);
-            uint8_t av = m ? opnd_value(a, s, m) : V_NA;
+            aval av = m ? opnd_value(a, s, m) : V_NA;
             r.addr = (uint8_t)(dctl || is_na(g) ? PTX_ACLS_NONAFFINE : cls_of(av));
         }
         unsigned ndst = ptx_inst_ndst(in);
         bool writes = ndst > 0 || (in->flags & PTX_F_CC);
+        if (is_mem_access(in) && ptx_dflow_src(a->f, in) == PTX_DFLOW_DATA) {
+            const struct ptx_operand *m = ptx_dflow_mem_opnd(in);
+            r.sel = m && !dctl && !is_na(g) && is_sel(opnd_value(a, s, m));
+        }
         if (writes || op == PTX_OP_CALL || is_mem_access(in)) {
             r.cls = cls_of(v);
             r.terms = r.cls == PTX_ACLS_AFFINE ? (v & PTX_AFF_TERMS) : 0;
+            if (!is_mem_access(in))
+                r.sel = is_sel(v);
             if (is_mem_access(in) && ptx_dflow_src(a->f, in) == PTX_DFLOW_DATA)
                 r.cls = PTX_ACLS_NONAFFINE, r.terms = 0;
         }
@@ -302,7 +326,7 @@ static void transfer(const struct aff *a, uint8_t *s, const struct ptx_inst *in,
 }
 
 struct mark_ctx {
-    uint8_t *s;
+    aval *s;
     bool changed;
     const struct aff *keep_pred;   /* predicates keep their class (PRED) */
 };
@@ -325,7 +349,7 @@ static bool apply_region(struct aff *a, uint32_t b, uint8_t lvl)
     uint32_t n = ptx_dflow_region(g, b, a->mark, ++a->stamp, a->stack, a->region);
     int32_t j = g->blocks[b].ipdom;
     bool merge = j >= 0 && (uint32_t)j < g->nblocks;
-    uint8_t *gj = merge ? a->gen + (size_t)j * a->width : NULL;
+    aval *gj = merge ? a->gen + (size_t)j * a->width : NULL;
     bool changed = false;
     /* the affine warp runs the region (affine, or data with the masks fed
      * back): per-thread predicate vectors merge exactly at the join */
@@ -452,7 +476,7 @@ int ptx_affine_analyse_opt(const struct ptx_func *f, struct ptx_affine_inst *out
     a.cc = f->nregs;
     a.width = (size_t)f->nregs + 1;
     uint32_t nb = a.g->nblocks;
-    uint64_t bytes = 2ull * nb * a.width;
+    uint64_t bytes = 2ull * nb * a.width * sizeof(aval);
     if (bytes > AFF_MAX_BYTES) {
         char why[160];
         snprintf(why, sizeof why, "%u blocks x %u registers need %llu MiB of register "
@@ -461,9 +485,9 @@ int ptx_affine_analyse_opt(const struct ptx_func *f, struct ptx_affine_inst *out
                  (unsigned long long)(AFF_MAX_BYTES >> 20));
         return fail(diag, f, why);
     }
-    a.in = calloc((size_t)nb * a.width, 1);
-    a.gen = calloc((size_t)nb * a.width, 1);
-    a.cur = malloc(a.width);
+    a.in = calloc((size_t)nb * a.width, sizeof(aval));
+    a.gen = calloc((size_t)nb * a.width, sizeof(aval));
+    a.cur = malloc(a.width * sizeof(aval));
     a.dctl = calloc(nb, 1);
     a.actl = calloc(nb, 1);
     a.applied = calloc(nb, 1);
@@ -484,8 +508,8 @@ int ptx_affine_analyse_opt(const struct ptx_func *f, struct ptx_affine_inst *out
         for (uint32_t k = 0; k < nb; k++) {
             uint32_t b = a.order[k];
             const struct ptx_block *bl = &a.g->blocks[b];
-            const uint8_t *ib = a.in + (size_t)b * a.width;
-            const uint8_t *gb = a.gen + (size_t)b * a.width;
+            const aval *ib = a.in + (size_t)b * a.width;
+            const aval *gb = a.gen + (size_t)b * a.width;
             for (size_t w = 0; w < a.width; w++)
                 a.cur[w] = ib[w] | gb[w];
             for (uint32_t pc = bl->first; pc < bl->end; pc++) {
@@ -504,9 +528,9 @@ int ptx_affine_analyse_opt(const struct ptx_func *f, struct ptx_affine_inst *out
                 int32_t x = bl->succ[s];
                 if (x < 0 || (uint32_t)x >= nb)
                     continue;
-                uint8_t *ix = a.in + (size_t)x * a.width;
+                aval *ix = a.in + (size_t)x * a.width;
                 for (size_t w = 0; w < a.width; w++) {
-                    uint8_t nv = ix[w] | a.cur[w];
+                    aval nv = ix[w] | a.cur[w];
                     changed |= nv != ix[w];
                     ix[w] = nv;
                 }

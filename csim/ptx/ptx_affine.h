@@ -57,6 +57,11 @@ struct ptx_affine_inst {
                        enq.data for a global or local load, enq.addr for
                        the others); NONE for other instructions            */
     uint8_t ctl;    /* enum ptx_actl                                        */
+    uint8_t sel;    /* AFFINE value (or address, for an access) that is a
+                       select p ? x : y of two uniform/affine values by an
+                       affine predicate (selp; PTX_AFF_OPT_PRED): the
+                       affine warp keeps both pieces and each thread's
+                       choice, the AEU/PEU expand per thread             */
 };
 
 /* Figures of one run (static: each instruction once). */
@@ -78,8 +83,12 @@ struct ptx_affine_stats {
  * combination (and/or/xor/not, setp with a predicate operand) of affine
  * or uniform predicates is an affine predicate, and so is one merged
  * under an affine guard or at the end of an affine region (the affine
- * warp merges the vectors under its masks). Without it, a combination of
- * two affine predicates is non-affine (at most one affine operand).
+ * warp merges the vectors under its masks); a selp on an affine
+ * predicate between two uniform/affine integers is a select (sel), which
+ * affine operations with uniform/affine operands keep, a compare with a
+ * uniform turns into an affine predicate and an access can use as its
+ * address (one select per operation). Without PRED, a combination of two
+ * affine predicates and a selp on an affine one are non-affine.
  * FEED: the masks of data-dependent branches are fed back from the main
  * warps (4.4), so the affine warp follows them: instructions under data
  * control keep the class their operands give (ctl still says DATA).

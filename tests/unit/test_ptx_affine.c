@@ -253,17 +253,18 @@ static const char preds[] =
     " setp.lt.s32 %p4, %r4, %r3;\n"     /* A < A: N (paper: one scalar)   */
     " not.pred %p5, %p1;\n"             /* not A                          */
     " selp.b32 %r6, %r4, %r5, %p2;\n"   /* U predicate: A                 */
-    " selp.b32 %r7, %r4, %r5, %p1;\n"   /* A predicate: N                 */
+    " selp.b32 %r7, %r4, %r5, %p1;\n"   /* A predicate: A, a select       */
     " setp.lt.f32 %p6, %f1, 0f3F800000;\n" /* float U (f1 undefined)      */
     " ret;";
 
 static void predicates(void **state)
 {
     (void)state;
-    expect(preds, "AUAAU" "AUANAANU-");
+    expect(preds, "AUAAU" "AUANAAAU-");
     /* two affine predicates combined: the PEU combines the bit vectors */
     expect_mutant(preds, "setp.lt.s32 %p2, %r5, 9", "setp.lt.s32 %p2, %r3, 9",
-                  "AUAAU" "AAANANNU-");
+                  "AUAAU" "AAANAAAU-");
+    expect_opt(preds, "AUAAU" "AUANAANU-", PTX_AFF_OPT_FEED);
     /* without PTX_AFF_OPT_PRED at most one operand may be affine */
     expect_mutant_opt(preds, "setp.lt.s32 %p2, %r5, 9", "setp.lt.s32 %p2, %r3, 9",
                       "AUAAU" "AANNANNU-", PTX_AFF_OPT_FEED);
@@ -323,6 +324,51 @@ static void predicate_merges(void **state)
     /* a value register under the same guard still mixes threads */
     expect_mutant(pred_merges, "and.pred %p3, %p1, %p1", "add.s32 %r6, %r4, %r4",
                   "AUAAU" "AAAAAAAA-");
+}
+
+/* selp on an affine predicate: a select p ? x : y of two tuples (4.6),
+ * which affine operations with uniform operands keep, a compare with a
+ * uniform turns into an affine predicate, and an access uses as its
+ * address; one select per operation */
+static const char selects[] =
+    GTID
+    " setp.lt.s32 %p1, %r4, %r5;\n"     /* 5  A                          */
+    " selp.b32 %r6, %r4, 7, %p1;\n"     /* 6  A sel                      */
+    " add.s32 %r7, %r6, 4;\n"           /* 7  A sel                      */
+    " mul.wide.s32 %rd1, %r7, 4;\n"     /* 8  A sel                      */
+    " setp.lt.s32 %p2, %r7, 9;\n"       /* 9  A: select vs uniform       */
+    " setp.lt.s32 %p3, %r7, %r4;\n"     /* 10 N: select vs affine        */
+    " add.s32 %r8, %r6, %r7;\n"         /* 11 N: two selects             */
+    " selp.b32 %r9, %r6, 1, %p1;\n"     /* 12 N: a select of a select    */
+    " ld.param.u64 %rd2, [k_p0];\n"     /* 13 U                          */
+    " add.s64 %rd3, %rd2, %rd1;\n"      /* 14 A sel                      */
+    " ld.global.u32 %r10, [%rd3];\n"    /* 15 N, address A sel           */
+    " ret;";
+
+static void select_values(void **state)
+{
+    (void)state;
+    char got[64], addr[8];
+    classes(selects, got, sizeof got, addr, NULL);
+    assert_string_equal(got, "AUAAU" "AAAAANNNUAN-");
+    assert_string_equal(addr, "A");
+    char *src = kernel(selects);
+    struct ptx_module *m = parse(src);
+    const struct ptx_func *f = ptx_find_func(m, "k");
+    struct ptx_affine_inst out[32];
+    assert_int_equal(ptx_affine_analyse(f, out, NULL, NULL), 0);
+    char sel[32];
+    for (uint32_t pc = 0; pc < f->ninsts; pc++)
+        sel[pc] = out[pc].sel ? 's' : '.';
+    sel[f->ninsts] = 0;
+    assert_string_equal(sel, "....." "." "sss" "....." "ss.");
+    ptx_module_free(m);
+    free(src);
+    /* a uniform predicate picks one side for every thread: no select */
+    expect_mutant(selects, "setp.lt.s32 %p1, %r4, %r5", "setp.lt.s32 %p1, %r5, 3",
+                  "AUAAU" "UAAAANAAUAN-");
+    /* without PTX_AFF_OPT_PRED a selp on an affine predicate is not affine */
+    expect_opt(selects, "AUAAU" "ANNNNNNNUNN-", PTX_AFF_OPT_FEED);
 }
 
 /* Fig 4 of the paper: for (i = 0; i < dim; i++) B[i*num+tid] = A[i*num+tid] + 1
@@ -544,6 +590,7 @@ int main(void)
         cmocka_unit_test(predicates),
         cmocka_unit_test(predicate_combinations),
         cmocka_unit_test(predicate_merges),
+        cmocka_unit_test(select_values),
         cmocka_unit_test(paper_fig4),
         cmocka_unit_test(control_dependence),
         cmocka_unit_test(data_exit),

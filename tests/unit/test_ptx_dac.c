@@ -48,10 +48,9 @@ struct xf {
     struct ptx_dac_stats st;
 };
 
-/* The transform of body with the masks of data-dependent branches fed
- * back (feed: PTX_DAC_OPT_FEED, the analysis with every option) or not
- * (the analysis without PTX_AFF_OPT_FEED). */
-static void xf_build_opt(struct xf *x, const char *body, bool feed)
+/* The transform of body with analysis options aopt (PTX_AFF_OPT_*) and
+ * transform options dopt (PTX_DAC_OPT_*). */
+static void xf_build_flags(struct xf *x, const char *body, unsigned aopt, unsigned dopt)
 {
     struct ptx_diag d;
     x->src = kernel(body);
@@ -65,9 +64,8 @@ static void xf_build_opt(struct xf *x, const char *body, bool feed)
     x->aff = calloc(x->f->ninsts + 1, sizeof *x->aff);
     x->out = calloc(x->f->ninsts + 1, sizeof *x->out);
     assert_true(x->aff && x->out);
-    unsigned aopt = feed ? PTX_AFF_OPT_ALL : PTX_AFF_OPT_PRED;
     assert_int_equal(ptx_affine_analyse_opt(x->f, x->aff, NULL, &d, aopt), 0);
-    rc = ptx_dac_build_opt(x->f, x->aff, x->out, &x->st, &d, feed ? PTX_DAC_OPT_FEED : 0);
+    rc = ptx_dac_build_opt(x->f, x->aff, x->out, &x->st, &d, dopt);
     if (rc)
         fprintf(stderr, "%s\n", d.msg);
     assert_int_equal(rc, 0);
@@ -75,6 +73,15 @@ static void xf_build_opt(struct xf *x, const char *body, bool feed)
     if (rc)
         fprintf(stderr, "%s\n", d.msg);
     assert_int_equal(rc, 0);
+}
+
+/* The transform of body with the masks of data-dependent branches fed
+ * back (feed: PTX_DAC_OPT_FEED, the analysis with every option) or not
+ * (the analysis without PTX_AFF_OPT_FEED). */
+static void xf_build_opt(struct xf *x, const char *body, bool feed)
+{
+    xf_build_flags(x, body, feed ? PTX_AFF_OPT_ALL : PTX_AFF_OPT_PRED,
+                   feed ? PTX_DAC_OPT_FEED : 0);
 }
 
 static void xf_build(struct xf *x, const char *body)
@@ -193,6 +200,63 @@ static void vecadd_like(void **state)
     expect_mutant(vecadd, "ld.global.f32 %f1, [%rd4];",
                   "ld.global.u64 %rd5, [%rd4];\n ld.global.f32 %f1, [%rd5];",
                   "aaaaaaab" "aaabmbmbb", ".......P" "...D.D.A.");
+}
+
+static bool all_walks_agree(const struct ptx_func *f, const struct ptx_dac_inst *out,
+                            unsigned n, uint64_t *ndeq);
+
+static const char bounds[] =
+    " ld.param.u64 %rd1, [k_p0];\n"           /* 0 */
+    " ld.param.u32 %r1, [k_n];\n"             /* 1 */
+    " mov.u32 %r2, %tid.x;\n"                 /* 2 */
+    " mov.u32 %r3, %ctaid.x;\n"               /* 3 */
+    " setp.ge.s32 %p1, %r2, %r1;\n"           /* 4 */
+    " setp.ge.s32 %p2, %r3, %r1;\n"           /* 5 */
+    " or.pred %p3, %p2, %p1;\n"               /* 6 two affine compares */
+    " @%p3 bra DONE;\n"                       /* 7 enq.pred */
+    " mul.wide.s32 %rd2, %r2, 4;\n"           /* 8 */
+    " add.s64 %rd3, %rd1, %rd2;\n"            /* 9 */
+    " ld.global.f32 %f1, [%rd3];\n"           /* 10 enq.data */
+    " setp.lt.s32 %p4, %r2, 16;\n"            /* 11 */
+    " add.s64 %rd4, %rd3, 4096;\n"            /* 12 */
+    " selp.b64 %rd5, %rd3, %rd4, %p4;\n"      /* 13 a select */
+    " ld.global.f32 %f2, [%rd5];\n"           /* 14 enq.data */
+    " add.f32 %f3, %f1, %f2;\n"               /* 15 main */
+    " st.global.f32 [%rd3+8192], %f3;\n"      /* 16 enq.addr */
+    "DONE:\n"
+    " ret;";                                  /* 17 */
+
+/* The bounds check nvcc emits for if (row < M && col < N) (matmul's): a
+ * boolean combination of two affine compares is an affine predicate the
+ * PEU combines (4.3), so the loads under it decouple, and so does a load
+ * at an address selected by an affine predicate (selp). Without the
+ * combination (dac.pred_combine=off) the or.pred is data: with feedback
+ * the branch's masks are fed back instead, without it nothing under the
+ * branch decouples. */
+static void bounds_check(void **state)
+{
+    (void)state;
+    expect(bounds, "aaaaaaab" "aabaaabmbb", ".......P" "..D...D.A.");
+    struct xf x;
+    xf_build(&x, bounds);
+    assert_int_equal(x.st.nload_gl_dec, 2);
+    assert_int_equal(x.aff[13].sel, 1);
+    assert_int_equal(x.aff[14].sel, 1);
+    xf_free(&x);
+    /* no combinations, feedback on: the branch is fed back; the select's
+       load stays main (its address is not affine without PRED) */
+    xf_build_flags(&x, bounds, PTX_AFF_OPT_FEED, PTX_DAC_OPT_FEED);
+    assert_int_equal(x.out[7].q, PTX_DAC_Q_MASK);
+    assert_int_equal(x.out[10].q, PTX_DAC_Q_DATA);
+    assert_int_equal(x.out[14].q, PTX_DAC_Q_NONE);
+    assert_int_equal(x.out[14].why, PTX_DAC_W_NONAFFINE);
+    xf_free(&x);
+    /* neither: today's matmul of the issue, no load decoupled */
+    xf_build_flags(&x, bounds, 0, 0);
+    assert_int_equal(x.st.nload_gl_dec, 0);
+    assert_int_equal(x.out[10].why, PTX_DAC_W_DATACTL);
+    assert_true(all_walks_agree(x.f, x.out, 64, NULL));
+    xf_free(&x);
 }
 
 static const char data_branch[] =
@@ -762,6 +826,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(vecadd_like),
+        cmocka_unit_test(bounds_check),
         cmocka_unit_test(load_under_data_branch),
         cmocka_unit_test(affine_loop),
         cmocka_unit_test(barriers),
