@@ -442,6 +442,8 @@ typedef struct ls_dac_stats {
     uint64_t stall_aw_mask;      /* affine-warp cycles waiting for masks      */
     uint64_t stall_mask_full;    /* main-warp checks refused: mask queue full */
     uint64_t peu_ops;            /* PEU bit-vector combinations, per warp     */
+    uint64_t cta_wait;           /* CTA-cycles from arrival to its pass start */
+    uint64_t passes_max;         /* most affine-warp passes in flight at once */
 } ls_dac_stats;
 
 #define LS_STACK_HIST 16

@@ -586,14 +586,15 @@ void ls_stats_add(ls_stats *acc, const ls_stats *s, unsigned warp_size)
             memcpy(acc->dpe_single, s->dpe_single, sizeof acc->dpe_single);
     }
     {
-        /* ls_dac_stats: uint64_t counters, two of them maxima */
-        uint64_t om = acc->dac.occ_max, lm = acc->dac.locked_max;
+        /* ls_dac_stats: uint64_t counters, three of them maxima */
+        uint64_t om = acc->dac.occ_max, lm = acc->dac.locked_max, pm = acc->dac.passes_max;
         uint64_t *xa = (uint64_t *)&acc->dac;
         const uint64_t *xs = (const uint64_t *)&s->dac;
         for (size_t i = 0; i < sizeof s->dac / sizeof *xs; i++)
             xa[i] += xs[i];
         acc->dac.occ_max = om > s->dac.occ_max ? om : s->dac.occ_max;
         acc->dac.locked_max = lm > s->dac.locked_max ? lm : s->dac.locked_max;
+        acc->dac.passes_max = pm > s->dac.passes_max ? pm : s->dac.passes_max;
     }
     acc->wall_s += s->wall_s;
     acc->ipc = acc->cycles ? (double)acc->warp_insts / (double)acc->cycles : 0.0;

@@ -51,6 +51,63 @@ static struct core_dac_q *q_alloc(uint32_t n, uint32_t cap)
     return q;
 }
 
+/* Saves the loaded pass context into d->ps[d->cur]. */
+static void pass_save(struct core_dac *d)
+{
+    struct core_dac_pass *p = &d->ps[d->cur];
+    p->stk = d->stk;
+    p->sp = d->sp;
+    p->batch = d->batch;
+    p->run = d->aw_run;
+    p->rr = d->rr;
+    p->pa = d->pa;
+    p->ready = d->aw_ready;
+    p->mask_since = d->aw_mask_since;
+    p->atq_blocked = d->aw_atq_blocked;
+    p->mask_blocked = d->aw_mask_blocked;
+}
+
+/* Loads pass context j into the fields (the loaded one must be saved). */
+static void pass_load(struct core_dac *d, unsigned j)
+{
+    const struct core_dac_pass *p = &d->ps[j];
+    d->cur = j;
+    d->stk = p->stk;
+    d->sp = p->sp;
+    d->batch = p->batch;
+    d->aw_run = p->run;
+    d->rr = p->rr;
+    d->pa = p->pa;
+    d->aw_ready = p->ready;
+    d->aw_mask_since = p->mask_since;
+    d->aw_atq_blocked = p->atq_blocked;
+    d->aw_mask_blocked = p->mask_blocked;
+}
+
+/* Pass context j as it stands (the loaded one from the fields). */
+static struct core_dac_pass pass_view(const struct core_dac *d, unsigned j)
+{
+    if (j != d->cur)
+        return d->ps[j];
+    struct core_dac_pass p = d->ps[j];
+    p.sp = d->sp;
+    p.batch = d->batch;
+    p.run = d->aw_run;
+    p.ready = d->aw_ready;
+    p.atq_blocked = d->aw_atq_blocked;
+    p.mask_blocked = d->aw_mask_blocked;
+    return p;
+}
+
+/* Whether some pass waits for fed-back masks. */
+static bool any_mask_blocked(const struct core_dac *d)
+{
+    for (unsigned j = 0; j < d->npass; j++)
+        if (pass_view(d, j).mask_blocked)
+            return true;
+    return false;
+}
+
 /* Sets up d for config c, nslots warp slots, ncta CTA slots and stacks
  * of max_depth entries. Returns 0 or -1 (host memory). */
 static int core_dac_init(struct core_dac *d, const struct cfg *c, unsigned nslots,
@@ -74,6 +131,8 @@ static int core_dac_init(struct core_dac *d, const struct cfg *c, unsigned nslot
                                    c->l1d_assoc);
     d->fault = (unsigned)c->dac_fault_inject;
     d->batch_max = (unsigned)c->dac_batch_ctas;
+    d->aeu_switch = c->dac_aeu_switch != 0;
+    d->npass = (unsigned)c->dac_passes;
     d->nslots = nslots;
     d->ncta = ncta;
     d->aq = q_alloc(nslots, d->aq_cap);
@@ -93,11 +152,17 @@ static int core_dac_init(struct core_dac *d, const struct cfg *c, unsigned nslot
     d->wslot = calloc(ncta, sizeof *d->wslot);
     d->cta_done = calloc(ncta, sizeof *d->cta_done);
     d->stk_cap = max_depth + 2;
-    d->stk = calloc(d->stk_cap, sizeof *d->stk);
+    for (unsigned j = 0; j < d->npass; j++) {
+        d->ps[j].stk = calloc(d->stk_cap, sizeof *d->ps[j].stk);
+        if (!d->ps[j].stk)
+            return -1;
+    }
+    d->stk = d->ps[0].stk;
+    d->arrive = calloc(ncta, sizeof *d->arrive);
     d->bw = calloc(2 * (size_t)ncta, sizeof *d->bw);   /* pieces A, then B */
     if (!d->aq || !d->pq || !d->mq || !d->atq || !d->atq_v || !d->atq_v2 || !d->pend ||
         !d->wslot ||
-        !d->cta_done || !d->stk || !d->bw)
+        !d->cta_done || !d->stk || !d->bw || !d->arrive)
         return -1;
     for (unsigned i = 0; i < 2 * ncta; i++)
         if (simt_warp_alloc(&d->bw[i], max_depth) != 0)
@@ -118,13 +183,17 @@ static void core_dac_free(struct core_dac *d)
     free(d->atq);
     free(d->atq_v);
     free(d->atq_v2);
-    free(d->pa);
     free(d->pend);
     free(d->wslot);
     free(d->cta_done);
-    free(d->stk);
+    free(d->arrive);
+    pass_save(d);
+    for (unsigned j = 0; j < CORE_DAC_MAXP; j++) {
+        free(d->ps[j].stk);
+        free(d->ps[j].rr);
+        free(d->ps[j].pa);
+    }
     free(d->pm);
-    free(d->rr);
     for (unsigned i = 0; d->bw && i < 2 * d->ncta; i++)
         simt_warp_free(&d->bw[i]);
     free(d->bw);
@@ -149,9 +218,15 @@ static int core_dac_kernel(struct core_dac *d, const struct ptx_func *f,
             d->mq[i].head = 0;
     d->atq_head = d->atq_n = 0;
     d->pend_head = d->pend_n = 0;
-    d->aw_run = false;
-    d->batch = 0;
-    d->sp = 0;
+    pass_save(d);
+    for (unsigned j = 0; j < d->npass; j++) {
+        d->ps[j].run = false;
+        d->ps[j].batch = 0;
+        d->ps[j].sp = 0;
+        d->ps[j].ready = 0;
+        d->ps[j].atq_blocked = d->ps[j].mask_blocked = false;
+    }
+    pass_load(d, 0);
     d->nfetch = 0;
     memset(d->fetch, 0, sizeof d->fetch);
     d->locked = 0;
@@ -170,12 +245,17 @@ static int core_dac_kernel(struct core_dac *d, const struct ptx_func *f,
     uint32_t nr = f->nregs ? f->nregs : 1;
     if (nr > d->pm_regs) {
         free(d->pm);
-        free(d->rr);
-        free(d->pa);
         d->pm = calloc((size_t)nr * CORE_DAC_MAXS, sizeof *d->pm);
-        d->rr = calloc(nr, sizeof *d->rr);
-        d->pa = calloc(nr, sizeof *d->pa);
-        if (!d->pm || !d->rr || !d->pa) {
+        bool ok = d->pm != NULL;
+        for (unsigned j = 0; j < d->npass; j++) {
+            free(d->ps[j].rr);
+            free(d->ps[j].pa);
+            d->ps[j].rr = calloc(nr, sizeof *d->ps[j].rr);
+            d->ps[j].pa = calloc(nr, sizeof *d->ps[j].pa);
+            ok &= d->ps[j].rr && d->ps[j].pa;
+        }
+        pass_load(d, 0);
+        if (!ok) {
             d->pm_regs = 0;
             return -1;
         }
@@ -199,14 +279,18 @@ static void dac_fail(struct core_dac *d, uint32_t line, const char *fmt, ...)
 /* CTA slot ci with its warps in slots wslot[0..nwarps-1] became resident:
  * queued for the affine warp. */
 static void core_dac_launch(struct core_dac *d, unsigned ci, const uint8_t *wslot,
-                     unsigned nwarps)
+                     unsigned nwarps, uint64_t now)
 {
     if (!d->active)
         return;
-    /* the CTA slot's previous CTA finished inside the running batch: its
+    /* the CTA slot's previous CTA finished inside a running batch: its
      * warps left (core_dac_leave cleared their masks); the new one waits
      * for the next batch */
-    d->batch &= ~(1ull << ci);
+    pass_save(d);
+    for (unsigned j = 0; j < d->npass; j++)
+        d->ps[j].batch &= ~(1ull << ci);
+    pass_load(d, d->cur);
+    d->arrive[ci] = now;
     memcpy(d->wslot[ci], wslot, nwarps);
     for (unsigned i = 0; i < nwarps; i++) {
         d->scta[wslot[i]] = (int16_t)ci;
@@ -259,8 +343,11 @@ static int core_dac_skip(struct core_dac *d, unsigned slot)
 /* Whether a tuple of CTA slot ci is still in the ATQ. */
 static bool atq_has_cta(const struct core_dac *d, int32_t ci)
 {
+    uint64_t cm = 0;
+    for (unsigned s = 0; s < d->nslots; s++)
+        cm |= (uint64_t)(d->scta[s] == ci) << s;
     for (uint32_t i = 0; i < d->atq_n; i++)
-        if (d->atq[(d->atq_head + i) % d->atq_cap].ctas >> ci & 1)
+        if (d->atq[(d->atq_head + i) % d->atq_cap].pend & cm)
             return true;
     return false;
 }
@@ -411,7 +498,7 @@ static int core_dac_deq(struct core_dac *d, unsigned slot, int32_t pc, uint32_t 
         r->mask = mask;
         r->taken = gmask;
         d->st.rec_mask++;
-        if (d->aw_mask_blocked)
+        if (any_mask_blocked(d))
             core_view_retry(d->v, now + 1);   /* the affine warp may go on */
         return 0;
     }
@@ -480,12 +567,14 @@ static int core_dac_leave(struct core_dac *d, unsigned slot)
     d->mq[slot].n = d->mq[slot].head = 0;
     /* the affine warp may lag behind the warp's last instructions (no
      * enq left for it): its lanes leave the batch's masks */
-    for (uint32_t i = 0; i < d->sp; i++)
-        d->stk[i].m[slot] = 0;
+    pass_save(d);
+    for (unsigned j = 0; j < d->npass; j++)
+        for (uint32_t i = 0; i < d->ps[j].sp; i++)
+            d->ps[j].stk[i].m[slot] = 0;
     char where[160];
     for (uint32_t i = 0; i < d->atq_n; i++) {
         const struct core_dac_tuple *t = &d->atq[(d->atq_head + i) % d->atq_cap];
-        if (t->mask[slot] && (i > 0 || t->next_s <= slot)) {
+        if (t->pend >> slot & 1) {
             dac_fail(d, d->f->insts[t->pc].line, "DAC model error in %s: the warp "
                      "finished with an enq of pc %d (PTX line %u) for it in the ATQ: an "
                      "enq without its deq", WHERE, t->pc, d->f->insts[t->pc].line);
@@ -835,7 +924,7 @@ static int basis_start(struct core_dac *d, uint32_t ix)
 
 /* Starts the affine warp on the CTAs waiting (at most dac.batch_ctas).
  * Returns 0 or -1. */
-static int batch_start(struct core_dac *d)
+static int batch_start(struct core_dac *d, uint64_t now)
 {
     const struct core_kernel *k = d->v->k;
     struct core_dac_ent *e = &d->stk[0];
@@ -852,15 +941,20 @@ static int batch_start(struct core_dac *d)
             basis_start(d, (uint32_t)ci + d->ncta) != 0)
             return -1;
         d->batch |= 1ull << ci;
+        d->st.cta_wait += now - d->arrive[ci];
         for (unsigned w = 0; w < k->nwarps; w++) {
             unsigned t = k->nthreads - w * EXEC_WARP;
             e->m[d->wslot[ci][w]] = t >= 32 ? 0xffffffffu : (1u << t) - 1;
+            for (uint32_t r = 0; r < k->f->nregs; r++)   /* its warps' vectors */
+                d->pm[(size_t)r * CORE_DAC_MAXS + d->wslot[ci][w]] = 0;
         }
         n++;
     }
     d->aw_run = true;
     d->sp = 1;
-    memset(d->pm, 0, (size_t)k->f->nregs * CORE_DAC_MAXS * sizeof *d->pm);
+    d->aw_ready = now;
+    d->aw_atq_blocked = d->aw_mask_blocked = false;
+    d->ps[d->cur].seq = ++d->pass_seq;
     memset(d->rr, 0, (size_t)k->f->nregs * sizeof *d->rr);
     memset(d->pa, 0, (size_t)k->f->nregs * sizeof *d->pa);
     d->st.batches++;
@@ -957,53 +1051,89 @@ static bool masks_in(struct core_dac *d, int32_t pc)
     return true;
 }
 
-/* Whether the affine warp can issue at now (has a batch, ATQ room, the
- * masks of a recv.mask). */
-static bool core_dac_aw_ready(struct core_dac *d, uint64_t now)
+/* Whether the loaded pass can issue at now (ATQ room, the masks of a
+ * recv.mask, its scoreboard); a pass that reaches its end stops running. */
+static bool pass_ready(struct core_dac *d, uint64_t now)
 {
     d->aw_atq_blocked = false;
-    if (!d->active || d->why[0] || d->aw_ready > now)
+    if (!d->aw_run || d->aw_ready > now)
         return false;
-    for (;;) {
-        if (!d->aw_run) {
-            if (d->pend_n == 0)
-                return false;
-            if (batch_start(d) != 0)
-                return false;
-        }
-        int32_t pc = aw_advance(d);
-        if (pc < 0)
-            continue;
-        /* its scoreboard: a source tuple still in the ALU pipeline */
-        const struct core_dinst *cd = aw_dinst(d, pc);
-        uint64_t dep = 0;
-        for (unsigned i = 0; i < cd->nsrc; i++)
-            dep = d->rr[cd->src[i]] > dep ? d->rr[cd->src[i]] : dep;
-        if (dep > now) {
-            d->st.stall_aw_dep += dep - now;
-            d->aw_ready = dep;
+    int32_t pc = aw_advance(d);
+    if (pc < 0)
+        return false;
+    /* its scoreboard: a source tuple still in the ALU pipeline */
+    const struct core_dinst *cd = aw_dinst(d, pc);
+    uint64_t dep = 0;
+    for (unsigned i = 0; i < cd->nsrc; i++)
+        dep = d->rr[cd->src[i]] > dep ? d->rr[cd->src[i]] : dep;
+    if (dep > now) {
+        d->st.stall_aw_dep += dep - now;
+        d->aw_ready = dep;
+        return false;
+    }
+    if (d->tr[pc].q == PTX_DAC_Q_MASK) {
+        if (!masks_in(d, pc)) {
+            if (!d->aw_mask_blocked)
+                d->aw_mask_since = now;
+            d->aw_mask_blocked = true;   /* a main warp's send wakes it */
             return false;
         }
-        if (d->tr[pc].q == PTX_DAC_Q_MASK) {
-            if (!masks_in(d, pc)) {
-                if (!d->aw_mask_blocked)
-                    d->aw_mask_since = now;
-                d->aw_mask_blocked = true;   /* a main warp's send wakes it */
-                return false;
-            }
-            if (d->aw_mask_blocked)
-                d->st.stall_aw_mask += now - d->aw_mask_since;
-            d->aw_mask_blocked = false;
-            return true;
-        }
-        if (d->tr[pc].q != PTX_DAC_Q_NONE && d->atq_n == d->atq_cap) {
-            d->st.stall_enq_full++;
-            d->aw_atq_blocked = true;
-            return false;
-        }
+        if (d->aw_mask_blocked)
+            d->st.stall_aw_mask += now - d->aw_mask_since;
+        d->aw_mask_blocked = false;
         return true;
     }
+    if (d->tr[pc].q != PTX_DAC_Q_NONE && d->atq_n == d->atq_cap) {
+        d->st.stall_enq_full++;
+        d->aw_atq_blocked = true;
+        return false;
+    }
+    return true;
 }
+
+/* Whether the affine warp can issue at now, and from which pass (loaded
+ * on true): CTAs waiting start a pass in a free context (dac.passes), then
+ * the running passes are tried oldest first. */
+static bool core_dac_aw_ready(struct core_dac *d, uint64_t now)
+{
+    if (!d->active || d->why[0])
+        return false;
+    pass_save(d);
+    for (unsigned round = 0; round < 2; round++) {
+        for (unsigned j = 0; j < d->npass && d->pend_n; j++)
+            if (!d->ps[j].run) {
+                pass_load(d, j);
+                if (batch_start(d, now) != 0)
+                    return false;
+                pass_save(d);
+            }
+        unsigned order[CORE_DAC_MAXP], n = 0;
+        for (unsigned j = 0; j < d->npass; j++)
+            if (d->ps[j].run) {
+                unsigned k = n++;
+                while (k > 0 && d->ps[order[k - 1]].seq > d->ps[j].seq) {
+                    order[k] = order[k - 1];
+                    k--;
+                }
+                order[k] = j;
+            }
+        if (n > d->st.passes_max)
+            d->st.passes_max = n;
+        bool ended = false;
+        for (unsigned i = 0; i < n; i++) {
+            pass_load(d, order[i]);
+            bool ok = pass_ready(d, now);
+            ended |= !d->aw_run;
+            if (ok)
+                return true;
+            pass_save(d);
+        }
+        if (!ended || !d->pend_n)
+            break;
+    }
+    return false;
+}
+
 
 static struct core_dac_tuple *atq_push(struct core_dac *d)
 {
@@ -1016,6 +1146,14 @@ static struct core_dac_tuple *atq_push(struct core_dac *d)
     t->v2 = d->atq_v2 + (size_t)ix * d->ncta;
     t->ctas = d->batch;
     return t;
+}
+
+/* The warp slots of t with lanes enqueued for: the records to expand. */
+static void tuple_pend(const struct core_dac *d, struct core_dac_tuple *t)
+{
+    t->pend = 0;
+    for (unsigned w = 0; w < d->nslots; w++)
+        t->pend |= (uint64_t)(t->mask[w] != 0) << w;
 }
 
 /* The tuple of an enq.data/enq.addr: per CTA of the batch, the address
@@ -1051,6 +1189,7 @@ static void enq_access(struct core_dac *d, int32_t pc, const struct ptx_inst *in
         }
     }
     memcpy(t->mask, am, sizeof t->mask);
+    tuple_pend(d, t);
     if (t->sel)
         memcpy(t->smask, &d->pm[(size_t)o->reg * CORE_DAC_MAXS], sizeof t->smask);
 }
@@ -1227,6 +1366,7 @@ static int core_dac_aw_issue(struct core_dac *d, uint64_t now)
             t->kind = PTX_DAC_Q_PRED;
             memcpy(t->mask, top->m, sizeof t->mask);
             memcpy(t->pred, am, sizeof t->pred);
+            tuple_pend(d, t);
         }
         int32_t npc, rpc;
         if (!simt_branch_split(in, pc, d->f->ninsts, all, none, &npc, &rpc)) {
@@ -1387,19 +1527,67 @@ static void peu_case(struct core_dac *d, uint32_t mask, uint32_t pred)
 }
 
 /* Expands the next warp of the ATQ head. Returns false when it must wait. */
+/* Pops the expanded tuples at the ATQ head. */
+static void atq_pop_done(struct core_dac *d)
+{
+    bool any = false;
+    while (d->atq_n && d->atq[d->atq_head].pend == 0) {
+        d->atq_head = (d->atq_head + 1) % d->atq_cap;
+        d->atq_n--;
+        any = true;
+    }
+    if (any)
+        wake_done_ctas(d);
+}
+
+/* The next record the AEU/PEU expands: ATQ entry *ti, warp slot *slot;
+ * false when every candidate's queue is full. Without dac.aeu_switch, the
+ * head entry's warps in slot order. With it (4.2: one accumulated address
+ * register per concurrent CTA, so the AEU switches among CTAs when one
+ * stalls), the oldest pending record of each CTA is a candidate, oldest
+ * entry first: a CTA whose next record's queue is full waits, the others
+ * go on; each warp still gets its records in ATQ order. */
+static bool aeu_pick(const struct core_dac *d, uint32_t *ti, unsigned *slot)
+{
+    uint64_t seen = 0;           /* CTA slots whose oldest record was seen */
+    for (uint32_t i = 0; i < d->atq_n; i++) {
+        uint32_t x = (d->atq_head + i) % d->atq_cap;
+        const struct core_dac_tuple *t = &d->atq[x];
+        for (uint64_t m = t->pend; m; m &= m - 1) {
+            unsigned s = (unsigned)__builtin_ctzll(m);
+            int32_t ci = d->scta[s];
+            uint64_t cb = ci >= 0 ? 1ull << ci : 0;
+            if (seen & cb)
+                continue;
+            seen |= cb;
+            const struct core_dac_q *q = t->kind == PTX_DAC_Q_PRED ? &d->pq[s] : &d->aq[s];
+            if (q->n < q->cap) {
+                *ti = x;
+                *slot = s;
+                return true;
+            }
+            if (!d->aeu_switch)
+                return false;
+        }
+        if (!d->aeu_switch && t->pend)
+            return false;
+    }
+    return false;
+}
+
 static bool expand_one(struct core_dac *d, uint64_t now)
 {
     const struct core_kernel *k = d->v->k;
-    struct core_dac_tuple *t = &d->atq[d->atq_head];
-    unsigned slot = t->next_s;
-    while (slot < d->nslots && t->mask[slot] == 0)
-        slot++;
-    if (slot >= d->nslots) {
-        d->atq_head = (d->atq_head + 1) % d->atq_cap;
-        d->atq_n--;
-        wake_done_ctas(d);
+    atq_pop_done(d);
+    if (!d->atq_n)
         return true;
+    uint32_t ti;
+    unsigned slot;
+    if (!aeu_pick(d, &ti, &slot)) {
+        d->st.stall_aeu_full++;
+        return false;
     }
+    struct core_dac_tuple *t = &d->atq[ti];
     int32_t ci = d->scta[slot];     /* d->v->w[slot].cta */
     if (ci < 0 || !(t->ctas >> ci & 1)) {
         dac_fail(d, d->f->insts[t->pc].line, "DAC model error: an enq of pc %d (PTX line "
@@ -1409,10 +1597,6 @@ static bool expand_one(struct core_dac *d, uint64_t now)
     }
     unsigned wi = d->swi[slot];     /* d->v->w[slot].sw.gridv.warpid */
     struct core_dac_q *q = t->kind == PTX_DAC_Q_PRED ? &d->pq[slot] : &d->aq[slot];
-    if (q->n == q->cap) {
-        d->st.stall_aeu_full++;
-        return false;
-    }
     struct core_dac_rec *r = &q->r[(q->head + q->n) % q->cap];
     memset(r, 0, offsetof(struct core_dac_rec, addr));
     r->pc = t->pc;
@@ -1481,7 +1665,8 @@ static bool expand_one(struct core_dac *d, uint64_t now)
     }
     q->n++;
     d->nrec++;
-    t->next_s = slot + 1;
+    t->pend &= ~(1ull << slot);
+    atq_pop_done(d);
     if (r->ready < d->next_ready)
         d->next_ready = r->ready;
     return true;
@@ -1528,9 +1713,16 @@ static uint64_t core_dac_next(const struct core_dac *d, uint64_t now)
         uint64_t t = d->aeu_free > now ? d->aeu_free : now + 1;
         nx = t < nx ? t : nx;
     }
-    if ((d->aw_run || d->pend_n) && !(d->aw_atq_blocked && d->atq_n == d->atq_cap) &&
-        !d->aw_mask_blocked) {
-        uint64_t t = d->aw_ready > now ? d->aw_ready : now + 1;
+    for (unsigned j = 0; j < d->npass; j++) {
+        struct core_dac_pass p = pass_view(d, j);
+        if (!p.run) {
+            if (d->pend_n)          /* a free context takes the waiting CTAs */
+                nx = now + 1 < nx ? now + 1 : nx;
+            continue;
+        }
+        if ((p.atq_blocked && d->atq_n == d->atq_cap) || p.mask_blocked)
+            continue;
+        uint64_t t = p.ready > now ? p.ready : now + 1;
         nx = t < nx ? t : nx;
     }
     return nx;
@@ -1564,13 +1756,17 @@ static int core_dac_describe(const struct core_dac *d, char *buf, size_t n)
         nrec += d->aq[i].n + d->pq[i].n;
         nmask += d->mq[i].n;
     }
-    int k = snprintf(buf, n, " SM %u DAC: affine warp %s pc %d (batch 0x%llx%s), %u CTAs "
-                     "waiting, ATQ %u/%u, %u records queued, %u masks sent, %u lines "
-                     "locked, %u prefetches out;", d->v->id, d->aw_run ? "at" : "idle",
-                     d->aw_run && d->sp ? d->stk[d->sp - 1].npc : -1,
-                     (unsigned long long)d->batch,
-                     d->aw_mask_blocked ? ", waiting for masks" : "", d->pend_n, d->atq_n,
-                     d->atq_cap, nrec, nmask, d->locked, d->nfetch);
+    int k = snprintf(buf, n, " SM %u DAC:", d->v->id);
+    for (unsigned j = 0; j < d->npass && k >= 0 && (size_t)k < n; j++) {
+        struct core_dac_pass p = pass_view(d, j);
+        k += snprintf(buf + k, n - (size_t)k, " pass %u %s pc %d (batch 0x%llx%s),", j,
+                      p.run ? "at" : "idle", p.run && p.sp ? p.stk[p.sp - 1].npc : -1,
+                      (unsigned long long)p.batch, p.mask_blocked ? ", waiting for masks" : "");
+    }
+    if (k >= 0 && (size_t)k < n)
+        k += snprintf(buf + k, n - (size_t)k, " %u CTAs waiting, ATQ %u/%u, %u records "
+                      "queued, %u masks sent, %u lines locked, %u prefetches out;",
+                      d->pend_n, d->atq_n, d->atq_cap, nrec, nmask, d->locked, d->nfetch);
     return k < 0 ? 0 : (size_t)k < n ? k : (int)n - 1;
 }
 
@@ -1623,6 +1819,9 @@ static void core_dac_stats(const struct core_dac *d, bool first, ls_stats *s)
     x->stall_aw_mask += t->stall_aw_mask;
     x->stall_mask_full += t->stall_mask_full;
     x->peu_ops += t->peu_ops;
+    x->cta_wait += t->cta_wait;
+    if (t->passes_max > x->passes_max)
+        x->passes_max = t->passes_max;
 }
 
 /* ------------------------------------------- the SM mechanism (core_mech.h) */
@@ -1706,8 +1905,7 @@ static void dac_cta_start(void *self, struct core_view *v, unsigned ci, const ui
                           unsigned nwarps, uint64_t now)
 {
     (void)v;
-    (void)now;
-    core_dac_launch(self, ci, wslot, nwarps);
+    core_dac_launch(self, ci, wslot, nwarps, now);
 }
 
 /* A main warp passes the instructions removed from its stream, then the

@@ -25,6 +25,7 @@
 #define CORE_DAC_MAXS 64            /* warp slots per SM (= CORE_MAX_SLOTS) */
 #define CORE_DAC_TAG_SLOT 0xffffu   /* memory tag slot field of a prefetch */
 #define CORE_DAC_MAXFETCH 256       /* prefetch records in flight (tag byte) */
+#define CORE_DAC_MAXP 4             /* affine-warp pass contexts (dac.passes) */
 
 /* One per-warp queue record (the AEU/PEU output for one warp). */
 struct core_dac_rec {
@@ -71,7 +72,8 @@ struct core_dac_tuple {
     uint8_t kind;               /* enum ptx_dac_q                          */
     uint8_t data;               /* DATA that prefetches (not after_wr)     */
     uint8_t abytes;             /* bytes per lane of the access            */
-    uint32_t next_s;            /* AEU/PEU progress: next warp slot        */
+    uint64_t pend;              /* warp slots whose records are still to
+                                   be expanded (bit per slot)              */
     uint64_t ctas;              /* CTA slots of the batch (bit per slot)   */
     uint64_t (*v)[4];           /* per CTA slot: the address at the basis  */
     uint64_t (*v2)[4];          /* sel: piece B of the address             */
@@ -87,6 +89,21 @@ struct core_dac_tuple {
 struct core_dac_ent {
     uint32_t m[CORE_DAC_MAXS];
     int32_t npc, rpc;
+};
+
+/* One pass context of the affine warp: the affine stream run once for a
+ * batch of CTAs (its SIMT stack, its scoreboard, its selected registers).
+ * The loaded one lives in the core_dac fields of the same names. */
+struct core_dac_pass {
+    struct core_dac_ent *stk;
+    uint32_t sp;
+    uint64_t batch;             /* its CTA slots                           */
+    bool run;
+    uint64_t *rr;
+    uint8_t *pa;
+    uint64_t ready, mask_since;
+    bool atq_blocked, mask_blocked;
+    uint64_t seq;               /* start order                             */
 };
 
 struct core_dac_stats {
@@ -131,6 +148,9 @@ struct core_dac_stats {
                                    full                                    */
     uint64_t peu_ops;           /* PEU bit-vector operations combining
                                    predicates, one per warp               */
+    uint64_t cta_wait;          /* CTA-cycles from a CTA's arrival to the
+                                   start of the pass that takes it        */
+    uint64_t passes_max;        /* most passes in flight at once           */
 };
 
 struct core_view;
@@ -142,6 +162,12 @@ struct core_dac {
     bool active;                /* the current kernel is decoupled         */
     unsigned atq_cap, aq_cap, pq_cap, mq_cap, aeu_cycles, peu_cycles, lock_lines;
     unsigned batch_max;         /* dac.batch_ctas (0: every pending CTA)   */
+    unsigned npass;             /* dac.passes: pass contexts               */
+    unsigned cur;               /* the pass loaded in the fields below     */
+    uint64_t pass_seq;
+    struct core_dac_pass ps[CORE_DAC_MAXP];
+    uint64_t *arrive;           /* per CTA slot: the cycle it arrived      */
+    bool aeu_switch;            /* dac.aeu_switch: per-CTA accumulators    */
     unsigned fault;             /* dac.fault_inject: corrupt tuples (tests) */
     const struct ptx_dac_inst *tr;  /* transform of the kernel (kernel pcs) */
     const struct ptx_func *f;

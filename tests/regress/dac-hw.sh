@@ -130,11 +130,11 @@ PY
 
 "$cli" run all --size "$size" --mode timing --set affine.mode=dac --set dac.atq_entries=1 \
   --set dac.addr_queue=1 --set dac.pred_queue=1 --set dac.mask_queue=1 --set dac.lock_lines=1 \
-  --set dac.aeu_cycles=4 --set dac.peu_cycles=3 --set dac.batch_ctas=1 \
+  --set dac.aeu_cycles=4 --set dac.peu_cycles=3 --set dac.batch_ctas=1 --set dac.passes=2 \
   --stats-json "$tmp/starved.json" >"$tmp/starved.txt" 2>&1
 rc=$?
 if [ "$rc" = 0 ] && python3 "$tmp/check.py" "$tmp/func.json" "$tmp/starved.json" starved; then
-  ok "affine.mode=dac, one-entry queues, one lockable line, one-CTA batches: memory = functional, locks refused"
+  ok "affine.mode=dac, one-entry queues, one lockable line, one-CTA batches in two pass contexts: memory = functional, locks refused"
 else
   bad "affine.mode=dac starved: exit $rc or results/statistics wrong"; grep '^ *FAIL' "$tmp/starved.txt" >&2
 fi

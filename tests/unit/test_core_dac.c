@@ -97,26 +97,43 @@ static void h_init(struct harness *h, const char *ptx, unsigned block, uint32_t 
     assert_true(DAC(h)->active);
 }
 
-/* Runs CTAs 0 and 1 until every warp finished or a cycle fails; returns
- * the first non-zero status of core_sm_cycle (0: finished). */
-static int h_run(struct harness *h)
+/* Runs CTAs 0 and 1 (CTA 1 from cycle `late` on) until every warp
+ * finished or a cycle fails; returns the first non-zero status of
+ * core_sm_cycle (0: finished). */
+static int h_run_late(struct harness *h, uint64_t late)
 {
     for (uint32_t x = 0; x < 2; x++) {
+        if (x == 1 && late)
+            break;
         uint32_t id[3] = { x, 0, 0 };
         assert_true(core_sm_fits(&h->sm));
         assert_int_equal(core_sm_launch_cta(&h->sm, id, h->now), 0);
     }
-    while (h->sm.live_warps) {
+    bool second = !late;
+    while (h->sm.live_warps || !second) {
+        if (!second && h->now >= late) {
+            uint32_t id[3] = { 1, 0, 0 };
+            assert_int_equal(core_sm_launch_cta(&h->sm, id, h->now), 0);
+            second = true;
+            if (h->sm.v.next_try > h->now)
+                h->sm.v.next_try = h->now;
+        }
         if (h->sm.v.next_try <= h->now) {
             int e = core_sm_cycle(&h->sm, h->now);
             if (e)
                 return e;
         }
         assert_true(h->now < 1000000);
-        h->now = h->sm.v.next_try > h->now && h->sm.v.next_try != CORE_INF
+        h->now = h->sm.v.next_try > h->now && h->sm.v.next_try != CORE_INF &&
+                         (second || h->sm.v.next_try <= late)
                      ? h->sm.v.next_try : h->now + 1;
     }
     return 0;
+}
+
+static int h_run(struct harness *h)
+{
+    return h_run_late(h, 0);
 }
 
 static void h_free(struct harness *h)
@@ -502,6 +519,42 @@ static void test_mask_feedback(void **state)
     free(h);
 }
 
+/* A CTA that arrives while a pass runs: with one pass context it waits
+ * for the pass to end (cta_wait); with dac.passes=2 it starts a pass of
+ * its own at once, the two passes sharing the affine warp's issue slot.
+ * Every record checked, the stores right either way. */
+static void test_pass_contexts(void **state)
+{
+    (void)state;
+    for (unsigned two = 0; two < 2; two++) {
+        const char *p2[] = { "dac.passes=2", NULL };
+        struct harness *h = calloc(1, sizeof *h);
+        h_init(h, bound_ptx, 64, 40, two ? p2 : NULL);
+        int e = h_run_late(h, 3);
+        if (e)
+            fprintf(stderr, "%s\n", DAC(h)->why);
+        assert_int_equal(e, 0);
+        const struct core_dac_stats *s = &DAC(h)->st;
+        assert_int_equal(s->batches, 2);
+        assert_int_equal(s->batch_ctas, 2);
+        assert_int_equal(s->passes_max, two ? 2 : 1);
+        if (two)
+            assert_int_equal(s->cta_wait, 0);
+        else
+            assert_true(s->cta_wait > 0);
+        assert_int_equal(s->checked_pred, 4);
+        assert_int_equal(s->checked_addr, 4);
+        for (unsigned c = 0; c < 2; c++) {
+            uint32_t v[64];
+            memcpy(v, h->sm.v.cta[c].shared, sizeof v);
+            for (unsigned i = 0; i < 64; i++)
+                assert_int_equal(v[i], i < 40 ? i + 1 : 0);
+        }
+        h_free(h);
+        free(h);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -512,6 +565,7 @@ int main(void)
         cmocka_unit_test(test_widening_wraps),
         cmocka_unit_test(test_predicate_combinations),
         cmocka_unit_test(test_mask_feedback),
+        cmocka_unit_test(test_pass_contexts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
