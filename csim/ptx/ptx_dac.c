@@ -596,6 +596,8 @@ static void count(const struct ptx_func *f, const struct ptx_dac_inst *out,
                 st->nload_gl++;
                 st->nload_gl_dec += r->q == PTX_DAC_Q_DATA;
                 st->nload_after_wr += r->q == PTX_DAC_Q_DATA && r->after_wr;
+                if (r->q != PTX_DAC_Q_DATA && r->why < PTX_DAC_W_COUNT)
+                    st->nkept[r->why]++;
             }
         }
         if (is_cond_bra(in)) {

@@ -52,9 +52,10 @@ enum ptx_dac_why {
     PTX_DAC_W_LOCALWR,    /* (enq.addr load) a .local load that a write to
                              local or generic memory reaches: an early
                              fetch could read the value before the write */
-    PTX_DAC_W_UNSTRUCT    /* the kernel's data-control regions have no
+    PTX_DAC_W_UNSTRUCT,   /* the kernel's data-control regions have no
                              single place where the affine stream goes
                              on: nothing in it is decoupled              */
+    PTX_DAC_W_COUNT
 };
 
 /* What the transform does with instruction pc (out[pc]). */
@@ -91,6 +92,8 @@ struct ptx_dac_stats {
     uint32_t nload_after_wr;        /* enq.data with after_wr set           */
     uint32_t nmem, nmem_dec;        /* memory accesses; with a queue op     */
     uint32_t nbranch, nbranch_dec;  /* conditional branches; enq.pred       */
+    uint32_t nkept[PTX_DAC_W_COUNT];/* global/local loads kept in the main
+                                       stream (not enq.data), by why       */
 };
 
 /* Options of the transform. FEED: a data-dependent branch whose region
