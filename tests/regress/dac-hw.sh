@@ -9,7 +9,8 @@
 # model (checked = records), main + removed instructions = the functional
 # count where every launch was decoupled; the suite decouples loads and
 # removes instructions; --stats-json has the "dac" object; the per-warp
-# commit logs of every workload equal functional mode's (--compare-modes);
+# commit logs of every workload equal functional mode's (--compare-modes)
+# under dac, cae and mta;
 # the energy model charges DAC's units and credits what it removed. Fault injection
 # (a corrupted address tuple, a flipped predicate lane) stops vecadd with
 # a golden-check error naming the PTX file:line; dac with features it does
@@ -139,21 +140,25 @@ else
   bad "affine.mode=dac starved: exit $rc or results/statistics wrong"; grep '^ *FAIL' "$tmp/starved.txt" >&2
 fi
 
-# per-warp commit logs (docs/golden.md): functional and dac timing identical
-n=0
-for w in $("$cli" list workloads); do
-  mkdir -p "$tmp/cl"
-  TMPDIR=$tmp/cl "$cli" run "$w" --size "$size" --compare-modes --set affine.mode=dac \
-    >"$tmp/cl-$w.txt" 2>&1
-  rc=$?
-  if [ "$rc" = 0 ] && grep -q '^commit logs: identical' "$tmp/cl-$w.txt"; then
-    n=$((n + 1))
-  else
-    bad "$w: affine.mode=dac commit logs differ from functional (exit $rc)"
-    tail -3 "$tmp/cl-$w.txt" >&2
-  fi
+# per-warp commit logs (docs/golden.md): functional and timing identical
+# under DAC and under its two comparison points, CAE and MTA (their final
+# memory equals functional mode's in tests/regress/timing.sh, DAC's above)
+for set in affine.mode=dac affine.mode=cae prefetch=mta; do
+  n=0
+  for w in $("$cli" list workloads); do
+    mkdir -p "$tmp/cl"
+    TMPDIR=$tmp/cl "$cli" run "$w" --size "$size" --compare-modes --set "$set" \
+      >"$tmp/cl-$w.txt" 2>&1
+    rc=$?
+    if [ "$rc" = 0 ] && grep -q '^commit logs: identical' "$tmp/cl-$w.txt"; then
+      n=$((n + 1))
+    else
+      bad "$w: $set commit logs differ from functional (exit $rc)"
+      tail -3 "$tmp/cl-$w.txt" >&2
+    fi
+  done
+  [ "$n" -gt 0 ] && ok "$n workloads: $set commit logs identical per warp to functional"
 done
-[ "$n" -gt 0 ] && ok "$n workloads: affine.mode=dac commit logs identical per warp to functional"
 
 # the golden check can fail: corrupted tuples are model errors at the
 # access, a corrupted fed-back mask at the affine warp's next check
