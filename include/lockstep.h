@@ -444,6 +444,8 @@ typedef struct ls_dac_stats {
     uint64_t peu_ops;            /* PEU bit-vector combinations, per warp     */
     uint64_t cta_wait;           /* CTA-cycles from arrival to its pass start */
     uint64_t passes_max;         /* most affine-warp passes in flight at once */
+    uint64_t wr_hazards;         /* prefetched records whose lines a store of
+                                    the same warp wrote before their deq      */
 } ls_dac_stats;
 
 #define LS_STACK_HIST 16

@@ -151,7 +151,7 @@ static void json_dac(FILE *f, int in, const ls_stats *s)
             "\"checked_addr\": %llu, \"checked_pred\": %llu, \"widen_checks\": %llu, "
             "\"records_mask\": %llu, \"checked_mask\": %llu, \"mask_dropped\": %llu, "
             "\"stall_aw_mask\": %llu, \"stall_mask_full\": %llu, \"peu_ops\": %llu, "
-            "\"cta_wait\": %llu, \"passes_max\": %llu},\n",
+            "\"cta_wait\": %llu, \"passes_max\": %llu, \"wr_hazards\": %llu},\n",
             (unsigned long long)d->locked_max, (unsigned long long)d->lock_refused,
             (unsigned long long)s->l1d.locks_broken,
             (unsigned long long)d->prefetch_lines, (unsigned long long)d->checked_addr,
@@ -159,7 +159,8 @@ static void json_dac(FILE *f, int in, const ls_stats *s)
             (unsigned long long)d->rec_mask, (unsigned long long)d->checked_mask,
             (unsigned long long)d->mask_dropped, (unsigned long long)d->stall_aw_mask,
             (unsigned long long)d->stall_mask_full, (unsigned long long)d->peu_ops,
-            (unsigned long long)d->cta_wait, (unsigned long long)d->passes_max);
+            (unsigned long long)d->cta_wait, (unsigned long long)d->passes_max,
+            (unsigned long long)d->wr_hazards);
 }
 
 /* "dpe": {...} when simt.paths = dual or dws (docs/stats.md, docs/dpe.md). */

@@ -133,6 +133,7 @@ static int core_dac_init(struct core_dac *d, const struct cfg *c, unsigned nslot
     d->batch_max = (unsigned)c->dac_batch_ctas;
     d->aeu_switch = c->dac_aeu_switch != 0;
     d->npass = (unsigned)c->dac_passes;
+    d->pf_after_wr = c->dac_prefetch_after_write != 0;
     d->nslots = nslots;
     d->ncta = ncta;
     d->aq = q_alloc(nslots, d->aq_cap);
@@ -460,6 +461,28 @@ static int core_dac_check(struct core_dac *d, unsigned slot, uint64_t now, uint6
 
 #define WHERE dac_where(d, slot, where, sizeof where)
 
+/* A global store (atom, red) of main warp slot that writes a line an
+ * enq.data record still queued for the warp prefetched: the record's
+ * lines were fetched before the store, which a machine would have to
+ * update or refetch (dac.prefetch_after_write; docs/dac.md). Counted. */
+static void after_write_hazards(struct core_dac *d, unsigned slot, const struct exec_result *res)
+{
+    uint64_t lsz = (uint64_t)d->v->c->l1d_line;
+    const struct core_dac_q *q = &d->aq[slot];
+    for (uint32_t i = 0; i < q->n; i++) {
+        const struct core_dac_rec *r = &q->r[(q->head + i) % q->cap];
+        if (!r->locked)
+            continue;
+        bool hit = false;
+        for (uint32_t ma = r->mask; ma && !hit; ma &= ma - 1) {
+            uint64_t la = r->addr[__builtin_ctz(ma)] / lsz;
+            for (uint32_t mb = res->active; mb && !hit; mb &= mb - 1)
+                hit = la == res->addr[__builtin_ctz(mb)] / lsz;
+        }
+        d->st.wr_hazards += hit;
+    }
+}
+
 /* After simt_step of main warp slot at kernel pc `pc` (stack mask `mask`,
  * guard mask `gmask` taken before the step): pops the record its deq
  * consumes and checks it against the functional retire record. Returns
@@ -482,6 +505,10 @@ static int core_dac_deq(struct core_dac *d, unsigned slot, int32_t pc, uint32_t 
     ld = ld && res->active && (space == PTX_SP_GLOBAL || space == PTX_SP_LOCAL);
     if (ld)
         d->st.gl_loads++;
+    bool wr = (in->op == PTX_OP_ST || in->op == PTX_OP_ATOM || in->op == PTX_OP_RED) &&
+              res->active && space == PTX_SP_GLOBAL;
+    if (wr && d->aq[slot].n)
+        after_write_hazards(d, slot, res);
     const struct ptx_dac_inst *t = &d->tr[pc];
     if (t->q == PTX_DAC_Q_NONE || !(t->streams & PTX_DAC_S_MAIN))
         return 0;
@@ -1165,7 +1192,7 @@ static void enq_access(struct core_dac *d, int32_t pc, const struct ptx_inst *in
     struct core_dac_tuple *t = atq_push(d);
     t->pc = pc;
     t->kind = di->q;
-    t->data = di->q == PTX_DAC_Q_DATA && !di->after_wr &&
+    t->data = di->q == PTX_DAC_Q_DATA && (!di->after_wr || d->pf_after_wr) &&
               (in->space == PTX_SP_GLOBAL || in->space == PTX_SP_GENERIC);
     unsigned eb = ptx_type_bits((enum ptx_type)in->type) / 8;
     t->abytes = (uint8_t)((eb ? eb : 1) * (in->vec ? in->vec : 1));
@@ -1820,6 +1847,7 @@ static void core_dac_stats(const struct core_dac *d, bool first, ls_stats *s)
     x->stall_mask_full += t->stall_mask_full;
     x->peu_ops += t->peu_ops;
     x->cta_wait += t->cta_wait;
+    x->wr_hazards += t->wr_hazards;
     if (t->passes_max > x->passes_max)
         x->passes_max = t->passes_max;
 }

@@ -151,6 +151,8 @@ struct core_dac_stats {
     uint64_t cta_wait;          /* CTA-cycles from a CTA's arrival to the
                                    start of the pass that takes it        */
     uint64_t passes_max;        /* most passes in flight at once           */
+    uint64_t wr_hazards;        /* prefetched records whose lines a store of
+                                   the same warp wrote before their deq    */
 };
 
 struct core_view;
@@ -168,6 +170,7 @@ struct core_dac {
     struct core_dac_pass ps[CORE_DAC_MAXP];
     uint64_t *arrive;           /* per CTA slot: the cycle it arrived      */
     bool aeu_switch;            /* dac.aeu_switch: per-CTA accumulators    */
+    bool pf_after_wr;           /* dac.prefetch_after_write                */
     unsigned fault;             /* dac.fault_inject: corrupt tuples (tests) */
     const struct ptx_dac_inst *tr;  /* transform of the kernel (kernel pcs) */
     const struct ptx_func *f;
