@@ -293,7 +293,9 @@ static void core_dac_launch(struct core_dac *d, unsigned ci, const uint8_t *wslo
     pass_load(d, d->cur);
     d->arrive[ci] = now;
     memcpy(d->wslot[ci], wslot, nwarps);
+    d->cmask[ci] = 0;
     for (unsigned i = 0; i < nwarps; i++) {
+        d->cmask[ci] |= 1ull << wslot[i];
         d->scta[wslot[i]] = (int16_t)ci;
         d->swi[wslot[i]] = (uint8_t)i;
         d->passed &= ~(1ull << wslot[i]);
@@ -507,7 +509,7 @@ static int core_dac_deq(struct core_dac *d, unsigned slot, int32_t pc, uint32_t 
         d->st.gl_loads++;
     bool wr = (in->op == PTX_OP_ST || in->op == PTX_OP_ATOM || in->op == PTX_OP_RED) &&
               res->active && space == PTX_SP_GLOBAL;
-    if (wr && d->aq[slot].n)
+    if (wr && d->pf_after_wr && d->aq[slot].n)
         after_write_hazards(d, slot, res);
     const struct ptx_dac_inst *t = &d->tr[pc];
     if (t->q == PTX_DAC_Q_NONE || !(t->streams & PTX_DAC_S_MAIN))
@@ -587,6 +589,8 @@ static int core_dac_leave(struct core_dac *d, unsigned slot)
     d->wait_data &= ~(1ull << slot);
     d->wait_mask &= ~(1ull << slot);
     d->passed &= ~(1ull << slot);
+    if (d->scta[slot] >= 0)
+        d->cmask[d->scta[slot]] &= ~(1ull << slot);
     d->scta[slot] = -1;
     /* masks the affine warp has not received: it no longer covers the
      * warp (its lanes leave the masks below), so it never will */
@@ -1576,17 +1580,15 @@ static void atq_pop_done(struct core_dac *d)
  * go on; each warp still gets its records in ATQ order. */
 static bool aeu_pick(const struct core_dac *d, uint32_t *ti, unsigned *slot)
 {
-    uint64_t seen = 0;           /* CTA slots whose oldest record was seen */
+    uint64_t seen = 0;           /* warp slots of the CTAs whose oldest
+                                    record was seen                        */
     for (uint32_t i = 0; i < d->atq_n; i++) {
         uint32_t x = (d->atq_head + i) % d->atq_cap;
         const struct core_dac_tuple *t = &d->atq[x];
-        for (uint64_t m = t->pend; m; m &= m - 1) {
+        for (uint64_t m = t->pend & ~seen; m; m &= ~seen) {
             unsigned s = (unsigned)__builtin_ctzll(m);
             int32_t ci = d->scta[s];
-            uint64_t cb = ci >= 0 ? 1ull << ci : 0;
-            if (seen & cb)
-                continue;
-            seen |= cb;
+            seen |= ci >= 0 ? d->cmask[ci] : 1ull << s;
             const struct core_dac_q *q = t->kind == PTX_DAC_Q_PRED ? &d->pq[s] : &d->aq[s];
             if (q->n < q->cap) {
                 *ti = x;

@@ -169,6 +169,7 @@ struct core_dac {
     uint64_t pass_seq;
     struct core_dac_pass ps[CORE_DAC_MAXP];
     uint64_t *arrive;           /* per CTA slot: the cycle it arrived      */
+    uint64_t cmask[CORE_DAC_MAXS];  /* per CTA slot: its warp slots (bits) */
     bool aeu_switch;            /* dac.aeu_switch: per-CTA accumulators    */
     bool pf_after_wr;           /* dac.prefetch_after_write                */
     unsigned fault;             /* dac.fault_inject: corrupt tuples (tests) */
