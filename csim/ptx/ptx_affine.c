@@ -60,6 +60,7 @@ struct aff {
     aval *in;         /* per block: state at entry                      */
     aval *gen;        /* per block: non-affine at entry from merges     */
     aval *cur;        /* the state carried through a block              */
+    aval *defs;       /* scratch: the registers a looping region defines */
     uint8_t *dctl;       /* per block: under a data-dependent branch       */
     uint8_t *actl;       /* per block: under an affine branch              */
     uint8_t *applied;    /* per block: its branch's region applied (1 affine,
@@ -340,9 +341,61 @@ static void mark_defs(void *ctx, uint32_t r)
     m->s[r] = V_NA;
 }
 
+/* Whether the region of block b's branch (the n blocks of a->region) holds
+ * b itself while b has two successors before its immediate post-dominator:
+ * the two sides of the branch can then run different iterations of the
+ * loop around it (the SIMT stack runs one side to the post-dominator, its
+ * iterations included, before the other), so a register of the region
+ * differs across threads anywhere in it. */
+static bool region_loops(const struct aff *a, uint32_t b, uint32_t n)
+{
+    const struct ptx_block *bl = &a->g->blocks[b];
+    unsigned sides = 0;
+    for (uint32_t k = 0; k < bl->nsucc; k++)
+        if (bl->succ[k] != bl->ipdom && (k == 0 || bl->succ[k] != bl->succ[0]))
+            sides++;
+    if (sides < 2)
+        return false;
+    for (uint32_t k = 0; k < n; k++)
+        if (a->region[k] == b)
+            return true;
+    return false;
+}
+
+/* The registers defined in the n region blocks (a->defs) become non-affine
+ * at the entry of each of them; predicates kept when keep is not NULL. */
+static bool region_defs_na(struct aff *a, uint32_t n, const struct aff *keep)
+{
+    const struct ptx_cfg *g = a->g;
+    bool changed = false;
+    for (size_t w = 0; w < a->width; w++)
+        a->defs[w] = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        const struct ptx_block *bl = &g->blocks[a->region[k]];
+        for (uint32_t pc = bl->first; pc < bl->end; pc++) {
+            const struct ptx_inst *in = &a->f->insts[pc];
+            struct mark_ctx m = { a->defs, false, keep };
+            ptx_dflow_defs(in, mark_defs, &m);
+            if (in->flags & PTX_F_CC)
+                mark_defs(&m, a->cc);
+        }
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        aval *gx = a->gen + (size_t)a->region[k] * a->width;
+        for (size_t w = 0; w < a->width; w++)
+            if (a->defs[w] && gx[w] != V_NA) {
+                gx[w] = V_NA;
+                changed = true;
+            }
+    }
+    return changed;
+}
+
 /* Block b ends in a branch of level lvl (1: affine, 2: non-affine): marks
  * its region (control) and makes the registers defined in it non-affine
- * at its immediate post-dominator. Returns true when anything changed. */
+ * at its immediate post-dominator, and everywhere in the region when the
+ * region loops back to b (region_loops). Returns true when anything
+ * changed. */
 static bool apply_region(struct aff *a, uint32_t b, uint8_t lvl)
 {
     const struct ptx_cfg *g = a->g;
@@ -372,6 +425,8 @@ static bool apply_region(struct aff *a, uint32_t b, uint8_t lvl)
             changed |= m.changed;
         }
     }
+    if (runs && region_loops(a, b, n))
+        changed |= region_defs_na(a, n, keep);
     return changed;
 }
 
@@ -391,6 +446,7 @@ static void aff_free(struct aff *a)
     free(a->in);
     free(a->gen);
     free(a->cur);
+    free(a->defs);
     free(a->dctl);
     free(a->actl);
     free(a->applied);
@@ -488,6 +544,7 @@ int ptx_affine_analyse_opt(const struct ptx_func *f, struct ptx_affine_inst *out
     a.in = calloc((size_t)nb * a.width, sizeof(aval));
     a.gen = calloc((size_t)nb * a.width, sizeof(aval));
     a.cur = malloc(a.width * sizeof(aval));
+    a.defs = malloc(a.width * sizeof(aval));
     a.dctl = calloc(nb, 1);
     a.actl = calloc(nb, 1);
     a.applied = calloc(nb, 1);
@@ -495,7 +552,7 @@ int ptx_affine_analyse_opt(const struct ptx_func *f, struct ptx_affine_inst *out
     a.stack = malloc(((size_t)nb + 1) * sizeof *a.stack);
     a.mark = calloc(nb, sizeof *a.mark);
     a.region = malloc((size_t)nb * sizeof *a.region);
-    if (!a.in || !a.gen || !a.cur || !a.dctl || !a.actl || !a.applied || !a.order ||
+    if (!a.in || !a.gen || !a.cur || !a.defs || !a.dctl || !a.actl || !a.applied || !a.order ||
         !a.stack || !a.mark || !a.region) {
         aff_free(&a);
         return fail(diag, f, "out of memory");

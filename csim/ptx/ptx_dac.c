@@ -644,8 +644,8 @@ static bool region_exits(const struct dac *d, uint32_t pc, uint32_t *mark, uint3
 }
 
 /* After the closures: unfeeds every fed data branch whose region holds no
- * affine-stream instruction other than shared control (nothing there
- * needs the masks). Returns true when one was unfed. */
+ * affine-stream instruction other than shared control and fed branches
+ * (nothing there needs the masks). Returns true when one was unfed. */
 static bool unfeed(struct dac *d, uint8_t *fed, uint32_t *mark, uint32_t *stack,
                    uint32_t *reg)
 {
@@ -662,7 +662,9 @@ static bool unfeed(struct dac *d, uint8_t *fed, uint32_t *mark, uint32_t *stack,
             const struct ptx_block *bl = &g->blocks[reg[k]];
             for (uint32_t x = bl->first; x < bl->end && !need; x++) {
                 const struct ptx_dac_inst *r = &d->out[x];
-                need = (r->streams & PTX_DAC_S_AFF) &&
+                /* a fed branch inside needs the masks only for what its
+                 * own region holds, which this region holds too */
+                need = (r->streams & PTX_DAC_S_AFF) && r->q != PTX_DAC_Q_MASK &&
                        (r->q != PTX_DAC_Q_NONE || !is_shared_ctl(&d->f->insts[x]));
             }
         }

@@ -529,6 +529,40 @@ static void loops(void **state)
                   "AUAAU" "UNU" "NNNN" "N-");
 }
 
+/* a data branch in a loop whose two sides both go on looping while one
+ * may also leave it (mcml's photon loop): the SIMT stack runs one side to
+ * the loop exit, its iterations included, before the other, so the loop
+ * counter differs across threads in the whole loop, not only after it */
+static const char split_loop[] =
+    GTID
+    " mov.u32 %r6, 0;\n"
+    "$LOOP:\n"
+    " ld.global.u32 %r7, [%rd9];\n"
+    " setp.eq.s32 %p1, %r7, 0;\n"
+    " @%p1 bra $NEXT;\n"               /* data: both sides loop          */
+    " setp.eq.s32 %p2, %r7, 1;\n"
+    " @%p2 bra $OUT;\n"                /* data: break                    */
+    "$NEXT:\n"
+    " add.s32 %r6, %r6, 1;\n"          /* N: threads at other iterations */
+    " setp.lt.s32 %p3, %r6, %r5;\n"
+    " @%p3 bra $LOOP;\n"
+    "$OUT:\n"
+    " ret;";
+
+static void split_loops(void **state)
+{
+    (void)state;
+    expect(split_loop, "AUAAU" "U" "NNN" "NN" "NNN" "-");
+    /* without the break the first branch joins inside the loop: the
+     * counter stays uniform */
+    expect_mutant(split_loop, "@%p2 bra $OUT", "@%p2 bra $NEXT",
+                  "AUAAU" "U" "NNN" "NN" "UUU" "-");
+    /* a break alone (its side goes straight to the exit): the threads
+     * still in the loop share the counter */
+    expect_mutant(split_loop, "@%p1 bra $NEXT", "@%p1 bra $OUT",
+                  "AUAAU" "U" "NNN" "NN" "UUU" "-");
+}
+
 /* Every committed workload: the analysis runs, the counts add up, two
  * runs agree. */
 static void workload_ptx(void **state)
@@ -596,6 +630,7 @@ int main(void)
         cmocka_unit_test(data_exit),
         cmocka_unit_test(guarded_writes),
         cmocka_unit_test(loops),
+        cmocka_unit_test(split_loops),
         cmocka_unit_test(workload_ptx),
         cmocka_unit_test(no_cfg),
     };
