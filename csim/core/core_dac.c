@@ -115,7 +115,7 @@ static int core_dac_init(struct core_dac *d, const struct cfg *c, unsigned nslot
 {
     memset(d, 0, sizeof *d);
     d->skip_slot = -1;
-    d->on = c->affine_mode == 1;
+    d->on = c->affine_mode == CFG_AFFINE_MODE_DAC;
     if (!d->on)
         return 0;
     d->atq_cap = (unsigned)c->dac_atq_entries;
@@ -131,9 +131,9 @@ static int core_dac_init(struct core_dac *d, const struct cfg *c, unsigned nslot
                                    c->l1d_assoc);
     d->fault = (unsigned)c->dac_fault_inject;
     d->batch_max = (unsigned)c->dac_batch_ctas;
-    d->aeu_switch = c->dac_aeu_switch != 0;
+    d->aeu_switch = c->dac_aeu_switch == CFG_DAC_AEU_SWITCH_ON;
     d->npass = (unsigned)c->dac_passes;
-    d->pf_after_wr = c->dac_prefetch_after_write != 0;
+    d->pf_after_wr = c->dac_prefetch_after_write == CFG_DAC_PREFETCH_AFTER_WRITE_ON;
     d->nslots = nslots;
     d->ncta = ncta;
     d->aq = q_alloc(nslots, d->aq_cap);
@@ -1858,7 +1858,7 @@ static void core_dac_stats(const struct core_dac *d, bool first, ls_stats *s)
 
 static bool dac_on(const struct cfg *c)
 {
-    return c->affine_mode == 1;
+    return c->affine_mode == CFG_AFFINE_MODE_DAC;
 }
 
 /* The decoupling transform of kernel f (ptx_dac.h) into *data (NULL when
@@ -1868,9 +1868,9 @@ static int dac_prepare(const struct cfg *c, const struct ptx_func *f, void **dat
                        char *err, size_t n, uint32_t *line)
 {
     *data = NULL;
-    unsigned aopt = (c->dac_pred_combine ? PTX_AFF_OPT_PRED : 0) |
-                    (c->dac_feedback ? PTX_AFF_OPT_FEED : 0);
-    unsigned dopt = c->dac_feedback ? PTX_DAC_OPT_FEED : 0;
+    unsigned aopt = (c->dac_pred_combine == CFG_DAC_PRED_COMBINE_ON ? PTX_AFF_OPT_PRED : 0) |
+                    (c->dac_feedback == CFG_DAC_FEEDBACK_ON ? PTX_AFF_OPT_FEED : 0);
+    unsigned dopt = c->dac_feedback == CFG_DAC_FEEDBACK_ON ? PTX_DAC_OPT_FEED : 0;
     size_t ni = f->ninsts ? f->ninsts : 1;
     struct ptx_affine_inst *a = malloc(ni * sizeof *a);
     struct ptx_dac_inst *r = malloc(ni * sizeof *r);

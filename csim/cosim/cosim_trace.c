@@ -302,34 +302,3 @@ out:
     fclose(f);
     return rc;
 }
-
-ls_status ls_cosim_replay(const char *trace, const char *fst, FILE *out,
-                          char *err, size_t errlen)
-{
-    ls_config lc;
-    ls_config_default(&lc);
-    int be[LS_BLK_COUNT] = { 0 };
-    struct cosim_env *env = calloc(1, sizeof *env);
-    if (!env) {
-        if (err && errlen)
-            snprintf(err, errlen, "host memory exhausted [%s:%d]", __FILE__, __LINE__);
-        return LS_ERR_NOMEM;
-    }
-    if (!trace || !out) {
-        free(env);
-        if (err && errlen)
-            snprintf(err, errlen, "ls_cosim_replay: trace and out are required [%s:%d]",
-                     __FILE__, __LINE__);
-        return LS_ERR_INVALID;
-    }
-    ls_status st;
-    if (cosim_env_init(env, &lc, be, 0, err, errlen) != 0) {
-        st = LS_ERR_INVALID;
-    } else {
-        int r = cosim_replay(env, trace, fst, out, err, errlen);
-        st = r == 0 ? LS_OK : r == 1 ? LS_ERR_COSIM : LS_ERR_IO;
-    }
-    cosim_env_fini(env);
-    free(env);
-    return st;
-}

@@ -66,15 +66,15 @@ ls_status gpu_cosim_init(ls_gpu *gpu, const ls_config *lc)
         if (gpu->tcfg.cosim == 1 && cosim_desc_by_id(b) && be[b] == COSIM_BE_C)
             be[b] = COSIM_BE_LOCKSTEP;
     char e[4096];
-    if (cosim_env_init(gpu->cosim, lc, be, (int)gpu->tcfg.cosim_continue, e,
-                       sizeof e) != 0)
+    if (cosim_env_init(gpu->cosim, &(struct cosim_cfg){ lc->rtl, lc->fail_dir, lc->run_name },
+                       be, (int)gpu->tcfg.cosim_continue, e, sizeof e) != 0)
         return GPU_FAIL(gpu, LS_ERR_INVALID, "%s", e);
     if (lc->mode != LS_MODE_TIMING) {
         for (int b = 0; b < LS_BLK_COUNT; b++)
             if (gpu->cosim->backend[b] != COSIM_BE_C)
                 return GPU_FAIL(gpu, LS_ERR_INVALID, "%s.backend=%s needs timing "
                                 "mode: functional mode clocks no block",
-                                ls_block_name(b),
+                                blk_name(b),
                                 cosim_backend_name(gpu->cosim->backend[b]));
         return LS_OK;
     }
