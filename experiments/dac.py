@@ -47,7 +47,8 @@ PAPER = {"speedup": 1.407, "compute_dac": 1.34, "compute_cae": 1.11, "memory_dac
          "energy_dyn": 0.184}
 EPARTS = ("rf", "exec", "dac", "other")
 WHY = {"nonaffine": "the address is not affine (from data, a mod/min/max, two selects, a "
-                    "merge after divergence)",
+                    "merge after divergence, a register of a loop whose threads a branch "
+                    "splits across iterations)",
        "local-write": "a .local load that a write of the same thread to local or generic "
                       "memory may precede",
        "not-kernel": "in a .func body", "unstructured": "an unstructured region",
