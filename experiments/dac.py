@@ -395,6 +395,7 @@ def ablation(c):
 
 
 def why_differ(c, g, D, S):
+    DL = summary(c["RL"], c["wlL"], "dac") if c["wlL"] else None
     R, wl, mem, comp, sp, share = c["R"], c["wl"], c["mem"], c["comp"], c["sp"], c["share"]
     order = sorted(wl, key=lambda w: sp[w]["dac"])
     worst, best = order[:3], order[::-1][:4]
@@ -409,6 +410,16 @@ def why_differ(c, g, D, S):
     mta_use = sum(x["useful"] for x in mta_m)
     cae_c = {w: R[(w, "cae")]["cae"]["compact_fraction"] for w in comp if "cae" in R[(w, "cae")]}
     atq = {w: R[(w, "off")]["cycles"] / R[(w, "atq32")]["cycles"] for w in c["sens_ws"]}
+
+    def awm(w):
+        """The affine warp's mask waits of w's dac run per SM-cycle, as text."""
+        d = R[(w, "dac")]
+        x = d["dac"]["stall_aw_mask"] / d["sm_cycles"]
+        return f", affine warp waiting for fed-back masks {x:.2f} per SM-cycle" if x else ""
+    fb = sorted(wl, key=lambda w: sp[w]["abl2"] / sp[w]["abl1"])
+    fb_lo = [w for w in fb if sp[w]["abl2"] / sp[w]["abl1"] < 0.98][:5]
+    fb_hi = [w for w in fb[::-1] if sp[w]["abl2"] / sp[w]["abl1"] > 1.02][:5]
+    s1, s2 = summary(R, wl, "abl1"), summary(R, wl, "abl2")
     L = ["## Why ours differ", "",
          f"* **What is decoupled.** {pct(D['dec'])} of the global/local loads of decoupled "
          f"main warps were served by an enq.data prefetch (paper 79.8%); {len(undec)} "
@@ -427,11 +438,12 @@ def why_differ(c, g, D, S):
              "loads decoupled)" for w in best) + "; worst: " + ", ".join(
              f"{w} {sp[w]['dac']:.2f}x (main-warp checks refused for want of a record "
              f"{R[(w, 'dac')]['dac']['stall_deq_empty'] / R[(w, 'dac')]['sm_cycles']:.2f} per "
-             f"SM-cycle, affine warp blocked on a full ATQ {R[(w, 'dac')]['dac']['stall_enq_full']}"
-             f" cycles; with a 32-entry ATQ {atq[w]:.2f}x)" if w in atq else
+             f"SM-cycle{awm(w)}, affine warp blocked on a full ATQ "
+             f"{R[(w, 'dac')]['dac']['stall_enq_full']} cycles; with a 32-entry ATQ "
+             f"{atq[w]:.2f}x)" if w in atq else
              f"{w} {sp[w]['dac']:.2f}x (main-warp checks refused for want of a record "
              f"{R[(w, 'dac')]['dac']['stall_deq_empty'] / R[(w, 'dac')]['sm_cycles']:.2f} per "
-             "SM-cycle)" for w in worst) +
+             f"SM-cycle{awm(w)})" for w in worst) +
          ". The slow ones wait on the affine warp: a pass runs at the pace of the slowest "
          "warp of its CTAs, because an ATQ entry leaves only when every warp it covers has "
          "taken its record, so the CTAs of one pass stay within the ATQ's depth of each "
@@ -443,9 +455,30 @@ def why_differ(c, g, D, S):
          f"{S['stall_enq_full']}, waiting for fed-back masks {S['stall_aw_mask']}; masks "
          f"fed back {S['records_mask']}; enq.data records refused a lock (deadlock "
          f"bound) {S['lock_refused']} of {S['records_data']}.",
+         f"* **Fed-back masks cost slack.** Feeding the masks of data-dependent branches "
+         f"back (the ablation's abl1 to abl2) raises the loads decoupled from "
+         f"{pct(s1['dec'])} to {pct(s2['dec'])} and the instructions removed from "
+         f"{pct(s1['red'])} to {pct(s2['red'])}, but the affine warp can pass a fed-back "
+         "branch only once every warp of its pass has reached it and sent its mask, so it "
+         "runs no further ahead of the slowest main warp than the next such branch; in a "
+         "loop whose trip count or body depends on data, the affine warp and its main warps "
+         "then advance an iteration at a time, and the main warps wait for records the "
+         "affine warp could not produce early. Slower with feedback (abl2 / abl1): " +
+         (", ".join(f"{w} {sp[w]['abl2'] / sp[w]['abl1']:.2f} (masks awaited "
+                    f"{R[(w, 'dac')]['dac']['stall_aw_mask'] / R[(w, 'dac')]['sm_cycles']:.2f}"
+                    " of the SM-cycles)" for w in fb_lo)
+          or "none") + "; faster: " +
+         (", ".join(f"{w} {sp[w]['abl2'] / sp[w]['abl1']:.2f}" for w in fb_hi) or "none") +
+         f". Suite geomean: {gm(sp[w]['abl1'] for w in wl):.3f} without, "
+         f"{gm(sp[w]['abl2'] for w in wl):.3f} with.",
          f"* **Steady state.** An affine-warp pass covered {D['cpp']:.2f} CTAs at default "
-         f"inputs, {D['pps']:.2f} passes per SM and decoupled launch; the large-input "
-         "columns of the headline give the same figures with many more passes per SM.",
+         f"inputs, {D['pps']:.2f} passes per SM and decoupled launch; " +
+         (f"at large inputs {DL['cpp']:.2f} CTAs and {DL['pps']:.2f} passes, with DAC's "
+          f"geomean speedup {gm(c['spL'][w]['dac'] for w in c['wlL']):.3f} against "
+          f"{gm(sp[w]['dac'] for w in c['wlL']):.3f} at default inputs on the same "
+          f"{len(c['wlL'])} workloads." if DL else
+          "the large-input sweep (experiments/dac/large.toml) was not part of this run, "
+          "so its columns are empty."),
          f"* **CAE on compute-bound.** CAE runs an instruction on one lane when its sources "
          "are uniform or affine; it saves lane-cycles, not issue slots, and gains where the "
          "pipelines are busy: compact fraction on the compute-bound workloads "
