@@ -607,7 +607,7 @@ typedef struct ls_dpe_stats {
 
 /* Decoupled affine computation (docs/dac.md "The hardware"), timing mode
  * with affine.mode = dac; all zero otherwise. Every member is a uint64_t
- * counter; occ_max and locked_max are maxima, the rest sums. */
+ * counter; occ_max, locked_max and passes_max are maxima, the rest sums. */
 typedef struct ls_dac_stats {
     uint64_t launches;           /* launches under affine.mode = dac */
     uint64_t not_decoupled;      /* of those, kernels the transform left
@@ -667,6 +667,26 @@ typedef struct ls_dac_stats {
                                     golden predicates */
     uint64_t widen_checks;       /* widening instructions of the affine
                                     warp checked exact */
+    uint64_t rec_mask;           /* masks main warps sent at data-dependent
+                                    branches the affine warp follows */
+    uint64_t checked_mask;       /* of those, received and checked against
+                                    the affine warp's lanes */
+    uint64_t mask_dropped;       /* left by a warp that finished first
+                                    (checked_mask + mask_dropped =
+                                    records_mask) */
+    uint64_t stall_aw_mask;      /* affine-warp cycles waiting for fed-back
+                                    masks */
+    uint64_t stall_mask_full;    /* main-warp issue checks refused: mask
+                                    queue full */
+    uint64_t peu_ops;            /* PEU vector operations combining
+                                    predicates, one per warp */
+    uint64_t cta_wait;           /* CTA-cycles from a CTA's arrival to the
+                                    start of its pass */
+    uint64_t passes_max;         /* most affine-warp passes in flight on
+                                    one SM */
+    uint64_t wr_hazards;         /* prefetched records whose lines a store
+                                    of the same warp wrote before their deq
+                                    (with dac.prefetch_after_write=on) */
 } ls_dac_stats;
 
 /* Statistics of one launch (or a sum of launches, see ls_stats_add). In
