@@ -90,14 +90,14 @@ static void json_cosim(FILE *f, int in, const ls_stats *s)
         const ls_cosim_stats *c = &s->cosim[b];
         if (!c->instances)
             continue;
-        static const char *const be[] = { "c", "rtl", "lockstep" };
+        static const char *const be[] = { "c", "rtl", "lockstep", "netlist" };
         fprintf(f, "%s\"%s\": {\"instances\": %llu, \"cycles\": %llu, "
                 "\"idle_skipped\": %llu, \"transactions\": %llu, "
                 "\"mismatches\": %llu, \"backend\": \"%s\"}", first ? "" : ", ",
                 ls_block_name(b), (unsigned long long)c->instances,
                 (unsigned long long)c->cycles, (unsigned long long)c->idle_skipped,
                 (unsigned long long)c->transactions, (unsigned long long)c->mismatches,
-                c->backend >= 0 && c->backend < 3 ? be[c->backend] : "?");
+                c->backend >= 0 && c->backend < 4 ? be[c->backend] : "?");
         first = 0;
     }
     fprintf(f, "},\n");
@@ -791,12 +791,12 @@ void cli_print_cosim(FILE *f, const struct cli_result *r, size_t n)
         const ls_cosim_stats *a = &sum.cosim[b];
         if (!a->instances)
             continue;
-        static const char *const be[] = { "c", "rtl", "lockstep" };
+        static const char *const be[] = { "c", "rtl", "lockstep", "netlist" };
         fprintf(f, "cosim %-10s %-8s %3llu instances, %12llu cycles %s, %12llu idle "
                 "skipped, %9llu transactions, %llu mismatches\n", ls_block_name(b),
-                a->backend >= 0 && a->backend < 3 ? be[a->backend] : "?",
+                a->backend >= 0 && a->backend < 4 ? be[a->backend] : "?",
                 (unsigned long long)a->instances, (unsigned long long)a->cycles,
-                a->backend == 2 ? "compared" : "stepped ",
+                a->backend >= 2 ? "compared" : "stepped ",
                 (unsigned long long)a->idle_skipped,
                 (unsigned long long)a->transactions,
                 (unsigned long long)a->mismatches);

@@ -8,6 +8,7 @@
  *   instance sm3.slp
  *   param W 32                      (one line per Verilog parameter)
  *   rtl /path/my_slp.v              (only for a user's RTL)
+ *   backend netlist                 (only when the gates of that RTL ran)
  *   mismatch_edge 1234              (edge of the recorded mismatch)
  *   edges 1235                      (edges to replay)
  *   inputs valid_i launch_i ...     (input ports, in .def order)
@@ -39,6 +40,8 @@ int cosim_trace_write(const struct cosim_inst *ci, const char *path,
         fprintf(f, "param %s %ld\n", d->params[i], d->get_param(ci->cfg, i));
     if (ci->env->rtl[d->id][0])
         fprintf(f, "rtl %s\n", ci->env->rtl[d->id]);
+    if (ci->backend == COSIM_BE_NETLIST)
+        fprintf(f, "backend netlist\n");
     fprintf(f, "mismatch_edge %" PRIu64 "\nedges %" PRIu64 "\ninputs", mismatch_edge,
             mismatch_edge + 1);
     for (int i = 0; i < ci->nports; i++)
@@ -82,7 +85,7 @@ int cosim_replay(struct cosim_env *env, const char *trace, const char *fst,
     unsigned char cfg[64];
     char inst[32] = "replay", line[8192];
     uint64_t edges = 0, mm = UINT64_MAX;
-    int have_inputs = 0, lno = 0, rc = -1;
+    int have_inputs = 0, lno = 0, rc = -1, netlist = 0;
     struct rec *recs = NULL;
     size_t nrec = 0, cap = 0;
     struct cosim_inst *ci = NULL;
@@ -122,6 +125,13 @@ int cosim_replay(struct cosim_env *env, const char *trace, const char *fst,
                 }
             } else if (!strcmp(key, "rtl")) {
                 snprintf(env->rtl[d->id], COSIM_PATH, "%s", val);
+            } else if (!strcmp(key, "backend")) {
+                if (strcmp(val, "netlist") && strcmp(val, "lockstep")) {
+                    ERR(err, n, "%s:%d: backend '%s': a replay runs lockstep or "
+                        "netlist", trace, lno, val);
+                    goto out;
+                }
+                netlist = !strcmp(val, "netlist");
             } else if (!strcmp(key, "mismatch_edge")) {
                 mm = strtoull(val, NULL, 10);
             } else if (!strcmp(key, "edges")) {
@@ -194,7 +204,7 @@ int cosim_replay(struct cosim_env *env, const char *trace, const char *fst,
     }
     if (!edges)
         edges = nrec ? recs[nrec - 1].edge + 1 : 0;
-    env->backend[d->id] = COSIM_BE_LOCKSTEP;
+    env->backend[d->id] = netlist ? COSIM_BE_NETLIST : COSIM_BE_LOCKSTEP;
     env->replaying = 1;
     ci = calloc(1, sizeof *ci);
     if (!ci) {
