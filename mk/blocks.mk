@@ -8,9 +8,14 @@
 #                        runs the two as separate groups, so they can run
 #                        side by side
 #   make lint            verilator --lint-only -Wall per block/param set
-#   make coverage        line/toggle coverage -> docs/blocks/coverage.md
+#   make coverage        functional coverage bins of the suite's kernels and of
+#                        the random testbenches, plus RTL line/toggle
+#                        coverage -> docs/blocks/coverage.md and the list of
+#                        bins the suite reaches, tests/coverage/reached.txt
 #   make synth           Yosys sweeps -> build/synth/area.json, docs/area.md
-#                        (with synth/bound.sh: the CAPT area lower bound)
+#                        (with synth/bound.sh: the CAPT area lower bound),
+#                        and the gate-level netlist of every sweep point and
+#                        shipped parameter set -> build/netlist/ (mk/gates.mk)
 #   make test-synth-drift  area vs synth/area-baseline.json (> 5% fails)
 #   make bench-blocks    lockstep and C-model cycles/s per block
 # BLK_SEED=<n> changes the first seed; BLOCKS="a b" restricts the blocks.
@@ -33,10 +38,19 @@ bench-blocks: deps
 	@mkdir -p $(BUILD)
 	@bash -o pipefail -c 'bash tb/blocks.sh bench | tee $(BUILD)/bench-blocks.txt'
 
-coverage: deps
-	@bash tb/coverage.sh
+COVERAGE_DIR = $(BUILD)/coverage
+coverage: deps $(CLI)
+	@mkdir -p $(COVERAGE_DIR)
+	@python3 tests/coverage/coverage.py suite $(CLI) tests/coverage/plan.txt $(COVERAGE_DIR)/suite small
+	@bash tests/coverage/tb-cover.sh $(COVERAGE_DIR)/tb
+	@rc=0; COV_MD=$(COVERAGE_DIR)/code.md bash tb/coverage.sh || rc=$$?; \
+	  COVERAGE_PLAN=tests/coverage/plan.txt python3 tests/coverage/coverage.py page \
+	    $(COVERAGE_DIR)/suite $(COVERAGE_DIR)/tb docs/blocks/coverage.md $(COVERAGE_DIR)/code.md && \
+	  COVERAGE_PLAN=tests/coverage/plan.txt python3 tests/coverage/coverage.py reached \
+	    $(COVERAGE_DIR)/suite tests/coverage/reached.txt && exit $$rc
 
 synth: deps
+	@python3 synth/cells.py synth/nand2eq.lib synth/nand2eq_cells.v
 	@bash synth/synth.sh $(BUILD)/synth
 	@bash synth/bound.sh $(BUILD)/synth/bound > $(BUILD)/synth/capt_bound.md
 	@python3 synth/area.py report $(BUILD)/synth/area.json docs/area.md

@@ -12,6 +12,7 @@ combinational cell becomes one continuous assignment of its liberty
 next_state) a rising-edge flop. The liberty is the single source: a cell
 added there gets its model from here (make synth regenerates, make test
 checks the committed file is current)."""
+import os
 import re
 import sys
 
@@ -133,9 +134,10 @@ def generate(lib):
 def main(argv):
     if len(argv) == 3:
         out = generate(argv[1])
+        if os.path.exists(argv[2]) and open(argv[2]).read() == out:
+            return 0        # current: keep its time stamp
         with open(argv[2] + ".tmp", "w") as f:
             f.write(out)
-        import os
         os.replace(argv[2] + ".tmp", argv[2])
         return 0
     if len(argv) == 4 and argv[2] == "--check":
