@@ -25,6 +25,7 @@ netlist and shows the mismatch. Exit status 0 proven, 1 failed, 3
 unproven, 2 usage or tool error."""
 import os
 import re
+import resource
 import subprocess
 import sys
 import time
@@ -150,6 +151,12 @@ def write_trace(path, blk, params, netlist, ports, vals, t):
     return mm
 
 
+def took(t0):
+    """'W s, C s CPU': wall and the CPU of the tools run since t0."""
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return "%.0f s, %.0f s CPU" % (time.time() - t0[0], ru.ru_utime + ru.ru_stime - t0[1])
+
+
 def main(argv):
     args = argv[1:]
     netlist, out, bmc = None, None, 24
@@ -170,7 +177,8 @@ def main(argv):
     blk, label, params = args[0], args[1], args[2:]
     out = os.path.abspath(out or os.path.join(ROOT, "build", "equiv", "%s_%s" % (blk, label)))
     os.makedirs(out, exist_ok=True)
-    t0 = time.time()
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = (time.time(), ru.ru_utime + ru.ru_stime)
     if netlist is None:
         d = nldir(blk, params)
         r = subprocess.run(["bash", "synth/netlist.sh", blk, d] + ["-G" + kv for kv in params],
@@ -196,8 +204,7 @@ def main(argv):
     proven, unproven = int(m.group(1)), int(m.group(2))
     total = proven + unproven
     if not unproven:
-        print("equiv %s %s: proven (%d equivalences, %.0f s)" % (blk, label, total,
-                                                               time.time() - t0))
+        print("equiv %s %s: proven (%d equivalences, %s)" % (blk, label, total, took(t0)))
         return 0
     why = re.findall(r"Unproven \$equiv \S+: (\S+) (\S+)", st)
     # the bounded check, deepening: a short counterexample costs little
@@ -220,16 +227,15 @@ def main(argv):
                       vals[t][s] != vals[t].get("gate_" + s[5:]))
         trace = os.path.join(out, "cex.trace")
         mm = write_trace(trace, blk, params, netlist, ports, vals, t)
-        print("equiv %s %s: failed at edge %d: %s differ%s (counterexample %s: "
-              "build/lockstep replay %s) (%.0f s)"
+        print("equiv %s %s: failed at edge %d: %s differ%s (counterexample: "
+              "build/lockstep replay %s) (%s)"
               % (blk, label, mm, ", ".join(diff[:4]) or "outputs", "s" if len(diff) == 1 else "",
-                 os.path.relpath(trace, ROOT), os.path.relpath(trace, ROOT),
-                 time.time() - t0))
+                 os.path.relpath(trace, ROOT), took(t0)))
         return 1
     eg = ", ".join("%s" % w[0] for w in why[:3])
     print("equiv %s %s: unproven (%d of %d equivalences, e.g. %s; no counterexample in "
-          "the first %d edges from reset) (%.0f s)" % (blk, label, unproven, total, eg, bmc,
-                                                      time.time() - t0))
+          "the first %d edges from reset) (%s)" % (blk, label, unproven, total, eg, bmc,
+                                                  took(t0)))
     return 3
 
 

@@ -46,9 +46,9 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 exec 9>"$out/.lock"
 flock 9
-# content key: sources, flow, library, cell models, parameters (in order)
-key=$( (cd "$root" && cat "${files[@]}" synth/flow.ys synth/nand2eq.lib synth/nand2eq_cells.v;
-        echo "${gparams[*]:-}") | md5sum | cut -c1-32)
+# content key: sources, flow, library, cell models, this script, parameters
+key=$( (cd "$root" && cat "${files[@]}" synth/flow.ys synth/nand2eq.lib synth/nand2eq_cells.v \
+          synth/netlist.sh; echo "${gparams[*]:-}") | md5sum | cut -c1-32)
 net=$out/$blk.v
 if [ -f "$net" ] && [ "$(cat "$out/key" 2>/dev/null)" = "$key" ] &&
    { [ -z "$area" ] || { [ -f "$area" ] && [ "$(cat "$area.key" 2>/dev/null)" = "$key" ]; }; }; then
@@ -94,11 +94,13 @@ fi
   echo "// RTL: ${files[*]#"$root"/}"
   awk -v top="$blk" -v decl="$decl" '
     { print }
-    !done && $1 == "module" && index($2, top "(") == 1 { printf "%s", decl; done = 1 }
+    !done && $1 == "module" && index($2, top "(") == 1 { inhdr = 1 }
+    inhdr && /\);[[:space:]]*$/ { printf "%s", decl; inhdr = 0; done = 1 }
   ' "$tmp.v"
   cat "$root/synth/nand2eq_cells.v"
 } > "$net.tmp"
-mv "$net.tmp" "$net"
+# the same netlist keeps its time stamp: a Verilated model of it stays valid
+if cmp -s "$net.tmp" "$net"; then rm -f "$net.tmp"; else mv "$net.tmp" "$net"; fi
 mv "$tmp.flat" "$out/cells.txt"
 if [ -n "$area" ]; then
   { cat "$tmp.cmos"; echo "#### LIBERTY ####"; cat "$tmp.lib"; } > "$area.tmp$$"
