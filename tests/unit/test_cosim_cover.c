@@ -268,8 +268,7 @@ static void test_bgp_bins(void **state)
 static void test_seam_counts(void **state)
 {
     (void)state;
-    ls_config lc;
-    ls_config_default(&lc);
+    const struct cosim_cfg lc = { NULL, NULL, NULL };
     int be[LS_BLK_COUNT] = { 0 };
     struct cosim_env *env = calloc(1, sizeof *env);
     assert_non_null(env);
