@@ -11,7 +11,8 @@
 #                       netlist runs clean in the loop, its mutant stops a
 #                       run with exit 3, and its equivalence is proven
 #   make test-coverage  (make test) every bin tests/coverage/reached.txt
-#                       lists is still reached by its run
+#                       lists is still reached by its run (and a list
+#                       claiming a bin no kernel reaches fails the check)
 #   make coverage       (mk/blocks.mk) the coverage page
 .PHONY: run-gates equiv equiv-proofs equiv-mutants test-gates test-coverage
 
@@ -35,6 +36,8 @@ test-gates: deps $(CLI)
 
 test-coverage: $(CLI)
 	@python3 tests/coverage/coverage.py check $(CLI) tests/coverage/plan.txt \
+	  tests/coverage/reached.txt small
+	@python3 tests/coverage/coverage.py selftest $(CLI) tests/coverage/plan.txt \
 	  tests/coverage/reached.txt small
 
 TEST_TARGETS += test-gates test-coverage

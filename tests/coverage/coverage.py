@@ -14,6 +14,9 @@ standalone random testbenches (make coverage, make test-coverage).
       (setting, workload) run that reaches it (few runs cover them all)
   coverage.py check LOCKSTEP PLAN REACHED.txt [SIZE]
       re-runs those runs and fails when a listed bin is no longer reached
+  coverage.py selftest LOCKSTEP PLAN REACHED.txt [SIZE]
+      the check must fail on a list that claims a bin no kernel reaches
+      (the first bin of tests/coverage/notes.txt, for the first run listed)
 """
 import json
 import os
@@ -263,6 +266,28 @@ def check(lockstep, plan_path, reached_path, size="small", tmp="build/coverage/c
     return fail
 
 
+def selftest(lockstep, plan_path, reached_path, size="small"):
+    first = next(l.split() for l in open(reached_path) if l.split() and l[0] != "#")
+    notep = os.path.join(os.path.dirname(os.path.abspath(__file__)), "notes.txt")
+    blk, b = next(l.split()[:2] for l in open(notep) if l.split() and l[0] != "#")
+    tmp = "build/coverage/selftest"
+    os.makedirs(tmp, exist_ok=True)
+    fake = os.path.join(tmp, "reached.txt")
+    with open(fake, "w") as f:
+        f.write("%s\n%s %s %s %s\n" % (" ".join(first), blk, b, first[2], first[3]))
+    r = subprocess.run([sys.executable, os.path.abspath(__file__), "check", lockstep,
+                        plan_path, fake, size, tmp], capture_output=True, text=True)
+    want = "FAIL coverage: %s %s is no longer reached by %s" % (blk, b, first[3])
+    if r.returncode and want in r.stdout:
+        print("test-coverage selftest: a list claiming %s %s for %s (%s) fails the "
+              "check: PASS" % (blk, b, first[3], first[2]))
+        return 0
+    print("test-coverage selftest: FAIL: the check passed a list claiming %s %s for %s"
+          % (blk, b, first[3]))
+    sys.stdout.write(r.stdout)
+    return 1
+
+
 def main(argv):
     cmd = argv[1] if len(argv) > 1 else ""
     if cmd == "suite" and len(argv) in (5, 6):
@@ -271,8 +296,10 @@ def main(argv):
         return page(argv[2], argv[3], argv[4], os.environ.get("COVERAGE_PLAN"))
     if cmd == "reached" and len(argv) == 4:
         return reached(argv[2], argv[3], os.environ.get("COVERAGE_PLAN"))
-    if cmd == "check" and len(argv) in (5, 6):
+    if cmd == "check" and len(argv) in (5, 6, 7):
         return check(*argv[2:])
+    if cmd == "selftest" and len(argv) in (5, 6):
+        return selftest(*argv[2:])
     print(__doc__, file=sys.stderr)
     return 2
 
