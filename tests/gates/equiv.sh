@@ -6,14 +6,14 @@
 # netlist in the loop (exit 3).
 #   tests/gates/equiv.sh LOCKSTEP [proofs|mutants|all]
 # BLOCKS="a b" restricts the blocks. Results: one line each, and the
-# summary build/equiv/summary.txt. Exit 1 when a set fails its proof or a
+# summary build/equiv/summary-<proofs|mutants|all>.txt. Exit 1 when a set fails its proof or a
 # mutant survives; an unproven set is named with the reason, not failed.
 set -u
 cli=${1:-build/lockstep}
 what=${2:-all}
 out=build/equiv
 mkdir -p "$out"
-sum=$out/summary.txt
+sum=$out/summary-$what.txt
 : > "$sum"
 fail=0
 want() { [ -z "${BLOCKS:-}" ] || echo " $BLOCKS " | grep -q " $1 "; }
