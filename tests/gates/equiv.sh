@@ -68,7 +68,7 @@ if [ "$what" != proofs ]; then
     {
       echo "mutant $blk ($mut): $verdict"
       echo "  proof: $eq"
-      echo "  $rp; loop ($wl, small, netlist in the loop): exit $lrc${first:+, $first}; $((t1 - t0)) s + $((t2 - t1)) s"
+      echo "  $rp; loop ($wl, small, netlist in the loop): exit $lrc${first:+, $first}; proof and replay $((t1 - t0)) s, loop $((t2 - t1)) s"
     } | tee -a "$sum"
   done < <(sed 's/#.*//' tests/gates/mutants.txt)
 fi
