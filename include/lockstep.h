@@ -385,7 +385,7 @@ typedef struct ls_cosim_stats {
                                     rule */
     uint64_t transactions;       /* edges with a non-idle input */
     uint64_t mismatches;         /* edges where RTL and C model disagreed */
-    int backend;                 /* 0 c, 1 rtl, 2 lockstep (enum
+    int backend;                 /* 0 c, 1 rtl, 2 lockstep, 3 netlist (enum
                                     cosim_backend); -1 not clocked */
 } ls_cosim_stats;
 

@@ -222,6 +222,7 @@ def report(area, out):
           "gives no gate count for the WCU; see docs/blocks/wcu.md." % (
               wcu["label"], wcu["params"] or "defaults", wcu["flops"], wcu["nand2_eq"]))
         w("")
+    netlist_report(w)
     w("## Drift check")
     w("")
     w("`make test` runs `test-synth-drift`: every point is compared with "
@@ -232,6 +233,49 @@ def report(area, out):
         f.write("\n".join(L) + "\n")
     print("area.py: wrote %s" % out)
     return 0
+
+
+def netlist_report(w):
+    """The gate-level netlists of the shipped parameter sets
+    (synth/shipped.txt): flat cell counts of each one's cells.txt."""
+    rows = []
+    for line in open("synth/shipped.txt"):
+        f = line.split("#")[0].split()
+        if not f or not os.path.exists("rtl/%s.v" % f[0]):
+            continue
+        d = "build/netlist/" + f[0] + "".join("_%s%s" % tuple(kv.split("=", 1))
+                                              for kv in f[2:])
+        st = os.path.join(d, "cells.txt")
+        if not os.path.exists(st):
+            continue
+        txt = open(st).read()
+        cells = int(re.findall(r"Number of cells:\s+(\d+)", txt)[-1])
+        dff = sum(int(n) for n in re.findall(r"^\s+DFF\s+(\d+)\s*$", txt, re.M))
+        area = re.findall(r"Chip area for (?:top )?module '[^']*':\s+([0-9.]+)", txt)
+        rows.append((f[0], f[1], " ".join(f[2:]), cells, dff,
+                     float(area[-1]) if area else 0.0))
+    if not rows:
+        return
+    w("## Gate-level netlists")
+    w("")
+    w("`make synth` also writes, for every sweep point and every parameter set "
+      "the GPU gives a block under the shipped configs and experiments "
+      "(synth/shipped.txt), the liberty mapping above flattened "
+      "(`flatten`, `write_verilog`) with the simulation models of the "
+      "liberty's cells appended (synth/nand2eq_cells.v, generated from "
+      "synth/nand2eq.lib by synth/cells.py): build/netlist/<blk>_<P><v>.../<blk>.v "
+      "(synth/netlist.sh; a build output, not committed). The netlist keeps "
+      "the block's module name and ports, so the GPU Verilates it like RTL: "
+      "`--backend netlist` (docs/cosim.md). `make equiv` proves each equal "
+      "to its RTL. Cells here are the netlist's liberty cells (the sweep "
+      "table counts the NAND/NOR/NOT mapping's cells); NAND2 eq is the same "
+      "mapping's area as in the sweep table.")
+    w("")
+    w("| block | set | params | cells | DFF | NAND2 eq |")
+    w("|---|---|---|---:|---:|---:|")
+    for r in rows:
+        w("| %s | %s | %s | %d | %d | %.0f |" % r)
+    w("")
 
 
 def capt_report(entries, w, area_path):

@@ -526,7 +526,7 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
                 "small|default|large] [--seed N] [--mode functional|timing]\n"
                 "       [--config NAME|FILE] [--set key=value]... "
                 "[--stats-json FILE] [--table]\n"
-                "       [--cosim LIST] [--backend c|rtl|lockstep] [--rtl BLK=FILE.v] "
+                "       [--cosim LIST] [--backend c|rtl|lockstep|netlist] [--rtl BLK=FILE.v] "
                 "[--cosim-continue] [--junit FILE] [--fail-dir DIR]\n"
                 "       [--jobs N|-jN]\n");
         return CLI_USAGE;
