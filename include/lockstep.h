@@ -553,10 +553,30 @@ typedef struct ls_compaction_stats {
     uint64_t stall_slot_cycles;  /* warp-slot cycles of live CTAs without a
                                     warp to run (waiting at a compaction
                                     point or for the WCU) */
+    uint64_t wcu_wait_cycles;    /* cycles WCU loads waited for the
+                                    previous mask's compacted warps */
     uint64_t class_points[2];    /* compaction points right after a branch
                                     of the class */
     uint64_t class_nw_nocomp[2]; /* NW_noTBC summed there */
     uint64_t class_nw_tbc[2];    /* NW_TBC summed there */
+    uint64_t class_paths[2];     /* CTA-wide paths of divergent branches of
+                                    the class (Fig 4.15, 4.26) */
+    uint64_t class_paths_tbc[2]; /* of those, paths TBC can compact (NW_TBC
+                                    < NW_noTBC, with the SLP map) */
+    uint64_t class_paths_ideal[2]; /* of those, paths ideal compaction can
+                                    compact (NW_ideal < NW_noTBC) */
+    uint64_t p_frac_tbc[4];      /* class P: paths TBC can compact, by the
+                                    fraction f of the CTA's threads on the
+                                    path: [0] f < 1/4, [1] < 1/2, [2] <
+                                    3/4, [3] f >= 3/4 */
+    uint64_t p_frac_ideal[4];    /* class P: paths ideal compaction can
+                                    compact, by the same quarters */
+    uint64_t d_frac_tbc[4];      /* class D: paths TBC can compact, by the
+                                    fraction f of the CTA's threads on the
+                                    path: [0] f < 1/4, [1] < 1/2, [2] <
+                                    3/4, [3] f >= 3/4 */
+    uint64_t d_frac_ideal[4];    /* class D: paths ideal compaction can
+                                    compact, by the same quarters */
     uint64_t capri_lookups;      /* CAPT lookups: divergent warps at a
                                     branch */
     uint64_t capri_hits;         /* lookups that hit */
@@ -568,11 +588,18 @@ typedef struct ls_compaction_stats {
                                     warp shares a home warp with another,
                                     so it stalls */
     uint64_t capri_bypassed;     /* warps that bypassed */
+    uint64_t capri_ahead_waits;  /* warps ahead of their path's entry that
+                                    stopped to wait for it (at most one
+                                    basic block ahead, 4.2.2) */
+    uint64_t capri_ahead_wait_cycles; /* the cycles they waited */
     uint64_t capri_quality[4];   /* prediction/outcome (Fig 4.21) by the
                                     WCU evaluator at the branch's
                                     compaction point (compaction reduces
                                     warps: NW_min < NW_noTBC); they sum to
                                     lookups */
+    uint64_t capri_nodiv_quality[2]; /* the bypasses of warps that did not
+                                    diverge (no lookup) judged the same way
+                                    (Fig 4.21 counts every warp's decision) */
 } ls_compaction_stats;
 
 /* Dual-path execution and dynamic warp subdivision (docs/dpe.md), timing
