@@ -49,7 +49,8 @@ typedef enum ls_mode {
  * (configs/NAME.conf; keys in csim/cfg/cfg_keys.def) plus overrides. */
 typedef struct ls_config {
     unsigned warp_size;          /* threads per warp; 32                      */
-    uint64_t global_mem_bytes;   /* device memory capacity                    */
+    uint64_t global_mem_bytes;   /* device memory capacity; 0 = config key
+                                    global_mem_bytes (the GPU's, 1.5 GiB)   */
     uint64_t max_warp_insts;     /* per-launch budget before a deadlock error;
                                     0 = config key max_warp_insts (2^34)     */
     unsigned max_stack_depth;    /* reconvergence stack entries per warp;
@@ -82,8 +83,9 @@ typedef struct ls_config {
     void *printf_user;
 } ls_config;
 
-/* Fills *cfg with the defaults (32-wide warps, 1 GiB, instruction budget
- * and stack depth from the config keys, timing mode (cycle-level), built-in
+/* Fills *cfg with the defaults (32-wide warps, device memory size,
+ * instruction budget and stack depth from the config keys, timing mode
+ * (cycle-level), built-in
  * GTX480-like config, no overrides, no progress line). */
 void ls_config_default(ls_config *cfg);
 

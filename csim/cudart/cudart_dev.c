@@ -2,6 +2,7 @@
  * errors, versions, streams and events (executed in order: every call
  * completes before it returns), and texture objects (ls_texture_create). */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,47 +118,35 @@ cudaError_t cudaGetDeviceFlags(unsigned *flags)
     return cudaSuccess;
 }
 
-/* The value of attribute attr of the simulated GPU, or -1 if not known. */
-static long long attr_value(struct cudart_rt *rt, int attr)
+/* What the attribute table (cudart_attrs.def) reads. */
+struct cudart_devinfo {
+    const struct cfg *c;
+    struct gpu_cta_limits lim;
+};
+
+/* A cudaDeviceProp and a sink for the attributes without a field. */
+struct props_out {
+    struct cudaDeviceProp p;
+    long long none;
+};
+
+static void devinfo(struct cudart_rt *rt, struct cudart_devinfo *d)
 {
-    const struct cfg *c = &rt->gpu->tcfg;
+    d->c = &rt->gpu->tcfg;
+    gpu_cta_limits(rt->gpu, &d->lim);
+}
+
+/* The value of attribute attr of the simulated GPU into *v; false when
+ * the table has no such attribute. */
+static bool attr_value(const struct cudart_devinfo *d, int attr, long long *v)
+{
     switch (attr) {
-    case cudaDevAttrMaxThreadsPerBlock: return GPU_MAX_CTA_THREADS;
-    case cudaDevAttrMaxBlockDimX: case cudaDevAttrMaxBlockDimY: return 1024;
-    case cudaDevAttrMaxBlockDimZ: return 64;
-    case cudaDevAttrMaxGridDimX: return 2147483647;
-    case cudaDevAttrMaxGridDimY: case cudaDevAttrMaxGridDimZ: return 65535;
-    case cudaDevAttrMaxSharedMemoryPerBlock: return GPU_MAX_SHARED;
-    case cudaDevAttrTotalConstantMemory: return 65536;
-    case cudaDevAttrWarpSize: return 32;
-    case cudaDevAttrMaxRegistersPerBlock: return c->regs_per_sm;
-    case cudaDevAttrClockRate: return c->core_clock_mhz * 1000;
-    case cudaDevAttrMultiProcessorCount: return c->num_sms;
-    case cudaDevAttrMemoryClockRate: return c->dram_clock_mhz * 1000;
-    case cudaDevAttrGlobalMemoryBusWidth: return c->dram_bus_bytes * 8;
-    case cudaDevAttrL2CacheSize: return -1;
-    case cudaDevAttrMaxThreadsPerMultiProcessor: return c->max_threads_per_sm;
-    case cudaDevAttrComputeCapabilityMajor: return 7;
-    case cudaDevAttrComputeCapabilityMinor: return 5;
-    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: return c->shared_per_sm;
-    case cudaDevAttrMaxRegistersPerMultiprocessor: return c->regs_per_sm;
-    case cudaDevAttrManagedMemory: return 1;
-    case cudaDevAttrMaxBlocksPerMultiprocessor: return c->max_ctas_per_sm;
-    /* what the simulated device is not: the answers CUDA gives for a
-     * discrete GPU without those features (samples query them through
-     * findCudaDevice / gpuGetMaxGflopsDeviceId) */
-    case cudaDevAttrMaxPitch: return 2147483647;
-    case cudaDevAttrComputeMode: return 0;          /* cudaComputeModeDefault */
-    case cudaDevAttrUnifiedAddressing: return 1;
-    case cudaDevAttrGpuOverlap: case cudaDevAttrKernelExecTimeout:
-    case cudaDevAttrIntegrated: case cudaDevAttrCanMapHostMemory:
-    case cudaDevAttrConcurrentKernels:     /* kernels run one at a time */
-    case cudaDevAttrEccEnabled: case cudaDevAttrPciBusId: case cudaDevAttrPciDeviceId:
-    case cudaDevAttrTccDriver: case cudaDevAttrAsyncEngineCount:
-    case cudaDevAttrPciDomainId: case cudaDevAttrConcurrentManagedAccess:
-    case cudaDevAttrCooperativeLaunch:     /* no cudaLaunchCooperativeKernel */
-        return 0;
-    default: return -1;
+#define CUDART_ATTR(name, value, field, expr, src) \
+    case value: *v = (long long)(expr); return true;
+#include "cudart/cudart_attrs.def"
+#undef CUDART_ATTR
+    default:
+        return false;
     }
 }
 
@@ -169,12 +158,16 @@ cudaError_t cudaDeviceGetAttribute(int *v, int attr, int dev)
         return e;
     if ((e = check_dev(rt, dev, "cudaDeviceGetAttribute")) != cudaSuccess)
         return e;
-    long long x = attr_value(rt, attr);
-    if (!v || x < 0)
-        return cudart_fail(rt, v ? cudaErrorNotSupported : cudaErrorInvalidValue,
-                           "cudaDeviceGetAttribute", v ? "attribute %d is not "
-                           "modelled (docs/cuda-programs.md lists those that are)"
-                           : "null pointer%.0d", attr);
+    if (!v)
+        return cudart_fail(rt, cudaErrorInvalidValue, "cudaDeviceGetAttribute",
+                           "null pointer");
+    struct cudart_devinfo d;
+    devinfo(rt, &d);
+    long long x = 0;
+    if (!attr_value(&d, attr, &x))
+        return cudart_fail(rt, cudaErrorInvalidValue, "cudaDeviceGetAttribute",
+                           "attribute %d is not a device attribute of CUDA 13.0 "
+                           "(docs/cuda-programs.md lists them)", attr);
     *v = (int)x;
     return cudaSuccess;
 }
@@ -190,38 +183,19 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int dev)
     if (!p)
         return cudart_fail(rt, cudaErrorInvalidValue, "cudaGetDeviceProperties",
                            "null pointer");
-    const struct cfg *c = &rt->gpu->tcfg;
-    memset(p, 0, sizeof *p);
+    struct cudart_devinfo dv;
+    const struct cudart_devinfo *d = &dv;
+    devinfo(rt, &dv);
+    struct props_out o;
+    memset(&o, 0, sizeof o);
+#define CUDART_ATTR(name, value, field, expr, src) o.field = (expr);
+#include "cudart/cudart_attrs.def"
+#undef CUDART_ATTR
+    *p = o.p;
     snprintf(p->name, sizeof p->name, "Lockstep simulated GPU (%s, %s mode)",
              rt->cfg.config ? rt->cfg.config : "builtin",
              rt->cfg.mode == LS_MODE_TIMING ? "timing" : "functional");
     p->totalGlobalMem = (size_t)rt->gpu->dmem.capacity;
-    p->sharedMemPerBlock = GPU_MAX_SHARED;
-    p->regsPerBlock = (int)c->regs_per_sm;
-    p->warpSize = 32;
-    p->memPitch = (size_t)2147483647;
-    p->maxThreadsPerBlock = GPU_MAX_CTA_THREADS;
-    p->maxThreadsDim[0] = p->maxThreadsDim[1] = 1024;
-    p->maxThreadsDim[2] = 64;
-    p->maxGridSize[0] = 2147483647;
-    p->maxGridSize[1] = p->maxGridSize[2] = 65535;
-    p->totalConstMem = 65536;
-    p->major = 7;
-    p->minor = 5;
-    p->textureAlignment = 512;
-    p->texturePitchAlignment = 32;
-    p->multiProcessorCount = (int)c->num_sms;
-    p->memoryBusWidth = (int)(c->dram_bus_bytes * 8);
-    p->maxThreadsPerMultiProcessor = (int)c->max_threads_per_sm;
-    p->globalL1CacheSupported = p->localL1CacheSupported = 1;
-    p->sharedMemPerMultiprocessor = (size_t)c->shared_per_sm;
-    p->regsPerMultiprocessor = (int)c->regs_per_sm;
-    p->managedMemory = 1;
-    p->sharedMemPerBlockOptin = GPU_MAX_SHARED;
-    p->maxBlocksPerMultiProcessor = (int)c->max_ctas_per_sm;
-    p->unifiedAddressing = 1;
-    p->hostNumaId = -1;
-    p->deviceNumaId = -1;
     return cudaSuccess;
 }
 

@@ -32,6 +32,8 @@ struct cudart_fn {
     const void *host;
     char *name;
     struct cudart_mod *mod;
+    int max_dyn_shared;        /* cudaFuncAttributeMaxDynamicSharedMemorySize
+                                  set by the program, or -1: the default  */
 };
 
 /* One registered __device__/__constant__/__managed__ variable. */

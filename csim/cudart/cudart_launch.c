@@ -105,6 +105,9 @@ static struct cudart_fn *ready_fn(struct cudart_rt *rt, const void *fn, const ch
     return f;
 }
 
+static cudaError_t check_dyn_shared(struct cudart_rt *rt, struct cudart_fn *f,
+                                    size_t shared, const char *api);
+
 static int is_sticky(ls_status st)
 {
     return st != LS_ERR_INVALID && st != LS_ERR_LAUNCH && st != LS_ERR_PARSE &&
@@ -122,6 +125,8 @@ static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args,
         return rt->sticky;
     struct cudart_fn *f = ready_fn(rt, fn, api, &e);
     if (!f)
+        return e;
+    if ((e = check_dyn_shared(rt, f, shared, api)) != cudaSuccess)
         return e;
     struct cudart_launch *nl = rt->launches;
     if (rt->nlaunches == rt->caplaunches) {
@@ -187,6 +192,73 @@ static const struct ptx_func *ptx_of(struct cudart_fn *f)
     return ptx_find_func(f->mod->lsmod->ptx, f->name);
 }
 
+/* The architecture number of a PTX `.target sm_NN[a|f]` (75), or 0. */
+static int target_arch(const struct ptx_module *p)
+{
+    const char *t = strstr(p->target, "sm_");
+    return t ? atoi(t + 3) : 0;
+}
+
+/* Threads per CTA f may be launched with: the GPU's limit, its
+ * .maxntid/.reqntid if smaller. */
+static uint32_t fn_max_threads(const struct ptx_func *pf, const struct gpu_cta_limits *lim)
+{
+    uint64_t t = lim->threads;
+    if (pf->maxntid[0]) {
+        uint64_t m = (uint64_t)pf->maxntid[0] * (pf->maxntid[1] ? pf->maxntid[1] : 1) *
+                     (pf->maxntid[2] ? pf->maxntid[2] : 1);
+        t = m < t ? m : t;
+    }
+    return (uint32_t)t;
+}
+
+/* Registers per thread of f as ptxas would allocate them to launch its
+ * largest CTA: the model's estimate (core_regs_per_thread), lowered so
+ * that fn_max_threads threads fit the GPU's registers per CTA (the
+ * spilling the timing model assumes), at least 1. */
+static uint32_t fn_regs(const struct ptx_func *pf, const struct gpu_cta_limits *lim)
+{
+    uint64_t r = core_regs_per_thread(pf);
+    uint64_t warps = ((uint64_t)fn_max_threads(pf, lim) + 31) / 32;
+    uint64_t cap = lim->regs / (warps * 32);
+    if (r > cap)
+        r = cap;
+    return r ? (uint32_t)r : 1;
+}
+
+/* Dynamic shared bytes a launch of f may ask for (CUDA's
+ * cudaFuncAttributeMaxDynamicSharedMemorySize): the program's setting,
+ * else the GPU's shared memory per CTA without opt-in less f's static. */
+static uint64_t fn_max_dyn(const struct cudart_fn *f, const struct ptx_func *pf,
+                           const struct gpu_cta_limits *lim)
+{
+    if (f->max_dyn_shared >= 0)
+        return (uint64_t)f->max_dyn_shared;
+    return lim->shared > pf->shared_bytes ? lim->shared - pf->shared_bytes : 0;
+}
+
+/* A launch's dynamic shared memory against the kernel's limit, as CUDA
+ * checks it (cudaErrorInvalidValue); the GPU's opt-in limit on static +
+ * dynamic bytes is ls_launch's (LS_ERR_LAUNCH), in both modes. */
+static cudaError_t check_dyn_shared(struct cudart_rt *rt, struct cudart_fn *f,
+                                    size_t shared, const char *api)
+{
+    const struct ptx_func *pf = ptx_of(f);
+    struct gpu_cta_limits lim;
+    gpu_cta_limits(rt->gpu, &lim);
+    uint64_t max = pf ? fn_max_dyn(f, pf, &lim) : lim.shared_optin;
+    if (shared <= max)
+        return cudaSuccess;
+    return cudart_fail(rt, cudaErrorInvalidValue, api, "kernel %s: %zu bytes of dynamic "
+                       "shared memory, more than its limit of %llu (%s; "
+                       "cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize) "
+                       "raises it up to sharedMemPerBlockOptin, %llu bytes with the "
+                       "static ones)", f->name, shared, (unsigned long long)max,
+                       f->max_dyn_shared >= 0 ? "as set by the program"
+                                              : "sharedMemPerBlock less its static bytes",
+                       (unsigned long long)lim.shared_optin);
+}
+
 cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *a, const void *fn)
 {
     cudaError_t e;
@@ -201,20 +273,20 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *a, const void *fn)
         return cudart_fail(rt, cudaErrorInvalidValue, "cudaFuncGetAttributes",
                            a ? "kernel %s not in its PTX" : "null pointer%s",
                            a ? f->name : "");
+    struct gpu_cta_limits lim;
+    gpu_cta_limits(rt->gpu, &lim);
     memset(a, 0, sizeof *a);
     a->sharedSizeBytes = (size_t)pf->shared_bytes;
     a->constSizeBytes = (size_t)f->mod->lsmod->ptx->const_bytes;
     a->localSizeBytes = (size_t)pf->local_bytes;
-    unsigned maxt = GPU_MAX_CTA_THREADS;
-    if (pf->maxntid[0])
-        maxt = pf->maxntid[0] * (pf->maxntid[1] ? pf->maxntid[1] : 1) *
-               (pf->maxntid[2] ? pf->maxntid[2] : 1);
-    a->maxThreadsPerBlock = (int)maxt;
-    a->numRegs = (int)core_regs_per_thread(pf);
-    a->ptxVersion = (int)(f->mod->lsmod->ptx->version_major * 10 +
-                          f->mod->lsmod->ptx->version_minor);
+    a->maxThreadsPerBlock = (int)fn_max_threads(pf, &lim);
+    a->numRegs = (int)fn_regs(pf, &lim);
+    /* the virtual architecture the PTX was generated for (CUB compares it
+     * with __CUDA_ARCH_LIST__), and the device's own: the model runs it
+     * as sm_75 code */
+    a->ptxVersion = target_arch(f->mod->lsmod->ptx);
     a->binaryVersion = 75;
-    a->maxDynamicSharedSizeBytes = (int)(GPU_MAX_SHARED - pf->shared_bytes);
+    a->maxDynamicSharedSizeBytes = (int)fn_max_dyn(f, pf, &lim);
     a->preferredShmemCarveout = -1;
     return cudaSuccess;
 }
@@ -242,17 +314,28 @@ cudaError_t cudaFuncSetAttribute(const void *fn, int attr, int value)
     if (!f)
         return e;
     if (attr == cudaFuncAttributePreferredSharedMemoryCarveout)
-        return cudaSuccess;
+        return value >= -1 && value <= 100
+                   ? cudaSuccess
+                   : cudart_fail(rt, cudaErrorInvalidValue, "cudaFuncSetAttribute",
+                                 "%s: carveout %d (-1 or 0..100 percent)", f->name, value);
     if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
+        /* as CUDA checks it: static + dynamic within the opt-in limit */
         const struct ptx_func *pf = ptx_of(f);
-        if (value < 0 || !pf || (uint64_t)value + pf->shared_bytes > GPU_MAX_SHARED)
+        struct gpu_cta_limits lim;
+        gpu_cta_limits(rt->gpu, &lim);
+        if (value < 0 || !pf || (uint64_t)value + pf->shared_bytes > lim.shared_optin)
             return cudart_fail(rt, cudaErrorInvalidValue, "cudaFuncSetAttribute",
-                               "%s: %d dynamic shared bytes (the model allows %u per "
-                               "CTA in all)", f->name, value, GPU_MAX_SHARED);
+                               "%s: %d dynamic + %llu static shared bytes exceed the "
+                               "configured GPU's %llu per CTA (sharedMemPerBlockOptin: "
+                               "max_shared_per_cta_optin, shared_per_sm)", f->name,
+                               value, pf ? (unsigned long long)pf->shared_bytes : 0ull,
+                               (unsigned long long)lim.shared_optin);
+        f->max_dyn_shared = value;
         return cudaSuccess;
     }
-    return cudart_fail(rt, cudaErrorNotSupported, "cudaFuncSetAttribute",
-                       "attribute %d is not modelled", attr);
+    return cudart_fail(rt, cudaErrorInvalidValue, "cudaFuncSetAttribute",
+                       "attribute %d is not modelled (max dynamic shared size, "
+                       "preferred carveout)", attr);
 }
 
 /* CTAs of block threads that fit one SM at once: the limits of
@@ -274,6 +357,13 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n,
         return cudart_fail(rt, cudaErrorInvalidValue,
                            "cudaOccupancyMaxActiveBlocksPerMultiprocessor",
                            "null pointer or block size %d", block);
+    struct gpu_cta_limits cl;
+    gpu_cta_limits(rt->gpu, &cl);
+    if ((uint64_t)block > fn_max_threads(pf, &cl) ||
+        pf->shared_bytes + dyn_shared > cl.shared_optin) {
+        *n = 0;                 /* such a CTA cannot be launched at all */
+        return cudaSuccess;
+    }
     const struct cfg *c = &rt->gpu->tcfg;
     uint64_t warps = ((uint64_t)block + 31) / 32, wthreads = warps * 32;
     uint64_t regs = core_regs_per_thread(pf);

@@ -231,7 +231,9 @@ static cudaError_t copy(struct cudart_rt *rt, void *dst, const void *src, size_t
     int dd = is_dev(rt, dst, n, kind, 1), sd = is_dev(rt, src, n, kind, 0);
     ls_gpu *g = rt->gpu;
     uint64_t da = (uint64_t)(uintptr_t)dst, sa = (uint64_t)(uintptr_t)src;
-    ls_status st = LS_OK;
+    ls_status st = dd && n >= (1u << 20) ? gpu_mem_watch(g, n) : LS_OK;
+    if (st != LS_OK)
+        return cudart_fail(rt, cudaErrorMemoryAllocation, fn, "%s", ls_gpu_error(g));
     if (dd && sd) {
         const uint8_t *s = gpu_mem_host(g, sa, n, fn);
         uint8_t *d = s ? gpu_mem_host(g, da, n, fn) : NULL;
@@ -317,7 +319,10 @@ static cudaError_t set(void *p, int v, size_t n, const char *fn)
         memset(p, v, n);
         return cudaSuccess;
     }
-    ls_status st = ls_memset(rt->gpu, a, v, n);
+    ls_status st = n >= (1u << 20) ? gpu_mem_watch(rt->gpu, n) : LS_OK;
+    if (st != LS_OK)
+        return cudart_fail(rt, cudaErrorMemoryAllocation, fn, "%s", ls_gpu_error(rt->gpu));
+    st = ls_memset(rt->gpu, a, v, n);
     return st == LS_OK ? cudaSuccess
                        : cudart_fail(rt, cudaErrorInvalidValue, fn, "%s: %s",
                                      ls_status_name(st), ls_gpu_error(rt->gpu));

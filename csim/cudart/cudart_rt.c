@@ -380,7 +380,7 @@ void __cudaRegisterFunction(void **handle, const char *hostFun, char *deviceFun,
     }
     g_rt.fns = nf;
     g_rt.fns[g_rt.nfns++] = (struct cudart_fn){ hostFun, name,
-                                                (struct cudart_mod *)handle };
+                                                (struct cudart_mod *)handle, -1 };
 }
 
 static void add_var(void **handle, const void *host, const char *name, size_t size,

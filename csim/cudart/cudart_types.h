@@ -146,30 +146,4 @@ struct cudaDeviceProp {
     int reserved[56];
 };
 
-/* cudaDeviceAttr values answered by cudaDeviceGetAttribute. */
-enum {
-    cudaDevAttrMaxThreadsPerBlock = 1, cudaDevAttrMaxBlockDimX = 2,
-    cudaDevAttrMaxBlockDimY = 3, cudaDevAttrMaxBlockDimZ = 4,
-    cudaDevAttrMaxGridDimX = 5, cudaDevAttrMaxGridDimY = 6,
-    cudaDevAttrMaxGridDimZ = 7, cudaDevAttrMaxSharedMemoryPerBlock = 8,
-    cudaDevAttrTotalConstantMemory = 9, cudaDevAttrWarpSize = 10,
-    cudaDevAttrMaxRegistersPerBlock = 12, cudaDevAttrClockRate = 13,
-    cudaDevAttrMultiProcessorCount = 16, cudaDevAttrMemoryClockRate = 36,
-    cudaDevAttrGlobalMemoryBusWidth = 37, cudaDevAttrL2CacheSize = 38,
-    cudaDevAttrMaxThreadsPerMultiProcessor = 39,
-    cudaDevAttrComputeCapabilityMajor = 75, cudaDevAttrComputeCapabilityMinor = 76,
-    cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
-    cudaDevAttrMaxRegistersPerMultiprocessor = 82,
-    cudaDevAttrManagedMemory = 83,
-    cudaDevAttrMaxBlocksPerMultiprocessor = 106,
-    cudaDevAttrMaxPitch = 11, cudaDevAttrGpuOverlap = 15,
-    cudaDevAttrKernelExecTimeout = 17, cudaDevAttrIntegrated = 18,
-    cudaDevAttrCanMapHostMemory = 19, cudaDevAttrComputeMode = 20,
-    cudaDevAttrConcurrentKernels = 31, cudaDevAttrEccEnabled = 32,
-    cudaDevAttrPciBusId = 33, cudaDevAttrPciDeviceId = 34,
-    cudaDevAttrTccDriver = 35, cudaDevAttrAsyncEngineCount = 40,
-    cudaDevAttrUnifiedAddressing = 41, cudaDevAttrPciDomainId = 50,
-    cudaDevAttrConcurrentManagedAccess = 89, cudaDevAttrCooperativeLaunch = 95
-};
-
 #endif

@@ -36,6 +36,9 @@ struct exec_alloc {
     uint8_t *host;              /* size bytes of backing store            */
     const char *what;           /* "ls_malloc" or the module symbol name  */
     uint8_t *init;              /* initcheck: bit per byte written, or NULL */
+    uint64_t mapped;            /* 0: host is malloc'd; else the bytes of
+                                   its anonymous mapping (host pages only
+                                   where touched: gpu_mem.c)              */
 };
 
 /* Device memory: allocations sorted by base, non-overlapping. */

@@ -30,6 +30,8 @@ struct launch {
     uint64_t frame0;
     uint64_t budget;
     const char *file;
+    struct gpu_tick tk;         /* progress and host-memory watch         */
+    uint64_t ctas_done, ctas;
 };
 
 static inline uint64_t align_up(uint64_t v, uint64_t a)
@@ -160,6 +162,10 @@ static ls_status run_cta(struct launch *L)
                 uint64_t given = sl;
                 enum simt_rc rc = simt_run(w, &sl);
                 L->budget -= given - sl;
+                ls_status ts = gpu_tick(L->gpu, &L->tk, L->f->name, L->ctas_done, L->ctas,
+                                        L->gpu->cfg.max_warp_insts - L->budget, 0);
+                if (ts != LS_OK)
+                    return ts;
                 if (rc == SIMT_RC_ERROR)
                     return warp_error(L, wi);
                 if (rc == SIMT_RC_BARRIER) {
@@ -289,12 +295,16 @@ ls_status gpu_layout_prepare(ls_gpu *gpu, const struct ls_module *m,
         if (p->syms[i].space == PTX_SP_SHARED && p->syms[i].is_extern)
             lay->sym0[i] = dyn_base;
     lay->shared_bytes = dyn_base + dyn_shared;
-    if (dyn_shared > GPU_MAX_SHARED || lay->shared_bytes > GPU_MAX_SHARED)
+    struct gpu_cta_limits lim;
+    gpu_cta_limits(gpu, &lim);
+    if (dyn_shared > lim.shared_optin || lay->shared_bytes > lim.shared_optin)
         return GPU_FAIL(gpu, LS_ERR_LAUNCH,
                         "kernel %s needs %llu bytes of shared memory per CTA "
-                        "(%llu static + %zu dynamic), more than %u",
+                        "(%llu static + %zu dynamic), more than the configured GPU's "
+                        "%llu (max_shared_per_cta_optin, shared_per_sm)",
                         f->name, (unsigned long long)lay->shared_bytes,
-                        (unsigned long long)stat, dyn_shared, GPU_MAX_SHARED);
+                        (unsigned long long)stat, dyn_shared,
+                        (unsigned long long)lim.shared_optin);
     /* function symbols of the kernel frame */
     for (uint32_t i = 0; i < f->nsyms; i++) {
         const struct ptx_symbol *s = &f->syms[i];
@@ -392,6 +402,23 @@ static void cleanup(struct launch *L)
     free(L->sym1);
 }
 
+void gpu_cta_limits(const ls_gpu *gpu, struct gpu_cta_limits *l)
+{
+    const struct cfg *c = &gpu->tcfg;
+    uint64_t t = (uint64_t)c->max_threads_per_cta, sm = (uint64_t)c->shared_per_sm;
+    if (t > (uint64_t)c->max_threads_per_sm)
+        t = (uint64_t)c->max_threads_per_sm;
+    l->threads = (uint32_t)t;
+    l->shared = (uint64_t)c->max_shared_per_cta < sm ? (uint64_t)c->max_shared_per_cta : sm;
+    uint64_t o = c->max_shared_per_cta_optin ? (uint64_t)c->max_shared_per_cta_optin
+                                             : (uint64_t)c->max_shared_per_cta;
+    o = o < sm ? o : sm;
+    l->shared_optin = o > l->shared ? o : l->shared;
+    uint64_t r = c->max_regs_per_cta ? (uint64_t)c->max_regs_per_cta
+                                     : (uint64_t)c->regs_per_sm;
+    l->regs = r < (uint64_t)c->regs_per_sm ? r : (uint64_t)c->regs_per_sm;
+}
+
 ls_status gpu_check_geometry(ls_gpu *gpu, const struct ptx_func *f,
                              ls_dim3 grid, ls_dim3 block)
 {
@@ -405,12 +432,14 @@ ls_status gpu_check_geometry(ls_gpu *gpu, const struct ptx_func *f,
                         "kernel %s: grid (%u,%u,%u) exceeds (2^31-1, 65535, 65535)",
                         f->name, grid.x, grid.y, grid.z);
     uint64_t nt = (uint64_t)block.x * block.y * block.z;
-    if (block.x > 1024 || block.y > 1024 || block.z > 64 || nt > GPU_MAX_CTA_THREADS)
+    struct gpu_cta_limits lim;
+    gpu_cta_limits(gpu, &lim);
+    if (block.x > 1024 || block.y > 1024 || block.z > 64 || nt > lim.threads)
         return GPU_FAIL(gpu, LS_ERR_LAUNCH,
-                        "kernel %s: block (%u,%u,%u) = %llu threads; at most %u "
-                        "threads, (1024,1024,64) per dimension", f->name,
-                        block.x, block.y, block.z, (unsigned long long)nt,
-                        GPU_MAX_CTA_THREADS);
+                        "kernel %s: block (%u,%u,%u) = %llu threads; the configured "
+                        "GPU allows at most %u threads per CTA (max_threads_per_cta, "
+                        "max_threads_per_sm), (1024,1024,64) per dimension", f->name,
+                        block.x, block.y, block.z, (unsigned long long)nt, lim.threads);
     if (f->maxntid[0] && nt > (uint64_t)f->maxntid[0] *
                                   (f->maxntid[1] ? f->maxntid[1] : 1) *
                                   (f->maxntid[2] ? f->maxntid[2] : 1))
@@ -418,6 +447,37 @@ ls_status gpu_check_geometry(ls_gpu *gpu, const struct ptx_func *f,
                         "kernel %s: block of %llu threads exceeds .maxntid",
                         f->name, (unsigned long long)nt);
     return LS_OK;
+}
+
+void gpu_tick_begin(ls_gpu *gpu, struct gpu_tick *t)
+{
+    (void)gpu;
+    memset(t, 0, sizeof *t);
+    t->t0 = t->last_watch = now_s();
+}
+
+ls_status gpu_tick(ls_gpu *gpu, struct gpu_tick *t, const char *kernel,
+                   uint64_t ctas_done, uint64_t ctas, uint64_t insts, uint64_t cycles)
+{
+    (void)kernel; (void)ctas_done; (void)ctas; (void)insts; (void)cycles;
+    if (++t->n & 63)            /* the clock is read every 64th call */
+        return LS_OK;
+    double now = now_s();
+    if (now - t->last_watch >= 0.5) {
+        t->last_watch = now;
+        return gpu_mem_watch(gpu, 0);
+    }
+    return LS_OK;
+}
+
+ls_status gpu_tick_end(ls_gpu *gpu, struct gpu_tick *t, ls_status st)
+{
+    (void)t;
+    /* an explicit host_mem_limit is checked at every launch's end, so a
+     * short kernel over it fails too */
+    if (st == LS_OK && gpu->tcfg.host_mem_limit)
+        st = gpu_mem_watch(gpu, 0);
+    return st;
 }
 
 ls_status gpu_launch(ls_gpu *gpu, struct ls_module *m,
@@ -453,12 +513,16 @@ ls_status gpu_launch(ls_gpu *gpu, struct ls_module *m,
             for (unsigned wi = 0; wi < L.nwarps; wi++)
                 L.warps[wi].chkw.chk = &chk;
     }
+    gpu_tick_begin(gpu, &L.tk);
+    L.ctas = (uint64_t)grid.x * grid.y * grid.z;
     for (uint32_t z = 0; st == LS_OK && z < grid.z; z++)
         for (uint32_t y = 0; st == LS_OK && y < grid.y; y++)
             for (uint32_t x = 0; st == LS_OK && x < grid.x; x++) {
                 L.eg.ctaid[0] = x; L.eg.ctaid[1] = y; L.eg.ctaid[2] = z;
                 st = run_cta(&L);
+                L.ctas_done++;
             }
+    st = gpu_tick_end(gpu, &L.tk, st);
     if (stats) {
         memset(stats, 0, sizeof *stats);
         stats->launches = 1;

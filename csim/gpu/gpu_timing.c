@@ -477,6 +477,8 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
     uint64_t mem_at_progress = gpu->mem ? mem_activity(gpu->mem) : 0;
     bool need_dispatch = true;
     const volatile int *cancel = gpu->cfg.cancel;
+    struct gpu_tick tk;
+    gpu_tick_begin(gpu, &tk);
     while (st == LS_OK) {
         if (cancel && *cancel) {
             st = GPU_FAIL(gpu, LS_ERR_INTERRUPTED, "kernel %s interrupted at cycle %llu "
@@ -595,8 +597,10 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
             break;
         }
         progress_tick(&pg, f->name, now - start, issued);
+        st = gpu_tick(gpu, &tk, f->name, next_cta, total, issued, now - start);
         now = next > now ? next : now + 1;
     }
+    st = gpu_tick_end(gpu, &tk, st);
     if (pg.shown) {
         fprintf(stderr, "\r\033[K");
         fflush(stderr);

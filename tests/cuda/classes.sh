@@ -1,0 +1,57 @@
+# tests/cuda/classes.sh, sourced by run.sh: the programs of the behaviour
+# classes real CUDA programs rely on (docs/cuda-programs.md), each run in
+# functional and timing mode, and the injected faults that show their
+# checks can fail. Where nvcc is, run.sh builds them into build/cuda/ and
+# checks that tests/cuda/bin/ (the binaries used without nvcc, made by
+# tests/cuda/mkbin.sh) was built from the same sources.
+# shellcheck shell=bash
+class_progs=(limits devmem)
+nclasses=${#class_progs[@]}
+
+run() {    # run NAME [exec options] -- ARGS: PASS line and exit 0 expected
+  local p=$1; shift
+  local bin=${dir:-$out}/$p
+  if ! [ -x "$bin" ]; then fail "$p: did not build: $(tail -5 "$out/$p.log" 2>/dev/null)"; return; fi
+  local args=() a
+  for a in "$@"; do [ "$a" = "@BIN@" ] && a=$bin; args+=("$a"); done
+  if ! "$cli" exec --quiet "${args[@]}" > "$out/$p.out" 2> "$out/$p.err" ||
+     ! grep -q "^PASS " "$out/$p.out"; then
+    fail "$p ($*): $(grep -m1 FAIL "$out/$p.out") $(head -3 "$out/$p.err")"
+  fi
+}
+
+classes_run() {   # classes_run DIR: every class program of DIR, both modes
+  local dir=$1 m
+  for m in functional timing; do
+    # limits: the gtx480's, then a GPU with opt-in shared memory
+    run limits --mode "$m" --config gtx480 -- @BIN@ 1024 49152 49152 32768
+    run limits --mode "$m" --set shared_per_sm=98304 --set max_shared_per_cta_optin=65536 \
+      --set max_threads_per_cta=512 --set max_regs_per_cta=16384 -- @BIN@ 512 49152 65536 16384
+    # device memory: the configured sizes; a host budget below what is touched
+    run devmem --mode "$m" --config gtx480 -- @BIN@ 1536
+    run devmem --mode "$m" --config fx5800 -- @BIN@ 4096
+    run devmem --mode "$m" --set host_mem_limit=67108864 -- @BIN@ 1536 128
+  done
+  # injected faults: the programs must notice other limits than they were told
+  if "$cli" exec --quiet --config gtx480 -- "$dir/devmem" 1024 > "$out/devmem.inj" 2>&1; then
+    fail "devmem: a wrong device memory size went unnoticed"
+  fi
+  if "$cli" exec --quiet --set host_mem_limit=268435456 -- "$dir/devmem" 1536 128 \
+       > "$out/devmem.inj2" 2>&1; then
+    fail "devmem: a run within its host budget was reported as over it"
+  fi
+  if "$cli" exec --quiet --config gtx480 -- "$dir/limits" 1024 49152 65536 32768 \
+       > "$out/limits.inj" 2>&1; then
+    fail "limits: a wrong opt-in limit went unnoticed"
+  fi
+}
+
+classes_fresh() {  # the committed binaries were built from these sources
+  local p want got
+  for p in "${class_progs[@]}"; do
+    want=$(cat "$root/tests/cuda/$p.cu" "$root/tests/cuda/ck.h" | sha256sum | cut -c1-64)
+    got=$(sed -n "s/^\([0-9a-f]*\)  $p\$/\1/p" "$root/tests/cuda/bin/SOURCES" 2>/dev/null)
+    [ "$want" = "$got" ] ||
+      fail "tests/cuda/bin/$p is not built from tests/cuda/$p.cu (run tests/cuda/mkbin.sh)"
+  done
+}
