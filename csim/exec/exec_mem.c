@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "exec/exec_mem.h"
+#include "exec/exec_fround.h"
 #include "exec/exec_lane.h"
 
 /* ---------------------------------------------------------------- dmem */
@@ -417,6 +418,20 @@ static uint64_t atom_apply(unsigned sub, enum ptx_type t, unsigned bits,
     b &= mask;
     c &= mask;
     bool fl = ptx_type_is_float(t), sg = ptx_type_is_signed(t);
+    if (sub == PTX_SUB_ADD && (t == PTX_T_F16 || t == PTX_T_F16X2 ||
+                               t == PTX_T_BF16 || t == PTX_T_BF16X2)) {
+        /* .add.noftz: each 16-bit half rounded to nearest even, subnormal
+         * inputs and results kept (the PTX ISA's atom) */
+        bool bf = t == PTX_T_BF16 || t == PTX_T_BF16X2;
+        uint64_t r = 0;
+        for (unsigned h = 0; h < bits; h += 16) {
+            uint16_t x = (uint16_t)(old >> h), y = (uint16_t)(b >> h);
+            uint16_t s = bf ? exec_fr_add_bf16(x, y, EXEC_FR_RN)
+                            : exec_fr_add16(x, y, EXEC_FR_RN);
+            r |= (uint64_t)s << h;
+        }
+        return r;
+    }
     switch (sub) {
     case PTX_SUB_AND:  return old & b;
     case PTX_SUB_OR:   return old | b;
@@ -470,11 +485,16 @@ static int do_atom(struct exec_warp *w, struct exec_memctx *m,
     const struct ptx_operand *co = has_dst ? &in->o[3] : NULL;
     enum ptx_type t = (enum ptx_type)in->type;
     unsigned bits = ptx_type_bits(t);
-    if ((bits != 32 && bits != 64) || t == PTX_T_F16X2) {
+    bool half = t == PTX_T_F16 || t == PTX_T_F16X2 || t == PTX_T_BF16 ||
+                t == PTX_T_BF16X2;
+    bool cas16 = bits == 16 && in->sub == PTX_SUB_CAS && !ptx_type_is_float(t);
+    if (!(bits == 32 || bits == 64 || cas16 || half) ||
+        (half && in->sub != PTX_SUB_ADD)) {
         err->lane = -1;
         err->addr = 0;
         snprintf(err->msg, sizeof err->msg,
-                 "%s.%s: only 32- and 64-bit integer/f32/f64 atomics are supported",
+                 "%s.%s: the atomics modelled are 32- and 64-bit integer/f32/f64, "
+                 "cas.b16 and add.noftz on f16/f16x2/bf16/bf16x2",
                  ptx_op_name((enum ptx_op)in->op), ptx_type_name(t));
         return -1;
     }

@@ -108,7 +108,7 @@ static const char *const op_names[PTX_OP_COUNT + 1] = {
 
 static const char *const type_names[PTX_T_COUNT + 1] = {
     "", "pred", "b8", "b16", "b32", "b64", "u8", "u16", "u32", "u64",
-    "s8", "s16", "s32", "s64", "f16", "f32", "f64", "f16x2", "?"
+    "s8", "s16", "s32", "s64", "f16", "f32", "f64", "f16x2", "bf16", "bf16x2", "?"
 };
 
 int exec_fail(struct exec_error *err, const struct ptx_inst *in,

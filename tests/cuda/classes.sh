@@ -5,7 +5,7 @@
 # checks that tests/cuda/bin/ (the binaries used without nvcc, made by
 # tests/cuda/mkbin.sh) was built from the same sources.
 # shellcheck shell=bash
-class_progs=(limits devmem)
+class_progs=(limits devmem atomics_half)
 nclasses=${#class_progs[@]}
 
 run() {    # run NAME [exec options] -- ARGS: PASS line and exit 0 expected
@@ -31,6 +31,9 @@ classes_run() {   # classes_run DIR: every class program of DIR, both modes
     run devmem --mode "$m" --config gtx480 -- @BIN@ 1536
     run devmem --mode "$m" --config fx5800 -- @BIN@ 4096
     run devmem --mode "$m" --set host_mem_limit=67108864 -- @BIN@ 1536 128
+    # half-precision atomics: CUDA's rounding, atomicity (an injected
+    # rounding fault, .rz in atom_apply, fails it at "native bf16 atomics")
+    run atomics_half --mode "$m" -- @BIN@
   done
   # injected faults: the programs must notice other limits than they were told
   if "$cli" exec --quiet --config gtx480 -- "$dir/devmem" 1024 > "$out/devmem.inj" 2>&1; then
