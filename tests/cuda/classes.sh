@@ -5,7 +5,7 @@
 # checks that tests/cuda/bin/ (the binaries used without nvcc, made by
 # tests/cuda/mkbin.sh) was built from the same sources.
 # shellcheck shell=bash
-class_progs=(limits devmem atomics_half)
+class_progs=(limits devmem atomics_half barrier_exit)
 nclasses=${#class_progs[@]}
 
 run() {    # run NAME [exec options] -- ARGS: PASS line and exit 0 expected
@@ -34,6 +34,9 @@ classes_run() {   # classes_run DIR: every class program of DIR, both modes
     # half-precision atomics: CUDA's rounding, atomicity (an injected
     # rounding fault, .rz in atom_apply, fails it at "native bf16 atomics")
     run atomics_half --mode "$m" -- @BIN@
+    # barriers after some threads exited (the model before it deadlocked:
+    # "barrier 0 reached by 167 of 256 threads")
+    run barrier_exit --mode "$m" -- @BIN@
   done
   # injected faults: the programs must notice other limits than they were told
   if "$cli" exec --quiet --config gtx480 -- "$dir/devmem" 1024 > "$out/devmem.inj" 2>&1; then
