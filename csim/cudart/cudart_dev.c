@@ -495,11 +495,12 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b)
     if (!a->recorded || !b->recorded)
         return cudart_fail(rt, cudaErrorInvalidResourceHandle, "cudaEventElapsedTime",
                            "an event was never recorded");
-    if (rt->cfg.mode != LS_MODE_TIMING && !rt->functional_time_noted) {
+    if (rt->cfg.mode != LS_MODE_TIMING && !rt->functional_time_noted && !rt->quiet) {
         rt->functional_time_noted = 1;
         fprintf(stderr, "lockstep cudart: cudaEventElapsedTime: functional mode has "
-                "no clock; events measure 0 ms (LOCKSTEP_MODE=timing measures "
-                "simulated time)\n");
+                "no clock; events measure an estimate (warp instructions at one per "
+                "scheduler per cycle on the SMs a grid fills; LOCKSTEP_MODE=timing "
+                "measures simulated time)\n");
     }
     *ms = (float)(b->ms - a->ms);
     return cudaSuccess;

@@ -129,6 +129,11 @@ cudaError_t cudart_managed_pull(struct cudart_rt *rt);
 cudaError_t cudart_mod_ready(struct cudart_rt *rt, struct cudart_mod *m);
 /* Registered variable whose host shadow is sym, or NULL. */
 struct cudart_var *cudart_var_find(struct cudart_rt *rt, const void *sym);
+/* Simulated time of a launch with statistics s, in ms: timing mode its
+ * cycles at core_clock_mhz; functional mode (no clock) the estimate
+ * ceil(warp_insts / (min(ctas, num_sms) x num_schedulers)) cycles, the
+ * time at the machine's peak issue rate (docs/cuda-programs.md). */
+double cudart_launch_ms(const struct cudart_rt *rt, const ls_stats *s);
 /* Writes the exit summary on stderr (unless quiet) and the stats JSON
  * (LOCKSTEP_STATS); once per process or per cudaDeviceReset. */
 void cudart_report(struct cudart_rt *rt);

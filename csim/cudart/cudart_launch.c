@@ -2,6 +2,7 @@
  * ls_launch. Launches run to completion before the call returns (every
  * stream is the default stream); the simulated time they took (timing
  * mode: cycles / core clock) is what events measure. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,6 +109,20 @@ static struct cudart_fn *ready_fn(struct cudart_rt *rt, const void *fn, const ch
 static cudaError_t check_dyn_shared(struct cudart_rt *rt, struct cudart_fn *f,
                                     size_t shared, const char *api);
 
+double cudart_launch_ms(const struct cudart_rt *rt, const ls_stats *s)
+{
+    const struct cfg *c = &rt->gpu->tcfg;
+    double khz = (double)c->core_clock_mhz * 1e3, cycles = (double)s->cycles;
+    if (rt->cfg.mode != LS_MODE_TIMING) {
+        /* no clock: every SM the grid occupies issuing one warp
+         * instruction per scheduler per cycle, the machine's peak */
+        uint64_t sms = s->ctas < (uint64_t)c->num_sms ? s->ctas : (uint64_t)c->num_sms;
+        double per_cycle = (double)(sms ? sms : 1) * (double)c->num_schedulers;
+        cycles = ceil((double)s->warp_insts / per_cycle);
+    }
+    return cycles / khz;
+}
+
 static int is_sticky(ls_status st)
 {
     return st != LS_ERR_INVALID && st != LS_ERR_LAUNCH && st != LS_ERR_PARSE &&
@@ -148,7 +163,7 @@ static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args,
     rt->nlaunches++;
     if (rt->stats_path && ls_mem_digest(rt->gpu, &l->digest) == LS_OK)
         l->have_digest = 1;
-    rt->now_ms += (double)l->s.cycles / ((double)rt->gpu->tcfg.core_clock_mhz * 1e3);
+    rt->now_ms += cudart_launch_ms(rt, &l->s);
     cudaError_t pe = cudart_managed_pull(rt);
     if (l->st != LS_OK) {
         e = cudart_from_status(l->st);

@@ -5,7 +5,7 @@
 # checks that tests/cuda/bin/ (the binaries used without nvcc, made by
 # tests/cuda/mkbin.sh) was built from the same sources.
 # shellcheck shell=bash
-class_progs=(limits devmem atomics_half barrier_exit)
+class_progs=(limits devmem atomics_half barrier_exit events)
 nclasses=${#class_progs[@]}
 
 run() {    # run NAME [exec options] -- ARGS: PASS line and exit 0 expected
@@ -37,6 +37,9 @@ classes_run() {   # classes_run DIR: every class program of DIR, both modes
     # barriers after some threads exited (the model before it deadlocked:
     # "barrier 0 reached by 167 of 256 threads")
     run barrier_exit --mode "$m" -- @BIN@
+    # event times: an estimate in functional mode (0 ms before), cycles in
+    # timing mode
+    run events --mode "$m" -- @BIN@
   done
   # injected faults: the programs must notice other limits than they were told
   if "$cli" exec --quiet --config gtx480 -- "$dir/devmem" 1024 > "$out/devmem.inj" 2>&1; then

@@ -149,9 +149,27 @@ if not ok:
           % (got_all, got_first, c, khz, want_all, want_first))
 sys.exit(0 if ok else 1)
 EOF
-"$cli" exec --quiet --mode functional -- "$out/streams" > "$out/streams.f.out" 2>&1
-grep -q "^elapsed_ms 0 first_ms 0$" "$out/streams.f.out" ||
-  fail "streams: functional mode should measure 0 ms: $(grep elapsed "$out/streams.f.out")"
+# functional mode: the documented estimate, ceil(warp insts / (min(CTAs,
+# SMs) x schedulers)) cycles per launch at the clock
+run streams --mode functional --config gtx480 --stats-json "$out/streams.f.json" -- "$out/streams"
+sms=$("$cli" config --config gtx480 --dump | sed -n 's/^num_sms *= *\([0-9]*\).*/\1/p')
+nsch=$("$cli" config --config gtx480 --dump | sed -n 's/^num_schedulers *= *\([0-9]*\).*/\1/p')
+python3 - "$out/streams.f.json" "$out/streams.out" "$clk" "$sms" "$nsch" <<'EOF2' ||
+import json, math, sys
+j = json.load(open(sys.argv[1]))
+line = [l.split() for l in open(sys.argv[2]) if l.startswith("elapsed_ms")][0]
+got_all, got_first = float(line[1]), float(line[3])
+khz, sms, nsch = float(sys.argv[3]) * 1000.0, int(sys.argv[4]), int(sys.argv[5])
+c = [math.ceil(l["warp_insts"] / (min(l["ctas"], sms) * nsch)) for l in j["launches"]]
+want_all, want_first = sum(c) / khz, c[0] / khz
+ok = len(c) == 2 and c[0] > 0 and abs(got_all - want_all) <= 1e-6 * want_all and \
+     abs(got_first - want_first) <= 1e-6 * want_first
+if not ok:
+    print("streams (functional): events %g, %g ms; want %g, %g" % (got_all, got_first,
+                                                                   want_all, want_first))
+sys.exit(0 if ok else 1)
+EOF2
+  fail "streams: functional-mode event estimate"
 
 # ---- 2. every workload through a CUDA host program ----
 nwl=0
