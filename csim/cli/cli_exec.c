@@ -231,7 +231,8 @@ static int prepend_env(const char *k, const char *v)
 static int usage_err(const char *msg)
 {
     fprintf(stderr, "lockstep: exec: %s\nusage: lockstep exec [--mode M] [--config C] "
-            "[--set k=v]... [--cosim LIST] [--check LIST] [--stats-json F] [--quiet] "
+            "[--set k=v]... [--cosim LIST] [--check LIST] [--memcheck error|warn|off] "
+            "[--stats-json F] [--quiet] "
             "-- PROGRAM [ARGS]\n", msg);
     return CLI_USAGE;
 }

@@ -103,6 +103,10 @@ struct cudart_rt {
     cudaError_t last;          /* cudaGetLastError                         */
     cudaError_t sticky;        /* a kernel fault: every later call fails   */
     int functional_time_noted;
+    uint64_t *oob_seen;         /* memcheck warn: sites already reported
+                                   (hash of kernel and pc), so each is
+                                   named once per program               */
+    size_t noob_seen, capoob_seen;
     int reported;              /* the exit summary was written             */
 };
 

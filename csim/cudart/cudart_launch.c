@@ -123,6 +123,40 @@ double cudart_launch_ms(const struct cudart_rt *rt, const ls_stats *s)
     return cycles / khz;
 }
 
+/* memcheck = warn: names each out-of-bounds site (kernel, pc) once per
+ * program, on stderr, from the findings of the launch just run (those
+ * after index nf0). */
+static void report_oob(struct cudart_rt *rt, size_t nf0)
+{
+    const ls_check_finding *fl = NULL;
+    size_t nf = ls_check_findings(rt->gpu, &fl);
+    for (size_t i = nf0; i < nf; i++) {
+        if (strcmp(fl[i].check, "memcheck"))
+            continue;
+        uint64_t h = 0xcbf29ce484222325ull ^ (uint64_t)(uint32_t)fl[i].a.pc;
+        for (const char *p = fl[i].kernel; *p; p++)
+            h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
+        size_t k = 0;
+        while (k < rt->noob_seen && rt->oob_seen[k] != h)
+            k++;
+        if (k < rt->noob_seen)
+            continue;
+        if (rt->noob_seen == rt->capoob_seen) {
+            size_t nc = rt->capoob_seen ? rt->capoob_seen * 2 : 16;
+            uint64_t *ns = realloc(rt->oob_seen, nc * sizeof *ns);
+            if (!ns)
+                return;
+            rt->oob_seen = ns;
+            rt->capoob_seen = nc;
+        }
+        rt->oob_seen[rt->noob_seen++] = h;
+        char line[1024];
+        fprintf(stderr, "lockstep cudart: %s (memcheck = warn: going on as a GPU does "
+                "inside the allocation's granule)\n", ls_check_format(&fl[i], line,
+                                                                       sizeof line));
+    }
+}
+
 static int is_sticky(ls_status st)
 {
     return st != LS_ERR_INVALID && st != LS_ERR_LAUNCH && st != LS_ERR_PARSE &&
@@ -159,8 +193,11 @@ static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args,
     memset(l, 0, sizeof *l);
     snprintf(l->kernel, sizeof l->kernel, "%s", f->name);
     ls_dim3 g = { grid.x, grid.y, grid.z }, b = { block.x, block.y, block.z };
+    const ls_check_finding *fl = NULL;
+    size_t nf0 = ls_check_findings(rt->gpu, &fl);
     l->st = ls_launch(rt->gpu, f->mod->lsmod, f->name, g, b, shared, args, &l->s);
     rt->nlaunches++;
+    report_oob(rt, nf0);
     if (rt->stats_path && ls_mem_digest(rt->gpu, &l->digest) == LS_OK)
         l->have_digest = 1;
     rt->now_ms += cudart_launch_ms(rt, &l->s);

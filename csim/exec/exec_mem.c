@@ -29,6 +29,25 @@ const struct exec_alloc *exec_dmem_find(const struct exec_dmem *d,
     return a;
 }
 
+const struct exec_alloc *exec_dmem_granule(const struct exec_dmem *d,
+                                           uint64_t addr, uint64_t n)
+{
+    uint32_t lo = 0, hi = d->n;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (d->a[mid].base <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0)
+        return NULL;
+    const struct exec_alloc *a = &d->a[lo - 1];
+    if (addr - a->base >= a->span || n > a->span - (addr - a->base))
+        return NULL;
+    return a;
+}
+
 /* ------------------------------------------------------------- helpers */
 
 static const char *space_name(unsigned sp)
@@ -231,11 +250,28 @@ static uint8_t *resolve(struct exec_memctx *m, unsigned sp, uint64_t addr,
         const struct exec_alloc *a = m->last;
         if (!a || addr - a->base >= a->size || n > a->size - (addr - a->base)) {
             a = m->dmem ? exec_dmem_find(m->dmem, addr, n) : NULL;
+            if (!a && m->dmem && m->dmem->memcheck &&
+                (a = exec_dmem_granule(m->dmem, addr, n)) != NULL) {
+                /* memcheck warn/off: past the allocation but inside its
+                 * granule, the bytes a GPU would read or write */
+                if (!m->oob || addr < m->oob_addr) {
+                    m->oob_addr = addr;
+                    m->oob_lane = (uint8_t)lane;
+                    m->oob_store = store;
+                }
+                m->oob |= 1u << lane;
+                return a->host + (addr - a->base);
+            }
             if (!a) {
                 char k2[64];
                 snprintf(k2, sizeof k2, "out-of-bounds %s", kind);
+                const struct exec_alloc *g = m->dmem && addr
+                                             ? exec_dmem_granule(m->dmem, addr, n) : NULL;
                 fault(err, lane, addr, k2, space_name(sp), n,
-                      addr == 0 ? "null pointer" : "not inside a live allocation");
+                      addr == 0 ? "null pointer"
+                      : g ? "past the end of its allocation, inside the allocation's "
+                            "granule: a GPU goes on (memcheck = warn or off)"
+                          : "not inside a live allocation");
                 return NULL;
             }
             m->last = a;

@@ -10,6 +10,8 @@
 #include "exec/exec.h"
 #include "exec/exec_tex.h"
 
+struct exec_chk;
+
 /* Generic address space: global allocations live in
  * [EXEC_GLOBAL_BASE, EXEC_GLOBAL_BASE + capacity); the shared and local
  * windows map generic addresses onto space offsets. */
@@ -39,6 +41,8 @@ struct exec_alloc {
     uint64_t mapped;            /* 0: host is malloc'd; else the bytes of
                                    its anonymous mapping (host pages only
                                    where touched: gpu_mem.c)              */
+    uint64_t span;              /* bytes host holds (size rounded up to the
+                                   allocation granule; >= size)           */
 };
 
 /* Device memory: allocations sorted by base, non-overlapping. */
@@ -50,11 +54,23 @@ struct exec_dmem {
     uint32_t epoch;             /* bumped when a kernel changes the table
                                    (device malloc/free): cached pointers
                                    into it (exec_memctx.last) are stale */
+    uint8_t memcheck;           /* config key memcheck: 0 error, 1 warn,
+                                   2 off (out-of-bounds global accesses)  */
+    struct exec_chk *oob_chk;   /* the launch's checker: memcheck = warn
+                                   findings go there (exec_chk_oob)       */
 };
 
 /* What one warp's memory instructions see. */
 struct exec_memctx {
     struct exec_dmem *dmem;
+    uint32_t oob;                   /* lanes of the last instruction whose
+                                       global access went past its
+                                       allocation but not its granule
+                                       (memcheck warn/off); the caller
+                                       clears it                         */
+    uint64_t oob_addr;              /* the lowest such address, its lane */
+    uint8_t oob_lane;               /* and whether it was a store        */
+    bool oob_store;
     const struct exec_alloc *last;  /* last allocation hit (fast path)  */
     uint32_t epoch;                 /* dmem->epoch when last was cached  */
     uint8_t *shared;  uint64_t shared_bytes;    /* this CTA's segment    */
@@ -69,6 +85,9 @@ struct exec_memctx {
 /* Allocation holding [addr, addr+n), or NULL. */
 const struct exec_alloc *exec_dmem_find(const struct exec_dmem *d,
                                         uint64_t addr, uint64_t n);
+/* Allocation whose granule (base + span) holds [addr, addr+n), or NULL. */
+const struct exec_alloc *exec_dmem_granule(const struct exec_dmem *d,
+                                           uint64_t addr, uint64_t n);
 
 /* Executes ld/ldu/st/atom/red/tex/cvta for the lanes of mask passing the
  * guard; fills res (per-lane addresses, bytes, store flag). Returns 0, or

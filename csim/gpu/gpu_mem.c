@@ -240,7 +240,7 @@ ls_status gpu_mem_alloc(ls_gpu *gpu, uint64_t bytes, const char *what,
         host = h == MAP_FAILED ? NULL : h;
         mapped = span;
     } else {
-        host = calloc(1, (size_t)sz);
+        host = calloc(1, (size_t)span);     /* the granule's padding too */
     }
     if (!host)
         return GPU_FAIL(gpu, LS_ERR_NOMEM,
@@ -257,7 +257,7 @@ ls_status gpu_mem_alloc(ls_gpu *gpu, uint64_t bytes, const char *what,
         }
     }
     memmove(&d->a[pos + 1], &d->a[pos], (d->n - pos) * sizeof *d->a);
-    d->a[pos] = (struct exec_alloc){ cand, bytes, host, what, init, mapped };
+    d->a[pos] = (struct exec_alloc){ cand, bytes, host, what, init, mapped, span };
     d->n++;
     d->used += span;
     *ptr = cand;

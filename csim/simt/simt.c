@@ -462,11 +462,23 @@ static enum simt_rc exec_plain(struct simt_warp *w, const struct ptx_func *f,
         break;
     }
     if (rc != 0) {
+        w->mem.oob = 0;
         w->err_simt = false;
         w->err_kind = SIMT_ERR_PLAIN;
         w->err_pc = pc;
         w->err_func = f;
         return SIMT_RC_ERROR;
+    }
+    if (w->mem.oob) {           /* memcheck warn/off: inside the granule */
+        if (w->mem.dmem && w->mem.dmem->oob_chk) {
+            const struct exec_grid *g = &w->gridv;
+            uint64_t cta = g->ctaid[0] + (uint64_t)g->nctaid[0] *
+                           (g->ctaid[1] + (uint64_t)g->nctaid[1] * g->ctaid[2]);
+            exec_chk_oob(w->mem.dmem->oob_chk, cta,
+                         g->warpid * EXEC_WARP + w->mem.oob_lane, f, pc,
+                         w->mem.oob_store, w->mem.oob_addr);
+        }
+        w->mem.oob = 0;
     }
     if (w->chkw.chk)
         exec_chk_step(&w->chkw, &w->ew, &w->mem, f, pc, mask, res, 0, w->live,

@@ -5,7 +5,7 @@
 # checks that tests/cuda/bin/ (the binaries used without nvcc, made by
 # tests/cuda/mkbin.sh) was built from the same sources.
 # shellcheck shell=bash
-class_progs=(limits devmem atomics_half barrier_exit events)
+class_progs=(limits devmem atomics_half barrier_exit events memcheck)
 nclasses=${#class_progs[@]}
 
 run() {    # run NAME [exec options] -- ARGS: PASS line and exit 0 expected
@@ -40,7 +40,23 @@ classes_run() {   # classes_run DIR: every class program of DIR, both modes
     # event times: an estimate in functional mode (0 ms before), cycles in
     # timing mode
     run events --mode "$m" -- @BIN@
+    # memcheck: error stops, warn names each site once (.cu line from
+    # -lineinfo) and goes on, off goes on silently
+    local mc
+    for mc in error warn off; do
+      run memcheck --mode "$m" --memcheck "$mc" -- @BIN@ "$mc"
+      cp "$out/memcheck.err" "$out/memcheck.$m.$mc.err"
+    done
+    [ "$(grep -c "memcheck out-of-bounds" "$out/memcheck.$m.warn.err")" = 2 ] &&
+      grep -q "memcheck.cu:17), global 0x" "$out/memcheck.$m.warn.err" ||
+      fail "memcheck ($m): warn should name 2 sites once each with their .cu lines: $(head -3 "$out/memcheck.$m.warn.err")"
+    ! grep -q "memcheck out-of-bounds" "$out/memcheck.$m.off.err" ||
+      fail "memcheck ($m): off reported a finding"
   done
+  # injected fault: a program expecting warn's behaviour under error fails
+  if "$cli" exec --quiet -- "$dir/memcheck" warn > "$out/memcheck.inj" 2>&1; then
+    fail "memcheck: error mode went on past the end of an allocation"
+  fi
   # injected faults: the programs must notice other limits than they were told
   if "$cli" exec --quiet --config gtx480 -- "$dir/devmem" 1024 > "$out/devmem.inj" 2>&1; then
     fail "devmem: a wrong device memory size went unnoticed"

@@ -13,7 +13,7 @@ mkdir -p bin
 : > bin/SOURCES.new
 for p in "${class_progs[@]}"; do
   "$nvcc" -cudart shared -gencode arch=compute_75,code=compute_75 -compress-mode none \
-    -o "bin/$p" "$p.cu"
+    -lineinfo -o "bin/$p" "$p.cu"
   strip "bin/$p"
   echo "$(cat "$p.cu" ck.h | sha256sum | cut -c1-64)  $p" >> bin/SOURCES.new
 done

@@ -67,7 +67,7 @@ done
 # shellcheck source=tests/cuda/classes.sh
 . "$cu/classes.sh"
 for p in "${class_progs[@]}"; do
-  build "$out/$p" "$cu/$p.cu" "${nvf[@]}" -compress-mode none "$cu/$p.cu"
+  build "$out/$p" "$cu/$p.cu" "${nvf[@]}" -compress-mode none -lineinfo "$cu/$p.cu"
 done
 if [ -f "$(dirname "$(command -v "$nvcc")")/../include/cccl/cub/cub.cuh" ] ||
    [ -f "$(dirname "$(command -v "$nvcc")")/../include/cub/cub.cuh" ]; then
