@@ -566,10 +566,11 @@ cudaError_t cudaCreateTextureObject(cudaTextureObject_t *t,
         res.height = r->res.pitch2D.height;
         res.pitch = r->res.pitch2D.pitchInBytes;
         e = channel(rt, &r->res.pitch2D.desc, &res.format);
+    } else if (r->resType == cudaResourceTypeArray ||
+               r->resType == cudaResourceTypeMipmappedArray) {
+        e = cudart_array_resource(rt, r, &res, fn);
     } else {
-        return cudart_fail(rt, cudaErrorNotSupported, fn, "resource type %d: CUDA "
-                           "arrays (cudaMallocArray) are not supported; use a linear "
-                           "or pitch2D resource", r->resType);
+        return cudart_fail(rt, cudaErrorInvalidValue, fn, "resource type %d", r->resType);
     }
     if (e != cudaSuccess)
         return e;
@@ -578,8 +579,15 @@ cudaError_t cudaCreateTextureObject(cudaTextureObject_t *t,
                            "memory are not supported; use cudaMalloc'd memory");
     ls_texture_desc tx;
     memset(&tx, 0, sizeof tx);
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 3; i++) {
         tx.address_mode[i] = (ls_address_mode)td->addressMode[i];
+        /* wrap and mirror exist only for normalized coordinates (CUDA
+         * programming guide); a descriptor zeroed with memset asks for
+         * wrap (0) with unnormalized ones, which samples as clamp */
+        if (!td->normalizedCoords && (tx.address_mode[i] == LS_ADDRESS_WRAP ||
+                                      tx.address_mode[i] == LS_ADDRESS_MIRROR))
+            tx.address_mode[i] = LS_ADDRESS_CLAMP;
+    }
     tx.filter_mode = (ls_filter_mode)td->filterMode;
     tx.read_mode = (ls_read_mode)td->readMode;
     tx.srgb = td->sRGB;

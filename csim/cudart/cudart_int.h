@@ -144,6 +144,15 @@ void cudart_report(struct cudart_rt *rt);
 /* Frees the GPU and every registration-independent resource (reset). */
 void cudart_gpu_reset(struct cudart_rt *rt);
 
+/* Copies n bytes from src to dst, kind a cudaMemcpyKind (Default: by
+ * address), as cudaMemcpy does; fn names the calling API in errors. */
+cudaError_t cudart_copy(struct cudart_rt *rt, void *dst, const void *src, size_t n,
+                        int kind, const char *fn);
+/* The model's resource (LS_RES_ARRAY, LS_RES_MIPMAPPED) for a
+ * cudaResourceDesc over a CUDA array or mipmapped array. */
+cudaError_t cudart_array_resource(struct cudart_rt *rt, const struct cudaResourceDesc *r,
+                                  ls_resource_desc *res, const char *fn);
+
 /* Decodes the PTX of a registered fat binary (nvcc's __fatBinC_Wrapper_t):
  * uncompressed, LZ4 (-compress-mode speed) or zstd (the default; through
  * the system's libzstd.so.1) entries. Picks the sm_75 PTX, else the

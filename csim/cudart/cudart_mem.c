@@ -219,7 +219,7 @@ static int is_dev(struct cudart_rt *rt, const void *p, size_t n, int kind, int d
     return kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
 }
 
-static cudaError_t copy(struct cudart_rt *rt, void *dst, const void *src, size_t n,
+cudaError_t cudart_copy(struct cudart_rt *rt, void *dst, const void *src, size_t n,
                         int kind, const char *fn)
 {
     if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault)
@@ -260,7 +260,7 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, int kind)
 {
     cudaError_t e;
     struct cudart_rt *rt = dev_enter(&e);
-    return rt ? copy(rt, dst, src, n, kind, "cudaMemcpy") : e;
+    return rt ? cudart_copy(rt, dst, src, n, kind, "cudaMemcpy") : e;
 }
 
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, int kind,
@@ -269,7 +269,7 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, int kind,
     (void)s;
     cudaError_t e;
     struct cudart_rt *rt = dev_enter(&e);
-    return rt ? copy(rt, dst, src, n, kind, "cudaMemcpyAsync") : e;
+    return rt ? cudart_copy(rt, dst, src, n, kind, "cudaMemcpyAsync") : e;
 }
 
 static cudaError_t copy2d(void *dst, size_t dpitch, const void *src, size_t spitch,
@@ -284,7 +284,7 @@ static cudaError_t copy2d(void *dst, size_t dpitch, const void *src, size_t spit
                            "width %zu is over a pitch (dst %zu, src %zu)", w, dpitch,
                            spitch);
     for (size_t y = 0; y < h; y++) {
-        e = copy(rt, (char *)dst + y * dpitch, (const char *)src + y * spitch, w,
+        e = cudart_copy(rt, (char *)dst + y * dpitch, (const char *)src + y * spitch, w,
                  kind, fn);
         if (e != cudaSuccess)
             return e;
@@ -392,9 +392,9 @@ static cudaError_t symcopy(void *dst, const void *src, const void *sym, size_t n
     void *sp = (void *)(uintptr_t)(d + off);
     /* the symbol side is device memory; the other side per kind */
     if (to)
-        return copy(rt, sp, src, n, kind == cudaMemcpyDefault ? cudaMemcpyDefault
+        return cudart_copy(rt, sp, src, n, kind == cudaMemcpyDefault ? cudaMemcpyDefault
                     : kind, fn);
-    return copy(rt, dst, sp, n, kind, fn);
+    return cudart_copy(rt, dst, sp, n, kind, fn);
 }
 
 cudaError_t cudaMemcpyToSymbol(const void *sym, const void *src, size_t n, size_t off,

@@ -15,6 +15,8 @@ typedef struct cudart_stream *cudaStream_t;
 typedef struct cudart_event *cudaEvent_t;
 typedef void *cudaKernel_t;       /* here: the registered host stub */
 typedef unsigned long long cudaTextureObject_t;
+typedef struct cudart_array *cudaArray_t;       /* cudart_array.c */
+typedef struct cudart_mipmap *cudaMipmappedArray_t;
 typedef unsigned long long cudaSurfaceObject_t;
 
 typedef struct dim3 { unsigned x, y, z; } dim3;
@@ -76,8 +78,8 @@ enum { cudaResourceTypeArray = 0, cudaResourceTypeMipmappedArray = 1,
 struct cudaResourceDesc {
     int resType;
     union {
-        struct { void *array; } array;
-        struct { void *mipmap; } mipmap;
+        struct { cudaArray_t array; } array;
+        struct { cudaMipmappedArray_t mipmap; } mipmap;
         struct { void *devPtr; struct cudaChannelFormatDesc desc;
                  size_t sizeInBytes; } linear;
         struct { void *devPtr; struct cudaChannelFormatDesc desc;
@@ -85,6 +87,20 @@ struct cudaResourceDesc {
         struct { int reserved[32]; } reserved;
     } res;
     unsigned flags;
+};
+
+struct cudaExtent { size_t width, height, depth; };
+struct cudaPos { size_t x, y, z; };
+struct cudaPitchedPtr { void *ptr; size_t pitch, xsize, ysize; };
+struct cudaMemcpy3DParms {
+    cudaArray_t srcArray;
+    struct cudaPos srcPos;
+    struct cudaPitchedPtr srcPtr;
+    cudaArray_t dstArray;
+    struct cudaPos dstPos;
+    struct cudaPitchedPtr dstPtr;
+    struct cudaExtent extent;
+    int kind;                   /* enum cudaMemcpyKind */
 };
 
 struct cudaTextureDesc {

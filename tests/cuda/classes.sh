@@ -5,7 +5,7 @@
 # checks that tests/cuda/bin/ (the binaries used without nvcc, made by
 # tests/cuda/mkbin.sh) was built from the same sources.
 # shellcheck shell=bash
-class_progs=(limits devmem atomics_half barrier_exit events memcheck)
+class_progs=(limits devmem atomics_half barrier_exit events memcheck arrays)
 nclasses=${#class_progs[@]}
 
 run() {    # run NAME [exec options] -- ARGS: PASS line and exit 0 expected
@@ -52,6 +52,8 @@ classes_run() {   # classes_run DIR: every class program of DIR, both modes
       fail "memcheck ($m): warn should name 2 sites once each with their .cu lines: $(head -3 "$out/memcheck.$m.warn.err")"
     ! grep -q "memcheck out-of-bounds" "$out/memcheck.$m.off.err" ||
       fail "memcheck ($m): off reported a finding"
+    # textures and surfaces on CUDA arrays (the programming guide's code)
+    run arrays --mode "$m" -- @BIN@
   done
   # injected fault: a program expecting warn's behaviour under error fails
   if "$cli" exec --quiet -- "$dir/memcheck" warn > "$out/memcheck.inj" 2>&1; then

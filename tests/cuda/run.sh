@@ -198,7 +198,7 @@ fi
 
 # ---- 3. bad use ----
 run bad_use -- "$out/bad_use"
-for m in "cudaMallocArray is not supported" "is not a registered kernel" \
+for m in "cudaIpcGetMemHandle is not supported" "is not a registered kernel" \
          "LS_ERR_MEMFAULT" "out-of-bounds global store"; do
   grep -q "$m" "$out/bad_use.err" || fail "bad_use: no message '$m' on stderr"
 done
