@@ -5,6 +5,7 @@
  * memory, and texture and surface objects over arrays are the model's
  * LS_RES_ARRAY / LS_RES_MIPMAPPED resources (ls_texture_create,
  * ls_surface_create). */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -398,6 +399,12 @@ static cudaError_t memcpy3d(const struct cudaMemcpy3DParms *p, const char *fn)
         return e;
     if (rt->sticky != cudaSuccess)
         return rt->sticky;
+    return cudart_memcpy3d(rt, p, fn);
+}
+
+cudaError_t cudart_memcpy3d(struct cudart_rt *rt, const struct cudaMemcpy3DParms *p,
+                            const char *fn)
+{
     if (!p)
         return cudart_fail(rt, cudaErrorInvalidValue, fn, "null parameters");
     if ((p->srcArray && !array_ok(p->srcArray)) || (p->dstArray && !array_ok(p->dstArray)) ||
@@ -429,7 +436,10 @@ cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p)
 
 cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t s)
 {
-    (void)s;
+    cudaError_t e;
+    struct cudart_rt *rt = cudart_get(&e);
+    if (rt && p && cudart_capturing(rt, s))
+        return cudart_capture_copy(rt, s, NULL, NULL, 0, p->kind, p);
     return memcpy3d(p, "cudaMemcpy3DAsync");
 }
 

@@ -1,6 +1,6 @@
 /* CUDA device queries (filled from the simulated GPU's configuration),
- * errors, versions, streams and events (executed in order: every call
- * completes before it returns), and texture objects (ls_texture_create). */
+ * errors, versions, and texture objects (ls_texture_create); streams,
+ * events and graphs are cudart_graph.c. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -11,12 +11,7 @@
 #include "core/core.h"
 
 #define CUDART_VERSION_NUM 13000
-#define STREAM_MAGIC 0x5354524du
-#define EVENT_MAGIC 0x45564e54u
-#define cudaEventDisableTiming 0x02u
 
-struct cudart_stream { unsigned magic; };
-struct cudart_event { unsigned magic, flags; int recorded; double ms; };
 
 CUDART_API cudaError_t cudaGetDeviceCount(int *n);
 CUDART_API cudaError_t cudaSetDevice(int dev);
@@ -35,23 +30,6 @@ CUDART_API cudaError_t cudaDriverGetVersion(int *v);
 CUDART_API cudaError_t cudaRuntimeGetVersion(int *v);
 CUDART_API cudaError_t cudaProfilerStart(void);
 CUDART_API cudaError_t cudaProfilerStop(void);
-CUDART_API cudaError_t cudaStreamCreate(cudaStream_t *s);
-CUDART_API cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags);
-CUDART_API cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned flags,
-                                                    int prio);
-CUDART_API cudaError_t cudaStreamDestroy(cudaStream_t s);
-CUDART_API cudaError_t cudaStreamSynchronize(cudaStream_t s);
-CUDART_API cudaError_t cudaStreamQuery(cudaStream_t s);
-CUDART_API cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned flags);
-CUDART_API cudaError_t cudaEventCreate(cudaEvent_t *e);
-CUDART_API cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned flags);
-CUDART_API cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s);
-CUDART_API cudaError_t cudaEventRecordWithFlags(cudaEvent_t e, cudaStream_t s,
-                                                unsigned flags);
-CUDART_API cudaError_t cudaEventSynchronize(cudaEvent_t e);
-CUDART_API cudaError_t cudaEventQuery(cudaEvent_t e);
-CUDART_API cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b);
-CUDART_API cudaError_t cudaEventDestroy(cudaEvent_t e);
 CUDART_API struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w,
                                                               int f);
 CUDART_API cudaError_t cudaCreateTextureObject(cudaTextureObject_t *t,
@@ -282,6 +260,19 @@ static const struct { cudaError_t e; const char *name, *text; } errs[] = {
     { cudaErrorAssert, "cudaErrorAssert", "device-side assert triggered" },
     { cudaErrorLaunchFailure, "cudaErrorLaunchFailure", "unspecified launch failure" },
     { cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported" },
+    { cudaErrorIllegalState, "cudaErrorIllegalState",
+      "the operation cannot be performed in the present state" },
+    { cudaErrorStreamCaptureUnsupported, "cudaErrorStreamCaptureUnsupported",
+      "operation not permitted when stream is capturing" },
+    { cudaErrorStreamCaptureInvalidated, "cudaErrorStreamCaptureInvalidated",
+      "operation failed due to a previous error during capture" },
+    { cudaErrorStreamCaptureUnmatched, "cudaErrorStreamCaptureUnmatched",
+      "operation would make the legacy stream depend on a capturing blocking stream" },
+    { cudaErrorStreamCaptureUnjoined, "cudaErrorStreamCaptureUnjoined",
+      "capturing stream has unjoined work" },
+    { cudaErrorGraphExecUpdateFailure, "cudaErrorGraphExecUpdateFailure",
+      "the graph update was not performed because it included changes which violated "
+      "constraints specific to instantiated graph update" },
     { cudaErrorUnknown, "cudaErrorUnknown", "unknown error" },
 };
 
@@ -324,198 +315,6 @@ cudaError_t cudaProfilerStart(void)
 
 cudaError_t cudaProfilerStop(void)
 {
-    return cudaSuccess;
-}
-
-/* ---- streams: all in order on one queue ---- */
-
-/* 0 (legacy default), cudaStreamLegacy (1), cudaStreamPerThread (2) or a
- * stream this library created. */
-static int stream_ok(cudaStream_t s)
-{
-    return (uintptr_t)s <= 2 || s->magic == STREAM_MAGIC;
-}
-
-cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned flags, int prio)
-{
-    (void)flags; (void)prio;
-    cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
-    if (!rt)
-        return e;
-    if (!s)
-        return cudart_fail(rt, cudaErrorInvalidValue, "cudaStreamCreate", "null pointer");
-    *s = malloc(sizeof **s);
-    if (!*s)
-        return cudart_fail(rt, cudaErrorMemoryAllocation, "cudaStreamCreate",
-                           "out of host memory");
-    (*s)->magic = STREAM_MAGIC;
-    return cudaSuccess;
-}
-
-cudaError_t cudaStreamCreate(cudaStream_t *s)
-{
-    return cudaStreamCreateWithPriority(s, 0, 0);
-}
-
-cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags)
-{
-    return cudaStreamCreateWithPriority(s, flags, 0);
-}
-
-cudaError_t cudaStreamDestroy(cudaStream_t s)
-{
-    cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
-    if (!rt)
-        return e;
-    if ((uintptr_t)s <= 2 || s->magic != STREAM_MAGIC)
-        return cudart_fail(rt, cudaErrorInvalidResourceHandle, "cudaStreamDestroy",
-                           "%p is not a stream created by cudaStreamCreate", (void *)s);
-    s->magic = 0;
-    free(s);
-    return cudaSuccess;
-}
-
-cudaError_t cudaStreamSynchronize(cudaStream_t s)
-{
-    cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
-    if (!rt)
-        return e;
-    if (!stream_ok(s))
-        return cudart_fail(rt, cudaErrorInvalidResourceHandle, "cudaStreamSynchronize",
-                           "%p is not a stream", (void *)s);
-    return rt->sticky;
-}
-
-cudaError_t cudaStreamQuery(cudaStream_t s)
-{
-    return cudaStreamSynchronize(s);
-}
-
-cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t ev, unsigned flags)
-{
-    (void)flags;
-    cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
-    if (!rt)
-        return e;
-    if (!stream_ok(s) || !ev || ev->magic != EVENT_MAGIC)
-        return cudart_fail(rt, cudaErrorInvalidResourceHandle, "cudaStreamWaitEvent",
-                           "bad stream or event");
-    return cudaSuccess;
-}
-
-/* ---- events: simulated time of the launches before them ---- */
-
-cudaError_t cudaEventCreateWithFlags(cudaEvent_t *ev, unsigned flags)
-{
-    cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
-    if (!rt)
-        return e;
-    if (!ev)
-        return cudart_fail(rt, cudaErrorInvalidValue, "cudaEventCreate", "null pointer");
-    *ev = calloc(1, sizeof **ev);
-    if (!*ev)
-        return cudart_fail(rt, cudaErrorMemoryAllocation, "cudaEventCreate",
-                           "out of host memory");
-    (*ev)->magic = EVENT_MAGIC;
-    (*ev)->flags = flags;
-    return cudaSuccess;
-}
-
-cudaError_t cudaEventCreate(cudaEvent_t *ev)
-{
-    return cudaEventCreateWithFlags(ev, 0);
-}
-
-static cudaError_t check_event(struct cudart_rt *rt, cudaEvent_t ev, const char *fn)
-{
-    if (!ev || ev->magic != EVENT_MAGIC)
-        return cudart_fail(rt, cudaErrorInvalidResourceHandle, fn,
-                           "%p is not an event created by cudaEventCreate", (void *)ev);
-    return cudaSuccess;
-}
-
-cudaError_t cudaEventRecordWithFlags(cudaEvent_t ev, cudaStream_t s, unsigned flags)
-{
-    (void)flags;
-    cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
-    if (!rt)
-        return e;
-    if ((e = check_event(rt, ev, "cudaEventRecord")) != cudaSuccess)
-        return e;
-    if (!stream_ok(s))
-        return cudart_fail(rt, cudaErrorInvalidResourceHandle, "cudaEventRecord",
-                           "%p is not a stream", (void *)s);
-    ev->recorded = 1;
-    ev->ms = rt->now_ms;
-    return cudaSuccess;
-}
-
-cudaError_t cudaEventRecord(cudaEvent_t ev, cudaStream_t s)
-{
-    return cudaEventRecordWithFlags(ev, s, 0);
-}
-
-cudaError_t cudaEventSynchronize(cudaEvent_t ev)
-{
-    cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
-    if (!rt)
-        return e;
-    if ((e = check_event(rt, ev, "cudaEventSynchronize")) != cudaSuccess)
-        return e;
-    return rt->sticky;
-}
-
-cudaError_t cudaEventQuery(cudaEvent_t ev)
-{
-    return cudaEventSynchronize(ev);
-}
-
-cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b)
-{
-    cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
-    if (!rt)
-        return e;
-    if ((e = check_event(rt, a, "cudaEventElapsedTime")) != cudaSuccess ||
-        (e = check_event(rt, b, "cudaEventElapsedTime")) != cudaSuccess)
-        return e;
-    if (!ms)
-        return cudart_fail(rt, cudaErrorInvalidValue, "cudaEventElapsedTime",
-                           "null pointer");
-    if ((a->flags | b->flags) & cudaEventDisableTiming)
-        return cudart_fail(rt, cudaErrorInvalidResourceHandle, "cudaEventElapsedTime",
-                           "an event was created with cudaEventDisableTiming");
-    if (!a->recorded || !b->recorded)
-        return cudart_fail(rt, cudaErrorInvalidResourceHandle, "cudaEventElapsedTime",
-                           "an event was never recorded");
-    if (rt->cfg.mode != LS_MODE_TIMING && !rt->functional_time_noted && !rt->quiet) {
-        rt->functional_time_noted = 1;
-        fprintf(stderr, "lockstep cudart: cudaEventElapsedTime: functional mode has "
-                "no clock; events measure an estimate (warp instructions at one per "
-                "scheduler per cycle on the SMs a grid fills; LOCKSTEP_MODE=timing "
-                "measures simulated time)\n");
-    }
-    *ms = (float)(b->ms - a->ms);
-    return cudaSuccess;
-}
-
-cudaError_t cudaEventDestroy(cudaEvent_t ev)
-{
-    cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
-    if (!rt)
-        return e;
-    if ((e = check_event(rt, ev, "cudaEventDestroy")) != cudaSuccess)
-        return e;
-    ev->magic = 0;
-    free(ev);
     return cudaSuccess;
 }
 

@@ -57,6 +57,32 @@ struct cudart_managed {
     ls_dptr pad[4];            /* fillers that made d page-aligned         */
 };
 
+/* Nodes a captured operation depends on (a stream's or an event's). */
+struct cudart_tail {
+    struct cudart_node **n;
+    size_t len, cap;
+};
+
+/* A stream: in-order like every stream here, plus its capture state
+ * (cudaStreamBeginCapture: operations become nodes of `cap`). */
+struct cudart_stream {
+    unsigned magic;
+    struct cudart_graph *cap;  /* the graph being captured into, or NULL */
+    struct cudart_tail tail;   /* what the next captured node depends on */
+    int origin;                /* this stream began the capture          */
+    struct cudart_stream *next; /* the runtime's list of streams         */
+};
+
+/* An event: the simulated time it was recorded at, and, recorded in a
+ * capturing stream, the nodes a stream waiting on it joins after. */
+struct cudart_event {
+    unsigned magic, flags;
+    int recorded;
+    double ms;
+    struct cudart_graph *cap;
+    struct cudart_tail tail;
+};
+
 /* One launch as the stats JSON and the summary report it. */
 struct cudart_launch {
     char kernel[96];
@@ -103,6 +129,11 @@ struct cudart_rt {
     cudaError_t last;          /* cudaGetLastError                         */
     cudaError_t sticky;        /* a kernel fault: every later call fails   */
     int functional_time_noted;
+    struct cudart_stream legacy;   /* streams 0, cudaStreamLegacy and
+                                      cudaStreamPerThread: one in-order
+                                      queue, their capture state here    */
+    struct cudart_stream *streams; /* created streams (capture bookkeeping) */
+    int capture_mode;              /* cudaThreadExchangeStreamCaptureMode */
     uint64_t *oob_seen;         /* memcheck warn: sites already reported
                                    (hash of kernel and pc), so each is
                                    named once per program               */
@@ -143,6 +174,36 @@ double cudart_launch_ms(const struct cudart_rt *rt, const ls_stats *s);
 void cudart_report(struct cudart_rt *rt);
 /* Frees the GPU and every registration-independent resource (reset). */
 void cudart_gpu_reset(struct cudart_rt *rt);
+
+/* The stream state of s (0, 1 and 2 share rt->legacy), or NULL (with the
+ * error recorded) when s is no stream. */
+struct cudart_stream *cudart_stream_of(struct cudart_rt *rt, cudaStream_t s, const char *fn);
+/* Whether operations issued to s are being captured into a graph. */
+int cudart_capturing(struct cudart_rt *rt, cudaStream_t s);
+/* Capture of a kernel launch on s (cudart_capturing): a kernel node with
+ * copies of the arguments. */
+cudaError_t cudart_capture_kernel(struct cudart_rt *rt, cudaStream_t s, const void *fn,
+                                  dim3 grid, dim3 block, void **args, size_t shared);
+/* Capture of a copy (1-D: dst, src, n, kind) or of a 3-D copy (p3) on s. */
+cudaError_t cudart_capture_copy(struct cudart_rt *rt, cudaStream_t s, void *dst,
+                                const void *src, size_t n, int kind,
+                                const struct cudaMemcpy3DParms *p3);
+/* Capture of a memset of rows (height rows of width bytes, pitch apart). */
+cudaError_t cudart_capture_memset(struct cudart_rt *rt, cudaStream_t s, void *dst,
+                                  size_t pitch, int v, size_t width, size_t height);
+/* Launches kernel fn now (the <<<>>> path without capture): api names the
+ * calling entry point. */
+cudaError_t cudart_launch_now(const void *fn, dim3 grid, dim3 block, void **args,
+                              size_t shared, const char *api);
+/* Copies of the arguments of a launch of fn (sizes from its PTX): *blob
+ * one malloc'd buffer, *argv (malloc'd) pointers into it, *n of them. */
+cudaError_t cudart_copy_args(struct cudart_rt *rt, const void *fn, void **args,
+                             char **blob, void ***argv, unsigned *n, const char *api);
+/* The body of cudaMemcpy3D (both sides arrays or pitched memory). */
+cudaError_t cudart_memcpy3d(struct cudart_rt *rt, const struct cudaMemcpy3DParms *p,
+                            const char *fn);
+/* cudaMemset of n bytes at p to v (device or managed memory). */
+cudaError_t cudart_memset(struct cudart_rt *rt, void *p, int v, size_t n, const char *fn);
 
 /* Copies n bytes from src to dst, kind a cudaMemcpyKind (Default: by
  * address), as cudaMemcpy does; fn names the calling API in errors. */

@@ -163,8 +163,8 @@ static int is_sticky(ls_status st)
            st != LS_ERR_NOMEM;
 }
 
-static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args,
-                          size_t shared, const char *api)
+cudaError_t cudart_launch_now(const void *fn, dim3 grid, dim3 block, void **args,
+                              size_t shared, const char *api)
 {
     cudaError_t e;
     struct cudart_rt *rt = cudart_get(&e);
@@ -218,25 +218,70 @@ static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args,
     return cudaSuccess;
 }
 
+/* A launch on stream s: recorded as a graph node when s is capturing,
+ * else run now (every stream is in order). */
+static cudaError_t launch_on(const void *fn, dim3 grid, dim3 block, void **args,
+                             size_t shared, cudaStream_t s, const char *api)
+{
+    cudaError_t e;
+    struct cudart_rt *rt = cudart_get(&e);
+    if (!rt)
+        return e;
+    if (cudart_capturing(rt, s))
+        return cudart_capture_kernel(rt, s, fn, grid, block, args, shared);
+    return cudart_launch_now(fn, grid, block, args, shared, api);
+}
+
 cudaError_t __cudaLaunchKernel(cudaKernel_t k, dim3 grid, dim3 block, void **args,
                                size_t shared, cudaStream_t s)
 {
-    (void)s;
-    return launch(k, grid, block, args, shared, "<<<>>> launch");
+    return launch_on(k, grid, block, args, shared, s, "<<<>>> launch");
 }
 
 cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t k, dim3 grid, dim3 block, void **args,
                                     size_t shared, cudaStream_t s)
 {
-    (void)s;
-    return launch(k, grid, block, args, shared, "<<<>>> launch");
+    return launch_on(k, grid, block, args, shared, s, "<<<>>> launch");
 }
 
 cudaError_t cudaLaunchKernel(const void *fn, dim3 grid, dim3 block, void **args,
                              size_t shared, cudaStream_t s)
 {
-    (void)s;
-    return launch(fn, grid, block, args, shared, "cudaLaunchKernel");
+    return launch_on(fn, grid, block, args, shared, s, "cudaLaunchKernel");
+}
+
+cudaError_t cudart_copy_args(struct cudart_rt *rt, const void *fn, void **args,
+                             char **blob, void ***argv, unsigned *n, const char *api)
+{
+    cudaError_t e;
+    struct cudart_fn *f = ready_fn(rt, fn, api, &e);
+    if (!f)
+        return e;
+    const struct ptx_func *pf = ptx_find_func(f->mod->lsmod->ptx, f->name);
+    if (!pf)
+        return cudart_fail(rt, cudaErrorInvalidDeviceFunction, api, "kernel %s not in "
+                           "its PTX", f->name);
+    size_t total = 0;
+    for (uint32_t i = 0; i < pf->nparams; i++)
+        total += (pf->params[i].size + 15) / 16 * 16;
+    if (pf->nparams && !args)
+        return cudart_fail(rt, cudaErrorInvalidValue, api, "kernel %s takes %u arguments "
+                           "and none were given", f->name, pf->nparams);
+    *blob = malloc(total ? total : 1);
+    *argv = calloc(pf->nparams ? pf->nparams : 1, sizeof **argv);
+    if (!*blob || !*argv) {
+        free(*blob);
+        free(*argv);
+        return cudart_fail(rt, cudaErrorMemoryAllocation, api, "out of host memory");
+    }
+    size_t off = 0;
+    for (uint32_t i = 0; i < pf->nparams; i++) {
+        memcpy(*blob + off, args[i], pf->params[i].size);
+        (*argv)[i] = *blob + off;
+        off += (pf->params[i].size + 15) / 16 * 16;
+    }
+    *n = pf->nparams;
+    return cudaSuccess;
 }
 
 static const struct ptx_func *ptx_of(struct cudart_fn *f)

@@ -266,9 +266,10 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, int kind)
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, int kind,
                             cudaStream_t s)
 {
-    (void)s;
     cudaError_t e;
     struct cudart_rt *rt = dev_enter(&e);
+    if (rt && cudart_capturing(rt, s))
+        return cudart_capture_copy(rt, s, dst, src, n, kind, NULL);
     return rt ? cudart_copy(rt, dst, src, n, kind, "cudaMemcpyAsync") : e;
 }
 
@@ -302,7 +303,17 @@ cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src,
                               size_t spitch, size_t w, size_t h, int kind,
                               cudaStream_t s)
 {
-    (void)s;
+    cudaError_t e;
+    struct cudart_rt *rt = cudart_get(&e);
+    if (rt && cudart_capturing(rt, s)) {
+        struct cudaMemcpy3DParms p;
+        memset(&p, 0, sizeof p);
+        p.srcPtr = (struct cudaPitchedPtr){ (void *)(uintptr_t)src, spitch, w, h };
+        p.dstPtr = (struct cudaPitchedPtr){ dst, dpitch, w, h };
+        p.extent = (struct cudaExtent){ w, h, 1 };
+        p.kind = kind;
+        return cudart_capture_copy(rt, s, NULL, NULL, 0, kind, &p);
+    }
     return copy2d(dst, dpitch, src, spitch, w, h, kind, "cudaMemcpy2DAsync");
 }
 
@@ -312,6 +323,11 @@ static cudaError_t set(void *p, int v, size_t n, const char *fn)
     struct cudart_rt *rt = dev_enter(&e);
     if (!rt)
         return e;
+    return cudart_memset(rt, p, v, n, fn);
+}
+
+cudaError_t cudart_memset(struct cudart_rt *rt, void *p, int v, size_t n, const char *fn)
+{
     if (n == 0)
         return cudaSuccess;
     uint64_t a = (uint64_t)(uintptr_t)p;
@@ -335,7 +351,10 @@ cudaError_t cudaMemset(void *p, int v, size_t n)
 
 cudaError_t cudaMemsetAsync(void *p, int v, size_t n, cudaStream_t s)
 {
-    (void)s;
+    cudaError_t e;
+    struct cudart_rt *rt = cudart_get(&e);
+    if (rt && cudart_capturing(rt, s))
+        return cudart_capture_memset(rt, s, p, n, v, n, 1);
     return set(p, v, n, "cudaMemsetAsync");
 }
 

@@ -13,6 +13,10 @@
 typedef int cudaError_t;          /* enum cudaError */
 typedef struct cudart_stream *cudaStream_t;
 typedef struct cudart_event *cudaEvent_t;
+typedef struct cudart_graph *cudaGraph_t;       /* cudart_graph.c */
+typedef struct cudart_node *cudaGraphNode_t;
+typedef struct cudart_gexec *cudaGraphExec_t;
+typedef void (*cudaHostFn_t)(void *user);
 typedef void *cudaKernel_t;       /* here: the registered host stub */
 typedef unsigned long long cudaTextureObject_t;
 typedef struct cudart_array *cudaArray_t;       /* cudart_array.c */
@@ -42,6 +46,7 @@ enum {
     cudaErrorFileNotFound = 301,
     cudaErrorSharedObjectSymbolNotFound = 302,
     cudaErrorInvalidResourceHandle = 400,
+    cudaErrorIllegalState = 401,
     cudaErrorSymbolNotFound = 500,
     cudaErrorNotReady = 600,
     cudaErrorIllegalAddress = 700,
@@ -50,6 +55,11 @@ enum {
     cudaErrorAssert = 710,
     cudaErrorLaunchFailure = 719,
     cudaErrorNotSupported = 801,
+    cudaErrorStreamCaptureUnsupported = 900,
+    cudaErrorStreamCaptureInvalidated = 901,
+    cudaErrorStreamCaptureUnmatched = 903,
+    cudaErrorStreamCaptureUnjoined = 904,
+    cudaErrorGraphExecUpdateFailure = 910,
     cudaErrorUnknown = 999
 };
 
@@ -101,6 +111,26 @@ struct cudaMemcpy3DParms {
     struct cudaPitchedPtr dstPtr;
     struct cudaExtent extent;
     int kind;                   /* enum cudaMemcpyKind */
+};
+
+struct cudaKernelNodeParams {
+    void *func;
+    dim3 gridDim, blockDim;
+    unsigned sharedMemBytes;
+    void **kernelParams;
+    void **extra;
+};
+struct cudaMemsetParams {
+    void *dst;
+    size_t pitch;
+    unsigned value, elementSize;
+    size_t width, height;
+};
+struct cudaHostNodeParams { cudaHostFn_t fn; void *userData; };
+struct cudaGraphEdgeData { unsigned char from_port, to_port, type, reserved[5]; };
+struct cudaGraphExecUpdateResultInfo {
+    int result;                 /* enum cudaGraphExecUpdateResult */
+    cudaGraphNode_t errorNode, errorFromNode;
 };
 
 struct cudaTextureDesc {

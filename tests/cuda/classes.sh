@@ -5,7 +5,7 @@
 # checks that tests/cuda/bin/ (the binaries used without nvcc, made by
 # tests/cuda/mkbin.sh) was built from the same sources.
 # shellcheck shell=bash
-class_progs=(limits devmem atomics_half barrier_exit events memcheck arrays)
+class_progs=(limits devmem atomics_half barrier_exit events memcheck arrays graphs)
 nclasses=${#class_progs[@]}
 
 run() {    # run NAME [exec options] -- ARGS: PASS line and exit 0 expected
@@ -54,6 +54,9 @@ classes_run() {   # classes_run DIR: every class program of DIR, both modes
       fail "memcheck ($m): off reported a finding"
     # textures and surfaces on CUDA arrays (the programming guide's code)
     run arrays --mode "$m" -- @BIN@
+    # CUDA graphs: capture, fork/join, explicit nodes in dependency order
+    # (an injected fault running nodes in creation order fails it)
+    run graphs --mode "$m" -- @BIN@
   done
   # injected fault: a program expecting warn's behaviour under error fails
   if "$cli" exec --quiet -- "$dir/memcheck" warn > "$out/memcheck.inj" 2>&1; then
