@@ -556,8 +556,12 @@ void cudart_report(struct cudart_rt *rt)
                     (unsigned long long)s->warp_insts, s->simd_util);
         }
         if (r.nchk)
-            fprintf(stderr, "  %zu check finding%s (LOCKSTEP_STATS lists them)\n",
-                    r.nchk, r.nchk == 1 ? "" : "s");
+            fprintf(stderr, "  %zu check finding%s%s:\n", r.nchk, r.nchk == 1 ? "" : "s",
+                    r.nchk > 10 ? " (the first 10; LOCKSTEP_STATS lists them all)" : "");
+        for (size_t k = 0; k < r.nchk && k < 10; k++) {
+            char line[1024];
+            fprintf(stderr, "    %s\n", ls_check_format(&r.chk[k], line, sizeof line));
+        }
         cli_print_cosim(stderr, &r, 1);
     }
     if (rt->stats_path) {

@@ -1,5 +1,6 @@
 /* Functional launch loop: CTAs one after another; the warps of a CTA run
- * round-robin, each until it reaches a barrier or finishes; barriers are
+ * round-robin, each until it reaches a barrier or finishes (config key
+ * schedule = block; interleave: one instruction per turn); barriers are
  * released when every live thread (exited threads count as arrived) or
  * the named thread count has arrived; otherwise the launch deadlocks. */
 #include <stdio.h>
@@ -29,6 +30,7 @@ struct launch {
     uint64_t *sym0, *sym1;
     uint64_t frame0;
     uint64_t budget;
+    uint64_t slice;             /* warp instructions per turn (schedule)  */
     const char *file;
     struct gpu_tick tk;         /* progress and host-memory watch         */
     uint64_t ctas_done, ctas;
@@ -158,7 +160,7 @@ static ls_status run_cta(struct launch *L)
                 if (L->gpu->cfg.cancel && *L->gpu->cfg.cancel)
                     return GPU_FAIL(L->gpu, LS_ERR_INTERRUPTED,
                                     "kernel %s interrupted (cancel flag set)", L->f->name);
-                uint64_t sl = L->budget < GPU_SLICE ? L->budget : GPU_SLICE;
+                uint64_t sl = L->budget < L->slice ? L->budget : L->slice;
                 uint64_t given = sl;
                 enum simt_rc rc = simt_run(w, &sl);
                 L->budget -= given - sl;
@@ -499,6 +501,8 @@ ls_status gpu_launch(ls_gpu *gpu, struct ls_module *m,
     L.nthreads = block.x * block.y * block.z;
     L.nwarps = (L.nthreads + EXEC_WARP - 1) / EXEC_WARP;
     L.budget = gpu->cfg.max_warp_insts;
+    /* schedule = interleave: one instruction per warp per turn */
+    L.slice = gpu->tcfg.schedule == 1 ? 1 : GPU_SLICE;
     L.eg.ntid[0] = block.x; L.eg.ntid[1] = block.y; L.eg.ntid[2] = block.z;
     L.eg.nctaid[0] = grid.x; L.eg.nctaid[1] = grid.y; L.eg.nctaid[2] = grid.z;
     L.eg.nwarpid = L.nwarps;

@@ -5,7 +5,7 @@
 # checks that tests/cuda/bin/ (the binaries used without nvcc, made by
 # tests/cuda/mkbin.sh) was built from the same sources.
 # shellcheck shell=bash
-class_progs=(limits devmem atomics_half barrier_exit events memcheck arrays graphs)
+class_progs=(limits devmem atomics_half barrier_exit events memcheck arrays graphs race)
 nclasses=${#class_progs[@]}
 
 run() {    # run NAME [exec options] -- ARGS: PASS line and exit 0 expected
@@ -58,6 +58,19 @@ classes_run() {   # classes_run DIR: every class program of DIR, both modes
     # (an injected fault running nodes in creation order fails it)
     run graphs --mode "$m" -- @BIN@
   done
+  # a race a GPU's schedule hides: timing mode and the interleaved
+  # functional schedule pass; the block schedule exposes it, exec points to
+  # racecheck, and racecheck names the two accesses
+  run race --mode timing -- @BIN@
+  run race --mode functional --schedule interleave -- @BIN@
+  if "$cli" exec --mode functional --schedule block -- "$dir/race" > "$out/race.block" 2>&1 ||
+     ! grep -q "^FAIL race" "$out/race.block" ||
+     ! grep -q "exited with status 1.*--check racecheck.*--schedule interleave" "$out/race.block"; then
+    fail "race: the block schedule should expose the race and exec point to racecheck: $(tail -2 "$out/race.block")"
+  fi
+  "$cli" exec --mode functional --check racecheck -- "$dir/race" > "$out/race.rc" 2>&1
+  grep -q "racecheck write-after-read.*race.cu:16.*race.cu:23" "$out/race.rc" ||
+    fail "race: racecheck did not name the race: $(grep -m1 racecheck "$out/race.rc")"
   # injected fault: a program expecting warn's behaviour under error fails
   if "$cli" exec --quiet -- "$dir/memcheck" warn > "$out/memcheck.inj" 2>&1; then
     fail "memcheck: error mode went on past the end of an allocation"
