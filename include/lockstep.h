@@ -59,7 +59,10 @@ typedef struct ls_config {
     const char *config;          /* shipped name ("gtx480") or file path;
                                     NULL = built-in defaults (GTX480-like)    */
     const char *const *sets;     /* NULL-terminated "key=value" overrides     */
-    int progress;                /* 1: progress line on stderr if a tty       */
+    int progress;                /* 1: progress line on stderr if a tty (once
+                                    launches have run 2 s: kernel, launch,
+                                    CTAs done, instructions); 2: even if
+                                    stderr is not a tty                     */
     /* RTL in the loop (docs/cosim.md); the backends are config keys
      * (slp.backend = c|rtl|lockstep, cosim_continue) */
     const char *const *rtl;      /* NULL-terminated "blk=FILE.v": verilate the

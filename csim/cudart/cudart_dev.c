@@ -373,9 +373,6 @@ cudaError_t cudaCreateTextureObject(cudaTextureObject_t *t,
     }
     if (e != cudaSuccess)
         return e;
-    if (cudart_managed_find(rt, res.base, 1))
-        return cudart_fail(rt, cudaErrorNotSupported, fn, "textures over managed "
-                           "memory are not supported; use cudaMalloc'd memory");
     ls_texture_desc tx;
     memset(&tx, 0, sizeof tx);
     for (int i = 0; i < 3; i++) {

@@ -100,6 +100,9 @@ struct cudart_callcfg {
 };
 
 #define CUDART_MAX_CALLCFG 16
+/* Device memory in use up to which every launch's statistics get a
+ * memory digest (LOCKSTEP_STATS); above it only the last launch's. */
+#define CUDART_DIGEST_EVERY (64ull << 20)
 
 struct cudart_rt {
     pthread_mutex_t lock;

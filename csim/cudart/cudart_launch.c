@@ -198,7 +198,11 @@ cudaError_t cudart_launch_now(const void *fn, dim3 grid, dim3 block, void **args
     l->st = ls_launch(rt->gpu, f->mod->lsmod, f->name, g, b, shared, args, &l->s);
     rt->nlaunches++;
     report_oob(rt, nf0);
-    if (rt->stats_path && ls_mem_digest(rt->gpu, &l->digest) == LS_OK)
+    /* the memory digest is a pass over every allocated byte: after each
+     * launch while the device holds at most CUDART_DIGEST_EVERY bytes,
+     * else once, for the last launch, at exit (cudart_report) */
+    if (rt->stats_path && rt->gpu->dmem.used <= CUDART_DIGEST_EVERY &&
+        ls_mem_digest(rt->gpu, &l->digest) == LS_OK)
         l->have_digest = 1;
     rt->now_ms += cudart_launch_ms(rt, &l->s);
     cudaError_t pe = cudart_managed_pull(rt);

@@ -1,9 +1,9 @@
 /* CUDA memory calls over liblockstep: device allocations are ls_malloc
  * regions, host allocations plain malloc (nothing is paged here, so
  * "pinned" changes nothing), managed allocations host pages mapped at the
- * device address itself and copied to the device before every launch and
- * back after it (launches are synchronous, so both sides agree at every
- * launch and synchronise boundary: docs/cuda-programs.md). */
+ * device address itself that are also the device allocation's storage
+ * (gpu_mem_adopt), so the program and its kernels share them
+ * (docs/cuda-programs.md). */
 #define _DEFAULT_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -198,6 +198,16 @@ cudaError_t cudaMallocManaged(void **p, size_t n, unsigned flags)
                            "cannot map host pages at device address 0x%llx (%zu "
                            "bytes): the host uses that range",
                            (unsigned long long)r.d, n);
+    }
+    /* the device allocation is these very pages: kernels and the program
+     * share them, nothing is copied at launches */
+    st = gpu_mem_adopt(rt->gpu, r.d, h, r.map);
+    if (st != LS_OK) {
+        munmap(h, r.map);
+        ls_free(rt->gpu, r.d);
+        for (int k = 0; k < 4; k++)
+            ls_free(rt->gpu, r.pad[k]);
+        return lib_fail(rt, st, "cudaMallocManaged");
     }
     r.host = h;
     rt->mgd[rt->nmgd++] = r;

@@ -195,6 +195,10 @@ static void setup(struct cudart_rt *rt)
     if ((v = getenv("LOCKSTEP_STATS")) && *v)
         rt->stats_path = strdup(v);
     rt->quiet = (v = getenv("LOCKSTEP_QUIET")) && *v && strcmp(v, "0");
+    /* a progress line on a terminal once launches have run 2 s;
+     * LOCKSTEP_PROGRESS=1 shows it on any stderr, 0 never */
+    v = getenv("LOCKSTEP_PROGRESS");
+    rt->cfg.progress = v && *v ? (strcmp(v, "0") ? 2 : 0) : !rt->quiet;
     if (!err[0]) {
         char gerr[4096] = "";
         rt->gpu = ls_gpu_create(&rt->cfg, gerr, sizeof gerr);
@@ -436,10 +440,18 @@ struct cudart_managed *cudart_managed_find(struct cudart_rt *rt, uint64_t p, siz
     return NULL;
 }
 
+/* Whether region m is shared pages (cudaMallocManaged), not a copy. */
+static int shared_pages(const struct cudart_managed *m)
+{
+    return m->map && m->host == (void *)(uintptr_t)m->d;
+}
+
 cudaError_t cudart_managed_push(struct cudart_rt *rt)
 {
     for (size_t i = 0; i < rt->nmgd; i++) {
         struct cudart_managed *m = &rt->mgd[i];
+        if (shared_pages(m))
+            continue;
         ls_status st = ls_memcpy_htod(rt->gpu, m->d, m->host,
                                       m->size);
         if (st != LS_OK)
@@ -452,6 +464,8 @@ cudaError_t cudart_managed_pull(struct cudart_rt *rt)
 {
     for (size_t i = 0; i < rt->nmgd; i++) {
         struct cudart_managed *m = &rt->mgd[i];
+        if (shared_pages(m))
+            continue;
         ls_status st = ls_memcpy_dtoh(rt->gpu, m->host, m->d,
                                       m->size);
         if (st != LS_OK)
@@ -494,6 +508,9 @@ void cudart_report(struct cudart_rt *rt)
     r.config = rt->cfg.config ? rt->cfg.config : "builtin";
     r.pass = 1;
     r.nlaunches = (unsigned)rt->nlaunches;
+    if (rt->stats_path && rt->nlaunches && !rt->launches[rt->nlaunches - 1].have_digest &&
+        ls_mem_digest(rt->gpu, &rt->launches[rt->nlaunches - 1].digest) == LS_OK)
+        rt->launches[rt->nlaunches - 1].have_digest = 1;  /* the final memory */
     struct cli_launch *cl = calloc(rt->nlaunches + 1, sizeof *cl);
     struct kstat *ks = calloc(rt->nlaunches + 1, sizeof *ks);
     size_t nk = 0;

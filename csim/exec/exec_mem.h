@@ -43,6 +43,9 @@ struct exec_alloc {
                                    where touched: gpu_mem.c)              */
     uint64_t span;              /* bytes host holds (size rounded up to the
                                    allocation granule; >= size)           */
+    bool ext;                   /* host belongs to the caller (managed
+                                   memory: the program's own pages), not
+                                   freed with the allocation             */
 };
 
 /* Device memory: allocations sorted by base, non-overlapping. */

@@ -74,6 +74,10 @@ struct ls_gpu {
     ls_check_finding *chk;      /* findings of every launch, in order     */
     size_t nchk, capchk;
     struct gpu_devrt devrt;     /* device printf/malloc/assert            */
+    /* the progress line (gpu_tick): shown once a program's launches have
+     * run for 2 s, refreshed every 0.5 s, cleared at each launch's end */
+    double prog_t0, prog_last;  /* first launch's start; last refresh    */
+    bool prog_shown;
 };
 
 /* What every CTA of one launch shares: parameter buffer, symbol
@@ -99,6 +103,10 @@ ls_status gpu_mem_alloc(ls_gpu *gpu, uint64_t bytes, const char *what,
                         ls_dptr *ptr);
 /* Releases the allocation starting at ptr. */
 ls_status gpu_mem_free(ls_gpu *gpu, ls_dptr ptr);
+/* Backs the allocation starting at ptr with the caller's bytes host
+ * (at least its granule span, contents copied over), which stay the
+ * caller's: managed memory whose pages the program and the kernels share. */
+ls_status gpu_mem_adopt(ls_gpu *gpu, ls_dptr ptr, uint8_t *host, uint64_t bytes);
 /* Frees an allocation's host backing (mapped: its mapping's bytes, 0 if
  * malloc'd). */
 void gpu_mem_release(uint8_t *host, uint64_t mapped);
@@ -216,15 +224,15 @@ ls_status gpu_module_relocate(ls_gpu *gpu, struct ls_module *m);
  * memory watch (gpu_mem_watch, about twice a second) and the progress
  * line on a terminal. */
 struct gpu_tick {
-    double t0, last_watch, last_show;
+    double last_watch;
     uint64_t n;
-    bool shown;
 };
 /* Starts the ticks of a launch. */
 void gpu_tick_begin(ls_gpu *gpu, struct gpu_tick *t);
-/* One tick (cheap: the clock is read every 64th): CTAs done of ctas,
- * warp instructions and (timing) cycles so far. Returns LS_OK, or the
- * watch's LS_ERR_NOMEM. */
+/* One tick (cheap: the clock is read every 64th): CTAs done (timing:
+ * dispatched; those still resident are subtracted) of ctas, warp
+ * instructions and (timing) cycles so far. Returns LS_OK, or the watch's
+ * LS_ERR_NOMEM. */
 ls_status gpu_tick(ls_gpu *gpu, struct gpu_tick *t, const char *kernel,
                    uint64_t ctas_done, uint64_t ctas, uint64_t insts, uint64_t cycles);
 /* Ends them (clears the progress line); returns st, or the watch's error

@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "gpu/gpu.h"
+#include "core/core.h"
 #include "simt/simt.h"
 #include "exec/exec_check.h"
 
@@ -453,18 +455,48 @@ ls_status gpu_check_geometry(ls_gpu *gpu, const struct ptx_func *f,
 
 void gpu_tick_begin(ls_gpu *gpu, struct gpu_tick *t)
 {
-    (void)gpu;
     memset(t, 0, sizeof *t);
-    t->t0 = t->last_watch = now_s();
+    t->last_watch = now_s();
+    if (gpu->prog_t0 == 0) {
+        gpu->prog_t0 = t->last_watch;
+        if (gpu->cfg.progress == 1 && !isatty(STDERR_FILENO))
+            gpu->cfg.progress = 0;      /* 1: on a terminal only; 2: always */
+    }
+}
+
+/* The progress line: kernel, launch, CTAs done, instructions (and timing
+ * mode's cycle and IPC), over itself on the terminal. */
+static void show_progress(ls_gpu *gpu, const char *kernel, uint64_t done, uint64_t ctas,
+                          uint64_t insts, uint64_t cycles)
+{
+    if (gpu->sms && gpu->cfg.mode == LS_MODE_TIMING) {
+        for (unsigned i = 0; i < (unsigned)gpu->tcfg.num_sms; i++)
+            done -= done >= gpu->sms[i].used_ctas ? gpu->sms[i].used_ctas : done;
+    }
+    char k[48];
+    size_t kl = strlen(kernel);
+    snprintf(k, sizeof k, "%s%s", kl > 40 ? "..." : "", kl > 40 ? kernel + kl - 37 : kernel);
+    fprintf(stderr, "\r[lockstep] %s, launch %u: CTAs %llu/%llu, %.3f M warp insts", k,
+            gpu->nlaunch, (unsigned long long)done, (unsigned long long)ctas,
+            (double)insts / 1e6);
+    if (gpu->cfg.mode == LS_MODE_TIMING)
+        fprintf(stderr, ", cycle %llu, IPC %.2f", (unsigned long long)cycles,
+                cycles ? (double)insts / (double)cycles : 0.0);
+    fprintf(stderr, "\033[K");
+    fflush(stderr);
+    gpu->prog_shown = true;
 }
 
 ls_status gpu_tick(ls_gpu *gpu, struct gpu_tick *t, const char *kernel,
                    uint64_t ctas_done, uint64_t ctas, uint64_t insts, uint64_t cycles)
 {
-    (void)kernel; (void)ctas_done; (void)ctas; (void)insts; (void)cycles;
     if (++t->n & 63)            /* the clock is read every 64th call */
         return LS_OK;
     double now = now_s();
+    if (gpu->cfg.progress && now - gpu->prog_t0 >= 2.0 && now - gpu->prog_last >= 0.5) {
+        gpu->prog_last = now;
+        show_progress(gpu, kernel, ctas_done, ctas, insts, cycles);
+    }
     if (now - t->last_watch >= 0.5) {
         t->last_watch = now;
         return gpu_mem_watch(gpu, 0);
@@ -475,6 +507,11 @@ ls_status gpu_tick(ls_gpu *gpu, struct gpu_tick *t, const char *kernel,
 ls_status gpu_tick_end(ls_gpu *gpu, struct gpu_tick *t, ls_status st)
 {
     (void)t;
+    if (gpu->prog_shown) {      /* the program's own output starts clean */
+        fprintf(stderr, "\r\033[K");
+        fflush(stderr);
+        gpu->prog_shown = false;
+    }
     /* an explicit host_mem_limit is checked at every launch's end, so a
      * short kernel over it fails too */
     if (st == LS_OK && gpu->tcfg.host_mem_limit)

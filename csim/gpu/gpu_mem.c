@@ -257,7 +257,7 @@ ls_status gpu_mem_alloc(ls_gpu *gpu, uint64_t bytes, const char *what,
         }
     }
     memmove(&d->a[pos + 1], &d->a[pos], (d->n - pos) * sizeof *d->a);
-    d->a[pos] = (struct exec_alloc){ cand, bytes, host, what, init, mapped, span };
+    d->a[pos] = (struct exec_alloc){ cand, bytes, host, what, init, mapped, span, false };
     d->n++;
     d->used += span;
     *ptr = cand;
@@ -276,7 +276,8 @@ ls_status gpu_mem_free(ls_gpu *gpu, ls_dptr ptr)
                             (unsigned long long)ptr);
         uint64_t sz = d->a[i].size ? d->a[i].size : 1;
         d->used -= (sz + GPU_ALIGN - 1) / GPU_ALIGN * GPU_ALIGN;
-        gpu_mem_release(d->a[i].host, d->a[i].mapped);
+        if (!d->a[i].ext)
+            gpu_mem_release(d->a[i].host, d->a[i].mapped);
         free(d->a[i].init);
         memmove(&d->a[i], &d->a[i + 1], (d->n - i - 1) * sizeof *d->a);
         d->n--;
@@ -285,6 +286,41 @@ ls_status gpu_mem_free(ls_gpu *gpu, ls_dptr ptr)
     return GPU_FAIL(gpu, LS_ERR_INVALID,
                     "ls_free(0x%llx): not the start of a live allocation",
                     (unsigned long long)ptr);
+}
+
+ls_status gpu_mem_adopt(ls_gpu *gpu, ls_dptr ptr, uint8_t *host, uint64_t bytes)
+{
+    struct exec_dmem *d = &gpu->dmem;
+    for (uint32_t i = 0; i < d->n; i++) {
+        struct exec_alloc *a = &d->a[i];
+        if (a->base != ptr)
+            continue;
+        if (bytes < a->span || a->ext)
+            return GPU_FAIL(gpu, LS_ERR_INVALID, "gpu_mem_adopt(0x%llx): %llu bytes for "
+                            "a %llu-byte granule span%s", (unsigned long long)ptr,
+                            (unsigned long long)bytes, (unsigned long long)a->span,
+                            a->ext ? " (adopted already)" : "");
+        uint64_t pg = (uint64_t)sysconf(_SC_PAGESIZE), np = (a->mapped + pg - 1) / pg;
+        uint64_t *used = a->mapped ? calloc((size_t)(np + 63) / 64, 8) : NULL;
+        if (used) {             /* only the pages ever touched hold data */
+            touched_pages(a->host, np, used);
+            for (uint64_t k = 0; k < np; k++)
+                if (used[k / 64] >> (k % 64) & 1)
+                    memcpy(host + k * pg, a->host + k * pg,
+                           (size_t)(a->span - k * pg < pg ? a->span - k * pg : pg));
+            free(used);
+        } else {
+            memcpy(host, a->host, (size_t)a->span);
+        }
+        gpu_mem_release(a->host, a->mapped);
+        a->host = host;
+        a->mapped = 0;
+        a->ext = true;
+        d->epoch++;             /* cached host pointers are stale */
+        return LS_OK;
+    }
+    return GPU_FAIL(gpu, LS_ERR_INVALID, "gpu_mem_adopt(0x%llx): not the start of a live "
+                    "allocation", (unsigned long long)ptr);
 }
 
 uint8_t *gpu_mem_host(ls_gpu *gpu, ls_dptr addr, uint64_t n, const char *op)
@@ -310,7 +346,8 @@ void gpu_mem_written(ls_gpu *gpu, ls_dptr addr, uint64_t n)
 void gpu_mem_fini(ls_gpu *gpu)
 {
     for (uint32_t i = 0; i < gpu->dmem.n; i++) {
-        gpu_mem_release(gpu->dmem.a[i].host, gpu->dmem.a[i].mapped);
+        if (!gpu->dmem.a[i].ext)
+            gpu_mem_release(gpu->dmem.a[i].host, gpu->dmem.a[i].mapped);
         free(gpu->dmem.a[i].init);
     }
     free(gpu->dmem.a);

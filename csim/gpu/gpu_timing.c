@@ -330,27 +330,6 @@ static void dram_diff(ls_dram_stats *a, const ls_dram_stats *b)
     }
 }
 
-struct progress {
-    bool on, shown;
-    double t0, last;
-    unsigned tick;
-};
-
-static void progress_tick(struct progress *p, const char *kname, uint64_t cycles,
-                          uint64_t insts)
-{
-    if (!p->on || (++p->tick & 4095))
-        return;
-    double t = now_s();
-    if (t - p->t0 < 2.0 || t - p->last < 0.5)
-        return;
-    p->last = t;
-    p->shown = true;
-    fprintf(stderr, "\r[lockstep] %s: cycle %llu, IPC %.2f\033[K", kname,
-            (unsigned long long)cycles, cycles ? (double)insts / (double)cycles : 0.0);
-    fflush(stderr);
-}
-
 /* Round-robin dispatch of the next CTAs to SMs with room. */
 static int dispatch(ls_gpu *gpu, ls_dim3 grid, uint64_t *next_cta, uint64_t total,
                     unsigned *rr, uint64_t now)
@@ -472,7 +451,6 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
     }
     uint64_t total = (uint64_t)grid.x * grid.y * grid.z, next_cta = 0;
     unsigned rr = 0;
-    struct progress pg = { gpu->cfg.progress && isatty(2), false, t0, t0, 0 };
     uint64_t issued_last = 0, progress_at = now, budget = gpu->cfg.max_warp_insts;
     uint64_t mem_at_progress = gpu->mem ? mem_activity(gpu->mem) : 0;
     bool need_dispatch = true;
@@ -596,15 +574,10 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
                           "request is in flight (barrier never completed?)");
             break;
         }
-        progress_tick(&pg, f->name, now - start, issued);
         st = gpu_tick(gpu, &tk, f->name, next_cta, total, issued, now - start);
         now = next > now ? next : now + 1;
     }
     st = gpu_tick_end(gpu, &tk, st);
-    if (pg.shown) {
-        fprintf(stderr, "\r\033[K");
-        fflush(stderr);
-    }
     uint64_t end = now + 1;
     /* the blocks are clocked to the kernel's end and drained */
     for (unsigned i = 0; gpu->sms && i < nsm; i++) {

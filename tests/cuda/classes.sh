@@ -5,7 +5,7 @@
 # checks that tests/cuda/bin/ (the binaries used without nvcc, made by
 # tests/cuda/mkbin.sh) was built from the same sources.
 # shellcheck shell=bash
-class_progs=(limits devmem atomics_half barrier_exit events memcheck arrays graphs race)
+class_progs=(limits devmem atomics_half barrier_exit events memcheck arrays graphs race longrun)
 nclasses=${#class_progs[@]}
 
 run() {    # run NAME [exec options] -- ARGS: PASS line and exit 0 expected
@@ -57,7 +57,15 @@ classes_run() {   # classes_run DIR: every class program of DIR, both modes
     # CUDA graphs: capture, fork/join, explicit nodes in dependency order
     # (an injected fault running nodes in creation order fails it)
     run graphs --mode "$m" -- @BIN@
+    # the long-run programs (CUB block scan, math functions, a graph), small
+    run longrun --mode "$m" -- @BIN@ 1
   done
+  # a run over 2 s shows the progress line (kernel, launch, CTAs done)
+  LOCKSTEP_PROGRESS=1 "$cli" exec --quiet --mode functional -- "$dir/longrun" 40 \
+    > "$out/longrun.prog" 2>&1
+  tr '\r' '\n' < "$out/longrun.prog" |
+    grep -q "^\[lockstep\] .*, launch [0-9]*: CTAs [0-9]*/[0-9]*, [0-9.]* M warp insts" ||
+    fail "longrun: no progress line in a run of more than 2 s: $(tail -c 300 "$out/longrun.prog")"
   # a race a GPU's schedule hides: timing mode and the interleaved
   # functional schedule pass; the block schedule exposes it, exec points to
   # racecheck, and racecheck names the two accesses
