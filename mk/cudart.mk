@@ -3,11 +3,14 @@
 # `nvcc -cudart shared` (docs/cuda-programs.md).
 #   make cudart       build the library (part of `make`)
 #   make test-cuda    tests/cuda: our CUDA programs, every workload's kernel
-#                     through a CUDA host program, bad use (skips without nvcc)
+#                     through a CUDA host program, bad use (without nvcc:
+#                     the committed class programs of tests/cuda/bin only)
+#   make cudart-doc   the supported-call and device-attribute tables of
+#                     docs/cuda-programs.md from csim/cudart/*.def
 # The library links position-independent copies of liblockstep's objects
 # (build/pic/), every symbol hidden but the CUDA entry points
 # (csim/cudart/cudart.map).
-.PHONY: cudart test-cuda
+.PHONY: cudart test-cuda cudart-doc
 TEST_TARGETS += test-cuda
 
 CUDART_SO   := $(BUILD)/libcudart.so.13
@@ -36,5 +39,8 @@ $(CUDART_SO): $(CUDART_PIC) csim/cudart/cudart.map
 
 test-cuda: $(CLI) $(CUDART_SO)
 	@bash tests/cuda/run.sh $(CLI) "$(NVCC)"
+
+cudart-doc:
+	@python3 tools/cudart-doc.py
 
 -include $(shell find $(BUILD)/pic -name '*.d' 2>/dev/null)

@@ -137,6 +137,8 @@ struct cudart_rt {
                                       queue, their capture state here    */
     struct cudart_stream *streams; /* created streams (capture bookkeeping) */
     int capture_mode;              /* cudaThreadExchangeStreamCaptureMode */
+    size_t limits[7];              /* cudaDeviceSetLimit values the model
+                                      keeps without using (0: CUDA's)     */
     uint64_t *oob_seen;         /* memcheck warn: sites already reported
                                    (hash of kernel and pc), so each is
                                    named once per program               */

@@ -23,3 +23,14 @@ static int unsupported(const char *name)
     int name(void) { return unsupported(#name); }
 #include "cudart/cudart_stubs.def"
 #undef CUDART_STUB
+
+/* Every implemented call of the table (cudart_api.def) by address: a row
+ * naming a function the library does not define fails the link. */
+#define CUDART_CALL(name, group, notes) extern const char name[];
+#include "cudart/cudart_api.def"
+#undef CUDART_CALL
+__attribute__((used)) static const void *const implemented[] = {
+#define CUDART_CALL(name, group, notes) name,
+#include "cudart/cudart_api.def"
+#undef CUDART_CALL
+};

@@ -28,6 +28,8 @@ mkdir -p "$out/wl" "$out/fake"
 nvf=(-cudart shared -gencode arch=compute_75,code=compute_75)
 fails=0
 fail() { echo "FAIL cuda: $*"; fails=$((fails + 1)); }
+# the supported-call and attribute tables of the doc are the runtime's own
+python3 "$root/tools/cudart-doc.py" --check || fail "docs/cuda-programs.md: stale tables"
 if [ -z "$nvcc" ] || ! command -v "$nvcc" >/dev/null 2>&1; then
   # shellcheck source=tests/cuda/classes.sh
   . "$root/tests/cuda/classes.sh"
