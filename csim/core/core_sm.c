@@ -225,6 +225,7 @@ int core_sm_launch_cta(struct core_sm *sm, const uint32_t ctaid[3], uint64_t now
         s->gridv.nsmid = (uint32_t)sm->c->num_sms;
         s->gridv.dyn_smem = k->dyn_smem;
         s->gridv.total_smem = (uint32_t)((k->shared_bytes + 255) / 256 * 256);
+        s->gridv.grid_ws = k->grid_ws;
         s->gridv.timer_num = 1000;                 /* ns = cycles * 1000 / MHz */
         s->gridv.timer_den = (uint32_t)sm->c->core_clock_mhz;
         s->ew.grid = &s->gridv;

@@ -258,6 +258,8 @@ static const struct { cudaError_t e; const char *name, *text; } errs[] = {
     { cudaErrorLaunchTimeout, "cudaErrorLaunchTimeout",
       "the launch timed out and was terminated" },
     { cudaErrorAssert, "cudaErrorAssert", "device-side assert triggered" },
+    { cudaErrorCooperativeLaunchTooLarge, "cudaErrorCooperativeLaunchTooLarge",
+      "too many blocks in cooperative launch" },
     { cudaErrorLaunchFailure, "cudaErrorLaunchFailure", "unspecified launch failure" },
     { cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported" },
     { cudaErrorIllegalState, "cudaErrorIllegalState",

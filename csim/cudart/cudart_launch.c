@@ -22,6 +22,14 @@ CUDART_API cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t k, dim3 grid, dim3 b
                                                cudaStream_t s);
 CUDART_API cudaError_t cudaLaunchKernel(const void *fn, dim3 grid, dim3 block,
                                         void **args, size_t shared, cudaStream_t s);
+CUDART_API cudaError_t cudaLaunchCooperativeKernel(const void *fn, dim3 grid, dim3 block,
+                                                   void **args, size_t shared,
+                                                   cudaStream_t s);
+CUDART_API cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *fn, dim3 grid,
+                                                        dim3 block, void **args,
+                                                        size_t shared, cudaStream_t s);
+CUDART_API cudaError_t cudaLaunchKernelExC(const struct cudaLaunchConfig *c, const void *fn,
+                                           void **args);
 CUDART_API cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *a, const void *fn);
 CUDART_API cudaError_t cudaFuncSetCacheConfig(const void *fn, int cfg);
 CUDART_API cudaError_t cudaFuncSetAttribute(const void *fn, int attr, int value);
@@ -252,6 +260,79 @@ cudaError_t cudaLaunchKernel(const void *fn, dim3 grid, dim3 block, void **args,
                              size_t shared, cudaStream_t s)
 {
     return launch_on(fn, grid, block, args, shared, s, "cudaLaunchKernel");
+}
+
+/* A cooperative launch: every CTA resident at once, so the grid may
+ * synchronise (cooperative groups' grid.sync()). CUDA refuses a grid
+ * larger than the device holds at once; the functional loop then runs all
+ * its CTAs side by side (gpu_launch.c), timing mode dispatches them all
+ * since they fit. */
+static cudaError_t launch_coop(const void *fn, dim3 grid, dim3 block, void **args,
+                               size_t shared, cudaStream_t s, const char *api)
+{
+    cudaError_t e;
+    struct cudart_rt *rt = cudart_get(&e);
+    if (!rt)
+        return e;
+    if (cudart_capturing(rt, s))
+        return cudart_fail(rt, cudaErrorStreamCaptureUnsupported, api, "cooperative "
+                           "kernel nodes are not modelled in captured graphs");
+    int per_sm = 0;
+    uint64_t threads = (uint64_t)block.x * block.y * block.z;
+    if (threads > 0x7fffffff ||
+        (e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, (int)threads,
+                                                           shared)) != cudaSuccess)
+        return threads > 0x7fffffff
+                   ? cudart_fail(rt, cudaErrorInvalidConfiguration, api, "block size")
+                   : e;
+    uint64_t ctas = (uint64_t)grid.x * grid.y * grid.z;
+    uint64_t room = (uint64_t)per_sm * (uint64_t)rt->gpu->tcfg.num_sms;
+    if (ctas > room)
+        return cudart_fail(rt, cudaErrorCooperativeLaunchTooLarge, api, "%llu CTAs of %llu "
+                           "threads; the configured GPU holds %llu at once (%d per SM x %lld "
+                           "SMs)", (unsigned long long)ctas, (unsigned long long)threads,
+                           (unsigned long long)room, per_sm,
+                           (long long)rt->gpu->tcfg.num_sms);
+    rt->gpu->coop_launch = true;
+    e = cudart_launch_now(fn, grid, block, args, shared, api);
+    if (rt->gpu)
+        rt->gpu->coop_launch = false;
+    return e;
+}
+
+cudaError_t cudaLaunchCooperativeKernel(const void *fn, dim3 grid, dim3 block, void **args,
+                                        size_t shared, cudaStream_t s)
+{
+    return launch_coop(fn, grid, block, args, shared, s, "cudaLaunchCooperativeKernel");
+}
+
+cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *fn, dim3 grid, dim3 block,
+                                             void **args, size_t shared, cudaStream_t s)
+{
+    return launch_coop(fn, grid, block, args, shared, s, "cudaLaunchCooperativeKernel");
+}
+
+#define cudaLaunchAttributeCooperative 2
+
+cudaError_t cudaLaunchKernelExC(const struct cudaLaunchConfig *c, const void *fn, void **args)
+{
+    cudaError_t e;
+    struct cudart_rt *rt = cudart_get(&e);
+    if (!rt)
+        return e;
+    if (!c)
+        return cudart_fail(rt, cudaErrorInvalidValue, "cudaLaunchKernelExC", "null config");
+    int coop = 0;
+    for (unsigned i = 0; i < c->numAttrs; i++)
+        if (c->attrs[i].id == cudaLaunchAttributeCooperative)
+            coop = c->attrs[i].val.cooperative;
+    /* the other attributes (priority, access policy, clusters of one,
+     * programmatic serialisation ...) change nothing in order here */
+    if (coop)
+        return launch_coop(fn, c->gridDim, c->blockDim, args, c->dynamicSmemBytes,
+                           c->stream, "cudaLaunchKernelExC");
+    return launch_on(fn, c->gridDim, c->blockDim, args, c->dynamicSmemBytes, c->stream,
+                     "cudaLaunchKernelExC");
 }
 
 cudaError_t cudart_copy_args(struct cudart_rt *rt, const void *fn, void **args,

@@ -53,6 +53,7 @@ enum {
     cudaErrorLaunchOutOfResources = 701,
     cudaErrorLaunchTimeout = 702,
     cudaErrorAssert = 710,
+    cudaErrorCooperativeLaunchTooLarge = 720,
     cudaErrorLaunchFailure = 719,
     cudaErrorNotSupported = 801,
     cudaErrorStreamCaptureUnsupported = 900,
@@ -131,6 +132,20 @@ struct cudaGraphEdgeData { unsigned char from_port, to_port, type, reserved[5]; 
 struct cudaGraphExecUpdateResultInfo {
     int result;                 /* enum cudaGraphExecUpdateResult */
     cudaGraphNode_t errorNode, errorFromNode;
+};
+
+/* cudaLaunchKernelExC's configuration (cudaLaunchConfig_t) */
+struct cudaLaunchAttribute {
+    int id;                     /* cudaLaunchAttributeID */
+    char pad[4];
+    union { char pad[64]; int cooperative; } val;
+};
+struct cudaLaunchConfig {
+    dim3 gridDim, blockDim;
+    size_t dynamicSmemBytes;
+    cudaStream_t stream;
+    struct cudaLaunchAttribute *attrs;
+    unsigned numAttrs;
 };
 
 struct cudaTextureDesc {

@@ -78,6 +78,10 @@ struct ls_gpu {
      * run for 2 s, refreshed every 0.5 s, cleared at each launch's end */
     double prog_t0, prog_last;  /* first launch's start; last refresh    */
     bool prog_shown;
+    bool coop_launch;           /* the launch in flight is cooperative
+                                   (cudaLaunchCooperativeKernel): the
+                                   functional loop runs all its CTAs at
+                                   once, as grid-wide sync needs          */
 };
 
 /* What every CTA of one launch shares: parameter buffer, symbol
@@ -238,6 +242,10 @@ ls_status gpu_tick(ls_gpu *gpu, struct gpu_tick *t, const char *kernel,
 /* Ends them (clears the progress line); returns st, or the watch's error
  * when host_mem_limit is set and exceeded. */
 ls_status gpu_tick_end(ls_gpu *gpu, struct gpu_tick *t, ls_status st);
+
+/* A zeroed device word for a cooperative launch's grid-wide barrier
+ * (exec_grid.grid_ws); the caller frees it after the launch. */
+ls_status gpu_coop_workspace(ls_gpu *gpu, ls_dptr *ws);
 
 /* Runs kernel f of module m to completion (functional mode). */
 ls_status gpu_launch(ls_gpu *gpu, struct ls_module *m,

@@ -389,6 +389,8 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
     k.param_bytes = lay.param_bytes;
     k.shared_bytes = lay.shared_bytes;
     k.dyn_smem = (uint32_t)dyn_shared;
+    if (st == LS_OK && gpu->coop_launch && gpu_coop_workspace(gpu, &k.grid_ws) != LS_OK)
+        st = LS_ERR_NOMEM;      /* cudaLaunchCooperativeKernel's grid-sync word */
     k.ntid[0] = block.x; k.ntid[1] = block.y; k.ntid[2] = block.z;
     k.nctaid[0] = grid.x; k.nctaid[1] = grid.y; k.nctaid[2] = grid.z;
     k.nthreads = block.x * block.y * block.z;
@@ -712,6 +714,8 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
     core_prog_free(&prog);
     free(dac_tr);
     gpu_layout_free(&lay);
+    if (k.grid_ws)
+        gpu_mem_free(gpu, k.grid_ws);
     if (stats)
         stats->wall_s = now_s() - t0;
     return st;
