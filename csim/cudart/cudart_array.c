@@ -159,7 +159,7 @@ cudaError_t cudaMalloc3DArray(cudaArray_t *a, const struct cudaChannelFormatDesc
 {
     static const char fn[] = "cudaMalloc3DArray";
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (rt->sticky != cudaSuccess)
@@ -198,7 +198,7 @@ cudaError_t cudaMallocMipmappedArray(cudaMipmappedArray_t *m,
 {
     static const char fn[] = "cudaMallocMipmappedArray";
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (rt->sticky != cudaSuccess)
@@ -256,7 +256,7 @@ cudaError_t cudaGetMipmappedArrayLevel(cudaArray_t *a, cudaMipmappedArray_t m,
                                        unsigned level)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (!a || !m || m->magic != MIPMAP_MAGIC || level >= m->levels)
@@ -270,7 +270,7 @@ cudaError_t cudaGetMipmappedArrayLevel(cudaArray_t *a, cudaMipmappedArray_t m,
 cudaError_t cudaFreeArray(cudaArray_t a)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (!a)
@@ -287,7 +287,7 @@ cudaError_t cudaFreeArray(cudaArray_t a)
 cudaError_t cudaFreeMipmappedArray(cudaMipmappedArray_t m)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (!m)
@@ -305,7 +305,7 @@ cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc *d, struct cudaExtent 
                              unsigned *flags, cudaArray_t a)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (!array_ok(a))
@@ -394,7 +394,7 @@ static cudaError_t copy_box(struct cudart_rt *rt, struct side *t, struct side *s
 static cudaError_t memcpy3d(const struct cudaMemcpy3DParms *p, const char *fn)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (rt->sticky != cudaSuccess)
@@ -437,7 +437,7 @@ cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p)
 cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t s)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (rt && p && cudart_capturing(rt, s))
         return cudart_capture_copy(rt, s, NULL, NULL, 0, p->kind, p);
     return memcpy3d(p, "cudaMemcpy3DAsync");
@@ -450,7 +450,7 @@ static cudaError_t copy2d_array(cudaArray_t da, size_t dx, size_t dy, void *dp,
                                 int kind, const char *fn)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (rt->sticky != cudaSuccess)
@@ -518,7 +518,7 @@ static cudaError_t copy_linear(cudaArray_t a, size_t wo, size_t ho, void *host,
                                size_t n, int kind, bool to, const char *fn)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (rt->sticky != cudaSuccess)
@@ -609,7 +609,7 @@ cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *s, const struct cudaRes
 {
     static const char fn[] = "cudaCreateSurfaceObject";
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (!s || !r)
@@ -636,7 +636,7 @@ cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *s, const struct cudaRes
 cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t s)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     ls_status st = ls_texture_destroy(rt->gpu, s);

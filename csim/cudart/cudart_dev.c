@@ -42,7 +42,7 @@ CUDART_API cudaError_t cudaDestroyTextureObject(cudaTextureObject_t t);
 cudaError_t cudaGetDeviceCount(int *n)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (!n)
@@ -61,14 +61,14 @@ static cudaError_t check_dev(struct cudart_rt *rt, int dev, const char *fn)
 cudaError_t cudaSetDevice(int dev)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     return rt ? check_dev(rt, dev, "cudaSetDevice") : e;
 }
 
 cudaError_t cudaGetDevice(int *dev)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (!dev)
@@ -80,7 +80,7 @@ cudaError_t cudaGetDevice(int *dev)
 cudaError_t cudaSetDeviceFlags(unsigned flags)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     (void)flags;                /* scheduling hints: nothing to schedule */
     return rt ? cudaSuccess : e;
 }
@@ -88,7 +88,7 @@ cudaError_t cudaSetDeviceFlags(unsigned flags)
 cudaError_t cudaGetDeviceFlags(unsigned *flags)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (flags)
@@ -131,7 +131,7 @@ static bool attr_value(const struct cudart_devinfo *d, int attr, long long *v)
 cudaError_t cudaDeviceGetAttribute(int *v, int attr, int dev)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if ((e = check_dev(rt, dev, "cudaDeviceGetAttribute")) != cudaSuccess)
@@ -153,7 +153,7 @@ cudaError_t cudaDeviceGetAttribute(int *v, int attr, int dev)
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int dev)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if ((e = check_dev(rt, dev, "cudaGetDeviceProperties")) != cudaSuccess)
@@ -180,7 +180,7 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int dev)
 cudaError_t cudaDeviceSynchronize(void)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     return rt->sticky;          /* every launch has completed already */
@@ -189,7 +189,7 @@ cudaError_t cudaDeviceSynchronize(void)
 cudaError_t cudaDeviceReset(void)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     cudart_report(rt);
@@ -200,7 +200,7 @@ cudaError_t cudaDeviceReset(void)
 cudaError_t cudaGetLastError(void)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     e = rt->sticky != cudaSuccess ? rt->sticky : rt->last;
@@ -211,7 +211,7 @@ cudaError_t cudaGetLastError(void)
 cudaError_t cudaPeekAtLastError(void)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     return rt->sticky != cudaSuccess ? rt->sticky : rt->last;
@@ -344,7 +344,7 @@ cudaError_t cudaCreateTextureObject(cudaTextureObject_t *t,
                                     const struct cudaTextureDesc *td, const void *view)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     const char *fn = "cudaCreateTextureObject";
@@ -416,7 +416,7 @@ cudaError_t cudaCreateTextureObject(cudaTextureObject_t *t,
 cudaError_t cudaDestroyTextureObject(cudaTextureObject_t t)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     ls_status st = ls_texture_destroy(rt->gpu, t);

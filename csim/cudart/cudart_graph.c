@@ -190,7 +190,7 @@ cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned flags, int pr
 {
     (void)flags; (void)prio;
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (!s)
@@ -218,7 +218,7 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags)
 cudaError_t cudaStreamDestroy(cudaStream_t s)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if ((uintptr_t)s <= 2 || !cudart_stream_of(rt, s, "cudaStreamDestroy"))
@@ -238,7 +238,7 @@ cudaError_t cudaStreamDestroy(cudaStream_t s)
 cudaError_t cudaStreamSynchronize(cudaStream_t s)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (!cudart_stream_of(rt, s, "cudaStreamSynchronize"))
@@ -341,7 +341,7 @@ cudaError_t cudaStreamBeginCapture(cudaStream_t s, int mode)
 {
     static const char fn[] = "cudaStreamBeginCapture";
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     struct cudart_stream *st = cudart_stream_of(rt, s, fn);
@@ -382,7 +382,7 @@ cudaError_t cudaStreamEndCapture(cudaStream_t s, cudaGraph_t *g)
 {
     static const char fn[] = "cudaStreamEndCapture";
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     struct cudart_stream *st = cudart_stream_of(rt, s, fn);
@@ -404,7 +404,7 @@ enum { cudaStreamCaptureStatusNone = 0, cudaStreamCaptureStatusActive = 1 };
 cudaError_t cudaStreamIsCapturing(cudaStream_t s, int *status)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     struct cudart_stream *st = cudart_stream_of(rt, s, "cudaStreamIsCapturing");
@@ -422,7 +422,7 @@ cudaError_t cudaStreamGetCaptureInfo(cudaStream_t s, int *status, unsigned long 
                                      const struct cudaGraphEdgeData **edges, size_t *ndeps)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     struct cudart_stream *st = cudart_stream_of(rt, s, "cudaStreamGetCaptureInfo");
@@ -448,7 +448,7 @@ cudaError_t cudaStreamGetCaptureInfo(cudaStream_t s, int *status, unsigned long 
 cudaError_t cudaThreadExchangeStreamCaptureMode(int *mode)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (!mode)
@@ -463,7 +463,7 @@ cudaError_t cudaThreadExchangeStreamCaptureMode(int *mode)
 cudaError_t cudaLaunchHostFunc(cudaStream_t s, cudaHostFn_t fn, void *user)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (!fn)
@@ -488,7 +488,7 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t s, cudaHostFn_t fn, void *user)
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *ev, unsigned flags)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (!ev)
@@ -519,7 +519,7 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t ev, cudaStream_t s, unsigned fl
 {
     (void)flags;
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if ((e = check_event(rt, ev, "cudaEventRecord")) != cudaSuccess)
@@ -549,7 +549,7 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t ev, unsigned flags)
 {
     (void)flags;
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     struct cudart_stream *st = cudart_stream_of(rt, s, "cudaStreamWaitEvent");
@@ -576,7 +576,7 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t ev, unsigned flags)
 cudaError_t cudaEventSynchronize(cudaEvent_t ev)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if ((e = check_event(rt, ev, "cudaEventSynchronize")) != cudaSuccess)
@@ -592,7 +592,7 @@ cudaError_t cudaEventQuery(cudaEvent_t ev)
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if ((e = check_event(rt, a, "cudaEventElapsedTime")) != cudaSuccess ||
@@ -621,7 +621,7 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b)
 cudaError_t cudaEventDestroy(cudaEvent_t ev)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if ((e = check_event(rt, ev, "cudaEventDestroy")) != cudaSuccess)
@@ -647,7 +647,7 @@ static bool node_ok(cudaGraphNode_t n)
 cudaError_t cudaGraphCreate(cudaGraph_t *g, unsigned flags)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (!g || flags)
@@ -682,7 +682,7 @@ static void graph_free(struct cudart_graph *g)
 cudaError_t cudaGraphDestroy(cudaGraph_t g)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (!graph_ok(g))
@@ -765,7 +765,7 @@ static cudaError_t set_kernel(struct cudart_rt *rt, struct cudart_node *n,
 
 #define ADD_NODE(type, fn) \
     cudaError_t e; \
-    struct cudart_rt *rt = cudart_get(&e); \
+    CUDART_ENTER(rt, cudart_get(&e)); \
     if (!rt) \
         return e; \
     if (!out) \
@@ -885,7 +885,7 @@ cudaError_t cudaGraphAddDependencies(cudaGraph_t g, const cudaGraphNode_t *from,
                                      const struct cudaGraphEdgeData *edges, size_t n)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     for (size_t i = 0; i < n; i++) {
@@ -907,7 +907,7 @@ cudaError_t cudaGraphAddDependencies(cudaGraph_t g, const cudaGraphNode_t *from,
 cudaError_t cudaGraphGetNodes(cudaGraph_t g, cudaGraphNode_t *nodes, size_t *n)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (!graph_ok(g) || !n)
@@ -922,7 +922,7 @@ cudaError_t cudaGraphGetNodes(cudaGraph_t g, cudaGraphNode_t *nodes, size_t *n)
 cudaError_t cudaGraphGetRootNodes(cudaGraph_t g, cudaGraphNode_t *nodes, size_t *n)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (!graph_ok(g) || !n)
@@ -941,7 +941,7 @@ cudaError_t cudaGraphGetRootNodes(cudaGraph_t g, cudaGraphNode_t *nodes, size_t 
 cudaError_t cudaGraphNodeGetType(cudaGraphNode_t n, int *type)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (!node_ok(n) || !type)
@@ -954,7 +954,7 @@ cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t n, cudaGraphNode_t *dep
                                          struct cudaGraphEdgeData *edges, size_t *nd)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (!node_ok(n) || !nd)
@@ -973,7 +973,7 @@ cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t n, cudaGraphNode_t *dep
 cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t n, struct cudaKernelNodeParams *p)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (!node_ok(n) || n->type != NODE_KERNEL || !p)
@@ -987,7 +987,7 @@ cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t n, struct cudaKernelNod
 cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t n, const struct cudaKernelNodeParams *p)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (!node_ok(n) || n->type != NODE_KERNEL)
@@ -1051,7 +1051,7 @@ static cudaError_t graph_clone(struct cudart_rt *rt, struct cudart_graph *g,
 cudaError_t cudaGraphClone(cudaGraph_t *clone, cudaGraph_t g)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (!clone || !graph_ok(g))
@@ -1093,7 +1093,7 @@ cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *x, cudaGraph_t g,
 {
     static const char fn[] = "cudaGraphInstantiate";
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     (void)flags;                /* upload, auto-free, priority: nothing to do */
@@ -1134,7 +1134,7 @@ cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t x, cudaGraphNode_t 
                                              const struct cudaKernelNodeParams *p)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (!gexec_ok(x) || !node_ok(n) || n->index >= x->g->n ||
@@ -1148,7 +1148,7 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t x, cudaGraph_t g,
                                 struct cudaGraphExecUpdateResultInfo *info)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (info)
@@ -1180,7 +1180,7 @@ cudaError_t cudaGraphUpload(cudaGraphExec_t x, cudaStream_t s)
 {
     (void)s;
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     return gexec_ok(x) ? cudaSuccess
@@ -1265,7 +1265,7 @@ static cudaError_t run_node(struct cudart_rt *rt, struct cudart_node *n)
 static cudaError_t graph_launch(cudaGraphExec_t x, cudaStream_t s, const char *fn)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (!gexec_ok(x))
@@ -1297,7 +1297,7 @@ cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t x, cudaStream_t s)
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t x)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (!gexec_ok(x))

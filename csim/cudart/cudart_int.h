@@ -110,6 +110,7 @@ struct cudart_rt {
     cudaError_t init_err;      /* cudaSuccess, or why there is no GPU      */
     char init_msg[1024];
     pthread_t owner;           /* the host thread that made the first call */
+    int threads_noted;         /* a second host thread's calls were noted */
     ls_config cfg;
     char *sets_buf;            /* LOCKSTEP_SET copy, split in place        */
     const char **sets;
@@ -146,11 +147,17 @@ struct cudart_rt {
     int reported;              /* the exit summary was written             */
 };
 
-/* The runtime, set up on first use from the LOCKSTEP_* environment; NULL
- * (with *err set and the reason printed once) when there is no usable
- * GPU or the caller is not the first host thread. Every API entry point
- * starts with it. */
+/* The runtime, set up on first use from the LOCKSTEP_* environment, with
+ * its lock held (recursively: calls nest); NULL (with *err set and the
+ * reason printed once) when there is no usable GPU. Every API entry point
+ * starts with CUDART_ENTER(rt, cudart_get(&e)), which releases the lock
+ * when rt goes out of scope, so calls from several host threads run one
+ * at a time. */
 struct cudart_rt *cudart_get(cudaError_t *err);
+/* Releases the lock cudart_get took (the cleanup of CUDART_ENTER). */
+void cudart_leave(struct cudart_rt **rt);
+#define CUDART_ENTER(rt, get) \
+    struct cudart_rt *rt __attribute__((cleanup(cudart_leave))) = (get)
 /* Records e as the last error of rt (cudaGetLastError) and returns it. */
 cudaError_t cudart_ret(struct cudart_rt *rt, cudaError_t e);
 /* Prints "lockstep cudart: fn: message" on stderr, records e, returns e. */

@@ -41,7 +41,7 @@ CUDART_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(in
 unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shared, void *stream)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return 1;
     if (rt->ncc == CUDART_MAX_CALLCFG) {
@@ -57,7 +57,7 @@ cudaError_t __cudaPopCallConfiguration(dim3 *grid, dim3 *block, size_t *shared,
                                        void *stream)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (rt->ncc == 0)
@@ -84,7 +84,7 @@ static struct cudart_fn *find_fn(struct cudart_rt *rt, const void *fn)
 cudaError_t __cudaGetKernel(cudaKernel_t *k, const void *fn)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     *k = (cudaKernel_t)fn;      /* the launch looks the stub up again */
@@ -175,7 +175,7 @@ cudaError_t cudart_launch_now(const void *fn, dim3 grid, dim3 block, void **args
                               size_t shared, const char *api)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (rt->sticky != cudaSuccess)
@@ -236,7 +236,7 @@ static cudaError_t launch_on(const void *fn, dim3 grid, dim3 block, void **args,
                              size_t shared, cudaStream_t s, const char *api)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (cudart_capturing(rt, s))
@@ -271,7 +271,7 @@ static cudaError_t launch_coop(const void *fn, dim3 grid, dim3 block, void **arg
                                size_t shared, cudaStream_t s, const char *api)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (cudart_capturing(rt, s))
@@ -317,7 +317,7 @@ cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *fn, dim3 grid, dim3 blo
 cudaError_t cudaLaunchKernelExC(const struct cudaLaunchConfig *c, const void *fn, void **args)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (!c)
@@ -444,7 +444,7 @@ static cudaError_t check_dyn_shared(struct cudart_rt *rt, struct cudart_fn *f,
 cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *a, const void *fn)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     struct cudart_fn *f = ready_fn(rt, fn, "cudaFuncGetAttributes", &e);
@@ -476,7 +476,7 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *a, const void *fn)
 cudaError_t cudaFuncSetCacheConfig(const void *fn, int cfg)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     (void)cfg;                  /* the L1/shared split is a config key */
@@ -489,7 +489,7 @@ cudaError_t cudaFuncSetCacheConfig(const void *fn, int cfg)
 cudaError_t cudaFuncSetAttribute(const void *fn, int attr, int value)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     struct cudart_fn *f = ready_fn(rt, fn, "cudaFuncSetAttribute", &e);
@@ -527,7 +527,7 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n,
 {
     (void)flags;
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     struct cudart_fn *f = ready_fn(rt, fn, "cudaOccupancyMaxActiveBlocksPerMultiprocessor",

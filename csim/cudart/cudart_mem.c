@@ -68,7 +68,7 @@ static cudaError_t lib_fail(struct cudart_rt *rt, ls_status st, const char *fn)
 cudaError_t cudaMalloc(void **p, size_t n)
 {
     cudaError_t e;
-    struct cudart_rt *rt = dev_enter(&e);
+    CUDART_ENTER(rt, dev_enter(&e));
     if (!rt)
         return e;
     if (!p)
@@ -84,7 +84,7 @@ cudaError_t cudaMalloc(void **p, size_t n)
 cudaError_t cudaFree(void *p)
 {
     cudaError_t e;
-    struct cudart_rt *rt = dev_enter(&e);
+    CUDART_ENTER(rt, dev_enter(&e));
     if (!rt)
         return e;
     if (!p)
@@ -107,7 +107,7 @@ cudaError_t cudaFree(void *p)
 cudaError_t cudaHostAlloc(void **p, size_t n, unsigned flags)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (!p)
@@ -135,7 +135,7 @@ cudaError_t cudaFreeHost(void *p)
 cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t w, size_t h)
 {
     cudaError_t e;
-    struct cudart_rt *rt = dev_enter(&e);
+    CUDART_ENTER(rt, dev_enter(&e));
     if (!rt)
         return e;
     if (!p || !pitch)
@@ -154,7 +154,7 @@ cudaError_t cudaMallocManaged(void **p, size_t n, unsigned flags)
 {
     (void)flags;
     cudaError_t e;
-    struct cudart_rt *rt = dev_enter(&e);
+    CUDART_ENTER(rt, dev_enter(&e));
     if (!rt)
         return e;
     if (!p)
@@ -269,7 +269,7 @@ cudaError_t cudart_copy(struct cudart_rt *rt, void *dst, const void *src, size_t
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, int kind)
 {
     cudaError_t e;
-    struct cudart_rt *rt = dev_enter(&e);
+    CUDART_ENTER(rt, dev_enter(&e));
     return rt ? cudart_copy(rt, dst, src, n, kind, "cudaMemcpy") : e;
 }
 
@@ -277,7 +277,7 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, int kind,
                             cudaStream_t s)
 {
     cudaError_t e;
-    struct cudart_rt *rt = dev_enter(&e);
+    CUDART_ENTER(rt, dev_enter(&e));
     if (rt && cudart_capturing(rt, s))
         return cudart_capture_copy(rt, s, dst, src, n, kind, NULL);
     return rt ? cudart_copy(rt, dst, src, n, kind, "cudaMemcpyAsync") : e;
@@ -287,7 +287,7 @@ static cudaError_t copy2d(void *dst, size_t dpitch, const void *src, size_t spit
                           size_t w, size_t h, int kind, const char *fn)
 {
     cudaError_t e;
-    struct cudart_rt *rt = dev_enter(&e);
+    CUDART_ENTER(rt, dev_enter(&e));
     if (!rt)
         return e;
     if (w > dpitch || w > spitch)
@@ -314,7 +314,7 @@ cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src,
                               cudaStream_t s)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (rt && cudart_capturing(rt, s)) {
         struct cudaMemcpy3DParms p;
         memset(&p, 0, sizeof p);
@@ -330,7 +330,7 @@ cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src,
 static cudaError_t set(void *p, int v, size_t n, const char *fn)
 {
     cudaError_t e;
-    struct cudart_rt *rt = dev_enter(&e);
+    CUDART_ENTER(rt, dev_enter(&e));
     if (!rt)
         return e;
     return cudart_memset(rt, p, v, n, fn);
@@ -362,7 +362,7 @@ cudaError_t cudaMemset(void *p, int v, size_t n)
 cudaError_t cudaMemsetAsync(void *p, int v, size_t n, cudaStream_t s)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (rt && cudart_capturing(rt, s))
         return cudart_capture_memset(rt, s, p, n, v, n, 1);
     return set(p, v, n, "cudaMemsetAsync");
@@ -402,7 +402,7 @@ static cudaError_t symcopy(void *dst, const void *src, const void *sym, size_t n
                            size_t off, int kind, int to, const char *fn)
 {
     cudaError_t e;
-    struct cudart_rt *rt = dev_enter(&e);
+    CUDART_ENTER(rt, dev_enter(&e));
     if (!rt)
         return e;
     ls_dptr d;
@@ -455,7 +455,7 @@ cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *sym, size_t n, size
 cudaError_t cudaGetSymbolAddress(void **p, const void *sym)
 {
     cudaError_t e;
-    struct cudart_rt *rt = dev_enter(&e);
+    CUDART_ENTER(rt, dev_enter(&e));
     if (!rt)
         return e;
     ls_dptr d;
@@ -471,7 +471,7 @@ cudaError_t cudaGetSymbolAddress(void **p, const void *sym)
 cudaError_t cudaGetSymbolSize(size_t *sz, const void *sym)
 {
     cudaError_t e;
-    struct cudart_rt *rt = dev_enter(&e);
+    CUDART_ENTER(rt, dev_enter(&e));
     if (!rt)
         return e;
     ls_dptr d;
@@ -487,7 +487,7 @@ cudaError_t cudaGetSymbolSize(size_t *sz, const void *sym)
 cudaError_t cudaMemGetInfo(size_t *free_b, size_t *total_b)
 {
     cudaError_t e;
-    struct cudart_rt *rt = dev_enter(&e);
+    CUDART_ENTER(rt, dev_enter(&e));
     if (!rt)
         return e;
     const struct exec_dmem *d = &rt->gpu->dmem;

@@ -64,7 +64,7 @@ CUDART_API cudaError_t cudaMemset2D(void *p, size_t pitch, int v, size_t w, size
 cudaError_t cudaDeviceSetLimit(int limit, size_t value)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     struct cfg *c = &rt->gpu->tcfg;
@@ -91,7 +91,7 @@ cudaError_t cudaDeviceSetLimit(int limit, size_t value)
 cudaError_t cudaDeviceGetLimit(size_t *value, int limit)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (!value || limit < cudaLimitStackSize || limit > cudaLimitPersistingL2CacheSize)
@@ -109,7 +109,7 @@ cudaError_t cudaDeviceGetLimit(size_t *value, int limit)
 static cudaError_t accept(int v, int lo, int hi, const char *fn)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (v < lo || v > hi)
@@ -120,7 +120,7 @@ static cudaError_t accept(int v, int lo, int hi, const char *fn)
 static cudaError_t answer(int *out, int v, const char *fn)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (!out)
@@ -158,7 +158,7 @@ cudaError_t cudaFuncSetSharedMemConfig(const void *fn, int cfg)
 cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (least)                  /* no priorities: CUDA answers 0, 0 */
@@ -183,7 +183,7 @@ cudaError_t cudaDeviceCanAccessPeer(int *can, int dev, int peer)
 cudaError_t cudaStreamGetFlags(cudaStream_t s, unsigned *flags)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (!cudart_stream_of(rt, s, "cudaStreamGetFlags"))
@@ -197,7 +197,7 @@ cudaError_t cudaStreamGetFlags(cudaStream_t s, unsigned *flags)
 cudaError_t cudaStreamGetPriority(cudaStream_t s, int *prio)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (!cudart_stream_of(rt, s, "cudaStreamGetPriority"))
@@ -210,7 +210,7 @@ cudaError_t cudaStreamAddCallback(cudaStream_t s, cudaStreamCallback_t cb, void 
                                   unsigned flags)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (!cb || flags)
@@ -229,7 +229,7 @@ cudaError_t cudaStreamAddCallback(cudaStream_t s, cudaStreamCallback_t cb, void 
 cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *a, const void *p)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (!a)
@@ -256,7 +256,7 @@ cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, struct cudaMemLocation
 {
     (void)loc; (void)flags; (void)s;
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (n && !cudart_managed_find(rt, (uint64_t)(uintptr_t)p, n))
@@ -269,7 +269,7 @@ cudaError_t cudaMemAdvise(const void *p, size_t n, int advice, struct cudaMemLoc
 {
     (void)advice; (void)loc;
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (n && !cudart_managed_find(rt, (uint64_t)(uintptr_t)p, n))
@@ -283,7 +283,7 @@ cudaError_t cudaMemAdvise(const void *p, size_t n, int advice, struct cudaMemLoc
 cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (cudart_capturing(rt, s))
@@ -295,7 +295,7 @@ cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s)
 cudaError_t cudaFreeAsync(void *p, cudaStream_t s)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (cudart_capturing(rt, s))
@@ -307,7 +307,7 @@ cudaError_t cudaFreeAsync(void *p, cudaStream_t s)
 cudaError_t cudaMalloc3D(struct cudaPitchedPtr *p, struct cudaExtent e3)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (!p)
@@ -336,7 +336,7 @@ cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr p, int v, struct cudaExtent 
                               cudaStream_t s)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (rt && cudart_capturing(rt, s) && e3.depth <= 1)
         return cudart_capture_memset(rt, s, p.ptr, p.pitch, v, e3.width,
                                      e3.height ? e3.height : 1);
@@ -350,7 +350,7 @@ cudaError_t cudaMemset2DAsync(void *p, size_t pitch, int v, size_t w, size_t h,
                               cudaStream_t s)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (rt && cudart_capturing(rt, s))
         return cudart_capture_memset(rt, s, p, pitch, v, w, h);
     return cudaMemset2D(p, pitch, v, w, h);

@@ -7,6 +7,7 @@
  * liblockstep, which this wraps: everything below the CUDA calls is an
  * ordinary ls_gpu). It is set up on first use from the LOCKSTEP_*
  * environment, read once (docs/cuda-programs.md). */
+#define _GNU_SOURCE             /* PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,7 +17,7 @@
 #include "cudart/cudart_int.h"
 #include "cli/cli.h"
 
-static struct cudart_rt g_rt = { .lock = PTHREAD_MUTEX_INITIALIZER };
+static struct cudart_rt g_rt = { .lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP };
 
 static void *grow(void *p, size_t *cap, size_t n, size_t elem)
 {
@@ -214,16 +215,22 @@ static void setup(struct cudart_rt *rt)
     atexit(at_exit_report);
 }
 
+void cudart_leave(struct cudart_rt **rt)
+{
+    (void)rt;
+    pthread_mutex_unlock(&g_rt.lock);
+}
+
 struct cudart_rt *cudart_get(cudaError_t *err)
 {
     struct cudart_rt *rt = &g_rt;
+    pthread_mutex_lock(&rt->lock);
     if (!rt->inited)
         setup(rt);
-    if (!pthread_equal(rt->owner, pthread_self())) {
-        fprintf(stderr, "lockstep cudart: CUDA calls from a second host thread "
-                "are not supported (the runtime is single-threaded)\n");
-        *err = cudaErrorNotSupported;
-        return NULL;
+    if (!pthread_equal(rt->owner, pthread_self()) && !rt->threads_noted && !rt->quiet) {
+        rt->threads_noted = 1;
+        fprintf(stderr, "lockstep cudart: CUDA calls from several host threads run one "
+                "at a time (one simulated device, in order)\n");
     }
     if (rt->init_err != cudaSuccess) {
         *err = rt->init_err;
@@ -319,7 +326,7 @@ CUDART_API char __cudaInitModule(void **handle);
 void **__cudaRegisterFatBinary(void *fatCubin)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     struct cudart_mod *m = calloc(1, sizeof *m);
     if (!m) {
         fprintf(stderr, "lockstep cudart: out of host memory registering a module\n");
@@ -349,7 +356,7 @@ void **__cudaRegisterFatBinary(void *fatCubin)
 void __cudaRegisterFatBinaryEnd(void **handle)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (rt && handle)
         cudart_mod_ready(rt, (struct cudart_mod *)handle);
 }
@@ -357,7 +364,7 @@ void __cudaRegisterFatBinaryEnd(void **handle)
 char __cudaInitModule(void **handle)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     return rt && handle && cudart_mod_ready(rt, (struct cudart_mod *)handle) == cudaSuccess;
 }
 

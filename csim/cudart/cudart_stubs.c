@@ -10,7 +10,7 @@
 static int unsupported(const char *name)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     fprintf(stderr, "lockstep cudart: %s is not supported by Lockstep's CUDA "
             "runtime (cudaErrorNotSupported; docs/cuda-programs.md lists the "
             "supported calls)\n", name);
