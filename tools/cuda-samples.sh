@@ -12,14 +12,15 @@
 # class) and the count of each class. A class is `pass` (exit 0), `waived`
 # (the sample says it waived itself), `timeout`, `unsupported CALL` (the
 # first stub the sample called), `exec: ...` (refused before running) or
-# `fail` with the first error the runtime printed.
+# `fail` with the first error the runtime printed. LOCKSTEP=path picks the
+# simulator (default build/lockstep).
 set -u
 src=${1:?usage: cuda-samples.sh SAMPLES OUT [FUNCTIONAL_S [TIMING_S]]}
 out=${2:?usage: cuda-samples.sh SAMPLES OUT [FUNCTIONAL_S [TIMING_S]]}
 tf=${3:-120}
 tt=${4:-300}
 root=$(cd "$(dirname "$0")/.." && pwd)
-cli=$root/build/lockstep
+cli=${LOCKSTEP:-$root/build/lockstep}   # its libcudart.so.13 must sit beside it
 nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 src=$(cd "$src" && pwd)
 mkdir -p "$out"
