@@ -160,7 +160,7 @@ static void report_oob(struct cudart_rt *rt, size_t nf0)
         rt->oob_seen[rt->noob_seen++] = h;
         char line[1024];
         fprintf(stderr, "lockstep cudart: %s (memcheck = warn: going on as a GPU does "
-                "inside the allocation's granule)\n", ls_check_format(&fl[i], line,
+                "in the memory it maps)\n", ls_check_format(&fl[i], line,
                                                                        sizeof line));
     }
 }

@@ -3,6 +3,7 @@
  * device allocation table, the CTA's shared segment, per-thread local
  * stacks and the param buffers (address map: docs/memory-model.md). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "exec/exec_mem.h"
 #include "exec/exec_fround.h"
@@ -46,6 +47,64 @@ const struct exec_alloc *exec_dmem_granule(const struct exec_dmem *d,
     if (addr - a->base >= a->span || n > a->span - (addr - a->base))
         return NULL;
     return a;
+}
+
+bool exec_dmem_mapped(const struct exec_dmem *d, uint64_t addr, uint64_t n)
+{
+    uint32_t top = d->n;        /* allocations below the device heap */
+    while (top > 0 && d->a[top - 1].base >= EXEC_HEAP_BASE)
+        top--;
+    if (top == 0)
+        return false;
+    const struct exec_alloc *a = &d->a[top - 1];
+    uint64_t end = a->base + a->span;
+    uint64_t hi = (end + EXEC_MAP_PAGE - 1) / EXEC_MAP_PAGE * EXEC_MAP_PAGE;
+    uint64_t lo = EXEC_GLOBAL_BASE - EXEC_MAP_PAGE;
+    if (addr < lo || addr >= hi || n > hi - addr)
+        return false;
+    return exec_dmem_granule(d, addr, n) == NULL;
+}
+
+uint8_t *exec_dmem_gap(struct exec_dmem *d, uint64_t addr, uint64_t n)
+{
+    uint64_t cb = addr / EXEC_GAP_CHUNK * EXEC_GAP_CHUNK;
+    if (n == 0 || (addr + n - 1) / EXEC_GAP_CHUNK * EXEC_GAP_CHUNK != cb ||
+        !exec_dmem_mapped(d, addr, n))
+        return NULL;
+    uint32_t lo = 0, hi = d->ngap;
+    while (lo < hi) {               /* first chunk with base >= cb */
+        uint32_t mid = (lo + hi) / 2;
+        if (d->gap[mid].base < cb)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < d->ngap && d->gap[lo].base == cb)
+        return d->gap[lo].host + (addr - cb);
+    if (d->ngap == d->gapcap) {
+        uint32_t nc = d->gapcap ? d->gapcap * 2 : 16;
+        struct exec_gap *ng = realloc(d->gap, nc * sizeof *ng);
+        if (!ng)
+            return NULL;
+        d->gap = ng;
+        d->gapcap = nc;
+    }
+    uint8_t *h = calloc(1, EXEC_GAP_CHUNK);
+    if (!h)
+        return NULL;
+    memmove(&d->gap[lo + 1], &d->gap[lo], (d->ngap - lo) * sizeof *d->gap);
+    d->gap[lo] = (struct exec_gap){ cb, h };
+    d->ngap++;
+    return h + (addr - cb);
+}
+
+void exec_dmem_gap_free(struct exec_dmem *d)
+{
+    for (uint32_t i = 0; i < d->ngap; i++)
+        free(d->gap[i].host);
+    free(d->gap);
+    d->gap = NULL;
+    d->ngap = d->gapcap = 0;
 }
 
 /* ------------------------------------------------------------- helpers */
@@ -250,17 +309,22 @@ static uint8_t *resolve(struct exec_memctx *m, unsigned sp, uint64_t addr,
         const struct exec_alloc *a = m->last;
         if (!a || addr - a->base >= a->size || n > a->size - (addr - a->base)) {
             a = m->dmem ? exec_dmem_find(m->dmem, addr, n) : NULL;
-            if (!a && m->dmem && m->dmem->memcheck &&
-                (a = exec_dmem_granule(m->dmem, addr, n)) != NULL) {
+            if (!a && m->dmem && m->dmem->memcheck) {
                 /* memcheck warn/off: past the allocation but inside its
-                 * granule, the bytes a GPU would read or write */
-                if (!m->oob || addr < m->oob_addr) {
-                    m->oob_addr = addr;
-                    m->oob_lane = (uint8_t)lane;
-                    m->oob_store = store;
+                 * granule, or elsewhere in the mapped range: the bytes a
+                 * GPU would read or write */
+                const struct exec_alloc *g = exec_dmem_granule(m->dmem, addr, n);
+                uint8_t *h = g ? g->host + (addr - g->base)
+                               : exec_dmem_gap(m->dmem, addr, n);
+                if (h) {
+                    if (!m->oob || addr < m->oob_addr) {
+                        m->oob_addr = addr;
+                        m->oob_lane = (uint8_t)lane;
+                        m->oob_store = store;
+                    }
+                    m->oob |= 1u << lane;
+                    return h;
                 }
-                m->oob |= 1u << lane;
-                return a->host + (addr - a->base);
             }
             if (!a) {
                 char k2[64];
@@ -271,6 +335,9 @@ static uint8_t *resolve(struct exec_memctx *m, unsigned sp, uint64_t addr,
                       addr == 0 ? "null pointer"
                       : g ? "past the end of its allocation, inside the allocation's "
                             "granule: a GPU goes on (memcheck = warn or off)"
+                      : m->dmem && exec_dmem_mapped(m->dmem, addr, n)
+                          ? "outside every allocation, in the 2 MiB pages a GPU maps "
+                            "around them: a GPU goes on (memcheck = warn or off)"
                           : "not inside a live allocation");
                 return NULL;
             }

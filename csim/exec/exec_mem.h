@@ -32,6 +32,24 @@ struct exec_chk;
 /* Texture handles are (tag | index) into the texture table. */
 #define EXEC_TEX_TAG       0x7e70000000000000ull
 
+/* memcheck = warn/off: the memory a GPU maps around the allocations.
+ * NVIDIA's GPUs map device memory in 2 MiB pages (the allocation
+ * granularity cuMemGetAllocationGranularity reports) and the driver keeps
+ * the context's own allocations below the program's first one, so an
+ * access a little before or past an allocation reads mapped memory. The
+ * model's mapped range: from one such page below EXEC_GLOBAL_BASE to the
+ * end of the page holding the end of the highest allocation (the device
+ * heap aside). Its bytes outside every allocation's granule start zero
+ * and are backed on first touch, EXEC_GAP_CHUNK bytes at a time. */
+#define EXEC_MAP_PAGE      (2ull << 20)
+#define EXEC_GAP_CHUNK     4096ull
+
+/* One backed chunk of the mapped range outside the allocations. */
+struct exec_gap {
+    uint64_t base;              /* EXEC_GAP_CHUNK-aligned                 */
+    uint8_t *host;              /* EXEC_GAP_CHUNK bytes                   */
+};
+
 /* One live device allocation. */
 struct exec_alloc {
     uint64_t base, size;
@@ -61,6 +79,10 @@ struct exec_dmem {
                                    2 off (out-of-bounds global accesses)  */
     struct exec_chk *oob_chk;   /* the launch's checker: memcheck = warn
                                    findings go there (exec_chk_oob)       */
+    struct exec_gap *gap;       /* memcheck warn/off: backed chunks of the
+                                   mapped range outside the allocations,
+                                   sorted by base                        */
+    uint32_t ngap, gapcap;
 };
 
 /* What one warp's memory instructions see. */
@@ -68,8 +90,9 @@ struct exec_memctx {
     struct exec_dmem *dmem;
     uint32_t oob;                   /* lanes of the last instruction whose
                                        global access went past its
-                                       allocation but not its granule
-                                       (memcheck warn/off); the caller
+                                       allocation, inside its granule or
+                                       the mapped range (memcheck
+                                       warn/off); the caller
                                        clears it                         */
     uint64_t oob_addr;              /* the lowest such address, its lane */
     uint8_t oob_lane;               /* and whether it was a store        */
@@ -91,6 +114,16 @@ const struct exec_alloc *exec_dmem_find(const struct exec_dmem *d,
 /* Allocation whose granule (base + span) holds [addr, addr+n), or NULL. */
 const struct exec_alloc *exec_dmem_granule(const struct exec_dmem *d,
                                            uint64_t addr, uint64_t n);
+
+/* Whether [addr, addr+n) lies in the mapped range around the allocations
+ * (EXEC_MAP_PAGE) without being inside an allocation's granule. */
+bool exec_dmem_mapped(const struct exec_dmem *d, uint64_t addr, uint64_t n);
+/* Host bytes for [addr, addr+n) (not crossing an EXEC_GAP_CHUNK) when
+ * exec_dmem_mapped holds, backed (zero) on first touch; NULL otherwise or
+ * when the host is out of memory. */
+uint8_t *exec_dmem_gap(struct exec_dmem *d, uint64_t addr, uint64_t n);
+/* Frees the backed chunks of the mapped range. */
+void exec_dmem_gap_free(struct exec_dmem *d);
 
 /* Executes ld/ldu/st/atom/red/tex/cvta for the lanes of mask passing the
  * guard; fills res (per-lane addresses, bytes, store flag). Returns 0, or

@@ -352,6 +352,7 @@ void gpu_mem_fini(ls_gpu *gpu)
     }
     free(gpu->dmem.a);
     gpu->dmem.a = NULL;
+    exec_dmem_gap_free(&gpu->dmem);
     gpu->dmem.n = gpu->dmem.cap = 0;
     gpu->dmem.used = 0;
 }

@@ -469,7 +469,7 @@ static enum simt_rc exec_plain(struct simt_warp *w, const struct ptx_func *f,
         w->err_func = f;
         return SIMT_RC_ERROR;
     }
-    if (w->mem.oob) {           /* memcheck warn/off: inside the granule */
+    if (w->mem.oob) {           /* memcheck warn/off: in mapped memory */
         if (w->mem.dmem && w->mem.dmem->oob_chk) {
             const struct exec_grid *g = &w->gridv;
             uint64_t cta = g->ctaid[0] + (uint64_t)g->nctaid[0] *

@@ -47,9 +47,12 @@ classes_run() {   # classes_run DIR: every class program of DIR, both modes
       run memcheck --mode "$m" --memcheck "$mc" -- @BIN@ "$mc"
       cp "$out/memcheck.err" "$out/memcheck.$m.$mc.err"
     done
-    [ "$(grep -c "memcheck out-of-bounds" "$out/memcheck.$m.warn.err")" = 2 ] &&
-      grep -q "memcheck.cu:17), global 0x" "$out/memcheck.$m.warn.err" ||
-      fail "memcheck ($m): warn should name 2 sites once each with their .cu lines: $(head -3 "$out/memcheck.$m.warn.err")"
+    # (4 sites: the off-by-one's store and load, the halo past the last
+    # buffer and the one before the first, in the page below the heap)
+    [ "$(grep -c "memcheck out-of-bounds" "$out/memcheck.$m.warn.err")" = 4 ] &&
+      grep -q "memcheck.cu:20), global 0x" "$out/memcheck.$m.warn.err" &&
+      grep -q "memcheck.cu:32), global 0xffffc00" "$out/memcheck.$m.warn.err" ||
+      fail "memcheck ($m): warn should name 4 sites once each with their .cu lines: $(head -5 "$out/memcheck.$m.warn.err")"
     ! grep -q "memcheck out-of-bounds" "$out/memcheck.$m.off.err" ||
       fail "memcheck ($m): off reported a finding"
     # textures and surfaces on CUDA arrays (the programming guide's code)

@@ -3,8 +3,11 @@
 // allocation's 256-byte granule is there). error (the default): the
 // launch fails with cudaErrorIllegalAddress, sticky. warn and off: the
 // kernel runs as on a GPU, the padding keeps what was stored there, and
-// warn names each site once on stderr (run.sh checks the lines). A store
-// past the granule fails in every mode.
+// warn names each site once on stderr (run.sh checks the lines). A
+// stencil's halo a row before the first buffer and past the last one,
+// outside every granule but inside the 2 MiB pages a GPU maps around the
+// allocations, goes on in warn and off too; a store 64 MiB away fails in
+// every mode.
 // usage: memcheck error|warn|off
 #define TEST_NAME "memcheck"
 #include <cstring>
@@ -21,6 +24,13 @@ __global__ void off_by_one(int *a, int n, int *out)
 }
 
 __global__ void far_away(int *a, int at) { a[at] = 1; }
+
+__global__ void halo(const int *first, int *last, int n, int *out)
+{
+    last[n + 256] = 7;                  // 1 KiB past the end of the last buffer
+    out[0] = last[n + 256];             // and read back: the memory is there
+    out[1] = first[-256];               // a row before the first buffer
+}
 
 int main(int argc, char **argv)
 {
@@ -46,8 +56,15 @@ int main(int argc, char **argv)
         EXPECT(h[i] == 2 * i, "a[%d] = %d", i, h[i]);
     off_by_one<<<1, 128>>>(a, n, out);      // the same site again: no new line
     CK(cudaDeviceSynchronize());
-    far_away<<<1, 1>>>(a, 4096);            // 16 KiB away: no granule holds it
-    EXPECT(cudaDeviceSynchronize() == cudaErrorIllegalAddress, "a store 16 KiB past the "
+    int *last, o2[2] = { 0, 0 };
+    CK(cudaMalloc(&last, n * sizeof(int)));
+    CK(cudaMalloc(&out, 2 * sizeof(int)));
+    halo<<<1, 1>>>(a, last, n, out);
+    CK(cudaDeviceSynchronize());
+    CK(cudaMemcpy(o2, out, sizeof o2, cudaMemcpyDeviceToHost));
+    EXPECT(o2[0] == 7, "the halo past the last buffer reads %d, want 7", o2[0]);
+    far_away<<<1, 1>>>(a, 1 << 24);         // 64 MiB away: nothing is mapped there
+    EXPECT(cudaDeviceSynchronize() == cudaErrorIllegalAddress, "a store 64 MiB past the "
            "end did not fault");
     return ck_done();
 }
