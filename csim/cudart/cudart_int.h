@@ -55,6 +55,19 @@ struct cudart_managed {
     size_t size, map;          /* bytes asked, bytes mapped (0: malloc'd)  */
     void *host;
     ls_dptr pad[4];            /* fillers that made d page-aligned         */
+    unsigned hflags;           /* cudaHostAlloc: its flags | CUDART_HOSTALLOC
+                                  (mapped pinned memory); else 0         */
+};
+#define CUDART_HOSTALLOC 0x100u
+
+/* Host memory the program registered (cudaHostRegister): the device
+ * allocation d is those very bytes (gpu_mem_adopt), reached by kernels
+ * through the device pointer cudaHostGetDevicePointer returns. */
+struct cudart_hostreg {
+    void *host;
+    size_t size;
+    ls_dptr d;
+    unsigned flags;
 };
 
 /* Nodes a captured operation depends on (a stream's or an event's). */
@@ -124,6 +137,7 @@ struct cudart_rt {
     struct cudart_fn *fns;      size_t nfns, capfns;
     struct cudart_var *vars;    size_t nvars, capvars;
     struct cudart_managed *mgd; size_t nmgd, capmgd;
+    struct cudart_hostreg *hreg; size_t nhreg, caphreg;
     /* launches */
     struct cudart_callcfg cc[CUDART_MAX_CALLCFG];
     int ncc;
@@ -168,6 +182,9 @@ cudaError_t cudart_from_status(ls_status st);
 /* The cudaMallocManaged region (host pages at the device address) holding
  * device range [p, p+n), or NULL. */
 struct cudart_managed *cudart_managed_find(struct cudart_rt *rt, uint64_t p, size_t n);
+/* Device pointer of mapped host memory at ph (cudaHostAllocMapped,
+ * cudaHostRegister), or NULL. */
+void *cudart_host_dev(struct cudart_rt *rt, const void *ph);
 /* Copies every managed region host -> device (before a launch). */
 cudaError_t cudart_managed_push(struct cudart_rt *rt);
 /* Copies every managed region device -> host (after a launch). */

@@ -1,8 +1,10 @@
 /* CUDA memory calls over liblockstep: device allocations are ls_malloc
  * regions, host allocations plain malloc (nothing is paged here, so
- * "pinned" changes nothing), managed allocations host pages mapped at the
- * device address itself that are also the device allocation's storage
- * (gpu_mem_adopt), so the program and its kernels share them
+ * "pinned" changes nothing), managed allocations and mapped pinned
+ * memory (cudaHostAllocMapped) host pages mapped at the device address
+ * itself that are also the device allocation's storage (gpu_mem_adopt),
+ * so the program and its kernels share them; registered host memory
+ * (cudaHostRegister) is the storage of a device allocation of its own
  * (docs/cuda-programs.md). */
 #define _DEFAULT_SOURCE
 #include <stdio.h>
@@ -15,12 +17,21 @@
 
 #define PITCH_ALIGN 256u
 #define cudaHostAllocMapped 0x02u
+#define cudaHostAllocFlags 0x07u        /* Portable, Mapped, WriteCombined */
+#define cudaHostRegisterIoMemory 0x04u
+#define cudaHostRegisterFlags 0x0fu     /* Portable, Mapped, IoMemory, ReadOnly */
+#define cudaErrorHostMemoryAlreadyRegistered ((cudaError_t)712)
+#define cudaErrorHostMemoryNotRegistered ((cudaError_t)713)
 
 CUDART_API cudaError_t cudaMalloc(void **p, size_t n);
 CUDART_API cudaError_t cudaFree(void *p);
 CUDART_API cudaError_t cudaMallocHost(void **p, size_t n);
 CUDART_API cudaError_t cudaHostAlloc(void **p, size_t n, unsigned flags);
 CUDART_API cudaError_t cudaFreeHost(void *p);
+CUDART_API cudaError_t cudaHostGetDevicePointer(void **pd, void *ph, unsigned flags);
+CUDART_API cudaError_t cudaHostGetFlags(unsigned *flags, void *ph);
+CUDART_API cudaError_t cudaHostRegister(void *ph, size_t n, unsigned flags);
+CUDART_API cudaError_t cudaHostUnregister(void *ph);
 CUDART_API cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t w, size_t h);
 CUDART_API cudaError_t cudaMallocManaged(void **p, size_t n, unsigned flags);
 CUDART_API cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, int kind);
@@ -112,13 +123,148 @@ cudaError_t cudaHostAlloc(void **p, size_t n, unsigned flags)
         return e;
     if (!p)
         return cudart_fail(rt, cudaErrorInvalidValue, "cudaHostAlloc", "null pointer");
-    if (flags & cudaHostAllocMapped)
-        return cudart_fail(rt, cudaErrorNotSupported, "cudaHostAlloc",
-                           "cudaHostAllocMapped (kernels reading host memory) is "
-                           "not modelled; use cudaMalloc or cudaMallocManaged");
+    if (flags & ~cudaHostAllocFlags)
+        return cudart_fail(rt, cudaErrorInvalidValue, "cudaHostAlloc", "flags 0x%x", flags);
+    if (flags & cudaHostAllocMapped) {
+        /* zero-copy: pages at their device address, as managed memory,
+         * so the host pointer is the device pointer (unified addressing) */
+        cudaError_t r = cudaMallocManaged(p, n, 0);
+        if (r == cudaSuccess)
+            rt->mgd[rt->nmgd - 1].hflags = flags | CUDART_HOSTALLOC;
+        return r;
+    }
     *p = malloc(n ? n : 1);
     return *p ? cudaSuccess : cudart_fail(rt, cudaErrorMemoryAllocation, "cudaHostAlloc",
                                           "%zu host bytes", n);
+}
+
+/* The mapped pinned allocation (cudaHostAllocMapped) holding p, or NULL. */
+static struct cudart_managed *host_mapped(struct cudart_rt *rt, const void *p)
+{
+    struct cudart_managed *m = cudart_managed_find(rt, (uint64_t)(uintptr_t)p, 1);
+    return m && (m->hflags & CUDART_HOSTALLOC) ? m : NULL;
+}
+
+/* The registered host range holding [p, p+n), or NULL. */
+static struct cudart_hostreg *host_reg(struct cudart_rt *rt, const void *p, size_t n)
+{
+    uintptr_t u = (uintptr_t)p;
+    for (size_t i = 0; i < rt->nhreg; i++) {
+        uintptr_t h = (uintptr_t)rt->hreg[i].host;
+        if (u >= h && u - h < rt->hreg[i].size && n <= rt->hreg[i].size - (u - h))
+            return &rt->hreg[i];
+    }
+    return NULL;
+}
+
+void *cudart_host_dev(struct cudart_rt *rt, const void *ph)
+{
+    struct cudart_hostreg *r;
+    if (host_mapped(rt, ph))
+        return (void *)(uintptr_t)ph;
+    if ((r = host_reg(rt, ph, 1)) != NULL)
+        return (void *)(uintptr_t)(r->d + ((uintptr_t)ph - (uintptr_t)r->host));
+    return NULL;
+}
+
+cudaError_t cudaHostGetDevicePointer(void **pd, void *ph, unsigned flags)
+{
+    cudaError_t e;
+    CUDART_ENTER(rt, cudart_get(&e));
+    if (!rt)
+        return e;
+    if (!pd || flags)
+        return cudart_fail(rt, cudaErrorInvalidValue, "cudaHostGetDevicePointer",
+                           pd ? "flags must be 0" : "null pointer");
+    if (!(*pd = cudart_host_dev(rt, ph)))
+        return cudart_fail(rt, cudaErrorInvalidValue, "cudaHostGetDevicePointer",
+                           "%p is not mapped host memory (cudaHostAlloc with "
+                           "cudaHostAllocMapped, or cudaHostRegister)", ph);
+    return cudaSuccess;
+}
+
+cudaError_t cudaHostGetFlags(unsigned *flags, void *ph)
+{
+    cudaError_t e;
+    CUDART_ENTER(rt, cudart_get(&e));
+    if (!rt)
+        return e;
+    if (!flags)
+        return cudart_fail(rt, cudaErrorInvalidValue, "cudaHostGetFlags", "null pointer");
+    struct cudart_managed *m = host_mapped(rt, ph);
+    struct cudart_hostreg *r = m ? NULL : host_reg(rt, ph, 1);
+    if (!m && !r)
+        return cudart_fail(rt, cudaErrorInvalidValue, "cudaHostGetFlags",
+                           "%p is not memory of cudaHostAlloc (cudaHostAllocMapped) "
+                           "or cudaHostRegister", ph);
+    *flags = m ? m->hflags & ~CUDART_HOSTALLOC : r->flags;
+    return cudaSuccess;
+}
+
+cudaError_t cudaHostRegister(void *ph, size_t n, unsigned flags)
+{
+    cudaError_t e;
+    CUDART_ENTER(rt, dev_enter(&e));
+    if (!rt)
+        return e;
+    if (!ph || !n || (flags & ~cudaHostRegisterFlags))
+        return cudart_fail(rt, cudaErrorInvalidValue, "cudaHostRegister",
+                           !ph ? "null pointer" : !n ? "0 bytes" : "flags 0x%x", flags);
+    if (flags & cudaHostRegisterIoMemory)
+        return cudart_fail(rt, cudaErrorNotSupported, "cudaHostRegister",
+                           "cudaHostRegisterIoMemory (I/O memory) is not modelled");
+    uintptr_t u = (uintptr_t)ph;
+    for (size_t i = 0; i < rt->nhreg; i++) {
+        uintptr_t h = (uintptr_t)rt->hreg[i].host;
+        if (u < h + rt->hreg[i].size && h < u + n)
+            return cudart_fail(rt, cudaErrorHostMemoryAlreadyRegistered, "cudaHostRegister",
+                               "%p (%zu bytes) overlaps a registered range", ph, n);
+    }
+    if (cudart_managed_find(rt, u, 1))
+        return cudart_fail(rt, cudaErrorInvalidValue, "cudaHostRegister",
+                           "%p is managed or mapped memory already", ph);
+    /* the device allocation's granule padding must be the program's
+     * memory too: the host page holding the last byte ends it */
+    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    size_t avail = ((u + n + pg - 1) / pg * pg) - u;
+    if (avail < (n + 255) / 256 * 256)
+        return cudart_fail(rt, cudaErrorNotSupported, "cudaHostRegister",
+                           "%p (%zu bytes): the range's 256-byte granule runs past its "
+                           "last host page; register a page-aligned range", ph, n);
+    if (rt->nhreg == rt->caphreg) {
+        size_t nc = rt->caphreg ? rt->caphreg * 2 : 8;
+        struct cudart_hostreg *nr = realloc(rt->hreg, nc * sizeof *nr);
+        if (!nr)
+            return cudart_fail(rt, cudaErrorMemoryAllocation, "cudaHostRegister",
+                               "out of host memory");
+        rt->hreg = nr;
+        rt->caphreg = nc;
+    }
+    ls_dptr d = 0;
+    ls_status st = ls_malloc(rt->gpu, &d, n);
+    if (st == LS_OK && (st = gpu_mem_adopt(rt->gpu, d, ph, avail, false)) != LS_OK)
+        ls_free(rt->gpu, d);
+    if (st != LS_OK)
+        return lib_fail(rt, st, "cudaHostRegister");
+    rt->hreg[rt->nhreg++] = (struct cudart_hostreg){ ph, n, d, flags };
+    return cudaSuccess;
+}
+
+cudaError_t cudaHostUnregister(void *ph)
+{
+    cudaError_t e;
+    CUDART_ENTER(rt, cudart_get(&e));
+    if (!rt)
+        return e;
+    for (size_t i = 0; i < rt->nhreg; i++) {
+        if (rt->hreg[i].host != ph)
+            continue;
+        ls_free(rt->gpu, rt->hreg[i].d);     /* the bytes stay the program's */
+        rt->hreg[i] = rt->hreg[--rt->nhreg];
+        return cudaSuccess;
+    }
+    return cudart_fail(rt, cudaErrorHostMemoryNotRegistered, "cudaHostUnregister",
+                       "%p is not the start of a registered range", ph);
 }
 
 cudaError_t cudaMallocHost(void **p, size_t n)
@@ -128,6 +274,10 @@ cudaError_t cudaMallocHost(void **p, size_t n)
 
 cudaError_t cudaFreeHost(void *p)
 {
+    cudaError_t e;
+    CUDART_ENTER(rt, cudart_get(&e));
+    if (rt && p && host_mapped(rt, p))
+        return cudaFree(p);
     free(p);
     return cudaSuccess;
 }
@@ -172,7 +322,7 @@ cudaError_t cudaMallocManaged(void **p, size_t n, unsigned flags)
     /* the host pages sit at the device address, so it must be page-aligned:
      * small filler allocations push first fit up to a page boundary */
     size_t pg = (size_t)sysconf(_SC_PAGESIZE);
-    struct cudart_managed r = { 0, n, (n + pg - 1) / pg * pg, NULL, { 0 } };
+    struct cudart_managed r = { 0, n, (n + pg - 1) / pg * pg, NULL, { 0 }, 0 };
     ls_status st = LS_OK;
     for (int k = 0; st == LS_OK; k++) {
         st = ls_malloc(rt->gpu, &r.d, n);
@@ -201,7 +351,7 @@ cudaError_t cudaMallocManaged(void **p, size_t n, unsigned flags)
     }
     /* the device allocation is these very pages: kernels and the program
      * share them, nothing is copied at launches */
-    st = gpu_mem_adopt(rt->gpu, r.d, h, r.map);
+    st = gpu_mem_adopt(rt->gpu, r.d, h, r.map, true);
     if (st != LS_OK) {
         munmap(h, r.map);
         ls_free(rt->gpu, r.d);

@@ -237,7 +237,12 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *a, const void
                            "null pointer");
     memset(a, 0, sizeof *a);
     uint64_t u = (uint64_t)(uintptr_t)p;
-    if (cudart_managed_find(rt, u, 1)) {
+    void *hd = cudart_host_dev(rt, p);
+    if (hd) {                   /* mapped pinned or registered host memory */
+        a->type = cudaMemoryTypeHost;
+        a->hostPointer = (void *)(uintptr_t)p;
+        a->devicePointer = hd;
+    } else if (cudart_managed_find(rt, u, 1)) {
         a->type = cudaMemoryTypeManaged;
         a->devicePointer = a->hostPointer = (void *)(uintptr_t)p;
     } else if (exec_dmem_find(&rt->gpu->dmem, u, 1)) {

@@ -279,7 +279,7 @@ static void managed_vars(struct cudart_rt *rt, struct cudart_mod *m)
         if (!nm)
             continue;
         rt->mgd = nm;
-        rt->mgd[rt->nmgd++] = (struct cudart_managed){ d, n, 0, v->mhost, { 0 } };
+        rt->mgd[rt->nmgd++] = (struct cudart_managed){ d, n, 0, v->mhost, { 0 }, 0 };
     }
 }
 
@@ -487,6 +487,7 @@ void cudart_gpu_reset(struct cudart_rt *rt)
         if (rt->mgd[i].map)        /* __managed__ variables keep their host copy */
             munmap(rt->mgd[i].host, rt->mgd[i].map);
     rt->nmgd = 0;
+    rt->nhreg = 0;             /* the program's pages stay its own */
     ls_gpu_destroy(rt->gpu);
     rt->gpu = NULL;
     rt->nlaunches = 0;

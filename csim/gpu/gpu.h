@@ -108,9 +108,11 @@ ls_status gpu_mem_alloc(ls_gpu *gpu, uint64_t bytes, const char *what,
 /* Releases the allocation starting at ptr. */
 ls_status gpu_mem_free(ls_gpu *gpu, ls_dptr ptr);
 /* Backs the allocation starting at ptr with the caller's bytes host
- * (at least its granule span, contents copied over), which stay the
- * caller's: managed memory whose pages the program and the kernels share. */
-ls_status gpu_mem_adopt(ls_gpu *gpu, ls_dptr ptr, uint8_t *host, uint64_t bytes);
+ * (at least its granule span; copy: the allocation's contents copied
+ * over, else host keeps its own), which stay the caller's: managed or
+ * registered host memory the program and the kernels share. */
+ls_status gpu_mem_adopt(ls_gpu *gpu, ls_dptr ptr, uint8_t *host, uint64_t bytes,
+                        bool copy);
 /* Frees an allocation's host backing (mapped: its mapping's bytes, 0 if
  * malloc'd). */
 void gpu_mem_release(uint8_t *host, uint64_t mapped);

@@ -288,7 +288,8 @@ ls_status gpu_mem_free(ls_gpu *gpu, ls_dptr ptr)
                     (unsigned long long)ptr);
 }
 
-ls_status gpu_mem_adopt(ls_gpu *gpu, ls_dptr ptr, uint8_t *host, uint64_t bytes)
+ls_status gpu_mem_adopt(ls_gpu *gpu, ls_dptr ptr, uint8_t *host, uint64_t bytes,
+                        bool copy)
 {
     struct exec_dmem *d = &gpu->dmem;
     for (uint32_t i = 0; i < d->n; i++) {
@@ -301,8 +302,10 @@ ls_status gpu_mem_adopt(ls_gpu *gpu, ls_dptr ptr, uint8_t *host, uint64_t bytes)
                             (unsigned long long)bytes, (unsigned long long)a->span,
                             a->ext ? " (adopted already)" : "");
         uint64_t pg = (uint64_t)sysconf(_SC_PAGESIZE), np = (a->mapped + pg - 1) / pg;
-        uint64_t *used = a->mapped ? calloc((size_t)(np + 63) / 64, 8) : NULL;
-        if (used) {             /* only the pages ever touched hold data */
+        uint64_t *used = copy && a->mapped ? calloc((size_t)(np + 63) / 64, 8) : NULL;
+        if (!copy) {
+            /* host holds the contents */
+        } else if (used) {      /* only the pages ever touched hold data */
             touched_pages(a->host, np, used);
             for (uint64_t k = 0; k < np; k++)
                 if (used[k / 64] >> (k % 64) & 1)
