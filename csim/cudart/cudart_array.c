@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cudart/cudart_int.h"
-#include "gpu/gpu.h"
+#include "api/api_int.h"
 
 #define ARRAY_MAGIC 0x41525259u
 #define MIPMAP_MAGIC 0x4d49504du
@@ -353,7 +353,7 @@ static char *row_of(const struct side *s, size_t y, size_t z)
 static int ptr_dev(struct cudart_rt *rt, const void *p, int kind, bool src)
 {
     if (kind == cudaMemcpyDefault)
-        return exec_dmem_find(&rt->gpu->dmem, (uint64_t)(uintptr_t)p, 1) != NULL;
+        return api_mem_is_device(rt->gpu, (uint64_t)(uintptr_t)p, 1);
     if (src)
         return kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
     return kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;

@@ -7,8 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cudart/cudart_int.h"
-#include "gpu/gpu.h"
-#include "core/core.h"
+#include "api/api_int.h"
 
 #define CUDART_VERSION_NUM 13000
 
@@ -97,10 +96,7 @@ cudaError_t cudaGetDeviceFlags(unsigned *flags)
 }
 
 /* What the attribute table (cudart_attrs.def) reads. */
-struct cudart_devinfo {
-    const struct cfg *c;
-    struct gpu_cta_limits lim;
-};
+#define cudart_devinfo api_device
 
 /* A cudaDeviceProp and a sink for the attributes without a field. */
 struct props_out {
@@ -110,8 +106,7 @@ struct props_out {
 
 static void devinfo(struct cudart_rt *rt, struct cudart_devinfo *d)
 {
-    d->c = &rt->gpu->tcfg;
-    gpu_cta_limits(rt->gpu, &d->lim);
+    api_device_info(rt->gpu, d);
 }
 
 /* The value of attribute attr of the simulated GPU into *v; false when
@@ -173,7 +168,7 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int dev)
     snprintf(p->name, sizeof p->name, "Lockstep simulated GPU (%s, %s mode)",
              rt->cfg.config ? rt->cfg.config : "builtin",
              rt->cfg.mode == LS_MODE_TIMING ? "timing" : "functional");
-    p->totalGlobalMem = (size_t)rt->gpu->dmem.capacity;
+    p->totalGlobalMem = (size_t)d->mem_capacity;
     return cudaSuccess;
 }
 

@@ -7,8 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cudart/cudart_int.h"
-#include "gpu/gpu.h"
-#include "core/core.h"
+#include "api/api_int.h"
 
 CUDART_API unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shared,
                                                 void *stream);
@@ -116,10 +115,13 @@ static struct cudart_fn *ready_fn(struct cudart_rt *rt, const void *fn, const ch
 
 static cudaError_t check_dyn_shared(struct cudart_rt *rt, struct cudart_fn *f,
                                     size_t shared, const char *api);
+static const struct api_kernel *kernel_of(struct cudart_fn *f, struct api_kernel *k);
 
 double cudart_launch_ms(const struct cudart_rt *rt, const ls_stats *s)
 {
-    const struct cfg *c = &rt->gpu->tcfg;
+    struct api_device dv;
+    api_device_info(rt->gpu, &dv);
+    const struct api_device *c = &dv;
     double khz = (double)c->core_clock_mhz * 1e3, cycles = (double)s->cycles;
     if (rt->cfg.mode != LS_MODE_TIMING) {
         /* no clock: every SM the grid occupies issuing one warp
@@ -209,7 +211,9 @@ cudaError_t cudart_launch_now(const void *fn, dim3 grid, dim3 block, void **args
     /* the memory digest is a pass over every allocated byte: after each
      * launch while the device holds at most CUDART_DIGEST_EVERY bytes,
      * else once, for the last launch, at exit (cudart_report) */
-    if (rt->stats_path && rt->gpu->dmem.used <= CUDART_DIGEST_EVERY &&
+    struct api_device dm;
+    api_device_info(rt->gpu, &dm);
+    if (rt->stats_path && dm.mem_used <= CUDART_DIGEST_EVERY &&
         ls_mem_digest(rt->gpu, &l->digest) == LS_OK)
         l->have_digest = 1;
     rt->now_ms += cudart_launch_ms(rt, &l->s);
@@ -286,17 +290,19 @@ static cudaError_t launch_coop(const void *fn, dim3 grid, dim3 block, void **arg
                    ? cudart_fail(rt, cudaErrorInvalidConfiguration, api, "block size")
                    : e;
     uint64_t ctas = (uint64_t)grid.x * grid.y * grid.z;
-    uint64_t room = (uint64_t)per_sm * (uint64_t)rt->gpu->tcfg.num_sms;
+    struct api_device dv;
+    api_device_info(rt->gpu, &dv);
+    uint64_t room = (uint64_t)per_sm * (uint64_t)dv.num_sms;
     if (ctas > room)
         return cudart_fail(rt, cudaErrorCooperativeLaunchTooLarge, api, "%llu CTAs of %llu "
                            "threads; the configured GPU holds %llu at once (%d per SM x %lld "
                            "SMs)", (unsigned long long)ctas, (unsigned long long)threads,
                            (unsigned long long)room, per_sm,
-                           (long long)rt->gpu->tcfg.num_sms);
-    rt->gpu->coop_launch = true;
+                           (long long)dv.num_sms);
+    api_set_cooperative(rt->gpu, 1);
     e = cudart_launch_now(fn, grid, block, args, shared, api);
     if (rt->gpu)
-        rt->gpu->coop_launch = false;
+        api_set_cooperative(rt->gpu, 0);
     return e;
 }
 
@@ -342,13 +348,14 @@ cudaError_t cudart_copy_args(struct cudart_rt *rt, const void *fn, void **args,
     struct cudart_fn *f = ready_fn(rt, fn, api, &e);
     if (!f)
         return e;
-    const struct ptx_func *pf = ptx_find_func(f->mod->lsmod->ptx, f->name);
+    struct api_kernel kk;
+    const struct api_kernel *pf = kernel_of(f, &kk);
     if (!pf)
         return cudart_fail(rt, cudaErrorInvalidDeviceFunction, api, "kernel %s not in "
                            "its PTX", f->name);
     size_t total = 0;
     for (uint32_t i = 0; i < pf->nparams; i++)
-        total += (pf->params[i].size + 15) / 16 * 16;
+        total += (api_kernel_param_size(f->mod->lsmod, f->name, i) + 15) / 16 * 16;
     if (pf->nparams && !args)
         return cudart_fail(rt, cudaErrorInvalidValue, api, "kernel %s takes %u arguments "
                            "and none were given", f->name, pf->nparams);
@@ -361,31 +368,26 @@ cudaError_t cudart_copy_args(struct cudart_rt *rt, const void *fn, void **args,
     }
     size_t off = 0;
     for (uint32_t i = 0; i < pf->nparams; i++) {
-        memcpy(*blob + off, args[i], pf->params[i].size);
+        size_t sz = api_kernel_param_size(f->mod->lsmod, f->name, i);
+        memcpy(*blob + off, args[i], sz);
         (*argv)[i] = *blob + off;
-        off += (pf->params[i].size + 15) / 16 * 16;
+        off += (sz + 15) / 16 * 16;
     }
     *n = pf->nparams;
     return cudaSuccess;
 }
 
-static const struct ptx_func *ptx_of(struct cudart_fn *f)
+/* f's kernel in its loaded module into *k; NULL when it is not there. */
+static const struct api_kernel *kernel_of(struct cudart_fn *f, struct api_kernel *k)
 {
-    return ptx_find_func(f->mod->lsmod->ptx, f->name);
-}
-
-/* The architecture number of a PTX `.target sm_NN[a|f]` (75), or 0. */
-static int target_arch(const struct ptx_module *p)
-{
-    const char *t = strstr(p->target, "sm_");
-    return t ? atoi(t + 3) : 0;
+    return api_kernel_info(f->mod->lsmod, f->name, k) ? NULL : k;
 }
 
 /* Threads per CTA f may be launched with: the GPU's limit, its
  * .maxntid/.reqntid if smaller. */
-static uint32_t fn_max_threads(const struct ptx_func *pf, const struct gpu_cta_limits *lim)
+static uint32_t fn_max_threads(const struct api_kernel *pf, const struct api_device *lim)
 {
-    uint64_t t = lim->threads;
+    uint64_t t = lim->max_cta_threads;
     if (pf->maxntid[0]) {
         uint64_t m = (uint64_t)pf->maxntid[0] * (pf->maxntid[1] ? pf->maxntid[1] : 1) *
                      (pf->maxntid[2] ? pf->maxntid[2] : 1);
@@ -398,11 +400,11 @@ static uint32_t fn_max_threads(const struct ptx_func *pf, const struct gpu_cta_l
  * largest CTA: the model's estimate (core_regs_per_thread), lowered so
  * that fn_max_threads threads fit the GPU's registers per CTA (the
  * spilling the timing model assumes), at least 1. */
-static uint32_t fn_regs(const struct ptx_func *pf, const struct gpu_cta_limits *lim)
+static uint32_t fn_regs(const struct api_kernel *pf, const struct api_device *lim)
 {
-    uint64_t r = core_regs_per_thread(pf);
+    uint64_t r = pf->regs;
     uint64_t warps = ((uint64_t)fn_max_threads(pf, lim) + 31) / 32;
-    uint64_t cap = lim->regs / (warps * 32);
+    uint64_t cap = lim->max_cta_regs / (warps * 32);
     if (r > cap)
         r = cap;
     return r ? (uint32_t)r : 1;
@@ -411,12 +413,12 @@ static uint32_t fn_regs(const struct ptx_func *pf, const struct gpu_cta_limits *
 /* Dynamic shared bytes a launch of f may ask for (CUDA's
  * cudaFuncAttributeMaxDynamicSharedMemorySize): the program's setting,
  * else the GPU's shared memory per CTA without opt-in less f's static. */
-static uint64_t fn_max_dyn(const struct cudart_fn *f, const struct ptx_func *pf,
-                           const struct gpu_cta_limits *lim)
+static uint64_t fn_max_dyn(const struct cudart_fn *f, const struct api_kernel *pf,
+                           const struct api_device *lim)
 {
     if (f->max_dyn_shared >= 0)
         return (uint64_t)f->max_dyn_shared;
-    return lim->shared > pf->shared_bytes ? lim->shared - pf->shared_bytes : 0;
+    return lim->max_shared > pf->shared_bytes ? lim->max_shared - pf->shared_bytes : 0;
 }
 
 /* A launch's dynamic shared memory against the kernel's limit, as CUDA
@@ -425,10 +427,11 @@ static uint64_t fn_max_dyn(const struct cudart_fn *f, const struct ptx_func *pf,
 static cudaError_t check_dyn_shared(struct cudart_rt *rt, struct cudart_fn *f,
                                     size_t shared, const char *api)
 {
-    const struct ptx_func *pf = ptx_of(f);
-    struct gpu_cta_limits lim;
-    gpu_cta_limits(rt->gpu, &lim);
-    uint64_t max = pf ? fn_max_dyn(f, pf, &lim) : lim.shared_optin;
+    struct api_kernel kk0;
+    const struct api_kernel *pf = kernel_of(f, &kk0);
+    struct api_device lim;
+    api_device_info(rt->gpu, &lim);
+    uint64_t max = pf ? fn_max_dyn(f, pf, &lim) : lim.max_shared_optin;
     if (shared <= max)
         return cudaSuccess;
     return cudart_fail(rt, cudaErrorInvalidValue, api, "kernel %s: %zu bytes of dynamic "
@@ -438,7 +441,7 @@ static cudaError_t check_dyn_shared(struct cudart_rt *rt, struct cudart_fn *f,
                        "static ones)", f->name, shared, (unsigned long long)max,
                        f->max_dyn_shared >= 0 ? "as set by the program"
                                               : "sharedMemPerBlock less its static bytes",
-                       (unsigned long long)lim.shared_optin);
+                       (unsigned long long)lim.max_shared_optin);
 }
 
 cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *a, const void *fn)
@@ -450,23 +453,24 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *a, const void *fn)
     struct cudart_fn *f = ready_fn(rt, fn, "cudaFuncGetAttributes", &e);
     if (!f)
         return e;
-    const struct ptx_func *pf = ptx_of(f);
+    struct api_kernel kk;
+    const struct api_kernel *pf = kernel_of(f, &kk);
     if (!a || !pf)
         return cudart_fail(rt, cudaErrorInvalidValue, "cudaFuncGetAttributes",
                            a ? "kernel %s not in its PTX" : "null pointer%s",
                            a ? f->name : "");
-    struct gpu_cta_limits lim;
-    gpu_cta_limits(rt->gpu, &lim);
+    struct api_device lim;
+    api_device_info(rt->gpu, &lim);
     memset(a, 0, sizeof *a);
     a->sharedSizeBytes = (size_t)pf->shared_bytes;
-    a->constSizeBytes = (size_t)f->mod->lsmod->ptx->const_bytes;
+    a->constSizeBytes = (size_t)pf->const_bytes;
     a->localSizeBytes = (size_t)pf->local_bytes;
     a->maxThreadsPerBlock = (int)fn_max_threads(pf, &lim);
     a->numRegs = (int)fn_regs(pf, &lim);
     /* the virtual architecture the PTX was generated for (CUB compares it
      * with __CUDA_ARCH_LIST__), and the device's own: the model runs it
      * as sm_75 code */
-    a->ptxVersion = target_arch(f->mod->lsmod->ptx);
+    a->ptxVersion = (int)pf->target_sm;
     a->binaryVersion = 75;
     a->maxDynamicSharedSizeBytes = (int)fn_max_dyn(f, pf, &lim);
     a->preferredShmemCarveout = -1;
@@ -502,16 +506,17 @@ cudaError_t cudaFuncSetAttribute(const void *fn, int attr, int value)
                                  "%s: carveout %d (-1 or 0..100 percent)", f->name, value);
     if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
         /* as CUDA checks it: static + dynamic within the opt-in limit */
-        const struct ptx_func *pf = ptx_of(f);
-        struct gpu_cta_limits lim;
-        gpu_cta_limits(rt->gpu, &lim);
-        if (value < 0 || !pf || (uint64_t)value + pf->shared_bytes > lim.shared_optin)
+        struct api_kernel kk0;
+    const struct api_kernel *pf = kernel_of(f, &kk0);
+        struct api_device lim;
+        api_device_info(rt->gpu, &lim);
+        if (value < 0 || !pf || (uint64_t)value + pf->shared_bytes > lim.max_shared_optin)
             return cudart_fail(rt, cudaErrorInvalidValue, "cudaFuncSetAttribute",
                                "%s: %d dynamic + %llu static shared bytes exceed the "
                                "configured GPU's %llu per CTA (sharedMemPerBlockOptin: "
                                "max_shared_per_cta_optin, shared_per_sm)", f->name,
                                value, pf ? (unsigned long long)pf->shared_bytes : 0ull,
-                               (unsigned long long)lim.shared_optin);
+                               (unsigned long long)lim.max_shared_optin);
         f->max_dyn_shared = value;
         return cudaSuccess;
     }
@@ -534,27 +539,28 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n,
                                    &e);
     if (!f)
         return e;
-    const struct ptx_func *pf = ptx_of(f);
+    struct api_kernel kk;
+    const struct api_kernel *pf = kernel_of(f, &kk);
     if (!n || !pf || block <= 0)
         return cudart_fail(rt, cudaErrorInvalidValue,
                            "cudaOccupancyMaxActiveBlocksPerMultiprocessor",
                            "null pointer or block size %d", block);
-    struct gpu_cta_limits cl;
-    gpu_cta_limits(rt->gpu, &cl);
+    struct api_device cl;
+    api_device_info(rt->gpu, &cl);
     if ((uint64_t)block > fn_max_threads(pf, &cl) ||
-        pf->shared_bytes + dyn_shared > cl.shared_optin) {
+        pf->shared_bytes + dyn_shared > cl.max_shared_optin) {
         *n = 0;                 /* such a CTA cannot be launched at all */
         return cudaSuccess;
     }
-    const struct cfg *c = &rt->gpu->tcfg;
+    const struct api_device *c = &cl;
     uint64_t warps = ((uint64_t)block + 31) / 32, wthreads = warps * 32;
-    uint64_t regs = core_regs_per_thread(pf);
+    uint64_t regs = pf->regs;
     if (wthreads * regs > (uint64_t)c->regs_per_sm)
         regs = (uint64_t)c->regs_per_sm / wthreads;
     uint64_t shm = pf->shared_bytes + dyn_shared;
     uint64_t k = (uint64_t)c->max_ctas_per_sm;
     uint64_t lim[4] = { (uint64_t)c->max_threads_per_sm / wthreads,
-                        (uint64_t)core_sm_slots(c) / warps,
+                        c->warp_slots / warps,
                         regs ? (uint64_t)c->regs_per_sm / (wthreads * regs) : k,
                         shm ? (uint64_t)c->shared_per_sm / shm : k };
     for (int i = 0; i < 4; i++)

@@ -13,7 +13,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "cudart/cudart_int.h"
-#include "gpu/gpu.h"
+#include "api/api_int.h"
 
 #define PITCH_ALIGN 256u
 #define cudaHostAllocMapped 0x02u
@@ -242,7 +242,7 @@ cudaError_t cudaHostRegister(void *ph, size_t n, unsigned flags)
     }
     ls_dptr d = 0;
     ls_status st = ls_malloc(rt->gpu, &d, n);
-    if (st == LS_OK && (st = gpu_mem_adopt(rt->gpu, d, ph, avail, false)) != LS_OK)
+    if (st == LS_OK && (st = api_mem_adopt(rt->gpu, d, ph, avail, 0)) != LS_OK)
         ls_free(rt->gpu, d);
     if (st != LS_OK)
         return lib_fail(rt, st, "cudaHostRegister");
@@ -351,7 +351,7 @@ cudaError_t cudaMallocManaged(void **p, size_t n, unsigned flags)
     }
     /* the device allocation is these very pages: kernels and the program
      * share them, nothing is copied at launches */
-    st = gpu_mem_adopt(rt->gpu, r.d, h, r.map, true);
+    st = api_mem_adopt(rt->gpu, r.d, h, r.map, 1);
     if (st != LS_OK) {
         munmap(h, r.map);
         ls_free(rt->gpu, r.d);
@@ -373,7 +373,7 @@ static int is_dev(struct cudart_rt *rt, const void *p, size_t n, int kind, int d
     if (cudart_managed_find(rt, a, n))
         return 0;
     if (kind == cudaMemcpyDefault)
-        return exec_dmem_find(&rt->gpu->dmem, a, n ? n : 1) != NULL;
+        return api_mem_is_device(rt->gpu, a, n);
     if (dst)
         return kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
     return kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
@@ -391,18 +391,11 @@ cudaError_t cudart_copy(struct cudart_rt *rt, void *dst, const void *src, size_t
     int dd = is_dev(rt, dst, n, kind, 1), sd = is_dev(rt, src, n, kind, 0);
     ls_gpu *g = rt->gpu;
     uint64_t da = (uint64_t)(uintptr_t)dst, sa = (uint64_t)(uintptr_t)src;
-    ls_status st = dd && n >= (1u << 20) ? gpu_mem_watch(g, n) : LS_OK;
+    ls_status st = dd && n >= (1u << 20) ? api_mem_watch(g, n) : LS_OK;
     if (st != LS_OK)
         return cudart_fail(rt, cudaErrorMemoryAllocation, fn, "%s", ls_gpu_error(g));
     if (dd && sd) {
-        const uint8_t *s = gpu_mem_host(g, sa, n, fn);
-        uint8_t *d = s ? gpu_mem_host(g, da, n, fn) : NULL;
-        if (!d)
-            st = LS_ERR_INVALID;
-        else {
-            memmove(d, s, n);
-            gpu_mem_written(g, da, n);
-        }
+        st = api_memcpy_dtod(g, da, sa, n, fn);
     } else if (dd) {
         st = ls_memcpy_htod(g, da, src, n);
     } else if (sd) {
@@ -495,7 +488,7 @@ cudaError_t cudart_memset(struct cudart_rt *rt, void *p, int v, size_t n, const 
         memset(p, v, n);
         return cudaSuccess;
     }
-    ls_status st = n >= (1u << 20) ? gpu_mem_watch(rt->gpu, n) : LS_OK;
+    ls_status st = n >= (1u << 20) ? api_mem_watch(rt->gpu, n) : LS_OK;
     if (st != LS_OK)
         return cudart_fail(rt, cudaErrorMemoryAllocation, fn, "%s", ls_gpu_error(rt->gpu));
     st = ls_memset(rt->gpu, a, v, n);
@@ -640,10 +633,11 @@ cudaError_t cudaMemGetInfo(size_t *free_b, size_t *total_b)
     CUDART_ENTER(rt, dev_enter(&e));
     if (!rt)
         return e;
-    const struct exec_dmem *d = &rt->gpu->dmem;
+    struct api_device dv;
+    api_device_info(rt->gpu, &dv);
     if (free_b)
-        *free_b = (size_t)(d->capacity - d->used);
+        *free_b = (size_t)(dv.mem_capacity - dv.mem_used);
     if (total_b)
-        *total_b = (size_t)d->capacity;
+        *total_b = (size_t)dv.mem_capacity;
     return cudaSuccess;
 }

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cudart/cudart_int.h"
-#include "gpu/gpu.h"
+#include "api/api_int.h"
 
 enum { cudaLimitStackSize = 0, cudaLimitPrintfFifoSize = 1, cudaLimitMallocHeapSize = 2,
        cudaLimitDevRuntimeSyncDepth = 3, cudaLimitDevRuntimePendingLaunchCount = 4,
@@ -67,13 +67,12 @@ cudaError_t cudaDeviceSetLimit(int limit, size_t value)
     CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
-    struct cfg *c = &rt->gpu->tcfg;
     switch (limit) {
     case cudaLimitPrintfFifoSize:
-        c->printf_fifo_size = (int64_t)value;
+        api_set_dev_limits(rt->gpu, (int64_t)value, -1);
         return cudaSuccess;
     case cudaLimitMallocHeapSize:
-        c->malloc_heap_size = (int64_t)value;
+        api_set_dev_limits(rt->gpu, -1, (int64_t)value);
         return cudaSuccess;
     case cudaLimitStackSize:    /* each thread's stack is sized from the PTX */
     case cudaLimitDevRuntimeSyncDepth:
@@ -97,7 +96,9 @@ cudaError_t cudaDeviceGetLimit(size_t *value, int limit)
     if (!value || limit < cudaLimitStackSize || limit > cudaLimitPersistingL2CacheSize)
         return cudart_fail(rt, cudaErrorInvalidValue, "cudaDeviceGetLimit", "limit %d",
                            limit);
-    const struct cfg *c = &rt->gpu->tcfg;
+    struct api_device dv;
+    api_device_info(rt->gpu, &dv);
+    const struct api_device *c = &dv;
     static const size_t dflt[7] = { 1024, 0, 0, 2, 2048, 32, 0 };  /* CUDA's defaults */
     *value = limit == cudaLimitPrintfFifoSize ? (size_t)c->printf_fifo_size
              : limit == cudaLimitMallocHeapSize ? (size_t)c->malloc_heap_size
@@ -245,7 +246,7 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *a, const void
     } else if (cudart_managed_find(rt, u, 1)) {
         a->type = cudaMemoryTypeManaged;
         a->devicePointer = a->hostPointer = (void *)(uintptr_t)p;
-    } else if (exec_dmem_find(&rt->gpu->dmem, u, 1)) {
+    } else if (api_mem_is_device(rt->gpu, u, 1)) {
         a->type = cudaMemoryTypeDevice;
         a->devicePointer = (void *)(uintptr_t)p;
     } else {

@@ -108,9 +108,8 @@ struct exec_memctx {
                                                the last fetch (timing)   */
 };
 
-/* Allocation holding [addr, addr+n), or NULL. */
-const struct exec_alloc *exec_dmem_find(const struct exec_dmem *d,
-                                        uint64_t addr, uint64_t n);
+/* exec_dmem_find: the allocation holding [addr, addr+n) (exec_dmem.h) */
+#include "exec/exec_dmem.h"
 /* Allocation whose granule (base + span) holds [addr, addr+n), or NULL. */
 const struct exec_alloc *exec_dmem_granule(const struct exec_dmem *d,
                                            uint64_t addr, uint64_t n);
