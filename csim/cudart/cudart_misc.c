@@ -47,6 +47,8 @@ CUDART_API cudaError_t cudaMemPrefetchAsync(const void *p, size_t n,
                                             cudaStream_t s);
 CUDART_API cudaError_t cudaMemAdvise(const void *p, size_t n, int advice,
                                      struct cudaMemLocation loc);
+CUDART_API cudaError_t cudaStreamAttachMemAsync(cudaStream_t s, void *p, size_t n,
+                                                unsigned flags);
 CUDART_API cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s);
 CUDART_API cudaError_t cudaFreeAsync(void *p, cudaStream_t s);
 CUDART_API cudaError_t cudaMalloc3D(struct cudaPitchedPtr *p, struct cudaExtent e);
@@ -268,6 +270,24 @@ cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, struct cudaMemLocation
     if (n && !cudart_managed_find(rt, (uint64_t)(uintptr_t)p, n))
         return cudart_fail(rt, cudaErrorInvalidValue, "cudaMemPrefetchAsync", "%p (%zu "
                            "bytes) is not managed memory", p, n);
+    return cudaSuccess;
+}
+
+/* Which streams may touch managed memory: every launch runs alone, so
+ * any attachment holds. */
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t s, void *p, size_t n, unsigned flags)
+{
+    (void)s;
+    cudaError_t e;
+    CUDART_ENTER(rt, cudart_get(&e));
+    if (!rt)
+        return e;
+    if (flags != 0x01 && flags != 0x02 && flags != 0x04)    /* Global, Host, Single */
+        return cudart_fail(rt, cudaErrorInvalidValue, "cudaStreamAttachMemAsync",
+                           "flags 0x%x", flags);
+    if (!cudart_managed_find(rt, (uint64_t)(uintptr_t)p, n ? n : 1))
+        return cudart_fail(rt, cudaErrorInvalidValue, "cudaStreamAttachMemAsync", "%p "
+                           "(%zu bytes) is not managed memory", p, n);
     return cudaSuccess;
 }
 
