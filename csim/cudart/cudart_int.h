@@ -138,6 +138,10 @@ struct cudart_rt {
     struct cudart_var *vars;    size_t nvars, capvars;
     struct cudart_managed *mgd; size_t nmgd, capmgd;
     struct cudart_hostreg *hreg; size_t nhreg, caphreg;
+    /* memory pools (cudart_pool.c): the device's default and current
+     * pool, and each stream-ordered allocation's pool and size */
+    struct cudart_pool *pool_default, *pool_current;
+    struct cudart_poolalloc *palloc; size_t npalloc, cappalloc;
     /* launches */
     struct cudart_callcfg cc[CUDART_MAX_CALLCFG];
     int ncc;

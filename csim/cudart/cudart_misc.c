@@ -49,8 +49,6 @@ CUDART_API cudaError_t cudaMemAdvise(const void *p, size_t n, int advice,
                                      struct cudaMemLocation loc);
 CUDART_API cudaError_t cudaStreamAttachMemAsync(cudaStream_t s, void *p, size_t n,
                                                 unsigned flags);
-CUDART_API cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s);
-CUDART_API cudaError_t cudaFreeAsync(void *p, cudaStream_t s);
 CUDART_API cudaError_t cudaMalloc3D(struct cudaPitchedPtr *p, struct cudaExtent e);
 CUDART_API cudaError_t cudaMemset3D(struct cudaPitchedPtr p, int v, struct cudaExtent e);
 CUDART_API cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr p, int v,
@@ -306,30 +304,6 @@ cudaError_t cudaMemAdvise(const void *p, size_t n, int advice, struct cudaMemLoc
 
 /* Stream-ordered allocation: the stream's earlier work is done, so the
  * allocation is immediate. */
-cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s)
-{
-    cudaError_t e;
-    CUDART_ENTER(rt, cudart_get(&e));
-    if (!rt)
-        return e;
-    if (cudart_capturing(rt, s))
-        return cudart_fail(rt, cudaErrorStreamCaptureUnsupported, "cudaMallocAsync",
-                           "allocation nodes are not modelled in captured graphs");
-    return cudaMalloc(p, n);
-}
-
-cudaError_t cudaFreeAsync(void *p, cudaStream_t s)
-{
-    cudaError_t e;
-    CUDART_ENTER(rt, cudart_get(&e));
-    if (!rt)
-        return e;
-    if (cudart_capturing(rt, s))
-        return cudart_fail(rt, cudaErrorStreamCaptureUnsupported, "cudaFreeAsync",
-                           "free nodes are not modelled in captured graphs");
-    return cudaFree(p);
-}
-
 cudaError_t cudaMalloc3D(struct cudaPitchedPtr *p, struct cudaExtent e3)
 {
     cudaError_t e;

@@ -480,6 +480,7 @@ void cudart_gpu_reset(struct cudart_rt *rt)
             munmap(rt->mgd[i].host, rt->mgd[i].map);
     rt->nmgd = 0;
     rt->nhreg = 0;             /* the program's pages stay its own */
+    rt->npalloc = 0;           /* the pools' allocations went with the GPU */
     ls_gpu_destroy(rt->gpu);
     rt->gpu = NULL;
     rt->nlaunches = 0;

@@ -21,6 +21,7 @@ typedef void *cudaKernel_t;       /* here: the registered host stub */
 typedef unsigned long long cudaTextureObject_t;
 typedef struct cudart_array *cudaArray_t;       /* cudart_array.c */
 typedef struct cudart_mipmap *cudaMipmappedArray_t;
+typedef struct cudart_pool *cudaMemPool_t;      /* cudart_pool.c */
 typedef unsigned long long cudaSurfaceObject_t;
 
 typedef struct dim3 { unsigned x, y, z; } dim3;

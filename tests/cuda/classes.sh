@@ -5,7 +5,7 @@
 # checks that tests/cuda/bin/ (the binaries used without nvcc, made by
 # tests/cuda/mkbin.sh) was built from the same sources.
 # shellcheck shell=bash
-class_progs=(limits devmem atomics_half barrier_exit events memcheck arrays graphs race longrun coop threads zerocopy)
+class_progs=(limits devmem atomics_half barrier_exit events memcheck arrays graphs race longrun coop threads zerocopy pools)
 nclasses=${#class_progs[@]}
 
 run() {    # run NAME [exec options] -- ARGS: PASS line and exit 0 expected
@@ -68,6 +68,8 @@ classes_run() {   # classes_run DIR: every class program of DIR, both modes
     run threads --mode "$m" -- @BIN@
     # mapped pinned and registered host memory shared with the kernels
     run zerocopy --mode "$m" -- @BIN@
+    # stream-ordered allocation and memory pools
+    run pools --mode "$m" -- @BIN@
   done
   # a run over 2 s shows the progress line (kernel, launch, CTAs done)
   LOCKSTEP_PROGRESS=1 "$cli" exec --quiet --mode functional -- "$dir/longrun" 40 \
