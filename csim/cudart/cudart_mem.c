@@ -125,9 +125,15 @@ cudaError_t cudaHostAlloc(void **p, size_t n, unsigned flags)
         return cudart_fail(rt, cudaErrorInvalidValue, "cudaHostAlloc", "null pointer");
     if (flags & ~cudaHostAllocFlags)
         return cudart_fail(rt, cudaErrorInvalidValue, "cudaHostAlloc", "flags 0x%x", flags);
-    if (flags & cudaHostAllocMapped) {
-        /* zero-copy: pages at their device address, as managed memory,
-         * so the host pointer is the device pointer (unified addressing) */
+    /* unified addressing: pinned memory is the kernels' too (zero-copy);
+     * as managed memory, its pages sit at their device address, so the
+     * host pointer is the device pointer. Without cudaHostAllocMapped and
+     * beyond what the device's address space holds: plain host memory */
+    struct api_device dv;
+    api_device_info(rt->gpu, &dv);
+    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    if ((flags & cudaHostAllocMapped) ||
+        (n < dv.mem_capacity && dv.mem_capacity - dv.mem_used > n + 5 * pg)) {
         cudaError_t r = cudaMallocManaged(p, n, 0);
         if (r == cudaSuccess)
             rt->mgd[rt->nmgd - 1].hflags = flags | CUDART_HOSTALLOC;

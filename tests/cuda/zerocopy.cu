@@ -1,7 +1,8 @@
 // Mapped host memory (zero-copy): kernels read and write pinned host
-// memory of cudaHostAllocMapped through cudaHostGetDevicePointer (with
-// unified addressing, the host pointer itself), and host memory the
-// program registered with cudaHostRegister through its device pointer.
+// memory (cudaHostAllocMapped through cudaHostGetDevicePointer; with
+// unified addressing, the host pointer itself, cudaMallocHost's too), and
+// host memory the program registered with cudaHostRegister through its
+// device pointer.
 // The program and its kernels share the bytes: no copies, writes on
 // either side seen by the other at the next launch or sync. Registration
 // errors are CUDA's.
@@ -58,6 +59,16 @@ int main()
     CK(cudaPointerGetAttributes(&pa, h + 5));
     EXPECT(pa.type == cudaMemoryTypeHost && pa.devicePointer == h + 5,
            "pointer attributes: type %d, device %p", (int)pa.type, pa.devicePointer);
+
+    // cudaMallocHost: pinned, so with unified addressing the kernels' too
+    int *ph;
+    CK(cudaMallocHost(&ph, 64 * sizeof(int)));
+    for (int i = 0; i < 64; i++)
+        ph[i] = i;
+    scale<<<1, 64>>>(ph, 64, 4);
+    CK(cudaDeviceSynchronize());
+    EXPECT(ph[63] == 4 * 63 + 1, "cudaMallocHost memory after a kernel: %d", ph[63]);
+    CK(cudaFreeHost(ph));
 
     // cudaHostRegister: page-aligned memory the program allocated itself
     const size_t bytes = 1 << 16;
