@@ -3,7 +3,10 @@
  * from the device's default pool or one the program created; a pool keeps
  * its attributes and the bytes allocated from it (used and reserved are
  * the same: freed memory goes back to the device at once), so programs
- * that size or report their pools run (docs/cuda-programs.md). */
+ * that size or report their pools run. Captured into a graph, an
+ * allocation is made at capture and stays the graph's for every launch
+ * (a captured free releases nothing), so the graph's nodes find the same
+ * memory each time (docs/cuda-programs.md). */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,9 +78,7 @@ static bool pool_ok(const struct cudart_pool *p)
 static cudaError_t pool_alloc(struct cudart_rt *rt, void **p, size_t n,
                               struct cudart_pool *pool, cudaStream_t s, const char *fn)
 {
-    if (cudart_capturing(rt, s))
-        return cudart_fail(rt, cudaErrorStreamCaptureUnsupported, fn,
-                           "allocation nodes are not modelled in captured graphs");
+    (void)s;                    /* captured: allocated now, the graph's */
     if (!p || !pool_ok(pool))
         return cudart_fail(rt, cudaErrorInvalidValue, fn, p ? "not a memory pool"
                                                             : "null pointer");
@@ -129,8 +130,7 @@ cudaError_t cudaFreeAsync(void *p, cudaStream_t s)
     if (!rt)
         return e;
     if (cudart_capturing(rt, s))
-        return cudart_fail(rt, cudaErrorStreamCaptureUnsupported, "cudaFreeAsync",
-                           "free nodes are not modelled in captured graphs");
+        return cudaSuccess;     /* the memory stays the graph's */
     for (size_t i = 0; p && i < rt->npalloc; i++)
         if (rt->palloc[i].p == p) {
             rt->palloc[i].pool->used -= rt->palloc[i].n;

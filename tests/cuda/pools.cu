@@ -3,7 +3,8 @@
 // cudaMallocAsync/cudaFreeAsync go through the default pool (its
 // threshold kept, its used bytes counted), a pool the program creates
 // serves cudaMallocFromPoolAsync and can become the device's current pool,
-// and the default pool cannot be destroyed.
+// the default pool cannot be destroyed, and a captured allocation serves
+// every launch of its graph.
 #define TEST_NAME "pools"
 #include <cstdint>
 #include "ck.h"
@@ -69,6 +70,28 @@ int main()
     CK(cudaFreeAsync(b, s));
     CK(cudaDeviceSetMemPool(0, dflt));
     CK(cudaMemPoolDestroy(mine));
+
+    // captured into a graph: the allocation is the graph's at every launch
+    int *t, *hp;
+    CK(cudaMallocHost(&hp, n * sizeof(int)));
+    cudaGraph_t g;
+    cudaGraphExec_t ge;
+    CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+    CK(cudaMallocAsync(&t, n * sizeof(int), s));
+    fill<<<(n + 255) / 256, 256, 0, s>>>(t, n, 40);
+    CK(cudaMemcpyAsync(hp, t, n * sizeof(int), cudaMemcpyDeviceToHost, s));
+    CK(cudaFreeAsync(t, s));
+    CK(cudaStreamEndCapture(s, &g));
+    CK(cudaGraphInstantiate(&ge, g, 0));
+    for (int k = 0; k < 2; k++) {
+        hp[3] = -1;
+        CK(cudaGraphLaunch(ge, s));
+        CK(cudaStreamSynchronize(s));
+        EXPECT(hp[3] == 43, "graph launch %d: %d", k, hp[3]);
+    }
+    CK(cudaGraphExecDestroy(ge));
+    CK(cudaGraphDestroy(g));
+    CK(cudaFreeHost(hp));
     EXPECT(cudaMemPoolDestroy(dflt) == cudaErrorInvalidValue,
            "the default pool was destroyed");
     cudaGetLastError();
