@@ -36,6 +36,8 @@ static void usage(FILE *f)
 "      --seed N              input seed (default: 1)\n"
 "      --stats-json FILE     write statistics as JSON ('-' for stdout)\n"
 "      --table               one aligned table for all workloads\n"
+"      --jobs N, -jN         workloads run side by side (default: the number\n"
+"                            of cores; output as with -j1, in order)\n"
 "      --mode functional|timing      functional (instruction-accurate) or\n"
 "                            cycle-level timing (default: the library's)\n"
 "      --config NAME|FILE    GPU configuration: a shipped name (list configs)\n"
