@@ -62,7 +62,8 @@ typedef struct ls_config {
     int progress;                /* 1: progress line on stderr if a tty (once
                                     launches have run 2 s: kernel, launch,
                                     CTAs done, instructions); 2: even if
-                                    stderr is not a tty                     */
+                                    stderr is not a tty; 3: as 2, from the
+                                    first launch on (no 2 s wait)           */
     /* RTL in the loop (docs/cosim.md); the backends are config keys
      * (slp.backend = c|rtl|lockstep, cosim_continue) */
     const char *const *rtl;      /* NULL-terminated "blk=FILE.v": verilate the

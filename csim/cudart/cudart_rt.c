@@ -189,9 +189,11 @@ static void setup(struct cudart_rt *rt)
         rt->stats_path = strdup(v);
     rt->quiet = (v = getenv("LOCKSTEP_QUIET")) && *v && strcmp(v, "0");
     /* a progress line on a terminal once launches have run 2 s;
-     * LOCKSTEP_PROGRESS=1 shows it on any stderr, 0 never */
+     * LOCKSTEP_PROGRESS=1 shows it on any stderr, now from the first
+     * launch on, 0 never */
     v = getenv("LOCKSTEP_PROGRESS");
-    rt->cfg.progress = v && *v ? (strcmp(v, "0") ? 2 : 0) : !rt->quiet;
+    rt->cfg.progress = v && *v ? (!strcmp(v, "0") ? 0 : !strcmp(v, "now") ? 3 : 2)
+                               : !rt->quiet;
     if (!err[0]) {
         char gerr[4096] = "";
         rt->gpu = ls_gpu_create(&rt->cfg, gerr, sizeof gerr);

@@ -536,7 +536,8 @@ ls_status gpu_tick(ls_gpu *gpu, struct gpu_tick *t, const char *kernel,
     if (++t->n & 63)            /* the clock is read every 64th call */
         return LS_OK;
     double now = now_s();
-    if (gpu->cfg.progress && now - gpu->prog_t0 >= 2.0 && now - gpu->prog_last >= 0.5) {
+    double after = gpu->cfg.progress == 3 ? 0.0 : 2.0;
+    if (gpu->cfg.progress && now - gpu->prog_t0 >= after && now - gpu->prog_last >= 0.5) {
         gpu->prog_last = now;
         show_progress(gpu, kernel, ctas_done, ctas, insts, cycles);
     }
