@@ -26,7 +26,7 @@ void gpu_check_begin(ls_gpu *gpu, struct exec_chk *c, const struct ls_module *m,
     /* memcheck: the mode every warp's memory accesses see, and where
      * warn's findings go (exec_chk_oob, from the SIMT layer) */
     gpu->dmem.memcheck = (uint8_t)gpu->tcfg.memcheck;
-    gpu->dmem.oob_chk = gpu->tcfg.memcheck == 1 ? c : NULL;
+    gpu->dmem.oob_chk = gpu->tcfg.memcheck == CFG_MEMCHECK_WARN ? c : NULL;
 }
 
 static void tid3(const struct exec_chk *c, uint64_t t, unsigned out[3])

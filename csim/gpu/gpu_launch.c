@@ -583,7 +583,7 @@ ls_status gpu_launch(ls_gpu *gpu, struct ls_module *m,
     L.nwarps = (L.nthreads + EXEC_WARP - 1) / EXEC_WARP;
     L.budget = gpu->cfg.max_warp_insts;
     /* schedule = interleave: one instruction per warp per turn */
-    L.slice = gpu->tcfg.schedule == 1 ? 1 : GPU_SLICE;
+    L.slice = gpu->tcfg.schedule == CFG_SCHEDULE_INTERLEAVE ? 1 : GPU_SLICE;
     L.eg.ntid[0] = block.x; L.eg.ntid[1] = block.y; L.eg.ntid[2] = block.z;
     L.eg.nctaid[0] = grid.x; L.eg.nctaid[1] = grid.y; L.eg.nctaid[2] = grid.z;
     L.eg.nwarpid = L.nwarps;
