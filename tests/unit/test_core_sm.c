@@ -552,7 +552,8 @@ static void global_case(unsigned stride, struct standin *m, uint64_t *ld_cyc,
     h_init(h, ptx, 32, sets);
     static uint8_t store[32 * 128];
     memset(store, 0, sizeof store);
-    struct exec_alloc a = { EXEC_GLOBAL_BASE, sizeof store, store, "test", NULL };
+    struct exec_alloc a = { .base = EXEC_GLOBAL_BASE, .size = sizeof store, .host = store,
+                            .what = "test", .span = sizeof store };
     h->dmem.a = &a;
     h->dmem.n = 1;
     h->dmem.capacity = 1ull << 30;
