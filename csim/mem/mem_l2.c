@@ -29,8 +29,9 @@ int mem_l2_init(struct mem_sys *m, char *err, size_t errlen)
         if (mem_cache_init(&pt->l2, (uint64_t)c->l2_size / m->nparts, (unsigned)c->l2_assoc,
                            (unsigned)c->l2_line, (unsigned)c->l2_sector, err, errlen))
             return -1;
-        pt->mshr = calloc(MEM_L2_MSHRS, sizeof *pt->mshr);
-        pt->mshr_free = calloc(MEM_L2_MSHRS, sizeof *pt->mshr_free);
+        pt->nmshr = (unsigned)c->l2_mshrs;
+        pt->mshr = calloc(pt->nmshr, sizeof *pt->mshr);
+        pt->mshr_free = calloc(pt->nmshr, sizeof *pt->mshr_free);
         pt->bank = calloc((size_t)c->dram_banks, sizeof *pt->bank);
         pt->q = calloc((size_t)c->dram_queue, sizeof *pt->q);
         pt->req_port = calloc((size_t)c->icnt_part_ports, sizeof *pt->req_port);
@@ -40,8 +41,8 @@ int mem_l2_init(struct mem_sys *m, char *err, size_t errlen)
                      p, __FILE__, __LINE__);
             return -1;
         }
-        for (unsigned i = 0; i < MEM_L2_MSHRS; i++)
-            pt->mshr_free[pt->nmshr_free++] = (int32_t)(MEM_L2_MSHRS - 1 - i);
+        for (unsigned i = 0; i < pt->nmshr; i++)
+            pt->mshr_free[pt->nmshr_free++] = (int32_t)(pt->nmshr - 1 - i);
         for (unsigned b = 0; b < (unsigned)c->dram_banks; b++)
             pt->bank[b].open_row = MEM_NONE;
     }
@@ -66,7 +67,7 @@ void mem_l2_free(struct mem_sys *m)
 
 bool mem_part_idle(const struct mem_part *p)
 {
-    return p->nq == 0 && p->nwait == 0 && p->nmshr_free == MEM_L2_MSHRS;
+    return p->nq == 0 && p->nwait == 0 && p->nmshr_free == p->nmshr;
 }
 
 /* ---- address mapping inside a partition ---- */
@@ -149,8 +150,12 @@ static void dram_enqueue(struct mem_sys *m, unsigned p, uint64_t addr, uint8_t m
     q->sr = subranks_of(m, mask);
     q->used = 1;
     q->opened = 0;
+    /* dram_latency (GPGPU-Sim's fixed delay before the DRAM scheduler):
+     * the entry holds its queue slot but the scheduler sees it only then */
+    q->ready = m->c.dram_latency ? mem_dram_ceil(m, t + (uint64_t)m->c.dram_latency)
+                                 : mem_dram_floor(m, t);
     pt->nq++;
-    dram_wake_at(m, p, mem_dram_floor(m, t));   /* never recurse into the scheduler */
+    dram_wake_at(m, p, q->ready);   /* never recurse into the scheduler */
 }
 
 /* The DRAM command bus issues one command per clock: an ACTIVATE (with the
@@ -172,6 +177,11 @@ static int dram_kind(const struct mem_sys *m, const struct mem_part *pt, const s
         return DRAM_NONE;
     }
     if (b->open_row == (int64_t)q->row) {
+        uint64_t turn = q->is_write ? pt->wr_ready : pt->rd_ready;   /* tRTW, tWTR */
+        if (turn > T) {
+            *when = turn;
+            return DRAM_NONE;
+        }
         uint64_t ds = T + (uint64_t)(q->is_write ? m->c.dram_tWL : m->c.dram_tCL);
         if (pt->bus_free > ds) {
             *when = T + (pt->bus_free - ds);
@@ -202,6 +212,11 @@ static int dram_choose(const struct mem_sys *m, const struct mem_part *pt, uint6
         const struct mem_dram_req *q = &pt->q[i];
         if (!q->used)
             continue;
+        if (q->ready > T) {             /* still in the dram_latency delay */
+            if (q->ready < soonest)
+                soonest = q->ready;
+            continue;
+        }
         if (q->bank < 64 && (head[q->bank] < 0 || q->seq < pt->q[head[q->bank]].seq))
             head[q->bank] = (int)i;
         if ((int64_t)q->row == pt->bank[q->bank].open_row && q->bank < 64)
@@ -209,7 +224,7 @@ static int dram_choose(const struct mem_sys *m, const struct mem_part *pt, uint6
     }
     for (unsigned i = 0; i < nq; i++) {
         const struct mem_dram_req *q = &pt->q[i];
-        if (!q->used || (fcfs && q->bank < 64 && head[q->bank] != (int)i))
+        if (!q->used || q->ready > T || (fcfs && q->bank < 64 && head[q->bank] != (int)i))
             continue;
         int k = dram_kind(m, pt, q, T, fcfs ? 0 : hitbanks, &when);
         if (k == DRAM_NONE) {
@@ -250,6 +265,12 @@ static void dram_activate(struct mem_sys *m, struct mem_part *pt, unsigned i, ui
         k->precharges++;
         act = pre + (uint64_t)c->dram_tRP;
     }
+    if (act < b->act_ready)             /* tRC: activates of one bank */
+        act = b->act_ready;
+    if (act < pt->act_next)             /* tRRD: activates of the channel */
+        act = pt->act_next;
+    b->act_ready = act + (uint64_t)c->dram_tRC;
+    pt->act_next = act + (uint64_t)c->dram_tRRD;
     pt->st.activates++;
     k->activates++;
     pt->st.act_subranks += mem_popcount8(q->sr);
@@ -292,8 +313,17 @@ static void dram_column(struct mem_sys *m, unsigned p, unsigned i, uint64_t T)
         ds = pt->bus_free;
     uint64_t de = ds + (q->bytes + (uint64_t)c->dram_bus_bytes - 1) / (uint64_t)c->dram_bus_bytes;
     pt->bus_free = de;
-    if (b->pre_ready < de)
-        b->pre_ready = de;
+    /* write recovery before a precharge; read/write turnaround (the
+     * command bus may not switch direction sooner) */
+    uint64_t pr = de + (q->is_write ? (uint64_t)c->dram_tWR : 0);
+    if (b->pre_ready < pr)
+        b->pre_ready = pr;
+    if (q->is_write) {
+        if (pt->rd_ready < de + (uint64_t)c->dram_tWTR)
+            pt->rd_ready = de + (uint64_t)c->dram_tWTR;
+    } else if (pt->wr_ready < col + (uint64_t)c->dram_tRTW) {
+        pt->wr_ready = col + (uint64_t)c->dram_tRTW;
+    }
     if (q->is_write) {
         pt->st.writes += q->atoms;
         pt->st.write_bytes += q->bytes;
