@@ -90,11 +90,11 @@ int main()
     sfu_dep<<<1, 1>>>(64, d);
     cudaMemcpy(h, d, 4, cudaMemcpyDeviceToHost);
     if (!std::isfinite(h[0])) { printf("FAIL ub_alu sfu_dep\n"); fails++; }
-    alu_tput<<<grid, block>>>(a, b, 32, d);
+    alu_tput<<<grid, block>>>(a, b, 8, d);
     cudaMemcpy(h, d, nt * sizeof(float), cudaMemcpyDeviceToHost);
     for (unsigned t = 0; t < nt; t += 97)
-        if (std::fabs(h[t] - cpu_tput(t, a, b, 32)) > 1e-5f * std::fabs(cpu_tput(t, a, b, 32))) { printf("FAIL ub_alu alu_tput %u\n", t); fails++; break; }
-    sfu_tput<<<grid, block>>>(16, d);
+        if (std::fabs(h[t] - cpu_tput(t, a, b, 8)) > 1e-5f * std::fabs(cpu_tput(t, a, b, 8))) { printf("FAIL ub_alu alu_tput %u\n", t); fails++; break; }
+    sfu_tput<<<grid, block>>>(4, d);
     cudaMemcpy(h, d, nt * sizeof(float), cudaMemcpyDeviceToHost);
     for (unsigned t = 0; t < nt; t++)
         if (!std::isfinite(h[t])) { printf("FAIL ub_alu sfu_tput %u\n", t); fails++; break; }

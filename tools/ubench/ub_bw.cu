@@ -1,11 +1,11 @@
 // ub_bw: bandwidth of each level with every SM full of warps
 // (tools/correlate.py). Grid-stride loops over float arrays:
-//   stream_copy  b = a over 2^20 floats (4 MB each way): DRAM bandwidth,
+//   stream_copy  b = a over 2^19 floats (2 MB each way): DRAM bandwidth,
 //                reads and write-backs
-//   stream_read  a sum over 2^21 floats (8 MB): DRAM read bandwidth
-//   l2_read      8 passes over 2^16 floats (256 KB: L2-resident, more than
+//   stream_read  a sum over 2^20 floats (4 MB): DRAM read bandwidth
+//   l2_read      4 passes over 2^16 floats (256 KB: L2-resident, more than
 //                an L1): L2 and interconnect bandwidth
-//   l1_read      each CTA re-reads its own 2 KB 64 times: L1 bandwidth
+//   l1_read      each CTA re-reads its own 2 KB 16 times: L1 bandwidth
 //   scatter      every lane of a warp reads a different line (32 lines per
 //                warp instruction): coalescer, L1 MSHR and miss throughput
 // The host checks every output.
@@ -60,7 +60,7 @@ __global__ void scatter(const float *a, unsigned nlines, unsigned iters, float *
 int main()
 {
     const unsigned grid = 60, block = 256, nt = grid * block;
-    const unsigned n = 1u << 21;
+    const unsigned n = 1u << 20;
     std::vector<float> h(n), o(nt);
     for (unsigned i = 0; i < n; i++)
         h[i] = (float)(i % 17);          // small integers: every sum is exact
@@ -85,7 +85,7 @@ int main()
         if (o[t] != s) { printf("FAIL ub_bw stream_read %u\n", t); fails++; break; }
     }
 
-    const unsigned n2 = 1u << 16, passes = 8;
+    const unsigned n2 = 1u << 16, passes = 4;
     l2_read<<<grid, block>>>(a, n2, passes, out);
     cudaMemcpy(o.data(), out, nt * 4, cudaMemcpyDeviceToHost);
     for (unsigned t = 0; t < nt; t += 13) {
@@ -95,17 +95,17 @@ int main()
         if (o[t] != s) { printf("FAIL ub_bw l2_read %u\n", t); fails++; break; }
     }
 
-    l1_read<<<grid, block>>>(a, 64, out);
+    l1_read<<<grid, block>>>(a, 16, out);
     cudaMemcpy(o.data(), out, nt * 4, cudaMemcpyDeviceToHost);
     for (unsigned t = 0; t < nt; t += 7) {
         unsigned cta = t / block, tid = t % block;
         float s = 0;
-        for (unsigned p = 0; p < 64; p++)
+        for (unsigned p = 0; p < 16; p++)
             for (unsigned i = tid; i < 512u; i += block) s += h[cta * 512u + i];
         if (o[t] != s) { printf("FAIL ub_bw l1_read %u\n", t); fails++; break; }
     }
 
-    const unsigned nlines = n / 32, iters = 16;
+    const unsigned nlines = n / 32, iters = 8;
     scatter<<<grid, block>>>(a, nlines, iters, out);
     cudaMemcpy(o.data(), out, nt * 4, cudaMemcpyDeviceToHost);
     for (unsigned t = 0; t < nt; t += 11) {

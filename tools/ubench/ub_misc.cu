@@ -1,11 +1,11 @@
 // ub_misc: divergence, atomics and barriers (tools/correlate.py).
 //   diverge   each lane of a warp takes one of 32 paths (a switch on the
-//             lane id), 64 times: the cost of serialised divergent paths
+//             lane id), 8 times: the cost of serialised divergent paths
 //   atom_hot  every thread adds to one of 32 counters (heavy contention at
 //             the L2's atomic unit)
 //   atom_spread every thread adds to its own line: atomics throughput
 //   barrier   512-thread CTAs alternating shared-memory writes and
-//             __syncthreads 256 times
+//             __syncthreads 64 times
 // The host checks every output.
 #include <cstdio>
 #include <vector>
@@ -58,7 +58,7 @@ int main()
     std::vector<unsigned> h(nt * 32);
     cudaMalloc(&d, nt * 32 * 4);
 
-    const unsigned di = 64;
+    const unsigned di = 8;
     diverge<<<grid, block>>>(di, d);
     cudaMemcpy(h.data(), d, nt * 4, cudaMemcpyDeviceToHost);
     for (unsigned t = 0; t < nt; t++) {
@@ -81,7 +81,7 @@ int main()
     for (unsigned t = 0; t < nt; t++)
         if (h[t * 32] != si * (si - 1) / 2) { printf("FAIL ub_misc atom_spread %u\n", t); fails++; break; }
 
-    const unsigned bi = 256, bgrid = 30;
+    const unsigned bi = 64, bgrid = 30;
     barrier<<<bgrid, 512>>>(bi, d);
     std::vector<unsigned> b(bgrid * 512);
     cudaMemcpy(b.data(), d, b.size() * 4, cudaMemcpyDeviceToHost);
