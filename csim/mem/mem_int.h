@@ -213,7 +213,8 @@ struct mem_part {
     struct mem_gdu gdu;
     struct mem_l2_mshr *mshr;
     int32_t *mshr_free; unsigned nmshr_free, nmshr;
-    uint64_t l2_free;               /* core cycle the tag pipeline is free  */
+    uint64_t *l2_free;              /* core cycle each L2 pipeline is free: one
+                                       per icnt port with l2_port_bytes, else one */
     uint64_t *req_port, *rep_port;  /* icnt ticks, one per icnt_part_ports  */
     int32_t wait_head, wait_tail;   /* packets waiting for L2 resources     */
     unsigned nwait;

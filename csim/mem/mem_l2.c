@@ -36,7 +36,9 @@ int mem_l2_init(struct mem_sys *m, char *err, size_t errlen)
         pt->q = calloc((size_t)c->dram_queue, sizeof *pt->q);
         pt->req_port = calloc((size_t)c->icnt_part_ports, sizeof *pt->req_port);
         pt->rep_port = calloc((size_t)c->icnt_part_ports, sizeof *pt->rep_port);
-        if (!pt->mshr || !pt->mshr_free || !pt->bank || !pt->q || !pt->req_port || !pt->rep_port) {
+        pt->l2_free = calloc((size_t)c->icnt_part_ports, sizeof *pt->l2_free);
+        if (!pt->mshr || !pt->mshr_free || !pt->bank || !pt->q || !pt->req_port || !pt->rep_port ||
+            !pt->l2_free) {
             snprintf(err, errlen, "out of memory for partition %u [%s:%d]",
                      p, __FILE__, __LINE__);
             return -1;
@@ -60,6 +62,7 @@ void mem_l2_free(struct mem_sys *m)
         free(pt->q);
         free(pt->req_port);
         free(pt->rep_port);
+        free(pt->l2_free);
     }
     free(m->part);
     m->part = NULL;
@@ -377,10 +380,23 @@ void mem_dram_wake(struct mem_sys *m, unsigned p, uint64_t t)
 
 /* ---- L2 slice ---- */
 
-static uint64_t l2_pipe(struct mem_sys *m, struct mem_part *pt, uint64_t t)
+/* The lookup of packet k (its sectors mask) starting at t or when its
+ * pipeline is free; returns when a hit's reply leaves. Without
+ * l2_port_bytes a slice takes one lookup per core cycle; with it, each
+ * sub-partition (icnt port) has its own pipeline, which a request holds
+ * for ceil(bytes / l2_port_bytes) cycles (GPGPU-Sim's sectored L2 takes
+ * one 32-byte sector request per cycle per sub-partition). */
+static uint64_t l2_pipe(struct mem_sys *m, struct mem_part *pt, int32_t k, uint8_t mask, uint64_t t)
 {
-    uint64_t start = t > pt->l2_free ? t : pt->l2_free;
-    pt->l2_free = start + 1;            /* one tag lookup per core cycle */
+    uint64_t *f = &pt->l2_free[0], busy = 1;
+    if (m->c.l2_port_bytes) {
+        uint64_t bytes = (uint64_t)mem_popcount8(mask) * (uint64_t)m->c.l2_sector;
+        uint64_t w = (uint64_t)m->c.l2_port_bytes;
+        f = &pt->l2_free[mem_part_port(m, m->pkt[k].l2_addr)];
+        busy = bytes > w ? (bytes + w - 1) / w : 1;
+    }
+    uint64_t start = t > *f ? t : *f;
+    *f = start + busy;
     return start + (uint64_t)m->c.l2_latency;
 }
 
@@ -454,7 +470,7 @@ static bool l2_try(struct mem_sys *m, unsigned p, int32_t k, uint64_t t)
         }
         if (!q_room(m, pt, slots))
             return false;
-        uint64_t done = l2_pipe(m, pt, t);
+        uint64_t done = l2_pipe(m, pt, k, mask, t);
         st->accesses++;
         if (l && (l->valid & mask) == mask) {
             st->hits++;
@@ -476,7 +492,7 @@ static bool l2_try(struct mem_sys *m, unsigned p, int32_t k, uint64_t t)
         return true;
     }
     if (l && (l->valid & mask) == mask) {           /* read or atomic hit */
-        uint64_t done = l2_pipe(m, pt, t);
+        uint64_t done = l2_pipe(m, pt, k, mask, t);
         st->accesses++;
         st->hits++;
         mem_cache_ref(&pt->l2, l, mask);
@@ -492,7 +508,7 @@ static bool l2_try(struct mem_sys *m, unsigned p, int32_t k, uint64_t t)
         uint8_t extra = (uint8_t)(missing & ~ms->pending);
         if (extra && !q_room(m, pt, 1))
             return false;
-        l2_pipe(m, pt, t);
+        l2_pipe(m, pt, k, mask, t);
         st->accesses++;
         st->misses++;
         st->mshr_merges++;
@@ -522,7 +538,7 @@ static bool l2_try(struct mem_sys *m, unsigned p, int32_t k, uint64_t t)
         }
         return false;
     }
-    l2_pipe(m, pt, t);
+    l2_pipe(m, pt, k, mask, t);
     uint8_t fetch = missing;
     if (!l) {           /* a line miss: the GDU says how much of it to fetch */
         write_back(m, p, v, t);

@@ -2,7 +2,8 @@
  * model (docs/memory-hierarchy.md): the ROP delay before the L2 lookup
  * (l2_rop_latency, texture fetches excepted), the fixed delay before the
  * DRAM scheduler (dram_latency), the reply header (icnt_reply_hdr), the L2
- * MSHR count (l2_mshrs) and the DRAM timings tRRD, tRC, tWTR, tRTW, tWR.
+ * MSHR count (l2_mshrs), the L2 sub-partitions' data width (l2_port_bytes)
+ * and the DRAM timings tRRD, tRC, tWTR, tRTW, tWR.
  * Each key is compared with the same stream without it. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -161,6 +162,51 @@ static void test_l2_mshrs_bound_misses_in_flight(void **st)
     assert_true(one > 3 * many);
 }
 
+/* Cycles n L2 hits take (the lines fetched once, the L1D invalidated). */
+static uint64_t l2_hits(const struct cfg *c, struct core_mem_req *rs, size_t n)
+{
+    struct mem_sys *m = drv_make(c, NSM);
+    assert_non_null(m);
+    uint64_t now = 0;
+    assert_int_equal(drv_run(m, rs, n, NSM, &now), n);
+    mem_kernel_end(m);
+    ls_cache_stats l2a, l2b;
+    mem_stats(m, NULL, &l2a, NULL);
+    uint64_t t0 = now;
+    assert_int_equal(drv_run(m, rs, n, NSM, &now), n);
+    mem_stats(m, NULL, &l2b, NULL);
+    assert_int_equal(l2b.hits - l2a.hits, n);
+    mem_sys_free(m);
+    return now - t0;
+}
+
+static void test_l2_port_bytes_pace_hits(void **st)
+{
+    (void)st;
+    struct cfg c;
+    base_cfg(&c);
+    enum { N = 256 };
+    struct core_mem_req rs[N];
+    assert_int_equal(same_partition_lines(&c, rs, N), N);
+    uint64_t t0 = l2_hits(&c, rs, N);
+    c.l2_port_bytes = 32;              /* a 128-byte line: 4 cycles of its port */
+    uint64_t t1 = l2_hits(&c, rs, N);
+    for (size_t i = 0; i < N; i++)
+        rs[i].sector_mask = 0x1;       /* one sector: one cycle of its port */
+    c.lamar_gdu = 1;                   /* fg_only: the L1D asks for that sector */
+    uint64_t s1 = l2_hits(&c, rs, N);
+    c.l2_port_bytes = 0;
+    uint64_t s0 = l2_hits(&c, rs, N);
+    printf("%d L2 hits in one partition: lines %llu -> %llu cycles with 32-byte ports, "
+           "sectors %llu -> %llu\n", N, (unsigned long long)t0, (unsigned long long)t1,
+           (unsigned long long)s0, (unsigned long long)s1);
+    /* a slice's two sub-partitions take one sector a cycle each: twice the
+     * lookups of one slice pipeline for single sectors; whole lines take 4
+     * cycles of their port, which their 4-flit replies take anyway */
+    assert_true(s1 * 3 < s0 * 2);
+    assert_true(t1 >= t0);
+}
+
 /* Lines one row apart in every bank in turn: each request needs an
  * activate, so activate spacing (tRRD, tRC) and, after writes, the write
  * recovery before the precharge (tWR) decide the pace. */
@@ -238,6 +284,7 @@ static void test_defaults_are_neutral(void **st)
     assert_int_equal(d.dram_latency, 0);
     assert_int_equal(d.icnt_reply_hdr, 0);
     assert_int_equal(d.l2_mshrs, 64);
+    assert_int_equal(d.l2_port_bytes, 0);
     assert_int_equal(d.dram_tRRD + d.dram_tRC + d.dram_tWTR + d.dram_tRTW + d.dram_tWR, 0);
 }
 
@@ -248,6 +295,7 @@ int main(void)
         cmocka_unit_test(test_dram_latency_delays_misses_only),
         cmocka_unit_test(test_reply_header_costs_flits),
         cmocka_unit_test(test_l2_mshrs_bound_misses_in_flight),
+        cmocka_unit_test(test_l2_port_bytes_pace_hits),
         cmocka_unit_test(test_activate_spacing),
         cmocka_unit_test(test_read_write_turnaround),
         cmocka_unit_test(test_defaults_are_neutral),
