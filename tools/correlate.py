@@ -104,9 +104,14 @@ GS_CONFIGS = {
             ("-gpgpu_cache:dl1 N:64:64:8,L:L:m:N:L,A:32:8,8",
              "Table 4.1: 32 KB/8-way/64 B L1 (the shipped GT200 config has "
              "no L1D); MSHRs and queues as the 3.x configs' L1s"),
-            ("-gpgpu_cache:dl2 N:32:64:64,L:B:m:W:L,A:16:4,4",
-             "Table 4.1: 1024 KB/64-way/64 B L2 over the 8 partitions "
-             "(MSHRs as the shipped L2)"),
+            ("-gpgpu_cache:dl2 S:32:64:64,L:B:m:L:L,A:32:4,4",
+             "Table 4.1: 1024 KB/64-way/64 B L2 over the 8 partitions, "
+             "sectored with write-allocate without a fetch (lazy fetch on "
+             "read) as SM2_GTX480's L2 (4.x allows that policy only in a "
+             "sectored cache; its 32 B sectors are GDDR3's 32 B bursts): "
+             "Table 4.1 names neither, and the shipped fetch-on-write "
+             "belonged to a texture-only L2, which never sees a store; 32 "
+             "sector MSHRs, the shipped 16 lines"),
             ("-gpgpu_cache:dl2_texture_only 0", "Table 4.1: the L2 caches every access"),
             ("-gpgpu_shmem_size 32768", "Table 4.1: 32 KB shared memory"),
             ("-gpgpu_scheduler lrr",
@@ -114,6 +119,10 @@ GS_CONFIGS = {
              "round robin (its two_level_active is a different policy)"),
             ("-power_simulation_enabled 0", "no power model"),
             ("-gpgpu_perf_sim_memcpy 0", "as for gtx480"),
+            ("-gpgpu_flush_l1_cache 1",
+             "the L1 is invalidated at each kernel's end, as Lockstep's (and "
+             "SM2_GTX480's): it is not coherent (the GT200 config has no L1D "
+             "to flush)"),
             ("-gpgpu_pipeline_widths 1,0,0,1,1,1,0,0,1,1,1",
              "4.x format (DP and INT stages added, none used): the 3.x widths"),
             ("-gpgpu_num_dp_units 0", "as the 3.x config: f64 runs on the SFU"),
@@ -128,6 +137,11 @@ GS_CONFIGS = {
              "4.x adds SHFL to the integer lists; as for gtx480 its latency "
              "may not exceed the SP pipeline's depth (25, below)"),
             ("-ptx_opcode_initiation_int 1,1,4,4,32,4", "4.x's default SHFL interval"),
+            ("-gpgpu_coalesce_arch 40",
+             "32-byte coalescing segments: 4.x's GT200 rules (arch 13) make "
+             "128-byte requests, which it cannot put in a 64-byte L1 line "
+             "(an assertion); GT200 coalesces a half-warp into 32, 64 or "
+             "128 bytes"),
             ("-ptx_opcode_latency_fp 1,25,1,1,30",
              "4.x sizes the SP pipeline by the f32 MAX latency and runs "
              "integer ops there: MAX must cover the integer MAD's 25"),
@@ -272,8 +286,8 @@ class GpgpuSim:
         except OSError:
             self.commit = "?"
 
-    def config_files(self, name, extra_dirs):
-        """{file name: text} of the config, overrides appended."""
+    def config_files(self, name, extra_dirs, gs_set=()):
+        """{file name: text} of the config, overrides (then gs_set) appended."""
         spec = GS_CONFIGS[name]
         d = extra_dirs.get(name) or os.path.join(self.root, spec["dir"])
         files = {}
@@ -296,6 +310,9 @@ class GpgpuSim:
         for opt, why in spec["overrides"]:
             lines.append("# " + why)
             lines.append(opt)
+        if gs_set:
+            lines.append("# --gs-set")
+            lines.extend(gs_set)
         files["gpgpusim.config"] = "\n".join(lines) + "\n"
         return files
 
@@ -436,8 +453,8 @@ def parse_gpgpusim(text, atom):
 
 # ---- Lockstep ----
 
-def run_lockstep(cli, cfg_name, sets, prog, work):
-    rd = os.path.join(work, "lockstep", cfg_name)
+def run_lockstep(cli, cfg_name, sets, prog, work, section):
+    rd = os.path.join(work, "lockstep", section, cfg_name)
     os.makedirs(rd, exist_ok=True)
     js = os.path.join(rd, prog.name + ".json")
     if os.path.exists(js):
@@ -630,7 +647,8 @@ def page(rows, meta):
     w("key-by-key comparison of the two machines are in")
     w("[../timing-core.md](../timing-core.md), \"Comparison with GPGPU-Sim\".")
     w("")
-    w("Regenerate (GPGPU-Sim results are cached; a full run takes %s):" % meta.get("duration", "?"))
+    w("Regenerate (GPGPU-Sim's results are cached; a run from an empty cache takes")
+    w("%s):" % meta.get("duration", "?"))
     w("")
     w("```")
     w("tools/correlate.py --gpgpusim GPGPUSIM_DIR --cuda CUDA_WITH_CUOBJDUMP --section after")
@@ -747,6 +765,8 @@ def main(argv):
     ap.add_argument("--configs", default="gtx480,fx5800")
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                     help="Lockstep config override (every config)")
+    ap.add_argument("--gs-set", action="append", default=[], metavar="\"-OPTION VALUE\"",
+                    help="GPGPU-Sim option appended to every config (isolating one cause)")
     ap.add_argument("--section", default="after", help="CSV/page section to replace (before, after, ...)")
     ap.add_argument("--work", default=os.path.join(ROOT, "build", "correlate"))
     ap.add_argument("--csv", default=os.path.join(ROOT, "docs", "results", "correlation.csv"))
@@ -769,7 +789,7 @@ def main(argv):
     progs = parse_programs(a.programs or default_programs())
     work = os.path.abspath(a.work)
     gs = GpgpuSim(a.gpgpusim, a.cuda, work, a.timeout)
-    cfg_files = {c: gs.config_files(c, extra) for c in configs}
+    cfg_files = {c: gs.config_files(c, extra, a.gs_set) for c in configs}
     t0 = time.time()
     build_all(progs, a.nvcc, work, a.jobs)
 
@@ -782,12 +802,15 @@ def main(argv):
             return t, None, p.err
         try:
             g = gs.run(c, cfg_files[c], p)
-            l = run_lockstep(os.path.abspath(a.lockstep), c, a.set, p, work)
+            l = run_lockstep(os.path.abspath(a.lockstep), c, a.set, p, work, a.section)
+            walls["gs"] += g["wall_s"]
+            walls["ls"] += l["wall_s"]
             return t, join(c, p, g, l), None
         except (RuntimeError, OSError, KeyError, ValueError) as e:
             return t, None, str(e)
 
     done = 0
+    walls = {"gs": 0.0, "ls": 0.0}
     with cf.ThreadPoolExecutor(max(1, a.jobs)) as ex:
         for (c, p), rows, err in ex.map(one, tasks):
             done += 1
@@ -820,7 +843,9 @@ def main(argv):
     meta = json.load(open(metaf)) if os.path.exists(metaf) else {}
     meta["gs_version"], meta["gs_commit"] = gs.version, gs.commit
     if len(progs) >= 20:
-        meta["duration"] = "%.0f minutes on this machine with --jobs %d" % (dur / 60, a.jobs)
+        meta["duration"] = ("GPGPU-Sim %.0f minutes and Lockstep %.0f s of wall time, summed over "
+                            "the runs (a busy two-core machine; --jobs 2 halves it)"
+                            % (walls["gs"] / 60, walls["ls"]))
     fl = meta.setdefault("failures", {}).setdefault(a.section, {})
     for c in configs:
         fc = fl.setdefault(c, {})

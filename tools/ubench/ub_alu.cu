@@ -5,6 +5,8 @@
 //   alu_tput  every SM full of warps, 4 independent FMA chains each:
 //             the SMs' ALU issue throughput (IPC)
 //   sfu_tput  the same with sin.approx.f32: SFU throughput
+//   idiv_dep  one thread, 256 dependent div.u32 (a divisor from a parameter)
+//   fdiv_dep  one thread, 256 dependent div.rn.f32
 // The host checks every result against the same arithmetic on the CPU
 // (alu_dep exactly, alu_tput to 1e-5 relative: a simulator may round a
 // fused multiply-add twice; __sinf is checked for finiteness only).
@@ -60,6 +62,28 @@ __global__ void sfu_tput(unsigned n, float *out)
     out[t] = x0 + x1 + x2 + x3;
 }
 
+__global__ void idiv_dep(unsigned d, unsigned n, unsigned *out)
+{
+    unsigned x = 0xffffffffu - threadIdx.x;
+    for (unsigned i = 0; i < n; i++) {
+#pragma unroll
+        for (int k = 0; k < 16; k++)
+            x = x / d + 0x80000000u;
+    }
+    out[threadIdx.x] = x;
+}
+
+__global__ void fdiv_dep(float d, unsigned n, float *out)
+{
+    float x = 1.0f + threadIdx.x;
+    for (unsigned i = 0; i < n; i++) {
+#pragma unroll
+        for (int k = 0; k < 16; k++)
+            x = x / d + 1.0f;
+    }
+    out[threadIdx.x] = x;
+}
+
 static float cpu_dep(float x, float a, float b, unsigned n)
 {
     for (unsigned i = 0; i < n * 16; i++)
@@ -98,6 +122,18 @@ int main()
     cudaMemcpy(h, d, nt * sizeof(float), cudaMemcpyDeviceToHost);
     for (unsigned t = 0; t < nt; t++)
         if (!std::isfinite(h[t])) { printf("FAIL ub_alu sfu_tput %u\n", t); fails++; break; }
+    unsigned hu = 0, xu = 0xffffffffu;
+    idiv_dep<<<1, 1>>>(3u, 16, (unsigned *)d);
+    cudaMemcpy(&hu, d, 4, cudaMemcpyDeviceToHost);
+    for (unsigned i = 0; i < 16 * 16; i++)
+        xu = xu / 3u + 0x80000000u;
+    if (hu != xu) { printf("FAIL ub_alu idiv_dep\n"); fails++; }
+    float xf = 1.0f;
+    fdiv_dep<<<1, 1>>>(1.5f, 16, d);
+    cudaMemcpy(h, d, 4, cudaMemcpyDeviceToHost);
+    for (unsigned i = 0; i < 16 * 16; i++)
+        xf = xf / 1.5f + 1.0f;
+    if (std::fabs(h[0] - xf) > 1e-5f * std::fabs(xf)) { printf("FAIL ub_alu fdiv_dep\n"); fails++; }
     cudaFree(d);
     delete[] h;
     if (!fails)
