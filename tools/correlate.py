@@ -104,14 +104,13 @@ GS_CONFIGS = {
             ("-gpgpu_cache:dl1 N:64:64:8,L:L:m:N:L,A:32:8,8",
              "Table 4.1: 32 KB/8-way/64 B L1 (the shipped GT200 config has "
              "no L1D); MSHRs and queues as the 3.x configs' L1s"),
-            ("-gpgpu_cache:dl2 S:32:64:64,L:B:m:L:L,A:32:4,4",
+            ("-gpgpu_cache:dl2 N:32:64:64,L:B:m:N:L,A:16:4,4",
              "Table 4.1: 1024 KB/64-way/64 B L2 over the 8 partitions, "
-             "sectored with write-allocate without a fetch (lazy fetch on "
-             "read) as SM2_GTX480's L2 (4.x allows that policy only in a "
-             "sectored cache; its 32 B sectors are GDDR3's 32 B bursts): "
-             "Table 4.1 names neither, and the shipped fetch-on-write "
-             "belonged to a texture-only L2, which never sees a store; 32 "
-             "sector MSHRs, the shipped 16 lines"),
+             "MSHRs as the shipped L2; write-back without write-allocate (a "
+             "store miss goes to DRAM, no fetch): Table 4.1 names no "
+             "policy, the shipped fetch-on-write belonged to a texture-only "
+             "L2 that never saw a store, and 4.x allows SM2_GTX480's lazy "
+             "fetch on read only in a sectored cache of 128 B lines"),
             ("-gpgpu_cache:dl2_texture_only 0", "Table 4.1: the L2 caches every access"),
             ("-gpgpu_shmem_size 32768", "Table 4.1: 32 KB shared memory"),
             ("-gpgpu_scheduler lrr",
@@ -168,6 +167,11 @@ def sha256_file(path, h=None):
     return h
 
 
+def read(path, **kw):
+    with open(path, **kw) as f:
+        return f.read()
+
+
 def newer(out, inputs):
     """True when out is missing or older than one of inputs."""
     if not os.path.exists(out):
@@ -199,7 +203,7 @@ def build_workload(p, nvcc, bdir):
         # the kernels' host stubs and the __constant__ shadows by name, as
         # tests/cuda/run.sh lists them for wl_host.c
         ents, consts = [], []
-        for line in open(ptx):
+        for line in read(ptx).splitlines():
             m = re.match(r"^\.visible \.entry ([A-Za-z_0-9]*)\(", line)
             if m:
                 ents.append(m.group(1))
@@ -278,7 +282,7 @@ class GpgpuSim:
         self.version = "?"
         vf = os.path.join(self.root, "version")
         if os.path.exists(vf):
-            m = re.search(r"Version ([0-9.]+)", open(vf).read())
+            m = re.search(r"Version ([0-9.]+)", read(vf))
             self.version = m.group(1) if m else "?"
         try:
             self.commit = subprocess.run(["git", "-C", self.root, "rev-parse", "--short=8", "HEAD"],
@@ -294,7 +298,7 @@ class GpgpuSim:
         if os.path.isdir(d):
             for f in sorted(os.listdir(d)):
                 if f == "gpgpusim.config" or f.endswith(".icnt"):
-                    files[f] = open(os.path.join(d, f)).read()
+                    files[f] = read(os.path.join(d, f))
         elif spec["history"]:
             files = self.from_history(spec["history"])
         if "gpgpusim.config" not in files:
@@ -344,7 +348,7 @@ class GpgpuSim:
         key = h.hexdigest()[:24]
         cache = os.path.join(self.work, "cache", "gpgpusim-%s-%s-%s.json" % (cfg_name, prog.name, key))
         if os.path.exists(cache):
-            return json.load(open(cache))
+            return json.loads(read(cache))
         rd = os.path.join(self.work, "gpgpusim", cfg_name, prog.name)
         shutil.rmtree(rd, ignore_errors=True)
         os.makedirs(rd)
@@ -368,7 +372,7 @@ class GpgpuSim:
             except subprocess.TimeoutExpired:
                 raise RuntimeError("GPGPU-Sim ran past --timeout %d s (%s)" % (self.timeout, log))
         wall = time.time() - t0
-        text = open(log, errors="replace").read()
+        text = read(log, errors="replace")
         # a program that ran to its end but whose own check failed (its exit
         # status 1 and a FAIL line: GPGPU-Sim's arithmetic, e.g. an unfused
         # fma) still has every launch's statistics; join() decides
@@ -468,7 +472,7 @@ def run_lockstep(cli, cfg_name, sets, prog, work, section):
     wall = time.time() - t0
     if r.returncode != 0 or not os.path.exists(js):
         raise RuntimeError("Lockstep: exit status %d: %s" % (r.returncode, (r.stdout + r.stderr).strip()[-300:]))
-    j = json.load(open(js))
+    j = json.loads(read(js))
     launches = []
     for L in j["launches"]:
         launches.append({
@@ -645,7 +649,10 @@ def page(rows, meta):
     w("weighs the same), **MAE** the mean of |Lockstep time / GPGPU-Sim time - 1|.")
     w("The causes of the differences, each with a measured example, and the")
     w("key-by-key comparison of the two machines are in")
-    w("[../timing-core.md](../timing-core.md), \"Comparison with GPGPU-Sim\".")
+    w("[../timing-core.md](../timing-core.md), \"Comparison with GPGPU-Sim\";")
+    w("what remains after the changes is structural (the SM's pipeline stages,")
+    w("per-opcode latencies, instruction fetch; GPGPU-Sim 4.2's per-sector DRAM")
+    w("bursts), each named there with the microbenchmark that shows it.")
     w("")
     w("Regenerate (GPGPU-Sim's results are cached; a run from an empty cache takes")
     w("%s):" % meta.get("duration", "?"))
@@ -662,6 +669,25 @@ def page(rows, meta):
     w("`default` is ten times that), the microbenchmarks (tools/ubench/) the")
     w("sizes their sources name. Each microbenchmark kernel isolates one")
     w("mechanism and is named after it.")
+    w("")
+    w("## GPGPU-Sim build")
+    w("")
+    w("GPGPU-Sim 4.2.0 (accel-sim/gpgpu-sim_distribution, branch dev) built against")
+    w("CUDA 13 needs a few source changes: the CUDA version gate, CUDA 12's removed")
+    w("texture and surface reference types re-declared, `cudaDeviceProp.clockRate`")
+    w("skipped, `__cudaGetKernel`/`__cudaLaunchKernel` (nvcc 13's launch stubs)")
+    w("added, a `libcudart.so.13` symbol version, and lexer rules for ptxas 13's")
+    w("`used N barriers`, `Compile time` and `N bytes cumulative stack size`")
+    w("output. Three of its own bugs had to be fixed for these programs: a direct")
+    w("`cudaLaunchKernel` call (wl_host.c's) pushed no launch configuration; the")
+    w("kernel constructor used by every launch left the stream id uninitialised,")
+    w("and the per-stream statistics (the L2 breakdown this page reads) were")
+    w("keyed by garbage; 4.x's SP pipeline, sized by the f32 MAX latency, crashes")
+    w("on a longer opcode (the overrides below). CUDA 13 ships no `cuobjdump`,")
+    w("which GPGPU-Sim calls to extract each program's PTX: `--cuda` names a CUDA")
+    w("tree with a stand-in that implements `-lptx` and `-xptx`. Programs")
+    w("GPGPU-Sim cannot run are listed under each table (it lacks")
+    w("`cudaGetSymbolAddress` and some atomics).")
     w("")
     w("## GPGPU-Sim configuration")
     w("")
@@ -840,7 +866,7 @@ def main(argv):
     rows = old + new
     save_csv(a.csv, rows)
     metaf = os.path.splitext(a.csv)[0] + ".meta.json"
-    meta = json.load(open(metaf)) if os.path.exists(metaf) else {}
+    meta = json.loads(read(metaf)) if os.path.exists(metaf) else {}
     meta["gs_version"], meta["gs_commit"] = gs.version, gs.commit
     if len(progs) >= 20:
         meta["duration"] = ("GPGPU-Sim %.0f minutes and Lockstep %.0f s of wall time, summed over "
