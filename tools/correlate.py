@@ -29,7 +29,10 @@ regenerated from every section in the CSV, with the Pearson correlation
 coefficient r and the mean absolute relative error (MAE) of simulated time
 per config and section. GPGPU-Sim's results are cached in --work (keyed by
 binary, arguments, config text and GPGPU-Sim library), so an "after" run
-re-runs only Lockstep. `--no-page` prints the table without writing files.
+re-runs only Lockstep. `--no-page` prints the table without writing files;
+`--page-only` rewrites the page from the CSV and its .meta.json, running
+nothing (--gpgpusim is then not needed). A failed run's message names its
+log relative to --work.
 """
 import argparse
 import concurrent.futures as cf
@@ -363,6 +366,7 @@ class GpgpuSim:
         })
         env.pop("LD_PRELOAD", None)
         log = os.path.join(rd, "gpgpusim.log")
+        shown = os.path.relpath(log, self.work)  # messages reach the committed page
         t0 = time.time()
         with open(log, "w") as out:
             try:
@@ -370,7 +374,7 @@ class GpgpuSim:
                                    stdout=out, stderr=subprocess.STDOUT, timeout=self.timeout)
                 rc = r.returncode
             except subprocess.TimeoutExpired:
-                raise RuntimeError("GPGPU-Sim ran past --timeout %d s (%s)" % (self.timeout, log))
+                raise RuntimeError("GPGPU-Sim ran past --timeout %d s (--work/%s)" % (self.timeout, shown))
         wall = time.time() - t0
         text = read(log, errors="replace")
         # a program that ran to its end but whose own check failed (its exit
@@ -379,11 +383,11 @@ class GpgpuSim:
         check = [l for l in text.splitlines() if l.startswith("FAIL ")]
         if rc != 0 and not (rc == 1 and check):
             tail = [l for l in text.splitlines() if l.strip() and not l.startswith("-")][-3:]
-            raise RuntimeError("GPGPU-Sim: exit status %d (%s): %s" % (rc, log, " | ".join(tail)))
+            raise RuntimeError("GPGPU-Sim: exit status %d (--work/%s): %s" % (rc, shown, " | ".join(tail)))
         atom = self.atom_bytes(files["gpgpusim.config"])
         launches = parse_gpgpusim(text, atom)
         if not launches:
-            raise RuntimeError("GPGPU-Sim printed no kernel statistics (%s)" % log)
+            raise RuntimeError("GPGPU-Sim printed no kernel statistics (--work/%s)" % shown)
         res = {"launches": launches, "wall_s": wall, "clock_mhz": self.core_clock(files["gpgpusim.config"]),
                "check": check[0][:200] if rc else ""}
         os.makedirs(os.path.dirname(cache), exist_ok=True)
@@ -781,7 +785,9 @@ def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("programs", nargs="*", help="workload, microbenchmark or \"binary args...\"")
-    ap.add_argument("--gpgpusim", required=True, help="GPGPU-Sim tree (built)")
+    ap.add_argument("--gpgpusim", help="GPGPU-Sim tree (built)")
+    ap.add_argument("--page-only", action="store_true",
+                    help="rewrite the page from the CSV and its .meta.json; run nothing")
     ap.add_argument("--cuda", default=os.environ.get("CUDA_INSTALL_PATH", "/usr/local/cuda"),
                     help="CUDA tree whose bin/cuobjdump GPGPU-Sim calls")
     ap.add_argument("--gpgpusim-config", action="append", default=[], metavar="NAME=DIR",
@@ -801,6 +807,17 @@ def main(argv):
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=int, default=1800, help="seconds per GPGPU-Sim run")
     a = ap.parse_args(argv)
+    metaf = os.path.splitext(a.csv)[0] + ".meta.json"
+    if a.page_only:
+        if not os.path.exists(a.csv):
+            die("%s does not exist: nothing to write the page from" % a.csv)
+        meta = json.loads(read(metaf)) if os.path.exists(metaf) else {}
+        with open(a.page, "w") as f:
+            f.write(page(load_csv(a.csv), meta))
+        note("wrote %s from %s" % (a.page, a.csv))
+        return 0
+    if not a.gpgpusim:
+        die("--gpgpusim DIR is required (a built GPGPU-Sim tree), unless --page-only")
 
     configs = [c for c in a.configs.split(",") if c]
     for c in configs:
@@ -865,7 +882,6 @@ def main(argv):
     old = [r for r in load_csv(a.csv) if not (r["section"] == a.section and (r["config"], r["program"]) in ran)]
     rows = old + new
     save_csv(a.csv, rows)
-    metaf = os.path.splitext(a.csv)[0] + ".meta.json"
     meta = json.loads(read(metaf)) if os.path.exists(metaf) else {}
     meta["gs_version"], meta["gs_commit"] = gs.version, gs.commit
     if len(progs) >= 20:

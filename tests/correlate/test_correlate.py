@@ -206,6 +206,27 @@ class Runner(unittest.TestCase):
         with self.assertRaises(RuntimeError) as e:
             self.gs.run("gtx480", self.gs.config_files("gtx480", {}, ["-x 1"]), self.program())
         self.assertIn("Assertion", str(e.exception))
+        # the message reaches the committed page: the log relative to --work
+        self.assertIn("(--work/gpgpusim/gtx480/prog/gpgpusim.log)", str(e.exception))
+        self.assertNotIn(self.d.name, str(e.exception))
+
+    def test_page_only_runs_nothing(self):
+        d = self.d.name
+        csvf, pagef = os.path.join(d, "c.csv"), os.path.join(d, "c.md")
+        with self.assertRaises(SystemExit):
+            C.main(["--page-only", "--csv", csvf, "--page", pagef])   # no CSV yet
+        self.assertFalse(os.path.exists(pagef))
+        write(os.path.join(d, "c.meta.json"),
+              json.dumps({"failures": {"after": {"gtx480": {"q": "GPGPU-Sim: exit status -6"}}}}))
+        gs = {"launches": launches([("k", 700, 10)]), "clock_mhz": 700.0}
+        ls = {"launches": launches([("k", 350, 10)]), "clock_mhz": 700.0}
+        C.save_csv(csvf, [dict(r, section="after") for r in C.join("gtx480", Join.prog, gs, ls)])
+        self.assertEqual(C.main(["--page-only", "--csv", csvf, "--page", pagef]), 0)
+        text = C.read(pagef)
+        self.assertIn("### after: gtx480", text)
+        self.assertIn("| p | k | 1 |", text)
+        self.assertIn("q: GPGPU-Sim: exit status -6", text)
+        self.assertEqual(self.runs(), 0)                              # nothing ran
 
 
 if __name__ == "__main__":
