@@ -18,6 +18,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
 
 from sweeplib import plot, runner, table   # noqa: E402
+import correlate   # noqa: E402  (the "baseline correlated" headline row)
 
 SCHEMES = ["none", "tbc", "tbc_plus", "capri-latest", "capri-sticky", "capri-counter2", "ideal"]
 CAPRI = ["capri-latest", "capri-sticky", "capri-counter2"]
@@ -213,6 +214,7 @@ def write_page(path, rows, G, C, sp, wl, div, nondiv, div_c, whole_unc, eff, ine
     worst_bal = min(bal_ratio, key=lambda w: bal_ratio[w][0])
     L += ["## Headline: ours against the dissertation", "",
           "| claim | paper | ours |", "|---|---|---|",
+          correlate.baseline_row("fx5800"),
           f"| TBC on compaction-ineffective kernels (4.4.2.3, 4.5) | -10% avg, -19% max | "
           f"{pct(hmean(tbc_in) - 1)} avg, worst {pct(min(tbc_in) - 1)} "
           f"({min(ineff, key=lambda w: sp(w, 'tbc.none'))}); TBC+ {pct(hmean(tbcp_in) - 1)} "

@@ -19,6 +19,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
 
 from sweeplib import plot, runner, table   # noqa: E402
+import correlate   # noqa: E402  (the "baseline correlated" headline row)
 
 MAIN = ["dac", "cae", "mta", "dac-mta"]
 # memory-bound: the off run moves at least this share of the DRAM's peak
@@ -218,6 +219,7 @@ def write_page(path, m, R, wl, mem, comp, util, memshare, sp, sens_ws, peak, sen
          f"{sum(1 for w in allw if util[w] >= 0.40)} memory-bound.", ""]
     L += ["## Headline: ours against the paper", "",
           "| claim | paper | ours |", "|---|---|---|",
+          correlate.baseline_row("gtx480"),
           f"| DAC speedup, geomean over all programs | {PAPER['speedup']:.3f} (40.7%, 29 programs) | "
           f"{g['all']['dac']:.3f} ({len(allw)} workloads) |",
           f"| compute-bound: DAC vs CAE | {PAPER['compute_dac']:.2f} vs {PAPER['compute_cae']:.2f} | "

@@ -150,6 +150,10 @@ GS_CONFIGS = {
         ],
     },
 }
+# gtx480-gscalar (the G-Scalar paper's Table 1 machine, GPGPU-Sim 3.2.2's
+# GTX480) is compared with the same SM2_GTX480 run as gtx480 ("same_as":
+# one GPGPU-Sim run and cache entry serve both).
+GS_CONFIGS["gtx480-gscalar"] = dict(GS_CONFIGS["gtx480"], same_as="gtx480")
 
 
 # ---- small helpers ----
@@ -572,6 +576,25 @@ def summary(rows):
     }
 
 
+def baseline_row(config, csv_path=None):
+    """The results pages' headline row "baseline correlated": config's
+    simulated time against GPGPU-Sim's on the same binaries, r and MAE of
+    the CSV's "after" section (the shipped config) and of "before"."""
+    csv_path = csv_path or os.path.join(ROOT, "docs", "results", "correlation.csv")
+    rows = [r for r in load_csv(csv_path) if r["config"] == config]
+    sm = {s: summary([r for r in rows if r["section"] == s]) for s in ("before", "after")}
+    if sm["after"]:
+        ours = "r %.3f, MAE %.1f %% of simulated time over %d kernels" % (
+            sm["after"]["r"], sm["after"]["mae"], sm["after"]["n"])
+        if sm["before"]:
+            ours += " (before the correction: r %.3f, MAE %.1f %%)" % (sm["before"]["r"], sm["before"]["mae"])
+        ours += ", [correlation.md](correlation.md)"
+    else:
+        ours = "not measured (tools/correlate.py)"
+    gs = GS_CONFIGS[config]["dir"].split("/")[-1] if config in GS_CONFIGS else "?"
+    return "| baseline correlated: %s against GPGPU-Sim's %s, same binaries | the paper's simulator | %s |" % (
+        config, gs, ours)
+
 # ---- CSV and page ----
 
 CSV_COLS = ["section", "config", "program", "size", "kernel", "gs_check", "launches", "gs_mhz", "ls_mhz"] + \
@@ -641,7 +664,8 @@ def page(rows, meta):
     w("nvcc-built binary run unchanged by GPGPU-Sim %s (commit %s) and by"
       % (meta.get("gs_version", "?"), meta.get("gs_commit", "?")))
     w("`lockstep exec`, on GPGPU-Sim's SM2_GTX480 and QuadroFX5800 configs and")
-    w("Lockstep's `gtx480` and `fx5800`. Each row is one kernel of one program")
+    w("Lockstep's `gtx480` and `fx5800` (and `gtx480-gscalar`, the G-Scalar paper's")
+    w("GTX480, against the same SM2_GTX480 runs). Each row is one kernel of one program")
     w("(its launches summed). Cycles are each simulator's core cycles at its own")
     w("core clock; simulated time is cycles / clock. IPC is warp instructions per")
     w("core cycle. L1 and L2 miss rates count merged misses (MSHR hits) as misses;")
@@ -700,7 +724,7 @@ def page(rows, meta):
     w("")
     w("| config | option | why |")
     w("|---|---|---|")
-    for name in sorted(GS_CONFIGS):
+    for name in sorted(n for n in GS_CONFIGS if "same_as" not in GS_CONFIGS[n]):
         for opt, why in GS_CONFIGS[name]["overrides"]:
             w("| %s | `%s` | %s |" % (name, opt, why))
     w("")
@@ -844,7 +868,7 @@ def main(argv):
         if p.err:
             return t, None, p.err
         try:
-            g = gs.run(c, cfg_files[c], p)
+            g = gs.run(GS_CONFIGS[c].get("same_as", c), cfg_files[c], p)
             l = run_lockstep(os.path.abspath(a.lockstep), c, a.set, p, work, a.section)
             walls["gs"] += g["wall_s"]
             walls["ls"] += l["wall_s"]
@@ -884,7 +908,7 @@ def main(argv):
     save_csv(a.csv, rows)
     meta = json.loads(read(metaf)) if os.path.exists(metaf) else {}
     meta["gs_version"], meta["gs_commit"] = gs.version, gs.commit
-    if len(progs) >= 20:
+    if len(progs) >= 20 and {c for c in GS_CONFIGS if "same_as" not in GS_CONFIGS[c]} <= set(configs):
         meta["duration"] = ("GPGPU-Sim %.0f minutes and Lockstep %.0f s of wall time, summed over "
                             "the runs (a busy two-core machine; --jobs 2 halves it)"
                             % (walls["gs"] / 60, walls["ls"]))
