@@ -25,6 +25,8 @@ LDLIBS  := -lm -ldl
 LIB     := $(BUILD)/liblockstep.a
 CLI     := $(BUILD)/lockstep
 WLLIB   := $(BUILD)/libworkloads.a
+# generated from csim/cfg/cfg_keys.def; every object waits for it
+CFG_ENUMS := $(BUILD)/gen/cfg_enums.h
 
 LIB_SRCS  := $(sort $(shell find csim -name '*.c' -not -path 'csim/cli/*' -not -path 'csim/cudart/*'))
 CLI_SRCS  := $(sort $(wildcard csim/cli/*.c))
@@ -58,7 +60,7 @@ deps:
 # the seam finds rtl/ and tb/vl-so.sh here unless LOCKSTEP_ROOT says otherwise
 $(BUILD)/obj/csim/cosim/%.o: CFLAGS += -DLS_SRC_ROOT='"$(CURDIR)"'
 
-$(BUILD)/obj/%.o: %.c | deps
+$(BUILD)/obj/%.o: %.c | deps $(CFG_ENUMS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
@@ -76,6 +78,16 @@ $(WLLIB): $(WL_OBJS)
 
 $(CLI): $(CLI_OBJS) $(WLLIB) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(WLLIB) $(LIB) $(LDLIBS)
+
+# The enums of the config's choice keys (CFG_AFFINE_MODE_DAC, ...), from
+# the key table: csim/cfg/cfg.h includes them.
+$(BUILD)/tools/cfg-enums: tools/cfg-enums.c csim/cfg/cfg_keys.def include/lockstep_blocks.def | deps
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 $(WARN) -O1 -I. -Iinclude -Icsim -o $@ $<
+
+$(CFG_ENUMS): $(BUILD)/tools/cfg-enums
+	@mkdir -p $(dir $@)
+	$(BUILD)/tools/cfg-enums $@
 
 # Committed PTX is embedded in the CLI so it runs from any directory.
 $(BUILD)/tools/bin2c: tools/bin2c.c | deps

@@ -129,110 +129,29 @@ ls_status ls_module_load_file(ls_gpu *gpu, const char *path, ls_module **mod);
 ls_status ls_module_symbol(ls_gpu *gpu, ls_module *mod, const char *name,
                            ls_dptr *ptr, size_t *bytes);
 
-/* Cache statistics (timing mode). Accesses are coalesced line requests
- * of one warp instruction; sector counts are 32-byte sectors. */
-#define LS_MAX_SECTORS 8
-typedef struct ls_cache_stats {
-    uint64_t accesses, hits, misses;   /* line requests; hit = all sectors present */
-    uint64_t sector_misses;            /* sectors requested but absent       */
-    uint64_t sector_fills;             /* sectors filled from below          */
-    uint64_t evictions;
-    uint64_t mshr_merges;              /* misses merged into a pending MSHR  */
-    uint64_t reservation_fails;        /* stalls: no MSHR/line/queue free    */
-    uint64_t used_sectors_hist[LS_MAX_SECTORS + 1]; /* at eviction: lines
-                                          whose used-sector count is i       */
-    /* LAMAR (docs/lamar.md): sectors filled from below, by why they came */
-    uint64_t demand;                   /* asked for by the miss that allocated the line */
-    uint64_t pred_ref;                 /* fetched on the GDU's prediction, referenced */
-    uint64_t pred_nref;                /* fetched on prediction, evicted unreferenced */
-    uint64_t npred_ref;                /* asked for by a later miss of the line (not predicted) */
-    uint64_t gdu_queries, gdu_fg;      /* line allocations that fetch; FG answers */
-    uint64_t gdu_insertions, gdu_inversions; /* BGP/BGP_inf: evictions inserted, default flips */
-    uint64_t locks_broken;             /* DAC: locked L1D lines evicted because
-                                          every other way was locked or pending */
-} ls_cache_stats;
+/* ---- Statistics (docs/stats.md) ----
+ * The ls_*_stats structs below are generated from csim/api/stats.def,
+ * which also gives each member's --stats-json key and how ls_stats_add
+ * combines two runs. */
 
-/* DRAM commands of the requests of one size class (LAMAR, docs/lamar.md). */
-typedef struct ls_dram_class {
-    uint64_t requests;                 /* requests served (column commands issued) */
-    uint64_t reads, writes, row_hits, activates, precharges;
-} ls_dram_class;
-
-typedef struct ls_dram_stats {
-    uint64_t reads, writes;            /* column commands                    */
-    uint64_t bytes;                    /* data moved                         */
-    uint64_t row_hits, activates, precharges;
-    uint64_t read_bytes, write_bytes;  /* bytes moved by reads / writes      */
-    ls_dram_class by_size[2];          /* [0] one-sector (FG 32 B) requests,
-                                          [1] requests of more sectors      */
-    uint64_t act_subranks;             /* sub-ranks activated (= activates
-                                          without sub-ranks; docs/lamar.md) */
-    uint64_t open_ticks;               /* channel DRAM clocks with a row open */
-} ls_dram_stats;
-
-/* Energy of a run (timing mode; docs/lamar.md "DRAM and system power"):
- * the DRAM by component of the Micron-style model of dissertation 5.3.1,
- * and the GPU by the IPC-based model of the same section. Joules; all
- * additive over launches. */
-typedef struct ls_power_stats {
-    double seconds;                    /* simulated time: cycles / core clock */
-    double dram_pre_stby, dram_act_stby; /* background: no row / a row open   */
-    double dram_ref;                   /* refresh                             */
-    double dram_act_pre;               /* activate + precharge pairs          */
-    double dram_rd, dram_rd_io;        /* read bursts: bank, I/O pins         */
-    double dram_wr, dram_wr_io;        /* write bursts: bank, termination     */
-    double gpu_leak;                   /* system leakage (GPU and DRAM)       */
-    double gpu_const;                  /* per-core power not scaling with IPC */
-    double gpu_dyn;                    /* per-core power scaling with IPC     */
-} ls_power_stats;
-
-/* The core energy model of a timing run (docs/energy.md; the energy.*
- * keys, csim/gpu/gpu_energy.c): register-file, execution-unit and DAC-unit
- * events of an uncompressed register file, and their energies in
- * millionths of E_v, one access of a 1024-bit vector register. Every
- * member is a uint64_t, additive over launches. */
-typedef struct ls_energy_stats {
-    uint64_t rf_arrays_read;     /* 128-bit RF arrays read: 8 per 32-bit word
-                                    of each vector-register source operand   */
-    uint64_t rf_arrays_written;  /* arrays written: those holding an active
-                                    lane, per word of each destination       */
-    uint64_t tuple_accesses;     /* affine-tuple register accesses (one array
-                                    each): DAC affine warp, CAE compact insts */
-    uint64_t lane_ops[3];        /* ALU, SFU, MEM lane operations             */
-    uint64_t dac_unit_ops;       /* AEU/PEU operations (DAC)                  */
-    uint64_t queue_accesses;     /* ATQ and per-warp queue writes and reads   */
-    uint64_t e_rf, e_exec, e_dac, e_other, e_total; /* energies, see above  */
-} ls_energy_stats;
-
-/* Why an SM issued nothing in a cycle (timing mode; SM-cycles). */
-typedef struct ls_stall_stats {
-    uint64_t no_warps;       /* no resident warp                              */
-    uint64_t ibuffer;        /* every ready warp waits on fetch/decode        */
-    uint64_t scoreboard;     /* operands not ready (RAW/WAW)                  */
-    uint64_t barrier;        /* warps wait at a barrier                       */
-    uint64_t pipe_busy;      /* target ALU/SFU/MEM pipeline busy              */
-    uint64_t mem_wait;       /* memory unit or its queues full                */
-} ls_stall_stats;
+#define LS_MAX_SECTORS 8                  /* sectors per cache line (max)   */
+#define LS_STACK_HIST 16                  /* ls_stats.stack_depth_hist      */
 
 /* The five RTL blocks (index of ls_stats.cosim); RVC is two block kinds,
- * the compressor (rvc_comp) and the decompressor (rvc_decomp). */
-enum ls_block { LS_BLK_CAPT = 0, LS_BLK_WCU = 1, LS_BLK_SLP = 2, LS_BLK_RVC_COMP = 3,
-                LS_BLK_BGP = 4, LS_BLK_RVC_DECOMP = 5, LS_BLK_COUNT = 6 };
+ * the compressor (rvc_comp) and the decompressor (rvc_decomp). One row
+ * each in lockstep_blocks.def: LS_BLK_CAPT = 0, WCU, SLP, RVC_COMP, BGP,
+ * RVC_DECOMP = 5. */
+enum ls_block {
+#define LS_BLOCK(id, name, group, title, when) LS_BLK_##id,
+#include "lockstep_blocks.def"
+#undef LS_BLOCK
+    LS_BLK_COUNT
+};
 /* Name of block b ("slp"), or "?" out of range. */
 const char *ls_block_name(int b);
 /* 1 when the GPU model clocks block b while it runs (its mechanism is
  * modelled), so it can be put in the loop; 0 otherwise. */
 int ls_block_in_loop(int b);
-
-/* RTL-in-the-loop figures of one block kind, summed over its instances. */
-typedef struct ls_cosim_stats {
-    uint64_t instances;          /* instances clocked (max over launches)     */
-    uint64_t cycles;             /* clock edges stepped (compared under lockstep) */
-    uint64_t idle_skipped;       /* idle edges skipped under the clocking rule */
-    uint64_t transactions;       /* edges with a non-idle input               */
-    uint64_t mismatches;         /* edges where RTL and C model disagreed     */
-    int backend;                 /* 0 c, 1 rtl, 2 lockstep; -1 not clocked    */
-} ls_cosim_stats;
 
 /* Register-access categories of G-Scalar Fig 8 (ls_gscalar_stats.read_cat):
  * operands read by a non-divergent instruction from a compressed register
@@ -258,232 +177,525 @@ enum ls_bdi_enc { LS_BDI_ZEROS = 0, LS_BDI_REP8 = 1, LS_BDI_B8D1 = 2,
                   LS_BDI_B4D2 = 6, LS_BDI_B2D1 = 7, LS_BDI_RAW = 8,
                   LS_BDI_NENC = 9 };
 
-/* G-Scalar register-file compression (docs/gscalar.md), timing mode with
- * gscalar.compress = on; all zero otherwise. "Arrays" are the 128-bit
- * SRAM arrays of a register-file bank (8 hold one 1024-bit vector
- * register); the BVR array holds BVR, EBR, D and FS of every register. */
+/* ---- generated from csim/api/stats.def by make gen-stats: do not edit ---- */
+/* Why an SM issued nothing in a cycle (timing mode; SM-cycles). Per idle
+ * SM-cycle the reason is that of the warp closest to issuing, in the order
+ * (furthest first) barrier < ibuffer < scoreboard < mem_wait < pipe_busy;
+ * the six sum to idle_cycles. */
+typedef struct ls_stall_stats {
+    uint64_t no_warps;           /* no resident warp (before the first or
+                                    after the last CTA of the SM) */
+    uint64_t ibuffer;            /* every ready warp waits on fetch/decode */
+    uint64_t scoreboard;         /* operands not ready (RAW/WAW on a
+                                    register or predicate) */
+    uint64_t barrier;            /* warps wait at a barrier (bar.sync) */
+    uint64_t pipe_busy;          /* operands ready but the
+                                    ALU/SFU/MEM/TENSOR pipeline it needs is
+                                    busy (lanes or initiation interval) */
+    uint64_t mem_wait;           /* memory unit or its request queue full */
+} ls_stall_stats;
+
+/* Cache statistics (timing mode), the L1D summed over SMs, the L2 over the
+ * slices of every memory partition. Accesses are the coalesced line
+ * requests of one warp instruction (32-byte sectors in 128-byte lines, one
+ * access per line touched: docs/memory-model.md). LAMAR's four fill
+ * categories (docs/lamar.md) sum to sector_fills once every line filled
+ * has gone (always at the L1D after a kernel; at the L2, lines still
+ * resident hold their unreferenced predicted sectors outside the sum). */
+typedef struct ls_cache_stats {
+    uint64_t accesses;           /* line requests */
+    uint64_t hits;               /* requests with every requested sector
+                                    present */
+    uint64_t misses;             /* requests with at least one requested
+                                    sector absent */
+    uint64_t sector_misses;      /* requested sectors that were absent */
+    uint64_t sector_fills;       /* sectors filled from the level below */
+    uint64_t evictions;          /* lines evicted */
+    uint64_t mshr_merges;        /* misses merged into an MSHR already
+                                    pending for the line */
+    uint64_t reservation_fails;  /* requests refused for want of an MSHR, a
+                                    line or a queue slot (the SM retries) */
+    uint64_t used_sectors_hist[LS_MAX_SECTORS + 1]; /* at eviction, the
+                                    lines of which i sectors had been used
+                                    (read or written) while resident
+                                    (dissertation sec. 5.2: most lines use
+                                    few of their sectors) */
+    uint64_t demand;             /* sectors filled that the miss allocating
+                                    their line asked for (at the L2: the
+                                    L1's requests) */
+    uint64_t pred_ref;           /* sectors filled because the GDU
+                                    predicted CG (not asked for), then
+                                    referenced */
+    uint64_t pred_nref;          /* sectors filled on a CG prediction,
+                                    never referenced before their line went
+                                    (at eviction or the L1's kernel-end
+                                    sweep) */
+    uint64_t npred_ref;          /* sectors asked for by a later miss of a
+                                    resident line or its pending MSHR: the
+                                    fetch that allocated the line left them
+                                    out */
+    uint64_t gdu_queries;        /* line misses that fetch: one per
+                                    allocation by a read or atomic */
+    uint64_t gdu_fg;             /* queries answered FG: only the requested
+                                    sectors (SPP: less than the whole line) */
+    uint64_t gdu_insertions;     /* BGP and BGP_inf: evictions inserted
+                                    into the filter */
+    uint64_t gdu_inversions;     /* BGP and BGP_inf: default-prediction
+                                    flips */
+    uint64_t locks_broken;       /* DAC: locked L1D lines evicted because
+                                    every other way of their set was locked
+                                    or pending (in the JSON as
+                                    dac.locks_broken) */
+} ls_cache_stats;
+
+/* DRAM commands of the requests of one size class (LAMAR, docs/lamar.md):
+ * a precharge and activate count for the request that needed them; each
+ * class adds up to the channel's counters, and row_hits + activates =
+ * reads + writes per class. */
+typedef struct ls_dram_class {
+    uint64_t requests;           /* requests served (column commands
+                                    issued) */
+    uint64_t reads;              /* column read commands */
+    uint64_t writes;             /* column write commands */
+    uint64_t row_hits;           /* column commands to an already open row */
+    uint64_t activates;          /* row activations */
+    uint64_t precharges;         /* precharges (row closes) */
+} ls_dram_class;
+
+/* DRAM, summed over channels (timing mode). Row-buffer hit rate = row_hits
+ * / (reads + writes); bandwidth = bytes / (cycles / core clock). */
+typedef struct ls_dram_stats {
+    uint64_t reads;              /* column read commands */
+    uint64_t writes;             /* column write commands */
+    uint64_t bytes;              /* data moved over the DRAM buses */
+    uint64_t row_hits;           /* column commands to an already open row */
+    uint64_t activates;          /* row activations */
+    uint64_t precharges;         /* precharges (row closes) */
+    uint64_t read_bytes;         /* bytes moved by reads (off-chip traffic,
+                                    dissertation Fig 5.9) */
+    uint64_t write_bytes;        /* bytes moved by writes */
+    uint64_t act_subranks;       /* sub-ranks activated (power: dram_chips
+                                    / dram_subranks chips each): one per
+                                    activate without sub-ranks; with them,
+                                    the sub-ranks an activate's request
+                                    touches plus each one a later column
+                                    command to the open row touches first */
+    uint64_t open_ticks;         /* DRAM clocks, summed over channels, with
+                                    a row open (active standby in the power
+                                    model) */
+    ls_dram_class by_size[2];    /* [0] sector: requests for one sector (an
+                                    FG 32-byte fetch); [1] multi: requests
+                                    for more (a CG line, a write-back of
+                                    several sectors) */
+} ls_dram_stats;
+
+/* Energy of a run (timing mode; docs/lamar.md "DRAM and system power"):
+ * the DRAM by component of the Micron-style model of dissertation 5.3.1,
+ * and the GPU by the IPC-based model of the same section. Joules; every
+ * member is an additive double. */
+typedef struct ls_power_stats {
+    double seconds;              /* simulated time: cycles / core clock */
+    double dram_pre_stby;        /* background, every row closed (precharge
+                                    standby) */
+    double dram_act_stby;        /* background, a row open (active standby) */
+    double dram_ref;             /* refresh */
+    double dram_act_pre;         /* activate + precharge pairs */
+    double dram_rd;              /* read bursts in the banks */
+    double dram_rd_io;           /* read bursts on the I/O pins */
+    double dram_wr;              /* write bursts in the banks */
+    double dram_wr_io;           /* write bursts: termination */
+    double gpu_leak;             /* system leakage (GPU and DRAM) */
+    double gpu_const;            /* per-core power not scaling with IPC */
+    double gpu_dyn;              /* per-core power scaling with IPC */
+} ls_power_stats;
+
+/* The core energy model of a timing run (docs/energy.md; the energy.*
+ * keys, csim/gpu/gpu_energy.c): register-file, execution-unit and DAC-unit
+ * events of an uncompressed register file, and their energies in
+ * millionths of E_v, one access of a 1024-bit vector register (in E_v in
+ * the JSON). Every member is a uint64_t, additive over launches. */
+typedef struct ls_energy_stats {
+    uint64_t rf_arrays_read;     /* 128-bit RF arrays read: 8 per 32-bit
+                                    word of each vector-register source
+                                    operand */
+    uint64_t rf_arrays_written;  /* arrays written: those holding an active
+                                    lane, per word of each destination */
+    uint64_t tuple_accesses;     /* affine-tuple register accesses (one
+                                    array each): DAC's affine warp, CAE's
+                                    compact instructions */
+    uint64_t lane_ops[3];        /* lane operations of the ALU, SFU and MEM
+                                    pipelines */
+    uint64_t dac_unit_ops;       /* AEU/PEU operations (DAC) */
+    uint64_t queue_accesses;     /* ATQ and per-warp queue writes and reads
+                                    (DAC) */
+    uint64_t e_rf;               /* register-file energy */
+    uint64_t e_exec;             /* execution-unit energy */
+    uint64_t e_dac;              /* DAC queue and unit energy */
+    uint64_t e_other;            /* the rest of the chip, per busy SM-cycle */
+    uint64_t e_total;            /* e_rf + e_exec + e_dac + e_other */
+} ls_energy_stats;
+
+/* RTL-in-the-loop figures of one block kind, summed over its instances
+ * (docs/cosim.md); in the JSON for the blocks the run clocked. */
+typedef struct ls_cosim_stats {
+    uint64_t instances;          /* instances clocked (the largest count of
+                                    a launch) */
+    uint64_t cycles;             /* clock edges stepped (compared under
+                                    lockstep) */
+    uint64_t idle_skipped;       /* idle edges skipped under the clocking
+                                    rule */
+    uint64_t transactions;       /* edges with a non-idle input */
+    uint64_t mismatches;         /* edges where RTL and C model disagreed */
+    int backend;                 /* 0 c, 1 rtl, 2 lockstep (enum
+                                    cosim_backend); -1 not clocked */
+} ls_cosim_stats;
+
+/* G-Scalar register-file compression and scalar execution
+ * (docs/gscalar.md), timing mode with gscalar.compress = on,
+ * gscalar.scalar = alu|all or gscalar.stats = on; all zero otherwise.
+ * "Arrays" are the 128-bit SRAM arrays of a register-file bank (8 hold one
+ * 1024-bit vector register); the BVR array holds BVR, EBR, D and FS of
+ * every register. Every member is a uint64_t counter. */
 typedef struct ls_gscalar_stats {
-    uint64_t writes;             /* vector-register write-backs compressed    */
-    uint64_t div_writes;         /* of those, divergent (D = 1)               */
-    uint64_t write_bytes[5];     /* non-divergent writes by equal leading bytes */
-    uint64_t reads;              /* operand reads decompressed and checked    */
-    uint64_t read_cat[LS_GS_NCAT]; /* reads by enum ls_gs_cat (Fig 8)         */
-    uint64_t read_cls[4];        /* reads by decompressor class: none, scalar,
-                                    divergent-scalar, half-scalar             */
-    uint64_t rmw_moves;          /* moves inserted before a divergent write to
-                                    a compressed register (sec. 3.3)          */
-    uint64_t arrays_read, arrays_written;   /* arrays activated, compressed RF */
-    uint64_t bvr_reads, bvr_writes;         /* BVR array accesses             */
-    uint64_t base_arrays_read, base_arrays_written; /* uncompressed baseline  */
-    uint64_t raw_bytes, gs_bytes, bdi_bytes; /* write sizes: raw, ours, BDI   */
-    uint64_t rf_energy, base_rf_energy;  /* RF access energy, compressed and
-                                    baseline, in millionths of one 1024-bit
-                                    vector-register access                 */
-    /* scalar execution (gscalar.scalar; docs/gscalar.md) */
-    uint64_t insts;              /* warp instructions issued (Fig 9 base)     */
-    uint64_t elig[LS_GS_NCLS];   /* of those, by enum ls_gs_elig (Fig 9)      */
-    uint64_t scalar_insts;       /* executed as scalar under gscalar.scalar   */
-    uint64_t lane_ops[3], base_lane_ops[3]; /* ALU, SFU, MEM lane operations:
-                                    this run, and all active lanes            */
-    uint64_t bdi_all_bytes;      /* BDI, best of the BDI paper's encodings    */
-    uint64_t bdi_enc[LS_BDI_NENC]; /* writes by BDI encoding (enum ls_bdi_enc) */
-    /* energy (csim/gpu/gpu_energy.c), millionths of a vector-register access */
-    uint64_t exec_energy, base_exec_energy; /* execution units: lane-ops      */
-    uint64_t other_energy;       /* the rest of the chip: SM-cycles x constant */
+    uint64_t writes;             /* vector-register write-backs compressed */
+    uint64_t div_writes;         /* of those, divergent (D = 1) */
+    uint64_t write_bytes[5];     /* non-divergent writes by equal leading
+                                    bytes 0..4 (4: scalar) */
+    uint64_t reads;              /* operand reads decompressed and checked */
+    uint64_t read_cat[LS_GS_NCAT]; /* Fig 8 categories of the reads (enum
+                                    ls_gs_cat): a non-divergent reader of a
+                                    D = 0 register by its encoding, of a D
+                                    = 1 register raw, a divergent reader */
+    uint64_t read_cls[4];        /* the decompressor's class of each read
+                                    for the reading mask (what scalar
+                                    execution uses) */
+    uint64_t rmw_moves;          /* moves inserted before a divergent write
+                                    to a compressed register (sec. 3.3) */
+    uint64_t arrays_read;        /* arrays activated by reads, compressed
+                                    RF (moves included) */
+    uint64_t arrays_written;     /* arrays activated by writes, compressed
+                                    RF */
+    uint64_t bvr_reads;          /* BVR array reads */
+    uint64_t bvr_writes;         /* BVR array writes */
+    uint64_t base_arrays_read;   /* arrays read, uncompressed baseline (8
+                                    per read) */
+    uint64_t base_arrays_written; /* arrays written, baseline: one per
+                                    4-lane array holding an active lane */
+    uint64_t raw_bytes;          /* bytes of the writes uncompressed (128
+                                    each) */
+    uint64_t gs_bytes;           /* bytes of the writes under G-Scalar
+                                    (array bytes + base bytes; D = 1 raw) */
+    uint64_t bdi_bytes;          /* bytes of the writes under BDI as
+                                    Warped-Compression applies it
+                                    (docs/blocks/rvc.md section 7) */
+    uint64_t rf_energy;          /* RF access energy, compressed, in
+                                    millionths of one 1024-bit
+                                    vector-register access */
+    uint64_t base_rf_energy;     /* RF access energy of the uncompressed
+                                    baseline, same unit */
+    uint64_t insts;              /* warp instructions issued (the base of
+                                    Fig 9) */
+    uint64_t elig[LS_GS_NCLS];   /* Fig 9: warp instructions by eligibility
+                                    class (enum ls_gs_elig), whatever
+                                    gscalar.scalar is */
+    uint64_t scalar_insts;       /* of insts, run as scalar under
+                                    gscalar.scalar */
+    uint64_t lane_ops[3];        /* lane operations of the ALU, SFU and MEM
+                                    pipelines, this run */
+    uint64_t base_lane_ops[3];   /* the same with every active lane (the
+                                    baseline) */
+    uint64_t bdi_all_bytes;      /* bytes of the writes under BDI, best of
+                                    the BDI paper's encodings */
+    uint64_t bdi_enc[LS_BDI_NENC]; /* writes by BDI encoding (enum
+                                    ls_bdi_enc) */
+    uint64_t exec_energy;        /* execution-unit energy: lane-ops */
+    uint64_t base_exec_energy;   /* the same with every active lane */
+    uint64_t other_energy;       /* the rest of the chip: SM-cycles x
+                                    energy.sm_cycle */
 } ls_gscalar_stats;
 
-/* PCA, priority-based cache allocation at the L1D (docs/pca.md): loads
- * split by the requesting warp's token. */
+/* PCA, priority-based cache allocation at the L1D (docs/pca.md,
+ * dissertation 6.2): loads split by the requesting warp's token; timing
+ * mode, zeros with pca.tokens = 0. */
 typedef struct ls_pca_stats {
-    uint64_t prio_accesses, prio_hits;       /* loads of token holders        */
-    uint64_t deprio_accesses, deprio_hits;   /* loads of the other warps      */
-    uint64_t bypassed;                       /* line misses that did not allocate */
+    uint64_t prio_accesses;      /* L1D loads of token holders */
+    uint64_t prio_hits;          /* of those, hits */
+    uint64_t deprio_accesses;    /* L1D loads of the other warps */
+    uint64_t deprio_hits;        /* of those, hits */
+    uint64_t bypassed;           /* line misses of non-holders that did not
+                                    allocate */
 } ls_pca_stats;
+
 /* MTA, the many-thread-aware L1D prefetcher (prefetch = mta; docs/dac.md
- * "Comparison points", docs/stats.md); all zero with prefetch = off. Every
- * member is a uint64_t counter (ls_stats_add sums them). */
+ * "Comparison points"); all zero with prefetch = off. Every member is a
+ * uint64_t counter. */
 typedef struct ls_mta_stats {
-    uint64_t launches;           /* launches with prefetch = mta              */
-    uint64_t trained;            /* load instructions the tables trained on   */
-    uint64_t candidates;         /* lines predicted                           */
-    uint64_t issued;             /* prefetches sent below (an L1D line each)  */
-    uint64_t issued_by[3];       /* of those by table: [0] promoted (GS),
-                                    [1] per-warp stride (PWS), [2] inter-warp (IP) */
-    uint64_t redundant;          /* candidates already in the L1D or pending  */
-    uint64_t dropped;            /* candidates refused: MSHR reserve, request
-                                    port or no replaceable way                */
-    uint64_t useful;             /* prefetched lines a demand load referenced */
-    uint64_t late;               /* of those, the load came while the prefetch
-                                    was in flight (merged into its MSHR)      */
-    uint64_t unused;             /* prefetched lines evicted or invalidated at
-                                    kernel end never referenced               */
-    uint64_t uncovered;          /* demand load misses no prefetch covered    */
-    uint64_t throttle_down, throttle_up; /* degree changes of the throttle   */
-    uint64_t periods, degree_sum; /* throttle periods ended; their new degrees
-                                    summed (mean degree = degree_sum / periods) */
+    uint64_t launches;           /* launches with prefetch = mta */
+    uint64_t trained;            /* load instructions the tables trained on
+                                    (their first line) */
+    uint64_t candidates;         /* lines predicted */
+    uint64_t issued;             /* prefetches sent below (an L1D line
+                                    each) */
+    uint64_t issued_by[3];       /* of those by the table that predicted
+                                    them: [0] promoted (GS), [1] per-warp
+                                    stride (PWS), [2] inter-warp (IP) */
+    uint64_t redundant;          /* candidates already in the L1D or
+                                    pending */
+    uint64_t dropped;            /* candidates refused: no MSHR beyond
+                                    mta.mshr_reserve, request port busy or
+                                    no replaceable way */
+    uint64_t useful;             /* prefetched lines a demand load
+                                    referenced */
+    uint64_t late;               /* of those, the load merged into the
+                                    prefetch's MSHR while it was in flight */
+    uint64_t unused;             /* prefetched lines evicted, or
+                                    invalidated at kernel end, never
+                                    referenced */
+    uint64_t uncovered;          /* demand load misses on lines no prefetch
+                                    brought */
+    uint64_t throttle_down;      /* degree decreases of the throttle */
+    uint64_t throttle_up;        /* degree increases of the throttle */
+    uint64_t periods;            /* throttle periods ended */
+    uint64_t degree_sum;         /* their new degrees summed */
 } ls_mta_stats;
 
 /* CAE, compact affine execution (affine.mode = cae; docs/dac.md
- * "Comparison points", docs/stats.md); all zero otherwise. Every member is
- * a uint64_t counter (ls_stats_add sums them). */
+ * "Comparison points"); all zero otherwise. Every member is a uint64_t
+ * counter. */
 typedef struct ls_cae_stats {
-    uint64_t launches;           /* launches with affine.mode = cae           */
-    uint64_t insts;              /* warp instructions issued                  */
-    uint64_t compact[3];         /* of those run compactly (one lane-cycle),
-                                    by pipeline: [0] ALU, [1] SFU, [2] MEM    */
-    uint64_t compact_affine;     /* of the compact ones, with an affine (not
-                                    only uniform) source                      */
-    uint64_t fallback;           /* compact by their sources, but the result
-                                    of a widening op was not affine: re-run on
-                                    every lane                                */
-    uint64_t writes;             /* register writes by full-warp ALU, SFU and
-                                    MEM instructions                          */
-    uint64_t writes_uniform;     /* of those, one value in every lane         */
-    uint64_t writes_affine;      /* of those, base + lane x stride, stride != 0 */
+    uint64_t launches;           /* launches with affine.mode = cae */
+    uint64_t insts;              /* warp instructions issued (equal to
+                                    warp_insts) */
+    uint64_t compact[3];         /* of those run compactly (one
+                                    lane-cycle), by pipeline: [0] ALU, [1]
+                                    SFU, [2] MEM */
+    uint64_t compact_affine;     /* of the compact ones, with an affine
+                                    (not only uniform) source */
+    uint64_t fallback;           /* compact by their sources, but a
+                                    widening op's result was not affine:
+                                    re-run on every lane */
+    uint64_t writes;             /* destination registers written by
+                                    full-warp ALU, SFU and MEM instructions */
+    uint64_t writes_uniform;     /* of those, one value in every lane */
+    uint64_t writes_affine;      /* of those, base + lane x stride, stride
+                                    != 0 */
 } ls_cae_stats;
 
 /* Thread-block compaction (docs/compaction.md), timing mode with
  * simt.compaction != none; all zero otherwise. Every member is a uint64_t
- * counter (ls_stats_add sums them). NW sums are over compaction points. */
+ * counter; NW sums are over compaction points. */
 typedef struct ls_compaction_stats {
-    uint64_t launches;           /* launches under a compaction scheme        */
-    uint64_t uncompacted;        /* of those, run uncompacted (see reason)    */
-    uint64_t issued;             /* compacted-warp instructions issued        */
-    uint64_t issued_active;      /* of those, with >= 1 active thread         */
-    uint64_t thread_insts;       /* threads they ran                          */
-    uint64_t points;             /* compaction points (CTA masks formed)      */
-    uint64_t divergent_points;   /* of those, after a branch split the CTA    */
-    uint64_t warps_formed;       /* compacted warps formed                    */
-    uint64_t nw_nocomp, nw_tbc, nw_ideal; /* warps without compaction, formed,
-                                    ceil(threads / 32)                        */
+    uint64_t launches;           /* launches under a compaction scheme */
+    uint64_t uncompacted;        /* of those, run uncompacted (see
+                                    uncompacted) */
+    uint64_t issued;             /* compacted-warp instructions issued */
+    uint64_t issued_active;      /* of those, with at least one active
+                                    thread */
+    uint64_t thread_insts;       /* threads they ran */
+    uint64_t points;             /* compaction points (CTA masks formed) */
+    uint64_t divergent_points;   /* of those, after a branch split the CTA */
+    uint64_t warps_formed;       /* compacted warps formed */
+    uint64_t nw_nocomp;          /* warps without compaction (NW_noTBC) */
+    uint64_t nw_tbc;             /* warps formed (NW_TBC) */
+    uint64_t nw_ideal;           /* ceil(threads / 32) (NW_ideal) */
     uint64_t stall_slot_cycles;  /* warp-slot cycles of live CTAs without a
-                                    warp to run (waiting at a compaction point) */
-    /* capri: CAPT lookups (divergent warps at a branch), hits, predictions;
-     * non-divergent warps that bypassed without a lookup; bypasses
-     * predicted but refused (the warp shares a home warp with another);
-     * warps that bypassed */
-    uint64_t capri_lookups, capri_hits, capri_pred_stall, capri_pred_bypass;
-    uint64_t capri_nodiv_bypass, capri_bypass_denied, capri_bypassed;
-    /* prediction quality (Fig 4.21), prediction/outcome: [0] Bypass/Bypass,
-     * [1] Stall/Stall, [2] Bypass/Stall, [3] Stall/Bypass; the outcome is
-     * the WCU evaluator's (NW_min < NW_noTBC: compaction reduces warps) */
-    uint64_t capri_quality[4];
-    /* per branch class (docs/branch-classes.md; [0] P, [1] D): compaction
-     * points after a branch of the class, NW_noTBC and NW_TBC sums there
-     * (compaction rate 1 - NW_TBC / NW_noTBC, Fig 4.26) */
-    uint64_t class_points[2], class_nw_nocomp[2], class_nw_tbc[2];
+                                    warp to run (waiting at a compaction
+                                    point or for the WCU) */
+    uint64_t class_points[2];    /* compaction points right after a branch
+                                    of the class */
+    uint64_t class_nw_nocomp[2]; /* NW_noTBC summed there */
+    uint64_t class_nw_tbc[2];    /* NW_TBC summed there */
+    uint64_t capri_lookups;      /* CAPT lookups: divergent warps at a
+                                    branch */
+    uint64_t capri_hits;         /* lookups that hit */
+    uint64_t capri_pred_stall;   /* predictions: stall */
+    uint64_t capri_pred_bypass;  /* predictions: bypass */
+    uint64_t capri_nodiv_bypass; /* non-divergent warps that bypassed
+                                    without a lookup */
+    uint64_t capri_bypass_denied; /* bypasses predicted but refused: the
+                                    warp shares a home warp with another,
+                                    so it stalls */
+    uint64_t capri_bypassed;     /* warps that bypassed */
+    uint64_t capri_quality[4];   /* prediction/outcome (Fig 4.21) by the
+                                    WCU evaluator at the branch's
+                                    compaction point (compaction reduces
+                                    warps: NW_min < NW_noTBC); they sum to
+                                    lookups */
 } ls_compaction_stats;
 
 /* Dual-path execution and dynamic warp subdivision (docs/dpe.md), timing
  * mode with simt.paths = dual or dws; all zero otherwise. Every member is
  * a uint64_t counter. */
 typedef struct ls_dpe_stats {
-    uint64_t launches;           /* launches under simt.paths = dual or dws   */
-    uint64_t single;             /* of those, run single-path (see reason)    */
-    uint64_t issued;             /* warp instructions issued dual-path        */
-    uint64_t path_sum;           /* schedulable paths summed at each issue,
-                                    stalled ones included (dual: top-of-stack
-                                    paths; dws: valid WST splits, 1 when not
-                                    subdivided; Avg_Path = path_sum / issued,
-                                    Eq. 3.1)                                  */
-    uint64_t switches;           /* constrained scheduler: path switches      */
-    uint64_t branches;           /* warp-level bra executed                   */
-    uint64_t divergent;          /* of those, split the path                  */
-    uint64_t interleavable;      /* of those, both sides non-empty (3.3.3.1) */
-    uint64_t forwarded;          /* dual, path forwarding: instructions issued
-                                    by a path of an entry below the top       */
-    uint64_t subdivided;         /* dws: divergent branches at the stack that
-                                    subdivided the warp                       */
-    uint64_t refused;            /* dws: ... that the threshold kept on the
-                                    stack                                     */
-    uint64_t nested;             /* dws: divergent branches of a split        */
-    uint64_t created;            /* dws: warp-splits created                  */
-    uint64_t merges;             /* dws: merges of splits at one pc           */
+    uint64_t launches;           /* launches under simt.paths = dual or dws */
+    uint64_t single;             /* of those, run single-path (see single) */
+    uint64_t issued;             /* warp instructions issued dual-path */
+    uint64_t path_sum;           /* schedulable paths of the issuing warp
+                                    summed at each issue, stalled ones
+                                    included (dual: top-of-stack paths and
+                                    a forwarded one; dws: valid
+                                    warp-splits, 1 when not subdivided) */
+    uint64_t branches;           /* warp-level bra executed */
+    uint64_t divergent;          /* of those, split the path */
+    uint64_t subdivided;         /* dws: divergent branches at the stack
+                                    that subdivided the warp */
+    uint64_t refused;            /* dws: divergent branches at the stack
+                                    that dws.n kept there */
+    uint64_t nested;             /* dws: divergent branches of a split */
+    uint64_t created;            /* dws: warp-splits created */
+    uint64_t merges;             /* dws: merges of splits at one pc */
+    uint64_t switches;           /* dual: path switches of the constrained
+                                    scheduler */
+    uint64_t forwarded;          /* dual: dpe.path_forwarding: instructions
+                                    issued by a path of an entry below the
+                                    top */
+    uint64_t interleavable;      /* dual: divergent branches with both
+                                    sides non-empty (3.3.3.1) */
 } ls_dpe_stats;
 
-/* Decoupled affine computation (docs/dac.md "The hardware", docs/stats.md),
- * timing mode with affine.mode = dac; all zero otherwise. Every member is a
- * uint64_t counter; occ_max and locked_max are maxima, the rest sums. */
+/* Decoupled affine computation (docs/dac.md "The hardware"), timing mode
+ * with affine.mode = dac; all zero otherwise. Every member is a uint64_t
+ * counter; occ_max and locked_max are maxima, the rest sums. */
 typedef struct ls_dac_stats {
-    uint64_t launches;           /* launches under affine.mode = dac          */
-    uint64_t not_decoupled;      /* of those, kernels the transform left whole */
-    uint64_t batches;            /* affine-warp passes over a batch of CTAs   */
-    uint64_t batch_ctas;         /* CTAs run by an affine warp                */
-    uint64_t aff_insts;          /* affine-warp instructions issued           */
-    uint64_t main_insts;         /* main-warp instructions issued             */
-    uint64_t removed;            /* main-warp instructions skipped (removed
-                                    from the main stream)                    */
-    uint64_t tuples;             /* ATQ entries pushed by enq                 */
-    uint64_t rec_addr, rec_data, rec_pred; /* per-warp records expanded      */
+    uint64_t launches;           /* launches under affine.mode = dac */
+    uint64_t not_decoupled;      /* of those, kernels the transform left
+                                    whole (run as with off) */
+    uint64_t batches;            /* affine-warp passes: the affine stream
+                                    once for a batch of CTAs */
+    uint64_t batch_ctas;         /* CTAs those passes covered */
+    uint64_t aff_insts;          /* affine-warp instructions issued */
+    uint64_t main_insts;         /* main-warp instructions issued in
+                                    decoupled kernels */
+    uint64_t removed;            /* main-warp instructions skipped (not in
+                                    the main stream; run functionally
+                                    without an issue slot): main + removed
+                                    = warp_insts when every launch is
+                                    decoupled */
+    uint64_t tuples;             /* ATQ entries pushed by enq */
+    uint64_t rec_addr;           /* per-warp address records the AEU
+                                    expanded (enq.addr) */
+    uint64_t rec_data;           /* per-warp data records the AEU expanded
+                                    (enq.data) */
+    uint64_t rec_pred;           /* per-warp predicate records the PEU
+                                    expanded */
     uint64_t gl_loads;           /* global/local load warp instructions of
-                                    main warps in decoupled kernels          */
-    uint64_t gl_served;          /* of those, served by enq.data (locked)     */
-    uint64_t peu_uniform, peu_two, peu_full; /* PEU records by case          */
-    uint64_t stall_enq_full;     /* affine-warp cycles stalled: ATQ full      */
-    uint64_t stall_aw_dep;       /* affine-warp cycles waiting on a tuple not
-                                    yet out of the ALU pipeline              */
-    uint64_t stall_aeu_full;     /* AEU/PEU cycles stalled: warp queue full   */
-    uint64_t stall_deq_empty;    /* main-warp issue checks refused: empty     */
-    uint64_t stall_deq_data;     /* ... record there, data not arrived        */
-    uint64_t occ_sum;            /* per-warp queue records x cycles           */
-    uint64_t occ_max;            /* most records queued in one SM             */
-    uint64_t atq_sum;            /* ATQ entries x cycles                      */
-    uint64_t locked_sum;         /* locked L1D lines x cycles                 */
-    uint64_t locked_max;         /* most lines locked in one SM               */
-    uint64_t lock_refused;       /* enq.data records over dac.lock_lines      */
-    uint64_t prefetch_lines;     /* line requests sent by the AEUs            */
-    uint64_t cycles;             /* SM-cycles the occupancy sums cover        */
-    uint64_t checked_addr, checked_pred; /* golden checks passed              */
-    uint64_t widen_checks;       /* widening instructions checked exact       */
+                                    main warps in decoupled kernels */
+    uint64_t gl_served;          /* of those, served by a line enq.data
+                                    prefetched and locked */
+    uint64_t peu_uniform;        /* predicate records with one value for
+                                    every lane (paper: 64%) */
+    uint64_t peu_two;            /* a contiguous run of true lanes: a
+                                    first/last-thread check (paper: 93%
+                                    with uniform) */
+    uint64_t peu_full;           /* the 32-lane fallback (paper: 7%) */
+    uint64_t stall_enq_full;     /* affine-warp cycles with an enq and the
+                                    ATQ full */
+    uint64_t stall_aw_dep;       /* affine-warp cycles waiting on a source
+                                    tuple still in the ALU pipeline */
+    uint64_t stall_aeu_full;     /* AEU/PEU cycles with the target warp
+                                    queue full */
+    uint64_t stall_deq_empty;    /* main-warp issue checks refused: no
+                                    record yet (once per cycle its
+                                    scheduler checked the warp) */
+    uint64_t stall_deq_data;     /* ... the record there, its lines not
+                                    arrived */
+    uint64_t occ_sum;            /* per-warp queue records x cycles */
+    uint64_t occ_max;            /* most records queued in one SM */
+    uint64_t atq_sum;            /* ATQ entries x cycles */
+    uint64_t locked_sum;         /* locked L1D lines x cycles */
+    uint64_t locked_max;         /* most lines locked in one SM */
+    uint64_t lock_refused;       /* enq.data records over dac.lock_lines:
+                                    not prefetched, their load fetches
+                                    normally */
+    uint64_t prefetch_lines;     /* line requests the AEUs sent */
+    uint64_t cycles;             /* SM-cycles the occupancy sums cover */
+    uint64_t checked_addr;       /* address records checked against the
+                                    golden addresses */
+    uint64_t checked_pred;       /* predicate records checked against the
+                                    golden predicates */
+    uint64_t widen_checks;       /* widening instructions of the affine
+                                    warp checked exact */
 } ls_dac_stats;
 
-#define LS_STACK_HIST 16
-/* Statistics of one launch (or a sum of launches, see ls_stats_add). */
+/* Statistics of one launch (or a sum of launches, see ls_stats_add). In
+ * functional mode every timing counter is 0. */
 typedef struct ls_stats {
-    uint64_t launches;
-    uint64_t warp_insts;         /* warp-level instructions issued            */
-    uint64_t thread_insts;       /* active-thread instructions                */
-    uint64_t divergent_branches; /* branches that split a warp                */
-    uint64_t branches;           /* warp-level branch instructions            */
-    uint64_t max_stack_depth;    /* deepest reconvergence stack seen          */
-    uint64_t stack_depth_hist[LS_STACK_HIST]; /* warp insts issued at stack
-                                    depth i (last bucket: >= LS_STACK_HIST-1) */
-    uint64_t ctas, threads;
-    uint64_t cycles;             /* timing mode only; 0 in functional mode    */
-    uint64_t sm_cycles;          /* sum over SMs of cycles with resident work */
-    uint64_t idle_cycles;        /* SM-cycles in which no warp was ready      */
-    ls_stall_stats stall;        /* breakdown of the idle SM-cycles           */
-    uint64_t tensor_insts;       /* wmma.mma/mma warp instructions (timing)   */
-    uint64_t tensor_busy_cycles; /* tensor pipe-cycles busy, all SMs (timing) */
-    ls_cache_stats l1d, l2;
-    ls_dram_stats dram;
-    double ipc;                  /* warp_insts / cycles (0 in functional)     */
-    double simd_util;            /* thread_insts / (warp_insts * warp_size)   */
-    double wall_s;               /* host seconds spent simulating             */
-    ls_cosim_stats cosim[LS_BLK_COUNT]; /* per block kind (timing mode)       */
-    /* device runtime (docs/device-runtime.md); equal in both modes */
-    uint64_t printf_calls;       /* device printf calls whose text was written */
-    uint64_t printf_bytes;       /* bytes of that text                        */
-    uint64_t printf_dropped;     /* calls dropped: printf_fifo_size exceeded  */
-    uint64_t malloc_calls;       /* device malloc calls (per thread)          */
-    uint64_t malloc_failed;      /* of those, NULL returns (heap full)        */
-    uint64_t free_calls;         /* device free calls with a non-NULL pointer */
-    ls_energy_stats energy;      /* core energy model (timing mode)           */
-    ls_gscalar_stats gscalar;    /* G-Scalar RF compression (timing mode)     */
-    ls_power_stats power;        /* DRAM and system energy (timing mode)      */
-    ls_pca_stats pca;            /* PCA at the L1D (timing mode, pca.tokens)  */
-    ls_mta_stats mta;            /* MTA prefetcher (timing, prefetch = mta)   */
-    ls_cae_stats cae;            /* compact affine execution (affine.mode=cae) */
-    ls_compaction_stats compaction; /* thread-block compaction (timing mode)  */
-    int compaction_scheme;       /* simt.compaction: 0 none, 1 tbc, 2 tbc_plus,
-                                    3 capri, 4 ideal                          */
+    uint64_t launches;           /* launches summed */
+    uint64_t cycles;             /* core-clock cycles from the launch until
+                                    its last CTA retires; 0 in functional
+                                    mode */
+    uint64_t sm_cycles;          /* SM-cycles with resident work (sum over
+                                    SMs) */
+    uint64_t warp_insts;         /* warp instructions issued (one per warp
+                                    per issued instruction, whatever the
+                                    active mask) */
+    uint64_t thread_insts;       /* the active threads of the issued warp
+                                    instructions */
+    double ipc;                  /* warp_insts / cycles (0 in functional
+                                    mode) */
+    double simd_util;            /* SIMD lane utilization, thread_insts /
+                                    (warp_insts x warp_size) */
+    uint64_t idle_cycles;        /* SM-cycles in which the SM issued
+                                    nothing (an SM without resident work is
+                                    idle) */
+    ls_stall_stats stall;        /* breakdown of idle_cycles */
+    uint64_t tensor_insts;       /* wmma.mma/mma warp instructions issued
+                                    to it */
+    uint64_t tensor_busy_cycles; /* pipe-cycles busy, summed over pipes and
+                                    SMs: max(1, ceil(tensor_ii x work)) per
+                                    instruction, work 1 for a 16x16x16 f16
+                                    step */
+    uint64_t branches;           /* warp-level branch instructions */
+    uint64_t divergent_branches; /* branches that split a warp */
+    uint64_t max_stack_depth;    /* deepest reconvergence stack seen */
+    uint64_t stack_depth_hist[LS_STACK_HIST]; /* warp instructions issued
+                                    at stack depth i (last bucket: >=
+                                    LS_STACK_HIST - 1) */
+    uint64_t ctas;               /* CTAs launched */
+    uint64_t threads;            /* threads launched */
+    ls_cache_stats l1d;          /* L1 data cache, summed over SMs */
+    ls_cache_stats l2;           /* L2, summed over the slices of all
+                                    memory partitions */
+    ls_dram_stats dram;          /* DRAM, summed over channels */
+    ls_energy_stats energy;      /* core energy model (timing mode) */
+    ls_power_stats power;        /* DRAM and system energy (timing mode) */
+    ls_pca_stats pca;            /* PCA at the L1D (timing mode) */
+    ls_mta_stats mta;            /* MTA prefetcher (timing mode, prefetch =
+                                    mta) */
+    ls_cae_stats cae;            /* compact affine execution (affine.mode =
+                                    cae) */
+    uint64_t printf_calls;       /* device printf calls whose text was
+                                    written */
+    uint64_t printf_bytes;       /* bytes of that text */
+    uint64_t printf_dropped;     /* calls dropped: printf_fifo_size
+                                    exceeded */
+    uint64_t malloc_calls;       /* device malloc calls (per thread) */
+    uint64_t malloc_failed;      /* of those, NULL returns (heap full) */
+    uint64_t free_calls;         /* device free calls with a non-NULL
+                                    pointer */
+    ls_gscalar_stats gscalar;    /* G-Scalar RF compression and scalar
+                                    execution (timing mode) */
+    ls_compaction_stats compaction; /* thread-block compaction (timing
+                                    mode) */
+    int compaction_scheme;       /* simt.compaction (enum
+                                    cfg_simt_compaction: 0 none, 1 tbc, 2
+                                    tbc_plus, 3 capri, 4 ideal) */
     char uncompacted[160];       /* why a launch ran uncompacted ("shfl at
-                                    line N"); a sum keeps the first           */
-    ls_dpe_stats dpe;            /* dual-path execution (timing mode)         */
-    int dpe_paths;               /* simt.paths: 0 single, 1 dual, 2 dws       */
-    char dpe_single[160];        /* why a launch ran single-path; the first   */
-    ls_dac_stats dac;            /* decoupled affine computation (timing)     */
+                                    line N"); a sum keeps the first */
+    ls_dpe_stats dpe;            /* dual-path execution (timing mode) */
+    int dpe_paths;               /* simt.paths (enum cfg_simt_paths: 0
+                                    single, 1 dual, 2 dws) */
+    char dpe_single[160];        /* why a launch ran single-path; the first */
+    ls_dac_stats dac;            /* decoupled affine computation (timing
+                                    mode) */
+    ls_cosim_stats cosim[LS_BLK_COUNT]; /* per block kind (enum ls_block),
+                                    the RTL blocks the run clocked by name
+                                    (timing mode) */
+    double wall_s;               /* host seconds spent simulating (the sim
+                                    object's wall_s) */
 } ls_stats;
+
+/* ---- end of the generated statistics structs ---- */
 
 /* Re-runs a block trace written on a mismatch (docs/cosim.md) on the C
  * model and the RTL, with no GPU; fst (may be NULL) receives the waveform

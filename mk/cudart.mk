@@ -4,23 +4,25 @@
 #   make cudart       build the library (part of `make`)
 #   make test-cuda    tests/cuda: our CUDA programs, every workload's kernel
 #                     through a CUDA host program, bad use (skips without nvcc)
+#   make test-cuda-env  every LOCKSTEP_* variable (LOCKSTEP_COSIM=all: every
+#                     block in lockstep) on a program built without nvcc
 # The library links position-independent copies of liblockstep's objects
 # (build/pic/), every symbol hidden but the CUDA entry points
 # (csim/cudart/cudart.map).
-.PHONY: cudart test-cuda
-TEST_TARGETS += test-cuda
+.PHONY: cudart test-cuda test-cuda-env
+TEST_TARGETS += test-cuda test-cuda-env
 
 CUDART_SO   := $(BUILD)/libcudart.so.13
 CUDART_SRCS := $(sort $(wildcard csim/cudart/*.c))
-CUDART_PIC  := $(patsubst %.c,$(BUILD)/pic/%.o,$(CUDART_SRCS) $(LIB_SRCS) \
-                 csim/cli/cli_out.c csim/cli/cli_json.c) $(BUILD)/pic/gen/cfg_blobs.o
+CUDART_PIC  := $(patsubst %.c,$(BUILD)/pic/%.o,$(CUDART_SRCS) $(LIB_SRCS)) \
+                 $(BUILD)/pic/gen/cfg_blobs.o
 ALL_TARGETS += $(CUDART_SO)
 
 cudart: $(CUDART_SO)
 
 $(BUILD)/pic/csim/cosim/%.o: CFLAGS += -DLS_SRC_ROOT='"$(CURDIR)"'
 
-$(BUILD)/pic/%.o: %.c | deps
+$(BUILD)/pic/%.o: %.c | deps $(CFG_ENUMS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
 
@@ -36,5 +38,8 @@ $(CUDART_SO): $(CUDART_PIC) csim/cudart/cudart.map
 
 test-cuda: $(CLI) $(CUDART_SO)
 	@bash tests/cuda/run.sh $(CLI) "$(NVCC)"
+
+test-cuda-env: $(CLI) $(CUDART_SO)
+	@CC="$(CC)" bash tests/cuda/env/run.sh $(CLI)
 
 -include $(shell find $(BUILD)/pic -name '*.d' 2>/dev/null)

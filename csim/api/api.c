@@ -13,13 +13,6 @@ void ls_config_keys(FILE *out)
         cfg_keys_json(out);
 }
 
-const char *ls_block_name(int b)
-{
-    static const char *const names[LS_BLK_COUNT] = { "capt", "wcu", "slp", "rvc_comp", "bgp",
-                                                     "rvc_decomp" };
-    return b >= 0 && b < LS_BLK_COUNT ? names[b] : "?";
-}
-
 const char *ls_status_name(ls_status s)
 {
     switch (s) {
@@ -443,163 +436,21 @@ ls_status ls_module_symbol(ls_gpu *gpu, ls_module *mod, const char *name,
                     name, mod->name);
 }
 
-void ls_stats_add(ls_stats *acc, const ls_stats *s, unsigned warp_size)
+size_t ls_check_findings(const ls_gpu *gpu, const ls_check_finding **list)
 {
-    if (!acc || !s)
-        return;
-    acc->launches += s->launches;
-    for (int b = 0; b < LS_BLK_COUNT; b++) {
-        ls_cosim_stats *a = &acc->cosim[b];
-        const ls_cosim_stats *c = &s->cosim[b];
-        if (c->instances > a->instances)
-            a->instances = c->instances;
-        a->cycles += c->cycles;
-        a->idle_skipped += c->idle_skipped;
-        a->transactions += c->transactions;
-        a->mismatches += c->mismatches;
-        a->backend = a->instances ? (c->instances ? c->backend : a->backend) : -1;
-    }
-    acc->warp_insts += s->warp_insts;
-    acc->thread_insts += s->thread_insts;
-    acc->printf_calls += s->printf_calls;
-    acc->printf_bytes += s->printf_bytes;
-    acc->printf_dropped += s->printf_dropped;
-    acc->malloc_calls += s->malloc_calls;
-    acc->malloc_failed += s->malloc_failed;
-    acc->free_calls += s->free_calls;
-    acc->divergent_branches += s->divergent_branches;
-    acc->branches += s->branches;
-    if (s->max_stack_depth > acc->max_stack_depth)
-        acc->max_stack_depth = s->max_stack_depth;
-    acc->ctas += s->ctas;
-    acc->threads += s->threads;
-    for (unsigned i = 0; i < LS_STACK_HIST; i++)
-        acc->stack_depth_hist[i] += s->stack_depth_hist[i];
-    acc->cycles += s->cycles;
-    acc->sm_cycles += s->sm_cycles;
-    acc->idle_cycles += s->idle_cycles;
-    acc->tensor_insts += s->tensor_insts;
-    acc->tensor_busy_cycles += s->tensor_busy_cycles;
-    acc->stall.no_warps += s->stall.no_warps;
-    acc->stall.ibuffer += s->stall.ibuffer;
-    acc->stall.scoreboard += s->stall.scoreboard;
-    acc->stall.barrier += s->stall.barrier;
-    acc->stall.pipe_busy += s->stall.pipe_busy;
-    acc->stall.mem_wait += s->stall.mem_wait;
-    ls_cache_stats *ca[2] = { &acc->l1d, &acc->l2 };
-    const ls_cache_stats *cs[2] = { &s->l1d, &s->l2 };
-    for (unsigned k = 0; k < 2; k++) {
-        ca[k]->accesses += cs[k]->accesses;
-        ca[k]->hits += cs[k]->hits;
-        ca[k]->misses += cs[k]->misses;
-        ca[k]->sector_misses += cs[k]->sector_misses;
-        ca[k]->sector_fills += cs[k]->sector_fills;
-        ca[k]->evictions += cs[k]->evictions;
-        ca[k]->mshr_merges += cs[k]->mshr_merges;
-        ca[k]->reservation_fails += cs[k]->reservation_fails;
-        for (unsigned i = 0; i <= LS_MAX_SECTORS; i++)
-            ca[k]->used_sectors_hist[i] += cs[k]->used_sectors_hist[i];
-        ca[k]->demand += cs[k]->demand;
-        ca[k]->pred_ref += cs[k]->pred_ref;
-        ca[k]->pred_nref += cs[k]->pred_nref;
-        ca[k]->npred_ref += cs[k]->npred_ref;
-        ca[k]->gdu_queries += cs[k]->gdu_queries;
-        ca[k]->gdu_fg += cs[k]->gdu_fg;
-        ca[k]->gdu_insertions += cs[k]->gdu_insertions;
-        ca[k]->gdu_inversions += cs[k]->gdu_inversions;
-        ca[k]->locks_broken += cs[k]->locks_broken;
-    }
-    acc->dram.reads += s->dram.reads;
-    acc->dram.writes += s->dram.writes;
-    acc->dram.bytes += s->dram.bytes;
-    acc->dram.row_hits += s->dram.row_hits;
-    acc->dram.activates += s->dram.activates;
-    acc->dram.precharges += s->dram.precharges;
-    acc->dram.read_bytes += s->dram.read_bytes;
-    acc->dram.write_bytes += s->dram.write_bytes;
-    acc->dram.act_subranks += s->dram.act_subranks;
-    acc->dram.open_ticks += s->dram.open_ticks;
-    {
-        /* every member of ls_power_stats is an additive double (joules, seconds) */
-        double *pa = (double *)&acc->power;
-        const double *ps = (const double *)&s->power;
-        for (size_t i = 0; i < sizeof s->power / sizeof *ps; i++)
-            pa[i] += ps[i];
-    }
-    acc->pca.prio_accesses += s->pca.prio_accesses;
-    acc->pca.prio_hits += s->pca.prio_hits;
-    acc->pca.deprio_accesses += s->pca.deprio_accesses;
-    acc->pca.deprio_hits += s->pca.deprio_hits;
-    acc->pca.bypassed += s->pca.bypassed;
-    {
-        /* every member of ls_mta_stats and ls_cae_stats is a uint64_t counter */
-        uint64_t *ka = (uint64_t *)&acc->cae;
-        const uint64_t *ks = (const uint64_t *)&s->cae;
-        for (size_t i = 0; i < sizeof s->cae / sizeof *ks; i++)
-            ka[i] += ks[i];
-        uint64_t *xa = (uint64_t *)&acc->mta;
-        const uint64_t *xs = (const uint64_t *)&s->mta;
-        for (size_t i = 0; i < sizeof s->mta / sizeof *xs; i++)
-            xa[i] += xs[i];
-    }
-    for (unsigned k = 0; k < 2; k++) {
-        ls_dram_class *x = &acc->dram.by_size[k];
-        const ls_dram_class *y = &s->dram.by_size[k];
-        x->requests += y->requests; x->reads += y->reads; x->writes += y->writes;
-        x->row_hits += y->row_hits; x->activates += y->activates;
-        x->precharges += y->precharges;
-    }
-    {
-        /* every member of ls_energy_stats is a uint64_t */
-        uint64_t *xa = (uint64_t *)&acc->energy;
-        const uint64_t *xs = (const uint64_t *)&s->energy;
-        for (size_t i = 0; i < sizeof s->energy / sizeof *xs; i++)
-            xa[i] += xs[i];
-    }
-    {
-        /* every member of ls_gscalar_stats is a uint64_t counter */
-        uint64_t *ga = (uint64_t *)&acc->gscalar;
-        const uint64_t *gs = (const uint64_t *)&s->gscalar;
-        for (size_t i = 0; i < sizeof s->gscalar / sizeof *gs; i++)
-            ga[i] += gs[i];
-    }
-    {
-        /* every member of ls_compaction_stats is a uint64_t counter */
-        uint64_t *xa = (uint64_t *)&acc->compaction;
-        const uint64_t *xs = (const uint64_t *)&s->compaction;
-        for (size_t i = 0; i < sizeof s->compaction / sizeof *xs; i++)
-            xa[i] += xs[i];
-        if (s->compaction_scheme)
-            acc->compaction_scheme = s->compaction_scheme;
-        if (!acc->uncompacted[0] && s->uncompacted[0])
-            memcpy(acc->uncompacted, s->uncompacted, sizeof acc->uncompacted);
-    }
-    {
-        /* every member of ls_dpe_stats is a uint64_t counter */
-        uint64_t *xa = (uint64_t *)&acc->dpe;
-        const uint64_t *xs = (const uint64_t *)&s->dpe;
-        for (size_t i = 0; i < sizeof s->dpe / sizeof *xs; i++)
-            xa[i] += xs[i];
-        if (s->dpe_paths)
-            acc->dpe_paths = s->dpe_paths;
-        if (!acc->dpe_single[0] && s->dpe_single[0])
-            memcpy(acc->dpe_single, s->dpe_single, sizeof acc->dpe_single);
-    }
-    {
-        /* ls_dac_stats: uint64_t counters, two of them maxima */
-        uint64_t om = acc->dac.occ_max, lm = acc->dac.locked_max;
-        uint64_t *xa = (uint64_t *)&acc->dac;
-        const uint64_t *xs = (const uint64_t *)&s->dac;
-        for (size_t i = 0; i < sizeof s->dac / sizeof *xs; i++)
-            xa[i] += xs[i];
-        acc->dac.occ_max = om > s->dac.occ_max ? om : s->dac.occ_max;
-        acc->dac.locked_max = lm > s->dac.locked_max ? lm : s->dac.locked_max;
-    }
-    acc->wall_s += s->wall_s;
-    acc->ipc = acc->cycles ? (double)acc->warp_insts / (double)acc->cycles : 0.0;
-    unsigned ws = warp_size ? warp_size : 32;
-    acc->simd_util = acc->warp_insts
-        ? (double)acc->thread_insts / ((double)acc->warp_insts * ws) : 0.0;
+    if (list)
+        *list = gpu ? gpu->chk : NULL;
+    return gpu ? gpu->nchk : 0;
+}
+
+unsigned ls_checks_enabled(const ls_gpu *gpu)
+{
+    return gpu ? ((unsigned)gpu->tcfg.check | CFG_CHECK_MEMCHECK) : 0;
+}
+
+char *ls_check_format(const ls_check_finding *f, char *buf, size_t n)
+{
+    return gpu_check_format(f, buf, n);
 }
 
 ls_status ls_launch(ls_gpu *gpu, ls_module *mod, const char *kernel,

@@ -335,9 +335,8 @@ int cfg_validate(const struct cfg *c, char *err, size_t errlen)
          c->l2_sector > 0 && c->l2_line / c->l2_sector <= 8},
         {"lamar_bgp_bits must be a power of two", cfg_pow2(c->lamar_bgp_bits)},
         {"lamar_bgp_refresh must be even", c->lamar_bgp_refresh % 2 == 0},
-        /* capri_lru: 0 auto, 1 tree (tree PLRU needs 2^k entries) */
         {"capri_lru = tree needs capri_entries a power of two (or capri_lru = auto|true)",
-         c->capri_lru != 1 || cfg_pow2(c->capri_entries)},
+         c->capri_lru != CFG_CAPRI_LRU_TREE || cfg_pow2(c->capri_entries)},
     };
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
         if (!rules[i].ok) {

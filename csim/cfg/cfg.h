@@ -6,7 +6,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "cfg_enums.h"      /* CFG_<KEY>_<CHOICE>: build/gen, tools/cfg-enums.c */
 
+/* Every key of cfg_keys.def; a choice key (CFG_ENUM, CFG_FLAGS) holds one
+ * of its enum cfg_<key> values. */
 struct cfg {
 #define CFG_INT(name, def, lo, hi, doc) int64_t name;
 #define CFG_REAL(name, def, lo, hi, doc) double name;

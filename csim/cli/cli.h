@@ -9,22 +9,14 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "lockstep.h"
+#include "api/api_int.h"
 
 #define CLI_VERSION "0.1.0"
 
 enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2, CLI_MISMATCH = 3, CLI_CHECK = 4 };
 
 /* Version of the --stats-json layout (docs/stats.md). */
-#define CLI_STATS_SCHEMA 1
-
-/* One kernel launch of a workload run. */
-struct cli_launch {
-    char kernel[96];
-    ls_status status;
-    ls_stats s;
-    int have_digest;
-    uint64_t mem_digest;       /* ls_mem_digest right after this launch   */
-};
+#define CLI_STATS_SCHEMA API_STATS_SCHEMA
 
 /* Result of running one workload (what the table and JSON report). */
 struct cli_result {
@@ -40,7 +32,7 @@ struct cli_result {
     int mismatch;              /* an RTL block disagreed (exit status 3)  */
     ls_stats total;            /* summed over launches                     */
     unsigned nlaunches;
-    struct cli_launch *launch; /* per-launch records (malloc'd), nlaunch_rec */
+    struct api_launch *launch; /* per-launch records (malloc'd), nlaunch_rec */
     unsigned nlaunch_rec;
     int have_digest;           /* mem_digest is valid                      */
     uint64_t mem_digest;       /* ls_mem_digest after the last launch      */
@@ -193,8 +185,5 @@ void cli_wl_list_long(FILE *out);
 double cli_rate(uint64_t insts, double wall_s);
 /* misses / accesses of a cache (0 when it saw no access). */
 double cli_miss_rate(const ls_cache_stats *c);
-/* Avg_sec (dissertation Table 5.4): used sectors per line over the lines
- * of a's and b's used-sector histograms (b may be NULL); 0 without lines. */
-double cli_avg_sec(const ls_cache_stats *a, const ls_cache_stats *b);
 
 #endif

@@ -14,7 +14,7 @@
 static void json_name(const char *key, const char *s)
 {
     printf("\"%s\": ", key);
-    cli_json_write_str(stdout, s, strlen(s));
+    api_json_str(stdout, s, strlen(s));
 }
 
 static void add_stats(struct ptx_affine_stats *sum, const struct ptx_affine_stats *st)

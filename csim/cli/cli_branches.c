@@ -23,7 +23,7 @@ struct br_opts {
 static void json_name(const char *key, const char *s)
 {
     printf("\"%s\": ", key);
-    cli_json_write_str(stdout, s, strlen(s));
+    api_json_str(stdout, s, strlen(s));
 }
 
 /* One function: its header line and branch lines (text), or its JSON

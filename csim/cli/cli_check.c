@@ -97,51 +97,6 @@ int cli_list(const char *argv0, int argc, char **argv)
     return CLI_USAGE;
 }
 
-char *cli_read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    /* the model's limit, before reading any of it */
-    if (fseek(f, 0, SEEK_END) == 0) {
-        long sz = ftell(f);
-        if (sz > (long)PTX_MAX_TEXT) {
-            fclose(f);
-            errno = EFBIG;
-            return NULL;
-        }
-        rewind(f);
-    }
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap + 1);
-    while (buf) {
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (n < cap)
-            break;
-        char *nb = realloc(buf, cap * 2 + 1);
-        if (!nb) {
-            free(buf);
-            buf = NULL;
-            errno = ENOMEM;
-            break;
-        }
-        buf = nb;
-        cap *= 2;
-    }
-    if (buf && ferror(f)) {
-        free(buf);
-        buf = NULL;
-        errno = EIO;
-    }
-    fclose(f);
-    if (buf) {
-        buf[n] = 0;
-        *len = n;
-    }
-    return buf;
-}
-
 /* ---- many files: one line per module that does not load, a summary ---- */
 
 struct flist {
@@ -262,11 +217,11 @@ static int check_many(char **paths, int npaths, bool json)
         ok += (size_t)good;
         if (json) {
             printf("%s\n    {\"file\": ", i ? "," : "");
-            cli_json_write_str(stdout, l.v[i], strlen(l.v[i]));
+            api_json_str(stdout, l.v[i], strlen(l.v[i]));
             printf(", \"loads\": %s", good ? "true" : "false");
             if (!good) {
                 printf(", \"error\": ");
-                cli_json_write_str(stdout, err, strlen(err));
+                api_json_str(stdout, err, strlen(err));
             }
             printf("}");
         } else if (!good) {

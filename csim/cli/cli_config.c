@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "api/api_int.h"
 
 /* Value of option name at argv[*i] ("--name V" or "--name=V"), advancing *i
  * past a separate value; NULL when argv[*i] is not that option. *missing is
@@ -46,61 +47,14 @@ void cli_machine_free(struct cli_machine *m)
     m->rtl = NULL;
 }
 
-/* Blocks the GPU clocks today, for messages ("slp"). */
-static void in_loop_names(char *buf, size_t n)
-{
-    size_t o = 0;
-    buf[0] = 0;
-    for (int b = 0; b < LS_BLK_COUNT && o < n; b++)
-        if (ls_block_in_loop(b))
-            o += (size_t)snprintf(buf + o, n - o, "%s%s", o ? ", " : "",
-                                  ls_block_name(b));
-}
-
 /* Parses a --cosim list into m->cosim. Returns 0 or prints why and -1. */
 static int parse_cosim(struct cli_machine *m, const char *v, const char *cmd)
 {
-    char loop[128];
-    in_loop_names(loop, sizeof loop);
-    memset(m->cosim, 0, sizeof m->cosim);
+    char err[512];
     m->cosim_given = 1;
-    const char *p = v;
-    while (*p) {
-        size_t len = strcspn(p, ",");
-        char name[32];
-        if (!len || len >= sizeof name) {
-            fprintf(stderr, "lockstep: %s: bad --cosim list '%s' (blocks "
-                    "separated by commas, or all, or none)\n", cmd, v);
-            return -1;
-        }
-        memcpy(name, p, len);
-        name[len] = 0;
-        if (!strcmp(name, "all")) {
-            for (int b = 0; b < LS_BLK_COUNT; b++)
-                m->cosim[b] = ls_block_in_loop(b);
-        } else if (!strcmp(name, "rvc")) {   /* both RVC block kinds */
-            m->cosim[LS_BLK_RVC_COMP] = m->cosim[LS_BLK_RVC_DECOMP] = 1;
-        } else if (strcmp(name, "none")) {
-            int b = 0;
-            while (b < LS_BLK_COUNT && strcmp(ls_block_name(b), name))
-                b++;
-            if (b == LS_BLK_COUNT) {
-                fprintf(stderr, "lockstep: %s: --cosim: unknown block '%s' "
-                        "(capt, wcu, slp, rvc_comp, rvc_decomp, rvc, bgp, all, "
-                        "none)\n", cmd, name);
-                return -1;
-            }
-            if (!ls_block_in_loop(b)) {
-                fprintf(stderr, "lockstep: %s: --cosim: the %s block is not in the "
-                        "GPU loop yet: no mechanism of the model gives it traffic "
-                        "(in the loop: %s)\n", cmd, name, loop);
-                return -1;
-            }
-            m->cosim[b] = 1;
-        }
-        p += len;
-        if (*p == ',')
-            p++;
+    if (api_cosim_select(v, m->cosim, err, sizeof err)) {
+        fprintf(stderr, "lockstep: %s: --cosim: %s\n", cmd, err);
+        return -1;
     }
     return 0;
 }

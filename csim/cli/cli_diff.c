@@ -1064,7 +1064,7 @@ static void print_markdown(FILE *f, const struct diff *D, const char *summary,
 
 static void json_cstr(FILE *f, const char *s)
 {
-    cli_json_write_str(f, s, strlen(s));
+    api_json_str(f, s, strlen(s));
 }
 
 static void json_double(FILE *f, double d)
@@ -1083,7 +1083,7 @@ static void json_value(FILE *f, const struct cli_json *v)
         fputs(v->str, f);
         break;
     case CLI_JSON_STRING:
-        cli_json_write_str(f, v->str, v->len);
+        api_json_str(f, v->str, v->len);
         break;
     case CLI_JSON_ARRAY:
     case CLI_JSON_OBJECT:
@@ -1092,7 +1092,7 @@ static void json_value(FILE *f, const struct cli_json *v)
             if (i)
                 fputs(", ", f);
             if (v->type == CLI_JSON_OBJECT) {
-                cli_json_write_str(f, v->key[i].s, v->key[i].len);
+                api_json_str(f, v->key[i].s, v->key[i].len);
                 fputs(": ", f);
             }
             json_value(f, &v->item[i]);

@@ -595,22 +595,3 @@ const char *cli_json_type_name(enum cli_json_type t)
                                          "string", "array", "object" };
     return (unsigned)t < sizeof names / sizeof names[0] ? names[t] : "?";
 }
-
-void cli_json_write_str(FILE *f, const char *s, size_t len)
-{
-    fputc('"', f);
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c == '\n')
-            fputs("\\n", f);
-        else if (c == '\t')
-            fputs("\\t", f);
-        else if (c < 0x20 || c == 0x7f)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
-}

@@ -85,7 +85,5 @@ void cli_json_free(struct cli_json *v);
 const struct cli_json *cli_json_get(const struct cli_json *v, const char *key);
 /* "null", "false", "true", "number", "string", "array" or "object". */
 const char *cli_json_type_name(enum cli_json_type t);
-/* Writes len bytes of s as a quoted JSON string literal. */
-void cli_json_write_str(FILE *f, const char *s, size_t len);
 
 #endif

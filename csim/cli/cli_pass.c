@@ -32,7 +32,7 @@ static int report_module(const struct cli_pass *p, const char *label, const char
     }
     if (o->json) {
         printf("%s\n    {\"file\": ", first ? "" : ",");
-        cli_json_write_str(stdout, label, strlen(label));
+        api_json_str(stdout, label, strlen(label));
         printf(", \"functions\": [");
     } else {
         printf("%s== %s\n", first ? "" : "\n", label);

@@ -69,10 +69,10 @@ static void on_launch(void *user, const char *kernel, ls_status st,
     c->index++;
     struct cli_result *r = c->r;
     if (r->nlaunch_rec < c->index) {
-        struct cli_launch *nl = realloc(r->launch, c->index * sizeof *nl);
+        struct api_launch *nl = realloc(r->launch, c->index * sizeof *nl);
         if (nl) {
             r->launch = nl;
-            struct cli_launch *l = &nl[r->nlaunch_rec++];
+            struct api_launch *l = &nl[r->nlaunch_rec++];
             memset(l, 0, sizeof *l);
             snprintf(l->kernel, sizeof l->kernel, "%s", kernel ? kernel : "");
             l->status = st;

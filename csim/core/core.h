@@ -13,18 +13,20 @@
 #include "lockstep.h"
 #include "cfg/cfg.h"
 #include "core/core_port.h"
-#include "core/core_slp.h"
-#include "core/core_rvc.h"
-#include "core/core_tbc.h"
-#include "core/core_dpe.h"
-#include "core/core_cae.h"
-#include "core/core_dac.h"
 #include "simt/simt.h"
+
+/* The mechanisms of the table (core_mech.def, core_mech.h), by id. */
+enum core_mech_id {
+#define CORE_MECH(id, name, ops, doc) CORE_MECH_##id,
+#include "core/core_mech.def"
+    CORE_MECH_COUNT
+};
 
 #define CORE_INF UINT64_MAX
 #define CORE_MAX_SRC 28            /* wmma.mma: 24 fragment registers      */
 #define CORE_MAX_DST 8             /* wmma.load/mma: an 8-register fragment */
 #define CORE_MAX_PEND 16           /* outstanding loads per warp          */
+#define CORE_MAX_SLOTS 64          /* warp slots per SM (2048 threads)    */
 #define CORE_TAG_NOWAIT 0x80000000u /* store/red: nobody waits for it      */
 #define CORE_NBAR 16
 
@@ -89,16 +91,16 @@ struct core_kernel {
     void *commit_user;
     simt_extern_fn ext;         /* device runtime (extern calls)           */
     void *ext_user;
-    const struct ptx_dac_inst *dac; /* affine.mode=dac: the DAC transform of
-                                   f (ptx_dac.h), NULL: not decoupled     */
+    const void *mech[CORE_MECH_COUNT]; /* each mechanism's launch-wide data
+                                   (its prepare hook: DAC's transform)    */
 };
 
 struct core_pend {
     uint32_t left; uint8_t ndst; int32_t dst[CORE_MAX_DST];
-    uint64_t hslots;            /* TBC: home-warp slots whose registers it
-                                   writes (0: the issuing slot's)         */
-    uint8_t dside;              /* DPE: 1 + the issuing path (0: none)    */
-    uint32_t dmask;             /* DPE: its threads                       */
+    uint64_t own;               /* the stepper's tag (its pend hook: the
+                                   home-warp slots of a compacted warp, the
+                                   path of a dual-path warp); 0: base     */
+    uint32_t mask;              /* its threads                            */
 };
 
 struct core_warp {
@@ -115,7 +117,6 @@ struct core_warp {
     struct core_pend pend[CORE_MAX_PEND];
 };
 
-#define CORE_MAX_SLOTS 64           /* warp slots per SM (2048 threads)    */
 
 struct core_cta {
     bool used;
@@ -140,21 +141,80 @@ struct core_stats {
     ls_energy_stats energy;     /* energy-model events (docs/energy.md)    */
 };
 
-struct core_sm {
+struct core_view;
+struct core_mech_ops;
+struct core_mech_env;
+struct cosim_env;
+typedef uint8_t (*core_prio_fn)(const void *self, const struct core_view *v, unsigned slot);
+typedef void (*core_lane_fn)(void *self, unsigned slot, uint64_t now, unsigned *key,
+                             unsigned *rot);
+
+/* What a mechanism sees of its SM (core_mech.h): the warps and CTAs, the
+ * kernel, the pipelines, the memory queue and the schedulers' wake state
+ * (changed through the core_view_* actions), and the services other
+ * mechanisms offer (request priority, lane map). */
+struct core_view {
     const struct cfg *c;
-    unsigned id, nslots, ncta_slots, nsched;
-    uint64_t clock_now;         /* cycle being simulated: %clock/%clock64  */
-    struct core_warp *w;
-    struct core_cta *cta;
+    unsigned id, nslots, ncta_slots;
     const struct core_kernel *k;
+    struct core_warp *w;        /* nslots warp slots                       */
+    struct core_cta *cta;       /* ncta_slots CTA slots                    */
+    uint64_t clock_now;         /* cycle being simulated: %clock/%clock64  */
+    /* pipelines: cycle each unit accepts its next instruction */
+    uint64_t unit_free[CORE_NPIPE][8];
+    unsigned units[CORE_NPIPE], lanes[CORE_NPIPE], ii[CORE_NPIPE], lat[CORE_NPIPE];
+    unsigned wb_lat;            /* cycles added to every register write-back
+                                   (G-Scalar's compress/decompress stages) */
+    /* hot per-slot state, compact for the scheduler scan: the cycle
+     * before which the slot cannot issue (CORE_INF: free, finished, or
+     * waiting for a response/release) and the stall that set it */
+    uint64_t wake[CORE_MAX_SLOTS];
+    uint8_t wake_reason[CORE_MAX_SLOTS];
+    uint64_t next_try;          /* the SM's next cycle with work           */
+    /* memory request queue towards the GPU top */
+    struct core_mem_req *q; uint32_t qhead, qn, qcap;
+    /* per-slot local stacks (32 threads x local_stride), allocated on
+     * first use and zeroed once per kernel */
+    uint8_t *local_slot[CORE_MAX_SLOTS];
+    struct core_stats st;
+    int err_slot;               /* the failed warp's slot (-1: none)       */
+    /* services of mechanisms (NULL: none offers it) */
+    core_prio_fn prio; const void *prio_self;
+    core_lane_fn lane_map; void *lane_self;
+};
+
+/* One mechanism on an SM: its ops and what its init made. */
+struct core_mech_inst {
+    const struct core_mech_ops *ops;
+    void *self;
+    bool active;                /* runs the current kernel                 */
+};
+
+#define CORE_MECH_MAX (CORE_MECH_COUNT + 2)     /* plus core_sm_attach's   */
+
+/* The active mechanisms of a kernel, per hook that the SM calls often
+ * (an empty list costs the loop test only). */
+struct core_hooks {
+    const struct core_mech_inst *gate[CORE_MECH_MAX], *asleep[CORE_MECH_MAX],
+        *own_wait[CORE_MECH_MAX], *before[CORE_MECH_MAX], *retire[CORE_MECH_MAX],
+        *next_inst[CORE_MECH_MAX], *claim[CORE_MECH_MAX], *cycle[CORE_MECH_MAX],
+        *cycle_end[CORE_MECH_MAX], *next[CORE_MECH_MAX], *resp[CORE_MECH_MAX],
+        *bar_release[CORE_MECH_MAX], *warp_start[CORE_MECH_MAX],
+        *cta_start[CORE_MECH_MAX], *warp_leave[CORE_MECH_MAX];
+    unsigned ngate, nasleep, nown_wait, nbefore, nretire, nnext_inst, nclaim, ncycle,
+        ncycle_end, nnext, nresp, nbar_release, nwarp_start, ncta_start, nwarp_leave;
+    bool rows;                  /* a before/retire hook reads is->row      */
+    bool where;                 /* one reads is->at                        */
+};
+
+struct core_sm {
+    struct core_view v;         /* what mechanisms see                     */
+    unsigned nsched;
     /* resources in use */
     uint32_t used_threads, used_regs, used_ctas;
     uint64_t used_shared;
     uint32_t live_warps;
     uint64_t age_next;
-    /* pipelines: cycle each unit accepts its next instruction */
-    uint64_t unit_free[CORE_NPIPE][8];
-    unsigned units[CORE_NPIPE], lanes[CORE_NPIPE], ii[CORE_NPIPE], lat[CORE_NPIPE];
     uint64_t *coll_free;        /* operand collectors                      */
     unsigned last_coll;         /* collector of the instruction being issued */
     uint64_t bank_cycle; uint64_t bank_used;  /* banks read this cycle     */
@@ -162,11 +222,6 @@ struct core_sm {
     uint32_t last[8];           /* last issued slot per scheduler          */
     uint32_t active_cta[8];     /* two_level: active group per scheduler   */
     int gto_last[8];
-    /* hot per-slot state, compact for the scheduler scan: the cycle
-     * before which the slot cannot issue (CORE_INF: free, finished, or
-     * waiting for a response/release) and the stall that set it */
-    uint64_t wake[CORE_MAX_SLOTS];
-    uint8_t wake_reason[CORE_MAX_SLOTS];
     /* slots asleep with an instruction (a path, DPE) blocked by the memory
      * queue or their own outstanding loads (CORE_ST_MEM): that changes only
      * with a load's response (which wakes its warp), the queue falling to
@@ -175,37 +230,35 @@ struct core_sm {
     uint64_t mem_sleep;
     uint8_t age_order[8][CORE_MAX_SLOTS]; /* resident slots by age, per scheduler */
     uint32_t nage[8];
-    /* memory request queue towards the GPU top */
-    struct core_mem_req *q; uint32_t qhead, qn, qcap;
-    /* per-slot local stacks (32 threads x local_stride), allocated on
-     * first use and zeroed once per kernel (local_clean) */
-    uint8_t *local_slot[CORE_MAX_SLOTS];
     uint64_t local_cap[CORE_MAX_SLOTS];
     bool local_clean[CORE_MAX_SLOTS];
     uint64_t local_bytes;
     uint8_t *shared; uint64_t shared_cap;
     /* event skipping and idle accounting */
-    uint64_t next_try, last_eval;
+    uint64_t last_eval;
     int last_reason;
     bool has_work_at_last;
     bool cta_finished;          /* a CTA ended since the top last looked   */
-    struct core_stats st;
     uint64_t issue_cap;         /* stop issuing when st.issued reaches it
                                    (the GPU's warp-instruction budget)     */
     uint32_t mem_pc;            /* PTX line of the memory instruction in issue */
-    /* blocks, through the seam (csim/cosim) */
-    struct core_slp slp;
-    struct core_rvc rvc;        /* G-Scalar register file (gscalar.compress) */
-    unsigned gs_lat;            /* gscalar.extra_latency when compress = on */
-    struct core_tbc tbc;        /* thread-block compaction (simt.compaction) */
-    struct core_dpe dpe;        /* dual-path execution (simt.paths)        */
-    struct core_dac dac;        /* decoupled affine computation (affine.mode) */
-    unsigned gs_ii;             /* cycles of the instruction in issue when it
-                                   runs as scalar (gscalar.scalar), else 0 */
-    struct core_cae cae;        /* compact affine execution (affine.mode=cae) */
-    /* failure detail */
-    int err_slot;
+    /* mechanisms (core_mech.h): by table id, then core_sm_attach's */
+    struct core_mech_inst mech[CORE_MECH_MAX];
+    unsigned nmech;
+    const struct core_mech_inst *step;  /* the kernel's stepper, NULL: base */
+    bool merged;                /* its slots hold compacted warps          */
+    struct core_hooks hk;
 };
+
+/* Creates the mechanisms config e->c turns on (core_smmech.c). Returns 0,
+ * or -1 with the reason in err. */
+int core_sm_mech_init(struct core_sm *sm, const struct core_mech_env *e, char *err,
+                      size_t n);
+/* Frees them. */
+void core_sm_mech_free(struct core_sm *sm);
+/* The kernel starts at now: each mechanism says whether it runs it; the
+ * stepper and the hook lists of the kernel follow. Returns 0 or -1. */
+int core_sm_mech_kernel(struct core_sm *sm, uint64_t now);
 
 /* Builds the decode tables of every function of mod. Returns 0 or -1. */
 int core_prog_build(struct core_prog *p, const struct ptx_module *mod);
@@ -234,9 +287,34 @@ unsigned core_shmem_degree(const struct exec_result *r, unsigned nbanks);
 /* Warp slots of an SM under config c (max_threads_per_sm / 32, at most
  * CORE_MAX_SLOTS). */
 unsigned core_sm_slots(const struct cfg *c);
-/* Creates SM id for config c (warp slots, stacks). Returns 0 or -1. */
+/* Creates SM id for config c (warp slots, stacks) and every mechanism
+ * the config turns on (core_mech.def; their blocks through the seam env,
+ * NULL: none). Returns 0, or -1 with the reason in err. */
 int core_sm_init(struct core_sm *sm, const struct cfg *c, unsigned id,
-                 uint32_t max_stack_depth);
+                 uint32_t max_stack_depth, struct cosim_env *env, char *err, size_t n);
+/* Adds a mechanism outside the table (tests): ops with what its init made.
+ * Call before core_sm_kernel. Returns 0 or -1 (no room). */
+int core_sm_attach(struct core_sm *sm, const struct core_mech_ops *ops, void *self);
+/* What mechanism id's init made on sm, or NULL when it is not on. */
+void *core_sm_mech(const struct core_sm *sm, enum core_mech_id id);
+/* Launch-wide data of every mechanism config c turns on for kernel f into
+ * mech[] (their prepare hooks). Returns 0, or -1 with err and the PTX
+ * line at fault (0: the kernel's). */
+int core_mech_prepare(const struct cfg *c, const struct ptx_func *f,
+                      const void *mech[CORE_MECH_COUNT], char *err, size_t n,
+                      uint32_t *line);
+/* Frees what core_mech_prepare made. */
+void core_mech_unprepare(const struct cfg *c, const void *mech[CORE_MECH_COUNT]);
+/* The failure behind status e that a mechanism of sm reports, or NULL
+ * (a warp's own fault: sm->v.err_slot); *line: its PTX line (0: the
+ * kernel's). */
+const char *core_sm_why(const struct core_sm *sm, int e, uint32_t *line);
+/* Kernel end at GPU cycle end: every mechanism clocks its blocks through
+ * and drains them. Returns 0, or the first failure (core_sm_why). */
+int core_sm_finish(struct core_sm *sm, uint64_t end, const char **why, uint32_t *line);
+/* Adds every mechanism's figures for the launch into s (first: the SM
+ * that reports launch-wide fields). */
+void core_sm_mech_stats(const struct core_sm *sm, bool first, ls_stats *s);
 /* Frees what core_sm_init and core_sm_kernel allocated. */
 void core_sm_free(struct core_sm *sm);
 /* Prepares sm for kernel k (local/shared segments, scoreboards) at cycle
@@ -254,17 +332,17 @@ int core_sm_cycle(struct core_sm *sm, uint64_t now);
  * *unit_ix = the free pipeline, for pipelined units), CORE_ST_PIPE (every
  * unit busy; *when = the first free) or CORE_ST_MEM (the warp's loads or
  * the SM's memory queue full; *when = CORE_INF). */
-static inline int core_sm_unit_wait(const struct core_sm *sm, const struct core_warp *w,
-                                    const struct core_dinst *di, uint64_t now, uint64_t *when,
-                                    int *unit_ix)
+static inline int core_view_unit_wait(const struct core_view *v, const struct core_warp *w,
+                                      const struct core_dinst *di, uint64_t now,
+                                      uint64_t *when, int *unit_ix)
 {
     if (di->unit > CORE_U_TENSOR)
         return CORE_ST_NONE;
     uint64_t best = CORE_INF;
     int ix = -1;
-    for (unsigned u = 0; u < sm->units[di->unit]; u++)
-        if (sm->unit_free[di->unit][u] < best) {
-            best = sm->unit_free[di->unit][u];
+    for (unsigned u = 0; u < v->units[di->unit]; u++)
+        if (v->unit_free[di->unit][u] < best) {
+            best = v->unit_free[di->unit][u];
             ix = (int)u;
         }
     if (best > now) {
@@ -273,7 +351,7 @@ static inline int core_sm_unit_wait(const struct core_sm *sm, const struct core_
     }
     *unit_ix = ix;
     if (di->unit == CORE_U_MEM &&
-        (w->npend >= CORE_MAX_PEND || sm->qn > 32)) {
+        (w->npend >= CORE_MAX_PEND || v->qn > 32)) {
         *when = CORE_INF;       /* woken by a response or a queue pop */
         return CORE_ST_MEM;
     }
@@ -282,8 +360,6 @@ static inline int core_sm_unit_wait(const struct core_sm *sm, const struct core_
 
 /* Delivers a memory completion at now (releases load destinations). */
 void core_sm_resp(struct core_sm *sm, const struct core_mem_resp *r, uint64_t now);
-/* Appends r to the SM's memory request queue (the caller checked room). */
-void core_sm_push_req(struct core_sm *sm, const struct core_mem_req *r);
 /* Pending request at the head of the SM's memory queue, or NULL. */
 const struct core_mem_req *core_sm_req_peek(const struct core_sm *sm);
 /* Drops the head request (the memory system accepted it) at now. */

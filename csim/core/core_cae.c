@@ -7,6 +7,8 @@
 #include "core/core_cae.h"
 #include "core/core_gscalar.h"
 #include "simt/simt.h"
+#include "core/core.h"
+#include "core/core_mech.h"
 
 #define FULL_MASK 0xffffffffu
 
@@ -229,3 +231,90 @@ bool core_cae_retire(struct core_cae *u, unsigned slot, const struct simt_warp *
     }
     return comp;
 }
+
+/* ------------------------------------------- the SM mechanism (core_mech.h) */
+
+static bool cae_on(const struct cfg *c)
+{
+    return c->affine_mode == 2;
+}
+
+static int cae_init(void **self, struct core_view *v, const struct core_mech_env *e,
+                    char *err, size_t n)
+{
+    (void)v;
+    (void)e;
+    *self = calloc(1, sizeof(struct core_cae));
+    if (!*self) {
+        snprintf(err, n, "host memory exhausted (CAE) [%s:%d]", __FILE__, __LINE__);
+        return -1;
+    }
+    return 0;
+}
+
+static void cae_free(void *self)
+{
+    if (self)
+        core_cae_free(self);
+    free(self);
+}
+
+/* Register classes per slot for the kernel's registers, statistics per
+ * launch. */
+static int cae_kernel(void *self, struct core_view *v, uint64_t now)
+{
+    (void)now;
+    char err[128];
+    uint32_t nr = v->k->prog->max_regs ? v->k->prog->max_regs : 1;
+    return core_cae_init(self, v->nslots, nr, err, sizeof err) != 0 ? -1 : 1;
+}
+
+static int cae_warp_start(void *self, struct core_view *v, unsigned slot, uint32_t valid,
+                          uint64_t now)
+{
+    (void)v;
+    (void)valid;
+    (void)now;
+    core_cae_warp_start(self, slot);
+    return 0;
+}
+
+/* A compact instruction takes one lane-cycle (G-Scalar's occupancy of a
+ * scalar instruction) and reads its operands as affine tuples. */
+static int cae_retire(void *self, struct core_view *v, struct core_issue *is)
+{
+    if (!is->at.f)
+        return 0;
+    const struct core_dinst *di = is->di;
+    const struct simt_warp *w = &v->w[is->slot].sw;
+    bool compact = core_cae_retire(self, is->slot, w, is->at.frame, is->at.f, is->at.pc,
+                                   di->unit, w->res.active);
+    is->compact = compact;
+    is->ii = compact ? core_gs_ii(LS_GS_ALU + di->unit, 0, v->lanes[di->unit]) : 0;
+    return 0;
+}
+
+static void cae_stats(const void *self, bool first, ls_stats *s)
+{
+    (void)first;
+    const struct core_cae *u = self;
+    if (!u->on)
+        return;
+    uint64_t *xa = (uint64_t *)&s->cae;     /* every member is a uint64_t */
+    const uint64_t *xs = (const uint64_t *)&u->st;
+    for (size_t j = 0; j < sizeof s->cae / sizeof *xa; j++)
+        xa[j] += xs[j];
+    s->cae.launches = 1;
+}
+
+const struct core_mech_ops core_cae_mech = {
+    .name = "cae",
+    .kind = CORE_MECH_AUGMENT,
+    .on = cae_on,
+    .init = cae_init,
+    .free = cae_free,
+    .kernel = cae_kernel,
+    .stats = cae_stats,
+    .warp_start = cae_warp_start,
+    .retire = cae_retire,
+};

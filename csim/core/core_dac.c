@@ -13,11 +13,22 @@
 #include <string.h>
 #include "core/core.h"
 #include "core/core_dac.h"
-#include "core/core_pca.h"
+#include "core/core_mech.h"
+#include "ptx/ptx_affine.h"
 #include "exec/exec_mem.h"
 #include "ptx/ptx_dflow.h"
 
 static inline unsigned popc(uint32_t x) { return (unsigned)__builtin_popcount(x); }
+
+/* Whether the kernel instruction at pc takes its address from a deq
+ * (deq.data or deq.addr in the main stream): its address register is not
+ * read (the energy model). d must be active and pc in range. */
+static inline bool core_dac_deq_addr(const struct core_dac *d, int32_t pc)
+{
+    const struct ptx_dac_inst *t = &d->tr[pc];
+    return (t->q == PTX_DAC_Q_DATA || t->q == PTX_DAC_Q_ADDR) &&
+           (t->streams & PTX_DAC_S_MAIN);
+}
 
 static void q_free(struct core_dac_q *q, uint32_t n)
 {
@@ -40,7 +51,9 @@ static struct core_dac_q *q_alloc(uint32_t n, uint32_t cap)
     return q;
 }
 
-int core_dac_init(struct core_dac *d, const struct cfg *c, unsigned nslots,
+/* Sets up d for config c, nslots warp slots, ncta CTA slots and stacks
+ * of max_depth entries. Returns 0 or -1 (host memory). */
+static int core_dac_init(struct core_dac *d, const struct cfg *c, unsigned nslots,
                   unsigned ncta, uint32_t max_depth)
 {
     memset(d, 0, sizeof *d);
@@ -82,7 +95,8 @@ int core_dac_init(struct core_dac *d, const struct cfg *c, unsigned nslots,
     return 0;
 }
 
-void core_dac_free(struct core_dac *d)
+/* Frees what core_dac_init and core_dac_kernel allocated. */
+static void core_dac_free(struct core_dac *d)
 {
     if (!d->on)
         return;
@@ -102,7 +116,9 @@ void core_dac_free(struct core_dac *d)
     memset(d, 0, sizeof *d);
 }
 
-int core_dac_kernel(struct core_dac *d, const struct ptx_func *f,
+/* Prepares d for kernel f with transform tr (NULL: not decoupled) at the
+ * start of a launch. Returns 0 or -1 (host memory). */
+static int core_dac_kernel(struct core_dac *d, const struct ptx_func *f,
                     const struct ptx_dac_inst *tr)
 {
     if (!d->on)
@@ -162,10 +178,11 @@ static void dac_fail(struct core_dac *d, uint32_t line, const char *fmt, ...)
     d->why_line = line;
 }
 
-void core_dac_launch(struct core_sm *sm, unsigned ci, const uint8_t *wslot,
+/* CTA slot ci with its warps in slots wslot[0..nwarps-1] became resident:
+ * queued for the affine warp. */
+static void core_dac_launch(struct core_dac *d, unsigned ci, const uint8_t *wslot,
                      unsigned nwarps)
 {
-    struct core_dac *d = &sm->dac;
     if (!d->active)
         return;
     /* the CTA slot's previous CTA finished inside the running batch: its
@@ -187,23 +204,25 @@ void core_dac_launch(struct core_sm *sm, unsigned ci, const uint8_t *wslot,
 
 /* Kernel pc of slot's next instruction, or -1 (not in the kernel frame,
  * finished, at a barrier). */
-static int32_t main_pc(const struct core_sm *sm, unsigned slot)
+static int32_t main_pc(const struct core_dac *d, unsigned slot)
 {
-    const struct simt_warp *w = &sm->w[slot].sw;
+    const struct simt_warp *w = &d->v->w[slot].sw;
     if (w->state != SIMT_READY || w->sp == 0)
         return -1;
     const struct simt_entry *t = &w->stack[w->sp - 1];
-    if (t->frame != 0 || (uint32_t)t->npc >= sm->dac.f->ninsts)
+    if (t->frame != 0 || (uint32_t)t->npc >= d->f->ninsts)
         return -1;
     return t->npc;
 }
 
-int core_dac_skip(struct core_sm *sm, unsigned slot)
+/* Main warp slot: executes functionally (no issue slot, no timing) the
+ * instructions removed from the main stream at its next pc. Returns 0 or
+ * an ls_status (the view's err_slot set). */
+static int core_dac_skip(struct core_dac *d, unsigned slot)
 {
-    struct core_dac *d = &sm->dac;
     d->skip_slot = -1;
     for (;;) {
-        int32_t pc = main_pc(sm, slot);
+        int32_t pc = main_pc(d, slot);
         const struct ptx_inst *in = pc < 0 ? NULL : &d->f->insts[pc];
         if (pc < 0 || (d->tr[pc].streams & PTX_DAC_S_MAIN) ||
             simt_is_control((enum ptx_op)in->op, in->sub)) {
@@ -211,22 +230,12 @@ int core_dac_skip(struct core_sm *sm, unsigned slot)
             d->skip_pc = pc;
             return 0;
         }
-        if (simt_step(&sm->w[slot].sw) == SIMT_RC_ERROR) {
-            sm->err_slot = (int)slot;
+        if (simt_step(&d->v->w[slot].sw) == SIMT_RC_ERROR) {
+            d->v->err_slot = (int)slot;
             return LS_ERR_MEMFAULT;
         }
         d->st.removed++;
     }
-}
-
-bool core_dac_is_deq(const struct core_sm *sm, unsigned slot)
-{
-    const struct core_dac *d = &sm->dac;
-    if (!d->active)
-        return false;
-    int32_t pc = main_pc(sm, slot);
-    return pc >= 0 && d->tr[pc].q != PTX_DAC_Q_NONE &&
-           (d->tr[pc].streams & PTX_DAC_S_MAIN);
 }
 
 /* Whether a tuple of CTA slot ci is still in the ATQ. */
@@ -238,53 +247,57 @@ static bool atq_has_cta(const struct core_dac *d, int32_t ci)
     return false;
 }
 
-static void warp_where(const struct core_sm *sm, unsigned slot, char *buf, size_t n)
+static void warp_where(const struct core_dac *d, unsigned slot, char *buf, size_t n)
 {
-    const struct core_warp *w = &sm->w[slot];
-    snprintf(buf, n, "kernel %s, CTA (%u,%u,%u), warp %u (slot %u)", sm->dac.f->name,
+    const struct core_warp *w = &d->v->w[slot];
+    snprintf(buf, n, "kernel %s, CTA (%u,%u,%u), warp %u (slot %u)", d->f->name,
              w->sw.gridv.ctaid[0], w->sw.gridv.ctaid[1], w->sw.gridv.ctaid[2],
              w->sw.gridv.warpid, slot);
 }
 
 /* warp_where formatted only when a failure is reported (buf returned): the
  * deq of every record must not pay for a string it almost never prints. */
-static const char *dac_where(const struct core_sm *sm, unsigned slot, char *buf, size_t n)
+static const char *dac_where(const struct core_dac *d, unsigned slot, char *buf, size_t n)
 {
-    warp_where(sm, slot, buf, n);
+    warp_where(d, slot, buf, n);
     return buf;
 }
 
 /* Main warp slot sleeps in the scheduler until `until` (or a wake-up of
  * wait): the check that stalled it would give the same answer until then,
  * so core_sm_cycle counts the stall per visit without calling it. */
-static void dac_sleep(struct core_sm *sm, unsigned slot, uint64_t *wait, uint64_t until)
+static void dac_sleep(struct core_dac *d, unsigned slot, uint64_t *wait, uint64_t until)
 {
     *wait |= 1ull << slot;
-    sm->wake[slot] = until;
-    sm->wake_reason[slot] = CORE_ST_MEM;
+    d->v->wake[slot] = until;
+    d->v->wake_reason[slot] = CORE_ST_MEM;
 }
 
 /* Wakes the warps asleep on an empty queue whose CTA the affine warp
  * finished: their check reports a missing record (a model error) once no
  * tuple of that CTA is left in the ATQ. */
-static void wake_done_ctas(struct core_sm *sm)
+static void wake_done_ctas(struct core_dac *d)
 {
-    const struct core_dac *d = &sm->dac;
     for (uint64_t m = d->wait_empty; m; m &= m - 1) {
         unsigned s = (unsigned)__builtin_ctzll(m);
-        int32_t ci = sm->w[s].cta;
+        int32_t ci = d->v->w[s].cta;
         if (ci >= 0 && d->cta_done[ci])
-            sm->wake[s] = 0;
+            d->v->wake[s] = 0;
     }
 }
 
-int core_dac_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *when)
+/* Whether main warp slot may issue its next instruction (a deq needs its
+ * record at the queue head, data arrived): CORE_ST_NONE, or a stall with
+ * *when. A model error sets d->why. Called right after core_dac_skip of
+ * the same slot (it reuses the pc that found). CORE_ST_NONE sets the
+ * slot's bit in d->passed: until the warp issues, the caller need not
+ * call core_dac_skip and core_dac_check again. */
+static int core_dac_check(struct core_dac *d, unsigned slot, uint64_t now, uint64_t *when)
 {
-    struct core_dac *d = &sm->dac;
     if (!d->active)
         return CORE_ST_NONE;
     /* as core_dac_is_deq; the pc core_dac_skip just found when it was for slot */
-    int32_t pc = d->skip_slot == (int32_t)slot ? d->skip_pc : main_pc(sm, slot);
+    int32_t pc = d->skip_slot == (int32_t)slot ? d->skip_pc : main_pc(d, slot);
     d->skip_slot = -1;
     uint64_t bit = 1ull << slot;
     d->wait_empty &= ~bit;
@@ -297,9 +310,9 @@ int core_dac_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *wh
     struct core_dac_q *q = t->q == PTX_DAC_Q_PRED ? &d->pq[slot] : &d->aq[slot];
     char where[160];
     if (q->n == 0) {
-        int32_t ci = sm->w[slot].cta;
+        int32_t ci = d->v->w[slot].cta;
         if (d->cta_done[ci] && !atq_has_cta(d, ci)) {
-            warp_where(sm, slot, where, sizeof where);
+            warp_where(d, slot, where, sizeof where);
             dac_fail(d, d->f->insts[pc].line, "DAC model error in %s, pc %d (PTX line %u): "
                      "%s has no record: the affine warp finished the CTA without an "
                      "enq for this warp", where, pc, d->f->insts[pc].line,
@@ -307,12 +320,12 @@ int core_dac_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *wh
         }
         d->st.stall_deq_empty++;
         *when = CORE_INF;       /* the AEU/PEU's next record wakes the SM */
-        dac_sleep(sm, slot, &d->wait_empty, CORE_INF);
+        dac_sleep(d, slot, &d->wait_empty, CORE_INF);
         return CORE_ST_MEM;
     }
     const struct core_dac_rec *r = &q->r[q->head];
     if (r->pc != pc) {
-        warp_where(sm, slot, where, sizeof where);
+        warp_where(d, slot, where, sizeof where);
         dac_fail(d, d->f->insts[pc].line, "DAC model error in %s, pc %d (PTX line %u): "
                  "%s finds the record of pc %d at its queue head (enq and deq out of "
                  "order)", where, pc, d->f->insts[pc].line, ptx_dac_deq_name(t->q), r->pc);
@@ -322,25 +335,29 @@ int core_dac_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *wh
     if (r->ready > now || r->left) {
         d->st.stall_deq_data++;
         *when = r->left ? CORE_INF : r->ready;  /* a response wakes the SM */
-        dac_sleep(sm, slot, &d->wait_data, *when);
+        dac_sleep(d, slot, &d->wait_data, *when);
         return CORE_ST_MEM;
     }
     d->passed |= bit;           /* the record stays ready until its deq */
     return CORE_ST_NONE;
 }
 
-#define WHERE dac_where(sm, slot, where, sizeof where)
+#define WHERE dac_where(d, slot, where, sizeof where)
 
-int core_dac_deq(struct core_sm *sm, unsigned slot, int32_t pc, uint32_t mask,
+/* After simt_step of main warp slot at kernel pc `pc` (stack mask `mask`,
+ * guard mask `gmask` taken before the step): pops the record its deq
+ * consumes and checks it against the functional retire record. Returns
+ * 1 when a load was served from a locked line (no memory request), 0
+ * otherwise, -1 on a model error (d->why). Counts main instructions. */
+static int core_dac_deq(struct core_dac *d, unsigned slot, int32_t pc, uint32_t mask,
                  uint32_t gmask)
 {
-    struct core_dac *d = &sm->dac;
     d->st.main_insts++;
     d->passed &= ~(1ull << slot);   /* it moved: check it again */
     if (pc < 0)
         return 0;
     const struct ptx_inst *in = &d->f->insts[pc];
-    const struct exec_result *res = &sm->w[slot].sw.res;
+    const struct exec_result *res = &d->v->w[slot].sw.res;
     bool ld = in->op == PTX_OP_LD || in->op == PTX_OP_LDU;
     unsigned space = res->space;
     if (space == PTX_SP_GENERIC && res->active)     /* as mem_issue resolves it */
@@ -402,9 +419,9 @@ int core_dac_deq(struct core_sm *sm, unsigned slot, int32_t pc, uint32_t mask,
     return 0;
 }
 
-int core_dac_leave(struct core_sm *sm, unsigned slot)
+/* Main warp slot leaves: its queues must be empty (else d->why). */
+static int core_dac_leave(struct core_dac *d, unsigned slot)
 {
-    struct core_dac *d = &sm->dac;
     if (!d->active)
         return 0;
     d->wait_empty &= ~(1ull << slot);
@@ -531,23 +548,21 @@ static void guard_masks(const struct core_dac *d, const struct ptx_inst *in, uin
 
 /* The basis warp and CTA-relative warp index of slot in the batch, or
  * NULL when the slot holds no warp of the batch. */
-static const struct simt_warp *slot_basis(const struct core_sm *sm, unsigned slot,
+static const struct simt_warp *slot_basis(const struct core_dac *d, unsigned slot,
                                           unsigned *wi)
 {
-    const struct core_dac *d = &sm->dac;
-    int32_t ci = d->scta[slot];     /* sm->w[slot].cta */
+    int32_t ci = d->scta[slot];     /* d->v->w[slot].cta */
     if (ci < 0 || !(d->batch >> ci & 1))
         return NULL;
-    *wi = d->swi[slot];             /* sm->w[slot].sw.gridv.warpid */
+    *wi = d->swi[slot];             /* d->v->w[slot].sw.gridv.warpid */
     return &d->bw[ci];
 }
 
 /* The PEU evaluation of a predicate-defining affine-stream instruction
  * (after the basis lanes ran it): per-thread masks of its destinations. */
-static int pred_def(struct core_sm *sm, const struct ptx_inst *in, const uint32_t *am)
+static int pred_def(struct core_dac *d, const struct ptx_inst *in, const uint32_t *am)
 {
-    struct core_dac *d = &sm->dac;
-    const struct core_kernel *k = sm->k;
+    const struct core_kernel *k = d->v->k;
     unsigned ns = d->nslots;
     uint32_t p[CORE_DAC_MAXS], c[CORE_DAC_MAXS];
     if (in->op == PTX_OP_SETP) {
@@ -557,7 +572,7 @@ static int pred_def(struct core_sm *sm, const struct ptx_inst *in, const uint32_
         for (unsigned w = 0; w < ns; w++) {
             p[w] = 0;
             unsigned wi;
-            const struct simt_warp *bw = am[w] ? slot_basis(sm, w, &wi) : NULL;
+            const struct simt_warp *bw = am[w] ? slot_basis(d, w, &wi) : NULL;
             if (!bw)
                 continue;
             uint64_t a[4], b[4];
@@ -633,10 +648,9 @@ static int pred_def(struct core_sm *sm, const struct ptx_inst *in, const uint32_
 /* Widening exactness (docs/dac.md "Exactness"): the destination tuple of
  * cvt to a wider integer, mul.wide or mad.wide must give every thread of
  * the batch the value its own narrow operands give. */
-static int widen_check(struct core_sm *sm, const struct ptx_inst *in, const uint32_t *am)
+static int widen_check(struct core_dac *d, const struct ptx_inst *in, const uint32_t *am)
 {
-    struct core_dac *d = &sm->dac;
-    const struct core_kernel *k = sm->k;
+    const struct core_kernel *k = d->v->k;
     bool cvt = in->op == PTX_OP_CVT;
     bool wide = (in->op == PTX_OP_MUL || in->op == PTX_OP_MAD) && (in->flags & PTX_F_WIDE);
     enum ptx_type st = (enum ptx_type)(cvt ? in->type2 : in->type);
@@ -653,7 +667,7 @@ static int widen_check(struct core_sm *sm, const struct ptx_inst *in, const uint
     d->st.widen_checks++;
     for (unsigned w = 0; w < d->nslots; w++) {
         unsigned wi;
-        const struct simt_warp *bw = am[w] ? slot_basis(sm, w, &wi) : NULL;
+        const struct simt_warp *bw = am[w] ? slot_basis(d, w, &wi) : NULL;
         if (!bw)
             continue;
         uint64_t a[4], b[4], c[4], r[4];
@@ -693,12 +707,11 @@ static int widen_check(struct core_sm *sm, const struct ptx_inst *in, const uint
 }
 
 /* Sets up the basis warp of CTA slot ci. Returns 0 or -1. */
-static int basis_start(struct core_sm *sm, int32_t ci)
+static int basis_start(struct core_dac *d, int32_t ci)
 {
-    struct core_dac *d = &sm->dac;
-    const struct core_kernel *k = sm->k;
+    const struct core_kernel *k = d->v->k;
     struct simt_warp *s = &d->bw[ci];
-    const struct core_cta *cta = &sm->cta[ci];
+    const struct core_cta *cta = &d->v->cta[ci];
     if (simt_warp_start(s, k->mod, k->f, 0xfu, k->sym1, k->frame0) != 0) {
         dac_fail(d, k->f->line, "host memory exhausted (affine warp)");
         return -1;
@@ -708,12 +721,12 @@ static int basis_start(struct core_sm *sm, int32_t ci)
     memcpy(s->gridv.ctaid, cta->ctaid, sizeof s->gridv.ctaid);
     s->gridv.warpid = 0;
     s->gridv.nwarpid = k->nwarps;
-    s->gridv.smid = sm->id;
-    s->gridv.nsmid = (uint32_t)sm->c->num_sms;
+    s->gridv.smid = d->v->id;
+    s->gridv.nsmid = (uint32_t)d->v->c->num_sms;
     s->gridv.dyn_smem = k->dyn_smem;
     s->gridv.total_smem = (uint32_t)((k->shared_bytes + 255) / 256 * 256);
     s->ew.grid = &s->gridv;
-    s->ew.clock = &sm->clock_now;
+    s->ew.clock = &d->v->clock_now;
     s->ew.sym_addr[0] = k->sym0;
     s->commit = NULL;           /* not a thread of the program */
     s->chkw.chk = NULL;
@@ -725,7 +738,7 @@ static int basis_start(struct core_sm *sm, int32_t ci)
     s->mem.last = NULL;
     s->mem.shared = cta->shared;
     s->mem.shared_bytes = k->shared_bytes;
-    s->mem.local = sm->local_slot[d->wslot[ci][0]];
+    s->mem.local = d->v->local_slot[d->wslot[ci][0]];
     s->mem.local_stride = k->local_stride;
     s->mem.param = k->param;
     s->mem.param_bytes = k->param_bytes;
@@ -736,10 +749,9 @@ static int basis_start(struct core_sm *sm, int32_t ci)
 
 /* Starts the affine warp on the CTAs waiting (at most dac.batch_ctas).
  * Returns 0 or -1. */
-static int batch_start(struct core_sm *sm)
+static int batch_start(struct core_dac *d)
 {
-    struct core_dac *d = &sm->dac;
-    const struct core_kernel *k = sm->k;
+    const struct core_kernel *k = d->v->k;
     struct core_dac_ent *e = &d->stk[0];
     memset(e->m, 0, sizeof e->m);
     e->npc = 0;
@@ -750,7 +762,7 @@ static int batch_start(struct core_sm *sm)
         int32_t ci = d->pend[d->pend_head];
         d->pend_head = (d->pend_head + 1) % d->pend_cap;
         d->pend_n--;
-        if (basis_start(sm, ci) != 0)
+        if (basis_start(d, ci) != 0)
             return -1;
         d->batch |= 1ull << ci;
         for (unsigned w = 0; w < k->nwarps; w++) {
@@ -780,9 +792,8 @@ static bool ent_empty(const struct core_dac_ent *e, unsigned ns)
  * issuing (pops reconverged/empty entries, passes instructions outside
  * its stream, jumps over skipped data-control regions). Returns the pc,
  * or -1 when the batch finished. */
-static int32_t aw_advance(struct core_sm *sm)
+static int32_t aw_advance(struct core_dac *d)
 {
-    struct core_dac *d = &sm->dac;
     unsigned ns = d->nslots;
     int32_t n = (int32_t)d->f->ninsts;
     for (;;) {
@@ -798,7 +809,7 @@ static int32_t aw_advance(struct core_sm *sm)
                 if (d->batch >> ci & 1)
                     d->cta_done[ci] = true;
             d->batch = 0;
-            wake_done_ctas(sm);
+            wake_done_ctas(d);
             return -1;
         }
         struct core_dac_ent *t = &d->stk[d->sp - 1];
@@ -829,14 +840,14 @@ static int32_t aw_advance(struct core_sm *sm)
 
 /* The decoded kernel instruction at pc (the affine stream's scoreboard
  * and energy read its registers). */
-static const struct core_dinst *aw_dinst(const struct core_sm *sm, int32_t pc)
+static const struct core_dinst *aw_dinst(const struct core_dac *d, int32_t pc)
 {
-    return &sm->k->prog->di[sm->k->f - sm->k->mod->funcs][pc];
+    return &d->v->k->prog->di[d->v->k->f - d->v->k->mod->funcs][pc];
 }
 
-bool core_dac_aw_ready(struct core_sm *sm, uint64_t now)
+/* Whether the affine warp can issue at now (has a batch, ATQ room). */
+static bool core_dac_aw_ready(struct core_dac *d, uint64_t now)
 {
-    struct core_dac *d = &sm->dac;
     d->aw_atq_blocked = false;
     if (!d->active || d->why[0] || d->aw_ready > now)
         return false;
@@ -844,14 +855,14 @@ bool core_dac_aw_ready(struct core_sm *sm, uint64_t now)
         if (!d->aw_run) {
             if (d->pend_n == 0)
                 return false;
-            if (batch_start(sm) != 0)
+            if (batch_start(d) != 0)
                 return false;
         }
-        int32_t pc = aw_advance(sm);
+        int32_t pc = aw_advance(d);
         if (pc < 0)
             continue;
         /* its scoreboard: a source tuple still in the ALU pipeline */
-        const struct core_dinst *cd = aw_dinst(sm, pc);
+        const struct core_dinst *cd = aw_dinst(d, pc);
         uint64_t dep = 0;
         for (unsigned i = 0; i < cd->nsrc; i++)
             dep = d->rr[cd->src[i]] > dep ? d->rr[cd->src[i]] : dep;
@@ -883,10 +894,9 @@ static struct core_dac_tuple *atq_push(struct core_dac *d)
 
 /* The tuple of an enq.data/enq.addr: per CTA of the batch, the address
  * operand (base register or symbol, plus offset) at the basis lanes. */
-static void enq_access(struct core_sm *sm, int32_t pc, const struct ptx_inst *in,
+static void enq_access(struct core_dac *d, int32_t pc, const struct ptx_inst *in,
                        const struct ptx_dac_inst *di, const uint32_t *am)
 {
-    struct core_dac *d = &sm->dac;
     const struct ptx_operand *o = ptx_dflow_mem_opnd(in);
     struct core_dac_tuple *t = atq_push(d);
     t->pc = pc;
@@ -913,25 +923,26 @@ static void enq_access(struct core_sm *sm, int32_t pc, const struct ptx_inst *in
     memcpy(t->mask, am, sizeof t->mask);
 }
 
-int core_dac_aw_issue(struct core_sm *sm, uint64_t now)
+/* Issues one affine-stream instruction of the affine warp at now.
+ * Returns 0, or LS_ERR_COSIM with d->why on a model error. */
+static int core_dac_aw_issue(struct core_dac *d, uint64_t now)
 {
-    struct core_dac *d = &sm->dac;
     unsigned ns = d->nslots;
     int32_t pc = d->stk[d->sp - 1].npc;
     struct core_dac_ent *top = &d->stk[d->sp - 1];
     const struct ptx_inst *in = &d->f->insts[pc];
     const struct ptx_dac_inst *di = &d->tr[pc];
     d->st.aff_insts++;
-    sm->st.issued++;
+    d->v->st.issued++;
     d->aw_ready = now + 1;
-    const struct core_dinst *cd = aw_dinst(sm, pc);
+    const struct core_dinst *cd = aw_dinst(d, pc);
     {   /* the results' tuples are ready after the pipeline's latency (a
          * parameter load: the constant cache's, as for a main warp) */
         uint64_t ready = now;
         if (cd->unit == CORE_U_ALU || cd->unit == CORE_U_SFU)
-            ready = now + sm->ii[cd->unit] - 1 + sm->lat[cd->unit];
+            ready = now + d->v->ii[cd->unit] - 1 + d->v->lat[cd->unit];
         else if (cd->unit == CORE_U_MEM)
-            ready = now + sm->ii[CORE_U_MEM] - 1 + (uint64_t)sm->c->l1d_latency;
+            ready = now + d->v->ii[CORE_U_MEM] - 1 + (uint64_t)d->v->c->l1d_latency;
         for (unsigned i = 0; i < cd->ndst; i++)
             d->rr[cd->dst[i]] = ready;
     }
@@ -1009,10 +1020,10 @@ int core_dac_aw_issue(struct core_sm *sm, uint64_t now)
      * (one array per word) and, for an ALU operation, one lane operation
      * per tuple word: the base and a stride per thread-index dimension */
     uint64_t nb = (uint64_t)__builtin_popcountll(d->batch);
-    ls_energy_stats *en = &sm->st.energy;
+    ls_energy_stats *en = &d->v->st.energy;
     if (di->q == PTX_DAC_Q_DATA || di->q == PTX_DAC_Q_ADDR) {
         en->tuple_accesses += nb * cd->rf_addr;
-        enq_access(sm, pc, in, di, am);
+        enq_access(d, pc, in, di, am);
         return 0;
     }
     if (simt_is_control((enum ptx_op)in->op, in->sub)) {
@@ -1037,14 +1048,14 @@ int core_dac_aw_issue(struct core_sm *sm, uint64_t now)
             return LS_ERR_COSIM;
         }
     }
-    const uint32_t *nt = sm->k->ntid;
+    const uint32_t *nt = d->v->k->ntid;
     en->tuple_accesses += nb * ((unsigned)cd->rf_rd + cd->rf_wr);
     en->lane_ops[0] += nb * (1u + (nt[0] > 1) + (nt[1] > 1) + (nt[2] > 1));
     bool pdst = in->o[0].kind == PTX_O_REG && in->o[0].reg >= 0 &&
                 d->f->regs[in->o[0].reg].type == PTX_T_PRED;
-    if (pdst && pred_def(sm, in, am) != 0)
+    if (pdst && pred_def(d, in, am) != 0)
         return LS_ERR_COSIM;
-    if (!pdst && widen_check(sm, in, am) != 0)
+    if (!pdst && widen_check(d, in, am) != 0)
         return LS_ERR_COSIM;
     return 0;
 }
@@ -1096,11 +1107,11 @@ static unsigned rec_lines(const uint64_t *a, unsigned na, unsigned sz, unsigned 
     unsigned n = 0;
     for (uint64_t la = lo & lmask; la <= (hi & lmask); la += line) {
         uint64_t l = lo > la ? lo : la, h = hi < la + line - 1 ? hi : la + line - 1;
-        uint8_t sm = 0;
+        uint8_t d = 0;
         for (uint64_t s = (l - la) / sector; s <= (h - la) / sector; s++)
-            sm |= (uint8_t)(1u << (s & 7));
+            d |= (uint8_t)(1u << (s & 7));
         out[n].line_addr = la;
-        out[n].sector_mask = sm;
+        out[n].sector_mask = d;
         out[n].bytes = (uint16_t)(h - l + 1);
         n++;
     }
@@ -1126,10 +1137,9 @@ static void peu_case(struct core_dac *d, uint32_t mask, uint32_t pred)
 }
 
 /* Expands the next warp of the ATQ head. Returns false when it must wait. */
-static bool expand_one(struct core_sm *sm, uint64_t now)
+static bool expand_one(struct core_dac *d, uint64_t now)
 {
-    struct core_dac *d = &sm->dac;
-    const struct core_kernel *k = sm->k;
+    const struct core_kernel *k = d->v->k;
     struct core_dac_tuple *t = &d->atq[d->atq_head];
     unsigned slot = t->next_s;
     while (slot < d->nslots && t->mask[slot] == 0)
@@ -1137,17 +1147,17 @@ static bool expand_one(struct core_sm *sm, uint64_t now)
     if (slot >= d->nslots) {
         d->atq_head = (d->atq_head + 1) % d->atq_cap;
         d->atq_n--;
-        wake_done_ctas(sm);
+        wake_done_ctas(d);
         return true;
     }
-    int32_t ci = d->scta[slot];     /* sm->w[slot].cta */
+    int32_t ci = d->scta[slot];     /* d->v->w[slot].cta */
     if (ci < 0 || !(t->ctas >> ci & 1)) {
         dac_fail(d, d->f->insts[t->pc].line, "DAC model error: an enq of pc %d (PTX line "
                  "%u) for warp slot %u, which holds no warp of its batch", t->pc,
                  d->f->insts[t->pc].line, slot);
         return false;
     }
-    unsigned wi = d->swi[slot];     /* sm->w[slot].sw.gridv.warpid */
+    unsigned wi = d->swi[slot];     /* d->v->w[slot].sw.gridv.warpid */
     struct core_dac_q *q = t->kind == PTX_DAC_Q_PRED ? &d->pq[slot] : &d->aq[slot];
     if (q->n == q->cap) {
         d->st.stall_aeu_full++;
@@ -1160,7 +1170,7 @@ static bool expand_one(struct core_sm *sm, uint64_t now)
     r->mask = t->mask[slot];
     r->slot = slot;
     if (d->wait_empty >> slot & 1)
-        sm->wake[slot] = 0;     /* its check sees the record */
+        d->v->wake[slot] = 0;     /* its check sees the record */
     if (t->kind == PTX_DAC_Q_PRED) {
         r->pred = t->pred[slot];
         if (d->fault == 2)
@@ -1177,12 +1187,12 @@ static bool expand_one(struct core_sm *sm, uint64_t now)
             for (unsigned i = 0; i < na; i++)
                 global &= a[i] >= EXEC_GLOBAL_BASE;
             struct core_line lines[32];
-            unsigned n = global ? rec_lines(a, na, t->abytes, (unsigned)sm->c->l1d_line,
-                                            (unsigned)sm->c->l1d_sector, lines) : 0;
+            unsigned n = global ? rec_lines(a, na, t->abytes, (unsigned)d->v->c->l1d_line,
+                                            (unsigned)d->v->c->l1d_sector, lines) : 0;
             if (global && d->locked + n > d->lock_lines) {
                 d->st.lock_refused++;
             } else if (global && n) {
-                if (d->nfetch == CORE_DAC_MAXFETCH || sm->qn + n > 32)
+                if (d->nfetch == CORE_DAC_MAXFETCH || d->v->qn + n > 32)
                     return false;   /* memory queue busy: try next cycle */
                 unsigned fi = 0;
                 while (d->fetch[fi])
@@ -1199,15 +1209,15 @@ static bool expand_one(struct core_sm *sm, uint64_t now)
                     memset(&m, 0, sizeof m);
                     m.line_addr = lines[i].line_addr;
                     m.tag = (CORE_DAC_TAG_SLOT << 8) | fi;
-                    m.sm = (uint16_t)sm->id;
+                    m.sm = (uint16_t)d->v->id;
                     m.warp = (uint16_t)slot;
                     m.sector_mask = lines[i].sector_mask;
                     m.space = PTX_SP_GLOBAL;
                     m.bytes = lines[i].bytes;
-                    m.pc = sm->k->f->insts[t->pc].line;
-                    m.prio = core_pca_token(sm, slot);
+                    m.pc = d->v->k->f->insts[t->pc].line;
+                    m.prio = core_view_prio(d->v, slot);
                     m.lock = 1;     /* held in the L1D until the deq */
-                    core_sm_push_req(sm, &m);
+                    core_view_push_req(d->v, &m);
                 }
             }
         }
@@ -1226,9 +1236,9 @@ static bool expand_one(struct core_sm *sm, uint64_t now)
     return true;
 }
 
-void core_dac_cycle(struct core_sm *sm, uint64_t now)
+/* One SM cycle of the expansion units and occupancy accounting. */
+static void core_dac_cycle(struct core_dac *d, uint64_t now)
 {
-    struct core_dac *d = &sm->dac;
     if (!d->active)
         return;
     d->next_ready = UINT64_MAX;
@@ -1248,15 +1258,18 @@ void core_dac_cycle(struct core_sm *sm, uint64_t now)
     }
     d->aeu_blocked = false;
     while (d->atq_n && d->aeu_free <= now)
-        if (!expand_one(sm, now)) {
+        if (!expand_one(d, now)) {
             d->aeu_blocked = true;
             break;
         }
 }
 
-uint64_t core_dac_next(const struct core_sm *sm, uint64_t now)
+/* After the SM cycle at now: the next cycle at which the DAC unit can
+ * make progress by itself (the AEU/PEU, the affine warp, a record
+ * becoming ready), or CORE_INF (it waits for a deq, a memory response or
+ * a queue pop, which wake the SM). */
+static uint64_t core_dac_next(const struct core_dac *d, uint64_t now)
 {
-    const struct core_dac *d = &sm->dac;
     if (!d->active || d->why[0])
         return UINT64_MAX;
     uint64_t nx = d->next_ready > now ? d->next_ready : now + 1;
@@ -1271,9 +1284,9 @@ uint64_t core_dac_next(const struct core_sm *sm, uint64_t now)
     return nx;
 }
 
-void core_dac_resp(struct core_sm *sm, unsigned ix, uint64_t now)
+/* A prefetch line response with tag index ix arrived at now. */
+static void core_dac_resp(struct core_dac *d, unsigned ix, uint64_t now)
 {
-    struct core_dac *d = &sm->dac;
     if (ix >= CORE_DAC_MAXFETCH || !d->fetch[ix])
         return;
     struct core_dac_rec *r = d->fetch[ix];
@@ -1282,15 +1295,16 @@ void core_dac_resp(struct core_sm *sm, unsigned ix, uint64_t now)
             r->ready = now + 1;     /* readable the next cycle, as a load's
                                        destination register (core_sm_resp) */
         if (d->wait_data >> r->slot & 1)
-            sm->wake[r->slot] = 0;  /* its check sees the data */
+            d->v->wake[r->slot] = 0;  /* its check sees the data */
         d->fetch[ix] = NULL;
         d->nfetch--;
     }
 }
 
-int core_dac_describe(const struct core_sm *sm, char *buf, size_t n)
+/* Writes the DAC unit's state (affine warp pc and batch, ATQ, queued
+ * records) to buf for the deadlock report. Returns the characters written. */
+static int core_dac_describe(const struct core_dac *d, char *buf, size_t n)
 {
-    const struct core_dac *d = &sm->dac;
     if (!d->active || n == 0)
         return 0;
     unsigned nrec = 0;
@@ -1298,14 +1312,15 @@ int core_dac_describe(const struct core_sm *sm, char *buf, size_t n)
         nrec += d->aq[i].n + d->pq[i].n;
     int k = snprintf(buf, n, " SM %u DAC: affine warp %s pc %d (batch 0x%llx), %u CTAs "
                      "waiting, ATQ %u/%u, %u records queued, %u lines locked, %u "
-                     "prefetches out;", sm->id, d->aw_run ? "at" : "idle",
+                     "prefetches out;", d->v->id, d->aw_run ? "at" : "idle",
                      d->aw_run && d->sp ? d->stk[d->sp - 1].npc : -1,
                      (unsigned long long)d->batch, d->pend_n, d->atq_n, d->atq_cap, nrec,
                      d->locked, d->nfetch);
     return k < 0 ? 0 : (size_t)k < n ? k : (int)n - 1;
 }
 
-void core_dac_stats(const struct core_dac *d, bool first, ls_stats *s)
+/* Adds the SM's DAC counters to s (first SM: counts the launch). */
+static void core_dac_stats(const struct core_dac *d, bool first, ls_stats *s)
 {
     if (!d->on)
         return;
@@ -1348,3 +1363,261 @@ void core_dac_stats(const struct core_dac *d, bool first, ls_stats *s)
     x->checked_pred += t->checked_pred;
     x->widen_checks += t->widen_checks;
 }
+
+/* ------------------------------------------- the SM mechanism (core_mech.h) */
+
+static bool dac_on(const struct cfg *c)
+{
+    return c->affine_mode == 1;
+}
+
+/* The decoupling transform of kernel f (ptx_dac.h) into *data (NULL when
+ * it leaves the kernel whole: nothing removed, no queue operation; the
+ * main warps then run it as with affine.mode=off). */
+static int dac_prepare(const struct cfg *c, const struct ptx_func *f, void **data,
+                       char *err, size_t n, uint32_t *line)
+{
+    (void)c;
+    *data = NULL;
+    size_t ni = f->ninsts ? f->ninsts : 1;
+    struct ptx_affine_inst *a = malloc(ni * sizeof *a);
+    struct ptx_dac_inst *r = malloc(ni * sizeof *r);
+    struct ptx_diag dg;
+    memset(&dg, 0, sizeof dg);
+    if (!a || !r) {
+        free(a);
+        free(r);
+        snprintf(err, n, "host memory exhausted (DAC transform)");
+        return -1;
+    }
+    if (ptx_affine_analyse(f, a, NULL, &dg) != 0 || ptx_dac_build(f, a, r, NULL, &dg) != 0 ||
+        ptx_dac_check(f, a, r, &dg) != 0) {
+        free(a);
+        free(r);
+        snprintf(err, n, "affine.mode=dac: the DAC transform of kernel %s failed: %s",
+                 f->name, dg.msg);
+        *line = f->line;
+        return -1;
+    }
+    free(a);
+    bool dec = false;
+    for (uint32_t i = 0; i < f->ninsts && !dec; i++)
+        dec = r[i].q != PTX_DAC_Q_NONE || !(r[i].streams & PTX_DAC_S_MAIN);
+    if (dec)
+        *data = r;
+    else
+        free(r);
+    return 0;
+}
+
+static int dac_init(void **self, struct core_view *v, const struct core_mech_env *e,
+                    char *err, size_t n)
+{
+    struct core_dac *d = calloc(1, sizeof *d);
+    *self = d;
+    if (!d || core_dac_init(d, e->c, e->nslots, e->ncta, e->max_depth) != 0) {
+        snprintf(err, n, "host memory exhausted (DAC) [%s:%d]", __FILE__, __LINE__);
+        return -1;
+    }
+    d->v = v;
+    return 0;
+}
+
+static void dac_free(void *self)
+{
+    if (self)
+        core_dac_free(self);
+    free(self);
+}
+
+static int dac_kernel(void *self, struct core_view *v, uint64_t now)
+{
+    (void)now;
+    struct core_dac *d = self;
+    if (core_dac_kernel(d, v->k->f, core_view_launch_data(v, CORE_MECH_DAC)) != 0)
+        return -1;
+    return d->active;
+}
+
+static void dac_cta_start(void *self, struct core_view *v, unsigned ci, const uint8_t *wslot,
+                          unsigned nwarps, uint64_t now)
+{
+    (void)v;
+    (void)now;
+    core_dac_launch(self, ci, wslot, nwarps);
+}
+
+/* A main warp passes the instructions removed from its stream, then the
+ * deq rules (a record there, its data arrived); a passed check stands
+ * until the warp issues. */
+static int dac_gate(void *self, struct core_view *v, unsigned slot, uint64_t now,
+                    uint64_t *when, bool *moved)
+{
+    (void)v;
+    struct core_dac *d = self;
+    if (d->passed >> slot & 1)
+        return CORE_ST_NONE;
+    uint64_t removed = d->st.removed;
+    if (core_dac_skip(d, slot) != 0) {
+        d->skip_err = 1;        /* a warp fault: the view's err_slot */
+        *when = CORE_INF;
+        return CORE_ST_MEM;
+    }
+    *moved = d->st.removed != removed;
+    return core_dac_check(d, slot, now, when);
+}
+
+/* Main warps asleep on a deq stall: each visit counts the stall its
+ * check would have counted (the statistics do not depend on the sleep). */
+static void dac_asleep(void *self, uint64_t slots)
+{
+    struct core_dac *d = self;
+    d->st.stall_deq_empty += (uint64_t)__builtin_popcountll(d->wait_empty & slots);
+    d->st.stall_deq_data += (uint64_t)__builtin_popcountll(d->wait_data & slots);
+}
+
+/* A deq stall is the DAC unit's sleep, not the memory queue's. */
+static bool dac_own_wait(const void *self, unsigned slot)
+{
+    const struct core_dac *d = self;
+    return (d->wait_empty | d->wait_data) >> slot & 1;
+}
+
+/* The deq's pc and the masks its golden check compares, before the
+ * instruction runs (a kernel-frame instruction only). */
+static int dac_before(void *self, struct core_view *v, struct core_issue *is)
+{
+    struct core_dac *d = self;
+    d->is_pc = -1;
+    const struct ptx_func *f = v->k->f;
+    if (!is->at.f || is->at.frame != 0 || (uint32_t)is->at.pc >= f->ninsts)
+        return 0;
+    d->is_pc = is->at.pc;
+    d->is_mask = is->at.mask;
+    d->is_gmask = exec_guard_mask(&v->w[is->slot].sw.ew, &f->insts[is->at.pc], is->at.mask);
+    return 0;
+}
+
+/* The deq: the record against the functional address or branch; a load
+ * served by its locked lines releases them. */
+static int dac_retire(void *self, struct core_view *v, struct core_issue *is)
+{
+    (void)v;
+    struct core_dac *d = self;
+    int served = core_dac_deq(d, is->slot, d->is_pc, d->is_mask, d->is_gmask);
+    if (served < 0)
+        return LS_ERR_COSIM;
+    is->served = served > 0;
+    is->deq_addr = d->is_pc >= 0 && core_dac_deq_addr(d, d->is_pc);
+    return 0;
+}
+
+/* The affine warp has priority on scheduler 0 (it feeds every main warp
+ * of the SM) and takes its issue slot. */
+static int dac_claim(void *self, struct core_view *v, unsigned sched, uint64_t now)
+{
+    (void)v;
+    if (sched != 0 || !core_dac_aw_ready(self, now))
+        return 0;
+    int e = core_dac_aw_issue(self, now);
+    return e ? -e : 1;
+}
+
+/* A removed instruction faulted, or a golden check failed. */
+static int dac_error(const struct core_dac *d)
+{
+    return d->skip_err ? LS_ERR_MEMFAULT : d->why[0] ? LS_ERR_COSIM : 0;
+}
+
+static int dac_cycle(void *self, struct core_view *v, uint64_t now)
+{
+    (void)v;
+    int e = dac_error(self);
+    if (!e)
+        core_dac_cycle(self, now);     /* AEU, PEU */
+    return e;
+}
+
+static int dac_cycle_end(void *self, struct core_view *v, uint64_t now)
+{
+    (void)v;
+    (void)now;
+    return dac_error(self);
+}
+
+static uint64_t dac_next(const void *self, uint64_t now)
+{
+    return core_dac_next(self, now);
+}
+
+/* An enq.data prefetch's line is back. */
+static bool dac_resp(void *self, struct core_view *v, const struct core_mem_resp *r,
+                     uint64_t now)
+{
+    (void)v;
+    if (((r->tag >> 8) & 0xffff) != CORE_DAC_TAG_SLOT)
+        return false;
+    core_dac_resp(self, r->tag & 0xff, now);
+    return true;
+}
+
+static void dac_warp_leave(void *self, struct core_view *v, unsigned slot, uint64_t now)
+{
+    (void)v;
+    (void)now;
+    (void)core_dac_leave(self, slot);   /* queues empty, else why */
+}
+
+static int dac_describe(const void *self, const struct core_view *v, char *buf, size_t n)
+{
+    (void)v;
+    return core_dac_describe(self, buf, n);
+}
+
+static void dac_stats(const void *self, bool first, ls_stats *s)
+{
+    core_dac_stats(self, first, s);
+}
+
+/* A warp that left records behind. */
+static int dac_finish(void *self, uint64_t end)
+{
+    (void)end;
+    return ((const struct core_dac *)self)->why[0] ? LS_ERR_COSIM : 0;
+}
+
+static const char *dac_why(const void *self, int e, uint32_t *line)
+{
+    const struct core_dac *d = self;
+    if (e != LS_ERR_COSIM || !d->why[0])
+        return NULL;
+    *line = d->why_line;
+    return d->why;
+}
+
+const struct core_mech_ops core_dac_mech = {
+    .name = "dac",
+    .kind = CORE_MECH_AUGMENT,
+    .on = dac_on,
+    .init = dac_init,
+    .free = dac_free,
+    .prepare = dac_prepare,
+    .unprepare = free,
+    .kernel = dac_kernel,
+    .stats = dac_stats,
+    .finish = dac_finish,
+    .why = dac_why,
+    .describe = dac_describe,
+    .cta_start = dac_cta_start,
+    .warp_leave = dac_warp_leave,
+    .cycle = dac_cycle,
+    .claim = dac_claim,
+    .cycle_end = dac_cycle_end,
+    .next = dac_next,
+    .resp = dac_resp,
+    .gate = dac_gate,
+    .asleep = dac_asleep,
+    .own_wait = dac_own_wait,
+    .before = dac_before,
+    .retire = dac_retire,
+};

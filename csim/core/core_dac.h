@@ -105,8 +105,8 @@ struct core_dac_stats {
     uint64_t widen_checks;      /* widening instructions checked exact     */
 };
 
-struct core_sm;
-struct core_kernel;
+struct core_view;
+struct core_mech_ops;
 
 /* The DAC unit of one SM. */
 struct core_dac {
@@ -171,71 +171,15 @@ struct core_dac {
                                    and it has not issued since (the answer
                                    stands: only its own issue moves it)    */
     uint32_t nrec;              /* records in all per-warp queues          */
+    /* the instruction in issue (dac_before): its kernel pc (-1: none), its
+     * stack mask and guard mask before it ran */
+    int32_t is_pc;
+    uint32_t is_mask, is_gmask;
+    struct core_view *v;        /* its SM                                  */
 };
 
-/* Sets up d for config c, nslots warp slots, ncta CTA slots and stacks
- * of max_depth entries. Returns 0 or -1 (host memory). */
-int core_dac_init(struct core_dac *d, const struct cfg *c, unsigned nslots,
-                  unsigned ncta, uint32_t max_depth);
-/* Frees what core_dac_init and core_dac_kernel allocated. */
-void core_dac_free(struct core_dac *d);
-/* Prepares d for kernel f with transform tr (NULL: not decoupled) at the
- * start of a launch. Returns 0 or -1 (host memory). */
-int core_dac_kernel(struct core_dac *d, const struct ptx_func *f,
-                    const struct ptx_dac_inst *tr);
-/* CTA slot ci with its warps in slots wslot[0..nwarps-1] became resident:
- * queued for the affine warp. */
-void core_dac_launch(struct core_sm *sm, unsigned ci, const uint8_t *wslot,
-                     unsigned nwarps);
-/* Main warp slot: executes functionally (no issue slot, no timing) the
- * instructions removed from the main stream at its next pc. Returns 0 or
- * an ls_status (sm->err_slot set). */
-int core_dac_skip(struct core_sm *sm, unsigned slot);
-/* Whether main warp slot may issue its next instruction (a deq needs its
- * record at the queue head, data arrived): CORE_ST_NONE, or a stall with
- * *when. A model error sets d->why. Called right after core_dac_skip of
- * the same slot (it reuses the pc that found). CORE_ST_NONE sets the
- * slot's bit in d->passed: until the warp issues, the caller need not
- * call core_dac_skip and core_dac_check again. */
-int core_dac_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *when);
-/* After simt_step of main warp slot at kernel pc `pc` (stack mask `mask`,
- * guard mask `gmask` taken before the step): pops the record its deq
- * consumes and checks it against the functional retire record. Returns
- * 1 when a load was served from a locked line (no memory request), 0
- * otherwise, -1 on a model error (d->why). Counts main instructions. */
-int core_dac_deq(struct core_sm *sm, unsigned slot, int32_t pc, uint32_t mask,
-                 uint32_t gmask);
-/* Whether the kernel instruction at pc takes its address from a deq
- * (deq.data or deq.addr in the main stream): its address register is not
- * read (the energy model). d must be active and pc in range. */
-static inline bool core_dac_deq_addr(const struct core_dac *d, int32_t pc)
-{
-    const struct ptx_dac_inst *t = &d->tr[pc];
-    return (t->q == PTX_DAC_Q_DATA || t->q == PTX_DAC_Q_ADDR) &&
-           (t->streams & PTX_DAC_S_MAIN);
-}
-/* Whether slot's next instruction is a kernel instruction with a deq. */
-bool core_dac_is_deq(const struct core_sm *sm, unsigned slot);
-/* One SM cycle of the expansion units and occupancy accounting. */
-void core_dac_cycle(struct core_sm *sm, uint64_t now);
-/* After the SM cycle at now: the next cycle at which the DAC unit can
- * make progress by itself (the AEU/PEU, the affine warp, a record
- * becoming ready), or CORE_INF (it waits for a deq, a memory response or
- * a queue pop, which wake the SM). */
-uint64_t core_dac_next(const struct core_sm *sm, uint64_t now);
-/* Whether the affine warp can issue at now (has a batch, ATQ room). */
-bool core_dac_aw_ready(struct core_sm *sm, uint64_t now);
-/* Issues one affine-stream instruction of the affine warp at now.
- * Returns 0, or LS_ERR_COSIM with d->why on a model error. */
-int core_dac_aw_issue(struct core_sm *sm, uint64_t now);
-/* A prefetch line response with tag index ix arrived at now. */
-void core_dac_resp(struct core_sm *sm, unsigned ix, uint64_t now);
-/* Main warp slot leaves: its queues must be empty (else d->why). */
-int core_dac_leave(struct core_sm *sm, unsigned slot);
-/* Writes the DAC unit's state (affine warp pc and batch, ATQ, queued
- * records) to buf for the deadlock report. Returns the characters written. */
-int core_dac_describe(const struct core_sm *sm, char *buf, size_t n);
-/* Adds the SM's DAC counters to s (first SM: counts the launch). */
-void core_dac_stats(const struct core_dac *d, bool first, ls_stats *s);
+/* The DAC mechanism of the SM (core_mech.h; its hooks and unit functions
+ * are in core_dac.c). */
+extern const struct core_mech_ops core_dac_mech;
 
 #endif

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "core/core.h"
 #include "core/core_dpe.h"
+#include "core/core_mech.h"
 
 static inline unsigned popc(uint32_t x) { return (unsigned)__builtin_popcount(x); }
 
@@ -169,7 +170,7 @@ void core_dpe_sb_shadow(struct core_dpe_sb *sb, unsigned side)
 
 /* ---------------------------------------------------------------- unit */
 
-int core_dpe_init(struct core_dpe *d, unsigned paths, unsigned sbkind,
+static int core_dpe_init(struct core_dpe *d, unsigned paths, unsigned sbkind,
                   unsigned sched, bool fwd, uint32_t dws_n, unsigned nslots,
                   uint32_t cap)
 {
@@ -195,7 +196,8 @@ int core_dpe_init(struct core_dpe *d, unsigned paths, unsigned sbkind,
     return 0;
 }
 
-void core_dpe_free(struct core_dpe *d)
+/* Frees the unit. */
+static void core_dpe_free(struct core_dpe *d)
 {
     for (unsigned i = 0; d->w && i < d->nslots; i++) {
         simt_dpe_free(&d->w[i].st);
@@ -227,48 +229,44 @@ static bool reg_mentioned(const struct ptx_func *f, int32_t r, uint32_t at)
     return false;
 }
 
-/* Why kernel f cannot run dual-path (dws: subdivided) exactly, or NULL;
- * *pc = where. */
-static const char *single_only(const struct ptx_func *f, bool dws, int32_t *pc)
+/* Why instruction i of f cannot run dual-path (dws: subdivided) exactly,
+ * or NULL (core_mech_refusal walks the kernel with it). */
+static const char *dpe_refuse(const struct cfg *c, const struct ptx_func *f, uint32_t i)
 {
-    for (uint32_t i = 0; i < f->ninsts; i++) {
-        const struct ptx_inst *in = &f->insts[i];
-        const char *why = NULL;
-        switch ((enum ptx_op)in->op) {
-        /* dws: the splits of a warp run an atom for their lanes at
-         * different times, in an order lockstep never gives them: a kernel
-         * that reads the returned values could end with other (valid)
-         * memory than functional mode (docs/dpe.md) */
-        case PTX_OP_ATOM:
-            if (dws && in->o[0].kind == PTX_O_REG && reg_mentioned(f, in->o[0].reg, i))
-                why = "atom (its value read; dws)";
-            break;
-        /* the lanes of the other path would see this path's order of
-         * execution (they read or wait for lanes that are not yet there) */
-        case PTX_OP_SHFL: why = "shfl"; break;
-        case PTX_OP_VOTE: why = "vote"; break;
-        case PTX_OP_ACTIVEMASK: why = "activemask"; break;
-        case PTX_OP_MATCH: why = "match"; break;
-        case PTX_OP_WMMA_LOAD: case PTX_OP_WMMA_STORE: case PTX_OP_WMMA_MMA:
-        case PTX_OP_MMA: why = "wmma/mma"; break;
-        /* frames are per warp: the dual-path stack has no frame field */
-        case PTX_OP_CALL: why = "call"; break;
-        case PTX_OP_BRX: why = "brx.idx"; break;
-        case PTX_OP_BAR: case PTX_OP_BARRIER:
-            if (in->sub == PTX_SUB_WARP_SYNC)
-                why = "bar.warp.sync";
-            break;
-        default: break;
-        }
-        if (why) {
-            *pc = (int32_t)i;
-            return why;
-        }
+    const struct ptx_inst *in = &f->insts[i];
+    bool dws = c->simt_paths == CORE_DPE_DWS;
+    switch ((enum ptx_op)in->op) {
+    /* dws: the splits of a warp run an atom for their lanes at different
+     * times, in an order lockstep never gives them: a kernel that reads
+     * the returned values could end with other (valid) memory than
+     * functional mode (docs/dpe.md) */
+    case PTX_OP_ATOM:
+        if (dws && in->o[0].kind == PTX_O_REG && reg_mentioned(f, in->o[0].reg, i))
+            return "atom (its value read; dws)";
+        return NULL;
+    /* the lanes of the other path would see this path's order of
+     * execution (they read or wait for lanes that are not yet there) */
+    case PTX_OP_SHFL: return "shfl";
+    case PTX_OP_VOTE: return "vote";
+    case PTX_OP_ACTIVEMASK: return "activemask";
+    case PTX_OP_MATCH: return "match";
+    case PTX_OP_WMMA_LOAD: case PTX_OP_WMMA_STORE: case PTX_OP_WMMA_MMA:
+    case PTX_OP_MMA: return "wmma/mma";
+    /* frames are per warp: the dual-path stack has no frame field */
+    case PTX_OP_CALL: return "call";
+    case PTX_OP_BRX: return "brx.idx";
+    case PTX_OP_BAR: case PTX_OP_BARRIER:
+        return in->sub == PTX_SUB_WARP_SYNC ? "bar.warp.sync" : NULL;
+    default:
+        return NULL;
     }
-    return NULL;
 }
 
-int core_dpe_kernel(struct core_dpe *d, const struct ptx_func *f, unsigned nregs,
+/* Decides whether kernel f (decoded: di[0..ninsts]) runs dual-path or DWS (d->active) or why not
+ * (d->reason: a call, brx.idx, a warp-level instruction; dws also an atom
+ * whose value is read); sizes the scoreboards for nregs registers and
+ * (dws) finds the block lengths; resets statistics. Returns 0 or -1. */
+static int core_dpe_kernel(struct core_dpe *d, const struct ptx_func *f, unsigned nregs,
                     const struct core_dinst *di)
 {
     d->di = di;
@@ -280,12 +278,8 @@ int core_dpe_kernel(struct core_dpe *d, const struct ptx_func *f, unsigned nregs
     d->active = false;
     if (d->paths == CORE_DPE_SINGLE)
         return 0;
-    int32_t pc = -1;
-    const char *why = single_only(f, d->paths == CORE_DPE_DWS, &pc);
-    if (why) {
-        snprintf(d->reason, sizeof d->reason, "%s at line %u", why, f->insts[pc].line);
+    if (core_mech_refusal(&core_dpe_mech, d->v->c, f, d->reason, sizeof d->reason))
         return 0;
-    }
     /* dws: the per-lane scoreboard of a perfect DWS (dissertation 3.3.1) */
     bool opt = d->paths == CORE_DPE_DWS || d->sbkind == CORE_DPE_SB_OPTIMISTIC;
     if (nregs != d->nregs || !d->w[0].sb.nregs || d->w[0].sb.optimistic != opt) {
@@ -324,16 +318,16 @@ static unsigned npaths_max(const struct core_dpe *d)
     return d->paths == CORE_DPE_DWS ? CORE_DPE_MAXP : 2;
 }
 
-static bool is_ctrl(const struct core_sm *sm, int32_t pc)
+static bool is_ctrl(const struct core_dpe *d, int32_t pc)
 {
-    const struct ptx_func *f = sm->k->f;
+    const struct ptx_func *f = d->v->k->f;
     if ((uint32_t)pc >= f->ninsts)
         return true;            /* the end: an exit */
     return simt_is_control((enum ptx_op)f->insts[pc].op, f->insts[pc].sub);
 }
 
 /* path_get's cases other than a valid top-entry side of dual. */
-static bool path_get_slow(const struct core_sm *sm, const struct core_dpe_warp *dw,
+static bool path_get_slow(const struct core_dpe *d, const struct core_dpe_warp *dw,
                           unsigned k, struct path *p);
 
 /* Path k of slot's warp: whether it is schedulable, and what it is. A
@@ -342,11 +336,11 @@ static bool path_get_slow(const struct core_sm *sm, const struct core_dpe_warp *
  * instruction (a divergent branch could only push at the top). The
  * common case, a valid side of dual's top entry, is inline: the issue
  * check asks for both paths of every awake warp every cycle. */
-static inline bool path_get(const struct core_sm *sm, const struct core_dpe_warp *dw,
+static inline bool path_get(const struct core_dpe *d, const struct core_dpe_warp *dw,
                             unsigned k, struct path *p)
 {
     const struct simt_dpe *st = &dw->st;
-    if (sm->dpe.paths != CORE_DPE_DWS) {
+    if (d->paths != CORE_DPE_DWS) {
         if (k > 1 || !st->sp)
             return false;
         const struct simt_dpe_entry *e = &st->stack[st->sp - 1];
@@ -354,16 +348,15 @@ static inline bool path_get(const struct core_sm *sm, const struct core_dpe_warp
             *p = (struct path){ e->p[k].pc, e->rpc, e->p[k].mask, st->sp - 1, k, false };
             return true;
         }
-        if (!sm->dpe.fwd)
+        if (!d->fwd)
             return false;
     }
-    return path_get_slow(sm, dw, k, p);
+    return path_get_slow(d, dw, k, p);
 }
 
-static bool path_get_slow(const struct core_sm *sm, const struct core_dpe_warp *dw,
+static bool path_get_slow(const struct core_dpe *d, const struct core_dpe_warp *dw,
                           unsigned k, struct path *p)
 {
-    const struct core_dpe *d = &sm->dpe;
     if (d->paths == CORE_DPE_DWS) {
         if (!simt_dws_path(&dw->ws, k, &p->pc, &p->mask))
             return false;
@@ -387,7 +380,7 @@ static bool path_get_slow(const struct core_sm *sm, const struct core_dpe_warp *
         return false;
     e = &st->stack[ent];
     *p = (struct path){ e->p[side].pc, e->rpc, e->p[side].mask, ent, side, true };
-    return !is_ctrl(sm, p->pc);
+    return !is_ctrl(d, p->pc);
 }
 
 /* Whether side k of dual entry e is schedulable (simt_dpe_valid). */
@@ -397,18 +390,18 @@ static inline bool side_valid(const struct simt_dpe_entry *e, unsigned k)
 }
 
 /* Schedulable paths of the warp (Avg_Path counts them at each issue). */
-static inline unsigned path_count(const struct core_sm *sm, const struct core_dpe_warp *dw)
+static inline unsigned path_count(const struct core_dpe *d, const struct core_dpe_warp *dw)
 {
-    if (sm->dpe.paths == CORE_DPE_DUAL && !sm->dpe.fwd) {
+    if (d->paths == CORE_DPE_DUAL && !d->fwd) {
         if (!dw->st.sp)
             return 0;
         const struct simt_dpe_entry *e = &dw->st.stack[dw->st.sp - 1];
         return (unsigned)side_valid(e, 0) + (unsigned)side_valid(e, 1);
     }
-    if (sm->dpe.paths == CORE_DPE_DWS)
+    if (d->paths == CORE_DPE_DWS)
         return simt_dws_npaths(&dw->ws);
     struct path p;
-    return (unsigned)path_get(sm, dw, 0, &p) + (unsigned)path_get(sm, dw, 1, &p);
+    return (unsigned)path_get(d, dw, 0, &p) + (unsigned)path_get(d, dw, 1, &p);
 }
 
 /* Path p moves to npc. Returns the entries popped. */
@@ -443,29 +436,29 @@ static bool path_whole(const struct core_dpe *d, const struct core_dpe_warp *dw)
  * depth, the top entry = that path), so the code that reads the top of
  * sw.stack (memory pc, G-Scalar, statistics) sees it. Dual mirrors the
  * top entry's side k as it is; dws a schedulable path (k, else the first). */
-static void mirror(struct core_sm *sm, unsigned slot, unsigned k)
+static void mirror(struct core_dpe *d, unsigned slot, unsigned k)
 {
-    struct core_dpe_warp *dw = &sm->dpe.w[slot];
-    struct simt_warp *sw = &sm->w[slot].sw;
-    uint32_t depth = path_depth(&sm->dpe, dw);
+    struct core_dpe_warp *dw = &d->w[slot];
+    struct simt_warp *sw = &d->v->w[slot].sw;
+    uint32_t depth = path_depth(d, dw);
     if (!depth) {
         sw->sp = 0;
         return;
     }
     struct path p;
-    if (sm->dpe.paths == CORE_DPE_DUAL && !sm->dpe.fwd) {  /* no forwarded path */
+    if (d->paths == CORE_DPE_DUAL && !d->fwd) {  /* no forwarded path */
         const struct simt_dpe_entry *e = &dw->st.stack[dw->st.sp - 1];
         sw->sp = depth;
         sw->stack[depth - 1] = (struct simt_entry){ e->p[k].mask, e->p[k].pc, e->rpc, 0 };
         return;
     }
-    if (sm->dpe.paths == CORE_DPE_DWS) {
-        for (unsigned j = 0; !path_get(sm, dw, k, &p); j++) {
+    if (d->paths == CORE_DPE_DWS) {
+        for (unsigned j = 0; !path_get(d, dw, k, &p); j++) {
             if (j == CORE_DPE_MAXP)
                 return;
             k = j;
         }
-    } else if (!path_get(sm, dw, k, &p) || !p.fwd) {
+    } else if (!path_get(d, dw, k, &p) || !p.fwd) {
         const struct simt_dpe_entry *e = &dw->st.stack[dw->st.sp - 1];
         p = (struct path){ e->p[k].pc, e->rpc, e->p[k].mask, 0, k, false };
     }
@@ -473,37 +466,38 @@ static void mirror(struct core_sm *sm, unsigned slot, unsigned k)
     sw->stack[sw->sp - 1] = (struct simt_entry){ p.mask, p.pc, p.rpc, 0 };
 }
 
-void core_dpe_launch(struct core_sm *sm, unsigned slot, uint32_t valid, uint64_t now)
+/* Slot's warp started with threads `valid` (dpe_warp_start). */
+static void core_dpe_launch(struct core_dpe *d, unsigned slot, uint32_t valid, uint64_t now)
 {
-    struct core_dpe_warp *dw = &sm->dpe.w[slot];
-    struct core_warp *w = &sm->w[slot];
+    struct core_dpe_warp *dw = &d->w[slot];
+    struct core_warp *w = &d->v->w[slot];
     (void)now;
-    if (sm->dpe.paths == CORE_DPE_DWS)
-        simt_dws_start(&dw->ws, valid, sm->k->f->ninsts, sm->dpe.bblen, sm->dpe.dws_n);
+    if (d->paths == CORE_DPE_DWS)
+        simt_dws_start(&dw->ws, valid, d->v->k->f->ninsts, d->bblen, d->dws_n);
     else
-        simt_dpe_start(&dw->st, valid, sm->k->f->ninsts);
+        simt_dpe_start(&dw->st, valid, d->v->k->f->ninsts);
     core_dpe_sb_reset(&dw->sb);
     dw->cur = dw->sched = 0;
-    dw->last = (uint8_t)(npaths_max(&sm->dpe) - 1);
+    dw->last = (uint8_t)(npaths_max(d) - 1);
     for (unsigned s = 0; s < CORE_DPE_MAXP; s++) {
         dw->ibuf_ready[s] = w->ibuf_ready;
         dw->ibuf_block[s] = w->ibuf_block;
         dw->ibuf_n[s] = w->ibuf_n;
     }
-    mirror(sm, slot, 0);
+    mirror(d, slot, 0);
 }
 
-static inline const struct core_dinst *path_di(const struct core_sm *sm, int32_t pc)
+static inline const struct core_dinst *path_di(const struct core_dpe *d, int32_t pc)
 {
-    uint32_t n = sm->dpe.ninsts;
-    return &sm->dpe.di[(uint32_t)pc < n ? (uint32_t)pc : n];
+    uint32_t n = d->ninsts;
+    return &d->di[(uint32_t)pc < n ? (uint32_t)pc : n];
 }
 
 /* (the decoded flag: the PTX instruction array is cold in the issue loop;
  * pc == ninsts, the end, decodes to no barrier) */
-static bool at_cta_barrier(const struct core_sm *sm, int32_t pc)
+static bool at_cta_barrier(const struct core_dpe *d, int32_t pc)
 {
-    return path_di(sm, pc)->is_cta_bar;
+    return path_di(d, pc)->is_cta_bar;
 }
 
 /* Path s of slot's warp (threads mask, instruction di) at now: CORE_ST_NONE
@@ -511,11 +505,11 @@ static bool at_cta_barrier(const struct core_sm *sm, int32_t pc)
  * cycle that may change it: the path's instruction buffer, its side of
  * the scoreboard, then the pipeline or memory queue (core_sm_unit_wait).
  * Always inline: the issue check's hot path (a call costs it 3%). */
-static inline __attribute__((always_inline)) int path_stall(const struct core_sm *sm, unsigned slot, unsigned s,
+static inline __attribute__((always_inline)) int path_stall(const struct core_dpe *d, unsigned slot, unsigned s,
                              uint32_t mask, const struct core_dinst *di, uint64_t now,
                              uint64_t *t, int *unit_ix)
 {
-    const struct core_dpe_warp *dw = &sm->dpe.w[slot];
+    const struct core_dpe_warp *dw = &d->w[slot];
     if (dw->ibuf_ready[s] > now) {
         *t = dw->ibuf_ready[s];
         return CORE_ST_IBUFFER;
@@ -523,34 +517,42 @@ static inline __attribute__((always_inline)) int path_stall(const struct core_sm
     *t = sb_ready_di(&dw->sb, s & 1u, mask, di);
     if (*t > now)
         return CORE_ST_SCOREBOARD;
-    return core_sm_unit_wait(sm, &sm->w[slot], di, now, t, unit_ix);
+    return core_view_unit_wait(d->v, &d->v->w[slot], di, now, t, unit_ix);
 }
 
 /* Path s (pc, threads mask, reconvergence rpc; instruction di) issues next:
  * the warp takes its instruction buffer and mirrors the path (as mirror()). */
-static inline void path_take(struct core_sm *sm, unsigned slot, unsigned s,
+static inline void path_take(struct core_dpe *d, unsigned slot, unsigned s,
                              const struct core_dinst *di, int32_t pc, uint32_t mask,
                              int32_t rpc)
 {
-    struct core_dpe_warp *dw = &sm->dpe.w[slot];
-    struct core_warp *w = &sm->w[slot];
+    struct core_dpe_warp *dw = &d->w[slot];
+    struct core_warp *w = &d->v->w[slot];
     dw->cur = (uint8_t)s;
     w->next_di = di;
     w->ibuf_ready = dw->ibuf_ready[s];
     w->ibuf_block = dw->ibuf_block[s];
     w->ibuf_n = dw->ibuf_n[s];
-    w->sw.sp = path_depth(&sm->dpe, dw);
+    w->sw.sp = path_depth(d, dw);
     w->sw.stack[w->sw.sp - 1] = (struct simt_entry){ mask, pc, rpc, 0 };
 }
 
-static int check_paths(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *when,
+static int check_paths(struct core_dpe *d, unsigned slot, uint64_t now, uint64_t *when,
                        int *unit_ix);
 
-int core_dpe_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *when,
+/* Chooses the path of slot to issue at now (full scheduler: every path,
+ * from the one after the path issued last, round robin; constrained: the
+ * held path only): the first whose instruction buffer, scoreboard and
+ * pipeline (core_view_unit_wait) are ready. Readies w->next_di and the
+ * instruction buffer fields for it. Returns CORE_ST_NONE, or the stall
+ * (CORE_ST_IBUFFER, CORE_ST_SCOREBOARD, CORE_ST_BARRIER, CORE_ST_PIPE,
+ * CORE_ST_MEM) with *when = the cycle that may change it; with NONE,
+ * *unit_ix = the free pipeline (core_view_unit_wait). */
+static int core_dpe_check(struct core_dpe *d, unsigned slot, uint64_t now, uint64_t *when,
                    int *unit_ix)
 {
-    const struct simt_dpe *st = &sm->dpe.w[slot].st;
-    if (sm->dpe.simple && st->sp) {
+    const struct simt_dpe *st = &d->w[slot].st;
+    if (d->simple && st->sp) {
         /* the common case, one schedulable path (the warp is not split):
          * check_paths' loop with that path only (a CTA barrier waits for
          * no other path) */
@@ -558,38 +560,38 @@ int core_dpe_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *wh
         bool v0 = side_valid(e, 0), v1 = side_valid(e, 1);
         if (v0 != v1) {
             unsigned k = v1;
-            const struct core_dinst *di = path_di(sm, e->p[k].pc);
+            const struct core_dinst *di = path_di(d, e->p[k].pc);
             uint64_t t;
-            int why = path_stall(sm, slot, k, e->p[k].mask, di, now, &t, unit_ix);
-            sm->dpe.mem_wait = why == CORE_ST_MEM;
+            int why = path_stall(d, slot, k, e->p[k].mask, di, now, &t, unit_ix);
+            d->mem_wait = why == CORE_ST_MEM;
             if (why == CORE_ST_NONE) {
                 *when = CORE_INF;
-                path_take(sm, slot, k, di, e->p[k].pc, e->p[k].mask, e->rpc);
+                path_take(d, slot, k, di, e->p[k].pc, e->p[k].mask, e->rpc);
             } else {
                 *when = t;
             }
             return why;
         }
     }
-    return check_paths(sm, slot, now, when, unit_ix);
+    return check_paths(d, slot, now, when, unit_ix);
 }
 
 /* core_dpe_check, every case. */
-static int check_paths(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *when,
+static int check_paths(struct core_dpe *d, unsigned slot, uint64_t now, uint64_t *when,
                        int *unit_ix)
 {
-    struct core_dpe_warp *dw = &sm->dpe.w[slot];
+    struct core_dpe_warp *dw = &d->w[slot];
     *when = CORE_INF;
-    if (!path_depth(&sm->dpe, dw))
+    if (!path_depth(d, dw))
         return CORE_ST_BARRIER;
-    unsigned np = npaths_max(&sm->dpe);
+    unsigned np = npaths_max(d);
     /* constrained: one scheduler entry per warp, holding dw->sched (it
      * moves to the other path when the held one is gone) */
-    bool constrained = sm->dpe.sched == CORE_DPE_CONSTRAINED;
+    bool constrained = d->sched == CORE_DPE_CONSTRAINED;
     struct path p;
-    if (constrained && !path_get(sm, dw, dw->sched, &p) && path_get(sm, dw, dw->sched ^ 1u, &p)) {
+    if (constrained && !path_get(d, dw, dw->sched, &p) && path_get(d, dw, dw->sched ^ 1u, &p)) {
         dw->sched ^= 1;
-        sm->dpe.st.switches++;
+        d->st.switches++;
     }
     int reason = CORE_ST_BARRIER;
     unsigned first = constrained ? dw->sched : dw->last + 1u;
@@ -597,33 +599,33 @@ static int check_paths(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t
     int nfree = -1;             /* valid paths not at a CTA barrier (-1: not counted yet) */
     int structural = CORE_ST_NONE;  /* a path blocked by a pipeline or the
                                        memory queue */
-    sm->dpe.mem_wait = false;       /* a path blocked by the memory queue:
+    d->mem_wait = false;       /* a path blocked by the memory queue:
                                        the warp also wakes on memory events */
     for (unsigned j = 0, s = first; j < nside; j++, s++) {
         if (s >= np)
             s -= np;
-        if (!path_get(sm, dw, s, &p))
+        if (!path_get(d, dw, s, &p))
             continue;
         /* a path at a CTA barrier waits for the warp's other paths to
          * finish or merge (the barrier counts the warp's threads once it
          * is one path); with all at barriers it goes (core_dpe_step fails
          * it if the warp is still divergent). Counted only when a path is
          * at a barrier: the check runs per warp per cycle. */
-        const struct core_dinst *di = path_di(sm, p.pc);
+        const struct core_dinst *di = path_di(d, p.pc);
         if (di->is_cta_bar) {
             if (nfree < 0) {
                 struct path q;
                 nfree = 0;
                 for (unsigned k = 0; k < np; k++)
-                    nfree += path_get(sm, dw, k, &q) && !at_cta_barrier(sm, q.pc);
+                    nfree += path_get(d, dw, k, &q) && !at_cta_barrier(d, q.pc);
             }
             if (nfree)
                 continue;
         }
         uint64_t t;
-        int why = path_stall(sm, slot, s, p.mask, di, now, &t, unit_ix);
+        int why = path_stall(d, slot, s, p.mask, di, now, &t, unit_ix);
         if (why == CORE_ST_NONE) {
-            path_take(sm, slot, s, di, p.pc, p.mask, p.rpc);
+            path_take(d, slot, s, di, p.pc, p.mask, p.rpc);
             return CORE_ST_NONE;
         }
         /* each path is its own scheduler entry: one whose pipeline (or
@@ -632,7 +634,7 @@ static int check_paths(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t
             reason = why;
         if (why == CORE_ST_PIPE || why == CORE_ST_MEM)
             structural = why;
-        sm->dpe.mem_wait |= why == CORE_ST_MEM;
+        d->mem_wait |= why == CORE_ST_MEM;
         *when = t < *when ? t : *when;
     }
     /* *when: the earliest of its paths (the caller sleeps the warp until
@@ -681,15 +683,15 @@ static void after_pops(struct core_dpe_warp *dw, unsigned popped)
     }
 }
 
-static enum simt_rc finish(struct core_sm *sm, unsigned slot)
+static enum simt_rc finish(struct core_dpe *d, unsigned slot)
 {
-    struct core_dpe_warp *dw = &sm->dpe.w[slot];
-    struct simt_warp *sw = &sm->w[slot].sw;
-    uint64_t md = sm->dpe.paths == CORE_DPE_DWS ? dw->ws.max_depth : dw->st.max_depth;
+    struct core_dpe_warp *dw = &d->w[slot];
+    struct simt_warp *sw = &d->v->w[slot].sw;
+    uint64_t md = d->paths == CORE_DPE_DWS ? dw->ws.max_depth : dw->st.max_depth;
     if (sw->max_depth < md)
         sw->max_depth = md;
-    mirror(sm, slot, dw->cur);
-    if (path_depth(&sm->dpe, dw))
+    mirror(d, slot, dw->cur);
+    if (path_depth(d, dw))
         return SIMT_RC_OK;
     sw->state = SIMT_DONE;
     sw->live = 0;
@@ -699,13 +701,12 @@ static enum simt_rc finish(struct core_sm *sm, unsigned slot)
 }
 
 /* bra of path p (threads mask, `taken` of them taking it). */
-static enum simt_rc do_bra(struct core_sm *sm, unsigned slot, const struct path *p,
+static enum simt_rc do_bra(struct core_dpe *d, unsigned slot, const struct path *p,
                            const struct ptx_inst *in, uint32_t taken)
 {
-    struct core_dpe *d = &sm->dpe;
     struct core_dpe_warp *dw = &d->w[slot];
-    struct simt_warp *sw = &sm->w[slot].sw;
-    const struct ptx_func *f = sm->k->f;
+    struct simt_warp *sw = &d->v->w[slot].sw;
+    const struct ptx_func *f = d->v->k->f;
     unsigned popped = 0;
     d->branches++;
     if (d->paths == CORE_DPE_DWS) {
@@ -725,7 +726,7 @@ static enum simt_rc do_bra(struct core_sm *sm, unsigned slot, const struct path 
         d->nested += ws->nested - nest0;
         d->created += ws->created - cr0;
         d->merges += ws->merges - mg0;
-        return finish(sm, slot);
+        return finish(d, slot);
     }
     /* a divergence copies the pending bits into the shadow bits before
      * the new entry's paths issue (both sides, as Fig 3.6 shows: the
@@ -743,7 +744,7 @@ static enum simt_rc do_bra(struct core_sm *sm, unsigned slot, const struct path 
         core_dpe_sb_shadow(&dw->sb, 1);
     }
     after_pops(dw, popped);
-    return finish(sm, slot);
+    return finish(d, slot);
 }
 
 /* Splits whose pcs met merged, splits arrived: counted after each step. */
@@ -753,29 +754,33 @@ static void count_merges(struct core_dpe *d, const struct core_dpe_warp *dw, uin
         d->merges += dw->ws.merges - mg0;
 }
 
-enum simt_rc core_dpe_step(struct core_sm *sm, unsigned slot, uint64_t now)
+/* Executes the chosen path's instruction (values on the warp's registers
+ * under the path mask; bra, exit, ret by the dual-path stack or the DWS
+ * stack and warp-split table; CTA barriers through simt_step when the warp
+ * is one path). Returns SIMT_RC_OK,
+ * SIMT_RC_BARRIER, SIMT_RC_DONE or SIMT_RC_ERROR (w->sw.err filled). */
+static enum simt_rc core_dpe_step(struct core_dpe *d, unsigned slot, uint64_t now)
 {
-    struct core_dpe *d = &sm->dpe;
     struct core_dpe_warp *dw = &d->w[slot];
-    struct simt_warp *sw = &sm->w[slot].sw;
-    const struct ptx_func *f = sm->k->f;
+    struct simt_warp *sw = &d->v->w[slot].sw;
+    const struct ptx_func *f = d->v->k->f;
     unsigned s = dw->cur;
     struct path p;
     (void)now;
-    if (!path_get(sm, dw, s, &p))
+    if (!path_get(d, dw, s, &p))
         return dpe_fail(sw, f, -1, "dual-path execution: no schedulable path");
     int32_t pc = p.pc;
     uint32_t mask = p.mask;
     uint64_t mg0 = dw->ws.merges;
     d->st.issued++;
-    d->st.path_sum += path_count(sm, dw);
+    d->st.path_sum += path_count(d, dw);
     d->st.forwarded += p.fwd;
     dw->last = (uint8_t)s;
     if ((uint32_t)pc >= f->ninsts) {        /* fell off the end: exit */
         after_pops(dw, path_exit(d, dw, mask));
         sw->live &= ~mask;
         count_merges(d, dw, mg0);
-        return finish(sm, slot);
+        return finish(d, slot);
     }
     const struct ptx_inst *in = &f->insts[pc];
     switch ((enum ptx_op)in->op) {
@@ -783,7 +788,7 @@ enum simt_rc core_dpe_step(struct core_sm *sm, unsigned slot, uint64_t now)
         uint32_t taken = exec_guard_mask(&sw->ew, in, mask);
         count_ctrl(sw, pc, mask, f, taken);
         sw->branches++;
-        return do_bra(sm, slot, &p, in, taken);
+        return do_bra(d, slot, &p, in, taken);
     }
     case PTX_OP_RET:
     case PTX_OP_EXIT: {
@@ -796,7 +801,7 @@ enum simt_rc core_dpe_step(struct core_sm *sm, unsigned slot, uint64_t now)
         popped += path_exit(d, dw, lanes);
         after_pops(dw, popped);
         count_merges(d, dw, mg0);
-        return finish(sm, slot);
+        return finish(d, slot);
     }
     case PTX_OP_TRAP: {
         uint32_t lanes = exec_guard_mask(&sw->ew, in, mask);
@@ -810,7 +815,7 @@ enum simt_rc core_dpe_step(struct core_sm *sm, unsigned slot, uint64_t now)
         count_ctrl(sw, pc, mask, f, sw->res.taken);
         after_pops(dw, path_advance(d, dw, &p, pc + 1));
         count_merges(d, dw, mg0);
-        return finish(sm, slot);
+        return finish(d, slot);
     }
     case PTX_OP_BAR:
     case PTX_OP_BARRIER:
@@ -822,19 +827,19 @@ enum simt_rc core_dpe_step(struct core_sm *sm, unsigned slot, uint64_t now)
                      "%u, %u paths): it would deadlock under the single-path stack too",
                      d->paths == CORE_DPE_DWS ? "dynamic warp subdivision"
                                               : "dual-path execution",
-                     path_depth(d, dw), path_count(sm, dw));
+                     path_depth(d, dw), path_count(d, dw));
             return dpe_fail(sw, f, pc, m);
         }
         {
             /* the warp is one path: the per-warp stack runs the barrier
              * (arrival, bar.red operands, synccheck) on the mirror */
-            mirror(sm, slot, s);
+            mirror(d, slot, s);
             enum simt_rc r = simt_step(sw);
             if (r == SIMT_RC_ERROR)
                 return r;
             int32_t npc = sw->sp ? sw->stack[sw->sp - 1].npc : p.rpc;
             after_pops(dw, path_advance(d, dw, &p, npc));
-            mirror(sm, slot, s);
+            mirror(d, slot, s);
             if (!path_depth(d, dw)) {
                 sw->state = SIMT_DONE;
                 sw->live = 0;
@@ -850,21 +855,23 @@ enum simt_rc core_dpe_step(struct core_sm *sm, unsigned slot, uint64_t now)
         return r;
     after_pops(dw, path_advance(d, dw, &p, pc + 1));
     count_merges(d, dw, mg0);
-    return finish(sm, slot);
+    return finish(d, slot);
 }
 
-void core_dpe_issued(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
+/* After issue: destinations of di pending until ready on the issuing
+ * side; the instruction buffer state goes back to the path(s). */
+static void core_dpe_issued(struct core_dpe *d, unsigned slot, const struct core_dinst *di,
                      uint64_t ready)
 {
-    struct core_dpe_warp *dw = &sm->dpe.w[slot];
-    struct core_warp *w = &sm->w[slot];
+    struct core_dpe_warp *dw = &d->w[slot];
+    struct core_warp *w = &d->v->w[slot];
     unsigned s = dw->last;
     sb_issue(&dw->sb, s & 1u, w->sw.res.active, di->dst, di->ndst, ready);
     /* the instruction buffer: a control instruction refills the fetch of
      * every path (the new entry's, the one returned to, new splits), else
      * the issuing path's own buffer moves on */
     bool ctrl = di->unit == CORE_U_CTRL;
-    unsigned from = ctrl ? 0 : s, to = ctrl ? npaths_max(&sm->dpe) : s + 1;
+    unsigned from = ctrl ? 0 : s, to = ctrl ? npaths_max(d) : s + 1;
     for (unsigned k = from; k < to; k++) {
         dw->ibuf_ready[k] = w->ibuf_ready;
         dw->ibuf_block[k] = w->ibuf_block;
@@ -872,21 +879,24 @@ void core_dpe_issued(struct core_sm *sm, unsigned slot, const struct core_dinst 
     }
     /* constrained: a long-latency operation (a load, an SFU instruction)
      * hands the scheduler entry to the other path if it has one */
-    if (sm->dpe.sched == CORE_DPE_CONSTRAINED &&
+    if (d->sched == CORE_DPE_CONSTRAINED &&
         ((di->unit == CORE_U_MEM && di->ndst) || di->unit == CORE_U_SFU) &&
         simt_dpe_valid(&dw->st, dw->sched ^ 1)) {
         dw->sched ^= 1;
-        sm->dpe.st.switches++;
+        d->st.switches++;
     }
 }
 
-void core_dpe_resp(struct core_sm *sm, unsigned slot, unsigned side, uint32_t mask,
+/* A load answered at `at` (dpe_resp_pend). */
+static void core_dpe_resp(struct core_dpe *d, unsigned slot, unsigned side, uint32_t mask,
                    const int32_t *dst, unsigned ndst, uint64_t at)
 {
-    core_dpe_sb_wb(&sm->dpe.w[slot].sb, side & 1u, mask, dst, ndst, at);
+    core_dpe_sb_wb(&d->w[slot].sb, side & 1u, mask, dst, ndst, at);
 }
 
-void core_dpe_stats(const struct core_dpe *d, bool first, ls_stats *s)
+/* Adds the unit's figures for this kernel into s (first = the SM that
+ * also reports the launch). */
+static void core_dpe_stats(const struct core_dpe *d, bool first, ls_stats *s)
 {
     if (d->paths == CORE_DPE_SINGLE)
         return;
@@ -913,3 +923,129 @@ void core_dpe_stats(const struct core_dpe *d, bool first, ls_stats *s)
     x->created += d->created;
     x->merges += d->merges;
 }
+
+/* ------------------------------------------- the SM mechanism (core_mech.h) */
+
+static bool dpe_on(const struct cfg *c)
+{
+    return c->simt_paths != CORE_DPE_SINGLE;
+}
+
+static int dpe_init(void **self, struct core_view *v, const struct core_mech_env *e,
+                    char *err, size_t n)
+{
+    const struct cfg *c = e->c;
+    struct core_dpe *d = calloc(1, sizeof *d);
+    *self = d;
+    if (!d || core_dpe_init(d, (unsigned)c->simt_paths, (unsigned)c->dpe_scoreboard,
+                            (unsigned)c->dpe_scheduler, c->dpe_path_forwarding != 0,
+                            (uint32_t)c->dws_n, e->nslots, e->max_depth) != 0) {
+        snprintf(err, n, "host memory exhausted (dual-path engine) [%s:%d]", __FILE__,
+                 __LINE__);
+        return -1;
+    }
+    d->v = v;
+    return 0;
+}
+
+static void dpe_free(void *self)
+{
+    if (self)
+        core_dpe_free(self);
+    free(self);
+}
+
+static int dpe_kernel(void *self, struct core_view *v, uint64_t now)
+{
+    (void)now;
+    struct core_dpe *d = self;
+    const struct core_kernel *k = v->k;
+    if (core_dpe_kernel(d, k->f, k->prog->max_regs ? k->prog->max_regs : 1,
+                        k->prog->di[k->f - k->mod->funcs]) != 0)
+        return -1;
+    return d->active;
+}
+
+static int dpe_warp_start(void *self, struct core_view *v, unsigned slot, uint32_t valid,
+                          uint64_t now)
+{
+    (void)v;
+    core_dpe_launch(self, slot, valid, now);
+    return 0;
+}
+
+/* A warp at a CTA barrier waits; otherwise one of its paths whose buffer,
+ * scoreboard and pipeline are ready: the whole check. */
+static int dpe_fetch(void *self, struct core_view *v, unsigned slot, uint64_t now,
+                     uint64_t *when, const struct core_dinst **di, int *unit_ix, bool *final)
+{
+    if (v->w[slot].sw.state == SIMT_AT_BARRIER) {
+        *when = CORE_INF;
+        return CORE_ST_BARRIER;
+    }
+    int why = core_dpe_check(self, slot, now, when, unit_ix);
+    *di = v->w[slot].next_di;
+    *final = true;
+    return why;
+}
+
+static bool dpe_mem_wait(const void *self)
+{
+    return ((const struct core_dpe *)self)->mem_wait;
+}
+
+static int dpe_step(void *self, struct core_view *v, struct core_issue *is)
+{
+    is->rc = core_dpe_step(self, is->slot, is->now);
+    if (is->rc == SIMT_RC_ERROR) {
+        core_view_fail(v, is->slot);
+        return LS_ERR_MEMFAULT;
+    }
+    return 0;
+}
+
+static void dpe_issued(void *self, struct core_view *v, const struct core_issue *is,
+                       uint64_t ready)
+{
+    (void)v;
+    core_dpe_issued(self, is->slot, is->di, ready);
+}
+
+/* A load of the path that issued last: its side of the scoreboard. */
+static void dpe_pend(const void *self, const struct core_view *v, unsigned slot,
+                     struct core_pend *p)
+{
+    (void)v;
+    p->own = (uint64_t)((const struct core_dpe *)self)->w[slot].last + 1;
+}
+
+static void dpe_resp_pend(void *self, struct core_view *v, unsigned slot,
+                          const struct core_pend *p, uint64_t at)
+{
+    core_dpe_resp(self, slot, (unsigned)(p->own - 1), p->mask, p->dst, p->ndst, at);
+    if (v->w[slot].sw.state != SIMT_DONE)
+        core_view_wake(v, slot);
+}
+
+static void dpe_stats(const void *self, bool first, ls_stats *s)
+{
+    core_dpe_stats(self, first, s);
+}
+
+const struct core_mech_ops core_dpe_mech = {
+    .name = "dpe",
+    .kind = CORE_MECH_STEPPER,
+    .on = dpe_on,
+    .refuse = dpe_refuse,
+    .init = dpe_init,
+    .free = dpe_free,
+    .kernel = dpe_kernel,
+    .stats = dpe_stats,
+    .warp_start = dpe_warp_start,
+    .fetch = dpe_fetch,
+    .mem_wait = dpe_mem_wait,
+    .step = dpe_step,
+    .issued = dpe_issued,
+    .pend = dpe_pend,
+    .resp_pend = dpe_resp_pend,
+};

@@ -100,8 +100,9 @@ struct core_dpe_stats {
     uint64_t issued, path_sum, switches, forwarded;
 };
 
-struct core_sm;
 struct core_dinst;
+struct core_view;
+struct core_mech_ops;
 
 struct core_dpe {
     unsigned paths, sbkind, sched;  /* config                              */
@@ -121,51 +122,13 @@ struct core_dpe {
     struct core_dpe_warp *w;        /* nslots                              */
     unsigned nslots, nregs;
     struct core_dpe_stats st;
+    struct core_view *v;            /* its SM                              */
     uint64_t branches, divergent, interleavable; /* of warps that finished */
     uint64_t subdivided, refused, nested, created, merges; /* dws           */
 };
 
-/* Creates the unit of an SM with nslots slots and stacks of cap entries
- * (fwd: dual-path path forwarding; dws_n: the DWS threshold). Returns 0
- * or -1 (host memory). */
-int core_dpe_init(struct core_dpe *d, unsigned paths, unsigned sbkind,
-                  unsigned sched, bool fwd, uint32_t dws_n, unsigned nslots,
-                  uint32_t cap);
-/* Frees the unit. */
-void core_dpe_free(struct core_dpe *d);
-/* Decides whether kernel f (decoded: di[0..ninsts]) runs dual-path or DWS (d->active) or why not
- * (d->reason: a call, brx.idx, a warp-level instruction; dws also an atom
- * whose value is read); sizes the scoreboards for nregs registers and
- * (dws) finds the block lengths; resets statistics. Returns 0 or -1. */
-int core_dpe_kernel(struct core_dpe *d, const struct ptx_func *f, unsigned nregs,
-                    const struct core_dinst *di);
-/* Slot's warp started with threads `valid` (core_sm_launch_cta). */
-void core_dpe_launch(struct core_sm *sm, unsigned slot, uint32_t valid, uint64_t now);
-/* Chooses the path of slot to issue at now (full scheduler: every path,
- * from the one after the path issued last, round robin; constrained: the
- * held path only): the first whose instruction buffer, scoreboard and
- * pipeline (core_sm_unit_wait) are ready. Readies w->next_di and the
- * instruction buffer fields for it. Returns CORE_ST_NONE, or the stall
- * (CORE_ST_IBUFFER, CORE_ST_SCOREBOARD, CORE_ST_BARRIER, CORE_ST_PIPE,
- * CORE_ST_MEM) with *when = the cycle that may change it; with NONE,
- * *unit_ix = the free pipeline (core_sm_unit_wait). */
-int core_dpe_check(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *when,
-                   int *unit_ix);
-/* Executes the chosen path's instruction (values on the warp's registers
- * under the path mask; bra, exit, ret by the dual-path stack or the DWS
- * stack and warp-split table; CTA barriers through simt_step when the warp
- * is one path). Returns SIMT_RC_OK,
- * SIMT_RC_BARRIER, SIMT_RC_DONE or SIMT_RC_ERROR (w->sw.err filled). */
-enum simt_rc core_dpe_step(struct core_sm *sm, unsigned slot, uint64_t now);
-/* After issue: destinations of di pending until ready on the issuing
- * side; the instruction buffer state goes back to the path(s). */
-void core_dpe_issued(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
-                     uint64_t ready);
-/* A load answered at `at` (core_sm_resp). */
-void core_dpe_resp(struct core_sm *sm, unsigned slot, unsigned side, uint32_t mask,
-                   const int32_t *dst, unsigned ndst, uint64_t at);
-/* Adds the unit's figures for this kernel into s (first = the SM that
- * also reports the launch). */
-void core_dpe_stats(const struct core_dpe *d, bool first, ls_stats *s);
+/* The dual-path mechanism of the SM (core_mech.h; its hooks and unit
+ * functions are in core_dpe.c). */
+extern const struct core_mech_ops core_dpe_mech;
 
 #endif

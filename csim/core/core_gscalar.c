@@ -1,7 +1,10 @@
 /* G-Scalar scalar execution: eligibility and its check (core_gscalar.h). */
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 #include "core/core_gscalar.h"
+#include "core/core.h"
+#include "core/core_mech.h"
 #include "blocks/rvc_decomp.h"
 
 #define FULL_MASK 0xffffffffu
@@ -238,3 +241,224 @@ int core_gs_retire(struct core_rvc *u, const struct simt_warp *w,
                                    w->res.addr[bad], lead, w->res.addr[lead], now);
     return 0;
 }
+
+/* ------------------------------------------- the SM mechanism (core_mech.h) */
+
+/* G-Scalar on an SM: the compressed register file (core_rvc) and the
+ * eligibility of the instruction in issue. */
+struct core_gs {
+    struct core_rvc rvc;
+    unsigned cls, halves;       /* the instruction in issue (before)       */
+};
+
+static bool gs_on(const struct cfg *c)
+{
+    return c->gscalar_compress != 0 || c->gscalar_scalar != 0 || c->gscalar_stats != 0;
+}
+
+static int gs_init(void **self, struct core_view *v, const struct core_mech_env *e,
+                   char *err, size_t n)
+{
+    const struct cfg *c = e->c;
+    struct core_gs *g = calloc(1, sizeof *g);
+    if (!g) {
+        snprintf(err, n, "host memory exhausted (G-Scalar) [%s:%d]", __FILE__, __LINE__);
+        return -1;
+    }
+    *self = g;
+    bool half = c->gscalar_granularity == 1;
+    int r;
+    if (c->gscalar_compress) {
+        if (!e->cosim) {
+            snprintf(err, n, "gscalar.compress needs the RVC blocks through the seam "
+                     "[%s:%d]", __FILE__, __LINE__);
+            return -1;
+        }
+        unsigned units[3] = { (unsigned)c->alu_units, (unsigned)c->sfu_units,
+                              (unsigned)c->mem_units };
+        r = core_rvc_init(&g->rvc, e->cosim, true, e->sm, units,
+                          (unsigned)c->operand_collectors, half, e->nslots,
+                          c->gscalar_bvr_energy, err, n);
+        /* compress, decompress and the EBR read lengthen every result */
+        v->wb_lat = (unsigned)c->gscalar_extra_latency;
+    } else {
+        r = core_rvc_init_track(&g->rvc, e->sm, half, e->nslots, err, n);
+    }
+    g->rvc.scalar = (unsigned)c->gscalar_scalar;
+    return r;
+}
+
+static void gs_free(void *self)
+{
+    struct core_gs *g = self;
+    if (g)
+        core_rvc_free(&g->rvc);
+    free(g);
+}
+
+static int gs_kernel(void *self, struct core_view *v, uint64_t now)
+{
+    core_rvc_kernel(&((struct core_gs *)self)->rvc, v->k->f->name, now);
+    return 1;
+}
+
+static int gs_warp_start(void *self, struct core_view *v, unsigned slot, uint32_t valid,
+                         uint64_t now)
+{
+    (void)valid;
+    (void)now;
+    return core_rvc_frame_start(&((struct core_gs *)self)->rvc, slot, 0, v->k->f);
+}
+
+/* The operand reads through the decompressors, before the instruction
+ * executes (docs/gscalar.md): one read per register-file row; a warp's own
+ * instruction is classified for scalar execution (Fig 9), a compacted
+ * warp's is not (its home warps' classes are not merged). */
+static int gs_before(void *self, struct core_view *v, struct core_issue *is)
+{
+    struct core_gs *g = self;
+    const struct core_dinst *di = is->di;
+    g->cls = g->halves = 0;
+    for (unsigned i = 0; i < is->nrows; i++) {
+        unsigned s = is->row[i].slot;
+        int e = core_rvc_read(&g->rvc, &v->w[s].sw, s, is->at.frame, is->at.f, is->at.pc,
+                              di->src, di->nsrc, is->row[i].mask, is->coll, is->now);
+        if (e)
+            return e;
+    }
+    if (is->nrows && !is->merged && (uint32_t)is->at.pc < is->at.f->ninsts)
+        g->cls = core_gs_classify(&g->rvc, is->at.f, &is->at.f->insts[is->at.pc], di->unit,
+                                  is->row[0].mask, &g->halves);
+    return 0;
+}
+
+/* A compacted warp's write-back: one (possibly partial) write per home
+ * row under the lanes it ran; a control instruction writes none. */
+static int gs_retire_merged(struct core_gs *g, struct core_view *v, struct core_issue *is)
+{
+    const struct core_dinst *di = is->di;
+    const struct ptx_func *f = is->at.f;
+    is->ii = 0;
+    if (!is->nrows || simt_is_control((enum ptx_op)f->insts[is->at.pc].op,
+                                      f->insts[is->at.pc].sub) || !di->ndst)
+        return 0;
+    for (unsigned i = 0; i < is->nrows; i++) {
+        unsigned s = is->row[i].slot, mv = 0;
+        int e = core_rvc_write(&g->rvc, &v->w[s].sw, s, 0, f, is->at.pc, di->dst, di->ndst,
+                               is->row[i].mask, di->unit, is->unit_ix, is->coll, is->now,
+                               &mv);
+        if (e)
+            return e;
+        is->moves += mv;
+    }
+    return 0;
+}
+
+/* The write-back through the compressor of the instruction's pipeline
+ * (each inserted move takes an issue cycle first), then G-Scalar's retire:
+ * a scalar instruction occupies its pipeline for one lane-cycle. */
+static int gs_retire(void *self, struct core_view *v, struct core_issue *is)
+{
+    struct core_gs *g = self;
+    if (is->merged)
+        return gs_retire_merged(g, v, is);
+    if (!is->nrows)
+        return 0;
+    const struct core_dinst *di = is->di;
+    unsigned slot = is->slot;
+    struct core_warp *w = &v->w[slot];
+    if (w->sw.nframes > is->nframes) {  /* a call: the callee's zeroed frame */
+        unsigned k = w->sw.nframes - 1;
+        int e = core_rvc_frame_start(&g->rvc, slot, k, w->sw.frames[k].func);
+        if (e)
+            return e;
+    }
+    unsigned moves = 0;
+    /* a bar.red result is written at the release (gs_bar_release) */
+    unsigned nd = is->rc == SIMT_RC_BARRIER && w->sw.bar_red ? 0 : di->ndst;
+    int e = core_rvc_write(&g->rvc, &w->sw, slot, is->at.frame, is->at.f, is->at.pc,
+                           di->dst, nd, w->sw.res.active, di->unit, is->unit_ix, is->coll,
+                           is->now, &moves);
+    if (e)
+        return e;
+    is->moves += moves;
+    bool run;
+    e = core_gs_retire(&g->rvc, &w->sw, is->at.frame, is->at.f, is->at.pc, di->unit,
+                       g->cls, g->halves, w->sw.res.active, is->now, &run);
+    if (e)
+        return e;
+    is->ii = run ? core_gs_ii(g->cls, g->halves, v->lanes[di->unit]) : 0;
+    return 0;
+}
+
+/* The next instruction's operands' stored state, on its way to the cache
+ * before its reads and write (a warp's own registers). */
+static void gs_next_inst(void *self, const struct core_view *v, const struct core_issue *is,
+                         const struct core_dinst *nd)
+{
+    const struct simt_warp *sw = &v->w[is->slot].sw;
+    if (is->merged || !sw->sp)
+        return;
+    core_rvc_prefetch(&((struct core_gs *)self)->rvc, is->slot,
+                      sw->stack[sw->sp - 1].frame, nd->src, nd->nsrc, nd->dst, nd->ndst);
+}
+
+/* The write-back of a bar.red result (written at the barrier's release,
+ * not at issue) through the compressor; a failure stays in rvc.why and
+ * stops the SM's next cycle. */
+static void gs_bar_release(void *self, struct core_view *v, unsigned slot, uint64_t now)
+{
+    struct core_gs *g = self;
+    struct core_warp *w = &v->w[slot];
+    const struct simt_entry *t = &w->sw.stack[w->sw.sp - 1];
+    const struct ptx_func *f = w->sw.frames[t->frame].func;
+    if (w->sw.bar_pc < 0 || (uint32_t)w->sw.bar_pc >= f->ninsts)
+        return;
+    const struct core_dinst *di = core_view_dinst(v, f, (uint32_t)w->sw.bar_pc);
+    unsigned moves;
+    (void)core_rvc_write(&g->rvc, &w->sw, slot, t->frame, f, w->sw.bar_pc, di->dst,
+                         di->ndst, w->sw.bar_mask, CORE_U_NONE, -1, 0, now, &moves);
+}
+
+static int gs_cycle(void *self, struct core_view *v, uint64_t now)
+{
+    (void)v;
+    (void)now;
+    return ((struct core_gs *)self)->rvc.why ? LS_ERR_COSIM : 0;
+}
+
+static const char *gs_why(const void *self, int e, uint32_t *line)
+{
+    *line = 0;
+    return e ? ((const struct core_gs *)self)->rvc.why : NULL;
+}
+
+static int gs_finish(void *self, uint64_t end)
+{
+    return core_rvc_finish(&((struct core_gs *)self)->rvc, end);
+}
+
+static void gs_stats(const void *self, bool first, ls_stats *s)
+{
+    (void)first;
+    core_rvc_stats(&((const struct core_gs *)self)->rvc, s);
+}
+
+const struct core_mech_ops core_gscalar_mech = {
+    .name = "gscalar",
+    .kind = CORE_MECH_AUGMENT,
+    .on = gs_on,
+    .init = gs_init,
+    .free = gs_free,
+    .kernel = gs_kernel,
+    .stats = gs_stats,
+    .finish = gs_finish,
+    .why = gs_why,
+    .warp_start = gs_warp_start,
+    .cycle = gs_cycle,
+    .rows = true,
+    .before = gs_before,
+    .retire = gs_retire,
+    .next_inst = gs_next_inst,
+    .bar_release = gs_bar_release,
+};

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/core_slp.h"
+#include "core/core.h"
+#include "core/core_mech.h"
 #include "cosim/cosim.h"
 #include "blocks/slp.h"
 
@@ -218,3 +220,111 @@ void core_slp_stats(const struct core_slp *u, ls_stats *s)
     c->mismatches += b->mismatches;
     c->backend = b->backend;
 }
+
+/* ------------------------------------------- the SM mechanism (core_mech.h) */
+
+/* The lane map service (core_view_lane_map): slot's key and rotation, once
+ * its launch request has been answered (clocked up to now if not yet). */
+static void unit_lane_map(void *self, unsigned slot, uint64_t now, unsigned *key,
+                         unsigned *rot)
+{
+    struct core_slp *u = self;
+    if (!u->blk || !u->mode)
+        return;
+    if (!(u->mapped >> slot & 1))
+        (void)core_slp_advance(u, now);     /* a failure stays in why */
+    if (u->mapped >> slot & 1) {
+        *key = u->key[slot];
+        *rot = u->rot[slot];
+    }
+}
+
+static bool unit_on(const struct cfg *c)
+{
+    (void)c;
+    return true;                /* every SM has the unit (mode none: identity) */
+}
+
+static int unit_init(void **self, struct core_view *v, const struct core_mech_env *e,
+                    char *err, size_t n)
+{
+    struct core_slp *u = calloc(1, sizeof *u);
+    if (!u) {
+        snprintf(err, n, "host memory exhausted (SLP) [%s:%d]", __FILE__, __LINE__);
+        return -1;
+    }
+    *self = u;
+    if (e->cosim && core_slp_init(u, e->cosim, e->sm, e->nslots,
+                                  (unsigned)e->c->slp_permutation, err, n) != 0)
+        return -1;
+    v->lane_map = unit_lane_map;
+    v->lane_self = u;
+    return 0;
+}
+
+static void unit_free(void *self)
+{
+    if (self)
+        core_slp_free(self);
+    free(self);
+}
+
+static int unit_kernel(void *self, struct core_view *v, uint64_t now)
+{
+    core_slp_kernel(self, v->k->f->name, now);
+    return 1;
+}
+
+static int unit_warp_start(void *self, struct core_view *v, unsigned slot, uint32_t valid,
+                          uint64_t now)
+{
+    const struct simt_warp *w = &v->w[slot].sw;
+    core_slp_push(self, 1, slot, w->gridv.warpid, w->gridv.ctaid, valid, now);
+    return 0;
+}
+
+static void unit_warp_leave(void *self, struct core_view *v, unsigned slot, uint64_t now)
+{
+    struct core_slp *u = self;
+    const struct simt_warp *w = &v->w[slot].sw;
+    core_slp_push(u, 0, slot, w->gridv.warpid, w->gridv.ctaid, u->vmask[slot], now);
+}
+
+static int unit_cycle(void *self, struct core_view *v, uint64_t now)
+{
+    (void)v;
+    return now ? core_slp_advance(self, now - 1) : 0;
+}
+
+static const char *unit_why(const void *self, int e, uint32_t *line)
+{
+    const struct core_slp *u = self;
+    *line = 0;
+    return e ? u->why : NULL;
+}
+
+static void unit_stats(const void *self, bool first, ls_stats *s)
+{
+    (void)first;
+    core_slp_stats(self, s);
+}
+
+static int unit_finish(void *self, uint64_t end)
+{
+    return core_slp_finish(self, end);
+}
+
+const struct core_mech_ops core_slp_mech = {
+    .name = "slp",
+    .kind = CORE_MECH_AUGMENT,
+    .on = unit_on,
+    .init = unit_init,
+    .free = unit_free,
+    .kernel = unit_kernel,
+    .stats = unit_stats,
+    .finish = unit_finish,
+    .why = unit_why,
+    .warp_start = unit_warp_start,
+    .warp_leave = unit_warp_leave,
+    .cycle = unit_cycle,
+};

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/core.h"
+#include "core/core_tbc.h"
+#include "core/core_mech.h"
 #include "blocks/slp.h"
 #include "ptx/ptx_taint.h"
 #include "cosim/cosim.h"
@@ -17,7 +19,13 @@
 
 static inline unsigned popc(uint32_t x) { return (unsigned)__builtin_popcount(x); }
 
-int core_tbc_init(struct core_tbc *t, unsigned scheme, unsigned ncta,
+static const struct core_dinst *core_tbc_peek(const struct core_tbc *t, unsigned slot);
+static void core_tbc_try_release(struct core_tbc *t, int32_t ci, uint64_t now);
+
+/* Sets the scheme (simt.compaction) of an SM with ncta CTA slots; returns
+ * 0 or -1 (host memory). The blocks (t->blk) are created separately
+ * (core_cblk_init: they need the GPU's cosim environment). */
+static int core_tbc_init(struct core_tbc *t, unsigned scheme, unsigned ncta,
                   uint32_t max_depth)
 {
     memset(t, 0, sizeof *t);
@@ -34,7 +42,8 @@ int core_tbc_init(struct core_tbc *t, unsigned scheme, unsigned ncta,
     return 0;
 }
 
-void core_tbc_free(struct core_tbc *t)
+/* Frees the unit. */
+static void core_tbc_free(struct core_tbc *t)
 {
     for (unsigned i = 0; t->cta && i < t->ncta; i++)
         simt_cta_free(&t->cta[i].st);
@@ -44,54 +53,52 @@ void core_tbc_free(struct core_tbc *t)
     memset(t, 0, sizeof *t);
 }
 
-/* Why kernel f cannot be compacted exactly, or NULL (docs/compaction.md:
- * warp-level instructions need their original warps). */
-static const char *uncompactable(const struct ptx_func *f, int32_t *pc)
+/* Why instruction i of f cannot be compacted exactly, or NULL
+ * (docs/compaction.md: warp-level instructions need their original warps;
+ * core_mech_refusal walks the kernel with it). */
+static const char *tbc_refuse(const struct cfg *c, const struct ptx_func *f, uint32_t i)
 {
-    for (uint32_t i = 0; i < f->ninsts; i++) {
-        const struct ptx_inst *in = &f->insts[i];
-        const char *why = NULL;
-        switch ((enum ptx_op)in->op) {
-        case PTX_OP_SHFL: why = "shfl"; break;
-        case PTX_OP_VOTE: why = "vote"; break;
-        case PTX_OP_ACTIVEMASK: why = "activemask"; break;
-        case PTX_OP_MATCH: why = "match"; break;
-        case PTX_OP_NANOSLEEP: why = "nanosleep"; break;
-        case PTX_OP_WMMA_LOAD: case PTX_OP_WMMA_STORE: case PTX_OP_WMMA_MMA:
-        case PTX_OP_MMA: why = "wmma/mma"; break;
-        case PTX_OP_CALL: why = "call"; break;
-        case PTX_OP_BRX: why = "brx.idx"; break;
-        case PTX_OP_TEX: case PTX_OP_TLD4: why = "texture fetch"; break;
-        /* the lanes of one warp apply an atomic in lane order; compaction
-         * regroups them, so a returned value (or a non-commutative or
-         * floating-point reduction) could differ from functional mode */
-        case PTX_OP_ATOM: why = "atom"; break;
-        case PTX_OP_RED:
-            if (in->sub != PTX_SUB_ADD && in->sub != PTX_SUB_MIN &&
-                in->sub != PTX_SUB_MAX && in->sub != PTX_SUB_AND &&
-                in->sub != PTX_SUB_OR && in->sub != PTX_SUB_XOR)
-                why = "red (not commutative)";
-            else if (ptx_type_is_float((enum ptx_type)in->type))
-                why = "red (floating point)";
-            break;
-        case PTX_OP_BAR: case PTX_OP_BARRIER:
-            if (in->sub == PTX_SUB_WARP_SYNC)
-                why = "bar.warp.sync";
-            else if (in->sub != PTX_SUB_SYNC && in->sub != PTX_SUB_ARRIVE &&
-                     in->sub != PTX_SUB_NONE)
-                why = "bar.red";
-            break;
-        default: break;
-        }
-        if (why) {
-            *pc = (int32_t)i;
-            return why;
-        }
+    (void)c;
+    const struct ptx_inst *in = &f->insts[i];
+    switch ((enum ptx_op)in->op) {
+    case PTX_OP_SHFL: return "shfl";
+    case PTX_OP_VOTE: return "vote";
+    case PTX_OP_ACTIVEMASK: return "activemask";
+    case PTX_OP_MATCH: return "match";
+    case PTX_OP_NANOSLEEP: return "nanosleep";
+    case PTX_OP_WMMA_LOAD: case PTX_OP_WMMA_STORE: case PTX_OP_WMMA_MMA:
+    case PTX_OP_MMA: return "wmma/mma";
+    case PTX_OP_CALL: return "call";
+    case PTX_OP_BRX: return "brx.idx";
+    case PTX_OP_TEX: case PTX_OP_TLD4: return "texture fetch";
+    /* the lanes of one warp apply an atomic in lane order; compaction
+     * regroups them, so a returned value (or a non-commutative or
+     * floating-point reduction) could differ from functional mode */
+    case PTX_OP_ATOM: return "atom";
+    case PTX_OP_RED:
+        if (in->sub != PTX_SUB_ADD && in->sub != PTX_SUB_MIN &&
+            in->sub != PTX_SUB_MAX && in->sub != PTX_SUB_AND &&
+            in->sub != PTX_SUB_OR && in->sub != PTX_SUB_XOR)
+            return "red (not commutative)";
+        if (ptx_type_is_float((enum ptx_type)in->type))
+            return "red (floating point)";
+        return NULL;
+    case PTX_OP_BAR: case PTX_OP_BARRIER:
+        if (in->sub == PTX_SUB_WARP_SYNC)
+            return "bar.warp.sync";
+        if (in->sub != PTX_SUB_SYNC && in->sub != PTX_SUB_ARRIVE && in->sub != PTX_SUB_NONE)
+            return "bar.red";
+        return NULL;
+    default:
+        return NULL;
     }
-    return NULL;
 }
 
-void core_tbc_kernel(struct core_tbc *t, const struct ptx_func *f,
+/* At cycle now, decides whether kernel f is compacted (t->active) or why not
+ * (t->reason: a warp-level instruction, a call, brx, textures, bar.red,
+ * more than 32 warps per CTA, gscalar: G-Scalar's scalar execution or
+ * statistics) and resets statistics. */
+static void core_tbc_kernel(struct core_tbc *t, const struct ptx_func *f,
                      uint32_t nwarps, bool gscalar, uint64_t now)
 {
     memset(&t->st, 0, sizeof t->st);
@@ -117,12 +124,9 @@ void core_tbc_kernel(struct core_tbc *t, const struct ptx_func *f,
         free(t->cls);
         t->cls = NULL;
     }
-    int32_t pc = -1;
-    const char *why = uncompactable(f, &pc);
-    if (why)
-        snprintf(t->reason, sizeof t->reason, "%s at line %u", why,
-                 f->insts[pc].line);
-    else if (nwarps > SIMT_CTA_MAX_W)
+    if (core_mech_refusal(&core_tbc_mech, t->v->c, f, t->reason, sizeof t->reason))
+        return;
+    if (nwarps > SIMT_CTA_MAX_W)
         snprintf(t->reason, sizeof t->reason, "%u warps per CTA (at most %u)",
                  nwarps, SIMT_CTA_MAX_W);
     else if (gscalar)       /* its per-warp classes are not merged */
@@ -132,11 +136,11 @@ void core_tbc_kernel(struct core_tbc *t, const struct ptx_func *f,
 }
 
 /* Puts a compacted warp into slot at pc, handed over at cycle ready. */
-static void place(struct core_sm *sm, unsigned slot, int32_t pc, uint32_t pos,
+static void place(struct core_tbc *t, unsigned slot, int32_t pc, uint32_t pos,
                   const uint8_t *wid, const uint8_t *lane, uint64_t ready)
 {
-    struct core_tbc_warp *cw = &sm->tbc.w[slot];
-    struct core_warp *w = &sm->w[slot];
+    struct core_tbc_warp *cw = &t->w[slot];
+    struct core_warp *w = &t->v->w[slot];
     cw->on = 1;
     cw->at_bar = 0;
     cw->ahead = cw->waiting = 0;
@@ -144,17 +148,17 @@ static void place(struct core_sm *sm, unsigned slot, int32_t pc, uint32_t pos,
     cw->pos = pos;
     cw->hvalid = 0;
     cw->ready = ready;
-    sm->tbc.acct_pend |= 1ull << slot;
+    t->acct_pend |= 1ull << slot;
     memcpy(cw->wid, wid, sizeof cw->wid);
     memcpy(cw->lane, lane, sizeof cw->lane);
-    w->next_di = core_tbc_peek(sm, slot);
-    w->ibuf_ready = ready + (uint64_t)sm->c->fetch_latency;
+    w->next_di = core_tbc_peek(t, slot);
+    w->ibuf_ready = ready + (uint64_t)t->v->c->fetch_latency;
     w->ibuf_block = w->ibuf_ready;
-    w->ibuf_n = (uint32_t)sm->c->ibuffer_entries;
-    sm->wake[slot] = 0;
-    sm->wake_reason[slot] = CORE_ST_NONE;
-    if (sm->next_try > ready)
-        sm->next_try = ready;
+    w->ibuf_n = (uint32_t)t->v->c->ibuffer_entries;
+    t->v->wake[slot] = 0;
+    t->v->wake_reason[slot] = CORE_ST_NONE;
+    if (t->v->next_try > ready)
+        t->v->next_try = ready;
 }
 
 /* CTA slot ci's stack or formed count may change: the accounting looks
@@ -165,22 +169,23 @@ static void acct_touch(struct core_tbc *t, unsigned ci)
         t->acct_dirty |= 1ull << ci;
 }
 
-void core_tbc_launch(struct core_sm *sm, unsigned ci, uint64_t now)
+/* After the SM made CTA slot ci resident at now: its stack
+ * starts and its original warps are placed in their home slots. */
+static void core_tbc_launch(struct core_tbc *t, unsigned ci, uint64_t now)
 {
-    struct core_tbc *t = &sm->tbc;
     if (!t->active)
         return;
     acct_touch(t, ci);
     struct core_tbc_cta *tc = &t->cta[ci];
     uint32_t valid[SIMT_CTA_MAX_W] = { 0 };
-    uint32_t nw = sm->k->nwarps;
-    for (unsigned i = 0; i < sm->nslots; i++)
-        if (sm->w[i].cta == (int32_t)ci) {
-            uint32_t wi = sm->w[i].sw.gridv.warpid;
+    uint32_t nw = t->v->k->nwarps;
+    for (unsigned i = 0; i < t->v->nslots; i++)
+        if (t->v->w[i].cta == (int32_t)ci) {
+            uint32_t wi = t->v->w[i].sw.gridv.warpid;
             tc->home[wi] = (uint8_t)i;
-            valid[wi] = sm->w[i].sw.ew.valid;
+            valid[wi] = t->v->w[i].sw.ew.valid;
         }
-    simt_cta_start(&tc->st, sm->k->f, nw, valid);
+    simt_cta_start(&tc->st, t->v->k->f, nw, valid);
     struct simt_cta_entry *e = simt_cta_top(&tc->st);
     if (!e)
         return;
@@ -193,17 +198,20 @@ void core_tbc_launch(struct core_sm *sm, unsigned ci, uint64_t now)
         }
         if (!valid[wi])
             continue;
-        place(sm, tc->home[wi], 0, valid[wi], wid, lane, now);
-        sm->tbc.w[tc->home[wi]].ready = now;   /* (place() marked it) */
+        place(t, tc->home[wi], 0, valid[wi], wid, lane, now);
+        t->w[tc->home[wi]].ready = now;   /* (place() marked it) */
         e->wcnt++;
     }
     tc->formed = e->wcnt;
 }
 
-bool core_tbc_blocked(const struct core_sm *sm, unsigned slot, uint64_t now,
+/* Whether slot's compacted warp cannot issue at now for a reason of the
+ * engine (no warp in the slot, at a barrier, not yet handed over);
+ * *when = the cycle that may change it (CORE_INF: an event). */
+static bool core_tbc_blocked(const struct core_tbc *t, unsigned slot, uint64_t now,
                       uint64_t *when)
 {
-    const struct core_tbc_warp *cw = &sm->tbc.w[slot];
+    const struct core_tbc_warp *cw = &t->w[slot];
     if (!cw->on || cw->at_bar || cw->waiting) {
         *when = CORE_INF;
         return true;
@@ -232,10 +240,10 @@ static uint64_t home_slots(const struct core_tbc_cta *tc, uint32_t h)
 
 /* Brings the home-warp cache of slot's compacted warp up to date (one
  * pass over its positions) and returns it. */
-static const struct core_tbc_warp *cur_cache(struct core_sm *sm, unsigned slot)
+static const struct core_tbc_warp *cur_cache(struct core_tbc *t, unsigned slot)
 {
-    struct core_tbc_warp *cw = &sm->tbc.w[slot];
-    int32_t ci = sm->w[slot].cta;
+    struct core_tbc_warp *cw = &t->w[slot];
+    int32_t ci = t->v->w[slot].cta;
     if (!cw->hvalid || cw->hpos != cw->pos || cw->hcta != ci) {
         uint32_t hs = 0;
         TBC_EACH(cw->pos, p) {
@@ -247,7 +255,7 @@ static const struct core_tbc_warp *cur_cache(struct core_sm *sm, unsigned slot)
             cw->hp[wi] |= 1u << p;
         }
         cw->hs = hs;
-        cw->hslots = home_slots(&sm->tbc.cta[ci], hs);
+        cw->hslots = home_slots(&t->cta[ci], hs);
         cw->hpos = cw->pos;
         cw->hcta = ci;
         cw->hvalid = 1;
@@ -256,24 +264,27 @@ static const struct core_tbc_warp *cur_cache(struct core_sm *sm, unsigned slot)
 }
 
 /* Home-warp slots (bit per slot) of slot's current compacted warp. */
-static uint64_t cur_homes(struct core_sm *sm, unsigned slot)
+static uint64_t cur_homes(struct core_tbc *t, unsigned slot)
 {
-    return cur_cache(sm, slot)->hslots;
+    return cur_cache(t, slot)->hslots;
 }
 
-uint64_t core_tbc_homes(const struct core_sm *sm, unsigned slot)
+/* Home-warp slots (bit per slot) of the instruction slot issued last. */
+static uint64_t core_tbc_homes(const struct core_tbc *t, unsigned slot)
 {
-    return sm->tbc.last_homes[slot];
+    return t->last_homes[slot];
 }
 
-uint64_t core_tbc_reg_ready(struct core_sm *sm, unsigned slot,
+/* Cycle at which the sources and destinations of di are ready in every
+ * home warp that slot's compacted warp draws threads from. */
+static uint64_t core_tbc_reg_ready(struct core_tbc *t, unsigned slot,
                             const struct core_dinst *di)
 {
-    uint64_t hs = cur_homes(sm, slot), rdy = 0;
+    uint64_t hs = cur_homes(t, slot), rdy = 0;
     while (hs) {
         unsigned s = (unsigned)__builtin_ctzll(hs);
         hs &= hs - 1;
-        const uint64_t *rr = sm->w[s].reg_ready;
+        const uint64_t *rr = t->v->w[s].reg_ready;
         for (unsigned i = 0; i < di->nsrc; i++)
             if (rr[di->src[i]] > rdy)
                 rdy = rr[di->src[i]];
@@ -284,55 +295,50 @@ uint64_t core_tbc_reg_ready(struct core_sm *sm, unsigned slot,
     return rdy;
 }
 
-void core_tbc_set_ready(struct core_sm *sm, unsigned slot,
+/* Destinations of di become ready at `ready` in every home warp of slot. */
+static void core_tbc_set_ready(struct core_tbc *t, unsigned slot,
                         const struct core_dinst *di, uint64_t ready)
 {
-    uint64_t hs = core_tbc_homes(sm, slot);
+    uint64_t hs = core_tbc_homes(t, slot);
     while (hs) {
         unsigned s = (unsigned)__builtin_ctzll(hs);
         hs &= hs - 1;
         for (unsigned i = 0; i < di->ndst; i++)
-            sm->w[s].reg_ready[di->dst[i]] = ready;
+            t->v->w[s].reg_ready[di->dst[i]] = ready;
     }
 }
 
-const struct core_dinst *core_tbc_peek(const struct core_sm *sm, unsigned slot)
+/* Decoded instruction at slot's compacted warp's pc, or NULL. */
+static const struct core_dinst *core_tbc_peek(const struct core_tbc *t, unsigned slot)
 {
-    const struct core_tbc_warp *cw = &sm->tbc.w[slot];
-    const struct ptx_func *f = sm->k->f;
-    uint32_t fi = (uint32_t)(f - sm->k->mod->funcs);
+    const struct core_tbc_warp *cw = &t->w[slot];
+    const struct ptx_func *f = t->v->k->f;
+    uint32_t fi = (uint32_t)(f - t->v->k->mod->funcs);
     uint32_t pc = (uint32_t)cw->pc < f->ninsts ? (uint32_t)cw->pc : f->ninsts;
-    return &sm->k->prog->di[fi][pc];
+    return &t->v->k->prog->di[fi][pc];
 }
 
 /* A failure of the engine itself, reported through home warp slot's err. */
-static int tbc_fail(struct core_sm *sm, unsigned slot, int32_t pc, const char *msg)
+static int tbc_fail(struct core_tbc *t, unsigned slot, int32_t pc, const char *msg)
 {
-    struct simt_warp *sw = &sm->w[slot].sw;
+    struct simt_warp *sw = &t->v->w[slot].sw;
     sw->err_kind = SIMT_ERR_PLAIN;
     sw->err.lane = -1;
     sw->err.addr = 0;
     snprintf(sw->err.msg, sizeof sw->err.msg, "%s", msg);
     sw->err_pc = pc;
     sw->err_simt = true;
-    sw->err_func = sm->k->f;
-    sm->err_slot = (int)slot;
+    sw->err_func = t->v->k->f;
+    t->v->err_slot = (int)slot;
     return -1;
 }
 
 /* Physical lane map of home warp wi (the SLP unit's map of its slot). */
-static void slp_map_of(struct core_sm *sm, struct core_tbc_cta *tc, uint32_t wi,
+static void slp_map_of(struct core_tbc *t, struct core_tbc_cta *tc, uint32_t wi,
                        uint64_t now)
 {
-    unsigned s = tc->home[wi], key = 0, rot = 0;
-    if (sm->slp.blk && sm->slp.mode) {
-        if (!(sm->slp.mapped >> s & 1))
-            (void)core_slp_advance(&sm->slp, now);  /* a failure stays in why */
-        if (sm->slp.mapped >> s & 1) {
-            key = sm->slp.key[s];
-            rot = sm->slp.rot[s];
-        }
-    }
+    unsigned key, rot;
+    core_view_lane_map(t->v, tc->home[wi], now, &key, &rot);
     for (unsigned l = 0; l < 32; l++)
         tc->l2p[wi][l] = (uint8_t)slp_phys(32, key, rot, l);
 }
@@ -357,29 +363,29 @@ static uint32_t rows_of(const uint8_t *wid, uint32_t pos)
 }
 
 /* A slot of CTA ci that holds no compacted warp, or -1. */
-static int free_slot(const struct core_sm *sm, const struct core_tbc_cta *tc)
+static int free_slot(const struct core_tbc *t, const struct core_tbc_cta *tc)
 {
     for (uint32_t wi = 0; wi < tc->st.nwarps; wi++)
-        if (!sm->tbc.w[tc->home[wi]].on)
+        if (!t->w[tc->home[wi]].on)
             return tc->home[wi];
     return -1;
 }
 
 /* "CTA (x,y,z) ... at pc N (line L)" for block reports. */
-static void where_of(const struct core_sm *sm, unsigned ci, const char *what,
+static void where_of(const struct core_tbc *t, unsigned ci, const char *what,
                      int32_t pc, char *buf, size_t n)
 {
-    const struct core_cta *cta = &sm->cta[ci];
-    const struct ptx_func *f = sm->k->f;
+    const struct core_cta *cta = &t->v->cta[ci];
+    const struct ptx_func *f = t->v->k->f;
     snprintf(buf, n, "%s of CTA (%u,%u,%u) at pc %d (line %u) on SM %u", what,
              cta->ctaid[0], cta->ctaid[1], cta->ctaid[2], pc,
-             (uint32_t)pc < f->ninsts ? f->insts[pc].line : f->line, sm->id);
+             (uint32_t)pc < f->ninsts ? f->insts[pc].line : f->line, t->v->id);
 }
 
 /* A block report's "CTA (x,y,z) ... at pc N" of where_of, formatted only
  * when a report is written (cosim_where). */
 struct where_ctx {
-    const struct core_sm *sm;
+    const struct core_tbc *t;
     unsigned ci;
     const char *what;
     int32_t pc;
@@ -388,7 +394,7 @@ struct where_ctx {
 static void where_text(const void *ctx, char *buf, size_t n)
 {
     const struct where_ctx *x = ctx;
-    where_of(x->sm, x->ci, x->what, x->pc, buf, n);
+    where_of(x->t, x->ci, x->what, x->pc, buf, n);
 }
 
 /* The WCU's compacted warps must hold every thread of the rows it
@@ -416,9 +422,9 @@ static bool wcu_partition_ok(const struct core_cblk_form *f, const uint32_t *mas
  * branch join it: a warp running ahead is counted, one waiting to be
  * placed goes into a free slot. Returns the warps that run the entry, or
  * -1 (no slot: an engine failure). */
-static int attach(struct core_sm *sm, unsigned ci, int idx, uint64_t now)
+static int attach(struct core_tbc *t, unsigned ci, int idx, uint64_t now)
 {
-    struct core_tbc_cta *tc = &sm->tbc.cta[ci];
+    struct core_tbc_cta *tc = &t->cta[ci];
     const struct simt_cta_entry *e = &tc->st.stack[idx];
     int n = 0;
     for (unsigned i = 0; i < tc->nbyp;) {
@@ -428,25 +434,25 @@ static int attach(struct core_sm *sm, unsigned ci, int idx, uint64_t now)
             continue;
         }
         if (r->slot >= 0) {
-            struct core_tbc_warp *cw = &sm->tbc.w[r->slot];
+            struct core_tbc_warp *cw = &t->w[r->slot];
             cw->ahead = cw->waiting = 0;
             if (cw->pc == e->rpc) {         /* its path ended ahead of it */
                 cw->on = 0;
-                sm->wake[r->slot] = CORE_INF;
-                sm->wake_reason[r->slot] = CORE_ST_BARRIER;
+                t->v->wake[r->slot] = CORE_INF;
+                t->v->wake_reason[r->slot] = CORE_ST_BARRIER;
             } else {
                 n++;
-                sm->wake[r->slot] = 0;
-                if (sm->w[r->slot].ibuf_ready < now + 1)
-                    sm->w[r->slot].ibuf_ready = now + 1;
-                if (sm->next_try > now + 1)
-                    sm->next_try = now + 1;
+                t->v->wake[r->slot] = 0;
+                if (t->v->w[r->slot].ibuf_ready < now + 1)
+                    t->v->w[r->slot].ibuf_ready = now + 1;
+                if (t->v->next_try > now + 1)
+                    t->v->next_try = now + 1;
             }
         } else {
-            int s = free_slot(sm, tc);
+            int s = free_slot(t, tc);
             if (s < 0)
                 return -1;
-            place(sm, (unsigned)s, r->pc, r->pos, r->wid, r->lane, now + 1);
+            place(t, (unsigned)s, r->pc, r->pos, r->wid, r->lane, now + 1);
             n++;
         }
         tc->byp[i] = tc->byp[--tc->nbyp];
@@ -458,11 +464,10 @@ static int attach(struct core_sm *sm, unsigned ci, int idx, uint64_t now)
  * warps (the WCU, or NW_ideal warps under ideal) into free slots of the
  * CTA; bpc >= 0: the entry is the first after the branch at bpc was
  * decided (its compaction point: CAPT update, statistics by class).
- * Returns 0, or -1 with the failure in sm (block report or engine). */
-static int form(struct core_sm *sm, unsigned ci, unsigned slot, uint64_t now,
+ * Returns 0, or -1 with the failure in t (block report or engine). */
+static int form(struct core_tbc *t, unsigned ci, unsigned slot, uint64_t now,
                 int32_t bpc)
 {
-    struct core_tbc *t = &sm->tbc;
     struct core_tbc_cta *tc = &t->cta[ci];
     struct simt_cta *c = &tc->st;
     struct simt_cta_entry *e = simt_cta_top(c);
@@ -482,12 +487,12 @@ static int form(struct core_sm *sm, unsigned ci, unsigned slot, uint64_t now,
                 wid[p] = (uint8_t)wi;
                 lane[p] = (uint8_t)l;
                 if (++p == 32) {
-                    place(sm, tc->home[k++], e->npc, 0xffffffffu, wid, lane, now + 1);
+                    place(t, tc->home[k++], e->npc, 0xffffffffu, wid, lane, now + 1);
                     p = 0;
                 }
             }
         if (p)
-            place(sm, tc->home[k++], e->npc, (uint32_t)((1ull << p) - 1), wid,
+            place(t, tc->home[k++], e->npc, (uint32_t)((1ull << p) - 1), wid,
                   lane, now + 1);
         e->wcnt = k;
         tc->formed = k;
@@ -501,7 +506,7 @@ static int form(struct core_sm *sm, unsigned ci, unsigned slot, uint64_t now,
         if (tc->byp[i].ent == idx)
             brows |= tc->byp[i].rows;
     for (uint32_t wi = 0; wi < nw; wi++) {
-        slp_map_of(sm, tc, wi, now);
+        slp_map_of(t, tc, wi, now);
         TBC_EACH(e->mask[wi], l) {
             unsigned p = tc->l2p[wi][l];
             mask[wi] |= 1u << p;
@@ -509,14 +514,14 @@ static int form(struct core_sm *sm, unsigned ci, unsigned slot, uint64_t now,
         }
     }
     uint32_t umask = (uint32_t)(((uint64_t)1 << nw) - 1) & ~brows;
-    struct where_ctx wx = { sm, ci, "compaction point", e->npc };
+    struct where_ctx wx = { t, ci, "compaction point", e->npc };
     struct cosim_where wh = { where_text, &wx };
     struct core_cblk_form f;
     if (core_cblk_wcu_load(&t->blk, now, mask, umask, &wh, &f) != 0)
         return -1;
     if (!wcu_partition_ok(&f, mask, umask, nw)) {
         char m[400], where[200];
-        where_of(sm, ci, "compaction point", e->npc, where, sizeof where);
+        where_of(t, ci, "compaction point", e->npc, where, sizeof where);
         snprintf(m, sizeof m, "WCU MODEL ERROR: %s: the compacted warps do not hold "
                  "each thread of the compacted warps' rows exactly once (%s backend)",
                  where, cosim_backend_name(t->blk.wcu->backend));
@@ -530,17 +535,17 @@ static int form(struct core_sm *sm, unsigned ci, unsigned slot, uint64_t now,
             wid[p] = f.wid[j][p];
             lane[p] = p2l[wid[p]][p];
         }
-        int s = free_slot(sm, tc);
+        int s = free_slot(t, tc);
         if (s < 0)
-            return tbc_fail(sm, slot, e->npc, "thread-block compaction: no free warp "
+            return tbc_fail(t, slot, e->npc, "thread-block compaction: no free warp "
                             "slot for a compacted warp (engine error)");
-        place(sm, (unsigned)s, e->npc, f.lanes[j], wid, lane, f.at[j] + 1);
+        place(t, (unsigned)s, e->npc, f.lanes[j], wid, lane, f.at[j] + 1);
         k++;
     }
     t->st.warps_formed += k;
-    int a = attach(sm, ci, idx, now);
+    int a = attach(t, ci, idx, now);
     if (a < 0)
-        return tbc_fail(sm, slot, e->npc, "thread-block compaction: no free warp slot "
+        return tbc_fail(t, slot, e->npc, "thread-block compaction: no free warp slot "
                         "for a bypassed warp (engine error)");
     k += (unsigned)a;
     e->wcnt = k;
@@ -572,35 +577,35 @@ static int form(struct core_sm *sm, unsigned ci, unsigned slot, uint64_t now,
 }
 
 /* The CTA's home warps finished: every home slot goes into *done. */
-static void cta_done(struct core_sm *sm, unsigned ci, uint64_t *done)
+static void cta_done(struct core_tbc *t, unsigned ci, uint64_t *done)
 {
-    struct core_tbc_cta *tc = &sm->tbc.cta[ci];
-    sm->st.branches += tc->st.branches;
-    sm->st.divergent += tc->st.divergent;
-    if (tc->st.max_depth > sm->st.max_depth)
-        sm->st.max_depth = tc->st.max_depth;
+    struct core_tbc_cta *tc = &t->cta[ci];
+    t->v->st.branches += tc->st.branches;
+    t->v->st.divergent += tc->st.divergent;
+    if (tc->st.max_depth > t->v->st.max_depth)
+        t->v->st.max_depth = tc->st.max_depth;
     for (uint32_t wi = 0; wi < tc->st.nwarps; wi++) {
-        struct simt_warp *sw = &sm->w[tc->home[wi]].sw;
+        struct simt_warp *sw = &t->v->w[tc->home[wi]].sw;
         sw->state = SIMT_DONE;
         sw->live = 0;
         sw->sp = 0;
-        sm->tbc.w[tc->home[wi]].on = 0;
+        t->w[tc->home[wi]].on = 0;
         *done |= 1ull << tc->home[wi];
     }
 }
 
-static int check_deadlock(struct core_sm *sm, unsigned slot, unsigned ci, int32_t pc);
+static int check_deadlock(struct core_tbc *t, unsigned slot, unsigned ci, int32_t pc);
 
 /* The top entry of CTA ci has no warp left: decides it and forms the next
  * entries until one has warps to run (or the CTA ends). */
-static int next_point(struct core_sm *sm, unsigned slot, unsigned ci, uint64_t now,
+static int next_point(struct core_tbc *t, unsigned slot, unsigned ci, uint64_t now,
                       uint64_t *done)
 {
-    struct core_tbc_cta *tc = &sm->tbc.cta[ci];
+    struct core_tbc_cta *tc = &t->cta[ci];
     for (;;) {
         struct simt_cta_entry *e = simt_cta_top(&tc->st);
         if (!e) {
-            cta_done(sm, ci, done);
+            cta_done(t, ci, done);
             return 0;
         }
         int level = (int)tc->st.sp - 1;
@@ -608,16 +613,16 @@ static int next_point(struct core_sm *sm, unsigned slot, unsigned ci, uint64_t n
         bool div;
         switch (simt_cta_resolve(&tc->st, &div)) {
         case SIMT_CTA_DONE:
-            cta_done(sm, ci, done);
+            cta_done(t, ci, done);
             return 0;
         case SIMT_CTA_OVERFLOW:
-            return tbc_fail(sm, slot, sm->tbc.w[slot].pc,
+            return tbc_fail(t, slot, t->w[slot].pc,
                             "thread-block compaction: CTA reconvergence stack overflow "
                             "(max_stack_depth)");
         default:
             break;
         }
-        sm->tbc.st.divergent += div;
+        t->st.divergent += div;
         /* bypasses of the decided branch find their path's entry */
         for (unsigned i = 0; i < tc->nbyp; i++) {
             struct core_tbc_byp *r = &tc->byp[i];
@@ -627,10 +632,10 @@ static int next_point(struct core_sm *sm, unsigned slot, unsigned ci, uint64_t n
                 if (tc->st.stack[j].npc == r->pc)
                     r->ent = (int16_t)j;
             if (r->ent < 0)
-                return tbc_fail(sm, slot, bpc, "capri: a bypassed warp's path has no "
+                return tbc_fail(t, slot, bpc, "capri: a bypassed warp's path has no "
                                 "stack entry (engine error)");
         }
-        if (form(sm, ci, slot, now, bpc) != 0)
+        if (form(t, ci, slot, now, bpc) != 0)
             return -1;
         if (simt_cta_top(&tc->st)->wcnt)
             return 0;
@@ -639,64 +644,64 @@ static int next_point(struct core_sm *sm, unsigned slot, unsigned ci, uint64_t n
 
 /* A warp of CTA ci's top entry stops executing it (it left its slot, or
  * it bypassed the branch and runs ahead); the last one decides it. */
-static int leave_entry(struct core_sm *sm, unsigned slot, unsigned ci, uint64_t now,
+static int leave_entry(struct core_tbc *t, unsigned slot, unsigned ci, uint64_t now,
                        uint64_t *done)
 {
-    struct core_tbc_cta *tc = &sm->tbc.cta[ci];
+    struct core_tbc_cta *tc = &t->cta[ci];
     struct simt_cta_entry *e = simt_cta_top(&tc->st);
     if (!e)
         return 0;
     if (--e->wcnt) {
-        core_tbc_try_release(sm, (int32_t)ci, now);   /* exits lower the count */
-        for (unsigned i = 0; i < sm->nslots; i++)
-            if (sm->w[i].cta == (int32_t)ci && sm->tbc.w[i].on && sm->tbc.w[i].at_bar)
-                return check_deadlock(sm, i, ci, sm->tbc.w[i].pc - 1);
+        core_tbc_try_release(t, (int32_t)ci, now);   /* exits lower the count */
+        for (unsigned i = 0; i < t->v->nslots; i++)
+            if (t->v->w[i].cta == (int32_t)ci && t->w[i].on && t->w[i].at_bar)
+                return check_deadlock(t, i, ci, t->w[i].pc - 1);
         return 0;
     }
-    return next_point(sm, slot, ci, now, done);
+    return next_point(t, slot, ci, now, done);
 }
 
 /* slot's compacted warp leaves its slot (branch, reconvergence point,
  * every thread exited); the last one of the entry decides it. */
-static int leave(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *done)
+static int leave(struct core_tbc *t, unsigned slot, uint64_t now, uint64_t *done)
 {
-    sm->tbc.w[slot].on = 0;
-    sm->wake[slot] = CORE_INF;
-    sm->wake_reason[slot] = CORE_ST_BARRIER;
-    return leave_entry(sm, slot, (unsigned)sm->w[slot].cta, now, done);
+    t->w[slot].on = 0;
+    t->v->wake[slot] = CORE_INF;
+    t->v->wake_reason[slot] = CORE_ST_BARRIER;
+    return leave_entry(t, slot, (unsigned)t->v->w[slot].cta, now, done);
 }
 
 /* Moves slot's warp to pc: at its entry's reconvergence point it leaves.
  * A warp running ahead (capri) waits instead before a control
  * instruction, at the reconvergence point of the branch it bypassed, or
  * past the end. */
-static int advance(struct core_sm *sm, unsigned slot, int32_t pc, uint64_t now,
+static int advance(struct core_tbc *t, unsigned slot, int32_t pc, uint64_t now,
                    uint64_t *done)
 {
-    struct core_tbc_warp *cw = &sm->tbc.w[slot];
-    struct core_tbc_cta *tc = &sm->tbc.cta[sm->w[slot].cta];
+    struct core_tbc_warp *cw = &t->w[slot];
+    struct core_tbc_cta *tc = &t->cta[t->v->w[slot].cta];
     const struct simt_cta_entry *e = simt_cta_top(&tc->st);
-    const struct ptx_func *f = sm->k->f;
+    const struct ptx_func *f = t->v->k->f;
     cw->pc = pc;
     if (cw->ahead) {
         if (pc == cw->ahead_rpc || (uint32_t)pc >= f->ninsts ||
             simt_is_control((enum ptx_op)f->insts[pc].op, f->insts[pc].sub))
             cw->waiting = 1;
         if ((uint32_t)pc < f->ninsts)
-            sm->w[slot].next_di = core_tbc_peek(sm, slot);
+            t->v->w[slot].next_di = core_tbc_peek(t, slot);
         return 0;
     }
     if (!cw->pos || (e && pc == e->rpc))
-        return leave(sm, slot, now, done);
+        return leave(t, slot, now, done);
     if ((uint32_t)pc >= f->ninsts) {  /* fell off the end: exit */
         TBC_EACH(cw->pos, p) {
             simt_cta_exit(&tc->st, cw->wid[p], 1u << cw->lane[p]);
-            sm->w[tc->home[cw->wid[p]]].sw.live &= ~(1u << cw->lane[p]);
+            t->v->w[tc->home[cw->wid[p]]].sw.live &= ~(1u << cw->lane[p]);
         }
         cw->pos = 0;
-        return leave(sm, slot, now, done);
+        return leave(t, slot, now, done);
     }
-    sm->w[slot].next_di = core_tbc_peek(sm, slot);
+    t->v->w[slot].next_di = core_tbc_peek(t, slot);
     return 0;
 }
 
@@ -707,13 +712,13 @@ static int advance(struct core_sm *sm, unsigned slot, int32_t pc, uint64_t now,
  * get UMask 0 there. Only a warp that holds every thread of the entry of
  * each home warp it draws from can (UMask is one bit per home warp);
  * *ok = false: it cannot, and stalls. */
-static int bypass(struct core_sm *sm, unsigned slot, unsigned ci, int32_t pc,
+static int bypass(struct core_tbc *t, unsigned slot, unsigned ci, int32_t pc,
                   uint32_t tpos, uint64_t now, uint64_t *done, bool *ok)
 {
-    struct core_tbc_warp *cw = &sm->tbc.w[slot];
-    struct core_tbc_cta *tc = &sm->tbc.cta[ci];
+    struct core_tbc_warp *cw = &t->w[slot];
+    struct core_tbc_cta *tc = &t->cta[ci];
     struct simt_cta_entry *e = simt_cta_top(&tc->st);
-    const struct ptx_func *f = sm->k->f;
+    const struct ptx_func *f = t->v->k->f;
     const struct ptx_inst *in = &f->insts[pc];
     *ok = false;
     uint32_t hs = homes_of(cw);
@@ -748,64 +753,63 @@ static int bypass(struct core_sm *sm, unsigned slot, unsigned ci, int32_t pc,
         memcpy(r->wid, cw->wid, sizeof r->wid);
         memcpy(r->lane, cw->lane, sizeof r->lane);
     }
-    sm->tbc.st.bypassed++;
+    t->st.bypassed++;
     cw->pos = part[which[0]];
     cw->ahead = 1;
     cw->waiting = 0;
     cw->ahead_rpc = rpc;
-    int rc = advance(sm, slot, ppc[which[0]], now, done);
+    int rc = advance(t, slot, ppc[which[0]], now, done);
     if (rc)
         return rc;
-    return leave_entry(sm, slot, ci, now, done);
+    return leave_entry(t, slot, ci, now, done);
 }
 
 /* Counts and commits a control instruction on each home warp. */
-static void count_control(struct core_sm *sm, struct core_tbc_cta *tc,
+static void count_control(struct core_tbc *t, struct core_tbc_cta *tc,
                           const struct core_tbc_warp *cw, int32_t pc)
 {
     uint32_t hs = homes_of(cw);
     TBC_EACH(hs, wi) {
-        struct simt_warp *sw = &sm->w[tc->home[wi]].sw;
+        struct simt_warp *sw = &t->v->w[tc->home[wi]].sw;
         uint32_t m = home_mask(cw, wi);
         sw->warp_insts++;
         sw->thread_insts += popc(m);
         if (sw->commit)
-            sw->commit(sw->commit_user, sw, sm->k->f, pc, m);
+            sw->commit(sw->commit_user, sw, t->v->k->f, pc, m);
     }
 }
 
 /* A barrier with every running warp of the CTA waiting and threads of the
  * CTA elsewhere in its stack can never complete: a clear error. */
-static int check_deadlock(struct core_sm *sm, unsigned slot, unsigned ci, int32_t pc)
+static int check_deadlock(struct core_tbc *t, unsigned slot, unsigned ci, int32_t pc)
 {
-    for (unsigned i = 0; i < sm->nslots; i++)
-        if (sm->w[i].cta == (int32_t)ci && sm->tbc.w[i].on && !sm->tbc.w[i].at_bar &&
-            !sm->tbc.w[i].waiting)
+    for (unsigned i = 0; i < t->v->nslots; i++)
+        if (t->v->w[i].cta == (int32_t)ci && t->w[i].on && !t->w[i].at_bar &&
+            !t->w[i].waiting)
             return 0;
-    const struct core_cta *cta = &sm->cta[ci];
+    const struct core_cta *cta = &t->v->cta[ci];
     char m[256];
     snprintf(m, sizeof m, "thread-block compaction deadlock: every running warp of "
              "CTA (%u,%u,%u) waits at the barrier at pc %d (line %u) while other "
              "threads of the CTA wait in its reconvergence stack (bar.sync in "
              "divergent code)", cta->ctaid[0], cta->ctaid[1], cta->ctaid[2], pc,
-             sm->k->f->insts[pc].line);
-    return tbc_fail(sm, slot, pc, m);
+             t->v->k->f->insts[pc].line);
+    return tbc_fail(t, slot, pc, m);
 }
 
 /* capri at a conditional branch (dissertation 4.2.2): a warp that does
  * not diverge bypasses without a lookup; one that diverges looks the
  * branch up in the CAPT (a miss allocates it and stalls) and bypasses
  * when the history says so. A stalled warp leaves its slot as under tbc. */
-static int capri_branch(struct core_sm *sm, unsigned slot, unsigned ci, int32_t pc,
+static int capri_branch(struct core_tbc *t, unsigned slot, unsigned ci, int32_t pc,
                         uint32_t tpos, uint64_t now, uint64_t *done)
 {
-    struct core_tbc *t = &sm->tbc;
     struct core_tbc_cta *tc = &t->cta[ci];
     uint32_t pos = t->w[slot].pos;
     bool div = tpos && tpos != pos, want = !div;
     if (div) {
         bool hit, stall;
-        struct where_ctx wx = { sm, ci, "branch", pc };
+        struct where_ctx wx = { t, ci, "branch", pc };
         struct cosim_where wh = { where_text, &wx };
         if (core_cblk_lookup(&t->blk, now, (uint32_t)pc, &wh, &hit, &stall,
                              &tc->capt_idx) != 0)
@@ -822,97 +826,117 @@ static int capri_branch(struct core_sm *sm, unsigned slot, unsigned ci, int32_t 
     }
     if (want) {
         bool ok;
-        int rc = bypass(sm, slot, ci, pc, tpos, now, done, &ok);
+        int rc = bypass(t, slot, ci, pc, tpos, now, done, &ok);
         if (rc || ok)
             return rc;
         t->st.bypass_denied += div;
     }
-    return leave(sm, slot, now, done);
+    return leave(t, slot, now, done);
 }
 
-int core_tbc_step(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *done)
+/* A compacted warp's non-control instruction at pc: each home warp runs
+ * it under its own lanes (values, checks, commit log exact), and the
+ * merged retire record (m, by position) goes into the slot's res.
+ * Returns 0, or -1 with the faulting home warp's slot in the view. */
+static int exec_homes(struct core_tbc *t, unsigned slot, const struct core_tbc_cta *tc,
+                      int32_t pc, struct exec_result *m)
 {
-    struct core_tbc *t = &sm->tbc;
+    const struct core_tbc_warp *cw = &t->w[slot];
+    const uint32_t hs = cw->hs, *hl = cw->hl, *hp = cw->hp;
+    TBC_EACH(hs, wi) {
+        unsigned s = tc->home[wi];
+        struct simt_warp *sw = &t->v->w[s].sw;
+        if (simt_exec_at(sw, pc, hl[wi]) != SIMT_RC_OK) {
+            t->v->err_slot = (int)s;
+            return -1;
+        }
+        const struct exec_result *r = &sw->res;
+        m->space = r->space;
+        m->access_bytes = r->access_bytes;
+        m->is_store = r->is_store;
+    }
+    /* each position from its home warp's result; without a memory
+     * access (access_bytes 0) no address is read, so only the masks
+     * are gathered, a home warp at a time where all its lanes ran */
+    m->active = 0;
+    uint32_t slow = cw->pos;
+    if (!m->access_bytes) {
+        slow = 0;
+        TBC_EACH(hs, wi) {
+            const struct exec_result *r = &t->v->w[tc->home[wi]].sw.res;
+            if ((r->active & hl[wi]) == hl[wi] && !(r->gen_shared & hl[wi]) &&
+                !(r->gen_local & hl[wi]))
+                m->active |= hp[wi];
+            else
+                slow |= hp[wi];
+        }
+    }
+    EXEC_FOR_EACH_LANE(slow, p, {
+        const struct exec_result *r = &t->v->w[tc->home[cw->wid[p]]].sw.res;
+        unsigned l = cw->lane[p];
+        if (!(r->active >> l & 1))
+            continue;
+        m->active |= 1u << p;
+        m->addr[p] = r->addr[l];
+        m->gen_shared |= (r->gen_shared >> l & 1u) << p;
+        m->gen_local |= (r->gen_local >> l & 1u) << p;
+    });
+    /* the fields and the active positions' addresses: the rest of m
+     * is unset, as it is for any warp's inactive lanes */
+    struct exec_result *res = &t->v->w[slot].sw.res;
+    memcpy(res, m, offsetof(struct exec_result, addr));
+    if (m->access_bytes)
+        EXEC_FOR_EACH_LANE(m->active, p, { res->addr[p] = m->addr[p]; });
+    return 0;
+}
+
+/* Executes slot's compacted warp's instruction at now (functional values
+ * on the home warps, the merged retire record in sm->w[slot].sw.res) and
+ * moves it on: a branch or reconvergence point makes it leave the slot, a
+ * barrier makes it wait, the last warp of the CTA stack's top entry
+ * starts the next compaction. Slots whose home warps finished (the CTA
+ * ended) are OR-ed into *done. Returns 0, or -1 with sm->err_slot and
+ * that warp's err filled (exec fault, deadlock, stack overflow). */
+static int core_tbc_step(struct core_tbc *t, unsigned slot, uint64_t now, uint64_t *done)
+{
     struct core_tbc_warp *cw = &t->w[slot];
-    unsigned ci = (unsigned)sm->w[slot].cta;
+    unsigned ci = (unsigned)t->v->w[slot].cta;
     struct core_tbc_cta *tc = &t->cta[ci];
-    const struct ptx_func *f = sm->k->f;
+    const struct ptx_func *f = t->v->k->f;
     int32_t pc = cw->pc;
     acct_touch(t, ci);
     const struct ptx_inst *in = &f->insts[pc];
     /* the lanes and positions of each home warp (cached per pos) */
-    (void)cur_cache(sm, slot);
-    const uint32_t hs = cw->hs, *hl = cw->hl, *hp = cw->hp;
+    (void)cur_cache(t, slot);
+    const uint32_t hs = cw->hs, *hl = cw->hl;
     t->last_homes[slot] = cw->hslots;
     t->st.issued++;
     t->st.issued_active += cw->pos != 0;
     t->st.thread_insts += popc(cw->pos);
-    sm->st.warp_insts++;
+    t->v->st.warp_insts++;
     struct exec_result m;
     memset(&m, 0, offsetof(struct exec_result, addr));
     m.active = cw->pos;
     if (!simt_is_control((enum ptx_op)in->op, in->sub)) {
-        TBC_EACH(hs, wi) {
-            unsigned s = tc->home[wi];
-            struct simt_warp *sw = &sm->w[s].sw;
-            if (simt_exec_at(sw, pc, hl[wi]) != SIMT_RC_OK) {
-                sm->err_slot = (int)s;
-                return -1;
-            }
-            const struct exec_result *r = &sw->res;
-            m.space = r->space;
-            m.access_bytes = r->access_bytes;
-            m.is_store = r->is_store;
-        }
-        /* each position from its home warp's result; without a memory
-         * access (access_bytes 0) no address is read, so only the masks
-         * are gathered, a home warp at a time where all its lanes ran */
-        m.active = 0;
-        uint32_t slow = cw->pos;
-        if (!m.access_bytes) {
-            slow = 0;
-            TBC_EACH(hs, wi) {
-                const struct exec_result *r = &sm->w[tc->home[wi]].sw.res;
-                if ((r->active & hl[wi]) == hl[wi] && !(r->gen_shared & hl[wi]) &&
-                    !(r->gen_local & hl[wi]))
-                    m.active |= hp[wi];
-                else
-                    slow |= hp[wi];
-            }
-        }
-        EXEC_FOR_EACH_LANE(slow, p, {
-            const struct exec_result *r = &sm->w[tc->home[cw->wid[p]]].sw.res;
-            unsigned l = cw->lane[p];
-            if (!(r->active >> l & 1))
-                continue;
-            m.active |= 1u << p;
-            m.addr[p] = r->addr[l];
-            m.gen_shared |= (r->gen_shared >> l & 1u) << p;
-            m.gen_local |= (r->gen_local >> l & 1u) << p;
-        });
-        /* the fields and the active positions' addresses: the rest of m
-         * is unset, as it is for any warp's inactive lanes */
-        struct exec_result *res = &sm->w[slot].sw.res;
-        memcpy(res, &m, offsetof(struct exec_result, addr));
-        if (m.access_bytes)
-            EXEC_FOR_EACH_LANE(m.active, p, { res->addr[p] = m.addr[p]; });
-        return advance(sm, slot, pc + 1, now, done);
+        if (exec_homes(t, slot, tc, pc, &m) != 0)
+            return -1;
+        return advance(t, slot, pc + 1, now, done);
     }
-    count_control(sm, tc, cw, pc);
-    memcpy(&sm->w[slot].sw.res, &m, offsetof(struct exec_result, addr));
+    count_control(t, tc, cw, pc);
+    memcpy(&t->v->w[slot].sw.res, &m, offsetof(struct exec_result, addr));
     switch ((enum ptx_op)in->op) {
     case PTX_OP_BRA: {
         int32_t target = in->o[0].label;
         if ((t->scheme == CORE_TBC_PLUS || t->scheme == CORE_TBC_CAPRI) &&
             in->guard < 0)      /* no compaction point */
-            return advance(sm, slot, target, now, done);
+            return advance(t, slot, target, now, done);
         uint32_t tpos = 0;      /* positions whose thread takes it */
         TBC_EACH(hs, wi) {
-            struct simt_warp *sw = &sm->w[tc->home[wi]].sw;
+            struct simt_warp *sw = &t->v->w[tc->home[wi]].sw;
             uint32_t hm = hl[wi];
             uint32_t tk = exec_guard_mask(&sw->ew, in, hm);
             if (!simt_cta_branch(&tc->st, wi, pc, hm, tk))
-                return tbc_fail(sm, slot, pc, "thread-block compaction: warps of one "
+                return tbc_fail(t, slot, pc, "thread-block compaction: warps of one "
                                 "stack entry reached different branches (not modelled)");
             EXEC_FOR_EACH_LANE(cw->pos, p, {
                 if (cw->wid[p] == wi && (tk >> cw->lane[p] & 1))
@@ -920,14 +944,14 @@ int core_tbc_step(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *don
             });
         }
         if (t->scheme == CORE_TBC_CAPRI)
-            return capri_branch(sm, slot, ci, pc, tpos, now, done);
-        return leave(sm, slot, now, done);
+            return capri_branch(t, slot, ci, pc, tpos, now, done);
+        return leave(t, slot, now, done);
     }
     case PTX_OP_RET:
     case PTX_OP_EXIT: {
         uint32_t keep = cw->pos;
         TBC_EACH(hs, wi) {
-            struct simt_warp *sw = &sm->w[tc->home[wi]].sw;
+            struct simt_warp *sw = &t->v->w[tc->home[wi]].sw;
             uint32_t ex = exec_guard_mask(&sw->ew, in, hl[wi]);
             simt_cta_exit(&tc->st, wi, ex);
             sw->live &= ~ex;
@@ -937,23 +961,23 @@ int core_tbc_step(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *don
             });
         }
         cw->pos = keep;
-        int e = advance(sm, slot, pc + 1, now, done);
-        if (!e && sm->cta[ci].used)
-            core_tbc_try_release(sm, (int32_t)ci, now);
+        int e = advance(t, slot, pc + 1, now, done);
+        if (!e && t->v->cta[ci].used)
+            core_tbc_try_release(t, (int32_t)ci, now);
         return e;
     }
     case PTX_OP_TRAP: {
         uint32_t any = 0;
         TBC_EACH(hs, wi) {
-            struct simt_warp *sw = &sm->w[tc->home[wi]].sw;
+            struct simt_warp *sw = &t->v->w[tc->home[wi]].sw;
             any |= exec_guard_mask(&sw->ew, in, hl[wi]);
         }
         if (any)
-            return tbc_fail(sm, tc->home[cw->wid[__builtin_ctz(cw->pos)]], pc,
+            return tbc_fail(t, tc->home[cw->wid[__builtin_ctz(cw->pos)]], pc,
                             "trap executed (__trap(), or a runtime check compiled "
                             "into the kernel): the kernel aborts (CUDA reports "
                             "cudaErrorIllegalInstruction)");
-        return advance(sm, slot, pc + 1, now, done);
+        return advance(t, slot, pc + 1, now, done);
     }
     case PTX_OP_BAR:
     case PTX_OP_BARRIER: {
@@ -961,7 +985,7 @@ int core_tbc_step(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *don
         uint32_t arrived = 0, id = 0, count = 0;
         bool first = true;
         TBC_EACH(hs, wi) {
-            struct simt_warp *sw = &sm->w[tc->home[wi]].sw;
+            struct simt_warp *sw = &t->v->w[tc->home[wi]].sw;
             uint32_t hm = hl[wi];
             uint32_t a = exec_guard_mask(&sw->ew, in, hm);
             if (a && first) {
@@ -975,12 +999,12 @@ int core_tbc_step(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *don
                               sw->live, sw->warp_insts);
             arrived += popc(a);
         }
-        int e = advance(sm, slot, pc + 1, now, done);
+        int e = advance(t, slot, pc + 1, now, done);
         if (e || !arrived || !cw->on)
             return e;
         if (id >= CORE_NBAR)
-            return tbc_fail(sm, slot, pc, "bar: barrier id must be 0..15");
-        struct core_cta *cta = &sm->cta[ci];
+            return tbc_fail(t, slot, pc, "bar: barrier id must be 0..15");
+        struct core_cta *cta = &t->v->cta[ci];
         cta->arrived[id] += arrived;
         if (count)
             cta->expect[id] = count;
@@ -988,95 +1012,50 @@ int core_tbc_step(struct core_sm *sm, unsigned slot, uint64_t now, uint64_t *don
             return 0;
         cw->at_bar = 1;
         cw->bar_id = (uint8_t)id;
-        core_tbc_try_release(sm, (int32_t)ci, now);
-        return cw->at_bar ? check_deadlock(sm, slot, ci, pc) : 0;
+        core_tbc_try_release(t, (int32_t)ci, now);
+        return cw->at_bar ? check_deadlock(t, slot, ci, pc) : 0;
     }
     default:
-        return tbc_fail(sm, slot, pc, "thread-block compaction: control instruction "
+        return tbc_fail(t, slot, pc, "thread-block compaction: control instruction "
                         "not modelled");
     }
 }
 
-int core_tbc_rvc_read(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
-                      uint64_t now, struct core_tbc_rvc *tr)
+/* Releases CTA ci's barriers whose threads all arrived (replaces
+ * core_sm.c's try_release while compacting). */
+static void core_tbc_try_release(struct core_tbc *t, int32_t ci, uint64_t now)
 {
-    const struct core_tbc_warp *cw = &sm->tbc.w[slot];
-    const struct core_tbc_cta *tc = &sm->tbc.cta[sm->w[slot].cta];
-    const struct ptx_func *f = sm->k->f;
-    tr->pc = cw->pc;
-    tr->nh = 0;
-    tr->ctrl = (uint32_t)cw->pc >= f->ninsts ||
-               simt_is_control((enum ptx_op)f->insts[cw->pc].op, f->insts[cw->pc].sub);
-    if ((uint32_t)cw->pc >= f->ninsts)
-        return 0;
-    uint32_t hs = homes_of(cw);
-    TBC_EACH(hs, wi) {
-        unsigned s = tc->home[wi];
-        const struct simt_warp *sw = &sm->w[s].sw;
-        uint32_t m = exec_guard_mask(&sw->ew, &f->insts[cw->pc], home_mask(cw, wi));
-        tr->hmask[tr->nh] = m;
-        tr->hslot[tr->nh++] = (uint8_t)s;
-        int e = core_rvc_read(&sm->rvc, sw, s, 0, f, cw->pc, di->src, di->nsrc, m,
-                              sm->last_coll, now);
-        if (e)
-            return e;
-    }
-    return 0;
-}
-
-int core_tbc_rvc_write(struct core_sm *sm, const struct core_tbc_rvc *tr,
-                       const struct core_dinst *di, int unit_ix, uint64_t now,
-                       unsigned *moves)
-{
-    *moves = 0;
-    if (tr->ctrl || !di->ndst)  /* control instructions write no register */
-        return 0;
-    for (unsigned i = 0; i < tr->nh; i++) {
-        unsigned s = tr->hslot[i], mv = 0;
-        const struct simt_warp *sw = &sm->w[s].sw;
-        int e = core_rvc_write(&sm->rvc, sw, s, 0, sm->k->f, tr->pc, di->dst, di->ndst,
-                               tr->hmask[i], di->unit, unit_ix, sm->last_coll, now,
-                               &mv);
-        if (e)
-            return e;
-        *moves += mv;
-    }
-    return 0;
-}
-
-void core_tbc_try_release(struct core_sm *sm, int32_t ci, uint64_t now)
-{
-    struct core_cta *cta = &sm->cta[ci];
+    struct core_cta *cta = &t->v->cta[ci];
     uint32_t live = 0;
-    struct core_tbc_cta *tc = &sm->tbc.cta[ci];
+    struct core_tbc_cta *tc = &t->cta[ci];
     for (uint32_t wi = 0; wi < tc->st.nwarps; wi++)
         live += popc(tc->st.live[wi]);
     uint32_t waiting = 0;
-    for (unsigned i = 0; i < sm->nslots; i++)
-        if (sm->w[i].cta == ci && sm->tbc.w[i].on && sm->tbc.w[i].at_bar)
-            waiting |= 1u << sm->tbc.w[i].bar_id;
+    for (unsigned i = 0; i < t->v->nslots; i++)
+        if (t->v->w[i].cta == ci && t->w[i].on && t->w[i].at_bar)
+            waiting |= 1u << t->w[i].bar_id;
     for (unsigned b = 0; b < CORE_NBAR; b++) {
         if (!(waiting >> b & 1))
             continue;
         uint32_t need = cta->expect[b] ? cta->expect[b] : live;
         if (cta->arrived[b] < need)
             continue;
-        for (unsigned i = 0; i < sm->nslots; i++) {
-            struct core_tbc_warp *cw = &sm->tbc.w[i];
-            if (sm->w[i].cta == ci && cw->on && cw->at_bar && cw->bar_id == b) {
+        for (unsigned i = 0; i < t->v->nslots; i++) {
+            struct core_tbc_warp *cw = &t->w[i];
+            if (t->v->w[i].cta == ci && cw->on && cw->at_bar && cw->bar_id == b) {
                 cw->at_bar = 0;
-                sm->wake[i] = 0;
-                if (sm->w[i].ibuf_ready < now + 1)
-                    sm->w[i].ibuf_ready = now + 1;
+                t->v->wake[i] = 0;
+                if (t->v->w[i].ibuf_ready < now + 1)
+                    t->v->w[i].ibuf_ready = now + 1;
             }
         }
         cta->arrived[b] = cta->expect[b] = cta->ntrue[b] = cta->nfalse[b] = 0;
     }
 }
 
-void core_tbc_account(struct core_sm *sm, uint64_t now)
+/* Counts compaction-induced stall slot-cycles up to now (exclusive). */
+static void core_tbc_account(struct core_tbc *t, uint64_t now)
 {
-    struct core_tbc *t = &sm->tbc;
     if (!t->active || now <= t->last_acct)
         return;
     uint64_t n = now - t->last_acct, waiting = 0;
@@ -1089,7 +1068,7 @@ void core_tbc_account(struct core_sm *sm, uint64_t now)
         if (ci >= t->ncta)
             break;
         struct core_tbc_cta *tc = &t->cta[ci];
-        const struct simt_cta_entry *e = sm->cta[ci].used ? simt_cta_top(&tc->st) : NULL;
+        const struct simt_cta_entry *e = t->v->cta[ci].used ? simt_cta_top(&tc->st) : NULL;
         uint32_t wt = e && tc->formed > e->wcnt ? tc->formed - e->wcnt : 0;
         t->acct_sum = t->acct_sum - tc->acct_wait + wt;
         tc->acct_wait = wt;
@@ -1098,7 +1077,7 @@ void core_tbc_account(struct core_sm *sm, uint64_t now)
     waiting = t->acct_sum;
     for (unsigned ci = 64; ci < t->ncta; ci++) {   /* past the dirty mask */
         const struct simt_cta_entry *e =
-            sm->cta[ci].used ? simt_cta_top(&t->cta[ci].st) : NULL;
+            t->v->cta[ci].used ? simt_cta_top(&t->cta[ci].st) : NULL;
         if (e && t->cta[ci].formed > e->wcnt)
             waiting += t->cta[ci].formed - e->wcnt;
     }
@@ -1106,7 +1085,7 @@ void core_tbc_account(struct core_sm *sm, uint64_t now)
      * cannot count again until it is set again */
     for (uint64_t m = t->acct_pend; m; m &= m - 1) {
         unsigned i = (unsigned)__builtin_ctzll(m);
-        if (sm->w[i].cta >= 0 && t->w[i].on && t->w[i].ready > t->last_acct)
+        if (t->v->w[i].cta >= 0 && t->w[i].on && t->w[i].ready > t->last_acct)
             waiting++;
         if (t->w[i].ready <= now)
             t->acct_pend &= ~(1ull << i);
@@ -1115,7 +1094,9 @@ void core_tbc_account(struct core_sm *sm, uint64_t now)
     t->last_acct = now;
 }
 
-void core_tbc_stats(const struct core_tbc *t, bool first, ls_stats *s)
+/* Adds the unit's figures for this kernel into s (first = the SM that
+ * also reports the launch: scheme, reason, launch count). */
+static void core_tbc_stats(const struct core_tbc *t, bool first, ls_stats *s)
 {
     if (t->scheme == CORE_TBC_NONE)
         return;
@@ -1154,3 +1135,218 @@ void core_tbc_stats(const struct core_tbc *t, bool first, ls_stats *s)
     }
     core_cblk_stats(&t->blk, s);
 }
+
+/* ------------------------------------------- the SM mechanism (core_mech.h) */
+
+static bool tbc_on(const struct cfg *c)
+{
+    return c->simt_compaction != CORE_TBC_NONE;
+}
+
+static int tbc_init(void **self, struct core_view *v, const struct core_mech_env *e,
+                    char *err, size_t n)
+{
+    const struct cfg *c = e->c;
+    struct core_tbc *t = calloc(1, sizeof *t);
+    *self = t;
+    if (!t || core_tbc_init(t, (unsigned)c->simt_compaction, e->ncta, e->max_depth) != 0) {
+        snprintf(err, n, "host memory exhausted (compaction engine) [%s:%d]", __FILE__,
+                 __LINE__);
+        return -1;
+    }
+    t->v = v;
+    /* the WCU under tbc, tbc_plus and capri; the CAPT under capri
+     * (docs/compaction.md); ideal forms warps without hardware */
+    bool capri = c->simt_compaction == CORE_TBC_CAPRI;
+    bool wcu = c->simt_compaction != CORE_TBC_IDEAL;
+    if (e->cosim && core_cblk_init(&t->blk, e->cosim, e->sm, wcu, capri,
+                                   (unsigned)c->capri_entries, (unsigned)c->capri_history,
+                                   (unsigned)c->capri_lru, err, n) != 0)
+        return -1;
+    return 0;
+}
+
+static void tbc_free(void *self)
+{
+    if (self)
+        core_tbc_free(self);
+    free(self);
+}
+
+static int tbc_kernel(void *self, struct core_view *v, uint64_t now)
+{
+    struct core_tbc *t = self;
+    const struct cfg *c = v->c;
+    core_tbc_kernel(t, v->k->f, v->k->nwarps, c->gscalar_scalar != 0 || c->gscalar_stats != 0,
+                    now);
+    return t->active;
+}
+
+static void tbc_cta_start(void *self, struct core_view *v, unsigned ci, const uint8_t *wslot,
+                          unsigned nwarps, uint64_t now)
+{
+    (void)v;
+    (void)wslot;
+    (void)nwarps;
+    core_tbc_launch(self, ci, now);
+}
+
+static const struct core_dinst *tbc_peek(const void *self, const struct core_view *v,
+                                         unsigned slot)
+{
+    (void)v;
+    return core_tbc_peek(self, slot);
+}
+
+/* A compacted warp's instruction: the kernel's, at the warp's pc. */
+static void tbc_where(const void *self, const struct core_view *v, unsigned slot,
+                      struct core_where *at)
+{
+    const struct core_tbc_warp *cw = &((const struct core_tbc *)self)->w[slot];
+    at->f = v->k->f;
+    at->frame = 0;
+    at->pc = cw->pc;
+    at->mask = cw->pos;
+}
+
+/* Its register-file rows: each home warp it draws threads from, with
+ * those threads' lanes after the guard (none past the end). */
+static void tbc_fill_rows(const void *self, const struct core_view *v, struct core_issue *is)
+{
+    const struct core_tbc *t = self;
+    const struct core_tbc_warp *cw = &t->w[is->slot];
+    const struct core_tbc_cta *tc = &t->cta[v->w[is->slot].cta];
+    const struct ptx_func *f = v->k->f;
+    is->merged = true;
+    is->nrows = 0;
+    if ((uint32_t)cw->pc >= f->ninsts)
+        return;
+    uint32_t hs = homes_of(cw);
+    TBC_EACH(hs, wi) {
+        unsigned s = tc->home[wi];
+        uint32_t m = exec_guard_mask(&v->w[s].sw.ew, &f->insts[cw->pc], home_mask(cw, wi));
+        is->row[is->nrows++] = (struct core_row){ (uint8_t)s, m };
+    }
+}
+
+/* Barrier and fetch: no warp in the slot, at a barrier, not yet handed
+ * over, or its instruction buffer empty. */
+static int tbc_fetch(void *self, struct core_view *v, unsigned slot, uint64_t now,
+                     uint64_t *when, const struct core_dinst **di, int *unit_ix, bool *final)
+{
+    (void)di;
+    (void)unit_ix;
+    (void)final;
+    const struct core_warp *w = &v->w[slot];
+    if (w->sw.state == SIMT_AT_BARRIER || core_tbc_blocked(self, slot, now, when))
+        return CORE_ST_BARRIER;
+    if (w->ibuf_ready > now) {
+        *when = w->ibuf_ready;
+        return CORE_ST_IBUFFER;
+    }
+    return CORE_ST_NONE;
+}
+
+static uint64_t tbc_sb_ready(const void *self, const struct core_view *v, unsigned slot,
+                             const struct core_dinst *di)
+{
+    (void)v;
+    return core_tbc_reg_ready((struct core_tbc *)self, slot, di);
+}
+
+static int tbc_step(void *self, struct core_view *v, struct core_issue *is)
+{
+    (void)v;
+    struct core_tbc *t = self;
+    if (core_tbc_step(t, is->slot, is->now, &is->done) != 0)
+        return t->blk.why ? LS_ERR_COSIM : LS_ERR_MEMFAULT;
+    return 0;
+}
+
+static void tbc_issued(void *self, struct core_view *v, const struct core_issue *is,
+                       uint64_t ready)
+{
+    (void)v;
+    core_tbc_set_ready(self, is->slot, is->di, ready);
+}
+
+/* A load writes the registers of every home warp of the compacted warp. */
+static void tbc_pend(const void *self, const struct core_view *v, unsigned slot,
+                     struct core_pend *p)
+{
+    (void)v;
+    p->own = core_tbc_homes(self, slot);
+}
+
+/* Its destinations ready in every home warp; any compacted warp of the
+ * CTA may wait for them. */
+static void tbc_resp_pend(void *self, struct core_view *v, unsigned slot,
+                          const struct core_pend *p, uint64_t at)
+{
+    const struct core_tbc *t = self;
+    uint64_t hs = p->own ? p->own : 1ull << slot;
+    while (hs) {
+        unsigned s = (unsigned)__builtin_ctzll(hs);
+        hs &= hs - 1;
+        for (unsigned i = 0; i < p->ndst; i++)
+            v->w[s].reg_ready[p->dst[i]] = at;
+    }
+    int32_t ci = v->w[slot].cta;
+    for (unsigned i = 0; i < v->nslots; i++)
+        if (v->w[i].cta == ci && t->w[i].on)
+            core_view_wake(v, i);
+}
+
+static void tbc_release(void *self, struct core_view *v, int32_t ci, uint64_t now)
+{
+    (void)v;
+    core_tbc_try_release(self, ci, now);
+}
+
+static void tbc_account(void *self, struct core_view *v, uint64_t now)
+{
+    (void)v;
+    core_tbc_account(self, now);
+}
+
+static void tbc_stats(const void *self, bool first, ls_stats *s)
+{
+    core_tbc_stats(self, first, s);
+}
+
+static int tbc_finish(void *self, uint64_t end)
+{
+    return core_cblk_finish(&((struct core_tbc *)self)->blk, end);
+}
+
+static const char *tbc_why(const void *self, int e, uint32_t *line)
+{
+    *line = 0;
+    return e ? ((const struct core_tbc *)self)->blk.why : NULL;
+}
+
+const struct core_mech_ops core_tbc_mech = {
+    .name = "tbc",
+    .kind = CORE_MECH_STEPPER,
+    .merges = true,
+    .on = tbc_on,
+    .refuse = tbc_refuse,
+    .init = tbc_init,
+    .free = tbc_free,
+    .kernel = tbc_kernel,
+    .stats = tbc_stats,
+    .finish = tbc_finish,
+    .why = tbc_why,
+    .cta_start = tbc_cta_start,
+    .peek = tbc_peek,
+    .where = tbc_where,
+    .fill_rows = tbc_fill_rows,
+    .fetch = tbc_fetch,
+    .sb_ready = tbc_sb_ready,
+    .step = tbc_step,
+    .issued = tbc_issued,
+    .pend = tbc_pend,
+    .resp_pend = tbc_resp_pend,
+    .release = tbc_release,
+    .account = tbc_account,
+};

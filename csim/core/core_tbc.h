@@ -6,7 +6,7 @@
  * special registers, local memory and the checks stay exact; the timing
  * layer gets one merged retire record. The WCU forms compacted warps (one
  * per cycle) from the CTA-wide mask, by physical lane (the SLP map).
- * core_sm.c calls the functions below from a few hooks marked "TBC". */
+ * The SM reaches it through its mechanism hooks (core_mech.h). */
 #ifndef CORE_TBC_H
 #define CORE_TBC_H
 
@@ -97,9 +97,9 @@ struct core_tbc_stats {
     uint64_t cls_points[2], cls_nocomp[2], cls_tbc[2];
 };
 
-struct core_sm;
 struct core_dinst;
-struct exec_result;
+struct core_view;
+struct core_mech_ops;
 
 struct core_tbc {
     unsigned scheme;            /* enum core_tbc_scheme (config)           */
@@ -121,81 +121,11 @@ struct core_tbc {
     uint64_t acct_dirty;
     uint64_t acct_sum;
     struct core_tbc_stats st;
+    struct core_view *v;        /* its SM                                  */
 };
 
-/* Sets the scheme (simt.compaction) of an SM with ncta CTA slots; returns
- * 0 or -1 (host memory). The blocks (t->blk) are created separately
- * (core_cblk_init: they need the GPU's cosim environment). */
-int core_tbc_init(struct core_tbc *t, unsigned scheme, unsigned ncta,
-                  uint32_t max_depth);
-/* Frees the unit. */
-void core_tbc_free(struct core_tbc *t);
-/* At cycle now, decides whether kernel f is compacted (t->active) or why not
- * (t->reason: a warp-level instruction, a call, brx, textures, bar.red,
- * more than 32 warps per CTA, gscalar: G-Scalar's scalar execution or
- * statistics) and resets statistics. */
-void core_tbc_kernel(struct core_tbc *t, const struct ptx_func *f,
-                     uint32_t nwarps, bool gscalar, uint64_t now);
-/* After core_sm_launch_cta made CTA slot ci resident at now: its stack
- * starts and its original warps are placed in their home slots. */
-void core_tbc_launch(struct core_sm *sm, unsigned ci, uint64_t now);
-/* Whether slot's compacted warp cannot issue at now for a reason of the
- * engine (no warp in the slot, at a barrier, not yet handed over);
- * *when = the cycle that may change it (CORE_INF: an event). */
-bool core_tbc_blocked(const struct core_sm *sm, unsigned slot, uint64_t now,
-                      uint64_t *when);
-/* Cycle at which the sources and destinations of di are ready in every
- * home warp that slot's compacted warp draws threads from. */
-uint64_t core_tbc_reg_ready(struct core_sm *sm, unsigned slot,
-                            const struct core_dinst *di);
-/* Destinations of di become ready at `ready` in every home warp of slot. */
-void core_tbc_set_ready(struct core_sm *sm, unsigned slot,
-                        const struct core_dinst *di, uint64_t ready);
-/* Home-warp slots (bit per slot) of the instruction slot issued last. */
-uint64_t core_tbc_homes(const struct core_sm *sm, unsigned slot);
-/* Decoded instruction at slot's compacted warp's pc, or NULL. */
-const struct core_dinst *core_tbc_peek(const struct core_sm *sm, unsigned slot);
-/* Executes slot's compacted warp's instruction at now (functional values
- * on the home warps, the merged retire record in sm->w[slot].sw.res) and
- * moves it on: a branch or reconvergence point makes it leave the slot, a
- * barrier makes it wait, the last warp of the CTA stack's top entry
- * starts the next compaction. Slots whose home warps finished (the CTA
- * ended) are OR-ed into *done. Returns 0, or -1 with sm->err_slot and
- * that warp's err filled (exec fault, deadlock, stack overflow). */
-int core_tbc_step(struct core_sm *sm, unsigned slot, uint64_t now,
-                  uint64_t *done);
-/* Releases CTA ci's barriers whose threads all arrived (replaces
- * core_sm.c's try_release while compacting). */
-void core_tbc_try_release(struct core_sm *sm, int32_t ci, uint64_t now);
-/* G-Scalar's compressed register file under compaction: the registers
- * live in the home warps' rows, so an instruction of a compacted warp
- * reads and writes each home warp's row with its own lanes. */
-struct core_tbc_rvc {
-    int32_t pc;
-    unsigned nh;                        /* home warps touched             */
-    uint8_t hslot[SIMT_CTA_MAX_W];      /* their slots                    */
-    uint32_t hmask[SIMT_CTA_MAX_W];     /* their lanes after the guard (the
-                                           running slot's own res is the
-                                           merged record, by position)    */
-    bool ctrl;                          /* a control instruction          */
-};
-/* Before slot's instruction di executes at now: each home warp's source
- * registers are read through the operand collector's decompressor with
- * that warp's lanes (after the guard); *tr remembers the home warps for
- * core_tbc_rvc_write. Returns 0 or LS_ERR_COSIM (sm->rvc.why). */
-int core_tbc_rvc_read(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
-                      uint64_t now, struct core_tbc_rvc *tr);
-/* After it executed: each home warp's destinations written under the
- * lanes it wrote (one, possibly partial, write per home row) through the
- * compressor of pipeline di->unit; *moves counts inserted moves. Returns
- * 0 or an ls_status with sm->rvc.why. */
-int core_tbc_rvc_write(struct core_sm *sm, const struct core_tbc_rvc *tr,
-                       const struct core_dinst *di, int unit_ix, uint64_t now,
-                       unsigned *moves);
-/* Adds the unit's figures for this kernel into s (first = the SM that
- * also reports the launch: scheme, reason, launch count). */
-void core_tbc_stats(const struct core_tbc *t, bool first, ls_stats *s);
-/* Counts compaction-induced stall slot-cycles up to now (exclusive). */
-void core_tbc_account(struct core_sm *sm, uint64_t now);
+/* The compaction mechanism of the SM (core_mech.h; its hooks and engine
+ * functions are in core_tbc.c). */
+extern const struct core_mech_ops core_tbc_mech;
 
 #endif

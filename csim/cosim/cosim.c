@@ -46,7 +46,7 @@ static int copy_path(char *dst, const char *src)
     return 0;
 }
 
-int cosim_env_init(struct cosim_env *env, const ls_config *lc,
+int cosim_env_init(struct cosim_env *env, const struct cosim_cfg *lc,
                    const int backend[LS_BLK_COUNT], int keep_going,
                    char *err, size_t n)
 {

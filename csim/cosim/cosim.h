@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include "lockstep.h"
 #include "blocks/blk_port.h"
+#include "blocks/blk.h"
 
 enum cosim_backend { COSIM_BE_C = 0, COSIM_BE_RTL = 1, COSIM_BE_LOCKSTEP = 2 };
 
@@ -84,9 +85,19 @@ struct cosim_env {
     int replaying;                 /* a replay: no failure files, tracing  */
 };
 
-/* Fills env from the GPU config: backends, user RTL, run name, fail dir.
+/* What the seam takes from the run's configuration (the ls_config fields
+ * of the same names; zero: the defaults). */
+struct cosim_cfg {
+    const char *const *rtl;        /* NULL-terminated "blk=FILE.v": the user's
+                                      RTL instead of rtl/<blk>.v           */
+    const char *fail_dir;          /* mismatch traces: <fail_dir>/<run>/;
+                                      NULL = build/fail under the root     */
+    const char *run_name;          /* <run>; NULL = "run"                  */
+};
+
+/* Fills env from lc and the backends: user RTL, run name, fail dir.
  * Returns 0 or -1 with a message in err. */
-int cosim_env_init(struct cosim_env *env, const ls_config *lc,
+int cosim_env_init(struct cosim_env *env, const struct cosim_cfg *lc,
                    const int backend[LS_BLK_COUNT], int keep_going,
                    char *err, size_t n);
 /* Unloads every Verilated model env loaded (instances must be freed). */

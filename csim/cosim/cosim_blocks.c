@@ -1,16 +1,34 @@
 /* The blocks that are in the GPU loop, each described once for the seam:
  * its C model behind void pointers and its port table from the .def.
- * A block joins the loop by adding its descriptor to `descs` below (its
- * mechanism's issue then creates instances through cosim_create). */
+ * A block joins the loop by its row in include/lockstep_blocks.def and its
+ * descriptor <name>_desc here (its mechanism's issue then creates
+ * instances through cosim_create). */
 #include <stddef.h>
 #include <string.h>
 #include "cosim/cosim.h"
+#include "cfg/cfg.h"
 #include "blocks/slp.h"
 #include "blocks/bgp.h"
 #include "blocks/rvc_comp.h"
 #include "blocks/rvc_decomp.h"
 #include "blocks/wcu.h"
 #include "blocks/capt.h"
+
+/* .name and .id of the descriptor of block nm: its row of
+ * include/lockstep_blocks.def. */
+#define LS_BLOCK(id, nm, group, title, when) enum { nm##_id = LS_BLK_##id };
+#include "lockstep_blocks.def"
+#undef LS_BLOCK
+#define COSIM_NAME_ID(nm) .name = #nm, .id = nm##_id
+
+/* enum cosim_backend is the choice of every <blk>.backend key */
+#define LS_BLOCK(id, name, group, title, when)                                     \
+    _Static_assert((int)COSIM_BE_C == (int)CFG_##id##_BACKEND_C &&                 \
+                   (int)COSIM_BE_RTL == (int)CFG_##id##_BACKEND_RTL &&             \
+                   (int)COSIM_BE_LOCKSTEP == (int)CFG_##id##_BACKEND_LOCKSTEP,     \
+                   #name ".backend's choices are not enum cosim_backend");
+#include "lockstep_blocks.def"
+#undef LS_BLOCK
 
 /* The descriptor's init/reset/step for block model blk: the typed
  * blk_init/blk_reset/blk_step behind the seam's void-pointer signatures. */
@@ -65,8 +83,7 @@ static int slp_ports(struct ls_port *p)
 }
 
 static const struct cosim_desc slp_desc = {
-    .name = "slp",
-    .id = LS_BLK_SLP,
+    COSIM_NAME_ID(slp),
     .cfg_size = sizeof(struct slp_cfg),
     .state_size = sizeof(struct slp_state),
     .in_size = sizeof(struct slp_in),
@@ -149,8 +166,7 @@ static int bgp_ports(struct ls_port *p)
 }
 
 static const struct cosim_desc bgp_desc = {
-    .name = "bgp",
-    .id = LS_BLK_BGP,
+    COSIM_NAME_ID(bgp),
     .cfg_size = sizeof(struct bgp_cfg),
     .state_size = sizeof(struct bgp_state),
     .in_size = sizeof(struct bgp_in),
@@ -248,8 +264,7 @@ static void rvc_comp_idle_edges_v(void *st, uint64_t n) { rvc_comp_idle_edges(st
 static void rvc_decomp_idle_edges_v(void *st, uint64_t n) { rvc_decomp_idle_edges(st, n); }
 
 static const struct cosim_desc rvc_comp_desc = {
-    .name = "rvc_comp",
-    .id = LS_BLK_RVC_COMP,
+    COSIM_NAME_ID(rvc_comp),
     .cfg_size = sizeof(struct rvc_comp_cfg),
     .state_size = sizeof(struct rvc_comp_state),
     .in_size = sizeof(struct rvc_comp_in),
@@ -271,8 +286,7 @@ static const struct cosim_desc rvc_comp_desc = {
 };
 
 static const struct cosim_desc rvc_decomp_desc = {
-    .name = "rvc_decomp",
-    .id = LS_BLK_RVC_DECOMP,
+    COSIM_NAME_ID(rvc_decomp),
     .cfg_size = sizeof(struct rvc_decomp_cfg),
     .state_size = sizeof(struct rvc_decomp_state),
     .in_size = sizeof(struct rvc_decomp_in),
@@ -357,8 +371,7 @@ static int wcu_ports(struct ls_port *p)
 }
 
 static const struct cosim_desc wcu_desc = {
-    .name = "wcu",
-    .id = LS_BLK_WCU,
+    COSIM_NAME_ID(wcu),
     .cfg_size = sizeof(struct wcu_cfg),
     .state_size = sizeof(struct wcu_state),
     .in_size = sizeof(struct wcu_in),
@@ -439,8 +452,7 @@ static int capt_ports(struct ls_port *p)
 }
 
 static const struct cosim_desc capt_desc = {
-    .name = "capt",
-    .id = LS_BLK_CAPT,
+    COSIM_NAME_ID(capt),
     .cfg_size = sizeof(struct capt_cfg),
     .state_size = sizeof(struct capt_state),
     .in_size = sizeof(struct capt_in),
@@ -462,26 +474,22 @@ static const struct cosim_desc capt_desc = {
 
 /* ------------------------------------------------------------- registry */
 
-static const struct cosim_desc *const descs[] = { &slp_desc, &bgp_desc, &rvc_comp_desc,
-                                                  &rvc_decomp_desc, &wcu_desc, &capt_desc };
+/* Every block of include/lockstep_blocks.def, by LS_BLK_* id: <name>_desc. */
+static const struct cosim_desc *const descs[LS_BLK_COUNT] = {
+#define LS_BLOCK(id, name, group, title, when) [LS_BLK_##id] = &name##_desc,
+#include "lockstep_blocks.def"
+#undef LS_BLOCK
+};
 
 const struct cosim_desc *cosim_desc_find(const char *name)
 {
-    for (size_t i = 0; i < sizeof descs / sizeof descs[0]; i++)
-        if (!strcmp(descs[i]->name, name))
+    for (size_t i = 0; i < LS_BLK_COUNT; i++)
+        if (descs[i] && !strcmp(descs[i]->name, name))
             return descs[i];
     return NULL;
 }
 
 const struct cosim_desc *cosim_desc_by_id(int id)
 {
-    for (size_t i = 0; i < sizeof descs / sizeof descs[0]; i++)
-        if (descs[i]->id == id)
-            return descs[i];
-    return NULL;
-}
-
-int ls_block_in_loop(int b)
-{
-    return cosim_desc_by_id(b) != NULL;
+    return id >= 0 && id < LS_BLK_COUNT ? descs[id] : NULL;
 }

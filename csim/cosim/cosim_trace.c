@@ -70,24 +70,127 @@ int cosim_trace_write(const struct cosim_inst *ci, const char *path,
 /* One recorded active edge. */
 struct rec { uint64_t edge; unsigned char in[COSIM_IO_MAX]; };
 
-int cosim_replay(struct cosim_env *env, const char *trace, const char *fst,
-                 FILE *out, char *err, size_t n)
+/* A trace as read: its header and its recorded edges. */
+struct replay {
+    const char *trace;                 /* file name, for messages */
+    const struct cosim_desc *d;
+    unsigned char cfg[64];
+    char inst[32];
+    uint64_t edges, mm;                /* edges to replay, mismatch edge */
+    int have_inputs;
+    struct rec *recs;
+    size_t nrec, cap;
+    struct ls_port ports[LS_MAX_PORTS];
+    int nports;
+};
+
+/* Header line `key val` number lno; 0, or -1 with err filled. */
+static int replay_header(struct cosim_env *env, struct replay *rp, const char *key,
+                         char *val, const char *s, int lno, char *err, size_t n)
 {
-    FILE *f = fopen(trace, "r");
-    if (!f) {
-        ERR(err, n, "cannot read %s: %s", trace, strerror(errno));
+    const struct cosim_desc *d = rp->d;
+    if (!strcmp(key, "block")) {
+        rp->d = cosim_desc_find(val);
+        if (!rp->d) {
+            ERR(err, n, "%s:%d: unknown block '%s'", rp->trace, lno, val);
+            return -1;
+        }
+        rp->d->cfg_default(rp->cfg);
+        rp->nports = rp->d->ports(rp->ports);
+        return 0;
+    }
+    if (!d) {
+        ERR(err, n, "%s:%d: expected 'block NAME' first", rp->trace, lno);
         return -1;
     }
-    const struct cosim_desc *d = NULL;
-    unsigned char cfg[64];
-    char inst[32] = "replay", line[8192];
-    uint64_t edges = 0, mm = UINT64_MAX;
-    int have_inputs = 0, lno = 0, rc = -1;
-    struct rec *recs = NULL;
-    size_t nrec = 0, cap = 0;
-    struct cosim_inst *ci = NULL;
-    struct ls_port ports[LS_MAX_PORTS];
-    int nports = 0;
+    if (!strcmp(key, "instance")) {
+        snprintf(rp->inst, sizeof rp->inst, "%.31s", val);
+    } else if (!strcmp(key, "param")) {
+        char pn[32];
+        long pv;
+        if (sscanf(val, "%31s %ld", pn, &pv) != 2 || d->set_param(rp->cfg, pn, pv)) {
+            ERR(err, n, "%s:%d: bad parameter line '%s' for block %s",
+                rp->trace, lno, s, d->name);
+            return -1;
+        }
+    } else if (!strcmp(key, "rtl")) {
+        snprintf(env->rtl[d->id], COSIM_PATH, "%s", val);
+    } else if (!strcmp(key, "mismatch_edge")) {
+        rp->mm = strtoull(val, NULL, 10);
+    } else if (!strcmp(key, "edges")) {
+        rp->edges = strtoull(val, NULL, 10);
+    } else if (!strcmp(key, "inputs")) {
+        rp->have_inputs = 1;   /* the port list is the .def's; checked below */
+        int k = 0;
+        for (char *tok = strtok(val, " "); tok; tok = strtok(NULL, " ")) {
+            while (k < rp->nports && rp->ports[k].is_out)
+                k++;
+            if (k >= rp->nports || strcmp(tok, rp->ports[k].name)) {
+                ERR(err, n, "%s:%d: input '%s' is not the next input of "
+                    "block %s (expected %s)", rp->trace, lno, tok, d->name,
+                    k < rp->nports ? rp->ports[k].name : "no more");
+                return -1;
+            }
+            k++;
+        }
+    } else {
+        ERR(err, n, "%s:%d: unknown line '%s'", rp->trace, lno, s);
+        return -1;
+    }
+    return 0;
+}
+
+/* Input record line s (`edge v v ...`) number lno appended to rp->recs;
+ * 0, or -1 with err filled. */
+static int replay_record(struct replay *rp, const char *s, int lno, char *err,
+                         size_t n)
+{
+    if (rp->nrec == rp->cap) {
+        rp->cap = rp->cap ? rp->cap * 2 : 256;
+        struct rec *nr = realloc(rp->recs, rp->cap * sizeof *nr);
+        if (!nr) {
+            ERR(err, n, "host memory exhausted");
+            return -1;
+        }
+        rp->recs = nr;
+    }
+    struct rec *r = &rp->recs[rp->nrec];
+    memset(r, 0, sizeof *r);
+    char *end;
+    errno = 0;
+    r->edge = strtoull(s, &end, 10);
+    if (end == s || errno || (rp->nrec && r->edge <= rp->recs[rp->nrec - 1].edge)) {
+        ERR(err, n, "%s:%d: expected an edge number above the previous one",
+            rp->trace, lno);
+        return -1;
+    }
+    s = end;
+    for (int i = 0; i < rp->nports; i++) {
+        struct ls_port *pt = &rp->ports[i];
+        if (pt->is_out)
+            continue;
+        rp->d->dims(rp->cfg, pt->name, &pt->bits, &pt->count);
+        uint32_t *v = (uint32_t *)(r->in + pt->off);
+        for (unsigned e = 0; e < pt->count; e++) {
+            v[e] = (uint32_t)strtoul(s, &end, 16);
+            if (end == s) {
+                ERR(err, n, "%s:%d: missing value of %s[%u]", rp->trace, lno,
+                    pt->name, e);
+                return -1;
+            }
+            s = end;
+        }
+    }
+    rp->nrec++;
+    return 0;
+}
+
+/* Reads trace file f into rp; 0, or -1 with err filled. */
+static int replay_read(struct cosim_env *env, struct replay *rp, FILE *f,
+                       char *err, size_t n)
+{
+    char line[8192];
+    int lno = 0;
     while (fgets(line, sizeof line, f)) {
         lno++;
         char *s = line;
@@ -95,130 +198,49 @@ int cosim_replay(struct cosim_env *env, const char *trace, const char *fst,
         if (!*s || *s == '#')
             continue;
         char key[64], val[COSIM_PATH];
-        if (!have_inputs && sscanf(s, "%63s %1023[^\n]", key, val) == 2) {
-            if (!strcmp(key, "block")) {
-                d = cosim_desc_find(val);
-                if (!d) {
-                    ERR(err, n, "%s:%d: unknown block '%s'", trace, lno, val);
-                    goto out;
-                }
-                d->cfg_default(cfg);
-                nports = d->ports(ports);
-                continue;
-            }
-            if (!d) {
-                ERR(err, n, "%s:%d: expected 'block NAME' first", trace, lno);
-                goto out;
-            }
-            if (!strcmp(key, "instance")) {
-                snprintf(inst, sizeof inst, "%.31s", val);
-            } else if (!strcmp(key, "param")) {
-                char pn[32];
-                long pv;
-                if (sscanf(val, "%31s %ld", pn, &pv) != 2 || d->set_param(cfg, pn, pv)) {
-                    ERR(err, n, "%s:%d: bad parameter line '%s' for block %s",
-                        trace, lno, s, d->name);
-                    goto out;
-                }
-            } else if (!strcmp(key, "rtl")) {
-                snprintf(env->rtl[d->id], COSIM_PATH, "%s", val);
-            } else if (!strcmp(key, "mismatch_edge")) {
-                mm = strtoull(val, NULL, 10);
-            } else if (!strcmp(key, "edges")) {
-                edges = strtoull(val, NULL, 10);
-            } else if (!strcmp(key, "inputs")) {
-                have_inputs = 1;   /* the port list is the .def's; checked below */
-                int k = 0;
-                for (char *tok = strtok(val, " "); tok; tok = strtok(NULL, " ")) {
-                    while (k < nports && ports[k].is_out)
-                        k++;
-                    if (k >= nports || strcmp(tok, ports[k].name)) {
-                        ERR(err, n, "%s:%d: input '%s' is not the next input of "
-                            "block %s (expected %s)", trace, lno, tok, d->name,
-                            k < nports ? ports[k].name : "no more");
-                        goto out;
-                    }
-                    k++;
-                }
-            } else {
-                ERR(err, n, "%s:%d: unknown line '%s'", trace, lno, s);
-                goto out;
-            }
+        if (!rp->have_inputs && sscanf(s, "%63s %1023[^\n]", key, val) == 2) {
+            if (replay_header(env, rp, key, val, s, lno, err, n))
+                return -1;
             continue;
         }
-        if (!have_inputs || !d) {
+        if (!rp->have_inputs || !rp->d) {
             ERR(err, n, "%s:%d: expected the header (block, param, inputs) first",
-                trace, lno);
-            goto out;
+                rp->trace, lno);
+            return -1;
         }
-        if (nrec == cap) {
-            cap = cap ? cap * 2 : 256;
-            struct rec *nr = realloc(recs, cap * sizeof *nr);
-            if (!nr) {
-                ERR(err, n, "host memory exhausted");
-                goto out;
-            }
-            recs = nr;
-        }
-        struct rec *r = &recs[nrec];
-        memset(r, 0, sizeof *r);
-        char *end;
-        errno = 0;
-        r->edge = strtoull(s, &end, 10);
-        if (end == s || errno || (nrec && r->edge <= recs[nrec - 1].edge)) {
-            ERR(err, n, "%s:%d: expected an edge number above the previous one",
-                trace, lno);
-            goto out;
-        }
-        s = end;
-        for (int i = 0; i < nports; i++) {
-            if (ports[i].is_out)
-                continue;
-            d->dims(cfg, ports[i].name, &ports[i].bits, &ports[i].count);
-            uint32_t *v = (uint32_t *)(r->in + ports[i].off);
-            for (unsigned e = 0; e < ports[i].count; e++) {
-                v[e] = (uint32_t)strtoul(s, &end, 16);
-                if (end == s) {
-                    ERR(err, n, "%s:%d: missing value of %s[%u]", trace, lno,
-                        ports[i].name, e);
-                    goto out;
-                }
-                s = end;
-            }
-        }
-        nrec++;
+        if (replay_record(rp, s, lno, err, n))
+            return -1;
     }
-    if (!d || !have_inputs) {
-        ERR(err, n, "%s: not a lockstep block trace (no block/inputs header)", trace);
-        goto out;
+    if (!rp->d || !rp->have_inputs) {
+        ERR(err, n, "%s: not a lockstep block trace (no block/inputs header)",
+            rp->trace);
+        return -1;
     }
-    if (!edges)
-        edges = nrec ? recs[nrec - 1].edge + 1 : 0;
-    env->backend[d->id] = COSIM_BE_LOCKSTEP;
-    env->replaying = 1;
-    ci = calloc(1, sizeof *ci);
-    if (!ci) {
-        ERR(err, n, "host memory exhausted");
-        goto out;
-    }
-    if (cosim_create(ci, env, d, cfg, inst, err, n) != 0) {
-        free(ci);
-        ci = NULL;
-        goto out;
-    }
+    if (!rp->edges)
+        rp->edges = rp->nrec ? rp->recs[rp->nrec - 1].edge + 1 : 0;
+    return 0;
+}
+
+/* Steps instance ci through every edge of rp (idle where none is
+ * recorded), dumping the FST window before the mismatch when fst is set;
+ * 0 = no mismatch, 1 = mismatch, both reported on out. */
+static int replay_run(struct cosim_inst *ci, const struct replay *rp,
+                      const char *fst, FILE *out)
+{
+    uint64_t mm = rp->mm, edges = rp->edges;
     uint64_t win = mm != UINT64_MAX && mm >= COSIM_HIST ? mm - COSIM_HIST : 0;
-    fprintf(out, "replay %s: %s, %" PRIu64 " edges, %zu transactions\n", trace,
-            inst, edges, nrec);
+    fprintf(out, "replay %s: %s, %" PRIu64 " edges, %zu transactions\n", rp->trace,
+            rp->inst, edges, rp->nrec);
     static const unsigned char zero[COSIM_IO_MAX];
     unsigned char o[COSIM_IO_MAX];
     size_t next = 0;
-    rc = 0;
+    int rc = 0;
     for (uint64_t e = 0; e < edges; e++) {
         if (fst && e == win)
             cosim_rtl_trace(ci->lib, ci->vl, fst);
         const unsigned char *in = zero;
-        if (next < nrec && recs[next].edge == e)
-            in = recs[next++].in;
+        if (next < rp->nrec && rp->recs[next].edge == e)
+            in = rp->recs[next++].in;
         if (cosim_step(ci, in, o, "replay")) {
             rc = 1;
             break;
@@ -229,47 +251,54 @@ int cosim_replay(struct cosim_env *env, const char *trace, const char *fst,
     if (rc == 1)
         fprintf(out, "%s", ci->report ? ci->report : "MISMATCH\n");
     else
-        fprintf(out, "replay %s: no mismatch in %" PRIu64 " edges\n", trace, edges);
+        fprintf(out, "replay %s: no mismatch in %" PRIu64 " edges\n", rp->trace, edges);
     if (rc == 1 && fst)
         fprintf(out, "  fst: %s (edges %" PRIu64 "..%" PRIu64 ")\n", fst, win,
                 ci->edge - 1);
+    return rc;
+}
+
+int cosim_replay(struct cosim_env *env, const char *trace, const char *fst,
+                 FILE *out, char *err, size_t n)
+{
+    FILE *f = fopen(trace, "r");
+    if (!f) {
+        ERR(err, n, "cannot read %s: %s", trace, strerror(errno));
+        return -1;
+    }
+    struct replay *rp = calloc(1, sizeof *rp);
+    struct cosim_inst *ci = NULL;
+    int rc = -1;
+    if (!rp) {
+        ERR(err, n, "host memory exhausted");
+        goto out;
+    }
+    rp->trace = trace;
+    snprintf(rp->inst, sizeof rp->inst, "replay");
+    rp->mm = UINT64_MAX;
+    if (replay_read(env, rp, f, err, n))
+        goto out;
+    env->backend[rp->d->id] = COSIM_BE_LOCKSTEP;
+    env->replaying = 1;
+    ci = calloc(1, sizeof *ci);
+    if (!ci) {
+        ERR(err, n, "host memory exhausted");
+        goto out;
+    }
+    if (cosim_create(ci, env, rp->d, rp->cfg, rp->inst, err, n) != 0) {
+        free(ci);
+        ci = NULL;
+        goto out;
+    }
+    rc = replay_run(ci, rp, fst, out);
 out:
     if (ci) {
         cosim_free(ci);
         free(ci);
     }
-    free(recs);
+    if (rp)
+        free(rp->recs);
+    free(rp);
     fclose(f);
     return rc;
-}
-
-ls_status ls_cosim_replay(const char *trace, const char *fst, FILE *out,
-                          char *err, size_t errlen)
-{
-    ls_config lc;
-    ls_config_default(&lc);
-    int be[LS_BLK_COUNT] = { 0 };
-    struct cosim_env *env = calloc(1, sizeof *env);
-    if (!env) {
-        if (err && errlen)
-            snprintf(err, errlen, "host memory exhausted [%s:%d]", __FILE__, __LINE__);
-        return LS_ERR_NOMEM;
-    }
-    if (!trace || !out) {
-        free(env);
-        if (err && errlen)
-            snprintf(err, errlen, "ls_cosim_replay: trace and out are required [%s:%d]",
-                     __FILE__, __LINE__);
-        return LS_ERR_INVALID;
-    }
-    ls_status st;
-    if (cosim_env_init(env, &lc, be, 0, err, errlen) != 0) {
-        st = LS_ERR_INVALID;
-    } else {
-        int r = cosim_replay(env, trace, fst, out, err, errlen);
-        st = r == 0 ? LS_OK : r == 1 ? LS_ERR_COSIM : LS_ERR_IO;
-    }
-    cosim_env_fini(env);
-    free(env);
-    return st;
 }

@@ -6,8 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cudart/cudart_int.h"
-#include "gpu/gpu.h"
-#include "core/core.h"
+#include "api/api_int.h"
 
 #define CUDART_VERSION_NUM 13000
 #define STREAM_MAGIC 0x5354524du
@@ -120,14 +119,16 @@ cudaError_t cudaGetDeviceFlags(unsigned *flags)
 /* The value of attribute attr of the simulated GPU, or -1 if not known. */
 static long long attr_value(struct cudart_rt *rt, int attr)
 {
-    const struct cfg *c = &rt->gpu->tcfg;
+    struct api_device dv;
+    api_device_info(rt->gpu, &dv);
+    const struct api_device *c = &dv;
     switch (attr) {
-    case cudaDevAttrMaxThreadsPerBlock: return GPU_MAX_CTA_THREADS;
+    case cudaDevAttrMaxThreadsPerBlock: return c->max_cta_threads;
     case cudaDevAttrMaxBlockDimX: case cudaDevAttrMaxBlockDimY: return 1024;
     case cudaDevAttrMaxBlockDimZ: return 64;
     case cudaDevAttrMaxGridDimX: return 2147483647;
     case cudaDevAttrMaxGridDimY: case cudaDevAttrMaxGridDimZ: return 65535;
-    case cudaDevAttrMaxSharedMemoryPerBlock: return GPU_MAX_SHARED;
+    case cudaDevAttrMaxSharedMemoryPerBlock: return c->max_shared;
     case cudaDevAttrTotalConstantMemory: return 65536;
     case cudaDevAttrWarpSize: return 32;
     case cudaDevAttrMaxRegistersPerBlock: return c->regs_per_sm;
@@ -190,17 +191,19 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int dev)
     if (!p)
         return cudart_fail(rt, cudaErrorInvalidValue, "cudaGetDeviceProperties",
                            "null pointer");
-    const struct cfg *c = &rt->gpu->tcfg;
+    struct api_device dv;
+    api_device_info(rt->gpu, &dv);
+    const struct api_device *c = &dv;
     memset(p, 0, sizeof *p);
     snprintf(p->name, sizeof p->name, "Lockstep simulated GPU (%s, %s mode)",
              rt->cfg.config ? rt->cfg.config : "builtin",
              rt->cfg.mode == LS_MODE_TIMING ? "timing" : "functional");
-    p->totalGlobalMem = (size_t)rt->gpu->dmem.capacity;
-    p->sharedMemPerBlock = GPU_MAX_SHARED;
+    p->totalGlobalMem = (size_t)c->mem_capacity;
+    p->sharedMemPerBlock = c->max_shared;
     p->regsPerBlock = (int)c->regs_per_sm;
     p->warpSize = 32;
     p->memPitch = (size_t)2147483647;
-    p->maxThreadsPerBlock = GPU_MAX_CTA_THREADS;
+    p->maxThreadsPerBlock = (int)c->max_cta_threads;
     p->maxThreadsDim[0] = p->maxThreadsDim[1] = 1024;
     p->maxThreadsDim[2] = 64;
     p->maxGridSize[0] = 2147483647;
@@ -217,7 +220,7 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int dev)
     p->sharedMemPerMultiprocessor = (size_t)c->shared_per_sm;
     p->regsPerMultiprocessor = (int)c->regs_per_sm;
     p->managedMemory = 1;
-    p->sharedMemPerBlockOptin = GPU_MAX_SHARED;
+    p->sharedMemPerBlockOptin = c->max_shared;
     p->maxBlocksPerMultiProcessor = (int)c->max_ctas_per_sm;
     p->unifiedAddressing = 1;
     p->hostNumaId = -1;

@@ -6,8 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cudart/cudart_int.h"
-#include "gpu/gpu.h"
-#include "core/core.h"
+#include "api/api_int.h"
 
 CUDART_API unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shared,
                                                 void *stream);
@@ -143,7 +142,9 @@ static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args,
     rt->nlaunches++;
     if (rt->stats_path && ls_mem_digest(rt->gpu, &l->digest) == LS_OK)
         l->have_digest = 1;
-    rt->now_ms += (double)l->s.cycles / ((double)rt->gpu->tcfg.core_clock_mhz * 1e3);
+    struct api_device dv;
+    api_device_info(rt->gpu, &dv);
+    rt->now_ms += (double)l->s.cycles / ((double)dv.core_clock_mhz * 1e3);
     cudaError_t pe = cudart_managed_pull(rt);
     if (l->st != LS_OK) {
         e = cudart_from_status(l->st);
@@ -182,9 +183,10 @@ cudaError_t cudaLaunchKernel(const void *fn, dim3 grid, dim3 block, void **args,
     return launch(fn, grid, block, args, shared, "cudaLaunchKernel");
 }
 
-static const struct ptx_func *ptx_of(struct cudart_fn *f)
+/* f's kernel in its loaded module into *k; NULL when it is not there. */
+static const struct api_kernel *kernel_of(struct cudart_fn *f, struct api_kernel *k)
 {
-    return ptx_find_func(f->mod->lsmod->ptx, f->name);
+    return api_kernel_info(f->mod->lsmod, f->name, k) ? NULL : k;
 }
 
 cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *a, const void *fn)
@@ -196,25 +198,27 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *a, const void *fn)
     struct cudart_fn *f = ready_fn(rt, fn, "cudaFuncGetAttributes", &e);
     if (!f)
         return e;
-    const struct ptx_func *pf = ptx_of(f);
+    struct api_kernel kk;
+    const struct api_kernel *pf = kernel_of(f, &kk);
     if (!a || !pf)
         return cudart_fail(rt, cudaErrorInvalidValue, "cudaFuncGetAttributes",
                            a ? "kernel %s not in its PTX" : "null pointer%s",
                            a ? f->name : "");
+    struct api_device dv;
+    api_device_info(rt->gpu, &dv);
     memset(a, 0, sizeof *a);
     a->sharedSizeBytes = (size_t)pf->shared_bytes;
-    a->constSizeBytes = (size_t)f->mod->lsmod->ptx->const_bytes;
+    a->constSizeBytes = (size_t)pf->const_bytes;
     a->localSizeBytes = (size_t)pf->local_bytes;
-    unsigned maxt = GPU_MAX_CTA_THREADS;
+    unsigned maxt = dv.max_cta_threads;
     if (pf->maxntid[0])
         maxt = pf->maxntid[0] * (pf->maxntid[1] ? pf->maxntid[1] : 1) *
                (pf->maxntid[2] ? pf->maxntid[2] : 1);
     a->maxThreadsPerBlock = (int)maxt;
-    a->numRegs = (int)core_regs_per_thread(pf);
-    a->ptxVersion = (int)(f->mod->lsmod->ptx->version_major * 10 +
-                          f->mod->lsmod->ptx->version_minor);
+    a->numRegs = (int)pf->regs;
+    a->ptxVersion = (int)pf->ptx_version;
     a->binaryVersion = 75;
-    a->maxDynamicSharedSizeBytes = (int)(GPU_MAX_SHARED - pf->shared_bytes);
+    a->maxDynamicSharedSizeBytes = (int)(dv.max_shared - pf->shared_bytes);
     a->preferredShmemCarveout = -1;
     return cudaSuccess;
 }
@@ -244,11 +248,14 @@ cudaError_t cudaFuncSetAttribute(const void *fn, int attr, int value)
     if (attr == cudaFuncAttributePreferredSharedMemoryCarveout)
         return cudaSuccess;
     if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
-        const struct ptx_func *pf = ptx_of(f);
-        if (value < 0 || !pf || (uint64_t)value + pf->shared_bytes > GPU_MAX_SHARED)
+        struct api_kernel kk;
+        const struct api_kernel *pf = kernel_of(f, &kk);
+        struct api_device dv;
+        api_device_info(rt->gpu, &dv);
+        if (value < 0 || !pf || (uint64_t)value + pf->shared_bytes > dv.max_shared)
             return cudart_fail(rt, cudaErrorInvalidValue, "cudaFuncSetAttribute",
                                "%s: %d dynamic shared bytes (the model allows %u per "
-                               "CTA in all)", f->name, value, GPU_MAX_SHARED);
+                               "CTA in all)", f->name, value, dv.max_shared);
         return cudaSuccess;
     }
     return cudart_fail(rt, cudaErrorNotSupported, "cudaFuncSetAttribute",
@@ -269,20 +276,23 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n,
                                    &e);
     if (!f)
         return e;
-    const struct ptx_func *pf = ptx_of(f);
+    struct api_kernel kk;
+    const struct api_kernel *pf = kernel_of(f, &kk);
     if (!n || !pf || block <= 0)
         return cudart_fail(rt, cudaErrorInvalidValue,
                            "cudaOccupancyMaxActiveBlocksPerMultiprocessor",
                            "null pointer or block size %d", block);
-    const struct cfg *c = &rt->gpu->tcfg;
+    struct api_device dv;
+    api_device_info(rt->gpu, &dv);
+    const struct api_device *c = &dv;
     uint64_t warps = ((uint64_t)block + 31) / 32, wthreads = warps * 32;
-    uint64_t regs = core_regs_per_thread(pf);
+    uint64_t regs = pf->regs;
     if (wthreads * regs > (uint64_t)c->regs_per_sm)
         regs = (uint64_t)c->regs_per_sm / wthreads;
     uint64_t shm = pf->shared_bytes + dyn_shared;
     uint64_t k = (uint64_t)c->max_ctas_per_sm;
     uint64_t lim[4] = { (uint64_t)c->max_threads_per_sm / wthreads,
-                        (uint64_t)core_sm_slots(c) / warps,
+                        c->warp_slots / warps,
                         regs ? (uint64_t)c->regs_per_sm / (wthreads * regs) : k,
                         shm ? (uint64_t)c->shared_per_sm / shm : k };
     for (int i = 0; i < 4; i++)

@@ -11,7 +11,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "cudart/cudart_int.h"
-#include "gpu/gpu.h"
+#include "api/api_int.h"
 
 #define PITCH_ALIGN 256u
 #define cudaHostAllocMapped 0x02u
@@ -213,7 +213,7 @@ static int is_dev(struct cudart_rt *rt, const void *p, size_t n, int kind, int d
     if (cudart_managed_find(rt, a, n))
         return 0;
     if (kind == cudaMemcpyDefault)
-        return exec_dmem_find(&rt->gpu->dmem, a, n ? n : 1) != NULL;
+        return api_mem_is_device(rt->gpu, a, n);
     if (dst)
         return kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
     return kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
@@ -233,14 +233,7 @@ static cudaError_t copy(struct cudart_rt *rt, void *dst, const void *src, size_t
     uint64_t da = (uint64_t)(uintptr_t)dst, sa = (uint64_t)(uintptr_t)src;
     ls_status st = LS_OK;
     if (dd && sd) {
-        const uint8_t *s = gpu_mem_host(g, sa, n, fn);
-        uint8_t *d = s ? gpu_mem_host(g, da, n, fn) : NULL;
-        if (!d)
-            st = LS_ERR_INVALID;
-        else {
-            memmove(d, s, n);
-            gpu_mem_written(g, da, n);
-        }
+        st = api_memcpy_dtod(g, da, sa, n, fn);
     } else if (dd) {
         st = ls_memcpy_htod(g, da, src, n);
     } else if (sd) {
@@ -456,10 +449,11 @@ cudaError_t cudaMemGetInfo(size_t *free_b, size_t *total_b)
     struct cudart_rt *rt = dev_enter(&e);
     if (!rt)
         return e;
-    const struct exec_dmem *d = &rt->gpu->dmem;
+    struct api_device dv;
+    api_device_info(rt->gpu, &dv);
     if (free_b)
-        *free_b = (size_t)(d->capacity - d->used);
+        *free_b = (size_t)(dv.mem_capacity - dv.mem_used);
     if (total_b)
-        *total_b = (size_t)d->capacity;
+        *total_b = (size_t)dv.mem_capacity;
     return cudaSuccess;
 }

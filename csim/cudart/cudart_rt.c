@@ -14,7 +14,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "cudart/cudart_int.h"
-#include "cli/cli.h"
+#include "api/api_int.h"
 
 static struct cudart_rt g_rt = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
@@ -106,49 +106,41 @@ static int split_sets(struct cudart_rt *rt, const char *env)
     return 0;
 }
 
-/* LOCKSTEP_COSIM=LIST: each listed block (or all) in lockstep with its RTL,
- * as `lockstep run --cosim LIST` does; prepended to the sets so an explicit
- * LOCKSTEP_SET=slp.backend=... wins. */
+/* LOCKSTEP_COSIM=LIST: each listed block (or all) in lockstep with its RTL
+ * and every other block of the loop on its C model, as `lockstep run
+ * --cosim LIST` does; prepended to the sets so an explicit
+ * LOCKSTEP_SET=slp.backend=... wins. Returns 0, or -1 with err (empty when
+ * host memory ran out). */
 static int add_cosim(struct cudart_rt *rt, const char *list, char *err, size_t n)
 {
+    static const char *const be[2][LS_BLK_COUNT] = {
+#define LS_BLOCK(id, name, group, title, when) [LS_BLK_##id] = #name ".backend=c",
+        {
+#include "lockstep_blocks.def"
+        },
+#undef LS_BLOCK
+#define LS_BLOCK(id, name, group, title, when) [LS_BLK_##id] = #name ".backend=lockstep",
+        {
+#include "lockstep_blocks.def"
+        },
+#undef LS_BLOCK
+    };
+    int sel[LS_BLK_COUNT];
+    char e[512];
+    if (api_cosim_select(list, sel, e, sizeof e)) {
+        snprintf(err, n, "LOCKSTEP_COSIM='%s': %s", list, e);
+        return -1;
+    }
     size_t k = 0;
     while (rt->sets && rt->sets[k])
         k++;
-    const char **ns = calloc(k + LS_BLK_COUNT + 2, sizeof *ns);
-    static const char *const be[LS_BLK_COUNT] = {
-        "capt.backend=lockstep", "wcu.backend=lockstep", "slp.backend=lockstep",
-        "rvc.backend=lockstep", "bgp.backend=lockstep" };
+    const char **ns = calloc(k + LS_BLK_COUNT + 1, sizeof *ns);
     if (!ns)
         return -1;
     size_t m = 0;
-    int all = !strcmp(list, "all");
-    for (int b = 0; b < LS_BLK_COUNT; b++) {
-        const char *name = ls_block_name(b);
-        size_t nl = strlen(name);
-        int listed = all;
-        for (const char *p = list; *p && !listed;) {
-            size_t q = strcspn(p, ",");
-            listed = q == nl && !strncmp(p, name, nl);
-            p += q + (p[q] == ',');
-        }
-        if (!listed)
-            continue;
-        if (!ls_block_in_loop(b)) {
-            if (all)
-                continue;
-            snprintf(err, n, "LOCKSTEP_COSIM: block '%s' is not clocked by the "
-                     "GPU model (its mechanism is not modelled)", name);
-            free(ns);
-            return -1;
-        }
-        ns[m++] = be[b];
-    }
-    if (m == 0 && strcmp(list, "none")) {
-        snprintf(err, n, "LOCKSTEP_COSIM: '%s' names no block (capt, wcu, slp, "
-                 "rvc, bgp, all or none)", list);
-        free(ns);
-        return -1;
-    }
+    for (int b = 0; b < LS_BLK_COUNT; b++)
+        if (ls_block_in_loop(b))
+            ns[m++] = be[sel[b]][b];
     for (size_t i = 0; i < k; i++)
         ns[m + i] = rt->sets[i];
     ns[m + k] = NULL;
@@ -485,26 +477,26 @@ void cudart_report(struct cudart_rt *rt)
         return;
     rt->reported = 1;
     int timing = rt->cfg.mode == LS_MODE_TIMING;
-    struct cli_result r;
-    memset(&r, 0, sizeof r);
-    r.workload = rt->prog;
-    r.category = "cuda";
-    r.size = "program";
-    r.mode = timing ? "timing" : "functional";
-    r.config = rt->cfg.config ? rt->cfg.config : "builtin";
-    r.pass = 1;
-    r.nlaunches = (unsigned)rt->nlaunches;
-    struct cli_launch *cl = calloc(rt->nlaunches + 1, sizeof *cl);
+    ls_stats total;
+    memset(&total, 0, sizeof total);
+    char msg[256] = "";
+    struct api_run r = {
+        .workload = rt->prog, .category = "cuda", .size = "program",
+        .mode = timing ? "timing" : "functional",
+        .config = rt->cfg.config ? rt->cfg.config : "builtin", .pass = 1, .msg = msg,
+        .nlaunches = (unsigned)rt->nlaunches, .total = &total,
+    };
+    struct api_launch *cl = calloc(rt->nlaunches + 1, sizeof *cl);
     struct kstat *ks = calloc(rt->nlaunches + 1, sizeof *ks);
     size_t nk = 0;
     for (size_t i = 0; i < rt->nlaunches; i++) {
         const struct cudart_launch *l = &rt->launches[i];
-        ls_stats_add(&r.total, &l->s, 32);
+        ls_stats_add(&total, &l->s, 32);
         r.wall_s += l->s.wall_s;
         if (l->st != LS_OK) {
             r.pass = 0;
-            if (!r.msg[0])
-                snprintf(r.msg, sizeof r.msg, "launch %zu %s: %s", i + 1, l->kernel,
+            if (!msg[0])
+                snprintf(msg, sizeof msg, "launch %zu %s: %s", i + 1, l->kernel,
                          ls_status_name(l->st));
         }
         if (cl) {
@@ -528,21 +520,17 @@ void cudart_report(struct cudart_rt *rt)
     }
     r.launch = cl;
     r.nlaunch_rec = cl ? (unsigned)rt->nlaunches : 0;
-    const ls_check_finding *fl = NULL;
-    r.nchk = ls_check_findings(rt->gpu, &fl);
-    r.chk = (ls_check_finding *)fl;
+    r.nchk = ls_check_findings(rt->gpu, &r.chk);
     r.checks_on = ls_checks_enabled(rt->gpu);
-    for (int b = 0; b < LS_BLK_COUNT; b++)
-        r.mismatch |= r.total.cosim[b].mismatches > 0;
     if (!rt->quiet) {
         fprintf(stderr, "lockstep: %s: %zu kernel%s, %zu launch%s, %s mode (%s)",
                 rt->prog, nk, nk == 1 ? "" : "s", rt->nlaunches,
                 rt->nlaunches == 1 ? "" : "es", r.mode, r.config);
         if (timing)
-            fprintf(stderr, ": %llu cycles, IPC %.3f", (unsigned long long)r.total.cycles,
-                    r.total.cycles ? (double)r.total.warp_insts / (double)r.total.cycles : 0.0);
+            fprintf(stderr, ": %llu cycles, IPC %.3f", (unsigned long long)total.cycles,
+                    total.cycles ? (double)total.warp_insts / (double)total.cycles : 0.0);
         fprintf(stderr, ", %llu warp insts, SIMD util %.3f%s\n",
-                (unsigned long long)r.total.warp_insts, r.total.simd_util,
+                (unsigned long long)total.warp_insts, total.simd_util,
                 r.pass ? "" : ", FAILED launches");
         for (size_t k = 0; ks && k < nk; k++) {
             const ls_stats *s = &ks[k].s;
@@ -558,7 +546,7 @@ void cudart_report(struct cudart_rt *rt)
         if (r.nchk)
             fprintf(stderr, "  %zu check finding%s (LOCKSTEP_STATS lists them)\n",
                     r.nchk, r.nchk == 1 ? "" : "s");
-        cli_print_cosim(stderr, &r, 1);
+        api_print_cosim(stderr, &total);
     }
     if (rt->stats_path) {
         FILE *f = strcmp(rt->stats_path, "-") ? fopen(rt->stats_path, "w") : stdout;
@@ -566,9 +554,16 @@ void cudart_report(struct cudart_rt *rt)
             fprintf(stderr, "lockstep cudart: cannot write LOCKSTEP_STATS=%s: %s\n",
                     rt->stats_path, strerror(errno));
         } else {
-            cli_json_result(f, &r, 0);
+            api_json_run(f, &r, 0);
             fputc('\n', f);
-            cli_close_out(f, rt->stats_path);
+            int bad = ferror(f);
+            if (f != stdout)
+                bad |= fclose(f) != 0;
+            else
+                fflush(f);
+            if (bad)
+                fprintf(stderr, "lockstep cudart: error writing LOCKSTEP_STATS=%s\n",
+                        rt->stats_path);
         }
     }
     free(cl);

@@ -63,9 +63,8 @@ struct exec_memctx {
                                                the last fetch (timing)   */
 };
 
-/* Allocation holding [addr, addr+n), or NULL. */
-const struct exec_alloc *exec_dmem_find(const struct exec_dmem *d,
-                                        uint64_t addr, uint64_t n);
+/* exec_dmem_find: the allocation holding [addr, addr+n) (exec_dmem.h) */
+#include "exec/exec_dmem.h"
 
 /* Executes ld/ldu/st/atom/red/tex/cvta for the lanes of mask passing the
  * guard; fills res (per-lane addresses, bytes, store flag). Returns 0, or

@@ -26,6 +26,7 @@
 #include "exec/exec_fround.h"
 #include "exec/exec_lane.h"
 #include "exec/exec_mem.h"
+#include "exec/exec_mma_fault.h"
 #include "ptx/ptx_mma.h"
 
 #define MMA_MAX_ELEMS 1024      /* largest matrix of a fragment (b1: 8 x 128) */
@@ -93,11 +94,8 @@ static void frag_pos(const struct frag *f, unsigned lane, unsigned e,
         bool k8 = f->shape == PTX_MMA_M16N8K8;
         switch (f->which) {
         case PTX_FRAG_A:
-#ifdef LS_FAULT_MMA_TRANSPOSE
-            /* test builds only (make test-mma-fault): each 8x8 block of
-             * A read transposed; the tensor-core tests must fail */
-            if (k8) { *r = 2 * t + (e & 1) + 8 * (e >> 1); *c = g; return; }
-#endif
+            if (exec_mma_fault_a_pos(k8, g, t, e, r, c))
+                return;
             if (k8) { *r = g + 8 * (e >> 1); *c = 2 * t + (e & 1); }
             else    { *r = g; *c = 4 * t + e; }
             return;
@@ -217,9 +215,7 @@ static int do_mma(struct exec_warp *w, const struct ptx_inst *in,
     frag_init(&fa, in, PTX_FRAG_A, in->type2, in->tq & PTX_MMA_ACOL);
     frag_init(&fb, in, PTX_FRAG_B, in->type3, in->tq & PTX_MMA_BCOL);
     frag_init(&fc, in, PTX_FRAG_C, in->mtype, false);
-#ifdef LS_FAULT_MMA_TRANSPOSE
-    fb.colmajor = !fb.colmajor;     /* wmma B read in the other layout */
-#endif
+    fb.colmajor = exec_mma_fault_b_layout(fb.colmajor);
     if (frag_check(w, in, 0, &fd, err) || frag_check(w, in, 2, &fa, err) ||
         frag_check(w, in, 4, &fb, err) || frag_check(w, in, 6, &fc, err))
         return -1;

@@ -465,14 +465,12 @@ static const char *dtype_mismatch(const struct exec_tex *t, unsigned dt)
     return "destination types other than .f32/.s32/.u32 (.f16) are not modelled";
 }
 
-static int do_tex(struct exec_warp *w, struct exec_memctx *m,
-                  const struct ptx_inst *in, uint32_t act,
-                  struct exec_result *res, struct exec_error *err)
+/* Operands and geometry of a tex/tld4 (op: its name), checked once per
+ * instruction; 0, or -1 with err set. */
+static int tex_check(const struct ptx_inst *in, const char *op, struct exec_error *err)
 {
-    const char *op = in->op == PTX_OP_TLD4 ? "tld4" : "tex";
-    const struct ptx_operand *d = &in->o[0], *a = &in->o[1], *co = &in->o[2];
+    const struct ptx_operand *d = &in->o[0], *co = &in->o[2];
     bool tld4 = in->op == PTX_OP_TLD4;
-    bool has_sampler = in->nopnd > 5 && in->o[5].kind == PTX_O_MEM;
     if (co->kind != PTX_O_VEC || d->kind != PTX_O_VEC)
         return terr(err, -1, 0, "%s: malformed operands", op);
     bool fl = ptx_type_is_float((enum ptx_type)in->type2);
@@ -492,6 +490,198 @@ static int do_tex(struct exec_warp *w, struct exec_memctx *m,
         g != PTX_GEOM_ACUBE)
         return terr(err, -1, 0, "tld4.%s: geometry not allowed (2d, a2d, cube, acube)",
                     geom_name(g));
+    return 0;
+}
+
+/* The texture (*t) and sampler state (*s: t, or the independent sampler)
+ * lane reads, checked against the instruction; 0, or -1 with err set. */
+static int tex_handles(const struct exec_warp *w, const struct exec_memctx *m,
+                       const struct ptx_inst *in, unsigned lane, const char *op,
+                       const struct exec_tex **tp, const struct exec_tex **sp,
+                       struct exec_error *err)
+{
+    unsigned g = in->geom;
+    bool has_sampler = in->nopnd > 5 && in->o[5].kind == PTX_O_MEM;
+    const struct exec_tex *t = tex_of(w, m, &in->o[1], lane, op, err);
+    if (!t)
+        return -1;
+    const struct exec_tex *s = t;
+    if (has_sampler && !(s = tex_of(w, m, &in->o[5], lane, op, err)))
+        return -1;
+    if (t->surface)
+        return terr(err, (int)lane, 0, "%s: handle names a surface object, not a "
+                    "texture", op);
+    const char *why = geom_mismatch(g, t);
+    if (why)
+        return terr(err, (int)lane, 0, "%s.%s: handle is not bound to a %s texture "
+                    "(it names %s)", op, geom_name(g), geom_want(g), why);
+    if ((why = dtype_mismatch(t, in->type)))
+        return terr(err, (int)lane, 0, "%s.%s.%s: %s", op, geom_name(g),
+                    ptx_type_name((enum ptx_type)in->type), why);
+    if (in->op == PTX_OP_TLD4 && t->raw)
+        return terr(err, (int)lane, 0, "tld4 on an ls_texture_1d/2d shorthand "
+                    "(create it with ls_texture_create)");
+    *tp = t;
+    *sp = s;
+    return 0;
+}
+
+/* Where one lane samples: layer (array index, clamped; for a cube the
+ * face folded in), float and integer coordinates, addressing modes. */
+struct tex_coord {
+    uint64_t layer;
+    float u[3];
+    int64_t iu[3];
+    unsigned nc;                        /* coordinates read */
+    bool force_norm;                    /* cube faces: normalised */
+    uint8_t modes[3];
+};
+
+static void tex_coords(const struct exec_warp *w, const struct ptx_inst *in,
+                       const struct exec_tex *t, const struct exec_tex *s,
+                       unsigned lane, struct tex_coord *c)
+{
+    const struct ptx_operand *co = &in->o[2];
+    unsigned g = in->geom;
+    c->layer = 0;
+    unsigned ci = 0;
+    if (g == PTX_GEOM_A1D || g == PTX_GEOM_A2D || g == PTX_GEOM_ACUBE) {
+        uint64_t li = (uint32_t)reg_of(w, co->vec_regs[0], lane);
+        uint64_t nl = g == PTX_GEOM_ACUBE ? t->layers / 6 : t->layers;
+        c->layer = li >= nl ? nl - 1 : li;      /* clamped (docs/textures.md) */
+        ci = 1;
+    }
+    for (unsigned k = 0; k < 3; k++) {
+        c->u[k] = 0;
+        c->iu[k] = 0;
+        c->modes[k] = s->addr[k];
+    }
+    c->nc = g == PTX_GEOM_CUBE || g == PTX_GEOM_ACUBE ? 3 : t->dims;
+    for (unsigned k = 0; k < c->nc; k++) {
+        uint64_t r = reg_of(w, co->vec_regs[ci + k], lane);
+        c->u[k] = exec_f32(r);
+        c->iu[k] = exec_sext(r, 32);
+    }
+    c->force_norm = false;
+    if (t->cube) {
+        float fs, ft;
+        unsigned face = cube_face(c->u[0], c->u[1], c->u[2], &fs, &ft);
+        c->u[0] = fs;
+        c->u[1] = ft;
+        c->layer = c->layer * 6 + face;
+        c->force_norm = true;
+        c->modes[0] = c->modes[1] = EXEC_ADDR_CLAMP;
+    }
+}
+
+/* Integer coordinates: the one texel they name (zero out of range where
+ * the texture asks for it). */
+static int tex_point(struct sample_ctx *sc, const struct tex_coord *c, struct texel *val)
+{
+    const struct exec_tex *t = sc->t;
+    int64_t ix[3];
+    bool zero = false;
+    for (unsigned k = 0; k < t->dims; k++) {
+        uint64_t n = axis_size(t, 0, k);
+        if (t->int_oob_zero && (c->iu[k] < 0 || c->iu[k] >= (int64_t)n))
+            zero = true;
+        ix[k] = wrap_index(c->iu[k], n, c->modes[k]);
+    }
+    if (zero) {
+        memset(val, 0, sizeof *val);
+        return 0;
+    }
+    return fetch(sc, 0, c->layer, ix, val);
+}
+
+/* tld4: component comp of the bilinear footprint's four texels,
+ * counter-clockwise from lower left. */
+static int tex_gather4(struct sample_ctx *sc, const struct tex_coord *c, unsigned comp,
+                       struct texel *val)
+{
+    const struct exec_tex *t = sc->t;
+    int64_t i0[2], ix[3];
+    for (unsigned k = 0; k < 2; k++) {
+        double x = texel_coord(c->u[k], axis_size(t, 0, k), c->force_norm || sc->s->norm);
+        int64_t X = (int64_t)floor((x - 0.5) * 256.0 + 0.5);
+        i0[k] = X >> 8;
+    }
+    static const unsigned dx[4] = {0, 1, 1, 0}, dy[4] = {1, 1, 0, 0};
+    for (unsigned q = 0; q < 4; q++) {
+        ix[0] = wrap_index(i0[0] + dx[q], axis_size(t, 0, 0), c->modes[0]);
+        ix[1] = wrap_index(i0[1] + dy[q], axis_size(t, 0, 1), c->modes[1]);
+        struct texel tq;
+        if (fetch(sc, 0, c->layer, ix, &tq))
+            return -1;
+        val->v[q] = tq.v[comp];
+    }
+    return 0;
+}
+
+/* Level of detail of tex.level (the operand) or tex.grad (from the
+ * gradients); 0 for the base level. 0, or -1 with err set. */
+static int tex_lod(const struct exec_warp *w, const struct ptx_inst *in,
+                   const struct sample_ctx *sc, unsigned nc, double *lambda,
+                   struct exec_error *err)
+{
+    const struct exec_tex *t = sc->t, *s = sc->s;
+    *lambda = 0;
+    if (in->tmode == PTX_TM_LEVEL) {
+        *lambda = exec_f32(exec_read(w, &in->o[3], PTX_T_F32, sc->lane));
+    } else if (in->tmode == PTX_TM_GRAD) {
+        double rho2x = 0, rho2y = 0;
+        const struct ptx_operand *gx = &in->o[3], *gy = &in->o[4];
+        for (unsigned k = 0; k < nc && k < 3; k++) {
+            if (k >= gx->vec_n || k >= gy->vec_n || gx->vec_regs[k] < 0 ||
+                gy->vec_regs[k] < 0)
+                return terr(err, -1, 0, "tex.grad: gradient vectors need %u "
+                            "elements", nc);
+            double sz = t->cube ? (double)t->w[0]
+                      : (s->norm ? (double)axis_size(t, 0, k) : 1.0);
+            double ax = exec_f32(reg_of(w, gx->vec_regs[k], sc->lane)) * sz;
+            double ay = exec_f32(reg_of(w, gy->vec_regs[k], sc->lane)) * sz;
+            rho2x += ax * ax;
+            rho2y += ay * ay;
+        }
+        double rho2 = rho2x > rho2y ? rho2x : rho2y;
+        *lambda = rho2 > 0 ? 0.5 * log2(rho2) : -INFINITY;
+    }
+    return 0;
+}
+
+/* Float coordinates: filtered sample of the chosen level, blended with
+ * the next level for linear mipmap filtering. */
+static int tex_filtered(const struct exec_warp *w, const struct ptx_inst *in,
+                        struct sample_ctx *sc, const struct tex_coord *c,
+                        struct texel *val, struct exec_error *err)
+{
+    double lambda;
+    if (tex_lod(w, in, sc, c->nc, &lambda, err))
+        return -1;
+    unsigned k0, fr;
+    pick_level(sc->t, sc->s, lambda, &k0, &fr);
+    if (sample_level(sc, k0, c->layer, c->u, c->force_norm, c->modes, val))
+        return -1;
+    if (fr) {
+        struct texel v1;
+        if (sample_level(sc, k0 + 1, c->layer, c->u, c->force_norm, c->modes, &v1))
+            return -1;
+        for (unsigned ch = 0; ch < 4; ch++)
+            val->v[ch] = (val->v[ch] * (256 - fr) + v1.v[ch] * fr) / 256.0;
+    }
+    return 0;
+}
+
+static int do_tex(struct exec_warp *w, struct exec_memctx *m,
+                  const struct ptx_inst *in, uint32_t act,
+                  struct exec_result *res, struct exec_error *err)
+{
+    const char *op = in->op == PTX_OP_TLD4 ? "tld4" : "tex";
+    const struct ptx_operand *d = &in->o[0];
+    bool tld4 = in->op == PTX_OP_TLD4;
+    if (tex_check(in, op, err))
+        return -1;
+    bool fl = ptx_type_is_float((enum ptx_type)in->type2);
     res->space = PTX_SP_GLOBAL;
     res->is_store = false;
     if (!m->texaddr) {
@@ -501,122 +691,19 @@ static int do_tex(struct exec_warp *w, struct exec_memctx *m,
     }
     uint32_t nx = 0;                    /* extra texel addresses (timing) */
     EXEC_FOR_EACH_LANE(act, lane, {
-        const struct exec_tex *t = tex_of(w, m, a, lane, op, err);
-        if (!t)
+        const struct exec_tex *t = NULL, *s = NULL;
+        if (tex_handles(w, m, in, lane, op, &t, &s, err))
             return -1;
-        const struct exec_tex *s = t;
-        if (has_sampler && !(s = tex_of(w, m, &in->o[5], lane, op, err)))
-            return -1;
-        if (t->surface)
-            return terr(err, (int)lane, 0, "%s: handle names a surface object, not a "
-                        "texture", op);
-        const char *why = geom_mismatch(g, t);
-        if (why)
-            return terr(err, (int)lane, 0, "%s.%s: handle is not bound to a %s texture "
-                        "(it names %s)", op, geom_name(g), geom_want(g), why);
-        if ((why = dtype_mismatch(t, in->type)))
-            return terr(err, (int)lane, 0, "%s.%s.%s: %s", op, geom_name(g),
-                        ptx_type_name((enum ptx_type)in->type), why);
-        if (tld4 && t->raw)
-            return terr(err, (int)lane, 0, "tld4 on an ls_texture_1d/2d shorthand "
-                        "(create it with ls_texture_create)");
-        /* coordinates */
-        uint64_t layer = 0;
-        unsigned ci = 0;
-        if (g == PTX_GEOM_A1D || g == PTX_GEOM_A2D || g == PTX_GEOM_ACUBE) {
-            uint64_t li = (uint32_t)reg_of(w, co->vec_regs[0], lane);
-            uint64_t nl = g == PTX_GEOM_ACUBE ? t->layers / 6 : t->layers;
-            layer = li >= nl ? nl - 1 : li;     /* clamped (docs/textures.md) */
-            ci = 1;
-        }
-        float u[3] = {0, 0, 0};
-        int64_t iu[3] = {0, 0, 0};
-        unsigned nc = g == PTX_GEOM_CUBE || g == PTX_GEOM_ACUBE ? 3 : t->dims;
-        for (unsigned k = 0; k < nc; k++) {
-            uint64_t r = reg_of(w, co->vec_regs[ci + k], lane);
-            u[k] = exec_f32(r);
-            iu[k] = exec_sext(r, 32);
-        }
-        bool force_norm = false;
-        uint8_t modes[3] = {s->addr[0], s->addr[1], s->addr[2]};
-        if (t->cube) {
-            float fs, ft;
-            unsigned face = cube_face(u[0], u[1], u[2], &fs, &ft);
-            u[0] = fs;
-            u[1] = ft;
-            layer = layer * 6 + face;
-            force_norm = true;
-            modes[0] = modes[1] = EXEC_ADDR_CLAMP;
-        }
+        struct tex_coord c;
+        tex_coords(w, in, t, s, lane, &c);
         struct sample_ctx sc = {m, t, s, lane, m->texaddr + nx,
                                 0, EXEC_WARP * TEX_MAX_TEXELS * 2 - nx, err};
         struct texel val;
-        if (!fl) {                      /* integer coordinates: one texel */
-            int64_t ix[3];
-            bool zero = false;
-            for (unsigned k = 0; k < t->dims; k++) {
-                uint64_t n = axis_size(t, 0, k);
-                if (t->int_oob_zero && (iu[k] < 0 || iu[k] >= (int64_t)n))
-                    zero = true;
-                ix[k] = wrap_index(iu[k], n, modes[k]);
-            }
-            if (zero)
-                memset(&val, 0, sizeof val);
-            else if (fetch(&sc, 0, layer, ix, &val))
-                return -1;
-        } else if (tld4) {
-            /* the bilinear footprint, counter-clockwise from lower left */
-            struct sample_ctx s4 = sc;
-            int64_t i0[2], ix[3];
-            for (unsigned k = 0; k < 2; k++) {
-                double x = texel_coord(u[k], axis_size(t, 0, k), force_norm || s->norm);
-                int64_t X = (int64_t)floor((x - 0.5) * 256.0 + 0.5);
-                i0[k] = X >> 8;
-            }
-            static const unsigned dx[4] = {0, 1, 1, 0}, dy[4] = {1, 1, 0, 0};
-            for (unsigned q = 0; q < 4; q++) {
-                ix[0] = wrap_index(i0[0] + dx[q], axis_size(t, 0, 0), modes[0]);
-                ix[1] = wrap_index(i0[1] + dy[q], axis_size(t, 0, 1), modes[1]);
-                struct texel tq;
-                if (fetch(&s4, 0, layer, ix, &tq))
-                    return -1;
-                val.v[q] = tq.v[in->tq & 3];
-            }
-            sc.naddr = s4.naddr;
-        } else {
-            double lambda = 0;
-            if (in->tmode == PTX_TM_LEVEL) {
-                lambda = exec_f32(exec_read(w, &in->o[3], PTX_T_F32, lane));
-            } else if (in->tmode == PTX_TM_GRAD) {
-                double rho2x = 0, rho2y = 0;
-                const struct ptx_operand *gx = &in->o[3], *gy = &in->o[4];
-                for (unsigned k = 0; k < nc && k < 3; k++) {
-                    if (k >= gx->vec_n || k >= gy->vec_n || gx->vec_regs[k] < 0 ||
-                        gy->vec_regs[k] < 0)
-                        return terr(err, -1, 0, "tex.grad: gradient vectors need %u "
-                                    "elements", nc);
-                    double sz = t->cube ? (double)t->w[0]
-                              : (s->norm ? (double)axis_size(t, 0, k) : 1.0);
-                    double ax = exec_f32(reg_of(w, gx->vec_regs[k], lane)) * sz;
-                    double ay = exec_f32(reg_of(w, gy->vec_regs[k], lane)) * sz;
-                    rho2x += ax * ax;
-                    rho2y += ay * ay;
-                }
-                double rho2 = rho2x > rho2y ? rho2x : rho2y;
-                lambda = rho2 > 0 ? 0.5 * log2(rho2) : -INFINITY;
-            }
-            unsigned k0, fr;
-            pick_level(t, s, lambda, &k0, &fr);
-            if (sample_level(&sc, k0, layer, u, force_norm, modes, &val))
-                return -1;
-            if (fr) {
-                struct texel v1;
-                if (sample_level(&sc, k0 + 1, layer, u, force_norm, modes, &v1))
-                    return -1;
-                for (unsigned ch = 0; ch < 4; ch++)
-                    val.v[ch] = (val.v[ch] * (256 - fr) + v1.v[ch] * fr) / 256.0;
-            }
-        }
+        int bad = !fl ? tex_point(&sc, &c, &val)           /* one texel */
+                : tld4 ? tex_gather4(&sc, &c, in->tq & 3, &val)
+                : tex_filtered(w, in, &sc, &c, &val, err);
+        if (bad)
+            return -1;
         /* timing: first texel in addr[lane], the rest after it */
         if (sc.naddr) {
             res->addr[lane] = sc.addrs[0];

@@ -165,6 +165,8 @@ void gpu_check_begin(ls_gpu *gpu, struct exec_chk *c, const struct ls_module *m,
  * check_error = 1 and there is a finding. */
 ls_status gpu_check_end(ls_gpu *gpu, struct exec_chk *c, const struct ls_module *m,
                         const struct ptx_func *f, ls_status st);
+/* ls_check_format: one line describing f into buf (n bytes); returns buf. */
+char *gpu_check_format(const ls_check_finding *f, char *buf, size_t n);
 /* Device runtime (gpu_devrt.c, docs/device-runtime.md). */
 /* Opens the printf sink of lc. Returns LS_OK or an error (unwritable file). */
 ls_status gpu_devrt_init(ls_gpu *gpu, const ls_config *lc);

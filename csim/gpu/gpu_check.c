@@ -7,6 +7,12 @@
 #include "gpu/gpu.h"
 #include "exec/exec_check.h"
 
+/* the check bits exec takes are the choices of the `check` key */
+_Static_assert(EXEC_CHK_MEM == CFG_CHECK_MEMCHECK && EXEC_CHK_RACE == CFG_CHECK_RACECHECK &&
+               EXEC_CHK_SYNC == CFG_CHECK_SYNCCHECK && EXEC_CHK_INIT == CFG_CHECK_INITCHECK &&
+               EXEC_CHK_GRACE == CFG_CHECK_GLOBALRACE,
+               "EXEC_CHK_* differ from the choices of the check key (cfg_keys.def)");
+
 void gpu_check_begin(ls_gpu *gpu, struct exec_chk *c, const struct ls_module *m,
                      const struct ptx_func *f, ls_dim3 grid, ls_dim3 block,
                      uint64_t shared_bytes, uint64_t local_stride)
@@ -113,7 +119,7 @@ ls_status gpu_check_end(ls_gpu *gpu, struct exec_chk *c, const struct ls_module 
                         "state of kernel %s): its findings are incomplete", f->name);
     if (gpu->tcfg.check_error && gpu->nchk > first) {
         char line[1024];
-        ls_check_format(&gpu->chk[first], line, sizeof line);
+        gpu_check_format(&gpu->chk[first], line, sizeof line);
         uint32_t pl = (uint32_t)gpu->chk[first].a.pc < f->ninsts
                           ? gpu->chk[first].a.line : f->line;
         return gpu_fail(gpu, LS_ERR_CHECK, m->ptx->file ? m->ptx->file : m->name, (int)pl,
@@ -124,19 +130,7 @@ ls_status gpu_check_end(ls_gpu *gpu, struct exec_chk *c, const struct ls_module 
     return LS_OK;
 }
 
-size_t ls_check_findings(const ls_gpu *gpu, const ls_check_finding **list)
-{
-    if (list)
-        *list = gpu ? gpu->chk : NULL;
-    return gpu ? gpu->nchk : 0;
-}
-
-unsigned ls_checks_enabled(const ls_gpu *gpu)
-{
-    return gpu ? ((unsigned)gpu->tcfg.check | EXEC_CHK_MEM) : 0;
-}
-
-char *ls_check_format(const ls_check_finding *f, char *buf, size_t n)
+char *gpu_check_format(const ls_check_finding *f, char *buf, size_t n)
 {
     if (!buf || !n)
         return buf;

@@ -12,6 +12,10 @@
 #include "gpu/gpu.h"
 #include "gpu/gpu_energy.h"
 #include "core/core.h"
+#include "core/core_mech.h"
+#include "core/core_slp.h"
+#include "core/core_cblk.h"
+#include "core/core_tbc.h"
 #include "mem/mem.h"
 #include "cosim/cosim.h"
 #include "blocks/slp.h"
@@ -20,8 +24,6 @@
 #include "blocks/wcu.h"
 #include "blocks/capt.h"
 #include "exec/exec_check.h"
-#include "ptx/ptx_affine.h"
-#include "ptx/ptx_dac.h"
 
 static double now_s(void)
 {
@@ -64,52 +66,22 @@ ls_status gpu_cosim_init(ls_gpu *gpu, const ls_config *lc)
         if (gpu->tcfg.cosim == 1 && cosim_desc_by_id(b) && be[b] == COSIM_BE_C)
             be[b] = COSIM_BE_LOCKSTEP;
     char e[4096];
-    if (cosim_env_init(gpu->cosim, lc, be, (int)gpu->tcfg.cosim_continue, e,
-                       sizeof e) != 0)
+    if (cosim_env_init(gpu->cosim, &(struct cosim_cfg){ lc->rtl, lc->fail_dir, lc->run_name },
+                       be, (int)gpu->tcfg.cosim_continue, e, sizeof e) != 0)
         return GPU_FAIL(gpu, LS_ERR_INVALID, "%s", e);
     if (lc->mode != LS_MODE_TIMING) {
         for (int b = 0; b < LS_BLK_COUNT; b++)
             if (gpu->cosim->backend[b] != COSIM_BE_C)
                 return GPU_FAIL(gpu, LS_ERR_INVALID, "%s.backend=%s needs timing "
                                 "mode: functional mode clocks no block",
-                                ls_block_name(b),
+                                blk_name(b),
                                 cosim_backend_name(gpu->cosim->backend[b]));
         return LS_OK;
     }
-    const char *paths = gpu->tcfg.simt_paths == CORE_DPE_DWS ? "dws" : "dual";
-    if (gpu->tcfg.simt_paths != CORE_DPE_SINGLE &&
-        gpu->tcfg.simt_compaction != CORE_TBC_NONE)
-        return GPU_FAIL(gpu, LS_ERR_INVALID, "simt.paths=%s with simt.compaction "
-                        "other than none is not modelled (docs/dpe.md): choose one",
-                        paths);
-    if (gpu->tcfg.simt_paths == CORE_DPE_DWS &&
-        gpu->tcfg.dpe_scheduler != CORE_DPE_FULL)
-        return GPU_FAIL(gpu, LS_ERR_INVALID, "simt.paths=dws with dpe.scheduler=constrained "
-                        "is not modelled: DWS schedules every warp-split (docs/dpe.md)");
-    if (gpu->tcfg.simt_paths != CORE_DPE_DUAL && gpu->tcfg.dpe_path_forwarding)
-        return GPU_FAIL(gpu, LS_ERR_INVALID, "dpe.path_forwarding=on needs simt.paths=dual: "
-                        "it forwards paths of the dual-path stack (docs/dpe.md)");
-    /* affine.mode (docs/dac.md): combinations not modelled are errors,
-     * never a silent baseline run */
-    /* CAE keeps register classes per warp and shortens the pipeline
-     * occupancy G-Scalar's scalar execution shortens */
-    if (gpu->tcfg.affine_mode == 2 && (gpu->tcfg.gscalar_scalar || gpu->tcfg.gscalar_compress))
-        return GPU_FAIL(gpu, LS_ERR_INVALID, "affine.mode=cae with gscalar.scalar or "
-                        "gscalar.compress is not modelled: both decide one-lane execution "
-                        "(docs/dac.md): choose one");
-    if (gpu->tcfg.affine_mode == 2 && (gpu->tcfg.simt_compaction || gpu->tcfg.simt_paths))
-        return GPU_FAIL(gpu, LS_ERR_INVALID, "affine.mode=cae with simt.compaction or "
-                        "simt.paths is not modelled: its register classes are per warp "
-                        "of one stack (docs/dac.md)");
-    if (gpu->tcfg.affine_mode == 1 &&
-        (gpu->tcfg.simt_compaction != CORE_TBC_NONE ||
-         gpu->tcfg.simt_paths != CORE_DPE_SINGLE || gpu->tcfg.gscalar_compress ||
-         gpu->tcfg.gscalar_scalar || gpu->tcfg.gscalar_stats))
-        return GPU_FAIL(gpu, LS_ERR_INVALID, "affine.mode=dac with simt.compaction, "
-                        "simt.paths or gscalar.* (compress, scalar, stats) is not "
-                        "modelled (docs/dac.md): the main warps' queues are per warp "
-                        "slot and single-path, and the removed instructions write no "
-                        "register through the G-Scalar register file");
+    /* combinations of mechanisms that are not modelled are errors, never
+     * a silent baseline run (the rules of csim/core/core_mech.def) */
+    if (core_mech_check(&gpu->tcfg, e, sizeof e) != 0)
+        return GPU_FAIL(gpu, LS_ERR_INVALID, "%s", e);
     /* build and load now what the SMs will need: errors belong to creation */
     for (int b = 0; b < LS_BLK_COUNT; b++) {
         const struct cosim_desc *d = cosim_desc_by_id(b);
@@ -167,38 +139,10 @@ static ls_status ensure_machine(ls_gpu *gpu)
         gpu->sms = calloc(n, sizeof *gpu->sms);
         if (!gpu->sms)
             return GPU_FAIL(gpu, LS_ERR_NOMEM, "host memory exhausted (SMs)");
-        for (unsigned i = 0; i < n; i++)
-            if (core_sm_init(&gpu->sms[i], &gpu->tcfg, i,
-                             gpu->cfg.max_stack_depth) != 0) {
-                gpu_timing_free(gpu);
-                return GPU_FAIL(gpu, LS_ERR_NOMEM, "host memory exhausted (SM %u)", i);
-            }
         for (unsigned i = 0; i < n; i++) {
             char e[4096];
-            struct core_sm *sm = &gpu->sms[i];
-            if (core_slp_init(&sm->slp, gpu->cosim, i, sm->nslots,
-                              (unsigned)gpu->tcfg.slp_permutation, e, sizeof e) != 0) {
-                gpu_timing_free(gpu);
-                return GPU_FAIL(gpu, LS_ERR_INVALID, "%s", e);
-            }
-            const struct cfg *tc = &gpu->tcfg;
-            unsigned units[3] = { (unsigned)tc->alu_units, (unsigned)tc->sfu_units,
-                                  (unsigned)tc->mem_units };
-            int r = tc->gscalar_compress || (!tc->gscalar_scalar && !tc->gscalar_stats)
-                ? core_rvc_init(&sm->rvc, gpu->cosim, tc->gscalar_compress != 0, i,
-                                units, (unsigned)tc->operand_collectors,
-                                tc->gscalar_granularity == 1, sm->nslots,
-                                tc->gscalar_bvr_energy, e, sizeof e)
-                : core_rvc_init_track(&sm->rvc, i, tc->gscalar_granularity == 1,
-                                      sm->nslots, e, sizeof e);
-            sm->rvc.scalar = (unsigned)tc->gscalar_scalar;
-            if (r == 0)     /* TBC: the WCU and CAPT (docs/compaction.md) */
-                r = core_cblk_init(&sm->tbc.blk, gpu->cosim, i, tbc_wcu(tc),
-                                   tc->simt_compaction == CORE_TBC_CAPRI,
-                                   (unsigned)tc->capri_entries,
-                                   (unsigned)tc->capri_history,
-                                   (unsigned)tc->capri_lru, e, sizeof e);
-            if (r != 0) {
+            if (core_sm_init(&gpu->sms[i], &gpu->tcfg, i, gpu->cfg.max_stack_depth,
+                             gpu->cosim, e, sizeof e) != 0) {
                 gpu_timing_free(gpu);
                 return GPU_FAIL(gpu, LS_ERR_INVALID, "%s", e);
             }
@@ -212,46 +156,10 @@ static uint32_t inst_line(const struct ptx_func *f, int32_t pc)
     return (uint32_t)pc < f->ninsts ? f->insts[pc].line : f->line;
 }
 
-/* affine.mode=dac: the decoupling transform of kernel f (ptx_dac.h) into
- * *out (NULL when the transform leaves it whole: nothing removed, no queue
- * operation; the main warps then run it as with affine.mode=off). */
-static ls_status dac_transform(ls_gpu *gpu, const char *file, const struct ptx_func *f,
-                               struct ptx_dac_inst **out)
-{
-    *out = NULL;
-    size_t n = f->ninsts ? f->ninsts : 1;
-    struct ptx_affine_inst *a = malloc(n * sizeof *a);
-    struct ptx_dac_inst *r = malloc(n * sizeof *r);
-    struct ptx_diag d;
-    memset(&d, 0, sizeof d);
-    if (!a || !r) {
-        free(a);
-        free(r);
-        return GPU_FAIL(gpu, LS_ERR_NOMEM, "host memory exhausted (DAC transform)");
-    }
-    if (ptx_affine_analyse(f, a, NULL, &d) != 0 || ptx_dac_build(f, a, r, NULL, &d) != 0 ||
-        ptx_dac_check(f, a, r, &d) != 0) {
-        free(a);
-        free(r);
-        return gpu_fail(gpu, LS_ERR_INVALID, file, (int)f->line,
-                        "affine.mode=dac: the DAC transform of kernel %s failed: %s",
-                        f->name, d.msg);
-    }
-    free(a);
-    bool dec = false;
-    for (uint32_t i = 0; i < f->ninsts && !dec; i++)
-        dec = r[i].q != PTX_DAC_Q_NONE || !(r[i].streams & PTX_DAC_S_MAIN);
-    if (dec)
-        *out = r;
-    else
-        free(r);
-    return LS_OK;
-}
-
 static ls_status warp_fail(ls_gpu *gpu, const char *file, const struct ptx_func *kf,
                            const struct core_sm *sm)
 {
-    const struct core_warp *cw = &sm->w[sm->err_slot];
+    const struct core_warp *cw = &sm->v.w[sm->v.err_slot];
     const struct simt_warp *w = &cw->sw;
     if (w->err_kind != SIMT_ERR_PLAIN)      /* assert, extern call */
         return gpu_warp_error(gpu, file, kf, w);
@@ -374,118 +282,163 @@ static int dispatch(ls_gpu *gpu, ls_dim3 grid, uint64_t *next_cta, uint64_t tota
     return 0;
 }
 
-ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
-                            const struct ptx_func *f, ls_dim3 grid,
-                            ls_dim3 block, size_t dyn_shared, void **args,
-                            ls_stats *stats)
-{
-    double t0 = now_s();
-    const char *file = m->ptx->file ? m->ptx->file : m->name;
-    ls_status st = gpu_check_geometry(gpu, f, grid, block);
-    if (st != LS_OK)
-        return st;
-    st = ensure_machine(gpu);
-    if (st != LS_OK)
-        return st;
+/* What one timing launch carries from setup to its end. */
+struct launch {
+    const char *file;
+    const struct ptx_func *f;
     struct gpu_layout lay;
     struct core_prog prog;
-    memset(&prog, 0, sizeof prog);
-    st = gpu_layout_prepare(gpu, m, f, dyn_shared, args, &lay);
-    if (st == LS_OK && core_prog_build(&prog, m->ptx) != 0)
-        st = GPU_FAIL(gpu, LS_ERR_NOMEM, "host memory exhausted (decode)");
-    const struct cfg *c = &gpu->tcfg;
-    struct ptx_dac_inst *dac_tr = NULL;     /* affine.mode=dac: the transform */
-    if (st == LS_OK && c->affine_mode == 1)
-        st = dac_transform(gpu, file, f, &dac_tr);
     struct core_kernel k;
-    memset(&k, 0, sizeof k);
-    k.mod = m->ptx;
-    k.f = f;
-    k.prog = &prog;
-    k.sym0 = lay.sym0;
-    k.sym1 = lay.sym1;
-    k.frame0 = lay.frame0;
-    k.local_stride = lay.local_stride;
-    k.param = lay.param;
-    k.param_bytes = lay.param_bytes;
-    k.shared_bytes = lay.shared_bytes;
-    k.dyn_smem = (uint32_t)dyn_shared;
-    k.ntid[0] = block.x; k.ntid[1] = block.y; k.ntid[2] = block.z;
-    k.nctaid[0] = grid.x; k.nctaid[1] = grid.y; k.nctaid[2] = grid.z;
-    k.nthreads = block.x * block.y * block.z;
-    k.nwarps = (k.nthreads + EXEC_WARP - 1) / EXEC_WARP;
-    k.regs_per_thread = core_regs_per_thread(f);
+    struct exec_chk chk;
+    uint64_t start, end;
+    uint64_t total;             /* CTAs of the grid                        */
+    /* memory statistics at the start (a kernel's are the difference) */
+    ls_cache_stats l1a, l2a;
+    ls_dram_stats dra;
+    uint64_t open_a;
+    ls_pca_stats pca_a;
+    ls_mta_stats mta_a;
+};
+
+/* Lays kernel f out, decodes it, builds each mechanism's launch data and
+ * prepares every SM: L->k. */
+static ls_status launch_setup(ls_gpu *gpu, struct ls_module *m, ls_dim3 grid,
+                              ls_dim3 block, size_t dyn_shared, void **args,
+                              struct launch *L)
+{
+    const struct ptx_func *f = L->f;
+    const struct cfg *c = &gpu->tcfg;
+    struct core_kernel *k = &L->k;
+    ls_status st = gpu_layout_prepare(gpu, m, f, dyn_shared, args, &L->lay);
+    if (st == LS_OK && core_prog_build(&L->prog, m->ptx) != 0)
+        st = GPU_FAIL(gpu, LS_ERR_NOMEM, "host memory exhausted (decode)");
+    char e[512];
+    uint32_t eline = 0;
+    if (st == LS_OK && core_mech_prepare(c, f, k->mech, e, sizeof e, &eline) != 0)
+        st = gpu_fail(gpu, LS_ERR_INVALID, L->file, (int)(eline ? eline : f->line), "%s", e);
+    k->mod = m->ptx;
+    k->f = f;
+    k->prog = &L->prog;
+    k->sym0 = L->lay.sym0;
+    k->sym1 = L->lay.sym1;
+    k->frame0 = L->lay.frame0;
+    k->local_stride = L->lay.local_stride;
+    k->param = L->lay.param;
+    k->param_bytes = L->lay.param_bytes;
+    k->shared_bytes = L->lay.shared_bytes;
+    k->dyn_smem = (uint32_t)dyn_shared;
+    k->ntid[0] = block.x; k->ntid[1] = block.y; k->ntid[2] = block.z;
+    k->nctaid[0] = grid.x; k->nctaid[1] = grid.y; k->nctaid[2] = grid.z;
+    k->nthreads = block.x * block.y * block.z;
+    k->nwarps = (k->nthreads + EXEC_WARP - 1) / EXEC_WARP;
+    k->regs_per_thread = core_regs_per_thread(f);
     /* like nvcc under a register limit: a CTA that would not fit on an
      * SM by registers alone gets fewer registers per thread (spills) */
-    uint64_t wthreads = (uint64_t)k.nwarps * EXEC_WARP;
-    if (wthreads * k.regs_per_thread > (uint64_t)c->regs_per_sm)
-        k.regs_per_thread = (uint32_t)((uint64_t)c->regs_per_sm / wthreads);
-    k.dmem = &gpu->dmem;
-    k.tex = gpu->tex;
-    k.ntex = gpu->ntex;
-    k.max_stack_depth = gpu->cfg.max_stack_depth;
+    uint64_t wthreads = (uint64_t)k->nwarps * EXEC_WARP;
+    if (wthreads * k->regs_per_thread > (uint64_t)c->regs_per_sm)
+        k->regs_per_thread = (uint32_t)((uint64_t)c->regs_per_sm / wthreads);
+    k->dmem = &gpu->dmem;
+    k->tex = gpu->tex;
+    k->ntex = gpu->ntex;
+    k->max_stack_depth = gpu->cfg.max_stack_depth;
     if (gpu->clog.f) {
-        k.commit = gpu_commit_record;
-        k.commit_user = &gpu->clog;
+        k->commit = gpu_commit_record;
+        k->commit_user = &gpu->clog;
     }
-    struct exec_chk chk;
-    memset(&chk, 0, sizeof chk);
     if (st == LS_OK) {
-        gpu_check_begin(gpu, &chk, m, f, grid, block, lay.shared_bytes, lay.local_stride);
-        k.chk = chk.mask ? &chk : NULL;
+        gpu_check_begin(gpu, &L->chk, m, f, grid, block, L->lay.shared_bytes,
+                        L->lay.local_stride);
+        k->chk = L->chk.mask ? &L->chk : NULL;
     }
-    k.ext = gpu_devrt_call;
-    k.ext_user = gpu;
-    k.dac = dac_tr;
+    k->ext = gpu_devrt_call;
+    k->ext_user = gpu;
     unsigned nsm = (unsigned)c->num_sms;
-    uint64_t now = gpu->now, start = now;
     if (st == LS_OK && gpu->mem) {
         unsigned entry = 0;          /* f is the entry-th .entry (lamar.gdu=static) */
         for (uint32_t i = 0; i < m->ptx->nfuncs && &m->ptx->funcs[i] != f; i++)
             entry += m->ptx->funcs[i].is_entry;
-        mem_kernel_begin(gpu->mem, f->name, entry, now);
+        mem_kernel_begin(gpu->mem, f->name, entry, L->start);
     }
     for (unsigned i = 0; st == LS_OK && i < nsm; i++)
-        if (core_sm_kernel(&gpu->sms[i], &k, now) != 0)
+        if (core_sm_kernel(&gpu->sms[i], k, L->start) != 0)
             st = GPU_FAIL(gpu, LS_ERR_NOMEM, "host memory exhausted (SM state)");
     if (st == LS_OK && !core_sm_fits(&gpu->sms[0]))
         st = GPU_FAIL(gpu, LS_ERR_LAUNCH,
                       "kernel %s: one CTA (%u threads, ~%u registers/thread, "
                       "%llu bytes shared) does not fit an SM (%lld threads, "
                       "%lld registers, %lld bytes shared, %lld warp slots)",
-                      f->name, k.nthreads, k.regs_per_thread,
-                      (unsigned long long)k.shared_bytes,
+                      f->name, k->nthreads, k->regs_per_thread,
+                      (unsigned long long)k->shared_bytes,
                       (long long)c->max_threads_per_sm, (long long)c->regs_per_sm,
                       (long long)c->shared_per_sm, (long long)(c->max_threads_per_sm / 32));
-    ls_cache_stats l1a, l2a;
-    ls_dram_stats dra;
-    uint64_t open_a = 0;
-    ls_pca_stats pca_a;
-    ls_mta_stats mta_a;
-    memset(&pca_a, 0, sizeof pca_a);
-    memset(&mta_a, 0, sizeof mta_a);
     if (gpu->mem) {
-        mem_stats(gpu->mem, &l1a, &l2a, &dra);
-        mem_pca_stats(gpu->mem, &pca_a);
-        mem_mta_stats(gpu->mem, &mta_a);
-        open_a = mem_dram_open_ticks(gpu->mem, now);
+        mem_stats(gpu->mem, &L->l1a, &L->l2a, &L->dra);
+        mem_pca_stats(gpu->mem, &L->pca_a);
+        mem_mta_stats(gpu->mem, &L->mta_a);
+        L->open_a = mem_dram_open_ticks(gpu->mem, L->start);
     }
-    uint64_t total = (uint64_t)grid.x * grid.y * grid.z, next_cta = 0;
+    return st;
+}
+
+/* One evaluated cycle of SM i at now: the SM's cycle when it may issue
+ * (within the launch's warp-instruction budget), then its head memory
+ * request offered to the hierarchy. *issued_now counts this cycle's
+ * issues so far. */
+static ls_status sm_step(ls_gpu *gpu, const struct launch *L, unsigned i, uint64_t now,
+                         uint64_t budget, uint64_t issued_last, uint64_t *issued_now)
+{
+    struct core_sm *sm = &gpu->sms[i];
+    if (sm->live_warps && sm->v.next_try <= now) {
+        /* the budget left after the SMs before this one */
+        uint64_t left = budget > issued_last + *issued_now
+                            ? budget - issued_last - *issued_now : 0;
+        sm->issue_cap = sm->v.st.issued + left;
+        uint64_t before = sm->v.st.issued;
+        int e = core_sm_cycle(sm, now);
+        *issued_now += sm->v.st.issued - before;
+        if (e) {
+            uint32_t line;
+            const char *why = core_sm_why(sm, e, &line);
+            if (why)    /* a mechanism's block disagreed or its model failed */
+                return gpu_fail(gpu, (ls_status)e, L->file,
+                                (int)(line ? line : L->f->line), "%s", why);
+            return warp_fail(gpu, L->file, L->f, sm);
+        }
+    }
+    const struct core_mem_req *q = core_sm_req_peek(sm);
+    if (q && mem_access(gpu->mem, q, now))
+        core_sm_req_pop(sm, now);
+    if (mem_gdu_error(gpu->mem))    /* a BGP block disagreed (lockstep) */
+        return gpu_fail(gpu, LS_ERR_COSIM, L->file, (int)L->f->line, "%s",
+                        mem_gdu_error(gpu->mem));
+    return LS_OK;
+}
+
+/* The launch's cycle loop from L->start: dispatch, memory, SMs, until the
+ * grid finished and memory drained (or a failure). L->end = the cycle
+ * after the last. */
+static ls_status run_cycles(ls_gpu *gpu, struct launch *L, ls_dim3 grid, double t0)
+{
+    const struct ptx_func *f = L->f;
+    const struct cfg *c = &gpu->tcfg;
+    unsigned nsm = (unsigned)c->num_sms;
+    uint64_t now = L->start, next_cta = 0;
     unsigned rr = 0;
     struct progress pg = { gpu->cfg.progress && isatty(2), false, t0, t0, 0 };
     uint64_t issued_last = 0, progress_at = now, budget = gpu->cfg.max_warp_insts;
     uint64_t mem_at_progress = gpu->mem ? mem_activity(gpu->mem) : 0;
     bool need_dispatch = true;
     const volatile int *cancel = gpu->cfg.cancel;
+    ls_status st = LS_OK;
     while (st == LS_OK) {
         if (cancel && *cancel) {
             st = GPU_FAIL(gpu, LS_ERR_INTERRUPTED, "kernel %s interrupted at cycle %llu "
-                          "(cancel flag set)", f->name, (unsigned long long)(now - start));
+                          "(cancel flag set)", f->name, (unsigned long long)(now - L->start));
             break;
         }
         if (need_dispatch) {
             need_dispatch = false;
-            if (dispatch(gpu, grid, &next_cta, total, &rr, now) != 0) {
+            if (dispatch(gpu, grid, &next_cta, L->total, &rr, now) != 0) {
                 st = GPU_FAIL(gpu, LS_ERR_NOMEM, "host memory exhausted (CTA)");
                 break;
             }
@@ -497,65 +450,27 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
                 core_sm_resp(&gpu->sms[i], &r, now);
         bool busy = false, queued = false;
         uint64_t next = UINT64_MAX, issued = 0, issued_now = 0;
-        for (unsigned i = 0; i < nsm; i++) {
+        for (unsigned i = 0; i < nsm && st == LS_OK; i++) {
+            st = sm_step(gpu, L, i, now, budget, issued_last, &issued_now);
             struct core_sm *sm = &gpu->sms[i];
-            if (sm->live_warps && sm->next_try <= now) {
-                /* the budget left after the SMs before this one */
-                uint64_t left = budget > issued_last + issued_now
-                                    ? budget - issued_last - issued_now : 0;
-                sm->issue_cap = sm->st.issued + left;
-                uint64_t before = sm->st.issued;
-                int e = core_sm_cycle(sm, now);
-                issued_now += sm->st.issued - before;
-                if (e && sm->slp.why) {
-                    st = gpu_fail(gpu, (ls_status)e, file, (int)f->line, "%s", sm->slp.why);
-                    break;
-                }
-                if (e && sm->rvc.why) {
-                    st = gpu_fail(gpu, (ls_status)e, file, (int)f->line, "%s", sm->rvc.why);
-                    break;
-                }
-                if (e == LS_ERR_COSIM && sm->dac.why[0]) {      /* DAC */
-                    st = gpu_fail(gpu, LS_ERR_COSIM, file, (int)sm->dac.why_line, "%s",
-                                  sm->dac.why);
-                    break;
-                }
-                if (e && sm->tbc.blk.why) {
-                    st = gpu_fail(gpu, (ls_status)e, file, (int)f->line, "%s",
-                                  sm->tbc.blk.why);
-                    break;
-                }
-                if (e) {
-                    st = warp_fail(gpu, file, f, sm);
-                    break;
-                }
-            }
-            const struct core_mem_req *q = core_sm_req_peek(sm);
-            if (q && mem_access(gpu->mem, q, now))
-                core_sm_req_pop(sm, now);
-            if (mem_gdu_error(gpu->mem)) {   /* a BGP block disagreed (lockstep) */
-                st = gpu_fail(gpu, LS_ERR_COSIM, file, (int)f->line, "%s",
-                              mem_gdu_error(gpu->mem));
-                break;
-            }
             if (sm->cta_finished) {
                 sm->cta_finished = false;
-                need_dispatch = next_cta < total;
+                need_dispatch = next_cta < L->total;
             }
             busy |= core_sm_busy(sm);
-            queued |= sm->qn > 0;
-            if (sm->live_warps && sm->next_try < next)
-                next = sm->next_try;
-            issued += sm->st.issued;
+            queued |= sm->v.qn > 0;
+            if (sm->live_warps && sm->v.next_try < next)
+                next = sm->v.next_try;
+            issued += sm->v.st.issued;
         }
         if (st != LS_OK)
             break;
         if (mem_gdu_error(gpu->mem)) {       /* from the L2 GDUs in mem_cycle */
-            st = gpu_fail(gpu, LS_ERR_COSIM, file, (int)f->line, "%s",
+            st = gpu_fail(gpu, LS_ERR_COSIM, L->file, (int)f->line, "%s",
                           mem_gdu_error(gpu->mem));
             break;
         }
-        if (!busy && next_cta >= total && mem_idle(gpu->mem))
+        if (!busy && next_cta >= L->total && mem_idle(gpu->mem))
             break;
         if (issued != issued_last) {
             issued_last = issued;
@@ -565,7 +480,7 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
                 snprintf(why, sizeof why, "instruction budget of %llu warp "
                          "instructions exhausted (ls_config.max_warp_insts)",
                          (unsigned long long)budget);
-                st = deadlock(gpu, file, f, now, why);
+                st = deadlock(gpu, L->file, f, now, why);
                 break;
             }
         } else if (now - progress_at > (uint64_t)c->watchdog_cycles) {
@@ -578,7 +493,7 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
                 mem_at_progress = act;
                 progress_at = now;
             } else {
-                st = deadlock(gpu, file, f, now, "watchdog: no instruction issued "
+                st = deadlock(gpu, L->file, f, now, "watchdog: no instruction issued "
                               "and no memory request served for watchdog_cycles "
                               "cycles (livelock?)");
                 break;
@@ -590,151 +505,175 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
         if (me < next)
             next = me;
         if (next == UINT64_MAX) {
-            st = deadlock(gpu, file, f, now, "no warp can issue and no memory "
+            st = deadlock(gpu, L->file, f, now, "no warp can issue and no memory "
                           "request is in flight (barrier never completed?)");
             break;
         }
-        progress_tick(&pg, f->name, now - start, issued);
+        progress_tick(&pg, f->name, now - L->start, issued);
         now = next > now ? next : now + 1;
     }
     if (pg.shown) {
         fprintf(stderr, "\r\033[K");
         fflush(stderr);
     }
-    uint64_t end = now + 1;
-    /* the blocks are clocked to the kernel's end and drained */
+    L->end = now + 1;
+    return st;
+}
+
+/* Kernel end: every SM's mechanisms clock their blocks to the end and
+ * drain them, then the memory system's GDUs. */
+static ls_status finish_blocks(ls_gpu *gpu, const struct launch *L, ls_status st)
+{
+    unsigned nsm = (unsigned)gpu->tcfg.num_sms;
     for (unsigned i = 0; gpu->sms && i < nsm; i++) {
-        int e = core_slp_finish(&gpu->sms[i].slp, end);
+        const char *why;
+        uint32_t line;
+        int e = core_sm_finish(&gpu->sms[i], L->end, &why, &line);
         if (e && st == LS_OK)
-            st = gpu_fail(gpu, (ls_status)e, file, (int)f->line, "%s",
-                          gpu->sms[i].slp.why ? gpu->sms[i].slp.why : "SLP failure");
-        e = core_rvc_finish(&gpu->sms[i].rvc, end);
-        if (e && st == LS_OK)
-            st = gpu_fail(gpu, (ls_status)e, file, (int)f->line, "%s",
-                          gpu->sms[i].rvc.why ? gpu->sms[i].rvc.why : "RVC failure");
-        e = core_cblk_finish(&gpu->sms[i].tbc.blk, end);
-        if (e && st == LS_OK)
-            st = gpu_fail(gpu, (ls_status)e, file, (int)f->line, "%s",
-                          gpu->sms[i].tbc.blk.why ? gpu->sms[i].tbc.blk.why
-                                                  : "WCU/CAPT failure");
+            st = gpu_fail(gpu, (ls_status)e, L->file, (int)(line ? line : L->f->line),
+                          "%s", why);
     }
-    for (unsigned i = 0; gpu->sms && i < nsm && st == LS_OK; i++)
-        if (gpu->sms[i].dac.why[0])     /* DAC: a warp left records behind */
-            st = gpu_fail(gpu, LS_ERR_COSIM, file, (int)gpu->sms[i].dac.why_line, "%s",
-                          gpu->sms[i].dac.why);
-    if (gpu->mem && mem_gdu_finish(gpu->mem, end) != 0 && st == LS_OK)
-        st = gpu_fail(gpu, LS_ERR_COSIM, file, (int)f->line, "%s", mem_gdu_error(gpu->mem));
-    if (stats) {
-        memset(stats, 0, sizeof *stats);
-        stats->launches = 1;
-        stats->cycles = end - start;
-        for (unsigned i = 0; gpu->sms && i < nsm; i++) {
-            struct core_sm *sm = &gpu->sms[i];
-            core_sm_account(sm, end);
-            const struct core_stats *s = &sm->st;
-            /* warps still resident (a failed launch) count too */
-            for (unsigned w = 0; w < sm->nslots; w++)
-                if (sm->w[w].cta >= 0) {
-                    stats->warp_insts += sm->w[w].sw.warp_insts;
-                    stats->thread_insts += sm->w[w].sw.thread_insts;
-                }
-            stats->warp_insts += s->warp_insts;
-            stats->thread_insts += s->thread_insts;
-            stats->branches += s->branches;
-            stats->divergent_branches += s->divergent;
-            if (s->max_depth > stats->max_stack_depth)
-                stats->max_stack_depth = s->max_depth;
-            for (unsigned h = 0; h < LS_STACK_HIST; h++)
-                stats->stack_depth_hist[h] += s->stack_hist[h];
-            stats->sm_cycles += s->busy_cycles;
-            uint64_t empty = stats->cycles > s->busy_cycles
-                                 ? stats->cycles - s->busy_cycles : 0;
-            stats->idle_cycles += s->idle_cycles + empty;
-            stats->stall.no_warps += s->stall.no_warps + empty;
-            stats->stall.ibuffer += s->stall.ibuffer;
-            stats->stall.scoreboard += s->stall.scoreboard;
-            stats->stall.barrier += s->stall.barrier;
-            stats->stall.pipe_busy += s->stall.pipe_busy;
-            stats->stall.mem_wait += s->stall.mem_wait;
-            stats->tensor_insts += s->tensor_insts;
-            stats->tensor_busy_cycles += s->tensor_busy;
-            core_slp_stats(&sm->slp, stats);
-            core_rvc_stats(&sm->rvc, stats);
-            core_tbc_stats(&sm->tbc, i == 0, stats);
-            core_dpe_stats(&sm->dpe, i == 0, stats);
-            if (sm->cae.on) {   /* every member of ls_cae_stats is a uint64_t */
-                uint64_t *xa = (uint64_t *)&stats->cae;
-                const uint64_t *xs = (const uint64_t *)&sm->cae.st;
-                for (size_t j = 0; j < sizeof stats->cae / sizeof *xa; j++)
-                    xa[j] += xs[j];
-                stats->cae.launches = 1;
-            }
-            core_dac_stats(&sm->dac, i == 0, stats);
-            uint64_t *ea = (uint64_t *)&stats->energy;    /* all uint64_t */
-            const uint64_t *es = (const uint64_t *)&s->energy;
-            for (size_t j = 0; j < sizeof stats->energy / sizeof *ea; j++)
-                ea[j] += es[j];
+    if (gpu->mem && mem_gdu_finish(gpu->mem, L->end) != 0 && st == LS_OK)
+        st = gpu_fail(gpu, LS_ERR_COSIM, L->file, (int)L->f->line, "%s",
+                      mem_gdu_error(gpu->mem));
+    return st;
+}
+
+/* Adds SM sm's core figures for the launch (cycles long) into stats. */
+static void sm_stats(struct core_sm *sm, uint64_t cycles, ls_stats *stats)
+{
+    const struct core_stats *s = &sm->v.st;
+    /* warps still resident (a failed launch) count too */
+    for (unsigned w = 0; w < sm->v.nslots; w++)
+        if (sm->v.w[w].cta >= 0) {
+            stats->warp_insts += sm->v.w[w].sw.warp_insts;
+            stats->thread_insts += sm->v.w[w].sw.thread_insts;
         }
-        gpu_energy_gscalar(&gpu->tcfg, stats);
-        gpu_energy_run(&gpu->tcfg, stats);
-        if (gpu->mem)
-            mem_gdu_cosim(gpu->mem, &stats->cosim[LS_BLK_BGP]);
-        for (int b = 0; b < LS_BLK_COUNT; b++)
-            if (!stats->cosim[b].instances)
-                stats->cosim[b].backend = -1;
-        stats->ctas = total;
-        stats->threads = total * k.nthreads;
-        if (gpu->mem) {
-            mem_stats(gpu->mem, &stats->l1d, &stats->l2, &stats->dram);
-        }
+    stats->warp_insts += s->warp_insts;
+    stats->thread_insts += s->thread_insts;
+    stats->branches += s->branches;
+    stats->divergent_branches += s->divergent;
+    if (s->max_depth > stats->max_stack_depth)
+        stats->max_stack_depth = s->max_depth;
+    for (unsigned h = 0; h < LS_STACK_HIST; h++)
+        stats->stack_depth_hist[h] += s->stack_hist[h];
+    stats->sm_cycles += s->busy_cycles;
+    uint64_t empty = cycles > s->busy_cycles ? cycles - s->busy_cycles : 0;
+    stats->idle_cycles += s->idle_cycles + empty;
+    stats->stall.no_warps += s->stall.no_warps + empty;
+    stats->stall.ibuffer += s->stall.ibuffer;
+    stats->stall.scoreboard += s->stall.scoreboard;
+    stats->stall.barrier += s->stall.barrier;
+    stats->stall.pipe_busy += s->stall.pipe_busy;
+    stats->stall.mem_wait += s->stall.mem_wait;
+    stats->tensor_insts += s->tensor_insts;
+    stats->tensor_busy_cycles += s->tensor_busy;
+    uint64_t *ea = (uint64_t *)&stats->energy;    /* all uint64_t */
+    const uint64_t *es = (const uint64_t *)&s->energy;
+    for (size_t j = 0; j < sizeof stats->energy / sizeof *ea; j++)
+        ea[j] += es[j];
+}
+
+/* The memory system's figures for the launch: the difference against its
+ * start (L), and the power model. */
+static void mem_launch_stats(ls_gpu *gpu, const struct launch *L, ls_stats *stats)
+{
+    const struct cfg *c = &gpu->tcfg;
+    ls_cache_stats l1b, l2b;
+    mem_stats(gpu->mem, &l1b, &l2b, NULL);
+    /* the kernel-end sweep adds the resident lines' used sectors */
+    memcpy(stats->l1d.used_sectors_hist, l1b.used_sectors_hist,
+           sizeof l1b.used_sectors_hist);
+    stats->l1d.evictions = l1b.evictions;
+    stats->l1d.pred_nref = l1b.pred_nref;
+    hist_diff(&stats->l1d, &L->l1a);
+    hist_diff(&stats->l2, &L->l2a);
+    dram_diff(&stats->dram, &L->dra);
+    stats->dram.open_ticks = mem_dram_open_ticks(gpu->mem, L->end) - L->open_a;
+    mem_power(c, &stats->dram, stats->cycles, stats->warp_insts, &stats->power);
+    mem_pca_stats(gpu->mem, &stats->pca);
+    stats->pca.prio_accesses -= L->pca_a.prio_accesses;
+    stats->pca.prio_hits -= L->pca_a.prio_hits;
+    stats->pca.deprio_accesses -= L->pca_a.deprio_accesses;
+    stats->pca.deprio_hits -= L->pca_a.deprio_hits;
+    stats->pca.bypassed -= L->pca_a.bypassed;
+    /* every member of ls_mta_stats is a uint64_t counter; the sweep at
+     * kernel end counted the resident unused prefetches */
+    mem_mta_stats(gpu->mem, &stats->mta);
+    uint64_t *mo = (uint64_t *)&stats->mta;
+    const uint64_t *ma = (const uint64_t *)&L->mta_a;
+    for (size_t i = 0; i < sizeof stats->mta / sizeof *mo; i++)
+        mo[i] -= ma[i];
+    stats->mta.launches = c->prefetch == 1;
+    stats->ipc = stats->cycles ? (double)stats->warp_insts / (double)stats->cycles : 0;
+    stats->simd_util = stats->warp_insts
+        ? (double)stats->thread_insts / ((double)stats->warp_insts * EXEC_WARP) : 0.0;
+}
+
+/* The launch's statistics (SMs, mechanisms, energy, blocks), before the
+ * memory system's kernel end. */
+static void launch_stats(ls_gpu *gpu, const struct launch *L, ls_stats *stats)
+{
+    unsigned nsm = (unsigned)gpu->tcfg.num_sms;
+    memset(stats, 0, sizeof *stats);
+    stats->launches = 1;
+    stats->cycles = L->end - L->start;
+    for (unsigned i = 0; gpu->sms && i < nsm; i++) {
+        struct core_sm *sm = &gpu->sms[i];
+        core_sm_account(sm, L->end);
+        sm_stats(sm, stats->cycles, stats);
+        core_sm_mech_stats(sm, i == 0, stats);
     }
+    gpu_energy_gscalar(&gpu->tcfg, stats);
+    gpu_energy_run(&gpu->tcfg, stats);
+    if (gpu->mem)
+        mem_gdu_cosim(gpu->mem, &stats->cosim[LS_BLK_BGP]);
+    for (int b = 0; b < LS_BLK_COUNT; b++)
+        if (!stats->cosim[b].instances)
+            stats->cosim[b].backend = -1;
+    stats->ctas = L->total;
+    stats->threads = L->total * L->k.nthreads;
+    if (gpu->mem)
+        mem_stats(gpu->mem, &stats->l1d, &stats->l2, &stats->dram);
+}
+
+ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
+                            const struct ptx_func *f, ls_dim3 grid,
+                            ls_dim3 block, size_t dyn_shared, void **args,
+                            ls_stats *stats)
+{
+    double t0 = now_s();
+    struct launch L;
+    memset(&L, 0, sizeof L);
+    L.file = m->ptx->file ? m->ptx->file : m->name;
+    L.f = f;
+    ls_status st = gpu_check_geometry(gpu, f, grid, block);
+    if (st != LS_OK)
+        return st;
+    st = ensure_machine(gpu);
+    if (st != LS_OK)
+        return st;
+    L.start = gpu->now;
+    L.total = (uint64_t)grid.x * grid.y * grid.z;
+    st = launch_setup(gpu, m, grid, block, dyn_shared, args, &L);
+    L.end = L.start + 1;
+    if (st == LS_OK)
+        st = run_cycles(gpu, &L, grid, t0);
+    st = finish_blocks(gpu, &L, st);
+    if (stats)
+        launch_stats(gpu, &L, stats);
     if (gpu->mem)
         mem_kernel_end(gpu->mem);
-    if (stats && gpu->mem) {
-        ls_cache_stats l1b, l2b;
-        mem_stats(gpu->mem, &l1b, &l2b, NULL);
-        /* the kernel-end sweep adds the resident lines' used sectors */
-        memcpy(stats->l1d.used_sectors_hist, l1b.used_sectors_hist,
-               sizeof l1b.used_sectors_hist);
-        stats->l1d.evictions = l1b.evictions;
-        stats->l1d.pred_nref = l1b.pred_nref;
-        hist_diff(&stats->l1d, &l1a);
-        hist_diff(&stats->l2, &l2a);
-        dram_diff(&stats->dram, &dra);
-        stats->dram.open_ticks = mem_dram_open_ticks(gpu->mem, end) - open_a;
-        mem_power(c, &stats->dram, stats->cycles, stats->warp_insts, &stats->power);
-        mem_pca_stats(gpu->mem, &stats->pca);
-        stats->pca.prio_accesses -= pca_a.prio_accesses;
-        stats->pca.prio_hits -= pca_a.prio_hits;
-        stats->pca.deprio_accesses -= pca_a.deprio_accesses;
-        stats->pca.deprio_hits -= pca_a.deprio_hits;
-        stats->pca.bypassed -= pca_a.bypassed;
-        /* every member of ls_mta_stats is a uint64_t counter; the sweep at
-         * kernel end counted the resident unused prefetches */
-        mem_mta_stats(gpu->mem, &stats->mta);
-        uint64_t *mo = (uint64_t *)&stats->mta;
-        const uint64_t *ma = (const uint64_t *)&mta_a;
-        for (size_t i = 0; i < sizeof stats->mta / sizeof *mo; i++)
-            mo[i] -= ma[i];
-        stats->mta.launches = c->prefetch == 1;
-        stats->ipc = stats->cycles ? (double)stats->warp_insts / (double)stats->cycles : 0;
-        stats->simd_util = stats->warp_insts
-            ? (double)stats->thread_insts / ((double)stats->warp_insts * EXEC_WARP) : 0.0;
-    }
+    if (stats && gpu->mem)
+        mem_launch_stats(gpu, &L, stats);
     /* a failed launch leaves warps resident: drop them */
-    if (st != LS_OK && gpu->sms) {
-        for (unsigned i = 0; i < nsm; i++)
-            core_sm_free(&gpu->sms[i]);
-        free(gpu->sms);
-        gpu->sms = NULL;
-        mem_sys_free(gpu->mem);
-        gpu->mem = NULL;
-    }
-    gpu->now = end;
-    st = gpu_check_end(gpu, &chk, m, f, st);
-    core_prog_free(&prog);
-    free(dac_tr);
-    gpu_layout_free(&lay);
+    if (st != LS_OK && gpu->sms)
+        gpu_timing_free(gpu);
+    gpu->now = L.end;
+    st = gpu_check_end(gpu, &L.chk, m, f, st);
+    core_prog_free(&L.prog);
+    core_mech_unprepare(&gpu->tcfg, L.k.mech);
+    gpu_layout_free(&L.lay);
     if (stats)
         stats->wall_s = now_s() - t0;
     return st;

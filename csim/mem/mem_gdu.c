@@ -35,7 +35,7 @@ static int gdu_one(struct mem_sys *m, struct mem_gdu *g, int kind, unsigned nsec
     g->all = (uint8_t)((1u << nsec) - 1u);
     struct bgp_cfg bc;
     mem_bgp_cfg(&m->c, &bc);
-    if (kind == MEM_GDU_BGP) {
+    if (kind == CFG_LAMAR_GDU_BGP) {
         g->blk = calloc(1, sizeof *g->blk);
         if (!g->blk) {
             snprintf(err, errlen, "host memory exhausted (%s) [%s:%d]", name, __FILE__, __LINE__);
@@ -46,7 +46,7 @@ static int gdu_one(struct mem_sys *m, struct mem_gdu *g, int kind, unsigned nsec
             g->blk = NULL;
             return -1;
         }
-    } else if (kind == MEM_GDU_INF) {
+    } else if (kind == CFG_LAMAR_GDU_BGP_INF) {
         g->ref = calloc(1, sizeof *g->ref);
         if (!g->ref || bgp_ref_init(g->ref, BGP_REF_INF, &bc) != 0) {
             free(g->ref);
@@ -55,7 +55,7 @@ static int gdu_one(struct mem_sys *m, struct mem_gdu *g, int kind, unsigned nsec
                      __FILE__, __LINE__);
             return -1;
         }
-    } else if (kind == MEM_GDU_SPP) {
+    } else if (kind == CFG_LAMAR_GDU_SPP) {
         g->npht = (unsigned)m->c.lamar_spp_entries;
         g->pht = calloc(g->npht, sizeof *g->pht);
         if (!g->pht) {
@@ -70,8 +70,8 @@ int mem_gdu_init(struct mem_sys *m, struct cosim_env *env, char *err, size_t err
 {
     const struct cfg *c = &m->c;
     int kind = c->lamar_gdu;
-    bool l1 = c->lamar_level != 1, l2 = c->lamar_level != 0;   /* l1|l2|both */
-    if ((kind == MEM_GDU_BGP && (l1 || l2)) && !env) {
+    bool l1 = c->lamar_level != CFG_LAMAR_LEVEL_L2, l2 = c->lamar_level != CFG_LAMAR_LEVEL_L1;
+    if ((kind == CFG_LAMAR_GDU_BGP && (l1 || l2)) && !env) {
         m->own_env = calloc(1, sizeof *m->own_env);    /* every backend c */
         if (!m->own_env) {
             snprintf(err, errlen, "host memory exhausted [%s:%d]", __FILE__, __LINE__);
@@ -85,12 +85,12 @@ int mem_gdu_init(struct mem_sys *m, struct cosim_env *env, char *err, size_t err
     int rc = 0;
     for (unsigned i = 0; !rc && i < m->nsms; i++) {
         snprintf(name, sizeof name, "sm%u.bgp", i);
-        rc = gdu_one(m, &m->sm[i].gdu, l1 ? kind : MEM_GDU_CG,
+        rc = gdu_one(m, &m->sm[i].gdu, l1 ? kind : CFG_LAMAR_GDU_CG_ONLY,
                      (unsigned)(c->l1d_line / c->l1d_sector), name, err, errlen);
     }
     for (unsigned p = 0; !rc && p < m->nparts; p++) {
         snprintf(name, sizeof name, "l2s%u.bgp", p);
-        rc = gdu_one(m, &m->part[p].gdu, l2 ? kind : MEM_GDU_CG,
+        rc = gdu_one(m, &m->part[p].gdu, l2 ? kind : CFG_LAMAR_GDU_CG_ONLY,
                      (unsigned)(c->l2_line / c->l2_sector), name, err, errlen);
     }
     m->own_env = keep;
@@ -125,7 +125,7 @@ void mem_gdu_free(struct mem_sys *m)
 
 uint32_t mem_gdu_trig(const struct mem_gdu *g, uint32_t pc, uint8_t need)
 {
-    if (g->kind != MEM_GDU_SPP || !need)
+    if (g->kind != CFG_LAMAR_GDU_SPP || !need)
         return 0;
     uint64_t x = ((uint64_t)pc << 3 | (unsigned)__builtin_ctz(need)) * 0x9e3779b97f4a7c15ull;
     return (uint32_t)((x >> 32) % g->npht) + 1u;      /* 0: no entry */
@@ -178,17 +178,17 @@ uint8_t mem_gdu_step(struct mem_sys *m, struct mem_gdu *g, ls_cache_stats *st, u
     uint8_t extra = 0;
     unsigned fg = 0;
     switch (g->kind) {
-    case MEM_GDU_CG:
+    case CFG_LAMAR_GDU_CG_ONLY:
         extra = g->all;
         break;
-    case MEM_GDU_FG:
+    case CFG_LAMAR_GDU_FG_ONLY:
         fg = 1;
         break;
-    case MEM_GDU_STATIC:
+    case CFG_LAMAR_GDU_STATIC:
         fg = g->static_fg;
         extra = fg ? 0 : g->all;
         break;
-    case MEM_GDU_SPP:
+    case CFG_LAMAR_GDU_SPP:
         if (q) {
             uint16_t e = qtrig ? g->pht[qtrig - 1] : 0;
             extra = e ? (uint8_t)(e & g->all) : g->all;   /* no history: CG */
@@ -197,11 +197,11 @@ uint8_t mem_gdu_step(struct mem_sys *m, struct mem_gdu *g, ls_cache_stats *st, u
         if (ev && ev->trig)        /* lines a write allocated have no entry */
             g->pht[ev->trig - 1] = (uint16_t)(0x100u | ev->used);
         break;
-    case MEM_GDU_BGP:
+    case CFG_LAMAR_GDU_BGP:
         fg = gdu_bgp(m, g, st, now, q, qaddr, ev, used);
         extra = fg ? 0 : g->all;
         break;
-    default: {                                           /* MEM_GDU_INF */
+    default: {                                           /* CFG_LAMAR_GDU_BGP_INF */
         struct bgp_ref *r = g->ref;
         if (q)
             fg = bgp_ref_query(r, (uint32_t)qaddr);
@@ -252,7 +252,8 @@ int mem_gdu_finish(struct mem_sys *m, uint64_t end)
     uint64_t last = end ? end - 1 : 0;
     for (unsigned i = 0; i < m->nsms; i++) {
         struct mem_sm *s = &m->sm[i];
-        if (s->gdu.kind <= MEM_GDU_STATIC)
+        if (s->gdu.kind == CFG_LAMAR_GDU_CG_ONLY || s->gdu.kind == CFG_LAMAR_GDU_FG_ONLY ||
+            s->gdu.kind == CFG_LAMAR_GDU_STATIC)
             continue;                 /* constant answers: nothing to learn */
         for (size_t j = 0; j < (size_t)s->l1.sets * s->l1.assoc && !m->gdu_why; j++) {
             const struct mem_line *l = &s->l1.lines[j];

@@ -81,9 +81,8 @@ void mem_cache_fill_sectors(struct mem_cache *c, struct mem_line *l, uint8_t mas
  * referenced as pred_ref and sets the used bits. */
 void mem_cache_ref(struct mem_cache *c, struct mem_line *l, uint8_t need);
 
-/* ---- LAMAR granularity decision units (mem_gdu.c) ---- */
-enum mem_gdu_kind { MEM_GDU_CG, MEM_GDU_FG, MEM_GDU_STATIC, MEM_GDU_SPP, MEM_GDU_BGP,
-                    MEM_GDU_INF };
+/* ---- LAMAR granularity decision units (mem_gdu.c); a unit's kind is a
+ * lamar_gdu choice (CFG_LAMAR_GDU_*) ---- */
 
 struct cosim_inst;
 struct cosim_env;
@@ -91,7 +90,7 @@ struct bgp_ref;
 
 /* One GDU: beside one L1D or one L2 slice. */
 struct mem_gdu {
-    uint8_t kind;             /* enum mem_gdu_kind (lamar_gdu order)         */
+    uint8_t kind;             /* enum cfg_lamar_gdu                          */
     uint8_t all;              /* every sector of a line                      */
     uint8_t static_fg;        /* static: the running kernel fetches FG       */
     uint8_t started;          /* t0 is set (the first kernel began)          */

@@ -208,7 +208,7 @@ static int dram_choose(const struct mem_sys *m, const struct mem_part *pt, uint6
     unsigned nq = (unsigned)m->c.dram_queue, nb = (unsigned)m->c.dram_banks;
     uint64_t hitbanks = 0, soonest = UINT64_MAX, when;
     int head[64], hit = -1, other = -1;
-    bool fcfs = m->c.dram_sched == 0;
+    bool fcfs = m->c.dram_sched == CFG_DRAM_SCHED_FCFS;
     for (unsigned b = 0; b < nb && b < 64; b++)
         head[b] = -1;
     for (unsigned i = 0; i < nq; i++) {

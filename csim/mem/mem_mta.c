@@ -28,7 +28,7 @@ int mem_mta_init(struct mem_mta *t, const struct cfg *c, unsigned line, char *er
     t->ip_distance = (unsigned)c->mta_ip_distance;
     t->max_lines = (unsigned)c->mta_max_lines;
     t->degree = t->max_degree = (unsigned)c->mta_degree;
-    t->throttle = c->mta_throttle != 0;
+    t->throttle = c->mta_throttle == CFG_MTA_THROTTLE_ON;
     t->evict_hi = (unsigned)c->mta_evict_hi_pct;
     t->evict_lo = (unsigned)c->mta_evict_lo_pct;
     t->merge_hi = (unsigned)c->mta_merge_hi_pct;

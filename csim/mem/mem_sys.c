@@ -186,7 +186,7 @@ static int sm_init(struct mem_sys *m, struct mem_sm *s, char *err, size_t errlen
         s->mshr_free[s->nmshr_free++] = (int32_t)(nm - 1 - i);
     for (unsigned i = 0; i < nw; i++)
         s->wt_free[s->nwt_free++] = (int32_t)(nw - 1 - i);
-    if (c->prefetch == 1 && s->l1.sets &&
+    if (c->prefetch == CFG_PREFETCH_MTA && s->l1.sets &&
         mem_mta_init(&s->mta, c, (unsigned)c->l1d_line, err, errlen))
         return -1;
     return 0;

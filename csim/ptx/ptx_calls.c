@@ -1,6 +1,6 @@
 /* Parser pieces for indirect control flow and addresses as data:
  * `.callprototype` / `.calltargets` / `.branchtargets` label directives,
- * `brx.idx`, the prototype tail of an indirect `call`, and address
+ * `brx.idx`, `call` (direct and indirect, with its prototype), and address
  * initialisers of module variables (function pointer tables, vtables,
  * `generic(sym)`), recorded as relocations the loader patches. */
 #include <stdio.h>
@@ -169,7 +169,9 @@ void ptx_parse_brx(struct ptx_parser *p, struct ptx_inst *in,
     ptx_expect(p, ';', "after brx.idx");
 }
 
-void ptx_parse_call_proto(struct ptx_parser *p, unsigned nargs, unsigned nret)
+/* The `, prototype` (or `, calltargets`) tail of an indirect call with
+ * nargs arguments and nret (0/1) return values; checks the counts. */
+static void call_proto(struct ptx_parser *p, unsigned nargs, unsigned nret)
 {
     ptx_expect(p, ',', "before the .callprototype of an indirect call");
     struct ptx_tok t;
@@ -184,6 +186,85 @@ void ptx_parse_call_proto(struct ptx_parser *p, unsigned nargs, unsigned nret)
         ptx_perr(p, t.line, t.col, "call with %u arguments and %u return values "
                  "does not match its .callprototype (%u, %u) (%.*s)", nargs, nret,
                  pr->nparams, pr->nrets, clip(t.len), t.s);
+}
+
+/* `call[.uni] [(ret),] func[, (args)];` */
+void ptx_parse_call(struct ptx_parser *p, struct ptx_inst *in)
+{
+    in->o[1].kind = PTX_O_NONE;
+    in->nopnd = 2;
+    if (ptx_accept(p, '(')) {
+        struct ptx_tok t;
+        ptx_advance(p, &t);
+        if (t.kind != PTX_TK_WORD || !ptx_find_sym(p, t.s, t.len, &in->o[1].sym) ||
+            ptx_ref_sym(p, in->o[1].sym)->space != PTX_SP_PARAM)
+            ptx_perr(p, t.line, t.col, "expected a .param return variable (%.*s)",
+                     (int)(t.len > 40 ? 40 : t.len), t.s);
+        in->o[1].kind = PTX_O_SYM;
+        ptx_expect(p, ')', "after the return parameter (call)");
+        ptx_expect(p, ',', "after the return parameter (call)");
+    }
+    struct ptx_tok fn;
+    ptx_advance(p, &fn);
+    int32_t fi = -1, ri = -1;
+    if (fn.kind == PTX_TK_WORD)
+        ri = ptx_find_reg(p, fn.s, fn.len);
+    if (ri >= 0) {                      /* indirect: call (r), %rd, (a), proto */
+        if (p->cur.regs[ri].type == PTX_T_PRED)
+            ptx_perr(p, fn.line, fn.col, "expected a function address register "
+                     "(%.*s)", (int)fn.len, fn.s);
+        in->o[0].kind = PTX_O_REG;
+        in->o[0].reg = ri;
+    } else {
+        if (fn.kind == PTX_TK_WORD)
+            fi = ptx_find_funcref(p, fn.s, fn.len, fn.line, fn.col);
+        if (fi < 0)
+            ptx_perr(p, fn.line, fn.col, "expected a function name or address "
+                     "register (%.*s)", (int)(fn.len > 40 ? 40 : fn.len), fn.s);
+        in->o[0].kind = PTX_O_FUNC;
+        in->o[0].func = fi;
+    }
+    if (ptx_accept(p, ',')) {
+        ptx_expect(p, '(', "opening the argument list (call)");
+        /* arguments go to cur.cargs; up to 6 move into o[2..7] */
+        uint32_t first = p->cur.ncargs, nargs = 0;
+        if (!ptx_accept(p, ')')) {
+            do {
+                struct ptx_tok t;
+                ptx_advance(p, &t);
+                if (nargs >= 4096)
+                    ptx_perr(p, t.line, t.col, "more than 4096 call arguments (%.*s)",
+                             (int)t.len, t.s);
+                p->cur.cargs = ptx_agrow(p, p->cur.cargs, p->cur.ncargs,
+                                         &p->cargs_cap, sizeof *p->cur.cargs);
+                struct ptx_operand *o = &p->cur.cargs[p->cur.ncargs];
+                memset(o, 0, sizeof *o);
+                o->reg = -1;
+                if (t.kind != PTX_TK_WORD || !ptx_find_sym(p, t.s, t.len, &o->sym) ||
+                    ptx_ref_sym(p, o->sym)->space != PTX_SP_PARAM)
+                    ptx_perr(p, t.line, t.col, "expected a .param argument (%.*s)",
+                             (int)(t.len > 40 ? 40 : t.len), t.s);
+                o->kind = PTX_O_SYM;
+                p->cur.ncargs++;
+                nargs++;
+            } while (ptx_accept(p, ','));
+            ptx_expect(p, ')', "closing the argument list (call)");
+        }
+        if (nargs <= PTX_MAX_OPNDS - 2) {
+            for (uint32_t i = 0; i < nargs; i++)
+                in->o[2 + i] = p->cur.cargs[first + i];
+            in->nopnd = (uint8_t)(2 + nargs);
+            p->cur.ncargs = first;
+        } else {
+            in->o[2].kind = PTX_O_ARGS;
+            in->o[2].label = (int32_t)first;
+            in->o[2].imm = nargs;
+            in->nopnd = 3;
+        }
+    }
+    if (ri >= 0)
+        call_proto(p, ptx_call_nargs(in), in->o[1].kind != PTX_O_NONE);
+    ptx_expect(p, ';', "after the call");
 }
 
 void ptx_parse_init_addr(struct ptx_parser *p, enum ptx_type et, uint64_t off)

@@ -44,13 +44,10 @@ static int32_t intersect(const int32_t *ipdom, const uint32_t *po, int32_t a,
     return a;
 }
 
-int ptx_cfg_build(struct ptx_func *f, struct ptx_arena *a)
+/* Every bra target and brx.idx list entry in [0, n]; resets reconv. */
+static int check_targets(struct ptx_func *f)
 {
     uint32_t n = f->ninsts;
-    struct ptx_cfg *cfg = ptx_arena_alloc(a, sizeof *cfg);
-    if (!cfg)
-        return -1;
-    f->cfg = cfg;
     for (uint32_t i = 0; i < n; i++) {
         f->insts[i].reconv = -1;
         if (f->insts[i].op == PTX_OP_BRA &&
@@ -65,11 +62,14 @@ int ptx_cfg_build(struct ptx_func *f, struct ptx_arena *a)
                     return -1;
         }
     }
-    if (n == 0)
-        return 0;
-    uint8_t *leader = calloc(n + 1, 1);
-    if (!leader)
-        return -1;
+    return 0;
+}
+
+/* leader[i] = 1 where instruction i starts a block (n + 1 entries);
+ * returns the number of blocks. */
+static uint32_t mark_leaders(const struct ptx_func *f, uint8_t *leader)
+{
+    uint32_t n = f->ninsts;
     leader[0] = 1;
     for (uint32_t i = 0; i < n; i++) {
         const struct ptx_inst *in = &f->insts[i];
@@ -85,40 +85,30 @@ int ptx_cfg_build(struct ptx_func *f, struct ptx_arena *a)
     uint32_t nb = 0;
     for (uint32_t i = 0; i < n; i++)
         nb += leader[i];
-    cfg->nblocks = nb;
-    cfg->blocks = ptx_arena_alloc(a, (size_t)nb * sizeof *cfg->blocks);
-    cfg->block_of = ptx_arena_alloc(a, (size_t)n * sizeof *cfg->block_of);
-    /* scratch: per block postorder, pred CSR, dfs stack */
-    size_t nn = (size_t)nb + 1, nedges = 2 * (size_t)nb + 1;
+    return nb;
+}
+
+/* Block bounds and block_of from the leaders. */
+static void form_blocks(struct ptx_cfg *cfg, const uint8_t *leader, uint32_t n)
+{
+    uint32_t b = 0;
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t t0, tn;
-        if (f->insts[i].op == PTX_OP_BRX && brx_list(f, &f->insts[i], &t0, &tn))
-            nedges += tn;
-    }
-    uint32_t *po = malloc(nn * sizeof *po);
-    uint32_t *pstart = calloc(nn + 1, sizeof *pstart);
-    int32_t *preds = malloc(nedges * sizeof *preds);
-    int32_t *order = malloc(nn * sizeof *order);
-    uint32_t *stack = malloc(nn * sizeof *stack);
-    uint32_t *spos = malloc(nn * sizeof *spos);
-    int32_t *ipdom = malloc(nn * sizeof *ipdom);
-    int rc = -1;
-    if (!cfg->blocks || !cfg->block_of || !po || !pstart || !preds || !order ||
-        !stack || !spos || !ipdom)
-        goto out;
-    {
-        uint32_t b = 0;
-        for (uint32_t i = 0; i < n; i++) {
-            if (leader[i] && i) {
-                cfg->blocks[b].end = i;
-                b++;
-            }
-            if (leader[i])
-                cfg->blocks[b].first = i;
-            cfg->block_of[i] = b;
+        if (leader[i] && i) {
+            cfg->blocks[b].end = i;
+            b++;
         }
-        cfg->blocks[b].end = n;
+        if (leader[i])
+            cfg->blocks[b].first = i;
+        cfg->block_of[i] = b;
     }
+    cfg->blocks[b].end = n;
+}
+
+/* Successors of every block (nblocks = the exit); -1 when out of memory. */
+static int link_blocks(const struct ptx_func *f, struct ptx_cfg *cfg,
+                       struct ptx_arena *a)
+{
+    uint32_t n = f->ninsts, nb = cfg->nblocks;
     int32_t X = (int32_t)nb;
     for (uint32_t b = 0; b < nb; b++) {
         struct ptx_block *bl = &cfg->blocks[b];
@@ -130,7 +120,7 @@ int ptx_cfg_build(struct ptx_func *f, struct ptx_arena *a)
             brx_list(f, last, &t0, &tn);
         bl->succ = ptx_arena_alloc(a, (tn + 2) * sizeof *bl->succ);
         if (!bl->succ)
-            goto out;
+            return -1;
         if (last->op == PTX_OP_BRX) {
             for (uint32_t k = t0; k < t0 + tn; k++) {
                 uint32_t t = (uint32_t)f->tlist[k];
@@ -152,47 +142,75 @@ int ptx_cfg_build(struct ptx_func *f, struct ptx_arena *a)
             add_succ(bl, fall);
         }
     }
+    return 0;
+}
+
+/* Scratch arrays of the post-dominator pass, nblocks + 1 nodes each
+ * (preds: one per edge; seen: at least nblocks + 1 bytes). */
+struct pdom_work {
+    uint32_t *po;       /* postorder number of each node */
+    uint32_t *pstart;   /* CSR start of each node's predecessors */
+    int32_t *preds;
+    int32_t *order;     /* nodes by postorder number */
+    uint32_t *stack, *spos;
+    int32_t *ipdom;
+    uint8_t *seen;
+};
+
+/* Postorder of the reverse graph by an iterative DFS from the exit;
+ * returns how many nodes it reached. */
+static uint32_t reverse_postorder(const struct ptx_cfg *cfg, struct pdom_work *w)
+{
+    uint32_t nb = cfg->nblocks;
+    size_t nn = (size_t)nb + 1;
+    int32_t X = (int32_t)nb;
     /* reverse-graph neighbours of v = forward predecessors of v (CSR) */
     for (uint32_t b = 0; b < nb; b++)
         for (unsigned k = 0; k < cfg->blocks[b].nsucc; k++)
-            pstart[cfg->blocks[b].succ[k] + 1]++;
+            w->pstart[cfg->blocks[b].succ[k] + 1]++;
     for (size_t v = 0; v < nn; v++)
-        pstart[v + 1] += pstart[v];
+        w->pstart[v + 1] += w->pstart[v];
     {
-        uint32_t *fill = spos; /* reuse as cursor */
+        uint32_t *fill = w->spos; /* reuse as cursor */
         for (size_t v = 0; v < nn; v++)
-            fill[v] = pstart[v];
+            fill[v] = w->pstart[v];
         for (uint32_t b = 0; b < nb; b++)
             for (unsigned k = 0; k < cfg->blocks[b].nsucc; k++)
-                preds[fill[cfg->blocks[b].succ[k]]++] = (int32_t)b;
+                w->preds[fill[cfg->blocks[b].succ[k]]++] = (int32_t)b;
     }
-    /* iterative DFS from the exit over reverse edges: postorder numbers */
     for (size_t v = 0; v < nn; v++) {
-        po[v] = UINT32_MAX;
-        ipdom[v] = -1;
+        w->po[v] = UINT32_MAX;
+        w->ipdom[v] = -1;
     }
     uint32_t npo = 0, sp = 0;
-    uint8_t *seen = leader; /* reuse: size n+1 >= nb+1 */
-    memset(seen, 0, nn);
-    stack[sp] = (uint32_t)X;
-    spos[sp++] = pstart[X];
-    seen[X] = 1;
+    memset(w->seen, 0, nn);
+    w->stack[sp] = (uint32_t)X;
+    w->spos[sp++] = w->pstart[X];
+    w->seen[X] = 1;
     while (sp) {
-        uint32_t v = stack[sp - 1];
-        if (spos[sp - 1] < pstart[v + 1]) {
-            int32_t w = preds[spos[sp - 1]++];
-            if (!seen[w]) {
-                seen[w] = 1;
-                stack[sp] = (uint32_t)w;
-                spos[sp++] = pstart[w];
+        uint32_t v = w->stack[sp - 1];
+        if (w->spos[sp - 1] < w->pstart[v + 1]) {
+            int32_t s = w->preds[w->spos[sp - 1]++];
+            if (!w->seen[s]) {
+                w->seen[s] = 1;
+                w->stack[sp] = (uint32_t)s;
+                w->spos[sp++] = w->pstart[s];
             }
         } else {
-            po[v] = npo;
-            order[npo++] = (int32_t)v;
+            w->po[v] = npo;
+            w->order[npo++] = (int32_t)v;
             sp--;
         }
     }
-    /* fixpoint in reverse postorder (exit first) */
+    return npo;
+}
+
+/* Immediate post-dominators: the fixpoint in reverse postorder (exit
+ * first) into cfg->blocks[].ipdom (the exit where none is found). */
+static void postdominators(struct ptx_cfg *cfg, struct pdom_work *w, uint32_t npo)
+{
+    uint32_t nb = cfg->nblocks;
+    int32_t X = (int32_t)nb, *ipdom = w->ipdom;
     ipdom[X] = X;
     bool changed = true;
     cfg->iterations = 0;
@@ -200,14 +218,14 @@ int ptx_cfg_build(struct ptx_func *f, struct ptx_arena *a)
         changed = false;
         cfg->iterations++;
         for (uint32_t k = npo - 1; k-- > 0;) {
-            int32_t b = order[k];
+            int32_t b = w->order[k];
             const struct ptx_block *bl = &cfg->blocks[b];
             int32_t nd = -1;
             for (unsigned s = 0; s < bl->nsucc; s++) {
                 int32_t sc = bl->succ[s];
                 if (ipdom[sc] < 0)
                     continue;
-                nd = nd < 0 ? sc : intersect(ipdom, po, sc, nd);
+                nd = nd < 0 ? sc : intersect(ipdom, w->po, sc, nd);
             }
             if (nd >= 0 && ipdom[b] != nd) {
                 ipdom[b] = nd;
@@ -217,6 +235,52 @@ int ptx_cfg_build(struct ptx_func *f, struct ptx_arena *a)
     }
     for (uint32_t b = 0; b < nb; b++)
         cfg->blocks[b].ipdom = ipdom[b] < 0 ? X : ipdom[b];
+}
+
+int ptx_cfg_build(struct ptx_func *f, struct ptx_arena *a)
+{
+    uint32_t n = f->ninsts;
+    struct ptx_cfg *cfg = ptx_arena_alloc(a, sizeof *cfg);
+    if (!cfg)
+        return -1;
+    f->cfg = cfg;
+    if (check_targets(f))
+        return -1;
+    if (n == 0)
+        return 0;
+    uint8_t *leader = calloc(n + 1, 1);
+    if (!leader)
+        return -1;
+    uint32_t nb = mark_leaders(f, leader);
+    cfg->nblocks = nb;
+    cfg->blocks = ptx_arena_alloc(a, (size_t)nb * sizeof *cfg->blocks);
+    cfg->block_of = ptx_arena_alloc(a, (size_t)n * sizeof *cfg->block_of);
+    /* scratch: per block postorder, pred CSR, dfs stack */
+    size_t nn = (size_t)nb + 1, nedges = 2 * (size_t)nb + 1;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t t0, tn;
+        if (f->insts[i].op == PTX_OP_BRX && brx_list(f, &f->insts[i], &t0, &tn))
+            nedges += tn;
+    }
+    struct pdom_work w = {
+        .po = malloc(nn * sizeof *w.po),
+        .pstart = calloc(nn + 1, sizeof *w.pstart),
+        .preds = malloc(nedges * sizeof *w.preds),
+        .order = malloc(nn * sizeof *w.order),
+        .stack = malloc(nn * sizeof *w.stack),
+        .spos = malloc(nn * sizeof *w.spos),
+        .ipdom = malloc(nn * sizeof *w.ipdom),
+        .seen = leader,             /* reuse: size n+1 >= nb+1 */
+    };
+    int rc = -1;
+    if (!cfg->blocks || !cfg->block_of || !w.po || !w.pstart || !w.preds ||
+        !w.order || !w.stack || !w.spos || !w.ipdom)
+        goto out;
+    form_blocks(cfg, leader, n);
+    if (link_blocks(f, cfg, a))
+        goto out;
+    postdominators(cfg, &w, reverse_postorder(cfg, &w));
+    int32_t X = (int32_t)nb;
     for (uint32_t i = 0; i < n; i++) {
         struct ptx_inst *in = &f->insts[i];
         if (in->op != PTX_OP_BRA && in->op != PTX_OP_BRX)
@@ -227,13 +291,13 @@ int ptx_cfg_build(struct ptx_func *f, struct ptx_arena *a)
     rc = 0;
 out:
     free(leader);
-    free(po);
-    free(pstart);
-    free(preds);
-    free(order);
-    free(stack);
-    free(spos);
-    free(ipdom);
+    free(w.po);
+    free(w.pstart);
+    free(w.preds);
+    free(w.order);
+    free(w.stack);
+    free(w.spos);
+    free(w.ipdom);
     return rc;
 }
 

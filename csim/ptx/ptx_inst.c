@@ -375,24 +375,22 @@ static const char *check_new_mods(const struct ptx_inst *in, bool sync)
     return NULL;
 }
 
-/* Decodes "ld.global.nc.f32" into in's modifier fields. */
-static void decode_opcode(struct ptx_parser *p, struct ptx_inst *in,
-                          const struct ptx_tok *t)
+/* What the modifier loop of decode_opcode saw beyond in's own fields. */
+struct mods_seen {
+    uint8_t types[3];
+    unsigned nt;                 /* type suffixes */
+    bool sync, warp, red, popc;
+    uint32_t tseen;              /* M_TEX kinds seen */
+};
+
+/* Applies the modifiers of opcode token t (after its base name, op) to
+ * in's fields; what has no field goes to *ms. */
+static void apply_mods(struct ptx_parser *p, struct ptx_inst *in,
+                       const struct ptx_tok *t, int op, struct mods_seen *ms)
 {
     const char *s = t->s, *end = t->s + t->len;
-    const char *dot = memchr(s, '.', t->len);
-    size_t bl = dot ? (size_t)(dot - s) : t->len;
-    int op = find_op(s, bl);
-    if (op < 0)
-        ptx_perr(p, t->line, t->col, "unknown opcode '%.*s' (%.*s)", (int)bl, s,
-                 (int)t->len, t->s);
-    in->op = (uint8_t)op;
     uint64_t ok = allowed((enum ptx_op)op), seen = 0;
-    uint8_t types[3] = {0, 0, 0};
-    unsigned nt = 0;
-    bool sync = false, warp = false, red = false, popc = false;
-    uint32_t tseen = 0;          /* M_TEX kinds seen */
-    const char *q = dot;
+    const char *q = memchr(s, '.', t->len);
     while (q && q < end) {
         const char *m = q + 1;
         const char *nx = memchr(m, '.', (size_t)(end - m));
@@ -412,10 +410,10 @@ static void decode_opcode(struct ptx_parser *p, struct ptx_inst *in,
         seen |= cls;
         switch (cls) {
         case M_TYPE:
-            if (nt >= 3 || nt >= ntypes((enum ptx_op)op))
+            if (ms->nt >= 3 || ms->nt >= ntypes((enum ptx_op)op))
                 ptx_perr(p, t->line, col, "too many type suffixes (%.*s)",
                          (int)t->len, t->s);
-            types[nt++] = (uint8_t)e->val;
+            ms->types[ms->nt++] = (uint8_t)e->val;
             break;
         case M_SPACE: in->space = (uint8_t)e->val; break;
         case M_VEC: in->vec = (uint8_t)e->val; break;
@@ -425,11 +423,11 @@ static void decode_opcode(struct ptx_parser *p, struct ptx_inst *in,
             break;
         case M_RND: in->rnd = (uint8_t)e->val; break;
         case M_MODE: in->mode = (uint8_t)e->val; break;
-        case M_RED: red = true; break;
-        case M_POPC: popc = true; break;
+        case M_RED: ms->red = true; break;
+        case M_POPC: ms->popc = true; break;
         case M_GEOM: in->geom = (uint8_t)e->val; break;
         case M_TEX: {
-            const char *why = tex_mod(in, e->val, &tseen);
+            const char *why = tex_mod(in, e->val, &ms->tseen);
             if (why)
                 ptx_perr(p, t->line, col, "modifier '.%.*s' %s (%.*s)", (int)ml,
                          m, why, (int)t->len, t->s);
@@ -452,90 +450,118 @@ static void decode_opcode(struct ptx_parser *p, struct ptx_inst *in,
                 in->flags |= PTX_F_UNI;
             }
             break;
-        case M_SYNC: sync = true; break;
+        case M_SYNC: ms->sync = true; break;
         case M_WARP:
-            if (sync)
+            if (ms->sync)
                 ptx_perr(p, t->line, col, "expected .warp before .sync (%.*s)",
                          (int)t->len, t->s);
-            warp = true;
+            ms->warp = true;
             break;
         case M_ORDER: case M_SCOPE: case M_CACHE: break;
         default: in->flags |= e->val; break;
         }
         q = nx;
     }
-    /* required modifiers */
-    enum ptx_op o = (enum ptx_op)op;
-    const char *need = NULL;
+}
+
+/* A modifier opcode o requires and in lacks (NULL: none missing). */
+static const char *missing_mod(const struct ptx_inst *in, enum ptx_op o,
+                               const struct mods_seen *ms)
+{
     unsigned want = ntypes(o);
     if (o == PTX_OP_BAR || o == PTX_OP_BARRIER)
-        want = red ? 1 : 0;
-    if (nt != want)
-        need = want == 0 ? "no type suffix"
+        want = ms->red ? 1 : 0;
+    if (ms->nt != want)
+        return want == 0 ? "no type suffix"
                : want == 3 ? "three type suffixes"
                : want == 2 ? "two type suffixes" : "a type suffix";
-    else if ((o == PTX_OP_SETP || o == PTX_OP_SET) && !in->cmp)
-        need = "a comparison (.eq, .lt, ...)";
-    else if ((o == PTX_OP_ATOM || o == PTX_OP_RED) && !in->sub)
-        need = "an atomic operation (.add, .or, ...)";
-    else if (o == PTX_OP_SHFL && !in->sub)
-        need = "a shuffle mode (.up, .down, .bfly, .idx)";
-    else if (o == PTX_OP_VOTE && !in->sub)
-        need = "a vote mode (.all, .any, .uni, .ballot)";
-    else if ((o == PTX_OP_TEX || o == PTX_OP_TLD4 || o == PTX_OP_SULD ||
-              o == PTX_OP_SUST) && !in->geom)
-        need = "a geometry (.1d, .2d, .3d, .a1d, .a2d, .cube, .acube)";
-    else if (o == PTX_OP_TLD4 && !(tseen & (1u << TK_COMP)))
-        need = "a component (.r, .g, .b, .a)";
-    else if ((o == PTX_OP_TXQ || o == PTX_OP_SUQ) && !in->tq)
-        need = "a query (.width, .height, ...)";
-    else if ((o == PTX_OP_SULD || o == PTX_OP_SUST) && !(tseen & (1u << TK_FMT)))
-        need = o == PTX_OP_SULD ? ".b" : ".b or .p";
-    else if (o == PTX_OP_TESTP && !in->sub)
-        need = "a class (.finite, .notanumber, ...)";
-    else if (o == PTX_OP_CVTA && !in->space)
-        need = "a state space";
-    else if (o == PTX_OP_BRX && in->sub != PTX_SUB_IDX)
-        need = ".idx";
-    else if ((o == PTX_OP_SETP || o == PTX_OP_SET) && in->sub &&
-             in->sub != PTX_SUB_AND && in->sub != PTX_SUB_OR &&
-             in->sub != PTX_SUB_XOR)
-        need = "a boolean operation";
-    else
-        need = check_new_mods(in, sync);
-    if (o == PTX_OP_BAR || o == PTX_OP_BARRIER) {
-        if (red) {
-            enum ptx_sub rs = popc ? PTX_SUB_RED_POPC
-                              : in->sub == PTX_SUB_AND ? PTX_SUB_RED_AND
-                              : in->sub == PTX_SUB_OR ? PTX_SUB_RED_OR
-                                                      : PTX_SUB_NONE;
-            if (warp || sync || (popc && in->sub) || rs == PTX_SUB_NONE)
-                need = "one reduction .popc, .and or .or after .red";
-            else if (types[0] != (rs == PTX_SUB_RED_POPC ? PTX_T_U32 : PTX_T_PRED))
-                need = rs == PTX_SUB_RED_POPC ? ".u32 for .red.popc"
-                                              : ".pred for .red.and/.or";
-            in->sub = (uint8_t)rs;
-        } else if (popc || (in->sub && in->sub != PTX_SUB_ARRIVE)) {
-            need = ".red before .popc/.and/.or";
-        } else if (warp) {
-            if (!sync)
-                need = ".sync after .warp";
-            in->sub = PTX_SUB_WARP_SYNC;
-        } else if (sync) {
-            if (in->sub)
-                need = "one of .sync or .arrive";
-            in->sub = PTX_SUB_SYNC;
-        } else if (in->sub != PTX_SUB_ARRIVE) {
-            need = ".sync or .arrive";
-        }
+    if ((o == PTX_OP_SETP || o == PTX_OP_SET) && !in->cmp)
+        return "a comparison (.eq, .lt, ...)";
+    if ((o == PTX_OP_ATOM || o == PTX_OP_RED) && !in->sub)
+        return "an atomic operation (.add, .or, ...)";
+    if (o == PTX_OP_SHFL && !in->sub)
+        return "a shuffle mode (.up, .down, .bfly, .idx)";
+    if (o == PTX_OP_VOTE && !in->sub)
+        return "a vote mode (.all, .any, .uni, .ballot)";
+    if ((o == PTX_OP_TEX || o == PTX_OP_TLD4 || o == PTX_OP_SULD ||
+         o == PTX_OP_SUST) && !in->geom)
+        return "a geometry (.1d, .2d, .3d, .a1d, .a2d, .cube, .acube)";
+    if (o == PTX_OP_TLD4 && !(ms->tseen & (1u << TK_COMP)))
+        return "a component (.r, .g, .b, .a)";
+    if ((o == PTX_OP_TXQ || o == PTX_OP_SUQ) && !in->tq)
+        return "a query (.width, .height, ...)";
+    if ((o == PTX_OP_SULD || o == PTX_OP_SUST) && !(ms->tseen & (1u << TK_FMT)))
+        return o == PTX_OP_SULD ? ".b" : ".b or .p";
+    if (o == PTX_OP_TESTP && !in->sub)
+        return "a class (.finite, .notanumber, ...)";
+    if (o == PTX_OP_CVTA && !in->space)
+        return "a state space";
+    if (o == PTX_OP_BRX && in->sub != PTX_SUB_IDX)
+        return ".idx";
+    if ((o == PTX_OP_SETP || o == PTX_OP_SET) && in->sub &&
+        in->sub != PTX_SUB_AND && in->sub != PTX_SUB_OR && in->sub != PTX_SUB_XOR)
+        return "a boolean operation";
+    return check_new_mods(in, ms->sync);
+}
+
+/* bar/barrier: folds .sync/.arrive/.warp/.red{.popc,.and,.or} into
+ * in->sub; returns what is wrong with them, else need unchanged. */
+static const char *bar_mods(struct ptx_inst *in, const struct mods_seen *ms,
+                            const char *need)
+{
+    if (ms->red) {
+        enum ptx_sub rs = ms->popc ? PTX_SUB_RED_POPC
+                          : in->sub == PTX_SUB_AND ? PTX_SUB_RED_AND
+                          : in->sub == PTX_SUB_OR ? PTX_SUB_RED_OR
+                                                  : PTX_SUB_NONE;
+        if (ms->warp || ms->sync || (ms->popc && in->sub) || rs == PTX_SUB_NONE)
+            need = "one reduction .popc, .and or .or after .red";
+        else if (ms->types[0] != (rs == PTX_SUB_RED_POPC ? PTX_T_U32 : PTX_T_PRED))
+            need = rs == PTX_SUB_RED_POPC ? ".u32 for .red.popc"
+                                          : ".pred for .red.and/.or";
+        in->sub = (uint8_t)rs;
+    } else if (ms->popc || (in->sub && in->sub != PTX_SUB_ARRIVE)) {
+        need = ".red before .popc/.and/.or";
+    } else if (ms->warp) {
+        if (!ms->sync)
+            need = ".sync after .warp";
+        in->sub = PTX_SUB_WARP_SYNC;
+    } else if (ms->sync) {
+        if (in->sub)
+            need = "one of .sync or .arrive";
+        in->sub = PTX_SUB_SYNC;
+    } else if (in->sub != PTX_SUB_ARRIVE) {
+        need = ".sync or .arrive";
     }
+    return need;
+}
+
+/* Decodes "ld.global.nc.f32" into in's modifier fields. */
+static void decode_opcode(struct ptx_parser *p, struct ptx_inst *in,
+                          const struct ptx_tok *t)
+{
+    const char *s = t->s;
+    const char *dot = memchr(s, '.', t->len);
+    size_t bl = dot ? (size_t)(dot - s) : t->len;
+    int op = find_op(s, bl);
+    if (op < 0)
+        ptx_perr(p, t->line, t->col, "unknown opcode '%.*s' (%.*s)", (int)bl, s,
+                 (int)t->len, t->s);
+    in->op = (uint8_t)op;
+    struct mods_seen ms = {{0, 0, 0}, 0, false, false, false, false, 0};
+    apply_mods(p, in, t, op, &ms);
+    enum ptx_op o = (enum ptx_op)op;
+    const char *need = missing_mod(in, o, &ms);
+    if (o == PTX_OP_BAR || o == PTX_OP_BARRIER)
+        need = bar_mods(in, &ms, need);
     if (((o == PTX_OP_TEX || o == PTX_OP_TLD4) && in->vec != 4))
         need = ".v4";
     if (need)
         ptx_perr(p, t->line, t->col, "expected %s (%.*s)", need, (int)t->len, t->s);
-    in->type = types[0];
-    in->type2 = nt >= 2 ? types[1] : types[0];
-    in->type3 = nt >= 3 ? types[2] : in->type2;
+    unsigned nt = ms.nt;
+    in->type = ms.types[0];
+    in->type2 = nt >= 2 ? ms.types[1] : ms.types[0];
+    in->type3 = nt >= 3 ? ms.types[2] : in->type2;
     if (o == PTX_OP_SHF && nt && in->type != PTX_T_B32)
         ptx_perr(p, t->line, t->col, "expected .b32: shf is defined on .b32 only (%.*s)",
                  (int)t->len, t->s);
@@ -651,6 +677,114 @@ static bool parse_selected_reg(struct ptx_parser *p, const struct ptx_tok *t,
     return true;
 }
 
+/* `[base{+off}]`, `[imm]`, or a texture/surface address
+ * `[tex{, sampler}, {coordinates}]`; the '[' is consumed. */
+static void parse_address(struct ptx_parser *p, struct raw *r)
+{
+    r->o.kind = PTX_O_MEM;
+    const struct ptx_tok *b = ptx_peek(p, 0);
+    if (b->kind == PTX_TK_WORD) {
+        struct ptx_tok t;
+        ptx_advance(p, &t);
+        int32_t reg = ptx_find_reg(p, t.s, t.len);
+        if (reg >= 0) {
+            r->o.reg = reg;
+        } else if (!ptx_find_sym(p, t.s, t.len, &r->o.sym)) {
+            ptx_perr(p, t.line, t.col, "undefined register or symbol (%.*s)",
+                     (int)t.len, t.s);
+        }
+        r->o.imm = parse_offset(p);
+    } else if (b->kind == PTX_TK_INT) {
+        struct ptx_tok t;
+        ptx_advance(p, &t);
+        r->o.imm = (int64_t)t.u;
+    } else {
+        ptx_perr(p, b->line, b->col, "expected a register or symbol in the address (%.*s)",
+                 (int)(b->len > 40 ? 40 : b->len), b->s);
+    }
+    if (ptx_accept(p, ',')) {
+        const struct ptx_tok *sp = ptx_peek(p, 0);
+        if (sp->kind == PTX_TK_WORD) {      /* independent-mode sampler */
+            struct ptx_tok t;
+            ptx_advance(p, &t);
+            init_opnd(&r->sampler);
+            r->sampler.kind = PTX_O_MEM;
+            int32_t reg = ptx_find_reg(p, t.s, t.len);
+            if (reg >= 0)
+                r->sampler.reg = reg;
+            else if (!ptx_find_sym(p, t.s, t.len, &r->sampler.sym))
+                ptx_perr(p, t.line, t.col, "undefined sampler (%.*s)",
+                         (int)t.len, t.s);
+            r->has_sampler = true;
+            ptx_expect(p, ',', "after the sampler");
+        }
+        ptx_expect(p, '{', "opening the texture coordinates");
+        parse_vec(p, &r->coords);
+        r->has_coords = true;
+    }
+    ptx_expect(p, ']', "closing the address");
+}
+
+/* A word operand t: WARP_SZ, a special register, a register (with an
+ * optional `|p` predicate), a symbol{+off}, a register with a video
+ * selector, or a function address; anything else is an error. */
+static void parse_word(struct ptx_parser *p, struct raw *r, const struct ptx_tok *t)
+{
+    if (t->len == 7 && memcmp(t->s, "WARP_SZ", 7) == 0) {
+        r->o.kind = PTX_O_IMM;       /* the predefined constant */
+        r->lit = PTX_TK_INT;
+        r->o.imm = 32;
+        return;
+    }
+    if (t->s[0] == '%') {
+        int sr = ptx_sreg_from_name(t->s, t->len);
+        if (sr >= 0) {
+            r->o.kind = PTX_O_SREG;
+            r->o.sreg = (uint8_t)sr;
+            return;
+        }
+    }
+    int32_t reg = ptx_find_reg(p, t->s, t->len);
+    if (reg >= 0) {
+        r->o.kind = PTX_O_REG;
+        r->o.reg = reg;
+        if (ptx_accept(p, '|')) {
+            struct ptx_tok t2;
+            ptx_advance(p, &t2);
+            init_opnd(&r->pipe);
+            r->pipe.kind = PTX_O_REG;
+            r->pipe.reg = need_reg(p, &t2);
+            r->has_pipe = true;
+            if (p->cur.regs[r->pipe.reg].type != PTX_T_PRED)
+                ptx_perr(p, t2.line, t2.col,
+                         "expected a .pred register after '|' (%.*s)",
+                         (int)t2.len, t2.s);
+        }
+        return;
+    }
+    if (ptx_find_sym(p, t->s, t->len, &r->o.sym)) {
+        r->o.kind = PTX_O_SYM;
+        r->o.imm = parse_offset(p);
+        return;
+    }
+    if (parse_selected_reg(p, t, &r->o))
+        return;
+    const struct ptx_nent *fe = ptx_ntab_find(&p->mtab, t->s, t->len);
+    if (fe && fe->kind == PTX_NK_FUNC) {    /* mov r, fn: its address */
+        r->o.kind = PTX_O_FUNC;
+        r->o.func = fe->idx;
+        return;
+    }
+    if (t->s[0] == '%' && memchr(t->s, '.', t->len))
+        ptx_perr(p, t->line, t->col, "unknown special register (%.*s)",
+                 (int)t->len, t->s);
+    if (t->s[0] == '%')
+        ptx_perr(p, t->line, t->col, "undefined register (%.*s)",
+                 (int)t->len, t->s);
+    ptx_perr(p, t->line, t->col, "undefined identifier (%.*s)", (int)t->len, t->s);
+}
+
+/* One operand into r (a label when want_label: bra's target). */
 static void parse_operand(struct ptx_parser *p, struct raw *r, bool want_label)
 {
     const struct ptx_tok *pk = ptx_peek(p, 0);
@@ -669,48 +803,7 @@ static void parse_operand(struct ptx_parser *p, struct raw *r, bool want_label)
         return;
     }
     if (ptx_accept(p, '[')) {
-        r->o.kind = PTX_O_MEM;
-        const struct ptx_tok *b = ptx_peek(p, 0);
-        if (b->kind == PTX_TK_WORD) {
-            struct ptx_tok t;
-            ptx_advance(p, &t);
-            int32_t reg = ptx_find_reg(p, t.s, t.len);
-            if (reg >= 0) {
-                r->o.reg = reg;
-            } else if (!ptx_find_sym(p, t.s, t.len, &r->o.sym)) {
-                ptx_perr(p, t.line, t.col, "undefined register or symbol (%.*s)",
-                         (int)t.len, t.s);
-            }
-            r->o.imm = parse_offset(p);
-        } else if (b->kind == PTX_TK_INT) {
-            struct ptx_tok t;
-            ptx_advance(p, &t);
-            r->o.imm = (int64_t)t.u;
-        } else {
-            ptx_perr(p, b->line, b->col, "expected a register or symbol in the address (%.*s)",
-                     (int)(b->len > 40 ? 40 : b->len), b->s);
-        }
-        if (ptx_accept(p, ',')) {
-            const struct ptx_tok *sp = ptx_peek(p, 0);
-            if (sp->kind == PTX_TK_WORD) {      /* independent-mode sampler */
-                struct ptx_tok t;
-                ptx_advance(p, &t);
-                init_opnd(&r->sampler);
-                r->sampler.kind = PTX_O_MEM;
-                int32_t reg = ptx_find_reg(p, t.s, t.len);
-                if (reg >= 0)
-                    r->sampler.reg = reg;
-                else if (!ptx_find_sym(p, t.s, t.len, &r->sampler.sym))
-                    ptx_perr(p, t.line, t.col, "undefined sampler (%.*s)",
-                             (int)t.len, t.s);
-                r->has_sampler = true;
-                ptx_expect(p, ',', "after the sampler");
-            }
-            ptx_expect(p, '{', "opening the texture coordinates");
-            parse_vec(p, &r->coords);
-            r->has_coords = true;
-        }
-        ptx_expect(p, ']', "closing the address");
+        parse_address(p, r);
         return;
     }
     if (ptx_accept(p, '{')) {
@@ -759,60 +852,8 @@ static void parse_operand(struct ptx_parser *p, struct raw *r, bool want_label)
             r->minus = true;
             return;
         }
-        if (t.len == 7 && memcmp(t.s, "WARP_SZ", 7) == 0) {
-            r->o.kind = PTX_O_IMM;       /* the predefined constant */
-            r->lit = PTX_TK_INT;
-            r->o.imm = 32;
-            return;
-        }
-        if (t.s[0] == '%') {
-            int sr = ptx_sreg_from_name(t.s, t.len);
-            if (sr >= 0) {
-                r->o.kind = PTX_O_SREG;
-                r->o.sreg = (uint8_t)sr;
-                return;
-            }
-        }
-        {
-            int32_t reg = ptx_find_reg(p, t.s, t.len);
-            if (reg >= 0) {
-                r->o.kind = PTX_O_REG;
-                r->o.reg = reg;
-                if (ptx_accept(p, '|')) {
-                    struct ptx_tok t2;
-                    ptx_advance(p, &t2);
-                    init_opnd(&r->pipe);
-                    r->pipe.kind = PTX_O_REG;
-                    r->pipe.reg = need_reg(p, &t2);
-                    r->has_pipe = true;
-                    if (p->cur.regs[r->pipe.reg].type != PTX_T_PRED)
-                        ptx_perr(p, t2.line, t2.col,
-                                 "expected a .pred register after '|' (%.*s)",
-                                 (int)t2.len, t2.s);
-                }
-                return;
-            }
-            if (ptx_find_sym(p, t.s, t.len, &r->o.sym)) {
-                r->o.kind = PTX_O_SYM;
-                r->o.imm = parse_offset(p);
-                return;
-            }
-            if (parse_selected_reg(p, &t, &r->o))
-                return;
-            const struct ptx_nent *fe = ptx_ntab_find(&p->mtab, t.s, t.len);
-            if (fe && fe->kind == PTX_NK_FUNC) {    /* mov r, fn: its address */
-                r->o.kind = PTX_O_FUNC;
-                r->o.func = fe->idx;
-                return;
-            }
-            if (t.s[0] == '%' && memchr(t.s, '.', t.len))
-                ptx_perr(p, t.line, t.col, "unknown special register (%.*s)",
-                         (int)t.len, t.s);
-            if (t.s[0] == '%')
-                ptx_perr(p, t.line, t.col, "undefined register (%.*s)",
-                         (int)t.len, t.s);
-            ptx_perr(p, t.line, t.col, "undefined identifier (%.*s)", (int)t.len, t.s);
-        }
+        parse_word(p, r, &t);
+        return;
     default:
         break;
     }
@@ -834,56 +875,16 @@ enum role {
     RL_MEM       /* [address] */
 };
 
-static uint64_t f2bits(float f)
-{
-    uint32_t b;
-    memcpy(&b, &f, 4);
-    return b;
-}
-
-static uint64_t d2bits(double d)
-{
-    uint64_t b;
-    memcpy(&b, &d, 8);
-    return b;
-}
-
 /* Converts an immediate to the raw bits of slot type t. */
 static void type_imm(struct ptx_parser *p, struct raw *r, enum ptx_type t)
 {
-    uint64_t u = (uint64_t)r->o.imm;
-    if (t == PTX_T_F32) {
-        switch (r->lit) {
-        case PTX_TK_INT: u = f2bits((float)(int64_t)u); break;
-        case PTX_TK_F32: break;
-        case PTX_TK_F64: { double d; memcpy(&d, &u, 8); u = f2bits((float)d); break; }
-        default: u = f2bits((float)r->d); break;
-        }
-    } else if (t == PTX_T_F64) {
-        switch (r->lit) {
-        case PTX_TK_INT: u = d2bits((double)(int64_t)u); break;
-        case PTX_TK_F32: { float f; uint32_t b = (uint32_t)u; memcpy(&f, &b, 4); u = d2bits(f); break; }
-        case PTX_TK_F64: break;
-        default: u = d2bits(r->d); break;
-        }
-    } else if (t == PTX_T_F16) {
-        /* an integer literal is the raw 16-bit pattern (nvcc's spelling,
-         * e.g. 0x3C00); a float literal is rounded to nearest f16 */
-        switch (r->lit) {
-        case PTX_TK_INT: u &= 0xffffu; break;
-        case PTX_TK_F32: { float f; uint32_t b = (uint32_t)u; memcpy(&f, &b, 4); u = ptx_f64_to_f16(f); break; }
-        case PTX_TK_F64: { double d; memcpy(&d, &u, 8); u = ptx_f64_to_f16(d); break; }
-        default: u = ptx_f64_to_f16(r->d); break;
-        }
-    } else if (t == PTX_T_F16X2) {
-        if (r->lit != PTX_TK_INT)
-            ptx_perr(p, r->line, r->col,
-                     "expected a 32-bit integer pattern for an .f16x2 immediate");
-        u &= 0xffffffffu;
-    } else if (r->lit == PTX_TK_DEC) {
+    bool fl = t == PTX_T_F32 || t == PTX_T_F64 || t == PTX_T_F16 || t == PTX_T_F16X2;
+    if (t == PTX_T_F16X2 && r->lit != PTX_TK_INT)
+        ptx_perr(p, r->line, r->col,
+                 "expected a 32-bit integer pattern for an .f16x2 immediate");
+    if (!fl && r->lit == PTX_TK_DEC)
         ptx_perr(p, r->line, r->col, "expected an integer immediate (%g)", r->d);
-    }
-    r->o.imm = (int64_t)u;
+    r->o.imm = (int64_t)ptx_imm_bits(r->lit, (uint64_t)r->o.imm, r->d, t);
 }
 
 static const char *role_what(enum role rl)
@@ -968,87 +969,6 @@ static void place(struct ptx_parser *p, struct ptx_inst *in, struct raw *r,
         in->nopnd = (uint8_t)(slot + 1);
 }
 
-/* `call[.uni] [(ret),] func[, (args)];` */
-static void parse_call(struct ptx_parser *p, struct ptx_inst *in,
-                       const struct ptx_tok *opt)
-{
-    in->o[1].kind = PTX_O_NONE;
-    in->nopnd = 2;
-    if (ptx_accept(p, '(')) {
-        struct ptx_tok t;
-        ptx_advance(p, &t);
-        if (t.kind != PTX_TK_WORD || !ptx_find_sym(p, t.s, t.len, &in->o[1].sym) ||
-            ptx_ref_sym(p, in->o[1].sym)->space != PTX_SP_PARAM)
-            ptx_perr(p, t.line, t.col, "expected a .param return variable (%.*s)",
-                     (int)(t.len > 40 ? 40 : t.len), t.s);
-        in->o[1].kind = PTX_O_SYM;
-        ptx_expect(p, ')', "after the return parameter (call)");
-        ptx_expect(p, ',', "after the return parameter (call)");
-    }
-    struct ptx_tok fn;
-    ptx_advance(p, &fn);
-    int32_t fi = -1, ri = -1;
-    if (fn.kind == PTX_TK_WORD)
-        ri = ptx_find_reg(p, fn.s, fn.len);
-    if (ri >= 0) {                      /* indirect: call (r), %rd, (a), proto */
-        if (p->cur.regs[ri].type == PTX_T_PRED)
-            ptx_perr(p, fn.line, fn.col, "expected a function address register "
-                     "(%.*s)", (int)fn.len, fn.s);
-        in->o[0].kind = PTX_O_REG;
-        in->o[0].reg = ri;
-    } else {
-        if (fn.kind == PTX_TK_WORD)
-            fi = ptx_find_funcref(p, fn.s, fn.len, fn.line, fn.col);
-        if (fi < 0)
-            ptx_perr(p, fn.line, fn.col, "expected a function name or address "
-                     "register (%.*s)", (int)(fn.len > 40 ? 40 : fn.len), fn.s);
-        in->o[0].kind = PTX_O_FUNC;
-        in->o[0].func = fi;
-    }
-    if (ptx_accept(p, ',')) {
-        ptx_expect(p, '(', "opening the argument list (call)");
-        /* arguments go to cur.cargs; up to 6 move into o[2..7] */
-        uint32_t first = p->cur.ncargs, nargs = 0;
-        if (!ptx_accept(p, ')')) {
-            do {
-                struct ptx_tok t;
-                ptx_advance(p, &t);
-                if (nargs >= 4096)
-                    ptx_perr(p, t.line, t.col, "more than 4096 call arguments (%.*s)",
-                             (int)t.len, t.s);
-                p->cur.cargs = ptx_agrow(p, p->cur.cargs, p->cur.ncargs,
-                                         &p->cargs_cap, sizeof *p->cur.cargs);
-                struct ptx_operand *o = &p->cur.cargs[p->cur.ncargs];
-                memset(o, 0, sizeof *o);
-                o->reg = -1;
-                if (t.kind != PTX_TK_WORD || !ptx_find_sym(p, t.s, t.len, &o->sym) ||
-                    ptx_ref_sym(p, o->sym)->space != PTX_SP_PARAM)
-                    ptx_perr(p, t.line, t.col, "expected a .param argument (%.*s)",
-                             (int)(t.len > 40 ? 40 : t.len), t.s);
-                o->kind = PTX_O_SYM;
-                p->cur.ncargs++;
-                nargs++;
-            } while (ptx_accept(p, ','));
-            ptx_expect(p, ')', "closing the argument list (call)");
-        }
-        if (nargs <= PTX_MAX_OPNDS - 2) {
-            for (uint32_t i = 0; i < nargs; i++)
-                in->o[2 + i] = p->cur.cargs[first + i];
-            in->nopnd = (uint8_t)(2 + nargs);
-            p->cur.ncargs = first;
-        } else {
-            in->o[2].kind = PTX_O_ARGS;
-            in->o[2].label = (int32_t)first;
-            in->o[2].imm = nargs;
-            in->nopnd = 3;
-        }
-    }
-    (void)opt;
-    if (ri >= 0)
-        ptx_parse_call_proto(p, ptx_call_nargs(in), in->o[1].kind != PTX_O_NONE);
-    ptx_expect(p, ';', "after the call");
-}
-
 static void count_err(struct ptx_parser *p, const struct ptx_tok *opt,
                       const char *want, unsigned got)
 {
@@ -1115,7 +1035,411 @@ static void parse_video(struct ptx_parser *p, struct ptx_inst *in,
                  ptx_op_name(op));
 }
 
+/* Operands of the instruction up to its ';' into r[] (MAXRAW at most);
+ * returns how many. */
+static unsigned parse_operand_list(struct ptx_parser *p, const struct ptx_tok *opt,
+                                   enum ptx_op op, struct raw *r)
+{
+    unsigned n = 0;
+    const struct ptx_tok *pk = ptx_peek(p, 0);
+    if (!(pk->kind == PTX_TK_PUNCT && pk->ch == ';')) {
+        do {
+            if (n == MAXRAW) {
+                const struct ptx_tok *t = ptx_peek(p, 0);
+                ptx_perr(p, t->line, t->col, "too many operands (%.*s)",
+                         (int)opt->len, opt->s);
+            }
+            parse_operand(p, &r[n], op == PTX_OP_BRA);
+            n++;
+        } while (ptx_accept(p, ','));
+    }
+    const struct ptx_tok *t = ptx_peek(p, 0);
+    if (!(t->kind == PTX_TK_PUNCT && t->ch == ';')) {
+        char d[64];
+        snprintf(d, sizeof d, "%.*s", (int)(t->len > 40 ? 40 : t->len), t->s);
+        ptx_perr(p, t->line, t->col, "expected ';' after the operands of %.*s (%s)",
+                 (int)opt->len, opt->s, t->kind == PTX_TK_EOF ? "end of file" : d);
+    }
+    ptx_advance(p, NULL);
+    return n;
+}
 
+/* Slot placement of the integer, float, logic, conversion, move and
+ * comparison instructions; false when op is none of them. */
+static bool place_arith(struct ptx_parser *p, struct ptx_inst *in, struct raw *r,
+                        unsigned n, const struct ptx_tok *opt)
+{
+    enum ptx_op op = (enum ptx_op)in->op;
+    enum ptx_type ty = (enum ptx_type)in->type, t2 = (enum ptx_type)in->type2;
+    switch (op) {
+    case PTX_OP_ADD: case PTX_OP_SUB: case PTX_OP_MUL: case PTX_OP_MUL24:
+    case PTX_OP_DIV: case PTX_OP_REM: case PTX_OP_MIN: case PTX_OP_MAX:
+    case PTX_OP_COPYSIGN: case PTX_OP_AND: case PTX_OP_OR: case PTX_OP_XOR:
+    case PTX_OP_SHL: case PTX_OP_SHR: case PTX_OP_ADDC: case PTX_OP_SUBC:
+        if (n != 3)
+            count_err(p, opt, "3 operands", n);
+        place(p, in, &r[0], 0, RL_DST, ty);
+        place(p, in, &r[1], 1, RL_SRC, ty);
+        place(p, in, &r[2], 2, RL_SRC,
+              (op == PTX_OP_SHL || op == PTX_OP_SHR) ? PTX_T_U32 : ty);
+        return true;
+    case PTX_OP_MAD: case PTX_OP_MAD24: case PTX_OP_MADC: case PTX_OP_FMA:
+    case PTX_OP_SAD: case PTX_OP_BFE: case PTX_OP_PRMT: case PTX_OP_SELP:
+    case PTX_OP_SLCT:
+        if (n != 4)
+            count_err(p, opt, "4 operands", n);
+        place(p, in, &r[0], 0, RL_DST, ty);
+        place(p, in, &r[1], 1, RL_SRC, op == PTX_OP_BFE ? ty : ty);
+        place(p, in, &r[2], 2, RL_SRC, op == PTX_OP_BFE ? PTX_T_U32 : ty);
+        place(p, in, &r[3], 3, RL_SRC,
+              op == PTX_OP_BFE ? PTX_T_U32 : op == PTX_OP_SELP ? PTX_T_PRED
+              : op == PTX_OP_SLCT ? t2 : ty);
+        return true;
+    case PTX_OP_BFI:
+        if (n != 5)
+            count_err(p, opt, "5 operands", n);
+        place(p, in, &r[0], 0, RL_DST, ty);
+        place(p, in, &r[1], 1, RL_SRC, ty);
+        place(p, in, &r[2], 2, RL_SRC, ty);
+        place(p, in, &r[3], 3, RL_SRC, PTX_T_U32);
+        place(p, in, &r[4], 4, RL_SRC, PTX_T_U32);
+        return true;
+    case PTX_OP_CVT:
+        if (ty == PTX_T_F16X2) {        /* cvt.rn.f16x2.f32 d, a, b */
+            if (n != 3)
+                count_err(p, opt, "3 operands (d, a, b)", n);
+            place(p, in, &r[0], 0, RL_DST, ty);
+            place(p, in, &r[1], 1, RL_SRC, t2);
+            place(p, in, &r[2], 2, RL_SRC, t2);
+            return true;
+        }
+        /* fall through */
+    case PTX_OP_ABS: case PTX_OP_NEG: case PTX_OP_NOT: case PTX_OP_CNOT:
+    case PTX_OP_POPC: case PTX_OP_CLZ: case PTX_OP_BREV: case PTX_OP_SQRT:
+    case PTX_OP_RSQRT: case PTX_OP_RCP: case PTX_OP_EX2: case PTX_OP_LG2:
+    case PTX_OP_SIN: case PTX_OP_COS: case PTX_OP_TANH: case PTX_OP_TESTP:
+    case PTX_OP_BFIND:
+        if (n != 2)
+            count_err(p, opt, "2 operands", n);
+        place(p, in, &r[0], 0, RL_DST, ty);
+        place(p, in, &r[1], 1, RL_SRC, op == PTX_OP_CVT ? t2 : ty);
+        return true;
+    case PTX_OP_CVTA:
+        if (n != 2)
+            count_err(p, opt, "2 operands", n);
+        place(p, in, &r[0], 0, RL_DST, ty);
+        place(p, in, &r[1], 1, RL_SRCSYM, ty);
+        return true;
+    case PTX_OP_MOV:
+        if (n != 2)
+            count_err(p, opt, "2 operands", n);
+        place(p, in, &r[0], 0, RL_DSTV, ty);
+        place(p, in, &r[1], 1, RL_MOVSRC, ty);
+        if (in->o[0].kind == PTX_O_VEC && in->o[1].kind == PTX_O_VEC)
+            ptx_perr(p, r[1].line, r[1].col, "expected a scalar source for a vector destination (mov)");
+        return true;
+    case PTX_OP_SETP:
+        if (n != 3 && n != 4)
+            count_err(p, opt, "3 or 4 operands", n);
+        if ((n == 4) != (in->sub != PTX_SUB_NONE))
+            count_err(p, opt, in->sub ? "4 operands with a boolean operation"
+                                      : "3 operands without a boolean operation", n);
+        place(p, in, &r[0], 0, RL_DST, PTX_T_PRED);
+        if (r[0].has_pipe) {
+            in->o[1] = r[0].pipe;
+            r[0].has_pipe = false;
+        }
+        place(p, in, &r[1], 2, RL_SRC, t2);
+        place(p, in, &r[2], 3, RL_SRC, t2);
+        if (n == 4)
+            place(p, in, &r[3], 4, RL_SRC, PTX_T_PRED);
+        return true;
+    case PTX_OP_SET:
+        if ((n == 4) != (in->sub != PTX_SUB_NONE) || (n != 3 && n != 4))
+            count_err(p, opt, in->sub ? "4 operands" : "3 operands", n);
+        place(p, in, &r[0], 0, RL_DST, ty);
+        place(p, in, &r[1], 1, RL_SRC, t2);
+        place(p, in, &r[2], 2, RL_SRC, t2);
+        if (n == 4)
+            place(p, in, &r[3], 3, RL_SRC, PTX_T_PRED);
+        return true;
+    case PTX_OP_BMSK:
+        if (n != 3)
+            count_err(p, opt, "3 operands", n);
+        place(p, in, &r[0], 0, RL_DST, ty);
+        place(p, in, &r[1], 1, RL_SRC, PTX_T_U32);
+        place(p, in, &r[2], 2, RL_SRC, PTX_T_U32);
+        return true;
+    case PTX_OP_FNS:
+        if (n != 4)
+            count_err(p, opt, "4 operands (d, mask, base, offset)", n);
+        place(p, in, &r[0], 0, RL_DST, PTX_T_U32);
+        place(p, in, &r[1], 1, RL_SRC, ty);
+        place(p, in, &r[2], 2, RL_SRC, PTX_T_U32);
+        place(p, in, &r[3], 3, RL_SRC, PTX_T_S32);
+        return true;
+    case PTX_OP_LOP3:
+        if (n != 5)
+            count_err(p, opt, "5 operands (d, a, b, c, immLut)", n);
+        for (unsigned i = 0; i < 4; i++)
+            place(p, in, &r[i], i, i ? RL_SRC : RL_DST, ty);
+        if (r[4].o.kind != PTX_O_IMM)
+            ptx_perr(p, r[4].line, r[4].col, "expected an immediate truth table (lop3)");
+        place(p, in, &r[4], 4, RL_SRC, PTX_T_U32);
+        return true;
+    case PTX_OP_SHF: case PTX_OP_DP4A: case PTX_OP_DP2A:
+        if (n != 4)
+            count_err(p, opt, "4 operands", n);
+        place(p, in, &r[0], 0, RL_DST, op == PTX_OP_SHF ? ty : PTX_T_U32);
+        place(p, in, &r[1], 1, RL_SRC, ty);
+        place(p, in, &r[2], 2, RL_SRC, t2);
+        place(p, in, &r[3], 3, RL_SRC, PTX_T_U32);
+        if (op == PTX_OP_DP2A && !(in->flags & (PTX_F_LO | PTX_F_HI)))
+            ptx_perr(p, opt->line, opt->col, "expected .lo or .hi (%.*s)",
+                     (int)opt->len, opt->s);
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Slot placement of loads, stores, atomics and reductions; false when op
+ * is none of them. */
+static bool place_mem(struct ptx_parser *p, struct ptx_inst *in, struct raw *r,
+                      unsigned n, const struct ptx_tok *opt)
+{
+    enum ptx_type ty = (enum ptx_type)in->type;
+    switch ((enum ptx_op)in->op) {
+    case PTX_OP_LD: case PTX_OP_LDU:
+        if (n != 2)
+            count_err(p, opt, "2 operands", n);
+        place(p, in, &r[0], 0, in->vec > 1 ? RL_VEC : RL_DST, ty);
+        place(p, in, &r[1], 1, RL_MEM, ty);
+        return true;
+    case PTX_OP_ST:
+        if (n != 2)
+            count_err(p, opt, "2 operands", n);
+        place(p, in, &r[0], 0, RL_MEM, ty);
+        place(p, in, &r[1], 1, in->vec > 1 ? RL_VEC : RL_SRC, ty);
+        return true;
+    case PTX_OP_ATOM:
+        if (n != (in->sub == PTX_SUB_CAS ? 4u : 3u))
+            count_err(p, opt, in->sub == PTX_SUB_CAS ? "4 operands" : "3 operands", n);
+        place(p, in, &r[0], 0, RL_DST, ty);
+        place(p, in, &r[1], 1, RL_MEM, ty);
+        place(p, in, &r[2], 2, RL_SRC, ty);
+        if (n == 4)
+            place(p, in, &r[3], 3, RL_SRC, ty);
+        return true;
+    case PTX_OP_RED:
+        if (n != 2)
+            count_err(p, opt, "2 operands", n);
+        if (in->sub == PTX_SUB_CAS || in->sub == PTX_SUB_EXCH)
+            ptx_perr(p, opt->line, opt->col, "expected a reduction operation (%.*s)",
+                     (int)opt->len, opt->s);
+        place(p, in, &r[0], 0, RL_MEM, ty);
+        place(p, in, &r[1], 1, RL_SRC, ty);
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* tex/tld4: d, [texture{, sampler}, {coordinates}]{, lod | , dPdx, dPdy}. */
+static void place_tex_fetch(struct ptx_parser *p, struct ptx_inst *in, struct raw *r,
+                            unsigned n, const struct ptx_tok *opt)
+{
+    enum ptx_op op = (enum ptx_op)in->op;
+    enum ptx_type ty = (enum ptx_type)in->type;
+    unsigned want = in->tmode == PTX_TM_LEVEL ? 3u : in->tmode == PTX_TM_GRAD ? 4u : 2u;
+    if (n < 2 || !r[1].has_coords)
+        count_err(p, opt, "a vector and [texture, {coordinates}]", n);
+    if (n > want)
+        ptx_perr(p, r[want].line, r[want].col,
+                 "texture coordinate offsets and depth compare are not supported "
+                 "(operand %u of %.*s)", want, (int)opt->len, opt->s);
+    if (n != want)
+        count_err(p, opt, want == 2 ? "2 operands (d, [a, c])"
+                  : want == 3 ? "3 operands (d, [a, c], lod)"
+                  : "4 operands (d, [a, c], dPdx, dPdy)", n);
+    place(p, in, &r[0], 0, RL_VEC, ty);
+    if (in->o[0].vec_n != 4)
+        ptx_perr(p, r[0].line, r[0].col, "expected 4 destination registers (%s)",
+                 ptx_op_name(op));
+    in->o[2] = r[1].coords;
+    r[1].has_coords = false;
+    if (r[1].has_sampler) {
+        in->o[5] = r[1].sampler;
+        r[1].has_sampler = false;
+    }
+    place(p, in, &r[1], 1, RL_MEM, ty);
+    in->nopnd = 3;
+    if (in->tmode == PTX_TM_LEVEL)
+        place(p, in, &r[2], 3, RL_SRC, PTX_T_F32);
+    if (in->tmode == PTX_TM_GRAD) {
+        place(p, in, &r[2], 3, RL_VEC, PTX_T_F32);
+        place(p, in, &r[3], 4, RL_VEC, PTX_T_F32);
+    }
+    if (in->o[5].kind == PTX_O_MEM)
+        in->nopnd = 6;
+}
+
+/* suld: d, [surface, {coordinates}]; sust: [surface, {coordinates}], value. */
+static void place_surface(struct ptx_parser *p, struct ptx_inst *in, struct raw *r,
+                          unsigned n, const struct ptx_tok *opt)
+{
+    enum ptx_type ty = (enum ptx_type)in->type;
+    bool ld = in->op == PTX_OP_SULD;
+    unsigned ai = ld ? 1 : 0, vi = ld ? 0 : 1;
+    if (n != 2 || !r[ai].has_coords)
+        count_err(p, opt, ld ? "d, [surface, {coordinates}]"
+                             : "[surface, {coordinates}], value", n);
+    struct ptx_operand co = r[ai].coords;
+    r[ai].has_coords = false;
+    /* nvcc writes a scalar as a 1-element vector: suld.b.2d.b32 {%r1} */
+    if (in->vec <= 1 && r[vi].o.kind == PTX_O_VEC && r[vi].o.vec_n == 1 &&
+        r[vi].o.vec_regs[0] >= 0) {
+        r[vi].o.kind = PTX_O_REG;
+        r[vi].o.reg = r[vi].o.vec_regs[0];
+    }
+    if (ld)
+        place(p, in, &r[0], 0, in->vec > 1 ? RL_VEC : RL_DST, ty);
+    place(p, in, &r[ai], ai, RL_MEM, ty);
+    if (!ld)
+        place(p, in, &r[1], 1, in->vec > 1 ? RL_VEC : RL_SRC, ty);
+    if (in->vec > 1 && in->o[vi].vec_n != in->vec)
+        ptx_perr(p, r[vi].line, r[vi].col, "expected %u vector elements (%u)",
+                 in->vec, in->o[vi].vec_n);
+    in->o[2] = co;
+    in->nopnd = 3;
+}
+
+/* Slot placement of the texture and surface instructions; false when op
+ * is none of them. */
+static bool place_tex(struct ptx_parser *p, struct ptx_inst *in, struct raw *r,
+                      unsigned n, const struct ptx_tok *opt)
+{
+    switch ((enum ptx_op)in->op) {
+    case PTX_OP_TEX: case PTX_OP_TLD4:
+        place_tex_fetch(p, in, r, n, opt);
+        return true;
+    case PTX_OP_TXQ: case PTX_OP_SUQ: {
+        unsigned want = in->tmode == PTX_TM_LEVEL ? 3u : 2u;
+        if (n != want)
+            count_err(p, opt, want == 3 ? "3 operands (d, [a], lod)" : "2 operands (d, [a])", n);
+        place(p, in, &r[0], 0, RL_DST, (enum ptx_type)in->type);
+        place(p, in, &r[1], 1, RL_MEM, (enum ptx_type)in->type);
+        if (want == 3)
+            place(p, in, &r[2], 2, RL_SRC, PTX_T_S32);
+        return true;
+    }
+    case PTX_OP_SULD: case PTX_OP_SUST:
+        place_surface(p, in, r, n, opt);
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* bar/barrier: {a{, b}} or, with .red, d, a{, b}, {!}c. */
+static void place_bar(struct ptx_parser *p, struct ptx_inst *in, struct raw *r,
+                      unsigned n, const struct ptx_tok *opt)
+{
+    if (in->sub == PTX_SUB_RED_POPC || in->sub == PTX_SUB_RED_AND ||
+        in->sub == PTX_SUB_RED_OR) {      /* d, a{, b}, {!}c */
+        if (n != 3 && n != 4)
+            count_err(p, opt, "3 or 4 operands (d, a, [b,] c)", n);
+        place(p, in, &r[0], 0, RL_DST, (enum ptx_type)in->type);
+        place(p, in, &r[1], 1, RL_SRC, PTX_T_U32);
+        if (n == 4)
+            place(p, in, &r[2], 2, RL_SRC, PTX_T_U32);
+        place(p, in, &r[n - 1], 3, RL_SRC, PTX_T_PRED);
+        in->nopnd = 4;
+        return;
+    }
+    if (in->sub == PTX_SUB_WARP_SYNC) {
+        if (n != 1)
+            count_err(p, opt, "1 operand (membermask)", n);
+    } else if (n != 1 && n != 2) {
+        count_err(p, opt, "1 or 2 operands", n);
+    }
+    for (unsigned i = 0; i < n; i++)
+        place(p, in, &r[i], i, RL_SRC, PTX_T_U32);
+}
+
+/* Slot placement of control flow, barriers and warp collectives; false
+ * when op is none of them. idx: the instruction's index (branch fixups). */
+static bool place_control(struct ptx_parser *p, struct ptx_inst *in, uint32_t idx,
+                          struct raw *r, unsigned n, const struct ptx_tok *opt)
+{
+    enum ptx_type ty = (enum ptx_type)in->type;
+    switch ((enum ptx_op)in->op) {
+    case PTX_OP_RET: case PTX_OP_EXIT: case PTX_OP_MEMBAR: case PTX_OP_FENCE:
+    case PTX_OP_TRAP:
+        if (n != 0)
+            count_err(p, opt, "no operands", n);
+        return true;
+    case PTX_OP_BRA:
+        if (n != 1)
+            count_err(p, opt, "1 label", n);
+        in->o[0] = r[0].o;
+        in->nopnd = 1;
+        ptx_add_fixup(p, idx, 0, &r[0].label);
+        return true;
+    case PTX_OP_BAR: case PTX_OP_BARRIER:
+        place_bar(p, in, r, n, opt);
+        return true;
+    case PTX_OP_SHFL:
+        if (n != 4 && n != 5)
+            count_err(p, opt, "5 operands (d[|p], a, b, c, membermask)", n);
+        place(p, in, &r[0], 0, RL_DST, ty);
+        if (r[0].has_pipe) {
+            in->o[1] = r[0].pipe;
+            in->flags |= PTX_F_SHFL_P;
+        }
+        place(p, in, &r[1], 2, RL_SRC, ty);
+        place(p, in, &r[2], 3, RL_SRC, PTX_T_U32);
+        place(p, in, &r[3], 4, RL_SRC, PTX_T_U32);
+        if (n == 5)
+            place(p, in, &r[4], 5, RL_SRC, PTX_T_B32);
+        in->nopnd = 6;
+        return true;
+    case PTX_OP_VOTE:
+        if (n != 3 && n != 2)
+            count_err(p, opt, "3 operands (d, a, membermask)", n);
+        place(p, in, &r[0], 0, RL_DST, ty);
+        place(p, in, &r[1], 1, RL_SRC, PTX_T_PRED);
+        if (n == 3)
+            place(p, in, &r[2], 2, RL_SRC, PTX_T_B32);
+        in->nopnd = 3;
+        return true;
+    case PTX_OP_ACTIVEMASK:
+        if (n != 1)
+            count_err(p, opt, "1 operand", n);
+        place(p, in, &r[0], 0, RL_DST, ty);
+        return true;
+    case PTX_OP_NANOSLEEP:
+        if (n != 1)
+            count_err(p, opt, "1 operand (t)", n);
+        place(p, in, &r[0], 0, RL_SRC, PTX_T_U32);
+        return true;
+    case PTX_OP_MATCH:
+        if (n != 3)
+            count_err(p, opt, "3 operands (d[|p], a, membermask)", n);
+        place(p, in, &r[0], 0, RL_DST, ty);
+        if (r[0].has_pipe) {
+            if (in->sub != PTX_SUB_ALL)
+                ptx_perr(p, r[0].line, r[0].col, "only match.all writes a predicate (d|p)");
+            in->o[1] = r[0].pipe;
+        }
+        place(p, in, &r[1], 2, RL_SRC, ty);
+        place(p, in, &r[2], 3, RL_SRC, PTX_T_B32);
+        in->nopnd = 4;
+        return true;
+    default:
+        return false;
+    }
+}
 
 void ptx_parse_inst(struct ptx_parser *p, int32_t guard, bool guard_neg,
                     uint32_t gline, uint32_t gcol)
@@ -1140,7 +1464,7 @@ void ptx_parse_inst(struct ptx_parser *p, int32_t guard, bool guard_neg,
     decode_opcode(p, in, &opt);
     enum ptx_op op = (enum ptx_op)in->op;
     if (op == PTX_OP_CALL) {
-        parse_call(p, in, &opt);
+        ptx_parse_call(p, in);
         return;
     }
     if (op == PTX_OP_BRX) {
@@ -1148,346 +1472,15 @@ void ptx_parse_inst(struct ptx_parser *p, int32_t guard, bool guard_neg,
         return;
     }
     struct raw r[MAXRAW];
-    unsigned n = 0;
-    const struct ptx_tok *pk = ptx_peek(p, 0);
-    if (!(pk->kind == PTX_TK_PUNCT && pk->ch == ';')) {
-        do {
-            if (n == MAXRAW) {
-                const struct ptx_tok *t = ptx_peek(p, 0);
-                ptx_perr(p, t->line, t->col, "too many operands (%.*s)",
-                         (int)opt.len, opt.s);
-            }
-            parse_operand(p, &r[n], op == PTX_OP_BRA);
-            n++;
-        } while (ptx_accept(p, ','));
-    }
-    {
-        const struct ptx_tok *t = ptx_peek(p, 0);
-        if (!(t->kind == PTX_TK_PUNCT && t->ch == ';')) {
-            char d[64];
-            snprintf(d, sizeof d, "%.*s", (int)(t->len > 40 ? 40 : t->len), t->s);
-            ptx_perr(p, t->line, t->col, "expected ';' after the operands of %.*s (%s)",
-                     (int)opt.len, opt.s, t->kind == PTX_TK_EOF ? "end of file" : d);
-        }
-        ptx_advance(p, NULL);
-    }
-    enum ptx_type ty = (enum ptx_type)in->type, t2 = (enum ptx_type)in->type2;
-    switch (op) {
-    case PTX_OP_RET: case PTX_OP_EXIT: case PTX_OP_MEMBAR: case PTX_OP_FENCE:
-    case PTX_OP_TRAP:
-        if (n != 0)
-            count_err(p, &opt, "no operands", n);
-        break;
-    case PTX_OP_BRA:
-        if (n != 1)
-            count_err(p, &opt, "1 label", n);
-        in->o[0] = r[0].o;
-        in->nopnd = 1;
-        ptx_add_fixup(p, idx, 0, &r[0].label);
-        break;
-    case PTX_OP_ADD: case PTX_OP_SUB: case PTX_OP_MUL: case PTX_OP_MUL24:
-    case PTX_OP_DIV: case PTX_OP_REM: case PTX_OP_MIN: case PTX_OP_MAX:
-    case PTX_OP_COPYSIGN: case PTX_OP_AND: case PTX_OP_OR: case PTX_OP_XOR:
-    case PTX_OP_SHL: case PTX_OP_SHR: case PTX_OP_ADDC: case PTX_OP_SUBC:
-        if (n != 3)
-            count_err(p, &opt, "3 operands", n);
-        place(p, in, &r[0], 0, RL_DST, ty);
-        place(p, in, &r[1], 1, RL_SRC, ty);
-        place(p, in, &r[2], 2, RL_SRC,
-              (op == PTX_OP_SHL || op == PTX_OP_SHR) ? PTX_T_U32 : ty);
-        break;
-    case PTX_OP_MAD: case PTX_OP_MAD24: case PTX_OP_MADC: case PTX_OP_FMA:
-    case PTX_OP_SAD: case PTX_OP_BFE: case PTX_OP_PRMT: case PTX_OP_SELP:
-    case PTX_OP_SLCT:
-        if (n != 4)
-            count_err(p, &opt, "4 operands", n);
-        place(p, in, &r[0], 0, RL_DST, ty);
-        place(p, in, &r[1], 1, RL_SRC, op == PTX_OP_BFE ? ty : ty);
-        place(p, in, &r[2], 2, RL_SRC, op == PTX_OP_BFE ? PTX_T_U32 : ty);
-        place(p, in, &r[3], 3, RL_SRC,
-              op == PTX_OP_BFE ? PTX_T_U32 : op == PTX_OP_SELP ? PTX_T_PRED
-              : op == PTX_OP_SLCT ? t2 : ty);
-        break;
-    case PTX_OP_BFI:
-        if (n != 5)
-            count_err(p, &opt, "5 operands", n);
-        place(p, in, &r[0], 0, RL_DST, ty);
-        place(p, in, &r[1], 1, RL_SRC, ty);
-        place(p, in, &r[2], 2, RL_SRC, ty);
-        place(p, in, &r[3], 3, RL_SRC, PTX_T_U32);
-        place(p, in, &r[4], 4, RL_SRC, PTX_T_U32);
-        break;
-    case PTX_OP_CVT:
-        if (ty == PTX_T_F16X2) {        /* cvt.rn.f16x2.f32 d, a, b */
-            if (n != 3)
-                count_err(p, &opt, "3 operands (d, a, b)", n);
-            place(p, in, &r[0], 0, RL_DST, ty);
-            place(p, in, &r[1], 1, RL_SRC, t2);
-            place(p, in, &r[2], 2, RL_SRC, t2);
-            break;
-        }
-        /* fall through */
-    case PTX_OP_ABS: case PTX_OP_NEG: case PTX_OP_NOT: case PTX_OP_CNOT:
-    case PTX_OP_POPC: case PTX_OP_CLZ: case PTX_OP_BREV: case PTX_OP_SQRT:
-    case PTX_OP_RSQRT: case PTX_OP_RCP: case PTX_OP_EX2: case PTX_OP_LG2:
-    case PTX_OP_SIN: case PTX_OP_COS: case PTX_OP_TANH: case PTX_OP_TESTP:
-    case PTX_OP_BFIND:
-        if (n != 2)
-            count_err(p, &opt, "2 operands", n);
-        place(p, in, &r[0], 0, RL_DST, ty);
-        place(p, in, &r[1], 1, RL_SRC, op == PTX_OP_CVT ? t2 : ty);
-        break;
-    case PTX_OP_CVTA:
-        if (n != 2)
-            count_err(p, &opt, "2 operands", n);
-        place(p, in, &r[0], 0, RL_DST, ty);
-        place(p, in, &r[1], 1, RL_SRCSYM, ty);
-        break;
-    case PTX_OP_MOV:
-        if (n != 2)
-            count_err(p, &opt, "2 operands", n);
-        place(p, in, &r[0], 0, RL_DSTV, ty);
-        place(p, in, &r[1], 1, RL_MOVSRC, ty);
-        if (in->o[0].kind == PTX_O_VEC && in->o[1].kind == PTX_O_VEC)
-            ptx_perr(p, r[1].line, r[1].col, "expected a scalar source for a vector destination (mov)");
-        break;
-    case PTX_OP_SETP:
-        if (n != 3 && n != 4)
-            count_err(p, &opt, "3 or 4 operands", n);
-        if ((n == 4) != (in->sub != PTX_SUB_NONE))
-            count_err(p, &opt, in->sub ? "4 operands with a boolean operation"
-                                       : "3 operands without a boolean operation", n);
-        place(p, in, &r[0], 0, RL_DST, PTX_T_PRED);
-        if (r[0].has_pipe) {
-            in->o[1] = r[0].pipe;
-            r[0].has_pipe = false;
-        }
-        place(p, in, &r[1], 2, RL_SRC, t2);
-        place(p, in, &r[2], 3, RL_SRC, t2);
-        if (n == 4)
-            place(p, in, &r[3], 4, RL_SRC, PTX_T_PRED);
-        break;
-    case PTX_OP_SET:
-        if ((n == 4) != (in->sub != PTX_SUB_NONE) || (n != 3 && n != 4))
-            count_err(p, &opt, in->sub ? "4 operands" : "3 operands", n);
-        place(p, in, &r[0], 0, RL_DST, ty);
-        place(p, in, &r[1], 1, RL_SRC, t2);
-        place(p, in, &r[2], 2, RL_SRC, t2);
-        if (n == 4)
-            place(p, in, &r[3], 3, RL_SRC, PTX_T_PRED);
-        break;
-    case PTX_OP_LD: case PTX_OP_LDU:
-        if (n != 2)
-            count_err(p, &opt, "2 operands", n);
-        place(p, in, &r[0], 0, in->vec > 1 ? RL_VEC : RL_DST, ty);
-        place(p, in, &r[1], 1, RL_MEM, ty);
-        break;
-    case PTX_OP_ST:
-        if (n != 2)
-            count_err(p, &opt, "2 operands", n);
-        place(p, in, &r[0], 0, RL_MEM, ty);
-        place(p, in, &r[1], 1, in->vec > 1 ? RL_VEC : RL_SRC, ty);
-        break;
-    case PTX_OP_ATOM:
-        if (n != (in->sub == PTX_SUB_CAS ? 4u : 3u))
-            count_err(p, &opt, in->sub == PTX_SUB_CAS ? "4 operands" : "3 operands", n);
-        place(p, in, &r[0], 0, RL_DST, ty);
-        place(p, in, &r[1], 1, RL_MEM, ty);
-        place(p, in, &r[2], 2, RL_SRC, ty);
-        if (n == 4)
-            place(p, in, &r[3], 3, RL_SRC, ty);
-        break;
-    case PTX_OP_RED:
-        if (n != 2)
-            count_err(p, &opt, "2 operands", n);
-        if (in->sub == PTX_SUB_CAS || in->sub == PTX_SUB_EXCH)
-            ptx_perr(p, opt.line, opt.col, "expected a reduction operation (%.*s)",
-                     (int)opt.len, opt.s);
-        place(p, in, &r[0], 0, RL_MEM, ty);
-        place(p, in, &r[1], 1, RL_SRC, ty);
-        break;
-    case PTX_OP_TEX: case PTX_OP_TLD4: {
-        unsigned want = in->tmode == PTX_TM_LEVEL ? 3u : in->tmode == PTX_TM_GRAD ? 4u : 2u;
-        if (n < 2 || !r[1].has_coords)
-            count_err(p, &opt, "a vector and [texture, {coordinates}]", n);
-        if (n > want)
-            ptx_perr(p, r[want].line, r[want].col,
-                     "texture coordinate offsets and depth compare are not supported "
-                     "(operand %u of %.*s)", want, (int)opt.len, opt.s);
-        if (n != want)
-            count_err(p, &opt, want == 2 ? "2 operands (d, [a, c])"
-                      : want == 3 ? "3 operands (d, [a, c], lod)"
-                      : "4 operands (d, [a, c], dPdx, dPdy)", n);
-        place(p, in, &r[0], 0, RL_VEC, ty);
-        if (in->o[0].vec_n != 4)
-            ptx_perr(p, r[0].line, r[0].col, "expected 4 destination registers (%s)",
-                     ptx_op_name(op));
-        in->o[2] = r[1].coords;
-        r[1].has_coords = false;
-        if (r[1].has_sampler) {
-            in->o[5] = r[1].sampler;
-            r[1].has_sampler = false;
-        }
-        place(p, in, &r[1], 1, RL_MEM, ty);
-        in->nopnd = 3;
-        if (in->tmode == PTX_TM_LEVEL)
-            place(p, in, &r[2], 3, RL_SRC, PTX_T_F32);
-        if (in->tmode == PTX_TM_GRAD) {
-            place(p, in, &r[2], 3, RL_VEC, PTX_T_F32);
-            place(p, in, &r[3], 4, RL_VEC, PTX_T_F32);
-        }
-        if (in->o[5].kind == PTX_O_MEM)
-            in->nopnd = 6;
-        break;
-    }
-    case PTX_OP_TXQ: case PTX_OP_SUQ: {
-        unsigned want = in->tmode == PTX_TM_LEVEL ? 3u : 2u;
-        if (n != want)
-            count_err(p, &opt, want == 3 ? "3 operands (d, [a], lod)" : "2 operands (d, [a])", n);
-        place(p, in, &r[0], 0, RL_DST, ty);
-        place(p, in, &r[1], 1, RL_MEM, ty);
-        if (want == 3)
-            place(p, in, &r[2], 2, RL_SRC, PTX_T_S32);
-        break;
-    }
-    case PTX_OP_SULD: case PTX_OP_SUST: {
-        bool ld = op == PTX_OP_SULD;
-        unsigned ai = ld ? 1 : 0, vi = ld ? 0 : 1;
-        if (n != 2 || !r[ai].has_coords)
-            count_err(p, &opt, ld ? "d, [surface, {coordinates}]"
-                                  : "[surface, {coordinates}], value", n);
-        struct ptx_operand co = r[ai].coords;
-        r[ai].has_coords = false;
-        /* nvcc writes a scalar as a 1-element vector: suld.b.2d.b32 {%r1} */
-        if (in->vec <= 1 && r[vi].o.kind == PTX_O_VEC && r[vi].o.vec_n == 1 &&
-            r[vi].o.vec_regs[0] >= 0) {
-            r[vi].o.kind = PTX_O_REG;
-            r[vi].o.reg = r[vi].o.vec_regs[0];
-        }
-        if (ld)
-            place(p, in, &r[0], 0, in->vec > 1 ? RL_VEC : RL_DST, ty);
-        place(p, in, &r[ai], ai, RL_MEM, ty);
-        if (!ld)
-            place(p, in, &r[1], 1, in->vec > 1 ? RL_VEC : RL_SRC, ty);
-        if (in->vec > 1 && in->o[vi].vec_n != in->vec)
-            ptx_perr(p, r[vi].line, r[vi].col, "expected %u vector elements (%u)",
-                     in->vec, in->o[vi].vec_n);
-        in->o[2] = co;
-        in->nopnd = 3;
-        break;
-    }
-    case PTX_OP_BAR: case PTX_OP_BARRIER:
-        if (in->sub == PTX_SUB_RED_POPC || in->sub == PTX_SUB_RED_AND ||
-            in->sub == PTX_SUB_RED_OR) {      /* d, a{, b}, {!}c */
-            if (n != 3 && n != 4)
-                count_err(p, &opt, "3 or 4 operands (d, a, [b,] c)", n);
-            place(p, in, &r[0], 0, RL_DST, ty);
-            place(p, in, &r[1], 1, RL_SRC, PTX_T_U32);
-            if (n == 4)
-                place(p, in, &r[2], 2, RL_SRC, PTX_T_U32);
-            place(p, in, &r[n - 1], 3, RL_SRC, PTX_T_PRED);
-            in->nopnd = 4;
-            break;
-        }
-        if (in->sub == PTX_SUB_WARP_SYNC) {
-            if (n != 1)
-                count_err(p, &opt, "1 operand (membermask)", n);
-        } else if (n != 1 && n != 2) {
-            count_err(p, &opt, "1 or 2 operands", n);
-        }
-        for (unsigned i = 0; i < n; i++)
-            place(p, in, &r[i], i, RL_SRC, PTX_T_U32);
-        break;
-    case PTX_OP_SHFL:
-        if (n != 4 && n != 5)
-            count_err(p, &opt, "5 operands (d[|p], a, b, c, membermask)", n);
-        place(p, in, &r[0], 0, RL_DST, ty);
-        if (r[0].has_pipe) {
-            in->o[1] = r[0].pipe;
-            in->flags |= PTX_F_SHFL_P;
-        }
-        place(p, in, &r[1], 2, RL_SRC, ty);
-        place(p, in, &r[2], 3, RL_SRC, PTX_T_U32);
-        place(p, in, &r[3], 4, RL_SRC, PTX_T_U32);
-        if (n == 5)
-            place(p, in, &r[4], 5, RL_SRC, PTX_T_B32);
-        in->nopnd = 6;
-        break;
-    case PTX_OP_VOTE:
-        if (n != 3 && n != 2)
-            count_err(p, &opt, "3 operands (d, a, membermask)", n);
-        place(p, in, &r[0], 0, RL_DST, ty);
-        place(p, in, &r[1], 1, RL_SRC, PTX_T_PRED);
-        if (n == 3)
-            place(p, in, &r[2], 2, RL_SRC, PTX_T_B32);
-        in->nopnd = 3;
-        break;
-    case PTX_OP_ACTIVEMASK:
-        if (n != 1)
-            count_err(p, &opt, "1 operand", n);
-        place(p, in, &r[0], 0, RL_DST, ty);
-        break;
-    case PTX_OP_NANOSLEEP:
-        if (n != 1)
-            count_err(p, &opt, "1 operand (t)", n);
-        place(p, in, &r[0], 0, RL_SRC, PTX_T_U32);
-        break;
-    case PTX_OP_BMSK:
-        if (n != 3)
-            count_err(p, &opt, "3 operands", n);
-        place(p, in, &r[0], 0, RL_DST, ty);
-        place(p, in, &r[1], 1, RL_SRC, PTX_T_U32);
-        place(p, in, &r[2], 2, RL_SRC, PTX_T_U32);
-        break;
-    case PTX_OP_FNS:
-        if (n != 4)
-            count_err(p, &opt, "4 operands (d, mask, base, offset)", n);
-        place(p, in, &r[0], 0, RL_DST, PTX_T_U32);
-        place(p, in, &r[1], 1, RL_SRC, ty);
-        place(p, in, &r[2], 2, RL_SRC, PTX_T_U32);
-        place(p, in, &r[3], 3, RL_SRC, PTX_T_S32);
-        break;
-    case PTX_OP_LOP3:
-        if (n != 5)
-            count_err(p, &opt, "5 operands (d, a, b, c, immLut)", n);
-        for (unsigned i = 0; i < 4; i++)
-            place(p, in, &r[i], i, i ? RL_SRC : RL_DST, ty);
-        if (r[4].o.kind != PTX_O_IMM)
-            ptx_perr(p, r[4].line, r[4].col, "expected an immediate truth table (lop3)");
-        place(p, in, &r[4], 4, RL_SRC, PTX_T_U32);
-        break;
-    case PTX_OP_SHF: case PTX_OP_DP4A: case PTX_OP_DP2A:
-        if (n != 4)
-            count_err(p, &opt, "4 operands", n);
-        place(p, in, &r[0], 0, RL_DST, op == PTX_OP_SHF ? ty : PTX_T_U32);
-        place(p, in, &r[1], 1, RL_SRC, ty);
-        place(p, in, &r[2], 2, RL_SRC, t2);
-        place(p, in, &r[3], 3, RL_SRC, PTX_T_U32);
-        if (op == PTX_OP_DP2A && !(in->flags & (PTX_F_LO | PTX_F_HI)))
-            ptx_perr(p, opt.line, opt.col, "expected .lo or .hi (%.*s)",
-                     (int)opt.len, opt.s);
-        break;
-    case PTX_OP_MATCH:
-        if (n != 3)
-            count_err(p, &opt, "3 operands (d[|p], a, membermask)", n);
-        place(p, in, &r[0], 0, RL_DST, ty);
-        if (r[0].has_pipe) {
-            if (in->sub != PTX_SUB_ALL)
-                ptx_perr(p, r[0].line, r[0].col, "only match.all writes a predicate (d|p)");
-            in->o[1] = r[0].pipe;
-        }
-        place(p, in, &r[1], 2, RL_SRC, ty);
-        place(p, in, &r[2], 3, RL_SRC, PTX_T_B32);
-        in->nopnd = 4;
-        break;
-    default:
-        if (is_video(op)) {
-            parse_video(p, in, r, n, &opt);
-            break;
-        }
+    unsigned n = parse_operand_list(p, &opt, op, r);
+    bool placed = place_control(p, in, idx, r, n, &opt) ||
+                  place_arith(p, in, r, n, &opt) || place_mem(p, in, r, n, &opt) ||
+                  place_tex(p, in, r, n, &opt);
+    if (!placed && is_video(op))
+        parse_video(p, in, r, n, &opt);
+    else if (!placed)
         ptx_perr(p, opt.line, opt.col, "unsupported instruction (%.*s)",
                  (int)opt.len, opt.s);
-    }
     if (op == PTX_OP_SETP && p->cur.regs[in->o[0].reg].type != PTX_T_PRED)
         ptx_perr(p, r[0].line, r[0].col, "expected a .pred destination (%s)",
                  p->cur.regs[in->o[0].reg].name);

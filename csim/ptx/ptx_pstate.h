@@ -159,9 +159,9 @@ bool ptx_parse_label_dir(struct ptx_parser *p, const struct ptx_tok *name,
 /* ptx_calls.c: operands of `brx.idx index, tlist;` into in. */
 void ptx_parse_brx(struct ptx_parser *p, struct ptx_inst *in,
                    const struct ptx_tok *opt);
-/* ptx_calls.c: the `, prototype` (or `, calltargets`) tail of an indirect
- * call with nargs arguments and nret (0/1) return values; checks counts. */
-void ptx_parse_call_proto(struct ptx_parser *p, unsigned nargs, unsigned nret);
+/* ptx_calls.c: operands of `call[.uni] [(ret),] func[, (args)][, proto];`
+ * into in, up to and including the ';'. */
+void ptx_parse_call(struct ptx_parser *p, struct ptx_inst *in);
 /* ptx_calls.c: an address initialiser element (fn, sym, generic(sym),
  * with + offset) of type et at byte off of the module variable about to be
  * declared: records a relocation and leaves the bytes zero. The current
@@ -177,5 +177,10 @@ enum ptx_type ptx_type_from_name(const char *s, size_t n);
 /* v rounded to nearest-even f16 bits (NaN: 0x7fff); f16 immediates and
  * initialisers. */
 uint16_t ptx_f64_to_f16(double v);
+/* Raw bits of an immediate operand in a slot of type t: lit is the
+ * literal's token kind (PTX_TK_INT, _F32, _F64 with bits u; PTX_TK_DEC
+ * with value d). An integer is converted for a float slot and is the raw
+ * pattern of an .f16/.f16x2 slot; other slots take u as written. */
+uint64_t ptx_imm_bits(uint8_t lit, uint64_t u, double d, enum ptx_type t);
 
 #endif

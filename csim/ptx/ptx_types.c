@@ -136,6 +136,53 @@ uint16_t ptx_f64_to_f16(double v)
     return (uint16_t)(sign | bits);
 }
 
+static uint64_t f2bits(float f)
+{
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    return b;
+}
+
+static uint64_t d2bits(double d)
+{
+    uint64_t b;
+    memcpy(&b, &d, 8);
+    return b;
+}
+
+uint64_t ptx_imm_bits(uint8_t lit, uint64_t u, double d, enum ptx_type t)
+{
+    if (t == PTX_T_F32) {
+        switch (lit) {
+        case PTX_TK_INT: return f2bits((float)(int64_t)u);
+        case PTX_TK_F32: return u;
+        case PTX_TK_F64: { double x; memcpy(&x, &u, 8); return f2bits((float)x); }
+        default: return f2bits((float)d);
+        }
+    }
+    if (t == PTX_T_F64) {
+        switch (lit) {
+        case PTX_TK_INT: return d2bits((double)(int64_t)u);
+        case PTX_TK_F32: { float f; uint32_t b = (uint32_t)u; memcpy(&f, &b, 4); return d2bits(f); }
+        case PTX_TK_F64: return u;
+        default: return d2bits(d);
+        }
+    }
+    if (t == PTX_T_F16) {
+        /* an integer literal is the raw 16-bit pattern (nvcc's spelling,
+         * e.g. 0x3C00); a float literal is rounded to nearest f16 */
+        switch (lit) {
+        case PTX_TK_INT: return u & 0xffffu;
+        case PTX_TK_F32: { float f; uint32_t b = (uint32_t)u; memcpy(&f, &b, 4); return ptx_f64_to_f16(f); }
+        case PTX_TK_F64: { double x; memcpy(&x, &u, 8); return ptx_f64_to_f16(x); }
+        default: return ptx_f64_to_f16(d);
+        }
+    }
+    if (t == PTX_T_F16X2)
+        return u & 0xffffffffu;
+    return u;
+}
+
 unsigned ptx_call_nargs(const struct ptx_inst *in)
 {
     if (in->o[2].kind == PTX_O_ARGS)

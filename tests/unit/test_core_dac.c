@@ -22,6 +22,7 @@
 #include "exec/exec_mem.h"
 #include "ptx/ptx_affine.h"
 #include "ptx/ptx_dac.h"
+#include "core/core_dac.h"
 
 #define HDR ".version 9.0\n.target sm_75\n.address_size 64\n"
 
@@ -36,7 +37,14 @@ struct harness {
     uint64_t sym[4];
     uint8_t param[8];
     uint64_t now;
+    char err[256];
 };
+
+/* The SM's DAC unit. */
+static struct core_dac *DAC(struct harness *h)
+{
+    return core_sm_mech(&h->sm, CORE_MECH_DAC);
+}
 
 /* Parses ptx (kernel "k", one u32 parameter n), builds its DAC transform
  * and an SM under affine.mode=dac plus the overrides (NULL-ended). */
@@ -79,10 +87,10 @@ static void h_init(struct harness *h, const char *ptx, unsigned block, uint32_t 
     h->k.regs_per_thread = 8;
     h->k.dmem = &h->dmem;
     h->k.max_stack_depth = 16;
-    h->k.dac = h->tr;
-    assert_int_equal(core_sm_init(&h->sm, &h->c, 0, 16), 0);
+    h->k.mech[CORE_MECH_DAC] = h->tr;
+    assert_int_equal(core_sm_init(&h->sm, &h->c, 0, 16, NULL, h->err, sizeof h->err), 0);
     assert_int_equal(core_sm_kernel(&h->sm, &h->k, 0), 0);
-    assert_true(h->sm.dac.active);
+    assert_true(DAC(h)->active);
 }
 
 /* Runs CTAs 0 and 1 until every warp finished or a cycle fails; returns
@@ -95,14 +103,14 @@ static int h_run(struct harness *h)
         assert_int_equal(core_sm_launch_cta(&h->sm, id, h->now), 0);
     }
     while (h->sm.live_warps) {
-        if (h->sm.next_try <= h->now) {
+        if (h->sm.v.next_try <= h->now) {
             int e = core_sm_cycle(&h->sm, h->now);
             if (e)
                 return e;
         }
         assert_true(h->now < 1000000);
-        h->now = h->sm.next_try > h->now && h->sm.next_try != CORE_INF
-                     ? h->sm.next_try : h->now + 1;
+        h->now = h->sm.v.next_try > h->now && h->sm.v.next_try != CORE_INF
+                     ? h->sm.v.next_try : h->now + 1;
     }
     return 0;
 }
@@ -141,9 +149,9 @@ static void test_streams_records_checks(void **state)
     h_init(h, bound_ptx, 64, 40, one ? b1 : NULL);  /* warp 1: lanes 0..7 store */
     int e = h_run(h);
     if (e)
-        fprintf(stderr, "%s\n", h->sm.dac.why);
+        fprintf(stderr, "%s\n", DAC(h)->why);
     assert_int_equal(e, 0);
-    const struct core_dac_stats *s = &h->sm.dac.st;
+    const struct core_dac_stats *s = &DAC(h)->st;
     /* one affine-warp pass for both waiting CTAs, or one per CTA */
     assert_int_equal(s->batches, one ? 2 : 1);
     assert_int_equal(s->batch_ctas, 2);
@@ -158,13 +166,13 @@ static void test_streams_records_checks(void **state)
     assert_int_equal(s->peu_full, 0);
     /* removed instructions still run functionally, without issue slots */
     assert_true(s->removed > 0);
-    assert_int_equal(s->main_insts + s->removed, h->sm.st.warp_insts);
+    assert_int_equal(s->main_insts + s->removed, h->sm.v.st.warp_insts);
     /* the affine stream once per CTA, not once per warp */
-    assert_true(s->aff_insts < h->sm.st.warp_insts / 2);
+    assert_true(s->aff_insts < h->sm.v.st.warp_insts / 2);
     /* the stores happened: buf[i] = i + 1 for i < 40 in both CTAs */
     for (unsigned c = 0; c < 2; c++) {
         uint32_t v[64];
-        memcpy(v, h->sm.cta[c].shared, sizeof v);
+        memcpy(v, h->sm.v.cta[c].shared, sizeof v);
         for (unsigned i = 0; i < 64; i++)
             assert_int_equal(v[i], i < 40 ? i + 1 : 0);
     }
@@ -195,9 +203,9 @@ static void test_peu_full(void **state)
     struct harness *h = calloc(1, sizeof *h);
     h_init(h, ptx, 32, 0x40000000u, NULL);
     assert_int_equal(h_run(h), 0);
-    assert_int_equal(h->sm.dac.st.peu_full, 2);
-    assert_int_equal(h->sm.dac.st.checked_pred, 2);
-    assert_int_equal(h->sm.dac.st.checked_addr, 2);
+    assert_int_equal(DAC(h)->st.peu_full, 2);
+    assert_int_equal(DAC(h)->st.checked_pred, 2);
+    assert_int_equal(DAC(h)->st.checked_addr, 2);
     h_free(h);
     free(h);
 }
@@ -224,7 +232,7 @@ static void test_queue_full_stalls(void **state)
     struct harness *h = calloc(1, sizeof *h);
     h_init(h, ptx, 256, 0, small);
     assert_int_equal(h_run(h), 0);
-    const struct core_dac_stats *s = &h->sm.dac.st;
+    const struct core_dac_stats *s = &DAC(h)->st;
     assert_true(s->stall_enq_full > 0);     /* ATQ full: the affine warp waits */
     assert_true(s->stall_aeu_full > 0);     /* a warp's one-record queue full */
     assert_true(s->stall_deq_empty > 0);    /* main warps wait for records */
@@ -234,7 +242,7 @@ static void test_queue_full_stalls(void **state)
     for (unsigned c = 0; c < 2; c++)
         for (unsigned i = 0; i < 256; i++) {
             uint32_t v;
-            memcpy(&v, h->sm.cta[c].shared + 4 * i + 3072, 4);
+            memcpy(&v, h->sm.v.cta[c].shared + 4 * i + 3072, 4);
             assert_int_equal(v, i);
         }
     h_free(h);
@@ -251,14 +259,14 @@ static void test_fault_injection(void **state)
     struct harness *h = calloc(1, sizeof *h);
     h_init(h, bound_ptx, 64, 40, f1);
     assert_int_equal(h_run(h), LS_ERR_COSIM);
-    assert_non_null(strstr(h->sm.dac.why, "golden check failed"));
-    assert_non_null(strstr(h->sm.dac.why, "AEU address"));
-    assert_int_equal(h->sm.dac.why_line, 17);     /* the st.shared */
+    assert_non_null(strstr(DAC(h)->why, "golden check failed"));
+    assert_non_null(strstr(DAC(h)->why, "AEU address"));
+    assert_int_equal(DAC(h)->why_line, 17);     /* the st.shared */
     h_free(h);
     h_init(h, bound_ptx, 64, 40, f2);
     assert_int_equal(h_run(h), LS_ERR_COSIM);
-    assert_non_null(strstr(h->sm.dac.why, "deq.pred"));
-    assert_int_equal(h->sm.dac.why_line, 12);     /* the bra */
+    assert_non_null(strstr(DAC(h)->why, "deq.pred"));
+    assert_int_equal(DAC(h)->why_line, 12);     /* the bra */
     h_free(h);
     free(h);
 }
@@ -288,11 +296,11 @@ static void test_widening_wraps(void **state)
         int e = h_run(h);
         if (wraps) {
             assert_int_equal(e, LS_ERR_COSIM);
-            assert_non_null(strstr(h->sm.dac.why, "widening"));
-            assert_int_equal(h->sm.dac.why_line, 11);   /* the mul.wide */
+            assert_non_null(strstr(DAC(h)->why, "widening"));
+            assert_int_equal(DAC(h)->why_line, 11);   /* the mul.wide */
         } else {
             assert_int_equal(e, 0);
-            assert_true(h->sm.dac.st.widen_checks >= 1);
+            assert_true(DAC(h)->st.widen_checks >= 1);
         }
         h_free(h);
         free(h);

@@ -34,7 +34,7 @@ static void on_issue(void *user, const struct simt_warp *w, int32_t pc, uint32_t
     if (r->n >= 4096)
         return;
     unsigned s = 0;
-    while (&r->sm->w[s].sw != w)
+    while (&r->sm->v.w[s].sw != w)
         s++;
     r->slot[r->n] = s;
     r->pc[r->n] = pc;
@@ -52,6 +52,7 @@ struct harness {
     uint64_t sym[4];
     uint64_t now;
     struct rec rec;
+    char err[256];
 };
 
 /* Parses ptx, builds an SM under the "key=value" overrides (NULL-ended)
@@ -84,13 +85,13 @@ static void h_init(struct harness *h, const char *ptx, unsigned block,
     h->k.regs_per_thread = 8;
     h->k.dmem = &h->dmem;
     h->k.max_stack_depth = 16;
-    assert_int_equal(core_sm_init(&h->sm, &h->c, 0, 16), 0);
+    assert_int_equal(core_sm_init(&h->sm, &h->c, 0, 16, NULL, h->err, sizeof h->err), 0);
     assert_int_equal(core_sm_kernel(&h->sm, &h->k, 0), 0);
     h->rec.sm = &h->sm;
     h->rec.now = &h->now;
-    for (unsigned i = 0; i < h->sm.nslots; i++) {
-        h->sm.w[i].sw.trace = on_issue;
-        h->sm.w[i].sw.trace_user = &h->rec;
+    for (unsigned i = 0; i < h->sm.v.nslots; i++) {
+        h->sm.v.w[i].sw.trace = on_issue;
+        h->sm.v.w[i].sw.trace_user = &h->rec;
     }
 }
 
@@ -106,11 +107,11 @@ static uint64_t h_run(struct harness *h)
 {
     uint64_t start = h->now;
     while (h->sm.live_warps) {
-        if (h->sm.next_try <= h->now)
+        if (h->sm.v.next_try <= h->now)
             assert_int_equal(core_sm_cycle(&h->sm, h->now), 0);
         assert_true(h->now - start < 1000000);
-        h->now = h->sm.next_try > h->now && h->sm.next_try != CORE_INF
-                     ? h->sm.next_try : h->now + 1;
+        h->now = h->sm.v.next_try > h->now && h->sm.v.next_try != CORE_INF
+                     ? h->sm.v.next_try : h->now + 1;
     }
     return h->now - start;
 }
@@ -514,14 +515,14 @@ struct standin {
 static uint64_t run_with_standin(struct harness *h, struct standin *m)
 {
     uint64_t start = h->now;
-    while (h->sm.live_warps || m->delivered < m->n || h->sm.qn) {
+    while (h->sm.live_warps || m->delivered < m->n || h->sm.v.qn) {
         for (unsigned i = m->delivered; i < m->n; i++)
             if (m->due[i] == h->now) {
                 struct core_mem_resp r = { m->req[i].tag, m->req[i].sm, m->req[i].warp };
                 core_sm_resp(&h->sm, &r, h->now);
                 m->delivered++;
             }
-        if (h->sm.live_warps && h->sm.next_try <= h->now)
+        if (h->sm.live_warps && h->sm.v.next_try <= h->now)
             assert_int_equal(core_sm_cycle(&h->sm, h->now), 0);
         const struct core_mem_req *q = core_sm_req_peek(&h->sm);
         if (q && m->n < 256) {

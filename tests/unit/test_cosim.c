@@ -141,8 +141,7 @@ static struct cosim_env *c_env(void)
 {
     struct cosim_env *env = calloc(1, sizeof *env);
     assert_non_null(env);
-    ls_config lc;
-    ls_config_default(&lc);
+    const struct cosim_cfg lc = { NULL, NULL, NULL };
     int be[LS_BLK_COUNT] = { 0 };
     char err[512];
     assert_int_equal(cosim_env_init(env, &lc, be, 0, err, sizeof err), 0);

@@ -36,8 +36,7 @@ static struct fixture *fx_new(bool half)
 {
     struct fixture *x = calloc(1, sizeof *x);
     assert_non_null(x);
-    ls_config lc;
-    ls_config_default(&lc);
+    const struct cosim_cfg lc = { NULL, NULL, NULL };
     int be[LS_BLK_COUNT] = { 0 };
     char err[512];
     assert_int_equal(cosim_env_init(&x->env, &lc, be, 0, err, sizeof err), 0);

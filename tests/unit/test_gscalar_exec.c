@@ -46,8 +46,7 @@ static struct fixture *fx_new(bool blocks, bool half)
     assert_non_null(x);
     char err[512];
     if (blocks) {
-        ls_config lc;
-        ls_config_default(&lc);
+        const struct cosim_cfg lc = { NULL, NULL, NULL };
         int be[LS_BLK_COUNT] = { 0 };
         assert_int_equal(cosim_env_init(&x->env, &lc, be, 0, err, sizeof err), 0);
         unsigned units[3] = { 2, 1, 1 };

@@ -126,9 +126,9 @@ static void test_frfcfs_raises_row_hits(void **st)
     c.dram_banks = 2;
     uint64_t span = (uint64_t)c.mem_partitions * (uint64_t)c.dram_banks * (uint64_t)c.dram_row_bytes * 4;
     struct core_mem_req *rs = stream(N, 0, span, 0xF, 1);
-    c.dram_sched = 0;                                  /* fcfs */
+    c.dram_sched = CFG_DRAM_SCHED_FCFS;
     struct run_out f = run_stream(&c, rs, N);
-    c.dram_sched = 1;                                  /* frfcfs */
+    c.dram_sched = CFG_DRAM_SCHED_FRFCFS;
     struct run_out fr = run_stream(&c, rs, N);
     printf("row hit rate: fcfs %.3f frfcfs %.3f; cycles %llu vs %llu\n", row_hit_rate(&f.d),
            row_hit_rate(&fr.d), (unsigned long long)f.cycles, (unsigned long long)fr.cycles);

@@ -14,7 +14,9 @@
 
 #include "test_mem_drv.h"
 
-enum { G_CG, G_FG, G_STATIC, G_SPP, G_BGP, G_INF };   /* lamar_gdu order */
+enum { G_CG = CFG_LAMAR_GDU_CG_ONLY, G_FG = CFG_LAMAR_GDU_FG_ONLY,
+       G_STATIC = CFG_LAMAR_GDU_STATIC, G_SPP = CFG_LAMAR_GDU_SPP, G_BGP = CFG_LAMAR_GDU_BGP,
+       G_INF = CFG_LAMAR_GDU_BGP_INF };
 
 static void cfg_gdu(struct cfg *c, int gdu, int level)
 {
@@ -22,7 +24,7 @@ static void cfg_gdu(struct cfg *c, int gdu, int level)
     char err[256] = "";
     assert_int_equal(cfg_load_file(c, "configs/gtx480.conf", err, sizeof err), 0);
     c->lamar_gdu = gdu;
-    c->lamar_level = level;          /* 0 l1, 1 l2, 2 both */
+    c->lamar_level = level;          /* CFG_LAMAR_LEVEL_L1, _L2, _BOTH */
 }
 
 /* The category identity at one level: every sector filled from below is
@@ -56,7 +58,7 @@ static void test_cg_fg_fetch(void **st)
     (void)st;
     for (int g = G_CG; g <= G_FG; g++) {
         struct cfg c;
-        cfg_gdu(&c, g, 2);
+        cfg_gdu(&c, g, CFG_LAMAR_LEVEL_BOTH);
         struct mem_sys *m = drv_make(&c, 1);
         assert_non_null(m);
         uint64_t now = 0;
@@ -96,7 +98,7 @@ static void test_cg_fg_fetch(void **st)
 static void test_level(void **st)
 {
     (void)st;
-    for (int lv = 0; lv < 2; lv++) {
+    for (int lv = CFG_LAMAR_LEVEL_L1; lv <= CFG_LAMAR_LEVEL_L2; lv++) {
         struct cfg c;
         cfg_gdu(&c, G_FG, lv);
         struct mem_sys *m = drv_make(&c, 1);
@@ -104,10 +106,10 @@ static void test_level(void **st)
         run1(m, drv_req(0, 0x20000, 0x4, 0), &now);
         ls_cache_stats l1, l2;
         mem_stats(m, &l1, &l2, NULL);
-        assert_int_equal(l1.sector_fills, lv == 0 ? 1 : 4);
-        assert_int_equal(l1.gdu_fg, lv == 0);
-        assert_int_equal(l2.gdu_fg, lv == 1);
-        assert_int_equal(l2.sector_fills, lv == 0 ? 4 : 4);  /* L2 CG, or FG of the L1's 4 */
+        assert_int_equal(l1.sector_fills, lv == CFG_LAMAR_LEVEL_L1 ? 1 : 4);
+        assert_int_equal(l1.gdu_fg, lv == CFG_LAMAR_LEVEL_L1);
+        assert_int_equal(l2.gdu_fg, lv == CFG_LAMAR_LEVEL_L2);
+        assert_int_equal(l2.sector_fills, 4);  /* L2 CG, or FG of the L1's 4 */
         mem_sys_free(m);
     }
 }
@@ -122,7 +124,7 @@ static void test_bgp_learns_streaming(void **st)
     (void)st;
     for (int g = G_BGP; g <= G_INF; g++) {
         struct cfg c;
-        cfg_gdu(&c, g, 0);
+        cfg_gdu(&c, g, CFG_LAMAR_LEVEL_L1);
         c.lamar_bgp_num_evict = 100;
         struct mem_sys *m = drv_make(&c, 1);
         assert_non_null(m);
@@ -155,7 +157,7 @@ static void test_bgp_seam_figures(void **st)
 {
     (void)st;
     struct cfg c;
-    cfg_gdu(&c, G_BGP, 0);
+    cfg_gdu(&c, G_BGP, CFG_LAMAR_LEVEL_L1);
     struct mem_sys *m = drv_make(&c, 1);
     mem_kernel_begin(m, "k", 0, 10);
     uint64_t now = 10;
@@ -178,7 +180,7 @@ static void test_spp_per_pc(void **st)
 {
     (void)st;
     struct cfg c;
-    cfg_gdu(&c, G_SPP, 0);
+    cfg_gdu(&c, G_SPP, CFG_LAMAR_LEVEL_L1);
     c.l1d_size = c.l1d_assoc * c.l1d_line;     /* one set: every miss evicts */
     struct mem_sys *m = drv_make(&c, 1);
     uint64_t now = 0;
@@ -203,7 +205,7 @@ static void test_static_per_kernel(void **st)
 {
     (void)st;
     struct cfg c;
-    cfg_gdu(&c, G_STATIC, 2);
+    cfg_gdu(&c, G_STATIC, CFG_LAMAR_LEVEL_BOTH);
     c.lamar_static_fg = 2;                     /* the second .entry */
     struct mem_sys *m = drv_make(&c, 1);
     uint64_t now = 0;
@@ -229,7 +231,7 @@ static void test_identity_random(void **st)
 {
     (void)st;
     for (int g = G_CG; g <= G_INF; g++)
-        for (int lv = 0; lv < 3; lv++) {
+        for (int lv = CFG_LAMAR_LEVEL_L1; lv <= CFG_LAMAR_LEVEL_BOTH; lv++) {
             struct cfg c;
             cfg_gdu(&c, g, lv);
             c.l1d_size = 2048;
@@ -260,9 +262,9 @@ static void test_identity_random(void **st)
             uint64_t sum2 = l2.demand + l2.pred_ref + l2.pred_nref + l2.npred_ref;
             assert_true(sum2 <= l2.sector_fills);
             assert_true(l1.gdu_fg <= l1.gdu_queries);
-            if (g == G_CG && lv == 2)
+            if (g == G_CG && lv == CFG_LAMAR_LEVEL_BOTH)
                 assert_int_equal(l1.npred_ref, 0);     /* CG never leaves a sector */
-            if (g == G_FG && lv == 2)
+            if (g == G_FG && lv == CFG_LAMAR_LEVEL_BOTH)
                 assert_int_equal(l1.pred_ref + l1.pred_nref, 0);
             /* the checker can fail: one sector too many in a category */
             l1.npred_ref++;
@@ -278,7 +280,7 @@ static void test_subranked_dram_classes(void **st)
     (void)st;
     for (int g = G_CG; g <= G_FG; g++) {
         struct cfg c;
-        cfg_gdu(&c, g, 2);
+        cfg_gdu(&c, g, CFG_LAMAR_LEVEL_BOTH);
         c.dram_subranks = 2;
         struct mem_sys *m = drv_make(&c, 1);
         uint64_t now = 0;

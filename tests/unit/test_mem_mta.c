@@ -20,7 +20,7 @@ static void cfg_mta(struct cfg *c)
     cfg_defaults(c);
     char err[256] = "";
     assert_int_equal(cfg_load_file(c, "configs/gtx480.conf", err, sizeof err), 0);
-    c->prefetch = 1;
+    c->prefetch = CFG_PREFETCH_MTA;
 }
 
 static struct mem_mta make(struct cfg *c)
@@ -164,7 +164,7 @@ static void test_throttle(void **st)
     mem_mta_throttle(&t);
     assert_int_equal(t.degree, 1);
     mem_mta_free(&t);
-    c.mta_throttle = 0;
+    c.mta_throttle = CFG_MTA_THROTTLE_OFF;
     t = make(&c);
     for (int i = 0; i < 20; i++)
         mem_mta_issued(&t, MEM_MTA_PWS);
@@ -190,7 +190,7 @@ static void test_mem_sys_strided_hits(void **st)
     for (int on = 0; on <= 1; on++) {
         struct cfg c;
         cfg_mta(&c);
-        c.prefetch = on;
+        c.prefetch = on ? CFG_PREFETCH_MTA : CFG_PREFETCH_OFF;
         struct mem_sys *m = drv_make(&c, 1);
         assert_non_null(m);
         uint64_t now = 0;

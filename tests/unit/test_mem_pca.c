@@ -14,7 +14,7 @@
 
 #include "test_mem_drv.h"
 #include "core/core.h"
-#include "core/core_pca.h"
+#include "core/core_mech.h"
 
 /* gtx480's L1D: 32 sets of 4 ways of 128 B; lines 4 KB apart share a set */
 #define SET_STRIDE 4096u
@@ -154,21 +154,31 @@ static void test_token_assignment(void **st)
         w[i].age = age[i];
         w[i].cta = 0;
     }
-    struct core_sm sm;
-    memset(&sm, 0, sizeof sm);
-    sm.c = &c;
-    sm.w = w;
-    sm.nslots = 4;
-    assert_int_equal(core_pca_token(&sm, 0), 0);
-    assert_int_equal(core_pca_token(&sm, 1), 1);
-    assert_int_equal(core_pca_token(&sm, 2), 0);
-    assert_int_equal(core_pca_token(&sm, 3), 1);
+    struct core_view v;
+    memset(&v, 0, sizeof v);
+    v.c = &c;
+    v.w = w;
+    v.nslots = 4;
+    const struct core_mech_ops *pca = core_mech_ops_of(CORE_MECH_PCA);
+    assert_true(pca->on(&c));
+    struct core_mech_env e = { &c, 0, 4, 1, 16, NULL };
+    void *self = NULL;
+    char err[128];
+    assert_int_equal(pca->init(&self, &v, &e, err, sizeof err), 0);
+    assert_int_equal(core_view_prio(&v, 0), 0);
+    assert_int_equal(core_view_prio(&v, 1), 1);
+    assert_int_equal(core_view_prio(&v, 2), 0);
+    assert_int_equal(core_view_prio(&v, 3), 1);
     w[3].cta = -1;                                   /* the oldest finished */
-    assert_int_equal(core_pca_token(&sm, 0), 1);     /* age 5 inherits it   */
-    assert_int_equal(core_pca_token(&sm, 1), 1);
-    assert_int_equal(core_pca_token(&sm, 2), 0);
+    assert_int_equal(core_view_prio(&v, 0), 1);      /* age 5 inherits it   */
+    assert_int_equal(core_view_prio(&v, 1), 1);
+    assert_int_equal(core_view_prio(&v, 2), 0);
+    pca->free(self);
     c.pca_tokens = 0;                                /* off: no holder */
-    assert_int_equal(core_pca_token(&sm, 1), 0);
+    assert_false(pca->on(&c));
+    struct core_view off;
+    memset(&off, 0, sizeof off);
+    assert_int_equal(core_view_prio(&off, 1), 0);
 }
 
 int main(void)

@@ -145,7 +145,7 @@ static void test_options_and_clocks(void **st)
     struct cfg c;
     gtx(&c);
     c.dram_subranks = 2;
-    c.dram_sched = 0;
+    c.dram_sched = CFG_DRAM_SCHED_FCFS;
     check_run(&c, "subranks fcfs");
     gtx(&c);
     c.core_clock_mhz = 700;   /* DRAM and icnt faster than the core */

@@ -50,7 +50,7 @@ static const struct mutant mutants[] = {
     { "sfu", "fma.rz.f32", "fma.rn.f32", 0, 11 },
     { "dgemm64", "mul.f64 \t%fd62, %fd61, %fd9;", "add.f64 \t%fd62, %fd61, %fd9;", 0, 11 },
     { "dgemm64", "sqrt.rn.f64 \t%fd8, %fd35;", "rsqrt.approx.f64 \t%fd8, %fd35;", 0, 11 },
-    /* docs/workloads-3.md, seed 13 */
+    /* divergent (lps, binom, sobflt, pathfinder), seed 13 */
     { "lps", "0f3E2AAAAB", "0f3E2AAAAA", 1, 13 },
     { "binom", "fma.rn.f32 \t%f13,", "fma.rz.f32 \t%f13,", 0, 13 },
     { "sobflt", "shl.b32 \t%r78, %r77, 1;", "shl.b32 \t%r78, %r77, 2;", 0, 13 },
@@ -84,7 +84,7 @@ static const struct mutant mutants[] = {
     { "mcarlo", "or.b64  \t%rd1, %rd19, 1;", "or.b64  \t%rd1, %rd19, 3;", 0, 37 },
     { "mri-q", "fma.rn.f32 \t%f62, %f58, %f57, %f62;", "fma.rn.f32 \t%f62, %f58, %f55, %f62;", 0, 37 },
     { "lbm", "div.rn.f32 \t%f214, %f56, %f20;", "div.rz.f32 \t%f214, %f56, %f20;", 0, 37 },
-    /* issue 9, batch E (irregular: docs/workloads-8.md), seed 31: rows after this line */
+    /* issue 9, batch E (irregular: ssc, mst, sclst, lib), seed 31: rows after this line */
     { "ssc", "add.s32 \t%r28, %r26, 1;", "add.s32 \t%r28, %r26, 2;", 0, 31 },
     { "mst", "setp.gt.s32 \t%p6, %r2, %r1;", "setp.lt.s32 \t%p6, %r2, %r1;", 0, 31 },
     { "sclst", "add.rn.f32 \t%f43, %f41, %f42;", "add.rz.f32 \t%f43, %f41, %f42;", 0, 31 },
