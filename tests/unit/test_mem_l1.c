@@ -23,7 +23,7 @@ static void base_cfg(struct cfg *c)
 static void base_cfg_fg(struct cfg *c)
 {
     base_cfg(c);
-    c->lamar_gdu = 1;
+    c->lamar_gdu = CFG_LAMAR_GDU_FG_ONLY;
 }
 
 static void run1(struct mem_sys *m, struct core_mem_req r, uint64_t *now)

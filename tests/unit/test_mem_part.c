@@ -193,7 +193,7 @@ static void test_l2_port_bytes_pace_hits(void **st)
     uint64_t t1 = l2_hits(&c, rs, N);
     for (size_t i = 0; i < N; i++)
         rs[i].sector_mask = 0x1;       /* one sector: one cycle of its port */
-    c.lamar_gdu = 1;                   /* fg_only: the L1D asks for that sector */
+    c.lamar_gdu = CFG_LAMAR_GDU_FG_ONLY;                   /* fg_only: the L1D asks for that sector */
     uint64_t s1 = l2_hits(&c, rs, N);
     c.l2_port_bytes = 0;
     uint64_t s0 = l2_hits(&c, rs, N);
@@ -260,7 +260,7 @@ static void test_read_write_turnaround(void **st)
     c.dram_tWTR = 20;
     c.dram_tRTW = 20;
     uint64_t t1 = run_all(&c, rs, N, &d1);
-    c.dram_sched = 0;                  /* fcfs: no batching of reads and writes */
+    c.dram_sched = CFG_DRAM_SCHED_FCFS;                  /* fcfs: no batching of reads and writes */
     c.dram_tWTR = c.dram_tRTW = 0;
     uint64_t t2 = run_all(&c, rs, N, &d2);
     c.dram_tWTR = c.dram_tRTW = 20;

@@ -61,7 +61,7 @@ static void check_run(const struct cfg *c, const char *what)
     assert_int_equal(l2.hits + l2.misses, l2.accesses);
     /* fg_only fetches only missing requested sectors; cg_only (the shipped
      * configs) and the predicting GDUs add the rest of the line */
-    if (c->lamar_gdu == 1) {
+    if (c->lamar_gdu == CFG_LAMAR_GDU_FG_ONLY) {
         assert_true(l1.sector_fills <= l1.sector_misses);
         assert_true(l2.sector_fills <= l2.sector_misses);
     }
@@ -98,7 +98,7 @@ static void test_shipped_geometry(void **st)
     struct cfg c;
     gtx(&c);
     check_run(&c, "gtx480");
-    c.lamar_gdu = 1;          /* fg_only: the sector-exact identities */
+    c.lamar_gdu = CFG_LAMAR_GDU_FG_ONLY;          /* fg_only: the sector-exact identities */
     check_run(&c, "gtx480 fg_only");
     c.l1d_mshrs = 2;          /* cramped MSHRs at both levels */
     c.l2_mshrs = 1;
