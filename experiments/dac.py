@@ -352,7 +352,7 @@ def write_page(path, m, R, wl, mem, comp, util, memshare, sp, sens_ws, peak, sen
           f"follows the run time, which DAC shortens by {pct(1 - 1 / g['all']['dac'])} "
           "(geomean). The paper's energy comes from GPUWattch with its own constants, "
           "which we do not have, so the ratio between the parts is an estimate. "
-          + (f"In {len(e_odd)} workloads ({', '.join(e_odd[:4])}) DAC's rest-of-chip energy "
+          + (f"In {len(e_odd)} workloads ({', '.join(e_odd)}) DAC's rest-of-chip energy "
              "falls although the run is longer: it is charged per SM-cycle with "
              "resident work, and under DAC the SMs sit empty longer while the last CTAs "
              "finish (" + ", ".join(f"{w}: SM-cycles with no warp {R[(w, 'off')]['stall.no_warps']} "

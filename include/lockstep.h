@@ -242,6 +242,17 @@ typedef struct ls_cache_stats {
                                     into the filter */
     uint64_t gdu_inversions;     /* BGP and BGP_inf: default-prediction
                                     flips */
+    uint64_t gdu_units;          /* BGP and BGP_inf: GDUs that received at
+                                    least one eviction (counted in the
+                                    launch of their first) */
+    uint64_t gdu_refreshes;      /* BGP: bit-array clears at the end of a
+                                    refresh period (N insertions into the
+                                    array), both arrays, every GDU */
+    uint64_t gdu_windows;        /* BGP and BGP_inf: skew windows
+                                    (NUM_EVICT evictions) closed, every GDU */
+    uint64_t gdu_units_windowed; /* BGP and BGP_inf: GDUs that closed at
+                                    least one skew window (counted in the
+                                    launch of their first) */
     uint64_t locks_broken;       /* DAC: locked L1D lines evicted because
                                     every other way of their set was locked
                                     or pending (in the JSON as
@@ -291,8 +302,9 @@ typedef struct ls_dram_stats {
 
 /* Energy of a run (timing mode; docs/lamar.md "DRAM and system power"):
  * the DRAM by component of the Micron-style model of dissertation 5.3.1,
- * and the GPU by the IPC-based model of the same section. Joules; every
- * member is an additive double. */
+ * and the GPU by the chip energy model (docs/energy.md): its leakage,
+ * constant power and dynamic energy but the DRAM. Joules; every member is
+ * an additive double. */
 typedef struct ls_power_stats {
     double seconds;              /* simulated time: cycles / core clock */
     double dram_pre_stby;        /* background, every row closed (precharge
@@ -304,16 +316,21 @@ typedef struct ls_power_stats {
     double dram_rd_io;           /* read bursts on the I/O pins */
     double dram_wr;              /* write bursts in the banks */
     double dram_wr_io;           /* write bursts: termination */
-    double gpu_leak;             /* system leakage (GPU and DRAM) */
-    double gpu_const;            /* per-core power not scaling with IPC */
-    double gpu_dyn;              /* per-core power scaling with IPC */
+    double gpu_leak;             /* leakage of the SMs and the uncore (the
+                                    chip model) */
+    double gpu_const;            /* constant power: busy and idle SMs, the
+                                    uncore (the chip model) */
+    double gpu_dyn;              /* dynamic energy of the chip model but
+                                    the DRAM */
 } ls_power_stats;
 
-/* The core energy model of a timing run (docs/energy.md; the energy.*
- * keys, csim/gpu/gpu_energy.c): register-file, execution-unit and DAC-unit
- * events of an uncompressed register file, and their energies in
- * millionths of E_v, one access of a 1024-bit vector register (in E_v in
- * the JSON). Every member is a uint64_t, additive over launches. */
+/* The chip energy model of a timing run (docs/energy.md; the energy.*
+ * keys, csim/gpu/gpu_energy.c): the events of the run that cost energy
+ * and, per component, their energy in picojoules (joules in the JSON),
+ * GPUWattch-style: dynamic energy per event, static and constant power per
+ * SM (busy or idle) and of the uncore, the DRAM from the power model
+ * (docs/lamar.md). The register-file events are those of an uncompressed
+ * register file. Every member is a uint64_t, additive over launches. */
 typedef struct ls_energy_stats {
     uint64_t rf_arrays_read;     /* 128-bit RF arrays read: 8 per 32-bit
                                     word of each vector-register source
@@ -328,11 +345,33 @@ typedef struct ls_energy_stats {
     uint64_t dac_unit_ops;       /* AEU/PEU operations (DAC) */
     uint64_t queue_accesses;     /* ATQ and per-warp queue writes and reads
                                     (DAC) */
-    uint64_t e_rf;               /* register-file energy */
-    uint64_t e_exec;             /* execution-unit energy */
-    uint64_t e_dac;              /* DAC queue and unit energy */
-    uint64_t e_other;            /* the rest of the chip, per busy SM-cycle */
-    uint64_t e_total;            /* e_rf + e_exec + e_dac + e_other */
+    uint64_t shmem_accesses;     /* shared-memory bank passes: one per warp
+                                    shared access, more under bank
+                                    conflicts */
+    uint64_t noc_flits;          /* interconnect flits sent, both
+                                    directions (icnt_bytes_per_cycle bytes
+                                    each) */
+    uint64_t e_rf;               /* register-file arrays and affine tuples
+                                    (pJ) */
+    uint64_t e_oc;               /* operand collectors and crossbar (pJ) */
+    uint64_t e_lane[3];          /* ALU, SFU, MEM lane operations (pJ);
+                                    DAC's unit operations are ALU ones */
+    uint64_t e_dac;              /* DAC queues (pJ) */
+    uint64_t e_fds;              /* fetch, decode, schedule of issued warp
+                                    instructions (pJ) */
+    uint64_t e_l1d;              /* L1D line requests (pJ) */
+    uint64_t e_shmem;            /* shared-memory bank passes (pJ) */
+    uint64_t e_l2;               /* L2 line requests (pJ) */
+    uint64_t e_noc;              /* interconnect flits (pJ) */
+    uint64_t e_dram;             /* DRAM, the power model's eight
+                                    components (pJ) */
+    uint64_t e_sm_leak;          /* SM leakage, every SM every cycle (pJ) */
+    uint64_t e_sm_busy;          /* constant power of SMs with resident
+                                    work (pJ) */
+    uint64_t e_sm_idle;          /* power of SMs without resident work (pJ) */
+    uint64_t e_uncore_leak;      /* uncore leakage (pJ) */
+    uint64_t e_uncore_const;     /* uncore constant power (pJ) */
+    uint64_t e_total;            /* every component above (pJ) */
 } ls_energy_stats;
 
 /* RTL-in-the-loop figures of one block kind, summed over its instances
@@ -400,6 +439,8 @@ typedef struct ls_gscalar_stats {
                                     gscalar.scalar is */
     uint64_t scalar_insts;       /* of insts, run as scalar under
                                     gscalar.scalar */
+    uint64_t div_insts;          /* of insts, divergent: fewer than 32
+                                    lanes active after the guard (Fig 1) */
     uint64_t lane_ops[3];        /* lane operations of the ALU, SFU and MEM
                                     pipelines, this run */
     uint64_t base_lane_ops[3];   /* the same with every active lane (the
@@ -408,10 +449,21 @@ typedef struct ls_gscalar_stats {
                                     the BDI paper's encodings */
     uint64_t bdi_enc[LS_BDI_NENC]; /* writes by BDI encoding (enum
                                     ls_bdi_enc) */
-    uint64_t exec_energy;        /* execution-unit energy: lane-ops */
-    uint64_t base_exec_energy;   /* the same with every active lane */
-    uint64_t other_energy;       /* the rest of the chip: SM-cycles x
-                                    energy.sm_cycle */
+    uint64_t rf_pj;              /* register file and crossbar: arrays
+                                    activated and moved, BVR accesses (pJ) */
+    uint64_t base_rf_pj;         /* the same, uncompressed baseline (pJ) */
+    uint64_t srf_pj;             /* the same under the scalar register file
+                                    of Gilani et al. (the paper's [3], Fig
+                                    11's ALU scalar, Fig 12's scalar only):
+                                    non-divergent reads and writes of
+                                    scalar values use a 38-bit scalar-RF
+                                    entry (gscalar.bvr_energy of a vector
+                                    access), the rest the vector RF (pJ) */
+    uint64_t exec_energy;        /* execution-unit energy: lane-ops (pJ) */
+    uint64_t base_exec_energy;   /* the same with every active lane (pJ) */
+    uint64_t other_energy;       /* every other component of the chip model
+                                    for this run: front end, caches,
+                                    interconnect, DRAM, static (pJ) */
 } ls_gscalar_stats;
 
 /* PCA, priority-based cache allocation at the L1D (docs/pca.md,

@@ -6,6 +6,9 @@
 #   make experiments       every experiments/*.toml
 #   make test-sweep        the runner's tests: spec errors, grid, cache keys,
 #                          a small sweep equal to its points run one by one
+#   make test-pages        every results page rendered from its committed
+#                          fixture (tests/pages): no unfilled placeholder,
+#                          counts match their lists, the stated size
 #   make test-slurm        the small sweep on a one-node Slurm cluster started
 #                          here (root; installs slurm-wlm and munge)
 # SWEEP_FLAGS passes options through (SWEEP_FLAGS="--jobs 1 --force").
@@ -14,8 +17,8 @@ SWEEP_FLAGS ?=
 EXPERIMENTS := $(patsubst experiments/%.toml,%,$(wildcard experiments/*.toml))
 EXP_TARGETS := $(addprefix experiments-,$(EXPERIMENTS))
 
-.PHONY: deps-plot experiments test-sweep test-slurm $(EXP_TARGETS)
-TEST_TARGETS += test-sweep test-slurm
+.PHONY: deps-plot experiments test-sweep test-slurm test-pages $(EXP_TARGETS)
+TEST_TARGETS += test-sweep test-slurm test-pages
 
 deps-plot:
 	@bash mk/deps.sh plot
@@ -29,6 +32,9 @@ $(EXP_TARGETS): experiments-%: $(CLI) deps-plot
 
 test-sweep: $(CLI) deps-plot
 	@LOCKSTEP=$(CLI) $(PY) tests/sweep/test_sweep.py
+
+test-pages: $(CLI) deps-plot
+	@MPLBACKEND=Agg $(PY) tests/pages/test_pages.py $(CLI)
 
 test-slurm: $(CLI)
 	@bash mk/deps.sh slurm

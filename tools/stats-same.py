@@ -73,11 +73,24 @@ def strip(x):
     return x
 
 
+NEW_KEYS = []      # --new-key: paths (dots, lists as []) only the new build writes
+
+
+def new_key(path):
+    p = path
+    while "[" in p:                      # launches[3].l1d -> launches.l1d
+        i = p.index("[")
+        p = p[:i] + p[p.index("]", i) + 1:]
+    return any(p.endswith(k) for k in NEW_KEYS)
+
+
 def first_diff(a, b, path=""):
     if type(a) is not type(b):
         return f"{path}: {a!r} vs {b!r}"
     if isinstance(a, dict):
         for k in sorted(set(a) | set(b)):
+            if k not in a and new_key(f"{path}.{k}"):
+                continue
             if k not in a or k not in b:
                 return f"{path}.{k}: only in {'new' if k in b else 'ref'}"
             d = first_diff(a[k], b[k], f"{path}.{k}")
@@ -132,7 +145,11 @@ def main():
     ap.add_argument("--out", default=os.path.join(ROOT, "build", "stats-same"))
     ap.add_argument("--only", help="only settings whose name contains this")
     ap.add_argument("--list", action="store_true", help="list the settings and stop")
+    ap.add_argument("--new-key", action="append", default=[], metavar="PATH",
+                    help="a statistic only the new build writes, ignored where the "
+                         "reference lacks it (a path suffix: l1d.gdu.windows); repeatable")
     a = ap.parse_args()
+    NEW_KEYS.extend("." + k.lstrip(".") for k in a.new_key)
     sts = [s for s in settings() if not a.only or a.only in s[0]]
     if a.list:
         for n, m, c, s in sts:

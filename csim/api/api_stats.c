@@ -268,6 +268,12 @@ static double e_v(uint64_t v)
     return (double)v * 1e-6;
 }
 
+/* picojoules -> joules */
+static double pj(uint64_t v)
+{
+    return (double)v * 1e-12;
+}
+
 static double avg_sec(const ls_cache_stats *a, const ls_cache_stats *b)
 {
     double lines = 0, sectors = 0;

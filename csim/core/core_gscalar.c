@@ -182,6 +182,7 @@ int core_gs_retire(struct core_rvc *u, const struct simt_warp *w,
     *scalar = false;
     st->insts++;
     st->elig[cls < LS_GS_NCLS ? cls : 0]++;
+    st->div_insts += active != 0xffffffffu;
     bool run = core_gs_runs_scalar(u->scalar, cls);
     if (unit <= 2) {
         unsigned ops = popc(active);

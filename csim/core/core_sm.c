@@ -558,6 +558,7 @@ static unsigned mem_issue(struct core_sm *sm, const struct core_issue *is, uint6
     if (space == PTX_SP_SHARED) {
         unsigned d = core_shmem_degree(r, (unsigned)v->c->shmem_banks);
         v->st.shmem_conflict_cycles += (uint64_t)(d - 1) * ii;
+        v->st.energy.shmem_accesses += d;      /* bank passes (energy model) */
         *ready = at + (uint64_t)d * ii - 1 + (uint64_t)v->c->shmem_latency;
         return d * ii;
     }

@@ -1,45 +1,16 @@
-/* The energy model (gpu_energy.h). */
+/* The chip energy model (gpu_energy.h; docs/energy.md). */
 #include "gpu/gpu_energy.h"
 
-struct gpu_energy_k gpu_energy_k_of(const struct cfg *c)
+/* n events of e picojoules, in picojoules (rounded). */
+static uint64_t pj(double n, double e)
 {
-    struct gpu_energy_k k = { { c->energy_alu_lane, c->energy_sfu_lane,
-                                c->energy_mem_lane }, c->energy_sm_cycle };
-    return k;
+    return (uint64_t)(n * e + 0.5);
 }
 
-/* n events of energy e, in millionths (rounded). */
-static uint64_t micro(uint64_t n, double e)
+/* w watts for t seconds, in picojoules (rounded). */
+static uint64_t pj_w(double w, double t)
 {
-    return (uint64_t)((double)n * e * 1e6 + 0.5);
-}
-
-uint64_t gpu_energy_exec(const struct gpu_energy_k *k, const struct gpu_energy_in *in)
-{
-    uint64_t e = 0;
-    for (unsigned u = 0; u < 3; u++)
-        e += micro(in->lane_ops[u], k->lane[u]);
-    return e;
-}
-
-uint64_t gpu_energy_other(const struct gpu_energy_k *k, const struct gpu_energy_in *in)
-{
-    return micro(in->sm_cycles, k->sm_cycle);
-}
-
-void gpu_energy_gscalar(const struct cfg *c, ls_stats *s)
-{
-    ls_gscalar_stats *g = &s->gscalar;
-    if (!g->insts)
-        return;
-    struct gpu_energy_k k = gpu_energy_k_of(c);
-    struct gpu_energy_in in = { { g->lane_ops[0], g->lane_ops[1], g->lane_ops[2] },
-                                s->sm_cycles };
-    g->exec_energy = gpu_energy_exec(&k, &in);
-    for (unsigned u = 0; u < 3; u++)
-        in.lane_ops[u] = g->base_lane_ops[u];
-    g->base_exec_energy = gpu_energy_exec(&k, &in);
-    g->other_energy = gpu_energy_other(&k, &in);
+    return (uint64_t)(w * t * 1e12 + 0.5);
 }
 
 void gpu_energy_run(const struct cfg *c, ls_stats *s)
@@ -52,12 +23,72 @@ void gpu_energy_run(const struct cfg *c, ls_stats *s)
                       2 * d->peu_two + 32 * d->peu_full;
     /* every ATQ entry and per-warp record is written once and read once */
     e->queue_accesses = 2 * (d->tuples + d->rec_addr + d->rec_data + d->rec_pred);
-    struct gpu_energy_k k = gpu_energy_k_of(c);
-    struct gpu_energy_in in = { { e->lane_ops[0], e->lane_ops[1], e->lane_ops[2] },
-                                s->sm_cycles };
-    e->e_rf = micro(e->rf_arrays_read + e->rf_arrays_written + e->tuple_accesses, 0.125);
-    e->e_exec = gpu_energy_exec(&k, &in) + micro(e->dac_unit_ops, k.lane[0]);
-    e->e_dac = micro(e->queue_accesses, 0.125);
-    e->e_other = gpu_energy_other(&k, &in);
-    e->e_total = e->e_rf + e->e_exec + e->e_dac + e->e_other;
+    double arrays = (double)(e->rf_arrays_read + e->rf_arrays_written + e->tuple_accesses);
+    e->e_rf = pj(arrays, c->energy_rf_array_pj);
+    e->e_oc = pj(arrays, c->energy_oc_array_pj);
+    e->e_lane[0] = pj((double)(e->lane_ops[0] + e->dac_unit_ops), c->energy_alu_lane_pj);
+    e->e_lane[1] = pj((double)e->lane_ops[1], c->energy_sfu_lane_pj);
+    e->e_lane[2] = pj((double)e->lane_ops[2], c->energy_mem_lane_pj);
+    e->e_dac = pj((double)e->queue_accesses, c->energy_rf_array_pj);
+    e->e_fds = pj((double)s->warp_insts, c->energy_fds_inst_pj);
+    e->e_l1d = pj((double)s->l1d.accesses, c->energy_l1d_access_pj);
+    e->e_shmem = pj((double)e->shmem_accesses, c->energy_shmem_access_pj);
+    e->e_l2 = pj((double)s->l2.accesses, c->energy_l2_access_pj);
+    e->e_noc = pj((double)e->noc_flits, c->energy_noc_flit_pj);
+    const ls_power_stats *p = &s->power;
+    e->e_dram = (uint64_t)((p->dram_pre_stby + p->dram_act_stby + p->dram_ref + p->dram_act_pre +
+                            p->dram_rd + p->dram_rd_io + p->dram_wr + p->dram_wr_io) * 1e12 + 0.5);
+    /* static and constant power over the run's simulated time: every SM
+     * leaks every cycle; an SM-cycle is busy (resident work) or idle */
+    double hz = (double)c->core_clock_mhz * 1e6;
+    double secs = hz > 0 ? (double)s->cycles / hz : 0.0;
+    double busy = hz > 0 ? (double)s->sm_cycles / hz : 0.0;
+    double all = secs * (double)c->num_sms;
+    double idle = all > busy ? all - busy : 0.0;
+    e->e_sm_leak = pj_w(c->energy_sm_leak_w, all);
+    e->e_sm_busy = pj_w(c->energy_sm_busy_w, busy);
+    e->e_sm_idle = pj_w(c->energy_sm_idle_w, idle);
+    e->e_uncore_leak = pj_w(c->energy_uncore_leak_w, secs);
+    e->e_uncore_const = pj_w(c->energy_uncore_const_w, secs);
+    uint64_t dyn = e->e_rf + e->e_oc + e->e_lane[0] + e->e_lane[1] + e->e_lane[2] + e->e_dac +
+                   e->e_fds + e->e_l1d + e->e_shmem + e->e_l2 + e->e_noc;
+    uint64_t leak = e->e_sm_leak + e->e_uncore_leak;
+    uint64_t cnst = e->e_sm_busy + e->e_sm_idle + e->e_uncore_const;
+    e->e_total = dyn + e->e_dram + leak + cnst;
+    /* the GPU part of the power statistics (LAMAR's system Perf/W) */
+    s->power.gpu_leak = (double)leak * 1e-12;
+    s->power.gpu_const = (double)cnst * 1e-12;
+    s->power.gpu_dyn = (double)dyn * 1e-12;
+}
+
+void gpu_energy_gscalar(const struct cfg *c, ls_stats *s)
+{
+    ls_gscalar_stats *g = &s->gscalar;
+    const ls_energy_stats *e = &s->energy;
+    if (!g->insts)
+        return;
+    /* an array activated is also an array moved through the crossbar; a
+     * BVR access is gscalar.bvr_energy of a vector register's 8 arrays */
+    double arr = c->energy_rf_array_pj + c->energy_oc_array_pj;
+    double bvr = c->gscalar_bvr_energy * 8.0 * c->energy_rf_array_pj;
+    g->rf_pj = pj((double)(g->arrays_read + g->arrays_written), arr) +
+               pj((double)(g->bvr_reads + g->bvr_writes), bvr);
+    g->base_rf_pj = pj((double)(g->base_arrays_read + g->base_arrays_written), arr);
+    /* a scalar register file beside the uncompressed one (Gilani et al.,
+     * the paper's [3]): a non-divergent read of a scalar register and a
+     * non-divergent scalar write (all 4 bytes equal) each take one entry
+     * of the small array instead of the 8 arrays of the vector RF */
+    uint64_t sr = g->read_cat[LS_GS_SCALAR], sw = g->write_bytes[4];
+    uint64_t vec = g->base_arrays_read + g->base_arrays_written;
+    vec = vec > 8 * (sr + sw) ? vec - 8 * (sr + sw) : 0;
+    g->srf_pj = pj((double)vec, arr) + pj((double)(sr + sw), bvr);
+    const double *lane[3] = { &c->energy_alu_lane_pj, &c->energy_sfu_lane_pj,
+                              &c->energy_mem_lane_pj };
+    g->exec_energy = g->base_exec_energy = 0;
+    for (unsigned u = 0; u < 3; u++) {
+        g->exec_energy += pj((double)g->lane_ops[u], *lane[u]);
+        g->base_exec_energy += pj((double)g->base_lane_ops[u], *lane[u]);
+    }
+    /* everything else the chip model charged this run */
+    g->other_energy = e->e_total - e->e_rf - e->e_oc - e->e_lane[0] - e->e_lane[1] - e->e_lane[2];
 }

@@ -1,8 +1,12 @@
-/* The energy model of the timing mode (docs/energy.md, docs/gscalar.md
- * "Energy"): event counts times per-event constants, in millionths of the
- * energy of one 1024-bit vector-register access. Every timing run fills
- * ls_stats.energy (gpu_energy_run); G-Scalar's compressed register file
- * refines the same model in ls_stats.gscalar (gpu_energy_gscalar). */
+/* The chip energy model of the timing mode (docs/energy.md), in the style
+ * of GPUWattch: per-event dynamic energies of the SM's register file,
+ * operand collectors, lanes and front end, of the L1D, shared memory, L2
+ * and interconnect; the DRAM of the power model (mem_power); leakage per
+ * SM and of the uncore, and constant power per busy or idle SM and of the
+ * uncore. Every timing run fills ls_stats.energy and the GPU members of
+ * ls_stats.power (gpu_energy_run); G-Scalar's compressed register file is
+ * charged by the same constants in ls_stats.gscalar (gpu_energy_gscalar).
+ * Pure arithmetic on the run's statistics: nothing here changes timing. */
 #ifndef GPU_ENERGY_H
 #define GPU_ENERGY_H
 
@@ -10,31 +14,13 @@
 #include "lockstep.h"
 #include "cfg/cfg.h"
 
-/* Per-event energies (units of one vector-register access). */
-struct gpu_energy_k {
-    double lane[3];              /* one lane operation: ALU, SFU, MEM      */
-    double sm_cycle;             /* rest of the chip per busy SM-cycle     */
-};
-
-/* What a run did. */
-struct gpu_energy_in {
-    uint64_t lane_ops[3];        /* lane operations: ALU, SFU, MEM         */
-    uint64_t sm_cycles;          /* SM-cycles with resident work           */
-};
-
-/* The constants of config c (energy.* keys). */
-struct gpu_energy_k gpu_energy_k_of(const struct cfg *c);
-/* Execution-unit energy of in, millionths of a vector-register access. */
-uint64_t gpu_energy_exec(const struct gpu_energy_k *k, const struct gpu_energy_in *in);
-/* Energy of the rest of the chip (SM-cycles), same unit. */
-uint64_t gpu_energy_other(const struct gpu_energy_k *k, const struct gpu_energy_in *in);
-/* Fills s->gscalar's exec_energy, base_exec_energy and other_energy from
- * its lane-op counts and s->sm_cycles (no-op when the register state was
- * not kept: s->gscalar.insts == 0). */
-void gpu_energy_gscalar(const struct cfg *c, ls_stats *s);
-
-/* Fills s->energy's DAC-unit counts (from s->dac) and its energies from
- * the counts of the run and s->sm_cycles (docs/energy.md). */
+/* Fills s->energy's DAC-unit counts (from s->dac), its per-component
+ * energies from the counts of the run, the caches, the DRAM energy of
+ * s->power, s->cycles and s->sm_cycles, and s->power's GPU members. */
 void gpu_energy_run(const struct cfg *c, ls_stats *s);
+/* Fills s->gscalar's energies (pJ) from its array, BVR and lane-op counts
+ * and s->energy (call after gpu_energy_run; no-op when the register state
+ * was not kept: s->gscalar.insts == 0). */
+void gpu_energy_gscalar(const struct cfg *c, ls_stats *s);
 
 #endif

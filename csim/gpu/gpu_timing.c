@@ -17,6 +17,7 @@
 #include "core/core_cblk.h"
 #include "core/core_tbc.h"
 #include "mem/mem.h"
+#include "api/stats_ops.h"
 #include "cosim/cosim.h"
 #include "blocks/slp.h"
 #include "blocks/bgp.h"
@@ -209,35 +210,6 @@ static ls_status deadlock(ls_gpu *gpu, const char *file, const struct ptx_func *
     return LS_ERR_DEADLOCK;
 }
 
-static void hist_diff(ls_cache_stats *a, const ls_cache_stats *b)
-{
-    a->accesses -= b->accesses; a->hits -= b->hits; a->misses -= b->misses;
-    a->sector_misses -= b->sector_misses; a->sector_fills -= b->sector_fills;
-    a->evictions -= b->evictions; a->mshr_merges -= b->mshr_merges;
-    a->reservation_fails -= b->reservation_fails;
-    for (unsigned i = 0; i <= LS_MAX_SECTORS; i++)
-        a->used_sectors_hist[i] -= b->used_sectors_hist[i];
-    a->demand -= b->demand; a->pred_ref -= b->pred_ref; a->pred_nref -= b->pred_nref;
-    a->npred_ref -= b->npred_ref; a->gdu_queries -= b->gdu_queries; a->gdu_fg -= b->gdu_fg;
-    a->gdu_insertions -= b->gdu_insertions; a->gdu_inversions -= b->gdu_inversions;
-}
-
-static void dram_diff(ls_dram_stats *a, const ls_dram_stats *b)
-{
-    a->reads -= b->reads; a->writes -= b->writes; a->bytes -= b->bytes;
-    a->row_hits -= b->row_hits; a->activates -= b->activates;
-    a->precharges -= b->precharges;
-    a->read_bytes -= b->read_bytes; a->write_bytes -= b->write_bytes;
-    a->act_subranks -= b->act_subranks;
-    for (unsigned k = 0; k < 2; k++) {
-        ls_dram_class *x = &a->by_size[k];
-        const ls_dram_class *y = &b->by_size[k];
-        x->requests -= y->requests; x->reads -= y->reads; x->writes -= y->writes;
-        x->row_hits -= y->row_hits; x->activates -= y->activates;
-        x->precharges -= y->precharges;
-    }
-}
-
 struct progress {
     bool on, shown;
     double t0, last;
@@ -296,6 +268,7 @@ struct launch {
     ls_cache_stats l1a, l2a;
     ls_dram_stats dra;
     uint64_t open_a;
+    uint64_t flits_a;               /* interconnect flits at the start      */
     ls_pca_stats pca_a;
     ls_mta_stats mta_a;
 };
@@ -376,6 +349,7 @@ static ls_status launch_setup(ls_gpu *gpu, struct ls_module *m, ls_dim3 grid,
         mem_pca_stats(gpu->mem, &L->pca_a);
         mem_mta_stats(gpu->mem, &L->mta_a);
         L->open_a = mem_dram_open_ticks(gpu->mem, L->start);
+        L->flits_a = mem_noc_flits(gpu->mem);
     }
     return st;
 }
@@ -586,24 +560,17 @@ static void mem_launch_stats(ls_gpu *gpu, const struct launch *L, ls_stats *stat
            sizeof l1b.used_sectors_hist);
     stats->l1d.evictions = l1b.evictions;
     stats->l1d.pred_nref = l1b.pred_nref;
-    hist_diff(&stats->l1d, &L->l1a);
-    hist_diff(&stats->l2, &L->l2a);
-    dram_diff(&stats->dram, &L->dra);
+    ls_cache_stats_acc(&stats->l1d, &L->l1a, -1);
+    ls_cache_stats_acc(&stats->l2, &L->l2a, -1);
+    ls_dram_stats_acc(&stats->dram, &L->dra, -1);
     stats->dram.open_ticks = mem_dram_open_ticks(gpu->mem, L->end) - L->open_a;
-    mem_power(c, &stats->dram, stats->cycles, stats->warp_insts, &stats->power);
+    mem_power(c, &stats->dram, stats->cycles, &stats->power);
+    stats->energy.noc_flits = mem_noc_flits(gpu->mem) - L->flits_a;
     mem_pca_stats(gpu->mem, &stats->pca);
-    stats->pca.prio_accesses -= L->pca_a.prio_accesses;
-    stats->pca.prio_hits -= L->pca_a.prio_hits;
-    stats->pca.deprio_accesses -= L->pca_a.deprio_accesses;
-    stats->pca.deprio_hits -= L->pca_a.deprio_hits;
-    stats->pca.bypassed -= L->pca_a.bypassed;
-    /* every member of ls_mta_stats is a uint64_t counter; the sweep at
-     * kernel end counted the resident unused prefetches */
+    ls_pca_stats_acc(&stats->pca, &L->pca_a, -1);
+    /* the sweep at kernel end counted the resident unused prefetches */
     mem_mta_stats(gpu->mem, &stats->mta);
-    uint64_t *mo = (uint64_t *)&stats->mta;
-    const uint64_t *ma = (const uint64_t *)&L->mta_a;
-    for (size_t i = 0; i < sizeof stats->mta / sizeof *mo; i++)
-        mo[i] -= ma[i];
+    ls_mta_stats_acc(&stats->mta, &L->mta_a, -1);
     stats->mta.launches = c->prefetch == 1;
     stats->ipc = stats->cycles ? (double)stats->warp_insts / (double)stats->cycles : 0;
     stats->simd_util = stats->warp_insts
@@ -624,8 +591,6 @@ static void launch_stats(ls_gpu *gpu, const struct launch *L, ls_stats *stats)
         sm_stats(sm, stats->cycles, stats);
         core_sm_mech_stats(sm, i == 0, stats);
     }
-    gpu_energy_gscalar(&gpu->tcfg, stats);
-    gpu_energy_run(&gpu->tcfg, stats);
     if (gpu->mem)
         mem_gdu_cosim(gpu->mem, &stats->cosim[LS_BLK_BGP]);
     for (int b = 0; b < LS_BLK_COUNT; b++)
@@ -666,6 +631,10 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
         mem_kernel_end(gpu->mem);
     if (stats && gpu->mem)
         mem_launch_stats(gpu, &L, stats);
+    if (stats) {                /* after the memory system's figures */
+        gpu_energy_run(&gpu->tcfg, stats);
+        gpu_energy_gscalar(&gpu->tcfg, stats);
+    }
     /* a failed launch leaves warps resident: drop them */
     if (st != LS_OK && gpu->sms)
         gpu_timing_free(gpu);

@@ -78,11 +78,13 @@ void mem_pca_stats(const struct mem_sys *m, ls_pca_stats *out);
  * row open (from its first activate: open-page banks are never closed
  * after), summed over channels: the active-standby time of the power model. */
 uint64_t mem_dram_open_ticks(const struct mem_sys *m, uint64_t now);
-/* The energy (docs/lamar.md "DRAM and system power") of a run of cycles
- * core cycles and warp_insts warp instructions whose DRAM statistics are d
- * (open_ticks included) under config c, into *p. */
-void mem_power(const struct cfg *c, const ls_dram_stats *d, uint64_t cycles, uint64_t warp_insts,
-               ls_power_stats *p);
+/* The DRAM energy (docs/lamar.md "DRAM and system power") and simulated
+ * seconds of a run of cycles core cycles whose DRAM statistics are d
+ * (open_ticks included) under config c, into *p (the GPU members zero:
+ * the chip model fills them, gpu_energy_run). */
+void mem_power(const struct cfg *c, const ls_dram_stats *d, uint64_t cycles, ls_power_stats *p);
+/* Interconnect flits sent so far, both directions (the energy model). */
+uint64_t mem_noc_flits(const struct mem_sys *m);
 
 /* Additive: true when no request, reply or DRAM command is in flight and
  * every completion has been popped. */

@@ -32,6 +32,7 @@ static int gdu_one(struct mem_sys *m, struct mem_gdu *g, int kind, unsigned nsec
 {
     memset(g, 0, sizeof *g);
     g->kind = (uint8_t)kind;
+    g->idle1 = 1;                 /* bit-array 1 starts in its idle period */
     g->all = (uint8_t)((1u << nsec) - 1u);
     struct bgp_cfg bc;
     mem_bgp_cfg(&m->c, &bc);
@@ -131,6 +132,21 @@ uint32_t mem_gdu_trig(const struct mem_gdu *g, uint32_t pc, uint8_t need)
     return (uint32_t)((x >> 32) % g->npht) + 1u;      /* 0: no entry */
 }
 
+/* Learning statistics after an eviction reached g: closed says whether it
+ * closed a skew window. */
+static void gdu_learn(struct mem_gdu *g, ls_cache_stats *st, bool closed)
+{
+    if (!g->active) {
+        g->active = 1;
+        st->gdu_units++;
+    }
+    if (closed) {
+        st->gdu_windows++;
+        if (++g->windows == 1)
+            st->gdu_units_windowed++;
+    }
+}
+
 /* The BGP block: clocked on the GPU's cycles since t0, one transaction per
  * edge; transactions of one cycle take consecutive edges (the block's edge
  * count runs ahead of the GPU cycle, and later idle gaps shrink by as much). */
@@ -167,7 +183,13 @@ static unsigned gdu_bgp(struct mem_sys *m, struct mem_gdu *g, ls_cache_stats *st
     if (ev) {
         st->gdu_insertions += o.e_ins_o[0];
         st->gdu_inversions += o.inv_o[0];
+        /* a refresh: an insertion that brought an array's count back to 0
+         * (an inversion clears both arrays: counted as the inversion) */
+        if (o.e_ins_o[0] && !o.inv_o[0])
+            st->gdu_refreshes += (o.cnt0_o[0] == 0) + (!g->idle1 && o.cnt1_o[0] == 0);
+        gdu_learn(g, st, o.win_ev_o[0] == 0);
     }
+    g->idle1 = (uint8_t)o.idle1_o[0];
     return o.q_fg_o[0];
 }
 
@@ -212,6 +234,7 @@ uint8_t mem_gdu_step(struct mem_sys *m, struct mem_gdu *g, ls_cache_stats *st, u
             if (bgp_ref_evict(r, (uint32_t)ev->addr, used) != 0)
                 m->failed = true;
             st->gdu_inversions += r->dflt != d;
+            gdu_learn(g, st, r->win_ev == 0);
         }
         break;
     }

@@ -98,6 +98,9 @@ struct mem_gdu {
     struct bgp_ref *ref;      /* bgp_inf: the exact set                      */
     uint16_t *pht;            /* spp: 0 invalid, else 0x100 | used sectors   */
     unsigned npht;
+    uint8_t active;           /* bgp, bgp_inf: has seen an eviction          */
+    uint8_t idle1;            /* bgp: idle1_o after the last edge            */
+    uint64_t windows;         /* bgp, bgp_inf: skew windows closed           */
     uint64_t t0;              /* GPU cycle of the block's edge 0             */
     ls_cosim_stats base;      /* the block's figures at the kernel's start   */
 };
@@ -237,6 +240,7 @@ struct mem_sys {
     struct mem_heap ev;
     struct mem_pkt *pkt; int32_t *pkt_free; size_t npkt_free, pktcap;
     uint64_t seq;
+    uint64_t noc_flits;             /* flits sent (energy model only)       */
     uint64_t fc, fi, fd;            /* core, icnt, DRAM clocks (MHz)        */
     unsigned atom;                  /* DRAM minimum access bytes            */
     unsigned banks_log;

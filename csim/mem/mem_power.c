@@ -1,8 +1,8 @@
-/* DRAM and system power (dissertation 5.3.1, docs/lamar.md "DRAM and
- * system power"): a Micron-style GDDR5 model (TN-41-01 "Calculating Memory
+/* DRAM power (dissertation 5.3.1, docs/lamar.md "DRAM and system
+ * power"): a Micron-style GDDR5 model (TN-41-01 "Calculating Memory
  * System Power for DDR3", the model the dissertation uses, Equation 5.1)
- * from the DRAM command counts of a run and the timing config, and the
- * IPC-based processor power of the same section. Pure arithmetic on
+ * from the DRAM command counts of a run and the timing config. The GPU's
+ * part of ls_power_stats is the chip model's (csim/gpu/gpu_energy.c). Pure arithmetic on
  * statistics: nothing here changes a timing figure. */
 #include <string.h>
 
@@ -26,8 +26,7 @@ uint64_t mem_dram_open_ticks(const struct mem_sys *m, uint64_t now)
  * of a dram_atom_bytes atom (dram_atom_bytes / dram_bus_bytes clocks: each
  * chip moves dram_atom_bytes / dram_chips bytes at dram_bus_bytes /
  * dram_chips per clock, with or without sub-ranks). */
-void mem_power(const struct cfg *c, const ls_dram_stats *d, uint64_t cycles, uint64_t warp_insts,
-               ls_power_stats *p)
+void mem_power(const struct cfg *c, const ls_dram_stats *d, uint64_t cycles, ls_power_stats *p)
 {
     memset(p, 0, sizeof *p);
     if (!cycles || c->core_clock_mhz <= 0 || c->dram_clock_mhz <= 0)
@@ -63,14 +62,5 @@ void mem_power(const struct cfg *c, const ls_dram_stats *d, uint64_t cycles, uin
     p->dram_wr = (c->dram_idd4w - c->dram_idd3n) * vdd * tburst * wr_bursts * pj;
     p->dram_rd_io = io * rd_bursts;
     p->dram_wr_io = io * wr_bursts;
-    /* processor (Ahn et al. via 5.3.1): leakage, a constant part per core,
-     * and a part scaling with the core's IPC relative to its peak (one warp
-     * instruction per scheduler per cycle): summed over cores and time,
-     * (power_core_w - const) * warp_insts / (schedulers * core clock) */
-    double ns = (double)c->num_sms;
     p->seconds = secs;
-    p->gpu_leak = c->power_leak_w * secs;
-    p->gpu_const = c->power_core_const_w * ns * secs;
-    p->gpu_dyn = (c->power_core_w - c->power_core_const_w) * (double)warp_insts /
-                 ((double)c->num_schedulers * (double)c->core_clock_mhz * 1e6);
 }

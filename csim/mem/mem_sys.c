@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "mem/mem_int.h"
+#include "api/stats_ops.h"
 #include "ptx/ptx_ir.h"
 
 /* "message [src:line]" into err */
@@ -79,6 +80,7 @@ void mem_pkt_release(struct mem_sys *m, int32_t k)
 static uint64_t icnt_xfer(struct mem_sys *m, uint64_t *src, uint64_t *dst, uint64_t t, unsigned bytes)
 {
     uint64_t flits = div_ceil(bytes, (uint64_t)m->c.icnt_bytes_per_cycle);
+    m->noc_flits += flits;
     uint64_t start = mem_icnt_ceil(m, t);
     if (*src > start)
         start = *src;
@@ -651,27 +653,9 @@ void mem_kernel_end(struct mem_sys *m)
             mem_cache_sweep(&m->sm[i].l1);
 }
 
-static void cache_add(ls_cache_stats *acc, const ls_cache_stats *s)
+uint64_t mem_noc_flits(const struct mem_sys *m)
 {
-    acc->accesses += s->accesses;
-    acc->hits += s->hits;
-    acc->misses += s->misses;
-    acc->sector_misses += s->sector_misses;
-    acc->sector_fills += s->sector_fills;
-    acc->evictions += s->evictions;
-    acc->mshr_merges += s->mshr_merges;
-    acc->reservation_fails += s->reservation_fails;
-    for (unsigned i = 0; i <= LS_MAX_SECTORS; i++)
-        acc->used_sectors_hist[i] += s->used_sectors_hist[i];
-    acc->demand += s->demand;
-    acc->pred_ref += s->pred_ref;
-    acc->pred_nref += s->pred_nref;
-    acc->npred_ref += s->npred_ref;
-    acc->gdu_queries += s->gdu_queries;
-    acc->gdu_fg += s->gdu_fg;
-    acc->gdu_insertions += s->gdu_insertions;
-    acc->gdu_inversions += s->gdu_inversions;
-    acc->locks_broken += s->locks_broken;
+    return m->noc_flits;
 }
 
 void mem_stats(const struct mem_sys *m, ls_cache_stats *l1d, ls_cache_stats *l2, ls_dram_stats *dram)
@@ -682,29 +666,11 @@ void mem_stats(const struct mem_sys *m, ls_cache_stats *l1d, ls_cache_stats *l2,
     memset(&b, 0, sizeof b);
     memset(&d, 0, sizeof d);
     for (unsigned i = 0; i < m->nsms; i++)
-        cache_add(&a, &m->sm[i].l1.st);
+        ls_cache_stats_acc(&a, &m->sm[i].l1.st, 1);
     for (unsigned p = 0; p < m->nparts; p++) {
         const struct mem_part *pt = &m->part[p];
-        cache_add(&b, &pt->l2.st);
-        d.reads += pt->st.reads;
-        d.writes += pt->st.writes;
-        d.bytes += pt->st.bytes;
-        d.row_hits += pt->st.row_hits;
-        d.activates += pt->st.activates;
-        d.precharges += pt->st.precharges;
-        d.read_bytes += pt->st.read_bytes;
-        d.write_bytes += pt->st.write_bytes;
-        d.act_subranks += pt->st.act_subranks;
-        for (unsigned k = 0; k < 2; k++) {
-            ls_dram_class *x = &d.by_size[k];
-            const ls_dram_class *y = &pt->st.by_size[k];
-            x->requests += y->requests;
-            x->reads += y->reads;
-            x->writes += y->writes;
-            x->row_hits += y->row_hits;
-            x->activates += y->activates;
-            x->precharges += y->precharges;
-        }
+        ls_cache_stats_acc(&b, &pt->l2.st, 1);
+        ls_dram_stats_acc(&d, &pt->st, 1);
     }
     if (l1d) *l1d = a;
     if (l2) *l2 = b;
@@ -714,25 +680,16 @@ void mem_stats(const struct mem_sys *m, ls_cache_stats *l1d, ls_cache_stats *l2,
 void mem_pca_stats(const struct mem_sys *m, ls_pca_stats *out)
 {
     memset(out, 0, sizeof *out);
-    for (unsigned i = 0; i < m->nsms; i++) {
-        const ls_pca_stats *p = &m->sm[i].pca;
-        out->prio_accesses += p->prio_accesses;
-        out->prio_hits += p->prio_hits;
-        out->deprio_accesses += p->deprio_accesses;
-        out->deprio_hits += p->deprio_hits;
-        out->bypassed += p->bypassed;
-    }
+    for (unsigned i = 0; i < m->nsms; i++)
+        ls_pca_stats_acc(out, &m->sm[i].pca, 1);
 }
 
 void mem_mta_stats(const struct mem_sys *m, ls_mta_stats *out)
 {
     memset(out, 0, sizeof *out);
-    uint64_t *o = (uint64_t *)out;
     for (unsigned i = 0; i < m->nsms; i++) {
         const struct mem_sm *s = &m->sm[i];
-        const uint64_t *x = (const uint64_t *)&s->mta.st;
-        for (size_t k = 0; k < sizeof *out / sizeof *o; k++)
-            o[k] += x[k];
+        ls_mta_stats_acc(out, &s->mta.st, 1);
         if (s->mta.npws)   /* drops not yet handed to the tables */
             out->unused += s->l1.pf_unused - s->pf_seen;
     }

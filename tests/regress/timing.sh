@@ -139,26 +139,32 @@ for sets in "sched_policy=lrr" "sched_policy=gto" "sched_policy=two_level" \
   fi
 done
 
-# The core energy model (docs/energy.md) counts what G-Scalar's baseline
+# The chip energy model (docs/energy.md) counts what G-Scalar's baseline
 # register file counts by another path (csim/core/core_rvc.c): with
 # gscalar.stats=on every workload's arrays read and written and lane
 # operations equal the gscalar object's baseline figures, the execution
-# and rest-of-chip energies equal its own, and the run equals off's
-# (energy included). Under CAE, compact instructions use tuple registers:
-# vecadd's register-file and dynamic energies fall.
+# energy and every other component equal its own, and the run equals off's
+# (energy included). The components add up to the total, which is the
+# power object's GPU + DRAM energy, and every SM leaks. Under CAE, compact
+# instructions use tuple registers: vecadd's register-file and dynamic
+# energies fall.
 python3 - "$tmp/t-gtx480.json" "$tmp/s-gscalar.stats-on.json" "$tmp/s-affine.mode-cae.json" <<'PY' \
   && ok "energy: counts equal G-Scalar's baseline counting on every workload, parts add up; CAE lowers vecadd's RF and dynamic energy" \
   || bad "energy: figures disagree with G-Scalar's baseline or CAE"
 import json, sys
 off, gs, cae = ({o["workload"]: o for o in json.load(open(p))} for p in sys.argv[1:4])
-near = lambda a, b: abs(a - b) <= 2e-5 * max(abs(a), abs(b)) + 1e-4   # 6 digits printed
+near = lambda a, b: abs(a - b) <= 2e-5 * max(abs(a), abs(b)) + 1e-18   # 6 digits printed
 for w, o in gs.items():
+    j, p = o["energy"]["j"], o["power"]
+    assert near(sum(j.values()), o["energy"]["total"]), (w, j)
+    assert near(p["system_j"], o["energy"]["total"]) and near(p["dram_energy_j"]["total"], j["dram"]), (w, p)
+    assert j["sm_leak"] > 0 and j["uncore_leak"] > 0 and j["fds"] > 0 and j["noc"] > 0, (w, j)
     e, g = o["energy"], o["gscalar"]
     assert e["rf_arrays_read"] == g["base_arrays_read"], (w, e, g["base_arrays_read"])
     assert e["rf_arrays_written"] == g["base_arrays_written"], (w, e, g["base_arrays_written"])
     assert [e["lane_ops"][k] for k in ("alu", "sfu", "mem")] == \
         [g["base_lane_ops"][k] for k in ("alu", "sfu", "mem")], (w, e, g["base_lane_ops"])
-    assert near(e["exec"], g["energy"]["exec_base"]) and near(e["other"], g["energy"]["other"]), (w, e, g["energy"])
+    assert near(e["exec"], g["energy"]["exec_base"]) and near(e["other"] - e["j"]["oc"], g["energy"]["other"]), (w, e, g["energy"])
     assert e == off[w]["energy"], (w, "gscalar.stats=on changed the energy counts")
     assert near(e["rf"] + e["exec"] + e["dac"] + e["other"], e["total"]), (w, e)
     assert e["tuple_accesses"] == 0 and e["queue_accesses"] == 0 and e["total"] > 0, (w, e)

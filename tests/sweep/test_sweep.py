@@ -218,6 +218,20 @@ class Grid(WithSim):
         self.assertEqual((c.exception.line, c.exception.key), (5, "workloads"))
         self.assertIn("not in the spec's workloads", str(c.exception))
 
+    def test_variant_sizes(self):
+        s = parse('name = "m"\nworkloads = ["bfs", "vecadd"]\nsizes = ["small"]\n'
+                  '[[variants]]\nname = "all"\n[[variants]]\nname = "big"\n'
+                  'sizes = ["small", "default"]\n')
+        ps = pts.expand(s, self.sim)
+        self.assertEqual([(p["workload"], p["size"], p["variant"]) for p in ps],
+                         [("bfs", "small", "all"), ("bfs", "small", "big"),
+                          ("bfs", "default", "big"), ("vecadd", "small", "all"),
+                          ("vecadd", "small", "big"), ("vecadd", "default", "big")])
+        with self.assertRaises(sp.SpecError) as c:
+            parse('name = "m"\nworkloads = ["a"]\n[[variants]]\nname = "x"\n'
+                  'sizes = ["huge"]\n')
+        self.assertEqual((c.exception.line, c.exception.key), (5, "variants[1].sizes"))
+
     def test_points_product_and_categories(self):
         s = parse('name = "m"\nworkloads = ["@fg", "bfs", "vecadd"]\n'
                   'sizes = ["small", "default"]\nseeds = [1, 2]\n'

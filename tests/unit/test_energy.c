@@ -1,6 +1,7 @@
-/* Unit tests of the core energy model (csim/gpu/gpu_energy.c,
+/* Unit tests of the chip energy model (csim/gpu/gpu_energy.c,
  * docs/energy.md): gpu_energy_run on hand-built counts against energies
- * computed by hand, with round constants; the DAC unit and queue counts it
+ * computed by hand, with round constants (every component, idle SMs
+ * leaking); the DAC unit and queue counts it
  * derives from the dac statistics; and whole runs: vecadd's counts under
  * off, then under DAC (the main stream reads fewer arrays, the affine
  * warp's tuples and the queues appear) and under CAE (tuple accesses, fewer
@@ -9,6 +10,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <math.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -22,20 +24,42 @@ static void test_hand(void **state)
     (void)state;
     struct cfg c;
     cfg_defaults(&c);
-    c.energy_alu_lane = 0.5;
-    c.energy_sfu_lane = 2.0;
-    c.energy_mem_lane = 0.25;
-    c.energy_sm_cycle = 10.0;
+    /* round constants: pJ per event, W */
+    c.energy_rf_array_pj = 10;
+    c.energy_oc_array_pj = 1;
+    c.energy_alu_lane_pj = 2;
+    c.energy_sfu_lane_pj = 20;
+    c.energy_mem_lane_pj = 3;
+    c.energy_fds_inst_pj = 100;
+    c.energy_l1d_access_pj = 50;
+    c.energy_shmem_access_pj = 40;
+    c.energy_l2_access_pj = 60;
+    c.energy_noc_flit_pj = 7;
+    c.energy_sm_leak_w = 1;
+    c.energy_sm_busy_w = 2;
+    c.energy_sm_idle_w = 0.5;
+    c.energy_uncore_leak_w = 3;
+    c.energy_uncore_const_w = 4;
+    c.core_clock_mhz = 1000;    /* 1 ns per cycle */
+    c.num_sms = 4;
     ls_stats s;
     memset(&s, 0, sizeof s);
-    s.sm_cycles = 100;
+    s.cycles = 1000;            /* 1 us */
+    s.sm_cycles = 3000;         /* of the 4000 SM-cycles, 1000 idle */
+    s.warp_insts = 9;
+    s.l1d.accesses = 5;
+    s.l2.accesses = 2;
+    s.power.dram_rd = 1e-9;     /* 1000 pJ of DRAM */
+    s.power.dram_ref = 5e-10;   /* 500 pJ */
     ls_energy_stats *e = &s.energy;
-    e->rf_arrays_read = 64;     /* 8 E_v */
-    e->rf_arrays_written = 12;  /* 1.5 E_v */
-    e->tuple_accesses = 4;      /* 0.5 E_v */
-    e->lane_ops[0] = 32;        /* 16 E_v */
-    e->lane_ops[1] = 3;         /* 6 E_v */
-    e->lane_ops[2] = 8;         /* 2 E_v */
+    e->rf_arrays_read = 64;
+    e->rf_arrays_written = 12;
+    e->tuple_accesses = 4;      /* 80 arrays */
+    e->lane_ops[0] = 32;
+    e->lane_ops[1] = 3;
+    e->lane_ops[2] = 8;
+    e->shmem_accesses = 6;
+    e->noc_flits = 11;
     s.dac.tuples = 2;
     s.dac.rec_addr = 3;
     s.dac.rec_data = 4;
@@ -48,15 +72,40 @@ static void test_hand(void **state)
     /* AEU: 3 + 4 records + 6 lines; PEU: 2 x 1 + 2 x 2 + 1 x 32 */
     assert_int_equal(e->dac_unit_ops, 13 + 38);
     assert_int_equal(e->queue_accesses, 2 * (2 + 3 + 4 + 5));
-    assert_int_equal(e->e_rf, 10000000);                  /* 80 arrays / 8 */
-    assert_int_equal(e->e_exec, 24000000 + 51 * 500000);  /* + 51 x 0.5 */
-    assert_int_equal(e->e_dac, 28 * 125000);
-    assert_int_equal(e->e_other, 1000000000);
-    assert_int_equal(e->e_total, e->e_rf + e->e_exec + e->e_dac + e->e_other);
+    assert_int_equal(e->e_rf, 800);                 /* 80 arrays x 10 */
+    assert_int_equal(e->e_oc, 80);
+    assert_int_equal(e->e_lane[0], (32 + 51) * 2);  /* DAC units are ALU ops */
+    assert_int_equal(e->e_lane[1], 60);
+    assert_int_equal(e->e_lane[2], 24);
+    assert_int_equal(e->e_dac, 28 * 10);
+    assert_int_equal(e->e_fds, 900);
+    assert_int_equal(e->e_l1d, 250);
+    assert_int_equal(e->e_shmem, 240);
+    assert_int_equal(e->e_l2, 120);
+    assert_int_equal(e->e_noc, 77);
+    assert_int_equal(e->e_dram, 1500);
+    assert_int_equal(e->e_sm_leak, 4000000);        /* 4 SMs x 1 W x 1 us */
+    assert_int_equal(e->e_sm_busy, 6000000);        /* 3 us of SM x 2 W */
+    assert_int_equal(e->e_sm_idle, 500000);         /* 1 us of SM x 0.5 W */
+    assert_int_equal(e->e_uncore_leak, 3000000);
+    assert_int_equal(e->e_uncore_const, 4000000);
+    uint64_t dyn = 800 + 80 + 166 + 60 + 24 + 280 + 900 + 250 + 240 + 120 + 77;
+    assert_int_equal(e->e_total, dyn + 1500 + 4000000 + 6000000 + 500000 + 3000000 + 4000000);
+    /* the power statistics' GPU part is the same model's */
+    assert_true(fabs(s.power.gpu_dyn - (double)dyn * 1e-12) < 1e-18);
+    assert_true(fabs(s.power.gpu_leak - 7e-6) < 1e-15);
+    assert_true(fabs(s.power.gpu_const - 10.5e-6) < 1e-15);
     /* a second call recomputes, it does not accumulate */
     gpu_energy_run(&c, &s);
     assert_int_equal(e->dac_unit_ops, 51);
-    assert_int_equal(e->e_rf, 10000000);
+    assert_int_equal(e->e_rf, 800);
+    /* an idle SM still leaks: a run with no resident work costs leakage
+     * and idle power on every SM */
+    s.sm_cycles = 0;
+    gpu_energy_run(&c, &s);
+    assert_int_equal(e->e_sm_leak, 4000000);
+    assert_int_equal(e->e_sm_busy, 0);
+    assert_int_equal(e->e_sm_idle, 2000000);
 }
 
 static void test_runs(void **state)
@@ -75,7 +124,8 @@ static void test_runs(void **state)
     assert_int_equal(o->tuple_accesses, 0);
     assert_int_equal(o->queue_accesses, 0);
     assert_int_equal(o->dac_unit_ops, 0);
-    assert_true(o->e_other > 0);
+    assert_true(o->e_sm_leak > 0 && o->e_fds > 0 && o->e_l1d > 0 && o->e_noc > 0);
+    assert_true(o->e_dram > 0 && o->e_total > o->e_rf + o->e_lane[0]);
     /* the lane operations are the issued instructions' active threads,
      * less those of control instructions (which carry threads too) */
     assert_true(o->lane_ops[0] + o->lane_ops[1] + o->lane_ops[2] <= off.thread_insts);
@@ -87,7 +137,7 @@ static void test_runs(void **state)
     assert_int_equal(d->queue_accesses,
                      2 * (dac.dac.tuples + dac.dac.rec_addr + dac.dac.rec_data +
                           dac.dac.rec_pred));
-    assert_true(d->e_rf + d->e_exec + d->e_dac < o->e_rf + o->e_exec);
+    assert_true(d->e_rf + d->e_lane[0] + d->e_lane[2] + d->e_dac < o->e_rf + o->e_lane[0] + o->e_lane[2]);
     /* cae: compact instructions use tuples and two lane operations */
     assert_true(a->tuple_accesses > 0 && a->rf_arrays_read < o->rf_arrays_read);
     assert_true(a->lane_ops[0] < o->lane_ops[0]);

@@ -13,6 +13,9 @@
 #include <cmocka.h>
 
 #include "test_mem_drv.h"
+#include "mem/mem_int.h"
+#include "cosim/cosim.h"
+#include "blocks/bgp.h"
 
 enum { G_CG = CFG_LAMAR_GDU_CG_ONLY, G_FG = CFG_LAMAR_GDU_FG_ONLY,
        G_STATIC = CFG_LAMAR_GDU_STATIC, G_SPP = CFG_LAMAR_GDU_SPP, G_BGP = CFG_LAMAR_GDU_BGP,
@@ -148,6 +151,40 @@ static void test_bgp_learns_streaming(void **st)
         assert_int_equal(check_identity("l1", &l1, 0), 0);
         mem_sys_free(m);
     }
+}
+
+/* The learning statistics read from the block's ports agree with the C
+ * model's own counters: refreshes (an inversion that falls on a refresh's
+ * edge clears both arrays and counts as the inversion), closed skew
+ * windows, and the units that learned. */
+static void test_bgp_learning_counts(void **st)
+{
+    (void)st;
+    struct cfg c;
+    cfg_gdu(&c, G_BGP, CFG_LAMAR_LEVEL_L1);
+    c.lamar_bgp_num_evict = 100;
+    c.lamar_bgp_refresh = 64;
+    struct mem_sys *m = drv_make(&c, 1);
+    assert_non_null(m);
+    mem_kernel_begin(m, "stream", 0, 0);
+    enum { N = 3000 };
+    static struct core_mem_req rs[N];
+    for (unsigned i = 0; i < N; i++)   /* half the lines one sector, then all */
+        rs[i] = drv_req(0, 0x100000 + (uint64_t)i * 128, i % 2 && i < 2 * N / 3 ? 0xf : 0x1, 0);
+    uint64_t now = 0;
+    assert_int_equal(drv_run(m, rs, N, 1, &now), N);
+    assert_int_equal(mem_gdu_finish(m, now + 1), 0);
+    ls_cache_stats l1;
+    mem_stats(m, &l1, NULL, NULL);
+    const struct bgp_state *b = m->sm[0].gdu.blk->cm;
+    uint64_t clears = b->st.clears[0] + b->st.clears[1];
+    assert_true(clears > 10 && l1.gdu_inversions >= 1);
+    assert_true(l1.gdu_refreshes <= clears);
+    assert_true(l1.gdu_refreshes + l1.gdu_inversions >= clears);
+    assert_int_equal(l1.gdu_windows, b->st.evictions / 100);
+    assert_int_equal(l1.gdu_units, 1);
+    assert_int_equal(l1.gdu_units_windowed, 1);
+    mem_sys_free(m);
 }
 
 /* Under BGP the block is clocked through the seam: its edges cover the GPU
@@ -306,6 +343,7 @@ int main(void)
         cmocka_unit_test(test_level),
         cmocka_unit_test(test_bgp_learns_streaming),
         cmocka_unit_test(test_bgp_seam_figures),
+        cmocka_unit_test(test_bgp_learning_counts),
         cmocka_unit_test(test_spp_per_pc),
         cmocka_unit_test(test_static_per_kernel),
         cmocka_unit_test(test_identity_random),

@@ -176,13 +176,19 @@ def expand(spec, sim):
             if err is not None:
                 raise _dump_error(spec, config, line, sets, err)
             dumps[(config, tuple(sets))] = normalise_dump(text)
+    # a variant with its own sizes runs at those instead of the spec's
+    sizes = list(spec.sizes)
+    for vs in spec.variant_sizes.values():
+        sizes += [x for x in vs if x not in sizes]
     points = []
     for w in workloads:
-        for size in spec.sizes:
+        for size in sizes:
             for seed in spec.seeds:
                 for config, _ in spec.configs:
                     for vname, axes, sets in cs:
                         if vname in only and w not in only[vname]:
+                            continue
+                        if size not in spec.variant_sizes.get(vname, spec.sizes):
                             continue
                         dump = dumps[(config, tuple(sets))]
                         argv = [sim.path, "run", w, "--size", size, "--seed", str(seed),

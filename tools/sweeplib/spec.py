@@ -28,7 +28,7 @@ TOP_KEYS = {
     "metrics": "statistics columns of the table",
     "timeout": "seconds a point may run",
 }
-VARIANT_KEYS = ("name", "set", "workloads")
+VARIANT_KEYS = ("name", "set", "workloads", "sizes")
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 _METRIC = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\[[0-9]+\])?(\.[A-Za-z_][A-Za-z0-9_]*(\[[0-9]+\])?)*$")
@@ -190,6 +190,7 @@ class Spec:
         self.set = self._settable(d.get("set", {}), ("set",)) if "set" in d else {}
         self.grid = self._grid(d["grid"]) if "grid" in d else {}
         self.variant_workloads = {}
+        self.variant_sizes = {}     # a variant's own sizes (instead of sizes)
         self.variants = self._variants(d["variants"]) if "variants" in d else []
         self.metrics = (self._strlist(d, ("metrics",)) if "metrics" in d
                         else list(DEFAULT_METRICS))
@@ -290,8 +291,8 @@ class Spec:
             p = ("variants", i)
             for k in v:
                 if k not in VARIANT_KEYS:
-                    raise self.error(p + (k,), "unknown key (a variant has name, set "
-                                     "and workloads)")
+                    raise self.error(p + (k,), "unknown key (a variant has name, set, "
+                                     "workloads and sizes)")
             if "name" not in v:
                 raise self.error(p, "missing name")
             name = self._str(v, p + ("name",))
@@ -304,6 +305,8 @@ class Spec:
                 line = self.lines.line(*(p + ("workloads",)))
                 self.variant_workloads[name] = [
                     (w, line) for w in self._strlist(v, p + ("workloads",))]
+            if "sizes" in v:
+                self.variant_sizes[name] = self._strlist(v, p + ("sizes",), SIZES)
             out.append((name, self._settable(v.get("set", {}), p + ("set",))))
         return out
 

@@ -161,6 +161,14 @@ def write(out, m, cols, rows, failures):
     return s
 
 
+def sizes(rows):
+    """The input sizes of rows as a page states them: "small", or
+    "small/default" when a sweep ran more than one (smallest first)."""
+    order = {"small": 0, "default": 1, "large": 2}
+    got = {r["size"] for r in rows if r.get("size")}
+    return "/".join(sorted(got, key=lambda x: (order.get(x, 9), x))) or "unknown"
+
+
 def read_rows(out):
     """The rows of OUT/results.json (for plotting scripts)."""
     with open(os.path.join(out, "results.json"), encoding="utf-8") as f:
