@@ -124,9 +124,13 @@ $(BUILD)/tests/%: tests/unit/%.c $(WLLIB) $(LIB)
 # every block the GPU clocks runs against its Verilated RTL, compared on
 # every edge; the per-block figures print under the table (G-Scalar's
 # register-file compression on, so the RVC blocks see every write-back and
-# operand read: docs/gscalar.md)
+# operand read: docs/gscalar.md). Workloads run side by side, one per core
+# (JOBS=N to choose; JOBS=1 runs them one after another).
+# (make bench times the same settings: RUN_FLAGS)
+RUN_FLAGS = --mode timing --config gtx480 --set lamar.gdu=bgp --set gscalar.compress=on \
+  --set simt.compaction=capri --set slp.permutation=balanced
 run: deps $(CLI)
-	$(CLI) run all --mode timing --config gtx480 --cosim all --set lamar.gdu=bgp --set gscalar.compress=on --set simt.compaction=capri --set slp.permutation=balanced --table
+	$(CLI) run all $(RUN_FLAGS) --cosim all --table$(if $(JOBS), --jobs $(JOBS))
 
 # re-runs a block trace written on a mismatch: make replay TRACE=build/fail/...
 replay: deps $(CLI)
@@ -160,7 +164,7 @@ test-times: deps
 	@bash tools/test-times.sh $(TEST_TARGETS)
 
 bench: deps $(CLI)
-	@bash tests/bench.sh $(CLI) $(BUILD)/bench.json
+	@RUN_FLAGS="$(RUN_FLAGS)" bash tests/bench.sh $(CLI) $(BUILD)/bench.json
 
 # Regenerates committed PTX where nvcc exists.
 NVCC ?= $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)

@@ -14,8 +14,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
 
-from sweeplib import plot, table   # noqa: E402
-import correlate   # noqa: E402  (the "baseline correlated" rows)
+from sweeplib import plot, progpage, table   # noqa: E402
 
 BASE = "gtx480"
 STALLS = ["stall.no_warps", "stall.ibuffer", "stall.scoreboard", "stall.barrier",
@@ -71,9 +70,6 @@ def write_page(path, m, rows, configs, cats, norm):
          "fx5800 has 30 SMs and one scheduler each, gtx480 15 SMs with two; "
          "gtx480-gscalar is the G-Scalar paper's GTX480 setting (config file comments "
          "give the sources).", "",
-         "## Correlation with GPGPU-Sim", "",
-         "| baseline | reference | ours |", "|---|---|---|"] + \
-        [correlate.baseline_row(c) for c in configs] + ["",
          "![IPC, non-divergent](baseline-ipc-nondiv.png)", "",
          "![IPC, divergent](baseline-ipc-div.png)", "",
          "![idle cycles by reason](baseline-stalls.png)", ""]
@@ -99,11 +95,101 @@ def write_page(path, m, rows, configs, cats, norm):
           "build, workload, inputs or effective configuration changed run again; "
           "`SWEEP_FLAGS=--force` reruns all). The merged table is "
           "build/experiments/baseline/results.csv.", ""]
+    doc = progpage.load(os.path.join(os.path.dirname(path), "baseline-programs.json"))
+    if doc:
+        L += progpage.wrap("baseline", programs_section(doc)) + [""]
     with open(path, "w", encoding="utf-8") as f:
         f.write("\n".join(L))
 
 
+# --- the papers' programs (make programs-baseline, docs/suites.md) --------
+def programs_section(doc):
+    """The section's markdown lines from the exported programs sweep."""
+    rows = progpage.by(doc)
+    configs = list(dict.fromkeys(r["config"] for r in doc["rows"]))
+    others = [c for c in configs if c != BASE]
+
+    def ok(w, c):
+        r = rows.get((w, c))
+        return r if r and r["status"] == "pass" else None
+
+    def ratio(w, c):
+        a, b = ok(w, c), ok(w, BASE)
+        return a["ipc"] / b["ipc"] if a and b and b["ipc"] else None
+
+    progs = list(dict.fromkeys(r["workload"] for r in doc["rows"] if r["kind"] == "program"))
+    wls = list(dict.fromkeys(r["workload"] for r in doc["rows"] if r["kind"] == "workload"))
+    L = ["", "## The papers' programs", "",
+         progpage.provenance(doc, "baseline") + " Timing mode, each program's small input "
+         "(the input column), the built-in workloads at default inputs, as above. The papers "
+         "give no per-configuration figure to set beside these: the comparison is between "
+         "the programs the papers ran and our reimplementations. Divergent = SIMD "
+         f"utilisation below 0.99 on {BASE}.", "",
+         "| program | papers' names | input | SIMD util | " +
+         " | ".join(f"IPC {c}" for c in configs) + " | " +
+         " | ".join(f"{c} / {BASE}" for c in others) + " | cycles " + BASE + " |",
+         "|---|---|---|---|" + "---|" * (2 * len(configs))]
+    for w in progs:
+        names = progpage.paper_cell(w)
+        b = ok(w, BASE)
+        if b is None:
+            r = rows.get((w, BASE)) or {}
+            L.append(f"| {w} | {names} | {r.get('size', '-')} | {r.get('status', 'not run')} |"
+                     + " |" * (2 * len(configs)))
+            continue
+        cells = [f"{b['simd_util']:.3f}"] + [
+            f"{ok(w, c)['ipc']:.3f}" if ok(w, c) else "-" for c in configs] + [
+            f"{ratio(w, c):.3f}" if ratio(w, c) else "-" for c in others] + [str(b["cycles"])]
+        L.append(f"| {w} | {names} | {b['size']} | " + " | ".join(cells) + " |")
+
+    def gm(ws, c):
+        xs = [ratio(w, c) for w in ws if ratio(w, c)]
+        return (plot.geomean(xs), len(xs)) if xs else (None, 0)
+
+    def split(ws):
+        d = [w for w in ws if ok(w, BASE) and ok(w, BASE)["simd_util"] < 0.99]
+        return [w for w in ws if ok(w, BASE) and w not in d], d
+    pn, pd = split(progs)
+    bn, bd = split(wls)
+    L += ["", "| geometric mean | " + " | ".join(
+        f"{c} / {BASE}: programs | workloads" for c in others) + " |",
+        "|---|" + "---|---|" * len(others)]
+    for title, a, b in (("non-divergent", pn, bn), ("divergent", pd, bd),
+                        ("all", pn + pd, bn + bd)):
+        cells = []
+        for c in others:
+            for ws in (a, b):
+                g, n = gm(ws, c)
+                cells.append("-" if g is None else f"{g:.3f} ({n})")
+        L.append(f"| {title} | " + " | ".join(cells) + " |")
+    L.append("")
+    for c in others:
+        gp, _ = gm(pn + pd, c)
+        gw, _ = gm(bn + bd, c)
+        if gp and gw:
+            dl = [ok(w, BASE)["l1d.miss_rate"] for w in progs if ok(w, BASE)]
+            dw = [ok(w, BASE)["l1d.miss_rate"] for w in wls if ok(w, BASE)]
+            L.append(f"* {c} / {BASE}: programs {gp:.3f}, workloads {gw:.3f} "
+                     f"({100 * (gp / gw - 1):+.1f}%); mean L1D miss rate on {BASE}: programs "
+                     f"{sum(dl) / len(dl):.3f}, workloads {sum(dw) / len(dw):.3f}; programs "
+                     f"divergent {len(pd)} of {len(pn) + len(pd)}, workloads {len(bd)} of "
+                     f"{len(bn) + len(bd)}.")
+    bad = progpage.status_lines(doc)
+    if bad:
+        L += ["", "Points that did not pass:", ""] + bad
+    return L + [""]
+
+
+def programs_only(out, res):
+    """make programs-baseline: exports the sweep and rewrites the section."""
+    doc = progpage.export(out, os.path.join(res, "baseline-programs.json"))
+    progpage.splice(os.path.join(res, "baseline.md"), "baseline", programs_section(doc))
+
+
 if __name__ == "__main__":
+    if len(sys.argv) == 4 and sys.argv[1] == "--programs":
+        programs_only(sys.argv[2], sys.argv[3])
+        sys.exit(0)
     if len(sys.argv) != 3:
-        sys.exit("usage: baseline.py SWEEP_OUT RESULTS_DIR")
+        sys.exit("usage: baseline.py SWEEP_OUT RESULTS_DIR | baseline.py --programs OUT RESULTS")
     main(sys.argv[1], sys.argv[2])

@@ -385,7 +385,7 @@ typedef struct ls_cosim_stats {
                                     rule */
     uint64_t transactions;       /* edges with a non-idle input */
     uint64_t mismatches;         /* edges where RTL and C model disagreed */
-    int backend;                 /* 0 c, 1 rtl, 2 lockstep (enum
+    int backend;                 /* 0 c, 1 rtl, 2 lockstep, 3 netlist (enum
                                     cosim_backend); -1 not clocked */
 } ls_cosim_stats;
 
@@ -553,10 +553,30 @@ typedef struct ls_compaction_stats {
     uint64_t stall_slot_cycles;  /* warp-slot cycles of live CTAs without a
                                     warp to run (waiting at a compaction
                                     point or for the WCU) */
+    uint64_t wcu_wait_cycles;    /* cycles WCU loads waited for the
+                                    previous mask's compacted warps */
     uint64_t class_points[2];    /* compaction points right after a branch
                                     of the class */
     uint64_t class_nw_nocomp[2]; /* NW_noTBC summed there */
     uint64_t class_nw_tbc[2];    /* NW_TBC summed there */
+    uint64_t class_paths[2];     /* CTA-wide paths of divergent branches of
+                                    the class (Fig 4.15, 4.26) */
+    uint64_t class_paths_tbc[2]; /* of those, paths TBC can compact (NW_TBC
+                                    < NW_noTBC, with the SLP map) */
+    uint64_t class_paths_ideal[2]; /* of those, paths ideal compaction can
+                                    compact (NW_ideal < NW_noTBC) */
+    uint64_t p_frac_tbc[4];      /* class P: paths TBC can compact, by the
+                                    fraction f of the CTA's threads on the
+                                    path: [0] f < 1/4, [1] < 1/2, [2] <
+                                    3/4, [3] f >= 3/4 */
+    uint64_t p_frac_ideal[4];    /* class P: paths ideal compaction can
+                                    compact, by the same quarters */
+    uint64_t d_frac_tbc[4];      /* class D: paths TBC can compact, by the
+                                    fraction f of the CTA's threads on the
+                                    path: [0] f < 1/4, [1] < 1/2, [2] <
+                                    3/4, [3] f >= 3/4 */
+    uint64_t d_frac_ideal[4];    /* class D: paths ideal compaction can
+                                    compact, by the same quarters */
     uint64_t capri_lookups;      /* CAPT lookups: divergent warps at a
                                     branch */
     uint64_t capri_hits;         /* lookups that hit */
@@ -568,11 +588,18 @@ typedef struct ls_compaction_stats {
                                     warp shares a home warp with another,
                                     so it stalls */
     uint64_t capri_bypassed;     /* warps that bypassed */
+    uint64_t capri_ahead_waits;  /* warps ahead of their path's entry that
+                                    stopped to wait for it (at most one
+                                    basic block ahead, 4.2.2) */
+    uint64_t capri_ahead_wait_cycles; /* the cycles they waited */
     uint64_t capri_quality[4];   /* prediction/outcome (Fig 4.21) by the
                                     WCU evaluator at the branch's
                                     compaction point (compaction reduces
                                     warps: NW_min < NW_noTBC); they sum to
                                     lookups */
+    uint64_t capri_nodiv_quality[2]; /* the bypasses of warps that did not
+                                    diverge (no lookup) judged the same way
+                                    (Fig 4.21 counts every warp's decision) */
 } ls_compaction_stats;
 
 /* Dual-path execution and dynamic warp subdivision (docs/dpe.md), timing
@@ -607,7 +634,7 @@ typedef struct ls_dpe_stats {
 
 /* Decoupled affine computation (docs/dac.md "The hardware"), timing mode
  * with affine.mode = dac; all zero otherwise. Every member is a uint64_t
- * counter; occ_max and locked_max are maxima, the rest sums. */
+ * counter; occ_max, locked_max and passes_max are maxima, the rest sums. */
 typedef struct ls_dac_stats {
     uint64_t launches;           /* launches under affine.mode = dac */
     uint64_t not_decoupled;      /* of those, kernels the transform left
@@ -667,6 +694,26 @@ typedef struct ls_dac_stats {
                                     golden predicates */
     uint64_t widen_checks;       /* widening instructions of the affine
                                     warp checked exact */
+    uint64_t rec_mask;           /* masks main warps sent at data-dependent
+                                    branches the affine warp follows */
+    uint64_t checked_mask;       /* of those, received and checked against
+                                    the affine warp's lanes */
+    uint64_t mask_dropped;       /* left by a warp that finished first
+                                    (checked_mask + mask_dropped =
+                                    records_mask) */
+    uint64_t stall_aw_mask;      /* affine-warp cycles waiting for fed-back
+                                    masks */
+    uint64_t stall_mask_full;    /* main-warp issue checks refused: mask
+                                    queue full */
+    uint64_t peu_ops;            /* PEU vector operations combining
+                                    predicates, one per warp */
+    uint64_t cta_wait;           /* CTA-cycles from a CTA's arrival to the
+                                    start of its pass */
+    uint64_t passes_max;         /* most affine-warp passes in flight on
+                                    one SM */
+    uint64_t wr_hazards;         /* prefetched records whose lines a store
+                                    of the same warp wrote before their deq
+                                    (with dac.prefetch_after_write=on) */
 } ls_dac_stats;
 
 /* Statistics of one launch (or a sum of launches, see ls_stats_add). In

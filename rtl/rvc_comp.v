@@ -3,81 +3,34 @@
 // registers and byte-array write enables, all registered (one cycle to
 // compress). Payload registers load only when valid_i is 1.
 // Spec: shared spec blocks.md section 4; docs/blocks/rvc.md.
+//
+// Each lane is compared as one 32-bit word (an XOR and a byte-wise OR
+// fold), and only on an edge with a write-back (docs/blocks/rvc.md
+// section 9).
 module rvc_comp #(
-    parameter integer W = 32            // lanes, even, 2..32
+    parameter int W = 32                // lanes, even, 2..32
 ) (
-    input  wire            clk_i,
-    input  wire            rst_ni,      // synchronous, active low
-    input  wire            valid_i,
-    input  wire [W*32-1:0] data_i,      // lane l in bits l*32 +: 32
-    input  wire [W-1:0]    mask_i,      // active mask M
-    input  wire            half_i,      // half-register compression
-    output reg             valid_o,
-    output reg             d_o,
-    output reg             half_o,
-    output reg  [3:0]      enc_o,
-    output reg  [3:0]      encl_o,
-    output reg  [3:0]      ench_o,
-    output reg             fs_o,
-    output reg  [7:0]      we_o,        // {weH, weL}
-    output reg  [31:0]     bvr_o,
-    output reg  [31:0]     bvrh_o,
-    output reg  [W-1:0]    mask_o,
-    output reg  [W*32-1:0] data_o
+    input  logic            clk_i,
+    input  logic            rst_ni,     // synchronous, active low
+    input  logic            valid_i,
+    input  logic [W*32-1:0] data_i,     // lane l in bits l*32 +: 32
+    input  logic [W-1:0]    mask_i,     // active mask M
+    input  logic            half_i,     // half-register compression
+    output logic            valid_o,
+    output logic            d_o,
+    output logic            half_o,
+    output logic [3:0]      enc_o,
+    output logic [3:0]      encl_o,
+    output logic [3:0]      ench_o,
+    output logic            fs_o,
+    output logic [7:0]      we_o,       // {weH, weL}
+    output logic [31:0]     bvr_o,
+    output logic [31:0]     bvrh_o,
+    output logic [W-1:0]    mask_o,
+    output logic [W*32-1:0] data_o
 );
-    // Two half comparators (Fig 7(c)); the full-register result combines
-    // them: equal in both halves and, when both halves have an active
-    // lane, the two leading-one values agree in that byte. Per half:
-    // inactive lanes take the value of the highest-numbered active lane
-    // (leading-one broadcast, Fig 7(a)), so only active lanes decide;
-    // eq[b] = byte b equal in every active lane of the half (1111 and
-    // ref = 0 when the half has no active lane).
-    reg  [3:0]  eql, eqh;
-    reg  [31:0] refl, refh;
-    wire        anyl = |mask_i[W/2-1:0];
-    wire        anyh = |mask_i[W-1:W/2];
-    integer l, h;
-    always @* begin
-        refl = 32'd0;
-        refh = 32'd0;
-        for (l = 0; l < W/2; l = l + 1) begin
-            if (mask_i[l])       refl = data_i[l*32 +: 32];
-            if (mask_i[W/2 + l]) refh = data_i[(W/2 + l)*32 +: 32];
-        end
-        eql = 4'hf;
-        eqh = 4'hf;
-        for (l = 0; l < W/2; l = l + 1)
-            for (h = 0; h < 4; h = h + 1) begin
-`ifdef MUTANT_1
-                // fault: inactive lanes take part in the compare
-                if (data_i[l*32 + h*8 +: 8] != refl[h*8 +: 8])
-                    eql[h] = 1'b0;
-                if (data_i[(W/2 + l)*32 + h*8 +: 8] != refh[h*8 +: 8])
-                    eqh[h] = 1'b0;
-`else
-                if (mask_i[l] && data_i[l*32 + h*8 +: 8] != refl[h*8 +: 8])
-                    eql[h] = 1'b0;
-                if (mask_i[W/2 + l] &&
-                    data_i[(W/2 + l)*32 + h*8 +: 8] != refh[h*8 +: 8])
-                    eqh[h] = 1'b0;
-`endif
-            end
-    end
-    reg [3:0] eqf;
-    integer b;
-    always @* begin
-        for (b = 0; b < 4; b = b + 1)
-`ifdef MUTANT_5
-            // fault: the two halves' leading-one values are not compared
-            eqf[b] = eql[b] & eqh[b];
-`else
-            eqf[b] = eql[b] & eqh[b] &
-                     (~anyl | ~anyh | (refl[b*8 +: 8] == refh[b*8 +: 8]));
-`endif
-    end
-
     // Thermometer from the most significant byte.
-    function [3:0] therm(input [3:0] eq);
+    function automatic logic [3:0] therm(input logic [3:0] eq);
 `ifdef MUTANT_2
         // fault: plain equality flags, no thermometer
         therm = eq;
@@ -85,26 +38,87 @@ module rvc_comp #(
         therm = {eq[3], eq[3] & eq[2], eq[3] & eq[2] & eq[1], &eq};
 `endif
     endfunction
-    wire [3:0] enc = therm(eqf), encl = therm(eql), ench = therm(eqh);
 
-`ifdef MUTANT_3
-    // fault: D only when the low lane is inactive
-    wire d = ~mask_i[0];
+    // The compressed fields of a write-back. Two half comparators (Fig
+    // 7(c)); the full-register result combines them: equal in both halves and, when both halves have an active
+    // lane, the two leading-one values agree in that byte. Per half:
+    // inactive lanes take the value of the highest-numbered active lane
+    // (leading-one broadcast, Fig 7(a)), so only active lanes decide;
+    // eq[b] = byte b equal in every active lane of the half (1111 and
+    // ref = 0 when the half has no active lane).
+    localparam logic [31:0] BYTE0 = 32'h0101_0101;
+    logic [3:0]  eql, eqh, eqf, nel, neh, enc, encl, ench;
+    logic [31:0] refl, refh, x, nwl, nwh, bvr, bvrh;
+    logic [7:0]  we;
+    logic        anyl, anyh, d, fs;
+    always_comb begin
+        refl = '0;
+        refh = '0;
+        for (int l = 0; l < W/2; l++) begin
+            if (mask_i[l])       refl = data_i[l*32 +: 32];
+            if (mask_i[W/2 + l]) refh = data_i[(W/2 + l)*32 +: 32];
+        end
+        // Per lane: byte b of its word differs from ref iff bit 8b of the
+        // byte-wise OR fold of word XOR ref is set (an OR of 8 per byte;
+        // the fold's other bits drive nothing). Under valid_i: 8 AND gates
+        // of operand isolation, so a simulator skips the compares on an
+        // edge without a write-back (the registers load nothing then).
+        nwl = '0;
+        nwh = '0;
+        x   = '0;
+        if (valid_i)
+            for (int l = 0; l < W/2; l++) begin
+                x  = data_i[l*32 +: 32] ^ refl;
+                x  = x | (x >> 4);
+                x  = x | (x >> 2);
+                x  = x | (x >> 1);
+`ifdef MUTANT_1
+                // fault: inactive lanes take part in the compare
+                nwl = nwl | (x & BYTE0);
 `else
-    wire d = ~&mask_i;
+                nwl = nwl | (x & BYTE0 & {32{mask_i[l]}});
 `endif
-    wire [31:0] mask32 = {{(32-W){1'b0}}, mask_i};
-
-    reg [7:0]  we;
-    reg [31:0] bvr, bvrh;
-    always @* begin
+                x  = data_i[(W/2 + l)*32 +: 32] ^ refh;
+                x  = x | (x >> 4);
+                x  = x | (x >> 2);
+                x  = x | (x >> 1);
+`ifdef MUTANT_1
+                nwh = nwh | (x & BYTE0);
+`else
+                nwh = nwh | (x & BYTE0 & {32{mask_i[W/2 + l]}});
+`endif
+            end
+        nel = {nwl[24], nwl[16], nwl[8], nwl[0]};
+        neh = {nwh[24], nwh[16], nwh[8], nwh[0]};
+        anyl = |mask_i[W/2-1:0];
+        anyh = |mask_i[W-1:W/2];
+        for (int b = 0; b < 4; b++)
+`ifdef MUTANT_5
+            // fault: the two halves' leading-one values are not compared
+            eqf[b] = ~nel[b] & ~neh[b];
+`else
+            eqf[b] = ~nel[b] & ~neh[b] &
+                     (~anyl | ~anyh | (refl[b*8 +: 8] == refh[b*8 +: 8]));
+`endif
+`ifdef MUTANT_3
+        // fault: D only when the low lane is inactive
+        d = ~mask_i[0];
+`else
+        d = ~&mask_i;
+`endif
+        eql  = ~nel;
+        eqh  = ~neh;
+        enc  = therm(eqf);
+        encl = therm(eql);
+        ench = therm(eqh);
+        fs   = half_i & ~d & (&enc);
         if (d) begin
-            we = 8'hff;
-            bvr = mask32;
+            we   = 8'hff;
+            bvr  = {{(32-W){1'b0}}, mask_i};
             bvrh = 32'd0;
         end else if (half_i) begin
-            we = {~ench, ~encl};
-            bvr = data_i[31:0];
+            we   = {~ench, ~encl};
+            bvr  = data_i[31:0];
 `ifdef MUTANT_4
             // fault: high base from the wrong lane
             bvrh = data_i[(W/2-1)*32 +: 32];
@@ -112,41 +126,75 @@ module rvc_comp #(
             bvrh = data_i[(W/2)*32 +: 32];
 `endif
         end else begin
-            we = {~enc, ~enc};
-            bvr = data_i[31:0];
+            we   = {~enc, ~enc};
+            bvr  = data_i[31:0];
             bvrh = 32'd0;
         end
     end
 
-    always @(posedge clk_i) begin
-        if (!rst_ni) begin
-            valid_o <= 1'b0;
-            d_o <= 1'b0;
-            half_o <= 1'b0;
-            enc_o <= 4'd0;
-            encl_o <= 4'd0;
-            ench_o <= 4'd0;
-            fs_o <= 1'b0;
-            we_o <= 8'd0;
-            bvr_o <= 32'd0;
-            bvrh_o <= 32'd0;
-            mask_o <= {W{1'b0}};
-            data_o <= {W*32{1'b0}};
-        end else begin
-            valid_o <= valid_i;
-            if (valid_i) begin
-                d_o <= d;
-                half_o <= half_i;
-                enc_o <= enc;
-                encl_o <= encl;
-                ench_o <= ench;
-                fs_o <= half_i & ~d & (&enc);
-                we_o <= we;
-                bvr_o <= bvr;
-                bvrh_o <= bvrh;
-                mask_o <= mask_i;
-                data_o <= data_i;
-            end
+    logic            valid_q, d_q, d_d, half_q, half_d, fs_q, fs_d;
+    logic [3:0]      enc_q, enc_d, encl_q, encl_d, ench_q, ench_d;
+    logic [7:0]      we_q, we_d;
+    logic [31:0]     bvr_q, bvr_d, bvrh_q, bvrh_d;
+    logic [W-1:0]    mask_q, mask_d;
+    logic [W*32-1:0] data_q, data_d;
+
+    // Payload registers load on a write-back and hold otherwise.
+    always_comb begin
+        {d_d, enc_d, encl_d, ench_d, fs_d, we_d, bvr_d, bvrh_d} =
+            {d_q, enc_q, encl_q, ench_q, fs_q, we_q, bvr_q, bvrh_q};
+        half_d = half_q;
+        mask_d = mask_q;
+        data_d = data_q;
+        if (valid_i) begin
+            {d_d, enc_d, encl_d, ench_d, fs_d, we_d, bvr_d, bvrh_d} =
+                {d, enc, encl, ench, fs, we, bvr, bvrh};
+            half_d = half_i;
+            mask_d = mask_i;
+            data_d = data_i;
         end
     end
+
+    always_ff @(posedge clk_i) begin
+        if (!rst_ni) begin
+            valid_q <= 1'b0;
+            d_q     <= 1'b0;
+            half_q  <= 1'b0;
+            enc_q   <= '0;
+            encl_q  <= '0;
+            ench_q  <= '0;
+            fs_q    <= 1'b0;
+            we_q    <= '0;
+            bvr_q   <= '0;
+            bvrh_q  <= '0;
+            mask_q  <= '0;
+            data_q  <= '0;
+        end else begin
+            valid_q <= valid_i;
+            d_q     <= d_d;
+            half_q  <= half_d;
+            enc_q   <= enc_d;
+            encl_q  <= encl_d;
+            ench_q  <= ench_d;
+            fs_q    <= fs_d;
+            we_q    <= we_d;
+            bvr_q   <= bvr_d;
+            bvrh_q  <= bvrh_d;
+            mask_q  <= mask_d;
+            data_q  <= data_d;
+        end
+    end
+
+    assign valid_o = valid_q;
+    assign d_o     = d_q;
+    assign half_o  = half_q;
+    assign enc_o   = enc_q;
+    assign encl_o  = encl_q;
+    assign ench_o  = ench_q;
+    assign fs_o    = fs_q;
+    assign we_o    = we_q;
+    assign bvr_o   = bvr_q;
+    assign bvrh_o  = bvrh_q;
+    assign mask_o  = mask_q;
+    assign data_o  = data_q;
 endmodule

@@ -4,47 +4,61 @@
 // the reading instruction's mask M'. One registered cycle; payload
 // registers load only when valid_i is 1.
 // Spec: shared spec blocks.md section 4; docs/blocks/rvc.md.
+//
+// The rebuild is word-wise: each lane is one 32-bit select between the
+// array bytes and the base under a byte mask (docs/blocks/rvc.md
+// section 9).
 module rvc_decomp #(
-    parameter integer W = 32            // lanes, even, 2..32
+    parameter int W = 32                // lanes, even, 2..32
 ) (
-    input  wire            clk_i,
-    input  wire            rst_ni,      // synchronous, active low
-    input  wire            valid_i,
-    input  wire            d_i,
-    input  wire            half_i,
-    input  wire [3:0]      enc_i,
-    input  wire [3:0]      encl_i,
-    input  wire [3:0]      ench_i,
-    input  wire            fs_i,
-    input  wire [31:0]     bvr_i,
-    input  wire [31:0]     bvrh_i,
-    input  wire [W*32-1:0] arr_i,       // lane l in bits l*32 +: 32
-    input  wire [W-1:0]    mask_i,      // M' of the reading instruction
-    output reg             valid_o,
-    output reg  [7:0]      re_o,        // {reH, reL}
-    output reg  [1:0]      cls_o,       // 0 none 1 scalar 2 div 3 half
-    output reg  [1:0]      hsc_o,       // {high, low} half scalar
-    output reg  [W*32-1:0] data_o
+    input  logic            clk_i,
+    input  logic            rst_ni,     // synchronous, active low
+    input  logic            valid_i,
+    input  logic            d_i,
+    input  logic            half_i,
+    input  logic [3:0]      enc_i,
+    input  logic [3:0]      encl_i,
+    input  logic [3:0]      ench_i,
+    input  logic            fs_i,
+    input  logic [31:0]     bvr_i,
+    input  logic [31:0]     bvrh_i,
+    input  logic [W*32-1:0] arr_i,      // lane l in bits l*32 +: 32
+    input  logic [W-1:0]    mask_i,     // M' of the reading instruction
+    output logic            valid_o,
+    output logic [7:0]      re_o,       // {reH, reL}
+    output logic [1:0]      cls_o,      // 0 none 1 scalar 2 div 3 half
+    output logic [1:0]      hsc_o,      // {high, low} half scalar
+    output logic [W*32-1:0] data_o
 );
-    // Per-lane byte select (Fig 5): base byte where enc covers it.
-    reg [W*32-1:0] data;
-    reg [3:0]  sel;
-    reg [31:0] base;
-    integer l, b;
-    always @* begin
-        data = arr_i;
-        for (l = 0; l < W; l = l + 1) begin
+    // Per-lane byte select (Fig 5): base byte where enc covers it. The
+    // select and the base are those of the lane's half; a 32-bit mask
+    // with byte b all ones where sel[b] picks the base byte.
+    logic [W*32-1:0] data;
+    logic [3:0]      sel_l, sel_h;
+    logic [31:0]     base_l, base_h, keep_l, keep_h;
+    always_comb begin
 `ifdef MUTANT_1
-            // fault: half mode ignored when rebuilding
-            sel = enc_i;
-            base = bvr_i;
+        // fault: half mode ignored when rebuilding
+        sel_l  = enc_i;
+        sel_h  = enc_i;
+        base_l = bvr_i;
+        base_h = bvr_i;
 `else
-            sel = !half_i ? enc_i : (l < W/2 ? encl_i : ench_i);
-            base = (half_i && l >= W/2) ? bvrh_i : bvr_i;
+        sel_l  = !half_i ? enc_i : encl_i;
+        sel_h  = !half_i ? enc_i : ench_i;
+        base_l = bvr_i;
+        base_h = half_i ? bvrh_i : bvr_i;
 `endif
-            if (!d_i)
-                for (b = 0; b < 4; b = b + 1)
-                    if (sel[b]) data[l*32 + b*8 +: 8] = base[b*8 +: 8];
+        if (d_i) begin
+            sel_l = '0;
+            sel_h = '0;
+        end
+        keep_l = {{8{sel_l[3]}}, {8{sel_l[2]}}, {8{sel_l[1]}}, {8{sel_l[0]}}};
+        keep_h = {{8{sel_h[3]}}, {8{sel_h[2]}}, {8{sel_h[1]}}, {8{sel_h[0]}}};
+        for (int l = 0; l < W/2; l++) begin
+            data[l*32 +: 32] = (arr_i[l*32 +: 32] & ~keep_l) | (base_l & keep_l);
+            data[(W/2 + l)*32 +: 32] =
+                (arr_i[(W/2 + l)*32 +: 32] & ~keep_h) | (base_h & keep_h);
         end
     end
 
@@ -55,9 +69,9 @@ module rvc_decomp #(
 `else
     wire mask_eq = bvr_i[W-1:0] == mask_i;
 `endif
-    reg [1:0] cls, hsc;
-    reg [7:0] re;
-    always @* begin
+    logic [1:0] cls, hsc;
+    logic [7:0] re;
+    always_comb begin
         cls = 2'd0;
         hsc = 2'd0;
         if (d_i) begin
@@ -79,21 +93,44 @@ module rvc_decomp #(
         end
     end
 
-    always @(posedge clk_i) begin
-        if (!rst_ni) begin
-            valid_o <= 1'b0;
-            re_o <= 8'd0;
-            cls_o <= 2'd0;
-            hsc_o <= 2'd0;
-            data_o <= {W*32{1'b0}};
-        end else begin
-            valid_o <= valid_i;
-            if (valid_i) begin
-                re_o <= re;
-                cls_o <= cls;
-                hsc_o <= hsc;
-                data_o <= data;
-            end
+    logic            valid_q;
+    logic [7:0]      re_q, re_d;
+    logic [1:0]      cls_q, cls_d, hsc_q, hsc_d;
+    logic [W*32-1:0] data_q, data_d;
+
+    // Payload registers load on a read and hold otherwise.
+    always_comb begin
+        re_d   = re_q;
+        cls_d  = cls_q;
+        hsc_d  = hsc_q;
+        data_d = data_q;
+        if (valid_i) begin
+            re_d   = re;
+            cls_d  = cls;
+            hsc_d  = hsc;
+            data_d = data;
         end
     end
+
+    always_ff @(posedge clk_i) begin
+        if (!rst_ni) begin
+            valid_q <= 1'b0;
+            re_q    <= '0;
+            cls_q   <= '0;
+            hsc_q   <= '0;
+            data_q  <= '0;
+        end else begin
+            valid_q <= valid_i;
+            re_q    <= re_d;
+            cls_q   <= cls_d;
+            hsc_q   <= hsc_d;
+            data_q  <= data_d;
+        end
+    end
+
+    assign valid_o = valid_q;
+    assign re_o    = re_q;
+    assign cls_o   = cls_q;
+    assign hsc_o   = hsc_q;
+    assign data_o  = data_q;
 endmodule

@@ -30,7 +30,7 @@ module slp #(
 );
     localparam int M      = $clog2(W);
     localparam int SLOT_W = (NWARPS > 2) ? $clog2(NWARPS) : 1;
-    localparam logic [M-1:0]    ALL  = '1;
+    localparam logic [M-1:0]    ALL  = {M{1'b1}};  // not '1: Yosys 0.23 reads a typed localparam '1 as 1
     localparam logic [M-1:0]    HALF = {1'b1, {(M-1){1'b0}}};
     localparam logic [M-1:0]    ONE  = {{(M-1){1'b0}}, 1'b1};
     localparam logic [SLOT_W:0] NW_L = NWARPS[SLOT_W:0];

@@ -26,11 +26,11 @@ module wcu #(
     input  wire [NW-1:0]       umask_i,       // 1: warp waited (compact it)
     output wire                ready_o,       // next-edge load accepted
     output wire                busy_o,        // compacted warps remain
-    output reg                 out_valid_o,   // compacted warp on out_*
-    output reg                 out_done_o,    // last warp of its mask
-    output reg  [W-1:0]        out_lanes_o,   // compacted active mask
-    output reg  [W*$clog2(NW)-1:0] out_wid_o, // lane l: source warp id
-    output reg                 eval_valid_o,  // evaluator result is new
+    output wire                out_valid_o,   // compacted warp on out_*
+    output wire                out_done_o,    // last warp of its mask
+    output wire [W-1:0]        out_lanes_o,   // compacted active mask
+    output wire [W*$clog2(NW)-1:0] out_wid_o, // lane l: source warp id
+    output wire                eval_valid_o,  // evaluator result is new
     output wire [$clog2(NW+1)-1:0] nw_min_o, // max threads in one lane
     output wire [$clog2(NW+1)-1:0] nw_nocomp_o, // warps with a thread
     output wire                adequate_o     // nw_min_o < nw_nocomp_o
@@ -53,7 +53,8 @@ module wcu #(
     endfunction
 
     reg  [NW*W-1:0]    rem_q;      // remaining non-bypassed active bits
-    wire [NW*W-1:0]    rem_next;   // after this edge's picks
+    reg  [NW*W-1:0]    rem_next;   // after this edge's picks
+    wire [NW*W-1:0]    grant;      // lane l: its pick, one-hot
     wire [W-1:0]       pick_any;
     wire [W*WID_W-1:0] pick_wid;
 
@@ -64,26 +65,33 @@ module wcu #(
     localparam [NW-1:0] KEEP = {NW{1'b0}};
 `endif
 
-    genvar l;
-    generate
-        for (l = 0; l < W; l = l + 1) begin : g_lane
-            wire [NW-1:0] col = rem_q[l*NW +: NW];   // lane l, one bit per warp
-            wire [NW-1:0] grant;
-            wcu_prio #(.N(NW), .IDX_W(WID_W)) u_prio (
-                .req_i  (col),
-                .grant_o(grant),
-                .idx_o  (pick_wid[l*WID_W +: WID_W])
-            );
-            assign rem_next[l*NW +: NW] = col & ~(grant & ~KEEP);
-            assign pick_any[l] = |col;
+    // The per-lane priority encoders (lane l reads its column
+    // rem_q[l*NW +: NW], one bit per warp).
+    wcu_prio #(.N(NW), .W(W), .IDX_W(WID_W)) u_prio (
+        .req_i  (rem_q),
+        .grant_o(grant),
+        .idx_o  (pick_wid),
+        .any_o  (pick_any)
+    );
+
+    // Each lane's pick leaves its column; with nothing remaining the
+    // result is 0 either way, so it is computed only when busy (the
+    // isolation a simulator needs to skip the idle edges).
+    wire busy = |rem_q;
+    reg  last;
+    always_comb begin
+        rem_next = {NW*W{1'b0}};
+        last     = 1'b1;
+        if (busy) begin
+            rem_next = rem_q & ~(grant & ~{W{KEEP}});
+            last     = ~|rem_next;
         end
-    endgenerate
+    end
 
     wire emit   = |pick_any;
-    wire last   = ~|rem_next;
     wire accept = load_i & last;
 
-    assign busy_o  = |rem_q;
+    assign busy_o  = busy;
 `ifdef MUTANT_5
     assign ready_o = ~busy_o;                    // fault: no back-to-back
 `else
@@ -107,23 +115,37 @@ module wcu #(
     // rather than sitting in an if/else: the simulator turns an if/else
     // that assigns one register into a select, which transposes on every
     // edge (docs/blocks/wcu.md section 5a).
-    always @(posedge clk_i) begin
+    reg [NW*W-1:0] rem_d;
+    always_comb begin
+        rem_d = rem_next;
+        if (accept)
+            rem_d = lane_major(mask_i, umask_i);
+    end
+
+    reg              out_valid_q, out_done_q, eval_valid_q;
+    reg [W-1:0]      out_lanes_q;
+    reg [W*WID_W-1:0] out_wid_q;
+    always_ff @(posedge clk_i) begin
         if (!rst_ni) begin
             rem_q        <= {NW*W{1'b0}};
-            out_valid_o  <= 1'b0;
-            out_done_o   <= 1'b0;
-            out_lanes_o  <= {W{1'b0}};
-            out_wid_o    <= {W*WID_W{1'b0}};
-            eval_valid_o <= 1'b0;
+            out_valid_q  <= 1'b0;
+            out_done_q   <= 1'b0;
+            out_lanes_q  <= {W{1'b0}};
+            out_wid_q    <= {W*WID_W{1'b0}};
+            eval_valid_q <= 1'b0;
         end else begin
-            out_valid_o  <= emit;
-            out_done_o   <= emit & last;
-            out_lanes_o  <= pick_any;
-            out_wid_o    <= pick_wid;
-            eval_valid_o <= accept;
-            rem_q        <= rem_next;
-            if (accept)
-                rem_q <= lane_major(mask_i, umask_i);
+            rem_q        <= rem_d;
+            out_valid_q  <= emit;
+            out_done_q   <= emit & last;
+            out_lanes_q  <= pick_any;
+            out_wid_q    <= pick_wid;
+            eval_valid_q <= accept;
         end
     end
+
+    assign out_valid_o  = out_valid_q;
+    assign out_done_o   = out_done_q;
+    assign out_lanes_o  = out_lanes_q;
+    assign out_wid_o    = out_wid_q;
+    assign eval_valid_o = eval_valid_q;
 endmodule

@@ -73,7 +73,7 @@ module wcu_eval #(
     // then). Written as a default and an override, not as if/else: the
     // simulator would turn that into a select that computes both sides.
     reg [CNT_W*W-1:0] cnt;
-    always @* begin
+    always_comb begin
         cnt = {CNT_W*W{1'b0}};
         if (load_i)
             cnt = lane_counts(mask_i);
@@ -86,12 +86,13 @@ module wcu_eval #(
     );
 
     // Warps with an active thread.
-    reg [NW-1:0] any;
-    integer w;
-    always @* begin
-        for (w = 0; w < NW; w = w + 1)
-            any[w] = |mask_i[w*W +: W];
-    end
+    function [NW-1:0] warps_any(input [NW*W-1:0] m);
+        integer w;
+        begin
+            for (w = 0; w < NW; w = w + 1)
+                warps_any[w] = |m[w*W +: W];
+        end
+    endfunction
 
     // {adequate, nw_nocomp, nw_min} from the lane maximum and the warp
     // count.
@@ -105,12 +106,17 @@ module wcu_eval #(
         end
     endfunction
 
-    reg [2*CNT_W:0] eval_q;   // {adequate, nw_nocomp, nw_min}
-    always @(posedge clk_i) begin
+    reg [2*CNT_W:0] eval_q, eval_d;   // {adequate, nw_nocomp, nw_min}
+    always_comb begin
+        eval_d = eval_q;
+        if (load_i)   // (the warp count only where it is loaded)
+            eval_d = result(mx, warp_count(warps_any(mask_i)));
+    end
+    always_ff @(posedge clk_i) begin
         if (!rst_ni)
             eval_q <= {(2*CNT_W+1){1'b0}};
-        else if (load_i)
-            eval_q <= result(mx, warp_count(any));
+        else
+            eval_q <= eval_d;
     end
 
     assign {adequate_o, nw_nocomp_o, nw_min_o} = eval_q;

@@ -12,7 +12,7 @@ module wcu_max #(
 );
     reg [W-1:0] cand, hit;
     integer p;
-    always @* begin
+    always_comb begin
         cand = {W{1'b1}};
         for (p = CW - 1; p >= 0; p = p - 1) begin
             hit      = cand & cnt_i[p*W +: W];

@@ -15,7 +15,7 @@ for e in 2 4 8 16 32; do
     st=$out/e${e}_u$upd
     sed -e "s|@FILES@|synth/bound/capt_array.v|" -e "s|@TOP@|capt_array|" \
         -e "s|@CHPARAM@|chparam -set ENTRIES $e -set UPD $upd capt_array|" \
-        -e "s|@STAT@|$st|" synth/flow.ys > "$st.ys"
+        -e "s|@STAT@|$st|" -e "s|@CMOS@||" -e "s|@NETLIST@|$st.v|" synth/flow.ys > "$st.ys"
     yosys -q -l "$st.log" -s "$st.ys" >/dev/null
     a=$(awk '/Chip area for (top )?module/{a=$NF} END{print a}' "$st.lib")
     row="$row | $(printf %.0f "$a") | $(python3 -c "print('%+.1f%%' % (100*($a/${paper[$e]}-1)))")"

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# make coverage: builds every block/param set with --coverage-line
+# make code-coverage: builds every block/param set with --coverage-line
 # --coverage-toggle (build/vl-cov/), runs the directed cases and the three
 # random seeds, merges per block with verilator_coverage and writes
-# docs/blocks/coverage.md (tb/coverage.py). Fails if a block has < 95 %
-# line coverage. BLOCKS="a b" restricts the blocks.
+# COV_MD (default docs/blocks/code-coverage.md) with tb/coverage.py. Fails
+# if a block has < 95 % line coverage. BLOCKS="a b" restricts the blocks.
 set -u
 seed0=${BLK_SEED:-1}
 mkdir -p build/cov
@@ -27,5 +27,5 @@ for b in $blks; do
   verilator_coverage --annotate "build/cov/annotate/$b" "build/cov/$b.dat" >/dev/null 2>&1 || true
 done
 # shellcheck disable=SC2086
-python3 tb/coverage.py docs/blocks/coverage.md $blks || fail=1
+python3 tb/coverage.py "${COV_MD:-docs/blocks/code-coverage.md}" $blks || fail=1
 exit $fail

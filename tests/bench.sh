@@ -14,6 +14,10 @@
 #                "met": true|false},
 #    "lockstep": {"wall_s": {"c", "lockstep"}, "cpu_s": {...}, "ratio_wall",
 #                 "ratio_cpu", "target_ratio": 3, "met", "cosim": {blk: stats}},
+#    "make_run": {"flags", "sizes": {"small"|"default": {"c_seconds", "cases":
+#                 [{"cosim", "seconds", "ratio", "target_ratio", "cycles_compared",
+#                   "mismatches", "pass", "met"}]}}, "target_ratio_all": 2,
+#                 "target_ratio_kind": 1.5, "met"},
 #    "lamar": {"workloads", "wall_s": {"cg_only", "bgp"}, "cpu_s": {...}, "ratio",
 #              "target_ratio": 1.3, "met", "pass"},
 #    "compaction": {"workloads", "seconds", "cycles", "ratio_capri",
@@ -167,6 +171,63 @@ json.dump({"schema": 1, "config": conf, "size": "default", "rows": rows, "total"
                         "ratio_wall": ratio_w, "ratio_cpu": ratio_c,
                         "target_ratio": TARGET_LR, "met": lmet, "cosim": cos}},
           open(out, "w"), indent=2)
+PY
+# make run's configuration (RUN_FLAGS, passed by the Makefile: every
+# mechanism whose block the GPU clocks) at small and default size: the C
+# backends (--cosim none) against every block in lockstep (--cosim all) and
+# each block kind alone. Whole runs in CPU seconds (workers included), one
+# round each (BENCH_RUN_ROUNDS); the models are built untimed first.
+# shellcheck disable=SC2206
+runflags=(${RUN_FLAGS:---mode timing --config gtx480 --set lamar.gdu=bgp --set gscalar.compress=on --set simt.compaction=capri --set slp.permutation=balanced})
+kinds=(bgp rvc wcu,capt slp)
+runrounds=${BENCH_RUN_ROUNDS:-1}
+"$cli" run vecadd --size small "${runflags[@]}" --cosim all >/dev/null 2>&1 || true
+for k in $(seq 1 "$runrounds"); do
+  for size in small default; do
+    for v in none all "${kinds[@]}"; do
+      "${timer[@]}" ${timer:+-o "$tmp/run-$size-$v.cpu.$k"} "$cli" run all --size $size \
+        "${runflags[@]}" --cosim "$v" --stats-json "$tmp/run-$size-$v.json" >/dev/null || rc=$?
+    done
+  done
+done
+PYTHONPATH="$here${PYTHONPATH:+:$PYTHONPATH}" python3 - "$out" "$tmp" "${kinds[*]}" "${runflags[*]}" <<'PY'
+import json, os, sys
+out, tmp, kinds, flags = sys.argv[1], sys.argv[2], sys.argv[3].split(), sys.argv[4]
+b = json.load(open(out))
+from bench_cpu import cpu_s
+TARGET_ALL, TARGET_KIND = 2.0, 1.5
+def load(size, v):
+    st = json.load(open(os.path.join(tmp, "run-%s-%s.json" % (size, v))))
+    sec = cpu_s(tmp, "run-%s-%s" % (size, v)) or sum(r["sim"]["wall_s"] for r in st)
+    mism = sum(c["mismatches"] for r in st for c in r.get("cosim", {}).values())
+    comp = sum(c["cycles"] for r in st for c in r.get("cosim", {}).values()
+               if c["backend"] == "lockstep")
+    return sec, all(r["pass"] for r in st), mism, comp
+res, allmet = {}, True
+for size in ("small", "default"):
+    base, bpass, _, _ = load(size, "none")
+    cases = []
+    for v in ["all"] + kinds:
+        sec, ok, mism, comp = load(size, v)
+        target = TARGET_ALL if v == "all" else TARGET_KIND
+        met = ok and bpass and mism == 0 and sec / base <= target
+        if size == "default":
+            allmet &= met
+        cases.append({"cosim": v, "seconds": sec, "ratio": sec / base, "target_ratio": target,
+                      "cycles_compared": comp, "mismatches": mism, "pass": ok, "met": met})
+    res[size] = {"c_seconds": base, "cases": cases}
+print("make run's settings (%s), CPU seconds against the C backends (--cosim none):" % flags)
+print("  %-9s %17s %17s   %s" % ("--cosim", "small", "default", "default: target, compared"))
+print("  %-9s %8.2f s        %8.2f s" % ("none", res["small"]["c_seconds"],
+                                          res["default"]["c_seconds"]))
+for cs, cd in zip(res["small"]["cases"], res["default"]["cases"]):
+    print("  %-9s %8.2f s %5.2fx %8.2f s %5.2fx   <= %.1fx %s, %d cycles, %d mismatches"
+          % (cd["cosim"], cs["seconds"], cs["ratio"], cd["seconds"], cd["ratio"],
+             cd["target_ratio"], "met" if cd["met"] else "NOT met", cd["cycles_compared"],
+             cd["mismatches"]))
+b["make_run"] = {"flags": flags, "sizes": res, "target_ratio_all": TARGET_ALL,
+                 "target_ratio_kind": TARGET_KIND, "met": allmet}
+json.dump(b, open(out, "w"), indent=2)
 PY
 # LAMAR and PCA (docs/lamar.md): three memory-bound workloads, timing mode,
 # lamar.gdu=bgp with pca.tokens=4 against cg_only, C backends; the warp

@@ -41,6 +41,8 @@ def parse_args(argv):
     ap.add_argument("--lockstep", default=os.environ.get("LOCKSTEP",
                     os.path.join(ROOT, "build", "lockstep")),
                     help="the simulator (default: $LOCKSTEP, else build/lockstep)")
+    ap.add_argument("--suites", help="built suites for the programs axis (default: "
+                    "$LOCKSTEP_SUITES, else build/suites; docs/suites.md)")
     ap.add_argument("--backend", choices=("local", "slurm"), default="local",
                     help="run the points here (default) or as one Slurm job array")
     ap.add_argument("--partition", help="slurm: sbatch --partition")
@@ -114,7 +116,10 @@ def report(out, m, stream=sys.stderr):
 def do_sweep(a):
     spec = load(a.spec)
     sim = pts.Sim(a.lockstep)
-    points = pts.expand(spec, sim)
+    skipped = []
+    points = pts.expand(spec, sim, a.suites, skipped)
+    for label, why in skipped:
+        sys.stderr.write(f"sweep {spec.name}: program {label} skipped: {why}\n")
     out = os.path.abspath(a.out or spec.out or os.path.join("build", "sweeps", spec.name))
     todo, seen, cached = [], set(), 0
     for p in points:

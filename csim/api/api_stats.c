@@ -553,7 +553,7 @@ void api_print_cosim(FILE *f, const ls_stats *s)
                 "skipped, %9llu transactions, %llu mismatches\n", ls_block_name(b),
                 cosim_backend_name(a->backend), (unsigned long long)a->instances,
                 (unsigned long long)a->cycles,
-                a->backend == COSIM_BE_LOCKSTEP ? "compared" : "stepped ",
+                a->backend >= COSIM_BE_LOCKSTEP ? "compared" : "stepped ",
                 (unsigned long long)a->idle_skipped,
                 (unsigned long long)a->transactions,
                 (unsigned long long)a->mismatches);

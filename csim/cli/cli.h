@@ -154,6 +154,10 @@ int cli_write_junit(const char *path, const struct cli_result *r, size_t n);
  * model and the RTL. Returns 0 (no mismatch), 3 (reproduced), 2 (bad
  * file or usage). */
 int cli_replay(int argc, char **argv);
+/* `lockstep coverage WORKLOAD...|all [--size S] [--seed N] [machine
+ * options] [--json FILE]`: the blocks' functional coverage bins the
+ * workloads reach (docs/blocks/coverage.md). Returns an exit status. */
+int cli_coverage(int argc, char **argv);
 
 /* Compares commit logs pa (named na in messages, the expected one) and pb
  * (nb) warp by warp; prints the first differing record of each warp, lane

@@ -73,8 +73,10 @@ int cli_machine_opt(struct cli_machine *m, int argc, char **argv, int *i,
         return parse_cosim(m, v, cmd) ? CLI_USAGE + 1 : 1;
     }
     if ((v = opt_value("--backend", argc, argv, i, &missing))) {
-        if (missing || (strcmp(v, "c") && strcmp(v, "rtl") && strcmp(v, "lockstep"))) {
-            fprintf(stderr, "lockstep: %s: --backend needs c, rtl or lockstep\n", cmd);
+        if (missing || (strcmp(v, "c") && strcmp(v, "rtl") && strcmp(v, "lockstep") &&
+                        strcmp(v, "netlist"))) {
+            fprintf(stderr, "lockstep: %s: --backend needs c, rtl, lockstep or netlist\n",
+                    cmd);
             return CLI_USAGE + 1;
         }
         m->backend = v;

@@ -83,14 +83,14 @@ int cli_write_junit(const char *path, const struct cli_result *r, size_t n)
             const ls_cosim_stats *c = &x->total.cosim[b];
             if (!c->instances && !(x->mismatch && blames(x, b)))
                 continue;
-            static const char *const be[] = { "c", "rtl", "lockstep" };
+            static const char *const be[] = { "c", "rtl", "lockstep", "netlist" };
             fprintf(f, "    <testcase classname=\"lockstep.cosim.%s\" name=\"",
                     ls_block_name(b));
             xml_str(f, x->workload);
             fprintf(f, "\" time=\"0\">\n      <system-out>backend %s, %llu instances, "
                     "%llu cycles, %llu idle skipped, %llu transactions, %llu "
                     "mismatches</system-out>\n",
-                    c->backend >= 0 && c->backend < 3 ? be[c->backend] : "?",
+                    c->backend >= 0 && c->backend < 4 ? be[c->backend] : "?",
                     (unsigned long long)c->instances, (unsigned long long)c->cycles,
                     (unsigned long long)c->idle_skipped,
                     (unsigned long long)c->transactions,

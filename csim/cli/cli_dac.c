@@ -1,7 +1,8 @@
 /* `lockstep check --dac`: the decoupling transform of every kernel of a
  * PTX module (csim/ptx/ptx_dac.h, docs/dac.md): the affine stream with its
- * enq ops, the main stream with its deq ops, and the static counts, as
- * text or JSON. Each function's transform is checked (ptx_dac_check)
+ * enq ops, the main stream with its deq ops, every global/local load kept
+ * in the main stream with why (the reason table), and the static counts,
+ * as text or JSON. Each function's transform is checked (ptx_dac_check)
  * before it is printed; a violation is an error. */
 #include <stdbool.h>
 #include <stdlib.h>
@@ -36,6 +37,9 @@ static void add_stats(struct ptx_dac_stats *sum, const struct ptx_dac_stats *st)
     sum->nmem_dec += st->nmem_dec;
     sum->nbranch += st->nbranch;
     sum->nbranch_dec += st->nbranch_dec;
+    sum->nmask += st->nmask;
+    for (unsigned w = 0; w < PTX_DAC_W_COUNT; w++)
+        sum->nkept[w] += st->nkept[w];
 }
 
 static double frac(uint32_t a, uint32_t b)
@@ -45,6 +49,11 @@ static double frac(uint32_t a, uint32_t b)
 
 static void json_stats(const struct ptx_dac_stats *s)
 {
+    printf("\"kept\": {");
+    for (unsigned w = 1, n = 0; w < PTX_DAC_W_COUNT; w++)
+        if (s->nkept[w])
+            printf("%s\"%s\": %u", n++ ? ", " : "", ptx_dac_why_name(w), s->nkept[w]);
+    printf("}, \"recv_mask\": %u, ", s->nmask);
     printf("\"insts\": %u, \"affine_stream\": %u, \"main_stream\": %u, \"both\": %u, "
            "\"removed\": %u, \"enq_data\": %u, \"enq_addr\": %u, \"enq_pred\": %u, "
            "\"loads_gl\": %u, \"loads_gl_decoupled\": %u, \"loads_gl_fraction\": %.4f, "
@@ -57,10 +66,37 @@ static void json_stats(const struct ptx_dac_stats *s)
 static void text_stats(const struct ptx_dac_stats *s)
 {
     printf("insts %u: affine stream %u, main stream %u (both %u, removed %u); "
-           "enq.data %u, enq.addr %u, enq.pred %u; global/local loads %u, decoupled %u "
-           "(%.1f%%), %u after a global write", s->ninsts, s->naff, s->nmain, s->nboth,
-           s->nremoved, s->nenq_data, s->nenq_addr, s->nenq_pred, s->nload_gl,
-           s->nload_gl_dec, 100.0 * frac(s->nload_gl_dec, s->nload_gl), s->nload_after_wr);
+           "enq.data %u, enq.addr %u, enq.pred %u, recv.mask %u; global/local loads %u, "
+           "decoupled %u (%.1f%%), %u after a global write", s->ninsts, s->naff, s->nmain,
+           s->nboth, s->nremoved, s->nenq_data, s->nenq_addr, s->nenq_pred, s->nmask,
+           s->nload_gl, s->nload_gl_dec, 100.0 * frac(s->nload_gl_dec, s->nload_gl),
+           s->nload_after_wr);
+    if (s->nload_gl == s->nload_gl_dec)
+        return;
+    printf("; kept in the main stream:");
+    for (unsigned w = 1, n = 0; w < PTX_DAC_W_COUNT; w++)
+        if (s->nkept[w])
+            printf("%s %s %u", n++ ? "," : "", ptx_dac_why_name(w), s->nkept[w]);
+}
+
+/* The reason table of one function: every global/local load the main
+ * stream keeps (not enq.data), with why. */
+static void text_kept(const struct ptx_func *f, const struct ptx_dac_inst *r,
+                      const struct ptx_dac_stats *st)
+{
+    if (st->nload_gl == st->nload_gl_dec)
+        return;
+    printf("  loads kept in the main stream:\n");
+    for (uint32_t pc = 0; pc < f->ninsts; pc++) {
+        const struct ptx_inst *in = &f->insts[pc];
+        bool gl = (in->op == PTX_OP_LD || in->op == PTX_OP_LDU) &&
+                  (in->space == PTX_SP_GLOBAL || in->space == PTX_SP_LOCAL);
+        if (!gl || r[pc].q == PTX_DAC_Q_DATA)
+            continue;
+        char dis[256];
+        ptx_inst_format(dis, sizeof dis, f, in);
+        printf("    %-12s %s\n", ptx_dac_why_name(r[pc].why), dis);
+    }
 }
 
 static const char *streams_name(unsigned s)
@@ -147,6 +183,7 @@ static int report_func(const char *label, const struct ptx_module *m,
         printf("\n");
         text_stream(f, r, PTX_DAC_S_AFF);
         text_stream(f, r, PTX_DAC_S_MAIN);
+        text_kept(f, r, &st);
     }
     free(a);
     free(r);

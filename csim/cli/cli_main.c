@@ -36,13 +36,15 @@ static void usage(FILE *f)
 "      --seed N              input seed (default: 1)\n"
 "      --stats-json FILE     write statistics as JSON ('-' for stdout)\n"
 "      --table               one aligned table for all workloads\n"
+"      --jobs N, -jN         workloads run side by side (default: the number\n"
+"                            of cores; output as with -j1, in order)\n"
 "      --mode functional|timing      functional (instruction-accurate) or\n"
 "                            cycle-level timing (default: the library's)\n"
 "      --config NAME|FILE    GPU configuration: a shipped name (list configs)\n"
 "                            or a key=value file (default: built-in GTX480)\n"
 "      --set key=value       override one config key (repeatable)\n"
 "      --cosim LIST          blocks run against their RTL: slp,... | all | none\n"
-"      --backend c|rtl|lockstep      what --cosim gives them (default lockstep)\n"
+"      --backend c|rtl|lockstep|netlist  what --cosim gives them (default lockstep)\n"
 "      --rtl BLK=FILE.v      verilate your RTL for block BLK (checked in the loop)\n"
 "      --cosim-continue      count mismatches and go on (default: stop at the first)\n"
 "      --junit FILE          JUnit XML: a testcase per workload and per block\n"
@@ -70,6 +72,9 @@ static void usage(FILE *f)
 "                            (or thread), by lane\n"
 "  replay TRACE [--fst F]    re-run a block trace written on a mismatch on the\n"
 "                            C model and the RTL (no GPU); F gets the waveform\n"
+"  coverage WORKLOAD...|all [run options] [--json F]\n"
+"                            the blocks' functional coverage bins the kernels\n"
+"                            reach (docs/blocks/coverage.md)\n"
 "  config [--config X] [--set k=v]... --dump\n"
 "                            print the effective configuration; a bad key or\n"
 "                            value is an error naming the key and line\n"
@@ -121,6 +126,8 @@ int main(int argc, char **argv)
         return cli_diff(argc - 2, argv + 2);
     if (!strcmp(cmd, "replay"))
         return cli_replay(argc - 2, argv + 2);
+    if (!strcmp(cmd, "coverage"))
+        return cli_coverage(argc - 2, argv + 2);
     if (!strcmp(cmd, "config"))
         return cli_config(argc - 2, argv + 2);
     if (!strcmp(cmd, "exec"))

@@ -1,11 +1,16 @@
 /* `lockstep run`: runs workloads on fresh GPUs and reports per launch, per
  * workload, as a table and as JSON. */
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include "cli/cli.h"
 #include "workloads/workload.h"
 #include "workloads/wl_ptx.h"
@@ -20,6 +25,7 @@ struct run_opts {
     int compare_modes;         /* --compare-modes                         */
     int table;
     int all;
+    int jobs;                  /* --jobs: workloads run at once (>= 1)    */
     const char **names;        /* workloads named on the command line     */
     int nnames;
     FILE *human;               /* report stream: stderr when JSON -> stdout */
@@ -52,6 +58,15 @@ static void on_sigint(int sig)
     (void)sig;
     if (cli_sigint)
         _exit(130);
+    cli_sigint = 1;
+}
+
+/* A worker process (--jobs): every SIGINT only raises the flag (the
+ * terminal's Ctrl-C and the one the parent forwards may both arrive);
+ * the parent decides when to give up on it. */
+static void on_sigint_worker(int sig)
+{
+    (void)sig;
     cli_sigint = 1;
 }
 
@@ -330,6 +345,22 @@ static int parse_seed(const char *s, uint64_t *out)
     return 0;
 }
 
+#define CLI_MAX_JOBS 256
+
+/* --jobs N: 1..CLI_MAX_JOBS. Returns 0 or -1. */
+static int parse_jobs(const char *s, int *out)
+{
+    if (!s || *s < '0' || *s > '9')
+        return -1;
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || *end || v < 1 || v > CLI_MAX_JOBS)
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
 /* --compare-modes: the workload in functional and in timing mode, each
  * with a commit log, then the logs compared warp by warp. */
 static int compare_modes(struct run_opts *o)
@@ -400,6 +431,18 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
         const char *val = NULL;
         if (!strcmp(a, "--compare-modes")) {
             o->compare_modes = 1;
+            continue;
+        }
+        if (!strcmp(a, "--jobs") || !strncmp(a, "--jobs=", 7) || !strncmp(a, "-j", 2)) {
+            const char *v = a[1] == 'j' ? a + 2 : a[6] == '=' ? a + 7 : NULL;
+            if (!v || !*v)
+                v = i + 1 < argc ? argv[++i] : NULL;
+            if (parse_jobs(v, &o->jobs)) {
+                fprintf(stderr, "lockstep: run: bad %s '%s' (workloads at once: an "
+                        "integer from 1 to %d)\n", a[1] == 'j' ? "-j" : "--jobs",
+                        v ? v : "", CLI_MAX_JOBS);
+                return CLI_USAGE;
+            }
             continue;
         }
         if (!strcmp(a, "--commit-log") || !strncmp(a, "--commit-log=", 13)) {
@@ -483,8 +526,9 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
                 "small|default|large] [--seed N] [--mode functional|timing]\n"
                 "       [--config NAME|FILE] [--set key=value]... "
                 "[--stats-json FILE] [--table]\n"
-                "       [--cosim LIST] [--backend c|rtl|lockstep] [--rtl BLK=FILE.v] "
-                "[--cosim-continue] [--junit FILE] [--fail-dir DIR]\n");
+                "       [--cosim LIST] [--backend c|rtl|lockstep|netlist] [--rtl BLK=FILE.v] "
+                "[--cosim-continue] [--junit FILE] [--fail-dir DIR]\n"
+                "       [--jobs N|-jN]\n");
         return CLI_USAGE;
     }
     if (o->all && o->nnames) {
@@ -497,6 +541,414 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
         return CLI_USAGE;
     }
     return 0;
+}
+
+/* ------------------------------------------------------------ --jobs N */
+
+/* Workloads run in worker processes, at most o->jobs at a time, started in
+ * order. Each worker runs run_one() exactly as the serial loop does, with
+ * its stdout and stderr captured; the result comes back through a pipe.
+ * The parent prints each workload's output and result in workload order
+ * (so stdout, the table and the JSON are the serial run's), forwards a
+ * worker's stderr as it comes (unless the report itself goes to stderr),
+ * and draws a progress line on a terminal. */
+
+/* A growing byte buffer. */
+struct rbuf {
+    char *p;
+    size_t len, cap;
+};
+
+static int rbuf_add(struct rbuf *b, const void *s, size_t n)
+{
+    if (b->len + n > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap < b->len + n)
+            cap *= 2;
+        char *np = realloc(b->p, cap);
+        if (!np)
+            return -1;
+        b->p = np;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->len, s, n);
+    b->len += n;
+    return 0;
+}
+
+enum { W_OUT, W_ERR, W_RES, W_NFD };
+
+/* One worker process and what it has sent so far. */
+struct worker {
+    pid_t pid;                 /* 0: slot free                            */
+    size_t idx;                /* its workload in res[]                   */
+    int fd[W_NFD];             /* read ends; -1 once at EOF               */
+    struct rbuf buf[W_NFD];    /* stdout, stderr (if ordered), result     */
+    struct rbuf line;          /* a forwarded stderr line not yet ended   */
+    double t0;
+};
+
+/* The scheduler's state. */
+struct sched {
+    struct run_opts *o;
+    struct cli_result *res;
+    const struct workload **wl;
+    size_t n, next, printed, finished;
+    struct worker *wk;
+    int nwk, running;
+    struct rbuf *out, *err;    /* per workload: ordered output, kept until printed */
+    unsigned char *done;
+    double *secs;              /* per workload: seconds its worker ran    */
+    int live_err;              /* forward workers' stderr as it comes     */
+    int tty;                   /* draw a progress line (stderr)           */
+    int drawn;                 /* a progress line is on the screen        */
+    int forwarded;             /* Ctrl-C passed on to the workers         */
+    double t_start, t_drawn;
+};
+
+static int write_all(int fd, const void *p, size_t n)
+{
+    const char *c = p;
+    while (n) {
+        ssize_t k = write(fd, c, n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return -1;
+        c += k;
+        n -= (size_t)k;
+    }
+    return 0;
+}
+
+/* The worker: runs workload w with stdout and stderr on pipes, sends the
+ * result (the struct, then its launch records and findings) and exits.
+ * The pointers of the struct it sends point into memory the parent shares
+ * (the registry, the options, string constants), except launch and chk. */
+static void worker_main(const struct workload *w, struct run_opts *o, pid_t parent,
+                        const int fd[W_NFD])
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint_worker;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+#ifdef __linux__
+    prctl(PR_SET_PDEATHSIG, SIGKILL);   /* never outlive the run */
+#endif
+    if (getppid() != parent)
+        _exit(1);
+    if (dup2(fd[W_OUT], STDOUT_FILENO) < 0 || dup2(fd[W_ERR], STDERR_FILENO) < 0)
+        _exit(1);
+    close(fd[W_OUT]);
+    close(fd[W_ERR]);
+    o->cfg.progress = 0;       /* the parent draws the only progress line */
+    struct cli_result *r = calloc(1, sizeof *r);
+    if (!r)
+        _exit(1);
+    run_one(w, o, r);
+    fflush(stdout);
+    fflush(stderr);
+    int bad = write_all(fd[W_RES], r, sizeof *r) ||
+              write_all(fd[W_RES], r->launch, r->nlaunch_rec * sizeof *r->launch) ||
+              write_all(fd[W_RES], r->chk, r->nchk * sizeof *r->chk);
+    _exit(bad ? 1 : 0);
+}
+
+/* Starts workload i in worker slot k. Returns 0 or -1 (fork or pipe
+ * failed: the workload then fails with the reason). */
+static int start_worker(struct sched *s, int k, size_t i)
+{
+    struct worker *w = &s->wk[k];
+    int p[W_NFD][2], wr[W_NFD];
+    int np = 0;
+    for (; np < W_NFD; np++)
+        if (pipe(p[np]) != 0)
+            break;
+    pid_t pid = -1;
+    if (np == W_NFD) {
+        for (int j = 0; j < W_NFD; j++)
+            wr[j] = p[j][1];
+        fflush(stdout);
+        fflush(stderr);
+        pid = fork();
+    }
+    if (pid == 0) {
+        for (int j = 0; j < W_NFD; j++)
+            close(p[j][0]);
+        for (int j = 0; j < s->nwk; j++)      /* the other workers' pipes */
+            for (int f = 0; f < W_NFD; f++)
+                if (s->wk[j].pid && s->wk[j].fd[f] >= 0)
+                    close(s->wk[j].fd[f]);
+        worker_main(s->wl[i], s->o, getppid(), wr);
+    }
+    for (int j = 0; j < np; j++)
+        close(p[j][1]);
+    if (pid < 0) {
+        for (int j = 0; j < np; j++)
+            close(p[j][0]);
+        struct cli_result *r = &s->res[i];
+        memset(r, 0, sizeof *r);
+        r->workload = s->wl[i]->name;
+        r->category = s->wl[i]->category;
+        r->size = size_names[s->o->size];
+        r->seed = s->o->seed;
+        snprintf(r->msg, sizeof r->msg, "cannot start a worker process: %s",
+                 strerror(errno));
+        s->done[i] = 1;
+        s->finished++;
+        return -1;
+    }
+    memset(w, 0, sizeof *w);
+    w->pid = pid;
+    w->idx = i;
+    for (int j = 0; j < W_NFD; j++)
+        w->fd[j] = p[j][0];
+    w->t0 = now_s();
+    s->running++;
+    return 0;
+}
+
+static void progress_clear(struct sched *s)
+{
+    if (s->drawn) {
+        fputs("\r\033[K", stderr);
+        fflush(stderr);
+        s->drawn = 0;
+    }
+}
+
+/* "lockstep: 12/47 done, 2 running (qsort 41 s), about 1m05s left" */
+static void progress_draw(struct sched *s)
+{
+    double now = now_s();
+    if (!s->tty || now - s->t_drawn < 0.25)
+        return;
+    s->t_drawn = now;
+    const struct worker *slow = NULL;
+    double busy = 0, done_s = 0;
+    for (int k = 0; k < s->nwk; k++)
+        if (s->wk[k].pid) {
+            busy += now - s->wk[k].t0;
+            if (!slow || s->wk[k].t0 < slow->t0)
+                slow = &s->wk[k];
+        }
+    for (size_t i = 0; i < s->next; i++)
+        if (s->done[i])
+            done_s += s->secs[i];
+    char eta[64] = "";
+    if (s->finished) {
+        /* the finished workloads' mean, over the slots, less what the
+         * running ones have done; never below the slowest's own time */
+        double per = done_s / (double)s->finished;
+        double left = (per * (double)(s->n - s->finished) - busy) / s->nwk;
+        if (left < 0)
+            left = 0;
+        snprintf(eta, sizeof eta, ", about %dm%02ds left", (int)left / 60, (int)left % 60);
+    }
+    char run[160] = "";
+    if (slow)
+        snprintf(run, sizeof run, ", %d running (longest %s, %.0f s)", s->running,
+                 s->wl[slow->idx]->name, now - slow->t0);
+    fprintf(stderr, "\r\033[Klockstep: %zu/%zu done%s%s", s->finished, s->n, run, eta);
+    fflush(stderr);
+    s->drawn = 1;
+}
+
+/* A worker's stderr when forwarded live: whole lines, under the
+ * progress line. */
+static void forward_err(struct sched *s, struct worker *w, const char *b, size_t n, int eof)
+{
+    for (size_t i = 0; i < n; i++) {
+        rbuf_add(&w->line, b + i, 1);
+        if (b[i] == '\n' || (eof && i + 1 == n)) {
+            progress_clear(s);
+            fwrite(w->line.p, 1, w->line.len, stderr);
+            fflush(stderr);
+            w->line.len = 0;
+        }
+    }
+    if (eof && w->line.len) {
+        progress_clear(s);
+        fwrite(w->line.p, 1, w->line.len, stderr);
+        fputc('\n', stderr);
+        fflush(stderr);
+        w->line.len = 0;
+    }
+}
+
+/* The result a worker sent (or why there is none) into res[w->idx]. */
+static void collect(struct sched *s, struct worker *w, int status)
+{
+    struct cli_result *r = &s->res[w->idx];
+    const struct rbuf *b = &w->buf[W_RES];
+    int ok = b->len >= sizeof *r;
+    if (ok) {
+        memcpy(r, b->p, sizeof *r);
+        size_t need = sizeof *r + r->nlaunch_rec * sizeof *r->launch +
+                      r->nchk * sizeof *r->chk;
+        ok = b->len == need;
+        r->launch = NULL;
+        r->chk = NULL;
+        if (ok && r->nlaunch_rec) {
+            r->launch = malloc(r->nlaunch_rec * sizeof *r->launch);
+            if (r->launch)
+                memcpy(r->launch, b->p + sizeof *r, r->nlaunch_rec * sizeof *r->launch);
+            else
+                r->nlaunch_rec = 0;
+        }
+        if (ok && r->nchk) {
+            r->chk = malloc(r->nchk * sizeof *r->chk);
+            if (r->chk)
+                memcpy(r->chk, b->p + sizeof *r + r->nlaunch_rec * sizeof *r->launch,
+                       r->nchk * sizeof *r->chk);
+            else
+                r->nchk = 0;
+        }
+    }
+    if (!ok) {
+        free(r->launch);
+        memset(r, 0, sizeof *r);
+        r->workload = s->wl[w->idx]->name;
+        r->category = s->wl[w->idx]->category;
+        r->size = size_names[s->o->size];
+        r->seed = s->o->seed;
+        if (WIFSIGNALED(status))
+            snprintf(r->msg, sizeof r->msg, "the worker process died (signal %d: %s)",
+                     WTERMSIG(status), strsignal(WTERMSIG(status)));
+        else
+            snprintf(r->msg, sizeof r->msg, "the worker process ended without a "
+                     "result (exit status %d)", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    }
+    s->out[w->idx] = w->buf[W_OUT];
+    s->err[w->idx] = w->buf[W_ERR];
+    free(w->buf[W_RES].p);
+    free(w->line.p);
+    s->secs[w->idx] = now_s() - w->t0;
+    s->done[w->idx] = 1;
+    s->finished++;
+    s->running--;
+    w->pid = 0;
+}
+
+/* Prints, in workload order, every finished result whose predecessors are
+ * printed: what its worker wrote, then what the serial loop prints. */
+static void emit_ready(struct sched *s)
+{
+    while (s->printed < s->next && s->done[s->printed]) {
+        size_t i = s->printed++;
+        progress_clear(s);
+        fwrite(s->out[i].p, 1, s->out[i].len, stdout);
+        fflush(stdout);
+        fwrite(s->err[i].p, 1, s->err[i].len, stderr);
+        fflush(stderr);
+        free(s->out[i].p);
+        free(s->err[i].p);
+        memset(&s->out[i], 0, sizeof s->out[i]);
+        memset(&s->err[i], 0, sizeof s->err[i]);
+        if (!s->o->table) {
+            print_result(s->o->human, &s->res[i]);
+            print_checks(s->o->human, &s->res[i]);
+            fflush(s->o->human);
+        }
+    }
+}
+
+/* Reads what the running workers sent (waiting up to timeout ms). */
+static void pump(struct sched *s, int timeout)
+{
+    struct pollfd pf[CLI_MAX_JOBS * W_NFD];
+    struct worker *who[CLI_MAX_JOBS * W_NFD];
+    int which[CLI_MAX_JOBS * W_NFD], np = 0;
+    for (int k = 0; k < s->nwk; k++)
+        for (int f = 0; f < W_NFD; f++)
+            if (s->wk[k].pid && s->wk[k].fd[f] >= 0) {
+                pf[np].fd = s->wk[k].fd[f];
+                pf[np].events = POLLIN;
+                who[np] = &s->wk[k];
+                which[np++] = f;
+            }
+    if (np && poll(pf, (nfds_t)np, timeout) <= 0)
+        return;                  /* timeout, or a signal (EINTR) */
+    char b[65536];
+    for (int j = 0; j < np; j++) {
+        if (!(pf[j].revents & (POLLIN | POLLHUP | POLLERR)))
+            continue;
+        struct worker *w = who[j];
+        int f = which[j];
+        ssize_t k = read(w->fd[f], b, sizeof b);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k > 0) {
+            if (f == W_ERR && s->live_err)
+                forward_err(s, w, b, (size_t)k, 0);
+            else if (rbuf_add(&w->buf[f], b, (size_t)k))
+                k = -1;          /* out of memory: treat as the end */
+        }
+        if (k <= 0) {
+            if (f == W_ERR && s->live_err)
+                forward_err(s, w, b, 0, 1);
+            close(w->fd[f]);
+            w->fd[f] = -1;
+        }
+    }
+    for (int k = 0; k < s->nwk; k++) {
+        struct worker *w = &s->wk[k];
+        if (!w->pid || w->fd[W_OUT] >= 0 || w->fd[W_ERR] >= 0 || w->fd[W_RES] >= 0)
+            continue;
+        int status = 0;
+        while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
+            ;
+        collect(s, w, status);
+    }
+}
+
+/* Runs the n workloads wl[] with up to o->jobs workers into res[]; returns
+ * how many were started (all of them unless Ctrl-C stopped the run). */
+static size_t run_parallel(struct run_opts *o, const struct workload **wl, size_t n,
+                           struct cli_result *res)
+{
+    struct sched s;
+    memset(&s, 0, sizeof s);
+    s.o = o;
+    s.res = res;
+    s.wl = wl;
+    s.n = n;
+    s.nwk = o->jobs < (int)n ? o->jobs : (int)n;
+    s.wk = calloc((size_t)s.nwk, sizeof *s.wk);
+    s.out = calloc(n, sizeof *s.out);
+    s.err = calloc(n, sizeof *s.err);
+    s.done = calloc(n, 1);
+    s.secs = calloc(n, sizeof *s.secs);
+    s.live_err = o->human != stderr;
+    s.tty = isatty(STDERR_FILENO);
+    s.t_start = now_s();
+    if (!s.wk || !s.out || !s.err || !s.done || !s.secs) {
+        fprintf(stderr, "lockstep: out of memory\n");
+        free(s.wk), free(s.out), free(s.err), free(s.done), free(s.secs);
+        return 0;
+    }
+    while (s.running || (s.next < n && !cli_sigint)) {
+        for (int k = 0; k < s.nwk && s.next < n && !cli_sigint; k++)
+            if (!s.wk[k].pid)
+                start_worker(&s, k, s.next++);
+        if (cli_sigint && !s.forwarded) {
+            /* workers outside the terminal's process group (kill -INT of
+             * the parent alone) stop as on Ctrl-C */
+            for (int k = 0; k < s.nwk; k++)
+                if (s.wk[k].pid)
+                    kill(s.wk[k].pid, SIGINT);
+            s.forwarded = 1;
+        }
+        pump(&s, s.tty ? 250 : 1000);
+        emit_ready(&s);
+        progress_draw(&s);
+    }
+    emit_ready(&s);
+    progress_clear(&s);
+    size_t started = s.next;
+    free(s.wk), free(s.out), free(s.err), free(s.done), free(s.secs);
+    return started;
 }
 
 int cli_run(int argc, char **argv)
@@ -559,6 +1011,20 @@ int cli_run(int argc, char **argv)
         cli_machine_free(&o.m);
         return CLI_FAIL;
     }
+    const struct workload **wl = calloc(n, sizeof *wl);
+    if (!wl) {
+        fprintf(stderr, "lockstep: out of memory\n");
+        free(res);
+        free(o.names);
+        cli_machine_free(&o.m);
+        return CLI_FAIL;
+    }
+    for (size_t i = 0; i < n; i++)
+        wl[i] = o.all ? wl_registry[i] : wl_find(o.names[i]);
+    if (o.jobs == 0) {         /* the default: every core */
+        long c = sysconf(_SC_NPROCESSORS_ONLN);
+        o.jobs = c < 1 ? 1 : c > CLI_MAX_JOBS ? CLI_MAX_JOBS : (int)c;
+    }
     int failed = 0, mismatch = 0, check_error = 0;
     struct sigaction sa, old_sa;
     memset(&sa, 0, sizeof sa);
@@ -568,17 +1034,23 @@ int cli_run(int argc, char **argv)
     cli_sigint = 0;
     o.cfg.cancel = (const volatile int *)&cli_sigint;
     size_t ran = 0;
-    for (size_t i = 0; i < n && !cli_sigint; i++, ran++) {
-        const struct workload *w = o.all ? wl_registry[i] : wl_find(o.names[i]);
-        run_one(w, &o, &res[i]);
+    if (o.jobs > 1 && n > 1 && !o.commit_log) {
+        ran = run_parallel(&o, wl, n, res);
+    } else {
+        for (size_t i = 0; i < n && !cli_sigint; i++, ran++) {
+            run_one(wl[i], &o, &res[i]);
+            if (!o.table) {
+                print_result(o.human, &res[i]);
+                print_checks(o.human, &res[i]);
+                fflush(o.human);
+            }
+        }
+    }
+    free(wl);
+    for (size_t i = 0; i < ran; i++) {
         failed += !res[i].pass;
         mismatch |= res[i].mismatch;
         check_error |= res[i].check_error;
-        if (!o.table) {
-            print_result(o.human, &res[i]);
-            print_checks(o.human, &res[i]);
-            fflush(o.human);
-        }
     }
     if (o.table) {
         cli_print_table(o.human, res, ran);
@@ -597,8 +1069,10 @@ int cli_run(int argc, char **argv)
     int interrupted = cli_sigint != 0;
     sigaction(SIGINT, &old_sa, NULL);
     if (interrupted)
-        fprintf(o.human, "interrupted (Ctrl-C): %zu of %zu workloads ran; the one in "
-                "flight reports its statistics so far\n", ran, n);
+        fprintf(o.human, "interrupted (Ctrl-C): %zu of %zu workloads ran; %s\n", ran, n,
+                o.jobs > 1 && n > 1 && !o.commit_log
+                    ? "those in flight report their statistics so far"
+                    : "the one in flight reports its statistics so far");
     if (ran > 1 || o.table)
         fprintf(o.human, "%zu workloads: %zu passed, %d failed\n", ran,
                 ran - (size_t)failed, failed);

@@ -236,7 +236,7 @@ bool core_cae_retire(struct core_cae *u, unsigned slot, const struct simt_warp *
 
 static bool cae_on(const struct cfg *c)
 {
-    return c->affine_mode == 2;
+    return c->affine_mode == CFG_AFFINE_MODE_CAE;
 }
 
 static int cae_init(void **self, struct core_view *v, const struct core_mech_env *e,

@@ -51,6 +51,63 @@ static struct core_dac_q *q_alloc(uint32_t n, uint32_t cap)
     return q;
 }
 
+/* Saves the loaded pass context into d->ps[d->cur]. */
+static void pass_save(struct core_dac *d)
+{
+    struct core_dac_pass *p = &d->ps[d->cur];
+    p->stk = d->stk;
+    p->sp = d->sp;
+    p->batch = d->batch;
+    p->run = d->aw_run;
+    p->rr = d->rr;
+    p->pa = d->pa;
+    p->ready = d->aw_ready;
+    p->mask_since = d->aw_mask_since;
+    p->atq_blocked = d->aw_atq_blocked;
+    p->mask_blocked = d->aw_mask_blocked;
+}
+
+/* Loads pass context j into the fields (the loaded one must be saved). */
+static void pass_load(struct core_dac *d, unsigned j)
+{
+    const struct core_dac_pass *p = &d->ps[j];
+    d->cur = j;
+    d->stk = p->stk;
+    d->sp = p->sp;
+    d->batch = p->batch;
+    d->aw_run = p->run;
+    d->rr = p->rr;
+    d->pa = p->pa;
+    d->aw_ready = p->ready;
+    d->aw_mask_since = p->mask_since;
+    d->aw_atq_blocked = p->atq_blocked;
+    d->aw_mask_blocked = p->mask_blocked;
+}
+
+/* Pass context j as it stands (the loaded one from the fields). */
+static struct core_dac_pass pass_view(const struct core_dac *d, unsigned j)
+{
+    if (j != d->cur)
+        return d->ps[j];
+    struct core_dac_pass p = d->ps[j];
+    p.sp = d->sp;
+    p.batch = d->batch;
+    p.run = d->aw_run;
+    p.ready = d->aw_ready;
+    p.atq_blocked = d->aw_atq_blocked;
+    p.mask_blocked = d->aw_mask_blocked;
+    return p;
+}
+
+/* Whether some pass waits for fed-back masks. */
+static bool any_mask_blocked(const struct core_dac *d)
+{
+    for (unsigned j = 0; j < d->npass; j++)
+        if (pass_view(d, j).mask_blocked)
+            return true;
+    return false;
+}
+
 /* Sets up d for config c, nslots warp slots, ncta CTA slots and stacks
  * of max_depth entries. Returns 0 or -1 (host memory). */
 static int core_dac_init(struct core_dac *d, const struct cfg *c, unsigned nslots,
@@ -58,12 +115,13 @@ static int core_dac_init(struct core_dac *d, const struct cfg *c, unsigned nslot
 {
     memset(d, 0, sizeof *d);
     d->skip_slot = -1;
-    d->on = c->affine_mode == 1;
+    d->on = c->affine_mode == CFG_AFFINE_MODE_DAC;
     if (!d->on)
         return 0;
     d->atq_cap = (unsigned)c->dac_atq_entries;
     d->aq_cap = (unsigned)c->dac_addr_queue;
     d->pq_cap = (unsigned)c->dac_pred_queue;
+    d->mq_cap = (unsigned)c->dac_mask_queue;
     d->aeu_cycles = (unsigned)c->dac_aeu_cycles;
     d->peu_cycles = (unsigned)c->dac_peu_cycles;
     if (c->dac_lock_lines)
@@ -73,23 +131,41 @@ static int core_dac_init(struct core_dac *d, const struct cfg *c, unsigned nslot
                                    c->l1d_assoc);
     d->fault = (unsigned)c->dac_fault_inject;
     d->batch_max = (unsigned)c->dac_batch_ctas;
+    d->aeu_switch = c->dac_aeu_switch == CFG_DAC_AEU_SWITCH_ON;
+    d->npass = (unsigned)c->dac_passes;
+    d->pf_after_wr = c->dac_prefetch_after_write == CFG_DAC_PREFETCH_AFTER_WRITE_ON;
     d->nslots = nslots;
     d->ncta = ncta;
     d->aq = q_alloc(nslots, d->aq_cap);
     d->pq = q_alloc(nslots, d->pq_cap);
+    d->mq = calloc(nslots, sizeof *d->mq);
+    for (unsigned i = 0; d->mq && i < nslots; i++) {
+        d->mq[i].cap = d->mq_cap;
+        d->mq[i].r = calloc(d->mq_cap, sizeof *d->mq[i].r);
+        if (!d->mq[i].r)
+            return -1;
+    }
     d->atq = calloc(d->atq_cap, sizeof *d->atq);
     d->atq_v = calloc((size_t)d->atq_cap * ncta, sizeof *d->atq_v);
+    d->atq_v2 = calloc((size_t)d->atq_cap * ncta, sizeof *d->atq_v2);
     d->pend_cap = ncta;
     d->pend = calloc(ncta, sizeof *d->pend);
     d->wslot = calloc(ncta, sizeof *d->wslot);
     d->cta_done = calloc(ncta, sizeof *d->cta_done);
     d->stk_cap = max_depth + 2;
-    d->stk = calloc(d->stk_cap, sizeof *d->stk);
-    d->bw = calloc(ncta, sizeof *d->bw);
-    if (!d->aq || !d->pq || !d->atq || !d->atq_v || !d->pend || !d->wslot ||
-        !d->cta_done || !d->stk || !d->bw)
+    for (unsigned j = 0; j < d->npass; j++) {
+        d->ps[j].stk = calloc(d->stk_cap, sizeof *d->ps[j].stk);
+        if (!d->ps[j].stk)
+            return -1;
+    }
+    d->stk = d->ps[0].stk;
+    d->arrive = calloc(ncta, sizeof *d->arrive);
+    d->bw = calloc(2 * (size_t)ncta, sizeof *d->bw);   /* pieces A, then B */
+    if (!d->aq || !d->pq || !d->mq || !d->atq || !d->atq_v || !d->atq_v2 || !d->pend ||
+        !d->wslot ||
+        !d->cta_done || !d->stk || !d->bw || !d->arrive)
         return -1;
-    for (unsigned i = 0; i < ncta; i++)
+    for (unsigned i = 0; i < 2 * ncta; i++)
         if (simt_warp_alloc(&d->bw[i], max_depth) != 0)
             return -1;
     return 0;
@@ -102,15 +178,24 @@ static void core_dac_free(struct core_dac *d)
         return;
     q_free(d->aq, d->nslots);
     q_free(d->pq, d->nslots);
+    for (uint32_t i = 0; d->mq && i < d->nslots; i++)
+        free(d->mq[i].r);
+    free(d->mq);
     free(d->atq);
     free(d->atq_v);
+    free(d->atq_v2);
     free(d->pend);
     free(d->wslot);
     free(d->cta_done);
-    free(d->stk);
+    free(d->arrive);
+    pass_save(d);
+    for (unsigned j = 0; j < CORE_DAC_MAXP; j++) {
+        free(d->ps[j].stk);
+        free(d->ps[j].rr);
+        free(d->ps[j].pa);
+    }
     free(d->pm);
-    free(d->rr);
-    for (unsigned i = 0; d->bw && i < d->ncta; i++)
+    for (unsigned i = 0; d->bw && i < 2 * d->ncta; i++)
         simt_warp_free(&d->bw[i]);
     free(d->bw);
     memset(d, 0, sizeof *d);
@@ -130,34 +215,48 @@ static int core_dac_kernel(struct core_dac *d, const struct ptx_func *f,
     d->f = f;
     d->active = tr != NULL;
     for (uint32_t i = 0; i < d->nslots; i++)
-        d->aq[i].n = d->aq[i].head = d->pq[i].n = d->pq[i].head = 0;
+        d->aq[i].n = d->aq[i].head = d->pq[i].n = d->pq[i].head = d->mq[i].n =
+            d->mq[i].head = 0;
     d->atq_head = d->atq_n = 0;
     d->pend_head = d->pend_n = 0;
-    d->aw_run = false;
-    d->batch = 0;
-    d->sp = 0;
+    pass_save(d);
+    for (unsigned j = 0; j < d->npass; j++) {
+        d->ps[j].run = false;
+        d->ps[j].batch = 0;
+        d->ps[j].sp = 0;
+        d->ps[j].ready = 0;
+        d->ps[j].atq_blocked = d->ps[j].mask_blocked = false;
+    }
+    pass_load(d, 0);
     d->nfetch = 0;
     memset(d->fetch, 0, sizeof d->fetch);
     d->locked = 0;
     d->aeu_free = 0;
     d->last_sample = 0;
     d->aw_ready = 0;
-    d->aw_atq_blocked = d->aeu_blocked = false;
+    d->aw_atq_blocked = d->aeu_blocked = d->aw_mask_blocked = false;
     d->next_ready = UINT64_MAX;
     d->why[0] = 0;
     d->why_line = 0;
     d->skip_err = 0;
-    d->wait_empty = d->wait_data = d->passed = 0;
+    d->wait_empty = d->wait_data = d->wait_mask = d->passed = 0;
     d->nrec = 0;
     for (unsigned i = 0; i < CORE_DAC_MAXS; i++)
         d->scta[i] = -1;
     uint32_t nr = f->nregs ? f->nregs : 1;
     if (nr > d->pm_regs) {
         free(d->pm);
-        free(d->rr);
         d->pm = calloc((size_t)nr * CORE_DAC_MAXS, sizeof *d->pm);
-        d->rr = calloc(nr, sizeof *d->rr);
-        if (!d->pm || !d->rr) {
+        bool ok = d->pm != NULL;
+        for (unsigned j = 0; j < d->npass; j++) {
+            free(d->ps[j].rr);
+            free(d->ps[j].pa);
+            d->ps[j].rr = calloc(nr, sizeof *d->ps[j].rr);
+            d->ps[j].pa = calloc(nr, sizeof *d->ps[j].pa);
+            ok &= d->ps[j].rr && d->ps[j].pa;
+        }
+        pass_load(d, 0);
+        if (!ok) {
             d->pm_regs = 0;
             return -1;
         }
@@ -181,16 +280,22 @@ static void dac_fail(struct core_dac *d, uint32_t line, const char *fmt, ...)
 /* CTA slot ci with its warps in slots wslot[0..nwarps-1] became resident:
  * queued for the affine warp. */
 static void core_dac_launch(struct core_dac *d, unsigned ci, const uint8_t *wslot,
-                     unsigned nwarps)
+                     unsigned nwarps, uint64_t now)
 {
     if (!d->active)
         return;
-    /* the CTA slot's previous CTA finished inside the running batch: its
+    /* the CTA slot's previous CTA finished inside a running batch: its
      * warps left (core_dac_leave cleared their masks); the new one waits
      * for the next batch */
-    d->batch &= ~(1ull << ci);
+    pass_save(d);
+    for (unsigned j = 0; j < d->npass; j++)
+        d->ps[j].batch &= ~(1ull << ci);
+    pass_load(d, d->cur);
+    d->arrive[ci] = now;
     memcpy(d->wslot[ci], wslot, nwarps);
+    d->cmask[ci] = 0;
     for (unsigned i = 0; i < nwarps; i++) {
+        d->cmask[ci] |= 1ull << wslot[i];
         d->scta[wslot[i]] = (int16_t)ci;
         d->swi[wslot[i]] = (uint8_t)i;
         d->passed &= ~(1ull << wslot[i]);
@@ -241,8 +346,11 @@ static int core_dac_skip(struct core_dac *d, unsigned slot)
 /* Whether a tuple of CTA slot ci is still in the ATQ. */
 static bool atq_has_cta(const struct core_dac *d, int32_t ci)
 {
+    uint64_t cm = 0;
+    for (unsigned s = 0; s < d->nslots; s++)
+        cm |= (uint64_t)(d->scta[s] == ci) << s;
     for (uint32_t i = 0; i < d->atq_n; i++)
-        if (d->atq[(d->atq_head + i) % d->atq_cap].ctas >> ci & 1)
+        if (d->atq[(d->atq_head + i) % d->atq_cap].pend & cm)
             return true;
     return false;
 }
@@ -302,11 +410,22 @@ static int core_dac_check(struct core_dac *d, unsigned slot, uint64_t now, uint6
     uint64_t bit = 1ull << slot;
     d->wait_empty &= ~bit;
     d->wait_data &= ~bit;
+    d->wait_mask &= ~bit;
     if (pc < 0 || d->tr[pc].q == PTX_DAC_Q_NONE || !(d->tr[pc].streams & PTX_DAC_S_MAIN)) {
         d->passed |= bit;
         return CORE_ST_NONE;
     }
     const struct ptx_dac_inst *t = &d->tr[pc];
+    if (t->q == PTX_DAC_Q_MASK) {   /* send.mask: room in its mask queue */
+        if (d->mq[slot].n < d->mq[slot].cap) {
+            d->passed |= bit;
+            return CORE_ST_NONE;
+        }
+        d->st.stall_mask_full++;
+        *when = CORE_INF;           /* the affine warp's receive wakes it */
+        dac_sleep(d, slot, &d->wait_mask, CORE_INF);
+        return CORE_ST_MEM;
+    }
     struct core_dac_q *q = t->q == PTX_DAC_Q_PRED ? &d->pq[slot] : &d->aq[slot];
     char where[160];
     if (q->n == 0) {
@@ -344,13 +463,35 @@ static int core_dac_check(struct core_dac *d, unsigned slot, uint64_t now, uint6
 
 #define WHERE dac_where(d, slot, where, sizeof where)
 
+/* A global store (atom, red) of main warp slot that writes a line an
+ * enq.data record still queued for the warp prefetched: the record's
+ * lines were fetched before the store, which a machine would have to
+ * update or refetch (dac.prefetch_after_write; docs/dac.md). Counted. */
+static void after_write_hazards(struct core_dac *d, unsigned slot, const struct exec_result *res)
+{
+    uint64_t lsz = (uint64_t)d->v->c->l1d_line;
+    const struct core_dac_q *q = &d->aq[slot];
+    for (uint32_t i = 0; i < q->n; i++) {
+        const struct core_dac_rec *r = &q->r[(q->head + i) % q->cap];
+        if (!r->locked)
+            continue;
+        bool hit = false;
+        for (uint32_t ma = r->mask; ma && !hit; ma &= ma - 1) {
+            uint64_t la = r->addr[__builtin_ctz(ma)] / lsz;
+            for (uint32_t mb = res->active; mb && !hit; mb &= mb - 1)
+                hit = la == res->addr[__builtin_ctz(mb)] / lsz;
+        }
+        d->st.wr_hazards += hit;
+    }
+}
+
 /* After simt_step of main warp slot at kernel pc `pc` (stack mask `mask`,
  * guard mask `gmask` taken before the step): pops the record its deq
  * consumes and checks it against the functional retire record. Returns
  * 1 when a load was served from a locked line (no memory request), 0
  * otherwise, -1 on a model error (d->why). Counts main instructions. */
 static int core_dac_deq(struct core_dac *d, unsigned slot, int32_t pc, uint32_t mask,
-                 uint32_t gmask)
+                 uint32_t gmask, uint64_t now)
 {
     d->st.main_insts++;
     d->passed &= ~(1ull << slot);   /* it moved: check it again */
@@ -366,11 +507,31 @@ static int core_dac_deq(struct core_dac *d, unsigned slot, int32_t pc, uint32_t 
     ld = ld && res->active && (space == PTX_SP_GLOBAL || space == PTX_SP_LOCAL);
     if (ld)
         d->st.gl_loads++;
+    bool wr = (in->op == PTX_OP_ST || in->op == PTX_OP_ATOM || in->op == PTX_OP_RED) &&
+              res->active && space == PTX_SP_GLOBAL;
+    if (wr && d->pf_after_wr && d->aq[slot].n)
+        after_write_hazards(d, slot, res);
     const struct ptx_dac_inst *t = &d->tr[pc];
     if (t->q == PTX_DAC_Q_NONE || !(t->streams & PTX_DAC_S_MAIN))
         return 0;
-    struct core_dac_q *q = t->q == PTX_DAC_Q_PRED ? &d->pq[slot] : &d->aq[slot];
     char where[160];
+    if (t->q == PTX_DAC_Q_MASK) {   /* send.mask: the affine warp's input */
+        struct core_dac_mq *m = &d->mq[slot];
+        if (m->n == m->cap) {
+            dac_fail(d, in->line, "DAC model error in %s, pc %d (PTX line %u): send.mask "
+                     "issued with its mask queue full", WHERE, pc, in->line);
+            return -1;
+        }
+        struct core_dac_mrec *r = &m->r[(m->head + m->n++) % m->cap];
+        r->pc = pc;
+        r->mask = mask;
+        r->taken = gmask;
+        d->st.rec_mask++;
+        if (any_mask_blocked(d))
+            core_view_retry(d->v, now + 1);   /* the affine warp may go on */
+        return 0;
+    }
+    struct core_dac_q *q = t->q == PTX_DAC_Q_PRED ? &d->pq[slot] : &d->aq[slot];
     if (q->n == 0 || q->r[q->head].pc != pc) {
         dac_fail(d, in->line, "DAC model error in %s, pc %d (PTX line %u): %s issued "
                  "without its record", WHERE, pc, in->line, ptx_dac_deq_name(t->q));
@@ -426,16 +587,25 @@ static int core_dac_leave(struct core_dac *d, unsigned slot)
         return 0;
     d->wait_empty &= ~(1ull << slot);
     d->wait_data &= ~(1ull << slot);
+    d->wait_mask &= ~(1ull << slot);
     d->passed &= ~(1ull << slot);
+    if (d->scta[slot] >= 0)
+        d->cmask[d->scta[slot]] &= ~(1ull << slot);
     d->scta[slot] = -1;
+    /* masks the affine warp has not received: it no longer covers the
+     * warp (its lanes leave the masks below), so it never will */
+    d->st.mask_dropped += d->mq[slot].n;
+    d->mq[slot].n = d->mq[slot].head = 0;
     /* the affine warp may lag behind the warp's last instructions (no
      * enq left for it): its lanes leave the batch's masks */
-    for (uint32_t i = 0; i < d->sp; i++)
-        d->stk[i].m[slot] = 0;
+    pass_save(d);
+    for (unsigned j = 0; j < d->npass; j++)
+        for (uint32_t i = 0; i < d->ps[j].sp; i++)
+            d->ps[j].stk[i].m[slot] = 0;
     char where[160];
     for (uint32_t i = 0; i < d->atq_n; i++) {
         const struct core_dac_tuple *t = &d->atq[(d->atq_head + i) % d->atq_cap];
-        if (t->mask[slot] && (i > 0 || t->next_s <= slot)) {
+        if (t->pend >> slot & 1) {
             dac_fail(d, d->f->insts[t->pc].line, "DAC model error in %s: the warp "
                      "finished with an enq of pc %d (PTX line %u) for it in the ATQ: an "
                      "enq without its deq", WHERE, t->pc, d->f->insts[t->pc].line);
@@ -558,8 +728,36 @@ static const struct simt_warp *slot_basis(const struct core_dac *d, unsigned slo
     return &d->bw[ci];
 }
 
+/* Operand o at the basis lanes of warp slot w's CTA (bw: its piece A
+ * warp): piece A into v; when o is a selected value (pa[]), piece B into
+ * v2 and the lanes taking A into *sel, else v2 = v and *sel all lanes. */
+static void opnd_pieces(const struct core_dac *d, const struct simt_warp *bw, unsigned w,
+                        const struct ptx_operand *o, enum ptx_type t, uint64_t v[4],
+                        uint64_t v2[4], uint32_t *sel)
+{
+    opnd_basis(bw, o, t, v);
+    int32_t r = o->kind == PTX_O_REG || o->kind == PTX_O_MEM ? o->reg : -1;
+    if (r >= 0 && d->pa[r]) {
+        opnd_basis(bw + d->ncta, o, t, v2);
+        *sel = d->pm[(size_t)r * CORE_DAC_MAXS + w];
+    } else {
+        memcpy(v2, v, 4 * sizeof *v);
+        *sel = ~0u;
+    }
+}
+
+/* Writes v into the lanes am of warp slot w's vector of predicate
+ * register reg; the other lanes keep theirs (a guarded or divergent
+ * definition merges per thread: docs/dac.md, the PEU). */
+static void pm_merge(struct core_dac *d, int32_t reg, unsigned w, uint32_t v, uint32_t am)
+{
+    uint32_t *p = &d->pm[(size_t)reg * CORE_DAC_MAXS + w];
+    *p = (*p & ~am) | (v & am);
+}
+
 /* The PEU evaluation of a predicate-defining affine-stream instruction
- * (after the basis lanes ran it): per-thread masks of its destinations. */
+ * (after the basis lanes ran it): per-thread masks of its destinations,
+ * merged under the instruction's mask am. */
 static int pred_def(struct core_dac *d, const struct ptx_inst *in, const uint32_t *am)
 {
     const struct core_kernel *k = d->v->k;
@@ -575,9 +773,10 @@ static int pred_def(struct core_dac *d, const struct ptx_inst *in, const uint32_
             const struct simt_warp *bw = am[w] ? slot_basis(d, w, &wi) : NULL;
             if (!bw)
                 continue;
-            uint64_t a[4], b[4];
-            opnd_basis(bw, &in->o[2], t, a);
-            opnd_basis(bw, &in->o[3], t, b);
+            uint64_t a[4], b[4], a2[4], b2[4];
+            uint32_t sa, sb;        /* lanes taking piece A of a selected operand */
+            opnd_pieces(d, bw, w, &in->o[2], t, a, a2, &sa);
+            opnd_pieces(d, bw, w, &in->o[3], t, b, b2, &sb);
             uint32_t pb = 0;        /* the basis lanes' own results */
             for (unsigned l = 0; l < 4; l++)
                 pb |= (uint32_t)(exec_read(&bw->ew, &in->o[0], PTX_T_PRED, l) & 1) << l;
@@ -595,8 +794,9 @@ static int pred_def(struct core_dac *d, const struct ptx_inst *in, const uint32_
                 if (!fl) {
                     const uint32_t *tid = tids[lane];
                     bool ok;
-                    r = int_cmp(in->cmp, sgn, bits, tup_at(a, tid, bits),
-                                tup_at(b, tid, bits), &ok);
+                    r = int_cmp(in->cmp, sgn, bits,
+                                tup_at(sa >> lane & 1 ? a : a2, tid, bits),
+                                tup_at(sb >> lane & 1 ? b : b2, tid, bits), &ok);
                     if (!ok) {
                         dac_fail(d, in->line, "DAC: integer setp compare %u at PTX line "
                                  "%u is not modelled by the PEU", in->cmp, in->line);
@@ -617,10 +817,11 @@ static int pred_def(struct core_dac *d, const struct ptx_inst *in, const uint32_
                                                 ? (p[w] | cc) : (p[w] ^ cc);
                 np = in->sub == PTX_SUB_AND ? (np & cc) : in->sub == PTX_SUB_OR
                                               ? (np | cc) : (np ^ cc);
+                d->st.peu_ops += am[w] != 0;     /* the PEU combines vectors */
             }
-            d->pm[(size_t)in->o[0].reg * CORE_DAC_MAXS + w] = p[w];
+            pm_merge(d, in->o[0].reg, w, p[w], am[w]);
             if (in->o[1].kind == PTX_O_REG)
-                d->pm[(size_t)in->o[1].reg * CORE_DAC_MAXS + w] = np;
+                pm_merge(d, in->o[1].reg, w, np, am[w]);
         }
         return 0;
     }
@@ -635,7 +836,8 @@ static int pred_def(struct core_dac *d, const struct ptx_inst *in, const uint32_
                        : in->op == PTX_OP_OR ? (p[w] | c[w])
                        : in->op == PTX_OP_XOR ? (p[w] ^ c[w])
                        : in->op == PTX_OP_NOT ? ~p[w] : p[w];
-            d->pm[(size_t)in->o[0].reg * CORE_DAC_MAXS + w] = v;
+            d->st.peu_ops += in->op != PTX_OP_MOV && am[w] != 0;
+            pm_merge(d, in->o[0].reg, w, v, am[w]);
         }
         return 0;
     }
@@ -670,28 +872,30 @@ static int widen_check(struct core_dac *d, const struct ptx_inst *in, const uint
         const struct simt_warp *bw = am[w] ? slot_basis(d, w, &wi) : NULL;
         if (!bw)
             continue;
-        uint64_t a[4], b[4], c[4], r[4];
-        opnd_basis(bw, &in->o[1], st, a);
+        /* piece A and B of each operand (equal unless it is selected) */
+        uint64_t a[2][4], b[2][4], c[2][4], r[2][4];
+        uint32_t sa, sbm = ~0u, sc = ~0u, sr;
+        opnd_pieces(d, bw, w, &in->o[1], st, a[0], a[1], &sa);
         if (wide)
-            opnd_basis(bw, &in->o[2], st, b);
+            opnd_pieces(d, bw, w, &in->o[2], st, b[0], b[1], &sbm);
         if (in->op == PTX_OP_MAD)
-            opnd_basis(bw, &in->o[3], dt, c);
-        opnd_basis(bw, &in->o[0], dt, r);
+            opnd_pieces(d, bw, w, &in->o[3], dt, c[0], c[1], &sc);
+        opnd_pieces(d, bw, w, &in->o[0], dt, r[0], r[1], &sr);
         uint32_t tids[EXEC_WARP][3];
         warp_tids(k, wi, tids);
         EXEC_FOR_EACH_LANE(am[w], lane, {
             const uint32_t *tid = tids[lane];
-            uint64_t x = tup_at(a, tid, sb);
+            uint64_t x = tup_at(a[!(sa >> lane & 1)], tid, sb);
             uint64_t ex = sgn ? (uint64_t)sext(x, sb) : x;
             uint64_t v = ex;
             if (wide) {
-                uint64_t y = tup_at(b, tid, sb);
+                uint64_t y = tup_at(b[!(sbm >> lane & 1)], tid, sb);
                 v = ex * (sgn ? (uint64_t)sext(y, sb) : y);
                 if (in->op == PTX_OP_MAD)
-                    v += tup_at(c, tid, db);
+                    v += tup_at(c[!(sc >> lane & 1)], tid, db);
             }
             v &= dm;
-            uint64_t tv = tup_at(r, tid, db);
+            uint64_t tv = tup_at(r[!(sr >> lane & 1)], tid, db);
             if (v != tv) {
                 dac_fail(d, in->line, "DAC: widening at PTX line %u is not exact for "
                          "thread (%u,%u,%u) of CTA (%u,%u,%u): its own value 0x%llx, "
@@ -706,11 +910,13 @@ static int widen_check(struct core_dac *d, const struct ptx_inst *in, const uint
     return 0;
 }
 
-/* Sets up the basis warp of CTA slot ci. Returns 0 or -1. */
-static int basis_start(struct core_dac *d, int32_t ci)
+/* Sets up basis warp ix (CTA slot ix % ncta; piece B of selected values
+ * when ix >= ncta). Returns 0 or -1. */
+static int basis_start(struct core_dac *d, uint32_t ix)
 {
     const struct core_kernel *k = d->v->k;
-    struct simt_warp *s = &d->bw[ci];
+    struct simt_warp *s = &d->bw[ix];
+    uint32_t ci = ix % d->ncta;
     const struct core_cta *cta = &d->v->cta[ci];
     if (simt_warp_start(s, k->mod, k->f, 0xfu, k->sym1, k->frame0) != 0) {
         dac_fail(d, k->f->line, "host memory exhausted (affine warp)");
@@ -749,7 +955,7 @@ static int basis_start(struct core_dac *d, int32_t ci)
 
 /* Starts the affine warp on the CTAs waiting (at most dac.batch_ctas).
  * Returns 0 or -1. */
-static int batch_start(struct core_dac *d)
+static int batch_start(struct core_dac *d, uint64_t now)
 {
     const struct core_kernel *k = d->v->k;
     struct core_dac_ent *e = &d->stk[0];
@@ -762,19 +968,26 @@ static int batch_start(struct core_dac *d)
         int32_t ci = d->pend[d->pend_head];
         d->pend_head = (d->pend_head + 1) % d->pend_cap;
         d->pend_n--;
-        if (basis_start(d, ci) != 0)
+        if (basis_start(d, (uint32_t)ci) != 0 ||
+            basis_start(d, (uint32_t)ci + d->ncta) != 0)
             return -1;
         d->batch |= 1ull << ci;
+        d->st.cta_wait += now - d->arrive[ci];
         for (unsigned w = 0; w < k->nwarps; w++) {
             unsigned t = k->nthreads - w * EXEC_WARP;
             e->m[d->wslot[ci][w]] = t >= 32 ? 0xffffffffu : (1u << t) - 1;
+            for (uint32_t r = 0; r < k->f->nregs; r++)   /* its warps' vectors */
+                d->pm[(size_t)r * CORE_DAC_MAXS + d->wslot[ci][w]] = 0;
         }
         n++;
     }
     d->aw_run = true;
     d->sp = 1;
-    memset(d->pm, 0, (size_t)k->f->nregs * CORE_DAC_MAXS * sizeof *d->pm);
+    d->aw_ready = now;
+    d->aw_atq_blocked = d->aw_mask_blocked = false;
+    d->ps[d->cur].seq = ++d->pass_seq;
     memset(d->rr, 0, (size_t)k->f->nregs * sizeof *d->rr);
+    memset(d->pa, 0, (size_t)k->f->nregs * sizeof *d->pa);
     d->st.batches++;
     d->st.batch_ctas += n;
     return 0;
@@ -845,40 +1058,113 @@ static const struct core_dinst *aw_dinst(const struct core_dac *d, int32_t pc)
     return &d->v->k->prog->di[d->v->k->f - d->v->k->mod->funcs][pc];
 }
 
-/* Whether the affine warp can issue at now (has a batch, ATQ room). */
-static bool core_dac_aw_ready(struct core_dac *d, uint64_t now)
+/* Whether every warp the affine warp covers at recv.mask pc has sent its
+ * mask for it (at the head of its mask queue). A record of another pc at
+ * a head is a model error (d->why). */
+static bool masks_in(struct core_dac *d, int32_t pc)
+{
+    const struct core_dac_ent *t = &d->stk[d->sp - 1];
+    for (unsigned w = 0; w < d->nslots; w++) {
+        if (!t->m[w])
+            continue;
+        const struct core_dac_mq *m = &d->mq[w];
+        if (m->n == 0)
+            return false;
+        if (m->r[m->head].pc != pc) {
+            char where[160];
+            warp_where(d, w, where, sizeof where);
+            dac_fail(d, d->f->insts[pc].line, "DAC model error in %s: the affine warp at "
+                     "pc %d (PTX line %u) finds the mask the warp sent at pc %d (masks out "
+                     "of order)", where, pc, d->f->insts[pc].line, m->r[m->head].pc);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Whether the loaded pass can issue at now (ATQ room, the masks of a
+ * recv.mask, its scoreboard); a pass that reaches its end stops running. */
+static bool pass_ready(struct core_dac *d, uint64_t now)
 {
     d->aw_atq_blocked = false;
-    if (!d->active || d->why[0] || d->aw_ready > now)
+    if (!d->aw_run || d->aw_ready > now)
         return false;
-    for (;;) {
-        if (!d->aw_run) {
-            if (d->pend_n == 0)
-                return false;
-            if (batch_start(d) != 0)
-                return false;
-        }
-        int32_t pc = aw_advance(d);
-        if (pc < 0)
-            continue;
-        /* its scoreboard: a source tuple still in the ALU pipeline */
-        const struct core_dinst *cd = aw_dinst(d, pc);
-        uint64_t dep = 0;
-        for (unsigned i = 0; i < cd->nsrc; i++)
-            dep = d->rr[cd->src[i]] > dep ? d->rr[cd->src[i]] : dep;
-        if (dep > now) {
-            d->st.stall_aw_dep += dep - now;
-            d->aw_ready = dep;
+    int32_t pc = aw_advance(d);
+    if (pc < 0)
+        return false;
+    /* its scoreboard: a source tuple still in the ALU pipeline */
+    const struct core_dinst *cd = aw_dinst(d, pc);
+    uint64_t dep = 0;
+    for (unsigned i = 0; i < cd->nsrc; i++)
+        dep = d->rr[cd->src[i]] > dep ? d->rr[cd->src[i]] : dep;
+    if (dep > now) {
+        d->st.stall_aw_dep += dep - now;
+        d->aw_ready = dep;
+        return false;
+    }
+    if (d->tr[pc].q == PTX_DAC_Q_MASK) {
+        if (!masks_in(d, pc)) {
+            if (!d->aw_mask_blocked)
+                d->aw_mask_since = now;
+            d->aw_mask_blocked = true;   /* a main warp's send wakes it */
             return false;
         }
-        if (d->tr[pc].q != PTX_DAC_Q_NONE && d->atq_n == d->atq_cap) {
-            d->st.stall_enq_full++;
-            d->aw_atq_blocked = true;
-            return false;
-        }
+        if (d->aw_mask_blocked)
+            d->st.stall_aw_mask += now - d->aw_mask_since;
+        d->aw_mask_blocked = false;
         return true;
     }
+    if (d->tr[pc].q != PTX_DAC_Q_NONE && d->atq_n == d->atq_cap) {
+        d->st.stall_enq_full++;
+        d->aw_atq_blocked = true;
+        return false;
+    }
+    return true;
 }
+
+/* Whether the affine warp can issue at now, and from which pass (loaded
+ * on true): CTAs waiting start a pass in a free context (dac.passes), then
+ * the running passes are tried oldest first. */
+static bool core_dac_aw_ready(struct core_dac *d, uint64_t now)
+{
+    if (!d->active || d->why[0])
+        return false;
+    pass_save(d);
+    for (unsigned round = 0; round < 2; round++) {
+        for (unsigned j = 0; j < d->npass && d->pend_n; j++)
+            if (!d->ps[j].run) {
+                pass_load(d, j);
+                if (batch_start(d, now) != 0)
+                    return false;
+                pass_save(d);
+            }
+        unsigned order[CORE_DAC_MAXP], n = 0;
+        for (unsigned j = 0; j < d->npass; j++)
+            if (d->ps[j].run) {
+                unsigned k = n++;
+                while (k > 0 && d->ps[order[k - 1]].seq > d->ps[j].seq) {
+                    order[k] = order[k - 1];
+                    k--;
+                }
+                order[k] = j;
+            }
+        if (n > d->st.passes_max)
+            d->st.passes_max = n;
+        bool ended = false;
+        for (unsigned i = 0; i < n; i++) {
+            pass_load(d, order[i]);
+            bool ok = pass_ready(d, now);
+            ended |= !d->aw_run;
+            if (ok)
+                return true;
+            pass_save(d);
+        }
+        if (!ended || !d->pend_n)
+            break;
+    }
+    return false;
+}
+
 
 static struct core_dac_tuple *atq_push(struct core_dac *d)
 {
@@ -888,8 +1174,17 @@ static struct core_dac_tuple *atq_push(struct core_dac *d)
     d->st.tuples++;
     memset(t, 0, sizeof *t);
     t->v = d->atq_v + (size_t)ix * d->ncta;
+    t->v2 = d->atq_v2 + (size_t)ix * d->ncta;
     t->ctas = d->batch;
     return t;
+}
+
+/* The warp slots of t with lanes enqueued for: the records to expand. */
+static void tuple_pend(const struct core_dac *d, struct core_dac_tuple *t)
+{
+    t->pend = 0;
+    for (unsigned w = 0; w < d->nslots; w++)
+        t->pend |= (uint64_t)(t->mask[w] != 0) << w;
 }
 
 /* The tuple of an enq.data/enq.addr: per CTA of the batch, the address
@@ -901,26 +1196,158 @@ static void enq_access(struct core_dac *d, int32_t pc, const struct ptx_inst *in
     struct core_dac_tuple *t = atq_push(d);
     t->pc = pc;
     t->kind = di->q;
-    t->data = di->q == PTX_DAC_Q_DATA && !di->after_wr &&
+    t->data = di->q == PTX_DAC_Q_DATA && (!di->after_wr || d->pf_after_wr) &&
               (in->space == PTX_SP_GLOBAL || in->space == PTX_SP_GENERIC);
     unsigned eb = ptx_type_bits((enum ptx_type)in->type) / 8;
     t->abytes = (uint8_t)((eb ? eb : 1) * (in->vec ? in->vec : 1));
+    t->sel = o && o->reg >= 0 && d->pa[o->reg];
     for (unsigned ci = 0; ci < d->ncta; ci++) {
         if (!(d->batch >> ci & 1))
             continue;
-        const struct simt_warp *bw = &d->bw[ci];
-        for (unsigned l = 0; l < 4; l++) {
-            uint64_t base = 0;
-            if (o && o->reg >= 0)
-                base = bw->ew.regs[(size_t)o->reg * EXEC_WARP + l];
-            else if (o && o->sym.index >= 0)
-                base = bw->ew.sym_addr[o->sym.scope ? 1 : 0][o->sym.index];
-            t->v[ci][l] = base + (o ? (uint64_t)o->imm : 0);
-            if (d->fault == 1)
-                t->v[ci][l] += 4;   /* fault injection: the golden check must fail */
+        for (unsigned pz = 0; pz <= t->sel; pz++) {
+            const struct simt_warp *bw = &d->bw[pz * d->ncta + ci];
+            uint64_t *tv = pz ? t->v2[ci] : t->v[ci];
+            for (unsigned l = 0; l < 4; l++) {
+                uint64_t base = 0;
+                if (o && o->reg >= 0)
+                    base = bw->ew.regs[(size_t)o->reg * EXEC_WARP + l];
+                else if (o && o->sym.index >= 0)
+                    base = bw->ew.sym_addr[o->sym.scope ? 1 : 0][o->sym.index];
+                tv[l] = base + (o ? (uint64_t)o->imm : 0);
+                if (d->fault == 1)
+                    tv[l] += 4;     /* fault injection: the golden check must fail */
+            }
         }
     }
     memcpy(t->mask, am, sizeof t->mask);
+    tuple_pend(d, t);
+    if (t->sel)
+        memcpy(t->smask, &d->pm[(size_t)o->reg * CORE_DAC_MAXS], sizeof t->smask);
+}
+
+/* Runs in on basis warp bw with the lanes 0xf: unguarded when its guard
+ * is false at a basis lane (an ALU/SFU instruction: the analysis keeps a
+ * guarded definition affine only when no earlier one reaches it, so the
+ * unguarded tuple is the value of every thread the guard lets through; a
+ * predicate's per-thread vector is merged under the guard by pred_def;
+ * anything else is refused, not modelled), with a selp's predicate forced
+ * to sel (0 or 1) when sel >= 0. Returns 0 or -1 (d->why). */
+static int basis_run(struct core_dac *d, struct simt_warp *bw, int32_t pc,
+                     const struct ptx_inst *in, const struct core_dinst *cd, int sel)
+{
+    bool unguard = in->guard >= 0 && exec_guard_mask(&bw->ew, in, 0xfu) != 0xfu;
+    if (unguard && cd->unit != CORE_U_ALU && cd->unit != CORE_U_SFU) {
+        dac_fail(d, in->line, "DAC: affine-stream instruction at PTX line %u is guarded "
+                 "by a predicate false at a basis thread of the tuple: not modelled",
+                 in->line);
+        return -1;
+    }
+    int rc;
+    if (unguard || sel >= 0) {
+        struct ptx_inst u = *in;
+        u.guard = -1;
+        if (sel >= 0) {          /* selp d, a, b, c: c := sel */
+            u.o[3].kind = PTX_O_IMM;
+            u.o[3].imm = sel;
+            u.o[3].neg = 0;
+        }
+        rc = exec_alu(&bw->ew, &u, 0xfu, &bw->res, &bw->err);
+    } else {
+        rc = simt_exec_at(bw, pc, 0xfu) != SIMT_RC_OK;
+    }
+    if (rc != 0) {
+        dac_fail(d, in->line, "DAC: the affine warp failed at PTX line %u: %s", in->line,
+                 bw->err.msg);
+        return -1;
+    }
+    return 0;
+}
+
+/* Runs affine-stream instruction pc on the basis lanes of every CTA of the
+ * batch (the per-CTA accumulators, one issue slot). Selected values (pa[],
+ * 4.6): a selp on a predicate the PEU expands makes one, piece A (the
+ * operand taken where the predicate holds) on bw[ci], piece B on bw[ncta +
+ * ci], the lanes taking A per warp in pm[] (merged under am); an
+ * instruction reading one runs on both pieces (its other sources copied to
+ * piece B) and its destination is selected by the same lanes; reading two
+ * is an analysis error. Returns 0 or -1 (d->why). */
+static int aw_basis_exec(struct core_dac *d, int32_t pc, const struct ptx_inst *in,
+                         const struct core_dinst *cd, const uint32_t *am)
+{
+    int32_t psrc = -1;
+    for (unsigned i = 0; i < cd->nsrc; i++) {
+        int32_t r = cd->src[i];
+        if (r < 0 || !d->pa[r] || r == psrc)
+            continue;
+        if (psrc >= 0) {
+            dac_fail(d, in->line, "DAC: two selected values combined at PTX line %u (the "
+                     "affine analysis allows one): not modelled", in->line);
+            return -1;
+        }
+        psrc = r;
+    }
+    bool mk = in->op == PTX_OP_SELP && psrc < 0 && in->o[3].kind == PTX_O_REG;
+    for (unsigned ci = 0; ci < d->ncta; ci++) {
+        if (!(d->batch >> ci & 1))
+            continue;
+        struct simt_warp *a = &d->bw[ci], *b = &d->bw[d->ncta + ci];
+        if (psrc >= 0 || mk) /* piece B sees the other sources as piece A */
+            for (unsigned i = 0; i < cd->nsrc; i++) {
+                int32_t r = cd->src[i];
+                if (r >= 0 && !d->pa[r])
+                    memcpy(&b->ew.regs[(size_t)r * EXEC_WARP],
+                           &a->ew.regs[(size_t)r * EXEC_WARP], 4 * sizeof *a->ew.regs);
+            }
+        if (basis_run(d, a, pc, in, cd, mk ? 1 : -1) != 0 ||
+            ((psrc >= 0 || mk) && basis_run(d, b, pc, in, cd, mk ? 0 : -1) != 0))
+            return -1;
+    }
+    uint32_t sm[CORE_DAC_MAXS];
+    if (mk)
+        pred_masks(d, &in->o[3], sm);
+    for (unsigned i = 0; i < cd->ndst; i++) {
+        int32_t r = cd->dst[i];
+        if (r < 0 || d->f->regs[r].type == PTX_T_PRED)
+            continue;
+        d->pa[r] = psrc >= 0 || mk;
+        for (unsigned w = 0; d->pa[r] && w < d->nslots; w++)
+            pm_merge(d, r, w, mk ? sm[w] : d->pm[(size_t)psrc * CORE_DAC_MAXS + w], am[w]);
+    }
+    return 0;
+}
+
+/* recv.mask at pc: takes every covered warp's mask from its queue, checks
+ * its lanes against the affine warp's own (the golden check of the
+ * feedback: both follow the same control), and gives the taken lanes in
+ * am. Wakes main warps waiting for room. Returns 0 or -1 (d->why). */
+static int recv_masks(struct core_dac *d, int32_t pc, const struct ptx_inst *in,
+                      const struct core_dac_ent *top, uint32_t *am)
+{
+    for (unsigned w = 0; w < d->nslots; w++) {
+        am[w] = 0;
+        if (!top->m[w])
+            continue;
+        struct core_dac_mq *m = &d->mq[w];
+        struct core_dac_mrec r = m->r[m->head];
+        m->head = (m->head + 1) % m->cap;
+        m->n--;
+        if (d->fault == 3)
+            r.taken ^= 1u;          /* fault injection: the check must fail */
+        if (r.pc != pc || r.mask != top->m[w] || (r.taken & ~r.mask)) {
+            char where[160];
+            warp_where(d, w, where, sizeof where);
+            dac_fail(d, in->line, "DAC golden check failed in %s, pc %d (PTX line %u): "
+                     "recv.mask: the warp sent lanes 0x%08x (taken 0x%08x) at pc %d, the "
+                     "affine warp covers lanes 0x%08x", where, pc, in->line, r.mask,
+                     r.taken, r.pc, top->m[w]);
+            return -1;
+        }
+        am[w] = r.taken;
+        d->st.checked_mask++;
+        if (d->wait_mask >> w & 1)
+            d->v->wake[w] = 0;      /* its send.mask has room now */
+    }
+    return 0;
 }
 
 /* Issues one affine-stream instruction of the affine warp at now.
@@ -957,6 +1384,8 @@ static int core_dac_aw_issue(struct core_dac *d, uint64_t now)
             top->npc = target;
             return 0;
         }
+        if (di->q == PTX_DAC_Q_MASK && recv_masks(d, pc, in, top, am) != 0)
+            return LS_ERR_COSIM;
         bool all = true, none = true;
         for (unsigned w = 0; w < ns; w++) {
             all &= am[w] == top->m[w];
@@ -968,6 +1397,7 @@ static int core_dac_aw_issue(struct core_dac *d, uint64_t now)
             t->kind = PTX_DAC_Q_PRED;
             memcpy(t->mask, top->m, sizeof t->mask);
             memcpy(t->pred, am, sizeof t->pred);
+            tuple_pend(d, t);
         }
         int32_t npc, rpc;
         if (!simt_branch_split(in, pc, d->f->ninsts, all, none, &npc, &rpc)) {
@@ -1032,22 +1462,8 @@ static int core_dac_aw_issue(struct core_dac *d, uint64_t now)
         return LS_ERR_COSIM;
     }
     /* the per-CTA accumulators: every CTA of the batch, one issue slot */
-    for (unsigned ci = 0; ci < d->ncta; ci++) {
-        if (!(d->batch >> ci & 1))
-            continue;
-        struct simt_warp *bw = &d->bw[ci];
-        if (in->guard >= 0 && exec_guard_mask(&bw->ew, in, 0xfu) != 0xfu) {
-            dac_fail(d, in->line, "DAC: affine-stream instruction at PTX line %u is "
-                     "guarded by a predicate false at a basis thread of the tuple: not "
-                     "modelled", in->line);
-            return LS_ERR_COSIM;
-        }
-        if (simt_exec_at(bw, pc, 0xfu) != SIMT_RC_OK) {
-            dac_fail(d, in->line, "DAC: the affine warp failed at PTX line %u: %s",
-                     in->line, bw->err.msg);
-            return LS_ERR_COSIM;
-        }
-    }
+    if (aw_basis_exec(d, pc, in, cd, am) != 0)
+        return LS_ERR_COSIM;
     const uint32_t *nt = d->v->k->ntid;
     en->tuple_accesses += nb * ((unsigned)cd->rf_rd + cd->rf_wr);
     en->lane_ops[0] += nb * (1u + (nt[0] > 1) + (nt[1] > 1) + (nt[2] > 1));
@@ -1063,19 +1479,24 @@ static int core_dac_aw_issue(struct core_dac *d, uint64_t now)
 /* ---------------------------------------------------- expansion units */
 
 /* The addresses of the lanes of mask of warp wi of a CTA whose tuple is
- * v: addr[lane] = tup_at(v, thread_tid(lane), 64), and the same values
- * packed in lane order into a[]. Returns their count. (thread_tid's
+ * v (a lane whose bit in sel is clear: v2, piece B of a selected
+ * address): addr[lane] = tup_at(v, thread_tid(lane), 64), and the same
+ * values packed in lane order into a[]. Returns their count. (thread_tid's
  * divisions once per record: the tid steps from lane to lane.) */
 static unsigned rec_addrs(const struct core_kernel *k, unsigned wi, uint32_t mask,
-                          const uint64_t v[4], uint64_t *addr, uint64_t *a)
+                          const uint64_t v[4], const uint64_t v2[4], uint32_t sel,
+                          uint64_t *addr, uint64_t *a)
 {
     uint32_t tid[3];
     thread_tid(k, wi, 0, tid);
     uint64_t s0 = v[1] - v[0], s1 = v[2] - v[0], s2 = v[3] - v[0];
+    uint64_t t0 = v2[1] - v2[0], t1 = v2[2] - v2[0], t2 = v2[3] - v2[0];
     unsigned na = 0, end = mask ? 32u - (unsigned)__builtin_clz(mask) : 0;
     for (unsigned lane = 0; lane < end; lane++) {
         if (mask >> lane & 1) {
-            addr[lane] = v[0] + s0 * tid[0] + s1 * tid[1] + s2 * tid[2];
+            addr[lane] = sel >> lane & 1
+                         ? v[0] + s0 * tid[0] + s1 * tid[1] + s2 * tid[2]
+                         : v2[0] + t0 * tid[0] + t1 * tid[1] + t2 * tid[2];
             a[na++] = addr[lane];
         }
         if (++tid[0] == k->ntid[0]) {
@@ -1137,19 +1558,65 @@ static void peu_case(struct core_dac *d, uint32_t mask, uint32_t pred)
 }
 
 /* Expands the next warp of the ATQ head. Returns false when it must wait. */
+/* Pops the expanded tuples at the ATQ head. */
+static void atq_pop_done(struct core_dac *d)
+{
+    bool any = false;
+    while (d->atq_n && d->atq[d->atq_head].pend == 0) {
+        d->atq_head = (d->atq_head + 1) % d->atq_cap;
+        d->atq_n--;
+        any = true;
+    }
+    if (any)
+        wake_done_ctas(d);
+}
+
+/* The next record the AEU/PEU expands: ATQ entry *ti, warp slot *slot;
+ * false when every candidate's queue is full. Without dac.aeu_switch, the
+ * head entry's warps in slot order. With it (4.2: one accumulated address
+ * register per concurrent CTA, so the AEU switches among CTAs when one
+ * stalls), the oldest pending record of each CTA is a candidate, oldest
+ * entry first: a CTA whose next record's queue is full waits, the others
+ * go on; each warp still gets its records in ATQ order. */
+static bool aeu_pick(const struct core_dac *d, uint32_t *ti, unsigned *slot)
+{
+    uint64_t seen = 0;           /* warp slots of the CTAs whose oldest
+                                    record was seen                        */
+    for (uint32_t i = 0; i < d->atq_n; i++) {
+        uint32_t x = (d->atq_head + i) % d->atq_cap;
+        const struct core_dac_tuple *t = &d->atq[x];
+        for (uint64_t m = t->pend & ~seen; m; m &= ~seen) {
+            unsigned s = (unsigned)__builtin_ctzll(m);
+            int32_t ci = d->scta[s];
+            seen |= ci >= 0 ? d->cmask[ci] : 1ull << s;
+            const struct core_dac_q *q = t->kind == PTX_DAC_Q_PRED ? &d->pq[s] : &d->aq[s];
+            if (q->n < q->cap) {
+                *ti = x;
+                *slot = s;
+                return true;
+            }
+            if (!d->aeu_switch)
+                return false;
+        }
+        if (!d->aeu_switch && t->pend)
+            return false;
+    }
+    return false;
+}
+
 static bool expand_one(struct core_dac *d, uint64_t now)
 {
     const struct core_kernel *k = d->v->k;
-    struct core_dac_tuple *t = &d->atq[d->atq_head];
-    unsigned slot = t->next_s;
-    while (slot < d->nslots && t->mask[slot] == 0)
-        slot++;
-    if (slot >= d->nslots) {
-        d->atq_head = (d->atq_head + 1) % d->atq_cap;
-        d->atq_n--;
-        wake_done_ctas(d);
+    atq_pop_done(d);
+    if (!d->atq_n)
         return true;
+    uint32_t ti;
+    unsigned slot;
+    if (!aeu_pick(d, &ti, &slot)) {
+        d->st.stall_aeu_full++;
+        return false;
     }
+    struct core_dac_tuple *t = &d->atq[ti];
     int32_t ci = d->scta[slot];     /* d->v->w[slot].cta */
     if (ci < 0 || !(t->ctas >> ci & 1)) {
         dac_fail(d, d->f->insts[t->pc].line, "DAC model error: an enq of pc %d (PTX line "
@@ -1159,10 +1626,6 @@ static bool expand_one(struct core_dac *d, uint64_t now)
     }
     unsigned wi = d->swi[slot];     /* d->v->w[slot].sw.gridv.warpid */
     struct core_dac_q *q = t->kind == PTX_DAC_Q_PRED ? &d->pq[slot] : &d->aq[slot];
-    if (q->n == q->cap) {
-        d->st.stall_aeu_full++;
-        return false;
-    }
     struct core_dac_rec *r = &q->r[(q->head + q->n) % q->cap];
     memset(r, 0, offsetof(struct core_dac_rec, addr));
     r->pc = t->pc;
@@ -1181,7 +1644,8 @@ static bool expand_one(struct core_dac *d, uint64_t now)
         d->st.rec_pred++;
     } else {
         uint64_t a[EXEC_WARP];      /* the addresses of r's lanes, in order */
-        unsigned na = rec_addrs(k, wi, r->mask, t->v[ci], r->addr, a);
+        unsigned na = rec_addrs(k, wi, r->mask, t->v[ci], t->sel ? t->v2[ci] : t->v[ci],
+                                t->sel ? t->smask[slot] : ~0u, r->addr, a);
         if (t->data) {
             bool global = true;
             for (unsigned i = 0; i < na; i++)
@@ -1230,7 +1694,8 @@ static bool expand_one(struct core_dac *d, uint64_t now)
     }
     q->n++;
     d->nrec++;
-    t->next_s = slot + 1;
+    t->pend &= ~(1ull << slot);
+    atq_pop_done(d);
     if (r->ready < d->next_ready)
         d->next_ready = r->ready;
     return true;
@@ -1277,8 +1742,16 @@ static uint64_t core_dac_next(const struct core_dac *d, uint64_t now)
         uint64_t t = d->aeu_free > now ? d->aeu_free : now + 1;
         nx = t < nx ? t : nx;
     }
-    if ((d->aw_run || d->pend_n) && !(d->aw_atq_blocked && d->atq_n == d->atq_cap)) {
-        uint64_t t = d->aw_ready > now ? d->aw_ready : now + 1;
+    for (unsigned j = 0; j < d->npass; j++) {
+        struct core_dac_pass p = pass_view(d, j);
+        if (!p.run) {
+            if (d->pend_n)          /* a free context takes the waiting CTAs */
+                nx = now + 1 < nx ? now + 1 : nx;
+            continue;
+        }
+        if ((p.atq_blocked && d->atq_n == d->atq_cap) || p.mask_blocked)
+            continue;
+        uint64_t t = p.ready > now ? p.ready : now + 1;
         nx = t < nx ? t : nx;
     }
     return nx;
@@ -1307,15 +1780,22 @@ static int core_dac_describe(const struct core_dac *d, char *buf, size_t n)
 {
     if (!d->active || n == 0)
         return 0;
-    unsigned nrec = 0;
-    for (uint32_t i = 0; i < d->nslots; i++)
+    unsigned nrec = 0, nmask = 0;
+    for (uint32_t i = 0; i < d->nslots; i++) {
         nrec += d->aq[i].n + d->pq[i].n;
-    int k = snprintf(buf, n, " SM %u DAC: affine warp %s pc %d (batch 0x%llx), %u CTAs "
-                     "waiting, ATQ %u/%u, %u records queued, %u lines locked, %u "
-                     "prefetches out;", d->v->id, d->aw_run ? "at" : "idle",
-                     d->aw_run && d->sp ? d->stk[d->sp - 1].npc : -1,
-                     (unsigned long long)d->batch, d->pend_n, d->atq_n, d->atq_cap, nrec,
-                     d->locked, d->nfetch);
+        nmask += d->mq[i].n;
+    }
+    int k = snprintf(buf, n, " SM %u DAC:", d->v->id);
+    for (unsigned j = 0; j < d->npass && k >= 0 && (size_t)k < n; j++) {
+        struct core_dac_pass p = pass_view(d, j);
+        k += snprintf(buf + k, n - (size_t)k, " pass %u %s pc %d (batch 0x%llx%s),", j,
+                      p.run ? "at" : "idle", p.run && p.sp ? p.stk[p.sp - 1].npc : -1,
+                      (unsigned long long)p.batch, p.mask_blocked ? ", waiting for masks" : "");
+    }
+    if (k >= 0 && (size_t)k < n)
+        k += snprintf(buf + k, n - (size_t)k, " %u CTAs waiting, ATQ %u/%u, %u records "
+                      "queued, %u masks sent, %u lines locked, %u prefetches out;",
+                      d->pend_n, d->atq_n, d->atq_cap, nrec, nmask, d->locked, d->nfetch);
     return k < 0 ? 0 : (size_t)k < n ? k : (int)n - 1;
 }
 
@@ -1362,13 +1842,23 @@ static void core_dac_stats(const struct core_dac *d, bool first, ls_stats *s)
     x->checked_addr += t->checked_addr;
     x->checked_pred += t->checked_pred;
     x->widen_checks += t->widen_checks;
+    x->rec_mask += t->rec_mask;
+    x->checked_mask += t->checked_mask;
+    x->mask_dropped += t->mask_dropped;
+    x->stall_aw_mask += t->stall_aw_mask;
+    x->stall_mask_full += t->stall_mask_full;
+    x->peu_ops += t->peu_ops;
+    x->cta_wait += t->cta_wait;
+    x->wr_hazards += t->wr_hazards;
+    if (t->passes_max > x->passes_max)
+        x->passes_max = t->passes_max;
 }
 
 /* ------------------------------------------- the SM mechanism (core_mech.h) */
 
 static bool dac_on(const struct cfg *c)
 {
-    return c->affine_mode == 1;
+    return c->affine_mode == CFG_AFFINE_MODE_DAC;
 }
 
 /* The decoupling transform of kernel f (ptx_dac.h) into *data (NULL when
@@ -1377,8 +1867,10 @@ static bool dac_on(const struct cfg *c)
 static int dac_prepare(const struct cfg *c, const struct ptx_func *f, void **data,
                        char *err, size_t n, uint32_t *line)
 {
-    (void)c;
     *data = NULL;
+    unsigned aopt = (c->dac_pred_combine == CFG_DAC_PRED_COMBINE_ON ? PTX_AFF_OPT_PRED : 0) |
+                    (c->dac_feedback == CFG_DAC_FEEDBACK_ON ? PTX_AFF_OPT_FEED : 0);
+    unsigned dopt = c->dac_feedback == CFG_DAC_FEEDBACK_ON ? PTX_DAC_OPT_FEED : 0;
     size_t ni = f->ninsts ? f->ninsts : 1;
     struct ptx_affine_inst *a = malloc(ni * sizeof *a);
     struct ptx_dac_inst *r = malloc(ni * sizeof *r);
@@ -1390,8 +1882,8 @@ static int dac_prepare(const struct cfg *c, const struct ptx_func *f, void **dat
         snprintf(err, n, "host memory exhausted (DAC transform)");
         return -1;
     }
-    if (ptx_affine_analyse(f, a, NULL, &dg) != 0 || ptx_dac_build(f, a, r, NULL, &dg) != 0 ||
-        ptx_dac_check(f, a, r, &dg) != 0) {
+    if (ptx_affine_analyse_opt(f, a, NULL, &dg, aopt) != 0 ||
+        ptx_dac_build_opt(f, a, r, NULL, &dg, dopt) != 0 || ptx_dac_check(f, a, r, &dg) != 0) {
         free(a);
         free(r);
         snprintf(err, n, "affine.mode=dac: the DAC transform of kernel %s failed: %s",
@@ -1443,8 +1935,7 @@ static void dac_cta_start(void *self, struct core_view *v, unsigned ci, const ui
                           unsigned nwarps, uint64_t now)
 {
     (void)v;
-    (void)now;
-    core_dac_launch(self, ci, wslot, nwarps);
+    core_dac_launch(self, ci, wslot, nwarps, now);
 }
 
 /* A main warp passes the instructions removed from its stream, then the
@@ -1474,13 +1965,14 @@ static void dac_asleep(void *self, uint64_t slots)
     struct core_dac *d = self;
     d->st.stall_deq_empty += (uint64_t)__builtin_popcountll(d->wait_empty & slots);
     d->st.stall_deq_data += (uint64_t)__builtin_popcountll(d->wait_data & slots);
+    d->st.stall_mask_full += (uint64_t)__builtin_popcountll(d->wait_mask & slots);
 }
 
 /* A deq stall is the DAC unit's sleep, not the memory queue's. */
 static bool dac_own_wait(const void *self, unsigned slot)
 {
     const struct core_dac *d = self;
-    return (d->wait_empty | d->wait_data) >> slot & 1;
+    return (d->wait_empty | d->wait_data | d->wait_mask) >> slot & 1;
 }
 
 /* The deq's pc and the masks its golden check compares, before the
@@ -1504,7 +1996,7 @@ static int dac_retire(void *self, struct core_view *v, struct core_issue *is)
 {
     (void)v;
     struct core_dac *d = self;
-    int served = core_dac_deq(d, is->slot, d->is_pc, d->is_mask, d->is_gmask);
+    int served = core_dac_deq(d, is->slot, d->is_pc, d->is_mask, d->is_gmask, is->now);
     if (served < 0)
         return LS_ERR_COSIM;
     is->served = served > 0;

@@ -25,6 +25,7 @@
 #define CORE_DAC_MAXS 64            /* warp slots per SM (= CORE_MAX_SLOTS) */
 #define CORE_DAC_TAG_SLOT 0xffffu   /* memory tag slot field of a prefetch */
 #define CORE_DAC_MAXFETCH 256       /* prefetch records in flight (tag byte) */
+#define CORE_DAC_MAXP 4             /* affine-warp pass contexts (dac.passes) */
 
 /* One per-warp queue record (the AEU/PEU output for one warp). */
 struct core_dac_rec {
@@ -46,6 +47,20 @@ struct core_dac_q {
     uint32_t head, n, cap;
 };
 
+/* One record of a per-warp mask queue: what a main warp sends at a
+ * data-dependent branch the affine warp follows (send.mask, paper 4.4). */
+struct core_dac_mrec {
+    int32_t pc;                 /* the branch                              */
+    uint32_t mask;              /* lanes of the warp at the branch         */
+    uint32_t taken;             /* of those, the lanes that branch         */
+};
+
+/* A ring of mask records (one per warp slot). */
+struct core_dac_mq {
+    struct core_dac_mrec *r;
+    uint32_t head, n, cap;
+};
+
 /* One Affine Tuple Queue entry: what one enq sends to the expansion
  * units. For an access, per CTA of the batch, the address at the four
  * basis threads (tid 0, e_x, e_y, e_z): base = v[0], stride_i = v[i] -
@@ -57,10 +72,15 @@ struct core_dac_tuple {
     uint8_t kind;               /* enum ptx_dac_q                          */
     uint8_t data;               /* DATA that prefetches (not after_wr)     */
     uint8_t abytes;             /* bytes per lane of the access            */
-    uint32_t next_s;            /* AEU/PEU progress: next warp slot        */
+    uint64_t pend;              /* warp slots whose records are still to
+                                   be expanded (bit per slot)              */
     uint64_t ctas;              /* CTA slots of the batch (bit per slot)   */
     uint64_t (*v)[4];           /* per CTA slot: the address at the basis  */
+    uint64_t (*v2)[4];          /* sel: piece B of the address             */
+    uint8_t sel;                /* the address is a selected value: a lane
+                                   whose bit in smask is clear takes v2   */
     uint32_t mask[CORE_DAC_MAXS];   /* per warp slot: lanes enqueued for   */
+    uint32_t smask[CORE_DAC_MAXS];  /* sel: per warp slot, lanes taking v  */
     uint32_t pred[CORE_DAC_MAXS];   /* PRED: lanes whose predicate holds   */
 };
 
@@ -69,6 +89,21 @@ struct core_dac_tuple {
 struct core_dac_ent {
     uint32_t m[CORE_DAC_MAXS];
     int32_t npc, rpc;
+};
+
+/* One pass context of the affine warp: the affine stream run once for a
+ * batch of CTAs (its SIMT stack, its scoreboard, its selected registers).
+ * The loaded one lives in the core_dac fields of the same names. */
+struct core_dac_pass {
+    struct core_dac_ent *stk;
+    uint32_t sp;
+    uint64_t batch;             /* its CTA slots                           */
+    bool run;
+    uint64_t *rr;
+    uint8_t *pa;
+    uint64_t ready, mask_since;
+    bool atq_blocked, mask_blocked;
+    uint64_t seq;               /* start order                             */
 };
 
 struct core_dac_stats {
@@ -103,6 +138,21 @@ struct core_dac_stats {
     uint64_t cycles;            /* cycles the occupancy sums cover         */
     uint64_t checked_addr, checked_pred; /* golden checks passed           */
     uint64_t widen_checks;      /* widening instructions checked exact     */
+    uint64_t rec_mask;          /* masks the main warps sent (send.mask)   */
+    uint64_t checked_mask;      /* of those, received by the affine warp
+                                   and checked against its own lanes      */
+    uint64_t mask_dropped;      /* ... left by a warp that finished first
+                                   (the affine warp no longer needed them) */
+    uint64_t stall_aw_mask;     /* affine-warp cycles waiting for masks    */
+    uint64_t stall_mask_full;   /* main-warp checks refused: mask queue
+                                   full                                    */
+    uint64_t peu_ops;           /* PEU bit-vector operations combining
+                                   predicates, one per warp               */
+    uint64_t cta_wait;          /* CTA-cycles from a CTA's arrival to the
+                                   start of the pass that takes it        */
+    uint64_t passes_max;        /* most passes in flight at once           */
+    uint64_t wr_hazards;        /* prefetched records whose lines a store of
+                                   the same warp wrote before their deq    */
 };
 
 struct core_view;
@@ -112,17 +162,27 @@ struct core_mech_ops;
 struct core_dac {
     bool on;                    /* affine.mode = dac                       */
     bool active;                /* the current kernel is decoupled         */
-    unsigned atq_cap, aq_cap, pq_cap, aeu_cycles, peu_cycles, lock_lines;
+    unsigned atq_cap, aq_cap, pq_cap, mq_cap, aeu_cycles, peu_cycles, lock_lines;
     unsigned batch_max;         /* dac.batch_ctas (0: every pending CTA)   */
+    unsigned npass;             /* dac.passes: pass contexts               */
+    unsigned cur;               /* the pass loaded in the fields below     */
+    uint64_t pass_seq;
+    struct core_dac_pass ps[CORE_DAC_MAXP];
+    uint64_t *arrive;           /* per CTA slot: the cycle it arrived      */
+    uint64_t cmask[CORE_DAC_MAXS];  /* per CTA slot: its warp slots (bits) */
+    bool aeu_switch;            /* dac.aeu_switch: per-CTA accumulators    */
+    bool pf_after_wr;           /* dac.prefetch_after_write                */
     unsigned fault;             /* dac.fault_inject: corrupt tuples (tests) */
     const struct ptx_dac_inst *tr;  /* transform of the kernel (kernel pcs) */
     const struct ptx_func *f;
     /* per-warp queues, by warp slot */
     struct core_dac_q *aq, *pq;
+    struct core_dac_mq *mq;     /* mask queues (main -> affine warp)       */
     uint32_t nslots;
     /* ATQ */
     struct core_dac_tuple *atq;
     uint64_t (*atq_v)[4];       /* atq_cap x ncta basis addresses          */
+    uint64_t (*atq_v2)[4];      /* ... of piece B of a selected address    */
     uint32_t atq_head, atq_n;
     uint64_t aeu_free;          /* cycle the AEU/PEU takes the next warp   */
     /* batches: CTA slots in launch order, and each CTA's warp slots */
@@ -137,7 +197,15 @@ struct core_dac {
     bool aw_run;                /* a batch in progress                     */
     uint64_t batch;             /* its CTA slots (bit per slot)            */
     struct simt_warp *bw;       /* per CTA slot: basis lanes tid 0, e_x,
-                                   e_y, e_z of that CTA                    */
+                                   e_y, e_z of that CTA; then, per CTA
+                                   slot again (bw[ncta + ci]), the same
+                                   lanes holding piece B of every selected
+                                   value (a register of pa[])             */
+    uint8_t *pa;                /* per register: holds a selected value
+                                   p ? x : y of two tuples (selp on an
+                                   affine predicate, 4.6): piece A (x) in
+                                   bw[ci], piece B (y) in bw[ncta + ci],
+                                   per warp the lanes taking A in pm[]    */
     struct core_dac_ent *stk; uint32_t sp, stk_cap;
     uint32_t *pm;               /* per predicate register, per warp: mask  */
     uint64_t *rr;               /* affine warp's scoreboard: per register,
@@ -145,6 +213,8 @@ struct core_dac {
     uint32_t pm_regs;
     uint64_t aw_ready;
     bool aw_atq_blocked;        /* the affine warp's enq found the ATQ full */
+    bool aw_mask_blocked;       /* the affine warp waits for fed-back masks */
+    uint64_t aw_mask_since;     /* ... since this cycle                    */
     bool aeu_blocked;           /* the AEU/PEU waits for a queue, not time  */
     uint64_t next_ready;        /* earliest ready cycle of the records
                                    expanded this cycle                     */
@@ -167,6 +237,8 @@ struct core_dac {
     uint64_t wait_empty;        /* queue empty: woken by a push to it      */
     uint64_t wait_data;         /* head record's data not there: woken at
                                    its ready cycle or by its last response */
+    uint64_t wait_mask;         /* at a fed-back branch, its mask queue
+                                   full: woken when the affine warp pops  */
     uint64_t passed;            /* per warp slot: core_dac_check passed it
                                    and it has not issued since (the answer
                                    stands: only its own issue moves it)    */

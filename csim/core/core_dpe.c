@@ -5,6 +5,7 @@
 #include "core/core.h"
 #include "core/core_dpe.h"
 #include "core/core_mech.h"
+#include "simt/simt_cta.h"
 
 static inline unsigned popc(uint32_t x) { return (unsigned)__builtin_popcount(x); }
 
@@ -209,26 +210,6 @@ static void core_dpe_free(struct core_dpe *d)
     memset(d, 0, sizeof *d);
 }
 
-/* Whether register r of f is read anywhere but as operand 0 of
- * instruction `at` (conservative: any other mention counts as a read). */
-static bool reg_mentioned(const struct ptx_func *f, int32_t r, uint32_t at)
-{
-    for (uint32_t i = 0; i < f->ninsts; i++) {
-        const struct ptx_inst *in = &f->insts[i];
-        if (in->guard == r)
-            return true;
-        for (unsigned k = i == at ? 1 : 0; k < in->nopnd && k < PTX_MAX_OPNDS; k++) {
-            const struct ptx_operand *o = &in->o[k];
-            if ((o->kind == PTX_O_REG || o->kind == PTX_O_MEM) && o->reg == r)
-                return true;
-            for (unsigned v = 0; o->kind == PTX_O_VEC && v < o->vec_n && v < 4; v++)
-                if (o->vec_regs[v] == r)
-                    return true;
-        }
-    }
-    return false;
-}
-
 /* Why instruction i of f cannot run dual-path (dws: subdivided) exactly,
  * or NULL (core_mech_refusal walks the kernel with it). */
 static const char *dpe_refuse(const struct cfg *c, const struct ptx_func *f, uint32_t i)
@@ -241,7 +222,7 @@ static const char *dpe_refuse(const struct cfg *c, const struct ptx_func *f, uin
      * the returned values could end with other (valid) memory than
      * functional mode (docs/dpe.md) */
     case PTX_OP_ATOM:
-        if (dws && in->o[0].kind == PTX_O_REG && reg_mentioned(f, in->o[0].reg, i))
+        if (dws && in->o[0].kind == PTX_O_REG && simt_reg_read(f, in->o[0].reg, i))
             return "atom (its value read; dws)";
         return NULL;
     /* the lanes of the other path would see this path's order of
@@ -478,6 +459,9 @@ static void core_dpe_launch(struct core_dpe *d, unsigned slot, uint32_t valid, u
         simt_dpe_start(&dw->st, valid, d->v->k->f->ninsts);
     core_dpe_sb_reset(&dw->sb);
     dw->cur = dw->sched = 0;
+    dw->inherit = -1;
+    dw->at_bar = 0;
+    dw->shadow_due = 0;
     dw->last = (uint8_t)(npaths_max(d) - 1);
     for (unsigned s = 0; s < CORE_DPE_MAXP; s++) {
         dw->ibuf_ready[s] = w->ibuf_ready;
@@ -678,8 +662,11 @@ static enum simt_rc dpe_fail(struct simt_warp *sw, const struct ptx_func *f,
 static void after_pops(struct core_dpe_warp *dw, unsigned popped)
 {
     if (popped) {
-        core_dpe_sb_shadow(&dw->sb, 0);
-        core_dpe_sb_shadow(&dw->sb, 1);
+        dw->shadow_due = 1;
+        /* the returned-to path fetches on from where the popping path
+         * reached the RPC (dws: no sides; its stack keeps one path) */
+        if (dw->st.sp)
+            dw->inherit = (int8_t)dw->st.stack[dw->st.sp - 1].wait;
     }
 }
 
@@ -740,8 +727,7 @@ static enum simt_rc do_bra(struct core_dpe *d, unsigned slot, const struct path 
         sw->divergent++;
         d->divergent++;
         d->interleavable += dw->st.interleavable - il0;
-        core_dpe_sb_shadow(&dw->sb, 0);     /* both sides: docs/dpe.md */
-        core_dpe_sb_shadow(&dw->sb, 1);
+        dw->shadow_due = 1;                 /* both sides: docs/dpe.md */
     }
     after_pops(dw, popped);
     return finish(d, slot);
@@ -776,6 +762,7 @@ static enum simt_rc core_dpe_step(struct core_dpe *d, unsigned slot, uint64_t no
     d->st.path_sum += path_count(d, dw);
     d->st.forwarded += p.fwd;
     dw->last = (uint8_t)s;
+    dw->inherit = -1;
     if ((uint32_t)pc >= f->ninsts) {        /* fell off the end: exit */
         after_pops(dw, path_exit(d, dw, mask));
         sw->live &= ~mask;
@@ -867,12 +854,31 @@ static void core_dpe_issued(struct core_dpe *d, unsigned slot, const struct core
     struct core_warp *w = &d->v->w[slot];
     unsigned s = dw->last;
     sb_issue(&dw->sb, s & 1u, w->sw.res.active, di->dst, di->ndst, ready);
+    /* a divergence or reconvergence made by this instruction copies the
+     * pending bits, its own destinations' included (they were marked at
+     * its issue, before the stack moved) */
+    if (dw->shadow_due) {
+        dw->shadow_due = 0;
+        core_dpe_sb_shadow(&dw->sb, 0);
+        core_dpe_sb_shadow(&dw->sb, 1);
+    }
     /* the instruction buffer: a control instruction refills the fetch of
      * every path (the new entry's, the one returned to, new splits), else
      * the issuing path's own buffer moves on */
     bool ctrl = di->unit == CORE_U_CTRL;
     unsigned from = ctrl ? 0 : s, to = ctrl ? npaths_max(d) : s + 1;
     for (unsigned k = from; k < to; k++) {
+        dw->ibuf_ready[k] = w->ibuf_ready;
+        dw->ibuf_block[k] = w->ibuf_block;
+        dw->ibuf_n[k] = w->ibuf_n;
+    }
+    /* dual: a path that reached the RPC by an ordinary instruction popped
+     * its entry; the path returned to goes on with its instruction buffer
+     * (the instructions after the RPC are the ones it fetched), as the
+     * single-path stack's one buffer does */
+    if (!ctrl && d->paths == CORE_DPE_DUAL && dw->inherit >= 0 &&
+        (unsigned)dw->inherit != s) {
+        unsigned k = (unsigned)dw->inherit;
         dw->ibuf_ready[k] = w->ibuf_ready;
         dw->ibuf_block[k] = w->ibuf_block;
         dw->ibuf_n[k] = w->ibuf_n;
@@ -938,7 +944,7 @@ static int dpe_init(void **self, struct core_view *v, const struct core_mech_env
     struct core_dpe *d = calloc(1, sizeof *d);
     *self = d;
     if (!d || core_dpe_init(d, (unsigned)c->simt_paths, (unsigned)c->dpe_scoreboard,
-                            (unsigned)c->dpe_scheduler, c->dpe_path_forwarding != 0,
+                            (unsigned)c->dpe_scheduler, c->dpe_path_forwarding != CFG_DPE_PATH_FORWARDING_OFF,
                             (uint32_t)c->dws_n, e->nslots, e->max_depth) != 0) {
         snprintf(err, n, "host memory exhausted (dual-path engine) [%s:%d]", __FILE__,
                  __LINE__);
@@ -979,9 +985,23 @@ static int dpe_warp_start(void *self, struct core_view *v, unsigned slot, uint32
 static int dpe_fetch(void *self, struct core_view *v, unsigned slot, uint64_t now,
                      uint64_t *when, const struct core_dinst **di, int *unit_ix, bool *final)
 {
-    if (v->w[slot].sw.state == SIMT_AT_BARRIER) {
+    struct core_dpe *d = self;
+    struct core_dpe_warp *dw = &d->w[slot];
+    const struct core_warp *w = &v->w[slot];
+    if (w->sw.state == SIMT_AT_BARRIER) {
         *when = CORE_INF;
         return CORE_ST_BARRIER;
+    }
+    if (dw->at_bar) {
+        /* released from a CTA barrier: the release set the warp's
+         * instruction buffer (it issues the cycle after at the earliest,
+         * as under the single-path stack); the warp is one path there */
+        dw->at_bar = 0;
+        for (unsigned k = 0; k < CORE_DPE_MAXP; k++) {
+            dw->ibuf_ready[k] = w->ibuf_ready;
+            dw->ibuf_block[k] = w->ibuf_block;
+            dw->ibuf_n[k] = w->ibuf_n;
+        }
     }
     int why = core_dpe_check(self, slot, now, when, unit_ix);
     *di = v->w[slot].next_di;
@@ -996,7 +1016,9 @@ static bool dpe_mem_wait(const void *self)
 
 static int dpe_step(void *self, struct core_view *v, struct core_issue *is)
 {
-    is->rc = core_dpe_step(self, is->slot, is->now);
+    struct core_dpe *d = self;
+    is->rc = core_dpe_step(d, is->slot, is->now);
+    d->w[is->slot].at_bar = is->rc == SIMT_RC_BARRIER;
     if (is->rc == SIMT_RC_ERROR) {
         core_view_fail(v, is->slot);
         return LS_ERR_MEMFAULT;

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "lockstep.h"
+#include "cfg/cfg.h"
 #include "simt/simt.h"
 #include "simt/simt_dpe.h"
 #include "simt/simt_dws.h"
@@ -22,10 +23,14 @@
  * engine with one path per warp-split, the per-lane (optimistic)
  * scoreboard and every split a scheduler candidate (dissertation 3.3.1:
  * perfect DWS scoreboard and scheduler). */
-enum core_dpe_paths { CORE_DPE_SINGLE = 0, CORE_DPE_DUAL = 1, CORE_DPE_DWS = 2 };
+/* simt.paths, dpe.scoreboard and dpe.scheduler's choices (csim/cfg/cfg_keys.def) */
+enum core_dpe_paths { CORE_DPE_SINGLE = CFG_SIMT_PATHS_SINGLE, CORE_DPE_DUAL = CFG_SIMT_PATHS_DUAL,
+                      CORE_DPE_DWS = CFG_SIMT_PATHS_DWS };
 #define CORE_DPE_MAXP SIMT_DWS_MAX  /* paths of a warp: 2 (dual), 32 (dws) */
-enum core_dpe_sbkind { CORE_DPE_SB_CONSERVATIVE = 0, CORE_DPE_SB_OPTIMISTIC = 1 };
-enum core_dpe_sched { CORE_DPE_FULL = 0, CORE_DPE_CONSTRAINED = 1 };
+enum core_dpe_sbkind { CORE_DPE_SB_CONSERVATIVE = CFG_DPE_SCOREBOARD_CONSERVATIVE,
+                      CORE_DPE_SB_OPTIMISTIC = CFG_DPE_SCOREBOARD_OPTIMISTIC };
+enum core_dpe_sched { CORE_DPE_FULL = CFG_DPE_SCHEDULER_FULL,
+                      CORE_DPE_CONSTRAINED = CFG_DPE_SCHEDULER_CONSTRAINED };
 
 /* The dual-path scoreboard of one warp (3.2.2, Fig 3.4(b)). Conservative:
  * per side s and register r the cycle its pending write is written back,
@@ -90,6 +95,14 @@ struct core_dpe_warp {
     uint8_t cur;                /* path chosen by the last check            */
     uint8_t last;               /* path issued last                         */
     uint8_t sched;              /* constrained: the path the entry holds    */
+    int8_t inherit;             /* dual: the side that returned to the top
+                                   entry's RPC when the last issue popped
+                                   entries (it goes on from the popping
+                                   path's instruction buffer), -1: none    */
+    uint8_t at_bar;             /* its last issue was a CTA barrier wait   */
+    uint8_t shadow_due;         /* the issue being made diverged or popped:
+                                   the shadow copy follows its own
+                                   destinations' pending bits              */
     uint64_t ibuf_ready[CORE_DPE_MAXP], ibuf_block[CORE_DPE_MAXP];
     uint32_t ibuf_n[CORE_DPE_MAXP];
     struct simt_dws ws;         /* dws                                      */

@@ -203,6 +203,10 @@ struct core_mech_ops {
     /* a load of slot waits: its owner tag in p (core_sm_resp hands it back) */
     void (*pend)(const void *self, const struct core_view *v, unsigned slot,
                  struct core_pend *p);
+    /* the thread at position pos of slot's last issued instruction: its
+     * home warp slot and lane (local memory is interleaved per thread) */
+    void (*home_of)(const void *self, const struct core_view *v, unsigned slot,
+                    unsigned pos, unsigned *hslot, unsigned *hlane);
     /* load p of slot completed: its destinations ready at `at`; wakes */
     void (*resp_pend)(void *self, struct core_view *v, unsigned slot,
                       const struct core_pend *p, uint64_t at);

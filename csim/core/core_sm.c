@@ -565,13 +565,19 @@ static unsigned mem_issue(struct core_sm *sm, const struct core_issue *is, uint6
     struct exec_result tmp;
     const struct exec_result *src = r;
     if (space == PTX_SP_LOCAL) {
-        /* local memory is interleaved per thread word across the warp */
+        /* local memory is interleaved per thread word across the warp of
+         * the thread (a compacted warp's threads: their home warps and
+         * lanes, the stepper's home_of) */
         tmp = *r;
-        uint64_t id = ((uint64_t)v->id * v->nslots + slot) * v->k->local_stride;
+        const struct core_mech_inst *st = sm->step && sm->step->ops->home_of ? sm->step : NULL;
         EXEC_FOR_EACH_LANE(r->active, lane, {
             uint64_t off = r->addr[lane];
+            unsigned hs = slot, hl = lane;
+            if (st)
+                st->ops->home_of(st->self, v, slot, lane, &hs, &hl);
+            uint64_t id = ((uint64_t)v->id * v->nslots + hs) * v->k->local_stride;
             tmp.addr[lane] = EXEC_LOCAL_WINDOW + (id + (off & ~3ull)) * EXEC_WARP +
-                             lane * 4u + (off & 3u);
+                             hl * 4u + (off & 3u);
         });
         src = &tmp;
     }

@@ -1,5 +1,7 @@
 /* Thread-block compaction engine of the SM (core_tbc.h,
- * docs/compaction.md). */
+ * docs/compaction.md): the CTA stacks, compaction points and the WCU's
+ * warps, CAPRI's bypasses, and the execution of compacted warps. Its
+ * scoreboard, statistics and SM hooks are in core_tbc_mech.c. */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,21 +13,12 @@
 #include "ptx/ptx_taint.h"
 #include "cosim/cosim.h"
 
-/* For each set bit v of mask, lowest first (a distinct counter per v, so
- * loops nest without shadowing). */
-#define TBC_EACH(mask, v)                                                  \
-    for (uint32_t v##_m = (mask), v = 0;                                   \
-         v##_m && ((v = (uint32_t)__builtin_ctz(v##_m)), v##_m &= v##_m - 1, 1);)
-
 static inline unsigned popc(uint32_t x) { return (unsigned)__builtin_popcount(x); }
-
-static const struct core_dinst *core_tbc_peek(const struct core_tbc *t, unsigned slot);
-static void core_tbc_try_release(struct core_tbc *t, int32_t ci, uint64_t now);
 
 /* Sets the scheme (simt.compaction) of an SM with ncta CTA slots; returns
  * 0 or -1 (host memory). The blocks (t->blk) are created separately
  * (core_cblk_init: they need the GPU's cosim environment). */
-static int core_tbc_init(struct core_tbc *t, unsigned scheme, unsigned ncta,
+int core_tbc_init(struct core_tbc *t, unsigned scheme, unsigned ncta,
                   uint32_t max_depth)
 {
     memset(t, 0, sizeof *t);
@@ -43,62 +36,24 @@ static int core_tbc_init(struct core_tbc *t, unsigned scheme, unsigned ncta,
 }
 
 /* Frees the unit. */
-static void core_tbc_free(struct core_tbc *t)
+void core_tbc_free(struct core_tbc *t)
 {
     for (unsigned i = 0; t->cta && i < t->ncta; i++)
         simt_cta_free(&t->cta[i].st);
     free(t->cta);
     free(t->cls);
+    free(t->lrdy);
+    free(t->pmap);
     core_cblk_free(&t->blk);
     memset(t, 0, sizeof *t);
 }
 
-/* Why instruction i of f cannot be compacted exactly, or NULL
- * (docs/compaction.md: warp-level instructions need their original warps;
- * core_mech_refusal walks the kernel with it). */
-static const char *tbc_refuse(const struct cfg *c, const struct ptx_func *f, uint32_t i)
-{
-    (void)c;
-    const struct ptx_inst *in = &f->insts[i];
-    switch ((enum ptx_op)in->op) {
-    case PTX_OP_SHFL: return "shfl";
-    case PTX_OP_VOTE: return "vote";
-    case PTX_OP_ACTIVEMASK: return "activemask";
-    case PTX_OP_MATCH: return "match";
-    case PTX_OP_NANOSLEEP: return "nanosleep";
-    case PTX_OP_WMMA_LOAD: case PTX_OP_WMMA_STORE: case PTX_OP_WMMA_MMA:
-    case PTX_OP_MMA: return "wmma/mma";
-    case PTX_OP_CALL: return "call";
-    case PTX_OP_BRX: return "brx.idx";
-    case PTX_OP_TEX: case PTX_OP_TLD4: return "texture fetch";
-    /* the lanes of one warp apply an atomic in lane order; compaction
-     * regroups them, so a returned value (or a non-commutative or
-     * floating-point reduction) could differ from functional mode */
-    case PTX_OP_ATOM: return "atom";
-    case PTX_OP_RED:
-        if (in->sub != PTX_SUB_ADD && in->sub != PTX_SUB_MIN &&
-            in->sub != PTX_SUB_MAX && in->sub != PTX_SUB_AND &&
-            in->sub != PTX_SUB_OR && in->sub != PTX_SUB_XOR)
-            return "red (not commutative)";
-        if (ptx_type_is_float((enum ptx_type)in->type))
-            return "red (floating point)";
-        return NULL;
-    case PTX_OP_BAR: case PTX_OP_BARRIER:
-        if (in->sub == PTX_SUB_WARP_SYNC)
-            return "bar.warp.sync";
-        if (in->sub != PTX_SUB_SYNC && in->sub != PTX_SUB_ARRIVE && in->sub != PTX_SUB_NONE)
-            return "bar.red";
-        return NULL;
-    default:
-        return NULL;
-    }
-}
 
 /* At cycle now, decides whether kernel f is compacted (t->active) or why not
  * (t->reason: a warp-level instruction, a call, brx, textures, bar.red,
  * more than 32 warps per CTA, gscalar: G-Scalar's scalar execution or
  * statistics) and resets statistics. */
-static void core_tbc_kernel(struct core_tbc *t, const struct ptx_func *f,
+void core_tbc_kernel(struct core_tbc *t, const struct ptx_func *f,
                      uint32_t nwarps, bool gscalar, uint64_t now)
 {
     memset(&t->st, 0, sizeof t->st);
@@ -113,7 +68,7 @@ static void core_tbc_kernel(struct core_tbc *t, const struct ptx_func *f,
     for (unsigned i = 0; i < t->ncta; i++) {
         t->cta[i].acct_wait = 0;
         t->cta[i].nbyp = 0;
-        t->cta[i].pred_stall = t->cta[i].pred_bypass = 0;
+        t->cta[i].pred_stall = t->cta[i].pred_bypass = t->cta[i].pred_nodiv = 0;
     }
     /* branch classes for the per-class statistics (NULL: not counted) */
     free(t->cls);
@@ -135,6 +90,7 @@ static void core_tbc_kernel(struct core_tbc *t, const struct ptx_func *f,
         t->active = true;
 }
 
+
 /* Puts a compacted warp into slot at pc, handed over at cycle ready. */
 static void place(struct core_tbc *t, unsigned slot, int32_t pc, uint32_t pos,
                   const uint8_t *wid, const uint8_t *lane, uint64_t ready)
@@ -149,6 +105,7 @@ static void place(struct core_tbc *t, unsigned slot, int32_t pc, uint32_t pos,
     cw->hvalid = 0;
     cw->ready = ready;
     t->acct_pend |= 1ull << slot;
+    t->placed |= 1ull << slot;
     memcpy(cw->wid, wid, sizeof cw->wid);
     memcpy(cw->lane, lane, sizeof cw->lane);
     w->next_di = core_tbc_peek(t, slot);
@@ -171,7 +128,7 @@ static void acct_touch(struct core_tbc *t, unsigned ci)
 
 /* After the SM made CTA slot ci resident at now: its stack
  * starts and its original warps are placed in their home slots. */
-static void core_tbc_launch(struct core_tbc *t, unsigned ci, uint64_t now)
+void core_tbc_launch(struct core_tbc *t, unsigned ci, uint64_t now)
 {
     if (!t->active)
         return;
@@ -186,6 +143,9 @@ static void core_tbc_launch(struct core_tbc *t, unsigned ci, uint64_t now)
             valid[wi] = t->v->w[i].sw.ew.valid;
         }
     simt_cta_start(&tc->st, t->v->k->f, nw, valid);
+    tc->nthr = 0;
+    for (uint32_t wi = 0; wi < nw; wi++)
+        tc->nthr += popc(valid[wi]);
     struct simt_cta_entry *e = simt_cta_top(&tc->st);
     if (!e)
         return;
@@ -208,7 +168,7 @@ static void core_tbc_launch(struct core_tbc *t, unsigned ci, uint64_t now)
 /* Whether slot's compacted warp cannot issue at now for a reason of the
  * engine (no warp in the slot, at a barrier, not yet handed over);
  * *when = the cycle that may change it (CORE_INF: an event). */
-static bool core_tbc_blocked(const struct core_tbc *t, unsigned slot, uint64_t now,
+bool core_tbc_blocked(const struct core_tbc *t, unsigned slot, uint64_t now,
                       uint64_t *when)
 {
     const struct core_tbc_warp *cw = &t->w[slot];
@@ -223,7 +183,7 @@ static bool core_tbc_blocked(const struct core_tbc *t, unsigned slot, uint64_t n
     return false;
 }
 
-static uint32_t homes_of(const struct core_tbc_warp *cw)
+uint32_t core_tbc_homes_of(const struct core_tbc_warp *cw)
 {
     uint32_t h = 0;
     TBC_EACH(cw->pos, p) { h |= 1u << cw->wid[p]; }
@@ -240,7 +200,7 @@ static uint64_t home_slots(const struct core_tbc_cta *tc, uint32_t h)
 
 /* Brings the home-warp cache of slot's compacted warp up to date (one
  * pass over its positions) and returns it. */
-static const struct core_tbc_warp *cur_cache(struct core_tbc *t, unsigned slot)
+const struct core_tbc_warp *core_tbc_cache(struct core_tbc *t, unsigned slot)
 {
     struct core_tbc_warp *cw = &t->w[slot];
     int32_t ci = t->v->w[slot].cta;
@@ -263,53 +223,9 @@ static const struct core_tbc_warp *cur_cache(struct core_tbc *t, unsigned slot)
     return cw;
 }
 
-/* Home-warp slots (bit per slot) of slot's current compacted warp. */
-static uint64_t cur_homes(struct core_tbc *t, unsigned slot)
-{
-    return cur_cache(t, slot)->hslots;
-}
-
-/* Home-warp slots (bit per slot) of the instruction slot issued last. */
-static uint64_t core_tbc_homes(const struct core_tbc *t, unsigned slot)
-{
-    return t->last_homes[slot];
-}
-
-/* Cycle at which the sources and destinations of di are ready in every
- * home warp that slot's compacted warp draws threads from. */
-static uint64_t core_tbc_reg_ready(struct core_tbc *t, unsigned slot,
-                            const struct core_dinst *di)
-{
-    uint64_t hs = cur_homes(t, slot), rdy = 0;
-    while (hs) {
-        unsigned s = (unsigned)__builtin_ctzll(hs);
-        hs &= hs - 1;
-        const uint64_t *rr = t->v->w[s].reg_ready;
-        for (unsigned i = 0; i < di->nsrc; i++)
-            if (rr[di->src[i]] > rdy)
-                rdy = rr[di->src[i]];
-        for (unsigned i = 0; i < di->ndst; i++)
-            if (rr[di->dst[i]] > rdy)
-                rdy = rr[di->dst[i]];
-    }
-    return rdy;
-}
-
-/* Destinations of di become ready at `ready` in every home warp of slot. */
-static void core_tbc_set_ready(struct core_tbc *t, unsigned slot,
-                        const struct core_dinst *di, uint64_t ready)
-{
-    uint64_t hs = core_tbc_homes(t, slot);
-    while (hs) {
-        unsigned s = (unsigned)__builtin_ctzll(hs);
-        hs &= hs - 1;
-        for (unsigned i = 0; i < di->ndst; i++)
-            t->v->w[s].reg_ready[di->dst[i]] = ready;
-    }
-}
 
 /* Decoded instruction at slot's compacted warp's pc, or NULL. */
-static const struct core_dinst *core_tbc_peek(const struct core_tbc *t, unsigned slot)
+const struct core_dinst *core_tbc_peek(const struct core_tbc *t, unsigned slot)
 {
     const struct core_tbc_warp *cw = &t->w[slot];
     const struct ptx_func *f = t->v->k->f;
@@ -344,7 +260,7 @@ static void slp_map_of(struct core_tbc *t, struct core_tbc_cta *tc, uint32_t wi,
 }
 
 /* Lanes of home warp wi that the compacted warp runs. */
-static uint32_t home_mask(const struct core_tbc_warp *cw, uint32_t wi)
+uint32_t core_tbc_home_mask(const struct core_tbc_warp *cw, uint32_t wi)
 {
     uint32_t m = 0;
     TBC_EACH(cw->pos, p) {
@@ -435,6 +351,8 @@ static int attach(struct core_tbc *t, unsigned ci, int idx, uint64_t now)
         }
         if (r->slot >= 0) {
             struct core_tbc_warp *cw = &t->w[r->slot];
+            if (cw->waiting)
+                t->st.ahead_wait_cycles += now - cw->wait_since;
             cw->ahead = cw->waiting = 0;
             if (cw->pc == e->rpc) {         /* its path ended ahead of it */
                 cw->on = 0;
@@ -460,6 +378,50 @@ static int attach(struct core_tbc *t, unsigned ci, int idx, uint64_t now)
     return n;
 }
 
+/* The branch class of the branch at pc (ptx_taint: P or D), as an index
+ * 0 (P) or 1 (D), or -1 (neither, or not known). */
+static int class_of(const struct core_tbc *t, int32_t pc)
+{
+    unsigned cl = t->cls ? t->cls[pc] : PTX_BCLS_NONE;
+    return cl == PTX_BCLS_P ? 0 : cl == PTX_BCLS_D ? 1 : -1;
+}
+
+/* The compaction point right after the branch at bpc was decided (its
+ * class's points and warp sums). */
+static void class_points(struct core_tbc *t, int32_t bpc, uint32_t nocomp, unsigned k)
+{
+    int i = bpc >= 0 ? class_of(t, bpc) : -1;
+    if (i < 0)
+        return;
+    t->st.cls_points[i]++;
+    t->st.cls_nocomp[i] += nocomp;
+    t->st.cls_tbc[i] += k;
+}
+
+/* A CTA-wide path of the divergent branch at from (thr threads; nocomp
+ * warps without compaction, nw_min with TBC's lane rule) is formed: the
+ * compaction rate of Fig 4.15/4.26 counts it, compactable by TBC when
+ * nw_min < nocomp and ideally when ceil(thr / 32) < nocomp, and Fig
+ * 4.27/4.28 by its quarter of the CTA's threads. */
+static void path_stats(struct core_tbc *t, const struct core_tbc_cta *tc, int32_t from,
+                       uint32_t thr, uint32_t nocomp, uint32_t nw_min)
+{
+    int i = class_of(t, from);
+    if (i < 0)
+        return;
+    unsigned q = tc->nthr ? 4 * thr / tc->nthr : 0;
+    q = q > 3 ? 3 : q;
+    t->st.paths[i]++;
+    if (nw_min < nocomp) {
+        t->st.paths_tbc[i]++;
+        t->st.frac_tbc[i][q]++;
+    }
+    if ((thr + 31) / 32 < nocomp) {
+        t->st.paths_ideal[i]++;
+        t->st.frac_ideal[i][q]++;
+    }
+}
+
 /* The top entry of CTA ci is ready (its mask known): forms its compacted
  * warps (the WCU, or NW_ideal warps under ideal) into free slots of the
  * CTA; bpc >= 0: the entry is the first after the branch at bpc was
@@ -478,6 +440,22 @@ static int form(struct core_tbc *t, unsigned ci, unsigned slot, uint64_t now,
     t->st.points++;
     t->st.nw_nocomp += nocomp;
     t->st.nw_ideal += (thr + 31) / 32;
+    /* the CTA mask by physical lane (the SLP map): the WCU's rows, and the
+     * warps TBC needs for it (the most threads in one lane, Fig 4.9) */
+    uint32_t mask[SIMT_CTA_MAX_W] = { 0 }, brows = 0;
+    uint8_t p2l[SIMT_CTA_MAX_W][32], inlane[32] = { 0 }, nw_min = 0;
+    for (uint32_t wi = 0; wi < nw; wi++) {
+        slp_map_of(t, tc, wi, now);
+        TBC_EACH(e->mask[wi], l) {
+            unsigned p = tc->l2p[wi][l];
+            mask[wi] |= 1u << p;
+            p2l[wi][p] = (uint8_t)l;
+            if (++inlane[p] > nw_min)
+                nw_min = inlane[p];
+        }
+    }
+    if (e->from_pc >= 0)
+        path_stats(t, tc, e->from_pc, thr, nocomp, nw_min);
     unsigned k = 0;
     if (t->scheme == CORE_TBC_IDEAL) {
         uint8_t wid[32] = { 0 }, lane[32] = { 0 };
@@ -498,33 +476,31 @@ static int form(struct core_tbc *t, unsigned ci, unsigned slot, uint64_t now,
         tc->formed = k;
         t->st.warps_formed += k;
         t->st.nw_tbc += k;
+        class_points(t, bpc, nocomp, k);
         return 0;
     }
-    uint32_t mask[SIMT_CTA_MAX_W] = { 0 }, brows = 0;
-    uint8_t p2l[SIMT_CTA_MAX_W][32];
     for (unsigned i = 0; i < tc->nbyp; i++)
         if (tc->byp[i].ent == idx)
             brows |= tc->byp[i].rows;
-    for (uint32_t wi = 0; wi < nw; wi++) {
-        slp_map_of(t, tc, wi, now);
-        TBC_EACH(e->mask[wi], l) {
-            unsigned p = tc->l2p[wi][l];
-            mask[wi] |= 1u << p;
-            p2l[wi][p] = (uint8_t)l;
-        }
-    }
     uint32_t umask = (uint32_t)(((uint64_t)1 << nw) - 1) & ~brows;
     struct where_ctx wx = { t, ci, "compaction point", e->npc };
     struct cosim_where wh = { where_text, &wx };
     struct core_cblk_form f;
     if (core_cblk_wcu_load(&t->blk, now, mask, umask, &wh, &f) != 0)
         return -1;
-    if (!wcu_partition_ok(&f, mask, umask, nw)) {
+    if (f.load_at > now)
+        t->st.wcu_wait += f.load_at - now;
+    if (!wcu_partition_ok(&f, mask, umask, nw) || f.nw_min != nw_min) {
         char m[400], where[200];
         where_of(t, ci, "compaction point", e->npc, where, sizeof where);
-        snprintf(m, sizeof m, "WCU MODEL ERROR: %s: the compacted warps do not hold "
-                 "each thread of the compacted warps' rows exactly once (%s backend)",
-                 where, cosim_backend_name(t->blk.wcu->backend));
+        if (f.nw_min != nw_min)
+            snprintf(m, sizeof m, "WCU MODEL ERROR: %s: the evaluator counts %u warps "
+                     "for the CTA mask, its most threads in one lane are %u (%s backend)",
+                     where, f.nw_min, nw_min, cosim_backend_name(t->blk.wcu->backend));
+        else
+            snprintf(m, sizeof m, "WCU MODEL ERROR: %s: the compacted warps do not hold "
+                     "each thread of the compacted warps' rows exactly once (%s backend)",
+                     where, cosim_backend_name(t->blk.wcu->backend));
         free(t->blk.why);
         t->blk.why = strdup(m);
         return -1;
@@ -554,17 +530,16 @@ static int form(struct core_tbc *t, unsigned ci, unsigned slot, uint64_t now,
     if (bpc < 0)
         return 0;
     /* the compaction point of the branch at bpc */
-    unsigned cl = t->cls ? t->cls[bpc] : PTX_BCLS_NONE;
-    if (cl == PTX_BCLS_P || cl == PTX_BCLS_D) {
-        t->st.cls_points[cl - 1]++;
-        t->st.cls_nocomp[cl - 1] += nocomp;
-        t->st.cls_tbc[cl - 1] += k;
-    }
+    class_points(t, bpc, nocomp, k);
     if (t->scheme == CORE_TBC_CAPRI) {
         /* the evaluator judged the CTA mask: reduced the warp count? */
         bool adequate = f.nw_min < f.nw_nocomp;
         t->st.q[adequate ? 2 : 0] += tc->pred_bypass;   /* B/S, B/B */
         t->st.q[adequate ? 1 : 3] += tc->pred_stall;    /* S/S, S/B */
+        /* warps that did not diverge bypassed without a lookup: Fig 4.21
+         * judges their decisions too */
+        t->st.qn[adequate ? 1 : 0] += tc->pred_nodiv;   /* B/S, B/B */
+        tc->pred_nodiv = 0;
         /* the update names the entry the branch's lookup returned; a
          * branch no warp looked up (none diverged) has none: no update */
         bool looked = tc->pred_bypass + tc->pred_stall > 0;
@@ -671,10 +646,45 @@ static int leave(struct core_tbc *t, unsigned slot, uint64_t now, uint64_t *done
     return leave_entry(t, slot, (unsigned)t->v->w[slot].cta, now, done);
 }
 
+/* Whether a warp must wait before instruction in while it runs ahead of
+ * its path's entry (capri): before a compaction point (a guarded bra) and
+ * a barrier or trap; not before a branch that is no compaction point here
+ * (an unguarded bra moves the warp within its entry's path, 4.1.3), nor
+ * before exit or ret (its threads leave every entry). capri.ahead =
+ * control (an ablation): before every control instruction. */
+static bool ahead_stop(const struct core_tbc *t, const struct ptx_inst *in)
+{
+    if (!simt_is_control((enum ptx_op)in->op, in->sub))
+        return false;
+    if (!t->ahead_bra)
+        return true;
+    switch ((enum ptx_op)in->op) {
+    case PTX_OP_BRA: return in->guard >= 0;
+    case PTX_OP_EXIT: case PTX_OP_RET: return false;
+    default: return true;
+    }
+}
+
+/* A warp running ahead lost its last thread (exit): it no longer joins
+ * its path's entry. */
+static void drop_ahead(struct core_tbc *t, unsigned slot)
+{
+    struct core_tbc_cta *tc = &t->cta[t->v->w[slot].cta];
+    for (unsigned i = 0; i < tc->nbyp; i++)
+        if (tc->byp[i].slot == (int16_t)slot) {
+            tc->byp[i] = tc->byp[--tc->nbyp];
+            break;
+        }
+    t->w[slot].on = 0;
+    t->w[slot].ahead = t->w[slot].waiting = 0;
+    t->v->wake[slot] = CORE_INF;
+    t->v->wake_reason[slot] = CORE_ST_BARRIER;
+}
+
 /* Moves slot's warp to pc: at its entry's reconvergence point it leaves.
- * A warp running ahead (capri) waits instead before a control
- * instruction, at the reconvergence point of the branch it bypassed, or
- * past the end. */
+ * A warp running ahead (capri) waits instead before a compaction point or
+ * another control instruction (ahead_stop), at the reconvergence point of
+ * the branch it bypassed, or past the end. */
 static int advance(struct core_tbc *t, unsigned slot, int32_t pc, uint64_t now,
                    uint64_t *done)
 {
@@ -684,9 +694,16 @@ static int advance(struct core_tbc *t, unsigned slot, int32_t pc, uint64_t now,
     const struct ptx_func *f = t->v->k->f;
     cw->pc = pc;
     if (cw->ahead) {
+        if (!cw->pos) {
+            drop_ahead(t, slot);
+            return 0;
+        }
         if (pc == cw->ahead_rpc || (uint32_t)pc >= f->ninsts ||
-            simt_is_control((enum ptx_op)f->insts[pc].op, f->insts[pc].sub))
+            ahead_stop(t, &f->insts[pc])) {
             cw->waiting = 1;
+            cw->wait_since = now;
+            t->st.ahead_waits++;
+        }
         if ((uint32_t)pc < f->ninsts)
             t->v->w[slot].next_di = core_tbc_peek(t, slot);
         return 0;
@@ -721,21 +738,28 @@ static int bypass(struct core_tbc *t, unsigned slot, unsigned ci, int32_t pc,
     const struct ptx_func *f = t->v->k->f;
     const struct ptx_inst *in = &f->insts[pc];
     *ok = false;
-    uint32_t hs = homes_of(cw);
+    uint32_t hs = core_tbc_homes_of(cw);
     TBC_EACH(hs, wi) {
-        if (home_mask(cw, wi) != e->mask[wi])
+        if (core_tbc_home_mask(cw, wi) != e->mask[wi])
             return 0;
     }
     int32_t rpc = in->reconv;
     if (rpc < 0 || (uint32_t)rpc > f->ninsts)
         rpc = (int32_t)f->ninsts;
-    /* the parts in the order the stack runs them: taken, then not taken;
-     * a part whose path starts at a reconvergence point just waits there */
+    /* the parts in the order the stack runs them: taken, then not taken.
+     * A warp that does not diverge goes on past the branch (4.2.2), its
+     * path starting at the branch's reconvergence point included: it runs
+     * ahead in the block there (the entry the branch leaves at the RPC)
+     * up to that entry's own end. A divergent warp's part at the RPC waits
+     * there for the warp's other part; so does any part at the RPC of the
+     * branching entry (no block of this entry is left to it). */
     uint32_t part[2] = { tpos, cw->pos & ~tpos };
     int32_t ppc[2] = { in->o[0].label, pc + 1 };
+    bool whole = !part[0] || !part[1];
     int np = 0, which[2];
     for (int i = 0; i < 2; i++)
-        if (part[i] && ppc[i] != rpc && ppc[i] != e->rpc)
+        if (part[i] && ppc[i] != e->rpc &&
+            (ppc[i] != rpc || (whole && t->skip_ahead)))
             which[np++] = i;
     if (!np || tc->nbyp + (unsigned)np > CORE_TBC_MAX_BYP)
         return 0;
@@ -757,7 +781,7 @@ static int bypass(struct core_tbc *t, unsigned slot, unsigned ci, int32_t pc,
     cw->pos = part[which[0]];
     cw->ahead = 1;
     cw->waiting = 0;
-    cw->ahead_rpc = rpc;
+    cw->ahead_rpc = ppc[which[0]] == rpc ? e->rpc : rpc;
     int rc = advance(t, slot, ppc[which[0]], now, done);
     if (rc)
         return rc;
@@ -768,10 +792,10 @@ static int bypass(struct core_tbc *t, unsigned slot, unsigned ci, int32_t pc,
 static void count_control(struct core_tbc *t, struct core_tbc_cta *tc,
                           const struct core_tbc_warp *cw, int32_t pc)
 {
-    uint32_t hs = homes_of(cw);
+    uint32_t hs = core_tbc_homes_of(cw);
     TBC_EACH(hs, wi) {
         struct simt_warp *sw = &t->v->w[tc->home[wi]].sw;
-        uint32_t m = home_mask(cw, wi);
+        uint32_t m = core_tbc_home_mask(cw, wi);
         sw->warp_insts++;
         sw->thread_insts += popc(m);
         if (sw->commit)
@@ -823,6 +847,7 @@ static int capri_branch(struct core_tbc *t, unsigned slot, unsigned ci, int32_t 
         want = !stall;
     } else {
         t->st.nodiv_bypass++;
+        tc->pred_nodiv++;
     }
     if (want) {
         bool ok;
@@ -881,6 +906,11 @@ static int exec_homes(struct core_tbc *t, unsigned slot, const struct core_tbc_c
         m->gen_shared |= (r->gen_shared >> l & 1u) << p;
         m->gen_local |= (r->gen_local >> l & 1u) << p;
     });
+    /* a local access is addressed per thread (home warp and lane) */
+    if (m->space == PTX_SP_LOCAL) {
+        memcpy(t->lpos[slot].wid, cw->wid, sizeof cw->wid);
+        memcpy(t->lpos[slot].lane, cw->lane, sizeof cw->lane);
+    }
     /* the fields and the active positions' addresses: the rest of m
      * is unset, as it is for any warp's inactive lanes */
     struct exec_result *res = &t->v->w[slot].sw.res;
@@ -897,7 +927,7 @@ static int exec_homes(struct core_tbc *t, unsigned slot, const struct core_tbc_c
  * starts the next compaction. Slots whose home warps finished (the CTA
  * ended) are OR-ed into *done. Returns 0, or -1 with sm->err_slot and
  * that warp's err filled (exec fault, deadlock, stack overflow). */
-static int core_tbc_step(struct core_tbc *t, unsigned slot, uint64_t now, uint64_t *done)
+int core_tbc_step(struct core_tbc *t, unsigned slot, uint64_t now, uint64_t *done)
 {
     struct core_tbc_warp *cw = &t->w[slot];
     unsigned ci = (unsigned)t->v->w[slot].cta;
@@ -905,11 +935,13 @@ static int core_tbc_step(struct core_tbc *t, unsigned slot, uint64_t now, uint64
     const struct ptx_func *f = t->v->k->f;
     int32_t pc = cw->pc;
     acct_touch(t, ci);
+    t->placed = 0;
     const struct ptx_inst *in = &f->insts[pc];
     /* the lanes and positions of each home warp (cached per pos) */
-    (void)cur_cache(t, slot);
+    (void)core_tbc_cache(t, slot);
     const uint32_t hs = cw->hs, *hl = cw->hl;
-    t->last_homes[slot] = cw->hslots;
+    t->last[slot].hs = hs;
+    TBC_EACH(hs, wi) { t->last[slot].hl[wi] = hl[wi]; }
     t->st.issued++;
     t->st.issued_active += cw->pos != 0;
     t->st.thread_insts += popc(cw->pos);
@@ -930,18 +962,27 @@ static int core_tbc_step(struct core_tbc *t, unsigned slot, uint64_t now, uint64
         if ((t->scheme == CORE_TBC_PLUS || t->scheme == CORE_TBC_CAPRI) &&
             in->guard < 0)      /* no compaction point */
             return advance(t, slot, target, now, done);
-        uint32_t tpos = 0;      /* positions whose thread takes it */
+        bool uni = (t->scheme == CORE_TBC_PLUS || t->scheme == CORE_TBC_CAPRI) &&
+                   (in->flags & PTX_F_UNI) && !cw->ahead;
+        uint32_t tpos = 0, tk[SIMT_CTA_MAX_W];  /* positions, home lanes taking it */
         TBC_EACH(hs, wi) {
             struct simt_warp *sw = &t->v->w[tc->home[wi]].sw;
-            uint32_t hm = hl[wi];
-            uint32_t tk = exec_guard_mask(&sw->ew, in, hm);
-            if (!simt_cta_branch(&tc->st, wi, pc, hm, tk))
-                return tbc_fail(t, slot, pc, "thread-block compaction: warps of one "
-                                "stack entry reached different branches (not modelled)");
+            tk[wi] = exec_guard_mask(&sw->ew, in, hl[wi]);
             EXEC_FOR_EACH_LANE(cw->pos, p, {
-                if (cw->wid[p] == wi && (tk >> cw->lane[p] & 1))
+                if (cw->wid[p] == wi && (tk[wi] >> cw->lane[p] & 1))
                     tpos |= 1u << p;
             });
+        }
+        /* a guarded bra.uni (the compiler's promise that it does not
+         * diverge) is no compaction point under tbc_plus and capri: the
+         * warp jumps or falls through (one that does diverge is a
+         * compaction point like any branch) */
+        if (uni && (tpos == 0 || tpos == cw->pos))
+            return advance(t, slot, tpos ? target : pc + 1, now, done);
+        TBC_EACH(hs, wi) {
+            if (!simt_cta_branch(&tc->st, wi, pc, hl[wi], tk[wi]))
+                return tbc_fail(t, slot, pc, "thread-block compaction: warps of one "
+                                "stack entry reached different branches (not modelled)");
         }
         if (t->scheme == CORE_TBC_CAPRI)
             return capri_branch(t, slot, ci, pc, tpos, now, done);
@@ -1023,7 +1064,7 @@ static int core_tbc_step(struct core_tbc *t, unsigned slot, uint64_t now, uint64
 
 /* Releases CTA ci's barriers whose threads all arrived (replaces
  * core_sm.c's try_release while compacting). */
-static void core_tbc_try_release(struct core_tbc *t, int32_t ci, uint64_t now)
+void core_tbc_try_release(struct core_tbc *t, int32_t ci, uint64_t now)
 {
     struct core_cta *cta = &t->v->cta[ci];
     uint32_t live = 0;
@@ -1053,300 +1094,3 @@ static void core_tbc_try_release(struct core_tbc *t, int32_t ci, uint64_t now)
     }
 }
 
-/* Counts compaction-induced stall slot-cycles up to now (exclusive). */
-static void core_tbc_account(struct core_tbc *t, uint64_t now)
-{
-    if (!t->active || now <= t->last_acct)
-        return;
-    uint64_t n = now - t->last_acct, waiting = 0;
-    /* warps of the top entry that reached its compaction point while
-     * others still run, and warps the WCU has not handed over yet (a
-     * CTA's figure changes only in its launch and its warps' issues) */
-    uint64_t dirty = t->ncta > 64 ? ~0ull : t->acct_dirty;
-    for (uint64_t m = dirty; m; m &= m - 1) {
-        unsigned ci = (unsigned)__builtin_ctzll(m);
-        if (ci >= t->ncta)
-            break;
-        struct core_tbc_cta *tc = &t->cta[ci];
-        const struct simt_cta_entry *e = t->v->cta[ci].used ? simt_cta_top(&tc->st) : NULL;
-        uint32_t wt = e && tc->formed > e->wcnt ? tc->formed - e->wcnt : 0;
-        t->acct_sum = t->acct_sum - tc->acct_wait + wt;
-        tc->acct_wait = wt;
-    }
-    t->acct_dirty = 0;
-    waiting = t->acct_sum;
-    for (unsigned ci = 64; ci < t->ncta; ci++) {   /* past the dirty mask */
-        const struct simt_cta_entry *e =
-            t->v->cta[ci].used ? simt_cta_top(&t->cta[ci].st) : NULL;
-        if (e && t->cta[ci].formed > e->wcnt)
-            waiting += t->cta[ci].formed - e->wcnt;
-    }
-    /* a slot is marked when its ready time is set; once ready <= now it
-     * cannot count again until it is set again */
-    for (uint64_t m = t->acct_pend; m; m &= m - 1) {
-        unsigned i = (unsigned)__builtin_ctzll(m);
-        if (t->v->w[i].cta >= 0 && t->w[i].on && t->w[i].ready > t->last_acct)
-            waiting++;
-        if (t->w[i].ready <= now)
-            t->acct_pend &= ~(1ull << i);
-    }
-    t->st.stall_slot_cycles += n * waiting;
-    t->last_acct = now;
-}
-
-/* Adds the unit's figures for this kernel into s (first = the SM that
- * also reports the launch: scheme, reason, launch count). */
-static void core_tbc_stats(const struct core_tbc *t, bool first, ls_stats *s)
-{
-    if (t->scheme == CORE_TBC_NONE)
-        return;
-    ls_compaction_stats *c = &s->compaction;
-    if (first) {
-        s->compaction_scheme = (int)t->scheme;
-        c->launches++;
-        if (!t->active) {
-            c->uncompacted++;
-            snprintf(s->uncompacted, sizeof s->uncompacted, "%s", t->reason);
-        }
-    }
-    c->issued += t->st.issued;
-    c->issued_active += t->st.issued_active;
-    c->thread_insts += t->st.thread_insts;
-    c->points += t->st.points;
-    c->divergent_points += t->st.divergent;
-    c->warps_formed += t->st.warps_formed;
-    c->nw_nocomp += t->st.nw_nocomp;
-    c->nw_tbc += t->st.nw_tbc;
-    c->nw_ideal += t->st.nw_ideal;
-    c->stall_slot_cycles += t->st.stall_slot_cycles;
-    c->capri_lookups += t->st.lookups;
-    c->capri_hits += t->st.hits;
-    c->capri_pred_stall += t->st.pred_stall;
-    c->capri_pred_bypass += t->st.pred_bypass;
-    c->capri_nodiv_bypass += t->st.nodiv_bypass;
-    c->capri_bypass_denied += t->st.bypass_denied;
-    c->capri_bypassed += t->st.bypassed;
-    for (unsigned i = 0; i < 4; i++)
-        c->capri_quality[i] += t->st.q[i];
-    for (unsigned i = 0; i < 2; i++) {
-        c->class_points[i] += t->st.cls_points[i];
-        c->class_nw_nocomp[i] += t->st.cls_nocomp[i];
-        c->class_nw_tbc[i] += t->st.cls_tbc[i];
-    }
-    core_cblk_stats(&t->blk, s);
-}
-
-/* ------------------------------------------- the SM mechanism (core_mech.h) */
-
-static bool tbc_on(const struct cfg *c)
-{
-    return c->simt_compaction != CORE_TBC_NONE;
-}
-
-static int tbc_init(void **self, struct core_view *v, const struct core_mech_env *e,
-                    char *err, size_t n)
-{
-    const struct cfg *c = e->c;
-    struct core_tbc *t = calloc(1, sizeof *t);
-    *self = t;
-    if (!t || core_tbc_init(t, (unsigned)c->simt_compaction, e->ncta, e->max_depth) != 0) {
-        snprintf(err, n, "host memory exhausted (compaction engine) [%s:%d]", __FILE__,
-                 __LINE__);
-        return -1;
-    }
-    t->v = v;
-    /* the WCU under tbc, tbc_plus and capri; the CAPT under capri
-     * (docs/compaction.md); ideal forms warps without hardware */
-    bool capri = c->simt_compaction == CORE_TBC_CAPRI;
-    bool wcu = c->simt_compaction != CORE_TBC_IDEAL;
-    if (e->cosim && core_cblk_init(&t->blk, e->cosim, e->sm, wcu, capri,
-                                   (unsigned)c->capri_entries, (unsigned)c->capri_history,
-                                   (unsigned)c->capri_lru, err, n) != 0)
-        return -1;
-    return 0;
-}
-
-static void tbc_free(void *self)
-{
-    if (self)
-        core_tbc_free(self);
-    free(self);
-}
-
-static int tbc_kernel(void *self, struct core_view *v, uint64_t now)
-{
-    struct core_tbc *t = self;
-    const struct cfg *c = v->c;
-    core_tbc_kernel(t, v->k->f, v->k->nwarps, c->gscalar_scalar != 0 || c->gscalar_stats != 0,
-                    now);
-    return t->active;
-}
-
-static void tbc_cta_start(void *self, struct core_view *v, unsigned ci, const uint8_t *wslot,
-                          unsigned nwarps, uint64_t now)
-{
-    (void)v;
-    (void)wslot;
-    (void)nwarps;
-    core_tbc_launch(self, ci, now);
-}
-
-static const struct core_dinst *tbc_peek(const void *self, const struct core_view *v,
-                                         unsigned slot)
-{
-    (void)v;
-    return core_tbc_peek(self, slot);
-}
-
-/* A compacted warp's instruction: the kernel's, at the warp's pc. */
-static void tbc_where(const void *self, const struct core_view *v, unsigned slot,
-                      struct core_where *at)
-{
-    const struct core_tbc_warp *cw = &((const struct core_tbc *)self)->w[slot];
-    at->f = v->k->f;
-    at->frame = 0;
-    at->pc = cw->pc;
-    at->mask = cw->pos;
-}
-
-/* Its register-file rows: each home warp it draws threads from, with
- * those threads' lanes after the guard (none past the end). */
-static void tbc_fill_rows(const void *self, const struct core_view *v, struct core_issue *is)
-{
-    const struct core_tbc *t = self;
-    const struct core_tbc_warp *cw = &t->w[is->slot];
-    const struct core_tbc_cta *tc = &t->cta[v->w[is->slot].cta];
-    const struct ptx_func *f = v->k->f;
-    is->merged = true;
-    is->nrows = 0;
-    if ((uint32_t)cw->pc >= f->ninsts)
-        return;
-    uint32_t hs = homes_of(cw);
-    TBC_EACH(hs, wi) {
-        unsigned s = tc->home[wi];
-        uint32_t m = exec_guard_mask(&v->w[s].sw.ew, &f->insts[cw->pc], home_mask(cw, wi));
-        is->row[is->nrows++] = (struct core_row){ (uint8_t)s, m };
-    }
-}
-
-/* Barrier and fetch: no warp in the slot, at a barrier, not yet handed
- * over, or its instruction buffer empty. */
-static int tbc_fetch(void *self, struct core_view *v, unsigned slot, uint64_t now,
-                     uint64_t *when, const struct core_dinst **di, int *unit_ix, bool *final)
-{
-    (void)di;
-    (void)unit_ix;
-    (void)final;
-    const struct core_warp *w = &v->w[slot];
-    if (w->sw.state == SIMT_AT_BARRIER || core_tbc_blocked(self, slot, now, when))
-        return CORE_ST_BARRIER;
-    if (w->ibuf_ready > now) {
-        *when = w->ibuf_ready;
-        return CORE_ST_IBUFFER;
-    }
-    return CORE_ST_NONE;
-}
-
-static uint64_t tbc_sb_ready(const void *self, const struct core_view *v, unsigned slot,
-                             const struct core_dinst *di)
-{
-    (void)v;
-    return core_tbc_reg_ready((struct core_tbc *)self, slot, di);
-}
-
-static int tbc_step(void *self, struct core_view *v, struct core_issue *is)
-{
-    (void)v;
-    struct core_tbc *t = self;
-    if (core_tbc_step(t, is->slot, is->now, &is->done) != 0)
-        return t->blk.why ? LS_ERR_COSIM : LS_ERR_MEMFAULT;
-    return 0;
-}
-
-static void tbc_issued(void *self, struct core_view *v, const struct core_issue *is,
-                       uint64_t ready)
-{
-    (void)v;
-    core_tbc_set_ready(self, is->slot, is->di, ready);
-}
-
-/* A load writes the registers of every home warp of the compacted warp. */
-static void tbc_pend(const void *self, const struct core_view *v, unsigned slot,
-                     struct core_pend *p)
-{
-    (void)v;
-    p->own = core_tbc_homes(self, slot);
-}
-
-/* Its destinations ready in every home warp; any compacted warp of the
- * CTA may wait for them. */
-static void tbc_resp_pend(void *self, struct core_view *v, unsigned slot,
-                          const struct core_pend *p, uint64_t at)
-{
-    const struct core_tbc *t = self;
-    uint64_t hs = p->own ? p->own : 1ull << slot;
-    while (hs) {
-        unsigned s = (unsigned)__builtin_ctzll(hs);
-        hs &= hs - 1;
-        for (unsigned i = 0; i < p->ndst; i++)
-            v->w[s].reg_ready[p->dst[i]] = at;
-    }
-    int32_t ci = v->w[slot].cta;
-    for (unsigned i = 0; i < v->nslots; i++)
-        if (v->w[i].cta == ci && t->w[i].on)
-            core_view_wake(v, i);
-}
-
-static void tbc_release(void *self, struct core_view *v, int32_t ci, uint64_t now)
-{
-    (void)v;
-    core_tbc_try_release(self, ci, now);
-}
-
-static void tbc_account(void *self, struct core_view *v, uint64_t now)
-{
-    (void)v;
-    core_tbc_account(self, now);
-}
-
-static void tbc_stats(const void *self, bool first, ls_stats *s)
-{
-    core_tbc_stats(self, first, s);
-}
-
-static int tbc_finish(void *self, uint64_t end)
-{
-    return core_cblk_finish(&((struct core_tbc *)self)->blk, end);
-}
-
-static const char *tbc_why(const void *self, int e, uint32_t *line)
-{
-    *line = 0;
-    return e ? ((const struct core_tbc *)self)->blk.why : NULL;
-}
-
-const struct core_mech_ops core_tbc_mech = {
-    .name = "tbc",
-    .kind = CORE_MECH_STEPPER,
-    .merges = true,
-    .on = tbc_on,
-    .refuse = tbc_refuse,
-    .init = tbc_init,
-    .free = tbc_free,
-    .kernel = tbc_kernel,
-    .stats = tbc_stats,
-    .finish = tbc_finish,
-    .why = tbc_why,
-    .cta_start = tbc_cta_start,
-    .peek = tbc_peek,
-    .where = tbc_where,
-    .fill_rows = tbc_fill_rows,
-    .fetch = tbc_fetch,
-    .sb_ready = tbc_sb_ready,
-    .step = tbc_step,
-    .issued = tbc_issued,
-    .pend = tbc_pend,
-    .resp_pend = tbc_resp_pend,
-    .release = tbc_release,
-    .account = tbc_account,
-};

@@ -15,9 +15,15 @@
 #include "simt/simt_cta.h"
 #include "lockstep.h"
 #include "core/core_cblk.h"
+#include "core/core.h"
+#include "cfg/cfg.h"
 
-enum core_tbc_scheme { CORE_TBC_NONE = 0, CORE_TBC_TBC = 1, CORE_TBC_PLUS = 2,
-                       CORE_TBC_CAPRI = 3, CORE_TBC_IDEAL = 4 };
+/* simt.compaction's choices (csim/cfg/cfg_keys.def) */
+enum core_tbc_scheme {
+    CORE_TBC_NONE = CFG_SIMT_COMPACTION_NONE, CORE_TBC_TBC = CFG_SIMT_COMPACTION_TBC,
+    CORE_TBC_PLUS = CFG_SIMT_COMPACTION_TBC_PLUS, CORE_TBC_CAPRI = CFG_SIMT_COMPACTION_CAPRI,
+    CORE_TBC_IDEAL = CFG_SIMT_COMPACTION_IDEAL
+};
 
 /* The compacted warp held by a slot: position p (physical lane, or the
  * p-th thread under ideal) runs thread lane[p] of home warp wid[p]. */
@@ -35,6 +41,7 @@ struct core_tbc_warp {
     uint8_t ahead;
     uint8_t waiting;
     int32_t ahead_rpc;          /* reconvergence pc of the branch bypassed */
+    uint64_t wait_since;        /* cycle it stopped to wait               */
     /* cache of the home warps of (pos, wid, lane) in CTA slot hcta (the
      * scoreboard check asks it per cycle, each issue walks them); place()
      * invalidates it */
@@ -71,10 +78,14 @@ struct core_tbc_cta {
     uint32_t acct_wait;                 /* formed - top wcnt when accounted */
     struct core_tbc_byp byp[CORE_TBC_MAX_BYP];  /* capri bypasses         */
     unsigned nbyp;
+    uint32_t pred_nodiv;                /* capri: warps at the top entry's
+                                           branch that did not diverge and
+                                           bypassed without a lookup        */
     uint32_t pred_stall, pred_bypass;   /* capri predictions at the top
                                            entry's branch, judged when it
                                            is formed                       */
     uint32_t capt_idx;                  /* CAPT entry its last lookup gave */
+    uint32_t nthr;                      /* threads of the CTA              */
 };
 
 /* Statistics of one SM over a kernel (summed into ls_stats.compaction). */
@@ -92,21 +103,60 @@ struct core_tbc_stats {
     uint64_t bypassed;          /* warps that bypassed (both kinds)         */
     uint64_t q[4];              /* Fig 4.21: prediction/outcome B/B, S/S,
                                    B/S, S/B                                */
+    uint64_t qn[2];             /* non-divergent warps' bypasses: B/B, B/S */
     /* per branch class (ptx_taint: 0 P, 1 D): compaction points after the
      * class's branches and their NW_noTBC / NW_TBC sums (Fig 4.26) */
     uint64_t cls_points[2], cls_nocomp[2], cls_tbc[2];
+    /* the CTA-wide paths of divergent branches per class, those TBC (NW_TBC
+     * < NW_noTBC) and ideal compaction (NW_ideal < NW_noTBC) can compact
+     * (Fig 4.15, 4.26), and the same by quarter of the CTA's threads on
+     * the path (Fig 4.27, 4.28) */
+    uint64_t paths[2], paths_tbc[2], paths_ideal[2];
+    uint64_t frac_tbc[2][4], frac_ideal[2][4];
+    uint64_t wcu_wait;          /* cycles WCU loads waited for the previous
+                                   mask's warps                           */
+    uint64_t ahead_waits, ahead_wait_cycles; /* capri: warps ahead of their
+                                   entry that stopped to wait, and the
+                                   cycles until it was formed             */
 };
 
 struct core_dinst;
 struct core_view;
 struct core_mech_ops;
 
+/* The threads of one instruction by home warp: home warp ids (a bit
+ * each) and each one's lanes. */
+struct core_tbc_rows {
+    uint32_t hs;
+    uint32_t hl[32];
+};
+
 struct core_tbc {
     unsigned scheme;            /* enum core_tbc_scheme (config)           */
     bool active;                /* this kernel is compacted                */
     char reason[160];           /* why not ("" when active or none)        */
     struct core_tbc_warp w[64];
-    uint64_t last_homes[64];    /* home slots of each slot's last issue    */
+    struct core_tbc_rows last[64];  /* threads of each slot's last issue  */
+    struct {                    /* ... by position, when it was a local-   */
+        uint8_t wid[32], lane[32];  /* memory access (home_of)            */
+    } lpos[64];
+    struct core_tbc_rows (*pmap)[CORE_MAX_PEND]; /* [slot][pend]: the
+                                   threads each outstanding load writes  */
+    uint64_t *lrdy;             /* scoreboard: [slot][reg][lane] write-back
+                                   cycle (reg_ready of the slot: the latest
+                                   of its lanes; docs/compaction.md)       */
+    uint32_t lnregs;            /* registers per slot in lrdy               */
+    bool ahead_bra;             /* capri: a warp running ahead follows an
+                                   unguarded bra (capri.ahead = block);
+                                   off: it waits before it (ablation)     */
+    bool skip_ahead;            /* capri: a warp that does not diverge and
+                                   whose path starts at the branch's RPC
+                                   runs ahead there (capri.skip = ahead);
+                                   off: it waits for the CTA (ablation)   */
+    uint64_t placed;            /* slots given a compacted warp during the
+                                   issue being made                       */
+    bool home_sb;               /* ablation (tbc.scoreboard = home): one
+                                   entry per home warp and register       */
     struct core_tbc_cta *cta;   /* ncta entries                            */
     unsigned ncta;
     struct core_cblk blk;       /* WCU and CAPT through the block seam     */
@@ -124,8 +174,47 @@ struct core_tbc {
     struct core_view *v;        /* its SM                                  */
 };
 
-/* The compaction mechanism of the SM (core_mech.h; its hooks and engine
- * functions are in core_tbc.c). */
+/* The compaction mechanism of the SM (core_mech.h; its hooks are in
+ * core_tbc_mech.c, the engine they call in core_tbc.c). */
 extern const struct core_mech_ops core_tbc_mech;
+
+/* For each set bit v of mask, lowest first (a distinct counter per v, so
+ * loops nest without shadowing). */
+#define TBC_EACH(mask, v)                                                  \
+    for (uint32_t v##_m = (mask), v = 0;                                   \
+         v##_m && ((v = (uint32_t)__builtin_ctz(v##_m)), v##_m &= v##_m - 1, 1);)
+
+struct ptx_func;
+
+/* The engine (core_tbc.c), called by the hooks of core_tbc_mech.c. */
+/* Sets the scheme of an SM with ncta CTA slots (stacks of max_depth):
+ * 0 or -1 (host memory). */
+int core_tbc_init(struct core_tbc *t, unsigned scheme, unsigned ncta, uint32_t max_depth);
+/* Frees what core_tbc_init and the kernels allocated. */
+void core_tbc_free(struct core_tbc *t);
+/* Kernel f (nwarps per CTA) starts at now: whether it is compacted
+ * (t->active) or why not (t->reason); statistics reset. */
+void core_tbc_kernel(struct core_tbc *t, const struct ptx_func *f, uint32_t nwarps,
+                     bool gscalar, uint64_t now);
+/* CTA slot ci became resident at now: its stack starts, its warps run. */
+void core_tbc_launch(struct core_tbc *t, unsigned ci, uint64_t now);
+/* Whether slot cannot issue at now for a reason of the engine; *when:
+ * the cycle that may change it (CORE_INF: an event). */
+bool core_tbc_blocked(const struct core_tbc *t, unsigned slot, uint64_t now,
+                      uint64_t *when);
+/* Decoded instruction at slot's compacted warp's pc. */
+const struct core_dinst *core_tbc_peek(const struct core_tbc *t, unsigned slot);
+/* Executes slot's compacted warp's instruction at now; finished slots into
+ * *done. 0, or -1 with the failure in the view or t->blk. */
+int core_tbc_step(struct core_tbc *t, unsigned slot, uint64_t now, uint64_t *done);
+/* Releases CTA slot ci's barriers whose threads all arrived. */
+void core_tbc_try_release(struct core_tbc *t, int32_t ci, uint64_t now);
+/* Slot's compacted warp with its home-warp cache (hs, hl, hp, hslots) up
+ * to date. */
+const struct core_tbc_warp *core_tbc_cache(struct core_tbc *t, unsigned slot);
+/* Home warps (bit per warp id) of a compacted warp. */
+uint32_t core_tbc_homes_of(const struct core_tbc_warp *cw);
+/* Lanes of home warp wi that a compacted warp runs. */
+uint32_t core_tbc_home_mask(const struct core_tbc_warp *cw, uint32_t wi);
 
 #endif

@@ -14,11 +14,11 @@
 #define LS_SRC_ROOT "."
 #endif
 
-static const char *const backend_names[] = { "c", "rtl", "lockstep" };
+static const char *const backend_names[] = { "c", "rtl", "lockstep", "netlist" };
 
 const char *cosim_backend_name(int be)
 {
-    return be >= 0 && be < 3 ? backend_names[be] : "?";
+    return be >= 0 && be < 4 ? backend_names[be] : "?";
 }
 
 void cosim_err(char *err, size_t n, const char *file, int line,
@@ -155,6 +155,14 @@ int cosim_create(struct cosim_inst *ci, struct cosim_env *env,
     out_range(ci);
     ci->st.backend = ci->backend;
     ci->st.instances = 1;
+    if (env->cover_on) {
+        ci->cov = calloc(1, sizeof *ci->cov);
+        if (!ci->cov) {
+            ERR(err, n, "%s: host memory exhausted", name);
+            return -1;
+        }
+        cosim_cover_init(ci->cov, d->id, ci->cfg, env->cover);
+    }
     /* the C model runs under c and lockstep; under rtl too, as the one that
      * validates the parameters (it is never stepped) */
     ci->cm = calloc(1, d->state_size);
@@ -181,6 +189,14 @@ int cosim_create(struct cosim_inst *ci, struct cosim_env *env,
             return -1;
         }
         const char *rtl = env->rtl[d->id][0] ? env->rtl[d->id] : NULL;
+        char net[COSIM_PATH + 320];
+        if (ci->backend == COSIM_BE_NETLIST) {  /* the gates of that RTL */
+            if (cosim_netlist_path(env, d, ci->cfg, rtl, 1, net, sizeof net, err, n) != 0) {
+                cosim_free(ci);
+                return -1;
+            }
+            rtl = net;
+        }
         if (cosim_rtl_open(env, d, ci->cfg, rtl, ci->port, ci->nports, env->replaying,
                            &ci->vl, &ci->lib, err, n) != 0) {
             cosim_free(ci);
@@ -203,6 +219,13 @@ void cosim_reset(struct cosim_inst *ci)
     ci->hpos = 0;
     ci->ntrace = 0;
     ci->trace_lost = 0;
+    if (ci->cov)
+        cosim_cover_reset(ci->cov);
+}
+
+void cosim_cover_enable(struct cosim_env *env)
+{
+    env->cover_on = 1;
 }
 
 void cosim_free(struct cosim_inst *ci)
@@ -216,6 +239,7 @@ void cosim_free(struct cosim_inst *ci)
     free(ci->trace);
     free(ci->trace_edge);
     free(ci->report);
+    free(ci->cov);
     memset(ci, 0, sizeof *ci);
 }
 
@@ -382,7 +406,14 @@ static int compare(struct cosim_inst *ci, const void *cout, const void *rout,
                       PRIx32 " actual=0x%" PRIx32 " (", ci->name, e, p->name, k,
                       ev[k], av[k]);
             sb_params(&b, ci->d, ci->cfg);
-            if (ci->env->rtl[ci->d->id][0])
+            char net[COSIM_PATH + 320];
+            if (ci->backend == COSIM_BE_NETLIST &&
+                !cosim_netlist_path(ci->env, ci->d, ci->cfg, ci->env->rtl[ci->d->id][0]
+                                    ? ci->env->rtl[ci->d->id] : NULL, 0, net,
+                                    sizeof net, NULL, 0))
+                sb_printf(&b, "; expected = C model, actual = gate-level netlist %s)\n",
+                          net);
+            else if (ci->env->rtl[ci->d->id][0])
                 sb_printf(&b, "; expected = C model, actual = RTL %s)\n",
                           ci->env->rtl[ci->d->id]);
             else
@@ -415,6 +446,8 @@ static int compare(struct cosim_inst *ci, const void *cout, const void *rout,
 static inline void step_c(struct cosim_inst *ci, const void *in, void *out)
 {
     ci->d->step(ci->cm, in, out);
+    if (ci->cov)
+        cosim_cover_edge(ci->cov, in, out);
     ci->st.cycles++;
     ci->edge++;
 }
@@ -446,6 +479,8 @@ static int step_edge(struct cosim_inst *ci, const void *in, void *out,
         rc = compare(ci, out, rout, where);
         break;
     }
+    if (ci->cov)
+        cosim_cover_edge(ci->cov, in, out);
     ci->st.cycles++;
     ci->edge++;
     return rc;

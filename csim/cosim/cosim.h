@@ -5,7 +5,9 @@
  * backend is chosen per block kind at run time:
  *   c         the cycle-exact C model of csim/blocks (default, fast);
  *   rtl       the Verilated RTL alone (built on demand, loaded with dlopen);
- *   lockstep  both, every output port compared on every stepped edge.
+ *   lockstep  both, every output port compared on every stepped edge;
+ *   netlist   lockstep against the Verilated gate-level netlist of the RTL
+ *             (synth/netlist.sh, built on demand) instead of the RTL.
  * The caller never knows which backend runs: it gets one output struct.
  *
  * Clocking rule: an all-zero input is the block's idle input. A block
@@ -23,8 +25,10 @@
 #include "lockstep.h"
 #include "blocks/blk_port.h"
 #include "blocks/blk.h"
+#include "cosim/cosim_cover.h"
 
-enum cosim_backend { COSIM_BE_C = 0, COSIM_BE_RTL = 1, COSIM_BE_LOCKSTEP = 2 };
+enum cosim_backend { COSIM_BE_C = 0, COSIM_BE_RTL = 1, COSIM_BE_LOCKSTEP = 2,
+                     COSIM_BE_NETLIST = 3 };
 
 #define COSIM_IO_MAX 1024          /* bytes of a block's in or out struct  */
 #define COSIM_HIST 32              /* input edges kept for a report        */
@@ -82,6 +86,13 @@ struct cosim_env {
     char root[COSIM_PATH];         /* source tree holding rtl/ and tb/     */
     char fail_dir[COSIM_PATH];     /* traces and FST windows go here       */
     struct cosim_lib *libs;        /* Verilated models loaded so far       */
+    /* per block kind, the netlist checked up to date in this GPU (the
+     * netlist backend checks once, not per instance; cosim_netlist.c) */
+    char netlist[LS_BLK_COUNT][COSIM_PATH];
+    /* functional coverage (cosim_cover.h): counted by the instances
+     * created while cover_on, summed over every instance of this GPU */
+    int cover_on;
+    uint64_t cover[COV_COUNT];
     int replaying;                 /* a replay: no failure files, tracing  */
 };
 
@@ -114,6 +125,7 @@ struct cosim_inst {
     uint64_t quiet;                /* consecutive idle edges stepped       */
     ls_cosim_stats st;
     struct cosim_env *env;
+    struct cosim_cover *cov;       /* NULL unless env->cover_on            */
     char name[32];                 /* "sm3.slp"                            */
     unsigned char cfg[64];         /* the block's cfg struct               */
     void *vl;                      /* Verilated top (rtl, lockstep)        */
@@ -173,6 +185,8 @@ static inline int cosim_step_active(struct cosim_inst *ci, const void *in,
     ci->quiet = 0;
     ci->st.transactions++;
     ci->d->step(ci->cm, in, out);
+    if (ci->cov)
+        cosim_cover_edge(ci->cov, in, out);
     ci->st.cycles++;
     ci->edge++;
     return 0;
@@ -187,13 +201,17 @@ int cosim_idle_to(struct cosim_inst *ci, uint64_t edge, const char *kernel,
 /* Frees the instance (not env). */
 void cosim_free(struct cosim_inst *ci);
 
+/* Functional coverage on for the instances env creates from now on (the
+ * GPU's are created at its first launch); env->cover sums their bins. */
+void cosim_cover_enable(struct cosim_env *env);
+
 /* Writes "message [file:line]" to err (n bytes): what the user passed and
  * what to do first, the source location of the check last. */
 void cosim_err(char *err, size_t n, const char *file, int line,
                const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 #define COSIM_ERR(err, n, ...) cosim_err((err), (n), __FILE__, __LINE__, __VA_ARGS__)
 
-/* Backend name ("c", "rtl", "lockstep"). */
+/* Backend name ("c", "rtl", "lockstep", "netlist"). */
 const char *cosim_backend_name(int be);
 
 /* Loads the Verilated model of d under cfg (building it if needed) and
@@ -210,6 +228,15 @@ void cosim_rtl_step(const struct cosim_lib *lib, void *vl, const void *in,
                     void *out);
 void cosim_rtl_trace(const struct cosim_lib *lib, void *vl, const char *fst);
 void cosim_rtl_free(const struct cosim_lib *lib, void *vl);
+
+/* The gate-level netlist of d under cfg (of rtl_file, NULL = rtl/<blk>.v)
+ * for the netlist backend: path gets build/netlist/<blk>_<P><v>...[_u<hash>]
+ * /<blk>.v of the source tree. With build, synthesises it first when it is
+ * missing or older than its sources (synth/netlist.sh; once per GPU and
+ * block kind). Returns 0 or -1 with err. (cosim_netlist.c) */
+int cosim_netlist_path(struct cosim_env *env, const struct cosim_desc *d,
+                       const void *cfg, const char *rtl_file, int build,
+                       char *path, size_t pn, char *err, size_t n);
 
 /* Writes ci's trace since its last reset (header: block, parameters, RTL
  * file, mismatch edge) to path. Returns 0 or -1 with err. (cosim_trace.c) */

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -150,9 +151,17 @@ static int build_model(const struct cosim_desc *d, const char *rtl_file,
                        char *const argv[], char *err, size_t n)
 {
     struct stat sb;
-    char log[COSIM_PATH + 300];
+    char log[COSIM_PATH + 300], lock[COSIM_PATH + 300];
     snprintf(log, sizeof log, "%s/spawn.log", dir);
+    snprintf(lock, sizeof lock, "%s/.open.lock", dir);
     mkdirs(dir);
+    /* one process at a time checks, builds and says so (workers of one
+     * run, or runs side by side): the others wait here and find the model
+     * built (tb/vl-so.sh holds its own lock, .lock, while it builds) */
+    int lfd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    if (lfd >= 0)
+        while (flock(lfd, LOCK_EX) != 0 && errno == EINTR)
+            ;
     int fresh = stat(so, &sb) != 0;
     if (fresh) {
         fprintf(stderr, "lockstep: verilating %s%s (%s%s%s) ...", d->name, pdesc,
@@ -164,6 +173,8 @@ static int build_model(const struct cosim_desc *d, const char *rtl_file,
     int rc = run_build(argv, log);
     if (fresh)
         fprintf(stderr, rc == 0 ? " %.0f s\n" : " failed\n", now_s() - t0);
+    if (lfd >= 0)
+        close(lfd);      /* releases the lock */
     if (rc == 2) {
         ERR(err, n, "the %s RTL does not match the block's port list "
             "(shared spec blocks.md; csim/blocks/%s_ports.def):", d->name, d->name);

@@ -8,6 +8,7 @@
  *   instance sm3.slp
  *   param W 32                      (one line per Verilog parameter)
  *   rtl /path/my_slp.v              (only for a user's RTL)
+ *   backend netlist                 (only when the gates of that RTL ran)
  *   mismatch_edge 1234              (edge of the recorded mismatch)
  *   edges 1235                      (edges to replay)
  *   inputs valid_i launch_i ...     (input ports, in .def order)
@@ -39,6 +40,8 @@ int cosim_trace_write(const struct cosim_inst *ci, const char *path,
         fprintf(f, "param %s %ld\n", d->params[i], d->get_param(ci->cfg, i));
     if (ci->env->rtl[d->id][0])
         fprintf(f, "rtl %s\n", ci->env->rtl[d->id]);
+    if (ci->backend == COSIM_BE_NETLIST)
+        fprintf(f, "backend netlist\n");
     fprintf(f, "mismatch_edge %" PRIu64 "\nedges %" PRIu64 "\ninputs", mismatch_edge,
             mismatch_edge + 1);
     for (int i = 0; i < ci->nports; i++)
@@ -78,6 +81,7 @@ struct replay {
     char inst[32];
     uint64_t edges, mm;                /* edges to replay, mismatch edge */
     int have_inputs;
+    int netlist;                       /* `backend netlist`: replay the gates */
     struct rec *recs;
     size_t nrec, cap;
     struct ls_port ports[LS_MAX_PORTS];
@@ -115,6 +119,13 @@ static int replay_header(struct cosim_env *env, struct replay *rp, const char *k
         }
     } else if (!strcmp(key, "rtl")) {
         snprintf(env->rtl[d->id], COSIM_PATH, "%s", val);
+    } else if (!strcmp(key, "backend")) {
+        if (strcmp(val, "netlist") && strcmp(val, "lockstep")) {
+            ERR(err, n, "%s:%d: backend '%s': a replay runs lockstep or netlist",
+                rp->trace, lno, val);
+            return -1;
+        }
+        rp->netlist = !strcmp(val, "netlist");
     } else if (!strcmp(key, "mismatch_edge")) {
         rp->mm = strtoull(val, NULL, 10);
     } else if (!strcmp(key, "edges")) {
@@ -278,7 +289,7 @@ int cosim_replay(struct cosim_env *env, const char *trace, const char *fst,
     rp->mm = UINT64_MAX;
     if (replay_read(env, rp, f, err, n))
         goto out;
-    env->backend[rp->d->id] = COSIM_BE_LOCKSTEP;
+    env->backend[rp->d->id] = rp->netlist ? COSIM_BE_NETLIST : COSIM_BE_LOCKSTEP;
     env->replaying = 1;
     ci = calloc(1, sizeof *ci);
     if (!ci) {

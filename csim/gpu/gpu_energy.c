@@ -18,11 +18,14 @@ void gpu_energy_run(const struct cfg *c, ls_stats *s)
     ls_energy_stats *e = &s->energy;
     const ls_dac_stats *d = &s->dac;
     /* AEU: an accumulator step per record and per line it prefetches; PEU:
-     * one compare (uniform), two (first/last thread), 32 (the fallback) */
+     * one compare (uniform), two (first/last thread), 32 (the fallback),
+     * and one operation per warp vector it combines (and/or/xor/not) */
     e->dac_unit_ops = d->rec_addr + d->rec_data + d->prefetch_lines + d->peu_uniform +
-                      2 * d->peu_two + 32 * d->peu_full;
-    /* every ATQ entry and per-warp record is written once and read once */
-    e->queue_accesses = 2 * (d->tuples + d->rec_addr + d->rec_data + d->rec_pred);
+                      2 * d->peu_two + 32 * d->peu_full + d->peu_ops;
+    /* every ATQ entry, per-warp record and fed-back mask is written once
+     * and read once */
+    e->queue_accesses = 2 * (d->tuples + d->rec_addr + d->rec_data + d->rec_pred +
+                             d->rec_mask);
     double arrays = (double)(e->rf_arrays_read + e->rf_arrays_written + e->tuple_accesses);
     e->e_rf = pj(arrays, c->energy_rf_array_pj);
     e->e_oc = pj(arrays, c->energy_oc_array_pj);

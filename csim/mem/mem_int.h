@@ -162,6 +162,7 @@ struct mem_l1_mshr {
     int32_t head, tail;   /* waiter list                                     */
     uint8_t pending;      /* sectors requested from below                    */
     uint16_t out;         /* packets not yet answered                        */
+    uint8_t pfc;          /* an MTA prefetch into the prefetch cache         */
 };
 
 struct mem_waiter { uint32_t tag; uint16_t warp; int32_t next; };

@@ -35,6 +35,19 @@ int mem_mta_init(struct mem_mta *t, const struct cfg *c, unsigned line, char *er
     t->min_sample = (unsigned)c->mta_min_sample;
     t->period = (uint64_t)c->mta_period;
     t->next_period = t->period;
+    if (c->mta_cache_kb > 0 && line > 0) {
+        t->pfc_ways = (unsigned)c->mta_cache_ways;
+        t->pfc_sets = (unsigned)((uint64_t)c->mta_cache_kb * 1024 / line / t->pfc_ways);
+        if (t->pfc_sets == 0)
+            t->pfc_sets = 1;
+        t->pfc = calloc((size_t)t->pfc_sets * t->pfc_ways, sizeof *t->pfc);
+        if (!t->pfc) {
+            mem_mta_free(t);
+            snprintf(err, errlen, "out of memory for the MTA prefetch cache [%s:%d]",
+                     __FILE__, __LINE__);
+            return -1;
+        }
+    }
     return 0;
 }
 
@@ -43,7 +56,69 @@ void mem_mta_free(struct mem_mta *t)
     free(t->pws);
     free(t->gs);
     free(t->ip);
+    free(t->pfc);
     memset(t, 0, sizeof *t);
+}
+
+/* ---- the prefetch cache ------------------------------------------------- */
+
+static struct mem_mta_pfl *pfc_set(struct mem_mta *t, uint64_t line_addr)
+{
+    uint64_t set = line_addr / t->line % t->pfc_sets;
+    return &t->pfc[set * t->pfc_ways];
+}
+
+struct mem_mta_pfl *mem_mta_pfc_find(struct mem_mta *t, uint64_t line_addr)
+{
+    struct mem_mta_pfl *w = pfc_set(t, line_addr);
+    for (unsigned i = 0; i < t->pfc_ways; i++)
+        if (w[i].valid && w[i].addr == line_addr) {
+            w[i].lru = ++t->clock;
+            return &w[i];
+        }
+    return NULL;
+}
+
+struct mem_mta_pfl *mem_mta_pfc_alloc(struct mem_mta *t, uint64_t line_addr, int32_t msi)
+{
+    struct mem_mta_pfl *w = pfc_set(t, line_addr), *v = NULL;
+    for (unsigned i = 0; i < t->pfc_ways; i++) {
+        if (w[i].valid && w[i].msi >= 0)
+            continue;                     /* in flight: not a victim */
+        if (!v || (v->valid && (!w[i].valid || w[i].lru < v->lru)))
+            v = &w[i];
+    }
+    if (!v)
+        return NULL;
+    if (v->valid && !v->used)
+        mem_mta_unused(t, 1);
+    *v = (struct mem_mta_pfl){.addr = line_addr, .lru = ++t->clock, .msi = msi, .valid = 1};
+    return v;
+}
+
+void mem_mta_pfc_use(struct mem_mta *t, struct mem_mta_pfl *l)
+{
+    if (!l->used)
+        mem_mta_useful(t, l->msi >= 0);
+    l->used = 1;
+}
+
+void mem_mta_pfc_arrived(struct mem_mta *t, int32_t msi)
+{
+    for (size_t i = 0; i < (size_t)t->pfc_sets * t->pfc_ways; i++)
+        if (t->pfc[i].valid && t->pfc[i].msi == msi) {
+            t->pfc[i].msi = -1;
+            return;
+        }
+}
+
+void mem_mta_pfc_flush(struct mem_mta *t)
+{
+    for (size_t i = 0; i < (size_t)t->pfc_sets * t->pfc_ways; i++) {
+        if (t->pfc[i].valid && !t->pfc[i].used)
+            mem_mta_unused(t, 1);
+        t->pfc[i].valid = 0;
+    }
 }
 
 /* The PWS entry of (pc, warp), or a victim (invalid first, else LRU)

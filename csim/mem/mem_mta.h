@@ -1,9 +1,10 @@
 /* MTA, the many-thread-aware hardware prefetcher (Lee, Lakshminarayana,
  * Kim, Vuduc, MICRO 2010; docs/dac.md "Comparison points"), one per L1D
- * (prefetch = mta). The tables only: training on the load instructions an
- * SM sends, stride promotion, inter-thread (inter-warp) strides, the
- * prefetch candidates and the adaptive throttle. mem_sys.c issues the
- * candidates into the L1D and reports their fate back (useful, late,
+ * (prefetch = mta). The tables: training on the load instructions an SM
+ * sends, stride promotion, inter-thread (inter-warp) strides, the prefetch
+ * candidates and the adaptive throttle; and the prefetch cache the
+ * prefetched lines go to (mta.cache_kb; 0: into the L1D). mem_sys.c
+ * issues the candidates and reports their fate back (useful, late,
  * evicted unused). Timing only: it sees line addresses, never data. */
 #ifndef MEM_MTA_H
 #define MEM_MTA_H
@@ -54,6 +55,14 @@ struct mem_mta_cand {
     uint8_t src;              /* enum mem_mta_src                            */
 };
 
+/* One line of the prefetch cache. */
+struct mem_mta_pfl {
+    uint64_t addr;            /* line address                                */
+    uint64_t lru;
+    int32_t msi;              /* the L1D MSHR fetching it; -1: arrived       */
+    uint8_t valid, used;      /* used: a demand load referenced it           */
+};
+
 struct mem_mta {
     struct mem_mta_pws *pws; unsigned npws;
     struct mem_mta_gs *gs; unsigned ngs;
@@ -67,6 +76,8 @@ struct mem_mta {
     unsigned evict_hi, evict_lo, merge_hi, min_sample; /* percent; prefetches */
     uint64_t period, next_period;  /* core cycles                             */
     uint64_t p_issued, p_unused, p_late;  /* this throttle period              */
+    struct mem_mta_pfl *pfc;  /* the prefetch cache: sets x ways lines       */
+    unsigned pfc_sets, pfc_ways;
     ls_mta_stats st;
 };
 
@@ -93,5 +104,19 @@ void mem_mta_unused(struct mem_mta *t, uint64_t n);
 /* Ends a throttle period: adjusts the degree from the period's early
  * eviction rate (unused / issued) and merge ratio (late / issued). */
 void mem_mta_throttle(struct mem_mta *t);
+
+/* The prefetch cache (mta.cache_kb > 0; t->pfc_ways != 0): the line of
+ * line_addr, or NULL. */
+struct mem_mta_pfl *mem_mta_pfc_find(struct mem_mta *t, uint64_t line_addr);
+/* A line for a prefetch of line_addr fetched by L1D MSHR msi: the LRU line
+ * of its set that is not in flight (an unreferenced one counts unused), or
+ * NULL when every way is in flight (the prefetch is dropped). */
+struct mem_mta_pfl *mem_mta_pfc_alloc(struct mem_mta *t, uint64_t line_addr, int32_t msi);
+/* A demand load referenced line l (useful; late while it is in flight). */
+void mem_mta_pfc_use(struct mem_mta *t, struct mem_mta_pfl *l);
+/* The fetch of L1D MSHR msi arrived: its prefetch-cache line is ready. */
+void mem_mta_pfc_arrived(struct mem_mta *t, int32_t msi);
+/* Kernel end: every line leaves; unreferenced ones count unused. */
+void mem_mta_pfc_flush(struct mem_mta *t);
 
 #endif

@@ -372,8 +372,29 @@ static void mta_prefetch(struct mem_sys *m, struct mem_sm *s, const struct core_
                          uint64_t la, unsigned src, uint64_t now)
 {
     unsigned set = (unsigned)((la / s->l1.line) % s->l1.sets);
-    if (mem_cache_find(&s->l1, set, la)) {
+    if (mem_cache_find(&s->l1, set, la) || (s->mta.pfc_ways && mem_mta_pfc_find(&s->mta, la))) {
         s->mta.st.redundant++;
+        return;
+    }
+    uint8_t all = (uint8_t)((1u << s->l1.nsec) - 1u);
+    struct core_mem_req q = *r;
+    q.line_addr = la;
+    q.tag = 0;
+    if (s->mta.pfc_ways) {   /* into the prefetch cache (mem_mta.h) */
+        struct mem_mta_pfl *pl;
+        if (s->nmshr_free <= (unsigned)m->c.mta_mshr_reserve || !port_ok(m, s, now) ||
+            !(pl = mem_mta_pfc_alloc(&s->mta, la, s->mshr_free[s->nmshr_free - 1]))) {
+            s->mta.st.dropped++;
+            return;
+        }
+        int32_t msi = s->mshr_free[--s->nmshr_free];
+        s->mshr[msi] = (struct mem_l1_mshr){.line = MEM_NONE, .head = MEM_NONE,
+                                            .tail = MEM_NONE, .pfc = 1};
+        if (!send_read(m, s, msi, &q, all, now + (uint64_t)m->c.l1d_latency)) {
+            m->failed = true;
+            return;
+        }
+        mem_mta_issued(&s->mta, src);
         return;
     }
     struct mem_line *v;
@@ -390,10 +411,6 @@ static void mta_prefetch(struct mem_sys *m, struct mem_sm *s, const struct core_
     int32_t msi = s->mshr_free[--s->nmshr_free];
     s->mshr[msi] = (struct mem_l1_mshr){.line = (int32_t)(v - s->l1.lines), .head = MEM_NONE, .tail = MEM_NONE};
     v->mshr = msi;
-    struct core_mem_req q = *r;
-    q.line_addr = la;
-    q.tag = 0;
-    uint8_t all = (uint8_t)((1u << s->l1.nsec) - 1u);
     if (!send_read(m, s, msi, &q, all, now + (uint64_t)m->c.l1d_latency)) {
         m->failed = true;
         return;
@@ -463,6 +480,21 @@ static bool l1_demand(struct mem_sys *m, struct mem_sm *s, const struct core_mem
         add_waiter(s, ms, r);
         if (extra)
             send_read(m, s, l->mshr, r, extra, t);
+        return true;
+    }
+    struct mem_mta_pfl *pl = !l && s->mta.pfc_ways ? mem_mta_pfc_find(&s->mta, r->line_addr)
+                                                     : NULL;
+    if (pl) {   /* MTA's prefetch cache holds it: a hit there, or wait for its fetch */
+        if (pl->msi >= 0 && !s->nwt_free)
+            return l1_fail(s);
+        s->l1.st.accesses++;
+        s->l1.st.misses++;
+        pca_count(m, s, r, false);
+        mem_mta_pfc_use(&s->mta, pl);
+        if (pl->msi >= 0)
+            add_waiter(s, &s->mshr[pl->msi], r);
+        else
+            resp_push(m, s, t, r->tag, r->warp);
         return true;
     }
     struct mem_line *v = l;
@@ -606,6 +638,8 @@ static void sm_arrive(struct mem_sys *m, int32_t k, uint64_t t)
     }
     if (ms->line != MEM_NONE)
         s->l1.lines[ms->line].mshr = MEM_NONE;
+    if (ms->pfc)
+        mem_mta_pfc_arrived(&s->mta, msi);
     s->mshr_free[s->nmshr_free++] = msi;
 }
 
@@ -648,9 +682,12 @@ uint64_t mem_next_event(const struct mem_sys *m, uint64_t now)
 
 void mem_kernel_end(struct mem_sys *m)
 {
-    for (unsigned i = 0; i < m->nsms; i++)
+    for (unsigned i = 0; i < m->nsms; i++) {
         if (m->sm[i].l1.sets)
             mem_cache_sweep(&m->sm[i].l1);
+        if (m->sm[i].mta.pfc_ways)
+            mem_mta_pfc_flush(&m->sm[i].mta);
+    }
 }
 
 uint64_t mem_noc_flits(const struct mem_sys *m)

@@ -13,21 +13,27 @@
  * no .sat: exact modulo 2^n); mul.lo/.wide, mad.lo/.wide with one factor
  * uniform; shl by a uniform amount; cvt between integer types without
  * .sat; setp on integers with one side uniform (an affine predicate the
- * predicate expansion unit expands); and/or/xor/not of predicates with at
- * most one affine operand; selp on a uniform predicate. Anything else on
- * an affine source is non-affine, and so is anything on a non-affine one.
+ * predicate expansion unit expands); and/or/xor/not of predicates and
+ * setp with a predicate operand (PRED: any number of affine operands,
+ * the PEU combines the bit vectors; without it at most one); selp on a
+ * uniform predicate. Anything else on an affine source is non-affine, and
+ * so is anything on a non-affine one.
  * ld.param of a kernel parameter and ld.const at a fixed address are
  * uniform; other DATA sources non-affine.
  * Guards: a non-affine guard makes the result non-affine; an affine guard
  * keeps the instruction affine (it runs under the expanded mask) but the
  * register then mixes old and new values across threads: non-affine
- * unless nothing reached it before; a uniform guard joins old and new.
+ * unless nothing reached it before, or (PRED) it is a predicate, whose
+ * per-thread vector the affine warp merges under the mask; a uniform
+ * guard joins old and new.
  * Control: a conditional branch on an affine predicate lets its region
  * stay affine (the paper's affine SIMT stack follows it); one on a
- * non-affine predicate makes every instruction of its region non-affine
- * (the affine warp would need the main warps' masks; docs/dac.md). At the
- * immediate post-dominator of either, every register defined in the region
- * becomes non-affine (threads merge with different values). */
+ * non-affine predicate makes every instruction of its region non-affine,
+ * unless (FEED) the main warps feed its masks back to the affine warp,
+ * which then follows it as an affine one (docs/dac.md). At the immediate
+ * post-dominator of either, every register defined in the region becomes
+ * non-affine (threads merge with different values); with PRED,
+ * predicates keep their class (their vectors merge per thread). */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,27 +46,40 @@
 
 #define V_DEF 0x40u
 #define V_NA  0x80u
+#define V_SEL 0x100u     /* a select: p ? x : y with p an affine predicate
+                            and x, y uniform or affine (4.6); one operand
+                            of an affine operation at a time            */
+
+typedef uint16_t aval;   /* a register's state                           */
 
 struct aff {
     const struct ptx_func *f;
     const struct ptx_cfg *g;
-    size_t width;        /* bytes per state: nregs + 1 (the carry flag)    */
+    size_t width;        /* registers per state: nregs + 1 (the carry flag) */
     uint32_t cc;
-    uint8_t *in;         /* per block: state at entry                      */
-    uint8_t *gen;        /* per block: non-affine at entry from merges     */
-    uint8_t *cur;        /* the state carried through a block              */
+    aval *in;         /* per block: state at entry                      */
+    aval *gen;        /* per block: non-affine at entry from merges     */
+    aval *cur;        /* the state carried through a block              */
+    aval *defs;       /* scratch: the registers a looping region defines */
     uint8_t *dctl;       /* per block: under a data-dependent branch       */
     uint8_t *actl;       /* per block: under an affine branch              */
     uint8_t *applied;    /* per block: its branch's region applied (1 affine,
                             2 data)                                        */
     uint32_t *order, *stack, *mark, *region;
     uint32_t stamp;
+    unsigned opts;       /* PTX_AFF_OPT_*                                  */
 };
 
-static bool is_na(uint8_t v) { return (v & V_NA) != 0; }
-static bool is_aff(uint8_t v) { return !is_na(v) && (v & PTX_AFF_TERMS); }
+static bool is_na(aval v) { return (v & V_NA) != 0; }
 
-static uint8_t sreg_value(unsigned sr)
+static bool is_pred_reg(const struct aff *a, uint32_t r)
+{
+    return r < a->f->nregs && a->f->regs[r].type == PTX_T_PRED;
+}
+static bool is_aff(aval v) { return !is_na(v) && (v & (PTX_AFF_TERMS | V_SEL)); }
+static bool is_sel(aval v) { return !is_na(v) && (v & V_SEL); }
+
+static aval sreg_value(unsigned sr)
 {
     switch (sr) {
     case PTX_SR_TID_X: return V_DEF | PTX_AFF_TID_X;
@@ -80,7 +99,7 @@ static uint8_t sreg_value(unsigned sr)
     }
 }
 
-static uint8_t opnd_value(const struct aff *a, const uint8_t *s,
+static aval opnd_value(const struct aff *a, const aval *s,
                           const struct ptx_operand *o)
 {
     switch (o->kind) {
@@ -89,7 +108,7 @@ static uint8_t opnd_value(const struct aff *a, const uint8_t *s,
     case PTX_O_MEM:
         return o->reg >= 0 ? s[o->reg] : V_DEF;
     case PTX_O_VEC: {
-        uint8_t v = V_DEF;
+        aval v = V_DEF;
         for (unsigned k = 0; k < o->vec_n && k < 4; k++)
             if (o->vec_regs[k] >= 0)
                 v |= s[o->vec_regs[k]];
@@ -111,7 +130,7 @@ static bool int_type(unsigned t)
 }
 
 /* Value of a*b when one factor is uniform. */
-static uint8_t product(uint8_t x, uint8_t y)
+static aval product(aval x, aval y)
 {
     if (is_aff(x) && is_aff(y))
         return V_NA;
@@ -120,11 +139,17 @@ static uint8_t product(uint8_t x, uint8_t y)
 
 /* The value a FLOW instruction writes, given that some source is affine
  * and none non-affine (v: the sources' join, src[]: each). */
-static uint8_t affine_op(const struct ptx_inst *in, const uint8_t *src, unsigned nsrc,
-                         uint8_t v)
+static aval affine_op(const struct aff *a, const struct ptx_inst *in, const aval *src,
+                         unsigned nsrc, aval v)
 {
+    bool pred = (a->opts & PTX_AFF_OPT_PRED) != 0;
     bool integer = int_type(in->type);
     bool sat = (in->flags & PTX_F_SAT) != 0;
+    unsigned nsel = 0;
+    for (unsigned i = 0; i < nsrc; i++)
+        nsel += is_sel(src[i]);
+    if (nsel > 1)
+        return V_NA;             /* two selects combined: four pieces */
     switch ((enum ptx_op)in->op) {
     case PTX_OP_MOV: case PTX_OP_CVTA:
         return v;
@@ -148,10 +173,11 @@ static uint8_t affine_op(const struct ptx_inst *in, const uint8_t *src, unsigned
     case PTX_OP_SETP: {           /* src: q hole skipped by caller: a, b, c */
         if (!int_type(in->type2) || nsrc < 2 || (is_aff(src[0]) && is_aff(src[1])))
             return V_NA;
-        uint8_t c = src[0] | src[1];
-        if (nsrc >= 3 && is_aff(src[2]) && is_aff(c))
+        aval c = src[0] | src[1];
+        if (nsrc >= 3 && is_aff(src[2]) && is_aff(c) && !pred)
             return V_NA;          /* two affine compares combined */
-        return nsrc >= 3 ? c | src[2] : c;
+        /* a compare of a select: the PEU compares the piece of each lane */
+        return (aval)((nsrc >= 3 ? c | src[2] : c) & ~V_SEL);
     }
     case PTX_OP_AND: case PTX_OP_OR: case PTX_OP_XOR: case PTX_OP_NOT: {
         if (in->type != PTX_T_PRED)
@@ -159,17 +185,23 @@ static uint8_t affine_op(const struct ptx_inst *in, const uint8_t *src, unsigned
         unsigned naff = 0;
         for (unsigned i = 0; i < nsrc; i++)
             naff += is_aff(src[i]);
-        return naff <= 1 ? v : V_NA;
+        return naff <= 1 || pred ? v : V_NA;
     }
     case PTX_OP_SELP:
-        return nsrc >= 3 && !is_aff(src[2]) ? v : V_NA;
+        if (nsrc < 3)
+            return V_NA;
+        if (!is_aff(src[2]))
+            return v;             /* a uniform predicate: one side for all */
+        /* an affine predicate selects between two tuples per thread (4.6):
+           a select, whose pieces the affine warp keeps apart */
+        return pred && !nsel && integer ? (aval)(v | V_SEL) : V_NA;
     default:
         return V_NA;
     }
 }
 
 /* The value in (a FLOW/UNIFORM/DATA instruction) computes in state s. */
-static uint8_t value_of(const struct aff *a, const uint8_t *s, const struct ptx_inst *in)
+static aval value_of(const struct aff *a, const aval *s, const struct ptx_inst *in)
 {
     switch (ptx_dflow_src(a->f, in)) {
     case PTX_DFLOW_DATA:
@@ -180,7 +212,7 @@ static uint8_t value_of(const struct aff *a, const uint8_t *s, const struct ptx_
         break;
     }
     unsigned ndst = ptx_inst_ndst(in);
-    uint8_t src[PTX_MAX_OPNDS], v = V_DEF;
+    aval src[PTX_MAX_OPNDS], v = V_DEF;
     unsigned n = 0;
     for (unsigned i = ndst; i < in->nopnd && i < PTX_MAX_OPNDS; i++) {
         if (in->o[i].kind == PTX_O_NONE)
@@ -194,7 +226,7 @@ static uint8_t value_of(const struct aff *a, const uint8_t *s, const struct ptx_
         return V_NA;
     if (!is_aff(v))
         return V_DEF;
-    return affine_op(in, src, n, v);
+    return affine_op(a, in, src, n, v);
 }
 
 static bool is_mem_access(const struct ptx_inst *in)
@@ -207,7 +239,7 @@ static bool is_mem_access(const struct ptx_inst *in)
     }
 }
 
-static uint8_t cls_of(uint8_t v)
+static aval cls_of(aval v)
 {
     if (is_na(v))
         return PTX_ACLS_NONAFFINE;
@@ -215,33 +247,36 @@ static uint8_t cls_of(uint8_t v)
 }
 
 struct def_ctx {
-    uint8_t *s;
-    uint8_t v;
+    const struct aff *a;
+    aval *s;
+    aval v;
     int mode;            /* 0 replace, 1 join, 2 mixed under an affine guard */
 };
 
 static void write_def(void *ctx, uint32_t r)
 {
     struct def_ctx *d = ctx;
-    uint8_t old = d->s[r];
+    aval old = d->s[r];
     if (d->mode == 0)
         d->s[r] = d->v;
-    else if (d->mode == 1)
-        d->s[r] = old | d->v;
+    else if (d->mode == 1 || (d->a && (d->a->opts & PTX_AFF_OPT_PRED) && is_pred_reg(d->a, r)))
+        d->s[r] = old | d->v;      /* a predicate's vector merges per thread */
     else
-        d->s[r] = old ? (uint8_t)(old | d->v | V_NA) : d->v;
+        d->s[r] = old ? (aval)(old | d->v | V_NA) : d->v;
 }
 
 /* Applies in to s; fills *res (the class record) when res is not NULL.
  * dctl: in's block is under a data-dependent branch. */
-static void transfer(const struct aff *a, uint8_t *s, const struct ptx_inst *in,
-                     bool dctl, struct ptx_affine_inst *res)
+static void transfer(const struct aff *a, aval *s, const struct ptx_inst *in,
+                     bool dctl_mark, struct ptx_affine_inst *res)
 {
-    uint8_t g = in->guard >= 0 ? s[in->guard] : V_DEF;
+    /* under data control without feedback, nothing is affine */
+    bool dctl = dctl_mark && !(a->opts & PTX_AFF_OPT_FEED);
+    aval g = in->guard >= 0 ? s[in->guard] : V_DEF;
     enum ptx_op op = (enum ptx_op)in->op;
-    struct ptx_affine_inst r = { PTX_ACLS_NONE, 0, PTX_ACLS_NONE, 0 };
+    struct ptx_affine_inst r = { PTX_ACLS_NONE, 0, PTX_ACLS_NONE, 0, 0 };
     if (op == PTX_OP_BRA || op == PTX_OP_BRX) {
-        uint8_t v = g;
+        aval v = g;
         if (op == PTX_OP_BRX)
             v |= opnd_value(a, s, &in->o[0]);
         if (dctl)
@@ -251,23 +286,29 @@ static void transfer(const struct aff *a, uint8_t *s, const struct ptx_inst *in,
             r.terms = r.cls == PTX_ACLS_AFFINE ? (v & PTX_AFF_TERMS) : 0;
         }
     } else {
-        uint8_t v = value_of(a, s, in);
+        aval v = value_of(a, s, in);
         if (is_na(g) || dctl)
             v = V_NA;
         if (is_mem_access(in) && ptx_dflow_src(a->f, in) == PTX_DFLOW_DATA) {
             const struct ptx_operand *m = ptx_dflow_mem_opnd(in);
-            uint8_t av = m ? opnd_value(a, s, m) : V_NA;
+            aval av = m ? opnd_value(a, s, m) : V_NA;
             r.addr = (uint8_t)(dctl || is_na(g) ? PTX_ACLS_NONAFFINE : cls_of(av));
         }
         unsigned ndst = ptx_inst_ndst(in);
         bool writes = ndst > 0 || (in->flags & PTX_F_CC);
+        if (is_mem_access(in) && ptx_dflow_src(a->f, in) == PTX_DFLOW_DATA) {
+            const struct ptx_operand *m = ptx_dflow_mem_opnd(in);
+            r.sel = m && !dctl && !is_na(g) && is_sel(opnd_value(a, s, m));
+        }
         if (writes || op == PTX_OP_CALL || is_mem_access(in)) {
             r.cls = cls_of(v);
             r.terms = r.cls == PTX_ACLS_AFFINE ? (v & PTX_AFF_TERMS) : 0;
+            if (!is_mem_access(in))
+                r.sel = is_sel(v);
             if (is_mem_access(in) && ptx_dflow_src(a->f, in) == PTX_DFLOW_DATA)
                 r.cls = PTX_ACLS_NONAFFINE, r.terms = 0;
         }
-        struct def_ctx d = { s, v, 0 };
+        struct def_ctx d = { a, s, v, 0 };
         if (in->guard >= 0)
             d.mode = is_aff(g) ? 2 : 1;
         for (unsigned i = 0; i < ndst && i < in->nopnd && i < PTX_MAX_OPNDS; i++)
@@ -280,34 +321,93 @@ static void transfer(const struct aff *a, uint8_t *s, const struct ptx_inst *in,
             write_def(&d, a->cc);
         }
     }
-    r.ctl = (uint8_t)(dctl ? PTX_ACTL_DATA : PTX_ACTL_UNIFORM);
+    r.ctl = (uint8_t)(dctl_mark ? PTX_ACTL_DATA : PTX_ACTL_UNIFORM);
     if (res)
         *res = r;
 }
 
 struct mark_ctx {
-    uint8_t *s;
+    aval *s;
     bool changed;
+    const struct aff *keep_pred;   /* predicates keep their class (PRED) */
 };
 
 static void mark_defs(void *ctx, uint32_t r)
 {
     struct mark_ctx *m = ctx;
+    if (m->keep_pred && is_pred_reg(m->keep_pred, r))
+        return;
     m->changed |= m->s[r] != V_NA;
     m->s[r] = V_NA;
 }
 
+/* Whether the region of block b's branch (the n blocks of a->region) holds
+ * b itself while b has two successors before its immediate post-dominator:
+ * the two sides of the branch can then run different iterations of the
+ * loop around it (the SIMT stack runs one side to the post-dominator, its
+ * iterations included, before the other), so a register of the region
+ * differs across threads anywhere in it. */
+static bool region_loops(const struct aff *a, uint32_t b, uint32_t n)
+{
+    const struct ptx_block *bl = &a->g->blocks[b];
+    unsigned sides = 0;
+    for (uint32_t k = 0; k < bl->nsucc; k++)
+        if (bl->succ[k] != bl->ipdom && (k == 0 || bl->succ[k] != bl->succ[0]))
+            sides++;
+    if (sides < 2)
+        return false;
+    for (uint32_t k = 0; k < n; k++)
+        if (a->region[k] == b)
+            return true;
+    return false;
+}
+
+/* The registers defined in the n region blocks (a->defs) become non-affine
+ * at the entry of each of them; predicates kept when keep is not NULL. */
+static bool region_defs_na(struct aff *a, uint32_t n, const struct aff *keep)
+{
+    const struct ptx_cfg *g = a->g;
+    bool changed = false;
+    for (size_t w = 0; w < a->width; w++)
+        a->defs[w] = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        const struct ptx_block *bl = &g->blocks[a->region[k]];
+        for (uint32_t pc = bl->first; pc < bl->end; pc++) {
+            const struct ptx_inst *in = &a->f->insts[pc];
+            struct mark_ctx m = { a->defs, false, keep };
+            ptx_dflow_defs(in, mark_defs, &m);
+            if (in->flags & PTX_F_CC)
+                mark_defs(&m, a->cc);
+        }
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        aval *gx = a->gen + (size_t)a->region[k] * a->width;
+        for (size_t w = 0; w < a->width; w++)
+            if (a->defs[w] && gx[w] != V_NA) {
+                gx[w] = V_NA;
+                changed = true;
+            }
+    }
+    return changed;
+}
+
 /* Block b ends in a branch of level lvl (1: affine, 2: non-affine): marks
  * its region (control) and makes the registers defined in it non-affine
- * at its immediate post-dominator. Returns true when anything changed. */
+ * at its immediate post-dominator, and everywhere in the region when the
+ * region loops back to b (region_loops). Returns true when anything
+ * changed. */
 static bool apply_region(struct aff *a, uint32_t b, uint8_t lvl)
 {
     const struct ptx_cfg *g = a->g;
     uint32_t n = ptx_dflow_region(g, b, a->mark, ++a->stamp, a->stack, a->region);
     int32_t j = g->blocks[b].ipdom;
     bool merge = j >= 0 && (uint32_t)j < g->nblocks;
-    uint8_t *gj = merge ? a->gen + (size_t)j * a->width : NULL;
+    aval *gj = merge ? a->gen + (size_t)j * a->width : NULL;
     bool changed = false;
+    /* the affine warp runs the region (affine, or data with the masks fed
+     * back): per-thread predicate vectors merge exactly at the join */
+    bool runs = lvl == 1 || (a->opts & PTX_AFF_OPT_FEED);
+    const struct aff *keep = runs && (a->opts & PTX_AFF_OPT_PRED) ? a : NULL;
     for (uint32_t k = 0; k < n; k++) {
         uint32_t x = a->region[k];
         uint8_t *flag = lvl == 2 ? &a->dctl[x] : &a->actl[x];
@@ -318,13 +418,15 @@ static bool apply_region(struct aff *a, uint32_t b, uint8_t lvl)
         const struct ptx_block *bl = &g->blocks[x];
         for (uint32_t pc = bl->first; pc < bl->end; pc++) {
             const struct ptx_inst *in = &a->f->insts[pc];
-            struct mark_ctx m = { gj, false };
+            struct mark_ctx m = { gj, false, keep };
             ptx_dflow_defs(in, mark_defs, &m);
             if (in->flags & PTX_F_CC)
                 mark_defs(&m, a->cc);
             changed |= m.changed;
         }
     }
+    if (runs && region_loops(a, b, n))
+        changed |= region_defs_na(a, n, keep);
     return changed;
 }
 
@@ -344,6 +446,7 @@ static void aff_free(struct aff *a)
     free(a->in);
     free(a->gen);
     free(a->cur);
+    free(a->defs);
     free(a->dctl);
     free(a->actl);
     free(a->applied);
@@ -403,6 +506,13 @@ static void count(const struct ptx_func *f, const struct ptx_affine_inst *out,
 int ptx_affine_analyse(const struct ptx_func *f, struct ptx_affine_inst *out,
                        struct ptx_affine_stats *st, struct ptx_diag *diag)
 {
+    return ptx_affine_analyse_opt(f, out, st, diag, PTX_AFF_OPT_ALL);
+}
+
+int ptx_affine_analyse_opt(const struct ptx_func *f, struct ptx_affine_inst *out,
+                           struct ptx_affine_stats *st, struct ptx_diag *diag,
+                           unsigned opts)
+{
     struct ptx_affine_stats dummy;
     if (!st)
         st = &dummy;
@@ -418,10 +528,11 @@ int ptx_affine_analyse(const struct ptx_func *f, struct ptx_affine_inst *out,
     memset(&a, 0, sizeof a);
     a.f = f;
     a.g = f->cfg;
+    a.opts = opts;
     a.cc = f->nregs;
     a.width = (size_t)f->nregs + 1;
     uint32_t nb = a.g->nblocks;
-    uint64_t bytes = 2ull * nb * a.width;
+    uint64_t bytes = 2ull * nb * a.width * sizeof(aval);
     if (bytes > AFF_MAX_BYTES) {
         char why[160];
         snprintf(why, sizeof why, "%u blocks x %u registers need %llu MiB of register "
@@ -430,9 +541,10 @@ int ptx_affine_analyse(const struct ptx_func *f, struct ptx_affine_inst *out,
                  (unsigned long long)(AFF_MAX_BYTES >> 20));
         return fail(diag, f, why);
     }
-    a.in = calloc((size_t)nb * a.width, 1);
-    a.gen = calloc((size_t)nb * a.width, 1);
-    a.cur = malloc(a.width);
+    a.in = calloc((size_t)nb * a.width, sizeof(aval));
+    a.gen = calloc((size_t)nb * a.width, sizeof(aval));
+    a.cur = malloc(a.width * sizeof(aval));
+    a.defs = malloc(a.width * sizeof(aval));
     a.dctl = calloc(nb, 1);
     a.actl = calloc(nb, 1);
     a.applied = calloc(nb, 1);
@@ -440,7 +552,7 @@ int ptx_affine_analyse(const struct ptx_func *f, struct ptx_affine_inst *out,
     a.stack = malloc(((size_t)nb + 1) * sizeof *a.stack);
     a.mark = calloc(nb, sizeof *a.mark);
     a.region = malloc((size_t)nb * sizeof *a.region);
-    if (!a.in || !a.gen || !a.cur || !a.dctl || !a.actl || !a.applied || !a.order ||
+    if (!a.in || !a.gen || !a.cur || !a.defs || !a.dctl || !a.actl || !a.applied || !a.order ||
         !a.stack || !a.mark || !a.region) {
         aff_free(&a);
         return fail(diag, f, "out of memory");
@@ -453,8 +565,8 @@ int ptx_affine_analyse(const struct ptx_func *f, struct ptx_affine_inst *out,
         for (uint32_t k = 0; k < nb; k++) {
             uint32_t b = a.order[k];
             const struct ptx_block *bl = &a.g->blocks[b];
-            const uint8_t *ib = a.in + (size_t)b * a.width;
-            const uint8_t *gb = a.gen + (size_t)b * a.width;
+            const aval *ib = a.in + (size_t)b * a.width;
+            const aval *gb = a.gen + (size_t)b * a.width;
             for (size_t w = 0; w < a.width; w++)
                 a.cur[w] = ib[w] | gb[w];
             for (uint32_t pc = bl->first; pc < bl->end; pc++) {
@@ -473,9 +585,9 @@ int ptx_affine_analyse(const struct ptx_func *f, struct ptx_affine_inst *out,
                 int32_t x = bl->succ[s];
                 if (x < 0 || (uint32_t)x >= nb)
                     continue;
-                uint8_t *ix = a.in + (size_t)x * a.width;
+                aval *ix = a.in + (size_t)x * a.width;
                 for (size_t w = 0; w < a.width; w++) {
-                    uint8_t nv = ix[w] | a.cur[w];
+                    aval nv = ix[w] | a.cur[w];
                     changed |= nv != ix[w];
                     ix[w] = nv;
                 }

@@ -57,6 +57,11 @@ struct ptx_affine_inst {
                        enq.data for a global or local load, enq.addr for
                        the others); NONE for other instructions            */
     uint8_t ctl;    /* enum ptx_actl                                        */
+    uint8_t sel;    /* AFFINE value (or address, for an access) that is a
+                       select p ? x : y of two uniform/affine values by an
+                       affine predicate (selp; PTX_AFF_OPT_PRED): the
+                       affine warp keeps both pieces and each thread's
+                       choice, the AEU/PEU expand per thread             */
 };
 
 /* Figures of one run (static: each instruction once). */
@@ -72,12 +77,38 @@ struct ptx_affine_stats {
     uint32_t passes;                   /* fixpoint passes over the blocks  */
 };
 
+/* Options of the analysis (the ablation of docs/results/dac.md turns them
+ * off one by one; PTX_AFF_OPT_ALL is the paper's DAC, docs/dac.md).
+ * PRED: predicates are the PEU's per-thread bit vectors (4.3): a boolean
+ * combination (and/or/xor/not, setp with a predicate operand) of affine
+ * or uniform predicates is an affine predicate, and so is one merged
+ * under an affine guard or at the end of an affine region (the affine
+ * warp merges the vectors under its masks); a selp on an affine
+ * predicate between two uniform/affine integers is a select (sel), which
+ * affine operations with uniform/affine operands keep, a compare with a
+ * uniform turns into an affine predicate and an access can use as its
+ * address (one select per operation). Without PRED, a combination of two
+ * affine predicates and a selp on an affine one are non-affine.
+ * FEED: the masks of data-dependent branches are fed back from the main
+ * warps (4.4), so the affine warp follows them: instructions under data
+ * control keep the class their operands give (ctl still says DATA).
+ * Without it, everything under data control is non-affine. */
+#define PTX_AFF_OPT_PRED 0x1u
+#define PTX_AFF_OPT_FEED 0x2u
+#define PTX_AFF_OPT_ALL  (PTX_AFF_OPT_PRED | PTX_AFF_OPT_FEED)
+
 /* Classifies every instruction of f (parsed, CFG built) into out[0..
- * ninsts-1]. Deterministic, no global state; O(passes x (insts + blocks x
- * registers)) time and 2 x blocks x registers bytes. st may be NULL.
- * Returns 0; or -1 with diag (naming the function and its PTX line) when f
- * has a body but no CFG, a register index is out of range, or memory runs
- * out. A function without a body gives nothing (ninsts 0). */
+ * ninsts-1] with options opts (PTX_AFF_OPT_*). Deterministic, no global
+ * state; O(passes x (insts + blocks x registers)) time and 2 x blocks x
+ * registers bytes. st may be NULL. Returns 0; or -1 with diag (naming the
+ * function and its PTX line) when f has a body but no CFG, a register
+ * index is out of range, or memory runs out. A function without a body
+ * gives nothing (ninsts 0). */
+int ptx_affine_analyse_opt(const struct ptx_func *f, struct ptx_affine_inst *out,
+                           struct ptx_affine_stats *st, struct ptx_diag *diag,
+                           unsigned opts);
+
+/* ptx_affine_analyse_opt with every option (PTX_AFF_OPT_ALL). */
 int ptx_affine_analyse(const struct ptx_func *f, struct ptx_affine_inst *out,
                        struct ptx_affine_stats *st, struct ptx_diag *diag);
 

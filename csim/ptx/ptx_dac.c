@@ -1,11 +1,17 @@
 /* The decoupling transform (ptx_dac.h; docs/dac.md "The transform").
  *
  * Roles, per instruction, from the affine classes:
- *  - under data control (ctl:data): main stream only, skipped by the
- *    affine stream; so is a conditional branch on a non-affine predicate
- *    (it opens such a region); each records where the affine stream goes
- *    on (set_resume: up the post-dominator chain to a block outside data
- *    control);
+ *  - a conditional branch on a non-affine predicate is fed back (MASK:
+ *    both streams, the main warps send their masks, the affine warp waits
+ *    for them and follows) when feedback is on and its region holds
+ *    something the affine stream needs (found by iterating: every such
+ *    branch starts fed; one whose region the closures leave without an
+ *    affine-stream instruction is unfed and the roles built again);
+ *  - in the region of a branch that is not fed (feedback off, a data brx,
+ *    a region with a guarded ret/exit): main stream only, skipped by the
+ *    affine stream, and so is that branch; each records where the affine
+ *    stream goes on (set_resume: up the post-dominator chain to a block
+ *    outside such regions);
  *  - a load/store/atom/red with a U/A address: both streams, enq.data for
  *    a .global/.local ld/ldu (enq.addr when a barrier under data control
  *    reaches it, or, for .local, a write that may hit local memory; a
@@ -48,6 +54,10 @@ struct dac {
     size_t nwork, capwork;
     int err;                         /* 1: out of memory; 2: bad definition */
     uint32_t badpc;
+    const uint8_t *skipb;            /* per block: the affine stream skips it
+                                        (under a data branch not fed back) */
+    const uint8_t *fed;              /* per pc: a data branch fed back     */
+    bool feed;                       /* PTX_DAC_OPT_FEED                    */
 };
 
 static bool is_access(const struct ptx_inst *in)
@@ -168,6 +178,9 @@ static void push_reads(struct dac *d, uint32_t pc, uint8_t bit)
     bool deq_mem = bit == PTX_DAC_S_MAIN && (r->q == PTX_DAC_Q_DATA || r->q == PTX_DAC_Q_ADDR);
     bool deq_pred = bit == PTX_DAC_S_MAIN && r->q == PTX_DAC_Q_PRED;
     bool enq_only = bit == PTX_DAC_S_AFF && r->q != PTX_DAC_Q_NONE;
+    if (bit == PTX_DAC_S_AFF && r->q == PTX_DAC_Q_MASK)
+        return;                      /* recv.mask: the masks come from the
+                                        main warps                         */
     if (in->guard >= 0 && !deq_pred)
         push(d, (uint32_t)in->guard, pc);
     if (enq_only) {                  /* the enq reads the address (or the
@@ -209,7 +222,7 @@ static void take_aff(struct dac *d, uint32_t def)
     if (r->streams & PTX_DAC_S_AFF)
         return;
     const struct ptx_affine_inst *a = &d->aff[def];
-    if (!is_ua(a->cls) || a->ctl == PTX_ACTL_DATA || r->q != PTX_DAC_Q_NONE) {
+    if (!is_ua(a->cls) || d->skipb[d->g->block_of[def]] || r->q != PTX_DAC_Q_NONE) {
         if (!d->err) {
             d->err = 2;
             d->badpc = def;
@@ -372,13 +385,13 @@ static bool reached(const struct dac *d, const uint8_t *mark, uint8_t bit, uint3
     return false;
 }
 
-/* A barrier the affine warp does not see: one under data control, or a
- * call (the callee may synchronise; the affine warp follows no call). */
+/* A barrier the affine warp does not see: one in a region it skips, or
+ * a call (the callee may synchronise; the affine warp follows no call). */
 static bool seed_barrier(const struct dac *d, uint32_t pc)
 {
     const struct ptx_inst *in = &d->f->insts[pc];
     return ((in->op == PTX_OP_BAR || in->op == PTX_OP_BARRIER) &&
-            d->aff[pc].ctl == PTX_ACTL_DATA) || in->op == PTX_OP_CALL;
+            d->skipb[d->g->block_of[pc]]) || in->op == PTX_OP_CALL;
 }
 
 static bool seed_local_write(const struct dac *d, uint32_t pc)
@@ -394,24 +407,26 @@ static bool seed_global_write(const struct dac *d, uint32_t pc)
            in->op == PTX_OP_CALL;
 }
 
-/* Whether f has a guarded ret/exit outside data control. The affine
- * analysis gives ret/exit no class, so the guard's class is unknown here:
- * conservatively, the affine warp cannot follow it (no committed workload
- * has one; nvcc branches to a ret instead). */
-static bool data_exit(const struct ptx_func *f, const struct ptx_affine_inst *aff)
+static bool guarded_exit(const struct ptx_inst *in)
 {
-    for (uint32_t pc = 0; pc < f->ninsts; pc++) {
-        const struct ptx_inst *in = &f->insts[pc];
-        if ((in->op == PTX_OP_RET || in->op == PTX_OP_EXIT) && in->guard >= 0 &&
-            aff[pc].ctl != PTX_ACTL_DATA)
+    return (in->op == PTX_OP_RET || in->op == PTX_OP_EXIT) && in->guard >= 0;
+}
+
+/* Whether f has a guarded ret/exit outside the regions the affine stream
+ * skips. The affine analysis gives ret/exit no class, so the guard's
+ * class is unknown here: conservatively, the affine warp cannot follow it
+ * (no committed workload has one; nvcc branches to a ret instead). */
+static bool data_exit(const struct dac *d)
+{
+    for (uint32_t pc = 0; pc < d->f->ninsts; pc++)
+        if (guarded_exit(&d->f->insts[pc]) && !d->skipb[d->g->block_of[pc]])
             return true;
-    }
     return false;
 }
 
 static bool block_dctl(const struct dac *d, uint32_t b)
 {
-    return d->aff[d->g->blocks[b].first].ctl == PTX_ACTL_DATA;
+    return d->skipb[b] != 0;
 }
 
 /* Sets out[].resume of every skip instruction: from its block's immediate
@@ -500,10 +515,14 @@ static void assign_roles(const struct dac *d, const uint8_t *breach, bool all_ma
         r->streams = PTX_DAC_S_MAIN;
         bool access = is_access(in) && a->addr != PTX_ACLS_NONE;
         bool cbra = is_cond_bra(in);
-        if (a->ctl == PTX_ACTL_DATA) {
+        if (d->skipb[d->g->block_of[pc]]) {
             r->skip = 1;
+            /* with feedback, a region is skipped only when nothing in it
+               is decouplable (or a guarded exit or a brx is in the way):
+               the analysis's own class says why */
+            bool ua = access ? is_ua(a->addr) : is_ua(a->cls);
             if (access || cbra)
-                r->why = PTX_DAC_W_DATACTL;
+                r->why = !d->feed || ua ? PTX_DAC_W_DATACTL : PTX_DAC_W_NONAFFINE;
             continue;
         }
         if (all_main) {
@@ -537,6 +556,10 @@ static void assign_roles(const struct dac *d, const uint8_t *breach, bool all_ma
                 r->streams = PTX_DAC_S_AFF | PTX_DAC_S_MAIN;
                 r->q = PTX_DAC_Q_PRED;
                 r->qreg = in->guard;
+            } else if (d->fed[pc]) {
+                r->streams = PTX_DAC_S_AFF | PTX_DAC_S_MAIN;
+                r->q = PTX_DAC_Q_MASK;
+                r->qreg = in->guard;
             } else {
                 r->why = PTX_DAC_W_NONAFFINE;
                 r->skip = 1;
@@ -565,6 +588,7 @@ static void count(const struct ptx_func *f, const struct ptx_dac_inst *out,
         st->nenq_data += r->q == PTX_DAC_Q_DATA;
         st->nenq_addr += r->q == PTX_DAC_Q_ADDR;
         st->nenq_pred += r->q == PTX_DAC_Q_PRED;
+        st->nmask += r->q == PTX_DAC_Q_MASK;
         if (is_access(in) && aff[pc].addr != PTX_ACLS_NONE) {
             st->nmem++;
             st->nmem_dec += r->q != PTX_DAC_Q_NONE;
@@ -572,6 +596,8 @@ static void count(const struct ptx_func *f, const struct ptx_dac_inst *out,
                 st->nload_gl++;
                 st->nload_gl_dec += r->q == PTX_DAC_Q_DATA;
                 st->nload_after_wr += r->q == PTX_DAC_Q_DATA && r->after_wr;
+                if (r->q != PTX_DAC_Q_DATA && r->why < PTX_DAC_W_COUNT)
+                    st->nkept[r->why]++;
             }
         }
         if (is_cond_bra(in)) {
@@ -581,9 +607,120 @@ static void count(const struct ptx_func *f, const struct ptx_dac_inst *out,
     }
 }
 
+/* Marks in skipb every block of the region of each data branch that is
+ * not fed back (and of each brx on data), from the affine classes. */
+static void mark_skipped(const struct dac *d, uint8_t *skipb, uint32_t *mark,
+                         uint32_t *stack, uint32_t *reg)
+{
+    const struct ptx_cfg *g = d->g;
+    uint32_t stamp = 0;
+    memset(skipb, 0, g->nblocks);
+    memset(mark, 0, g->nblocks * sizeof *mark);
+    for (uint32_t pc = 0; pc < d->f->ninsts; pc++) {
+        const struct ptx_inst *in = &d->f->insts[pc];
+        bool data_bra = (is_cond_bra(in) || in->op == PTX_OP_BRX) &&
+                        d->aff[pc].cls == PTX_ACLS_NONAFFINE;
+        if (!data_bra || d->fed[pc])
+            continue;
+        uint32_t n = ptx_dflow_region(g, g->block_of[pc], mark, ++stamp, stack, reg);
+        for (uint32_t k = 0; k < n; k++)
+            skipb[reg[k]] = 1;
+    }
+}
+
+/* Whether the region of data branch pc holds a guarded ret/exit (the
+ * affine warp could not follow it: such a branch is not fed back). */
+static bool region_exits(const struct dac *d, uint32_t pc, uint32_t *mark, uint32_t stamp,
+                         uint32_t *stack, uint32_t *reg)
+{
+    uint32_t n = ptx_dflow_region(d->g, d->g->block_of[pc], mark, stamp, stack, reg);
+    for (uint32_t k = 0; k < n; k++) {
+        const struct ptx_block *bl = &d->g->blocks[reg[k]];
+        for (uint32_t x = bl->first; x < bl->end; x++)
+            if (guarded_exit(&d->f->insts[x]))
+                return true;
+    }
+    return false;
+}
+
+/* After the closures: unfeeds every fed data branch whose region holds no
+ * affine-stream instruction other than shared control and fed branches
+ * (nothing there needs the masks). Returns true when one was unfed. */
+static bool unfeed(struct dac *d, uint8_t *fed, uint32_t *mark, uint32_t *stack,
+                   uint32_t *reg)
+{
+    const struct ptx_cfg *g = d->g;
+    bool any = false;
+    uint32_t stamp = 0;
+    memset(mark, 0, g->nblocks * sizeof *mark);
+    for (uint32_t pc = 0; pc < d->f->ninsts; pc++) {
+        if (!fed[pc])
+            continue;
+        uint32_t n = ptx_dflow_region(g, g->block_of[pc], mark, ++stamp, stack, reg);
+        bool need = false;
+        for (uint32_t k = 0; k < n && !need; k++) {
+            const struct ptx_block *bl = &g->blocks[reg[k]];
+            for (uint32_t x = bl->first; x < bl->end && !need; x++) {
+                const struct ptx_dac_inst *r = &d->out[x];
+                /* a fed branch inside needs the masks only for what its
+                 * own region holds, which this region holds too */
+                need = (r->streams & PTX_DAC_S_AFF) && r->q != PTX_DAC_Q_MASK &&
+                       (r->q != PTX_DAC_Q_NONE || !is_shared_ctl(&d->f->insts[x]));
+            }
+        }
+        if (!need) {
+            fed[pc] = 0;
+            any = true;
+        }
+    }
+    return any;
+}
+
+/* One round of the transform with the fed branches in fed[] and the
+ * skipped blocks they give: roles, resume points, the two closures.
+ * Returns 0, 1 out of memory, 2 a bad definition (d->badpc). */
+static int build_round(struct dac *d, uint8_t *breach, bool entry)
+{
+    const struct ptx_func *f = d->f;
+    memset(breach, 0, d->g->nblocks);
+    if (reach_from(d, breach, R_BARRIER, seed_barrier) != 0 ||
+        reach_from(d, breach, R_LOCALWR, seed_local_write) != 0 ||
+        reach_from(d, breach, R_GLOBWR, seed_global_write) != 0)
+        return 1;
+    bool all_main = !entry || data_exit(d);
+    uint8_t all_why = !entry ? PTX_DAC_W_NOTKERNEL : PTX_DAC_W_EXIT;
+    assign_roles(d, breach, all_main, all_why);
+    if (!all_main) {
+        int u = set_resume(d);
+        if (u < 0)
+            return 1;
+        if (u > 0)
+            assign_roles(d, breach, true, PTX_DAC_W_UNSTRUCT);
+    }
+    d->err = 0;
+    /* the affine stream: the slice of the enq operands and of its control */
+    close_stream(d, PTX_DAC_S_AFF, take_aff);
+    if (!d->err) {
+        /* the slice leaves the main stream unless the main stream reads it */
+        for (uint32_t pc = 0; pc < f->ninsts; pc++)
+            if (d->out[pc].streams & PTX_DAC_S_AFF && d->out[pc].q == PTX_DAC_Q_NONE &&
+                !is_shared_ctl(&f->insts[pc]))
+                d->out[pc].streams = PTX_DAC_S_AFF;
+        close_stream(d, PTX_DAC_S_MAIN, take_main);
+    }
+    return d->err;
+}
+
 int ptx_dac_build(const struct ptx_func *f, const struct ptx_affine_inst *aff,
                   struct ptx_dac_inst *out, struct ptx_dac_stats *st,
                   struct ptx_diag *diag)
+{
+    return ptx_dac_build_opt(f, aff, out, st, diag, PTX_DAC_OPT_FEED);
+}
+
+int ptx_dac_build_opt(const struct ptx_func *f, const struct ptx_affine_inst *aff,
+                      struct ptx_dac_inst *out, struct ptx_dac_stats *st,
+                      struct ptx_diag *diag, unsigned opts)
 {
     struct ptx_dac_stats dummy;
     if (!st)
@@ -593,43 +730,42 @@ int ptx_dac_build(const struct ptx_func *f, const struct ptx_affine_inst *aff,
         return 0;
     if (!f->cfg || !f->cfg->nblocks)
         return fail(diag, f, 0, "no control-flow graph (ptx_cfg_build not run)");
+    uint32_t nb = f->cfg->nblocks;
     struct dac d;
-    uint8_t *breach = calloc(f->cfg->nblocks, 1);
-    if (!breach || dac_init(&d, f, aff, out) != 0 ||
-        reach_from(&d, breach, R_BARRIER, seed_barrier) != 0 ||
-        reach_from(&d, breach, R_LOCALWR, seed_local_write) != 0 ||
-        reach_from(&d, breach, R_GLOBWR, seed_global_write) != 0) {
-        free(breach);
-        dac_free(&d);
-        return fail(diag, f, 0, "out of memory");
-    }
-    bool all_main = !f->is_entry || data_exit(f, aff);
-    uint8_t all_why = !f->is_entry ? PTX_DAC_W_NOTKERNEL : PTX_DAC_W_EXIT;
-    assign_roles(&d, breach, all_main, all_why);
-    if (!all_main) {
-        int u = set_resume(&d);
-        if (u < 0) {
-            free(breach);
-            dac_free(&d);
-            return fail(diag, f, 0, "out of memory");
-        }
-        if (u > 0)
-            assign_roles(&d, breach, true, PTX_DAC_W_UNSTRUCT);
-    }
-    free(breach);
-    /* the affine stream: the slice of the enq operands and of its control */
-    close_stream(&d, PTX_DAC_S_AFF, take_aff);
-    if (!d.err) {
-        /* the slice leaves the main stream unless the main stream reads it */
+    memset(&d, 0, sizeof d);
+    uint8_t *breach = calloc(nb, 1), *skipb = calloc(nb, 1), *fed = calloc(f->ninsts, 1);
+    uint32_t *mark = calloc(nb, sizeof *mark);
+    uint32_t *stack = malloc(((size_t)nb + 1) * sizeof *stack);
+    uint32_t *reg = malloc((size_t)nb * sizeof *reg);
+    int err = 1;
+    if (!breach || !skipb || !fed || !mark || !stack || !reg ||
+        dac_init(&d, f, aff, out) != 0)
+        goto done;
+    d.skipb = skipb;
+    d.fed = fed;
+    d.feed = (opts & PTX_DAC_OPT_FEED) != 0;
+    if ((opts & PTX_DAC_OPT_FEED) && f->is_entry) {
+        uint32_t stamp = 0;
         for (uint32_t pc = 0; pc < f->ninsts; pc++)
-            if (out[pc].streams & PTX_DAC_S_AFF && out[pc].q == PTX_DAC_Q_NONE &&
-                !is_shared_ctl(&f->insts[pc]))
-                out[pc].streams = PTX_DAC_S_AFF;
-        close_stream(&d, PTX_DAC_S_MAIN, take_main);
+            fed[pc] = is_cond_bra(&f->insts[pc]) && aff[pc].cls == PTX_ACLS_NONAFFINE &&
+                      !region_exits(&d, pc, mark, ++stamp, stack, reg);
     }
-    int err = d.err;
-    uint32_t badpc = d.badpc;
+    /* every round unfeeds at least one branch or ends */
+    for (;;) {
+        mark_skipped(&d, skipb, mark, stack, reg);
+        err = build_round(&d, breach, f->is_entry);
+        if (err || !unfeed(&d, fed, mark, stack, reg))
+            break;
+    }
+done:;
+    uint32_t badpc = err == 2 ? d.badpc : 0;
     dac_free(&d);
+    free(breach);
+    free(skipb);
+    free(fed);
+    free(mark);
+    free(stack);
+    free(reg);
     if (err == 1)
         return fail(diag, f, 0, "out of memory");
     if (err == 2) {
@@ -649,6 +785,7 @@ const char *ptx_dac_enq_name(unsigned q)
     case PTX_DAC_Q_DATA: return "enq.data";
     case PTX_DAC_Q_ADDR: return "enq.addr";
     case PTX_DAC_Q_PRED: return "enq.pred";
+    case PTX_DAC_Q_MASK: return "recv.mask";
     default: return "";
     }
 }
@@ -659,6 +796,7 @@ const char *ptx_dac_deq_name(unsigned q)
     case PTX_DAC_Q_DATA: return "deq.data";
     case PTX_DAC_Q_ADDR: return "deq.addr";
     case PTX_DAC_Q_PRED: return "deq.pred";
+    case PTX_DAC_Q_MASK: return "send.mask";
     default: return "";
     }
 }
@@ -775,8 +913,36 @@ static int check_regions(const struct dac *d, struct ptx_diag *diag)
     return rc;
 }
 
+/* Marks in covered every block of the region of a fed-back data branch
+ * (recv.mask). Returns 0 or -1 (memory). */
+static int fed_regions(const struct dac *d, uint8_t *covered)
+{
+    const struct ptx_cfg *g = d->g;
+    uint32_t *mark = calloc(g->nblocks, sizeof *mark);
+    uint32_t *stack = malloc(((size_t)g->nblocks + 1) * sizeof *stack);
+    uint32_t *reg = malloc((size_t)g->nblocks * sizeof *reg);
+    uint32_t stamp = 0;
+    if (!mark || !stack || !reg) {
+        free(mark);
+        free(stack);
+        free(reg);
+        return -1;
+    }
+    for (uint32_t pc = 0; pc < d->f->ninsts; pc++) {
+        if (d->out[pc].q != PTX_DAC_Q_MASK)
+            continue;
+        uint32_t n = ptx_dflow_region(g, g->block_of[pc], mark, ++stamp, stack, reg);
+        for (uint32_t k = 0; k < n; k++)
+            covered[reg[k]] = 1;
+    }
+    free(mark);
+    free(stack);
+    free(reg);
+    return 0;
+}
+
 /* The per-instruction rules. */
-static int check_insts(const struct dac *d, struct ptx_diag *diag)
+static int check_insts(const struct dac *d, const uint8_t *covered, struct ptx_diag *diag)
 {
     const struct ptx_func *f = d->f;
     bool any_aff = false;
@@ -789,8 +955,10 @@ static int check_insts(const struct dac *d, struct ptx_diag *diag)
         bool both = r->streams == (PTX_DAC_S_AFF | PTX_DAC_S_MAIN);
         if (!r->streams || r->streams > (PTX_DAC_S_AFF | PTX_DAC_S_MAIN))
             return check_fail(diag, f, pc, "in no stream");
-        if ((r->streams & PTX_DAC_S_AFF) && (a->ctl == PTX_ACTL_DATA || r->skip))
-            return check_fail(diag, f, pc, "under data control, yet in the affine stream");
+        if ((r->streams & PTX_DAC_S_AFF) &&
+            (r->skip || (a->ctl == PTX_ACTL_DATA && !covered[d->g->block_of[pc]])))
+            return check_fail(diag, f, pc, "under data control that is not fed back, yet "
+                              "in the affine stream");
         if (any_aff && r->skip != (r->resume >= 0))
             return check_fail(diag, f, pc, "skipped by the affine stream without a place "
                               "to go on, or a place without a skip");
@@ -817,10 +985,15 @@ static int check_insts(const struct dac *d, struct ptx_diag *diag)
                 return check_fail(diag, f, pc, "enq.pred on other than a branch on a U/A "
                                   "predicate in both streams");
             break;
+        case PTX_DAC_Q_MASK:
+            if (!is_cond_bra(in) || is_ua(a->cls) || !both || r->qreg != in->guard)
+                return check_fail(diag, f, pc, "recv.mask on other than a branch on a "
+                                  "non-affine predicate in both streams");
+            break;
         default:
             if (is_cond_bra(in) && (r->streams & PTX_DAC_S_AFF))
                 return check_fail(diag, f, pc, "a conditional branch in the affine stream "
-                                  "without enq.pred (the streams could part)");
+                                  "without enq.pred or recv.mask (the streams could part)");
             if ((r->streams & PTX_DAC_S_AFF) && !is_shared_ctl(in) && !is_ua(a->cls))
                 return check_fail(diag, f, pc, "a non-affine value in the affine stream");
             if (is_shared_ctl(in) && !r->skip && any_aff && !both)
@@ -845,7 +1018,10 @@ int ptx_dac_check(const struct ptx_func *f, const struct ptx_affine_inst *aff,
         dac_free(&c.d);
         return fail(diag, f, 0, "out of memory");
     }
-    int rc = check_insts(&c.d, diag);
+    uint8_t *covered = calloc(f->cfg->nblocks, 1);
+    int rc = !covered || fed_regions(&c.d, covered) != 0
+             ? fail(diag, f, 0, "out of memory") : check_insts(&c.d, covered, diag);
+    free(covered);
     if (!rc)
         rc = check_regions(&c.d, diag);
     if (!rc)

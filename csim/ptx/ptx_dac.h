@@ -25,14 +25,22 @@
  * with an affine address; the main stream's access takes its address
  * from the queue (deq.addr). PRED: a conditional branch on a uniform or
  * affine predicate; the main stream branches on deq.pred. */
-enum ptx_dac_q { PTX_DAC_Q_NONE = 0, PTX_DAC_Q_DATA, PTX_DAC_Q_ADDR, PTX_DAC_Q_PRED };
+enum ptx_dac_q { PTX_DAC_Q_NONE = 0, PTX_DAC_Q_DATA, PTX_DAC_Q_ADDR, PTX_DAC_Q_PRED,
+                 PTX_DAC_Q_MASK };
+/* MASK (feedback of a data-dependent branch, 4.4; docs/dac.md): a
+ * conditional branch on a non-affine predicate whose region holds part
+ * of the affine stream. The main stream's copy branches as usual and
+ * sends its warp's mask (send.mask); the affine stream's copy waits for
+ * the masks of every warp it covers there and branches on them
+ * (recv.mask). Opposite in direction to the other three. */
 
 /* Why a memory access or conditional branch has no queue operation
  * (ptx_dac_inst.why; for an enq.addr load, why it is not enq.data). */
 enum ptx_dac_why {
     PTX_DAC_W_NONE = 0,
     PTX_DAC_W_NONAFFINE,  /* its address or predicate is not U/A        */
-    PTX_DAC_W_DATACTL,    /* under a data-dependent branch               */
+    PTX_DAC_W_DATACTL,    /* under a data-dependent branch whose masks are
+                             not fed back (feedback off, or a data brx)  */
     PTX_DAC_W_NOTKERNEL,  /* a .func body: the affine warp follows no call */
     PTX_DAC_W_EXIT,       /* the kernel has a ret/exit guarded by a
                              non-affine predicate outside data control:
@@ -44,9 +52,10 @@ enum ptx_dac_why {
     PTX_DAC_W_LOCALWR,    /* (enq.addr load) a .local load that a write to
                              local or generic memory reaches: an early
                              fetch could read the value before the write */
-    PTX_DAC_W_UNSTRUCT    /* the kernel's data-control regions have no
+    PTX_DAC_W_UNSTRUCT,   /* the kernel's data-control regions have no
                              single place where the affine stream goes
                              on: nothing in it is decoupled              */
+    PTX_DAC_W_COUNT
 };
 
 /* What the transform does with instruction pc (out[pc]). */
@@ -58,10 +67,9 @@ struct ptx_dac_inst {
                           memory may run before it in the same thread: the
                           hardware must not hand the main stream a value
                           fetched before that write (docs/dac.md)         */
-    uint8_t skip;      /* 1: the affine stream does not see it (under data
-                          control, or the data branch that opens such a
-                          region: the affine stream goes on at its
-                          reconvergence point, inst.reconv)               */
+    uint8_t skip;      /* 1: the affine stream does not see it (under a
+                          data branch that is not fed back, or that branch
+                          itself: the affine stream goes on at resume)    */
     int32_t qreg;      /* the register the enq sends (the address base of
                           the access, the branch's predicate); -1: none
                           (an address that is a symbol + offset)          */
@@ -79,27 +87,43 @@ struct ptx_dac_stats {
     uint32_t nremoved;              /* in the affine stream only: gone from
                                        the main stream                      */
     uint32_t nenq_data, nenq_addr, nenq_pred;
+    uint32_t nmask;                 /* data branches fed back (MASK)        */
     uint32_t nload_gl, nload_gl_dec;/* global/local loads; enq.data         */
     uint32_t nload_after_wr;        /* enq.data with after_wr set           */
     uint32_t nmem, nmem_dec;        /* memory accesses; with a queue op     */
     uint32_t nbranch, nbranch_dec;  /* conditional branches; enq.pred       */
+    uint32_t nkept[PTX_DAC_W_COUNT];/* global/local loads kept in the main
+                                       stream (not enq.data), by why       */
 };
 
+/* Options of the transform. FEED: a data-dependent branch whose region
+ * holds something the affine stream needs is fed back (MASK) instead of
+ * skipped; aff must then come from ptx_affine_analyse_opt with
+ * PTX_AFF_OPT_FEED (and without it when FEED is off). */
+#define PTX_DAC_OPT_FEED 0x1u
+
 /* Builds the transform of f (parsed, CFG built) from aff (ptx_affine_
- * analyse of f) into out[0..ninsts-1]; st may be NULL. Deterministic, no
- * global state. Returns 0; or -1 with diag (naming the function and a PTX
- * line) when f has a body but no CFG, memory runs out, or the affine
- * stream would need a value the analysis did not class U/A (an analysis
- * bug). A function without a body gives nothing (ninsts 0). */
+ * analyse_opt of f) with options opts (PTX_DAC_OPT_*) into out[0..
+ * ninsts-1]; st may be NULL. Deterministic, no global state. Returns 0;
+ * or -1 with diag (naming the function and a PTX line) when f has a body
+ * but no CFG, memory runs out, or the affine stream would need a value the
+ * analysis did not class U/A (an analysis bug). A function without a body
+ * gives nothing (ninsts 0). */
+int ptx_dac_build_opt(const struct ptx_func *f, const struct ptx_affine_inst *aff,
+                      struct ptx_dac_inst *out, struct ptx_dac_stats *st,
+                      struct ptx_diag *diag, unsigned opts);
+
+/* ptx_dac_build_opt with PTX_DAC_OPT_FEED (aff from ptx_affine_analyse). */
 int ptx_dac_build(const struct ptx_func *f, const struct ptx_affine_inst *aff,
                   struct ptx_dac_inst *out, struct ptx_dac_stats *st,
                   struct ptx_diag *diag);
 
 /* Checks the transform's invariants on out (docs/dac.md "Invariants"):
- * every queue op is outside data control on a decoupled access/branch,
- * every conditional branch either carries enq.pred or opens a region the
- * affine stream skips that holds no queue op (so both streams pass the
- * same queue ops in the same order: one enq per deq on every path), the
+ * every queue op is on a decoupled access/branch outside data control or
+ * inside the region of a fed-back data branch, every conditional branch
+ * carries enq.pred or recv/send.mask or opens a region the affine stream
+ * skips that holds no queue op (so both streams pass the same queue ops
+ * in the same order: one enq per deq on every path), the
  * affine stream holds only U/A values, control and barriers, every
  * register an affine-stream instruction reads is defined in the affine
  * stream on every reaching definition, and every instruction gone from
@@ -108,10 +132,12 @@ int ptx_dac_build(const struct ptx_func *f, const struct ptx_affine_inst *aff,
 int ptx_dac_check(const struct ptx_func *f, const struct ptx_affine_inst *aff,
                   const struct ptx_dac_inst *out, struct ptx_diag *diag);
 
-/* "enq.data", "enq.addr", "enq.pred" or "" for q. */
+/* The affine stream's name of q: "enq.data", "enq.addr", "enq.pred",
+ * "recv.mask" or "". */
 const char *ptx_dac_enq_name(unsigned q);
 
-/* "deq.data", "deq.addr", "deq.pred" or "" for q. */
+/* The main stream's name of q: "deq.data", "deq.addr", "deq.pred",
+ * "send.mask" or "". */
 const char *ptx_dac_deq_name(unsigned q);
 
 /* "", "nonaffine", "data-control", "not-kernel", "exit", "barrier",

@@ -31,7 +31,7 @@ static bool entry_empty(const struct simt_cta_entry *e, uint32_t nwarps)
 }
 
 static bool push(struct simt_cta *c, const uint32_t *mask, int32_t npc,
-                 int32_t rpc)
+                 int32_t rpc, int32_t from)
 {
     if (c->sp >= c->cap)
         return false;
@@ -41,6 +41,7 @@ static bool push(struct simt_cta *c, const uint32_t *mask, int32_t npc,
     e->npc = npc;
     e->rpc = rpc;
     e->br_pc = -1;
+    e->from_pc = from;
     if (c->sp > c->max_depth)
         c->max_depth = c->sp;
     return true;
@@ -55,7 +56,7 @@ void simt_cta_start(struct simt_cta *c, const struct ptx_func *f,
     c->branches = c->divergent = c->max_depth = 0;
     memset(c->live, 0, sizeof c->live);
     memcpy(c->live, valid, c->nwarps * sizeof *valid);
-    (void)push(c, valid, 0, (int32_t)f->ninsts);   /* cap >= 1 */
+    (void)push(c, valid, 0, (int32_t)f->ninsts, -1);   /* cap >= 1 */
     if (entry_empty(&c->stack[0], c->nwarps))
         c->sp = 0;
 }
@@ -127,6 +128,7 @@ enum simt_cta_rc simt_cta_resolve(struct simt_cta *c, bool *divergent)
     memset(e->arrived, 0, sizeof e->arrived);
     memset(e->taken, 0, sizeof e->taken);
     int32_t npc, rpc;
+    e->from_pc = -1;
     if (!simt_branch_split(in, pc, c->f->ninsts, all, none, &npc, &rpc)) {
         e->npc = npc;
         settle(c);
@@ -139,9 +141,9 @@ enum simt_cta_rc simt_cta_resolve(struct simt_cta *c, bool *divergent)
     e->npc = rpc;
     if (e->npc == e->rpc)
         c->sp--;                /* it would pop at once: reuse its slot */
-    if (pc + 1 != rpc && !push(c, nt, pc + 1, rpc))
+    if (pc + 1 != rpc && !push(c, nt, pc + 1, rpc, pc))
         return SIMT_CTA_OVERFLOW;
-    if (target != rpc && !push(c, taken, target, rpc))
+    if (target != rpc && !push(c, taken, target, rpc, pc))
         return SIMT_CTA_OVERFLOW;
     settle(c);
     return c->sp ? SIMT_CTA_RUN : SIMT_CTA_DONE;
@@ -153,4 +155,22 @@ uint32_t simt_cta_threads(const struct simt_cta_entry *e, uint32_t nwarps)
     for (uint32_t w = 0; w < nwarps; w++)
         n += (uint32_t)__builtin_popcount(e->mask[w]);
     return n;
+}
+
+bool simt_reg_read(const struct ptx_func *f, int32_t r, uint32_t at)
+{
+    for (uint32_t i = 0; i < f->ninsts; i++) {
+        const struct ptx_inst *in = &f->insts[i];
+        if (in->guard == r)
+            return true;
+        for (unsigned k = i == at ? 1 : 0; k < in->nopnd && k < PTX_MAX_OPNDS; k++) {
+            const struct ptx_operand *o = &in->o[k];
+            if ((o->kind == PTX_O_REG || o->kind == PTX_O_MEM) && o->reg == r)
+                return true;
+            for (unsigned v = 0; o->kind == PTX_O_VEC && v < o->vec_n && v < 4; v++)
+                if (o->vec_regs[v] == r)
+                    return true;
+        }
+    }
+    return false;
 }

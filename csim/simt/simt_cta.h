@@ -24,6 +24,10 @@ struct simt_cta_entry {
     uint32_t mask[SIMT_CTA_MAX_W];  /* [w] bit l: warp w, logical lane l    */
     int32_t npc, rpc;               /* next / reconvergence instruction     */
     uint32_t wcnt;                  /* compacted warps still executing it   */
+    int32_t from_pc;                /* a path of the divergent branch at this
+                                       pc (-1: the start, a reconvergence
+                                       point or a non-divergent branch's
+                                       target)                              */
     /* the compaction point the entry's warps reached (one per entry: they
      * all run the same straight-line code from npc) */
     int32_t br_pc;                  /* branch reached, -1: none (rpc/exit)  */
@@ -71,6 +75,11 @@ void simt_cta_exit(struct simt_cta *c, uint32_t w, uint32_t lanes);
  * thread left) or OVERFLOW (stack full). *divergent is set when the
  * branch split the CTA. */
 enum simt_cta_rc simt_cta_resolve(struct simt_cta *c, bool *divergent);
+/* Whether register r of f is read anywhere but as operand 0 of
+ * instruction `at` (conservative: any other mention counts as a read):
+ * false means the value `at` writes there is never used (an atom whose
+ * result nobody reads acts as a red). */
+bool simt_reg_read(const struct ptx_func *f, int32_t r, uint32_t at);
 /* Threads of the top entry (all warps). */
 uint32_t simt_cta_threads(const struct simt_cta_entry *e, uint32_t nwarps);
 

@@ -41,7 +41,7 @@ SIZE_FIXED = {"dac": "default"}
 # (docs/energy.md): it must still fail with this message, so that its port
 # fails here until the entry goes (the owner of experiments/dac.py ports
 # its energy prose from the former E_v model to energy.j)
-KNOWN_BROKEN = {"dac": "KeyError: 'energy_alu_lane'"}
+KNOWN_BROKEN = {}
 
 
 def page_faults(text, names, size):

@@ -48,10 +48,11 @@ assert d["schema"] == 1 and d["analysis"] == "dac"
 assert [m["file"] for m in d["modules"]] == sorted(glob.glob("workloads/*/*.ptx")), "modules"
 text = open(t + "/d.txt").read()
 pat = (r"total: insts (\d+): affine stream (\d+), main stream (\d+) \(both (\d+), removed (\d+)\); "
-       r"enq.data (\d+), enq.addr (\d+), enq.pred (\d+); global/local loads (\d+), decoupled (\d+)")
+       r"enq.data (\d+), enq.addr (\d+), enq.pred (\d+), recv.mask (\d+); global/local loads (\d+), "
+       r"decoupled (\d+)")
 tot = [tuple(map(int, x)) for x in re.findall(pat, text)]
 keys = ["insts", "affine_stream", "main_stream", "both", "removed", "enq_data", "enq_addr",
-        "enq_pred", "loads_gl", "loads_gl_decoupled"]
+        "enq_pred", "recv_mask", "loads_gl", "loads_gl_decoupled"]
 assert tot == [tuple(m[k] for k in keys) for m in d["modules"]], "text totals"
 for m in d["modules"]:
     for k in keys:

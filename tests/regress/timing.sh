@@ -123,7 +123,7 @@ for sets in "sched_policy=lrr" "sched_policy=gto" "sched_policy=two_level" \
             "simt.paths=dual gscalar.compress=on" \
             "simt.paths=dual dpe.path_forwarding=on" \
             "simt.paths=dws dws.n=10" "simt.paths=dws dws.n=100" \
-            "prefetch=mta" "prefetch=mta mta.throttle=off mta.degree=4 mta.mshr_reserve=0" \
+            "prefetch=mta" "prefetch=mta mta.throttle=off mta.degree=4 mta.mshr_reserve=0 mta.cache_kb=0" \
             "prefetch=mta l1d_mshrs=2 mta.gs_entries=0 mta.ip_entries=1" \
             "affine.mode=cae" "affine.mode=cae prefetch=mta sched_policy=lrr"; do
   args=(); for kv in $sets; do args+=(--set "$kv"); done
@@ -191,7 +191,8 @@ PY
 
 # MTA (docs/dac.md "Comparison points") prefetches and its prefetches are
 # used: over the suite some are useful, on reduce (a strided loop, promoted
-# to the GS table) most are; the fates add up; off reports no "mta".
+# to the GS table) most are, served from the prefetch cache (L1D misses
+# that did not go below); the fates add up; off reports no "mta".
 python3 - "$tmp/t-gtx480.json" "$tmp/s-prefetch-mta.json" <<'PY' \
   && ok "prefetch=mta: prefetches issued and useful (reduce: accuracy > 0.5), fates add up" \
   || bad "prefetch=mta: no useful prefetches or figures inconsistent"
@@ -205,7 +206,8 @@ for w, o in on.items():
     assert m["useful"] + m["unused"] <= m["issued"], (w, m)
     assert m["late"] <= m["useful"] and m["issued"] == m["issued_gs"] + m["issued_pws"] + m["issued_ip"], (w, m)
 r = on["reduce"]["mta"]
-assert r["issued_gs"] > 0 and r["accuracy"] > 0.5 and on["reduce"]["l1d"]["hits"] > off["reduce"]["l1d"]["hits"], r
+assert r["issued_gs"] > 0 and r["accuracy"] > 0.5, r
+assert on["reduce"]["l2"]["accesses"] <= off["reduce"]["l2"]["accesses"] + r["issued"] - r["useful"], r
 PY
 
 # CAE (docs/dac.md "Comparison points") runs instructions compactly: over

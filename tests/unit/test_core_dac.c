@@ -65,8 +65,12 @@ static void h_init(struct harness *h, const char *ptx, unsigned block, uint32_t 
     assert_non_null(f);
     struct ptx_affine_inst *a = calloc(f->ninsts, sizeof *a);
     h->tr = calloc(f->ninsts, sizeof *h->tr);
-    assert_int_equal(ptx_affine_analyse(f, a, NULL, &d), 0);
-    assert_int_equal(ptx_dac_build(f, a, h->tr, NULL, &d), 0);
+    /* the transform as dac_prepare builds it for this config */
+    unsigned aopt = (h->c.dac_pred_combine ? PTX_AFF_OPT_PRED : 0) |
+                    (h->c.dac_feedback ? PTX_AFF_OPT_FEED : 0);
+    assert_int_equal(ptx_affine_analyse_opt(f, a, NULL, &d, aopt), 0);
+    assert_int_equal(ptx_dac_build_opt(f, a, h->tr, NULL, &d,
+                                       h->c.dac_feedback ? PTX_DAC_OPT_FEED : 0), 0);
     assert_int_equal(ptx_dac_check(f, a, h->tr, &d), 0);
     free(a);
     memcpy(h->param, &n, sizeof n);
@@ -93,26 +97,43 @@ static void h_init(struct harness *h, const char *ptx, unsigned block, uint32_t 
     assert_true(DAC(h)->active);
 }
 
-/* Runs CTAs 0 and 1 until every warp finished or a cycle fails; returns
- * the first non-zero status of core_sm_cycle (0: finished). */
-static int h_run(struct harness *h)
+/* Runs CTAs 0 and 1 (CTA 1 from cycle `late` on) until every warp
+ * finished or a cycle fails; returns the first non-zero status of
+ * core_sm_cycle (0: finished). */
+static int h_run_late(struct harness *h, uint64_t late)
 {
     for (uint32_t x = 0; x < 2; x++) {
+        if (x == 1 && late)
+            break;
         uint32_t id[3] = { x, 0, 0 };
         assert_true(core_sm_fits(&h->sm));
         assert_int_equal(core_sm_launch_cta(&h->sm, id, h->now), 0);
     }
-    while (h->sm.live_warps) {
+    bool second = !late;
+    while (h->sm.live_warps || !second) {
+        if (!second && h->now >= late) {
+            uint32_t id[3] = { 1, 0, 0 };
+            assert_int_equal(core_sm_launch_cta(&h->sm, id, h->now), 0);
+            second = true;
+            if (h->sm.v.next_try > h->now)
+                h->sm.v.next_try = h->now;
+        }
         if (h->sm.v.next_try <= h->now) {
             int e = core_sm_cycle(&h->sm, h->now);
             if (e)
                 return e;
         }
         assert_true(h->now < 1000000);
-        h->now = h->sm.v.next_try > h->now && h->sm.v.next_try != CORE_INF
+        h->now = h->sm.v.next_try > h->now && h->sm.v.next_try != CORE_INF &&
+                         (second || h->sm.v.next_try <= late)
                      ? h->sm.v.next_try : h->now + 1;
     }
     return 0;
+}
+
+static int h_run(struct harness *h)
+{
+    return h_run_late(h, 0);
 }
 
 static void h_free(struct harness *h)
@@ -307,6 +328,233 @@ static void test_widening_wraps(void **state)
     }
 }
 
+/* Boolean combinations of affine predicates (4.3), the bounds-check shape
+ * of real CUDA code, and a select by an affine predicate (selp): each
+ * guards a store to its own array. Every enq.pred/enq.addr record is
+ * checked against the functional branch and address at its deq, and the
+ * stored values are those of the kernel (block 64, n = 40):
+ *   A[t]: !(t >= n || t < 8)        or.pred, a branch
+ *   B[t]: t >= 8 && t < 50          and.pred, a guard
+ *   C[t]: (t < 8) ^ (t < 30)        xor.pred, a branch
+ *   D[t]: !((t < 8) ^ (t < 30))     not.pred, a guard
+ *   E[t]: t < 56 && t >= n          setp.and with a predicate operand
+ *   F[sel]: (t < 30 ? t : 64) < 20  selp on an affine predicate: the
+ *           compare of a select (per lane on its piece) and a selected
+ *           address (F[t] for t < 8, else F[t + 64]);
+ *   G[t]: g = t >= 40; if t < 30 (a guard) g = t >= 24: merged per lane;
+ *   H[t]: h = t < 16; in A's region h = t < 36: merged at the join. */
+static const char *bool_ptx = HDR
+    ".visible .entry k(.param .u32 n)\n{\n"
+    " .reg .b32 %r<16>;\n .reg .pred %p<16>;\n .shared .align 4 .b8 buf[4096];\n"
+    " ld.param.u32 %r1, [n];\n"
+    " mov.u32 %r2, %tid.x;\n"
+    " shl.b32 %r3, %r2, 2;\n"
+    " mov.u32 %r4, buf;\n"
+    " add.u32 %r5, %r4, %r3;\n"
+    " setp.ge.u32 %p1, %r2, %r1;\n"
+    " setp.lt.u32 %p2, %r2, 8;\n"
+    " setp.lt.u32 %p13, %r2, 16;\n"
+    " or.pred %p3, %p1, %p2;\n"
+    " @%p3 bra LB;\n"
+    " st.shared.u32 [%r5], 1;\n"
+    " setp.lt.u32 %p13, %r2, 36;\n"
+    "LB:\n"
+    " @%p13 st.shared.u32 [%r5+2304], 8;\n"
+    " setp.lt.u32 %p9, %r2, 50;\n"
+    " not.pred %p10, %p2;\n"
+    " and.pred %p4, %p10, %p9;\n"
+    " @%p4 st.shared.u32 [%r5+256], 2;\n"
+    " setp.lt.u32 %p11, %r2, 30;\n"
+    " xor.pred %p5, %p2, %p11;\n"
+    " @!%p5 bra LD;\n"
+    " st.shared.u32 [%r5+512], 3;\n"
+    "LD:\n"
+    " not.pred %p6, %p5;\n"
+    " @%p6 st.shared.u32 [%r5+768], 4;\n"
+    " setp.lt.and.u32 %p7, %r2, 56, %p1;\n"
+    " @!%p7 bra LF;\n"
+    " st.shared.u32 [%r5+1024], 5;\n"
+    "LF:\n"
+    " selp.u32 %r7, %r2, 64, %p11;\n"
+    " setp.lt.u32 %p8, %r7, 20;\n"
+    " add.u32 %r9, %r5, 256;\n"
+    " selp.b32 %r8, %r5, %r9, %p2;\n"
+    " @!%p8 bra LG;\n"
+    " st.shared.u32 [%r8+1280], 6;\n"
+    "LG:\n"
+    " setp.ge.u32 %p12, %r2, 40;\n"
+    " @%p11 setp.ge.u32 %p12, %r2, 24;\n"
+    " @%p12 st.shared.u32 [%r5+2048], 7;\n"
+    " ret;\n}\n";
+
+static void test_predicate_combinations(void **state)
+{
+    (void)state;
+    for (unsigned comb = 0; comb < 2; comb++) {
+        const char *off[] = { "dac.pred_combine=off", NULL };
+        struct harness *h = calloc(1, sizeof *h);
+        h_init(h, bool_ptx, 64, 40, comb ? NULL : off);
+        int e = h_run(h);
+        if (e)
+            fprintf(stderr, "%s\n", DAC(h)->why);
+        assert_int_equal(e, 0);
+        const struct core_dac_stats *s = &DAC(h)->st;
+        assert_int_equal(s->checked_pred, s->rec_pred);
+        assert_int_equal(s->checked_addr, s->rec_addr + s->rec_data);
+        if (comb) {
+            /* four branches on combinations, 2 warps x 2 CTAs each; the
+               six stores all decoupled, a record per warp with lanes
+               there (per CTA: A 2, B 2, C 1, D 2, E 1, F 1); the PEU
+               combined vectors */
+            assert_int_equal(s->rec_pred, 4 * 4);
+            assert_int_equal(s->checked_addr, 2 * (9 + 2 + 2));
+            assert_true(s->peu_ops > 0);
+        } else {
+            /* without combinations only what needs no two affine
+               predicates decouples: fewer records, no PEU operations */
+            assert_true(s->rec_pred < 4 * 4);
+            assert_int_equal(s->peu_ops, 0);
+        }
+        assert_int_equal(s->main_insts + s->removed, h->sm.v.st.warp_insts);
+        for (unsigned c = 0; c < 2; c++) {
+            uint32_t v[1024];
+            memcpy(v, h->sm.v.cta[c].shared, sizeof v);
+            for (unsigned t = 0; t < 64; t++) {
+                bool lo = t < 8, ge = t >= 40, x = lo != (t < 30);
+                assert_int_equal(v[t], !(ge || lo) ? 1u : 0u);
+                assert_int_equal(v[64 + t], t >= 8 && t < 50 ? 2u : 0u);
+                assert_int_equal(v[128 + t], x ? 3u : 0u);
+                assert_int_equal(v[192 + t], !x ? 4u : 0u);
+                assert_int_equal(v[256 + t], t < 56 && ge ? 5u : 0u);
+                /* F: lanes t < 8 store to F[t], t in [8, 20) to F[t + 64] */
+                assert_int_equal(v[320 + t], t < 8 ? 6u : 0u);
+                assert_int_equal(v[384 + t], t >= 8 && t < 20 ? 6u : 0u);
+                assert_int_equal(v[512 + t], (t >= 24 && t < 30) || t >= 40 ? 7u : 0u);
+                assert_int_equal(v[576 + t], t < 36 ? 8u : 0u);
+            }
+        }
+        h_free(h);
+        free(h);
+    }
+}
+
+/* Data-dependent control fed back (4.4): a branch on a non-affine
+ * predicate (t & 6 == 2) and a loop whose trip count is t & 3; the main
+ * warps send their masks, the affine warp follows them and decouples the
+ * stores under them. Every mask is checked against the affine warp's
+ * lanes, every record against the functional address; the values are
+ * the kernel's; feedback off gives the same memory with the stores in the
+ * main stream; a corrupted mask (dac.fault_inject=3) is caught by the
+ * golden check of the first record it reaches. */
+static const char *feed_ptx = HDR
+    ".visible .entry k(.param .u32 n)\n{\n"
+    " .reg .b32 %r<16>;\n .reg .pred %p<4>;\n .shared .align 4 .b8 buf[4096];\n"
+    " mov.u32 %r2, %tid.x;\n"
+    " shl.b32 %r3, %r2, 2;\n"
+    " mov.u32 %r4, buf;\n"
+    " add.u32 %r5, %r4, %r3;\n"
+    " and.b32 %r6, %r2, 6;\n"
+    " setp.eq.u32 %p1, %r6, 2;\n"
+    " @%p1 bra LOOPS;\n"
+    " st.shared.u32 [%r5], %r2;\n"
+    "LOOPS:\n"
+    " and.b32 %r7, %r2, 3;\n"
+    " mov.u32 %r8, 0;\n"
+    "LOOP:\n"
+    " setp.ge.u32 %p2, %r8, %r7;\n"
+    " @%p2 bra DONE;\n"
+    " shl.b32 %r10, %r8, 8;\n"
+    " add.u32 %r11, %r5, %r10;\n"
+    " st.shared.u32 [%r11+1024], %r8;\n"
+    " add.u32 %r8, %r8, 1;\n"
+    " bra.uni LOOP;\n"
+    "DONE:\n"
+    " ret;\n}\n";
+
+static void test_mask_feedback(void **state)
+{
+    (void)state;
+    for (unsigned feed = 0; feed < 2; feed++) {
+        const char *off[] = { "dac.feedback=off", NULL };
+        struct harness *h = calloc(1, sizeof *h);
+        h_init(h, feed_ptx, 64, 0, feed ? NULL : off);
+        int e = h_run(h);
+        if (e)
+            fprintf(stderr, "%s\n", DAC(h)->why);
+        assert_int_equal(e, 0);
+        const struct core_dac_stats *s = &DAC(h)->st;
+        if (feed) {
+            /* per warp: the branch, then the loop test 4 times (trip
+               counts 0..3 in every warp) */
+            assert_int_equal(s->rec_mask, 4 * (1 + 4));
+            assert_int_equal(s->checked_mask + s->mask_dropped, s->rec_mask);
+            assert_true(s->checked_mask > 0);
+            /* the stores decoupled: 1 + 3 per warp */
+            assert_int_equal(s->checked_addr, 4 * (1 + 3));
+        } else {
+            assert_int_equal(s->rec_mask, 0);
+            assert_int_equal(s->checked_addr, 0);
+        }
+        assert_int_equal(s->checked_addr, s->rec_addr + s->rec_data);
+        assert_int_equal(s->main_insts + s->removed, h->sm.v.st.warp_insts);
+        for (unsigned c = 0; c < 2; c++) {
+            uint32_t v[1024];
+            memcpy(v, h->sm.v.cta[c].shared, sizeof v);
+            for (unsigned t = 0; t < 64; t++) {
+                assert_int_equal(v[t], (t & 6) != 2 ? t : 0u);
+                for (unsigned i = 0; i < 3; i++)
+                    assert_int_equal(v[256 + 64 * i + t], i < (t & 3) ? i : 0u);
+            }
+        }
+        h_free(h);
+        free(h);
+    }
+    const char *f3[] = { "dac.fault_inject=3", NULL };
+    struct harness *h = calloc(1, sizeof *h);
+    h_init(h, feed_ptx, 64, 0, f3);
+    assert_int_equal(h_run(h), LS_ERR_COSIM);
+    /* the wrong lane reaches the store's record: its check fails there */
+    assert_non_null(strstr(DAC(h)->why, "golden check failed"));
+    h_free(h);
+    free(h);
+}
+
+/* A CTA that arrives while a pass runs: with one pass context it waits
+ * for the pass to end (cta_wait); with dac.passes=2 it starts a pass of
+ * its own at once, the two passes sharing the affine warp's issue slot.
+ * Every record checked, the stores right either way. */
+static void test_pass_contexts(void **state)
+{
+    (void)state;
+    for (unsigned two = 0; two < 2; two++) {
+        const char *p2[] = { "dac.passes=2", NULL };
+        struct harness *h = calloc(1, sizeof *h);
+        h_init(h, bound_ptx, 64, 40, two ? p2 : NULL);
+        int e = h_run_late(h, 3);
+        if (e)
+            fprintf(stderr, "%s\n", DAC(h)->why);
+        assert_int_equal(e, 0);
+        const struct core_dac_stats *s = &DAC(h)->st;
+        assert_int_equal(s->batches, 2);
+        assert_int_equal(s->batch_ctas, 2);
+        assert_int_equal(s->passes_max, two ? 2 : 1);
+        if (two)
+            assert_int_equal(s->cta_wait, 0);
+        else
+            assert_true(s->cta_wait > 0);
+        assert_int_equal(s->checked_pred, 4);
+        assert_int_equal(s->checked_addr, 4);
+        for (unsigned c = 0; c < 2; c++) {
+            uint32_t v[64];
+            memcpy(v, h->sm.v.cta[c].shared, sizeof v);
+            for (unsigned i = 0; i < 64; i++)
+                assert_int_equal(v[i], i < 40 ? i + 1 : 0);
+        }
+        h_free(h);
+        free(h);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -315,6 +563,9 @@ int main(void)
         cmocka_unit_test(test_queue_full_stalls),
         cmocka_unit_test(test_fault_injection),
         cmocka_unit_test(test_widening_wraps),
+        cmocka_unit_test(test_predicate_combinations),
+        cmocka_unit_test(test_mask_feedback),
+        cmocka_unit_test(test_pass_contexts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

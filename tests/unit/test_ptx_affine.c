@@ -72,11 +72,12 @@ static void check_counts(const struct ptx_func *f, const struct ptx_affine_inst 
     assert_true(st->passes >= 1);
 }
 
-/* The classes of kernel k with body, one letter per instruction ("UAN-"),
- * into got; the address classes of its memory accesses into addr (one
- * letter per access) and the control marks ('.', 'a', 'd') into ctl when
- * not NULL. */
-static void classes(const char *body, char *got, size_t n, char *addr, char *ctl)
+/* The classes of kernel k with body under options opts (PTX_AFF_OPT_*),
+ * one letter per instruction ("UAN-"), into got; the address classes of
+ * its memory accesses into addr (one letter per access) and the control
+ * marks ('.', 'a', 'd') into ctl when not NULL. */
+static void classes_opt(const char *body, char *got, size_t n, char *addr, char *ctl,
+                        unsigned opts)
 {
     char *src = kernel(body);
     struct ptx_module *m = parse(src);
@@ -86,7 +87,7 @@ static void classes(const char *body, char *got, size_t n, char *addr, char *ctl
     assert_non_null(out);
     struct ptx_affine_stats st;
     struct ptx_diag d;
-    int rc = ptx_affine_analyse(f, out, &st, &d);
+    int rc = ptx_affine_analyse_opt(f, out, &st, &d, opts);
     if (rc)
         fprintf(stderr, "%s\n", d.msg);
     assert_int_equal(rc, 0);
@@ -111,13 +112,25 @@ static void classes(const char *body, char *got, size_t n, char *addr, char *ctl
     free(src);
 }
 
-static void expect(const char *body, const char *want)
+/* classes_opt with every option (the paper's DAC). */
+static void classes(const char *body, char *got, size_t n, char *addr, char *ctl)
+{
+    classes_opt(body, got, n, addr, ctl, PTX_AFF_OPT_ALL);
+}
+
+static void expect_opt(const char *body, const char *want, unsigned opts)
 {
     char got[128];
-    classes(body, got, sizeof got, NULL, NULL);
+    classes_opt(body, got, sizeof got, NULL, NULL, opts);
     if (strcmp(got, want))
-        fprintf(stderr, "classes %s, want %s, of:\n%s\n", got, want, body);
+        fprintf(stderr, "classes %s, want %s (options 0x%x), of:\n%s\n", got, want,
+                opts, body);
     assert_string_equal(got, want);
+}
+
+static void expect(const char *body, const char *want)
+{
+    expect_opt(body, want, PTX_AFF_OPT_ALL);
 }
 
 /* body with its first `from` replaced by `to`. */
@@ -132,12 +145,18 @@ static char *mutate(const char *body, const char *from, const char *to)
     return s;
 }
 
+static void expect_mutant_opt(const char *body, const char *from, const char *to,
+                              const char *want, unsigned opts)
+{
+    char *s = mutate(body, from, to);
+    expect_opt(s, want, opts);
+    free(s);
+}
+
 static void expect_mutant(const char *body, const char *from, const char *to,
                           const char *want)
 {
-    char *s = mutate(body, from, to);
-    expect(s, want);
-    free(s);
+    expect_mutant_opt(body, from, to, want, PTX_AFF_OPT_ALL);
 }
 
 /* The terms of instruction pc of kernel k with body, as text. */
@@ -234,16 +253,122 @@ static const char preds[] =
     " setp.lt.s32 %p4, %r4, %r3;\n"     /* A < A: N (paper: one scalar)   */
     " not.pred %p5, %p1;\n"             /* not A                          */
     " selp.b32 %r6, %r4, %r5, %p2;\n"   /* U predicate: A                 */
-    " selp.b32 %r7, %r4, %r5, %p1;\n"   /* A predicate: N                 */
+    " selp.b32 %r7, %r4, %r5, %p1;\n"   /* A predicate: A, a select       */
     " setp.lt.f32 %p6, %f1, 0f3F800000;\n" /* float U (f1 undefined)      */
     " ret;";
 
 static void predicates(void **state)
 {
     (void)state;
-    expect(preds, "AUAAU" "AUANAANU-");
+    expect(preds, "AUAAU" "AUANAAAU-");
+    /* two affine predicates combined: the PEU combines the bit vectors */
     expect_mutant(preds, "setp.lt.s32 %p2, %r5, 9", "setp.lt.s32 %p2, %r3, 9",
-                  "AUAAU" "AANNANNU-");
+                  "AUAAU" "AAANAAAU-");
+    expect_opt(preds, "AUAAU" "AUANAANU-", PTX_AFF_OPT_FEED);
+    /* without PTX_AFF_OPT_PRED at most one operand may be affine */
+    expect_mutant_opt(preds, "setp.lt.s32 %p2, %r5, 9", "setp.lt.s32 %p2, %r3, 9",
+                      "AUAAU" "AANNANNU-", PTX_AFF_OPT_FEED);
+}
+
+/* the bounds check nvcc emits for if (row < M && col < N): boolean
+ * combinations of affine compares (4.3: the PEU combines the expanded bit
+ * vectors), and one with a predicate from data */
+static const char bool_preds[] =
+    GTID
+    " setp.ge.s32 %p1, %r4, %r5;\n"     /* A: gtid >= n                   */
+    " setp.ge.s32 %p2, %r3, %r5;\n"     /* A: tid >= n                    */
+    " or.pred %p3, %p1, %p2;\n"         /* A or A                         */
+    " and.pred %p4, %p1, %p2;\n"        /* A and A                        */
+    " xor.pred %p5, %p1, %p2;\n"        /* A xor A                        */
+    " not.pred %p6, %p3;\n"             /* not (A or A)                   */
+    " setp.lt.and.s32 %p7, %r4, 7, %p2;\n" /* A compare and A predicate   */
+    " ld.param.u64 %rd1, [k_p0];\n"
+    " ld.global.u32 %r6, [%rd1];\n"
+    " setp.eq.s32 %p8, %r6, 0;\n"       /* N: data                        */
+    " or.pred %p9, %p8, %p1;\n"         /* N or A: N                      */
+    " ret;";
+
+static void predicate_combinations(void **state)
+{
+    (void)state;
+    expect(bool_preds, "AUAAU" "AAAAAAA" "UNNN-");
+    expect_opt(bool_preds, "AUAAU" "AANNNNN" "UNNN-", PTX_AFF_OPT_FEED);
+    expect_terms(bool_preds, 7, "tid.x+ctaid.x");
+    /* an operand made non-affine (A >= A): every combination with it is too */
+    expect_mutant(bool_preds, "setp.ge.s32 %p2, %r3, %r5", "setp.ge.s32 %p2, %r3, %r4",
+                  "AUAAU" "ANNNNNN" "UNNN-");
+}
+
+/* predicates merged under masks: a guarded redefinition under an affine
+ * guard, and a definition in the region of an affine branch, keep an
+ * affine predicate (the affine warp merges the vectors per thread, 4.3);
+ * without PTX_AFF_OPT_PRED both merges make it non-affine */
+static const char pred_merges[] =
+    GTID
+    " setp.ge.s32 %p1, %r3, 4;\n"       /* A                              */
+    " setp.lt.s32 %p2, %r4, %r5;\n"     /* A                              */
+    " @%p2 setp.lt.s32 %p1, %r4, 9;\n"  /* A under an affine guard        */
+    " and.pred %p3, %p1, %p1;\n"        /* A: the merged vector           */
+    " setp.ge.s32 %p4, %r3, 8;\n"       /* A                              */
+    " @%p2 bra $JOIN;\n"                /* A                              */
+    " setp.lt.s32 %p4, %r4, 3;\n"       /* A, in the region               */
+    "$JOIN:\n"
+    " not.pred %p5, %p4;\n"             /* A: merged at the join          */
+    " ret;";
+
+static void predicate_merges(void **state)
+{
+    (void)state;
+    expect(pred_merges, "AUAAU" "AAAAAAAA-");
+    expect_opt(pred_merges, "AUAAU" "AAANAAAN-", PTX_AFF_OPT_FEED);
+    /* a value register under the same guard still mixes threads */
+    expect_mutant(pred_merges, "and.pred %p3, %p1, %p1", "add.s32 %r6, %r4, %r4",
+                  "AUAAU" "AAAAAAAA-");
+}
+
+/* selp on an affine predicate: a select p ? x : y of two tuples (4.6),
+ * which affine operations with uniform operands keep, a compare with a
+ * uniform turns into an affine predicate, and an access uses as its
+ * address; one select per operation */
+static const char selects[] =
+    GTID
+    " setp.lt.s32 %p1, %r4, %r5;\n"     /* 5  A                          */
+    " selp.b32 %r6, %r4, 7, %p1;\n"     /* 6  A sel                      */
+    " add.s32 %r7, %r6, 4;\n"           /* 7  A sel                      */
+    " mul.wide.s32 %rd1, %r7, 4;\n"     /* 8  A sel                      */
+    " setp.lt.s32 %p2, %r7, 9;\n"       /* 9  A: select vs uniform       */
+    " setp.lt.s32 %p3, %r7, %r4;\n"     /* 10 N: select vs affine        */
+    " add.s32 %r8, %r6, %r7;\n"         /* 11 N: two selects             */
+    " selp.b32 %r9, %r6, 1, %p1;\n"     /* 12 N: a select of a select    */
+    " ld.param.u64 %rd2, [k_p0];\n"     /* 13 U                          */
+    " add.s64 %rd3, %rd2, %rd1;\n"      /* 14 A sel                      */
+    " ld.global.u32 %r10, [%rd3];\n"    /* 15 N, address A sel           */
+    " ret;";
+
+static void select_values(void **state)
+{
+    (void)state;
+    char got[64], addr[8];
+    classes(selects, got, sizeof got, addr, NULL);
+    assert_string_equal(got, "AUAAU" "AAAAANNNUAN-");
+    assert_string_equal(addr, "A");
+    char *src = kernel(selects);
+    struct ptx_module *m = parse(src);
+    const struct ptx_func *f = ptx_find_func(m, "k");
+    struct ptx_affine_inst out[32];
+    assert_int_equal(ptx_affine_analyse(f, out, NULL, NULL), 0);
+    char sel[32];
+    for (uint32_t pc = 0; pc < f->ninsts; pc++)
+        sel[pc] = out[pc].sel ? 's' : '.';
+    sel[f->ninsts] = 0;
+    assert_string_equal(sel, "....." "." "sss" "....." "ss.");
+    ptx_module_free(m);
+    free(src);
+    /* a uniform predicate picks one side for every thread: no select */
+    expect_mutant(selects, "setp.lt.s32 %p1, %r4, %r5", "setp.lt.s32 %p1, %r5, 3",
+                  "AUAAU" "UAAAANAAUAN-");
+    /* without PTX_AFF_OPT_PRED a selp on an affine predicate is not affine */
+    expect_opt(selects, "AUAAU" "ANNNNNNNUNN-", PTX_AFF_OPT_FEED);
 }
 
 /* Fig 4 of the paper: for (i = 0; i < dim; i++) B[i*num+tid] = A[i*num+tid] + 1
@@ -281,9 +406,17 @@ static void paper_fig4(void **state)
     /* an affine step keeps them affine (the affine warp recomputes the tuple) */
     expect_mutant(fig4, "mul.wide.s32 %rd5, %r5, 4", "mul.wide.s32 %rd5, %r3, 4",
                   "AUAAU" "AUAAU" "NNNUAAAUU-");
-    /* a loop bound from data: the loop branch and its region are data-controlled */
+    /* a loop bound from data: the loop branch and its region are data-
+     * controlled; with the masks fed back (4.4) the addresses stay affine */
     expect_mutant(fig4, "setp.ne.s32 %p1, %r5, %r6", "setp.ne.s32 %p1, %r7, %r6",
-                  "AUAAU" "AUAAU" "NNNNNNNNN-");
+                  "AUAAU" "AUAAU" "NNNUUAANN-");
+    char *m = mutate(fig4, "setp.ne.s32 %p1, %r5, %r6", "setp.ne.s32 %p1, %r7, %r6");
+    classes(m, got, sizeof got, addr, ctl);
+    assert_string_equal(addr, "AA");
+    assert_string_equal(ctl, ".........." "ddddddddd.");
+    free(m);
+    expect_mutant_opt(fig4, "setp.ne.s32 %p1, %r5, %r6", "setp.ne.s32 %p1, %r7, %r6",
+                      "AUAAU" "AUAAU" "NNNNNNNNN-", PTX_AFF_OPT_PRED);
 }
 
 /* if (gtid < n) { x = gtid * 4; } y = x: the merge makes x non-affine */
@@ -310,7 +443,8 @@ static void control_dependence(void **state)
     /* on data: the region is non-affine too */
     static const char from[] = "mov.u32 %r6, 0;\n setp.ge.s32 %p1, %r4, %r5";
     static const char to[] = "ld.global.u32 %r6, [%rd9];\n setp.ge.s32 %p1, %r4, %r6";
-    expect_mutant(diamond, from, to, "AUAAU" "NNNNN-");
+    expect_mutant(diamond, from, to, "AUAAU" "NNNAN-");
+    expect_mutant_opt(diamond, from, to, "AUAAU" "NNNNN-", PTX_AFF_OPT_PRED);
     char *m = mutate(diamond, from, to);
     classes(m, got, sizeof got, NULL, ctl);
     assert_string_equal(ctl, "........" "d..");
@@ -334,6 +468,10 @@ static void data_exit(void **state)
     (void)state;
     char got[64], addr[8];
     classes(early_exit, got, sizeof got, addr, NULL);
+    assert_string_equal(got, "AUAAU" "UNNNAAN-");
+    assert_string_equal(addr, "UA");
+    /* without the feedback of data-dependent masks, nothing after it */
+    classes_opt(early_exit, got, sizeof got, addr, NULL, PTX_AFF_OPT_PRED);
     assert_string_equal(got, "AUAAU" "UNNNNNN-");
     assert_string_equal(addr, "UN");
     /* the same exit on an affine predicate keeps the address affine */
@@ -389,6 +527,40 @@ static void loops(void **state)
     /* the step made data: i and the branch are not affine */
     expect_mutant(stride_loop, "mul.lo.s32 %r7, %r6, %r2", "ld.global.u32 %r7, [%rd9]",
                   "AUAAU" "UNU" "NNNN" "N-");
+}
+
+/* a data branch in a loop whose two sides both go on looping while one
+ * may also leave it (mcml's photon loop): the SIMT stack runs one side to
+ * the loop exit, its iterations included, before the other, so the loop
+ * counter differs across threads in the whole loop, not only after it */
+static const char split_loop[] =
+    GTID
+    " mov.u32 %r6, 0;\n"
+    "$LOOP:\n"
+    " ld.global.u32 %r7, [%rd9];\n"
+    " setp.eq.s32 %p1, %r7, 0;\n"
+    " @%p1 bra $NEXT;\n"               /* data: both sides loop          */
+    " setp.eq.s32 %p2, %r7, 1;\n"
+    " @%p2 bra $OUT;\n"                /* data: break                    */
+    "$NEXT:\n"
+    " add.s32 %r6, %r6, 1;\n"          /* N: threads at other iterations */
+    " setp.lt.s32 %p3, %r6, %r5;\n"
+    " @%p3 bra $LOOP;\n"
+    "$OUT:\n"
+    " ret;";
+
+static void split_loops(void **state)
+{
+    (void)state;
+    expect(split_loop, "AUAAU" "U" "NNN" "NN" "NNN" "-");
+    /* without the break the first branch joins inside the loop: the
+     * counter stays uniform */
+    expect_mutant(split_loop, "@%p2 bra $OUT", "@%p2 bra $NEXT",
+                  "AUAAU" "U" "NNN" "NN" "UUU" "-");
+    /* a break alone (its side goes straight to the exit): the threads
+     * still in the loop share the counter */
+    expect_mutant(split_loop, "@%p1 bra $NEXT", "@%p1 bra $OUT",
+                  "AUAAU" "U" "NNN" "NN" "UUU" "-");
 }
 
 /* Every committed workload: the analysis runs, the counts add up, two
@@ -450,11 +622,15 @@ int main(void)
         cmocka_unit_test(seed_values),
         cmocka_unit_test(transfer_rules),
         cmocka_unit_test(predicates),
+        cmocka_unit_test(predicate_combinations),
+        cmocka_unit_test(predicate_merges),
+        cmocka_unit_test(select_values),
         cmocka_unit_test(paper_fig4),
         cmocka_unit_test(control_dependence),
         cmocka_unit_test(data_exit),
         cmocka_unit_test(guarded_writes),
         cmocka_unit_test(loops),
+        cmocka_unit_test(split_loops),
         cmocka_unit_test(workload_ptx),
         cmocka_unit_test(no_cfg),
     };

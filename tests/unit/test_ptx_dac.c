@@ -48,7 +48,9 @@ struct xf {
     struct ptx_dac_stats st;
 };
 
-static void xf_build(struct xf *x, const char *body)
+/* The transform of body with analysis options aopt (PTX_AFF_OPT_*) and
+ * transform options dopt (PTX_DAC_OPT_*). */
+static void xf_build_flags(struct xf *x, const char *body, unsigned aopt, unsigned dopt)
 {
     struct ptx_diag d;
     x->src = kernel(body);
@@ -62,8 +64,8 @@ static void xf_build(struct xf *x, const char *body)
     x->aff = calloc(x->f->ninsts + 1, sizeof *x->aff);
     x->out = calloc(x->f->ninsts + 1, sizeof *x->out);
     assert_true(x->aff && x->out);
-    assert_int_equal(ptx_affine_analyse(x->f, x->aff, NULL, &d), 0);
-    rc = ptx_dac_build(x->f, x->aff, x->out, &x->st, &d);
+    assert_int_equal(ptx_affine_analyse_opt(x->f, x->aff, NULL, &d, aopt), 0);
+    rc = ptx_dac_build_opt(x->f, x->aff, x->out, &x->st, &d, dopt);
     if (rc)
         fprintf(stderr, "%s\n", d.msg);
     assert_int_equal(rc, 0);
@@ -71,6 +73,20 @@ static void xf_build(struct xf *x, const char *body)
     if (rc)
         fprintf(stderr, "%s\n", d.msg);
     assert_int_equal(rc, 0);
+}
+
+/* The transform of body with the masks of data-dependent branches fed
+ * back (feed: PTX_DAC_OPT_FEED, the analysis with every option) or not
+ * (the analysis without PTX_AFF_OPT_FEED). */
+static void xf_build_opt(struct xf *x, const char *body, bool feed)
+{
+    xf_build_flags(x, body, feed ? PTX_AFF_OPT_ALL : PTX_AFF_OPT_PRED,
+                   feed ? PTX_DAC_OPT_FEED : 0);
+}
+
+static void xf_build(struct xf *x, const char *body)
+{
+    xf_build_opt(x, body, true);
 }
 
 static void xf_free(struct xf *x)
@@ -88,16 +104,16 @@ static void xf_strings(const struct xf *x, char *streams, char *q, size_t n)
         unsigned s = x->out[pc].streams;
         streams[pc] = s == (PTX_DAC_S_AFF | PTX_DAC_S_MAIN) ? 'b' :
                       s == PTX_DAC_S_AFF ? 'a' : s == PTX_DAC_S_MAIN ? 'm' : '?';
-        q[pc] = ".DAP"[x->out[pc].q & 3];
+        q[pc] = ".DAPM"[x->out[pc].q <= PTX_DAC_Q_MASK ? x->out[pc].q : 0];
     }
     streams[x->f->ninsts] = q[x->f->ninsts] = 0;
 }
 
-static void expect(const char *body, const char *want_s, const char *want_q)
+static void expect_opt(const char *body, const char *want_s, const char *want_q, bool feed)
 {
     struct xf x;
     char s[128], q[128];
-    xf_build(&x, body);
+    xf_build_opt(&x, body, feed);
     xf_strings(&x, s, q, sizeof s);
     if (strcmp(s, want_s) || strcmp(q, want_q))
         fprintf(stderr, "streams %s queues %s, want %s %s, of:\n%s\n", s, q, want_s,
@@ -105,6 +121,11 @@ static void expect(const char *body, const char *want_s, const char *want_q)
     assert_string_equal(s, want_s);
     assert_string_equal(q, want_q);
     xf_free(&x);
+}
+
+static void expect(const char *body, const char *want_s, const char *want_q)
+{
+    expect_opt(body, want_s, want_q, true);
 }
 
 /* body with its first `from` replaced by `to`. */
@@ -119,12 +140,18 @@ static char *mutate(const char *body, const char *from, const char *to)
     return s;
 }
 
+static void expect_mutant_opt(const char *body, const char *from, const char *to,
+                              const char *want_s, const char *want_q, bool feed)
+{
+    char *s = mutate(body, from, to);
+    expect_opt(s, want_s, want_q, feed);
+    free(s);
+}
+
 static void expect_mutant(const char *body, const char *from, const char *to,
                           const char *want_s, const char *want_q)
 {
-    char *s = mutate(body, from, to);
-    expect(s, want_s, want_q);
-    free(s);
+    expect_mutant_opt(body, from, to, want_s, want_q, true);
 }
 
 static const char vecadd[] =
@@ -175,6 +202,63 @@ static void vecadd_like(void **state)
                   "aaaaaaab" "aaabmbmbb", ".......P" "...D.D.A.");
 }
 
+static bool all_walks_agree(const struct ptx_func *f, const struct ptx_dac_inst *out,
+                            unsigned n, uint64_t *ndeq);
+
+static const char bounds[] =
+    " ld.param.u64 %rd1, [k_p0];\n"           /* 0 */
+    " ld.param.u32 %r1, [k_n];\n"             /* 1 */
+    " mov.u32 %r2, %tid.x;\n"                 /* 2 */
+    " mov.u32 %r3, %ctaid.x;\n"               /* 3 */
+    " setp.ge.s32 %p1, %r2, %r1;\n"           /* 4 */
+    " setp.ge.s32 %p2, %r3, %r1;\n"           /* 5 */
+    " or.pred %p3, %p2, %p1;\n"               /* 6 two affine compares */
+    " @%p3 bra DONE;\n"                       /* 7 enq.pred */
+    " mul.wide.s32 %rd2, %r2, 4;\n"           /* 8 */
+    " add.s64 %rd3, %rd1, %rd2;\n"            /* 9 */
+    " ld.global.f32 %f1, [%rd3];\n"           /* 10 enq.data */
+    " setp.lt.s32 %p4, %r2, 16;\n"            /* 11 */
+    " add.s64 %rd4, %rd3, 4096;\n"            /* 12 */
+    " selp.b64 %rd5, %rd3, %rd4, %p4;\n"      /* 13 a select */
+    " ld.global.f32 %f2, [%rd5];\n"           /* 14 enq.data */
+    " add.f32 %f3, %f1, %f2;\n"               /* 15 main */
+    " st.global.f32 [%rd3+8192], %f3;\n"      /* 16 enq.addr */
+    "DONE:\n"
+    " ret;";                                  /* 17 */
+
+/* The bounds check nvcc emits for if (row < M && col < N) (matmul's): a
+ * boolean combination of two affine compares is an affine predicate the
+ * PEU combines (4.3), so the loads under it decouple, and so does a load
+ * at an address selected by an affine predicate (selp). Without the
+ * combination (dac.pred_combine=off) the or.pred is data: with feedback
+ * the branch's masks are fed back instead, without it nothing under the
+ * branch decouples. */
+static void bounds_check(void **state)
+{
+    (void)state;
+    expect(bounds, "aaaaaaab" "aabaaabmbb", ".......P" "..D...D.A.");
+    struct xf x;
+    xf_build(&x, bounds);
+    assert_int_equal(x.st.nload_gl_dec, 2);
+    assert_int_equal(x.aff[13].sel, 1);
+    assert_int_equal(x.aff[14].sel, 1);
+    xf_free(&x);
+    /* no combinations, feedback on: the branch is fed back; the select's
+       load stays main (its address is not affine without PRED) */
+    xf_build_flags(&x, bounds, PTX_AFF_OPT_FEED, PTX_DAC_OPT_FEED);
+    assert_int_equal(x.out[7].q, PTX_DAC_Q_MASK);
+    assert_int_equal(x.out[10].q, PTX_DAC_Q_DATA);
+    assert_int_equal(x.out[14].q, PTX_DAC_Q_NONE);
+    assert_int_equal(x.out[14].why, PTX_DAC_W_NONAFFINE);
+    xf_free(&x);
+    /* neither: today's matmul of the issue, no load decoupled */
+    xf_build_flags(&x, bounds, 0, 0);
+    assert_int_equal(x.st.nload_gl_dec, 0);
+    assert_int_equal(x.out[10].why, PTX_DAC_W_DATACTL);
+    assert_true(all_walks_agree(x.f, x.out, 64, NULL));
+    xf_free(&x);
+}
+
 static const char data_branch[] =
     " ld.param.u64 %rd1, [k_p0];\n"           /* 0 */
     " mov.u32 %r4, %tid.x;\n"                 /* 1 */
@@ -188,16 +272,30 @@ static const char data_branch[] =
     "SKIP:\n"
     " ret;";                                  /* 9 */
 
-/* A load with an affine address under a data-dependent branch is not
- * decoupled (the affine warp does not know which threads get there), so
- * the main stream keeps the index math it reads; the branch opens a
- * region the affine stream skips. */
+/* A load with an affine address under a data-dependent branch: the main
+ * warps send the branch's masks (send.mask), the affine warp follows them
+ * (recv.mask, 4.4) and decouples the accesses under it; the index math
+ * leaves the main stream. Without feedback it is not decoupled (the
+ * affine warp does not know which threads get there), so the main stream
+ * keeps the index math it reads; the branch opens a region the affine
+ * stream skips. */
 static void load_under_data_branch(void **state)
 {
     (void)state;
-    expect(data_branch, "bbbbbmmmmb", "....D.....");
+    expect(data_branch, "aaaabmbbbb", "....D.MDA.");
     struct xf x;
     xf_build(&x, data_branch);
+    assert_int_equal(x.st.nmask, 1);
+    assert_int_equal(x.st.nload_gl_dec, 2);
+    assert_int_equal(x.out[6].qreg, x.f->insts[6].guard);
+    assert_true(!x.out[6].skip && !x.out[7].skip && x.out[7].why == PTX_DAC_W_NONE);
+    xf_free(&x);
+    /* a region with nothing the affine warp needs is not fed back (the
+       affine warp would wait for nothing): only arithmetic under it */
+    expect_mutant(data_branch, " ld.global.u32 %r7, [%rd4+4];\n st.global.u32 [%rd4+8], %r7;",
+                  " add.s32 %r7, %r6, 1;", "aaaabmmmb", "....D....");
+    expect_opt(data_branch, "bbbbbmmmmb", "....D.....", false);
+    xf_build_opt(&x, data_branch, false);
     assert_int_equal(x.out[7].why, PTX_DAC_W_DATACTL);
     assert_int_equal(x.out[6].why, PTX_DAC_W_NONAFFINE);
     assert_true(x.out[6].skip && x.out[7].skip && !x.out[9].skip);
@@ -261,10 +359,14 @@ static void affine_loop(void **state)
     assert_int_equal(x.out[11].after_wr, 1);
     assert_int_equal(x.st.nload_after_wr, 1);
     xf_free(&x);
-    /* the trip count from data: the loop is data control, nothing in it
-       decouples, everything is main */
+    /* the trip count from data: the loop is data control; with its masks
+       fed back the addresses still decouple (the affine warp follows the
+       loop branch on the main warps' masks), and the counter stays main */
     expect_mutant(fig4, "setp.ne.s32 %p1, %r6, %r1", "setp.ne.s32 %p1, %r6, %r7",
-                  "mmmmmmmmmmm" "mmmmmmmmb", "..........." ".........");
+                  "aaaaaaaaama" "bmbmaambb", "..........." "D.A....M.");
+    /* without feedback nothing in it decouples, everything is main */
+    expect_mutant_opt(fig4, "setp.ne.s32 %p1, %r6, %r1", "setp.ne.s32 %p1, %r6, %r7",
+                      "mmmmmmmmmmm" "mmmmmmmmb", "..........." ".........", false);
 }
 
 static const char barrier[] =
@@ -374,8 +476,9 @@ static uint32_t lcg(uint64_t *s)
 }
 
 /* One thread's path through the main stream, branch directions drawn from
- * seed: the deq pcs in order and the directions taken at enq.pred
- * branches (which the affine stream computes too). Then the affine stream
+ * seed: the deq (and send.mask) pcs in order and the directions taken at
+ * enq.pred branches (which the affine stream computes too) and at
+ * send.mask branches (which it receives). Then the affine stream
  * along the same directions, going on at resume where it skips: the enq
  * pcs in order. */
 static void walk(const struct ptx_func *f, const struct ptx_dac_inst *out, uint64_t seed,
@@ -392,8 +495,8 @@ static void walk(const struct ptx_func *f, const struct ptx_dac_inst *out, uint6
             pc = f->ninsts;
         } else if (in->op == PTX_OP_BRA) {
             bool taken = in->guard < 0 || (lcg(&seed) & 1);
-            if (out[pc].q == PTX_DAC_Q_PRED)
-                w->dir[w->ndir++] = taken;
+            if (out[pc].q == PTX_DAC_Q_PRED || out[pc].q == PTX_DAC_Q_MASK)
+                w->dir[w->ndir++] = taken;   /* the PEU's, or the fed-back mask */
             pc = taken ? (uint32_t)in->o[0].label : pc + 1;
         } else {
             pc++;
@@ -473,13 +576,21 @@ static void path_walks(void **state)
 {
     (void)state;
     const char *const bodies[] = { vecadd, data_branch, fig4, barrier, local_rw, two_uses };
-    for (unsigned i = 0; i < sizeof bodies / sizeof bodies[0]; i++) {
-        struct xf x;
-        xf_build(&x, bodies[i]);
-        assert_true(all_walks_agree(x.f, x.out, 64, NULL));
-        xf_free(&x);
-    }
+    for (unsigned i = 0; i < sizeof bodies / sizeof bodies[0]; i++)
+        for (int feed = 0; feed < 2; feed++) {
+            struct xf x;
+            xf_build_opt(&x, bodies[i], feed);
+            assert_true(all_walks_agree(x.f, x.out, 64, NULL));
+            xf_free(&x);
+        }
     struct xf x;
+    xf_build(&x, data_branch);
+    /* the fed-back branch made main-only: the affine stream falls into its
+       region and enqueues for threads that branched around it */
+    x.out[6].streams = PTX_DAC_S_MAIN;
+    x.out[6].q = PTX_DAC_Q_NONE;
+    assert_false(all_walks_agree(x.f, x.out, 64, NULL));
+    xf_free(&x);
     xf_build(&x, vecadd);
     /* the bound check made main-only without a skipped region: the affine
        stream falls through and enqueues for threads that left */
@@ -487,7 +598,7 @@ static void path_walks(void **state)
     x.out[7].q = PTX_DAC_Q_NONE;
     assert_false(all_walks_agree(x.f, x.out, 64, NULL));
     xf_free(&x);
-    xf_build(&x, data_branch);
+    xf_build_opt(&x, data_branch, false);
     /* the load under the data branch decoupled: the affine stream skips it */
     x.out[7].q = PTX_DAC_Q_DATA;
     assert_false(all_walks_agree(x.f, x.out, 64, NULL));
@@ -524,7 +635,7 @@ static void check_catches_faults(void **state)
     assert_int_equal(ptx_dac_check(x.f, x.aff, x.out, &d), 0);
     xf_free(&x);
 
-    xf_build(&x, data_branch);
+    xf_build_opt(&x, data_branch, false);
     /* the load under data control decoupled (a mutant rule that ignores
        control): the streams would disagree on how many records */
     x.out[7].q = PTX_DAC_Q_DATA;
@@ -539,6 +650,31 @@ static void check_catches_faults(void **state)
     x.aff[7].addr = PTX_ACLS_AFFINE;
     assert_int_equal(ptx_dac_check(x.f, x.aff, x.out, &d), -1);
     assert_non_null(strstr(d.msg, "main-only branch"));
+    xf_free(&x);
+
+    xf_build(&x, data_branch);
+    assert_int_equal(ptx_dac_check(x.f, x.aff, x.out, &d), 0);
+    /* the fed-back branch without its queue op: the streams could part */
+    x.out[6].q = PTX_DAC_Q_NONE;
+    assert_int_equal(ptx_dac_check(x.f, x.aff, x.out, &d), -1);
+    assert_non_null(strstr(d.msg, "recv.mask"));
+    /* ... or main-only: its region holds queue ops */
+    x.out[6].streams = PTX_DAC_S_MAIN;
+    assert_int_equal(ptx_dac_check(x.f, x.aff, x.out, &d), -1);
+    x.out[6].streams = PTX_DAC_S_AFF | PTX_DAC_S_MAIN;
+    x.out[6].q = PTX_DAC_Q_MASK;
+    assert_int_equal(ptx_dac_check(x.f, x.aff, x.out, &d), 0);
+    /* recv.mask on a branch whose predicate the PEU computes */
+    x.aff[6].cls = PTX_ACLS_AFFINE;
+    assert_int_equal(ptx_dac_check(x.f, x.aff, x.out, &d), -1);
+    x.aff[6].cls = PTX_ACLS_NONAFFINE;
+    /* an access under data control with no fed-back branch over it */
+    x.out[6].q = PTX_DAC_Q_NONE;
+    x.out[6].streams = PTX_DAC_S_MAIN;
+    x.out[6].skip = 1;
+    x.out[6].resume = 9;
+    assert_int_equal(ptx_dac_check(x.f, x.aff, x.out, &d), -1);
+    assert_non_null(strstr(d.msg, "not fed back"));
     xf_free(&x);
 
     xf_build(&x, vecadd);
@@ -613,12 +749,12 @@ static void not_kernel(void **state)
     ptx_module_free(m);
 }
 
-/* Every committed workload: the transform builds and passes its
- * invariants, the counts add up, two runs agree, and every enq.data load
- * is one the affine analysis calls decouplable. */
-static void workload_ptx(void **state)
+/* Every committed workload, with and without the feedback of data-
+ * dependent masks: the transform builds and passes its invariants, the
+ * counts add up, two runs agree, the path walks agree, and every enq.data
+ * load is one the affine analysis calls decouplable. */
+static void workload_ptx_opt(bool feed)
 {
-    (void)state;
     unsigned nmod = 0;
     uint64_t loads = 0, dec = 0, walked = 0;
     for (const struct wl_ptx_blob *b = wl_ptx_blobs; b->name; b++) {
@@ -635,14 +771,18 @@ static void workload_ptx(void **state)
             assert_true(a && o1 && o2);
             struct ptx_affine_stats as;
             struct ptx_dac_stats s1, s2;
-            assert_int_equal(ptx_affine_analyse(f, a, &as, &d), 0);
-            int rc = ptx_dac_build(f, a, o1, &s1, &d);
+            unsigned aopt = feed ? PTX_AFF_OPT_ALL : PTX_AFF_OPT_PRED;
+            unsigned dopt = feed ? PTX_DAC_OPT_FEED : 0;
+            assert_int_equal(ptx_affine_analyse_opt(f, a, &as, &d, aopt), 0);
+            int rc = ptx_dac_build_opt(f, a, o1, &s1, &d, dopt);
             if (rc == 0)
                 rc = ptx_dac_check(f, a, o1, &d);
             if (rc)
                 fprintf(stderr, "%s: %s\n", b->path, d.msg);
             assert_int_equal(rc, 0);
-            assert_int_equal(ptx_dac_build(f, a, o2, &s2, &d), 0);
+            assert_int_equal(ptx_dac_build_opt(f, a, o2, &s2, &d, dopt), 0);
+            if (!feed)
+                assert_int_equal(s1.nmask, 0);
             assert_memory_equal(o1, o2, f->ninsts * sizeof *o1);
             assert_int_equal(s1.ninsts, f->ninsts);
             assert_int_equal(s1.naff + s1.nmain - s1.nboth, f->ninsts);
@@ -670,15 +810,23 @@ static void workload_ptx(void **state)
     assert_true(nmod > 0);
     assert_true(dec > 0 && dec < loads);
     assert_true(walked > 0);
-    printf("dac: %u modules, %llu global/local loads, %llu enq.data; path walks met "
-           "%llu deqs, each with its enq\n", nmod, (unsigned long long)loads,
-           (unsigned long long)dec, (unsigned long long)walked);
+    printf("dac (feedback %s): %u modules, %llu global/local loads, %llu enq.data; path "
+           "walks met %llu deqs, each with its enq\n", feed ? "on" : "off", nmod,
+           (unsigned long long)loads, (unsigned long long)dec, (unsigned long long)walked);
+}
+
+static void workload_ptx(void **state)
+{
+    (void)state;
+    workload_ptx_opt(true);
+    workload_ptx_opt(false);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(vecadd_like),
+        cmocka_unit_test(bounds_check),
         cmocka_unit_test(load_under_data_branch),
         cmocka_unit_test(affine_loop),
         cmocka_unit_test(barriers),

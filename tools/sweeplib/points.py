@@ -11,6 +11,7 @@ import re
 import shlex
 import subprocess
 
+from . import programs as progs
 from .spec import SpecError
 
 KEY_VERSION = 1
@@ -152,11 +153,13 @@ def _dump_error(spec, config, line, sets, err):
                      f"config '{config}'" + (f" with {what}" if what else "") + f": {err}")
 
 
-def expand(spec, sim):
+def expand(spec, sim, suites_dir=None, skipped=None):
     """Every point of the spec as a dict: index, workload, size, seed, mode,
     config, variant, axes, sets, key, argv (the `lockstep run` command
-    without --stats-json)."""
-    workloads = expand_workloads(spec, sim)
+    without --stats-json); the points of the spec's programs axis follow
+    the workloads' (kind "program", the run in "program": docs/suites.md);
+    the programs it cannot run are appended to skipped [(label, why)]."""
+    workloads = expand_workloads(spec, sim) if spec.workloads else []
     # a variant with its own workloads runs only those (each must be one of
     # the spec's: the point order stays the spec's)
     only = {}
@@ -204,7 +207,39 @@ def expand(spec, sim):
                             "key": point_key(sim.build_id, w, size, seed, spec.mode, dump),
                             "argv": argv,
                         })
+    if spec.programs:
+        sk = _program_points(spec, sim, suites_dir, cs, dumps, only, points)
+        if skipped is not None:
+            skipped.extend(sk)
     return points
+
+
+def _program_points(spec, sim, suites_dir, cs, dumps, only, points):
+    """Appends the program points of spec to points (programs x configs x
+    variants x grid; sizes and seeds do not apply: each program runs its
+    input for this sweep). Returns the skipped programs."""
+    if suites_dir is None:
+        suites_dir = progs.default_suites_dir(
+            os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    toks = [t for t, _ in spec.programs]
+    runs, skipped, err = progs.expand_programs(toks, suites_dir, spec.name, spec.program_input)
+    if err:
+        raise SpecError(spec.path, spec.programs[0][1], "programs", err)
+    for _ctx, _prog, inp, run in runs:
+        for config, _ in spec.configs:
+            for vname, axes, sets in cs:
+                if vname in only:
+                    continue        # a variant restricted to some workloads
+                dump = dumps[(config, tuple(sets))]
+                points.append({
+                    "index": len(points), "kind": "program", "workload": run["label"],
+                    "size": inp, "seed": 0, "mode": spec.mode, "config": config,
+                    "variant": vname, "axes": axes, "sets": sets,
+                    "key": progs.point_key(sim.build_id, run, spec.mode, dump),
+                    "argv": progs.exec_argv(sim.path, spec.mode, config, sets),
+                    "program": run, "build": sim.build_id,
+                })
+    return skipped
 
 
 def describe(p):
@@ -218,4 +253,6 @@ def describe(p):
 
 def command_line(p, stats_path="FILE"):
     """The shell command of point p, as one would type it."""
+    if p.get("kind") == "program":
+        return progs.command_line(p, stats_path)
     return shlex.join(p["argv"] + ["--stats-json", stats_path])

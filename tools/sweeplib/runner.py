@@ -11,6 +11,7 @@ import sys
 import time
 
 from . import points as pts
+from . import programs as progs
 
 TAIL_LINES = 20
 TAIL_CHARS = 4000
@@ -71,6 +72,11 @@ def run_point(p, out, timeout=None, build_id=None):
     if build_id is not None and pts.file_sha256(p["argv"][0]) != build_id:
         status, msg = "error", (f"{p['argv'][0]} is not the simulator this sweep was "
                                 "expanded with (rebuilt since?): run the sweep again")
+    elif p.get("kind") == "program":
+        r = progs.run_point(p, out, tmp, timeout)
+        status, msg, rc, err = r["status"], r["msg"], r["rc"], r["stderr_tail"]
+        if status == "pass" and not os.path.isfile(tmp):
+            status, msg = "error", "no statistics written"
     else:
         try:
             r = subprocess.run(p["argv"] + ["--stats-json", tmp], stdin=subprocess.DEVNULL,

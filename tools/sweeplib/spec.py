@@ -18,6 +18,8 @@ TOP_KEYS = {
     "description": "one line saying what the sweep is for",
     "out": "output directory",
     "workloads": "workload names and @categories",
+    "programs": "the papers' programs: suite:NAME, suite:NAME/PROGRAM, paper:TABLE",
+    "program_input": "the input every program runs (default: each program's for this sweep)",
     "sizes": "input sizes",
     "seeds": "input seeds",
     "mode": "timing or functional",
@@ -144,7 +146,8 @@ def _keyname(path):
 
 class Spec:
     """A parsed sweep spec. Members: path, name, description, out (None:
-    build/sweeps/NAME), workloads [(token, line)], sizes, seeds, mode,
+    build/sweeps/NAME), workloads [(token, line)], programs [(token, line)]
+    (the papers' programs, docs/suites.md), program_input, sizes, seeds, mode,
     configs [(name, line)], set {key: str}, grid {key: [str]} (spec order),
     variants [(name, {key: str})], variant_workloads {name: [(token,
     line)]} (a variant that runs only on some of the workloads), metrics, timeout (None or seconds), and
@@ -177,10 +180,18 @@ class Spec:
             raise self.error(("name",), "letters, digits, '_', '.', '-' only")
         self.description = self._str(d, ("description",)) if "description" in d else ""
         self.out = self._str(d, ("out",)) if "out" in d else None
-        if "workloads" not in d:
-            raise SpecError(self.path, 1, "workloads", "missing (names or @categories)")
-        self.workloads = [(w, self.lines.line("workloads"))
-                          for w in self._strlist(d, ("workloads",))]
+        if "programs" in d and isinstance(d["programs"], str):
+            d["programs"] = [d["programs"]]
+        self.programs = ([(t, self.lines.line("programs")) for t in
+                          self._strlist(d, ("programs",))] if "programs" in d else [])
+        self.program_input = (self._str(d, ("program_input",)) if "program_input" in d
+                              else None)
+        if "workloads" not in d and not self.programs:
+            raise SpecError(self.path, 1, "workloads", "missing (names or @categories; "
+                            "or programs)")
+        self.workloads = ([(w, self.lines.line("workloads"))
+                           for w in self._strlist(d, ("workloads",))]
+                          if "workloads" in d else [])
         self.sizes = self._strlist(d, ("sizes",), SIZES) if "sizes" in d else ["default"]
         self.seeds = self._seeds(d) if "seeds" in d else [1]
         self.mode = self._str(d, ("mode",), MODES) if "mode" in d else "timing"

@@ -155,6 +155,9 @@ def write(out, m, cols, rows, failures):
     doc = {"schema": TABLE_SCHEMA, "sweep": m["name"], "spec": m["spec"],
            "build": m["build"], "summary": s, "columns": cols, "rows": rows,
            "failures": failures}
+    trees = suite_trees(m)
+    if trees:
+        doc["suites"] = trees
     with open(os.path.join(out, "results.json"), "w", encoding="utf-8") as f:
         json.dump(doc, f, indent=1)
         f.write("\n")
@@ -167,6 +170,16 @@ def sizes(rows):
     order = {"small": 0, "default": 1, "large": 2}
     got = {r["size"] for r in rows if r.get("size")}
     return "/".join(sorted(got, key=lambda x: (order.get(x, 9), x))) or "unknown"
+
+
+def suite_trees(m):
+    """{suite: {commit, dirty, recorded, repository}} of the program points
+    of manifest m: which checkouts the papers' programs came from."""
+    out = {}
+    for p in m["points"]:
+        if p.get("kind") == "program":
+            out.setdefault(p["program"]["suite"], p["program"].get("tree", {}))
+    return out
 
 
 def read_rows(out):

@@ -1,0 +1,243 @@
+#!/usr/bin/env python3
+"""Formal equivalence of a block's RTL and its gate-level netlist (Yosys).
+
+  equiv.py [--netlist FILE.v] [--out DIR] [--bmc N] BLK LABEL [P=v ...]
+
+Gold: rtl/BLK.v (+ rtl/BLK_*.v) with the parameters, `prep -flatten` and
+`memory`; gate: the netlist (default: synth/netlist.sh's for these
+parameters, built if needed; --netlist another one, e.g. a mutant) with
+its cell models. `equiv_make` pairs the two designs' signals by name (the
+flops keep their RTL names through synthesis), `equiv_simple` proves what
+a few cycles of logic decide and `equiv_induct` the rest by induction over
+every paired signal. Prints one line:
+
+  equiv BLK LABEL: proven (N equivalences, T s)
+  equiv BLK LABEL: failed at edge E (counterexample DIR/cex.trace: ...)
+  equiv BLK LABEL: unproven (K of N equivalences, e.g. SIG; no
+                   counterexample in the first B edges from reset)
+
+On an unproven equivalence a bounded check (miter + sat, B edges from
+reset, every flop starting at 0 as Verilator's --x-initial fast does)
+looks for a counterexample; one found is written as a lockstep block trace
+(docs/cosim.md) whose `rtl` line names the netlist, so `lockstep replay
+DIR/cex.trace` re-runs the inputs on the C model and the Verilated
+netlist and shows the mismatch. Exit status 0 proven, 1 failed, 3
+unproven, 2 usage or tool error."""
+import os
+import re
+import resource
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+GOLD = """read_verilog -sv {files}
+{chparam}
+prep -flatten -top {top}
+memory
+opt_clean
+rename {top} gold
+design -stash gold
+read_verilog {netlist}
+hierarchy -top {top}
+proc
+flatten
+opt_clean
+rename {top} gate
+design -stash gate
+design -copy-from gold -as gold gold
+design -copy-from gate -as gate gate
+"""
+
+PROVE = GOLD + """equiv_make gold gate equiv
+hierarchy -top equiv
+equiv_simple
+equiv_induct
+tee -o {status} equiv_status
+"""
+
+BMC = GOLD + """miter -equiv -flatten -make_outputs gold gate miter
+hierarchy -top miter
+sat -seq {n} -prove trigger 0 -prove-skip 2 -set-at 1 in_rst_ni 0 -set-init-zero -show-inputs -show-outputs miter
+"""
+
+
+def files_of(blk):
+    fs = ["rtl/%s.v" % blk]
+    fs += sorted("rtl/" + f for f in os.listdir(os.path.join(ROOT, "rtl"))
+                 if f.startswith(blk + "_") and f.endswith(".v"))
+    return fs
+
+
+def nldir(blk, params):
+    d = os.path.join("build", "netlist", blk)
+    for kv in params:
+        k, v = kv.split("=", 1)
+        d += "_%s%s" % (k, v)
+    return d
+
+
+def yosys(script, log):
+    with open(log + ".ys", "w") as f:
+        f.write(script)
+    r = subprocess.run(["yosys", "-q", "-l", log, "-s", log + ".ys"], cwd=ROOT,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return r.returncode
+
+
+def input_ports(blk, netlist):
+    """[(name, bits, count)] of the block's inputs in .def order, sized by
+    the netlist's port widths (a multi-element port: the .def's element
+    width, so count = width / bits)."""
+    defs = []
+    for m in re.finditer(r"PORT_IN\s*\(\s*(\w+)\s*,\s*(\d+)\s*,\s*(\d+)\s*\)",
+                         open(os.path.join(ROOT, "csim/blocks/%s_ports.def" % blk)).read()):
+        defs.append((m.group(1), int(m.group(2)), int(m.group(3))))
+    widths = {}
+    for m in re.finditer(r"^\s*input\s+(?:\[(\d+):0\]\s+)?(\w+)\s*;",
+                         open(netlist).read(), re.M):
+        widths[m.group(2)] = int(m.group(1)) + 1 if m.group(1) else 1
+    res = []
+    for name, bits, count in defs:
+        w = widths[name]
+        if count == 1:
+            res.append((name, w, 1))
+        else:
+            res.append((name, bits, w // bits))
+    return res
+
+
+def parse_sat(log):
+    """{step: {signal: int}} of sat's -show-inputs/-show-outputs table, and
+    the first step from 3 on whose trigger is 1 (step 1 is the initial
+    state, step 2 the reset's outputs: a replay compares neither)."""
+    vals, first = {}, None
+    for m in re.finditer(r"^\s+(\d+)\s+\\(\S+)\s+(-?\d+|-+)\s+([0-9a-fx-]+)\s+([01x]+)\s*$",
+                         open(log).read(), re.M):
+        step, sig, bits = int(m.group(1)), m.group(2), m.group(5)
+        v = int(bits.replace("x", "0"), 2)
+        vals.setdefault(step, {})[sig] = v
+        if sig == "trigger" and v and step >= 3 and (first is None or step < first):
+            first = step
+    return vals, first
+
+
+def write_trace(path, blk, params, netlist, ports, vals, t):
+    """The counterexample as a lockstep block trace: sat step 1 is the
+    reset, step s >= 2 the replay's edge s-2, and a trigger at step t is
+    the outputs after edge t-3."""
+    mm = t - 3
+    with open(path, "w") as f:
+        f.write("# lockstep block trace 1\n# counterexample of make equiv "
+                "(synth/equiv.py): replay: build/lockstep replay %s\n" % path)
+        f.write("block %s\ninstance equiv.%s\n" % (blk, blk))
+        for kv in params:
+            k, v = kv.split("=", 1)
+            f.write("param %s %s\n" % (k, v))
+        f.write("rtl %s\nmismatch_edge %d\nedges %d\n" % (os.path.abspath(netlist), mm, mm + 1))
+        f.write("inputs %s\n" % " ".join(p[0] for p in ports))
+        for e in range(mm + 1):
+            step = vals.get(e + 2, {})
+            row, idle = [], True
+            for name, bits, count in ports:
+                v = step.get("in_" + name, 0)
+                for i in range(count):
+                    x = (v >> (i * bits)) & ((1 << bits) - 1)
+                    idle &= x == 0
+                    row.append("%x" % x)
+            if not idle:
+                f.write("%d %s\n" % (e, " ".join(row)))
+    return mm
+
+
+def took(t0):
+    """'W s, C s CPU': wall and the CPU of the tools run since t0."""
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return "%.0f s, %.0f s CPU" % (time.time() - t0[0], ru.ru_utime + ru.ru_stime - t0[1])
+
+
+def main(argv):
+    args = argv[1:]
+    netlist, out, bmc = None, None, 24
+    while args and args[0].startswith("--"):
+        if args[0] == "--netlist" and len(args) > 1:
+            netlist = os.path.abspath(args[1])
+        elif args[0] == "--out" and len(args) > 1:
+            out = args[1]
+        elif args[0] == "--bmc" and len(args) > 1:
+            bmc = int(args[1])
+        else:
+            print(__doc__.split("\n\n")[0], file=sys.stderr)
+            return 2
+        args = args[2:]
+    if len(args) < 2:
+        print(__doc__.split("\n\n")[0], file=sys.stderr)
+        return 2
+    blk, label, params = args[0], args[1], args[2:]
+    out = os.path.abspath(out or os.path.join(ROOT, "build", "equiv", "%s_%s" % (blk, label)))
+    os.makedirs(out, exist_ok=True)
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = (time.time(), ru.ru_utime + ru.ru_stime)
+    if netlist is None:
+        d = nldir(blk, params)
+        r = subprocess.run(["bash", "synth/netlist.sh", blk, d] + ["-G" + kv for kv in params],
+                           cwd=ROOT, stdout=subprocess.DEVNULL)
+        if r.returncode:
+            print("equiv %s %s: error: synth/netlist.sh failed" % (blk, label))
+            return 2
+        netlist = os.path.join(ROOT, d, blk + ".v")
+    chp = ""
+    if params:
+        chp = "chparam %s %s" % (" ".join("-set %s %s" % tuple(kv.split("=", 1))
+                                          for kv in params), blk)
+    sub = dict(files=" ".join(files_of(blk)), chparam=chp, top=blk, netlist=netlist,
+               status=os.path.join(out, "status.txt"), n=bmc + 3)
+    if yosys(PROVE.format(**sub), os.path.join(out, "prove.log")):
+        print("equiv %s %s: error: Yosys failed (log %s/prove.log)" % (blk, label, out))
+        return 2
+    st = open(sub["status"]).read()
+    m = re.search(r"Of those cells (\d+) are proven and (\d+) are unproven", st)
+    if not m:
+        print("equiv %s %s: error: no equiv_status in %s" % (blk, label, sub["status"]))
+        return 2
+    proven, unproven = int(m.group(1)), int(m.group(2))
+    total = proven + unproven
+    if not unproven:
+        print("equiv %s %s: proven (%d equivalences, %s)" % (blk, label, total, took(t0)))
+        return 0
+    why = re.findall(r"Unproven \$equiv \S+: (\S+) (\S+)", st)
+    # the bounded check, deepening: a short counterexample costs little
+    t = None
+    depth = 4
+    while t is None:
+        depth = min(depth, bmc)
+        sub["n"] = depth + 3
+        if yosys(BMC.format(**sub), os.path.join(out, "bmc.log")):
+            print("equiv %s %s: error: the bounded check failed (log %s/bmc.log)"
+                  % (blk, label, out))
+            return 2
+        vals, t = parse_sat(os.path.join(out, "bmc.log"))
+        if depth == bmc:
+            break
+        depth *= 2
+    if t is not None:
+        ports = input_ports(blk, netlist)
+        diff = sorted(s[5:] for s in vals[t] if s.startswith("gold_") and
+                      vals[t][s] != vals[t].get("gate_" + s[5:]))
+        trace = os.path.join(out, "cex.trace")
+        mm = write_trace(trace, blk, params, netlist, ports, vals, t)
+        print("equiv %s %s: failed at edge %d: %s differ%s (counterexample: "
+              "build/lockstep replay %s) (%s)"
+              % (blk, label, mm, ", ".join(diff[:4]) or "outputs", "s" if len(diff) == 1 else "",
+                 os.path.relpath(trace, ROOT), took(t0)))
+        return 1
+    eg = ", ".join("%s" % w[0] for w in why[:3])
+    print("equiv %s %s: unproven (%d of %d equivalences, e.g. %s; no counterexample in "
+          "the first %d edges from reset) (%s)" % (blk, label, unproven, total, eg, bmc,
+                                                  took(t0)))
+    return 3
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
