@@ -382,7 +382,8 @@ static void mta_prefetch(struct mem_sys *m, struct mem_sm *s, const struct core_
     q.tag = 0;
     if (s->mta.pfc_ways) {   /* into the prefetch cache (mem_mta.h) */
         struct mem_mta_pfl *pl;
-        if (s->nmshr_free <= (unsigned)m->c.mta_mshr_reserve || !port_ok(m, s, now) ||
+        if (s->nmshr_free <= (unsigned)m->c.mta_mshr_reserve ||
+            !port_ok(m, s, now + (uint64_t)m->c.l1d_latency) ||
             !(pl = mem_mta_pfc_alloc(&s->mta, la, s->mshr_free[s->nmshr_free - 1]))) {
             s->mta.st.dropped++;
             return;
