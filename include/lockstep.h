@@ -49,7 +49,8 @@ typedef enum ls_mode {
  * (configs/NAME.conf; keys in csim/cfg/cfg_keys.def) plus overrides. */
 typedef struct ls_config {
     unsigned warp_size;          /* threads per warp; 32                      */
-    uint64_t global_mem_bytes;   /* device memory capacity                    */
+    uint64_t global_mem_bytes;   /* device memory capacity; 0 = config key
+                                    global_mem_bytes (the GPU's, 1.5 GiB)   */
     uint64_t max_warp_insts;     /* per-launch budget before a deadlock error;
                                     0 = config key max_warp_insts (2^34)     */
     unsigned max_stack_depth;    /* reconvergence stack entries per warp;
@@ -58,7 +59,11 @@ typedef struct ls_config {
     const char *config;          /* shipped name ("gtx480") or file path;
                                     NULL = built-in defaults (GTX480-like)    */
     const char *const *sets;     /* NULL-terminated "key=value" overrides     */
-    int progress;                /* 1: progress line on stderr if a tty       */
+    int progress;                /* 1: progress line on stderr if a tty (once
+                                    launches have run 2 s: kernel, launch,
+                                    CTAs done, instructions); 2: even if
+                                    stderr is not a tty; 3: as 2, from the
+                                    first launch on (no 2 s wait)           */
     /* RTL in the loop (docs/cosim.md); the backends are config keys
      * (slp.backend = c|rtl|lockstep, cosim_continue) */
     const char *const *rtl;      /* NULL-terminated "blk=FILE.v": verilate the
@@ -82,8 +87,9 @@ typedef struct ls_config {
     void *printf_user;
 } ls_config;
 
-/* Fills *cfg with the defaults (32-wide warps, 1 GiB, instruction budget
- * and stack depth from the config keys, timing mode (cycle-level), built-in
+/* Fills *cfg with the defaults (32-wide warps, device memory size,
+ * instruction budget and stack depth from the config keys, timing mode
+ * (cycle-level), built-in
  * GTX480-like config, no overrides, no progress line). */
 void ls_config_default(ls_config *cfg);
 

@@ -3,13 +3,16 @@
 # `nvcc -cudart shared` (docs/cuda-programs.md).
 #   make cudart       build the library (part of `make`)
 #   make test-cuda    tests/cuda: our CUDA programs, every workload's kernel
-#                     through a CUDA host program, bad use (skips without nvcc)
+#                     through a CUDA host program, bad use (without nvcc:
+#                     the committed class programs of tests/cuda/bin only)
 #   make test-cuda-env  every LOCKSTEP_* variable (LOCKSTEP_COSIM=all: every
 #                     block in lockstep) on a program built without nvcc
+#   make cudart-doc   the supported-call and device-attribute tables of
+#                     docs/cuda-programs.md from csim/cudart/*.def
 # The library links position-independent copies of liblockstep's objects
 # (build/pic/), every symbol hidden but the CUDA entry points
 # (csim/cudart/cudart.map).
-.PHONY: cudart test-cuda test-cuda-env
+.PHONY: cudart test-cuda test-cuda-env cudart-doc
 TEST_TARGETS += test-cuda test-cuda-env
 
 CUDART_SO   := $(BUILD)/libcudart.so.13
@@ -41,5 +44,8 @@ test-cuda: $(CLI) $(CUDART_SO)
 
 test-cuda-env: $(CLI) $(CUDART_SO)
 	@CC="$(CC)" bash tests/cuda/env/run.sh $(CLI)
+
+cudart-doc:
+	@python3 tools/cudart-doc.py
 
 -include $(shell find $(BUILD)/pic -name '*.d' 2>/dev/null)

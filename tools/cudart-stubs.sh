@@ -3,11 +3,18 @@
 # entry points of NVIDIA's runtime (LIBCUDART, e.g. the CUDA toolkit's
 # lib64/libcudart.so.13) that Lockstep's runtime does not implement; each
 # becomes a stub that fails with cudaErrorNotSupported and names itself.
-# Implemented calls are those csim/cudart/*.c declare with CUDART_API.
+# Implemented calls are the rows of csim/cudart/cudart_api.def, which must
+# be exactly the calls csim/cudart/*.c declare with CUDART_API.
 set -eu
 lib=${1:?usage: cudart-stubs.sh path/to/libcudart.so.13}
 cd "$(dirname "$0")/.."
-impl=$(sed -n 's/^CUDART_API[^(]*[ *]\([_a-zA-Z0-9]*\)(.*/\1/p' csim/cudart/*.c | sort -u)
+impl=$(sed -n 's/^CUDART_CALL(\([_a-zA-Z0-9]*\),.*/\1/p' csim/cudart/cudart_api.def | sort -u)
+decl=$(sed -n 's/^CUDART_API[^(]*[ *]\([_a-zA-Z0-9]*\)(.*/\1/p' csim/cudart/*.c | sort -u)
+if [ "$impl" != "$decl" ]; then
+  echo "cudart-stubs: csim/cudart/cudart_api.def and the CUDART_API declarations differ:" >&2
+  diff <(echo "$impl") <(echo "$decl") >&2 || true
+  exit 1
+fi
 {
   echo "/* Entry points of NVIDIA's libcudart.so.13 that Lockstep's runtime does"
   echo " * not implement: each fails with cudaErrorNotSupported and a message"

@@ -39,7 +39,7 @@ void ls_config_default(ls_config *cfg)
         return;
     memset(cfg, 0, sizeof *cfg);
     cfg->warp_size = 32;
-    cfg->global_mem_bytes = 1ull << 30;
+    cfg->global_mem_bytes = 0;  /* 0: the config key global_mem_bytes */
     cfg->max_warp_insts = 0;    /* 0: the config keys of the same names */
     cfg->max_stack_depth = 0;
     /* every workload passes in timing mode under every shipped config with
@@ -129,8 +129,7 @@ ls_status ls_mem_digest(ls_gpu *gpu, uint64_t *digest)
         const uint8_t *p = (const uint8_t *)hdr;
         for (size_t k = 0; k < sizeof hdr; k++)
             h = (h ^ p[k]) * 0x100000001b3ull;
-        for (uint64_t k = 0; k < a->size; k++)
-            h = (h ^ a->host[k]) * 0x100000001b3ull;
+        h = gpu_mem_digest(a, h);
     }
     *digest = h;
     return LS_OK;
@@ -145,8 +144,8 @@ ls_gpu *ls_gpu_create(const ls_config *cfg, char *err, size_t errlen)
     const char *why = NULL;
     if (c.warp_size != EXEC_WARP)
         why = "warp_size must be 32";
-    else if (c.global_mem_bytes == 0 || c.global_mem_bytes > (1ull << 40))
-        why = "global_mem_bytes must be in (0, 2^40]";
+    else if (c.global_mem_bytes > (1ull << 40))
+        why = "global_mem_bytes must be 0 (from the config) or in (0, 2^40]";
     else if (c.max_stack_depth == 1 || c.max_stack_depth > 65536)
         why = "max_stack_depth must be 0 (from the config) or in [2, 65536]";
     if (why) {
@@ -166,6 +165,8 @@ ls_gpu *ls_gpu_create(const ls_config *cfg, char *err, size_t errlen)
         c.max_warp_insts = (uint64_t)tc.max_warp_insts;
     if (c.max_stack_depth == 0)
         c.max_stack_depth = (unsigned)tc.max_stack_depth;
+    if (c.global_mem_bytes == 0)
+        c.global_mem_bytes = (uint64_t)tc.global_mem_bytes;
     if (c.mode != LS_MODE_FUNCTIONAL && c.mode != LS_MODE_TIMING) {
         if (err && errlen)
             snprintf(err, errlen, "ls_gpu_create: mode must be functional or timing [%s:%d]",

@@ -23,9 +23,15 @@ int api_cosim_select(const char *list, int sel[LS_BLK_COUNT], char *err, size_t 
 struct api_device {
     int64_t num_sms, core_clock_mhz, dram_clock_mhz, dram_bus_bytes;
     int64_t regs_per_sm, shared_per_sm, max_threads_per_sm, max_ctas_per_sm;
+    int64_t warp_size, num_schedulers, l1d_size, l2_size;
+    int64_t mem_partitions, dram_chips, dram_dq_pins;
+    int64_t printf_fifo_size, malloc_heap_size;
     uint64_t warp_slots;       /* resident warps per SM                   */
     unsigned max_cta_threads;  /* threads of one CTA                      */
-    unsigned max_shared;       /* shared bytes of one CTA, static + dynamic */
+    unsigned max_shared;       /* shared bytes of one CTA, static + dynamic,
+                                  without opt-in                          */
+    uint64_t max_shared_optin; /* the same with opt-in                    */
+    uint64_t max_cta_regs;     /* 32-bit registers of one CTA             */
     uint64_t mem_capacity;     /* device memory bytes                     */
     uint64_t mem_used;         /* of those, allocated                     */
 };
@@ -40,10 +46,23 @@ struct api_kernel {
     unsigned maxntid[3];       /* .maxntid, 0 where the PTX gives none     */
     unsigned regs;             /* registers per thread the model allocates */
     unsigned ptx_version;      /* the module's .version, major x 10 + minor */
+    unsigned target_sm;        /* the module's .target sm_NN (75), or 0   */
+    unsigned nparams;          /* kernel parameters                       */
 };
 /* Fills *k for the kernel named name of mod. Returns 0, or -1 when mod
  * has no function of that name. */
 int api_kernel_info(const ls_module *mod, const char *name, struct api_kernel *k);
+/* Bytes of parameter i of the kernel named name of mod, or 0. */
+size_t api_kernel_param_size(const ls_module *mod, const char *name, unsigned i);
+/* Sets the device-runtime limits of gpu (cudaDeviceSetLimit): printf FIFO
+ * and device heap bytes, each when >= 0. */
+void api_set_dev_limits(ls_gpu *gpu, int64_t printf_fifo, int64_t malloc_heap);
+/* The next launches of gpu are cooperative (on: 1) or not (0). */
+void api_set_cooperative(ls_gpu *gpu, int on);
+/* gpu_mem_adopt: the allocation at ptr is backed by host's bytes. */
+ls_status api_mem_adopt(ls_gpu *gpu, ls_dptr ptr, void *host, uint64_t bytes, int copy);
+/* gpu_mem_watch: LS_ERR_NOMEM when more host bytes would pass the budget. */
+ls_status api_mem_watch(ls_gpu *gpu, uint64_t more);
 /* 1 when [addr, addr + n) lies in one live allocation of gpu, else 0. */
 int api_mem_is_device(const ls_gpu *gpu, uint64_t addr, size_t n);
 /* Copies n bytes device -> device (the ranges may overlap); who names the

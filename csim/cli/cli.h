@@ -116,6 +116,8 @@ struct cli_machine {
     int nrtl;
     char cosim_sets[LS_BLK_COUNT + 1][48];
     char check_set[96];        /* "check=LIST" from --check               */
+    char memcheck_set[32];     /* "memcheck=MODE" from --memcheck         */
+    char schedule_set[32];     /* "schedule=MODE" from --schedule         */
 };
 #define CLI_EXTRA_SETS (LS_BLK_COUNT + 2)
 /* Allocates m's arrays for argc arguments. Returns 0 or -1. */

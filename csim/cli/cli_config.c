@@ -103,6 +103,26 @@ int cli_machine_opt(struct cli_machine *m, int argc, char **argv, int *i,
         m->sets[m->nsets] = NULL;
         return 1;
     }
+    if ((v = opt_value("--memcheck", argc, argv, i, &missing))) {
+        if (missing || (strcmp(v, "error") && strcmp(v, "warn") && strcmp(v, "off"))) {
+            fprintf(stderr, "lockstep: %s: --memcheck needs error, warn or off\n", cmd);
+            return CLI_USAGE + 1;
+        }
+        snprintf(m->memcheck_set, sizeof m->memcheck_set, "memcheck=%s", v);
+        m->sets[m->nsets++] = m->memcheck_set;
+        m->sets[m->nsets] = NULL;
+        return 1;
+    }
+    if ((v = opt_value("--schedule", argc, argv, i, &missing))) {
+        if (missing || (strcmp(v, "block") && strcmp(v, "interleave"))) {
+            fprintf(stderr, "lockstep: %s: --schedule needs block or interleave\n", cmd);
+            return CLI_USAGE + 1;
+        }
+        snprintf(m->schedule_set, sizeof m->schedule_set, "schedule=%s", v);
+        m->sets[m->nsets++] = m->schedule_set;
+        m->sets[m->nsets] = NULL;
+        return 1;
+    }
     if (!strcmp(argv[*i], "--check-error")) {
         m->sets[m->nsets++] = "check_error=1";
         m->sets[m->nsets] = NULL;

@@ -1,8 +1,9 @@
 /* `lockstep exec [options] -- PROGRAM ARGS`: runs an unmodified CUDA
  * program (built with nvcc -cudart shared) on the simulator: the machine
  * options become the LOCKSTEP_* variables build/libcudart.so.13 reads, the
- * library is preloaded, and the program replaces this process. Before
- * that, the program's ELF file is checked for what would otherwise fail
+ * library is preloaded, and the program runs as a child whose exit status
+ * is this command's (a failing one is told about races). Before that, the
+ * program's ELF file is checked for what would otherwise fail
  * inside the dynamic loader: the static CUDA runtime, another CUDA
  * major version, a symbol or symbol version the library does not have
  * (docs/cuda-programs.md). */
@@ -13,7 +14,9 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "cli/cli.h"
 
@@ -231,7 +234,9 @@ static int prepend_env(const char *k, const char *v)
 static int usage_err(const char *msg)
 {
     fprintf(stderr, "lockstep: exec: %s\nusage: lockstep exec [--mode M] [--config C] "
-            "[--set k=v]... [--cosim LIST] [--check LIST] [--stats-json F] [--quiet] "
+            "[--set k=v]... [--cosim LIST] [--check LIST] [--memcheck error|warn|off] "
+            "[--schedule block|interleave] "
+            "[--stats-json F] [--quiet] "
             "-- PROGRAM [ARGS]\n", msg);
     return CLI_USAGE;
 }
@@ -326,7 +331,34 @@ int cli_exec(int argc, char **argv)
     if (rc)
         return rc;
     fflush(NULL);
-    execv(prog, argv + i);
-    fprintf(stderr, "lockstep: exec: cannot run %s: %s\n", prog, strerror(errno));
-    return CLI_FAIL;
+    /* the program runs as a child, so that a failing run can be told what
+     * to try when its result depends on the order threads run in */
+    pid_t pid = fork();
+    if (pid == 0) {
+        execv(prog, argv + i);
+        fprintf(stderr, "lockstep: exec: cannot run %s: %s\n", prog, strerror(errno));
+        _exit(127);             /* as a shell says "cannot run" */
+    }
+    if (pid < 0) {
+        fprintf(stderr, "lockstep: exec: cannot start %s: %s\n", prog, strerror(errno));
+        return CLI_FAIL;
+    }
+    signal(SIGINT, SIG_IGN);    /* the terminal's ^C is the program's */
+    signal(SIGQUIT, SIG_IGN);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    if (code && code != 127 && !quiet && !strstr(sets, "racecheck") &&
+        !strstr(sets, "check=all"))
+        fprintf(stderr, "lockstep: exec: %s exited with status %d. If its result is "
+                "wrong or differs between --mode functional and timing, it may race on "
+                "memory in a way a GPU's schedule hides: --check racecheck finds "
+                "shared-memory races, --schedule interleave runs warps as a GPU does "
+                "(docs/cuda-programs.md)\n", argv[i], code);
+    if (WIFSIGNALED(status)) {  /* end as the program did */
+        signal(WTERMSIG(status), SIG_DFL);
+        raise(WTERMSIG(status));
+    }
+    return code;
 }

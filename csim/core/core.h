@@ -80,6 +80,7 @@ struct core_kernel {
     const uint8_t *param; uint64_t param_bytes;
     uint64_t shared_bytes;
     uint32_t dyn_smem;          /* dynamic shared bytes of the launch      */
+    uint64_t grid_ws;           /* cooperative launch: grid-sync word    */
     uint32_t ntid[3], nctaid[3];
     uint32_t nthreads, nwarps;  /* per CTA                                 */
     uint32_t regs_per_thread;   /* estimate, see core_regs_per_thread      */

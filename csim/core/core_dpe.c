@@ -430,7 +430,7 @@ static void mirror(struct core_dpe *d, unsigned slot, unsigned k)
     if (d->paths == CORE_DPE_DUAL && !d->fwd) {  /* no forwarded path */
         const struct simt_dpe_entry *e = &dw->st.stack[dw->st.sp - 1];
         sw->sp = depth;
-        sw->stack[depth - 1] = (struct simt_entry){ e->p[k].mask, e->p[k].pc, e->rpc, 0 };
+        sw->stack[depth - 1] = (struct simt_entry){ e->p[k].mask, e->p[k].pc, e->rpc, 0, 0 };
         return;
     }
     if (d->paths == CORE_DPE_DWS) {
@@ -444,7 +444,7 @@ static void mirror(struct core_dpe *d, unsigned slot, unsigned k)
         p = (struct path){ e->p[k].pc, e->rpc, e->p[k].mask, 0, k, false };
     }
     sw->sp = depth;
-    sw->stack[sw->sp - 1] = (struct simt_entry){ p.mask, p.pc, p.rpc, 0 };
+    sw->stack[sw->sp - 1] = (struct simt_entry){ p.mask, p.pc, p.rpc, 0, 0 };
 }
 
 /* Slot's warp started with threads `valid` (dpe_warp_start). */
@@ -518,7 +518,7 @@ static inline void path_take(struct core_dpe *d, unsigned slot, unsigned s,
     w->ibuf_block = dw->ibuf_block[s];
     w->ibuf_n = dw->ibuf_n[s];
     w->sw.sp = path_depth(d, dw);
-    w->sw.stack[w->sw.sp - 1] = (struct simt_entry){ mask, pc, rpc, 0 };
+    w->sw.stack[w->sw.sp - 1] = (struct simt_entry){ mask, pc, rpc, 0, 0 };
 }
 
 static int check_paths(struct core_dpe *d, unsigned slot, uint64_t now, uint64_t *when,
@@ -809,9 +809,10 @@ static enum simt_rc core_dpe_step(struct core_dpe *d, unsigned slot, uint64_t no
         if (in->sub == PTX_SUB_WARP_SYNC)
             break;
         if (!path_whole(d, dw)) {
-            char m[200];
+            char m[240];
             snprintf(m, sizeof m, "%s: CTA barrier inside divergent code (stack depth "
-                     "%u, %u paths): it would deadlock under the single-path stack too",
+                     "%u, %u paths): not modelled by this mode (the single-path "
+                     "stack runs the other lanes on: docs/simt-stack.md)",
                      d->paths == CORE_DPE_DWS ? "dynamic warp subdivision"
                                               : "dual-path execution",
                      path_depth(d, dw), path_count(d, dw));

@@ -218,6 +218,7 @@ static int warp_setup(struct core_sm *sm, unsigned slot, unsigned ci, uint32_t w
     s->gridv.nsmid = (uint32_t)v->c->num_sms;
     s->gridv.dyn_smem = k->dyn_smem;
     s->gridv.total_smem = (uint32_t)((k->shared_bytes + 255) / 256 * 256);
+    s->gridv.grid_ws = k->grid_ws;
     s->gridv.timer_num = 1000;                 /* ns = cycles * 1000 / MHz */
     s->gridv.timer_den = (uint32_t)v->c->core_clock_mhz;
     s->ew.grid = &s->gridv;

@@ -1,7 +1,8 @@
 /* CUDA device queries (filled from the simulated GPU's configuration),
- * errors, versions, streams and events (executed in order: every call
- * completes before it returns), and texture objects (ls_texture_create). */
+ * errors, versions, and texture objects (ls_texture_create); streams,
+ * events and graphs are cudart_graph.c. */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,12 +10,7 @@
 #include "api/api_int.h"
 
 #define CUDART_VERSION_NUM 13000
-#define STREAM_MAGIC 0x5354524du
-#define EVENT_MAGIC 0x45564e54u
-#define cudaEventDisableTiming 0x02u
 
-struct cudart_stream { unsigned magic; };
-struct cudart_event { unsigned magic, flags; int recorded; double ms; };
 
 CUDART_API cudaError_t cudaGetDeviceCount(int *n);
 CUDART_API cudaError_t cudaSetDevice(int dev);
@@ -33,23 +29,6 @@ CUDART_API cudaError_t cudaDriverGetVersion(int *v);
 CUDART_API cudaError_t cudaRuntimeGetVersion(int *v);
 CUDART_API cudaError_t cudaProfilerStart(void);
 CUDART_API cudaError_t cudaProfilerStop(void);
-CUDART_API cudaError_t cudaStreamCreate(cudaStream_t *s);
-CUDART_API cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags);
-CUDART_API cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned flags,
-                                                    int prio);
-CUDART_API cudaError_t cudaStreamDestroy(cudaStream_t s);
-CUDART_API cudaError_t cudaStreamSynchronize(cudaStream_t s);
-CUDART_API cudaError_t cudaStreamQuery(cudaStream_t s);
-CUDART_API cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned flags);
-CUDART_API cudaError_t cudaEventCreate(cudaEvent_t *e);
-CUDART_API cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned flags);
-CUDART_API cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s);
-CUDART_API cudaError_t cudaEventRecordWithFlags(cudaEvent_t e, cudaStream_t s,
-                                                unsigned flags);
-CUDART_API cudaError_t cudaEventSynchronize(cudaEvent_t e);
-CUDART_API cudaError_t cudaEventQuery(cudaEvent_t e);
-CUDART_API cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b);
-CUDART_API cudaError_t cudaEventDestroy(cudaEvent_t e);
 CUDART_API struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w,
                                                               int f);
 CUDART_API cudaError_t cudaCreateTextureObject(cudaTextureObject_t *t,
@@ -62,7 +41,7 @@ CUDART_API cudaError_t cudaDestroyTextureObject(cudaTextureObject_t t);
 cudaError_t cudaGetDeviceCount(int *n)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (!n)
@@ -81,14 +60,14 @@ static cudaError_t check_dev(struct cudart_rt *rt, int dev, const char *fn)
 cudaError_t cudaSetDevice(int dev)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     return rt ? check_dev(rt, dev, "cudaSetDevice") : e;
 }
 
 cudaError_t cudaGetDevice(int *dev)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (!dev)
@@ -100,7 +79,7 @@ cudaError_t cudaGetDevice(int *dev)
 cudaError_t cudaSetDeviceFlags(unsigned flags)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     (void)flags;                /* scheduling hints: nothing to schedule */
     return rt ? cudaSuccess : e;
 }
@@ -108,7 +87,7 @@ cudaError_t cudaSetDeviceFlags(unsigned flags)
 cudaError_t cudaGetDeviceFlags(unsigned *flags)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (flags)
@@ -116,66 +95,52 @@ cudaError_t cudaGetDeviceFlags(unsigned *flags)
     return cudaSuccess;
 }
 
-/* The value of attribute attr of the simulated GPU, or -1 if not known. */
-static long long attr_value(struct cudart_rt *rt, int attr)
+/* What the attribute table (cudart_attrs.def) reads. */
+#define cudart_devinfo api_device
+
+/* A cudaDeviceProp and a sink for the attributes without a field. */
+struct props_out {
+    struct cudaDeviceProp p;
+    long long none;
+};
+
+static void devinfo(struct cudart_rt *rt, struct cudart_devinfo *d)
 {
-    struct api_device dv;
-    api_device_info(rt->gpu, &dv);
-    const struct api_device *c = &dv;
+    api_device_info(rt->gpu, d);
+}
+
+/* The value of attribute attr of the simulated GPU into *v; false when
+ * the table has no such attribute. */
+static bool attr_value(const struct cudart_devinfo *d, int attr, long long *v)
+{
     switch (attr) {
-    case cudaDevAttrMaxThreadsPerBlock: return c->max_cta_threads;
-    case cudaDevAttrMaxBlockDimX: case cudaDevAttrMaxBlockDimY: return 1024;
-    case cudaDevAttrMaxBlockDimZ: return 64;
-    case cudaDevAttrMaxGridDimX: return 2147483647;
-    case cudaDevAttrMaxGridDimY: case cudaDevAttrMaxGridDimZ: return 65535;
-    case cudaDevAttrMaxSharedMemoryPerBlock: return c->max_shared;
-    case cudaDevAttrTotalConstantMemory: return 65536;
-    case cudaDevAttrWarpSize: return 32;
-    case cudaDevAttrMaxRegistersPerBlock: return c->regs_per_sm;
-    case cudaDevAttrClockRate: return c->core_clock_mhz * 1000;
-    case cudaDevAttrMultiProcessorCount: return c->num_sms;
-    case cudaDevAttrMemoryClockRate: return c->dram_clock_mhz * 1000;
-    case cudaDevAttrGlobalMemoryBusWidth: return c->dram_bus_bytes * 8;
-    case cudaDevAttrL2CacheSize: return -1;
-    case cudaDevAttrMaxThreadsPerMultiProcessor: return c->max_threads_per_sm;
-    case cudaDevAttrComputeCapabilityMajor: return 7;
-    case cudaDevAttrComputeCapabilityMinor: return 5;
-    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: return c->shared_per_sm;
-    case cudaDevAttrMaxRegistersPerMultiprocessor: return c->regs_per_sm;
-    case cudaDevAttrManagedMemory: return 1;
-    case cudaDevAttrMaxBlocksPerMultiprocessor: return c->max_ctas_per_sm;
-    /* what the simulated device is not: the answers CUDA gives for a
-     * discrete GPU without those features (samples query them through
-     * findCudaDevice / gpuGetMaxGflopsDeviceId) */
-    case cudaDevAttrMaxPitch: return 2147483647;
-    case cudaDevAttrComputeMode: return 0;          /* cudaComputeModeDefault */
-    case cudaDevAttrUnifiedAddressing: return 1;
-    case cudaDevAttrGpuOverlap: case cudaDevAttrKernelExecTimeout:
-    case cudaDevAttrIntegrated: case cudaDevAttrCanMapHostMemory:
-    case cudaDevAttrConcurrentKernels:     /* kernels run one at a time */
-    case cudaDevAttrEccEnabled: case cudaDevAttrPciBusId: case cudaDevAttrPciDeviceId:
-    case cudaDevAttrTccDriver: case cudaDevAttrAsyncEngineCount:
-    case cudaDevAttrPciDomainId: case cudaDevAttrConcurrentManagedAccess:
-    case cudaDevAttrCooperativeLaunch:     /* no cudaLaunchCooperativeKernel */
-        return 0;
-    default: return -1;
+#define CUDART_ATTR(name, value, field, expr, src) \
+    case value: *v = (long long)(expr); return true;
+#include "cudart/cudart_attrs.def"
+#undef CUDART_ATTR
+    default:
+        return false;
     }
 }
 
 cudaError_t cudaDeviceGetAttribute(int *v, int attr, int dev)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if ((e = check_dev(rt, dev, "cudaDeviceGetAttribute")) != cudaSuccess)
         return e;
-    long long x = attr_value(rt, attr);
-    if (!v || x < 0)
-        return cudart_fail(rt, v ? cudaErrorNotSupported : cudaErrorInvalidValue,
-                           "cudaDeviceGetAttribute", v ? "attribute %d is not "
-                           "modelled (docs/cuda-programs.md lists those that are)"
-                           : "null pointer%.0d", attr);
+    if (!v)
+        return cudart_fail(rt, cudaErrorInvalidValue, "cudaDeviceGetAttribute",
+                           "null pointer");
+    struct cudart_devinfo d;
+    devinfo(rt, &d);
+    long long x = 0;
+    if (!attr_value(&d, attr, &x))
+        return cudart_fail(rt, cudaErrorInvalidValue, "cudaDeviceGetAttribute",
+                           "attribute %d is not a device attribute of CUDA 13.0 "
+                           "(docs/cuda-programs.md lists them)", attr);
     *v = (int)x;
     return cudaSuccess;
 }
@@ -183,7 +148,7 @@ cudaError_t cudaDeviceGetAttribute(int *v, int attr, int dev)
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int dev)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if ((e = check_dev(rt, dev, "cudaGetDeviceProperties")) != cudaSuccess)
@@ -191,47 +156,26 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int dev)
     if (!p)
         return cudart_fail(rt, cudaErrorInvalidValue, "cudaGetDeviceProperties",
                            "null pointer");
-    struct api_device dv;
-    api_device_info(rt->gpu, &dv);
-    const struct api_device *c = &dv;
-    memset(p, 0, sizeof *p);
+    struct cudart_devinfo dv;
+    const struct cudart_devinfo *d = &dv;
+    devinfo(rt, &dv);
+    struct props_out o;
+    memset(&o, 0, sizeof o);
+#define CUDART_ATTR(name, value, field, expr, src) o.field = (expr);
+#include "cudart/cudart_attrs.def"
+#undef CUDART_ATTR
+    *p = o.p;
     snprintf(p->name, sizeof p->name, "Lockstep simulated GPU (%s, %s mode)",
              rt->cfg.config ? rt->cfg.config : "builtin",
              rt->cfg.mode == LS_MODE_TIMING ? "timing" : "functional");
-    p->totalGlobalMem = (size_t)c->mem_capacity;
-    p->sharedMemPerBlock = c->max_shared;
-    p->regsPerBlock = (int)c->regs_per_sm;
-    p->warpSize = 32;
-    p->memPitch = (size_t)2147483647;
-    p->maxThreadsPerBlock = (int)c->max_cta_threads;
-    p->maxThreadsDim[0] = p->maxThreadsDim[1] = 1024;
-    p->maxThreadsDim[2] = 64;
-    p->maxGridSize[0] = 2147483647;
-    p->maxGridSize[1] = p->maxGridSize[2] = 65535;
-    p->totalConstMem = 65536;
-    p->major = 7;
-    p->minor = 5;
-    p->textureAlignment = 512;
-    p->texturePitchAlignment = 32;
-    p->multiProcessorCount = (int)c->num_sms;
-    p->memoryBusWidth = (int)(c->dram_bus_bytes * 8);
-    p->maxThreadsPerMultiProcessor = (int)c->max_threads_per_sm;
-    p->globalL1CacheSupported = p->localL1CacheSupported = 1;
-    p->sharedMemPerMultiprocessor = (size_t)c->shared_per_sm;
-    p->regsPerMultiprocessor = (int)c->regs_per_sm;
-    p->managedMemory = 1;
-    p->sharedMemPerBlockOptin = c->max_shared;
-    p->maxBlocksPerMultiProcessor = (int)c->max_ctas_per_sm;
-    p->unifiedAddressing = 1;
-    p->hostNumaId = -1;
-    p->deviceNumaId = -1;
+    p->totalGlobalMem = (size_t)d->mem_capacity;
     return cudaSuccess;
 }
 
 cudaError_t cudaDeviceSynchronize(void)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     return rt->sticky;          /* every launch has completed already */
@@ -240,7 +184,7 @@ cudaError_t cudaDeviceSynchronize(void)
 cudaError_t cudaDeviceReset(void)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     cudart_report(rt);
@@ -251,7 +195,7 @@ cudaError_t cudaDeviceReset(void)
 cudaError_t cudaGetLastError(void)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     e = rt->sticky != cudaSuccess ? rt->sticky : rt->last;
@@ -262,7 +206,7 @@ cudaError_t cudaGetLastError(void)
 cudaError_t cudaPeekAtLastError(void)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     return rt->sticky != cudaSuccess ? rt->sticky : rt->last;
@@ -309,8 +253,23 @@ static const struct { cudaError_t e; const char *name, *text; } errs[] = {
     { cudaErrorLaunchTimeout, "cudaErrorLaunchTimeout",
       "the launch timed out and was terminated" },
     { cudaErrorAssert, "cudaErrorAssert", "device-side assert triggered" },
+    { cudaErrorCooperativeLaunchTooLarge, "cudaErrorCooperativeLaunchTooLarge",
+      "too many blocks in cooperative launch" },
     { cudaErrorLaunchFailure, "cudaErrorLaunchFailure", "unspecified launch failure" },
     { cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported" },
+    { cudaErrorIllegalState, "cudaErrorIllegalState",
+      "the operation cannot be performed in the present state" },
+    { cudaErrorStreamCaptureUnsupported, "cudaErrorStreamCaptureUnsupported",
+      "operation not permitted when stream is capturing" },
+    { cudaErrorStreamCaptureInvalidated, "cudaErrorStreamCaptureInvalidated",
+      "operation failed due to a previous error during capture" },
+    { cudaErrorStreamCaptureUnmatched, "cudaErrorStreamCaptureUnmatched",
+      "operation would make the legacy stream depend on a capturing blocking stream" },
+    { cudaErrorStreamCaptureUnjoined, "cudaErrorStreamCaptureUnjoined",
+      "capturing stream has unjoined work" },
+    { cudaErrorGraphExecUpdateFailure, "cudaErrorGraphExecUpdateFailure",
+      "the graph update was not performed because it included changes which violated "
+      "constraints specific to instantiated graph update" },
     { cudaErrorUnknown, "cudaErrorUnknown", "unknown error" },
 };
 
@@ -356,197 +315,6 @@ cudaError_t cudaProfilerStop(void)
     return cudaSuccess;
 }
 
-/* ---- streams: all in order on one queue ---- */
-
-/* 0 (legacy default), cudaStreamLegacy (1), cudaStreamPerThread (2) or a
- * stream this library created. */
-static int stream_ok(cudaStream_t s)
-{
-    return (uintptr_t)s <= 2 || s->magic == STREAM_MAGIC;
-}
-
-cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned flags, int prio)
-{
-    (void)flags; (void)prio;
-    cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
-    if (!rt)
-        return e;
-    if (!s)
-        return cudart_fail(rt, cudaErrorInvalidValue, "cudaStreamCreate", "null pointer");
-    *s = malloc(sizeof **s);
-    if (!*s)
-        return cudart_fail(rt, cudaErrorMemoryAllocation, "cudaStreamCreate",
-                           "out of host memory");
-    (*s)->magic = STREAM_MAGIC;
-    return cudaSuccess;
-}
-
-cudaError_t cudaStreamCreate(cudaStream_t *s)
-{
-    return cudaStreamCreateWithPriority(s, 0, 0);
-}
-
-cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags)
-{
-    return cudaStreamCreateWithPriority(s, flags, 0);
-}
-
-cudaError_t cudaStreamDestroy(cudaStream_t s)
-{
-    cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
-    if (!rt)
-        return e;
-    if ((uintptr_t)s <= 2 || s->magic != STREAM_MAGIC)
-        return cudart_fail(rt, cudaErrorInvalidResourceHandle, "cudaStreamDestroy",
-                           "%p is not a stream created by cudaStreamCreate", (void *)s);
-    s->magic = 0;
-    free(s);
-    return cudaSuccess;
-}
-
-cudaError_t cudaStreamSynchronize(cudaStream_t s)
-{
-    cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
-    if (!rt)
-        return e;
-    if (!stream_ok(s))
-        return cudart_fail(rt, cudaErrorInvalidResourceHandle, "cudaStreamSynchronize",
-                           "%p is not a stream", (void *)s);
-    return rt->sticky;
-}
-
-cudaError_t cudaStreamQuery(cudaStream_t s)
-{
-    return cudaStreamSynchronize(s);
-}
-
-cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t ev, unsigned flags)
-{
-    (void)flags;
-    cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
-    if (!rt)
-        return e;
-    if (!stream_ok(s) || !ev || ev->magic != EVENT_MAGIC)
-        return cudart_fail(rt, cudaErrorInvalidResourceHandle, "cudaStreamWaitEvent",
-                           "bad stream or event");
-    return cudaSuccess;
-}
-
-/* ---- events: simulated time of the launches before them ---- */
-
-cudaError_t cudaEventCreateWithFlags(cudaEvent_t *ev, unsigned flags)
-{
-    cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
-    if (!rt)
-        return e;
-    if (!ev)
-        return cudart_fail(rt, cudaErrorInvalidValue, "cudaEventCreate", "null pointer");
-    *ev = calloc(1, sizeof **ev);
-    if (!*ev)
-        return cudart_fail(rt, cudaErrorMemoryAllocation, "cudaEventCreate",
-                           "out of host memory");
-    (*ev)->magic = EVENT_MAGIC;
-    (*ev)->flags = flags;
-    return cudaSuccess;
-}
-
-cudaError_t cudaEventCreate(cudaEvent_t *ev)
-{
-    return cudaEventCreateWithFlags(ev, 0);
-}
-
-static cudaError_t check_event(struct cudart_rt *rt, cudaEvent_t ev, const char *fn)
-{
-    if (!ev || ev->magic != EVENT_MAGIC)
-        return cudart_fail(rt, cudaErrorInvalidResourceHandle, fn,
-                           "%p is not an event created by cudaEventCreate", (void *)ev);
-    return cudaSuccess;
-}
-
-cudaError_t cudaEventRecordWithFlags(cudaEvent_t ev, cudaStream_t s, unsigned flags)
-{
-    (void)flags;
-    cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
-    if (!rt)
-        return e;
-    if ((e = check_event(rt, ev, "cudaEventRecord")) != cudaSuccess)
-        return e;
-    if (!stream_ok(s))
-        return cudart_fail(rt, cudaErrorInvalidResourceHandle, "cudaEventRecord",
-                           "%p is not a stream", (void *)s);
-    ev->recorded = 1;
-    ev->ms = rt->now_ms;
-    return cudaSuccess;
-}
-
-cudaError_t cudaEventRecord(cudaEvent_t ev, cudaStream_t s)
-{
-    return cudaEventRecordWithFlags(ev, s, 0);
-}
-
-cudaError_t cudaEventSynchronize(cudaEvent_t ev)
-{
-    cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
-    if (!rt)
-        return e;
-    if ((e = check_event(rt, ev, "cudaEventSynchronize")) != cudaSuccess)
-        return e;
-    return rt->sticky;
-}
-
-cudaError_t cudaEventQuery(cudaEvent_t ev)
-{
-    return cudaEventSynchronize(ev);
-}
-
-cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b)
-{
-    cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
-    if (!rt)
-        return e;
-    if ((e = check_event(rt, a, "cudaEventElapsedTime")) != cudaSuccess ||
-        (e = check_event(rt, b, "cudaEventElapsedTime")) != cudaSuccess)
-        return e;
-    if (!ms)
-        return cudart_fail(rt, cudaErrorInvalidValue, "cudaEventElapsedTime",
-                           "null pointer");
-    if ((a->flags | b->flags) & cudaEventDisableTiming)
-        return cudart_fail(rt, cudaErrorInvalidResourceHandle, "cudaEventElapsedTime",
-                           "an event was created with cudaEventDisableTiming");
-    if (!a->recorded || !b->recorded)
-        return cudart_fail(rt, cudaErrorInvalidResourceHandle, "cudaEventElapsedTime",
-                           "an event was never recorded");
-    if (rt->cfg.mode != LS_MODE_TIMING && !rt->functional_time_noted) {
-        rt->functional_time_noted = 1;
-        fprintf(stderr, "lockstep cudart: cudaEventElapsedTime: functional mode has "
-                "no clock; events measure 0 ms (LOCKSTEP_MODE=timing measures "
-                "simulated time)\n");
-    }
-    *ms = (float)(b->ms - a->ms);
-    return cudaSuccess;
-}
-
-cudaError_t cudaEventDestroy(cudaEvent_t ev)
-{
-    cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
-    if (!rt)
-        return e;
-    if ((e = check_event(rt, ev, "cudaEventDestroy")) != cudaSuccess)
-        return e;
-    ev->magic = 0;
-    free(ev);
-    return cudaSuccess;
-}
-
 /* ---- textures ---- */
 
 struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, int f)
@@ -571,7 +339,7 @@ cudaError_t cudaCreateTextureObject(cudaTextureObject_t *t,
                                     const struct cudaTextureDesc *td, const void *view)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     const char *fn = "cudaCreateTextureObject";
@@ -594,20 +362,25 @@ cudaError_t cudaCreateTextureObject(cudaTextureObject_t *t,
         res.height = r->res.pitch2D.height;
         res.pitch = r->res.pitch2D.pitchInBytes;
         e = channel(rt, &r->res.pitch2D.desc, &res.format);
+    } else if (r->resType == cudaResourceTypeArray ||
+               r->resType == cudaResourceTypeMipmappedArray) {
+        e = cudart_array_resource(rt, r, &res, fn);
     } else {
-        return cudart_fail(rt, cudaErrorNotSupported, fn, "resource type %d: CUDA "
-                           "arrays (cudaMallocArray) are not supported; use a linear "
-                           "or pitch2D resource", r->resType);
+        return cudart_fail(rt, cudaErrorInvalidValue, fn, "resource type %d", r->resType);
     }
     if (e != cudaSuccess)
         return e;
-    if (cudart_managed_find(rt, res.base, 1))
-        return cudart_fail(rt, cudaErrorNotSupported, fn, "textures over managed "
-                           "memory are not supported; use cudaMalloc'd memory");
     ls_texture_desc tx;
     memset(&tx, 0, sizeof tx);
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 3; i++) {
         tx.address_mode[i] = (ls_address_mode)td->addressMode[i];
+        /* wrap and mirror exist only for normalized coordinates (CUDA
+         * programming guide); a descriptor zeroed with memset asks for
+         * wrap (0) with unnormalized ones, which samples as clamp */
+        if (!td->normalizedCoords && (tx.address_mode[i] == LS_ADDRESS_WRAP ||
+                                      tx.address_mode[i] == LS_ADDRESS_MIRROR))
+            tx.address_mode[i] = LS_ADDRESS_CLAMP;
+    }
     tx.filter_mode = (ls_filter_mode)td->filterMode;
     tx.read_mode = (ls_read_mode)td->readMode;
     tx.srgb = td->sRGB;
@@ -638,7 +411,7 @@ cudaError_t cudaCreateTextureObject(cudaTextureObject_t *t,
 cudaError_t cudaDestroyTextureObject(cudaTextureObject_t t)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     ls_status st = ls_texture_destroy(rt->gpu, t);

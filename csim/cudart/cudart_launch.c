@@ -2,6 +2,7 @@
  * ls_launch. Launches run to completion before the call returns (every
  * stream is the default stream); the simulated time they took (timing
  * mode: cycles / core clock) is what events measure. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,14 @@ CUDART_API cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t k, dim3 grid, dim3 b
                                                cudaStream_t s);
 CUDART_API cudaError_t cudaLaunchKernel(const void *fn, dim3 grid, dim3 block,
                                         void **args, size_t shared, cudaStream_t s);
+CUDART_API cudaError_t cudaLaunchCooperativeKernel(const void *fn, dim3 grid, dim3 block,
+                                                   void **args, size_t shared,
+                                                   cudaStream_t s);
+CUDART_API cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *fn, dim3 grid,
+                                                        dim3 block, void **args,
+                                                        size_t shared, cudaStream_t s);
+CUDART_API cudaError_t cudaLaunchKernelExC(const struct cudaLaunchConfig *c, const void *fn,
+                                           void **args);
 CUDART_API cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *a, const void *fn);
 CUDART_API cudaError_t cudaFuncSetCacheConfig(const void *fn, int cfg);
 CUDART_API cudaError_t cudaFuncSetAttribute(const void *fn, int attr, int value);
@@ -31,7 +40,7 @@ CUDART_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(in
 unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shared, void *stream)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return 1;
     if (rt->ncc == CUDART_MAX_CALLCFG) {
@@ -47,7 +56,7 @@ cudaError_t __cudaPopCallConfiguration(dim3 *grid, dim3 *block, size_t *shared,
                                        void *stream)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (rt->ncc == 0)
@@ -74,7 +83,7 @@ static struct cudart_fn *find_fn(struct cudart_rt *rt, const void *fn)
 cudaError_t __cudaGetKernel(cudaKernel_t *k, const void *fn)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     *k = (cudaKernel_t)fn;      /* the launch looks the stub up again */
@@ -104,23 +113,79 @@ static struct cudart_fn *ready_fn(struct cudart_rt *rt, const void *fn, const ch
     return f;
 }
 
+static cudaError_t check_dyn_shared(struct cudart_rt *rt, struct cudart_fn *f,
+                                    size_t shared, const char *api);
+static const struct api_kernel *kernel_of(struct cudart_fn *f, struct api_kernel *k);
+
+double cudart_launch_ms(const struct cudart_rt *rt, const ls_stats *s)
+{
+    struct api_device dv;
+    api_device_info(rt->gpu, &dv);
+    const struct api_device *c = &dv;
+    double khz = (double)c->core_clock_mhz * 1e3, cycles = (double)s->cycles;
+    if (rt->cfg.mode != LS_MODE_TIMING) {
+        /* no clock: every SM the grid occupies issuing one warp
+         * instruction per scheduler per cycle, the machine's peak */
+        uint64_t sms = s->ctas < (uint64_t)c->num_sms ? s->ctas : (uint64_t)c->num_sms;
+        double per_cycle = (double)(sms ? sms : 1) * (double)c->num_schedulers;
+        cycles = ceil((double)s->warp_insts / per_cycle);
+    }
+    return cycles / khz;
+}
+
+/* memcheck = warn: names each out-of-bounds site (kernel, pc) once per
+ * program, on stderr, from the findings of the launch just run (those
+ * after index nf0). */
+static void report_oob(struct cudart_rt *rt, size_t nf0)
+{
+    const ls_check_finding *fl = NULL;
+    size_t nf = ls_check_findings(rt->gpu, &fl);
+    for (size_t i = nf0; i < nf; i++) {
+        if (strcmp(fl[i].check, "memcheck"))
+            continue;
+        uint64_t h = 0xcbf29ce484222325ull ^ (uint64_t)(uint32_t)fl[i].a.pc;
+        for (const char *p = fl[i].kernel; *p; p++)
+            h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
+        size_t k = 0;
+        while (k < rt->noob_seen && rt->oob_seen[k] != h)
+            k++;
+        if (k < rt->noob_seen)
+            continue;
+        if (rt->noob_seen == rt->capoob_seen) {
+            size_t nc = rt->capoob_seen ? rt->capoob_seen * 2 : 16;
+            uint64_t *ns = realloc(rt->oob_seen, nc * sizeof *ns);
+            if (!ns)
+                return;
+            rt->oob_seen = ns;
+            rt->capoob_seen = nc;
+        }
+        rt->oob_seen[rt->noob_seen++] = h;
+        char line[1024];
+        fprintf(stderr, "lockstep cudart: %s (memcheck = warn: going on as a GPU does "
+                "in the memory it maps)\n", ls_check_format(&fl[i], line,
+                                                                       sizeof line));
+    }
+}
+
 static int is_sticky(ls_status st)
 {
     return st != LS_ERR_INVALID && st != LS_ERR_LAUNCH && st != LS_ERR_PARSE &&
            st != LS_ERR_NOMEM;
 }
 
-static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args,
-                          size_t shared, const char *api)
+cudaError_t cudart_launch_now(const void *fn, dim3 grid, dim3 block, void **args,
+                              size_t shared, const char *api)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     if (rt->sticky != cudaSuccess)
         return rt->sticky;
     struct cudart_fn *f = ready_fn(rt, fn, api, &e);
     if (!f)
+        return e;
+    if ((e = check_dyn_shared(rt, f, shared, api)) != cudaSuccess)
         return e;
     struct cudart_launch *nl = rt->launches;
     if (rt->nlaunches == rt->caplaunches) {
@@ -138,13 +203,20 @@ static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args,
     memset(l, 0, sizeof *l);
     snprintf(l->kernel, sizeof l->kernel, "%s", f->name);
     ls_dim3 g = { grid.x, grid.y, grid.z }, b = { block.x, block.y, block.z };
+    const ls_check_finding *fl = NULL;
+    size_t nf0 = ls_check_findings(rt->gpu, &fl);
     l->st = ls_launch(rt->gpu, f->mod->lsmod, f->name, g, b, shared, args, &l->s);
     rt->nlaunches++;
-    if (rt->stats_path && ls_mem_digest(rt->gpu, &l->digest) == LS_OK)
+    report_oob(rt, nf0);
+    /* the memory digest is a pass over every allocated byte: after each
+     * launch while the device holds at most CUDART_DIGEST_EVERY bytes,
+     * else once, for the last launch, at exit (cudart_report) */
+    struct api_device dm;
+    api_device_info(rt->gpu, &dm);
+    if (rt->stats_path && dm.mem_used <= CUDART_DIGEST_EVERY &&
+        ls_mem_digest(rt->gpu, &l->digest) == LS_OK)
         l->have_digest = 1;
-    struct api_device dv;
-    api_device_info(rt->gpu, &dv);
-    rt->now_ms += (double)l->s.cycles / ((double)dv.core_clock_mhz * 1e3);
+    rt->now_ms += cudart_launch_ms(rt, &l->s);
     cudaError_t pe = cudart_managed_pull(rt);
     if (l->st != LS_OK) {
         e = cudart_from_status(l->st);
@@ -162,25 +234,147 @@ static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args,
     return cudaSuccess;
 }
 
+/* A launch on stream s: recorded as a graph node when s is capturing,
+ * else run now (every stream is in order). */
+static cudaError_t launch_on(const void *fn, dim3 grid, dim3 block, void **args,
+                             size_t shared, cudaStream_t s, const char *api)
+{
+    cudaError_t e;
+    CUDART_ENTER(rt, cudart_get(&e));
+    if (!rt)
+        return e;
+    if (cudart_capturing(rt, s))
+        return cudart_capture_kernel(rt, s, fn, grid, block, args, shared);
+    return cudart_launch_now(fn, grid, block, args, shared, api);
+}
+
 cudaError_t __cudaLaunchKernel(cudaKernel_t k, dim3 grid, dim3 block, void **args,
                                size_t shared, cudaStream_t s)
 {
-    (void)s;
-    return launch(k, grid, block, args, shared, "<<<>>> launch");
+    return launch_on(k, grid, block, args, shared, s, "<<<>>> launch");
 }
 
 cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t k, dim3 grid, dim3 block, void **args,
                                     size_t shared, cudaStream_t s)
 {
-    (void)s;
-    return launch(k, grid, block, args, shared, "<<<>>> launch");
+    return launch_on(k, grid, block, args, shared, s, "<<<>>> launch");
 }
 
 cudaError_t cudaLaunchKernel(const void *fn, dim3 grid, dim3 block, void **args,
                              size_t shared, cudaStream_t s)
 {
-    (void)s;
-    return launch(fn, grid, block, args, shared, "cudaLaunchKernel");
+    return launch_on(fn, grid, block, args, shared, s, "cudaLaunchKernel");
+}
+
+/* A cooperative launch: every CTA resident at once, so the grid may
+ * synchronise (cooperative groups' grid.sync()). CUDA refuses a grid
+ * larger than the device holds at once; the functional loop then runs all
+ * its CTAs side by side (gpu_launch.c), timing mode dispatches them all
+ * since they fit. */
+static cudaError_t launch_coop(const void *fn, dim3 grid, dim3 block, void **args,
+                               size_t shared, cudaStream_t s, const char *api)
+{
+    cudaError_t e;
+    CUDART_ENTER(rt, cudart_get(&e));
+    if (!rt)
+        return e;
+    if (cudart_capturing(rt, s))
+        return cudart_fail(rt, cudaErrorStreamCaptureUnsupported, api, "cooperative "
+                           "kernel nodes are not modelled in captured graphs");
+    int per_sm = 0;
+    uint64_t threads = (uint64_t)block.x * block.y * block.z;
+    if (threads > 0x7fffffff ||
+        (e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, (int)threads,
+                                                           shared)) != cudaSuccess)
+        return threads > 0x7fffffff
+                   ? cudart_fail(rt, cudaErrorInvalidConfiguration, api, "block size")
+                   : e;
+    uint64_t ctas = (uint64_t)grid.x * grid.y * grid.z;
+    struct api_device dv;
+    api_device_info(rt->gpu, &dv);
+    uint64_t room = (uint64_t)per_sm * (uint64_t)dv.num_sms;
+    if (ctas > room)
+        return cudart_fail(rt, cudaErrorCooperativeLaunchTooLarge, api, "%llu CTAs of %llu "
+                           "threads; the configured GPU holds %llu at once (%d per SM x %lld "
+                           "SMs)", (unsigned long long)ctas, (unsigned long long)threads,
+                           (unsigned long long)room, per_sm,
+                           (long long)dv.num_sms);
+    api_set_cooperative(rt->gpu, 1);
+    e = cudart_launch_now(fn, grid, block, args, shared, api);
+    if (rt->gpu)
+        api_set_cooperative(rt->gpu, 0);
+    return e;
+}
+
+cudaError_t cudaLaunchCooperativeKernel(const void *fn, dim3 grid, dim3 block, void **args,
+                                        size_t shared, cudaStream_t s)
+{
+    return launch_coop(fn, grid, block, args, shared, s, "cudaLaunchCooperativeKernel");
+}
+
+cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *fn, dim3 grid, dim3 block,
+                                             void **args, size_t shared, cudaStream_t s)
+{
+    return launch_coop(fn, grid, block, args, shared, s, "cudaLaunchCooperativeKernel");
+}
+
+#define cudaLaunchAttributeCooperative 2
+
+cudaError_t cudaLaunchKernelExC(const struct cudaLaunchConfig *c, const void *fn, void **args)
+{
+    cudaError_t e;
+    CUDART_ENTER(rt, cudart_get(&e));
+    if (!rt)
+        return e;
+    if (!c)
+        return cudart_fail(rt, cudaErrorInvalidValue, "cudaLaunchKernelExC", "null config");
+    int coop = 0;
+    for (unsigned i = 0; i < c->numAttrs; i++)
+        if (c->attrs[i].id == cudaLaunchAttributeCooperative)
+            coop = c->attrs[i].val.cooperative;
+    /* the other attributes (priority, access policy, clusters of one,
+     * programmatic serialisation ...) change nothing in order here */
+    if (coop)
+        return launch_coop(fn, c->gridDim, c->blockDim, args, c->dynamicSmemBytes,
+                           c->stream, "cudaLaunchKernelExC");
+    return launch_on(fn, c->gridDim, c->blockDim, args, c->dynamicSmemBytes, c->stream,
+                     "cudaLaunchKernelExC");
+}
+
+cudaError_t cudart_copy_args(struct cudart_rt *rt, const void *fn, void **args,
+                             char **blob, void ***argv, unsigned *n, const char *api)
+{
+    cudaError_t e;
+    struct cudart_fn *f = ready_fn(rt, fn, api, &e);
+    if (!f)
+        return e;
+    struct api_kernel kk;
+    const struct api_kernel *pf = kernel_of(f, &kk);
+    if (!pf)
+        return cudart_fail(rt, cudaErrorInvalidDeviceFunction, api, "kernel %s not in "
+                           "its PTX", f->name);
+    size_t total = 0;
+    for (uint32_t i = 0; i < pf->nparams; i++)
+        total += (api_kernel_param_size(f->mod->lsmod, f->name, i) + 15) / 16 * 16;
+    if (pf->nparams && !args)
+        return cudart_fail(rt, cudaErrorInvalidValue, api, "kernel %s takes %u arguments "
+                           "and none were given", f->name, pf->nparams);
+    *blob = malloc(total ? total : 1);
+    *argv = calloc(pf->nparams ? pf->nparams : 1, sizeof **argv);
+    if (!*blob || !*argv) {
+        free(*blob);
+        free(*argv);
+        return cudart_fail(rt, cudaErrorMemoryAllocation, api, "out of host memory");
+    }
+    size_t off = 0;
+    for (uint32_t i = 0; i < pf->nparams; i++) {
+        size_t sz = api_kernel_param_size(f->mod->lsmod, f->name, i);
+        memcpy(*blob + off, args[i], sz);
+        (*argv)[i] = *blob + off;
+        off += (sz + 15) / 16 * 16;
+    }
+    *n = pf->nparams;
+    return cudaSuccess;
 }
 
 /* f's kernel in its loaded module into *k; NULL when it is not there. */
@@ -189,10 +383,71 @@ static const struct api_kernel *kernel_of(struct cudart_fn *f, struct api_kernel
     return api_kernel_info(f->mod->lsmod, f->name, k) ? NULL : k;
 }
 
+/* Threads per CTA f may be launched with: the GPU's limit, its
+ * .maxntid/.reqntid if smaller. */
+static uint32_t fn_max_threads(const struct api_kernel *pf, const struct api_device *lim)
+{
+    uint64_t t = lim->max_cta_threads;
+    if (pf->maxntid[0]) {
+        uint64_t m = (uint64_t)pf->maxntid[0] * (pf->maxntid[1] ? pf->maxntid[1] : 1) *
+                     (pf->maxntid[2] ? pf->maxntid[2] : 1);
+        t = m < t ? m : t;
+    }
+    return (uint32_t)t;
+}
+
+/* Registers per thread of f as ptxas would allocate them to launch its
+ * largest CTA: the model's estimate (core_regs_per_thread), lowered so
+ * that fn_max_threads threads fit the GPU's registers per CTA (the
+ * spilling the timing model assumes), at least 1. */
+static uint32_t fn_regs(const struct api_kernel *pf, const struct api_device *lim)
+{
+    uint64_t r = pf->regs;
+    uint64_t warps = ((uint64_t)fn_max_threads(pf, lim) + 31) / 32;
+    uint64_t cap = lim->max_cta_regs / (warps * 32);
+    if (r > cap)
+        r = cap;
+    return r ? (uint32_t)r : 1;
+}
+
+/* Dynamic shared bytes a launch of f may ask for (CUDA's
+ * cudaFuncAttributeMaxDynamicSharedMemorySize): the program's setting,
+ * else the GPU's shared memory per CTA without opt-in less f's static. */
+static uint64_t fn_max_dyn(const struct cudart_fn *f, const struct api_kernel *pf,
+                           const struct api_device *lim)
+{
+    if (f->max_dyn_shared >= 0)
+        return (uint64_t)f->max_dyn_shared;
+    return lim->max_shared > pf->shared_bytes ? lim->max_shared - pf->shared_bytes : 0;
+}
+
+/* A launch's dynamic shared memory against the kernel's limit, as CUDA
+ * checks it (cudaErrorInvalidValue); the GPU's opt-in limit on static +
+ * dynamic bytes is ls_launch's (LS_ERR_LAUNCH), in both modes. */
+static cudaError_t check_dyn_shared(struct cudart_rt *rt, struct cudart_fn *f,
+                                    size_t shared, const char *api)
+{
+    struct api_kernel kk0;
+    const struct api_kernel *pf = kernel_of(f, &kk0);
+    struct api_device lim;
+    api_device_info(rt->gpu, &lim);
+    uint64_t max = pf ? fn_max_dyn(f, pf, &lim) : lim.max_shared_optin;
+    if (shared <= max)
+        return cudaSuccess;
+    return cudart_fail(rt, cudaErrorInvalidValue, api, "kernel %s: %zu bytes of dynamic "
+                       "shared memory, more than its limit of %llu (%s; "
+                       "cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize) "
+                       "raises it up to sharedMemPerBlockOptin, %llu bytes with the "
+                       "static ones)", f->name, shared, (unsigned long long)max,
+                       f->max_dyn_shared >= 0 ? "as set by the program"
+                                              : "sharedMemPerBlock less its static bytes",
+                       (unsigned long long)lim.max_shared_optin);
+}
+
 cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *a, const void *fn)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     struct cudart_fn *f = ready_fn(rt, fn, "cudaFuncGetAttributes", &e);
@@ -204,21 +459,20 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *a, const void *fn)
         return cudart_fail(rt, cudaErrorInvalidValue, "cudaFuncGetAttributes",
                            a ? "kernel %s not in its PTX" : "null pointer%s",
                            a ? f->name : "");
-    struct api_device dv;
-    api_device_info(rt->gpu, &dv);
+    struct api_device lim;
+    api_device_info(rt->gpu, &lim);
     memset(a, 0, sizeof *a);
     a->sharedSizeBytes = (size_t)pf->shared_bytes;
     a->constSizeBytes = (size_t)pf->const_bytes;
     a->localSizeBytes = (size_t)pf->local_bytes;
-    unsigned maxt = dv.max_cta_threads;
-    if (pf->maxntid[0])
-        maxt = pf->maxntid[0] * (pf->maxntid[1] ? pf->maxntid[1] : 1) *
-               (pf->maxntid[2] ? pf->maxntid[2] : 1);
-    a->maxThreadsPerBlock = (int)maxt;
-    a->numRegs = (int)pf->regs;
-    a->ptxVersion = (int)pf->ptx_version;
+    a->maxThreadsPerBlock = (int)fn_max_threads(pf, &lim);
+    a->numRegs = (int)fn_regs(pf, &lim);
+    /* the virtual architecture the PTX was generated for (CUB compares it
+     * with __CUDA_ARCH_LIST__), and the device's own: the model runs it
+     * as sm_75 code */
+    a->ptxVersion = (int)pf->target_sm;
     a->binaryVersion = 75;
-    a->maxDynamicSharedSizeBytes = (int)(dv.max_shared - pf->shared_bytes);
+    a->maxDynamicSharedSizeBytes = (int)fn_max_dyn(f, pf, &lim);
     a->preferredShmemCarveout = -1;
     return cudaSuccess;
 }
@@ -226,7 +480,7 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *a, const void *fn)
 cudaError_t cudaFuncSetCacheConfig(const void *fn, int cfg)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     (void)cfg;                  /* the L1/shared split is a config key */
@@ -239,27 +493,36 @@ cudaError_t cudaFuncSetCacheConfig(const void *fn, int cfg)
 cudaError_t cudaFuncSetAttribute(const void *fn, int attr, int value)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     struct cudart_fn *f = ready_fn(rt, fn, "cudaFuncSetAttribute", &e);
     if (!f)
         return e;
     if (attr == cudaFuncAttributePreferredSharedMemoryCarveout)
-        return cudaSuccess;
+        return value >= -1 && value <= 100
+                   ? cudaSuccess
+                   : cudart_fail(rt, cudaErrorInvalidValue, "cudaFuncSetAttribute",
+                                 "%s: carveout %d (-1 or 0..100 percent)", f->name, value);
     if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
-        struct api_kernel kk;
-        const struct api_kernel *pf = kernel_of(f, &kk);
-        struct api_device dv;
-        api_device_info(rt->gpu, &dv);
-        if (value < 0 || !pf || (uint64_t)value + pf->shared_bytes > dv.max_shared)
+        /* as CUDA checks it: static + dynamic within the opt-in limit */
+        struct api_kernel kk0;
+    const struct api_kernel *pf = kernel_of(f, &kk0);
+        struct api_device lim;
+        api_device_info(rt->gpu, &lim);
+        if (value < 0 || !pf || (uint64_t)value + pf->shared_bytes > lim.max_shared_optin)
             return cudart_fail(rt, cudaErrorInvalidValue, "cudaFuncSetAttribute",
-                               "%s: %d dynamic shared bytes (the model allows %u per "
-                               "CTA in all)", f->name, value, dv.max_shared);
+                               "%s: %d dynamic + %llu static shared bytes exceed the "
+                               "configured GPU's %llu per CTA (sharedMemPerBlockOptin: "
+                               "max_shared_per_cta_optin, shared_per_sm)", f->name,
+                               value, pf ? (unsigned long long)pf->shared_bytes : 0ull,
+                               (unsigned long long)lim.max_shared_optin);
+        f->max_dyn_shared = value;
         return cudaSuccess;
     }
-    return cudart_fail(rt, cudaErrorNotSupported, "cudaFuncSetAttribute",
-                       "attribute %d is not modelled", attr);
+    return cudart_fail(rt, cudaErrorInvalidValue, "cudaFuncSetAttribute",
+                       "attribute %d is not modelled (max dynamic shared size, "
+                       "preferred carveout)", attr);
 }
 
 /* CTAs of block threads that fit one SM at once: the limits of
@@ -269,7 +532,7 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n,
 {
     (void)flags;
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
     struct cudart_fn *f = ready_fn(rt, fn, "cudaOccupancyMaxActiveBlocksPerMultiprocessor",
@@ -282,9 +545,14 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n,
         return cudart_fail(rt, cudaErrorInvalidValue,
                            "cudaOccupancyMaxActiveBlocksPerMultiprocessor",
                            "null pointer or block size %d", block);
-    struct api_device dv;
-    api_device_info(rt->gpu, &dv);
-    const struct api_device *c = &dv;
+    struct api_device cl;
+    api_device_info(rt->gpu, &cl);
+    if ((uint64_t)block > fn_max_threads(pf, &cl) ||
+        pf->shared_bytes + dyn_shared > cl.max_shared_optin) {
+        *n = 0;                 /* such a CTA cannot be launched at all */
+        return cudaSuccess;
+    }
+    const struct api_device *c = &cl;
     uint64_t warps = ((uint64_t)block + 31) / 32, wthreads = warps * 32;
     uint64_t regs = pf->regs;
     if (wthreads * regs > (uint64_t)c->regs_per_sm)

@@ -7,6 +7,7 @@
  * liblockstep, which this wraps: everything below the CUDA calls is an
  * ordinary ls_gpu). It is set up on first use from the LOCKSTEP_*
  * environment, read once (docs/cuda-programs.md). */
+#define _GNU_SOURCE             /* PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,7 +17,7 @@
 #include "cudart/cudart_int.h"
 #include "api/api_int.h"
 
-static struct cudart_rt g_rt = { .lock = PTHREAD_MUTEX_INITIALIZER };
+static struct cudart_rt g_rt = { .lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP };
 
 static void *grow(void *p, size_t *cap, size_t n, size_t elem)
 {
@@ -187,6 +188,12 @@ static void setup(struct cudart_rt *rt)
     if ((v = getenv("LOCKSTEP_STATS")) && *v)
         rt->stats_path = strdup(v);
     rt->quiet = (v = getenv("LOCKSTEP_QUIET")) && *v && strcmp(v, "0");
+    /* a progress line on a terminal once launches have run 2 s;
+     * LOCKSTEP_PROGRESS=1 shows it on any stderr, now from the first
+     * launch on, 0 never */
+    v = getenv("LOCKSTEP_PROGRESS");
+    rt->cfg.progress = v && *v ? (!strcmp(v, "0") ? 0 : !strcmp(v, "now") ? 3 : 2)
+                               : !rt->quiet;
     if (!err[0]) {
         char gerr[4096] = "";
         rt->gpu = ls_gpu_create(&rt->cfg, gerr, sizeof gerr);
@@ -202,16 +209,22 @@ static void setup(struct cudart_rt *rt)
     atexit(at_exit_report);
 }
 
+void cudart_leave(struct cudart_rt **rt)
+{
+    (void)rt;
+    pthread_mutex_unlock(&g_rt.lock);
+}
+
 struct cudart_rt *cudart_get(cudaError_t *err)
 {
     struct cudart_rt *rt = &g_rt;
+    pthread_mutex_lock(&rt->lock);
     if (!rt->inited)
         setup(rt);
-    if (!pthread_equal(rt->owner, pthread_self())) {
-        fprintf(stderr, "lockstep cudart: CUDA calls from a second host thread "
-                "are not supported (the runtime is single-threaded)\n");
-        *err = cudaErrorNotSupported;
-        return NULL;
+    if (!pthread_equal(rt->owner, pthread_self()) && !rt->threads_noted && !rt->quiet) {
+        rt->threads_noted = 1;
+        fprintf(stderr, "lockstep cudart: CUDA calls from several host threads run one "
+                "at a time (one simulated device, in order)\n");
     }
     if (rt->init_err != cudaSuccess) {
         *err = rt->init_err;
@@ -260,7 +273,7 @@ static void managed_vars(struct cudart_rt *rt, struct cudart_mod *m)
         if (!nm)
             continue;
         rt->mgd = nm;
-        rt->mgd[rt->nmgd++] = (struct cudart_managed){ d, n, 0, v->mhost, { 0 } };
+        rt->mgd[rt->nmgd++] = (struct cudart_managed){ d, n, 0, v->mhost, { 0 }, 0 };
     }
 }
 
@@ -307,7 +320,7 @@ CUDART_API char __cudaInitModule(void **handle);
 void **__cudaRegisterFatBinary(void *fatCubin)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     struct cudart_mod *m = calloc(1, sizeof *m);
     if (!m) {
         fprintf(stderr, "lockstep cudart: out of host memory registering a module\n");
@@ -337,7 +350,7 @@ void **__cudaRegisterFatBinary(void *fatCubin)
 void __cudaRegisterFatBinaryEnd(void **handle)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     if (rt && handle)
         cudart_mod_ready(rt, (struct cudart_mod *)handle);
 }
@@ -345,7 +358,7 @@ void __cudaRegisterFatBinaryEnd(void **handle)
 char __cudaInitModule(void **handle)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     return rt && handle && cudart_mod_ready(rt, (struct cudart_mod *)handle) == cudaSuccess;
 }
 
@@ -372,7 +385,7 @@ void __cudaRegisterFunction(void **handle, const char *hostFun, char *deviceFun,
     }
     g_rt.fns = nf;
     g_rt.fns[g_rt.nfns++] = (struct cudart_fn){ hostFun, name,
-                                                (struct cudart_mod *)handle };
+                                                (struct cudart_mod *)handle, -1 };
 }
 
 static void add_var(void **handle, const void *host, const char *name, size_t size,
@@ -428,10 +441,18 @@ struct cudart_managed *cudart_managed_find(struct cudart_rt *rt, uint64_t p, siz
     return NULL;
 }
 
+/* Whether region m is shared pages (cudaMallocManaged), not a copy. */
+static int shared_pages(const struct cudart_managed *m)
+{
+    return m->map && m->host == (void *)(uintptr_t)m->d;
+}
+
 cudaError_t cudart_managed_push(struct cudart_rt *rt)
 {
     for (size_t i = 0; i < rt->nmgd; i++) {
         struct cudart_managed *m = &rt->mgd[i];
+        if (shared_pages(m))
+            continue;
         ls_status st = ls_memcpy_htod(rt->gpu, m->d, m->host,
                                       m->size);
         if (st != LS_OK)
@@ -444,6 +465,8 @@ cudaError_t cudart_managed_pull(struct cudart_rt *rt)
 {
     for (size_t i = 0; i < rt->nmgd; i++) {
         struct cudart_managed *m = &rt->mgd[i];
+        if (shared_pages(m))
+            continue;
         ls_status st = ls_memcpy_dtoh(rt->gpu, m->host, m->d,
                                       m->size);
         if (st != LS_OK)
@@ -458,6 +481,8 @@ void cudart_gpu_reset(struct cudart_rt *rt)
         if (rt->mgd[i].map)        /* __managed__ variables keep their host copy */
             munmap(rt->mgd[i].host, rt->mgd[i].map);
     rt->nmgd = 0;
+    rt->nhreg = 0;             /* the program's pages stay its own */
+    rt->npalloc = 0;           /* the pools' allocations went with the GPU */
     ls_gpu_destroy(rt->gpu);
     rt->gpu = NULL;
     rt->nlaunches = 0;
@@ -486,6 +511,9 @@ void cudart_report(struct cudart_rt *rt)
         .config = rt->cfg.config ? rt->cfg.config : "builtin", .pass = 1, .msg = msg,
         .nlaunches = (unsigned)rt->nlaunches, .total = &total,
     };
+    if (rt->stats_path && rt->nlaunches && !rt->launches[rt->nlaunches - 1].have_digest &&
+        ls_mem_digest(rt->gpu, &rt->launches[rt->nlaunches - 1].digest) == LS_OK)
+        rt->launches[rt->nlaunches - 1].have_digest = 1;  /* the final memory */
     struct api_launch *cl = calloc(rt->nlaunches + 1, sizeof *cl);
     struct kstat *ks = calloc(rt->nlaunches + 1, sizeof *ks);
     size_t nk = 0;
@@ -544,8 +572,12 @@ void cudart_report(struct cudart_rt *rt)
                     (unsigned long long)s->warp_insts, s->simd_util);
         }
         if (r.nchk)
-            fprintf(stderr, "  %zu check finding%s (LOCKSTEP_STATS lists them)\n",
-                    r.nchk, r.nchk == 1 ? "" : "s");
+            fprintf(stderr, "  %zu check finding%s%s:\n", r.nchk, r.nchk == 1 ? "" : "s",
+                    r.nchk > 10 ? " (the first 10; LOCKSTEP_STATS lists them all)" : "");
+        for (size_t k = 0; k < r.nchk && k < 10; k++) {
+            char line[1024];
+            fprintf(stderr, "    %s\n", ls_check_format(&r.chk[k], line, sizeof line));
+        }
         api_print_cosim(stderr, &total);
     }
     if (rt->stats_path) {

@@ -10,7 +10,7 @@
 static int unsupported(const char *name)
 {
     cudaError_t e;
-    struct cudart_rt *rt = cudart_get(&e);
+    CUDART_ENTER(rt, cudart_get(&e));
     fprintf(stderr, "lockstep cudart: %s is not supported by Lockstep's CUDA "
             "runtime (cudaErrorNotSupported; docs/cuda-programs.md lists the "
             "supported calls)\n", name);
@@ -23,3 +23,14 @@ static int unsupported(const char *name)
     int name(void) { return unsupported(#name); }
 #include "cudart/cudart_stubs.def"
 #undef CUDART_STUB
+
+/* Every implemented call of the table (cudart_api.def) by address: a row
+ * naming a function the library does not define fails the link. */
+#define CUDART_CALL(name, group, notes) extern const char name[];
+#include "cudart/cudart_api.def"
+#undef CUDART_CALL
+__attribute__((used)) static const void *const implemented[] = {
+#define CUDART_CALL(name, group, notes) name,
+#include "cudart/cudart_api.def"
+#undef CUDART_CALL
+};

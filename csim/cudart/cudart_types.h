@@ -13,8 +13,15 @@
 typedef int cudaError_t;          /* enum cudaError */
 typedef struct cudart_stream *cudaStream_t;
 typedef struct cudart_event *cudaEvent_t;
+typedef struct cudart_graph *cudaGraph_t;       /* cudart_graph.c */
+typedef struct cudart_node *cudaGraphNode_t;
+typedef struct cudart_gexec *cudaGraphExec_t;
+typedef void (*cudaHostFn_t)(void *user);
 typedef void *cudaKernel_t;       /* here: the registered host stub */
 typedef unsigned long long cudaTextureObject_t;
+typedef struct cudart_array *cudaArray_t;       /* cudart_array.c */
+typedef struct cudart_mipmap *cudaMipmappedArray_t;
+typedef struct cudart_pool *cudaMemPool_t;      /* cudart_pool.c */
 typedef unsigned long long cudaSurfaceObject_t;
 
 typedef struct dim3 { unsigned x, y, z; } dim3;
@@ -40,14 +47,21 @@ enum {
     cudaErrorFileNotFound = 301,
     cudaErrorSharedObjectSymbolNotFound = 302,
     cudaErrorInvalidResourceHandle = 400,
+    cudaErrorIllegalState = 401,
     cudaErrorSymbolNotFound = 500,
     cudaErrorNotReady = 600,
     cudaErrorIllegalAddress = 700,
     cudaErrorLaunchOutOfResources = 701,
     cudaErrorLaunchTimeout = 702,
     cudaErrorAssert = 710,
+    cudaErrorCooperativeLaunchTooLarge = 720,
     cudaErrorLaunchFailure = 719,
     cudaErrorNotSupported = 801,
+    cudaErrorStreamCaptureUnsupported = 900,
+    cudaErrorStreamCaptureInvalidated = 901,
+    cudaErrorStreamCaptureUnmatched = 903,
+    cudaErrorStreamCaptureUnjoined = 904,
+    cudaErrorGraphExecUpdateFailure = 910,
     cudaErrorUnknown = 999
 };
 
@@ -76,8 +90,8 @@ enum { cudaResourceTypeArray = 0, cudaResourceTypeMipmappedArray = 1,
 struct cudaResourceDesc {
     int resType;
     union {
-        struct { void *array; } array;
-        struct { void *mipmap; } mipmap;
+        struct { cudaArray_t array; } array;
+        struct { cudaMipmappedArray_t mipmap; } mipmap;
         struct { void *devPtr; struct cudaChannelFormatDesc desc;
                  size_t sizeInBytes; } linear;
         struct { void *devPtr; struct cudaChannelFormatDesc desc;
@@ -85,6 +99,54 @@ struct cudaResourceDesc {
         struct { int reserved[32]; } reserved;
     } res;
     unsigned flags;
+};
+
+struct cudaExtent { size_t width, height, depth; };
+struct cudaPos { size_t x, y, z; };
+struct cudaPitchedPtr { void *ptr; size_t pitch, xsize, ysize; };
+struct cudaMemcpy3DParms {
+    cudaArray_t srcArray;
+    struct cudaPos srcPos;
+    struct cudaPitchedPtr srcPtr;
+    cudaArray_t dstArray;
+    struct cudaPos dstPos;
+    struct cudaPitchedPtr dstPtr;
+    struct cudaExtent extent;
+    int kind;                   /* enum cudaMemcpyKind */
+};
+
+struct cudaKernelNodeParams {
+    void *func;
+    dim3 gridDim, blockDim;
+    unsigned sharedMemBytes;
+    void **kernelParams;
+    void **extra;
+};
+struct cudaMemsetParams {
+    void *dst;
+    size_t pitch;
+    unsigned value, elementSize;
+    size_t width, height;
+};
+struct cudaHostNodeParams { cudaHostFn_t fn; void *userData; };
+struct cudaGraphEdgeData { unsigned char from_port, to_port, type, reserved[5]; };
+struct cudaGraphExecUpdateResultInfo {
+    int result;                 /* enum cudaGraphExecUpdateResult */
+    cudaGraphNode_t errorNode, errorFromNode;
+};
+
+/* cudaLaunchKernelExC's configuration (cudaLaunchConfig_t) */
+struct cudaLaunchAttribute {
+    int id;                     /* cudaLaunchAttributeID */
+    char pad[4];
+    union { char pad[64]; int cooperative; } val;
+};
+struct cudaLaunchConfig {
+    dim3 gridDim, blockDim;
+    size_t dynamicSmemBytes;
+    cudaStream_t stream;
+    struct cudaLaunchAttribute *attrs;
+    unsigned numAttrs;
 };
 
 struct cudaTextureDesc {
@@ -144,32 +206,6 @@ struct cudaDeviceProp {
     unsigned gpuPciDeviceID, gpuPciSubsystemID;
     int hostNumaMultinodeIpcSupported;
     int reserved[56];
-};
-
-/* cudaDeviceAttr values answered by cudaDeviceGetAttribute. */
-enum {
-    cudaDevAttrMaxThreadsPerBlock = 1, cudaDevAttrMaxBlockDimX = 2,
-    cudaDevAttrMaxBlockDimY = 3, cudaDevAttrMaxBlockDimZ = 4,
-    cudaDevAttrMaxGridDimX = 5, cudaDevAttrMaxGridDimY = 6,
-    cudaDevAttrMaxGridDimZ = 7, cudaDevAttrMaxSharedMemoryPerBlock = 8,
-    cudaDevAttrTotalConstantMemory = 9, cudaDevAttrWarpSize = 10,
-    cudaDevAttrMaxRegistersPerBlock = 12, cudaDevAttrClockRate = 13,
-    cudaDevAttrMultiProcessorCount = 16, cudaDevAttrMemoryClockRate = 36,
-    cudaDevAttrGlobalMemoryBusWidth = 37, cudaDevAttrL2CacheSize = 38,
-    cudaDevAttrMaxThreadsPerMultiProcessor = 39,
-    cudaDevAttrComputeCapabilityMajor = 75, cudaDevAttrComputeCapabilityMinor = 76,
-    cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
-    cudaDevAttrMaxRegistersPerMultiprocessor = 82,
-    cudaDevAttrManagedMemory = 83,
-    cudaDevAttrMaxBlocksPerMultiprocessor = 106,
-    cudaDevAttrMaxPitch = 11, cudaDevAttrGpuOverlap = 15,
-    cudaDevAttrKernelExecTimeout = 17, cudaDevAttrIntegrated = 18,
-    cudaDevAttrCanMapHostMemory = 19, cudaDevAttrComputeMode = 20,
-    cudaDevAttrConcurrentKernels = 31, cudaDevAttrEccEnabled = 32,
-    cudaDevAttrPciBusId = 33, cudaDevAttrPciDeviceId = 34,
-    cudaDevAttrTccDriver = 35, cudaDevAttrAsyncEngineCount = 40,
-    cudaDevAttrUnifiedAddressing = 41, cudaDevAttrPciDomainId = 50,
-    cudaDevAttrConcurrentManagedAccess = 89, cudaDevAttrCooperativeLaunch = 95
 };
 
 #endif

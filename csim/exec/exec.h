@@ -25,6 +25,9 @@ struct exec_grid {
                                  * rounded up to 256 (sm_7x unit)          */
     /* %globaltimer in ns = *clock * timer_num / timer_den (0/0: = *clock) */
     uint32_t timer_num, timer_den;
+    uint64_t grid_ws;           /* a cooperative launch's grid-sync word
+                                   (%envreg1:%envreg2, what the driver
+                                   gives cooperative groups), else 0     */
 };
 
 /* Register file of one warp: regs[r * EXEC_WARP + lane] holds register r

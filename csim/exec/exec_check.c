@@ -61,7 +61,7 @@ const char *exec_chk_kind_name(unsigned kind)
         "write-after-write", "read-after-write", "write-after-read",
         "shfl-source-lane", "mask-excludes-self", "member-lanes-inactive",
         "divergent-barrier", "barrier-mismatch", "barrier-count-mismatch",
-        "uninitialized-load", "write-after-write",
+        "uninitialized-load", "write-after-write", "out-of-bounds",
     };
     return kind < EXEC_CHK_NKINDS ? n[kind] : "?";
 }
@@ -72,7 +72,8 @@ const char *exec_chk_check_name(unsigned kind)
         return "racecheck";
     if (kind < EXEC_CHK_K_INIT)
         return "synccheck";
-    return kind == EXEC_CHK_K_INIT ? "initcheck" : kind == EXEC_CHK_K_GWAW ? "globalrace" : "?";
+    return kind == EXEC_CHK_K_INIT ? "initcheck" : kind == EXEC_CHK_K_GWAW ? "globalrace"
+           : kind == EXEC_CHK_K_OOB ? "memcheck" : "?";
 }
 
 /* ------------------------------------------------------------ bitmaps */
@@ -602,6 +603,14 @@ static struct exec_chk_cta *cta_get(struct exec_chk *c, uint64_t id)
 }
 
 /* ------------------------------------------------------------ init/free */
+
+void exec_chk_oob(struct exec_chk *c, uint64_t cta, uint32_t tid,
+                  const struct ptx_func *f, int32_t pc, bool store, uint64_t addr)
+{
+    if (c && c->fbase)
+        report(c, EXEC_CHK_K_OOB, PTX_SP_GLOBAL, cta, tid, site_of(c, f, pc), store,
+               0, 0, false, 1, 0, addr);
+}
 
 int exec_chk_init(struct exec_chk *c, unsigned mask, const struct ptx_module *mod,
                   const uint32_t ntid[3], const uint32_t nctaid[3],

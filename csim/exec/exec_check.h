@@ -34,6 +34,9 @@ enum exec_chk_kind {
     EXEC_CHK_K_BAR_COUNT,   /* synccheck: different thread counts            */
     EXEC_CHK_K_INIT,        /* initcheck: load of a never-written byte       */
     EXEC_CHK_K_GWAW,        /* globalrace: plain stores of two CTAs, one byte */
+    EXEC_CHK_K_OOB,         /* memcheck = warn: a global access past its
+                               allocation, inside its granule
+                               or the mapped range (EXEC_MAP_PAGE)        */
     EXEC_CHK_NKINDS
 };
 
@@ -105,6 +108,12 @@ void exec_chk_step(struct exec_chk_warp *cw, const struct exec_warp *w,
                    const struct exec_memctx *m, const struct ptx_func *f,
                    int32_t pc, uint32_t mask, const struct exec_result *res,
                    uint32_t arrive, uint32_t live, uint64_t seq);
+/* memcheck = warn: thread tid of CTA cta (linear ids) accessed global
+ * address addr at pc of f outside its allocation but inside its granule
+ * or the mapped range around the allocations (exec_dmem_mapped).
+ * One finding per site; c may have no other check on. */
+void exec_chk_oob(struct exec_chk *c, uint64_t cta, uint32_t tid,
+                  const struct ptx_func *f, int32_t pc, bool store, uint64_t addr);
 /* The warp finished (all its lanes exited): detaches it; the CTA's
  * shadow is evaluated and released when its last warp finishes. */
 void exec_chk_warp_done(struct exec_chk_warp *cw);

@@ -204,8 +204,10 @@ int exec_mov(struct exec_warp *w, const struct ptx_inst *in, uint32_t m,
         uint64_t ek = ew >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << ew) - 1);
         for (unsigned i = 0; i < n; i++)
             if (ov->vec_regs[i] >= (int32_t)w->nregs ||
-                (ov->vec_regs[i] < 0 && ov == oa))
-                return exec_fail(err, in, "vector register out of range");
+                (ov->vec_regs[i] == -1 && ov == oa) ||
+                (ov->vec_regs[i] == PTX_VEC_ZERO && ov == od))
+                return exec_fail(err, in, ov == od ? "a literal in a destination vector"
+                                                   : "vector register out of range");
         if (ov == od) {                              /* unpack */
             struct exec_src A;
             if (exec_src_init(&A, w, in, oa, t, m, err)) return -1;
@@ -223,8 +225,9 @@ int exec_mov(struct exec_warp *w, const struct ptx_inst *in, uint32_t m,
         EXEC_FOR_EACH_LANE(m, lane, {
             uint64_t v = 0;
             for (unsigned i = 0; i < n; i++)
-                v |= (w->regs[(size_t)ov->vec_regs[i] * EXEC_WARP + lane] & ek)
-                     << (i * ew);
+                if (ov->vec_regs[i] >= 0)       /* PTX_VEC_ZERO adds nothing */
+                    v |= (w->regs[(size_t)ov->vec_regs[i] * EXEC_WARP + lane] & ek)
+                         << (i * ew);
             d[lane] = v;
         });
         return 0;

@@ -10,6 +10,7 @@
 typedef unsigned __int128 u128;
 
 const struct exec_ffmt exec_ff16 = { 11, -14, 15, 16 };
+const struct exec_ffmt exec_ffbf16 = { 8, -126, 127, 16 };
 const struct exec_ffmt exec_ff32 = { 24, -126, 127, 32 };
 const struct exec_ffmt exec_ff64 = { 53, -1022, 1023, 64 };
 
@@ -181,6 +182,20 @@ uint16_t exec_fr_add16(uint16_t a, uint16_t b, enum exec_fmode mode)
 {
     return (uint16_t)add_to(&exec_ff16, exec_f16_to_f64(a),
                             exec_f16_to_f64(b), mode);
+}
+
+/* The exact value of a bfloat16 pattern: the f32 with these upper bits. */
+static double bf16_to_f64(uint16_t h)
+{
+    uint32_t u = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+uint16_t exec_fr_add_bf16(uint16_t a, uint16_t b, enum exec_fmode mode)
+{
+    return (uint16_t)add_to(&exec_ffbf16, bf16_to_f64(a), bf16_to_f64(b), mode);
 }
 
 uint16_t exec_fr_mul16(uint16_t a, uint16_t b, enum exec_fmode mode)

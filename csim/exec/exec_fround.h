@@ -17,7 +17,7 @@ struct exec_ffmt {
     int p, emin, emax;
     unsigned bits;
 };
-extern const struct exec_ffmt exec_ff16, exec_ff32, exec_ff64;
+extern const struct exec_ffmt exec_ff16, exec_ff32, exec_ff64, exec_ffbf16;
 
 /* Rounding mode for a PTX .rn/.rz/.rm/.rp (also .rni.. -> same direction);
  * none means .rn. */
@@ -50,6 +50,10 @@ uint16_t exec_fr_add16(uint16_t a, uint16_t b, enum exec_fmode mode); /* a + b *
 uint16_t exec_fr_mul16(uint16_t a, uint16_t b, enum exec_fmode mode); /* a * b */
 uint16_t exec_fr_fma16(uint16_t a, uint16_t b, uint16_t c,
                        enum exec_fmode mode);                       /* a*b+c */
+
+/* a + b on bfloat16 bit patterns (an f32's upper half: 8-bit precision,
+ * f32's exponent range, subnormals kept), rounded once in mode. */
+uint16_t exec_fr_add_bf16(uint16_t a, uint16_t b, enum exec_fmode mode);
 
 /* Exactly rounded f64 operations in mode (results are f64 bit patterns): */
 uint64_t exec_fr_add64(double a, double b, enum exec_fmode mode);   /* a + b  */

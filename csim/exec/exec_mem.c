@@ -3,9 +3,90 @@
  * device allocation table, the CTA's shared segment, per-thread local
  * stacks and the param buffers (address map: docs/memory-model.md). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "exec/exec_mem.h"
+#include "exec/exec_fround.h"
 #include "exec/exec_lane.h"
+
+/* ---------------------------------------------------------------- dmem */
+
+const struct exec_alloc *exec_dmem_granule(const struct exec_dmem *d,
+                                           uint64_t addr, uint64_t n)
+{
+    uint32_t lo = 0, hi = d->n;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (d->a[mid].base <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0)
+        return NULL;
+    const struct exec_alloc *a = &d->a[lo - 1];
+    if (addr - a->base >= a->span || n > a->span - (addr - a->base))
+        return NULL;
+    return a;
+}
+
+bool exec_dmem_mapped(const struct exec_dmem *d, uint64_t addr, uint64_t n)
+{
+    uint32_t top = d->n;        /* allocations below the device heap */
+    while (top > 0 && d->a[top - 1].base >= EXEC_HEAP_BASE)
+        top--;
+    if (top == 0)
+        return false;
+    const struct exec_alloc *a = &d->a[top - 1];
+    uint64_t end = a->base + a->span;
+    uint64_t hi = (end + EXEC_MAP_PAGE - 1) / EXEC_MAP_PAGE * EXEC_MAP_PAGE;
+    uint64_t lo = EXEC_GLOBAL_BASE - EXEC_MAP_PAGE;
+    if (addr < lo || addr >= hi || n > hi - addr)
+        return false;
+    return exec_dmem_granule(d, addr, n) == NULL;
+}
+
+uint8_t *exec_dmem_gap(struct exec_dmem *d, uint64_t addr, uint64_t n)
+{
+    uint64_t cb = addr / EXEC_GAP_CHUNK * EXEC_GAP_CHUNK;
+    if (n == 0 || (addr + n - 1) / EXEC_GAP_CHUNK * EXEC_GAP_CHUNK != cb ||
+        !exec_dmem_mapped(d, addr, n))
+        return NULL;
+    uint32_t lo = 0, hi = d->ngap;
+    while (lo < hi) {               /* first chunk with base >= cb */
+        uint32_t mid = (lo + hi) / 2;
+        if (d->gap[mid].base < cb)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < d->ngap && d->gap[lo].base == cb)
+        return d->gap[lo].host + (addr - cb);
+    if (d->ngap == d->gapcap) {
+        uint32_t nc = d->gapcap ? d->gapcap * 2 : 16;
+        struct exec_gap *ng = realloc(d->gap, nc * sizeof *ng);
+        if (!ng)
+            return NULL;
+        d->gap = ng;
+        d->gapcap = nc;
+    }
+    uint8_t *h = calloc(1, EXEC_GAP_CHUNK);
+    if (!h)
+        return NULL;
+    memmove(&d->gap[lo + 1], &d->gap[lo], (d->ngap - lo) * sizeof *d->gap);
+    d->gap[lo] = (struct exec_gap){ cb, h };
+    d->ngap++;
+    return h + (addr - cb);
+}
+
+void exec_dmem_gap_free(struct exec_dmem *d)
+{
+    for (uint32_t i = 0; i < d->ngap; i++)
+        free(d->gap[i].host);
+    free(d->gap);
+    d->gap = NULL;
+    d->ngap = d->gapcap = 0;
+}
 
 /* ------------------------------------------------------------- helpers */
 
@@ -209,11 +290,36 @@ static uint8_t *resolve(struct exec_memctx *m, unsigned sp, uint64_t addr,
         const struct exec_alloc *a = m->last;
         if (!a || addr - a->base >= a->size || n > a->size - (addr - a->base)) {
             a = m->dmem ? exec_dmem_find(m->dmem, addr, n) : NULL;
+            if (!a && m->dmem && m->dmem->memcheck) {
+                /* memcheck warn/off: past the allocation but inside its
+                 * granule, or elsewhere in the mapped range: the bytes a
+                 * GPU would read or write */
+                const struct exec_alloc *g = exec_dmem_granule(m->dmem, addr, n);
+                uint8_t *h = g ? g->host + (addr - g->base)
+                               : exec_dmem_gap(m->dmem, addr, n);
+                if (h) {
+                    if (!m->oob || addr < m->oob_addr) {
+                        m->oob_addr = addr;
+                        m->oob_lane = (uint8_t)lane;
+                        m->oob_store = store;
+                    }
+                    m->oob |= 1u << lane;
+                    return h;
+                }
+            }
             if (!a) {
                 char k2[64];
                 snprintf(k2, sizeof k2, "out-of-bounds %s", kind);
+                const struct exec_alloc *g = m->dmem && addr
+                                             ? exec_dmem_granule(m->dmem, addr, n) : NULL;
                 fault(err, lane, addr, k2, space_name(sp), n,
-                      addr == 0 ? "null pointer" : "not inside a live allocation");
+                      addr == 0 ? "null pointer"
+                      : g ? "past the end of its allocation, inside the allocation's "
+                            "granule: a GPU goes on (memcheck = warn or off)"
+                      : m->dmem && exec_dmem_mapped(m->dmem, addr, n)
+                          ? "outside every allocation, in the 2 MiB pages a GPU maps "
+                            "around them: a GPU goes on (memcheck = warn or off)"
+                          : "not inside a live allocation");
                 return NULL;
             }
             m->last = a;
@@ -396,6 +502,20 @@ static uint64_t atom_apply(unsigned sub, enum ptx_type t, unsigned bits,
     b &= mask;
     c &= mask;
     bool fl = ptx_type_is_float(t), sg = ptx_type_is_signed(t);
+    if (sub == PTX_SUB_ADD && (t == PTX_T_F16 || t == PTX_T_F16X2 ||
+                               t == PTX_T_BF16 || t == PTX_T_BF16X2)) {
+        /* .add.noftz: each 16-bit half rounded to nearest even, subnormal
+         * inputs and results kept (the PTX ISA's atom) */
+        bool bf = t == PTX_T_BF16 || t == PTX_T_BF16X2;
+        uint64_t r = 0;
+        for (unsigned h = 0; h < bits; h += 16) {
+            uint16_t x = (uint16_t)(old >> h), y = (uint16_t)(b >> h);
+            uint16_t s = bf ? exec_fr_add_bf16(x, y, EXEC_FR_RN)
+                            : exec_fr_add16(x, y, EXEC_FR_RN);
+            r |= (uint64_t)s << h;
+        }
+        return r;
+    }
     switch (sub) {
     case PTX_SUB_AND:  return old & b;
     case PTX_SUB_OR:   return old | b;
@@ -449,11 +569,16 @@ static int do_atom(struct exec_warp *w, struct exec_memctx *m,
     const struct ptx_operand *co = has_dst ? &in->o[3] : NULL;
     enum ptx_type t = (enum ptx_type)in->type;
     unsigned bits = ptx_type_bits(t);
-    if ((bits != 32 && bits != 64) || t == PTX_T_F16X2) {
+    bool half = t == PTX_T_F16 || t == PTX_T_F16X2 || t == PTX_T_BF16 ||
+                t == PTX_T_BF16X2;
+    bool cas16 = bits == 16 && in->sub == PTX_SUB_CAS && !ptx_type_is_float(t);
+    if (!(bits == 32 || bits == 64 || cas16 || half) ||
+        (half && in->sub != PTX_SUB_ADD)) {
         err->lane = -1;
         err->addr = 0;
         snprintf(err->msg, sizeof err->msg,
-                 "%s.%s: only 32- and 64-bit integer/f32/f64 atomics are supported",
+                 "%s.%s: the atomics modelled are 32- and 64-bit integer/f32/f64, "
+                 "cas.b16 and add.noftz on f16/f16x2/bf16/bf16x2",
                  ptx_op_name((enum ptx_op)in->op), ptx_type_name(t));
         return -1;
     }

@@ -10,6 +10,8 @@
 #include "exec/exec.h"
 #include "exec/exec_tex.h"
 
+struct exec_chk;
+
 /* Generic address space: global allocations live in
  * [EXEC_GLOBAL_BASE, EXEC_GLOBAL_BASE + capacity); the shared and local
  * windows map generic addresses onto space offsets. */
@@ -30,12 +32,38 @@
 /* Texture handles are (tag | index) into the texture table. */
 #define EXEC_TEX_TAG       0x7e70000000000000ull
 
+/* memcheck = warn/off: the memory a GPU maps around the allocations.
+ * NVIDIA's GPUs map device memory in 2 MiB pages (the allocation
+ * granularity cuMemGetAllocationGranularity reports) and the driver keeps
+ * the context's own allocations below the program's first one, so an
+ * access a little before or past an allocation reads mapped memory. The
+ * model's mapped range: from one such page below EXEC_GLOBAL_BASE to the
+ * end of the page holding the end of the highest allocation (the device
+ * heap aside). Its bytes outside every allocation's granule start zero
+ * and are backed on first touch, EXEC_GAP_CHUNK bytes at a time. */
+#define EXEC_MAP_PAGE      (2ull << 20)
+#define EXEC_GAP_CHUNK     4096ull
+
+/* One backed chunk of the mapped range outside the allocations. */
+struct exec_gap {
+    uint64_t base;              /* EXEC_GAP_CHUNK-aligned                 */
+    uint8_t *host;              /* EXEC_GAP_CHUNK bytes                   */
+};
+
 /* One live device allocation. */
 struct exec_alloc {
     uint64_t base, size;
     uint8_t *host;              /* size bytes of backing store            */
     const char *what;           /* "ls_malloc" or the module symbol name  */
     uint8_t *init;              /* initcheck: bit per byte written, or NULL */
+    uint64_t mapped;            /* 0: host is malloc'd; else the bytes of
+                                   its anonymous mapping (host pages only
+                                   where touched: gpu_mem.c)              */
+    uint64_t span;              /* bytes host holds (size rounded up to the
+                                   allocation granule; >= size)           */
+    bool ext;                   /* host belongs to the caller (managed
+                                   memory: the program's own pages), not
+                                   freed with the allocation             */
 };
 
 /* Device memory: allocations sorted by base, non-overlapping. */
@@ -47,11 +75,28 @@ struct exec_dmem {
     uint32_t epoch;             /* bumped when a kernel changes the table
                                    (device malloc/free): cached pointers
                                    into it (exec_memctx.last) are stale */
+    uint8_t memcheck;           /* config key memcheck: 0 error, 1 warn,
+                                   2 off (out-of-bounds global accesses)  */
+    struct exec_chk *oob_chk;   /* the launch's checker: memcheck = warn
+                                   findings go there (exec_chk_oob)       */
+    struct exec_gap *gap;       /* memcheck warn/off: backed chunks of the
+                                   mapped range outside the allocations,
+                                   sorted by base                        */
+    uint32_t ngap, gapcap;
 };
 
 /* What one warp's memory instructions see. */
 struct exec_memctx {
     struct exec_dmem *dmem;
+    uint32_t oob;                   /* lanes of the last instruction whose
+                                       global access went past its
+                                       allocation, inside its granule or
+                                       the mapped range (memcheck
+                                       warn/off); the caller
+                                       clears it                         */
+    uint64_t oob_addr;              /* the lowest such address, its lane */
+    uint8_t oob_lane;               /* and whether it was a store        */
+    bool oob_store;
     const struct exec_alloc *last;  /* last allocation hit (fast path)  */
     uint32_t epoch;                 /* dmem->epoch when last was cached  */
     uint8_t *shared;  uint64_t shared_bytes;    /* this CTA's segment    */
@@ -65,6 +110,19 @@ struct exec_memctx {
 
 /* exec_dmem_find: the allocation holding [addr, addr+n) (exec_dmem.h) */
 #include "exec/exec_dmem.h"
+/* Allocation whose granule (base + span) holds [addr, addr+n), or NULL. */
+const struct exec_alloc *exec_dmem_granule(const struct exec_dmem *d,
+                                           uint64_t addr, uint64_t n);
+
+/* Whether [addr, addr+n) lies in the mapped range around the allocations
+ * (EXEC_MAP_PAGE) without being inside an allocation's granule. */
+bool exec_dmem_mapped(const struct exec_dmem *d, uint64_t addr, uint64_t n);
+/* Host bytes for [addr, addr+n) (not crossing an EXEC_GAP_CHUNK) when
+ * exec_dmem_mapped holds, backed (zero) on first touch; NULL otherwise or
+ * when the host is out of memory. */
+uint8_t *exec_dmem_gap(struct exec_dmem *d, uint64_t addr, uint64_t n);
+/* Frees the backed chunks of the mapped range. */
+void exec_dmem_gap_free(struct exec_dmem *d);
 
 /* Executes ld/ldu/st/atom/red/tex/cvta for the lanes of mask passing the
  * guard; fills res (per-lane addresses, bytes, store flag). Returns 0, or

@@ -46,7 +46,11 @@ static uint64_t sreg_value(const struct exec_warp *w, unsigned sr,
     case PTX_SR_NWARPID: return g->nwarpid;
     case PTX_SR_SMID: return g->smid;
     case PTX_SR_NSMID: return g->nsmid;
-    default: return 0;      /* %gridid, %envreg0..31: 0 (no driver here) */
+    /* the driver's grid workspace: cooperative groups' grid.sync() reads
+     * its address from %envreg1 (high half) and %envreg2 (low half) */
+    case PTX_SR_ENVREG0 + 1: return g->grid_ws >> 32;
+    case PTX_SR_ENVREG0 + 2: return g->grid_ws & 0xffffffffu;
+    default: return 0;      /* %gridid, the other %envregs: 0 (no driver here) */
     }
 }
 
@@ -108,7 +112,7 @@ static const char *const op_names[PTX_OP_COUNT + 1] = {
 
 static const char *const type_names[PTX_T_COUNT + 1] = {
     "", "pred", "b8", "b16", "b32", "b64", "u8", "u16", "u32", "u64",
-    "s8", "s16", "s32", "s64", "f16", "f32", "f64", "f16x2", "?"
+    "s8", "s16", "s32", "s64", "f16", "f32", "f64", "f16x2", "bf16", "bf16x2", "?"
 };
 
 int exec_fail(struct exec_error *err, const struct ptx_inst *in,

@@ -14,8 +14,6 @@ struct core_sm;
 struct cosim_env;
 
 #define GPU_ERR_LEN 8192
-#define GPU_MAX_SHARED (96u * 1024u)   /* static + dynamic shared per CTA */
-#define GPU_MAX_CTA_THREADS 1024u
 
 struct ls_module {
     struct ls_module *next;
@@ -76,6 +74,14 @@ struct ls_gpu {
     ls_check_finding *chk;      /* findings of every launch, in order     */
     size_t nchk, capchk;
     struct gpu_devrt devrt;     /* device printf/malloc/assert            */
+    /* the progress line (gpu_tick): shown once a program's launches have
+     * run for 2 s, refreshed every 0.5 s, cleared at each launch's end */
+    double prog_t0, prog_last;  /* first launch's start; last refresh    */
+    bool prog_shown;
+    bool coop_launch;           /* the launch in flight is cooperative
+                                   (cudaLaunchCooperativeKernel): the
+                                   functional loop runs all its CTAs at
+                                   once, as grid-wide sync needs          */
 };
 
 /* What every CTA of one launch shares: parameter buffer, symbol
@@ -101,6 +107,24 @@ ls_status gpu_mem_alloc(ls_gpu *gpu, uint64_t bytes, const char *what,
                         ls_dptr *ptr);
 /* Releases the allocation starting at ptr. */
 ls_status gpu_mem_free(ls_gpu *gpu, ls_dptr ptr);
+/* Backs the allocation starting at ptr with the caller's bytes host
+ * (at least its granule span; copy: the allocation's contents copied
+ * over, else host keeps its own), which stay the caller's: managed or
+ * registered host memory the program and the kernels share. */
+ls_status gpu_mem_adopt(ls_gpu *gpu, ls_dptr ptr, uint8_t *host, uint64_t bytes,
+                        bool copy);
+/* Frees an allocation's host backing (mapped: its mapping's bytes, 0 if
+ * malloc'd). */
+void gpu_mem_release(uint8_t *host, uint64_t mapped);
+/* Whether the host can back the device memory touched so far plus `more`
+ * bytes about to be: LS_OK, or LS_ERR_NOMEM with a message when the
+ * config key host_mem_limit (or, without one, the host's available
+ * memory less a reserve) would be exceeded. Checked before large copies
+ * and about twice a second while kernels run. */
+ls_status gpu_mem_watch(ls_gpu *gpu, uint64_t more);
+/* FNV-1a of allocation a's size bytes continuing from h (ls_mem_digest),
+ * skipping the host pages never touched in one step each. */
+uint64_t gpu_mem_digest(const struct exec_alloc *a, uint64_t h);
 /* Host pointer for [addr, addr+n) inside one live allocation, or NULL
  * (with the error recorded, naming op). */
 uint8_t *gpu_mem_host(ls_gpu *gpu, ls_dptr addr, uint64_t n, const char *op);
@@ -116,6 +140,19 @@ ls_status gpu_module_place(ls_gpu *gpu, struct ls_module *m);
 /* Kernel entry of mod named name, or its mangled form _Z<len><name>... */
 const struct ptx_func *gpu_find_kernel(const struct ptx_module *mod,
                                        const char *name, int *ambiguous);
+
+/* The configured GPU's per-CTA limits (config keys max_threads_per_cta,
+ * max_shared_per_cta[_optin], max_regs_per_cta, each capped by what one
+ * SM holds): what a launch may use in both modes and what the CUDA
+ * runtime reports as the device's limits. */
+struct gpu_cta_limits {
+    uint32_t threads;           /* threads per CTA                          */
+    uint64_t shared;            /* shared bytes per CTA without opt-in      */
+    uint64_t shared_optin;      /* shared bytes per CTA with opt-in         */
+    uint64_t regs;              /* 32-bit registers per CTA                 */
+};
+/* Fills l from gpu's configuration. */
+void gpu_cta_limits(const ls_gpu *gpu, struct gpu_cta_limits *l);
 
 /* Checks grid/block dimensions against the limits and .maxntid. */
 ls_status gpu_check_geometry(ls_gpu *gpu, const struct ptx_func *f,
@@ -190,6 +227,29 @@ ls_status gpu_warp_error(ls_gpu *gpu, const char *file,
 /* Patches m's address initialisers (function pointers, vtables,
  * generic(sym)) once its symbols have device addresses. */
 ls_status gpu_module_relocate(ls_gpu *gpu, struct ls_module *m);
+
+/* What a running launch does now and then, in both modes: the host
+ * memory watch (gpu_mem_watch, about twice a second) and the progress
+ * line on a terminal. */
+struct gpu_tick {
+    double last_watch;
+    uint64_t n;
+};
+/* Starts the ticks of a launch. */
+void gpu_tick_begin(ls_gpu *gpu, struct gpu_tick *t);
+/* One tick (cheap: the clock is read every 64th): CTAs done (timing:
+ * dispatched; those still resident are subtracted) of ctas, warp
+ * instructions and (timing) cycles so far. Returns LS_OK, or the watch's
+ * LS_ERR_NOMEM. */
+ls_status gpu_tick(ls_gpu *gpu, struct gpu_tick *t, const char *kernel,
+                   uint64_t ctas_done, uint64_t ctas, uint64_t insts, uint64_t cycles);
+/* Ends them (clears the progress line); returns st, or the watch's error
+ * when host_mem_limit is set and exceeded. */
+ls_status gpu_tick_end(ls_gpu *gpu, struct gpu_tick *t, ls_status st);
+
+/* A zeroed device word for a cooperative launch's grid-wide barrier
+ * (exec_grid.grid_ws); the caller frees it after the launch. */
+ls_status gpu_coop_workspace(ls_gpu *gpu, ls_dptr *ws);
 
 /* Runs kernel f of module m to completion (functional mode). */
 ls_status gpu_launch(ls_gpu *gpu, struct ls_module *m,

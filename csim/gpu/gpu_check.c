@@ -23,6 +23,10 @@ void gpu_check_begin(ls_gpu *gpu, struct exec_chk *c, const struct ls_module *m,
     uint32_t ntid[3] = { block.x, block.y, block.z };
     uint32_t nctaid[3] = { grid.x, grid.y, grid.z };
     exec_chk_init(c, mask, m->ptx, ntid, nctaid, shared_bytes, local_stride);
+    /* memcheck: the mode every warp's memory accesses see, and where
+     * warn's findings go (exec_chk_oob, from the SIMT layer) */
+    gpu->dmem.memcheck = (uint8_t)gpu->tcfg.memcheck;
+    gpu->dmem.oob_chk = gpu->tcfg.memcheck == 1 ? c : NULL;
 }
 
 static void tid3(const struct exec_chk *c, uint64_t t, unsigned out[3])
@@ -73,7 +77,8 @@ static const char *space_name(unsigned sp)
 ls_status gpu_check_end(ls_gpu *gpu, struct exec_chk *c, const struct ls_module *m,
                         const struct ptx_func *f, ls_status st)
 {
-    if (!c->mask) {
+    gpu->dmem.oob_chk = NULL;
+    if (!c->mask && !c->nfd) {
         exec_chk_free(c);
         return st;
     }

@@ -80,7 +80,10 @@ static void put_vals(struct line *L, const uint64_t *v, uint32_t act)
 /* Values of register r (raw bits) for every lane. */
 static void reg_vals(const struct simt_warp *w, int32_t r, uint64_t *v)
 {
-    memcpy(v, &w->ew.regs[(size_t)r * EXEC_WARP], EXEC_WARP * sizeof *v);
+    if (r < 0)                  /* a '_' sink or a literal 0 element */
+        memset(v, 0, EXEC_WARP * sizeof *v);
+    else
+        memcpy(v, &w->ew.regs[(size_t)r * EXEC_WARP], EXEC_WARP * sizeof *v);
 }
 
 static void put_reg(struct line *L, const struct simt_warp *w, const struct ptx_func *f,

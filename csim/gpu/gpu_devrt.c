@@ -368,7 +368,7 @@ static int do_malloc(ls_gpu *gpu, struct simt_warp *w, const struct ptx_inst *in
             d->malloc_failed++;
         } else {
             memmove(&dm->a[pos + 1], &dm->a[pos], (dm->n - pos) * sizeof *dm->a);
-            dm->a[pos] = (struct exec_alloc){ addr, size, host, HEAP_WHAT, NULL };
+            dm->a[pos] = (struct exec_alloc){ addr, size, host, HEAP_WHAT, NULL, 0, size, false };
             dm->n++;
             dm->epoch++;
             d->heap_used += span;

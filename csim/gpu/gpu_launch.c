@@ -1,12 +1,15 @@
 /* Functional launch loop: CTAs one after another; the warps of a CTA run
- * round-robin, each until it reaches a barrier or finishes; barriers are
+ * round-robin, each until it reaches a barrier or finishes (config key
+ * schedule = block; interleave: one instruction per turn); barriers are
  * released when every live thread (exited threads count as arrived) or
  * the named thread count has arrived; otherwise the launch deadlocks. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "gpu/gpu.h"
+#include "core/core.h"
 #include "simt/simt.h"
 #include "exec/exec_check.h"
 
@@ -15,21 +18,39 @@
  * warps that wait on each other through memory (spin flags) progress. */
 #define GPU_SLICE 4096u
 
+/* One CTA in flight: its warps, shared and local memory, ids, and the
+ * arrivals at its barriers. */
+struct cta {
+    struct simt_warp *warps;
+    uint8_t *shared, *local;
+    struct exec_grid eg;
+    uint32_t arrived[NBAR], expect[NBAR];
+    uint32_t ntrue[NBAR], nfalse[NBAR];     /* bar.red */
+    bool done;
+};
+
 struct launch {
     ls_gpu *gpu;
     const struct ls_module *m;
     const struct ptx_func *f;
     ls_dim3 grid, block;
-    struct exec_grid eg;
-    struct simt_warp *warps;
+    struct exec_grid eg;        /* the launch's; each CTA's copy has its ids */
+    struct cta *cta, *cur;      /* one (CTAs one after another), or every
+                                   CTA of a cooperative launch at once;
+                                   cur: the one running                   */
+    unsigned nctas;
+    struct simt_warp *warps;    /* nctas x nwarps                         */
     unsigned nwarps, nthreads;
     uint8_t *param;  uint64_t param_bytes;
-    uint8_t *shared; uint64_t shared_bytes;
+    uint8_t *shared; uint64_t shared_bytes;     /* nctas segments          */
     uint8_t *local;  uint64_t local_stride;
     uint64_t *sym0, *sym1;
     uint64_t frame0;
     uint64_t budget;
+    uint64_t slice;             /* warp instructions per turn (schedule)  */
     const char *file;
+    struct gpu_tick tk;         /* progress and host-memory watch         */
+    uint64_t ctas_done, ctas;
 };
 
 static inline uint64_t align_up(uint64_t v, uint64_t a)
@@ -87,7 +108,8 @@ static uint32_t ptx_line(const struct ptx_func *f, int32_t pc)
 
 static ls_status warp_error(struct launch *L, unsigned wi)
 {
-    struct simt_warp *w = &L->warps[wi];
+    struct simt_warp *w = &L->cur->warps[wi];
+    const struct exec_grid *eg = &L->cur->eg;
     if (w->err_kind != SIMT_ERR_PLAIN)      /* assert, extern call */
         return gpu_warp_error(L->gpu, L->file, L->f, w);
     const struct ptx_func *f = w->err_func ? w->err_func : L->f;
@@ -101,27 +123,28 @@ static ls_status warp_error(struct launch *L, unsigned wi)
         return gpu_fail(L->gpu, st, L->file, (int)line,
                         "%s in kernel %s, CTA (%u,%u,%u), thread (%u,%u,%u) "
                         "(warp %u lane %d), pc %d (%s): %s", what, L->f->name,
-                        L->eg.ctaid[0], L->eg.ctaid[1], L->eg.ctaid[2],
+                        eg->ctaid[0], eg->ctaid[1], eg->ctaid[2],
                         t[0], t[1], t[2], wi, w->err.lane, w->err_pc,
                         f->name, w->err.msg);
     }
     return gpu_fail(L->gpu, st, L->file, (int)line,
                     "%s in kernel %s, CTA (%u,%u,%u), warp %u, pc %d (%s): %s",
-                    what, L->f->name, L->eg.ctaid[0], L->eg.ctaid[1],
-                    L->eg.ctaid[2], wi, w->err_pc, f->name, w->err.msg);
+                    what, L->f->name, eg->ctaid[0], eg->ctaid[1],
+                    eg->ctaid[2], wi, w->err_pc, f->name, w->err.msg);
 }
 
 static ls_status deadlock(struct launch *L, int line, const char *why)
 {
     char *buf = L->gpu->err;
     size_t cap = sizeof L->gpu->err;
+    const struct exec_grid *eg = &L->cur->eg;
     gpu_fail(L->gpu, LS_ERR_DEADLOCK, L->file, line,
              "deadlock in kernel %s, CTA (%u,%u,%u): %s;", L->f->name,
-             L->eg.ctaid[0], L->eg.ctaid[1], L->eg.ctaid[2], why);
+             eg->ctaid[0], eg->ctaid[1], eg->ctaid[2], why);
     size_t o = strlen(buf);
     for (unsigned i = 0; i < L->nwarps && o + 1 < cap; i++) {
         char d[512];
-        simt_describe(&L->warps[i], d, sizeof d);
+        simt_describe(&L->cur->warps[i], d, sizeof d);
         int k = snprintf(buf + o, cap - o, " warp %u: %s;", i, d);
         if (k < 0)
             break;
@@ -130,103 +153,122 @@ static ls_status deadlock(struct launch *L, int line, const char *why)
     return LS_ERR_DEADLOCK;
 }
 
-static ls_status run_cta(struct launch *L)
+/* Starts CTA C at ctaid (x, y, z): zeroed shared memory, every warp at
+ * the kernel's first instruction. */
+static ls_status cta_start(struct launch *L, struct cta *C, uint32_t x, uint32_t y,
+                           uint32_t z)
 {
-    uint32_t arrived[NBAR] = {0}, expect[NBAR] = {0};
-    uint32_t ntrue[NBAR] = {0}, nfalse[NBAR] = {0};     /* bar.red */
-    memset(L->shared, 0, (size_t)L->shared_bytes);
+    memset(C->shared, 0, (size_t)L->shared_bytes);
+    memset(C->arrived, 0, sizeof C->arrived);
+    memset(C->expect, 0, sizeof C->expect);
+    memset(C->ntrue, 0, sizeof C->ntrue);
+    memset(C->nfalse, 0, sizeof C->nfalse);
+    C->eg = L->eg;
+    C->eg.ctaid[0] = x; C->eg.ctaid[1] = y; C->eg.ctaid[2] = z;
+    C->done = false;
     /* local memory is zero at launch and not cleared between CTAs (as on
      * hardware it is undefined; the CTA order is fixed, so runs repeat) */
     for (unsigned wi = 0; wi < L->nwarps; wi++) {
         unsigned first = wi * EXEC_WARP;
         unsigned n = L->nthreads - first < EXEC_WARP ? L->nthreads - first : EXEC_WARP;
         uint32_t valid = n == 32 ? 0xffffffffu : (1u << n) - 1;
-        if (simt_warp_start(&L->warps[wi], L->m->ptx, L->f, valid, L->sym1,
+        if (simt_warp_start(&C->warps[wi], L->m->ptx, L->f, valid, L->sym1,
                             L->frame0) != 0)
             return GPU_FAIL(L->gpu, LS_ERR_NOMEM, "host memory exhausted");
-        L->warps[wi].mem.last = NULL;
-        L->warps[wi].gridv = L->eg;
-        L->warps[wi].gridv.warpid = wi;
+        C->warps[wi].mem.last = NULL;
+        C->warps[wi].gridv = C->eg;
+        C->warps[wi].gridv.warpid = wi;
     }
-    for (;;) {
-        bool sliced = false;
-        for (unsigned wi = 0; wi < L->nwarps; wi++) {
-            struct simt_warp *w = &L->warps[wi];
-            while (w->state == SIMT_READY) {
-                if (L->gpu->cfg.cancel && *L->gpu->cfg.cancel)
-                    return GPU_FAIL(L->gpu, LS_ERR_INTERRUPTED,
-                                    "kernel %s interrupted (cancel flag set)", L->f->name);
-                uint64_t sl = L->budget < GPU_SLICE ? L->budget : GPU_SLICE;
-                uint64_t given = sl;
-                enum simt_rc rc = simt_run(w, &sl);
-                L->budget -= given - sl;
-                if (rc == SIMT_RC_ERROR)
-                    return warp_error(L, wi);
-                if (rc == SIMT_RC_BARRIER) {
-                    arrived[w->bar_id] += (uint32_t)__builtin_popcount(w->bar_mask);
-                    ntrue[w->bar_id] += w->bar_ntrue;
-                    nfalse[w->bar_id] += w->bar_nfalse;
-                    if (w->bar_count)
-                        expect[w->bar_id] = w->bar_count;
-                    continue;       /* bar.arrive keeps it READY */
-                }
-                if (rc == SIMT_RC_OK && L->budget == 0) {
-                    char why[160];
-                    snprintf(why, sizeof why,
-                             "instruction budget of %llu warp instructions "
-                             "exhausted (ls_config.max_warp_insts)",
-                             (unsigned long long)L->gpu->cfg.max_warp_insts);
-                    const struct simt_entry *t = &w->stack[w->sp - 1];
-                    return deadlock(L, (int)ptx_line(w->frames[t->frame].func,
-                                                     t->npc), why);
-                }
-                if (rc == SIMT_RC_OK && sl == 0) {
-                    sliced = true;      /* time slice over: next warp */
-                    break;
-                }
+    return LS_OK;
+}
+
+/* One round of CTA C: each ready warp runs until it waits at a barrier,
+ * finishes or has used its turn (schedule); then the barriers its warps
+ * completed are released. C->done when every warp finished; a barrier
+ * that can never complete is a deadlock. */
+static ls_status cta_round(struct launch *L, struct cta *C)
+{
+    L->cur = C;
+    bool sliced = false;
+    for (unsigned wi = 0; wi < L->nwarps; wi++) {
+        struct simt_warp *w = &C->warps[wi];
+        while (w->state == SIMT_READY) {
+            if (L->gpu->cfg.cancel && *L->gpu->cfg.cancel)
+                return GPU_FAIL(L->gpu, LS_ERR_INTERRUPTED,
+                                "kernel %s interrupted (cancel flag set)", L->f->name);
+            uint64_t sl = L->budget < L->slice ? L->budget : L->slice;
+            uint64_t given = sl;
+            enum simt_rc rc = simt_run(w, &sl);
+            L->budget -= given - sl;
+            ls_status ts = gpu_tick(L->gpu, &L->tk, L->f->name, L->ctas_done, L->ctas,
+                                    L->gpu->cfg.max_warp_insts - L->budget, 0);
+            if (ts != LS_OK)
+                return ts;
+            if (rc == SIMT_RC_ERROR)
+                return warp_error(L, wi);
+            if (rc == SIMT_RC_BARRIER) {
+                C->arrived[w->bar_id] += (uint32_t)__builtin_popcount(w->bar_mask);
+                C->ntrue[w->bar_id] += w->bar_ntrue;
+                C->nfalse[w->bar_id] += w->bar_nfalse;
+                if (w->bar_count)
+                    C->expect[w->bar_id] = w->bar_count;
+                continue;       /* bar.arrive keeps it READY */
+            }
+            if (rc == SIMT_RC_OK && L->budget == 0) {
+                char why[160];
+                snprintf(why, sizeof why,
+                         "instruction budget of %llu warp instructions "
+                         "exhausted (ls_config.max_warp_insts)",
+                         (unsigned long long)L->gpu->cfg.max_warp_insts);
+                const struct simt_entry *t = &w->stack[w->sp - 1];
+                return deadlock(L, (int)ptx_line(w->frames[t->frame].func, t->npc), why);
+            }
+            if (rc == SIMT_RC_OK && sl == 0) {
+                sliced = true;      /* turn over: next warp */
+                break;
             }
         }
-        if (sliced)
-            continue;
-        uint32_t live = 0, waiting = 0;
-        for (unsigned wi = 0; wi < L->nwarps; wi++) {
-            live += (uint32_t)__builtin_popcount(L->warps[wi].live);
-            waiting |= L->warps[wi].state == SIMT_AT_BARRIER
-                           ? 1u << L->warps[wi].bar_id : 0;
-        }
-        if (!waiting)
-            return LS_OK;           /* every warp finished */
-        bool released = false;
-        for (unsigned b = 0; b < NBAR; b++) {
-            if (!(waiting & (1u << b)))
-                continue;
-            uint32_t need = expect[b] ? expect[b] : live;
-            if (arrived[b] < need)
-                continue;
-            for (unsigned wi = 0; wi < L->nwarps; wi++)
-                if (L->warps[wi].state == SIMT_AT_BARRIER && L->warps[wi].bar_id == b) {
-                    simt_bar_red_result(&L->warps[wi], ntrue[b], nfalse[b]);
-                    simt_release(&L->warps[wi]);
-                }
-            arrived[b] = expect[b] = ntrue[b] = nfalse[b] = 0;
-            released = true;
-        }
-        if (!released) {
-            unsigned b = (unsigned)__builtin_ctz(waiting);
-            int line = 0;
-            for (unsigned wi = 0; wi < L->nwarps; wi++)
-                if (L->warps[wi].state == SIMT_AT_BARRIER && L->warps[wi].bar_id == b) {
-                    line = (int)ptx_line(L->f, L->warps[wi].bar_pc);
-                    break;
-                }
-            char why[160];
-            snprintf(why, sizeof why,
-                     "barrier %u reached by %u of %u threads it waits for "
-                     "(a barrier in divergent code?)", b, arrived[b],
-                     expect[b] ? expect[b] : live);
-            return deadlock(L, line, why);
-        }
     }
+    if (sliced)
+        return LS_OK;
+    uint32_t live = 0, waiting = 0;
+    for (unsigned wi = 0; wi < L->nwarps; wi++) {
+        live += (uint32_t)__builtin_popcount(C->warps[wi].live);
+        waiting |= C->warps[wi].state == SIMT_AT_BARRIER ? 1u << C->warps[wi].bar_id : 0;
+    }
+    if (!waiting) {
+        C->done = true;         /* every warp finished */
+        return LS_OK;
+    }
+    bool released = false;
+    for (unsigned b = 0; b < NBAR; b++) {
+        if (!(waiting & (1u << b)))
+            continue;
+        uint32_t need = C->expect[b] ? C->expect[b] : live;
+        if (C->arrived[b] < need)
+            continue;
+        for (unsigned wi = 0; wi < L->nwarps; wi++)
+            if (C->warps[wi].state == SIMT_AT_BARRIER && C->warps[wi].bar_id == b) {
+                simt_bar_red_result(&C->warps[wi], C->ntrue[b], C->nfalse[b]);
+                simt_release(&C->warps[wi]);
+            }
+        C->arrived[b] = C->expect[b] = C->ntrue[b] = C->nfalse[b] = 0;
+        released = true;
+    }
+    if (released)
+        return LS_OK;
+    unsigned b = (unsigned)__builtin_ctz(waiting);
+    int line = 0;
+    for (unsigned wi = 0; wi < L->nwarps; wi++)
+        if (C->warps[wi].state == SIMT_AT_BARRIER && C->warps[wi].bar_id == b) {
+            line = (int)ptx_line(L->f, C->warps[wi].bar_pc);
+            break;
+        }
+    char why[160];
+    snprintf(why, sizeof why, "barrier %u reached by %u of %u threads it waits for "
+             "(a barrier in divergent code?)", b, C->arrived[b],
+             C->expect[b] ? C->expect[b] : live);
+    return deadlock(L, line, why);
 }
 
 /* Whether the front end imported module-scope shared variable name into
@@ -289,12 +331,16 @@ ls_status gpu_layout_prepare(ls_gpu *gpu, const struct ls_module *m,
         if (p->syms[i].space == PTX_SP_SHARED && p->syms[i].is_extern)
             lay->sym0[i] = dyn_base;
     lay->shared_bytes = dyn_base + dyn_shared;
-    if (dyn_shared > GPU_MAX_SHARED || lay->shared_bytes > GPU_MAX_SHARED)
+    struct gpu_cta_limits lim;
+    gpu_cta_limits(gpu, &lim);
+    if (dyn_shared > lim.shared_optin || lay->shared_bytes > lim.shared_optin)
         return GPU_FAIL(gpu, LS_ERR_LAUNCH,
                         "kernel %s needs %llu bytes of shared memory per CTA "
-                        "(%llu static + %zu dynamic), more than %u",
+                        "(%llu static + %zu dynamic), more than the configured GPU's "
+                        "%llu (max_shared_per_cta_optin, shared_per_sm)",
                         f->name, (unsigned long long)lay->shared_bytes,
-                        (unsigned long long)stat, dyn_shared, GPU_MAX_SHARED);
+                        (unsigned long long)stat, dyn_shared,
+                        (unsigned long long)lim.shared_optin);
     /* function symbols of the kernel frame */
     for (uint32_t i = 0; i < f->nsyms; i++) {
         const struct ptx_symbol *s = &f->syms[i];
@@ -343,14 +389,24 @@ static ls_status prepare(struct launch *L, size_t dyn_shared, void **args)
     L->local_stride = lay.local_stride;
     if (st != LS_OK)
         return st;
-    L->shared = calloc(1, (size_t)L->shared_bytes + 16);
-    L->local = calloc((size_t)L->nwarps * EXEC_WARP, (size_t)L->local_stride);
-    L->warps = calloc(L->nwarps, sizeof *L->warps);
-    if (!L->shared || !L->local || !L->warps)
+    size_t shseg = (size_t)(L->shared_bytes + 16 + 15) / 16 * 16;
+    L->shared = calloc(L->nctas, shseg);
+    L->local = calloc((size_t)L->nctas * L->nwarps * EXEC_WARP, (size_t)L->local_stride);
+    L->warps = calloc((size_t)L->nctas * L->nwarps, sizeof *L->warps);
+    L->cta = calloc(L->nctas, sizeof *L->cta);
+    if (!L->shared || !L->local || !L->warps || !L->cta)
         return GPU_FAIL(gpu, LS_ERR_NOMEM,
                         "host memory exhausted (shared/local/warp state)");
-    for (unsigned wi = 0; wi < L->nwarps; wi++) {
-        struct simt_warp *w = &L->warps[wi];
+    for (unsigned c = 0; c < L->nctas; c++) {
+        L->cta[c].warps = L->warps + (size_t)c * L->nwarps;
+        L->cta[c].shared = L->shared + (size_t)c * shseg;
+        L->cta[c].local = L->local + (size_t)c * L->nwarps * EXEC_WARP * L->local_stride;
+    }
+    L->cur = &L->cta[0];
+    for (unsigned k = 0; k < L->nctas * L->nwarps; k++) {
+        unsigned wi = k % L->nwarps;
+        struct cta *C = &L->cta[k / L->nwarps];
+        struct simt_warp *w = &L->warps[k];
         if (simt_warp_alloc(w, gpu->cfg.max_stack_depth) != 0)
             return GPU_FAIL(gpu, LS_ERR_NOMEM, "host memory exhausted");
         w->ew.grid = &w->gridv;
@@ -367,9 +423,9 @@ static ls_status prepare(struct launch *L, size_t dyn_shared, void **args)
             w->ew.ids[l].laneid = l;
         }
         w->mem.dmem = &gpu->dmem;
-        w->mem.shared = L->shared;
+        w->mem.shared = C->shared;
         w->mem.shared_bytes = L->shared_bytes;
-        w->mem.local = L->local + (size_t)wi * EXEC_WARP * L->local_stride;
+        w->mem.local = C->local + (size_t)wi * EXEC_WARP * L->local_stride;
         w->mem.local_stride = L->local_stride;
         w->mem.param = L->param;
         w->mem.param_bytes = L->param_bytes;
@@ -382,14 +438,32 @@ static ls_status prepare(struct launch *L, size_t dyn_shared, void **args)
 static void cleanup(struct launch *L)
 {
     if (L->warps)
-        for (unsigned wi = 0; wi < L->nwarps; wi++)
-            simt_warp_free(&L->warps[wi]);
+        for (unsigned k = 0; k < L->nctas * L->nwarps; k++)
+            simt_warp_free(&L->warps[k]);
     free(L->warps);
+    free(L->cta);
     free(L->param);
     free(L->shared);
     free(L->local);
     free(L->sym0);
     free(L->sym1);
+}
+
+void gpu_cta_limits(const ls_gpu *gpu, struct gpu_cta_limits *l)
+{
+    const struct cfg *c = &gpu->tcfg;
+    uint64_t t = (uint64_t)c->max_threads_per_cta, sm = (uint64_t)c->shared_per_sm;
+    if (t > (uint64_t)c->max_threads_per_sm)
+        t = (uint64_t)c->max_threads_per_sm;
+    l->threads = (uint32_t)t;
+    l->shared = (uint64_t)c->max_shared_per_cta < sm ? (uint64_t)c->max_shared_per_cta : sm;
+    uint64_t o = c->max_shared_per_cta_optin ? (uint64_t)c->max_shared_per_cta_optin
+                                             : (uint64_t)c->max_shared_per_cta;
+    o = o < sm ? o : sm;
+    l->shared_optin = o > l->shared ? o : l->shared;
+    uint64_t r = c->max_regs_per_cta ? (uint64_t)c->max_regs_per_cta
+                                     : (uint64_t)c->regs_per_sm;
+    l->regs = r < (uint64_t)c->regs_per_sm ? r : (uint64_t)c->regs_per_sm;
 }
 
 ls_status gpu_check_geometry(ls_gpu *gpu, const struct ptx_func *f,
@@ -405,12 +479,14 @@ ls_status gpu_check_geometry(ls_gpu *gpu, const struct ptx_func *f,
                         "kernel %s: grid (%u,%u,%u) exceeds (2^31-1, 65535, 65535)",
                         f->name, grid.x, grid.y, grid.z);
     uint64_t nt = (uint64_t)block.x * block.y * block.z;
-    if (block.x > 1024 || block.y > 1024 || block.z > 64 || nt > GPU_MAX_CTA_THREADS)
+    struct gpu_cta_limits lim;
+    gpu_cta_limits(gpu, &lim);
+    if (block.x > 1024 || block.y > 1024 || block.z > 64 || nt > lim.threads)
         return GPU_FAIL(gpu, LS_ERR_LAUNCH,
-                        "kernel %s: block (%u,%u,%u) = %llu threads; at most %u "
-                        "threads, (1024,1024,64) per dimension", f->name,
-                        block.x, block.y, block.z, (unsigned long long)nt,
-                        GPU_MAX_CTA_THREADS);
+                        "kernel %s: block (%u,%u,%u) = %llu threads; the configured "
+                        "GPU allows at most %u threads per CTA (max_threads_per_cta, "
+                        "max_threads_per_sm), (1024,1024,64) per dimension", f->name,
+                        block.x, block.y, block.z, (unsigned long long)nt, lim.threads);
     if (f->maxntid[0] && nt > (uint64_t)f->maxntid[0] *
                                   (f->maxntid[1] ? f->maxntid[1] : 1) *
                                   (f->maxntid[2] ? f->maxntid[2] : 1))
@@ -418,6 +494,73 @@ ls_status gpu_check_geometry(ls_gpu *gpu, const struct ptx_func *f,
                         "kernel %s: block of %llu threads exceeds .maxntid",
                         f->name, (unsigned long long)nt);
     return LS_OK;
+}
+
+void gpu_tick_begin(ls_gpu *gpu, struct gpu_tick *t)
+{
+    memset(t, 0, sizeof *t);
+    t->last_watch = now_s();
+    if (gpu->prog_t0 == 0) {
+        gpu->prog_t0 = t->last_watch;
+        if (gpu->cfg.progress == 1 && !isatty(STDERR_FILENO))
+            gpu->cfg.progress = 0;      /* 1: on a terminal only; 2: always */
+    }
+}
+
+/* The progress line: kernel, launch, CTAs done, instructions (and timing
+ * mode's cycle and IPC), over itself on the terminal. */
+static void show_progress(ls_gpu *gpu, const char *kernel, uint64_t done, uint64_t ctas,
+                          uint64_t insts, uint64_t cycles)
+{
+    if (gpu->sms && gpu->cfg.mode == LS_MODE_TIMING) {
+        for (unsigned i = 0; i < (unsigned)gpu->tcfg.num_sms; i++)
+            done -= done >= gpu->sms[i].used_ctas ? gpu->sms[i].used_ctas : done;
+    }
+    char k[48];
+    size_t kl = strlen(kernel);
+    snprintf(k, sizeof k, "%s%s", kl > 40 ? "..." : "", kl > 40 ? kernel + kl - 37 : kernel);
+    fprintf(stderr, "\r[lockstep] %s, launch %u: CTAs %llu/%llu, %.3f M warp insts", k,
+            gpu->nlaunch, (unsigned long long)done, (unsigned long long)ctas,
+            (double)insts / 1e6);
+    if (gpu->cfg.mode == LS_MODE_TIMING)
+        fprintf(stderr, ", cycle %llu, IPC %.2f", (unsigned long long)cycles,
+                cycles ? (double)insts / (double)cycles : 0.0);
+    fprintf(stderr, "\033[K");
+    fflush(stderr);
+    gpu->prog_shown = true;
+}
+
+ls_status gpu_tick(ls_gpu *gpu, struct gpu_tick *t, const char *kernel,
+                   uint64_t ctas_done, uint64_t ctas, uint64_t insts, uint64_t cycles)
+{
+    if (++t->n & 63)            /* the clock is read every 64th call */
+        return LS_OK;
+    double now = now_s();
+    double after = gpu->cfg.progress == 3 ? 0.0 : 2.0;
+    if (gpu->cfg.progress && now - gpu->prog_t0 >= after && now - gpu->prog_last >= 0.5) {
+        gpu->prog_last = now;
+        show_progress(gpu, kernel, ctas_done, ctas, insts, cycles);
+    }
+    if (now - t->last_watch >= 0.5) {
+        t->last_watch = now;
+        return gpu_mem_watch(gpu, 0);
+    }
+    return LS_OK;
+}
+
+ls_status gpu_tick_end(ls_gpu *gpu, struct gpu_tick *t, ls_status st)
+{
+    (void)t;
+    if (gpu->prog_shown) {      /* the program's own output starts clean */
+        fprintf(stderr, "\r\033[K");
+        fflush(stderr);
+        gpu->prog_shown = false;
+    }
+    /* an explicit host_mem_limit is checked at every launch's end, so a
+     * short kernel over it fails too */
+    if (st == LS_OK && gpu->tcfg.host_mem_limit)
+        st = gpu_mem_watch(gpu, 0);
+    return st;
 }
 
 ls_status gpu_launch(ls_gpu *gpu, struct ls_module *m,
@@ -439,31 +582,61 @@ ls_status gpu_launch(ls_gpu *gpu, struct ls_module *m,
     L.nthreads = block.x * block.y * block.z;
     L.nwarps = (L.nthreads + EXEC_WARP - 1) / EXEC_WARP;
     L.budget = gpu->cfg.max_warp_insts;
+    /* schedule = interleave: one instruction per warp per turn */
+    L.slice = gpu->tcfg.schedule == 1 ? 1 : GPU_SLICE;
     L.eg.ntid[0] = block.x; L.eg.ntid[1] = block.y; L.eg.ntid[2] = block.z;
     L.eg.nctaid[0] = grid.x; L.eg.nctaid[1] = grid.y; L.eg.nctaid[2] = grid.z;
     L.eg.nwarpid = L.nwarps;
     L.eg.smid = 0;
     L.eg.nsmid = 1;
+    /* a cooperative launch runs every CTA at once (grid-wide sync needs
+     * them all resident), others one CTA after another */
+    uint64_t total = (uint64_t)grid.x * grid.y * grid.z;
+    L.nctas = gpu->coop_launch ? (unsigned)total : 1;
+    ls_dptr ws = 0;
+    if (gpu->coop_launch && gpu_coop_workspace(gpu, &ws) != LS_OK)
+        return LS_ERR_NOMEM;
+    L.eg.grid_ws = ws;
     struct exec_chk chk;
     memset(&chk, 0, sizeof chk);
     st = prepare(&L, dyn_shared, args);
     if (st == LS_OK) {
         gpu_check_begin(gpu, &chk, m, f, grid, block, L.shared_bytes, L.local_stride);
         if (chk.mask)
-            for (unsigned wi = 0; wi < L.nwarps; wi++)
-                L.warps[wi].chkw.chk = &chk;
+            for (unsigned k = 0; k < L.nctas * L.nwarps; k++)
+                L.warps[k].chkw.chk = &chk;
     }
-    for (uint32_t z = 0; st == LS_OK && z < grid.z; z++)
-        for (uint32_t y = 0; st == LS_OK && y < grid.y; y++)
-            for (uint32_t x = 0; st == LS_OK && x < grid.x; x++) {
-                L.eg.ctaid[0] = x; L.eg.ctaid[1] = y; L.eg.ctaid[2] = z;
-                st = run_cta(&L);
+    gpu_tick_begin(gpu, &L.tk);
+    L.ctas = total;
+    if (L.nctas == 1) {
+        struct cta *C = &L.cta[0];
+        for (uint32_t z = 0; st == LS_OK && z < grid.z; z++)
+            for (uint32_t y = 0; st == LS_OK && y < grid.y; y++)
+                for (uint32_t x = 0; st == LS_OK && x < grid.x; x++) {
+                    st = cta_start(&L, C, x, y, z);
+                    while (st == LS_OK && !C->done)
+                        st = cta_round(&L, C);
+                    L.ctas_done++;
+                }
+    } else if (st == LS_OK) {
+        for (uint64_t c = 0; st == LS_OK && c < total; c++)
+            st = cta_start(&L, &L.cta[c], (uint32_t)(c % grid.x),
+                           (uint32_t)(c / grid.x % grid.y),
+                           (uint32_t)(c / ((uint64_t)grid.x * grid.y)));
+        while (st == LS_OK && L.ctas_done < total)   /* a round of each, in turn */
+            for (uint64_t c = 0; st == LS_OK && c < total; c++) {
+                if (L.cta[c].done)
+                    continue;
+                st = cta_round(&L, &L.cta[c]);
+                L.ctas_done += L.cta[c].done;
             }
+    }
+    st = gpu_tick_end(gpu, &L.tk, st);
     if (stats) {
         memset(stats, 0, sizeof *stats);
         stats->launches = 1;
-        for (unsigned wi = 0; L.warps && wi < L.nwarps; wi++) {
-            const struct simt_warp *w = &L.warps[wi];
+        for (unsigned k = 0; L.warps && k < L.nctas * L.nwarps; k++) {
+            const struct simt_warp *w = &L.warps[k];
             stats->warp_insts += w->warp_insts;
             stats->thread_insts += w->thread_insts;
             stats->branches += w->branches;
@@ -480,5 +653,15 @@ ls_status gpu_launch(ls_gpu *gpu, struct ls_module *m,
     }
     st = gpu_check_end(gpu, &chk, m, f, st);
     cleanup(&L);
+    if (ws)
+        gpu_mem_free(gpu, ws);
+    return st;
+}
+
+ls_status gpu_coop_workspace(ls_gpu *gpu, ls_dptr *ws)
+{
+    ls_status st = gpu_mem_alloc(gpu, 256, "cooperative launch workspace", ws);
+    if (st == LS_OK)
+        gpu_mem_written(gpu, *ws, 256);     /* zero: the barrier's start */
     return st;
 }

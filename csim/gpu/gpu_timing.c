@@ -210,27 +210,6 @@ static ls_status deadlock(ls_gpu *gpu, const char *file, const struct ptx_func *
     return LS_ERR_DEADLOCK;
 }
 
-struct progress {
-    bool on, shown;
-    double t0, last;
-    unsigned tick;
-};
-
-static void progress_tick(struct progress *p, const char *kname, uint64_t cycles,
-                          uint64_t insts)
-{
-    if (!p->on || (++p->tick & 4095))
-        return;
-    double t = now_s();
-    if (t - p->t0 < 2.0 || t - p->last < 0.5)
-        return;
-    p->last = t;
-    p->shown = true;
-    fprintf(stderr, "\r[lockstep] %s: cycle %llu, IPC %.2f\033[K", kname,
-            (unsigned long long)cycles, cycles ? (double)insts / (double)cycles : 0.0);
-    fflush(stderr);
-}
-
 /* Round-robin dispatch of the next CTAs to SMs with room. */
 static int dispatch(ls_gpu *gpu, ls_dim3 grid, uint64_t *next_cta, uint64_t total,
                     unsigned *rr, uint64_t now)
@@ -300,6 +279,8 @@ static ls_status launch_setup(ls_gpu *gpu, struct ls_module *m, ls_dim3 grid,
     k->param_bytes = L->lay.param_bytes;
     k->shared_bytes = L->lay.shared_bytes;
     k->dyn_smem = (uint32_t)dyn_shared;
+    if (st == LS_OK && gpu->coop_launch && gpu_coop_workspace(gpu, &k->grid_ws) != LS_OK)
+        st = LS_ERR_NOMEM;      /* cudaLaunchCooperativeKernel's grid-sync word */
     k->ntid[0] = block.x; k->ntid[1] = block.y; k->ntid[2] = block.z;
     k->nctaid[0] = grid.x; k->nctaid[1] = grid.y; k->nctaid[2] = grid.z;
     k->nthreads = block.x * block.y * block.z;
@@ -391,19 +372,20 @@ static ls_status sm_step(ls_gpu *gpu, const struct launch *L, unsigned i, uint64
 /* The launch's cycle loop from L->start: dispatch, memory, SMs, until the
  * grid finished and memory drained (or a failure). L->end = the cycle
  * after the last. */
-static ls_status run_cycles(ls_gpu *gpu, struct launch *L, ls_dim3 grid, double t0)
+static ls_status run_cycles(ls_gpu *gpu, struct launch *L, ls_dim3 grid)
 {
     const struct ptx_func *f = L->f;
     const struct cfg *c = &gpu->tcfg;
     unsigned nsm = (unsigned)c->num_sms;
     uint64_t now = L->start, next_cta = 0;
     unsigned rr = 0;
-    struct progress pg = { gpu->cfg.progress && isatty(2), false, t0, t0, 0 };
     uint64_t issued_last = 0, progress_at = now, budget = gpu->cfg.max_warp_insts;
     uint64_t mem_at_progress = gpu->mem ? mem_activity(gpu->mem) : 0;
     bool need_dispatch = true;
     const volatile int *cancel = gpu->cfg.cancel;
     ls_status st = LS_OK;
+    struct gpu_tick tk;
+    gpu_tick_begin(gpu, &tk);
     while (st == LS_OK) {
         if (cancel && *cancel) {
             st = GPU_FAIL(gpu, LS_ERR_INTERRUPTED, "kernel %s interrupted at cycle %llu "
@@ -483,13 +465,10 @@ static ls_status run_cycles(ls_gpu *gpu, struct launch *L, ls_dim3 grid, double 
                           "request is in flight (barrier never completed?)");
             break;
         }
-        progress_tick(&pg, f->name, now - L->start, issued);
+        st = gpu_tick(gpu, &tk, f->name, next_cta, L->total, issued, now - L->start);
         now = next > now ? next : now + 1;
     }
-    if (pg.shown) {
-        fprintf(stderr, "\r\033[K");
-        fflush(stderr);
-    }
+    st = gpu_tick_end(gpu, &tk, st);
     L->end = now + 1;
     return st;
 }
@@ -623,7 +602,7 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
     st = launch_setup(gpu, m, grid, block, dyn_shared, args, &L);
     L.end = L.start + 1;
     if (st == LS_OK)
-        st = run_cycles(gpu, &L, grid, t0);
+        st = run_cycles(gpu, &L, grid);
     st = finish_blocks(gpu, &L, st);
     if (stats)
         launch_stats(gpu, &L, stats);
@@ -643,6 +622,8 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
     core_prog_free(&L.prog);
     core_mech_unprepare(&gpu->tcfg, L.k.mech);
     gpu_layout_free(&L.lay);
+    if (L.k.grid_ws)
+        gpu_mem_free(gpu, L.k.grid_ws);
     if (stats)
         stats->wall_s = now_s() - t0;
     return st;

@@ -43,6 +43,7 @@
 #define M_POPC    (1ull << 33)   /* bar.red .popc                          */
 #define M_NAN     (1ull << 34)   /* min/max .NaN                           */
 #define M_TEX     (1ull << 35)   /* texture/surface modifiers: kind in val >> 8 */
+#define M_NOFTZ   (1ull << 36)   /* atom/red .noftz (16-bit float adds)     */
 
 /* Kinds of M_TEX modifiers (mods[].val = kind << 8 | value). */
 enum { TK_MODE = 1, TK_COMP, TK_QUERY, TK_CLAMP, TK_FMT, TK_B };
@@ -64,6 +65,7 @@ static const struct mod_ent mods[] = {
     {"f16", M_TYPE, PTX_T_F16}, {"f32", M_TYPE, PTX_T_F32},
     {"f64", M_TYPE, PTX_T_F64}, {"pred", M_TYPE, PTX_T_PRED},
     {"f16x2", M_TYPE, PTX_T_F16X2},
+    {"bf16", M_TYPE, PTX_T_BF16}, {"bf16x2", M_TYPE, PTX_T_BF16X2},
     {"global", M_SPACE, PTX_SP_GLOBAL}, {"shared", M_SPACE, PTX_SP_SHARED},
     {"local", M_SPACE, PTX_SP_LOCAL}, {"param", M_SPACE, PTX_SP_PARAM},
     {"const", M_SPACE, PTX_SP_CONST},
@@ -150,6 +152,7 @@ static const struct mod_ent mods[] = {
     {"l", M_DIR, PTX_SUB_SHF_L}, {"r", M_DIR, PTX_SUB_SHF_R},
     {"red", M_RED, 0}, {"popc", M_POPC, PTX_SUB_RED_POPC},
     {"NaN", M_NAN, PTX_F_NAN},
+    {"noftz", M_NOFTZ, 0},
 };
 
 #define FLOAT_MODS (M_FTZ | M_SAT)
@@ -209,7 +212,7 @@ static uint64_t allowed(enum ptx_op op)
     case PTX_OP_ST:
         return M_TYPE | M_SPACE | M_VEC | M_VOL | M_ORDER | M_SCOPE | M_CACHE;
     case PTX_OP_ATOM: case PTX_OP_RED:
-        return M_TYPE | M_SPACE | M_BOOL | M_ATOMOP | M_ORDER | M_SCOPE;
+        return M_TYPE | M_SPACE | M_BOOL | M_ATOMOP | M_ORDER | M_SCOPE | M_NOFTZ;
     case PTX_OP_TEX: case PTX_OP_TLD4: return M_TYPE | M_VEC | M_GEOM | M_TEX;
     case PTX_OP_TXQ: case PTX_OP_SUQ: return M_TYPE | M_TEX;
     case PTX_OP_SULD: case PTX_OP_SUST:
@@ -375,11 +378,39 @@ static const char *check_new_mods(const struct ptx_inst *in, bool sync)
     return NULL;
 }
 
+/* The 16-bit float types: bf16/bf16x2 exist here only for atom/red, and
+ * their .add (and f16/f16x2's) is the PTX ISA's .add.noftz form; .noftz
+ * goes with nothing else. */
+static void half_atom_mods(struct ptx_parser *p, const struct ptx_tok *t,
+                           const struct ptx_inst *in, const uint8_t *types,
+                           unsigned nt, bool noftz)
+{
+    enum ptx_op o = (enum ptx_op)in->op;
+    bool atom = o == PTX_OP_ATOM || o == PTX_OP_RED;
+    for (unsigned i = 0; i < nt; i++)
+        if ((types[i] == PTX_T_BF16 || types[i] == PTX_T_BF16X2) && !atom)
+            ptx_perr(p, t->line, t->col, "type .%s is modelled only for atom and red "
+                     "(.add.noftz; other bf16 instructions are sm_80) (%.*s)",
+                     ptx_type_name((enum ptx_type)types[i]), (int)t->len, t->s);
+    bool half = in->type == PTX_T_F16 || in->type == PTX_T_F16X2 ||
+                in->type == PTX_T_BF16 || in->type == PTX_T_BF16X2;
+    if (atom && half && in->sub != PTX_SUB_ADD)
+        ptx_perr(p, t->line, t->col, "expected .add.noftz: the only %s atomic of the "
+                 "PTX ISA (%.*s)", ptx_type_name((enum ptx_type)in->type),
+                 (int)t->len, t->s);
+    if (atom && half && !noftz)
+        ptx_perr(p, t->line, t->col, "expected .noftz: %s.add is defined as "
+                 "add.noftz (%.*s)", ptx_op_name(o), (int)t->len, t->s);
+    if (noftz && !(atom && half))
+        ptx_perr(p, t->line, t->col, "expected no .noftz: it goes with atom/red.add "
+                 "on .f16, .f16x2, .bf16, .bf16x2 (%.*s)", (int)t->len, t->s);
+}
+
 /* What the modifier loop of decode_opcode saw beyond in's own fields. */
 struct mods_seen {
     uint8_t types[3];
     unsigned nt;                 /* type suffixes */
-    bool sync, warp, red, popc;
+    bool sync, warp, red, popc, noftz;
     uint32_t tseen;              /* M_TEX kinds seen */
 };
 
@@ -458,6 +489,7 @@ static void apply_mods(struct ptx_parser *p, struct ptx_inst *in,
             ms->warp = true;
             break;
         case M_ORDER: case M_SCOPE: case M_CACHE: break;
+        case M_NOFTZ: ms->noftz = true; break;
         default: in->flags |= e->val; break;
         }
         q = nx;
@@ -548,7 +580,7 @@ static void decode_opcode(struct ptx_parser *p, struct ptx_inst *in,
         ptx_perr(p, t->line, t->col, "unknown opcode '%.*s' (%.*s)", (int)bl, s,
                  (int)t->len, t->s);
     in->op = (uint8_t)op;
-    struct mods_seen ms = {{0, 0, 0}, 0, false, false, false, false, 0};
+    struct mods_seen ms = {{0, 0, 0}, 0, false, false, false, false, false, 0};
     apply_mods(p, in, t, op, &ms);
     enum ptx_op o = (enum ptx_op)op;
     const char *need = missing_mod(in, o, &ms);
@@ -565,6 +597,7 @@ static void decode_opcode(struct ptx_parser *p, struct ptx_inst *in,
     if (o == PTX_OP_SHF && nt && in->type != PTX_T_B32)
         ptx_perr(p, t->line, t->col, "expected .b32: shf is defined on .b32 only (%.*s)",
                  (int)t->len, t->s);
+    half_atom_mods(p, t, in, ms.types, nt, ms.noftz);
 }
 
 /* ------------------------------------------------------------- operands */
@@ -635,6 +668,8 @@ static void parse_vec(struct ptx_parser *p, struct ptx_operand *o)
                      (int)t.len, t.s);
         if (t.kind == PTX_TK_WORD && t.len == 1 && t.s[0] == '_')
             o->vec_regs[o->vec_n++] = -1;
+        else if (t.kind == PTX_TK_INT && t.u == 0)
+            o->vec_regs[o->vec_n++] = PTX_VEC_ZERO;
         else
             o->vec_regs[o->vec_n++] = need_reg(p, &t);
     } while (ptx_accept(p, ','));

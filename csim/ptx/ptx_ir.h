@@ -158,6 +158,8 @@ enum ptx_type {
     PTX_T_S8, PTX_T_S16, PTX_T_S32, PTX_T_S64,
     PTX_T_F16, PTX_T_F32, PTX_T_F64,
     PTX_T_F16X2,       /* two f16 in 32 bits: lane 0 = bits 0..15 */
+    PTX_T_BF16,        /* bfloat16 (the upper half of an f32): atom/red only */
+    PTX_T_BF16X2,      /* two bf16 in 32 bits, lane 0 = bits 0..15: atom/red only */
     PTX_T_COUNT
 };
 /* Width in bits (pred: 1), signedness and float-ness of a type. */
@@ -237,6 +239,7 @@ enum ptx_tquery {    /* txq, suq */
     PTX_TQ_FORCE_UNNORMALIZED_COORDS, PTX_TQ_FILTER_MODE, PTX_TQ_ADDR_MODE_0,
     PTX_TQ_ADDR_MODE_1, PTX_TQ_ADDR_MODE_2, PTX_TQ_MEMORY_LAYOUT
 };
+#define PTX_VEC_ZERO (-2)   /* a vector element that is the literal 0 */
 /* Flag bits of struct ptx_inst.flags. */
 #define PTX_F_HI       (1u << 0)   /* .hi  */
 #define PTX_F_LO       (1u << 1)   /* .lo  */
@@ -274,7 +277,9 @@ enum ptx_opnd_kind {
     PTX_O_SREG,    /* sreg: special register id, see enum ptx_sreg           */
     PTX_O_SYM,     /* sym: address of a symbol (mov r, sym) + imm offset     */
     PTX_O_MEM,     /* [base + imm]: base is reg (reg>=0) or sym (sym>=0)     */
-    PTX_O_VEC,     /* {r0, r1, ...}: vec_regs[0..vec_n-1]; -1 = sink '_'     */
+    PTX_O_VEC,     /* {r0, r1, ...}: vec_regs[0..vec_n-1]; -1 = sink '_',
+                      PTX_VEC_ZERO = a literal 0 (mov.b32 d, {0, %rs}: what
+                      cuda_bf16.hpp widens a bf16 with)                    */
     PTX_O_LABEL,   /* branch target: label = instruction index               */
     PTX_O_FUNC,    /* call target / address of a function (mov, initialiser):
                       func = index in ptx_module.funcs                       */

@@ -48,6 +48,8 @@ static void put(struct sbuf *b, const char *fmt, ...)
 
 static const char *reg_name(const struct ptx_func *f, int32_t r)
 {
+    if (r == PTX_VEC_ZERO)
+        return "0";
     if (r < 0)
         return "_";
     if (f && (uint32_t)r < f->nregs && f->regs[r].name)

@@ -41,6 +41,7 @@ static const struct {
     [PTX_T_F16] = {"f16", 16, 1, 1}, [PTX_T_F32] = {"f32", 32, 1, 1},
     [PTX_T_F64] = {"f64", 64, 1, 1},
     [PTX_T_F16X2] = {"f16x2", 32, 1, 1},
+    [PTX_T_BF16] = {"bf16", 16, 1, 1}, [PTX_T_BF16X2] = {"bf16x2", 32, 1, 1},
 };
 
 unsigned ptx_type_bits(enum ptx_type t)

@@ -122,8 +122,9 @@ int simt_warp_start(struct simt_warp *w, const struct ptx_module *mod,
     w->live = valid;
     w->sp = 0;
     w->state = valid ? SIMT_READY : SIMT_DONE;
+    w->bar_wait = 0;
     if (valid) {
-        w->stack[0] = (struct simt_entry){ valid, 0, (int32_t)f->ninsts, 0 };
+        w->stack[0] = (struct simt_entry){ valid, 0, (int32_t)f->ninsts, 0, 0 };
         w->sp = 1;
     }
     if (w->max_depth < w->sp)
@@ -152,7 +153,7 @@ static inline int push(struct simt_warp *w, uint32_t mask, int32_t npc,
 {
     if (w->sp >= w->cap)
         return -1;
-    w->stack[w->sp++] = (struct simt_entry){ mask, npc, rpc, frame };
+    w->stack[w->sp++] = (struct simt_entry){ mask, npc, rpc, frame, 0 };
     if (w->sp > w->max_depth)
         w->max_depth = w->sp;
     return 0;
@@ -461,16 +462,129 @@ static enum simt_rc exec_plain(struct simt_warp *w, const struct ptx_func *f,
         break;
     }
     if (rc != 0) {
+        w->mem.oob = 0;
         w->err_simt = false;
         w->err_kind = SIMT_ERR_PLAIN;
         w->err_pc = pc;
         w->err_func = f;
         return SIMT_RC_ERROR;
     }
+    if (w->mem.oob) {           /* memcheck warn/off: in mapped memory */
+        if (w->mem.dmem && w->mem.dmem->oob_chk) {
+            const struct exec_grid *g = &w->gridv;
+            uint64_t cta = g->ctaid[0] + (uint64_t)g->nctaid[0] *
+                           (g->ctaid[1] + (uint64_t)g->nctaid[1] * g->ctaid[2]);
+            exec_chk_oob(w->mem.dmem->oob_chk, cta,
+                         g->warpid * EXEC_WARP + w->mem.oob_lane, f, pc,
+                         w->mem.oob_store, w->mem.oob_addr);
+        }
+        w->mem.oob = 0;
+    }
     if (w->chkw.chk)
         exec_chk_step(&w->chkw, &w->ew, &w->mem, f, pc, mask, res, 0, w->live,
                       w->warp_insts);
     return SIMT_RC_OK;
+}
+
+/* One barrier instruction's arrival, read before it is recorded. */
+struct bar_arrival {
+    uint32_t id, count;
+    uint8_t red;
+    uint32_t ntrue, nfalse;
+};
+
+/* Splits w's stack for a barrier that `arrive` reached while the lanes
+ * `run` of the warp are elsewhere (docs/simt-stack.md, Barriers): the
+ * entries restricted to the waiting lanes `keep` stay below, the top-most
+ * one holding `arrive` marked waiting, and the entries restricted to
+ * `run` go on top, so those lanes run on (to their exit or a barrier).
+ * Returns false, changing nothing, when the warp is inside a call or the
+ * stack would overflow. */
+static bool bar_split(struct simt_warp *w, uint32_t arrive, uint32_t keep, uint32_t run)
+{
+    uint32_t n = w->sp, need = 0;
+    int32_t top_a = -1;
+    if (w->nframes != 1)
+        return false;
+    for (uint32_t i = 0; i < n; i++) {
+        const struct simt_entry *e = &w->stack[i];
+        if (e->frame)
+            return false;
+        need += ((e->mask & keep) != 0) + ((e->mask & run) != 0);
+        if (e->mask & arrive)
+            top_a = (int32_t)i;
+    }
+    struct simt_entry *old = malloc(n * sizeof *old);
+    if (need > w->cap || top_a < 0 || !old) {
+        free(old);
+        return false;
+    }
+    memcpy(old, w->stack, n * sizeof *old);
+    w->sp = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (old[i].mask & keep) {
+            struct simt_entry e = old[i];
+            e.mask &= keep;
+            e.wait |= (int32_t)i == top_a;
+            w->stack[w->sp++] = e;
+        }
+    for (uint32_t i = 0; i < n; i++)
+        if (old[i].mask & run) {
+            struct simt_entry e = old[i];
+            e.mask &= run;
+            e.wait = 0;
+            w->stack[w->sp++] = e;
+        }
+    free(old);
+    if (w->sp > w->max_depth)
+        w->max_depth = w->sp;
+    return true;
+}
+
+/* The lanes `arrive` of w reached barrier a at pc (after settle). The PTX
+ * ISA: "barrier{.cta} instruction causes executing thread to wait for all
+ * non-exited threads from its warp and marks warps' arrival at barrier":
+ * the warp arrives (SIMT_RC_BARRIER, bar_mask = every waiting lane) once
+ * each of its live lanes waits at the barrier; until then the waiting
+ * lanes are parked (bar_split) and the others run. bar.arrive is counted
+ * at once and never blocks. */
+static enum simt_rc bar_arrive(struct simt_warp *w, int32_t pc, uint32_t arrive,
+                               const struct bar_arrival *a, bool arrive_only)
+{
+    if (w->bar_wait) {
+        if (arrive_only || a->id != w->bar_id || a->count != w->bar_count ||
+            a->red != w->bar_red || (a->red && pc != w->bar_pc)) {
+            char m[240];
+            snprintf(m, sizeof m, "bar: lanes 0x%08x of this warp reach barrier %u "
+                     "(%s) while lanes 0x%08x wait at barrier %u: one warp arrives at "
+                     "one barrier at a time (PTX ISA, barrier)", arrive, a->id,
+                     arrive_only ? "bar.arrive" : a->red ? "bar.red" : "bar.sync",
+                     w->bar_wait, w->bar_id);
+            return fail(w, pc, m);
+        }
+    } else {
+        w->bar_id = a->id;
+        w->bar_count = a->count;
+        w->bar_red = a->red;
+        w->bar_pc = pc;
+        w->bar_ntrue = w->bar_nfalse = 0;
+    }
+    w->bar_ntrue += a->ntrue;
+    w->bar_nfalse += a->nfalse;
+    if (arrive_only) {          /* counted by the CTA, never blocks */
+        w->bar_mask = arrive;
+        return SIMT_RC_BARRIER;
+    }
+    uint32_t keep = arrive | w->bar_wait, run = w->live & ~keep;
+    if (run && bar_split(w, arrive, keep, run)) {
+        w->bar_wait = keep;
+        return SIMT_RC_OK;
+    }
+    /* every live lane waits (or the stack cannot be split: the others
+     * are then stuck below, and the CTA reports the deadlock) */
+    w->bar_mask = keep;
+    w->state = SIMT_AT_BARRIER;
+    return SIMT_RC_BARRIER;
 }
 
 static enum simt_rc step_one(struct simt_warp *w)
@@ -553,23 +667,18 @@ static enum simt_rc step_one(struct simt_warp *w)
             const struct ptx_operand *oa = &in->o[red ? 1 : 0], *ob = &in->o[red ? 2 : 1];
             uint32_t arrive = exec_guard_mask(&w->ew, in, mask);
             unsigned l0 = arrive ? (unsigned)__builtin_ctz(arrive) : 0;
-            w->bar_id = oa->kind != PTX_O_NONE
-                            ? (uint32_t)exec_read(&w->ew, oa, PTX_T_U32, l0)
-                            : 0;
-            w->bar_count = ob->kind != PTX_O_NONE
-                               ? (uint32_t)exec_read(&w->ew, ob, PTX_T_U32, l0)
-                               : 0;
-            w->bar_red = red ? in->sub : 0;
-            w->bar_ntrue = w->bar_nfalse = 0;
+            struct bar_arrival a = { 0, 0, red ? in->sub : 0, 0, 0 };
+            a.id = oa->kind != PTX_O_NONE
+                       ? (uint32_t)exec_read(&w->ew, oa, PTX_T_U32, l0) : 0;
+            a.count = ob->kind != PTX_O_NONE
+                          ? (uint32_t)exec_read(&w->ew, ob, PTX_T_U32, l0) : 0;
             if (red)
                 EXEC_FOR_EACH_LANE(arrive, lane, {
                     if (exec_read(&w->ew, &in->o[3], PTX_T_PRED, lane))
-                        w->bar_ntrue++;
+                        a.ntrue++;
                     else
-                        w->bar_nfalse++;
+                        a.nfalse++;
                 });
-            w->bar_mask = arrive;
-            w->bar_pc = pc;
             if (w->chkw.chk && arrive)
                 exec_chk_step(&w->chkw, &w->ew, &w->mem, f, pc, mask, res,
                               arrive, w->live, w->warp_insts);
@@ -579,12 +688,9 @@ static enum simt_rc step_one(struct simt_warp *w)
                 return SIMT_RC_DONE;
             if (arrive == 0)
                 return SIMT_RC_OK;
-            if (w->bar_id >= 16)
+            if (a.id >= 16)
                 return fail(w, pc, "bar: barrier id must be 0..15");
-            /* bar.arrive is counted by the CTA but never blocks */
-            if (in->sub != PTX_SUB_ARRIVE)
-                w->state = SIMT_AT_BARRIER;
-            return SIMT_RC_BARRIER;
+            return bar_arrive(w, pc, arrive, &a, in->sub == PTX_SUB_ARRIVE);
         }
     default:
         break;
@@ -650,6 +756,13 @@ enum simt_rc simt_step(struct simt_warp *w)
      * so no caller looks for a next instruction that does not exist. */
     if (rc == SIMT_RC_OK && w->state == SIMT_DONE)
         rc = SIMT_RC_DONE;
+    /* the lanes that ran while others waited at a barrier exited: the
+     * waiting lanes are all the warp has left, so it arrives */
+    if (rc == SIMT_RC_OK && w->bar_wait && w->stack[w->sp - 1].wait) {
+        w->bar_mask = w->bar_wait;
+        w->state = SIMT_AT_BARRIER;
+        rc = SIMT_RC_BARRIER;
+    }
     if (rc == SIMT_RC_DONE && w->chkw.chk)
         exec_chk_warp_done(&w->chkw);
     return rc;
@@ -688,7 +801,11 @@ void simt_release(struct simt_warp *w)
 {
     if (w->state == SIMT_AT_BARRIER)
         w->state = w->sp ? SIMT_READY : SIMT_DONE;
+    if (w->bar_wait)
+        for (uint32_t i = 0; i < w->sp; i++)
+            w->stack[i].wait = 0;
     w->bar_mask = 0;
+    w->bar_wait = 0;
 }
 
 void simt_describe(const struct simt_warp *w, char *buf, size_t len)
@@ -712,8 +829,8 @@ void simt_describe(const struct simt_warp *w, char *buf, size_t len)
     o = (size_t)k < len ? (size_t)k : len - 1;
     for (uint32_t i = w->sp; i-- > 0 && o + 1 < len;) {
         const struct simt_entry *e = &w->stack[i];
-        k = snprintf(buf + o, len - o, " [mask 0x%08x npc %d rpc %d]",
-                     e->mask, e->npc, e->rpc);
+        k = snprintf(buf + o, len - o, " [mask 0x%08x npc %d rpc %d%s]",
+                     e->mask, e->npc, e->rpc, e->wait ? " waiting" : "");
         if (k < 0)
             break;
         o += (size_t)k < len - o ? (size_t)k : len - o - 1;

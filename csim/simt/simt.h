@@ -18,6 +18,9 @@ struct simt_entry {
     int32_t npc;                /* next instruction index                 */
     int32_t rpc;                /* reconvergence instruction index        */
     uint16_t frame;             /* call frame (index into frames[])       */
+    uint8_t wait;               /* 1: these threads wait at the warp's
+                                   barrier (bar_id) while others of the
+                                   warp run (docs/simt-stack.md)           */
 };
 
 /* One activation of a function (frame 0: the kernel). */
@@ -78,6 +81,8 @@ struct simt_warp {
     uint8_t bar_red;            /* bar.red: PTX_SUB_RED_* (0: plain sync) */
     uint32_t bar_ntrue, bar_nfalse; /* bar.red: arrived lanes whose c is
                                  * true / false                           */
+    uint32_t bar_wait;          /* lanes waiting at bar_id in `wait`
+                                   entries while other lanes run (0: none) */
     /* statistics */
     uint64_t warp_insts, thread_insts, branches, divergent, max_depth;
     /* failure detail (SIMT_RC_ERROR) */

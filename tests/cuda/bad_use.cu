@@ -10,10 +10,11 @@ static void not_a_kernel(void) {}
 
 int main()
 {
-    cudaArray_t arr;
-    cudaChannelFormatDesc cd = cudaCreateChannelDesc<float>();
-    cudaError_t e = cudaMallocArray(&arr, &cd, 16, 16);
-    EXPECT(e == cudaErrorNotSupported, "cudaMallocArray: %s", cudaGetErrorName(e));
+    cudaIpcMemHandle_t ipc;         // one device, one process: no IPC
+    int *p0;
+    CK(cudaMalloc(&p0, 256));
+    cudaError_t e = cudaIpcGetMemHandle(&ipc, p0);
+    EXPECT(e == cudaErrorNotSupported, "cudaIpcGetMemHandle: %s", cudaGetErrorName(e));
     EXPECT(cudaGetLastError() == cudaErrorNotSupported, "last error after a stub");
     void *args[1] = { NULL };
     e = cudaLaunchKernel((const void *)not_a_kernel, dim3(1), dim3(1), args, 0, 0);

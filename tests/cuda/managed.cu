@@ -16,6 +16,12 @@ __global__ void step(float *x, int n, float a)
         atomicAdd(&m_count, 1);
 }
 
+static void *plain_host_ptr(void)
+{
+    static int not_managed;
+    return &not_managed;
+}
+
 int main()
 {
     const int n = 5000;
@@ -31,7 +37,15 @@ int main()
         EXPECT(x[i] == want, "x[%d] = %g, want %g", i, x[i], want);
     }
     x[7] = -1.0f;               // host write between launches reaches the device
-    step<<<(n + 255) / 256, 256>>>(x, n, 3.0f);
+    cudaStream_t st;
+    CK(cudaStreamCreate(&st));
+    CK(cudaStreamAttachMemAsync(st, x, 0, cudaMemAttachSingle));
+    EXPECT(cudaStreamAttachMemAsync(st, plain_host_ptr(), 0, cudaMemAttachGlobal) ==
+           cudaErrorInvalidValue, "attaching host memory to a stream was accepted");
+    cudaGetLastError();
+    step<<<(n + 255) / 256, 256, 0, st>>>(x, n, 3.0f);
+    CK(cudaStreamSynchronize(st));
+    CK(cudaStreamDestroy(st));
     CK(cudaDeviceSynchronize());
     EXPECT(x[7] == -2.0f, "x[7] = %g after a host write, want -2", x[7]);
     float *d = NULL, back[4];

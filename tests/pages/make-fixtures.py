@@ -68,7 +68,9 @@ def main():
     ap.add_argument("names", nargs="*")
     a = ap.parse_args()
     edir = os.path.join(ROOT, "experiments")
-    names = a.names or sorted(f[:-5] for f in os.listdir(edir) if f.endswith(".toml"))
+    # a spec without its own page script (compaction_more) feeds another page
+    names = a.names or sorted(f[:-5] for f in os.listdir(edir) if f.endswith(".toml")
+                              and os.path.exists(os.path.join(edir, f[:-5] + ".py")))
     for name in names:
         with open(os.path.join(edir, name + ".toml"), encoding="utf-8") as f:
             text = derive(f.read())
