@@ -16,7 +16,6 @@
 #define MEM_PKT_HDR 8u            /* request/ack header bytes on the icnt   */
 #define MEM_ICNT_QUEUE_TICKS 16u  /* SM request port: refuse beyond this    */
 #define MEM_L1_MERGE 8u           /* waiter nodes per L1D MSHR (pool size)  */
-#define MEM_L2_MSHRS 64u          /* MSHRs per L2 slice                     */
 
 /* ---- sectored tag array ---- */
 struct mem_line {
@@ -153,6 +152,7 @@ struct mem_pkt {
     uint16_t sm, warp, bytes;
     uint8_t kind, l2_mask, l1_mask;
     uint8_t counted;      /* reservation failure already counted at L2       */
+    uint8_t tex;          /* a texture fetch (no ROP delay, l2_rop_latency)  */
     uint32_t pc;          /* PTX line of the instruction (LAMAR SPP)          */
 };
 
@@ -194,12 +194,14 @@ struct mem_l2_mshr {
 struct mem_dram_bank {
     int64_t open_row;     /* MEM_NONE when precharged                        */
     uint64_t ready;       /* DRAM tick: the bank takes its next request      */
-    uint64_t pre_ready;   /* earliest precharge (tRAS, data done)            */
+    uint64_t pre_ready;   /* earliest precharge (tRAS, data done, tWR)       */
+    uint64_t act_ready;   /* earliest next activate of this bank (tRC)       */
     uint8_t sr_open;      /* sub-ranks whose chips hold the open row (power) */
 };
 
 struct mem_dram_req {
     uint64_t seq, row;
+    uint64_t ready;       /* DRAM tick the scheduler sees it (dram_latency)  */
     uint32_t bank;
     int32_t mshr;         /* L2 MSHR to fill (reads), MEM_NONE for writes    */
     uint16_t bytes, atoms;
@@ -213,8 +215,9 @@ struct mem_part {
     struct mem_cache l2;
     struct mem_gdu gdu;
     struct mem_l2_mshr *mshr;
-    int32_t *mshr_free; unsigned nmshr_free;
-    uint64_t l2_free;               /* core cycle the tag pipeline is free  */
+    int32_t *mshr_free; unsigned nmshr_free, nmshr;
+    uint64_t *l2_free;              /* core cycle each L2 pipeline is free: one
+                                       per icnt port with l2_port_bytes, else one */
     uint64_t *req_port, *rep_port;  /* icnt ticks, one per icnt_part_ports  */
     int32_t wait_head, wait_tail;   /* packets waiting for L2 resources     */
     unsigned nwait;
@@ -222,6 +225,8 @@ struct mem_part {
     struct mem_dram_bank *bank;
     struct mem_dram_req *q; unsigned nq;
     uint64_t bus_free, col_ready;   /* DRAM ticks                           */
+    uint64_t act_next;              /* earliest next activate (tRRD)        */
+    uint64_t rd_ready, wr_ready;    /* earliest read / write column (tWTR, tRTW) */
     uint64_t last_issue;            /* DRAM tick of the last issue + 1      */
     uint64_t wake_at;               /* pending wake (DRAM tick) or MAX       */
     uint64_t first_act;             /* DRAM tick of the first activate or MAX */
@@ -252,6 +257,7 @@ struct mem_sys {
 uint64_t mem_icnt_ceil(const struct mem_sys *m, uint64_t core);
 uint64_t mem_core_of_icnt(const struct mem_sys *m, uint64_t tick);
 uint64_t mem_dram_floor(const struct mem_sys *m, uint64_t core);
+uint64_t mem_dram_ceil(const struct mem_sys *m, uint64_t core);
 uint64_t mem_core_of_dram(const struct mem_sys *m, uint64_t tick);
 
 /* Schedules event e (time, type, a, b, mask); seq is assigned here. */

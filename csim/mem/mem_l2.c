@@ -29,19 +29,22 @@ int mem_l2_init(struct mem_sys *m, char *err, size_t errlen)
         if (mem_cache_init(&pt->l2, (uint64_t)c->l2_size / m->nparts, (unsigned)c->l2_assoc,
                            (unsigned)c->l2_line, (unsigned)c->l2_sector, err, errlen))
             return -1;
-        pt->mshr = calloc(MEM_L2_MSHRS, sizeof *pt->mshr);
-        pt->mshr_free = calloc(MEM_L2_MSHRS, sizeof *pt->mshr_free);
+        pt->nmshr = (unsigned)c->l2_mshrs;
+        pt->mshr = calloc(pt->nmshr, sizeof *pt->mshr);
+        pt->mshr_free = calloc(pt->nmshr, sizeof *pt->mshr_free);
         pt->bank = calloc((size_t)c->dram_banks, sizeof *pt->bank);
         pt->q = calloc((size_t)c->dram_queue, sizeof *pt->q);
         pt->req_port = calloc((size_t)c->icnt_part_ports, sizeof *pt->req_port);
         pt->rep_port = calloc((size_t)c->icnt_part_ports, sizeof *pt->rep_port);
-        if (!pt->mshr || !pt->mshr_free || !pt->bank || !pt->q || !pt->req_port || !pt->rep_port) {
+        pt->l2_free = calloc((size_t)c->icnt_part_ports, sizeof *pt->l2_free);
+        if (!pt->mshr || !pt->mshr_free || !pt->bank || !pt->q || !pt->req_port || !pt->rep_port ||
+            !pt->l2_free) {
             snprintf(err, errlen, "out of memory for partition %u [%s:%d]",
                      p, __FILE__, __LINE__);
             return -1;
         }
-        for (unsigned i = 0; i < MEM_L2_MSHRS; i++)
-            pt->mshr_free[pt->nmshr_free++] = (int32_t)(MEM_L2_MSHRS - 1 - i);
+        for (unsigned i = 0; i < pt->nmshr; i++)
+            pt->mshr_free[pt->nmshr_free++] = (int32_t)(pt->nmshr - 1 - i);
         for (unsigned b = 0; b < (unsigned)c->dram_banks; b++)
             pt->bank[b].open_row = MEM_NONE;
     }
@@ -59,6 +62,7 @@ void mem_l2_free(struct mem_sys *m)
         free(pt->q);
         free(pt->req_port);
         free(pt->rep_port);
+        free(pt->l2_free);
     }
     free(m->part);
     m->part = NULL;
@@ -66,7 +70,7 @@ void mem_l2_free(struct mem_sys *m)
 
 bool mem_part_idle(const struct mem_part *p)
 {
-    return p->nq == 0 && p->nwait == 0 && p->nmshr_free == MEM_L2_MSHRS;
+    return p->nq == 0 && p->nwait == 0 && p->nmshr_free == p->nmshr;
 }
 
 /* ---- address mapping inside a partition ---- */
@@ -149,8 +153,12 @@ static void dram_enqueue(struct mem_sys *m, unsigned p, uint64_t addr, uint8_t m
     q->sr = subranks_of(m, mask);
     q->used = 1;
     q->opened = 0;
+    /* dram_latency (GPGPU-Sim's fixed delay before the DRAM scheduler):
+     * the entry holds its queue slot but the scheduler sees it only then */
+    q->ready = m->c.dram_latency ? mem_dram_ceil(m, t + (uint64_t)m->c.dram_latency)
+                                 : mem_dram_floor(m, t);
     pt->nq++;
-    dram_wake_at(m, p, mem_dram_floor(m, t));   /* never recurse into the scheduler */
+    dram_wake_at(m, p, q->ready);   /* never recurse into the scheduler */
 }
 
 /* The DRAM command bus issues one command per clock: an ACTIVATE (with the
@@ -172,6 +180,11 @@ static int dram_kind(const struct mem_sys *m, const struct mem_part *pt, const s
         return DRAM_NONE;
     }
     if (b->open_row == (int64_t)q->row) {
+        uint64_t turn = q->is_write ? pt->wr_ready : pt->rd_ready;   /* tRTW, tWTR */
+        if (turn > T) {
+            *when = turn;
+            return DRAM_NONE;
+        }
         uint64_t ds = T + (uint64_t)(q->is_write ? m->c.dram_tWL : m->c.dram_tCL);
         if (pt->bus_free > ds) {
             *when = T + (pt->bus_free - ds);
@@ -202,6 +215,11 @@ static int dram_choose(const struct mem_sys *m, const struct mem_part *pt, uint6
         const struct mem_dram_req *q = &pt->q[i];
         if (!q->used)
             continue;
+        if (q->ready > T) {             /* still in the dram_latency delay */
+            if (q->ready < soonest)
+                soonest = q->ready;
+            continue;
+        }
         if (q->bank < 64 && (head[q->bank] < 0 || q->seq < pt->q[head[q->bank]].seq))
             head[q->bank] = (int)i;
         if ((int64_t)q->row == pt->bank[q->bank].open_row && q->bank < 64)
@@ -209,7 +227,7 @@ static int dram_choose(const struct mem_sys *m, const struct mem_part *pt, uint6
     }
     for (unsigned i = 0; i < nq; i++) {
         const struct mem_dram_req *q = &pt->q[i];
-        if (!q->used || (fcfs && q->bank < 64 && head[q->bank] != (int)i))
+        if (!q->used || q->ready > T || (fcfs && q->bank < 64 && head[q->bank] != (int)i))
             continue;
         int k = dram_kind(m, pt, q, T, fcfs ? 0 : hitbanks, &when);
         if (k == DRAM_NONE) {
@@ -250,6 +268,12 @@ static void dram_activate(struct mem_sys *m, struct mem_part *pt, unsigned i, ui
         k->precharges++;
         act = pre + (uint64_t)c->dram_tRP;
     }
+    if (act < b->act_ready)             /* tRC: activates of one bank */
+        act = b->act_ready;
+    if (act < pt->act_next)             /* tRRD: activates of the channel */
+        act = pt->act_next;
+    b->act_ready = act + (uint64_t)c->dram_tRC;
+    pt->act_next = act + (uint64_t)c->dram_tRRD;
     pt->st.activates++;
     k->activates++;
     pt->st.act_subranks += mem_popcount8(q->sr);
@@ -292,8 +316,17 @@ static void dram_column(struct mem_sys *m, unsigned p, unsigned i, uint64_t T)
         ds = pt->bus_free;
     uint64_t de = ds + (q->bytes + (uint64_t)c->dram_bus_bytes - 1) / (uint64_t)c->dram_bus_bytes;
     pt->bus_free = de;
-    if (b->pre_ready < de)
-        b->pre_ready = de;
+    /* write recovery before a precharge; read/write turnaround (the
+     * command bus may not switch direction sooner) */
+    uint64_t pr = de + (q->is_write ? (uint64_t)c->dram_tWR : 0);
+    if (b->pre_ready < pr)
+        b->pre_ready = pr;
+    if (q->is_write) {
+        if (pt->rd_ready < de + (uint64_t)c->dram_tWTR)
+            pt->rd_ready = de + (uint64_t)c->dram_tWTR;
+    } else if (pt->wr_ready < col + (uint64_t)c->dram_tRTW) {
+        pt->wr_ready = col + (uint64_t)c->dram_tRTW;
+    }
     if (q->is_write) {
         pt->st.writes += q->atoms;
         pt->st.write_bytes += q->bytes;
@@ -347,10 +380,23 @@ void mem_dram_wake(struct mem_sys *m, unsigned p, uint64_t t)
 
 /* ---- L2 slice ---- */
 
-static uint64_t l2_pipe(struct mem_sys *m, struct mem_part *pt, uint64_t t)
+/* The lookup of packet k (its sectors mask) starting at t or when its
+ * pipeline is free; returns when a hit's reply leaves. Without
+ * l2_port_bytes a slice takes one lookup per core cycle; with it, each
+ * sub-partition (icnt port) has its own pipeline, which a request holds
+ * for ceil(bytes / l2_port_bytes) cycles (GPGPU-Sim's sectored L2 takes
+ * one 32-byte sector request per cycle per sub-partition). */
+static uint64_t l2_pipe(struct mem_sys *m, struct mem_part *pt, int32_t k, uint8_t mask, uint64_t t)
 {
-    uint64_t start = t > pt->l2_free ? t : pt->l2_free;
-    pt->l2_free = start + 1;            /* one tag lookup per core cycle */
+    uint64_t *f = &pt->l2_free[0], busy = 1;
+    if (m->c.l2_port_bytes) {
+        uint64_t bytes = (uint64_t)mem_popcount8(mask) * (uint64_t)m->c.l2_sector;
+        uint64_t w = (uint64_t)m->c.l2_port_bytes;
+        f = &pt->l2_free[mem_part_port(m, m->pkt[k].l2_addr)];
+        busy = bytes > w ? (bytes + w - 1) / w : 1;
+    }
+    uint64_t start = t > *f ? t : *f;
+    *f = start + busy;
     return start + (uint64_t)m->c.l2_latency;
 }
 
@@ -424,7 +470,7 @@ static bool l2_try(struct mem_sys *m, unsigned p, int32_t k, uint64_t t)
         }
         if (!q_room(m, pt, slots))
             return false;
-        uint64_t done = l2_pipe(m, pt, t);
+        uint64_t done = l2_pipe(m, pt, k, mask, t);
         st->accesses++;
         if (l && (l->valid & mask) == mask) {
             st->hits++;
@@ -446,7 +492,7 @@ static bool l2_try(struct mem_sys *m, unsigned p, int32_t k, uint64_t t)
         return true;
     }
     if (l && (l->valid & mask) == mask) {           /* read or atomic hit */
-        uint64_t done = l2_pipe(m, pt, t);
+        uint64_t done = l2_pipe(m, pt, k, mask, t);
         st->accesses++;
         st->hits++;
         mem_cache_ref(&pt->l2, l, mask);
@@ -462,7 +508,7 @@ static bool l2_try(struct mem_sys *m, unsigned p, int32_t k, uint64_t t)
         uint8_t extra = (uint8_t)(missing & ~ms->pending);
         if (extra && !q_room(m, pt, 1))
             return false;
-        l2_pipe(m, pt, t);
+        l2_pipe(m, pt, k, mask, t);
         st->accesses++;
         st->misses++;
         st->mshr_merges++;
@@ -492,7 +538,7 @@ static bool l2_try(struct mem_sys *m, unsigned p, int32_t k, uint64_t t)
         }
         return false;
     }
-    l2_pipe(m, pt, t);
+    l2_pipe(m, pt, k, mask, t);
     uint8_t fetch = missing;
     if (!l) {           /* a line miss: the GDU says how much of it to fetch */
         write_back(m, p, v, t);

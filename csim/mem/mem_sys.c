@@ -24,6 +24,7 @@ static uint64_t div_ceil(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 uint64_t mem_icnt_ceil(const struct mem_sys *m, uint64_t core) { return div_ceil(core * m->fi, m->fc); }
 uint64_t mem_core_of_icnt(const struct mem_sys *m, uint64_t tick) { return div_ceil(tick * m->fc, m->fi); }
 uint64_t mem_dram_floor(const struct mem_sys *m, uint64_t core) { return core * m->fd / m->fc; }
+uint64_t mem_dram_ceil(const struct mem_sys *m, uint64_t core) { return div_ceil(core * m->fd, m->fc); }
 uint64_t mem_core_of_dram(const struct mem_sys *m, uint64_t tick) { return div_ceil(tick * m->fc, m->fd); }
 
 void mem_event(struct mem_sys *m, uint64_t time, uint8_t type, uint32_t a, uint32_t b, uint8_t mask)
@@ -91,12 +92,17 @@ static uint64_t icnt_xfer(struct mem_sys *m, uint64_t *src, uint64_t *dst, uint6
     return mem_core_of_icnt(m, head + flits);
 }
 
+/* A request crosses the request network, then (texture fetches excepted)
+ * waits l2_rop_latency in the partition's ROP queue before its L2 lookup
+ * (GPGPU-Sim's memory_sub_partition::push: a fixed delay, in order). */
 static void send_req(struct mem_sys *m, int32_t k, uint64_t t)
 {
     struct mem_pkt *pk = &m->pkt[k];
     unsigned p = mem_partition_of(m, pk->l2_addr);
     uint64_t at = icnt_xfer(m, &m->sm[pk->sm].req_port, &m->part[p].req_port[mem_part_port(m, pk->l2_addr)],
                             t, pk->bytes);
+    if (!pk->tex)
+        at += (uint64_t)m->c.l2_rop_latency;
     mem_event(m, at, MEM_EV_L2_ARRIVE, (uint32_t)k, p, 0);
 }
 
@@ -108,8 +114,8 @@ void mem_reply(struct mem_sys *m, unsigned p, int32_t k, uint64_t t)
         bytes = MEM_PKT_HDR;
     else if (pk->kind == MEM_PK_ATOMIC)
         bytes = pk->bytes;
-    else
-        bytes = mem_popcount8(pk->l2_mask) * (unsigned)m->c.l2_sector;
+    else        /* the sectors returned and the reply's header */
+        bytes = mem_popcount8(pk->l2_mask) * (unsigned)m->c.l2_sector + (unsigned)m->c.icnt_reply_hdr;
     uint64_t at = icnt_xfer(m, &m->part[p].rep_port[mem_part_port(m, pk->l2_addr)], &m->sm[pk->sm].rep_port,
                             t, bytes);
     mem_event(m, at, MEM_EV_SM_ARRIVE, (uint32_t)k, p, 0);
@@ -285,9 +291,12 @@ static uint8_t l2_mask_of(const struct mem_sys *m, uint64_t line_addr, uint8_t l
     return out;
 }
 
-static bool port_ok(const struct mem_sys *m, const struct mem_sm *s, uint64_t now)
+/* Room at the SM's request port for a packet it injects at core cycle t
+ * (an L1D miss or a store leaves l1d_latency after its access): the
+ * port's backlog at t is at most MEM_ICNT_QUEUE_TICKS. */
+static bool port_ok(const struct mem_sys *m, const struct mem_sm *s, uint64_t t)
 {
-    return s->req_port <= mem_icnt_ceil(m, now) + MEM_ICNT_QUEUE_TICKS;
+    return s->req_port <= mem_icnt_ceil(m, t) + MEM_ICNT_QUEUE_TICKS;
 }
 
 static int32_t new_pkt(struct mem_sys *m, const struct core_mem_req *r, uint8_t l1mask, uint8_t kind)
@@ -304,6 +313,7 @@ static int32_t new_pkt(struct mem_sys *m, const struct core_mem_req *r, uint8_t 
     pk->warp = r->warp;
     pk->kind = kind;
     pk->pc = r->pc;
+    pk->tex = r->space == PTX_SP_TEX;
     pk->bytes = (uint16_t)(kind == MEM_PK_READ ? MEM_PKT_HDR : MEM_PKT_HDR + r->bytes);
     return k;
 }
@@ -372,7 +382,8 @@ static void mta_prefetch(struct mem_sys *m, struct mem_sm *s, const struct core_
     q.tag = 0;
     if (s->mta.pfc_ways) {   /* into the prefetch cache (mem_mta.h) */
         struct mem_mta_pfl *pl;
-        if (s->nmshr_free <= (unsigned)m->c.mta_mshr_reserve || !port_ok(m, s, now) ||
+        if (s->nmshr_free <= (unsigned)m->c.mta_mshr_reserve ||
+            !port_ok(m, s, now + (uint64_t)m->c.l1d_latency) ||
             !(pl = mem_mta_pfc_alloc(&s->mta, la, s->mshr_free[s->nmshr_free - 1]))) {
             s->mta.st.dropped++;
             return;
@@ -388,7 +399,8 @@ static void mta_prefetch(struct mem_sys *m, struct mem_sm *s, const struct core_
         return;
     }
     struct mem_line *v;
-    if (s->nmshr_free <= (unsigned)m->c.mta_mshr_reserve || !port_ok(m, s, now) ||
+    if (s->nmshr_free <= (unsigned)m->c.mta_mshr_reserve ||
+        !port_ok(m, s, now + (uint64_t)m->c.l1d_latency) ||
         !(v = mem_cache_victim(&s->l1, set))) {
         s->mta.st.dropped++;
         return;
@@ -424,7 +436,7 @@ static bool l1_demand(struct mem_sys *m, struct mem_sm *s, const struct core_mem
     uint8_t need = r->sector_mask;
     uint64_t t = now + (uint64_t)m->c.l1d_latency;
     if (s->l1.sets == 0) {   /* no L1D: every read goes below through an MSHR */
-        if (!s->nmshr_free || !s->nwt_free || !port_ok(m, s, now))
+        if (!s->nmshr_free || !s->nwt_free || !port_ok(m, s, now + 1))
             return false;
         int32_t msi = s->mshr_free[--s->nmshr_free];
         s->mshr[msi] = (struct mem_l1_mshr){.line = MEM_NONE, .head = MEM_NONE, .tail = MEM_NONE};
@@ -450,7 +462,7 @@ static bool l1_demand(struct mem_sys *m, struct mem_sm *s, const struct core_mem
     if (l && l->mshr != MEM_NONE) {          /* merge into the pending miss */
         struct mem_l1_mshr *ms = &s->mshr[l->mshr];
         uint8_t extra = (uint8_t)(missing & ~ms->pending);
-        if (!s->nwt_free || (extra && !port_ok(m, s, now)))
+        if (!s->nwt_free || (extra && !port_ok(m, s, t)))
             return l1_fail(s);
         s->l1.st.accesses++;
         s->l1.st.misses++;
@@ -487,7 +499,7 @@ static bool l1_demand(struct mem_sys *m, struct mem_sm *s, const struct core_mem
         return true;
     }
     struct mem_line *v = l;
-    if (!s->nmshr_free || !s->nwt_free || !port_ok(m, s, now))
+    if (!s->nmshr_free || !s->nwt_free || !port_ok(m, s, t))
         return l1_fail(s);
     /* PCA (docs/pca.md): a warp without a token replaces only a line that
      * such a warp allocated; with none, its fill bypasses the L1D (still
@@ -579,9 +591,9 @@ bool mem_access(struct mem_sys *m, const struct core_mem_req *r, uint64_t now)
     }
     if (!r->is_write && !r->is_atomic)
         return l1_read(m, s, r, now);
-    if (!port_ok(m, s, now))
+    uint64_t t = now + (!r->is_atomic && s->l1.sets ? (uint64_t)m->c.l1d_latency : 1);
+    if (!port_ok(m, s, t))
         return r->is_atomic ? false : l1_fail(s);
-    uint64_t t = now + 1;
     if (!r->is_atomic && s->l1.sets) {      /* write-through, no allocate */
         unsigned set = (unsigned)((r->line_addr / s->l1.line) % s->l1.sets);
         struct mem_line *l = mem_cache_find(&s->l1, set, r->line_addr);
@@ -593,7 +605,6 @@ bool mem_access(struct mem_sys *m, const struct core_mem_req *r, uint64_t now)
         } else {
             s->l1.st.misses++;
         }
-        t = now + (uint64_t)m->c.l1d_latency;
     }
     int32_t k = new_pkt(m, r, r->sector_mask, r->is_atomic ? MEM_PK_ATOMIC : MEM_PK_WRITE);
     if (k == MEM_NONE)
@@ -781,7 +792,7 @@ int mem_describe(const struct mem_sys *m, char *buf, size_t n)
         if (mem_part_idle(pt))
             continue;
         MEM_PUT("  partition %u: L2 MSHRs %u/%u busy, %u waiting for L2, DRAM queue %u/%lld\n", p,
-                MEM_L2_MSHRS - pt->nmshr_free, MEM_L2_MSHRS, pt->nwait, pt->nq, (long long)m->c.dram_queue);
+                pt->nmshr - pt->nmshr_free, pt->nmshr, pt->nwait, pt->nq, (long long)m->c.dram_queue);
     }
 #undef MEM_PUT
     return (int)o;

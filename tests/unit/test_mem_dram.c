@@ -101,6 +101,7 @@ static void test_subranks_halve_random_sector_bytes(void **st)
     (void)st;
     struct cfg c;
     base_cfg(&c);
+    c.lamar_gdu = CFG_LAMAR_GDU_FG_ONLY;            /* fg_only: one-sector requests stay one sector */
     enum { N = 3000 };
     struct core_mem_req *rs = stream(N, 0, 64u << 20, 0x4, 1);   /* one 32 B sector */
     c.dram_subranks = 1;

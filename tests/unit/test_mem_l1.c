@@ -18,6 +18,14 @@ static void base_cfg(struct cfg *c)
     assert_int_equal(cfg_load_file(c, "configs/gtx480.conf", err, sizeof err), 0);
 }
 
+/* gtx480 fetching only the requested sectors (lamar.gdu = fg_only; the
+ * shipped config fetches whole lines): the sector machinery under test */
+static void base_cfg_fg(struct cfg *c)
+{
+    base_cfg(c);
+    c->lamar_gdu = CFG_LAMAR_GDU_FG_ONLY;
+}
+
 static void run1(struct mem_sys *m, struct core_mem_req r, uint64_t *now)
 {
     assert_int_equal(drv_run(m, &r, 1, 1, now), 1);
@@ -54,7 +62,7 @@ static void test_sector_fills_only_requested(void **st)
 {
     (void)st;
     struct cfg c;
-    base_cfg(&c);
+    base_cfg_fg(&c);
     struct mem_sys *m = drv_make(&c, 1);
     uint64_t now = 0;
     ls_cache_stats l1, l2;
@@ -83,7 +91,7 @@ static void test_mshr_merging(void **st)
 {
     (void)st;
     struct cfg c;
-    base_cfg(&c);
+    base_cfg_fg(&c);
     struct mem_sys *m = drv_make(&c, 1);
     struct core_mem_req rs[3] = {drv_req(0, 0x8000, 0x1, 0), drv_req(0, 0x8000, 0x1, 0),
                                  drv_req(0, 0x8000, 0x3, 0)};
@@ -221,7 +229,7 @@ static void test_write_through_no_allocate(void **st)
 {
     (void)st;
     struct cfg c;
-    base_cfg(&c);
+    base_cfg_fg(&c);
     struct mem_sys *m = drv_make(&c, 1);
     uint64_t now = 0;
     ls_cache_stats l1, l2;
