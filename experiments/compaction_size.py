@@ -1,27 +1,14 @@
 #!/usr/bin/env python3
-"""Page generator of make experiments-compaction_size: usage:
-compaction_size.py SWEEP_OUT RESULTS_DIR. The size study is part of
-docs/results/compaction.md, which experiments/compaction.py writes from
-this sweep's output (build/experiments/compaction_size) beside its own;
-this script only checks that every point passed and says so."""
+"""make experiments-compaction_size: The size study of docs/results/compaction.md, which
+experiments/compaction.py writes from this sweep's output
+(build/experiments/compaction_size) beside its own: usage: compaction_size.py SWEEP_OUT
+RESULTS_DIR checks that every point passed (sweeplib/feeder.py)."""
 import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
 
-from sweeplib import table   # noqa: E402
-
-
-def main(out, res):
-    rows = table.read_rows(out)
-    bad = [r for r in rows if r["status"] != "pass"]
-    if bad:
-        sys.exit(f"compaction_size: {len(bad)} of {len(rows)} points did not pass")
-    print(f"compaction_size: {len(rows)} points passed; docs/results/compaction.md "
-          f"(make experiments-compaction) reads them from {out}, not {res}")
-
+from sweeplib import feeder   # noqa: E402
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
-        sys.exit("usage: compaction_size.py SWEEP_OUT RESULTS_DIR")
-    main(sys.argv[1], sys.argv[2])
+    feeder.run("compaction_size", "compaction", sys.argv)

@@ -7,9 +7,10 @@
 #include <stdint.h>
 #include "exec/exec_mem.h"
 
-/* Allocation holding [addr, addr+n), or NULL. */
-static inline const struct exec_alloc *exec_dmem_find(const struct exec_dmem *d,
-                                                      uint64_t addr, uint64_t n)
+/* The allocation with the highest base <= addr (it may end before addr),
+ * or NULL. */
+static inline const struct exec_alloc *exec_dmem_below(const struct exec_dmem *d,
+                                                       uint64_t addr)
 {
     uint32_t lo = 0, hi = d->n;
     while (lo < hi) {               /* first allocation with base > addr */
@@ -19,10 +20,15 @@ static inline const struct exec_alloc *exec_dmem_find(const struct exec_dmem *d,
         else
             hi = mid;
     }
-    if (lo == 0)
-        return NULL;
-    const struct exec_alloc *a = &d->a[lo - 1];
-    if (addr - a->base >= a->size || n > a->size - (addr - a->base))
+    return lo ? &d->a[lo - 1] : NULL;
+}
+
+/* Allocation holding [addr, addr+n), or NULL. */
+static inline const struct exec_alloc *exec_dmem_find(const struct exec_dmem *d,
+                                                      uint64_t addr, uint64_t n)
+{
+    const struct exec_alloc *a = exec_dmem_below(d, addr);
+    if (!a || addr - a->base >= a->size || n > a->size - (addr - a->base))
         return NULL;
     return a;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "exec/exec_mem.h"
+#include "exec/exec_dmem.h"
 #include "exec/exec_fround.h"
 #include "exec/exec_lane.h"
 
@@ -14,18 +15,8 @@
 const struct exec_alloc *exec_dmem_granule(const struct exec_dmem *d,
                                            uint64_t addr, uint64_t n)
 {
-    uint32_t lo = 0, hi = d->n;
-    while (lo < hi) {
-        uint32_t mid = (lo + hi) / 2;
-        if (d->a[mid].base <= addr)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    if (lo == 0)
-        return NULL;
-    const struct exec_alloc *a = &d->a[lo - 1];
-    if (addr - a->base >= a->span || n > a->span - (addr - a->base))
+    const struct exec_alloc *a = exec_dmem_below(d, addr);
+    if (!a || addr - a->base >= a->span || n > a->span - (addr - a->base))
         return NULL;
     return a;
 }

@@ -68,9 +68,12 @@ def main():
     ap.add_argument("names", nargs="*")
     a = ap.parse_args()
     edir = os.path.join(ROOT, "experiments")
-    # a spec without its own page script (compaction_more) feeds another page
-    names = a.names or sorted(f[:-5] for f in os.listdir(edir) if f.endswith(".toml")
-                              and os.path.exists(os.path.join(edir, f[:-5] + ".py")))
+    # a feeder sweep (sweeplib/feeder.py: compaction_more, ...) writes no page
+    def page_script(n):
+        with open(os.path.join(edir, n + ".py"), encoding="utf-8") as f:
+            return "feeder.run(" not in f.read()
+    names = a.names or sorted(f[:-5] for f in os.listdir(edir)
+                              if f.endswith(".toml") and page_script(f[:-5]))
     for name in names:
         with open(os.path.join(edir, name + ".toml"), encoding="utf-8") as f:
             text = derive(f.read())
