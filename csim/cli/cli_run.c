@@ -838,9 +838,11 @@ static void emit_ready(struct sched *s)
     while (s->printed < s->next && s->done[s->printed]) {
         size_t i = s->printed++;
         progress_clear(s);
-        fwrite(s->out[i].p, 1, s->out[i].len, stdout);
+        if (s->out[i].len)      /* an empty buffer may be NULL */
+            fwrite(s->out[i].p, 1, s->out[i].len, stdout);
         fflush(stdout);
-        fwrite(s->err[i].p, 1, s->err[i].len, stderr);
+        if (s->err[i].len)
+            fwrite(s->err[i].p, 1, s->err[i].len, stderr);
         fflush(stderr);
         free(s->out[i].p);
         free(s->err[i].p);
