@@ -3,7 +3,8 @@
 # behaviour-class programs (tests/cuda/classes.sh) that `make test-cuda`
 # runs where nvcc is not installed, and bin/SOURCES, the digests of the
 # sources they were built from (run.sh fails when they are stale).
-# Uncompressed fat binaries (no libzstd needed), stripped.
+# Uncompressed fat binaries (no libzstd needed), stripped, naming their
+# sources by repository-relative paths.
 set -eu
 nvcc=${1:-${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}}
 cd "$(dirname "$0")"
@@ -15,6 +16,17 @@ for p in "${class_progs[@]}"; do
   "$nvcc" -cudart shared -gencode arch=compute_75,code=compute_75 -compress-mode none \
     -lineinfo -o "bin/$p" "$p.cu"
   strip "bin/$p"
+  # -lineinfo embeds the source's absolute path in the PTX: write it as
+  # the repository-relative path, padded to the same length with ./
+  python3 - "bin/$p" "$(cd ../.. && pwd)/" <<'PY'
+import sys
+path, root = sys.argv[1], sys.argv[2].encode()
+rel = b"./" * (len(root) // 2) + b"/" * (len(root) % 2)
+with open(path, "rb") as f:
+    data = f.read()
+with open(path, "wb") as f:
+    f.write(data.replace(root, rel))
+PY
   echo "$(cat "$p.cu" ck.h | sha256sum | cut -c1-64)  $p" >> bin/SOURCES.new
 done
 mv bin/SOURCES.new bin/SOURCES
