@@ -13,6 +13,7 @@
 #include <string.h>
 #include "core/core.h"
 #include "core/core_dac.h"
+#include "core/core_dac_int.h"
 #include "core/core_mech.h"
 #include "ptx/ptx_affine.h"
 #include "exec/exec_mem.h"
@@ -52,7 +53,7 @@ static struct core_dac_q *q_alloc(uint32_t n, uint32_t cap)
 }
 
 /* Saves the loaded pass context into d->ps[d->cur]. */
-static void pass_save(struct core_dac *d)
+void core_dac_pass_save(struct core_dac *d)
 {
     struct core_dac_pass *p = &d->ps[d->cur];
     p->stk = d->stk;
@@ -85,7 +86,7 @@ static void pass_load(struct core_dac *d, unsigned j)
 }
 
 /* Pass context j as it stands (the loaded one from the fields). */
-static struct core_dac_pass pass_view(const struct core_dac *d, unsigned j)
+struct core_dac_pass core_dac_pass_view(const struct core_dac *d, unsigned j)
 {
     if (j != d->cur)
         return d->ps[j];
@@ -100,10 +101,10 @@ static struct core_dac_pass pass_view(const struct core_dac *d, unsigned j)
 }
 
 /* Whether some pass waits for fed-back masks. */
-static bool any_mask_blocked(const struct core_dac *d)
+bool core_dac_mask_blocked(const struct core_dac *d)
 {
     for (unsigned j = 0; j < d->npass; j++)
-        if (pass_view(d, j).mask_blocked)
+        if (core_dac_pass_view(d, j).mask_blocked)
             return true;
     return false;
 }
@@ -188,7 +189,7 @@ static void core_dac_free(struct core_dac *d)
     free(d->wslot);
     free(d->cta_done);
     free(d->arrive);
-    pass_save(d);
+    core_dac_pass_save(d);
     for (unsigned j = 0; j < CORE_DAC_MAXP; j++) {
         free(d->ps[j].stk);
         free(d->ps[j].rr);
@@ -219,7 +220,7 @@ static int core_dac_kernel(struct core_dac *d, const struct ptx_func *f,
             d->mq[i].head = 0;
     d->atq_head = d->atq_n = 0;
     d->pend_head = d->pend_n = 0;
-    pass_save(d);
+    core_dac_pass_save(d);
     for (unsigned j = 0; j < d->npass; j++) {
         d->ps[j].run = false;
         d->ps[j].batch = 0;
@@ -266,7 +267,7 @@ static int core_dac_kernel(struct core_dac *d, const struct ptx_func *f,
 }
 
 /* Records a model error (the first one wins) at PTX line `line`. */
-static void dac_fail(struct core_dac *d, uint32_t line, const char *fmt, ...)
+void core_dac_fail(struct core_dac *d, uint32_t line, const char *fmt, ...)
 {
     if (d->why[0])
         return;
@@ -287,7 +288,7 @@ static void core_dac_launch(struct core_dac *d, unsigned ci, const uint8_t *wslo
     /* the CTA slot's previous CTA finished inside a running batch: its
      * warps left (core_dac_leave cleared their masks); the new one waits
      * for the next batch */
-    pass_save(d);
+    core_dac_pass_save(d);
     for (unsigned j = 0; j < d->npass; j++)
         d->ps[j].batch &= ~(1ull << ci);
     pass_load(d, d->cur);
@@ -305,343 +306,13 @@ static void core_dac_launch(struct core_dac *d, unsigned ci, const uint8_t *wslo
     d->pend_n++;
 }
 
-/* ------------------------------------------------------------ main warps */
-
-/* Kernel pc of slot's next instruction, or -1 (not in the kernel frame,
- * finished, at a barrier). */
-static int32_t main_pc(const struct core_dac *d, unsigned slot)
-{
-    const struct simt_warp *w = &d->v->w[slot].sw;
-    if (w->state != SIMT_READY || w->sp == 0)
-        return -1;
-    const struct simt_entry *t = &w->stack[w->sp - 1];
-    if (t->frame != 0 || (uint32_t)t->npc >= d->f->ninsts)
-        return -1;
-    return t->npc;
-}
-
-/* Main warp slot: executes functionally (no issue slot, no timing) the
- * instructions removed from the main stream at its next pc. Returns 0 or
- * an ls_status (the view's err_slot set). */
-static int core_dac_skip(struct core_dac *d, unsigned slot)
-{
-    d->skip_slot = -1;
-    for (;;) {
-        int32_t pc = main_pc(d, slot);
-        const struct ptx_inst *in = pc < 0 ? NULL : &d->f->insts[pc];
-        if (pc < 0 || (d->tr[pc].streams & PTX_DAC_S_MAIN) ||
-            simt_is_control((enum ptx_op)in->op, in->sub)) {
-            d->skip_slot = (int32_t)slot;   /* control issues in the main stream */
-            d->skip_pc = pc;
-            return 0;
-        }
-        if (simt_step(&d->v->w[slot].sw) == SIMT_RC_ERROR) {
-            d->v->err_slot = (int)slot;
-            return LS_ERR_MEMFAULT;
-        }
-        d->st.removed++;
-    }
-}
-
-/* Whether a tuple of CTA slot ci is still in the ATQ. */
-static bool atq_has_cta(const struct core_dac *d, int32_t ci)
-{
-    uint64_t cm = 0;
-    for (unsigned s = 0; s < d->nslots; s++)
-        cm |= (uint64_t)(d->scta[s] == ci) << s;
-    for (uint32_t i = 0; i < d->atq_n; i++)
-        if (d->atq[(d->atq_head + i) % d->atq_cap].pend & cm)
-            return true;
-    return false;
-}
-
-static void warp_where(const struct core_dac *d, unsigned slot, char *buf, size_t n)
-{
-    const struct core_warp *w = &d->v->w[slot];
-    snprintf(buf, n, "kernel %s, CTA (%u,%u,%u), warp %u (slot %u)", d->f->name,
-             w->sw.gridv.ctaid[0], w->sw.gridv.ctaid[1], w->sw.gridv.ctaid[2],
-             w->sw.gridv.warpid, slot);
-}
-
-/* warp_where formatted only when a failure is reported (buf returned): the
- * deq of every record must not pay for a string it almost never prints. */
-static const char *dac_where(const struct core_dac *d, unsigned slot, char *buf, size_t n)
-{
-    warp_where(d, slot, buf, n);
-    return buf;
-}
-
-/* Main warp slot sleeps in the scheduler until `until` (or a wake-up of
- * wait): the check that stalled it would give the same answer until then,
- * so core_sm_cycle counts the stall per visit without calling it. */
-static void dac_sleep(struct core_dac *d, unsigned slot, uint64_t *wait, uint64_t until)
-{
-    *wait |= 1ull << slot;
-    d->v->wake[slot] = until;
-    d->v->wake_reason[slot] = CORE_ST_MEM;
-}
-
-/* Wakes the warps asleep on an empty queue whose CTA the affine warp
- * finished: their check reports a missing record (a model error) once no
- * tuple of that CTA is left in the ATQ. */
-static void wake_done_ctas(struct core_dac *d)
-{
-    for (uint64_t m = d->wait_empty; m; m &= m - 1) {
-        unsigned s = (unsigned)__builtin_ctzll(m);
-        int32_t ci = d->v->w[s].cta;
-        if (ci >= 0 && d->cta_done[ci])
-            d->v->wake[s] = 0;
-    }
-}
-
-/* Whether main warp slot may issue its next instruction (a deq needs its
- * record at the queue head, data arrived): CORE_ST_NONE, or a stall with
- * *when. A model error sets d->why. Called right after core_dac_skip of
- * the same slot (it reuses the pc that found). CORE_ST_NONE sets the
- * slot's bit in d->passed: until the warp issues, the caller need not
- * call core_dac_skip and core_dac_check again. */
-static int core_dac_check(struct core_dac *d, unsigned slot, uint64_t now, uint64_t *when)
-{
-    if (!d->active)
-        return CORE_ST_NONE;
-    /* as core_dac_is_deq; the pc core_dac_skip just found when it was for slot */
-    int32_t pc = d->skip_slot == (int32_t)slot ? d->skip_pc : main_pc(d, slot);
-    d->skip_slot = -1;
-    uint64_t bit = 1ull << slot;
-    d->wait_empty &= ~bit;
-    d->wait_data &= ~bit;
-    d->wait_mask &= ~bit;
-    if (pc < 0 || d->tr[pc].q == PTX_DAC_Q_NONE || !(d->tr[pc].streams & PTX_DAC_S_MAIN)) {
-        d->passed |= bit;
-        return CORE_ST_NONE;
-    }
-    const struct ptx_dac_inst *t = &d->tr[pc];
-    if (t->q == PTX_DAC_Q_MASK) {   /* send.mask: room in its mask queue */
-        if (d->mq[slot].n < d->mq[slot].cap) {
-            d->passed |= bit;
-            return CORE_ST_NONE;
-        }
-        d->st.stall_mask_full++;
-        *when = CORE_INF;           /* the affine warp's receive wakes it */
-        dac_sleep(d, slot, &d->wait_mask, CORE_INF);
-        return CORE_ST_MEM;
-    }
-    struct core_dac_q *q = t->q == PTX_DAC_Q_PRED ? &d->pq[slot] : &d->aq[slot];
-    char where[160];
-    if (q->n == 0) {
-        int32_t ci = d->v->w[slot].cta;
-        if (d->cta_done[ci] && !atq_has_cta(d, ci)) {
-            warp_where(d, slot, where, sizeof where);
-            dac_fail(d, d->f->insts[pc].line, "DAC model error in %s, pc %d (PTX line %u): "
-                     "%s has no record: the affine warp finished the CTA without an "
-                     "enq for this warp", where, pc, d->f->insts[pc].line,
-                     ptx_dac_deq_name(t->q));
-        }
-        d->st.stall_deq_empty++;
-        *when = CORE_INF;       /* the AEU/PEU's next record wakes the SM */
-        dac_sleep(d, slot, &d->wait_empty, CORE_INF);
-        return CORE_ST_MEM;
-    }
-    const struct core_dac_rec *r = &q->r[q->head];
-    if (r->pc != pc) {
-        warp_where(d, slot, where, sizeof where);
-        dac_fail(d, d->f->insts[pc].line, "DAC model error in %s, pc %d (PTX line %u): "
-                 "%s finds the record of pc %d at its queue head (enq and deq out of "
-                 "order)", where, pc, d->f->insts[pc].line, ptx_dac_deq_name(t->q), r->pc);
-        *when = now + 1;
-        return CORE_ST_MEM;
-    }
-    if (r->ready > now || r->left) {
-        d->st.stall_deq_data++;
-        *when = r->left ? CORE_INF : r->ready;  /* a response wakes the SM */
-        dac_sleep(d, slot, &d->wait_data, *when);
-        return CORE_ST_MEM;
-    }
-    d->passed |= bit;           /* the record stays ready until its deq */
-    return CORE_ST_NONE;
-}
-
-#define WHERE dac_where(d, slot, where, sizeof where)
-
-/* A global store (atom, red) of main warp slot that writes a line an
- * enq.data record still queued for the warp prefetched: the record's
- * lines were fetched before the store, which a machine would have to
- * update or refetch (dac.prefetch_after_write; docs/dac.md). Counted. */
-static void after_write_hazards(struct core_dac *d, unsigned slot, const struct exec_result *res)
-{
-    uint64_t lsz = (uint64_t)d->v->c->l1d_line;
-    const struct core_dac_q *q = &d->aq[slot];
-    for (uint32_t i = 0; i < q->n; i++) {
-        const struct core_dac_rec *r = &q->r[(q->head + i) % q->cap];
-        if (!r->locked)
-            continue;
-        bool hit = false;
-        for (uint32_t ma = r->mask; ma && !hit; ma &= ma - 1) {
-            uint64_t la = r->addr[__builtin_ctz(ma)] / lsz;
-            for (uint32_t mb = res->active; mb && !hit; mb &= mb - 1)
-                hit = la == res->addr[__builtin_ctz(mb)] / lsz;
-        }
-        d->st.wr_hazards += hit;
-    }
-}
-
-/* After simt_step of main warp slot at kernel pc `pc` (stack mask `mask`,
- * guard mask `gmask` taken before the step): pops the record its deq
- * consumes and checks it against the functional retire record. Returns
- * 1 when a load was served from a locked line (no memory request), 0
- * otherwise, -1 on a model error (d->why). Counts main instructions. */
-static int core_dac_deq(struct core_dac *d, unsigned slot, int32_t pc, uint32_t mask,
-                 uint32_t gmask, uint64_t now)
-{
-    d->st.main_insts++;
-    d->passed &= ~(1ull << slot);   /* it moved: check it again */
-    if (pc < 0)
-        return 0;
-    const struct ptx_inst *in = &d->f->insts[pc];
-    const struct exec_result *res = &d->v->w[slot].sw.res;
-    bool ld = in->op == PTX_OP_LD || in->op == PTX_OP_LDU;
-    unsigned space = res->space;
-    if (space == PTX_SP_GENERIC && res->active)     /* as mem_issue resolves it */
-        space = res->addr[__builtin_ctz(res->active)] >= EXEC_GLOBAL_BASE
-                    ? PTX_SP_GLOBAL : PTX_SP_SHARED;
-    ld = ld && res->active && (space == PTX_SP_GLOBAL || space == PTX_SP_LOCAL);
-    if (ld)
-        d->st.gl_loads++;
-    bool wr = (in->op == PTX_OP_ST || in->op == PTX_OP_ATOM || in->op == PTX_OP_RED) &&
-              res->active && space == PTX_SP_GLOBAL;
-    if (wr && d->pf_after_wr && d->aq[slot].n)
-        after_write_hazards(d, slot, res);
-    const struct ptx_dac_inst *t = &d->tr[pc];
-    if (t->q == PTX_DAC_Q_NONE || !(t->streams & PTX_DAC_S_MAIN))
-        return 0;
-    char where[160];
-    if (t->q == PTX_DAC_Q_MASK) {   /* send.mask: the affine warp's input */
-        struct core_dac_mq *m = &d->mq[slot];
-        if (m->n == m->cap) {
-            dac_fail(d, in->line, "DAC model error in %s, pc %d (PTX line %u): send.mask "
-                     "issued with its mask queue full", WHERE, pc, in->line);
-            return -1;
-        }
-        struct core_dac_mrec *r = &m->r[(m->head + m->n++) % m->cap];
-        r->pc = pc;
-        r->mask = mask;
-        r->taken = gmask;
-        d->st.rec_mask++;
-        if (any_mask_blocked(d))
-            core_view_retry(d->v, now + 1);   /* the affine warp may go on */
-        return 0;
-    }
-    struct core_dac_q *q = t->q == PTX_DAC_Q_PRED ? &d->pq[slot] : &d->aq[slot];
-    if (q->n == 0 || q->r[q->head].pc != pc) {
-        dac_fail(d, in->line, "DAC model error in %s, pc %d (PTX line %u): %s issued "
-                 "without its record", WHERE, pc, in->line, ptx_dac_deq_name(t->q));
-        return -1;
-    }
-    struct core_dac_rec *r = &q->r[q->head];
-    q->head = (q->head + 1) % q->cap;
-    q->n--;
-    d->nrec--;
-    if (t->q == PTX_DAC_Q_PRED) {
-        if (r->mask != mask || ((r->pred & mask) != gmask)) {
-            dac_fail(d, in->line, "DAC golden check failed in %s, pc %d (PTX line %u): "
-                     "deq.pred: PEU mask 0x%08x of lanes 0x%08x, the functional "
-                     "branch: 0x%08x of lanes 0x%08x", WHERE, pc, in->line,
-                     r->pred & r->mask, r->mask, gmask, mask);
-            return -1;
-        }
-        d->st.checked_pred++;
-        return 0;
-    }
-    if (r->mask != res->active) {
-        dac_fail(d, in->line, "DAC golden check failed in %s, pc %d (PTX line %u): %s: "
-                 "the AEU record covers lanes 0x%08x, the functional access lanes "
-                 "0x%08x", WHERE, pc, in->line, ptx_dac_deq_name(t->q), r->mask,
-                 res->active);
-        return -1;
-    }
-    bool shared = res->space == PTX_SP_SHARED;
-    EXEC_FOR_EACH_LANE(res->active, lane, {
-        uint64_t a = shared ? r->addr[lane] & 0xffffffffull : r->addr[lane];
-        if (a != res->addr[lane]) {
-            dac_fail(d, in->line, "DAC golden check failed in %s, pc %d (PTX line "
-                     "%u): %s lane %u: AEU address 0x%llx, the functional model's "
-                     "0x%llx", WHERE, pc, in->line, ptx_dac_deq_name(t->q), lane,
-                     (unsigned long long)a, (unsigned long long)res->addr[lane]);
-            return -1;
-        }
-    });
-    d->st.checked_addr++;
-    if (r->locked) {
-        d->locked -= r->nlines;
-        if (ld)
-            d->st.gl_served++;
-        return 1;
-    }
-    return 0;
-}
-
-/* Main warp slot leaves: its queues must be empty (else d->why). */
-static int core_dac_leave(struct core_dac *d, unsigned slot)
-{
-    if (!d->active)
-        return 0;
-    d->wait_empty &= ~(1ull << slot);
-    d->wait_data &= ~(1ull << slot);
-    d->wait_mask &= ~(1ull << slot);
-    d->passed &= ~(1ull << slot);
-    if (d->scta[slot] >= 0)
-        d->cmask[d->scta[slot]] &= ~(1ull << slot);
-    d->scta[slot] = -1;
-    /* masks the affine warp has not received: it no longer covers the
-     * warp (its lanes leave the masks below), so it never will */
-    d->st.mask_dropped += d->mq[slot].n;
-    d->mq[slot].n = d->mq[slot].head = 0;
-    /* the affine warp may lag behind the warp's last instructions (no
-     * enq left for it): its lanes leave the batch's masks */
-    pass_save(d);
-    for (unsigned j = 0; j < d->npass; j++)
-        for (uint32_t i = 0; i < d->ps[j].sp; i++)
-            d->ps[j].stk[i].m[slot] = 0;
-    char where[160];
-    for (uint32_t i = 0; i < d->atq_n; i++) {
-        const struct core_dac_tuple *t = &d->atq[(d->atq_head + i) % d->atq_cap];
-        if (t->pend >> slot & 1) {
-            dac_fail(d, d->f->insts[t->pc].line, "DAC model error in %s: the warp "
-                     "finished with an enq of pc %d (PTX line %u) for it in the ATQ: an "
-                     "enq without its deq", WHERE, t->pc, d->f->insts[t->pc].line);
-            return LS_ERR_COSIM;
-        }
-    }
-    if (d->aq[slot].n == 0 && d->pq[slot].n == 0)
-        return 0;
-    const struct core_dac_q *q = d->aq[slot].n ? &d->aq[slot] : &d->pq[slot];
-    int32_t pc = q->r[q->head].pc;
-    dac_fail(d, d->f->insts[pc].line, "DAC model error in %s: the warp finished with %u "
-             "records left in its queues (first: pc %d, PTX line %u): an enq without "
-             "its deq", WHERE, d->aq[slot].n + d->pq[slot].n, pc,
-             d->f->insts[pc].line);
-    return LS_ERR_COSIM;
-}
-
-#undef WHERE
-
 /* --------------------------------------------------------- affine warp */
 
-/* The tid of lane of warp wi of a CTA of the kernel. */
-static void thread_tid(const struct core_kernel *k, unsigned wi, unsigned lane,
-                       uint32_t tid[3])
-{
-    unsigned t = wi * EXEC_WARP + lane;
-    tid[0] = t % k->ntid[0];
-    tid[1] = (t / k->ntid[0]) % k->ntid[1];
-    tid[2] = t / (k->ntid[0] * k->ntid[1]);
-}
-
-/* thread_tid of every lane of warp wi (its divisions once per warp: the
+/* core_dac_tid of every lane of warp wi (its divisions once per warp: the
  * tid steps from lane to lane). */
 static void warp_tids(const struct core_kernel *k, unsigned wi, uint32_t tid[EXEC_WARP][3])
 {
-    thread_tid(k, wi, 0, tid[0]);
+    core_dac_tid(k, wi, 0, tid[0]);
     for (unsigned l = 1; l < EXEC_WARP; l++) {
         tid[l][0] = tid[l - 1][0] + 1;
         tid[l][1] = tid[l - 1][1];
@@ -654,15 +325,6 @@ static void warp_tids(const struct core_kernel *k, unsigned wi, uint32_t tid[EXE
             }
         }
     }
-}
-
-/* Value at tid of the tuple given by its values v[0..3] at the basis
- * lanes (tid 0, e_x, e_y, e_z), modulo 2^bits. */
-static uint64_t tup_at(const uint64_t v[4], const uint32_t tid[3], unsigned bits)
-{
-    uint64_t r = v[0] + (v[1] - v[0]) * tid[0] + (v[2] - v[0]) * tid[1] +
-                 (v[3] - v[0]) * tid[2];
-    return bits < 64 ? r & ((1ull << bits) - 1) : r;
 }
 
 static void opnd_basis(const struct simt_warp *bw, const struct ptx_operand *o,
@@ -781,7 +443,7 @@ static int pred_def(struct core_dac *d, const struct ptx_inst *in, const uint32_
             for (unsigned l = 0; l < 4; l++)
                 pb |= (uint32_t)(exec_read(&bw->ew, &in->o[0], PTX_T_PRED, l) & 1) << l;
             if (fl && pb != 0 && pb != 0xf) {
-                dac_fail(d, in->line, "DAC: setp on a float that differs between "
+                core_dac_fail(d, in->line, "DAC: setp on a float that differs between "
                          "threads in the affine stream at PTX line %u is not modelled",
                          in->line);
                 return -1;
@@ -795,10 +457,10 @@ static int pred_def(struct core_dac *d, const struct ptx_inst *in, const uint32_
                     const uint32_t *tid = tids[lane];
                     bool ok;
                     r = int_cmp(in->cmp, sgn, bits,
-                                tup_at(sa >> lane & 1 ? a : a2, tid, bits),
-                                tup_at(sb >> lane & 1 ? b : b2, tid, bits), &ok);
+                                core_dac_tup_at(sa >> lane & 1 ? a : a2, tid, bits),
+                                core_dac_tup_at(sb >> lane & 1 ? b : b2, tid, bits), &ok);
                     if (!ok) {
-                        dac_fail(d, in->line, "DAC: integer setp compare %u at PTX line "
+                        core_dac_fail(d, in->line, "DAC: integer setp compare %u at PTX line "
                                  "%u is not modelled by the PEU", in->cmp, in->line);
                         return -1;
                     }
@@ -841,7 +503,7 @@ static int pred_def(struct core_dac *d, const struct ptx_inst *in, const uint32_
         }
         return 0;
     }
-    dac_fail(d, in->line, "DAC: predicate definition %s at PTX line %u in the affine "
+    core_dac_fail(d, in->line, "DAC: predicate definition %s at PTX line %u in the affine "
              "stream is not modelled by the PEU", ptx_op_name((enum ptx_op)in->op),
              in->line);
     return -1;
@@ -885,19 +547,19 @@ static int widen_check(struct core_dac *d, const struct ptx_inst *in, const uint
         warp_tids(k, wi, tids);
         EXEC_FOR_EACH_LANE(am[w], lane, {
             const uint32_t *tid = tids[lane];
-            uint64_t x = tup_at(a[!(sa >> lane & 1)], tid, sb);
+            uint64_t x = core_dac_tup_at(a[!(sa >> lane & 1)], tid, sb);
             uint64_t ex = sgn ? (uint64_t)sext(x, sb) : x;
             uint64_t v = ex;
             if (wide) {
-                uint64_t y = tup_at(b[!(sbm >> lane & 1)], tid, sb);
+                uint64_t y = core_dac_tup_at(b[!(sbm >> lane & 1)], tid, sb);
                 v = ex * (sgn ? (uint64_t)sext(y, sb) : y);
                 if (in->op == PTX_OP_MAD)
-                    v += tup_at(c[!(sc >> lane & 1)], tid, db);
+                    v += core_dac_tup_at(c[!(sc >> lane & 1)], tid, db);
             }
             v &= dm;
-            uint64_t tv = tup_at(r[!(sr >> lane & 1)], tid, db);
+            uint64_t tv = core_dac_tup_at(r[!(sr >> lane & 1)], tid, db);
             if (v != tv) {
-                dac_fail(d, in->line, "DAC: widening at PTX line %u is not exact for "
+                core_dac_fail(d, in->line, "DAC: widening at PTX line %u is not exact for "
                          "thread (%u,%u,%u) of CTA (%u,%u,%u): its own value 0x%llx, "
                          "the tuple's 0x%llx (the %u-bit values wrap inside the batch; "
                          "docs/dac.md Exactness)", in->line, tid[0], tid[1], tid[2],
@@ -919,7 +581,7 @@ static int basis_start(struct core_dac *d, uint32_t ix)
     uint32_t ci = ix % d->ncta;
     const struct core_cta *cta = &d->v->cta[ci];
     if (simt_warp_start(s, k->mod, k->f, 0xfu, k->sym1, k->frame0) != 0) {
-        dac_fail(d, k->f->line, "host memory exhausted (affine warp)");
+        core_dac_fail(d, k->f->line, "host memory exhausted (affine warp)");
         return -1;
     }
     memcpy(s->gridv.ntid, k->ntid, sizeof s->gridv.ntid);
@@ -1022,7 +684,7 @@ static int32_t aw_advance(struct core_dac *d)
                 if (d->batch >> ci & 1)
                     d->cta_done[ci] = true;
             d->batch = 0;
-            wake_done_ctas(d);
+            core_dac_wake_done_ctas(d);
             return -1;
         }
         struct core_dac_ent *t = &d->stk[d->sp - 1];
@@ -1072,8 +734,8 @@ static bool masks_in(struct core_dac *d, int32_t pc)
             return false;
         if (m->r[m->head].pc != pc) {
             char where[160];
-            warp_where(d, w, where, sizeof where);
-            dac_fail(d, d->f->insts[pc].line, "DAC model error in %s: the affine warp at "
+            core_dac_warp_where(d, w, where, sizeof where);
+            core_dac_fail(d, d->f->insts[pc].line, "DAC model error in %s: the affine warp at "
                      "pc %d (PTX line %u) finds the mask the warp sent at pc %d (masks out "
                      "of order)", where, pc, d->f->insts[pc].line, m->r[m->head].pc);
             return false;
@@ -1129,14 +791,14 @@ static bool core_dac_aw_ready(struct core_dac *d, uint64_t now)
 {
     if (!d->active || d->why[0])
         return false;
-    pass_save(d);
+    core_dac_pass_save(d);
     for (unsigned round = 0; round < 2; round++) {
         for (unsigned j = 0; j < d->npass && d->pend_n; j++)
             if (!d->ps[j].run) {
                 pass_load(d, j);
                 if (batch_start(d, now) != 0)
                     return false;
-                pass_save(d);
+                core_dac_pass_save(d);
             }
         unsigned order[CORE_DAC_MAXP], n = 0;
         for (unsigned j = 0; j < d->npass; j++)
@@ -1157,7 +819,7 @@ static bool core_dac_aw_ready(struct core_dac *d, uint64_t now)
             ended |= !d->aw_run;
             if (ok)
                 return true;
-            pass_save(d);
+            core_dac_pass_save(d);
         }
         if (!ended || !d->pend_n)
             break;
@@ -1237,7 +899,7 @@ static int basis_run(struct core_dac *d, struct simt_warp *bw, int32_t pc,
 {
     bool unguard = in->guard >= 0 && exec_guard_mask(&bw->ew, in, 0xfu) != 0xfu;
     if (unguard && cd->unit != CORE_U_ALU && cd->unit != CORE_U_SFU) {
-        dac_fail(d, in->line, "DAC: affine-stream instruction at PTX line %u is guarded "
+        core_dac_fail(d, in->line, "DAC: affine-stream instruction at PTX line %u is guarded "
                  "by a predicate false at a basis thread of the tuple: not modelled",
                  in->line);
         return -1;
@@ -1256,7 +918,7 @@ static int basis_run(struct core_dac *d, struct simt_warp *bw, int32_t pc,
         rc = simt_exec_at(bw, pc, 0xfu) != SIMT_RC_OK;
     }
     if (rc != 0) {
-        dac_fail(d, in->line, "DAC: the affine warp failed at PTX line %u: %s", in->line,
+        core_dac_fail(d, in->line, "DAC: the affine warp failed at PTX line %u: %s", in->line,
                  bw->err.msg);
         return -1;
     }
@@ -1280,7 +942,7 @@ static int aw_basis_exec(struct core_dac *d, int32_t pc, const struct ptx_inst *
         if (r < 0 || !d->pa[r] || r == psrc)
             continue;
         if (psrc >= 0) {
-            dac_fail(d, in->line, "DAC: two selected values combined at PTX line %u (the "
+            core_dac_fail(d, in->line, "DAC: two selected values combined at PTX line %u (the "
                      "affine analysis allows one): not modelled", in->line);
             return -1;
         }
@@ -1335,8 +997,8 @@ static int recv_masks(struct core_dac *d, int32_t pc, const struct ptx_inst *in,
             r.taken ^= 1u;          /* fault injection: the check must fail */
         if (r.pc != pc || r.mask != top->m[w] || (r.taken & ~r.mask)) {
             char where[160];
-            warp_where(d, w, where, sizeof where);
-            dac_fail(d, in->line, "DAC golden check failed in %s, pc %d (PTX line %u): "
+            core_dac_warp_where(d, w, where, sizeof where);
+            core_dac_fail(d, in->line, "DAC golden check failed in %s, pc %d (PTX line %u): "
                      "recv.mask: the warp sent lanes 0x%08x (taken 0x%08x) at pc %d, the "
                      "affine warp covers lanes 0x%08x", where, pc, in->line, r.mask,
                      r.taken, r.pc, top->m[w]);
@@ -1410,7 +1072,7 @@ static int core_dac_aw_issue(struct core_dac *d, uint64_t now)
         if (top->npc == top->rpc)
             d->sp--;
         if (d->sp + 2 > d->stk_cap) {
-            dac_fail(d, in->line, "DAC: the affine warp's SIMT stack overflows at PTX "
+            core_dac_fail(d, in->line, "DAC: the affine warp's SIMT stack overflows at PTX "
                      "line %u", in->line);
             return LS_ERR_COSIM;
         }
@@ -1457,7 +1119,7 @@ static int core_dac_aw_issue(struct core_dac *d, uint64_t now)
         return 0;
     }
     if (simt_is_control((enum ptx_op)in->op, in->sub)) {
-        dac_fail(d, in->line, "DAC: control instruction %s at PTX line %u in the affine "
+        core_dac_fail(d, in->line, "DAC: control instruction %s at PTX line %u in the affine "
                  "stream is not modelled", ptx_op_name((enum ptx_op)in->op), in->line);
         return LS_ERR_COSIM;
     }
@@ -1474,384 +1136,6 @@ static int core_dac_aw_issue(struct core_dac *d, uint64_t now)
     if (!pdst && widen_check(d, in, am) != 0)
         return LS_ERR_COSIM;
     return 0;
-}
-
-/* ---------------------------------------------------- expansion units */
-
-/* The addresses of the lanes of mask of warp wi of a CTA whose tuple is
- * v (a lane whose bit in sel is clear: v2, piece B of a selected
- * address): addr[lane] = tup_at(v, thread_tid(lane), 64), and the same
- * values packed in lane order into a[]. Returns their count. (thread_tid's
- * divisions once per record: the tid steps from lane to lane.) */
-static unsigned rec_addrs(const struct core_kernel *k, unsigned wi, uint32_t mask,
-                          const uint64_t v[4], const uint64_t v2[4], uint32_t sel,
-                          uint64_t *addr, uint64_t *a)
-{
-    uint32_t tid[3];
-    thread_tid(k, wi, 0, tid);
-    uint64_t s0 = v[1] - v[0], s1 = v[2] - v[0], s2 = v[3] - v[0];
-    uint64_t t0 = v2[1] - v2[0], t1 = v2[2] - v2[0], t2 = v2[3] - v2[0];
-    unsigned na = 0, end = mask ? 32u - (unsigned)__builtin_clz(mask) : 0;
-    for (unsigned lane = 0; lane < end; lane++) {
-        if (mask >> lane & 1) {
-            addr[lane] = sel >> lane & 1
-                         ? v[0] + s0 * tid[0] + s1 * tid[1] + s2 * tid[2]
-                         : v2[0] + t0 * tid[0] + t1 * tid[1] + t2 * tid[2];
-            a[na++] = addr[lane];
-        }
-        if (++tid[0] == k->ntid[0]) {
-            tid[0] = 0;
-            if (++tid[1] == k->ntid[1]) {
-                tid[1] = 0;
-                tid[2]++;
-            }
-        }
-    }
-    return na;
-}
-
-/* core_coalesce of na accesses of sz bytes at a[] (lane order) into out:
- * the same lines in the same order (line addresses are unique in the
- * list, so core_coalesce_more's search finds the same entry). Accesses
- * that follow each other without a gap (a unit-stride tuple) cover one
- * range: each line of it gets its part, what the per-lane loop sums. */
-static unsigned rec_lines(const uint64_t *a, unsigned na, unsigned sz, unsigned line,
-                          unsigned sector, struct core_line *out)
-{
-    bool run = na > 0;
-    for (unsigned i = 1; i < na && run; i++)
-        run = a[i] == a[i - 1] + sz;
-    uint64_t lmask = ~(uint64_t)(line - 1);
-    uint64_t lo = run ? a[0] : 0, hi = run ? a[na - 1] + sz - 1 : 0;
-    if (!run || hi < lo || ((hi & lmask) - (lo & lmask)) / line >= 32)
-        return core_coalesce_more(out, 0, 32, a, na, sz, line, sector);
-    unsigned n = 0;
-    for (uint64_t la = lo & lmask; la <= (hi & lmask); la += line) {
-        uint64_t l = lo > la ? lo : la, h = hi < la + line - 1 ? hi : la + line - 1;
-        uint8_t d = 0;
-        for (uint64_t s = (l - la) / sector; s <= (h - la) / sector; s++)
-            d |= (uint8_t)(1u << (s & 7));
-        out[n].line_addr = la;
-        out[n].sector_mask = d;
-        out[n].bytes = (uint16_t)(h - l + 1);
-        n++;
-    }
-    return n;
-}
-
-/* PEU case of one record (4.3): one value for every lane; a contiguous
- * run of true lanes (a first/last-thread check: two compares); else the
- * 32-lane fallback. */
-static void peu_case(struct core_dac *d, uint32_t mask, uint32_t pred)
-{
-    uint32_t p = pred & mask;
-    if (p == 0 || p == mask) {
-        d->st.peu_uniform++;
-        return;
-    }
-    unsigned lo = (unsigned)__builtin_ctz(p), hi = 31u - (unsigned)__builtin_clz(p);
-    uint32_t run = (hi == 31 ? ~0u : (1u << (hi + 1)) - 1) & ~((1u << lo) - 1);
-    if ((run & mask) == p)
-        d->st.peu_two++;
-    else
-        d->st.peu_full++;
-}
-
-/* Expands the next warp of the ATQ head. Returns false when it must wait. */
-/* Pops the expanded tuples at the ATQ head. */
-static void atq_pop_done(struct core_dac *d)
-{
-    bool any = false;
-    while (d->atq_n && d->atq[d->atq_head].pend == 0) {
-        d->atq_head = (d->atq_head + 1) % d->atq_cap;
-        d->atq_n--;
-        any = true;
-    }
-    if (any)
-        wake_done_ctas(d);
-}
-
-/* The next record the AEU/PEU expands: ATQ entry *ti, warp slot *slot;
- * false when every candidate's queue is full. Without dac.aeu_switch, the
- * head entry's warps in slot order. With it (4.2: one accumulated address
- * register per concurrent CTA, so the AEU switches among CTAs when one
- * stalls), the oldest pending record of each CTA is a candidate, oldest
- * entry first: a CTA whose next record's queue is full waits, the others
- * go on; each warp still gets its records in ATQ order. */
-static bool aeu_pick(const struct core_dac *d, uint32_t *ti, unsigned *slot)
-{
-    uint64_t seen = 0;           /* warp slots of the CTAs whose oldest
-                                    record was seen                        */
-    for (uint32_t i = 0; i < d->atq_n; i++) {
-        uint32_t x = (d->atq_head + i) % d->atq_cap;
-        const struct core_dac_tuple *t = &d->atq[x];
-        for (uint64_t m = t->pend & ~seen; m; m &= ~seen) {
-            unsigned s = (unsigned)__builtin_ctzll(m);
-            int32_t ci = d->scta[s];
-            seen |= ci >= 0 ? d->cmask[ci] : 1ull << s;
-            const struct core_dac_q *q = t->kind == PTX_DAC_Q_PRED ? &d->pq[s] : &d->aq[s];
-            if (q->n < q->cap) {
-                *ti = x;
-                *slot = s;
-                return true;
-            }
-            if (!d->aeu_switch)
-                return false;
-        }
-        if (!d->aeu_switch && t->pend)
-            return false;
-    }
-    return false;
-}
-
-static bool expand_one(struct core_dac *d, uint64_t now)
-{
-    const struct core_kernel *k = d->v->k;
-    atq_pop_done(d);
-    if (!d->atq_n)
-        return true;
-    uint32_t ti;
-    unsigned slot;
-    if (!aeu_pick(d, &ti, &slot)) {
-        d->st.stall_aeu_full++;
-        return false;
-    }
-    struct core_dac_tuple *t = &d->atq[ti];
-    int32_t ci = d->scta[slot];     /* d->v->w[slot].cta */
-    if (ci < 0 || !(t->ctas >> ci & 1)) {
-        dac_fail(d, d->f->insts[t->pc].line, "DAC model error: an enq of pc %d (PTX line "
-                 "%u) for warp slot %u, which holds no warp of its batch", t->pc,
-                 d->f->insts[t->pc].line, slot);
-        return false;
-    }
-    unsigned wi = d->swi[slot];     /* d->v->w[slot].sw.gridv.warpid */
-    struct core_dac_q *q = t->kind == PTX_DAC_Q_PRED ? &d->pq[slot] : &d->aq[slot];
-    struct core_dac_rec *r = &q->r[(q->head + q->n) % q->cap];
-    memset(r, 0, offsetof(struct core_dac_rec, addr));
-    r->pc = t->pc;
-    r->kind = t->kind;
-    r->mask = t->mask[slot];
-    r->slot = slot;
-    if (d->wait_empty >> slot & 1)
-        d->v->wake[slot] = 0;     /* its check sees the record */
-    if (t->kind == PTX_DAC_Q_PRED) {
-        r->pred = t->pred[slot];
-        if (d->fault == 2)
-            r->pred ^= 1u;      /* fault injection: the golden check must fail */
-        peu_case(d, r->mask, r->pred);
-        r->ready = now + d->peu_cycles;
-        d->aeu_free = now + d->peu_cycles;
-        d->st.rec_pred++;
-    } else {
-        uint64_t a[EXEC_WARP];      /* the addresses of r's lanes, in order */
-        unsigned na = rec_addrs(k, wi, r->mask, t->v[ci], t->sel ? t->v2[ci] : t->v[ci],
-                                t->sel ? t->smask[slot] : ~0u, r->addr, a);
-        if (t->data) {
-            bool global = true;
-            for (unsigned i = 0; i < na; i++)
-                global &= a[i] >= EXEC_GLOBAL_BASE;
-            struct core_line lines[32];
-            unsigned n = global ? rec_lines(a, na, t->abytes, (unsigned)d->v->c->l1d_line,
-                                            (unsigned)d->v->c->l1d_sector, lines) : 0;
-            if (global && d->locked + n > d->lock_lines) {
-                d->st.lock_refused++;
-            } else if (global && n) {
-                if (d->nfetch == CORE_DAC_MAXFETCH || d->v->qn + n > 32)
-                    return false;   /* memory queue busy: try next cycle */
-                unsigned fi = 0;
-                while (d->fetch[fi])
-                    fi++;
-                d->fetch[fi] = r;
-                d->nfetch++;
-                r->locked = 1;
-                r->nlines = (uint16_t)n;
-                r->left = n;
-                d->locked += n;
-                d->st.prefetch_lines += n;
-                for (unsigned i = 0; i < n; i++) {
-                    struct core_mem_req m;
-                    memset(&m, 0, sizeof m);
-                    m.line_addr = lines[i].line_addr;
-                    m.tag = (CORE_DAC_TAG_SLOT << 8) | fi;
-                    m.sm = (uint16_t)d->v->id;
-                    m.warp = (uint16_t)slot;
-                    m.sector_mask = lines[i].sector_mask;
-                    m.space = PTX_SP_GLOBAL;
-                    m.bytes = lines[i].bytes;
-                    m.pc = d->v->k->f->insts[t->pc].line;
-                    m.prio = core_view_prio(d->v, slot);
-                    m.lock = 1;     /* held in the L1D until the deq */
-                    core_view_push_req(d->v, &m);
-                }
-            }
-        }
-        r->ready = now + d->aeu_cycles;
-        d->aeu_free = now + d->aeu_cycles;
-        if (t->kind == PTX_DAC_Q_DATA)
-            d->st.rec_data++;
-        else
-            d->st.rec_addr++;
-    }
-    q->n++;
-    d->nrec++;
-    t->pend &= ~(1ull << slot);
-    atq_pop_done(d);
-    if (r->ready < d->next_ready)
-        d->next_ready = r->ready;
-    return true;
-}
-
-/* One SM cycle of the expansion units and occupancy accounting. */
-static void core_dac_cycle(struct core_dac *d, uint64_t now)
-{
-    if (!d->active)
-        return;
-    d->next_ready = UINT64_MAX;
-    if (now > d->last_sample) {
-        uint64_t dt = now - d->last_sample, occ = d->nrec;
-        if (d->last_sample) {
-            d->st.occ_sum += occ * dt;
-            d->st.atq_sum += d->atq_n * dt;
-            d->st.locked_sum += d->locked * dt;
-            d->st.cycles += dt;
-        }
-        if (occ > d->st.occ_max)
-            d->st.occ_max = occ;
-        if (d->locked > d->st.locked_max)
-            d->st.locked_max = d->locked;
-        d->last_sample = now;
-    }
-    d->aeu_blocked = false;
-    while (d->atq_n && d->aeu_free <= now)
-        if (!expand_one(d, now)) {
-            d->aeu_blocked = true;
-            break;
-        }
-}
-
-/* After the SM cycle at now: the next cycle at which the DAC unit can
- * make progress by itself (the AEU/PEU, the affine warp, a record
- * becoming ready), or CORE_INF (it waits for a deq, a memory response or
- * a queue pop, which wake the SM). */
-static uint64_t core_dac_next(const struct core_dac *d, uint64_t now)
-{
-    if (!d->active || d->why[0])
-        return UINT64_MAX;
-    uint64_t nx = d->next_ready > now ? d->next_ready : now + 1;
-    if (d->atq_n && !d->aeu_blocked) {
-        uint64_t t = d->aeu_free > now ? d->aeu_free : now + 1;
-        nx = t < nx ? t : nx;
-    }
-    for (unsigned j = 0; j < d->npass; j++) {
-        struct core_dac_pass p = pass_view(d, j);
-        if (!p.run) {
-            if (d->pend_n)          /* a free context takes the waiting CTAs */
-                nx = now + 1 < nx ? now + 1 : nx;
-            continue;
-        }
-        if ((p.atq_blocked && d->atq_n == d->atq_cap) || p.mask_blocked)
-            continue;
-        uint64_t t = p.ready > now ? p.ready : now + 1;
-        nx = t < nx ? t : nx;
-    }
-    return nx;
-}
-
-/* A prefetch line response with tag index ix arrived at now. */
-static void core_dac_resp(struct core_dac *d, unsigned ix, uint64_t now)
-{
-    if (ix >= CORE_DAC_MAXFETCH || !d->fetch[ix])
-        return;
-    struct core_dac_rec *r = d->fetch[ix];
-    if (r->left && --r->left == 0) {
-        if (r->ready < now + 1)
-            r->ready = now + 1;     /* readable the next cycle, as a load's
-                                       destination register (core_sm_resp) */
-        if (d->wait_data >> r->slot & 1)
-            d->v->wake[r->slot] = 0;  /* its check sees the data */
-        d->fetch[ix] = NULL;
-        d->nfetch--;
-    }
-}
-
-/* Writes the DAC unit's state (affine warp pc and batch, ATQ, queued
- * records) to buf for the deadlock report. Returns the characters written. */
-static int core_dac_describe(const struct core_dac *d, char *buf, size_t n)
-{
-    if (!d->active || n == 0)
-        return 0;
-    unsigned nrec = 0, nmask = 0;
-    for (uint32_t i = 0; i < d->nslots; i++) {
-        nrec += d->aq[i].n + d->pq[i].n;
-        nmask += d->mq[i].n;
-    }
-    int k = snprintf(buf, n, " SM %u DAC:", d->v->id);
-    for (unsigned j = 0; j < d->npass && k >= 0 && (size_t)k < n; j++) {
-        struct core_dac_pass p = pass_view(d, j);
-        k += snprintf(buf + k, n - (size_t)k, " pass %u %s pc %d (batch 0x%llx%s),", j,
-                      p.run ? "at" : "idle", p.run && p.sp ? p.stk[p.sp - 1].npc : -1,
-                      (unsigned long long)p.batch, p.mask_blocked ? ", waiting for masks" : "");
-    }
-    if (k >= 0 && (size_t)k < n)
-        k += snprintf(buf + k, n - (size_t)k, " %u CTAs waiting, ATQ %u/%u, %u records "
-                      "queued, %u masks sent, %u lines locked, %u prefetches out;",
-                      d->pend_n, d->atq_n, d->atq_cap, nrec, nmask, d->locked, d->nfetch);
-    return k < 0 ? 0 : (size_t)k < n ? k : (int)n - 1;
-}
-
-/* Adds the SM's DAC counters to s (first SM: counts the launch). */
-static void core_dac_stats(const struct core_dac *d, bool first, ls_stats *s)
-{
-    if (!d->on)
-        return;
-    ls_dac_stats *x = &s->dac;
-    const struct core_dac_stats *t = &d->st;
-    if (first) {
-        x->launches += t->launches;
-        x->not_decoupled += t->not_decoupled;
-    }
-    x->batches += t->batches;
-    x->batch_ctas += t->batch_ctas;
-    x->aff_insts += t->aff_insts;
-    x->main_insts += t->main_insts;
-    x->removed += t->removed;
-    x->tuples += t->tuples;
-    x->rec_addr += t->rec_addr;
-    x->rec_data += t->rec_data;
-    x->rec_pred += t->rec_pred;
-    x->gl_loads += t->gl_loads;
-    x->gl_served += t->gl_served;
-    x->peu_uniform += t->peu_uniform;
-    x->peu_two += t->peu_two;
-    x->peu_full += t->peu_full;
-    x->stall_enq_full += t->stall_enq_full;
-    x->stall_aw_dep += t->stall_aw_dep;
-    x->stall_aeu_full += t->stall_aeu_full;
-    x->stall_deq_empty += t->stall_deq_empty;
-    x->stall_deq_data += t->stall_deq_data;
-    x->occ_sum += t->occ_sum;
-    if (t->occ_max > x->occ_max)
-        x->occ_max = t->occ_max;
-    x->atq_sum += t->atq_sum;
-    x->locked_sum += t->locked_sum;
-    if (t->locked_max > x->locked_max)
-        x->locked_max = t->locked_max;
-    x->lock_refused += t->lock_refused;
-    x->prefetch_lines += t->prefetch_lines;
-    x->cycles += t->cycles;
-    x->checked_addr += t->checked_addr;
-    x->checked_pred += t->checked_pred;
-    x->widen_checks += t->widen_checks;
-    x->rec_mask += t->rec_mask;
-    x->checked_mask += t->checked_mask;
-    x->mask_dropped += t->mask_dropped;
-    x->stall_aw_mask += t->stall_aw_mask;
-    x->stall_mask_full += t->stall_mask_full;
-    x->peu_ops += t->peu_ops;
-    x->cta_wait += t->cta_wait;
-    x->wr_hazards += t->wr_hazards;
-    if (t->passes_max > x->passes_max)
-        x->passes_max = t->passes_max;
 }
 
 /* ------------------------------------------- the SM mechanism (core_mech.h) */
