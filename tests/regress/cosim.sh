@@ -171,7 +171,7 @@ expect2 "--cosim xyz" "unknown block 'xyz'" "$cli" run vecadd --cosim xyz
 expect2 "--cosim slp in functional mode" "needs timing" "$cli" run vecadd --cosim slp --mode functional
 expect2 "--rtl missing file" "cannot read" "$cli" run vecadd --rtl slp=/nonexistent.v
 expect2 "--rtl not a block" "not a block in the GPU loop" "$cli" run vecadd --rtl foo=rtl/slp.v
-expect2 "--backend bad" "c, rtl or lockstep" "$cli" run vecadd --backend verilog
+expect2 "--backend bad" "c, rtl, lockstep or netlist" "$cli" run vecadd --backend verilog
 expect2 "replay of a non-trace" "README.md:3: expected the header" "$cli" replay README.md
 
 [ $fail = 0 ] && echo "cosim: all checks passed" || echo "cosim: $fail checks failed"
