@@ -31,7 +31,13 @@ FIXED = {"warp_size", "max_warp_insts", "max_stack_depth", "watchdog_cycles",
          "cosim", "slp_backend", "bgp_backend", "rvc_comp_backend",
          "rvc_decomp_backend", "wcu_backend", "capt_backend", "cosim_continue", "core_clock_mhz",
          "icnt_clock_mhz", "dram_clock_mhz", "check", "check_error",
-         "printf_fifo_size", "malloc_heap_size", "dac_fault_inject"}
+         "printf_fifo_size", "malloc_heap_size", "dac_fault_inject",
+         # the device's limits (cudart's): a limit below a workload's CTA or
+         # buffers only tests the launch and allocation errors, which the
+         # CUDA tests cover; memcheck stays the golden error mode
+         "global_mem_bytes", "host_mem_limit", "max_threads_per_cta",
+         "max_shared_per_cta", "max_shared_per_cta_optin", "max_regs_per_cta",
+         "memcheck"}
 # practical upper ends: the documented maxima (1024 SMs, 1000-cycle
 # latencies) are valid but make a small run take minutes; their extremes
 # are covered by the unit tests of each unit
@@ -40,8 +46,10 @@ CAP = {"num_sms": 64, "mem_partitions": 16, "alu_latency": 200, "sfu_latency": 2
        "icnt_latency": 100, "operand_collectors": 64, "rf_banks": 64,
        "dram_queue": 64, "l1d_mshrs": 64, "dram_banks": 32,
        "fetch_latency": 50, "l1d_assoc": 16, "l2_assoc": 32}
-for k in ("dram_tRCD", "dram_tRP", "dram_tRAS", "dram_tCL", "dram_tWL"):
+for k in ("dram_tRCD", "dram_tRP", "dram_tRAS", "dram_tCL", "dram_tWL", "dram_tRRD",
+          "dram_tRC", "dram_tWTR", "dram_tRTW", "dram_tWR"):
     CAP[k] = 100
+CAP.update({"l2_rop_latency": 200, "dram_latency": 200})
 # column-to-column time sets the DRAM bandwidth: tCCD 100 with a 1-byte bus
 # and 8-byte sub-rank atoms moves 8 bytes per 100 DRAM cycles, and a
 # memory-bound small workload takes minutes (seed 2007: linear in tCCD, no
