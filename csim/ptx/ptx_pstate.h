@@ -183,4 +183,12 @@ uint16_t ptx_f64_to_f16(double v);
  * pattern of an .f16/.f16x2 slot; other slots take u as written. */
 uint64_t ptx_imm_bits(uint8_t lit, uint64_t u, double d, enum ptx_type t);
 
+/* Decodes the opcode token t ("ld.global.nc.f32") into in's opcode and
+ * modifier fields, or fails the parse naming what is wrong (ptx_mods.c). */
+void ptx_decode_opcode(struct ptx_parser *p, struct ptx_inst *in, const struct ptx_tok *t);
+/* Whether o is a video instruction (vadd .. vset4). */
+bool ptx_is_video(enum ptx_op o);
+/* Whether o is a SIMD video instruction (vadd2 .. vset4). */
+bool ptx_is_video_simd(enum ptx_op o);
+
 #endif
