@@ -222,6 +222,14 @@ int cosim_rtl_open(struct cosim_env *env, const struct cosim_desc *d,
                    const struct ls_port *ports, int nports, int fst_ever,
                    void **vl, const struct cosim_lib **lib, char *err,
                    size_t n);
+/* Tool runs of the rtl and netlist backends (cosim_rtl.c): bash with argv,
+ * output to log, returning its exit status (-1: could not run); the last
+ * lines of log appended to err; FNV-1a of a string (a user RTL file's
+ * cache directory); monotonic seconds. */
+int cosim_spawn_log(char *const argv[], const char *log);
+void cosim_log_tail(const char *log, char *err, size_t n);
+uint64_t cosim_fnv(const char *s);
+double cosim_now_s(void);
 /* RTL reset, step, trace (NULL closes), free through lib. */
 void cosim_rtl_reset(const struct cosim_lib *lib, void *vl);
 void cosim_rtl_step(const struct cosim_lib *lib, void *vl, const void *in,

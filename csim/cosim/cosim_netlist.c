@@ -6,80 +6,13 @@
  * one more Verilog file for the rtl backend's machinery (cosim_rtl.c) to
  * Verilate and load; cosim_create compares it with the C model every
  * stepped edge, as under lockstep. */
-#include <errno.h>
-#include <fcntl.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 #include "cosim/cosim.h"
 
-extern char **environ;
-
 #define ERR COSIM_ERR
-
-/* FNV-1a of a string (the directory of a user's RTL file's netlist). */
-static uint64_t fnv(const char *s)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* Runs argv with stdout and stderr to log; returns the exit status (-1 if
- * it could not run). */
-static int spawn_log(char *const argv[], const char *log)
-{
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-    posix_spawn_file_actions_adddup2(&fa, 1, 2);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    pid_t pid;
-    int e = posix_spawnp(&pid, "bash", &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    if (e != 0)
-        return -1;
-    int status;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
-            return -1;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-/* The last lines of log into err (after what is there). */
-static void log_tail(const char *log, char *err, size_t n)
-{
-    FILE *f = fopen(log, "r");
-    if (!f)
-        return;
-    char buf[2048];
-    size_t got = 0;
-    if (fseek(f, 0, SEEK_END) == 0) {
-        long sz = ftell(f);
-        long from = sz > (long)sizeof buf - 1 ? sz - (long)sizeof buf + 1 : 0;
-        if (fseek(f, from, SEEK_SET) == 0)
-            got = fread(buf, 1, sizeof buf - 1, f);
-    }
-    fclose(f);
-    buf[got] = 0;
-    while (got && (buf[got - 1] == '\n' || buf[got - 1] == ' '))
-        buf[--got] = 0;
-    size_t l = strlen(err);
-    if (l + 2 < n)
-        snprintf(err + l, n - l, "\n%s", buf);
-}
 
 int cosim_netlist_path(struct cosim_env *env, const struct cosim_desc *d,
                        const void *cfg, const char *rtl_file, int build,
@@ -98,7 +31,7 @@ int cosim_netlist_path(struct cosim_env *env, const struct cosim_desc *d,
     }
     if (rtl_file)
         snprintf(dir + k, sizeof dir - (size_t)k, "_u%016llx",
-                 (unsigned long long)fnv(rtl_file));
+                 (unsigned long long)cosim_fnv(rtl_file));
     if ((size_t)snprintf(path, pn, "%s/%s.v", dir, d->name) >= pn) {
         ERR(err, n, "netlist path of %s too long", d->name);
         return -1;
@@ -144,14 +77,14 @@ int cosim_netlist_path(struct cosim_env *env, const struct cosim_desc *d,
                 rtl_file ? "" : ".v");
         fflush(stderr);
     }
-    double t0 = now_s();
-    int rc = spawn_log(argv, log);
+    double t0 = cosim_now_s();
+    int rc = cosim_spawn_log(argv, log);
     if (fresh)
-        fprintf(stderr, rc == 0 ? " %.0f s\n" : " failed\n", now_s() - t0);
+        fprintf(stderr, rc == 0 ? " %.0f s\n" : " failed\n", cosim_now_s() - t0);
     if (rc != 0) {
         ERR(err, n, "synthesising the %s netlist failed (exit %d; log %s/yosys.log):",
             d->name, rc, dir);
-        log_tail(log, err, n);
+        cosim_log_tail(log, err, n);
         return -1;
     }
     snprintf(env->netlist[d->id], COSIM_PATH, "%s", path);

@@ -33,7 +33,8 @@ struct cosim_lib {
 
 #define ERR COSIM_ERR
 
-static double now_s(void)
+/* Seconds on the monotonic clock. */
+double cosim_now_s(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -54,7 +55,7 @@ static void mkdirs(const char *path)
 }
 
 /* FNV-1a of a string (the cache directory of a user's RTL file). */
-static uint64_t fnv(const char *s)
+uint64_t cosim_fnv(const char *s)
 {
     uint64_t h = 1469598103934665603ull;
     for (; *s; s++)
@@ -63,7 +64,7 @@ static uint64_t fnv(const char *s)
 }
 
 /* The last lines of a log file into err (after what is already there). */
-static void log_tail(const char *log, char *err, size_t n)
+void cosim_log_tail(const char *log, char *err, size_t n)
 {
     FILE *f = fopen(log, "r");
     if (!f)
@@ -85,8 +86,9 @@ static void log_tail(const char *log, char *err, size_t n)
         snprintf(err + l, n - l, "\n%s", buf);
 }
 
-/* Runs tb/vl-so.sh; returns its exit status (-1 if it could not run). */
-static int run_build(char *const argv[], const char *log)
+/* Runs bash with argv, stdout and stderr to log, stdin from /dev/null;
+ * returns its exit status (-1 if it could not run). */
+int cosim_spawn_log(char *const argv[], const char *log)
 {
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
@@ -169,22 +171,22 @@ static int build_model(const struct cosim_desc *d, const char *rtl_file,
                 rtl_file ? "" : ".v");
         fflush(stderr);
     }
-    double t0 = now_s();
-    int rc = run_build(argv, log);
+    double t0 = cosim_now_s();
+    int rc = cosim_spawn_log(argv, log);
     if (fresh)
-        fprintf(stderr, rc == 0 ? " %.0f s\n" : " failed\n", now_s() - t0);
+        fprintf(stderr, rc == 0 ? " %.0f s\n" : " failed\n", cosim_now_s() - t0);
     if (lfd >= 0)
         close(lfd);      /* releases the lock */
     if (rc == 2) {
         ERR(err, n, "the %s RTL does not match the block's port list "
             "(shared spec blocks.md; csim/blocks/%s_ports.def):", d->name, d->name);
-        log_tail(log, err, n);
+        cosim_log_tail(log, err, n);
         return -1;
     }
     if (rc != 0) {
         ERR(err, n, "building the Verilated %s model failed (exit %d; log %s/build.log):",
             d->name, rc, dir);
-        log_tail(log, err, n);
+        cosim_log_tail(log, err, n);
         return -1;
     }
     return 0;
@@ -225,7 +227,7 @@ int cosim_rtl_open(struct cosim_env *env, const struct cosim_desc *d,
     }
     if (rtl_file)
         snprintf(dir + k, sizeof dir - (size_t)k, "_u%016llx",
-                 (unsigned long long)fnv(rtl_file));
+                 (unsigned long long)cosim_fnv(rtl_file));
     char portlist[2048];
     size_t o = 0;
     for (int i = 0; i < nports && o < sizeof portlist; i++)
