@@ -13,16 +13,7 @@
 
 /* The structs as stats.def describes them ... */
 #include "api/stats_rows.h"
-#undef LS_STATS_GROUP
-#undef LS_STATS_END
-#undef LS_STAT_U64
-#undef LS_STAT_ARR
-#undef LS_STAT_MAP
-#undef LS_STAT_DBL
-#undef LS_STAT_INT
-#undef LS_STAT_TEXT
-#undef LS_STAT_SUB
-#undef LS_STAT_SUBS
+#include "api/stats_members.h"
 #define LS_STATS_GROUP(T, when, doc) struct def_##T {
 #define LS_STATS_END(T) };
 #define LS_STAT_U64(T, name, ...) uint64_t name;
@@ -43,15 +34,8 @@
                    "include/lockstep.h: " #T "." #name " differs from "         \
                    "csim/api/stats.def: run make gen-stats");
 #include "api/stats_rows.h"
-#undef LS_STATS_GROUP
-#undef LS_STAT_U64
-#undef LS_STAT_ARR
-#undef LS_STAT_MAP
-#undef LS_STAT_DBL
-#undef LS_STAT_INT
-#undef LS_STAT_TEXT
-#undef LS_STAT_SUB
-#undef LS_STAT_SUBS
+#include "api/stats_members.h"
+#define LS_STATS_END(...)
 #define LS_STATS_GROUP(T, when, doc)                                            \
     _Static_assert(sizeof(T) == sizeof(struct def_##T), "include/lockstep.h: "  \
                    #T " differs from csim/api/stats.def: run make gen-stats");
@@ -78,16 +62,7 @@
     ((void)(!(a)[0] && (b)[0] ? memcpy((a), (b), sizeof(a)) : NULL))
 
 #include "api/stats_rows.h"
-#undef LS_STATS_GROUP
-#undef LS_STATS_END
-#undef LS_STAT_U64
-#undef LS_STAT_ARR
-#undef LS_STAT_MAP
-#undef LS_STAT_DBL
-#undef LS_STAT_INT
-#undef LS_STAT_TEXT
-#undef LS_STAT_SUB
-#undef LS_STAT_SUBS
+#include "api/stats_members.h"
 #define LS_STATS_GROUP(T, when, doc) \
     static void add_##T(T *acc, const T *x) {
 #define LS_STATS_END(T) }

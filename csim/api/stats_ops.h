@@ -18,15 +18,8 @@
 #define STATS_OP_BACKEND(a, b, s) ((void)0)
 
 #include "api/stats_rows.h"
-#undef LS_STATS_GROUP
-#undef LS_STATS_END
-#undef LS_STAT_U64
-#undef LS_STAT_ARR
-#undef LS_STAT_MAP
-#undef LS_STAT_DBL
-#undef LS_STAT_INT
-#undef LS_STAT_SUB
-#undef LS_STAT_SUBS
+#include "api/stats_members.h"
+#define LS_STAT_TEXT(...)
 #define LS_STATS_GROUP(T, when, doc) \
     static inline void T##_acc(T *a, const T *x, int sign) { (void)a; (void)x; (void)sign;
 #define LS_STATS_END(T) }
