@@ -29,7 +29,10 @@ regenerated from every section in the CSV, with the Pearson correlation
 coefficient r and the mean absolute relative error (MAE) of simulated time
 per config and section. GPGPU-Sim's results are cached in --work (keyed by
 binary, arguments, config text and GPGPU-Sim library), so an "after" run
-re-runs only Lockstep. `--no-page` prints the table without writing files;
+re-runs only Lockstep; `--gs-from SECTION` takes GPGPU-Sim's per-kernel
+figures from that CSV section instead of running it (the same binaries
+and GPGPU-Sim configs: an empty cache need not cost GPGPU-Sim's hour when
+only Lockstep changed). `--no-page` prints the table without writing files;
 `--page-only` rewrites the page from the CSV and its .meta.json, running
 nothing (--gpgpusim is then not needed). A failed run's message names its
 log relative to --work.
@@ -547,6 +550,42 @@ def join(cfg_name, prog, gs, ls):
     return rows
 
 
+class CsvGpgpuSim:
+    """GPGPU-Sim's per-kernel figures from a section of the CSV (--gs-from)."""
+    def __init__(self, rows, section, meta):
+        self.rows = [r for r in rows if r["section"] == section]
+        if not self.rows:
+            die("--gs-from %s: the CSV has no such section" % section)
+        self.section = section
+        self.failed = meta.get("failures", {}).get(section, {})
+        self.version, self.commit = meta.get("gs_version"), meta.get("gs_commit")
+
+    def run(self, cfg_name, files, prog):
+        rows = [r for r in self.rows if r["config"] == cfg_name and r["program"] == prog.name]
+        if not rows:
+            why = self.failed.get(cfg_name, {}).get(prog.name)
+            raise RuntimeError(why or "no GPGPU-Sim rows in section %s" % self.section)
+        return {"rows": rows, "wall_s": 0.0}
+
+
+def join_rows(cfg_name, prog, gs, ls):
+    """join() with GPGPU-Sim's side taken from CSV rows."""
+    l = per_kernel(ls["launches"])
+    if [r["kernel"] for r in gs["rows"]] != list(l):
+        raise RuntimeError("the kernels differ from section's: GPGPU-Sim %s, Lockstep %s"
+                           % ([short(r["kernel"]) for r in gs["rows"]], [short(k) for k in l]))
+    out = []
+    for r in gs["rows"]:
+        b = l[r["kernel"]]
+        row = {k: r[k] for k in ("program", "size", "kernel", "gs_check", "launches", "gs_mhz", "gs_us")}
+        row.update({"config": cfg_name, "ls_mhz": ls["clock_mhz"]})
+        for f in FIELDS:
+            row["gs_" + f], row["ls_" + f] = r["gs_" + f], b[f]
+        row["ls_us"] = b["cycles"] / ls["clock_mhz"]
+        out.append(row)
+    return out
+
+
 def pearson(x, y):
     n = len(x)
     if n < 2:
@@ -863,6 +902,8 @@ def main(argv):
     ap.add_argument("--page", default=os.path.join(ROOT, "docs", "results", "correlation.md"))
     ap.add_argument("--no-page", action="store_true", help="print the rows, write no CSV or page")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--gs-from", metavar="SECTION",
+                    help="GPGPU-Sim's figures from this CSV section (run only Lockstep)")
     ap.add_argument("--timeout", type=int, default=1800, help="seconds per GPGPU-Sim run")
     a = ap.parse_args(argv)
     metaf = os.path.splitext(a.csv)[0] + ".meta.json"
@@ -874,8 +915,8 @@ def main(argv):
             f.write(page(load_csv(a.csv), meta))
         note("wrote %s from %s" % (a.page, a.csv))
         return 0
-    if not a.gpgpusim:
-        die("--gpgpusim DIR is required (a built GPGPU-Sim tree), unless --page-only")
+    if not a.gpgpusim and not a.gs_from:
+        die("--gpgpusim DIR is required (a built GPGPU-Sim tree), unless --page-only or --gs-from")
 
     configs = [c for c in a.configs.split(",") if c]
     for c in configs:
@@ -889,8 +930,12 @@ def main(argv):
         die("%s is not built (make)" % a.lockstep)
     progs = parse_programs(a.programs or default_programs())
     work = os.path.abspath(a.work)
-    gs = GpgpuSim(a.gpgpusim, a.cuda, work, a.timeout)
-    cfg_files = {c: gs.config_files(c, extra, a.gs_set) for c in configs}
+    if a.gs_from:
+        gs = CsvGpgpuSim(load_csv(a.csv), a.gs_from, json.loads(read(metaf)) if os.path.exists(metaf) else {})
+        cfg_files = {c: None for c in configs}
+    else:
+        gs = GpgpuSim(a.gpgpusim, a.cuda, work, a.timeout)
+        cfg_files = {c: gs.config_files(c, extra, a.gs_set) for c in configs}
     t0 = time.time()
     build_all(progs, a.nvcc, work, a.jobs)
 
@@ -906,6 +951,8 @@ def main(argv):
             l = run_lockstep(os.path.abspath(a.lockstep), c, a.set, p, work, a.section)
             walls["gs"] += g["wall_s"]
             walls["ls"] += l["wall_s"]
+            if "rows" in g:
+                return t, join_rows(c, p, g, l), None
             return t, join(c, p, g, l), None
         except (RuntimeError, OSError, KeyError, ValueError) as e:
             return t, None, str(e)
@@ -943,7 +990,7 @@ def main(argv):
     meta = json.loads(read(metaf)) if os.path.exists(metaf) else {}
     meta["gs_version"], meta["gs_commit"] = gs.version, gs.commit
     meta.setdefault("sets", {})[a.section] = list(a.set)
-    if len(progs) >= 20 and {c for c in GS_CONFIGS if "same_as" not in GS_CONFIGS[c]} <= set(configs):
+    if len(progs) >= 20 and not a.gs_from and {c for c in GS_CONFIGS if "same_as" not in GS_CONFIGS[c]} <= set(configs):
         meta["duration"] = ("GPGPU-Sim %.0f minutes and Lockstep %.0f s of wall time, summed over "
                             "the runs (a busy two-core machine; --jobs 2 halves it)"
                             % (walls["gs"] / 60, walls["ls"]))

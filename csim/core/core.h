@@ -51,8 +51,18 @@ struct core_dinst {
                                    excluded; a 64-bit register is two):
                                    the energy model's RF accesses         */
     uint8_t rf_addr;            /* of rf_rd, the address register's words */
+    uint8_t opc;                /* enum core_opc: GPGPU-Sim's opcode class */
+    uint8_t unit_cls;           /* the unit under opcode_timing = class    */
     int32_t dst[CORE_MAX_DST];
     int32_t src[CORE_MAX_SRC];
+};
+
+/* GPGPU-Sim's opcode classes (core_opc.def). */
+enum core_opc {
+#define CORE_OPC(id, lat, ii, unit, doc) CORE_OPC_##id,
+#include "core/core_opc.def"
+#undef CORE_OPC
+    CORE_OPC_N
 };
 
 /* Decoded instructions of every function of a module (index = funcs[i]). */
@@ -235,6 +245,9 @@ struct core_sm {
     unsigned front;             /* issue to execution without conflicts:
                                    0 lumped, CORE_OC_FRONT staged         */
     bool wb_staged;             /* pipe_writeback = staged                 */
+    bool opc_on;                /* opcode_timing = class                   */
+    uint16_t opc_lat[CORE_OPC_N], opc_ii[CORE_OPC_N]; /* per opcode class;
+                                   0: the unit's                           */
     uint8_t rbus_n[CORE_RBUS];  /* results written back in cycle t, at    */
     uint64_t rbus_at[CORE_RBUS]; /* t % CORE_RBUS (rbus_at: which t)       */
     uint64_t bank_cycle; uint64_t bank_used;  /* banks read this cycle     */
@@ -282,6 +295,13 @@ int core_sm_mech_kernel(struct core_sm *sm, uint64_t now);
 
 /* Builds the decode tables of every function of mod. Returns 0 or -1. */
 int core_prog_build(struct core_prog *p, const struct ptx_module *mod);
+/* Sets every ALU/SFU instruction's unit as config c's opcode_timing says
+ * (class: DIV/REM and f64 arithmetic on the SFU). Call after
+ * core_prog_build, before the launch runs. */
+void core_prog_timing(struct core_prog *p, const struct cfg *c);
+/* Latency and initiation interval (0: the unit's) of opcode class o under
+ * config c's opcode_timing = class. */
+void core_opc_timing(const struct cfg *c, unsigned o, unsigned *lat, unsigned *ii);
 /* Frees what core_prog_build allocated. */
 void core_prog_free(struct core_prog *p);
 /* Estimated 32-bit registers per thread of kernel f (max overlap of the

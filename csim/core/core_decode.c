@@ -49,6 +49,56 @@ static uint8_t rf_words(const struct ptx_func *f, const int32_t *v, unsigned n)
     return (uint8_t)(w < 255 ? w : 255);
 }
 
+/* GPGPU-Sim's opcode class of in (set_opcode_and_latency): the row by
+ * opcode, then by type (f32, f64, anything else the int row). */
+static enum core_opc opc_of(const struct ptx_inst *in)
+{
+    enum ptx_type t = (enum ptx_type)in->type;
+    unsigned row;                       /* 0 ADD, 1 MAX, 2 MUL, 3 MAD, 4 DIV */
+    switch (in->op) {
+    case PTX_OP_ADD: case PTX_OP_ADDC: case PTX_OP_SUB: case PTX_OP_SUBC:
+        row = 0; break;
+    case PTX_OP_MIN: case PTX_OP_MAX:
+        row = 1; break;
+    case PTX_OP_MUL:
+        row = 2; break;
+    case PTX_OP_MAD: case PTX_OP_MADC: case PTX_OP_FMA:
+        row = 3; break;
+    case PTX_OP_DIV: case PTX_OP_REM:
+        row = 4; break;
+    case PTX_OP_MUL24: return CORE_OPC_INT_MUL24;
+    case PTX_OP_MAD24: return CORE_OPC_INT_MAD24;
+    case PTX_OP_SHFL: return CORE_OPC_INT_SHFL;
+    case PTX_OP_SQRT: case PTX_OP_SIN: case PTX_OP_COS: case PTX_OP_EX2:
+    case PTX_OP_LG2: case PTX_OP_RSQRT: case PTX_OP_RCP:
+        return CORE_OPC_SFU;
+    default:
+        return CORE_OPC_OTHER;
+    }
+    unsigned base = t == PTX_T_F32 ? CORE_OPC_FP_ADD
+                  : t == PTX_T_F64 ? CORE_OPC_DP_ADD : CORE_OPC_INT_ADD;
+    if (base == CORE_OPC_INT_ADD && row == 4)
+        return CORE_OPC_INT_DIV;        /* the int rows hold SHFL, MUL24, ... */
+    return (enum core_opc)(base + row);
+}
+
+static const uint8_t opc_unit[CORE_OPC_N] = {
+#define CORE_OPC(id, lat, ii, unit, doc) CORE_U_##unit,
+#include "core/core_opc.def"
+#undef CORE_OPC
+};
+
+void core_opc_timing(const struct cfg *c, unsigned o, unsigned *lat, unsigned *ii)
+{
+    switch (o) {
+#define CORE_OPC(id, l, i, unit, doc) \
+    case CORE_OPC_##id: *lat = (unsigned)(l); *ii = (unsigned)(i); return;
+#include "core/core_opc.def"
+#undef CORE_OPC
+    default: *lat = *ii = 0; return;
+    }
+}
+
 static void decode(const struct ptx_func *f, const struct ptx_inst *in,
                    struct core_dinst *d)
 {
@@ -75,6 +125,9 @@ static void decode(const struct ptx_func *f, const struct ptx_inst *in,
     }
     if (in->op == PTX_OP_CVTA)
         d->unit = CORE_U_ALU;
+    d->opc = (uint8_t)opc_of(in);
+    d->unit_cls = d->unit == CORE_U_ALU || d->unit == CORE_U_SFU ? opc_unit[d->opc]
+                                                                 : d->unit;
     d->is_atomic = in->op == PTX_OP_ATOM || in->op == PTX_OP_RED;
     d->is_cta_bar = (in->op == PTX_OP_BAR || in->op == PTX_OP_BARRIER) &&
                     in->sub != PTX_SUB_WARP_SYNC;
@@ -115,6 +168,15 @@ int core_prog_build(struct core_prog *p, const struct ptx_module *mod)
         p->di[i][f->ninsts].unit = CORE_U_CTRL;
     }
     return 0;
+}
+
+void core_prog_timing(struct core_prog *p, const struct cfg *c)
+{
+    if (c->opcode_timing != CFG_OPCODE_TIMING_CLASS)
+        return;
+    for (uint32_t i = 0; i < p->nfuncs; i++)
+        for (uint32_t k = 0; k < p->mod->funcs[i].ninsts; k++)
+            p->di[i][k].unit = p->di[i][k].unit_cls;
 }
 
 void core_prog_free(struct core_prog *p)

@@ -61,6 +61,13 @@ static int sm_units(struct core_sm *sm, const struct cfg *c)
     }
     sm->front = c->pipe_collect == CFG_PIPE_COLLECT_STAGED ? CORE_OC_FRONT : 0;
     sm->wb_staged = c->pipe_writeback == CFG_PIPE_WRITEBACK_STAGED;
+    sm->opc_on = c->opcode_timing == CFG_OPCODE_TIMING_CLASS;
+    for (unsigned o = 0; o < CORE_OPC_N; o++) {
+        unsigned lat, ii;
+        core_opc_timing(c, o, &lat, &ii);
+        sm->opc_lat[o] = (uint16_t)lat;
+        sm->opc_ii[o] = (uint16_t)ii;
+    }
     /* 64 entries as ever, plus room for the texel requests of one
      * filtered texture fetch (CORE_TEX_LINES) */
     v->qcap = 64 + CORE_TEX_LINES;
@@ -770,8 +777,12 @@ static uint64_t pipe_timing(struct core_sm *sm, const struct core_issue *is, uin
         v->st.tensor_insts++;
         v->st.tensor_busy += busy;
     } else {
-        busy = is->ii ? is->ii : v->ii[di->unit];
-        unsigned lat = v->lat[di->unit];
+        unsigned lat = v->lat[di->unit], ii = v->ii[di->unit];
+        if (sm->opc_on) {       /* GPGPU-Sim's per-class latency (core_opc.def) */
+            lat = sm->opc_lat[di->opc] ? sm->opc_lat[di->opc] : lat;
+            ii = sm->opc_ii[di->opc] ? sm->opc_ii[di->opc] : ii;
+        }
+        busy = is->ii ? is->ii : ii;
         if (sm->wb_staged) {
             /* the instruction waits in OC_EX until a result bus is free
              * latency cycles after it enters the unit (test_res_bus) */

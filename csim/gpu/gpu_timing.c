@@ -264,6 +264,8 @@ static ls_status launch_setup(ls_gpu *gpu, struct ls_module *m, ls_dim3 grid,
     ls_status st = gpu_layout_prepare(gpu, m, f, dyn_shared, args, &L->lay);
     if (st == LS_OK && core_prog_build(&L->prog, m->ptx) != 0)
         st = GPU_FAIL(gpu, LS_ERR_NOMEM, "host memory exhausted (decode)");
+    if (st == LS_OK)
+        core_prog_timing(&L->prog, c);
     char e[512];
     uint32_t eline = 0;
     if (st == LS_OK && core_mech_prepare(c, f, k->mech, e, sizeof e, &eline) != 0)

@@ -69,6 +69,7 @@ static void h_init(struct harness *h, const char *ptx, unsigned block,
     memset(&d, 0, sizeof d);
     assert_int_equal(ptx_parse("t.ptx", ptx, strlen(ptx), &h->mod, &d), 0);
     assert_int_equal(core_prog_build(&h->prog, h->mod), 0);
+    core_prog_timing(&h->prog, &h->c);
     const struct ptx_func *f = ptx_find_func(h->mod, "k");
     assert_non_null(f);
     h->k.mod = h->mod;
@@ -557,6 +558,65 @@ static void test_staged_pipeline(void **state)
     assert_int_equal(result_bus_gap("result_buses=1"), 11);
 }
 
+/* Three dependent `op` instructions on registers of type ty (%x1..%x4), GPGPU-Sim's stages, opcode_timing as `timing`: the issue gap
+ * of a dependent pair, and in *unit the unit the first one went to. */
+static uint64_t opc_gap(const char *ty, const char *op, const char *timing, unsigned *unit)
+{
+    char ptx[1024];
+    const char *c = strncmp(op, "mad", 3) == 0 ? ", %x1" : "";     /* a third source */
+    snprintf(ptx, sizeof ptx, HDR ".visible .entry k()\n{\n .reg .%s %%x<8>;\n"
+             " %s %%x2, %%x1, %%x1%s;\n %s %%x3, %%x2, %%x1%s;\n %s %%x4, %%x3, %%x1%s;\n"
+             " ret;\n}\n", ty, op, c, op, c, op, c);
+    const char *sets[] = { "num_schedulers=1", "alu_lanes=32", "alu_latency=4",
+                           "sfu_lanes=4", "sfu_latency=8", "pipe_collect=staged",
+                           "pipe_writeback=staged", timing, NULL };
+    struct harness *h = calloc(1, sizeof *h);
+    h_init(h, ptx, 32, sets);
+    h_launch(h, 0);
+    h_run(h);
+    uint64_t g = h->rec.cyc[1] - h->rec.cyc[0];
+    assert_int_equal(h->rec.cyc[2] - h->rec.cyc[1], g);
+    *unit = h->prog.di[0][0].unit;
+    h_free(h);
+    free(h);
+    return g;
+}
+
+/* opcode_timing = class is GPGPU-Sim's set_opcode_and_latency: the
+ * dependent gap is 4 (collection) + latency - ii + 3 (write-back) with
+ * SM2_GTX480's per-class values (the keys' defaults); unit gives every
+ * ALU opcode alu_latency (4 + 4 - 1 + 3 = 10). */
+static void test_opcode_latency(void **state)
+{
+    (void)state;
+    const char *cls = "opcode_timing=class", *unit = "opcode_timing=unit";
+    unsigned u;
+    assert_int_equal(opc_gap("b32", "add.u32", cls, &u), 4 + 4 - 1 + 3);
+    assert_int_equal(u, CORE_U_ALU);
+    assert_int_equal(opc_gap("b32", "mul.lo.u32", cls, &u), 4 + 4 - 2 + 3);
+    assert_int_equal(opc_gap("b32", "mad.lo.u32", cls, &u), 4 + 5 - 1 + 3);
+    assert_int_equal(opc_gap("b32", "max.u32", cls, &u), 4 + 13 - 2 + 3);
+    assert_int_equal(opc_gap("f32", "max.f32", cls, &u), 4 + 13 - 2 + 3);
+    assert_int_equal(opc_gap("b32", "and.b32", cls, &u), 4 + 1 - 1 + 3);
+    assert_int_equal(opc_gap("b32", "div.u32", cls, &u), 4 + 145 - 8 + 3);
+    assert_int_equal(u, CORE_U_SFU);
+    assert_int_equal(opc_gap("f32", "div.rn.f32", cls, &u), 4 + 39 - 4 + 3);
+    assert_int_equal(u, CORE_U_SFU);
+    /* f64 on the SFU: ready 4 + 8 - 8 + 3 = 7 cycles on, but the SFU takes
+     * the next one 8 cycles after (its initiation interval) */
+    assert_int_equal(opc_gap("f64", "add.f64", cls, &u), 8);
+    assert_int_equal(u, CORE_U_SFU);
+    /* a key moves its class only */
+    assert_int_equal(opc_gap("b32", "mul.lo.u32", "op_lat_int_mul=19", &u), 10);
+    /* unit: one latency, division and f64 on the ALU */
+    assert_int_equal(opc_gap("b32", "and.b32", unit, &u), 10);
+    assert_int_equal(opc_gap("b32", "max.u32", unit, &u), 10);
+    assert_int_equal(opc_gap("b32", "div.u32", unit, &u), 10);
+    assert_int_equal(u, CORE_U_ALU);
+    assert_int_equal(opc_gap("f64", "add.f64", unit, &u), 10);
+    assert_int_equal(u, CORE_U_ALU);
+}
+
 /* A fixed-latency stand-in for the memory system (this test file only):
  * takes one request per cycle from the SM queue and answers it LAT
  * cycles later. Records the requests it saw. */
@@ -803,6 +863,7 @@ int main(void)
         cmocka_unit_test(test_shared_conflict_timing),
         cmocka_unit_test(test_operand_collector_banks),
         cmocka_unit_test(test_staged_pipeline),
+        cmocka_unit_test(test_opcode_latency),
         cmocka_unit_test(test_global_loads_through_port),
         cmocka_unit_test(test_coalescer),
         cmocka_unit_test(test_shmem_banks),
