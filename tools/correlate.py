@@ -691,8 +691,9 @@ SECTION_TEXT = {
               "changes that the correlation motivated (docs/timing-core.md, "
               "\"Comparison with GPGPU-Sim\").",
     "after": "Lockstep as shipped: those changes, GPGPU-Sim's operand-collector and "
-             "write-back stages (pipe_collect, pipe_writeback, result_buses) and its L1 "
-             "write-evict for global stores (l1d_store_hit).",
+             "write-back stages (pipe_collect, pipe_writeback, result_buses), its L1 "
+             "write-evict for global stores (l1d_store_hit) and its per-opcode "
+             "latency, interval and unit (opcode_timing).",
 }
 
 # Ablation sections ("without-..."): the shipped configs with one part taken
@@ -745,10 +746,9 @@ def page(rows, meta):
     w("The causes of the differences, each with a measured example, and the")
     w("key-by-key comparison of the two machines are in")
     w("[../timing-core.md](../timing-core.md), \"Comparison with GPGPU-Sim\";")
-    w("what remains after the changes is structural (per-opcode latencies and")
-    w("units, instruction fetch, local stores written through; GPGPU-Sim 4.2's")
-    w("per-sector DRAM bursts), each named there with the microbenchmark that")
-    w("shows it.")
+    w("what remains after the changes is structural (instruction fetch, local")
+    w("stores written through, GT200's dual issue; GPGPU-Sim 4.2's per-sector")
+    w("DRAM bursts), each named there with the microbenchmark that shows it.")
     w("")
     w("Regenerate (GPGPU-Sim's results are cached; a run from an empty cache takes")
     w("%s):" % meta.get("duration", "?"))
