@@ -87,6 +87,22 @@ class Join(unittest.TestCase):
         self.assertEqual(rows[0]["launches"], 2)
         self.assertEqual((rows[0]["gs_us"], rows[0]["ls_us"]), (2.0, 3.0))
 
+    def test_gs_from_reuses_gpgpusim_rows(self):
+        """--gs-from: GPGPU-Sim's side from a CSV section, Lockstep's fresh."""
+        gs = {"launches": launches([("a", 700, 10), ("b", 70, 5), ("a", 700, 10)]), "clock_mhz": 700.0}
+        ls = {"launches": launches([("a", 1400, 10), ("b", 70, 5), ("a", 700, 10)]), "clock_mhz": 700.0}
+        old = [dict(r, section="after") for r in C.join("gtx480", self.prog, gs, ls)]
+        src = C.CsvGpgpuSim(old, "after", {})
+        new_ls = {"launches": launches([("a", 2800, 10), ("b", 140, 5), ("a", 700, 10)]), "clock_mhz": 700.0}
+        rows = C.join_rows("gtx480", self.prog, src.run("gtx480", None, self.prog), new_ls)
+        self.assertEqual([(r["gs_us"], r["ls_us"]) for r in rows], [(2.0, 5.0), (0.1, 0.2)])
+        self.assertEqual(rows[0]["gs_cycles"], old[0]["gs_cycles"])
+        with self.assertRaises(RuntimeError):     # other kernels than the section's
+            C.join_rows("gtx480", self.prog, src.run("gtx480", None, self.prog),
+                        {"launches": launches([("a", 1, 1)]), "clock_mhz": 700.0})
+        with self.assertRaises(RuntimeError):     # no rows for that config
+            src.run("fx5800", None, self.prog)
+
     def test_different_launches_refused(self):
         gs = {"launches": launches([("a", 1, 1)]), "clock_mhz": 1.0}
         ls = {"launches": launches([("a", 1, 1), ("a", 1, 1)]), "clock_mhz": 1.0}
