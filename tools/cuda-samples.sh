@@ -16,8 +16,8 @@
 # CALL` (the first stub the sample called), `exec: ...` (refused before
 # running) or `fail` with the first error the runtime printed.
 # Environment: LOCKSTEP=path picks the simulator (default build/lockstep);
-# BUILD_ONLY=1 builds and runs nothing; ONLY=REGEX keeps the samples whose
-# name matches.
+# BUILD_ONLY=1 builds and runs nothing; ONLY=REGEX reruns the samples whose
+# name matches, keeping the other samples' lines of OUT/results.txt.
 set -u
 usage='usage: cuda-samples.sh SAMPLES OUT [FUNCTIONAL_S [TIMING_S]]'
 src=${1:?$usage}
@@ -45,12 +45,20 @@ class_of() {   # class_of RC STDOUT STDERR
   echo "fail${m:+ $m}"
 }
 
+if [ -n "${ONLY:-}" ] && [ -f "$out/results.txt" ]; then
+  awk -v re="$ONLY" '$1 !~ re' "$out/results.txt" > "$out/results.keep"
+else
+  : > "$out/results.keep"
+fi
 : > "$out/results.txt"
 for d in "$src"/Samples/*/*/; do
   d=${d%/}
   name=$(basename "$d")
   case "$d" in */7_libNVVM/*|*/8_Platform_Specific/*) continue ;; esac
-  [[ $name =~ ${ONLY:-.} ]] || continue
+  if ! [[ $name =~ ${ONLY:-.} ]]; then
+    grep "^$name " "$out/results.keep" >> "$out/results.txt"
+    continue
+  fi
   ls "$d"/*.cu > /dev/null 2>&1 || continue
   b=$out/$name
   mkdir -p "$b"
