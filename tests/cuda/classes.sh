@@ -5,7 +5,7 @@
 # checks that tests/cuda/bin/ (the binaries used without nvcc, made by
 # tests/cuda/mkbin.sh) was built from the same sources.
 # shellcheck shell=bash
-class_progs=(limits devmem atomics_half barrier_exit events memcheck arrays graphs graph_nodes race longrun coop threads zerocopy pools)
+class_progs=(limits devmem atomics_half barrier_exit events memcheck arrays graphs graph_nodes race longrun coop threads zerocopy hostwait pools)
 nclasses=${#class_progs[@]}
 
 run() {    # run NAME [exec options] -- ARGS: PASS line and exit 0 expected
@@ -72,6 +72,12 @@ classes_run() {   # classes_run DIR: every class program of DIR, both modes
     run threads --mode "$m" -- @BIN@
     # mapped pinned and registered host memory shared with the kernels
     run zerocopy --mode "$m" -- @BIN@
+    # a kernel waiting for the host: released before the launch it runs;
+    # released after it, it stops at the instruction budget (a small one
+    # here) and the runtime names the host-mapped argument
+    run hostwait --mode "$m" --set max_warp_insts=1000000 -- @BIN@
+    grep -q "reads host memory mapped into the device (argument 0, " "$out/hostwait.err" ||
+      fail "hostwait ($m): no message naming the host-mapped argument: $(head -3 "$out/hostwait.err")"
     # stream-ordered allocation and memory pools
     run pools --mode "$m" -- @BIN@
   done
