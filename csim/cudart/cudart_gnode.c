@@ -1,9 +1,10 @@
 /* Graph nodes beyond cudart_graph.c's: cudaGraphAddNode (every node kind
  * through one parameter union), the parameters of copy, memset and host
  * nodes (get, set, and set in an instantiated graph), copies to and from
- * symbols, graph memory nodes, and conditional nodes (CUDA 12.4+: if,
- * if/else, while, switch) with their handles, which kernels set through
- * cudaGraphSetConditional (the device runtime, csim/gpu/gpu_devrt.c). */
+ * symbols, graph memory nodes, and conditional nodes (if and while as
+ * CUDA 12.4 defines them, if/else and switch as CUDA 13 does) with their
+ * handles, which kernels set through cudaGraphSetConditional (the device
+ * runtime, csim/gpu/gpu_devrt.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -608,8 +609,6 @@ cudaError_t cudaGraphAddNode(cudaGraphNode_t *out, cudaGraph_t g, const cudaGrap
             ? cudart_graph_clone(rt, p->u.graph.graph, &n->child)
             : cudart_fail(rt, cudaErrorInvalidValue, fn, "%p is not a graph",
                           (void *)p->u.graph.graph);
-        if (e == cudaSuccess)
-            p->u.graph.graph = n->child;
         break;
     case NODE_WAIT: n->ev = p->u.eventWait.event; e = cudart_event_check(rt, n->ev, fn); break;
     case NODE_RECORD:
