@@ -217,8 +217,9 @@ static struct cudart_node *capture_node(struct cudart_rt *rt, cudaStream_t s, in
         *e = cudaErrorInvalidResourceHandle;
         return NULL;
     }
-    struct cudart_node *n = cudart_node_new(rt, st->cap, type, (const cudaGraphNode_t *)st->tail.n,
-                                     st->tail.len, fn, e);
+    struct cudart_node *n = cudart_node_new(rt, st->cap, type,
+                                            (const cudaGraphNode_t *)st->tail.n,
+                                            st->tail.len, fn, e);
     if (!n)
         return NULL;
     st->tail.len = 0;
@@ -339,6 +340,11 @@ cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t s, cudaGraph_t g,
                                           int mode)
 {
     static const char fn[] = "cudaStreamBeginCaptureToGraph";
+    if (!g) {
+        cudaError_t e;
+        CUDART_ENTER(rt, cudart_get(&e));
+        return rt ? cudart_fail(rt, cudaErrorInvalidValue, fn, "no graph") : e;
+    }
     for (size_t i = 0; edges && i < nd; i++)
         if (edges[i].from_port || edges[i].to_port || edges[i].type) {
             cudaError_t e;
@@ -1166,7 +1172,8 @@ cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t x, cudaGraphNode_t 
         x->g->nodes[n->index]->type != NODE_KERNEL)
         return cudart_fail(rt, cudaErrorInvalidValue, "cudaGraphExecKernelNodeSetParams",
                            "not a kernel node of the instantiated graph");
-    return cudart_node_set_kernel(rt, x->g->nodes[n->index], p, "cudaGraphExecKernelNodeSetParams");
+    return cudart_node_set_kernel(rt, x->g->nodes[n->index], p,
+                                  "cudaGraphExecKernelNodeSetParams");
 }
 
 cudaError_t cudaGraphExecUpdate(cudaGraphExec_t x, cudaGraph_t g,
