@@ -45,6 +45,8 @@ struct core_rvc_vreg {
     uint32_t bvr, bvrh;            /* BVR (D = 1: the compared mask), BVRH  */
     uint8_t enc, encl, ench;       /* EBR                                  */
     uint8_t flags;                 /* CORE_RVC_*                           */
+    uint8_t wc;                    /* Warped-Compression: arrays the register
+                                      holds (1..8; statistics only)        */
 };
 
 /* The vector registers of one call frame of one warp slot, dense: a
@@ -76,7 +78,7 @@ struct core_rvc {
                                       gscalar.scalar != off or gscalar.stats */
     bool blocks;                   /* gscalar.compress: the RVC instances;
                                       else the encodings in C (no arrays)  */
-    unsigned scalar;               /* gscalar.scalar: 0 off, 1 alu, 2 all  */
+    unsigned scalar;               /* gscalar.scalar: CFG_GSCALAR_SCALAR_* */
     bool half;                     /* gscalar.granularity = 16             */
     /* the sources of the instruction in issue (core_gscalar.c) */
     bool src_full, src_div;        /* every source scalar; scalar or
