@@ -468,6 +468,16 @@ typedef struct ls_gscalar_stats {
     uint64_t wc_moves;           /* moves (read the compressed register,
                                     write it raw) before a divergent write
                                     under Warped-Compression */
+    uint64_t rvc_comp_toggles;   /* compressor port bits (inputs and
+                                    outputs) that changed between
+                                    consecutive transactions of an instance */
+    uint64_t rvc_comp_txns;      /* compressor transactions those toggles
+                                    span */
+    uint64_t rvc_decomp_toggles; /* decompressor port bits that changed
+                                    between consecutive transactions of an
+                                    instance */
+    uint64_t rvc_decomp_txns;    /* decompressor transactions those toggles
+                                    span */
     uint64_t rf_pj;              /* register file and crossbar: arrays
                                     activated and moved, BVR accesses (pJ) */
     uint64_t base_rf_pj;         /* the same, uncompressed baseline (pJ) */

@@ -289,6 +289,8 @@ static int gs_init(void **self, struct core_view *v, const struct core_mech_env 
         r = core_rvc_init(&g->rvc, e->cosim, true, e->sm, units,
                           (unsigned)c->operand_collectors, half, e->nslots,
                           c->gscalar_bvr_energy, err, n);
+        if (!r && c->gscalar_stats != CFG_GSCALAR_STATS_OFF)
+            r = core_rvc_count_toggles(&g->rvc, err, n);
         /* compress, decompress and the EBR read lengthen every result */
         v->wb_lat = (unsigned)c->gscalar_extra_latency;
     } else {

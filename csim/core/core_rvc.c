@@ -92,8 +92,40 @@ int core_rvc_init_track(struct core_rvc *u, unsigned sm, bool half,
     return 0;
 }
 
+int core_rvc_count_toggles(struct core_rvc *u, char *err, size_t n)
+{
+    if (!u->comp || !u->decomp)
+        return 0;
+    u->cin = calloc(u->ncomp, sizeof *u->cin);
+    u->cout = calloc(u->ncomp, sizeof *u->cout);
+    u->din = calloc(u->ndecomp, sizeof *u->din);
+    u->dout = calloc(u->ndecomp, sizeof *u->dout);
+    if (!u->cin || !u->cout || !u->din || !u->dout) {
+        snprintf(err, n, "host memory exhausted (RVC toggles) [%s:%d]", __FILE__, __LINE__);
+        return -1;
+    }
+    return 0;
+}
+
+/* Bits of the n words of cur that differ from prev; prev takes cur. */
+static uint64_t toggles(uint32_t *prev, const uint32_t *cur, size_t n)
+{
+    uint64_t t = 0;
+    for (size_t i = 0; i < n; i++) {
+        t += (uint64_t)__builtin_popcount(prev[i] ^ cur[i]);
+        prev[i] = cur[i];
+    }
+    return t;
+}
+
+#define WORDS(x) (sizeof(x) / sizeof(uint32_t))
+
 void core_rvc_free(struct core_rvc *u)
 {
+    free(u->cin);
+    free(u->cout);
+    free(u->din);
+    free(u->dout);
     for (unsigned i = 0; u->comp && i < u->ncomp; i++)
         cosim_free(&u->comp[i]);
     for (unsigned i = 0; u->decomp && i < u->ndecomp; i++)
@@ -336,6 +368,13 @@ static inline int decomp_step(struct core_rvc *u, struct cosim_inst *b,
     struct cosim_where w = { describe, d };
     if (cosim_step_active(b, &in, o, &w))
         return fail(u, LS_ERR_COSIM, b->report ? b->report : "mismatch");
+    if (u->din) {
+        size_t k = (size_t)(b - u->decomp);
+        u->st.rvc_decomp_toggles += toggles((uint32_t *)&u->din[k], (const uint32_t *)&in,
+                                            WORDS(in)) +
+            toggles((uint32_t *)&u->dout[k], (const uint32_t *)o, WORDS(*o));
+        u->st.rvc_decomp_txns++;
+    }
     u->st.arrays_read += popc(o->re_o[0] & 0xff);
     u->st.bvr_reads++;
     return 0;
@@ -703,6 +742,13 @@ int core_rvc_write(struct core_rvc *u, const struct simt_warp *w,
             struct rvc_comp_out o;
             if (cosim_step_active(cb, &in, &o, &wh))
                 return fail(u, LS_ERR_COSIM, cb->report ? cb->report : "mismatch");
+            if (u->cin) {
+                size_t c = (size_t)(cb - u->comp);
+                u->st.rvc_comp_toggles += toggles((uint32_t *)&u->cin[c],
+                                                  (const uint32_t *)&in, WORDS(in)) +
+                    toggles((uint32_t *)&u->cout[c], (const uint32_t *)&o, WORDS(o));
+                u->st.rvc_comp_txns++;
+            }
             /* the arrays take the bytes the write enables select */
             unsigned we = o.we_o[0] & 0xff;
             if (o.d_o[0]) {
