@@ -699,6 +699,18 @@ static void test_gpu_modes(void **state)
     assert_true(allc.gscalar.elig[LS_GS_HALF] > 0);
     assert_true(allc.gscalar.rf_energy < allc.gscalar.base_rf_energy);
     assert_int_equal(allc.cosim[LS_BLK_RVC_COMP].transactions, allc.gscalar.writes);
+    assert_int_equal(allc.gscalar.rvc_comp_toggles, 0);     /* counted with stats only */
+    /* with gscalar.stats: every transaction's port toggles, at most every
+     * port bit (2202 and 2173) per transaction */
+    ls_stats tg;
+    const char *const s_tg[] = { "gscalar.compress=on", "gscalar.stats=on", NULL };
+    wl_run_timing("backprop", s_tg, &tg);
+    assert_int_equal(tg.gscalar.rvc_comp_txns, tg.cosim[LS_BLK_RVC_COMP].transactions);
+    assert_int_equal(tg.gscalar.rvc_decomp_txns, tg.cosim[LS_BLK_RVC_DECOMP].transactions);
+    assert_true(tg.gscalar.rvc_comp_toggles > tg.gscalar.rvc_comp_txns);
+    assert_true(tg.gscalar.rvc_comp_toggles < tg.gscalar.rvc_comp_txns * 2202);
+    assert_true(tg.gscalar.rvc_decomp_toggles > tg.gscalar.rvc_decomp_txns);
+    assert_true(tg.gscalar.rvc_decomp_toggles < tg.gscalar.rvc_decomp_txns * 2173);
     /* Warped-Compression's arrays depend on the values alone: equal with
      * and without the blocks, below the baseline's on backprop */
     assert_int_equal(allc.gscalar.wc_arrays_read, st.gscalar.wc_arrays_read);
