@@ -8,6 +8,7 @@
 #include "api/api_int.h"
 #include "cfg/cfg.h"
 #include "cosim/cosim.h"
+#include "mem/mem.h"
 
 /* ------------------------------------------------ the layout, checked */
 
@@ -262,8 +263,7 @@ static double avg_sec(const ls_cache_stats *a, const ls_cache_stats *b)
 
 static double dram_j(const ls_power_stats *p)
 {
-    return p->dram_pre_stby + p->dram_act_stby + p->dram_ref + p->dram_act_pre + p->dram_rd +
-           p->dram_rd_io + p->dram_wr + p->dram_wr_io;
+    return mem_power_dram_j(p);
 }
 
 static double gpu_j(const ls_power_stats *p)
