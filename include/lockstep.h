@@ -226,6 +226,9 @@ typedef struct ls_cache_stats {
                                     (read or written) while resident
                                     (dissertation sec. 5.2: most lines use
                                     few of their sectors) */
+    uint64_t reuse_hits;         /* hits to the lines of used_sectors_hist
+                                    while they were resident (block reuse,
+                                    dissertation Fig 6.6) */
     uint64_t demand;             /* sectors filled that the miss allocating
                                     their line asked for (at the L2: the
                                     L1's requests) */

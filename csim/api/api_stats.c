@@ -261,6 +261,15 @@ static double avg_sec(const ls_cache_stats *a, const ls_cache_stats *b)
     return lines ? sectors / lines : 0.0;
 }
 
+/* hits per line over the lines whose life ended (PCA, Fig 6.6) */
+static double block_reuse(const ls_cache_stats *a)
+{
+    double lines = 0;
+    for (unsigned i = 0; i <= LS_MAX_SECTORS; i++)
+        lines += (double)a->used_sectors_hist[i];
+    return lines ? (double)a->reuse_hits / lines : 0.0;
+}
+
 static double dram_j(const ls_power_stats *p)
 {
     return mem_power_dram_j(p);

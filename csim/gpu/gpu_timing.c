@@ -538,6 +538,7 @@ static void mem_launch_stats(ls_gpu *gpu, const struct launch *L, ls_stats *stat
     memcpy(stats->l1d.used_sectors_hist, l1b.used_sectors_hist,
            sizeof l1b.used_sectors_hist);
     stats->l1d.evictions = l1b.evictions;
+    stats->l1d.reuse_hits = l1b.reuse_hits;
     stats->l1d.pred_nref = l1b.pred_nref;
     ls_cache_stats_acc(&stats->l1d, &L->l1a, -1);
     ls_cache_stats_acc(&stats->l2, &L->l2a, -1);

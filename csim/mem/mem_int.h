@@ -32,6 +32,7 @@ struct mem_line {
     uint8_t fdem, fnpr, fprd, pnr;
     uint8_t deprio;       /* PCA: allocated by a warp without a token (L1D)  */
     uint8_t pf;           /* MTA: a prefetch allocated it, not yet referenced */
+    uint32_t reuse;       /* hits since allocation (block reuse, Fig 6.6)    */
     uint16_t locks;       /* DAC: enq.data records holding the line until
                              their deq (docs/dac.md "The units"); a locked
                              line is a victim only when no other way is  */

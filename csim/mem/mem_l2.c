@@ -489,6 +489,7 @@ static bool l2_try(struct mem_sys *m, unsigned p, int32_t k, uint64_t t)
         st->accesses++;
         if (l && (l->valid & mask) == mask) {
             st->hits++;
+            l->reuse++;
         } else {
             st->misses++;
             st->sector_misses += mem_popcount8((uint8_t)(mask & ~(l ? l->valid : 0)));
@@ -510,6 +511,7 @@ static bool l2_try(struct mem_sys *m, unsigned p, int32_t k, uint64_t t)
         uint64_t done = l2_pipe(m, pt, k, mask, t);
         st->accesses++;
         st->hits++;
+        l->reuse++;
         mem_cache_ref(&pt->l2, l, mask);
         if (pk->kind == MEM_PK_ATOMIC)
             l->dirty |= mask;
