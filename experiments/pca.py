@@ -8,6 +8,7 @@ per token count (Fig 6.4), L1D/L2 miss rates (Fig 6.5), L1D/L2 average
 block reuse (Fig 6.6: hits per line over the lines whose life ended) and
 off-chip bandwidth (Fig 6.7), each beside the dissertation's claims (6.2.3)."""
 import os
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
@@ -22,6 +23,20 @@ PAPER_BEST_MAX_TLP = {"bfs": True, "sssp": True, "kmeans": False}   # 6.2.3.3, F
 def hmean(vals):
     vals = list(vals)
     return len(vals) / sum(1 / v for v in vals)
+
+
+def commit():
+    """The source commit the page is rendered at (+ when the tree differs)."""
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    try:
+        h = subprocess.run(["git", "-C", root, "rev-parse", "--short=10", "HEAD"],
+                           capture_output=True, text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", root, "status", "--porcelain",
+                                "--untracked-files=no"],
+                               capture_output=True, text=True, check=True).stdout.strip()
+        return h + ("+" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
 
 
 def fmt(v, n=3):
@@ -89,7 +104,8 @@ def write_page(path, m, rows, ws, toks, info, V):
          "experiments/pca.py): do not edit. Dissertation 6.2.3's setup (Table 6.1): gtx480, "
          f"GTO, the DRAM without sub-ranks; timing mode, **{size} inputs**, seed 1: "
          f"{len(rows)} points ({len(ws)} workloads x every resident-CTA cap x token counts "
-         f"{', '.join(map(str, toks))} per core). Mechanism: docs/pca.md.", "",
+         f"{', '.join(map(str, toks))} per core); source commit {commit()}, simulator "
+         f"binary sha256 {str(m.get('build'))[:12]}. Mechanism: docs/pca.md.", "",
          "Max-CTA is the run with every CTA that fits resident; Opt-CTA the cap with the "
          "fewest cycles at 0 tokens (Fig 6.3); PCA runs at Opt-CTA's cap, and its speedup "
          "is Opt-CTA's cycles over its own (6.2.3.3-6.2.3.4). The suite has three of "
