@@ -145,6 +145,11 @@ def write_page(path, m, rows, ws, toks, info, V):
                  f"{w} {pct(V(w, info[w]['opt'], 0, 'bw') / V(w, info[w]['fit'], 0, 'bw') - 1)}"
                  + ("" if info[w]["opt"] < info[w]["fit"] else " (no throttling)") for w in ws)
              + " |")
+    top = max(r[CAP] for r in rows)
+    full = [w for w in ws if info[w]["fit"] == top]
+    if full:
+        L += ["", "Max-CTA of " + ", ".join(full) + " is the grid's top cap: a larger cap "
+              "might still change its runs (experiments/pca.toml)."]
     L += ["", "### Why ours differ", ""]
     for w in ws:
         i = info[w]
