@@ -84,8 +84,10 @@ def main(out, res):
                  "from an incomplete sweep")
     rows = derive(raw)
     wl = list(dict.fromkeys(r["workload"] for r in rows))
-    fg = [w for w in category(m["lockstep"], "fg") if w in wl]
-    cg = [w for w in category(m["lockstep"], "cg") if w in wl]
+    fg_all, cg_all = category(m["lockstep"], "fg"), category(m["lockstep"], "cg")
+    fg = [w for w in fg_all if w in wl]
+    cg = [w for w in cg_all if w in wl]
+    missing = [w for w in fg_all + cg_all if w not in wl]
     os.makedirs(res, exist_ok=True)
     lam = [r for r in rows if r["variant"] in LAMAR]
     P = lambda name: os.path.join(res, name)   # noqa: E731
@@ -125,7 +127,7 @@ def main(out, res):
     plot.lines(P("memory-pca-l1.png"), [r for r in pr if r["workload"] in PCA_FOCUS],
                "tokens", "l1_hit", "workload", axis_values=TOKENS,
                title="PCA: L1D hit rate per token count", ylabel="L1D hit rate")
-    write_page(P("memory.md"), m, rows, fg, cg, traffic, speed, ppw, pr, pca_speed)
+    write_page(P("memory.md"), m, rows, fg, cg, traffic, speed, ppw, pr, pca_speed, missing)
 
 
 def commit():
@@ -430,7 +432,7 @@ def ablation(rows, fg):
     return L + [""]
 
 
-def write_page(path, m, rows, fg, cg, traffic, speed, ppw, pr, pca_speed):
+def write_page(path, m, rows, fg, cg, traffic, speed, ppw, pr, pca_speed, missing=()):
     V = lambda w, v, k: plot.value(rows, k, workload=w, variant=v)   # noqa: E731
     n = len([r for r in rows if r["variant"] != "static"])
     size = table.sizes(rows)
@@ -447,6 +449,10 @@ def write_page(path, m, rows, fg, cg, traffic, speed, ppw, pr, pca_speed):
          "(the profile), else the cg_only point. Means are geometric means of per-workload "
          "ratios over the suite's FG-leaning (`@fg`, Avg_sec <= 2 at default inputs) and "
          "CG-leaning (`@cg`) workloads.", ""]
+    if missing:
+        L += [f"**A subset of the suite:** {len(missing)} of {len(fg) + len(cg) + len(missing)} "
+              "workloads of `@fg` and `@cg` were not run for this page (" + ", ".join(missing)
+              + "); every mean below is over the workloads that were.", ""]
     # headline
     def red(ws, k, v, base="cg_only"):
         return 1 - gmean_ratio(rows, ws, k, v, base)
