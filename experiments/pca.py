@@ -26,13 +26,14 @@ def hmean(vals):
 
 
 def commit():
-    """The source commit the page is rendered at (+ when the tree differs)."""
+    """The source commit the page is rendered at (+ when the tree differs,
+    the results pages aside)."""
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
     try:
         h = subprocess.run(["git", "-C", root, "rev-parse", "--short=10", "HEAD"],
                            capture_output=True, text=True, check=True).stdout.strip()
         dirty = subprocess.run(["git", "-C", root, "status", "--porcelain",
-                                "--untracked-files=no"],
+                                "--untracked-files=no", "--", ".", ":!docs/results"],
                                capture_output=True, text=True, check=True).stdout.strip()
         return h + ("+" if dirty else "")
     except (OSError, subprocess.CalledProcessError):
