@@ -463,7 +463,7 @@ def write_page(path, m, rows, fg, cg, traffic, speed, ppw, pr, pca_speed, missin
     fg_cg = [speed[w]["fg_only"] for w in cg]
     worst = min(cg, key=lambda w: speed[w]["fg_only"])
     pca_best = {}
-    for w in PCA_FOCUS:
+    for w in [w for w in PCA_FOCUS if w in pca_speed]:
         t = max(TOKENS, key=lambda k: pca_speed[w][f"pca-{k}"])
         pca_best[w] = (t, pca_speed[w][f"pca-{t}"])
     L += ["## Headline: ours against the dissertation", "",
