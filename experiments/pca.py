@@ -4,10 +4,11 @@ usage: pca.py SWEEP_OUT RESULTS_DIR.
 
 Writes RESULTS_DIR/pca.md (generated: do not edit) and its PNG plots:
 normalised IPC per resident-CTA cap (Fig 6.3), PCA's speedup over Opt-CTA
-per token count (Fig 6.4), L1D/L2 miss rates (Fig 6.5), L1D hits per
-allocating miss (our stand-in for Fig 6.6's block reuse) and off-chip
-bandwidth (Fig 6.7), each beside the dissertation's claims (6.2.3)."""
+per token count (Fig 6.4), L1D/L2 miss rates (Fig 6.5), L1D/L2 average
+block reuse (Fig 6.6: hits per line over the lines whose life ended) and
+off-chip bandwidth (Fig 6.7), each beside the dissertation's claims (6.2.3)."""
 import os
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
@@ -23,6 +24,21 @@ PAPER_BEST_MAX_TLP = {"bfs": True, "sssp": True, "kmeans": False}   # 6.2.3.3, F
 def hmean(vals):
     vals = list(vals)
     return len(vals) / sum(1 / v for v in vals)
+
+
+def commit():
+    """The source commit the page is rendered at (+ when the tree differs,
+    the results pages aside)."""
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    try:
+        h = subprocess.run(["git", "-C", root, "rev-parse", "--short=10", "HEAD"],
+                           capture_output=True, text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", root, "status", "--porcelain",
+                                "--untracked-files=no", "--", ".", ":!docs/results"],
+                               capture_output=True, text=True, check=True).stdout.strip()
+        return h + ("+" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
 
 
 def fmt(v, n=3):
@@ -43,8 +59,8 @@ def main(out, res):
     for r in rows:
         r["perf"] = 1e9 / r["cycles"]
         r["bw"] = r["dram.bytes"] / r["power.seconds"] / 1e9 if r["power.seconds"] else 0.0
-        alloc = r["l1d.misses"] - r["l1d.mshr_merges"]
-        r["l1_reuse"] = r["l1d.hits"] / alloc if alloc > 0 else None
+        r["l1_reuse"] = r["l1d.block_reuse"]
+        r["l2_reuse"] = r["l2.block_reuse"]
     ws = list(dict.fromkeys(r["workload"] for r in rows))
     caps = sorted({r[CAP] for r in rows})
     toks = sorted({r[TOK] for r in rows})
@@ -74,7 +90,8 @@ def main(out, res):
                title="Fig 6.4: PCA speedup over Opt-CTA per token count (per core)",
                ylabel="speedup")
     for k, name in (("l1d.miss_rate", "pca-l1-miss.png"), ("l2.miss_rate", "pca-l2-miss.png"),
-                    ("l1_reuse", "pca-l1-reuse.png"), ("bw", "pca-bandwidth.png")):
+                    ("l1_reuse", "pca-l1-reuse.png"), ("l2_reuse", "pca-l2-reuse.png"),
+                    ("bw", "pca-bandwidth.png")):
         plot.lines(P(name), at_opt, TOK, k, "workload", axis_values=toks,
                    title=f"{k} at Opt-CTA's cap per token count", ylabel=k)
     write_page(P("pca.md"), m, rows, ws, toks, info, V)
@@ -89,7 +106,8 @@ def write_page(path, m, rows, ws, toks, info, V):
          "experiments/pca.py): do not edit. Dissertation 6.2.3's setup (Table 6.1): gtx480, "
          f"GTO, the DRAM without sub-ranks; timing mode, **{size} inputs**, seed 1: "
          f"{len(rows)} points ({len(ws)} workloads x every resident-CTA cap x token counts "
-         f"{', '.join(map(str, toks))} per core). Mechanism: docs/pca.md.", "",
+         f"{', '.join(map(str, toks))} per core); source commit {commit()}, simulator "
+         f"binary sha256 {str(m.get('build'))[:12]}. Mechanism: docs/pca.md.", "",
          "Max-CTA is the run with every CTA that fits resident; Opt-CTA the cap with the "
          "fewest cycles at 0 tokens (Fig 6.3); PCA runs at Opt-CTA's cap, and its speedup "
          "is Opt-CTA's cycles over its own (6.2.3.3-6.2.3.4). The suite has three of "
@@ -112,6 +130,29 @@ def write_page(path, m, rows, ws, toks, info, V):
              "PCA +30% average, KMEANS +103% | " + ", ".join(
                  f"{w} {pct(V(w, info[w]['opt'], info[w]['best'], 'bw') / V(w, info[w]['opt'], 0, 'bw') - 1)}"
                  for w in ws) + " (best token count vs 0, at Opt-CTA's cap) |")
+    at = lambda w, t, k: V(w, info[w]["opt"], t, k)   # noqa: E731
+    low_miss = {w: min(toks, key=lambda t: (at(w, t, "l1d.miss_rate"), t)) for w in ws}
+    hi_reuse = {w: max(toks, key=lambda t: (at(w, t, "l1_reuse") or 0, -t)) for w in ws}
+    L.append("| the best token count is not the lowest L1D miss rate (Fig 6.5) | most programs; "
+             "one token per scheduler (2 per core) raises L1 misses | " + ", ".join(
+                 f"{w}: best {info[w]['best']}, lowest miss at {low_miss[w]}, 2 tokens "
+                 f"{fmt(at(w, 2, 'l1d.miss_rate'))} vs 0 {fmt(at(w, 0, 'l1d.miss_rate'))}"
+                 for w in ws) + " |")
+    L.append("| highest L1 block reuse at one token per scheduler, not the best count (Fig 6.6) | "
+             "BFS, SSSP: highest reuse at 1 token per scheduler (2 per core), best speed at 4 "
+             "per scheduler | " + ", ".join(
+                 f"{w}: highest at {hi_reuse[w]} ({fmt(at(w, hi_reuse[w], 'l1_reuse'), 2)} hits/line; "
+                 f"0 tokens {fmt(at(w, 0, 'l1_reuse'), 2)})" for w in ws) + " |")
+    L.append("| Opt-CTA lowers DRAM bandwidth against Max-CTA where it throttles (Fig 6.7) | CoMD, "
+             "KMEANS | " + ", ".join(
+                 f"{w} {pct(V(w, info[w]['opt'], 0, 'bw') / V(w, info[w]['fit'], 0, 'bw') - 1)}"
+                 + ("" if info[w]["opt"] < info[w]["fit"] else " (no throttling)") for w in ws)
+             + " |")
+    top = max(r[CAP] for r in rows)
+    full = [w for w in ws if info[w]["fit"] == top]
+    if full:
+        L += ["", "Max-CTA of " + ", ".join(full) + " is the grid's top cap: a larger cap "
+              "might still change its runs (experiments/pca.toml)."]
     L += ["", "### Why ours differ", ""]
     for w in ws:
         i = info[w]
@@ -124,22 +165,25 @@ def write_page(path, m, rows, ws, toks, info, V):
                  f"({100 * rt['pca.bypassed'] / max(rt['l1d.accesses'], 1):.2f}% of "
                  f"{rt['l1d.accesses']} L1D accesses), L1D miss rate {fmt(r0['l1d.miss_rate'])} "
                  f"-> {fmt(rt['l1d.miss_rate'])}, speedup {pct(i['sp'][t] - 1)}.")
-    L += ["", "Fig 6.6's average block reuse has no counter in the model; the L1D column "
-          "\"hits/alloc\" below (hits per miss that allocated a line) stands in for it.", ""]
+    L += ["", "Block reuse (Fig 6.6) is `l1d.block_reuse` / `l2.block_reuse`: hits to a "
+          "line while it was resident, averaged over the lines whose life ended (evicted, or "
+          "at the L1D's kernel-end invalidation; docs/stats.md).", ""]
     L += ["## Per workload", "",
           "| workload | Max-CTA cap | Opt-CTA cap | Opt-CTA vs Max-CTA | tokens | speedup vs "
-          "Opt-CTA | L1D miss | L2 miss | L1D hits/alloc | DRAM GB/s | bypassed |",
-          "|---|---|---|---|---|---|---|---|---|---|---|"]
+          "Opt-CTA | L1D miss | L2 miss | L1D reuse | L2 reuse | DRAM GB/s | bypassed |",
+          "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for w in ws:
         i = info[w]
         for t in toks:
             r = next(x for x in rows if x["workload"] == w and x[CAP] == i["opt"] and x[TOK] == t)
             L.append(f"| {w} | {i['fit']} | {i['opt']} | {pct(i['opt_gain'])} | {t} | "
                      f"{fmt(i['sp'][t])} | {fmt(r['l1d.miss_rate'])} | {fmt(r['l2.miss_rate'])} | "
-                     f"{fmt(r['l1_reuse'], 2)} | {fmt(r['bw'], 1)} | {r['pca.bypassed']} |")
+                     f"{fmt(r['l1_reuse'], 2)} | {fmt(r['l2_reuse'], 2)} | {fmt(r['bw'], 1)} | "
+                     f"{r['pca.bypassed']} |")
     L += ["", "![Fig 6.3](pca-tlp.png)", "", "![Fig 6.4](pca-speedup.png)", "",
           "![L1D miss](pca-l1-miss.png)", "", "![L2 miss](pca-l2-miss.png)", "",
-          "![L1D reuse](pca-l1-reuse.png)", "", "![bandwidth](pca-bandwidth.png)", "",
+          "![L1D reuse](pca-l1-reuse.png)", "", "![L2 reuse](pca-l2-reuse.png)", "",
+          "![bandwidth](pca-bandwidth.png)", "",
           "Rerun: `make experiments-pca` (cached per point). The merged table is "
           "build/experiments/pca/results.csv.", ""]
     with open(path, "w", encoding="utf-8") as f:

@@ -226,6 +226,9 @@ typedef struct ls_cache_stats {
                                     (read or written) while resident
                                     (dissertation sec. 5.2: most lines use
                                     few of their sectors) */
+    uint64_t reuse_hits;         /* hits to the lines of used_sectors_hist
+                                    while they were resident (block reuse,
+                                    dissertation Fig 6.6) */
     uint64_t demand;             /* sectors filled that the miss allocating
                                     their line asked for (at the L2: the
                                     L1's requests) */
@@ -300,6 +303,18 @@ typedef struct ls_dram_stats {
     uint64_t open_ticks;         /* DRAM clocks, summed over channels, with
                                     a row open (active standby in the power
                                     model) */
+    uint64_t act_stby_ticks;     /* sub-rank DRAM clocks (summed over every
+                                    channel's sub-ranks) with a row open in
+                                    some bank and the clock enabled: active
+                                    standby (IDD3N) */
+    uint64_t act_pdn_ticks;      /* sub-rank clocks with a row open,
+                                    powered down (dram_powerdown = idle:
+                                    nothing queued for the sub-rank and its
+                                    last burst done): IDD3P */
+    uint64_t pre_stby_ticks;     /* sub-rank clocks with every bank
+                                    precharged, clock enabled: IDD2N */
+    uint64_t pre_pdn_ticks;      /* sub-rank clocks with every bank
+                                    precharged, powered down: IDD2P */
     ls_dram_class by_size[2];    /* [0] sector: requests for one sector (an
                                     FG 32-byte fetch); [1] multi: requests
                                     for more (a CG line, a write-back of
@@ -307,15 +322,20 @@ typedef struct ls_dram_stats {
 } ls_dram_stats;
 
 /* Energy of a run (timing mode; docs/lamar.md "DRAM and system power"):
- * the DRAM by component of the Micron-style model of dissertation 5.3.1,
- * and the GPU by the chip energy model (docs/energy.md): its leakage,
- * constant power and dynamic energy but the DRAM. Joules; every member is
- * an additive double. */
+ * the DRAM by component of the Micron TN-41-01 model of dissertation 5.3.1
+ * (background by the sub-ranks' bank and power-down states), and the GPU
+ * by the chip energy model (docs/energy.md): its leakage, constant power
+ * and dynamic energy but the DRAM. Joules; every member is an additive
+ * double. */
 typedef struct ls_power_stats {
     double seconds;              /* simulated time: cycles / core clock */
     double dram_pre_stby;        /* background, every row closed (precharge
                                     standby) */
     double dram_act_stby;        /* background, a row open (active standby) */
+    double dram_pre_pdn;         /* background, every row closed, powered
+                                    down (precharge power-down) */
+    double dram_act_pdn;         /* background, a row open, powered down
+                                    (active power-down) */
     double dram_ref;             /* refresh */
     double dram_act_pre;         /* activate + precharge pairs */
     double dram_rd;              /* read bursts in the banks */
@@ -369,8 +389,7 @@ typedef struct ls_energy_stats {
     uint64_t e_shmem;            /* shared-memory bank passes (pJ) */
     uint64_t e_l2;               /* L2 line requests (pJ) */
     uint64_t e_noc;              /* interconnect flits (pJ) */
-    uint64_t e_dram;             /* DRAM, the power model's eight
-                                    components (pJ) */
+    uint64_t e_dram;             /* DRAM, the power model's components (pJ) */
     uint64_t e_sm_leak;          /* SM leakage, every SM every cycle (pJ) */
     uint64_t e_sm_busy;          /* constant power of SMs with resident
                                     work (pJ) */

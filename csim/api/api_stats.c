@@ -8,6 +8,7 @@
 #include "api/api_int.h"
 #include "cfg/cfg.h"
 #include "cosim/cosim.h"
+#include "mem/mem.h"
 
 /* ------------------------------------------------ the layout, checked */
 
@@ -260,10 +261,18 @@ static double avg_sec(const ls_cache_stats *a, const ls_cache_stats *b)
     return lines ? sectors / lines : 0.0;
 }
 
+/* hits per line over the lines whose life ended (PCA, Fig 6.6) */
+static double block_reuse(const ls_cache_stats *a)
+{
+    double lines = 0;
+    for (unsigned i = 0; i <= LS_MAX_SECTORS; i++)
+        lines += (double)a->used_sectors_hist[i];
+    return lines ? (double)a->reuse_hits / lines : 0.0;
+}
+
 static double dram_j(const ls_power_stats *p)
 {
-    return p->dram_pre_stby + p->dram_act_stby + p->dram_ref + p->dram_act_pre + p->dram_rd +
-           p->dram_rd_io + p->dram_wr + p->dram_wr_io;
+    return mem_power_dram_j(p);
 }
 
 static double gpu_j(const ls_power_stats *p)

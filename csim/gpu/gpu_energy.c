@@ -1,5 +1,6 @@
 /* The chip energy model (gpu_energy.h; docs/energy.md). */
 #include "gpu/gpu_energy.h"
+#include "mem/mem.h"
 
 /* n events of e picojoules, in picojoules (rounded). */
 static uint64_t pj(double n, double e)
@@ -38,9 +39,7 @@ void gpu_energy_run(const struct cfg *c, ls_stats *s)
     e->e_shmem = pj((double)e->shmem_accesses, c->energy_shmem_access_pj);
     e->e_l2 = pj((double)s->l2.accesses, c->energy_l2_access_pj);
     e->e_noc = pj((double)e->noc_flits, c->energy_noc_flit_pj);
-    const ls_power_stats *p = &s->power;
-    e->e_dram = (uint64_t)((p->dram_pre_stby + p->dram_act_stby + p->dram_ref + p->dram_act_pre +
-                            p->dram_rd + p->dram_rd_io + p->dram_wr + p->dram_wr_io) * 1e12 + 0.5);
+    e->e_dram = (uint64_t)(mem_power_dram_j(&s->power) * 1e12 + 0.5);
     /* static and constant power over the run's simulated time: every SM
      * leaks every cycle; an SM-cycle is busy (resident work) or idle */
     double hz = (double)c->core_clock_mhz * 1e6;

@@ -246,7 +246,7 @@ struct launch {
     /* memory statistics at the start (a kernel's are the difference) */
     ls_cache_stats l1a, l2a;
     ls_dram_stats dra;
-    uint64_t open_a;
+    struct mem_dram_ticks ticks_a;
     uint64_t flits_a;               /* interconnect flits at the start      */
     ls_pca_stats pca_a;
     ls_mta_stats mta_a;
@@ -331,7 +331,7 @@ static ls_status launch_setup(ls_gpu *gpu, struct ls_module *m, ls_dim3 grid,
         mem_stats(gpu->mem, &L->l1a, &L->l2a, &L->dra);
         mem_pca_stats(gpu->mem, &L->pca_a);
         mem_mta_stats(gpu->mem, &L->mta_a);
-        L->open_a = mem_dram_open_ticks(gpu->mem, L->start);
+        mem_dram_ticks(gpu->mem, L->start, &L->ticks_a);
         L->flits_a = mem_noc_flits(gpu->mem);
     }
     return st;
@@ -540,11 +540,12 @@ static void mem_launch_stats(ls_gpu *gpu, const struct launch *L, ls_stats *stat
     memcpy(stats->l1d.used_sectors_hist, l1b.used_sectors_hist,
            sizeof l1b.used_sectors_hist);
     stats->l1d.evictions = l1b.evictions;
+    stats->l1d.reuse_hits = l1b.reuse_hits;
     stats->l1d.pred_nref = l1b.pred_nref;
     ls_cache_stats_acc(&stats->l1d, &L->l1a, -1);
     ls_cache_stats_acc(&stats->l2, &L->l2a, -1);
     ls_dram_stats_acc(&stats->dram, &L->dra, -1);
-    stats->dram.open_ticks = mem_dram_open_ticks(gpu->mem, L->end) - L->open_a;
+    mem_dram_ticks_since(gpu->mem, L->end, &L->ticks_a, &stats->dram);
     mem_power(c, &stats->dram, stats->cycles, &stats->power);
     stats->energy.noc_flits = mem_noc_flits(gpu->mem) - L->flits_a;
     mem_pca_stats(gpu->mem, &stats->pca);

@@ -74,15 +74,23 @@ int mem_describe(const struct mem_sys *m, char *buf, size_t n);
 void mem_mta_stats(const struct mem_sys *m, ls_mta_stats *out);
 /* PCA figures (docs/pca.md) summed over the L1Ds since creation into *out. */
 void mem_pca_stats(const struct mem_sys *m, ls_pca_stats *out);
-/* Channel DRAM clocks before core cycle now during which a channel had a
- * row open (from its first activate: open-page banks are never closed
- * after), summed over channels: the active-standby time of the power model. */
-uint64_t mem_dram_open_ticks(const struct mem_sys *m, uint64_t now);
+/* The DRAM's time counters at core cycle now (cumulative since creation):
+ * channel clocks with a row open, and sub-rank clocks in each power state
+ * (docs/lamar.md "DRAM and system power"). */
+struct mem_dram_ticks { uint64_t open, act_stby, act_pdn, pre_stby, pre_pdn; };
+void mem_dram_ticks(const struct mem_sys *m, uint64_t now, struct mem_dram_ticks *t);
+/* Writes the time counters between a (earlier) and now into d's
+ * open_ticks and *_ticks members. */
+void mem_dram_ticks_since(const struct mem_sys *m, uint64_t now, const struct mem_dram_ticks *a,
+                          ls_dram_stats *d);
 /* The DRAM energy (docs/lamar.md "DRAM and system power") and simulated
  * seconds of a run of cycles core cycles whose DRAM statistics are d
- * (open_ticks included) under config c, into *p (the GPU members zero:
- * the chip model fills them, gpu_energy_run). */
+ * (the state ticks included) under config c, into *p (the GPU members
+ * zero: the chip model fills them, gpu_energy_run). */
 void mem_power(const struct cfg *c, const ls_dram_stats *d, uint64_t cycles, ls_power_stats *p);
+/* The DRAM energy of p in joules: the sum of its DRAM components (what the
+ * chip energy model charges for the DRAM). */
+double mem_power_dram_j(const ls_power_stats *p);
 /* Interconnect flits sent so far, both directions (the energy model). */
 uint64_t mem_noc_flits(const struct mem_sys *m);
 

@@ -107,6 +107,7 @@ void mem_cache_evict(struct mem_cache *c, struct mem_line *l)
     c->st.locks_broken += l->locks != 0;
     l->locks = 0;
     c->st.used_sectors_hist[mem_popcount8(l->used)]++;
+    c->st.reuse_hits += l->reuse;
     c->st.pred_nref += mem_popcount8(l->pnr);
     c->pf_unused += l->pf;
     l->pf = 0;
@@ -119,6 +120,7 @@ void mem_cache_fill_line(struct mem_cache *c, struct mem_line *l, uint64_t addr)
 {
     mem_cache_evict(c, l);
     l->present = 1;
+    l->reuse = 0;
     l->addr = addr;
     l->valid = l->used = l->dirty = 0;
     l->fdem = l->fnpr = l->fprd = l->pnr = 0;
@@ -158,6 +160,7 @@ void mem_cache_sweep(struct mem_cache *c)
         if (!l->present || l->mshr != MEM_NONE)
             continue;
         c->st.used_sectors_hist[mem_popcount8(l->used)]++;
+        c->st.reuse_hits += l->reuse;
         c->st.pred_nref += mem_popcount8(l->pnr);
         c->pf_unused += l->pf;
         l->pf = 0;

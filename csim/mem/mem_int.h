@@ -32,6 +32,7 @@ struct mem_line {
     uint8_t fdem, fnpr, fprd, pnr;
     uint8_t deprio;       /* PCA: allocated by a warp without a token (L1D)  */
     uint8_t pf;           /* MTA: a prefetch allocated it, not yet referenced */
+    uint32_t reuse;       /* hits since allocation (block reuse, Fig 6.6)    */
     uint16_t locks;       /* DAC: enq.data records holding the line until
                              their deq (docs/dac.md "The units"); a locked
                              line is a victim only when no other way is  */
@@ -191,6 +192,12 @@ struct mem_l2_mshr {
     uint16_t out;         /* DRAM reads outstanding                          */
 };
 
+/* DRAM power states of a sub-rank (mem_power.c, TN-41-01's background
+ * terms): a row open in some bank or every bank precharged, crossed with
+ * standby (CKE high) or power-down (CKE low). */
+enum { MEM_PW_ACT_STBY, MEM_PW_ACT_PDN, MEM_PW_PRE_STBY, MEM_PW_PRE_PDN, MEM_PW_N };
+#define MEM_MAX_SR 8                /* dram_subranks' upper bound            */
+
 struct mem_dram_bank {
     int64_t open_row;     /* MEM_NONE when precharged                        */
     uint64_t ready;       /* DRAM tick: the bank takes its next request      */
@@ -231,6 +238,12 @@ struct mem_part {
     uint64_t wake_at;               /* pending wake (DRAM tick) or MAX       */
     uint64_t first_act;             /* DRAM tick of the first activate or MAX */
     ls_dram_stats st;
+    /* power (mem_power.c): each sub-rank's state, accounted up to pw_at */
+    uint64_t pw_at;                 /* DRAM tick accounted up to             */
+    uint64_t pw_busy[MEM_MAX_SR];   /* standby (CKE high) until this tick    */
+    uint16_t pw_nq[MEM_MAX_SR];     /* queued requests touching the sub-rank */
+    uint16_t pw_open[MEM_MAX_SR];   /* banks with a row open in its chips    */
+    uint64_t pw_ticks[MEM_PW_N];    /* sub-rank ticks per state (MEM_PW_*)   */
 };
 
 struct mem_sys {
@@ -283,6 +296,9 @@ void mem_l2_arrive(struct mem_sys *m, unsigned p, int32_t k, uint64_t t);
 void mem_dram_wake(struct mem_sys *m, unsigned p, uint64_t t);
 /* A DRAM read for L2 MSHR ms of partition p delivered sectors mask at t. */
 void mem_dram_done(struct mem_sys *m, unsigned p, uint32_t ms, uint8_t mask, uint64_t t);
+/* mem_power.c: accounts partition p's sub-rank states up to DRAM tick
+ * T (call before any change of a queue count, open row or busy time). */
+void mem_pw_account(const struct mem_sys *m, struct mem_part *pt, uint64_t T);
 /* True when partition p holds no queued or waiting work. */
 bool mem_part_idle(const struct mem_part *p);
 

@@ -153,6 +153,9 @@ static void dram_enqueue(struct mem_sys *m, unsigned p, uint64_t addr, uint8_t m
     q->sr = subranks_of(m, mask);
     q->used = 1;
     q->opened = 0;
+    mem_pw_account(m, pt, mem_dram_floor(m, t));
+    for (unsigned s = 0; s < MEM_MAX_SR; s++)
+        pt->pw_nq[s] += (uint16_t)(q->sr >> s & 1);
     /* dram_latency (GPGPU-Sim's fixed delay before the DRAM scheduler):
      * the entry holds its queue slot but the scheduler sees it only then */
     q->ready = m->c.dram_latency ? mem_dram_ceil(m, t + (uint64_t)m->c.dram_latency)
@@ -277,6 +280,9 @@ static void dram_activate(struct mem_sys *m, struct mem_part *pt, unsigned i, ui
     pt->st.activates++;
     k->activates++;
     pt->st.act_subranks += mem_popcount8(q->sr);
+    mem_pw_account(m, pt, T);           /* power: the bank's row moves */
+    for (unsigned s = 0; s < MEM_MAX_SR; s++)
+        pt->pw_open[s] = (uint16_t)(pt->pw_open[s] - (b->sr_open >> s & 1) + (q->sr >> s & 1));
     b->sr_open = q->sr;
     if (pt->first_act == UINT64_MAX)
         pt->first_act = act;
@@ -304,6 +310,9 @@ static void dram_column(struct mem_sys *m, unsigned p, unsigned i, uint64_t T)
     /* power: a sub-rank the row's activate left closed is activated now
      * (its chips open the row; the timing model has one row per bank) */
     pt->st.act_subranks += mem_popcount8((uint8_t)(q->sr & ~b->sr_open));
+    mem_pw_account(m, pt, T);
+    for (unsigned s = 0; s < MEM_MAX_SR; s++)
+        pt->pw_open[s] += (uint16_t)((q->sr & ~b->sr_open) >> s & 1);
     b->sr_open |= q->sr;
     uint64_t col = T > b->ready ? T : b->ready;
     if (col < pt->col_ready)
@@ -316,6 +325,12 @@ static void dram_column(struct mem_sys *m, unsigned p, unsigned i, uint64_t T)
         ds = pt->bus_free;
     uint64_t de = ds + (q->bytes + (uint64_t)c->dram_bus_bytes - 1) / (uint64_t)c->dram_bus_bytes;
     pt->bus_free = de;
+    for (unsigned s = 0; s < MEM_MAX_SR; s++)       /* power: standby until the data ends */
+        if (q->sr >> s & 1) {
+            pt->pw_nq[s]--;
+            if (pt->pw_busy[s] < de)
+                pt->pw_busy[s] = de;
+        }
     /* write recovery before a precharge; read/write turnaround (the
      * command bus may not switch direction sooner) */
     uint64_t pr = de + (q->is_write ? (uint64_t)c->dram_tWR : 0);
@@ -474,6 +489,7 @@ static bool l2_try(struct mem_sys *m, unsigned p, int32_t k, uint64_t t)
         st->accesses++;
         if (l && (l->valid & mask) == mask) {
             st->hits++;
+            l->reuse++;
         } else {
             st->misses++;
             st->sector_misses += mem_popcount8((uint8_t)(mask & ~(l ? l->valid : 0)));
@@ -495,6 +511,7 @@ static bool l2_try(struct mem_sys *m, unsigned p, int32_t k, uint64_t t)
         uint64_t done = l2_pipe(m, pt, k, mask, t);
         st->accesses++;
         st->hits++;
+        l->reuse++;
         mem_cache_ref(&pt->l2, l, mask);
         if (pk->kind == MEM_PK_ATOMIC)
             l->dirty |= mask;

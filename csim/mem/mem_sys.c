@@ -448,6 +448,7 @@ static bool l1_demand(struct mem_sys *m, struct mem_sm *s, const struct core_mem
     if (l && (l->valid & need) == need) {
         s->l1.st.accesses++;
         s->l1.st.hits++;
+        l->reuse++;
         if (l->pf) {
             mem_mta_useful(&s->mta, false);
             l->pf = 0;
@@ -600,6 +601,7 @@ bool mem_access(struct mem_sys *m, const struct core_mem_req *r, uint64_t now)
         s->l1.st.accesses++;
         if (l && (l->valid & r->sector_mask) == r->sector_mask) {
             s->l1.st.hits++;
+            l->reuse++;
             mem_cache_ref(&s->l1, l, r->sector_mask);
             mem_cache_touch(&s->l1, l);
             /* write-evict: a global store's hit invalidates the line (not

@@ -93,6 +93,12 @@ static void test_cg_fg_fetch(void **st)
         }
         assert_int_equal(check_identity("l1", &l1, 0), 0);
         assert_int_equal(check_identity("l2", &l2, 0), 0);
+        /* block reuse (Fig 6.6): the swept line's hits, CG's one only */
+        uint64_t lines = 0;
+        for (unsigned i = 0; i <= LS_MAX_SECTORS; i++)
+            lines += l1.used_sectors_hist[i];
+        assert_int_equal(lines, 1);
+        assert_int_equal(l1.reuse_hits, g == G_CG ? 1 : 0);
         mem_sys_free(m);
     }
 }

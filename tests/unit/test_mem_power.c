@@ -31,6 +31,8 @@ static void cfg_hand(struct cfg *c)
     c->dram_idd0 = 100;
     c->dram_idd2n = 20;
     c->dram_idd3n = 30;
+    c->dram_idd2p = 5;
+    c->dram_idd3p = 12;
     c->dram_idd4r = 200;
     c->dram_idd4w = 250;
     c->dram_idd5 = 300;
@@ -72,7 +74,10 @@ static void test_hand_trace(void **st)
     cfg_hand(&c);
     ls_dram_stats d;
     memset(&d, 0, sizeof d);
-    d.open_ticks = 600;
+    d.act_stby_ticks = 500;      /* the rank (1 sub-rank): 1000 clocks     */
+    d.act_pdn_ticks = 100;
+    d.pre_stby_ticks = 300;
+    d.pre_pdn_ticks = 100;
     d.act_subranks = 3;          /* 3 activates of the whole (2-chip) rank */
     d.read_bytes = 640;          /* 10 atoms = 20 chip-bursts of 32 B      */
     d.write_bytes = 128;         /* 2 atoms = 4 chip-bursts                */
@@ -81,8 +86,10 @@ static void test_hand_trace(void **st)
     memset(&want, 0, sizeof want);
     const double pj = 1e-12;
     want.seconds = 1e-6;
-    want.dram_act_stby = 30 * 1.5 * 600 * 2 * pj;          /* IDD3N VDD t chips: 54000 pJ */
-    want.dram_pre_stby = 20 * 1.5 * 400 * 2 * pj;          /* IDD2N: 24000 pJ             */
+    want.dram_act_stby = 30 * 1.5 * 500 * 2 * pj;          /* IDD3N VDD t chips: 45000 pJ */
+    want.dram_act_pdn = 12 * 1.5 * 100 * 2 * pj;           /* IDD3P: 3600 pJ              */
+    want.dram_pre_stby = 20 * 1.5 * 300 * 2 * pj;          /* IDD2N: 18000 pJ             */
+    want.dram_pre_pdn = 5 * 1.5 * 100 * 2 * pj;            /* IDD2P: 1500 pJ              */
     want.dram_ref = (300 - 30) * 1.5 * 1000 * 2 * 0.1 * pj; /* tRFC/tREFI = 0.1: 81000 pJ */
     /* per chip (IDD0 tRC - IDD3N tRAS - IDD2N (tRC - tRAS)) VDD =
      * (100*30 - 30*20 - 20*10) * 1.5 = 3300 pJ; 3 activates x 2 chips */
@@ -123,7 +130,8 @@ static void run_reads(struct cfg *c, const uint64_t *addrs, size_t n, uint8_t ma
         assert_int_equal(drv_run(m, &r, 1, 1, &now), 1);
     }
     mem_stats(m, NULL, NULL, d);
-    d->open_ticks = mem_dram_open_ticks(m, now);
+    struct mem_dram_ticks z = {0};
+    mem_dram_ticks_since(m, now, &z, d);
     mem_power(c, d, now, p);
     mem_sys_free(m);
 }
@@ -215,8 +223,57 @@ static void test_fg_burst_cheaper(void **st)
     mem_stats(m, NULL, NULL, &d);
     assert_int_equal(d.activates, 1);          /* timing: one row activate    */
     assert_int_equal(d.act_subranks, 2);       /* power: both chips opened it */
-    assert_true(mem_dram_open_ticks(m, now) > 0);
+    struct mem_dram_ticks t;
+    mem_dram_ticks(m, now, &t);
+    assert_true(t.open > 0);
     mem_sys_free(m);
+}
+
+/* The sub-ranks' power states through the DRAM model: every sub-rank of
+ * every channel is in exactly one state each DRAM clock; one FG read opens
+ * its row in one sub-rank only (the other stays precharged); after its
+ * burst the sub-rank powers down (idle) or stays in standby (off). */
+static void test_bank_states(void **st)
+{
+    (void)st;
+    for (int pd = 0; pd < 2; pd++) {
+        struct cfg c;
+        cfg_gtx(&c);
+        c.dram_subranks = 2;
+        c.dram_powerdown = pd ? CFG_DRAM_POWERDOWN_IDLE : CFG_DRAM_POWERDOWN_OFF;
+        c.l1d_size = 0;
+        c.l2_size = 0;
+        struct mem_sys *m = drv_make(&c, 1);
+        assert_non_null(m);
+        uint64_t now = 0;
+        struct core_mem_req r0 = drv_req(0, 0, 0x1, 0);
+        assert_int_equal(drv_run(m, &r0, 1, 1, &now), 1);
+        now += 10000;                              /* then idle */
+        struct mem_dram_ticks t;
+        mem_dram_ticks(m, now, &t);
+        uint64_t clocks = now * (uint64_t)c.dram_clock_mhz / (uint64_t)c.core_clock_mhz;
+        uint64_t all = t.act_stby + t.act_pdn + t.pre_stby + t.pre_pdn;
+        assert_true(all == clocks * (uint64_t)c.mem_partitions * 2);
+        /* one sub-rank of one channel holds the row from its activate on */
+        assert_true(t.act_stby + t.act_pdn > 0);
+        assert_true(t.act_stby + t.act_pdn < clocks);
+        if (pd) {
+            assert_true(t.act_pdn > t.act_stby);   /* powered down once idle */
+            assert_true(t.pre_pdn > t.pre_stby);
+        } else {
+            assert_true(t.act_pdn == 0 && t.pre_pdn == 0);
+        }
+        ls_dram_stats d;
+        ls_power_stats p;
+        mem_stats(m, NULL, NULL, &d);
+        struct mem_dram_ticks z = {0};
+        mem_dram_ticks_since(m, now, &z, &d);
+        mem_power(&c, &d, now, &p);
+        assert_true(near(mem_power_dram_j(&p), p.dram_pre_stby + p.dram_act_stby + p.dram_pre_pdn +
+                                                   p.dram_act_pdn + p.dram_ref + p.dram_act_pre +
+                                                   p.dram_rd + p.dram_rd_io + p.dram_wr + p.dram_wr_io));
+        mem_sys_free(m);
+    }
 }
 
 int main(void)
@@ -225,6 +282,7 @@ int main(void)
         cmocka_unit_test(test_hand_trace),
         cmocka_unit_test(test_more_acts_more_energy),
         cmocka_unit_test(test_fg_burst_cheaper),
+        cmocka_unit_test(test_bank_states),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
