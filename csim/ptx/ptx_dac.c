@@ -771,6 +771,9 @@ int ptx_dac_build_opt(const struct ptx_func *f, const struct ptx_affine_inst *af
         if (err || !unfeed(&d, fed, mark, stack, reg))
             break;
     }
+    for (uint32_t pc = 0; !err && pc < f->ninsts; pc++)
+        out[pc].sel = (out[pc].streams & PTX_DAC_S_AFF) && f->insts[pc].op == PTX_OP_SELP &&
+                      aff[pc].sel;
 done:;
     uint32_t badpc = err == 2 ? d.badpc : 0;
     dac_free(&d);
@@ -981,6 +984,9 @@ static int check_insts(const struct dac *d, const uint8_t *covered, struct ptx_d
                                     d->out[r->resume].skip)))
             return check_fail(diag, f, pc, "the affine stream goes on at a skipped "
                               "instruction or out of range");
+        if (r->sel && (in->op != PTX_OP_SELP || !a->sel || !(r->streams & PTX_DAC_S_AFF)))
+            return check_fail(diag, f, pc, "a select made by other than an affine-stream "
+                              "selp the analysis classed a select");
         if (r->q != PTX_DAC_Q_NONE && !f->is_entry)
             return check_fail(diag, f, pc, "a queue op outside a kernel");
         switch (r->q) {

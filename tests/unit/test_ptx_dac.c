@@ -242,7 +242,22 @@ static void bounds_check(void **state)
     assert_int_equal(x.st.nload_gl_dec, 2);
     assert_int_equal(x.aff[13].sel, 1);
     assert_int_equal(x.aff[14].sel, 1);
+    /* the selp makes a select in the affine warp; nothing else does */
+    for (uint32_t pc = 0; pc < x.f->ninsts; pc++)
+        assert_int_equal(x.out[pc].sel, pc == 13);
+    struct ptx_diag d;
+    x.out[14].sel = 1;
+    assert_int_equal(ptx_dac_check(x.f, x.aff, x.out, &d), -1);
+    assert_non_null(strstr(d.msg, "select"));
     xf_free(&x);
+    /* on a uniform predicate the selp is a plain value, not a select */
+    char *m = mutate(bounds, "setp.lt.s32 %p4, %r2, 16", "setp.lt.s32 %p4, %r1, 16");
+    xf_build(&x, m);
+    assert_int_equal(x.aff[13].sel, 0);
+    assert_int_equal(x.out[13].sel, 0);
+    assert_true(x.out[13].streams & PTX_DAC_S_AFF);
+    xf_free(&x);
+    free(m);
     /* no combinations, feedback on: the branch is fed back; the select's
        load stays main (its address is not affine without PRED) */
     xf_build_flags(&x, bounds, PTX_AFF_OPT_FEED, PTX_DAC_OPT_FEED);
