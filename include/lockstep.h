@@ -455,6 +455,29 @@ typedef struct ls_gscalar_stats {
                                     the BDI paper's encodings */
     uint64_t bdi_enc[LS_BDI_NENC]; /* writes by BDI encoding (enum
                                     ls_bdi_enc) */
+    uint64_t wc_arrays_read;     /* arrays read under Warped-Compression:
+                                    the stored register's BDI bytes (base
+                                    included) over 16 per array, moves
+                                    included */
+    uint64_t wc_arrays_written;  /* arrays written under
+                                    Warped-Compression: a non-divergent
+                                    write its BDI bytes over 16; a
+                                    divergent write raw, the arrays holding
+                                    an active lane (after a move when the
+                                    register was compressed) */
+    uint64_t wc_moves;           /* moves (read the compressed register,
+                                    write it raw) before a divergent write
+                                    under Warped-Compression */
+    uint64_t rvc_comp_toggles;   /* compressor port bits (inputs and
+                                    outputs) that changed between
+                                    consecutive transactions of an instance */
+    uint64_t rvc_comp_txns;      /* compressor transactions those toggles
+                                    span */
+    uint64_t rvc_decomp_toggles; /* decompressor port bits that changed
+                                    between consecutive transactions of an
+                                    instance */
+    uint64_t rvc_decomp_txns;    /* decompressor transactions those toggles
+                                    span */
     uint64_t rf_pj;              /* register file and crossbar: arrays
                                     activated and moved, BVR accesses (pJ) */
     uint64_t base_rf_pj;         /* the same, uncompressed baseline (pJ) */
@@ -571,6 +594,13 @@ typedef struct ls_compaction_stats {
                                     < NW_noTBC, with the SLP map) */
     uint64_t class_paths_ideal[2]; /* of those, paths ideal compaction can
                                     compact (NW_ideal < NW_noTBC) */
+    uint64_t class_paths_one[2]; /* of the paths, those whose threads are
+                                    in one warp (NW_noTBC = 1): no
+                                    compaction can reduce them */
+    uint64_t class_paths_dense[2]; /* of the paths, those over more warps
+                                    whose threads still fill them
+                                    (ceil(threads / 32) = NW_noTBC): no
+                                    compaction can reduce them */
     uint64_t p_frac_tbc[4];      /* class P: paths TBC can compact, by the
                                     fraction f of the CTA's threads on the
                                     path: [0] f < 1/4, [1] < 1/2, [2] <
@@ -590,9 +620,18 @@ typedef struct ls_compaction_stats {
     uint64_t capri_pred_bypass;  /* predictions: bypass */
     uint64_t capri_nodiv_bypass; /* non-divergent warps that bypassed
                                     without a lookup */
-    uint64_t capri_bypass_denied; /* bypasses predicted but refused: the
-                                    warp shares a home warp with another,
-                                    so it stalls */
+    uint64_t capri_bypass_denied; /* bypasses predicted but refused, so the
+                                    warp stalls: under capri.umask = row it
+                                    shares a home warp with another; under
+                                    thread the CTA has over 16 warps (no
+                                    spare WCU row) or the part runs no
+                                    block of the entry */
+    uint64_t capri_nodiv_denied; /* non-divergent warps refused a bypass
+                                    for the same reasons: they stall */
+    uint64_t capri_split_rows;   /* WCU rows split at a compaction point: a
+                                    home warp part of whose threads
+                                    bypassed (its bypassed part on a spare
+                                    UMask-0 row) */
     uint64_t capri_bypassed;     /* warps that bypassed */
     uint64_t capri_ahead_waits;  /* warps ahead of their path's entry that
                                     stopped to wait for it (at most one

@@ -763,6 +763,14 @@ static enum simt_rc core_dpe_step(struct core_dpe *d, unsigned slot, uint64_t no
     d->st.forwarded += p.fwd;
     dw->last = (uint8_t)s;
     dw->inherit = -1;
+    /* the other top path before this issue: a control instruction that
+     * leaves it as it was refills only the issuing path's buffer */
+    dw->keep = d->paths == CORE_DPE_DUAL && !d->fwd && !d->refill_all &&
+               simt_dpe_valid(&dw->st, s ^ 1u);
+    if (dw->keep) {
+        dw->keep_sp = dw->st.sp;
+        dw->keep_path = dw->st.stack[dw->st.sp - 1].p[s ^ 1u];
+    }
     if ((uint32_t)pc >= f->ninsts) {        /* fell off the end: exit */
         after_pops(dw, path_exit(d, dw, mask));
         sw->live &= ~mask;
@@ -864,10 +872,16 @@ static void core_dpe_issued(struct core_dpe *d, unsigned slot, const struct core
         core_dpe_sb_shadow(&dw->sb, 1);
     }
     /* the instruction buffer: a control instruction refills the fetch of
-     * every path (the new entry's, the one returned to, new splits), else
-     * the issuing path's own buffer moves on */
-    bool ctrl = di->unit == CORE_U_CTRL;
-    unsigned from = ctrl ? 0 : s, to = ctrl ? npaths_max(d) : s + 1;
+     * every path (the new entry's, the one returned to, new splits) unless
+     * it left the other top path as it was (same entry, pc and threads:
+     * that path keeps its own buffer, 3.3.3.5); else the issuing path's
+     * own buffer moves on */
+    bool ctrl = di->unit == CORE_U_CTRL, own = false;
+    if (ctrl && dw->keep && dw->st.sp == dw->keep_sp && simt_dpe_valid(&dw->st, s ^ 1u)) {
+        const struct simt_dpe_path *o = &dw->st.stack[dw->st.sp - 1].p[s ^ 1u];
+        own = o->pc == dw->keep_path.pc && o->mask == dw->keep_path.mask;
+    }
+    unsigned from = ctrl && !own ? 0 : s, to = ctrl && !own ? npaths_max(d) : s + 1;
     for (unsigned k = from; k < to; k++) {
         dw->ibuf_ready[k] = w->ibuf_ready;
         dw->ibuf_block[k] = w->ibuf_block;
@@ -952,6 +966,7 @@ static int dpe_init(void **self, struct core_view *v, const struct core_mech_env
         return -1;
     }
     d->v = v;
+    d->refill_all = c->dpe_refill == CFG_DPE_REFILL_ALL;
     return 0;
 }
 

@@ -100,6 +100,11 @@ struct core_dpe_warp {
                                    entries (it goes on from the popping
                                    path's instruction buffer), -1: none    */
     uint8_t at_bar;             /* its last issue was a CTA barrier wait   */
+    uint8_t keep;               /* dual: the issue being made may leave the
+                                   other top path as it was (keep_sp,
+                                   keep_path: that path before it)       */
+    uint32_t keep_sp;
+    struct simt_dpe_path keep_path;
     uint8_t shadow_due;         /* the issue being made diverged or popped:
                                    the shadow copy follows its own
                                    destinations' pending bits              */
@@ -120,6 +125,9 @@ struct core_mech_ops;
 struct core_dpe {
     unsigned paths, sbkind, sched;  /* config                              */
     bool fwd;                       /* dpe.path_forwarding (dual)          */
+    bool refill_all;                /* dpe.refill = all (ablation): every
+                                       control instruction refills both
+                                       paths' instruction buffers          */
     bool simple;                    /* dual, full scheduler, no forwarding:
                                        the paths are the top entry's sides */
     uint32_t dws_n;                 /* dws.n                               */

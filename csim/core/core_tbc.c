@@ -412,6 +412,8 @@ static void path_stats(struct core_tbc *t, const struct core_tbc_cta *tc, int32_
     unsigned q = tc->nthr ? 4 * thr / tc->nthr : 0;
     q = q > 3 ? 3 : q;
     t->st.paths[i]++;
+    t->st.paths_one[i] += nocomp <= 1;
+    t->st.paths_dense[i] += nocomp > 1 && (thr + 31) / 32 >= nocomp;
     if (nw_min < nocomp) {
         t->st.paths_tbc[i]++;
         t->st.frac_tbc[i][q]++;
@@ -442,7 +444,7 @@ static int form(struct core_tbc *t, unsigned ci, unsigned slot, uint64_t now,
     t->st.nw_ideal += (thr + 31) / 32;
     /* the CTA mask by physical lane (the SLP map): the WCU's rows, and the
      * warps TBC needs for it (the most threads in one lane, Fig 4.9) */
-    uint32_t mask[SIMT_CTA_MAX_W] = { 0 }, brows = 0;
+    uint32_t mask[SIMT_CTA_MAX_W] = { 0 };
     uint8_t p2l[SIMT_CTA_MAX_W][32], inlane[32] = { 0 }, nw_min = 0;
     for (uint32_t wi = 0; wi < nw; wi++) {
         slp_map_of(t, tc, wi, now);
@@ -479,10 +481,36 @@ static int form(struct core_tbc *t, unsigned ci, unsigned slot, uint64_t now,
         class_points(t, bpc, nocomp, k);
         return 0;
     }
+    /* the threads that bypassed the branch into this entry keep their
+     * warps: the WCU leaves them out (UMask 0) and its evaluator counts
+     * them. A home warp all of whose threads here bypassed is a UMask-0
+     * row; one only part of whose threads did is split: the rest stays
+     * in its row, the bypassed part goes to a spare row (UMask 0), so the
+     * evaluator's lane counts are unchanged and NW_noTBC counts the home
+     * warp once (nsplit rows more in the block's count) */
+    uint32_t blog[SIMT_CTA_MAX_W] = { 0 };
     for (unsigned i = 0; i < tc->nbyp; i++)
         if (tc->byp[i].ent == idx)
-            brows |= tc->byp[i].rows;
-    uint32_t umask = (uint32_t)(((uint64_t)1 << nw) - 1) & ~brows;
+            TBC_EACH(tc->byp[i].pos, p) {
+                blog[tc->byp[i].wid[p]] |= 1u << tc->byp[i].lane[p];
+            }
+    uint32_t umask = 0, nrows = nw, nsplit = 0;
+    for (uint32_t wi = 0; wi < nw; wi++) {
+        uint32_t b = blog[wi] & e->mask[wi], bp = 0;
+        if (b == e->mask[wi] && b)
+            continue;
+        umask |= 1u << wi;
+        if (!b)
+            continue;
+        TBC_EACH(b, l) { bp |= 1u << tc->l2p[wi][l]; }
+        if (nrows >= SIMT_CTA_MAX_W)
+            return tbc_fail(t, slot, e->npc, "capri: no spare WCU row for a home warp "
+                            "whose threads partly bypassed (engine error)");
+        mask[wi] &= ~bp;
+        mask[nrows++] = bp;
+        nsplit++;
+    }
+    t->st.split_rows += nsplit;
     struct where_ctx wx = { t, ci, "compaction point", e->npc };
     struct cosim_where wh = { where_text, &wx };
     struct core_cblk_form f;
@@ -490,13 +518,19 @@ static int form(struct core_tbc *t, unsigned ci, unsigned slot, uint64_t now,
         return -1;
     if (f.load_at > now)
         t->st.wcu_wait += f.load_at - now;
-    if (!wcu_partition_ok(&f, mask, umask, nw) || f.nw_min != nw_min) {
+    if (!wcu_partition_ok(&f, mask, umask, nrows) || f.nw_min != nw_min ||
+        f.nw_nocomp != nocomp + nsplit) {
         char m[400], where[200];
         where_of(t, ci, "compaction point", e->npc, where, sizeof where);
         if (f.nw_min != nw_min)
             snprintf(m, sizeof m, "WCU MODEL ERROR: %s: the evaluator counts %u warps "
                      "for the CTA mask, its most threads in one lane are %u (%s backend)",
                      where, f.nw_min, nw_min, cosim_backend_name(t->blk.wcu->backend));
+        else if (f.nw_nocomp != nocomp + nsplit)
+            snprintf(m, sizeof m, "WCU MODEL ERROR: %s: the evaluator counts %u warps "
+                     "with a thread, the mask has %u rows with one (%s backend)",
+                     where, f.nw_nocomp, nocomp + nsplit,
+                     cosim_backend_name(t->blk.wcu->backend));
         else
             snprintf(m, sizeof m, "WCU MODEL ERROR: %s: the compacted warps do not hold "
                      "each thread of the compacted warps' rows exactly once (%s backend)",
@@ -532,8 +566,10 @@ static int form(struct core_tbc *t, unsigned ci, unsigned slot, uint64_t now,
     /* the compaction point of the branch at bpc */
     class_points(t, bpc, nocomp, k);
     if (t->scheme == CORE_TBC_CAPRI) {
-        /* the evaluator judged the CTA mask: reduced the warp count? */
-        bool adequate = f.nw_min < f.nw_nocomp;
+        /* the evaluator judged the CTA mask: reduced the warp count? (its
+         * NW_noTBC less the split rows: the warps the CTA mask spans;
+         * without a split row, the block's own adequate_o) */
+        bool adequate = nsplit ? f.nw_min < nocomp : f.adequate;
         t->st.q[adequate ? 2 : 0] += tc->pred_bypass;   /* B/S, B/B */
         t->st.q[adequate ? 1 : 3] += tc->pred_stall;    /* S/S, S/B */
         /* warps that did not diverge bypassed without a lookup: Fig 4.21
@@ -545,7 +581,7 @@ static int form(struct core_tbc *t, unsigned ci, unsigned slot, uint64_t now,
         bool looked = tc->pred_bypass + tc->pred_stall > 0;
         tc->pred_bypass = tc->pred_stall = 0;
         if (looked && core_cblk_update(&t->blk, f.load_at + 1, (uint32_t)bpc,
-                                       tc->capt_idx, f.adequate) != 0)
+                                       tc->capt_idx, adequate) != 0)
             return -1;
     }
     return 0;
@@ -738,11 +774,18 @@ static int bypass(struct core_tbc *t, unsigned slot, unsigned ci, int32_t pc,
     const struct ptx_func *f = t->v->k->f;
     const struct ptx_inst *in = &f->insts[pc];
     *ok = false;
+    /* a warp holding only part of a home warp's threads in the entry
+     * needs a spare WCU row for each such home warp when its path's entry
+     * is formed: every home warp can have one when the CTA has at most
+     * half of the WCU's rows (capri.umask = row: it stalls) */
     uint32_t hs = core_tbc_homes_of(cw);
+    bool rows_whole = true;
     TBC_EACH(hs, wi) {
         if (core_tbc_home_mask(cw, wi) != e->mask[wi])
-            return 0;
+            rows_whole = false;
     }
+    if (!rows_whole && (!t->umask_thread || 2 * tc->st.nwarps > SIMT_CTA_MAX_W))
+        return 0;
     int32_t rpc = in->reconv;
     if (rpc < 0 || (uint32_t)rpc > f->ninsts)
         rpc = (int32_t)f->ninsts;
@@ -855,6 +898,7 @@ static int capri_branch(struct core_tbc *t, unsigned slot, unsigned ci, int32_t 
         if (rc || ok)
             return rc;
         t->st.bypass_denied += div;
+        t->st.nodiv_denied += !div;
     }
     return leave(t, slot, now, done);
 }

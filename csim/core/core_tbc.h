@@ -62,7 +62,7 @@ struct core_tbc_byp {
     int16_t ent;                /* stack index of the path entry, -1 until
                                    the branch is decided                  */
     int32_t pc;                 /* first pc of the path                   */
-    uint32_t rows;              /* home warps (every thread of each)      */
+    uint32_t rows;              /* home warps it draws threads from       */
     uint32_t pos;               /* slot < 0: the warp to place            */
     uint8_t wid[32], lane[32];
 };
@@ -98,8 +98,14 @@ struct core_tbc_stats {
     /* capri (docs/compaction.md) */
     uint64_t lookups, hits, pred_stall, pred_bypass;
     uint64_t nodiv_bypass;      /* non-divergent warps bypassing, no lookup */
-    uint64_t bypass_denied;     /* bypass predicted, but the warp shares a
-                                   home warp with another warp: it stalls  */
+    uint64_t bypass_denied;     /* bypass predicted, but the warp cannot
+                                   (capri.umask = row and it shares a home
+                                   warp with another warp, or no spare WCU
+                                   row): it stalls                         */
+    uint64_t nodiv_denied;      /* non-divergent warps that could not
+                                   bypass (the same reasons): they stall  */
+    uint64_t split_rows;        /* WCU rows split between bypassed and
+                                   compacted threads of one home warp     */
     uint64_t bypassed;          /* warps that bypassed (both kinds)         */
     uint64_t q[4];              /* Fig 4.21: prediction/outcome B/B, S/S,
                                    B/S, S/B                                */
@@ -112,6 +118,9 @@ struct core_tbc_stats {
      * (Fig 4.15, 4.26), and the same by quarter of the CTA's threads on
      * the path (Fig 4.27, 4.28) */
     uint64_t paths[2], paths_tbc[2], paths_ideal[2];
+    uint64_t paths_one[2];      /* ... in one warp (NW_noTBC 1)            */
+    uint64_t paths_dense[2];    /* ... over more warps that they fill
+                                   (ceil(threads / 32) = NW_noTBC)        */
     uint64_t frac_tbc[2][4], frac_ideal[2][4];
     uint64_t wcu_wait;          /* cycles WCU loads waited for the previous
                                    mask's warps                           */
@@ -149,6 +158,11 @@ struct core_tbc {
     bool ahead_bra;             /* capri: a warp running ahead follows an
                                    unguarded bra (capri.ahead = block);
                                    off: it waits before it (ablation)     */
+    bool umask_thread;          /* capri: any warp can bypass, its threads
+                                   left out of the WCU's compaction
+                                   (capri.umask = thread); off: only a
+                                   warp holding whole home-warp rows
+                                   (ablation)                             */
     bool skip_ahead;            /* capri: a warp that does not diverge and
                                    whose path starts at the branch's RPC
                                    runs ahead there (capri.skip = ahead);

@@ -228,6 +228,8 @@ static void core_tbc_stats(const struct core_tbc *t, bool first, ls_stats *s)
     c->capri_pred_bypass += t->st.pred_bypass;
     c->capri_nodiv_bypass += t->st.nodiv_bypass;
     c->capri_bypass_denied += t->st.bypass_denied;
+    c->capri_nodiv_denied += t->st.nodiv_denied;
+    c->capri_split_rows += t->st.split_rows;
     c->capri_bypassed += t->st.bypassed;
     for (unsigned i = 0; i < 4; i++)
         c->capri_quality[i] += t->st.q[i];
@@ -240,6 +242,8 @@ static void core_tbc_stats(const struct core_tbc *t, bool first, ls_stats *s)
         c->class_paths[i] += t->st.paths[i];
         c->class_paths_tbc[i] += t->st.paths_tbc[i];
         c->class_paths_ideal[i] += t->st.paths_ideal[i];
+        c->class_paths_one[i] += t->st.paths_one[i];
+        c->class_paths_dense[i] += t->st.paths_dense[i];
     }
     for (unsigned q = 0; q < 4; q++) {
         c->p_frac_tbc[q] += t->st.frac_tbc[0][q];
@@ -299,6 +303,7 @@ static int tbc_kernel(void *self, struct core_view *v, uint64_t now)
     t->home_sb = c->tbc_scoreboard == CFG_TBC_SCOREBOARD_HOME;
     t->ahead_bra = c->capri_ahead == CFG_CAPRI_AHEAD_BLOCK;
     t->skip_ahead = c->capri_skip == CFG_CAPRI_SKIP_AHEAD;
+    t->umask_thread = c->capri_umask == CFG_CAPRI_UMASK_THREAD;
     if (t->active && sb_size(t, v->k->prog->max_regs ? v->k->prog->max_regs : 1) != 0)
         return -1;
     return t->active;

@@ -13,57 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cudart/cudart_int.h"
-
-#define STREAM_MAGIC 0x5354524du
-#define EVENT_MAGIC 0x45564e54u
-#define GRAPH_MAGIC 0x47525048u
-#define NODE_MAGIC 0x4e4f4445u
-#define GEXEC_MAGIC 0x47584543u
-#define cudaEventDisableTiming 0x02u
-
-enum {                          /* cudaGraphNodeType values */
-    NODE_KERNEL = 0, NODE_MEMCPY = 1, NODE_MEMSET = 2, NODE_HOST = 3,
-    NODE_GRAPH = 4, NODE_EMPTY = 5, NODE_WAIT = 6, NODE_RECORD = 7
-};
-
-struct cudart_node {
-    unsigned magic;
-    int type;
-    struct cudart_graph *g;
-    size_t index;                       /* creation order in g          */
-    struct cudart_tail deps;
-    /* kernel */
-    const void *fn;
-    dim3 grid, block;
-    unsigned shared;
-    char *blob;                         /* the arguments' bytes         */
-    void **argv;                        /* pointers into blob           */
-    unsigned nargs;
-    /* memcpy: 1-D (dst, src, count, kind) or 3-D (p3) */
-    int one_d;
-    void *dst;
-    const void *src;
-    size_t count;
-    int kind;
-    struct cudaMemcpy3DParms p3;
-    struct cudaMemsetParams ms;         /* memset                      */
-    struct cudaHostNodeParams host;     /* host function               */
-    struct cudart_graph *child;         /* child graph (owned clone)   */
-    cudaEvent_t ev;                     /* event record / wait         */
-};
-
-struct cudart_graph {
-    unsigned magic;
-    struct cudart_node **nodes;
-    size_t n, cap;
-};
-
-struct cudart_gexec {
-    unsigned magic;
-    struct cudart_graph *g;             /* its own copy of the graph   */
-    size_t *order;                      /* node indices, run order     */
-};
+#include "cudart/cudart_graph.h"
 
 CUDART_API cudaError_t cudaStreamCreate(cudaStream_t *s);
 CUDART_API cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags);
@@ -85,6 +35,10 @@ CUDART_API cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_
 CUDART_API cudaError_t cudaEventDestroy(cudaEvent_t e);
 CUDART_API cudaError_t cudaStreamBeginCapture(cudaStream_t s, int mode);
 CUDART_API cudaError_t cudaStreamEndCapture(cudaStream_t s, cudaGraph_t *g);
+CUDART_API cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t s, cudaGraph_t g,
+    const cudaGraphNode_t *deps, const struct cudaGraphEdgeData *edges, size_t nd, int mode);
+CUDART_API cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t s,
+    cudaGraphNode_t *deps, const struct cudaGraphEdgeData *edges, size_t nd, unsigned flags);
 CUDART_API cudaError_t cudaStreamIsCapturing(cudaStream_t s, int *status);
 CUDART_API cudaError_t cudaStreamGetCaptureInfo(cudaStream_t s, int *status,
     unsigned long long *id, cudaGraph_t *g, const cudaGraphNode_t **deps,
@@ -139,7 +93,7 @@ CUDART_API cudaError_t cudaGraphExecDestroy(cudaGraphExec_t x);
 
 /* ---- dependency lists ---- */
 
-static int tail_add(struct cudart_tail *t, struct cudart_node *n)
+int cudart_tail_add(struct cudart_tail *t, struct cudart_node *n)
 {
     for (size_t i = 0; i < t->len; i++)
         if (t->n[i] == n)
@@ -160,7 +114,7 @@ static int tail_copy(struct cudart_tail *t, const struct cudart_tail *from)
 {
     t->len = 0;
     for (size_t i = 0; i < from->len; i++)
-        if (tail_add(t, from->n[i]))
+        if (cudart_tail_add(t, from->n[i]))
             return -1;
     return 0;
 }
@@ -253,10 +207,6 @@ cudaError_t cudaStreamQuery(cudaStream_t s)
 
 /* ---- capture ---- */
 
-static struct cudart_node *node_new(struct cudart_rt *rt, struct cudart_graph *g, int type,
-                                    const cudaGraphNode_t *deps, size_t nd, const char *fn,
-                                    cudaError_t *e);
-
 /* A node of type for an operation issued to capturing stream s: depends
  * on the stream's tail, and becomes it. */
 static struct cudart_node *capture_node(struct cudart_rt *rt, cudaStream_t s, int type,
@@ -267,12 +217,13 @@ static struct cudart_node *capture_node(struct cudart_rt *rt, cudaStream_t s, in
         *e = cudaErrorInvalidResourceHandle;
         return NULL;
     }
-    struct cudart_node *n = node_new(rt, st->cap, type, (const cudaGraphNode_t *)st->tail.n,
-                                     st->tail.len, fn, e);
+    struct cudart_node *n = cudart_node_new(rt, st->cap, type,
+                                            (const cudaGraphNode_t *)st->tail.n,
+                                            st->tail.len, fn, e);
     if (!n)
         return NULL;
     st->tail.len = 0;
-    if (tail_add(&st->tail, n)) {
+    if (cudart_tail_add(&st->tail, n)) {
         *e = cudart_fail(rt, cudaErrorMemoryAllocation, fn, "out of host memory");
         return NULL;
     }
@@ -337,9 +288,11 @@ cudaError_t cudart_capture_memset(struct cudart_rt *rt, cudaStream_t s, void *ds
 enum { cudaStreamCaptureModeGlobal = 0, cudaStreamCaptureModeThreadLocal = 1,
        cudaStreamCaptureModeRelaxed = 2 };
 
-cudaError_t cudaStreamBeginCapture(cudaStream_t s, int mode)
+/* Begins a capture on s into a new graph (into NULL) or into graph into
+ * after its nodes deps[0..nd) (origin 2: cudaStreamBeginCaptureToGraph). */
+static cudaError_t begin_capture(cudaStream_t s, int mode, struct cudart_graph *into,
+                                 const cudaGraphNode_t *deps, size_t nd, const char *fn)
 {
-    static const char fn[] = "cudaStreamBeginCapture";
     cudaError_t e;
     CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
@@ -355,10 +308,84 @@ cudaError_t cudaStreamBeginCapture(cudaStream_t s, int mode)
         return cudart_fail(rt, cudaErrorInvalidValue, fn, "capture mode %d", mode);
     if (st->cap)
         return cudart_fail(rt, cudaErrorIllegalState, fn, "the stream is capturing already");
-    if ((e = cudaGraphCreate(&st->cap, 0)) != cudaSuccess)
+    if (into && !graph_ok(into))
+        return cudart_fail(rt, cudaErrorInvalidValue, fn, "%p is not a graph", (void *)into);
+    for (size_t i = 0; into && i < nd; i++)
+        if (!deps || !node_ok(deps[i]) || deps[i]->g != into)
+            return cudart_fail(rt, cudaErrorInvalidValue, fn, "dependency %zu is not a "
+                               "node of the graph", i);
+    if (!into && (e = cudaGraphCreate(&st->cap, 0)) != cudaSuccess)
         return e;
+    if (into)
+        st->cap = into;
     st->tail.len = 0;
-    st->origin = 1;
+    for (size_t i = 0; into && i < nd; i++)
+        if (cudart_tail_add(&st->tail, deps[i])) {
+            st->cap = NULL;
+            st->tail.len = 0;
+            return cudart_fail(rt, cudaErrorMemoryAllocation, fn, "out of host memory");
+        }
+    st->origin = into ? 2 : 1;
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamBeginCapture(cudaStream_t s, int mode)
+{
+    return begin_capture(s, mode, NULL, NULL, 0, "cudaStreamBeginCapture");
+}
+
+cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t s, cudaGraph_t g,
+                                          const cudaGraphNode_t *deps,
+                                          const struct cudaGraphEdgeData *edges, size_t nd,
+                                          int mode)
+{
+    static const char fn[] = "cudaStreamBeginCaptureToGraph";
+    if (!g) {
+        cudaError_t e;
+        CUDART_ENTER(rt, cudart_get(&e));
+        return rt ? cudart_fail(rt, cudaErrorInvalidValue, fn, "no graph") : e;
+    }
+    for (size_t i = 0; edges && i < nd; i++)
+        if (edges[i].from_port || edges[i].to_port || edges[i].type) {
+            cudaError_t e;
+            CUDART_ENTER(rt, cudart_get(&e));
+            return rt ? cudart_fail(rt, cudaErrorNotSupported, fn, "edge %zu: only full "
+                                    "dependencies (edge data 0) are modelled", i) : e;
+        }
+    return begin_capture(s, mode, g, deps, nd, fn);
+}
+
+enum { cudaStreamAddCaptureDependencies = 0, cudaStreamSetCaptureDependencies = 1 };
+
+cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t s, cudaGraphNode_t *deps,
+                                                const struct cudaGraphEdgeData *edges,
+                                                size_t nd, unsigned flags)
+{
+    static const char fn[] = "cudaStreamUpdateCaptureDependencies";
+    cudaError_t e;
+    CUDART_ENTER(rt, cudart_get(&e));
+    if (!rt)
+        return e;
+    struct cudart_stream *st = cudart_stream_of(rt, s, fn);
+    if (!st)
+        return cudaErrorInvalidResourceHandle;
+    if (!st->cap)
+        return cudart_fail(rt, cudaErrorIllegalState, fn, "the stream is not capturing");
+    if (flags != cudaStreamAddCaptureDependencies && flags != cudaStreamSetCaptureDependencies)
+        return cudart_fail(rt, cudaErrorInvalidValue, fn, "flags %u", flags);
+    for (size_t i = 0; i < nd; i++) {
+        if (!deps || !node_ok(deps[i]) || deps[i]->g != st->cap)
+            return cudart_fail(rt, cudaErrorInvalidValue, fn, "node %zu is not a node of "
+                               "the graph being captured", i);
+        if (edges && (edges[i].from_port || edges[i].to_port || edges[i].type))
+            return cudart_fail(rt, cudaErrorNotSupported, fn, "edge %zu: only full "
+                               "dependencies (edge data 0) are modelled", i);
+    }
+    if (flags == cudaStreamSetCaptureDependencies)
+        st->tail.len = 0;
+    for (size_t i = 0; i < nd; i++)
+        if (cudart_tail_add(&st->tail, deps[i]))
+            return cudart_fail(rt, cudaErrorMemoryAllocation, fn, "out of host memory");
     return cudaSuccess;
 }
 
@@ -388,13 +415,14 @@ cudaError_t cudaStreamEndCapture(cudaStream_t s, cudaGraph_t *g)
     struct cudart_stream *st = cudart_stream_of(rt, s, fn);
     if (!st)
         return cudaErrorInvalidResourceHandle;
-    if (!g)
+    if (!g && st->origin != 2)  /* a capture into an existing graph may pass NULL */
         return cudart_fail(rt, cudaErrorInvalidValue, fn, "null pointer");
     if (!st->cap || !st->origin)
         return cudart_fail(rt, cudaErrorIllegalState, fn, "the stream %s", st->cap
                            ? "did not begin this capture (end it where it began)"
                            : "is not capturing");
-    *g = st->cap;
+    if (g)
+        *g = st->cap;
     capture_release(rt, st->cap);
     return cudaSuccess;
 }
@@ -507,7 +535,7 @@ cudaError_t cudaEventCreate(cudaEvent_t *ev)
     return cudaEventCreateWithFlags(ev, 0);
 }
 
-static cudaError_t check_event(struct cudart_rt *rt, cudaEvent_t ev, const char *fn)
+cudaError_t cudart_event_check(struct cudart_rt *rt, cudaEvent_t ev, const char *fn)
 {
     if (!ev || ev->magic != EVENT_MAGIC)
         return cudart_fail(rt, cudaErrorInvalidResourceHandle, fn,
@@ -522,7 +550,7 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t ev, cudaStream_t s, unsigned fl
     CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
-    if ((e = check_event(rt, ev, "cudaEventRecord")) != cudaSuccess)
+    if ((e = cudart_event_check(rt, ev, "cudaEventRecord")) != cudaSuccess)
         return e;
     struct cudart_stream *st = cudart_stream_of(rt, s, "cudaEventRecord");
     if (!st)
@@ -555,7 +583,7 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t ev, unsigned flags)
     struct cudart_stream *st = cudart_stream_of(rt, s, "cudaStreamWaitEvent");
     if (!st)
         return cudaErrorInvalidResourceHandle;
-    if ((e = check_event(rt, ev, "cudaStreamWaitEvent")) != cudaSuccess)
+    if ((e = cudart_event_check(rt, ev, "cudaStreamWaitEvent")) != cudaSuccess)
         return e;
     if (ev->cap) {              /* s joins the capture after the event's nodes */
         if (st->cap && st->cap != ev->cap)
@@ -566,7 +594,7 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t ev, unsigned flags)
             st->tail.len = 0;
         }
         for (size_t i = 0; i < ev->tail.len; i++)
-            if (tail_add(&st->tail, ev->tail.n[i]))
+            if (cudart_tail_add(&st->tail, ev->tail.n[i]))
                 return cudart_fail(rt, cudaErrorMemoryAllocation, "cudaStreamWaitEvent",
                                    "out of host memory");
     }
@@ -579,7 +607,7 @@ cudaError_t cudaEventSynchronize(cudaEvent_t ev)
     CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
-    if ((e = check_event(rt, ev, "cudaEventSynchronize")) != cudaSuccess)
+    if ((e = cudart_event_check(rt, ev, "cudaEventSynchronize")) != cudaSuccess)
         return e;
     return rt->sticky;
 }
@@ -595,8 +623,8 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b)
     CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
-    if ((e = check_event(rt, a, "cudaEventElapsedTime")) != cudaSuccess ||
-        (e = check_event(rt, b, "cudaEventElapsedTime")) != cudaSuccess)
+    if ((e = cudart_event_check(rt, a, "cudaEventElapsedTime")) != cudaSuccess ||
+        (e = cudart_event_check(rt, b, "cudaEventElapsedTime")) != cudaSuccess)
         return e;
     if (!ms)
         return cudart_fail(rt, cudaErrorInvalidValue, "cudaEventElapsedTime",
@@ -624,7 +652,7 @@ cudaError_t cudaEventDestroy(cudaEvent_t ev)
     CUDART_ENTER(rt, cudart_get(&e));
     if (!rt)
         return e;
-    if ((e = check_event(rt, ev, "cudaEventDestroy")) != cudaSuccess)
+    if ((e = cudart_event_check(rt, ev, "cudaEventDestroy")) != cudaSuccess)
         return e;
     ev->magic = 0;
     free(ev->tail.n);
@@ -633,16 +661,6 @@ cudaError_t cudaEventDestroy(cudaEvent_t ev)
 }
 
 /* ---- graphs ---- */
-
-static bool graph_ok(cudaGraph_t g)
-{
-    return g && g->magic == GRAPH_MAGIC;
-}
-
-static bool node_ok(cudaGraphNode_t n)
-{
-    return n && n->magic == NODE_MAGIC;
-}
 
 cudaError_t cudaGraphCreate(cudaGraph_t *g, unsigned flags)
 {
@@ -661,7 +679,7 @@ cudaError_t cudaGraphCreate(cudaGraph_t *g, unsigned flags)
     return cudaSuccess;
 }
 
-static void graph_free(struct cudart_graph *g)
+void cudart_graph_free(struct cudart_graph *g)
 {
     if (!g)
         return;
@@ -670,11 +688,15 @@ static void graph_free(struct cudart_graph *g)
         free(n->deps.n);
         free(n->blob);
         free(n->argv);
-        graph_free(n->child);
+        cudart_graph_free(n->child);
+        for (unsigned b = 0; b < n->nbodies; b++)
+            cudart_graph_free(n->bodies[b]);
+        free(n->bodies);
         n->magic = 0;
         free(n);
     }
     free(g->nodes);
+    free(g->conds);
     g->magic = 0;
     free(g);
 }
@@ -689,12 +711,12 @@ cudaError_t cudaGraphDestroy(cudaGraph_t g)
         return cudart_fail(rt, cudaErrorInvalidValue, "cudaGraphDestroy", "%p is not a "
                            "graph", (void *)g);
     capture_release(rt, g);
-    graph_free(g);
+    cudart_graph_free(g);
     return cudaSuccess;
 }
 
 /* A new node of g depending on deps[0..nd) (nodes of g). */
-static struct cudart_node *node_new(struct cudart_rt *rt, struct cudart_graph *g, int type,
+struct cudart_node *cudart_node_new(struct cudart_rt *rt, struct cudart_graph *g, int type,
                                     const cudaGraphNode_t *deps, size_t nd, const char *fn,
                                     cudaError_t *e)
 {
@@ -719,7 +741,7 @@ static struct cudart_node *node_new(struct cudart_rt *rt, struct cudart_graph *g
     }
     bool ok = n && g->n < g->cap;
     for (size_t i = 0; ok && i < nd; i++)
-        ok = tail_add(&n->deps, deps[i]) == 0;
+        ok = cudart_tail_add(&n->deps, deps[i]) == 0;
     if (!ok) {
         if (n)
             free(n->deps.n);
@@ -737,7 +759,7 @@ static struct cudart_node *node_new(struct cudart_rt *rt, struct cudart_graph *g
 }
 
 /* Sets kernel node n's launch from p (copying the arguments). */
-static cudaError_t set_kernel(struct cudart_rt *rt, struct cudart_node *n,
+cudaError_t cudart_node_set_kernel(struct cudart_rt *rt, struct cudart_node *n,
                               const struct cudaKernelNodeParams *p, const char *fn)
 {
     if (!p || !p->func)
@@ -770,7 +792,7 @@ static cudaError_t set_kernel(struct cudart_rt *rt, struct cudart_node *n,
         return e; \
     if (!out) \
         return cudart_fail(rt, cudaErrorInvalidValue, fn, "null pointer"); \
-    struct cudart_node *n = node_new(rt, g, type, deps, nd, fn, &e); \
+    struct cudart_node *n = cudart_node_new(rt, g, type, deps, nd, fn, &e); \
     if (!n) \
         return e; \
     *out = n
@@ -780,7 +802,7 @@ cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *out, cudaGraph_t g,
                                    const struct cudaKernelNodeParams *p)
 {
     ADD_NODE(NODE_KERNEL, "cudaGraphAddKernelNode");
-    if ((e = set_kernel(rt, n, p, "cudaGraphAddKernelNode")) != cudaSuccess)
+    if ((e = cudart_node_set_kernel(rt, n, p, "cudaGraphAddKernelNode")) != cudaSuccess)
         n->type = NODE_EMPTY;   /* keep the graph consistent; report the error */
     return e;
 }
@@ -847,15 +869,12 @@ cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *out, cudaGraph_t g,
     return cudaSuccess;
 }
 
-static cudaError_t graph_clone(struct cudart_rt *rt, struct cudart_graph *g,
-                               struct cudart_graph **out);
-
 cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *out, cudaGraph_t g,
                                        const cudaGraphNode_t *deps, size_t nd,
                                        cudaGraph_t child)
 {
     ADD_NODE(NODE_GRAPH, "cudaGraphAddChildGraphNode");
-    if (!graph_ok(child) || (e = graph_clone(rt, child, &n->child)) != cudaSuccess) {
+    if (!graph_ok(child) || (e = cudart_graph_clone(rt, child, &n->child)) != cudaSuccess) {
         n->type = NODE_EMPTY;
         return graph_ok(child) ? e : cudart_fail(rt, cudaErrorInvalidValue,
                                                  "cudaGraphAddChildGraphNode",
@@ -869,7 +888,7 @@ cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t *out, cudaGraph_t g,
 {
     ADD_NODE(NODE_RECORD, "cudaGraphAddEventRecordNode");
     n->ev = ev;
-    return check_event(rt, ev, "cudaGraphAddEventRecordNode");
+    return cudart_event_check(rt, ev, "cudaGraphAddEventRecordNode");
 }
 
 cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t *out, cudaGraph_t g,
@@ -877,7 +896,7 @@ cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t *out, cudaGraph_t g,
 {
     ADD_NODE(NODE_WAIT, "cudaGraphAddEventWaitNode");
     n->ev = ev;
-    return check_event(rt, ev, "cudaGraphAddEventWaitNode");
+    return cudart_event_check(rt, ev, "cudaGraphAddEventWaitNode");
 }
 
 cudaError_t cudaGraphAddDependencies(cudaGraph_t g, const cudaGraphNode_t *from,
@@ -897,7 +916,7 @@ cudaError_t cudaGraphAddDependencies(cudaGraph_t g, const cudaGraphNode_t *from,
             return cudart_fail(rt, cudaErrorNotSupported, "cudaGraphAddDependencies",
                                "edge %zu: only full dependencies (edge data 0) are "
                                "modelled", i);
-        if (tail_add(&to[i]->deps, from[i]))
+        if (cudart_tail_add(&to[i]->deps, from[i]))
             return cudart_fail(rt, cudaErrorMemoryAllocation, "cudaGraphAddDependencies",
                                "out of host memory");
     }
@@ -993,11 +1012,11 @@ cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t n, const struct cudaKer
     if (!node_ok(n) || n->type != NODE_KERNEL)
         return cudart_fail(rt, cudaErrorInvalidValue, "cudaGraphKernelNodeSetParams",
                            "not a kernel node");
-    return set_kernel(rt, n, p, "cudaGraphKernelNodeSetParams");
+    return cudart_node_set_kernel(rt, n, p, "cudaGraphKernelNodeSetParams");
 }
 
 /* A copy of g (nodes, parameters, argument copies, dependencies). */
-static cudaError_t graph_clone(struct cudart_rt *rt, struct cudart_graph *g,
+cudaError_t cudart_graph_clone(struct cudart_rt *rt, struct cudart_graph *g,
                                struct cudart_graph **out)
 {
     struct cudart_graph *c;
@@ -1006,9 +1025,9 @@ static cudaError_t graph_clone(struct cudart_rt *rt, struct cudart_graph *g,
         return e;
     for (size_t i = 0; i < g->n; i++) {
         const struct cudart_node *o = g->nodes[i];
-        struct cudart_node *n = node_new(rt, c, o->type, NULL, 0, "cudaGraphClone", &e);
+        struct cudart_node *n = cudart_node_new(rt, c, o->type, NULL, 0, "cudaGraphClone", &e);
         if (!n) {
-            graph_free(c);
+            cudart_graph_free(c);
             return e;
         }
         struct cudart_tail keep = n->deps;
@@ -1019,6 +1038,8 @@ static cudaError_t graph_clone(struct cudart_rt *rt, struct cudart_graph *g,
         n->blob = NULL;
         n->argv = NULL;
         n->child = NULL;
+        n->bodies = NULL;
+        n->nbodies = 0;
         bool ok = true;
         if (o->type == NODE_KERNEL) {
             void *args[64];
@@ -1029,18 +1050,31 @@ static cudaError_t graph_clone(struct cudart_rt *rt, struct cudart_graph *g,
                                   "cudaGraphClone") == cudaSuccess;
         }
         if (ok && o->type == NODE_GRAPH)
-            ok = graph_clone(rt, o->child, &n->child) == cudaSuccess;
+            ok = cudart_graph_clone(rt, o->child, &n->child) == cudaSuccess;
+        if (ok && o->nbodies) {
+            ok = (n->bodies = calloc(o->nbodies, sizeof *n->bodies)) != NULL;
+            for (unsigned b = 0; ok && b < o->nbodies; b++, n->nbodies++)
+                ok = cudart_graph_clone(rt, o->bodies[b], &n->bodies[b]) == cudaSuccess;
+        }
         if (!ok) {
-            graph_free(c);
+            cudart_graph_free(c);
             return cudart_fail(rt, cudaErrorMemoryAllocation, "cudaGraphClone",
                                "could not copy node %zu", i);
         }
     }
+    if (g->nconds && !(c->conds = malloc(g->nconds * sizeof *c->conds))) {
+        cudart_graph_free(c);
+        return cudart_fail(rt, cudaErrorMemoryAllocation, "cudaGraphClone",
+                           "out of host memory");
+    }
+    if (g->nconds)
+        memcpy(c->conds, g->conds, g->nconds * sizeof *c->conds);
+    c->nconds = g->nconds;
     /* edges once every node exists (a node may depend on a later one) */
     for (size_t i = 0; i < g->n; i++)
         for (size_t k = 0; k < g->nodes[i]->deps.len; k++)
-            if (tail_add(&c->nodes[i]->deps, c->nodes[g->nodes[i]->deps.n[k]->index])) {
-                graph_free(c);
+            if (cudart_tail_add(&c->nodes[i]->deps, c->nodes[g->nodes[i]->deps.n[k]->index])) {
+                cudart_graph_free(c);
                 return cudart_fail(rt, cudaErrorMemoryAllocation, "cudaGraphClone",
                                    "out of host memory");
             }
@@ -1056,7 +1090,7 @@ cudaError_t cudaGraphClone(cudaGraph_t *clone, cudaGraph_t g)
         return e;
     if (!clone || !graph_ok(g))
         return cudart_fail(rt, cudaErrorInvalidValue, "cudaGraphClone", "bad graph");
-    return graph_clone(rt, g, clone);
+    return cudart_graph_clone(rt, g, clone);
 }
 
 /* Dependency order of g into order[g->n]: Kahn's algorithm taking the
@@ -1099,17 +1133,19 @@ cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *x, cudaGraph_t g,
     (void)flags;                /* upload, auto-free, priority: nothing to do */
     if (!x || !graph_ok(g))
         return cudart_fail(rt, cudaErrorInvalidValue, fn, "bad graph");
+    if ((e = cudart_cond_check(rt, g, 0, fn)) != cudaSuccess)
+        return e;
     struct cudart_gexec *ex = calloc(1, sizeof *ex);
     if (!ex)
         return cudart_fail(rt, cudaErrorMemoryAllocation, fn, "out of host memory");
-    if ((e = graph_clone(rt, g, &ex->g)) != cudaSuccess) {
+    if ((e = cudart_graph_clone(rt, g, &ex->g)) != cudaSuccess) {
         free(ex);
         return e;
     }
     ex->order = malloc((g->n ? g->n : 1) * sizeof *ex->order);
     if (!ex->order || !topo(ex->g, ex->order)) {
         bool cyc = ex->order != NULL;
-        graph_free(ex->g);
+        cudart_graph_free(ex->g);
         free(ex->order);
         free(ex);
         return cudart_fail(rt, cyc ? cudaErrorInvalidValue : cudaErrorMemoryAllocation, fn,
@@ -1125,11 +1161,6 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t *x, cudaGraph_t g, unsigned lon
     return cudaGraphInstantiateWithFlags(x, g, flags);
 }
 
-static bool gexec_ok(cudaGraphExec_t x)
-{
-    return x && x->magic == GEXEC_MAGIC;
-}
-
 cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t x, cudaGraphNode_t n,
                                              const struct cudaKernelNodeParams *p)
 {
@@ -1141,7 +1172,8 @@ cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t x, cudaGraphNode_t 
         x->g->nodes[n->index]->type != NODE_KERNEL)
         return cudart_fail(rt, cudaErrorInvalidValue, "cudaGraphExecKernelNodeSetParams",
                            "not a kernel node of the instantiated graph");
-    return set_kernel(rt, x->g->nodes[n->index], p, "cudaGraphExecKernelNodeSetParams");
+    return cudart_node_set_kernel(rt, x->g->nodes[n->index], p,
+                                  "cudaGraphExecKernelNodeSetParams");
 }
 
 cudaError_t cudaGraphExecUpdate(cudaGraphExec_t x, cudaGraph_t g,
@@ -1169,9 +1201,9 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t x, cudaGraph_t g,
         return cudaErrorGraphExecUpdateFailure;
     }
     struct cudart_graph *c;
-    if ((e = graph_clone(rt, g, &c)) != cudaSuccess)
+    if ((e = cudart_graph_clone(rt, g, &c)) != cudaSuccess)
         return e;
-    graph_free(x->g);
+    cudart_graph_free(x->g);
     x->g = c;
     return cudaSuccess;
 }
@@ -1191,7 +1223,8 @@ cudaError_t cudaGraphUpload(cudaGraphExec_t x, cudaStream_t s)
 /* Runs one node now. */
 static cudaError_t run_node(struct cudart_rt *rt, struct cudart_node *n);
 
-static cudaError_t run_graph(struct cudart_rt *rt, struct cudart_graph *g, const size_t *order)
+cudaError_t cudart_graph_run(struct cudart_rt *rt, struct cudart_graph *g,
+                             const size_t *order)
 {
     size_t *own = NULL;
     if (!order) {               /* a child graph: its order now */
@@ -1250,14 +1283,17 @@ static cudaError_t run_node(struct cudart_rt *rt, struct cudart_node *n)
         n->host.fn(n->host.userData);
         return cudaSuccess;
     case NODE_GRAPH:
-        return run_graph(rt, n->child, NULL);
+        return cudart_graph_run(rt, n->child, NULL);
+    case NODE_COND:
+        return cudart_cond_run(rt, n);
     case NODE_RECORD:
         if (n->ev && n->ev->magic == EVENT_MAGIC) {
             n->ev->recorded = 1;
             n->ev->ms = rt->now_ms;
         }
         return cudaSuccess;
-    default:                    /* empty, event wait: everything is in order */
+    default:                    /* empty, event wait: everything is in order;
+                                   memory nodes: allocated when added */
         return cudaSuccess;
     }
 }
@@ -1277,11 +1313,13 @@ static cudaError_t graph_launch(cudaGraphExec_t x, cudaStream_t s, const char *f
         struct cudart_node *n = capture_node(rt, s, NODE_GRAPH, fn, &e);
         if (!n)
             return e;
-        return graph_clone(rt, x->g, &n->child);
+        return cudart_graph_clone(rt, x->g, &n->child);
     }
     if (rt->sticky != cudaSuccess)
         return rt->sticky;
-    return run_graph(rt, x->g, x->order);
+    if ((e = cudart_cond_defaults(rt, x->g)) != cudaSuccess)
+        return e;
+    return cudart_graph_run(rt, x->g, x->order);
 }
 
 cudaError_t cudaGraphLaunch(cudaGraphExec_t x, cudaStream_t s)
@@ -1303,7 +1341,7 @@ cudaError_t cudaGraphExecDestroy(cudaGraphExec_t x)
     if (!gexec_ok(x))
         return cudart_fail(rt, cudaErrorInvalidValue, "cudaGraphExecDestroy",
                            "not an instantiated graph");
-    graph_free(x->g);
+    cudart_graph_free(x->g);
     free(x->order);
     x->magic = 0;
     free(x);

@@ -82,7 +82,8 @@ struct cudart_stream {
     unsigned magic;
     struct cudart_graph *cap;  /* the graph being captured into, or NULL */
     struct cudart_tail tail;   /* what the next captured node depends on */
-    int origin;                /* this stream began the capture          */
+    int origin;                /* 1: this stream began the capture; 2: one
+                                  into an existing graph (ToGraph)       */
     struct cudart_stream *next; /* the runtime's list of streams         */
 };
 
@@ -156,6 +157,9 @@ struct cudart_rt {
                                       queue, their capture state here    */
     struct cudart_stream *streams; /* created streams (capture bookkeeping) */
     int capture_mode;              /* cudaThreadExchangeStreamCaptureMode */
+    void **gmem; size_t ngmem, capgmem;   /* graph memory: allocation
+                                             nodes, captured cudaMallocAsync */
+    size_t graph_mem_now, graph_mem_high; /* its bytes now and at most      */
     size_t limits[7];              /* cudaDeviceSetLimit values the model
                                       keeps without using (0: CUDA's)     */
     uint64_t *oob_seen;         /* memcheck warn: sites already reported
@@ -246,6 +250,13 @@ cudaError_t cudart_copy(struct cudart_rt *rt, void *dst, const void *src, size_t
  * cudaResourceDesc over a CUDA array or mipmapped array. */
 cudaError_t cudart_array_resource(struct cudart_rt *rt, const struct cudaResourceDesc *r,
                                   ls_resource_desc *res, const char *fn);
+
+/* Records p (n bytes) as graph memory: an allocation node's or a captured
+ * cudaMallocAsync's, which stays the graph's for every launch. */
+cudaError_t cudart_gmem_add(struct cudart_rt *rt, void *p, size_t n, const char *fn);
+/* Whether p is graph memory: cudaFree and cudaFreeAsync outside the graph
+ * leave it mapped, as a GPU maps it again at the graph's next launch. */
+int cudart_gmem_has(const struct cudart_rt *rt, const void *p);
 
 /* Decodes the PTX of a registered fat binary (nvcc's __fatBinC_Wrapper_t):
  * uncompressed, LZ4 (-compress-mode speed) or zstd (the default; through

@@ -167,6 +167,29 @@ static void report_oob(struct cudart_rt *rt, size_t nf0)
     }
 }
 
+/* The first argument of launch args of f holding an address of host memory
+ * mapped into the device (pinned, managed, registered): its index and
+ * value, or -1. */
+static int host_mapped_arg(const struct cudart_rt *rt, struct cudart_fn *f,
+                           void **args, uint64_t *addr)
+{
+    struct api_kernel kk;
+    const struct api_kernel *pf = kernel_of(f, &kk);
+    for (uint32_t i = 0; pf && args && i < pf->nparams; i++) {
+        if (api_kernel_param_size(f->mod->lsmod, f->name, i) != 8)
+            continue;
+        uint64_t v;
+        memcpy(&v, args[i], 8);
+        for (size_t k = 0; k < rt->nmgd; k++)
+            if (rt->mgd[k].map && v - rt->mgd[k].d < rt->mgd[k].size)
+                return *addr = v, (int)i;
+        for (size_t k = 0; k < rt->nhreg; k++)
+            if (v - rt->hreg[k].d < rt->hreg[k].size)
+                return *addr = v, (int)i;
+    }
+    return -1;
+}
+
 static int is_sticky(ls_status st)
 {
     return st != LS_ERR_INVALID && st != LS_ERR_LAUNCH && st != LS_ERR_PARSE &&
@@ -224,6 +247,14 @@ cudaError_t cudart_launch_now(const void *fn, dim3 grid, dim3 block, void **args
                     "%ux%ux%u): %s: %s", f->name, rt->nlaunches, grid.x, grid.y, grid.z,
                     block.x, block.y, block.z, ls_status_name(l->st),
                     ls_gpu_error(rt->gpu));
+        uint64_t ha;
+        int ai = l->st == LS_ERR_DEADLOCK ? host_mapped_arg(rt, f, args, &ha) : -1;
+        if (ai >= 0)
+            fprintf(stderr, "lockstep cudart: kernel %s reads host memory mapped into the "
+                    "device (argument %d, 0x%llx): a kernel waiting for the host to write "
+                    "there cannot finish, as every launch runs to completion inside its "
+                    "launch call (docs/cuda-programs.md, \"Kernels that wait for the "
+                    "host\")\n", f->name, ai, (unsigned long long)ha);
         if (is_sticky(l->st))
             rt->sticky = e;
         return e;

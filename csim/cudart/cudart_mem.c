@@ -100,6 +100,8 @@ cudaError_t cudaFree(void *p)
         return e;
     if (!p)
         return cudaSuccess;
+    if (cudart_gmem_has(rt, p))
+        return cudaSuccess;     /* a graph's memory stays the graph's */
     uint64_t d = (uint64_t)(uintptr_t)p;
     for (size_t i = 0; i < rt->nmgd; i++)
         if (rt->mgd[i].d == d && rt->mgd[i].map) {

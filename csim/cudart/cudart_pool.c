@@ -78,7 +78,7 @@ static bool pool_ok(const struct cudart_pool *p)
 static cudaError_t pool_alloc(struct cudart_rt *rt, void **p, size_t n,
                               struct cudart_pool *pool, cudaStream_t s, const char *fn)
 {
-    (void)s;                    /* captured: allocated now, the graph's */
+    /* captured: allocated now, the graph's (cudart_gmem_add) */
     if (!p || !pool_ok(pool))
         return cudart_fail(rt, cudaErrorInvalidValue, fn, p ? "not a memory pool"
                                                             : "null pointer");
@@ -92,6 +92,8 @@ static cudaError_t pool_alloc(struct cudart_rt *rt, void **p, size_t n,
     }
     cudaError_t e = cudaMalloc(p, n);
     if (e != cudaSuccess)
+        return e;
+    if (cudart_capturing(rt, s) && (e = cudart_gmem_add(rt, *p, n, fn)) != cudaSuccess)
         return e;
     rt->palloc[rt->npalloc++] = (struct cudart_poolalloc){ *p, n, pool };
     pool->used += n;

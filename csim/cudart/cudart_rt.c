@@ -483,6 +483,8 @@ void cudart_gpu_reset(struct cudart_rt *rt)
     rt->nmgd = 0;
     rt->nhreg = 0;             /* the program's pages stay its own */
     rt->npalloc = 0;           /* the pools' allocations went with the GPU */
+    rt->ngmem = 0;             /* and so did the graphs' memory */
+    rt->graph_mem_now = rt->graph_mem_high = 0;
     ls_gpu_destroy(rt->gpu);
     rt->gpu = NULL;
     rt->nlaunches = 0;

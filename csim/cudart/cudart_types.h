@@ -130,6 +130,48 @@ struct cudaMemsetParams {
 };
 struct cudaHostNodeParams { cudaHostFn_t fn; void *userData; };
 struct cudaGraphEdgeData { unsigned char from_port, to_port, type, reserved[5]; };
+typedef unsigned long long cudaGraphConditionalHandle;
+/* cudaMemPoolProps (CUDA 13: 88 bytes) and a graph memory node's parameters */
+struct cudaMemPoolProps {
+    int allocType, handleTypes;
+    struct { int type, id; } location;
+    void *win32SecurityAttributes;
+    size_t maxSize;
+    unsigned short usage;
+    unsigned char reserved[54];
+};
+struct cudaMemAllocNodeParams {
+    struct cudaMemPoolProps poolProps;
+    const void *accessDescs;    /* const struct cudaMemAccessDesc * */
+    size_t accessDescCount, bytesize;
+    void *dptr;                 /* out */
+};
+struct cudaConditionalNodeParams {
+    cudaGraphConditionalHandle handle;
+    int type;                   /* enum cudaGraphConditionalNodeType */
+    unsigned size;
+    cudaGraph_t *phGraph_out;   /* out: the runtime's body graphs */
+};
+/* cudaGraphAddNode's parameters (CUDA 12.2+): 256 bytes, a union by type */
+struct cudaGraphNodeParams {
+    int type;                   /* enum cudaGraphNodeType */
+    int reserved0[3];
+    union {
+        long long reserved1[29];
+        struct cudaKernelNodeParams kernel;         /* cudaKernelNodeParamsV2 */
+        struct { int flags, reserved[3]; struct cudaMemcpy3DParms copyParams; } memcpy;
+        struct cudaMemsetParams memset;             /* cudaMemsetParamsV2 */
+        struct cudaHostNodeParams host;             /* cudaHostNodeParamsV2 */
+        struct { cudaGraph_t graph; int ownership; } graph;
+        struct { cudaEvent_t event; } eventWait, eventRecord;
+        struct cudaMemAllocNodeParams alloc;        /* cudaMemAllocNodeParamsV2 */
+        struct { void *dptr; } free;
+        struct cudaConditionalNodeParams conditional;
+    } u;
+    long long reserved2;
+};
+_Static_assert(sizeof(struct cudaGraphNodeParams) == 256, "cudaGraphNodeParams ABI");
+_Static_assert(sizeof(struct cudaMemPoolProps) == 88, "cudaMemPoolProps ABI");
 struct cudaGraphExecUpdateResultInfo {
     int result;                 /* enum cudaGraphExecUpdateResult */
     cudaGraphNode_t errorNode, errorFromNode;

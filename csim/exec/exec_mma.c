@@ -299,11 +299,21 @@ static int do_ldst(struct exec_warp *w, struct exec_memctx *m,
     if (stride < lead)
         return merr(err, in, -1, base, "stride %u is below the matrix's leading dimension %u",
                     stride, lead);
-    if (((uint64_t)stride * f.bits) % 128u != 0)
-        return merr(err, in, -1, base, "stride %u elements is not a multiple of 16 bytes", stride);
-    if (base % 32u != 0)
-        return merr(err, in, -1, base, "matrix address 0x%llx is not 256-bit aligned",
-                    (unsigned long long)base);
+    /* PTX ISA, "Matrix Storage for WMMA": every row (column) starts aligned
+     * to the fragment's size in bytes (its registers), so the address is a
+     * multiple of it and so is the stride in bytes, except that the ISA's
+     * own default stride (the leading dimension) is always valid: where a
+     * packed row is smaller than the fragment (m32n8k16 .row B and m8n32k16
+     * .col A of .f16/.bf16), that row's size is the stride's unit */
+    unsigned fbits = f.nregs * 32u, lbits = lead * f.bits;
+    unsigned unit = lbits < fbits ? lbits : fbits;
+    if (((uint64_t)stride * f.bits) % unit != 0)
+        return merr(err, in, 0, base, "stride %u elements is not a multiple of %u bytes (PTX "
+                    "ISA, Matrix Storage for WMMA: the fragment's size)", stride, unit / 8);
+    if (base % (fbits / 8) != 0)
+        return merr(err, in, 0, base, "matrix address 0x%llx is not aligned to the fragment's "
+                    "size, %u bytes (PTX ISA, Matrix Storage for WMMA)",
+                    (unsigned long long)base, fbits / 8);
     /* timing: one record per element (per register for sub-byte types) */
     if (!m->texaddr) {
         m->texaddr = calloc((size_t)EXEC_WARP * 16, sizeof *m->texaddr);

@@ -11,6 +11,7 @@
  *    on the order warps run in; live bytes are bounded by malloc_heap_size
  *    (beyond it malloc returns NULL).
  *  - __assertfail: stops the kernel with CUDA's message and LS_ERR_ASSERT.
+ *  - cudaGraphSetConditional: stores the value in the handle's word.
  *  - anything else (device-side launches, graph calls): the kernel that
  *    reaches it stops with a message naming the function and its line. */
 #include <stdio.h>
@@ -438,6 +439,29 @@ static int do_assert(ls_gpu *gpu, struct simt_warp *w, const struct ptx_inst *in
     return -1;
 }
 
+/* ------------------------------------------------ graph conditionals */
+
+/* cudaGraphSetConditional(handle, value): the runtime's handle is the
+ * device address of the condition's 32-bit word (csim/cudart/cudart_gnode.c);
+ * lanes store in lane order (racing calls are undefined behaviour in CUDA). */
+static int do_setcond(ls_gpu *gpu, struct simt_warp *w, const struct ptx_inst *in,
+                      uint32_t lanes)
+{
+    (void)gpu;
+    EXEC_FOR_EACH_LANE(lanes, lane, {
+        uint64_t h = 0, v = 0;
+        if (arg_u64(w, in, 0, 8, lane, &h) || arg_u64(w, in, 1, 4, lane, &v))
+            return mem_fail(w, "cudaGraphSetConditional arguments");
+        uint8_t *p = exec_mem_host(&w->mem, PTX_SP_GLOBAL, h, 4, lane, true, &w->err);
+        if (!p)
+            return mem_fail(w, "cudaGraphSetConditional handle (not a handle of "
+                            "cudaGraphConditionalHandleCreate)");
+        uint32_t x = (uint32_t)v;
+        memcpy(p, &x, 4);
+    });
+    return 0;
+}
+
 /* What an unimplemented extern function belongs to, for the message. */
 static const char *extern_hint(const char *name)
 {
@@ -460,6 +484,7 @@ int gpu_devrt_call(void *user, struct simt_warp *w, const struct ptx_func *calle
         const tab[] = {
         { "vprintf", 2, do_vprintf }, { "malloc", 1, do_malloc },
         { "free", 1, do_free }, { "__assertfail", 5, do_assert },
+        { "cudaGraphSetConditional", 2, do_setcond },
     };
     for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++) {
         if (strcmp(n, tab[i].name) != 0)

@@ -5,7 +5,7 @@
 # checks that tests/cuda/bin/ (the binaries used without nvcc, made by
 # tests/cuda/mkbin.sh) was built from the same sources.
 # shellcheck shell=bash
-class_progs=(limits devmem atomics_half barrier_exit events memcheck arrays graphs race longrun coop threads zerocopy pools)
+class_progs=(limits devmem atomics_half barrier_exit events memcheck arrays graphs graph_nodes race longrun coop threads zerocopy hostwait pools)
 nclasses=${#class_progs[@]}
 
 run() {    # run NAME [exec options] -- ARGS: PASS line and exit 0 expected
@@ -60,6 +60,10 @@ classes_run() {   # classes_run DIR: every class program of DIR, both modes
     # CUDA graphs: capture, fork/join, explicit nodes in dependency order
     # (an injected fault running nodes in creation order fails it)
     run graphs --mode "$m" -- @BIN@
+    # CUDA 12 graph nodes: cudaGraphAddNode, node parameters, memory nodes,
+    # conditional if/else, while and switch set by cudaGraphSetConditional
+    # (a while node running its body once fails it at "while from 10")
+    run graph_nodes --mode "$m" -- @BIN@
     # the long-run programs (CUB block scan, math functions, a graph), small
     run longrun --mode "$m" -- @BIN@ 1
     # cooperative launches: grid.sync() across every CTA of the grid
@@ -68,6 +72,12 @@ classes_run() {   # classes_run DIR: every class program of DIR, both modes
     run threads --mode "$m" -- @BIN@
     # mapped pinned and registered host memory shared with the kernels
     run zerocopy --mode "$m" -- @BIN@
+    # a kernel waiting for the host: released before the launch it runs;
+    # released after it, it stops at the instruction budget (a small one
+    # here) and the runtime names the host-mapped argument
+    run hostwait --mode "$m" --set max_warp_insts=1000000 -- @BIN@
+    grep -q "reads host memory mapped into the device (argument 0, " "$out/hostwait.err" ||
+      fail "hostwait ($m): no message naming the host-mapped argument: $(head -3 "$out/hostwait.err")"
     # stream-ordered allocation and memory pools
     run pools --mode "$m" -- @BIN@
   done

@@ -15,7 +15,9 @@
 #  - ideal never needs more warps than TBC: at every compaction point
 #    NW_ideal <= NW_TBC, so the ideal run forms at most the tbc run's warps
 #    at the same compaction points, and every path TBC can compact ideal
-#    compaction can.
+#    compaction can;
+#  - capri lets compacted warps bypass: no predicted bypass is refused in
+#    launches of at most 16 warps per CTA, and split WCU rows occur.
 # The checker is shown to fail on doctored statistics (one cycle moved).
 set -u
 cli=${1:?usage: divergence.sh path/to/lockstep}
@@ -130,6 +132,28 @@ def ideal(tbc, idl):
                                 f"compact, ideal {x['paths_ideal']}")
     return errs, f"{n} compacted launches"
 
+def bypass(capri):
+    """capri lets every warp bypass, compacted ones included (4.2.2): in a
+    launch whose CTAs have at most 16 warps (a spare WCU row for each home
+    warp) no bypass the CAPT predicted is refused, and compacted warps
+    bypassed somewhere in the suite (split WCU rows)."""
+    errs, n, split = [], 0, 0
+    for wl, w in capri.items():
+        for i, l in enumerate(launches(w)):
+            c = l.get("compaction") or {}
+            if not c or c.get("uncompacted") is not None or not l["ctas"]:
+                continue
+            split += c["capri"]["split_rows"]
+            if l["threads"] > 16 * 32 * l["ctas"]:
+                continue
+            n += 1
+            if c["capri"]["bypass_denied"]:
+                errs.append(f"capri {wl} launch {i + 1}: {c['capri']['bypass_denied']} "
+                            "predicted bypasses refused")
+    if not split:
+        errs.append("capri: no compacted warp bypassed in the suite (split_rows 0)")
+    return errs, f"{n} launches, {split} split WCU rows"
+
 part = sys.argv[1]
 d = {k: load(f"{sys.argv[2]}/{k}.json") for k in
      ("single", "dual", "dual-con", "dual-fwd", "none", "tbc", "capri", "ideal")}
@@ -144,10 +168,19 @@ if len(sys.argv) > 3:           # the checker's own test: one cycle moved
         if l["compaction"]["warps_formed"]:
             l["compaction"]["warps_formed"] = 10 ** 9
             break
+    for w in d["capri"].values():
+        c = launches(w)[0].get("compaction")
+        l0 = launches(w)[0]
+        if c and c.get("uncompacted") is None and l0["ctas"] and \
+                l0["threads"] <= 16 * 32 * l0["ctas"]:
+            c["capri"]["bypass_denied"] += 1
+            break
 if part == "dpe":
     errs, what = dpe(d["single"], {k: d[k] for k in ("dual", "dual-con", "dual-fwd")})
 elif part == "compaction":
     errs, what = compaction(d["none"], {k: d[k] for k in ("tbc", "capri", "ideal")})
+elif part == "bypass":
+    errs, what = bypass(d["capri"])
 else:
     errs, what = ideal(d["tbc"], d["ideal"])
 for e in errs[:20]:
@@ -157,7 +190,7 @@ sys.exit(1 if errs else 0)
 PY
 
 if [ "$fail" = 0 ]; then
-  for part in dpe compaction ideal; do
+  for part in dpe compaction ideal bypass; do
     if out=$(python3 "$tmp/check.py" $part "$tmp"); then
       ok "$part invariants: $out"
     else

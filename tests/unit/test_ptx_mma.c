@@ -238,6 +238,16 @@ static void test_wmma_int(void **state)
          " {%r2}, {%r3,%r4,%r5,%r6}, {%r7,%r7,%r7,%r7,%r7,%r7,%r7,%r7};\n"
          " wmma.store.d.sync.aligned.col.m8n32k16.global.s32 [%rd2], {%r10,%r11,%r12,%r13,%r14,%r15,%r16,%r17}, 8;\n",
          fill_s8, 256, want_u8, 0, NULL},
+        {"u8 m8n32k16 A 4-byte aligned (its fragment is one register)",
+         " add.s64 %rd3, %rd1, 4100;\n"
+         " wmma.load.a.sync.aligned.row.m8n32k16.global.u8 {%r2}, [%rd3], 20;\n"
+         " add.s64 %rd4, %rd1, 4224;\n"
+         " wmma.load.b.sync.aligned.row.m8n32k16.global.u8 {%r3,%r4,%r5,%r6}, [%rd4];\n"
+         " mov.b32 %r7, 0;\n"
+         " wmma.mma.sync.aligned.row.row.m8n32k16.s32.u8.u8.s32 {%r10,%r11,%r12,%r13,%r14,%r15,%r16,%r17},"
+         " {%r2}, {%r3,%r4,%r5,%r6}, {%r7,%r7,%r7,%r7,%r7,%r7,%r7,%r7};\n"
+         " wmma.store.d.sync.aligned.col.m8n32k16.global.s32 [%rd2], {%r10,%r11,%r12,%r13,%r14,%r15,%r16,%r17}, 8;\n",
+         fill_s8, 256, want_u8, 0, NULL},
         {"s8 .satfinite vs wrap",
          " add.s64 %rd3, %rd1, 5632;\n add.s64 %rd4, %rd1, 6144;\n add.s64 %rd5, %rd2, 1024;\n"
          " wmma.load.a.sync.aligned.row.m16n16k16.global.s8 {%r2,%r3}, [%rd3];\n"
@@ -389,9 +399,15 @@ static void test_errors(void **state)
          NULL, 0, want_none, 0, "lanes disagree on the matrix address"},
         {"misaligned matrix",
          " wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r2,%r3,%r4,%r5,%r6,%r7,%r8,%r9}, [%rd1+16];\n",
-         NULL, 0, want_none, 0, "not 256-bit aligned"},
-        {"stride not 16 bytes",
-         " wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r2,%r3,%r4,%r5,%r6,%r7,%r8,%r9}, [%rd1], 20;\n",
+         NULL, 0, want_none, 0, "not aligned to the fragment's size, 32 bytes"},
+        {"misaligned u8 B (fragment of 16 bytes)",
+         " wmma.load.b.sync.aligned.row.m8n32k16.global.u8 {%r3,%r4,%r5,%r6}, [%rd1+8], 32;\n",
+         NULL, 0, want_none, 0, "not aligned to the fragment's size, 16 bytes"},
+        {"stride not the fragment's 32 bytes",
+         " wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r2,%r3,%r4,%r5,%r6,%r7,%r8,%r9}, [%rd1], 24;\n",
+         NULL, 0, want_none, 0, "not a multiple of 32 bytes"},
+        {"stride not the packed row's 16 bytes (m32n8k16 .row B)",
+         " wmma.load.b.sync.aligned.row.m32n8k16.global.f16 {%r2,%r3,%r4,%r5,%r6,%r7,%r8,%r9}, [%rd1], 12;\n",
          NULL, 0, want_none, 0, "not a multiple of 16 bytes"},
         {"out of bounds",
          " wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r2,%r3,%r4,%r5,%r6,%r7,%r8,%r9}, [%rd1], 512;\n",
