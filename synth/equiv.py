@@ -76,9 +76,10 @@ chtype -map $nex $ne
 opt_clean
 async2sync
 dffunmap
-setundef -zero -undriven -init
 techmap
 aigmap
+setundef -zero -undriven -init
+setundef -zero
 write_aiger -zinit {aig}
 """
 
