@@ -226,7 +226,11 @@ def prove_abc(blk, label, out, sub, t0, limit):
                 % (blk, label, size, took(t0)))
     if "(timeout)" in text:
         return ("open", "ABC dprove undecided after %d s on the miter (%s)" % (limit, size))
-    if re.search(r"not equivalent|NOT EQUIVALENT|was asserted", text):
+    m = re.search(r"was asserted in frame (\d+)", text)
+    if m or re.search(r"not equivalent|NOT EQUIVALENT", text):
+        # the bounded check starts at the depth of ABC's counterexample
+        # (frame F from the zero state: F + 1 edges after a reset edge)
+        sub["from"] = int(m.group(1)) + 2 if m else 4
         return ("open", "ABC dprove: the miter fails")
     return ("open", "ABC dprove undecided (%s; log %s)" % (size, os.path.relpath(log, ROOT)))
 
@@ -284,7 +288,7 @@ def main(argv):
     why = verdict[1]
     # the bounded check, deepening: a short counterexample costs little
     t = None
-    depth = 4
+    depth = max(4, sub.get("from", 4))
     while t is None:
         depth = min(depth, bmc)
         sub["n"] = depth + 3
