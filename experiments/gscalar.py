@@ -22,6 +22,7 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 
 from sweeplib import plot, progpage, table   # noqa: E402
+import correlate   # noqa: E402  (the "baseline correlated" headline row)
 
 BASE = "off-coff-l0"          # the baseline GPU: no compression, no scalar
 ALU = "alu-coff-l0"           # "ALU scalar": prior scalar execution (+ scalar RF)
@@ -293,6 +294,7 @@ def write_page(path, m, rows, by, sizes, fsize):
          "spec lists the sizes, and a large run of the suite takes hours on our host).", "",
          f"## Headline: ours vs the paper ({fsize} inputs)", "",
          "| figure | paper | ours |", "|---|---|---|",
+         correlate.baseline_row("gtx480-gscalar"),
          f"| Fig 1: divergent instructions / divergent-scalar among them | 28% / 45% | "
          f"{100 * F['div']:.1f}% / {100 * F['div_scalar']:.1f}% |",
          f"| Fig 9: eligible, ALU scalar | 22% | {100 * F['alu']:.1f}% |",
