@@ -37,18 +37,56 @@ module wcu #(
 );
     localparam integer WID_W = $clog2(NW);       // warp-id bits
 
-    // The load: mask_i & UMask, transposed to the lane-major layout.
+    // The load: mask_i & UMask, transposed to the lane-major layout. The
+    // transposition is wiring; it is written as the block transpose of a
+    // P x P bit square (P = max(W, NW) rounded up to 2^k; row w = warp w's
+    // lanes, padding 0): stage s exchanges, in each row pair k, k+s (bit s
+    // of k clear), the bits of row k in the columns with bit s set with
+    // those of row k+s in the columns with bit s clear. Each stage is two
+    // selects under a constant column mask per row pair, so a simulator
+    // moves whole words (P-bit rows) instead of NW x W single bits.
+    localparam integer SQ = (W > NW) ? W : NW;
+    localparam integer LP = (SQ > 1) ? $clog2(SQ) : 1;   // stages
+    localparam integer P  = 1 << LP;                      // square side
+
+    // Column mask of stage g (s = P >> (g+1)): bit j set iff bit s of j
+    // is clear. Constant wires (generate, as in rtl/wcu_prio.v).
+    wire [LP*P-1:0] colm;
+    genvar gs, gj;
+    generate
+        for (gs = 0; gs < LP; gs = gs + 1) begin : g_stage
+            for (gj = 0; gj < P; gj = gj + 1) begin : g_col
+                assign colm[gs*P + gj] = ((gj >> (LP - 1 - gs)) % 2) == 0;
+            end
+        end
+    endgenerate
+
     function [NW*W-1:0] lane_major(input [NW*W-1:0] m, input [NW-1:0] um);
-        integer l, w;
+        reg [P*P-1:0] t;
+        reg [P-1:0]   a, b, lo;
+        integer w, g, k, l, s;
         begin
-            for (l = 0; l < W; l = l + 1)
-                for (w = 0; w < NW; w = w + 1)
+            t = {P*P{1'b0}};
+            for (w = 0; w < NW; w = w + 1)
 `ifdef MUTANT_1
-                    // fault: warp 0 is compacted even when it bypassed
-                    lane_major[l*NW + w] = m[w*W + l] & (um[w] | (w == 0));
+                // fault: warp 0 is compacted even when it bypassed
+                t[w*P +: W] = m[w*W +: W] & {W{um[w] | (w == 0)}};
 `else
-                    lane_major[l*NW + w] = m[w*W + l] & um[w];
+                t[w*P +: W] = m[w*W +: W] & {W{um[w]}};
 `endif
+            for (g = 0; g < LP; g = g + 1) begin
+                s  = P >> (g + 1);
+                lo = colm[g*P +: P];
+                for (k = 0; k < P; k = k + 1)
+                    if (((k / s) % 2) == 0) begin
+                        a = t[k*P +: P];
+                        b = t[(k + s)*P +: P];
+                        t[k*P +: P]       = (a & lo) | ((b << s) & ~lo);
+                        t[(k + s)*P +: P] = (b & ~lo) | ((a >> s) & lo);
+                    end
+            end
+            for (l = 0; l < W; l = l + 1)
+                lane_major[l*NW +: NW] = t[l*P +: NW];
         end
     endfunction
 
