@@ -335,6 +335,11 @@ int cfg_validate(const struct cfg *c, char *err, size_t errlen)
          c->l2_sector > 0 && c->l2_line / c->l2_sector <= 8},
         {"lamar_bgp_bits must be a power of two", cfg_pow2(c->lamar_bgp_bits)},
         {"lamar_bgp_refresh must be even", c->lamar_bgp_refresh % 2 == 0},
+        {"oc_units_alu + oc_units_sfu + oc_units_mem must be at most operand_collectors",
+         c->oc_units_alu + c->oc_units_sfu + c->oc_units_mem <= c->operand_collectors},
+        {"oc_units_alu, oc_units_sfu and oc_units_mem must be all zero or all positive",
+         (c->oc_units_alu > 0) == (c->oc_units_sfu > 0) &&
+             (c->oc_units_alu > 0) == (c->oc_units_mem > 0)},
         {"capri_lru = tree needs capri_entries a power of two (or capri_lru = auto|true)",
          c->capri_lru != CFG_CAPRI_LRU_TREE || cfg_pow2(c->capri_entries)},
     };

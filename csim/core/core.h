@@ -208,6 +208,19 @@ struct core_hooks {
     bool where;                 /* one reads is->at                        */
 };
 
+/* GPGPU-Sim's operand-collector stage (shader.cc, shader_core_ctx::cycle
+ * runs writeback, execute, read_operands, issue in that order): issue at t
+ * fills ID_OC; t+1 allocate_cu takes a collector unit and queues its bank
+ * reads; t+2 allocate_reads reads them (one per bank a cycle); t+3
+ * dispatch_ready_cu moves it to OC_EX; t+4 execute() issues it to the unit. */
+#define CORE_OC_FRONT 4
+/* GPGPU-Sim's write-back: an instruction issued to a unit at F enters
+ * pipeline stage latency - ii at F+1, leaves stage 0 for EX_WB at
+ * F+2+latency-ii, and writeback() releases its scoreboard entries at
+ * F+3+latency-ii, when the scheduler may issue a dependent. */
+#define CORE_WB_STAGES 3
+#define CORE_RBUS 2048          /* result-bus ring: > front + any latency  */
+
 struct core_sm {
     struct core_view v;         /* what mechanisms see                     */
     unsigned nsched;
@@ -218,6 +231,12 @@ struct core_sm {
     uint64_t age_next;
     uint64_t *coll_free;        /* operand collectors                      */
     unsigned last_coll;         /* collector of the instruction being issued */
+    unsigned coll_lo[3], coll_n[3]; /* collectors of ALU, SFU, MEM (pool: all) */
+    unsigned front;             /* issue to execution without conflicts:
+                                   0 lumped, CORE_OC_FRONT staged         */
+    bool wb_staged;             /* pipe_writeback = staged                 */
+    uint8_t rbus_n[CORE_RBUS];  /* results written back in cycle t, at    */
+    uint64_t rbus_at[CORE_RBUS]; /* t % CORE_RBUS (rbus_at: which t)       */
     uint64_t bank_cycle; uint64_t bank_used;  /* banks read this cycle     */
     /* schedulers */
     uint32_t last[8];           /* last issued slot per scheduler          */

@@ -49,6 +49,18 @@ static int sm_units(struct core_sm *sm, const struct cfg *c)
     v->ii[CORE_U_TENSOR] = (unsigned)c->tensor_ii;
     v->lat[CORE_U_TENSOR] = (unsigned)c->tensor_latency;
     sm->coll_free = calloc((size_t)c->operand_collectors, sizeof *sm->coll_free);
+    /* collector units per unit class (GPGPU-Sim's specialized sets: SP,
+     * SFU, MEM), or one pool */
+    unsigned per[3] = { (unsigned)c->oc_units_alu, (unsigned)c->oc_units_sfu,
+                        (unsigned)c->oc_units_mem };
+    bool classes = c->pipe_collect == CFG_PIPE_COLLECT_STAGED && per[0];
+    for (unsigned u = 0, lo = 0; u < 3; u++) {
+        sm->coll_lo[u] = classes ? lo : 0;
+        sm->coll_n[u] = classes ? per[u] : (unsigned)c->operand_collectors;
+        lo += per[u];
+    }
+    sm->front = c->pipe_collect == CFG_PIPE_COLLECT_STAGED ? CORE_OC_FRONT : 0;
+    sm->wb_staged = c->pipe_writeback == CFG_PIPE_WRITEBACK_STAGED;
     /* 64 entries as ever, plus room for the texel requests of one
      * filtered texture fetch (CORE_TEX_LINES) */
     v->qcap = 64 + CORE_TEX_LINES;
@@ -135,6 +147,8 @@ int core_sm_kernel(struct core_sm *sm, const struct core_kernel *k, uint64_t now
     memset(v->unit_free, 0, sizeof v->unit_free);
     sm->mem_sleep = 0;
     memset(sm->coll_free, 0, (size_t)v->c->operand_collectors * sizeof *sm->coll_free);
+    memset(sm->rbus_n, 0, sizeof sm->rbus_n);
+    memset(sm->rbus_at, 0, sizeof sm->rbus_at);
     memset(&v->st, 0, sizeof v->st);
     sm->issue_cap = CORE_INF;
     for (unsigned i = 0; i < 8; i++) {
@@ -657,10 +671,14 @@ static void energy_count(ls_energy_stats *e, const struct core_dinst *di,
 }
 
 /* Bank conflicts of di's sources among themselves and with the operands
- * other schedulers read this cycle: the extra cycles the collector reads. */
-static unsigned bank_extra(struct core_sm *sm, const struct core_dinst *di, uint64_t now)
+ * other schedulers read this cycle: the extra cycles the collector reads.
+ * Register r of the warp in slot is in bank r mod rf_banks, or, staged,
+ * (r + slot) mod rf_banks (GPGPU-Sim's register_bank adds the warp id). */
+static unsigned bank_extra(struct core_sm *sm, const struct core_dinst *di, unsigned slot,
+                           uint64_t now)
 {
     unsigned banks = (unsigned)sm->v.c->rf_banks;
+    unsigned skew = sm->front ? slot : 0;
     if (sm->bank_cycle != now) {
         sm->bank_cycle = now;
         sm->bank_used = 0;
@@ -671,7 +689,7 @@ static unsigned bank_extra(struct core_sm *sm, const struct core_dinst *di, uint
     uint8_t bank[CORE_MAX_SRC];
     uint64_t prior = sm->bank_used;     /* banks other instructions read */
     for (unsigned i = 0; i < di->nsrc; i++) {
-        unsigned b = (unsigned)di->src[i] % banks;
+        unsigned b = ((unsigned)di->src[i] + skew) % banks;
         unsigned c = 1 + ((prior >> b) & 1);    /* reads of bank b so far */
         for (unsigned j = 0; j < i; j++)
             c += bank[j] == b;
@@ -713,6 +731,25 @@ static int step(struct core_sm *sm, struct core_issue *is)
     return 0;
 }
 
+/* The first cycle f >= at at which a result bus is free lat cycles after f
+ * (shader_core_ctx::test_res_bus); reserves it. */
+static uint64_t rbus_reserve(struct core_sm *sm, uint64_t at, unsigned lat)
+{
+    unsigned nbus = (unsigned)sm->v.c->result_buses;
+    for (uint64_t f = at;; f++) {
+        uint64_t t = f + lat;
+        unsigned i = (unsigned)(t % CORE_RBUS);
+        if (sm->rbus_at[i] != t) {
+            sm->rbus_at[i] = t;
+            sm->rbus_n[i] = 0;
+        }
+        if (sm->rbus_n[i] < nbus) {
+            sm->rbus_n[i]++;
+            return f;
+        }
+    }
+}
+
 /* The pipeline timing of is issued at `at` (after the collector and any
  * inserted moves): the unit's busy time, and the cycle its destinations
  * are ready (CORE_INF while loads are out). */
@@ -734,13 +771,21 @@ static uint64_t pipe_timing(struct core_sm *sm, const struct core_issue *is, uin
         v->st.tensor_busy += busy;
     } else {
         busy = is->ii ? is->ii : v->ii[di->unit];
-        ready = at + busy - 1 + v->lat[di->unit];
+        unsigned lat = v->lat[di->unit];
+        if (sm->wb_staged) {
+            /* the instruction waits in OC_EX until a result bus is free
+             * latency cycles after it enters the unit (test_res_bus) */
+            at = rbus_reserve(sm, at + sm->front, lat) - sm->front;
+            ready = at + (lat > busy ? lat - busy : 0) + CORE_WB_STAGES;
+        } else {
+            ready = at + busy - 1 + lat;
+        }
     }
     v->unit_free[di->unit][is->unit_ix] = at + busy;
     if (di->unit == CORE_U_MEM)     /* a MEM stall would now be PIPE */
         mem_wake(sm);
     if (ready != CORE_INF)
-        ready += v->wb_lat;
+        ready += v->wb_lat + sm->front;
     return ready;
 }
 
@@ -806,9 +851,11 @@ static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
     struct core_warp *w = &v->w[slot];
     unsigned depth = w->sw.sp;
     uint64_t before = w->sw.warp_insts;
-    unsigned extra = bank_extra(sm, di, now);
-    /* the collector stays busy while it reads the conflicting banks */
-    sm->coll_free[sm->last_coll] = now + 1 + extra;
+    unsigned extra = bank_extra(sm, di, slot, now);
+    /* the collector stays busy while it reads the conflicting banks (staged:
+     * from its allocation at now+1 to its dispatch at now+3+extra, when
+     * allocate_cu may take it again) */
+    sm->coll_free[sm->last_coll] = now + 1 + extra + (sm->front ? 2 : 0);
     struct core_issue is;
     is.slot = slot;
     is.di = di;
@@ -988,15 +1035,19 @@ pick(struct core_sm *sm, unsigned s, uint64_t now, int *reason_io, uint64_t *nex
         int why = check_warp(sm, w, now, &when, &di, &ux);
         sleep_warp(sm, ws, why, when);
         if (why == CORE_ST_NONE) {
-            /* a free operand collector */
-            unsigned nco = (unsigned)v->c->operand_collectors, ci = nco;
+            /* a free operand collector of the unit's class (staged: one
+             * free for allocate_cu the next cycle) */
+            unsigned cls = di->unit == CORE_U_SFU || di->unit == CORE_U_MEM ? di->unit
+                                                                           : CORE_U_ALU;
+            unsigned lo = sm->coll_lo[cls], nco = lo + sm->coll_n[cls], ci = nco;
+            uint64_t at = now + (sm->front ? 1 : 0);
             uint64_t cbest = CORE_INF;
-            for (unsigned c = 0; c < nco; c++) {
-                if (sm->coll_free[c] <= now) { ci = c; break; }
-                cbest = umin(cbest, sm->coll_free[c]);
+            for (unsigned c = lo; c < nco; c++) {
+                if (sm->coll_free[c] <= at) { ci = c; break; }
+                cbest = umin(cbest, sm->coll_free[c] - (at - now));
             }
             if (ci != nco) {
-                sm->coll_free[ci] = now + 1;
+                sm->coll_free[ci] = at + 1;
                 sm->last_coll = ci;
                 *pick_di = di;
                 *pick_unit = ux;
@@ -1099,7 +1150,9 @@ void core_sm_resp(struct core_sm *sm, const struct core_mem_resp *r, uint64_t no
     struct core_pend *p = &w->pend[pi];
     if (p->left && --p->left)
         return;
-    uint64_t at = now + 1 + v->wb_lat;
+    /* staged collection: the request left the collector sm->front cycles
+     * after issue (the response is moved instead of the request) */
+    uint64_t at = now + 1 + v->wb_lat + sm->front;
     if (sm->step && sm->step->ops->resp_pend) {
         sm->step->ops->resp_pend(sm->step->self, v, slot, p, at);
     } else {

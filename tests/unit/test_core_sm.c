@@ -502,6 +502,61 @@ static void test_operand_collector_banks(void **state)
 }
 
 
+/* The gap between a dependent pair of adds (latency 5) under GPGPU-Sim's
+ * stages: collection 4 cycles (issue, collector unit, bank read, dispatch),
+ * write-back latency - ii + 3 cycles after the unit takes it. */
+static uint64_t staged_gap(const char *collect, const char *writeback)
+{
+    char *dep = dep_kernel(4);
+    const char *sets[] = { "num_schedulers=1", "alu_lanes=32", "alu_latency=5",
+                           collect, writeback, NULL };
+    struct harness *h = calloc(1, sizeof *h);
+    h_init(h, dep, 32, sets);
+    h_launch(h, 0);
+    h_run(h);
+    uint64_t g = h->rec.cyc[3] - h->rec.cyc[2];
+    assert_int_equal(h->rec.cyc[4] - h->rec.cyc[3], g);
+    h_free(h);
+    free(h);
+    free(dep);
+    return g;
+}
+
+/* sqrt (SFU: 4 lanes, ii 8, latency 8), three independent movs, an add
+ * whose result falls in the sqrt's write-back cycle, and its dependent:
+ * the issue gap of the last two. */
+static uint64_t result_bus_gap(const char *buses)
+{
+    const char *ptx = HDR ".visible .entry k()\n{\n .reg .b32 %r<20>;\n .reg .f32 %f<4>;\n"
+        " sqrt.approx.f32 %f1, %f2;\n mov.u32 %r1, 1;\n mov.u32 %r2, 2;\n"
+        " mov.u32 %r3, 3;\n add.u32 %r4, %r10, 1;\n add.u32 %r5, %r4, 1;\n ret;\n}\n";
+    const char *sets[] = { "num_schedulers=1", "alu_units=2", "alu_lanes=32",
+                           "alu_latency=4", "sfu_lanes=4", "sfu_latency=8",
+                           "pipe_collect=staged", "pipe_writeback=staged", buses, NULL };
+    struct harness *h = calloc(1, sizeof *h);
+    h_init(h, ptx, 32, sets);
+    h_launch(h, 0);
+    h_run(h);
+    for (unsigned i = 1; i < 5; i++)
+        assert_int_equal(h->rec.cyc[i] - h->rec.cyc[i - 1], 1);
+    uint64_t g = h->rec.cyc[5] - h->rec.cyc[4];
+    h_free(h);
+    free(h);
+    return g;
+}
+
+static void test_staged_pipeline(void **state)
+{
+    (void)state;
+    assert_int_equal(staged_gap("pipe_collect=lumped", "pipe_writeback=lumped"), 5);
+    assert_int_equal(staged_gap("pipe_collect=staged", "pipe_writeback=lumped"), 9);
+    assert_int_equal(staged_gap("pipe_collect=lumped", "pipe_writeback=staged"), 7);
+    assert_int_equal(staged_gap("pipe_collect=staged", "pipe_writeback=staged"), 11);
+    /* the add waits a cycle in OC_EX for the one result bus */
+    assert_int_equal(result_bus_gap("result_buses=2"), 10);
+    assert_int_equal(result_bus_gap("result_buses=1"), 11);
+}
+
 /* A fixed-latency stand-in for the memory system (this test file only):
  * takes one request per cycle from the SM queue and answers it LAT
  * cycles later. Records the requests it saw. */
@@ -747,6 +802,7 @@ int main(void)
         cmocka_unit_test(test_barrier),
         cmocka_unit_test(test_shared_conflict_timing),
         cmocka_unit_test(test_operand_collector_banks),
+        cmocka_unit_test(test_staged_pipeline),
         cmocka_unit_test(test_global_loads_through_port),
         cmocka_unit_test(test_coalescer),
         cmocka_unit_test(test_shmem_banks),
