@@ -15,6 +15,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
 
 from sweeplib import plot, progpage, table   # noqa: E402
+import correlate   # noqa: E402  (the "baseline correlated" rows)
 
 BASE = "gtx480"
 STALLS = ["stall.no_warps", "stall.ibuffer", "stall.scoreboard", "stall.barrier",
@@ -70,6 +71,9 @@ def write_page(path, m, rows, configs, cats, norm):
          "fx5800 has 30 SMs and one scheduler each, gtx480 15 SMs with two; "
          "gtx480-gscalar is the G-Scalar paper's GTX480 setting (config file comments "
          "give the sources).", "",
+         "## Correlation with GPGPU-Sim", "",
+         "| baseline | reference | ours |", "|---|---|---|"] + \
+        [correlate.baseline_row(c) for c in configs] + ["",
          "![IPC, non-divergent](baseline-ipc-nondiv.png)", "",
          "![IPC, divergent](baseline-ipc-div.png)", "",
          "![idle cycles by reason](baseline-stalls.png)", ""]

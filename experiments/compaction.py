@@ -25,6 +25,7 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 
 from sweeplib import plot, progpage, runner, table   # noqa: E402
+import correlate   # noqa: E402  (the "baseline correlated" headline row)
 
 PERMS = ["none", "balanced", "odd_even", "rev_wid", "wid", "flip_odd", "xor_half_odd",
          "rotate_odd_1"]
@@ -395,6 +396,7 @@ def write_page(path, S, Z, st, rate, rate_ideal, miss, qws, lws, size_v):
                         key=lambda w: S.sp(w, "ideal.none", "none.none"))
     L += ["## Headline: ours against the dissertation", "",
           row("claim (dissertation section)", "paper", "ours"), "|---|---|---|",
+          correlate.baseline_row("fx5800"),
           row("CAPRI (1b-latest) over No_TBC, divergent benchmarks (4.4.2.3)", "+14.9% hmean",
               f"{pct(H['capri_none'] - 1)} hmean over the {len(st['div90'])} divergent"),
           row("CAPRI (1b-latest) over TBC+, divergent benchmarks (4.4.2.3)", "+7.6% hmean",

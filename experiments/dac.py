@@ -20,6 +20,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
 
 from sweeplib import plot, progpage, runner, table   # noqa: E402
+import correlate   # noqa: E402  (the "baseline correlated" headline row)
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 MAIN = ["dac", "cae", "mta", "dac-mta"]
@@ -304,7 +305,8 @@ def headline(c, g, gL, D, DL, S, memL, compL):
     p2 = (S["peu_uniform"] + S["peu_two_compares"]) / max(1, S["records_pred"])
     pf = S["peu_full"] / max(1, S["records_pred"])
     L = ["## Headline: ours against the paper", "",
-         "| claim | paper | ours, default inputs | ours, large inputs |", "|---|---|---|---|"]
+         "| claim | paper | ours, default inputs | ours, large inputs |", "|---|---|---|---|",
+         correlate.baseline_row("gtx480") + " |"]
 
     def lg(cl, v):
         return fmt(gL[cl][v]) if gL.get(cl) else "-"

@@ -21,6 +21,7 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 
 from sweeplib import plot, progpage, runner, table   # noqa: E402
+import correlate   # noqa: E402  (the "baseline correlated" headline row)
 
 MAIN = ["single", "dual", "dual-opt", "dual-con", "dual-fwd", "dws10", "dws50", "dws100"]
 FIG = ["single", "dual", "dws10", "dws50", "dws100"]
@@ -243,6 +244,7 @@ def write_page(path, rows, G, D, sp, wl, inter, nonint, uniform, cache_wl, conf,
     a("## Headline: ours against the dissertation\n")
     a("| claim | dissertation | ours |")
     a("|---|---|---|")
+    a(correlate.baseline_row("gtx480"))
     a(f"| DPE speedup on interleavable benchmarks (3.3.3.3) | +12.7% average | "
       f"{pct(gm(di) - 1) if di else '-'} hmean, max {pct(max(di) - 1) if di else '-'} "
       f"({max(inter, key=lambda w: sp(w, 'dual')) if inter else '-'}) |")

@@ -22,12 +22,14 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 
 from sweeplib import plot, progpage, table   # noqa: E402
+import correlate   # noqa: E402  (the "baseline correlated" headline row)
 
 BASE = "off-coff-l0"          # the baseline GPU: no compression, no scalar
 ALU = "alu-coff-l0"           # "ALU scalar": prior scalar execution (+ scalar RF)
 GS = "all-con-l3"             # G-Scalar: compression, all classes, +3 cycles
 GS0 = "all-con-l0"            # the same without the extra latency
 RF = "off-con-l3"             # compression alone (Fig 8, Fig 12)
+NODIV = "nodiv-con-l3"        # Fig 11's "G-Scalar w/o divergent" (optional)
 KEY = (BASE, ALU, GS0, GS, RF)
 CATS = ["scalar", "byte3", "byte2", "byte1", "none", "raw", "divergent"]
 ELIG = ["alu", "sfu", "mem", "half", "div"]
@@ -45,9 +47,21 @@ OLD_SM_CYCLE = 11.25
 # area: Nangate 45 nm NAND2_X1 (synth/nand2eq.lib) and a 45 nm 6T SRAM cell
 # (0.346 um^2, Mistry et al., IEDM 2007); per SM 16 decompressors and 4
 # compressors (the paper, section 5.1)
+# the issue peak of gtx480-gscalar: 15 SMs x 2 schedulers, one warp
+# instruction each per cycle (configs/gtx480-gscalar.conf)
+PEAK_ISSUE = 30
+# the paper's BP draws "over 100W" with "over 50%" in the execution units
+# and register files (the G-Scalar paper, section 5.3): at least 50 W
+BP_RF_LANE_W = 50.0
+# energy of one cell-output transition: half of C V^2 with C the mean
+# input capacitance of Nangate 45 nm's NAND2_X1 (1.599 and 1.664 fF, pins
+# A1 and A2, NangateOpenCellLibrary_typical.lib) at the library's typical
+# corner, 1.10 V: a lower bound (no wire, no internal power, fan-out one)
+E_TRANSITION_J = 0.5 * (1.599 + 1.664) / 2 * 1e-15 * 1.10 ** 2
 NAND2_UM2 = 0.798
 SRAM_BIT_UM2 = 0.346
 N_DECOMP, N_COMP = 16, 4
+NUM_SMS = 15                     # configs/gtx480-gscalar.conf num_sms
 
 
 def mean(xs):
@@ -94,6 +108,15 @@ class Sweep:
         k = "gscalar.energy.insts_per_energy_srf" if srf else "gscalar.energy.insts_per_energy"
         return self.v(w, var, k)
 
+    def leak(self, w, var):
+        return self.v(w, var, "energy.j.sm_leak") + self.v(w, var, "energy.j.uncore_leak")
+
+    def ipcw_nl(self, w, var, srf=False):
+        """IPC/W with the power GPUWattch reports: the chip model without
+        its leakage components (docs/energy.md "Checked against GPUWattch")."""
+        e = self.v(w, var, "gscalar.energy.total_srf" if srf else "gscalar.energy.total")
+        return self.v(w, var, "warp_insts") / (e - self.leak(w, var))
+
     def figures(self):
         """The headline figures at this size (those its variants allow)."""
         f, wl = {}, self.wl
@@ -115,6 +138,11 @@ class Sweep:
                               (self.v(w, BASE, "warp_insts") / self.old_energy(w, BASE))
                               for w in wl) for var in (ALU, GS0, GS)}
             f["old_gs"], f["old_alu"] = old[GS], old[ALU]
+            gl = lambda var, srf=False: gmean(self.ipcw_nl(w, var, srf) /   # noqa
+                                              self.ipcw_nl(w, BASE) for w in wl)
+            f["nl_gs"], f["nl_gs0"], f["nl_alu_srf"] = gl(GS), gl(GS0), gl(ALU, True)
+            if self.has(NODIV):
+                f["ipcw_nodiv"], f["nl_nodiv"] = g(NODIV), gl(NODIV)
         if self.has(RF):
             f["rf"] = mean(self.rfr(w) for w in wl)
             f["srf"] = mean(self.v(w, RF, "gscalar.energy.srf_energy_ratio") for w in wl)
@@ -123,6 +151,7 @@ class Sweep:
             f["ratio"] = mean(self.v(w, RF, "gscalar.ratio_gs") for w in wl)
             f["ratio_bdi"] = mean(self.v(w, RF, "gscalar.ratio_bdi_all") for w in wl)
             f["ratio_wc"] = mean(self.v(w, RF, "gscalar.ratio_bdi") for w in wl)
+            f["wc"] = mean(self.v(w, RF, "gscalar.wc_energy_ratio") for w in wl)
         return f
 
 
@@ -150,6 +179,45 @@ def area(path):
     return eq, eq * NAND2_UM2 * 1e-6, regs * 32 * SRAM_BIT_UM2 * 1e-6, regs
 
 
+def port_bits(block):
+    """Input plus output bits of a block's ports (csim/blocks/BLOCK_ports.def)."""
+    import re
+    with open(os.path.join(ROOT, "csim", "blocks", f"{block}_ports.def"), encoding="utf-8") as f:
+        return sum(int(b) * int(c) for b, c in
+                   re.findall(r"^PORT_(?:IN|OUT)\s*\(\s*\w+\s*,\s*(\d+)\s*,\s*(\d+)\s*\)",
+                              f.read(), flags=re.M))
+
+
+def rvc_power(S):
+    """The RVC blocks' power under G-Scalar (variant GS), suite sums: the
+    switching activity at the seam (port bits changed per transaction over
+    the ports' bits) taken as every cell's, times the Yosys cell count and
+    E_TRANSITION_J per transaction; and the pipeline registers' clock (two
+    transitions per flop per edge) gated to the transactions, or every
+    cycle. Returns None when the sweep lacks the counts."""
+    with open(os.path.join(ROOT, "synth", "area-baseline.json"), encoding="utf-8") as f:
+        ent = {e["block"]: e for e in json.load(f)["entries"]
+               if e["block"] in ("rvc_comp", "rvc_decomp") and e["label"] == "default"}
+    wl = S.wl
+    tot = lambda k: sum(S.v(w, GS, k) for w in wl)   # noqa: E731
+    try:
+        txn = {b: tot(f"gscalar.{b}_txns") for b in ent}
+    except (KeyError, TypeError):
+        return None
+    if not all(txn.values()):
+        return None
+    secs, cycles = tot("power.seconds"), tot("cycles")
+    act = {b: tot(f"gscalar.{b}_toggles") / (txn[b] * port_bits(b)) for b in ent}
+    logic = sum(act[b] * ent[b]["cells"] * txn[b] * E_TRANSITION_J for b in ent)
+    clk_txn = sum(2 * ent[b]["flops"] * txn[b] * E_TRANSITION_J for b in ent)
+    flops_chip = NUM_SMS * (N_DECOMP * ent["rvc_decomp"]["flops"] + N_COMP * ent["rvc_comp"]["flops"])
+    clk_all = 2 * flops_chip * cycles * E_TRANSITION_J
+    chip_w = tot("gscalar.energy.total") / secs
+    return {"act": act, "logic_w": logic / secs, "clk_txn_w": clk_txn / secs,
+            "clk_all_w": clk_all / secs, "chip_w": chip_w, "flops_chip": flops_chip,
+            "cells": {b: ent[b]["cells"] for b in ent}, "bits": {b: port_bits(b) for b in ent}}
+
+
 def plots(res, fig):
     S, wl = fig, fig.wl
     plot.stacked_bars(os.path.join(res, "gscalar-fig1.png"),
@@ -173,8 +241,9 @@ def plots(res, fig):
                       f"({S.size} inputs)", ylabel="fraction of warp instructions")
     rows = [{"workload": w, "scheme": name, "status": "pass", "ipcw": S.ipcw(w, var, srf)}
             for w in wl for name, var, srf in
-            (("baseline", BASE, False), ("ALU scalar + scalar RF", ALU, True),
-             ("G-Scalar, no latency", GS0, False), ("G-Scalar", GS, False))]
+            (("baseline", BASE, False), ("ALU scalar + scalar RF", ALU, True))
+            + ((("G-Scalar w/o divergent", NODIV, False),) if S.has(NODIV) else ())
+            + (("G-Scalar, no latency", GS0, False), ("G-Scalar", GS, False))]
     plot.grouped_bars(os.path.join(res, "gscalar-fig11.png"), rows, "workload", "scheme",
                       "ipcw", baseline="baseline", xs=wl,
                       paper={("gmean", "G-Scalar"): PAPER["ipcw_base"]},
@@ -187,7 +256,8 @@ def plots(res, fig):
     rows = [{"workload": w, "scheme": name, "status": "pass", "rf": val}
             for w in wl for name, val in
             (("G-Scalar compression", S.rfr(w)),
-             ("scalar RF only", S.v(w, RF, "gscalar.energy.srf_energy_ratio")))]
+             ("scalar RF only", S.v(w, RF, "gscalar.energy.srf_energy_ratio")),
+             ("Warped-Compression", S.v(w, RF, "gscalar.wc_energy_ratio")))]
     plot.grouped_bars(os.path.join(res, "gscalar-fig12.png"), rows, "workload", "scheme", "rf",
                       xs=wl, gmean=False,
                       title=f"Fig 12: RF dynamic energy / baseline ({S.size} inputs)",
@@ -198,6 +268,14 @@ def main(out, res):
     m = table.read_manifest(out)
     rows = table.read_rows(out)
     bad = [r for r in rows if r["status"] != "pass"]
+    # a large point that did not finish drops its workload's large rows
+    # (named on the page); any other failure stops the page
+    dropped = sorted({r["workload"] for r in bad if r["size"] == "large"})
+    if bad and all(r["size"] == "large" for r in bad):
+        rows = [r for r in rows if not (r["size"] == "large" and r["workload"] in dropped)]
+        bad = []
+    m["_dropped_large"] = [(r["workload"], r["variant"], r["status"]) for r in
+                           table.read_rows(out) if r["size"] == "large" and r["status"] != "pass"]
     if bad:
         sys.exit(f"gscalar: {len(bad)} points did not pass (first: point {bad[0]['point']} "
                  f"{bad[0]['workload']} {bad[0]['variant']}: {bad[0]['status']}): no page "
@@ -238,6 +316,35 @@ def causes(S, F, small):
              f"latency {pct(cyc)} cycles, IPC/W {pct(F['ipcw_gs'] - 1)}. The single-constant "
              f"model these pages used before gives {pct(F['old_gs'] - 1)} on the same counts "
              f"(ablation below).")
+    leak = sum(S.leak(w, BASE) for w in wl)
+    insts = tot(BASE, "warp_insts")
+    rate = insts / (tot(BASE, "cycles") * PEAK_ISSUE)
+    wrate = mean(S.v(w, BASE, "warp_insts") / (S.v(w, BASE, "cycles") * PEAK_ISSUE) for w in wl)
+    clock = tot(BASE, "cycles") / tot(BASE, "power.seconds")
+    per_inst = rf_lane / insts
+    need = BP_RF_LANE_W / (per_inst * PEAK_ISSUE * clock)
+    L.append(f"* **Static share against GPUWattch.** Our leakage and constant-power constants "
+             "are those of their sources (docs/energy.md \"Checked against GPUWattch\"), but "
+             "GPUWattch, the tool behind the paper's IPC/W (section 5), reports runtime power "
+             "without leakage: GPGPU-Sim's gpgpu_sim_wrapper.cc sums the per-event components, "
+             "1.59 W per idle SM and 11 W of constant dynamic power, and McPAT's leakage is "
+             f"printed apart. Leakage is {100 * leak / e_base:.0f}% of our baseline's chip "
+             f"energy; without it the static share is {100 * (static - leak) / (e_base - leak):.0f}% "
+             f"and G-Scalar's IPC/W is {pct(F['nl_gs'] - 1)} against the baseline, "
+             f"{pct(F['nl_gs'] / F['nl_alu_srf'] - 1)} against ALU scalar with its scalar RF. "
+             f"The rest is activity: the baseline issues {100 * rate:.1f}% of the chip's peak of "
+             f"{PEAK_ISSUE} warp instructions per cycle (suite sum; {100 * wrate:.1f}% per-workload "
+             f"mean) and spends {1e9 * per_inst:.2f} nJ of RF and lane energy per warp "
+             "instruction; the paper's BP, over 100 W with over half in the execution units and "
+             f"register files (section 5.3), needs at least {BP_RF_LANE_W:.0f} W of it: "
+             f"{100 * need:.0f}% of peak issue at our energy per instruction.")
+    if "ipcw_nodiv" in F:
+        L.append(f"* **Fig 11, G-Scalar w/o divergent** (ALU, SFU and MEM scalar, no half- or "
+                 f"divergent-scalar; the text gives no figure for this bar): "
+                 f"{pct(F['ipcw_nodiv'] - 1)} against the baseline "
+                 f"({pct(F['nl_nodiv'] - 1)} without leakage), against G-Scalar's "
+                 f"{pct(F['ipcw_gs'] - 1)}: the divergent- and half-scalar classes add "
+                 f"{100 * (F['elig']['half'] + F['elig']['div']):.1f}% of the warp instructions.")
     L.append(f"* **Fig 11 vs ALU scalar.** With the scalar register file of the paper's [3] "
              f"the ALU-scalar point is {pct(F['ipcw_alu_srf'] - 1)} over the baseline "
              f"(without it {pct(F['ipcw_alu'] - 1)}); G-Scalar over it: "
@@ -265,7 +372,17 @@ def causes(S, F, small):
     L.append(f"* **Fig 12.** Compression leaves {100 * F['rf']:.0f}% of the RF energy "
              f"(paper 46%), the scalar RF alone {100 * F['srf']:.0f}% (paper 63%): our "
              f"reads are {100 * c['scalar']:.0f}% scalar and {100 * c['divergent']:.0f}% "
-             f"divergent (read in full) against the paper's 36% scalar.")
+             f"divergent (read in full) against the paper's 36% scalar. Warped-Compression "
+             f"(BDI in the bank's arrays, base included; the paper shows it above G-Scalar "
+             f"without a figure in the text) leaves {100 * F['wc']:.0f}%: per operand read it "
+             f"activates {tot(RF, 'gscalar.wc_arrays_read') / tot(RF, 'gscalar.reads'):.2f} "
+             f"arrays against G-Scalar's {tot(RF, 'gscalar.arrays_read') / tot(RF, 'gscalar.reads'):.2f} "
+             f"plus a BVR access, per write "
+             f"{tot(RF, 'gscalar.wc_arrays_written') / tot(RF, 'gscalar.writes'):.2f} against "
+             f"{tot(RF, 'gscalar.arrays_written') / tot(RF, 'gscalar.writes'):.2f} (moves "
+             f"included: {tot(RF, 'gscalar.wc_moves'):.0f} and {tot(RF, 'gscalar.rmw_moves'):.0f}); "
+             f"BDI's compression ratio here is {F['ratio_wc']:.2f} against G-Scalar's "
+             f"{F['ratio']:.2f}.")
     L.append(f"* **Fig 1.** {100 * F['div']:.0f}% of our warp instructions are divergent "
              f"(paper 28%), and {100 * F['div_scalar']:.0f}% of those are divergent-scalar "
              "(paper 45%): our suite is not the paper's 17 Parboil/Rodinia programs.")
@@ -278,21 +395,25 @@ def write_page(path, m, rows, by, sizes, fsize):
     small = by["small"].figures() if "small" in by else None
     wl = S.wl
     eq, rvc_mm2, rf_mm2, regs = area(os.path.join(ROOT, "synth", "area-baseline.json"))
+    P = rvc_power(S)
     L = ["# G-Scalar: scalar execution, register compression, energy", "",
          "Generated by `make experiments-gscalar` (spec experiments/gscalar.toml, "
          "page and plots experiments/gscalar.py; docs/sweeps.md): do not edit. Timing mode "
          f"on gtx480-gscalar, {table.sizes(rows)} inputs, seed 1, {len(wl)} workloads, "
          f"{len(rows)} points; source commit {commit()}, simulator binary sha256 "
          f"{str(m.get('build'))[:12]}. Variants are "
-         "SCALAR-cCOMPRESS-lLATENCY: gscalar.scalar off/alu/all, gscalar.compress off/on, "
+         "SCALAR-cCOMPRESS-lLATENCY: gscalar.scalar off/alu/all/nodiv, gscalar.compress off/on, "
          "gscalar.extra_latency 0/3 (latency only applies with compression); granularity 16 "
          "everywhere. Energy: the chip model of docs/energy.md (GPUWattch-style components, "
          "sourced constants). Definitions: docs/gscalar.md.", "",
          f"**The figures are at {fsize} inputs**, the largest size every headline variant "
-         f"ran at (sizes in this sweep: {', '.join(sizes)}; large inputs were not run: the "
-         "spec lists the sizes, and a large run of the suite takes hours on our host).", "",
+         f"ran at (sizes in this sweep: {', '.join(sizes)}; "
+         + (f"large inputs for the variants of IPC/W and the latency cost, {len(by['large'].wl)} "
+            "workloads: section \"Where the figures stop moving\")." if "large" in by else
+            "large inputs were not run: the spec lists the sizes).") + "", "",
          f"## Headline: ours vs the paper ({fsize} inputs)", "",
          "| figure | paper | ours |", "|---|---|---|",
+         correlate.baseline_row("gtx480-gscalar"),
          f"| Fig 1: divergent instructions / divergent-scalar among them | 28% / 45% | "
          f"{100 * F['div']:.1f}% / {100 * F['div_scalar']:.1f}% |",
          f"| Fig 9: eligible, ALU scalar | 22% | {100 * F['alu']:.1f}% |",
@@ -303,9 +424,17 @@ def write_page(path, m, rows, by, sizes, fsize):
          f"| Fig 11: IPC/W, G-Scalar vs baseline (gmean) | +24% | {pct(F['ipcw_gs'] - 1)} |",
          f"| Fig 11: IPC/W, G-Scalar vs ALU scalar with scalar RF (gmean) | +15% | "
          f"{pct(F['ipcw_gs'] / F['ipcw_alu_srf'] - 1)} |",
+         f"| Fig 11 with GPUWattch's reported power (no leakage): vs baseline / vs ALU "
+         f"scalar with scalar RF | +24% / +15% | {pct(F['nl_gs'] - 1)} / "
+         f"{pct(F['nl_gs'] / F['nl_alu_srf'] - 1)} |",
+         (f"| Fig 11: IPC/W, G-Scalar w/o divergent vs baseline (gmean) | a bar, no figure in "
+          f"the text | {pct(F['ipcw_nodiv'] - 1)} |" if "ipcw_nodiv" in F else
+          "| Fig 11: IPC/W, G-Scalar w/o divergent vs baseline | a bar | not in this sweep |"),
          f"| IPC cost of the 3-cycle latency (gmean) | 1.7% | {100 * F['lat']:.1f}% |",
          f"| Fig 12: RF dynamic energy vs baseline | -54% | {pct(F['rf'] - 1)} |",
          f"| Fig 12: scalar RF alone vs baseline | -37% | {pct(F['srf'] - 1)} |",
+         f"| Fig 12: Warped-Compression (W-C) vs baseline | above G-Scalar's, no figure in the "
+         f"text | {pct(F['wc'] - 1)} |",
          f"| compression ratio, ours vs BDI (mean of workloads) | 2.17 vs 2.13 | "
          f"{F['ratio']:.2f} vs {F['ratio_bdi']:.2f} (BDI as Warped-Compression: "
          f"{F['ratio_wc']:.2f}) |",
@@ -315,8 +444,12 @@ def write_page(path, m, rows, by, sizes, fsize):
          f"| area of 16 decompressors + 4 compressors per SM | 0.16 mm2 (40 nm), 0.7% of "
          f"the SM | {eq:.0f} NAND2 eq = {rvc_mm2:.3f} mm2 at 45 nm; "
          f"{100 * rvc_mm2 / rf_mm2:.0f}% of our RF cell-array estimate |",
-         "| their power | 0.32 W, 1.6% | not estimated: the Yosys flow has no activity-based "
-         "power |",
+         (f"| their power (G-Scalar's runs, mean over the suite) | 0.32 W, 1.6% | "
+          f"{1e3 * (P['logic_w'] + P['clk_txn_w']):.1f} mW ({100 * (P['logic_w'] + P['clk_txn_w']) / P['chip_w']:.2f}% of our "
+          f"chip's {P['chip_w']:.0f} W) with the registers clocked per transaction; "
+          f"{P['clk_all_w'] + P['logic_w']:.2f} W ({100 * (P['clk_all_w'] + P['logic_w']) / P['chip_w']:.1f}%) clocked every cycle "
+          "(method below) |" if P else
+          "| their power | 0.32 W, 1.6% | not in this sweep (no toggle counts) |"),
          "| Fig 10: half-scalar with 64-thread warps | 5% | not run: the model's warps are 32 "
          "lanes throughout (32-bit active masks, EXEC_WARP = 32) |", "",
          "## Why ours differ (measured in this sweep)", ""]
@@ -328,17 +461,42 @@ def write_page(path, m, rows, by, sizes, fsize):
           f"(a 45 nm 6T cell, Mistry et al., IEDM 2007) = {rf_mm2:.3f} mm2, without "
           "decoders, sense amplifiers or the crossbar, so the share is an upper bound of the "
           "RVC's cost relative to the whole register file.", ""]
+    if P:
+        L += [f"Power: every compressor and decompressor transaction of G-Scalar's runs ({GS}) "
+              "counts the port bits (inputs and outputs) that changed since the instance's "
+              "previous transaction (`rvc_comp_toggles`, `rvc_decomp_toggles`, docs/gscalar.md "
+              f"\"RVC power\"): {100 * P['act']['rvc_comp']:.1f}% of the compressor's "
+              f"{P['bits']['rvc_comp']} port bits and {100 * P['act']['rvc_decomp']:.1f}% of the "
+              f"decompressor's {P['bits']['rvc_decomp']} change per transaction. That activity, "
+              f"taken as every cell's, times the Yosys cell counts ({P['cells']['rvc_comp']} and "
+              f"{P['cells']['rvc_decomp']} cells) and {1e15 * E_TRANSITION_J:.2f} fJ per cell-output "
+              "transition (half of C V^2: the mean NAND2_X1 input capacitance of Nangate 45 nm, "
+              "1.60/1.66 fF, at its typical 1.10 V) gives the logic "
+              f"{1e3 * P['logic_w']:.2f} mW; the pipeline registers' clock (two transitions per "
+              f"flop per edge, the same load) adds {1e3 * P['clk_txn_w']:.2f} mW when clocked only on "
+              f"transactions, {P['clk_all_w']:.2f} W when all {P['flops_chip']} flops of the "
+              "chip's RVC blocks are clocked every cycle. A lower bound on each: no wires, no "
+              "internal cell power, fan-out one; the paper's 0.32 W is from a commercial 40 nm "
+              "library's synthesis report.", ""]
     # sizes
     L += ["## Where the figures stop moving", "",
-          "| size | IPC/W G-Scalar vs base | vs ALU scalar + scalar RF | latency IPC cost | "
-          "RF energy | scalar RF | eligible (G-Scalar) |", "|---|---|---|---|---|---|---|"]
+          "| size | IPC/W G-Scalar vs base | vs ALU scalar + scalar RF | the same without "
+          "leakage | latency IPC cost | RF energy | scalar RF | eligible (G-Scalar) |",
+          "|---|---|---|---|---|---|---|---|"]
     for s in sizes:
         f = by[s].figures()
         if "ipcw_gs" not in f:
             continue
+        opt = lambda k, fmt: fmt(f[k]) if k in f else "-"   # noqa: E731
         L.append(f"| {s} ({len(by[s].wl)} workloads) | {pct(f['ipcw_gs'] - 1)} | "
-                 f"{pct(f['ipcw_gs'] / f['ipcw_alu_srf'] - 1)} | {100 * f['lat']:.1f}% | "
-                 f"{pct(f['rf'] - 1)} | {pct(f['srf'] - 1)} | {100 * f['all']:.1f}% |")
+                 f"{pct(f['ipcw_gs'] / f['ipcw_alu_srf'] - 1)} | {pct(f['nl_gs'] - 1)} / "
+                 f"{pct(f['nl_gs'] / f['nl_alu_srf'] - 1)} | {100 * f['lat']:.1f}% | "
+                 f"{opt('rf', lambda x: pct(x - 1))} | {opt('srf', lambda x: pct(x - 1))} | "
+                 f"{opt('all', lambda x: f'{100 * x:.1f}%')} |")
+    gone = m.get("_dropped_large") or []
+    if gone:
+        L += ["", "Large points that did not finish (their workloads are left out of the large "
+              "row): " + "; ".join(f"{w} {v}: {st}" for w, v, st in gone) + "."]
     done = [s for s in sizes if "ipcw_gs" in by[s].figures()]
     if len(done) >= 2:
         a, b = by[done[-2]].figures(), by[done[-1]].figures()
@@ -349,7 +507,8 @@ def write_page(path, m, rows, by, sizes, fsize):
               f"moves by {d_ipcw:+.1f} points and the latency's IPC cost by {d_lat:+.1f}: "
               + ("settled within a point." if settled else
                  "they have not stopped moving (the direction is that of more warps per SM "
-                 "hiding the latency); large inputs are the next run to make.")]
+                 "hiding the latency)" + ("." if done[-1] == "large" else
+                                         "; large inputs are the next run to make."))]
     L += ["", "## Ablation", "",
           "Each row changes one thing against the row above (suite geometric means, "
           f"{fsize} inputs unless stated).", "",
@@ -361,7 +520,9 @@ def write_page(path, m, rows, by, sizes, fsize):
           f"| + the ALU-scalar point's scalar register file | {pct(F['ipcw_gs'] - 1)} | "
           f"{pct(F['ipcw_gs'] / F['ipcw_alu_srf'] - 1)} |",
           f"| without the 3-cycle latency (its cost) | {pct(F['ipcw_gs0'] - 1)} | "
-          f"{pct(F['ipcw_gs0'] / F['ipcw_alu_srf'] - 1)} |"]
+          f"{pct(F['ipcw_gs0'] / F['ipcw_alu_srf'] - 1)} |",
+          f"| with the latency, power as GPUWattch reports it (no leakage) | "
+          f"{pct(F['nl_gs'] - 1)} | {pct(F['nl_gs'] / F['nl_alu_srf'] - 1)} |"]
     if small and "ipcw_gs" in small and fsize != "small":
         L.append(f"| the same figures at small inputs | {pct(small['ipcw_gs'] - 1)} | "
                  f"{pct(small['ipcw_gs'] / small['ipcw_alu_srf'] - 1)} |")

@@ -18,6 +18,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
 
 from sweeplib import plot, progpage, table   # noqa: E402
+import correlate   # noqa: E402  (the "baseline correlated" headline row)
 
 LAMAR = ["cg_only", "fg_only", "static", "spp", "bgp_inf", "bgp"]
 LETTER = {"cg_only": "C", "fg_only": "F", "static": "St", "spp": "S", "bgp_inf": "I", "bgp": "B"}
@@ -232,6 +233,7 @@ def write_page(path, m, rows, fg, cg, traffic, speed, ppw, pr, pca_speed):
         pca_best[w] = (t, pca_speed[w][f"pca-{t}"])
     L += ["## Headline: ours against the dissertation", "",
           "| claim | paper | ours |", "|---|---|---|",
+          correlate.baseline_row("gtx480"),
           f"| BGP off-chip traffic reduction, FG-leaning (5.3.2.5) | about 33% | "
           f"{100 * red(fg, 'offchip', 'bgp'):.1f}% |",
           f"| BGP_inf off-chip traffic reduction, FG-leaning | (close to BGP, Fig 5.9) | "

@@ -455,6 +455,29 @@ typedef struct ls_gscalar_stats {
                                     the BDI paper's encodings */
     uint64_t bdi_enc[LS_BDI_NENC]; /* writes by BDI encoding (enum
                                     ls_bdi_enc) */
+    uint64_t wc_arrays_read;     /* arrays read under Warped-Compression:
+                                    the stored register's BDI bytes (base
+                                    included) over 16 per array, moves
+                                    included */
+    uint64_t wc_arrays_written;  /* arrays written under
+                                    Warped-Compression: a non-divergent
+                                    write its BDI bytes over 16; a
+                                    divergent write raw, the arrays holding
+                                    an active lane (after a move when the
+                                    register was compressed) */
+    uint64_t wc_moves;           /* moves (read the compressed register,
+                                    write it raw) before a divergent write
+                                    under Warped-Compression */
+    uint64_t rvc_comp_toggles;   /* compressor port bits (inputs and
+                                    outputs) that changed between
+                                    consecutive transactions of an instance */
+    uint64_t rvc_comp_txns;      /* compressor transactions those toggles
+                                    span */
+    uint64_t rvc_decomp_toggles; /* decompressor port bits that changed
+                                    between consecutive transactions of an
+                                    instance */
+    uint64_t rvc_decomp_txns;    /* decompressor transactions those toggles
+                                    span */
     uint64_t rf_pj;              /* register file and crossbar: arrays
                                     activated and moved, BVR accesses (pJ) */
     uint64_t base_rf_pj;         /* the same, uncompressed baseline (pJ) */

@@ -651,8 +651,36 @@ SECTION_TEXT = {
     "before": "Lockstep as it was before the memory-system and configuration "
               "changes that the correlation motivated (docs/timing-core.md, "
               "\"Comparison with GPGPU-Sim\").",
-    "after": "Lockstep with those changes.",
+    "after": "Lockstep as shipped: those changes, GPGPU-Sim's operand-collector and "
+             "write-back stages (pipe_collect, pipe_writeback, result_buses) and its L1 "
+             "write-evict for global stores (l1d_store_hit).",
 }
+
+# Ablation sections ("without-..."): the shipped configs with one part taken
+# out by --set (recorded in the .meta.json); summary rows only.
+ABLATION_PREFIX = "without-"
+
+
+def ablation_table(rows, meta, sections):
+    """The ablation rows: per section and config, r and MAE beside the
+    shipped configs' ("after")."""
+    L = ["## Ablation", "",
+         "Each row is the shipped config with one part taken out (the Lockstep "
+         "`--set` overrides named; GPGPU-Sim unchanged), over the same kernels: "
+         "what that part moves.", "",
+         "| section | Lockstep overrides | config | r | MAE | r, MAE as shipped (after) |",
+         "|---|---|---|---:|---:|---:|"]
+    for s in sections:
+        sets = ", ".join("`%s`" % x for x in meta.get("sets", {}).get(s, [])) or "-"
+        for c in sorted({r["config"] for r in rows if r["section"] == s}):
+            sm = summary([r for r in rows if r["section"] == s and r["config"] == c])
+            base = summary([r for r in rows if r["section"] == "after" and r["config"] == c])
+            if sm:
+                L.append("| %s | %s | %s | %.3f | %.1f %% | %s |" % (
+                    s, sets, c, sm["r"], sm["mae"],
+                    "%.3f, %.1f %%" % (base["r"], base["mae"]) if base else "-"))
+    L.append("")
+    return L
 
 
 def page(rows, meta):
@@ -678,9 +706,10 @@ def page(rows, meta):
     w("The causes of the differences, each with a measured example, and the")
     w("key-by-key comparison of the two machines are in")
     w("[../timing-core.md](../timing-core.md), \"Comparison with GPGPU-Sim\";")
-    w("what remains after the changes is structural (the SM's pipeline stages,")
-    w("per-opcode latencies, instruction fetch; GPGPU-Sim 4.2's per-sector DRAM")
-    w("bursts), each named there with the microbenchmark that shows it.")
+    w("what remains after the changes is structural (per-opcode latencies and")
+    w("units, instruction fetch, local stores written through; GPGPU-Sim 4.2's")
+    w("per-sector DRAM bursts), each named there with the microbenchmark that")
+    w("shows it.")
     w("")
     w("Regenerate (GPGPU-Sim's results are cached; a run from an empty cache takes")
     w("%s):" % meta.get("duration", "?"))
@@ -741,8 +770,13 @@ def page(rows, meta):
                 w("| %s | %s | %d | %d | %.3f | %.3f | %.1f %% | %.2f |"
                   % (s, c, sm["programs"], sm["n"], sm["r"], sm["rlog"], sm["mae"], sm["median"]))
     w("")
+    ablations = [s for s in sections if s.startswith(ABLATION_PREFIX)]
+    if ablations:
+        L += ablation_table(rows, meta, ablations)
     fails = meta.get("failures", {})
     for s in sections:
+        if s in ablations:
+            continue
         w("## %s" % s)
         w("")
         w(SECTION_TEXT.get(s, ""))
@@ -908,6 +942,7 @@ def main(argv):
     save_csv(a.csv, rows)
     meta = json.loads(read(metaf)) if os.path.exists(metaf) else {}
     meta["gs_version"], meta["gs_commit"] = gs.version, gs.commit
+    meta.setdefault("sets", {})[a.section] = list(a.set)
     if len(progs) >= 20 and {c for c in GS_CONFIGS if "same_as" not in GS_CONFIGS[c]} <= set(configs):
         meta["duration"] = ("GPGPU-Sim %.0f minutes and Lockstep %.0f s of wall time, summed over "
                             "the runs (a busy two-core machine; --jobs 2 halves it)"

@@ -22,9 +22,11 @@ GROUPS = [
      ("l1d", "shmem", "l2", "noc", "dram"),
      "5-45% by application (dissertation 5.3.2.4, citing GPUWattch)"),
     ("leakage (`sm_leak` + `uncore_leak`)", ("sm_leak", "uncore_leak"),
-     "29% at peak: 59 W of 201.5 W (dissertation 5.3.1)"),
+     "29% at peak in the dissertation's model (59 W of 201.5 W, 5.3.1); none in the "
+     "power GPUWattch reports (docs/energy.md)"),
     ("constant power (`sm_busy` + `sm_idle` + `uncore_const`)",
-     ("sm_busy", "sm_idle", "uncore_const"), "-"),
+     ("sm_busy", "sm_idle", "uncore_const"),
+     "GPUWattch: 11 W for the chip + 1.59 W per idle SM (gpuwattch_gtx480.xml)"),
 ]
 
 

@@ -110,9 +110,16 @@ unsigned core_gs_classify(const struct core_rvc *u, const struct ptx_func *f,
 
 bool core_gs_runs_scalar(unsigned mode, unsigned cls)
 {
-    if (mode == 1)
+    switch (mode) {
+    case CFG_GSCALAR_SCALAR_ALU:
         return cls == LS_GS_ALU;
-    return mode == 2 && cls != LS_GS_NOT;
+    case CFG_GSCALAR_SCALAR_NODIV:
+        return cls == LS_GS_ALU || cls == LS_GS_SFU || cls == LS_GS_MEM;
+    case CFG_GSCALAR_SCALAR_ALL:
+        return cls != LS_GS_NOT;
+    default:
+        return false;
+    }
 }
 
 unsigned core_gs_ii(unsigned cls, unsigned halves, unsigned lanes)
@@ -254,7 +261,9 @@ struct core_gs {
 
 static bool gs_on(const struct cfg *c)
 {
-    return c->gscalar_compress != 0 || c->gscalar_scalar != 0 || c->gscalar_stats != 0;
+    return c->gscalar_compress != CFG_GSCALAR_COMPRESS_OFF ||
+           c->gscalar_scalar != CFG_GSCALAR_SCALAR_OFF ||
+           c->gscalar_stats != CFG_GSCALAR_STATS_OFF;
 }
 
 static int gs_init(void **self, struct core_view *v, const struct core_mech_env *e,
@@ -280,6 +289,8 @@ static int gs_init(void **self, struct core_view *v, const struct core_mech_env 
         r = core_rvc_init(&g->rvc, e->cosim, true, e->sm, units,
                           (unsigned)c->operand_collectors, half, e->nslots,
                           c->gscalar_bvr_energy, err, n);
+        if (!r && c->gscalar_stats != CFG_GSCALAR_STATS_OFF)
+            r = core_rvc_count_toggles(&g->rvc, err, n);
         /* compress, decompress and the EBR read lengthen every result */
         v->wb_lat = (unsigned)c->gscalar_extra_latency;
     } else {

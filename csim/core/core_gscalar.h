@@ -60,8 +60,8 @@ bool core_gs_op_ok(const struct ptx_func *f, const struct ptx_inst *in,
 unsigned core_gs_classify(const struct core_rvc *u, const struct ptx_func *f,
                           const struct ptx_inst *in, unsigned unit,
                           uint32_t mask, unsigned *halves);
-/* Whether gscalar.scalar = mode (0 off, 1 alu, 2 all) runs class cls as a
- * scalar instruction. */
+/* Whether gscalar.scalar = mode (a CFG_GSCALAR_SCALAR_* choice) runs class
+ * cls as a scalar instruction. */
 bool core_gs_runs_scalar(unsigned mode, unsigned cls);
 /* Cycles a scalar instruction of class cls occupies a pipeline of `lanes`
  * lanes: 1 (one lane-cycle), or per half 1 if it is scalar, else

@@ -92,8 +92,40 @@ int core_rvc_init_track(struct core_rvc *u, unsigned sm, bool half,
     return 0;
 }
 
+int core_rvc_count_toggles(struct core_rvc *u, char *err, size_t n)
+{
+    if (!u->comp || !u->decomp)
+        return 0;
+    u->cin = calloc(u->ncomp, sizeof *u->cin);
+    u->cout = calloc(u->ncomp, sizeof *u->cout);
+    u->din = calloc(u->ndecomp, sizeof *u->din);
+    u->dout = calloc(u->ndecomp, sizeof *u->dout);
+    if (!u->cin || !u->cout || !u->din || !u->dout) {
+        snprintf(err, n, "host memory exhausted (RVC toggles) [%s:%d]", __FILE__, __LINE__);
+        return -1;
+    }
+    return 0;
+}
+
+/* Bits of the n words of cur that differ from prev; prev takes cur. */
+static uint64_t toggles(uint32_t *prev, const uint32_t *cur, size_t n)
+{
+    uint64_t t = 0;
+    for (size_t i = 0; i < n; i++) {
+        t += (uint64_t)__builtin_popcount(prev[i] ^ cur[i]);
+        prev[i] = cur[i];
+    }
+    return t;
+}
+
+#define WORDS(x) (sizeof(x) / sizeof(uint32_t))
+
 void core_rvc_free(struct core_rvc *u)
 {
+    free(u->cin);
+    free(u->cout);
+    free(u->din);
+    free(u->dout);
     for (unsigned i = 0; u->comp && i < u->ncomp; i++)
         cosim_free(&u->comp[i]);
     for (unsigned i = 0; u->decomp && i < u->ndecomp; i++)
@@ -222,6 +254,7 @@ int core_rvc_frame_start(struct core_rvc *u, unsigned slot, unsigned frame,
         r->bvr = r->bvrh = 0;
         r->enc = r->encl = r->ench = 0xf;
         r->flags = u->half ? (CORE_RVC_HALF | CORE_RVC_FS) : 0;
+        r->wc = 1;                  /* a scalar: a 4-byte base, one array */
     }
     return 0;
 }
@@ -335,6 +368,13 @@ static inline int decomp_step(struct core_rvc *u, struct cosim_inst *b,
     struct cosim_where w = { describe, d };
     if (cosim_step_active(b, &in, o, &w))
         return fail(u, LS_ERR_COSIM, b->report ? b->report : "mismatch");
+    if (u->din) {
+        size_t k = (size_t)(b - u->decomp);
+        u->st.rvc_decomp_toggles += toggles((uint32_t *)&u->din[k], (const uint32_t *)&in,
+                                            WORDS(in)) +
+            toggles((uint32_t *)&u->dout[k], (const uint32_t *)o, WORDS(*o));
+        u->st.rvc_decomp_txns++;
+    }
     u->st.arrays_read += popc(o->re_o[0] & 0xff);
     u->st.bvr_reads++;
     return 0;
@@ -449,6 +489,7 @@ static int do_read(struct core_rvc *u, struct cosim_inst *b,
     st->read_cls[o.cls_o[0] & 3]++;
     core_gs_source(u, o.cls_o[0] & 3, o.hsc_o[0] & 3);
     st->base_arrays_read += 8;          /* a baseline bank reads all 8 */
+    st->wc_arrays_read += v->wc;
     st->read_cat[read_cat(v, mask)]++;
     return 0;
 }
@@ -465,6 +506,7 @@ static void track_read(struct core_rvc *u, const struct core_rvc_vreg *v,
     st->read_cat[read_cat(v, mask)]++;
     st->arrays_read += 8;
     st->base_arrays_read += 8;
+    st->wc_arrays_read += v->wc;
     core_gs_source(u, c, hsc);
 }
 
@@ -543,11 +585,37 @@ int core_rvc_read(struct core_rvc *u, const struct simt_warp *w,
     return 0;
 }
 
+/* Warped-Compression's register file (the G-Scalar paper's [4], Fig 12's
+ * W-C), counted beside G-Scalar's: a non-divergent write stores the
+ * register BDI-compressed in the bank's arrays, base included (bdi bytes,
+ * 16 per 128-bit array); a divergent write stores it raw in the arrays
+ * holding an active lane, after a move (the compressed register read,
+ * written raw) when it was compressed; a read activates the stored
+ * register's arrays. */
+static void wc_write(ls_gscalar_stats *st, struct core_rvc_vreg *v,
+                     unsigned bdi, uint32_t active)
+{
+    if (active == FULL_MASK) {
+        v->wc = (uint8_t)((bdi + 15) / 16);
+        st->wc_arrays_written += v->wc;
+        return;
+    }
+    if (v->wc < 8) {
+        st->wc_moves++;
+        st->wc_arrays_read += v->wc;
+        st->wc_arrays_written += 8;
+        v->wc = 8;
+    }
+    st->wc_arrays_written += base_write_arrays(active);
+}
+
 /* The sizes of one write: raw, G-Scalar (gsb), BDI as Warped-Compression
  * applies it and the best of the BDI paper's encodings; scalar: the
- * compressor found all 32 lanes active and equal (D = 0, enc 1111). */
-static void write_sizes(ls_gscalar_stats *st, const uint32_t *val,
-                        uint32_t active, unsigned gsb, bool scalar)
+ * compressor found all 32 lanes active and equal (D = 0, enc 1111); and
+ * Warped-Compression's arrays (wc_write). */
+static void write_sizes(ls_gscalar_stats *st, struct core_rvc_vreg *v,
+                        const uint32_t *val, uint32_t active, unsigned gsb,
+                        bool scalar)
 {
     unsigned enc, bdi, bdi_all;
     rvc_bdi_sizes(32, val, active, scalar, &bdi, &bdi_all, &enc);
@@ -556,6 +624,7 @@ static void write_sizes(ls_gscalar_stats *st, const uint32_t *val,
     st->bdi_bytes += bdi;
     st->bdi_all_bytes += bdi_all;
     st->bdi_enc[enc < LS_BDI_NENC ? enc : LS_BDI_RAW]++;
+    wc_write(st, v, bdi, active);
 }
 
 /* The write-backs without the blocks (core_rvc_init_track): the
@@ -594,7 +663,7 @@ static int track_write(struct core_rvc *u, const struct simt_warp *w,
             st->base_arrays_written += ba;
             unsigned nl = rvc_enc_bytes(e.encl), nh = rvc_enc_bytes(e.ench);
             unsigned nf = rvc_enc_bytes(e.enc);
-            write_sizes(st, val, active, e.d ? 128 : u->half
+            write_sizes(st, v, val, active, e.d ? 128 : u->half
                         ? 16 * (4 - nl) + nl + 16 * (4 - nh) + nh : 32 * (4 - nf) + nf,
                         !e.d && e.enc == 0xf);
         }
@@ -673,6 +742,13 @@ int core_rvc_write(struct core_rvc *u, const struct simt_warp *w,
             struct rvc_comp_out o;
             if (cosim_step_active(cb, &in, &o, &wh))
                 return fail(u, LS_ERR_COSIM, cb->report ? cb->report : "mismatch");
+            if (u->cin) {
+                size_t c = (size_t)(cb - u->comp);
+                u->st.rvc_comp_toggles += toggles((uint32_t *)&u->cin[c],
+                                                  (const uint32_t *)&in, WORDS(in)) +
+                    toggles((uint32_t *)&u->cout[c], (const uint32_t *)&o, WORDS(o));
+                u->st.rvc_comp_txns++;
+            }
             /* the arrays take the bytes the write enables select */
             unsigned we = o.we_o[0] & 0xff;
             if (o.d_o[0]) {
@@ -704,7 +780,7 @@ int core_rvc_write(struct core_rvc *u, const struct simt_warp *w,
             /* the C model's D = 0 and enc 1111 (the c and lockstep
              * backends answer with its outputs) say all 32 lanes are
              * equal; an RTL alone is not trusted with the statistics */
-            write_sizes(st, val, active, gs_bytes(&o),
+            write_sizes(st, v, val, active, gs_bytes(&o),
                         cb->backend != COSIM_BE_RTL && !o.d_o[0] && v->enc == 0xf);
         }
     }

@@ -45,6 +45,8 @@ struct core_rvc_vreg {
     uint32_t bvr, bvrh;            /* BVR (D = 1: the compared mask), BVRH  */
     uint8_t enc, encl, ench;       /* EBR                                  */
     uint8_t flags;                 /* CORE_RVC_*                           */
+    uint8_t wc;                    /* Warped-Compression: arrays the register
+                                      holds (1..8; statistics only)        */
 };
 
 /* The vector registers of one call frame of one warp slot, dense: a
@@ -76,7 +78,7 @@ struct core_rvc {
                                       gscalar.scalar != off or gscalar.stats */
     bool blocks;                   /* gscalar.compress: the RVC instances;
                                       else the encodings in C (no arrays)  */
-    unsigned scalar;               /* gscalar.scalar: 0 off, 1 alu, 2 all  */
+    unsigned scalar;               /* gscalar.scalar: CFG_GSCALAR_SCALAR_* */
     bool half;                     /* gscalar.granularity = 16             */
     /* the sources of the instruction in issue (core_gscalar.c) */
     bool src_full, src_div;        /* every source scalar; scalar or
@@ -87,6 +89,12 @@ struct core_rvc {
     unsigned comp_base[3];         /* first compressor of ALU, SFU, MEM    */
     struct cosim_inst *comp;       /* ncomp instances                      */
     struct cosim_inst *decomp;     /* ndecomp instances                    */
+    /* the ports' values at each instance's last transaction (NULL unless
+     * core_rvc_count_toggles): the switching activity at the seam */
+    struct rvc_comp_in *cin;
+    struct rvc_comp_out *cout;
+    struct rvc_decomp_in *din;
+    struct rvc_decomp_out *dout;
     uint64_t t0;                   /* GPU cycle of the instances' edge 0   */
     const char *kernel;
     unsigned nslots;
@@ -118,6 +126,11 @@ int core_rvc_init(struct core_rvc *u, struct cosim_env *env, bool on,
                   unsigned sm, const unsigned comp_units[3], unsigned ndecomp,
                   bool half, unsigned nslots, double bvr_energy, char *err,
                   size_t n);
+/* Counts, from now on, the port bits that change between consecutive
+ * transactions of each block instance (rvc_*_toggles, rvc_*_txns of the
+ * statistics; gscalar.stats). A unit without instances counts nothing.
+ * Returns 0 or -1 with err. */
+int core_rvc_count_toggles(struct core_rvc *u, char *err, size_t n);
 /* Creates the unit of SM sm without block instances (gscalar.compress =
  * off with gscalar.scalar or gscalar.stats on): the encodings a compressor
  * would give each write, computed in C, for scalar eligibility and the

@@ -602,6 +602,11 @@ bool mem_access(struct mem_sys *m, const struct core_mem_req *r, uint64_t now)
             s->l1.st.hits++;
             mem_cache_ref(&s->l1, l, r->sector_mask);
             mem_cache_touch(&s->l1, l);
+            /* write-evict: a global store's hit invalidates the line (not
+             * one a miss is filling or a DAC record holds) */
+            if (m->c.l1d_store_hit == CFG_L1D_STORE_HIT_EVICT && r->space != PTX_SP_LOCAL &&
+                l->mshr == MEM_NONE && !l->locks)
+                mem_cache_evict(&s->l1, l);
         } else {
             s->l1.st.misses++;
         }

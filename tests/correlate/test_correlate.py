@@ -134,6 +134,19 @@ class CsvAndPage(unittest.TestCase):
                      "q: GPGPU-Sim: exit status -6", "-gpgpu_scheduler old"):
             self.assertIn(want, page)
 
+    def test_ablation_summary_only(self):
+        gs = {"launches": launches([("_Z3fooPf", 700, 10), ("_Z3barPf", 1400, 10)]),
+              "clock_mhz": 700.0}
+        ls = {"launches": launches([("_Z3fooPf", 350, 10), ("_Z3barPf", 1400, 10)]),
+              "clock_mhz": 700.0}
+        rows = [dict(r, section=s) for s in ("after", "without-x")
+                for r in C.join("gtx480", Join.prog, gs, ls)]
+        page = C.page(rows, {"sets": {"without-x": ["pipe_collect=lumped"]}})
+        self.assertIn("## Ablation", page)
+        self.assertIn("| without-x | `pipe_collect=lumped` | gtx480 |", page)
+        self.assertIn("### after: gtx480", page)
+        self.assertNotIn("## without-x", page)       # no per-kernel tables
+
 
 FAKE_PROG = """#!/bin/sh
 # a stand-in for a CUDA program under GPGPU-Sim: prints a canned log

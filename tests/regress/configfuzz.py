@@ -137,6 +137,16 @@ def sample(rng, keys):
         c["gscalar_compress"], c["gscalar_scalar"] = "off", "off"
     if c.get("affine_mode") == "dac":
         c["gscalar_stats"] = "off"
+    # collector units per unit class: all zero (one pool) or all positive,
+    # together at most operand_collectors
+    n = max(3, c.get("operand_collectors", 16))
+    c["operand_collectors"] = n
+    if rng.random() < 0.5:
+        c["oc_units_alu"] = c["oc_units_sfu"] = c["oc_units_mem"] = 0
+    else:
+        c["oc_units_alu"] = pick_int(rng, 1, n - 2)
+        c["oc_units_sfu"] = pick_int(rng, 1, n - 1 - c["oc_units_alu"])
+        c["oc_units_mem"] = pick_int(rng, 1, n - c["oc_units_alu"] - c["oc_units_sfu"])
     # CAPT: tree pseudo-LRU needs a power-of-two entry count
     if c.get("capri_lru") == "tree":
         c["capri_entries"] = pow2(rng, 2, 64)

@@ -18,6 +18,7 @@
 
 #include "lockstep.h"
 #include "cosim/cosim.h"
+#include "cfg/cfg.h"
 #include "core/core_gscalar.h"
 #include "blocks/rvc_decomp.h"
 #include "blocks/rvc_stats.h"
@@ -55,7 +56,7 @@ static struct fixture *fx_new(bool blocks, bool half)
     } else {
         assert_int_equal(core_rvc_init_track(&x->u, 0, half, 2, err, sizeof err), 0);
     }
-    x->u.scalar = 2;
+    x->u.scalar = CFG_GSCALAR_SCALAR_ALL;
     core_rvc_kernel(&x->u, "k", 0);
     static const char *const nm[5] = { "%r0", "%r1", "%r2", "%p3", "%rd4" };
     static const uint8_t ty[5] = { PTX_T_U32, PTX_T_U32, PTX_T_U32, PTX_T_PRED, PTX_T_U64 };
@@ -286,9 +287,11 @@ static void test_modes(void **state)
 {
     (void)state;
     for (unsigned c = 0; c < LS_GS_NCLS; c++) {
-        assert_false(core_gs_runs_scalar(0, c));
-        assert_int_equal(core_gs_runs_scalar(1, c), c == LS_GS_ALU);
-        assert_int_equal(core_gs_runs_scalar(2, c), c != LS_GS_NOT);
+        assert_false(core_gs_runs_scalar(CFG_GSCALAR_SCALAR_OFF, c));
+        assert_int_equal(core_gs_runs_scalar(CFG_GSCALAR_SCALAR_ALU, c), c == LS_GS_ALU);
+        assert_int_equal(core_gs_runs_scalar(CFG_GSCALAR_SCALAR_NODIV, c),
+                         c == LS_GS_ALU || c == LS_GS_SFU || c == LS_GS_MEM);
+        assert_int_equal(core_gs_runs_scalar(CFG_GSCALAR_SCALAR_ALL, c), c != LS_GS_NOT);
     }
 }
 
@@ -570,6 +573,60 @@ static void test_bdi_sizes_hint(void **state)
     assert_true(scalars > 500);
 }
 
+/* Warped-Compression's arrays by hand (with and without the blocks): a
+ * fresh register is a scalar (one array); 1-byte deltas: 4 + 32 = 36
+ * bytes, 3 arrays; 2-byte deltas: 68 bytes, 5 arrays; a divergent write
+ * to a compressed register: a move (3 arrays read, 8 written) and the
+ * arrays holding its active lanes (lanes 0..5: 2); a second divergent
+ * write needs no move; a scalar write: 1 array. */
+static void check_wc(bool blocks)
+{
+    struct fixture *x = fx_new(blocks, false);
+    const ls_gscalar_stats *st = &x->u.st;
+    uint32_t v[32];
+    int32_t r0 = 0;
+    assert_int_equal(core_rvc_read(&x->u, &x->w, 1, 0, &x->f, 0, &r0, 1, ALL, 1,
+                                   now_c++), 0);
+    assert_int_equal(st->wc_arrays_read, 1);
+    fill(v, 0x1000, 3);                     /* deltas 0..93: 1 byte */
+    fx_write(x, 0, v, ALL);
+    assert_int_equal(st->wc_arrays_written, 3);
+    fill(v, 0x1000, 300);                   /* deltas up to 9300: 2 bytes */
+    fx_write(x, 1, v, ALL);
+    assert_int_equal(st->wc_arrays_written, 3 + 5);
+    int32_t src[2] = { 0, 1 };
+    assert_int_equal(core_rvc_read(&x->u, &x->w, 1, 0, &x->f, 0, src, 2, 0x3f, 1,
+                                   now_c++), 0);
+    assert_int_equal(st->wc_arrays_read, 1 + 3 + 5);   /* a divergent reader too */
+    fill(v, 0x55, 7);
+    fx_write(x, 0, v, 0x3f);
+    assert_int_equal(st->wc_moves, 1);
+    assert_int_equal(st->wc_arrays_read, 9 + 3);
+    assert_int_equal(st->wc_arrays_written, 8 + 8 + 2);
+    fx_write(x, 0, v, 0xff00);              /* raw already: lanes 8..15 */
+    assert_int_equal(st->wc_moves, 1);
+    assert_int_equal(st->wc_arrays_written, 18 + 2);
+    fill(v, 9, 0);
+    fx_write(x, 0, v, ALL);
+    assert_int_equal(st->wc_arrays_written, 20 + 1);
+    assert_int_equal(core_rvc_read(&x->u, &x->w, 1, 0, &x->f, 0, &r0, 1, ALL, 1,
+                                   now_c++), 0);
+    assert_int_equal(st->wc_arrays_read, 12 + 1);
+    fx_free(x);
+}
+
+static void test_wc_c(void **state)
+{
+    (void)state;
+    check_wc(false);
+}
+
+static void test_wc_blocks(void **state)
+{
+    (void)state;
+    check_wc(true);
+}
+
 /* ------------------------------------------------------ whole workloads */
 
 static void sum_check(const ls_stats *t)
@@ -621,6 +678,16 @@ static void test_gpu_modes(void **state)
     assert_true(all.gscalar.scalar_insts > alu.gscalar.scalar_insts);
     assert_true(all.gscalar.lane_ops[2] < all.gscalar.base_lane_ops[2]);
     assert_true(all.gscalar.exec_energy < alu.gscalar.exec_energy);
+    /* nodiv (Fig 11's G-Scalar w/o divergent): the non-divergent ALU, SFU
+     * and MEM classes, neither half- nor divergent-scalar */
+    ls_stats nod;
+    const char *const s_nod[] = { "gscalar.scalar=nodiv", NULL };
+    wl_run_timing("backprop", s_nod, &nod);
+    sum_check(&nod);
+    assert_int_equal(nod.gscalar.scalar_insts, nod.gscalar.elig[LS_GS_ALU] +
+                     nod.gscalar.elig[LS_GS_SFU] + nod.gscalar.elig[LS_GS_MEM]);
+    assert_true(nod.gscalar.scalar_insts > alu.gscalar.scalar_insts);
+    assert_true(nod.gscalar.scalar_insts < all.gscalar.scalar_insts);
     assert_true(alu.gscalar.exec_energy < alu.gscalar.base_exec_energy);
     assert_int_equal(all.thread_insts, off.thread_insts);
     /* with the blocks and half granularity: the same Fig 9 base, half-
@@ -632,6 +699,24 @@ static void test_gpu_modes(void **state)
     assert_true(allc.gscalar.elig[LS_GS_HALF] > 0);
     assert_true(allc.gscalar.rf_energy < allc.gscalar.base_rf_energy);
     assert_int_equal(allc.cosim[LS_BLK_RVC_COMP].transactions, allc.gscalar.writes);
+    assert_int_equal(allc.gscalar.rvc_comp_toggles, 0);     /* counted with stats only */
+    /* with gscalar.stats: every transaction's port toggles, at most every
+     * port bit (2202 and 2173) per transaction */
+    ls_stats tg;
+    const char *const s_tg[] = { "gscalar.compress=on", "gscalar.stats=on", NULL };
+    wl_run_timing("backprop", s_tg, &tg);
+    assert_int_equal(tg.gscalar.rvc_comp_txns, tg.cosim[LS_BLK_RVC_COMP].transactions);
+    assert_int_equal(tg.gscalar.rvc_decomp_txns, tg.cosim[LS_BLK_RVC_DECOMP].transactions);
+    assert_true(tg.gscalar.rvc_comp_toggles > tg.gscalar.rvc_comp_txns);
+    assert_true(tg.gscalar.rvc_comp_toggles < tg.gscalar.rvc_comp_txns * 2202);
+    assert_true(tg.gscalar.rvc_decomp_toggles > tg.gscalar.rvc_decomp_txns);
+    assert_true(tg.gscalar.rvc_decomp_toggles < tg.gscalar.rvc_decomp_txns * 2173);
+    /* Warped-Compression's arrays depend on the values alone: equal with
+     * and without the blocks, below the baseline's on backprop */
+    assert_int_equal(allc.gscalar.wc_arrays_read, st.gscalar.wc_arrays_read);
+    assert_int_equal(allc.gscalar.wc_arrays_written, st.gscalar.wc_arrays_written);
+    assert_true(st.gscalar.wc_arrays_read + st.gscalar.wc_arrays_written <
+                st.gscalar.base_arrays_read + st.gscalar.base_arrays_written);
 }
 
 int main(void)
@@ -648,6 +733,8 @@ int main(void)
         cmocka_unit_test(test_bdi_sizes),
         cmocka_unit_test(test_bdi_sizes_hint),
         cmocka_unit_test(test_bdi_all_reference),
+        cmocka_unit_test(test_wc_c),
+        cmocka_unit_test(test_wc_blocks),
         cmocka_unit_test(test_gpu_modes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

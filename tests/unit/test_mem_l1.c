@@ -254,6 +254,36 @@ static void test_write_through_no_allocate(void **st)
     mem_sys_free(m);
 }
 
+/* l1d_store_hit: a global store that hits invalidates the line under
+ * evict (GPGPU-Sim's write-evict), keeps it under update; a local store's
+ * hit keeps it under both. Returns the L1D hits of load, store, load. */
+static uint64_t store_hit_then_load(int policy, unsigned space)
+{
+    struct cfg c;
+    base_cfg(&c);
+    c.l1d_store_hit = policy;
+    struct mem_sys *m = drv_make(&c, 1);
+    uint64_t now = 0;
+    struct core_mem_req ld = drv_req(0, 0x4000, 0xF, 0), sto = drv_req(0, 0x4000, 0x1, 1);
+    ld.space = sto.space = (uint8_t)space;
+    run1(m, ld, &now);                                   /* miss, fills the line */
+    run1(m, sto, &now);                                  /* store hit */
+    run1(m, ld, &now);
+    ls_cache_stats l1;
+    mem_stats(m, &l1, NULL, NULL);
+    assert_int_equal(l1.accesses, 3);
+    mem_sys_free(m);
+    return l1.hits;
+}
+
+static void test_store_hit_policy(void **st)
+{
+    (void)st;
+    assert_int_equal(store_hit_then_load(CFG_L1D_STORE_HIT_UPDATE, PTX_SP_GLOBAL), 2);
+    assert_int_equal(store_hit_then_load(CFG_L1D_STORE_HIT_EVICT, PTX_SP_GLOBAL), 1);
+    assert_int_equal(store_hit_then_load(CFG_L1D_STORE_HIT_EVICT, PTX_SP_LOCAL), 2);
+}
+
 static void test_l2_writeback_on_eviction(void **st)
 {
     (void)st;
@@ -377,6 +407,7 @@ int main(void)
         cmocka_unit_test(test_lru_order_and_used_histogram),
         cmocka_unit_test(test_dac_locks),
         cmocka_unit_test(test_write_through_no_allocate),
+        cmocka_unit_test(test_store_hit_policy),
         cmocka_unit_test(test_l2_writeback_on_eviction),
         cmocka_unit_test(test_l2_hit_after_kernel_end),
         cmocka_unit_test(test_atomics_bypass_l1),
