@@ -142,6 +142,8 @@ ls_status ls_module_symbol(ls_gpu *gpu, ls_module *mod, const char *name,
 
 #define LS_MAX_SECTORS 8                  /* sectors per cache line (max)   */
 #define LS_STACK_HIST 16                  /* ls_stats.stack_depth_hist      */
+#define LS_COVER_BINS 72                  /* ls_stats.cover: the functional
+                                             coverage bins of the blocks   */
 
 /* The five RTL blocks (index of ls_stats.cosim); RVC is two block kinds,
  * the compressor (rvc_comp) and the decompressor (rvc_decomp). One row
@@ -854,6 +856,16 @@ typedef struct ls_stats {
     ls_cosim_stats cosim[LS_BLK_COUNT]; /* per block kind (enum ls_block),
                                     the RTL blocks the run clocked by name
                                     (timing mode) */
+    uint64_t cover[LS_COVER_BINS]; /* functional coverage of the blocks
+                                    (timing mode): per bin of
+                                    csim/cosim/cosim_cover.def, in its
+                                    order, the stepped edges (WCU warps_K:
+                                    the compaction jobs) that showed that
+                                    behaviour at the block's ports
+                                    (docs/blocks/coverage.md); written as
+                                    the object "coverage": for every block
+                                    the run clocked, each of its bins by
+                                    name, 0 for a bin not reached */
     double wall_s;               /* host seconds spent simulating (the sim
                                     object's wall_s) */
 } ls_stats;

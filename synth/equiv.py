@@ -1,28 +1,35 @@
 #!/usr/bin/env python3
 """Formal equivalence of a block's RTL and its gate-level netlist (Yosys).
 
-  equiv.py [--netlist FILE.v] [--out DIR] [--bmc N] BLK LABEL [P=v ...]
+  equiv.py [--netlist FILE.v] [--out DIR] [--bmc N] [--limit S] [--passes]
+           BLK LABEL [P=v ...]
 
 Gold: rtl/BLK.v (+ rtl/BLK_*.v) with the parameters, `prep -flatten` and
 `memory`; gate: the netlist (default: synth/netlist.sh's for these
 parameters, built if needed; --netlist another one, e.g. a mutant) with
-its cell models. `equiv_make` pairs the two designs' signals by name (the
-flops keep their RTL names through synthesis), `equiv_simple` proves what
-a few cycles of logic decide and `equiv_induct` the rest by induction over
-every paired signal. Prints one line:
+its cell models. Yosys builds the miter of the two (`miter -equiv`, every
+flop of both starting at 0 as under Verilator's --x-initial fast, every
+input free on every edge, reset included) and writes it as AIGER; ABC's
+`dprove` (yosys-abc, Yosys's own ABC) proves the miter's output never
+rises: signal correspondence (register and internal-node pairs found by
+simulation, proven together by k-induction), then BMC and interpolation on
+what is left; S seconds at most (--limit, default 1800). --passes uses
+Yosys's equivalence passes instead (`equiv_make` pairs the signals by
+name, `equiv_simple`, `equiv_induct`): the same verdicts, but equiv_induct
+does not finish on the larger sets (BGP, WCU, CAPT of 16 entries and up)
+on a 2-core host. Prints one line:
 
-  equiv BLK LABEL: proven (N equivalences, T s)
-  equiv BLK LABEL: failed at edge E (counterexample DIR/cex.trace: ...)
-  equiv BLK LABEL: unproven (K of N equivalences, e.g. SIG; no
-                   counterexample in the first B edges from reset)
+  equiv BLK LABEL: proven (ABC dprove on the miter: F flops, A AND nodes; T)
+  equiv BLK LABEL: failed at edge E: PORT differs (counterexample: ...)
+  equiv BLK LABEL: unproven (why; no counterexample in the first B edges
+                   from reset)
 
-On an unproven equivalence a bounded check (miter + sat, B edges from
-reset, every flop starting at 0 as Verilator's --x-initial fast does)
-looks for a counterexample; one found is written as a lockstep block trace
-(docs/cosim.md) whose `rtl` line names the netlist, so `lockstep replay
-DIR/cex.trace` re-runs the inputs on the C model and the Verilated
-netlist and shows the mismatch. Exit status 0 proven, 1 failed, 3
-unproven, 2 usage or tool error."""
+When the proof does not close, a bounded check (miter + Yosys `sat`, B
+edges from reset, every flop starting at 0) looks for a counterexample;
+one found is written as a lockstep block trace (docs/cosim.md) whose `rtl`
+line names the netlist, so `lockstep replay DIR/cex.trace` re-runs the
+inputs on the C model and the Verilated netlist and shows the mismatch.
+Exit status 0 proven, 1 failed, 3 unproven, 2 usage or tool error."""
 import os
 import re
 import resource
@@ -55,6 +62,25 @@ hierarchy -top equiv
 equiv_simple
 equiv_induct
 tee -o {status} equiv_status
+"""
+
+# The miter of gold and gate as an AIGER file for ABC: every flop of both
+# starts at 0 (setundef -init, as under Verilator's --x-initial fast), the
+# miter's x-aware compares become plain ones (two-valued AIG), the clocked
+# flops the AIGER latches of one global clock.
+AIG = GOLD + """miter -equiv -flatten gold gate miter
+hierarchy -top miter
+flatten
+chtype -map $eqx $eq
+chtype -map $nex $ne
+opt_clean
+async2sync
+dffunmap
+techmap
+aigmap
+setundef -zero -undriven -init
+setundef -zero
+write_aiger -zinit {aig}
 """
 
 BMC = GOLD + """miter -equiv -flatten -make_outputs gold gate miter
@@ -157,9 +183,61 @@ def took(t0):
     return "%.0f s, %.0f s CPU" % (time.time() - t0[0], ru.ru_utime + ru.ru_stime - t0[1])
 
 
+def prove_passes(blk, label, out, sub, t0):
+    """Yosys's equivalence passes (equiv_make, equiv_simple, equiv_induct):
+    ("proven", line), ("open", why) or ("error", line)."""
+    if yosys(PROVE.format(**sub), os.path.join(out, "prove.log")):
+        return ("error", "equiv %s %s: error: Yosys failed (log %s/prove.log)" % (blk, label, out))
+    st = open(sub["status"]).read()
+    m = re.search(r"Of those cells (\d+) are proven and (\d+) are unproven", st)
+    if not m:
+        return ("error", "equiv %s %s: error: no equiv_status in %s" % (blk, label, sub["status"]))
+    proven, unproven = int(m.group(1)), int(m.group(2))
+    total = proven + unproven
+    if not unproven:
+        return ("proven", "equiv %s %s: proven (equiv_induct, %d equivalences, %s)"
+                % (blk, label, total, took(t0)))
+    why = re.findall(r"Unproven \$equiv \S+: (\S+) (\S+)", st)
+    return ("open", "%d of %d equivalences open, e.g. %s"
+            % (unproven, total, ", ".join(w[0] for w in why[:3])))
+
+
+def prove_abc(blk, label, out, sub, t0, limit):
+    """The miter of gold and gate (Yosys `miter -equiv`, AIGER) proven by
+    ABC's `dprove` (yosys-abc): signal correspondence (the flop pairs and
+    internal equivalences found by simulation, proven together by
+    induction), then BMC and interpolation on what is left. From the
+    all-zero state, every input free on every edge (reset included).
+    ("proven", line), ("open", why) or ("error", line)."""
+    if yosys(AIG.format(**sub), os.path.join(out, "miter.log")):
+        return ("error", "equiv %s %s: error: Yosys failed (log %s/miter.log)" % (blk, label, out))
+    log = os.path.join(out, "dprove.log")
+    try:
+        r = subprocess.run(["yosys-abc", "-c", "read_aiger %s; print_stats; dprove" % sub["aig"]],
+                           cwd=ROOT, capture_output=True, text=True, timeout=limit)
+        text = r.stdout + r.stderr
+    except subprocess.TimeoutExpired as e:
+        text = (e.stdout or b"").decode(errors="replace") + "\n(timeout)\n"
+    open(log, "w").write(text)
+    m = re.search(r"lat\s*=\s*(\d+)\s+and\s*=\s*(\d+)", text)
+    size = "%s flops, %s AND nodes" % (m.group(1), m.group(2)) if m else "miter"
+    if "Networks are equivalent" in text:
+        return ("proven", "equiv %s %s: proven (ABC dprove on the miter: %s; %s)"
+                % (blk, label, size, took(t0)))
+    if "(timeout)" in text:
+        return ("open", "ABC dprove undecided after %d s on the miter (%s)" % (limit, size))
+    m = re.search(r"was asserted in frame (\d+)", text)
+    if m or re.search(r"not equivalent|NOT EQUIVALENT", text):
+        # the bounded check starts at the depth of ABC's counterexample
+        # (frame F from the zero state: F + 1 edges after a reset edge)
+        sub["from"] = int(m.group(1)) + 2 if m else 4
+        return ("open", "ABC dprove: the miter fails")
+    return ("open", "ABC dprove undecided (%s; log %s)" % (size, os.path.relpath(log, ROOT)))
+
+
 def main(argv):
     args = argv[1:]
-    netlist, out, bmc = None, None, 24
+    netlist, out, bmc, limit, passes = None, None, 24, 1800, False
     while args and args[0].startswith("--"):
         if args[0] == "--netlist" and len(args) > 1:
             netlist = os.path.abspath(args[1])
@@ -167,6 +245,12 @@ def main(argv):
             out = args[1]
         elif args[0] == "--bmc" and len(args) > 1:
             bmc = int(args[1])
+        elif args[0] == "--limit" and len(args) > 1:
+            limit = int(args[1])
+        elif args[0] == "--passes":
+            passes = True
+            args = args[1:]
+            continue
         else:
             print(__doc__.split("\n\n")[0], file=sys.stderr)
             return 2
@@ -192,24 +276,19 @@ def main(argv):
         chp = "chparam %s %s" % (" ".join("-set %s %s" % tuple(kv.split("=", 1))
                                           for kv in params), blk)
     sub = dict(files=" ".join(files_of(blk)), chparam=chp, top=blk, netlist=netlist,
-               status=os.path.join(out, "status.txt"), n=bmc + 3)
-    if yosys(PROVE.format(**sub), os.path.join(out, "prove.log")):
-        print("equiv %s %s: error: Yosys failed (log %s/prove.log)" % (blk, label, out))
-        return 2
-    st = open(sub["status"]).read()
-    m = re.search(r"Of those cells (\d+) are proven and (\d+) are unproven", st)
-    if not m:
-        print("equiv %s %s: error: no equiv_status in %s" % (blk, label, sub["status"]))
-        return 2
-    proven, unproven = int(m.group(1)), int(m.group(2))
-    total = proven + unproven
-    if not unproven:
-        print("equiv %s %s: proven (%d equivalences, %s)" % (blk, label, total, took(t0)))
-        return 0
-    why = re.findall(r"Unproven \$equiv \S+: (\S+) (\S+)", st)
+               status=os.path.join(out, "status.txt"), n=bmc + 3,
+               aig=os.path.join(out, "miter.aig"))
+    if passes:
+        verdict = prove_passes(blk, label, out, sub, t0)
+    else:
+        verdict = prove_abc(blk, label, out, sub, t0, limit)
+    if verdict[0] in ("proven", "error"):
+        print(verdict[1])
+        return 0 if verdict[0] == "proven" else 2
+    why = verdict[1]
     # the bounded check, deepening: a short counterexample costs little
     t = None
-    depth = 4
+    depth = max(4, sub.get("from", 4))
     while t is None:
         depth = min(depth, bmc)
         sub["n"] = depth + 3
@@ -232,10 +311,8 @@ def main(argv):
               % (blk, label, mm, ", ".join(diff[:4]) or "outputs", "s" if len(diff) == 1 else "",
                  os.path.relpath(trace, ROOT), took(t0)))
         return 1
-    eg = ", ".join("%s" % w[0] for w in why[:3])
-    print("equiv %s %s: unproven (%d of %d equivalences, e.g. %s; no counterexample in "
-          "the first %d edges from reset) (%s)" % (blk, label, unproven, total, eg, bmc,
-                                                  took(t0)))
+    print("equiv %s %s: unproven (%s; no counterexample in the first %d edges from "
+          "reset) (%s)" % (blk, label, why, bmc, took(t0)))
     return 3
 
 

@@ -49,6 +49,28 @@ def norm(net):
     return re.sub(r"\s+", "", net)
 
 
+ASSIGN = re.compile(r"^\s*assign\s+(\S+)\s*=\s*(\S+)\s*;\s*$")
+BIT = re.compile(r"^(\\?\S+?)\[(\d+)\]$")
+
+
+def assigns(lines):
+    """{lhs: rhs} of write_verilog's one-signal `assign` lines (a whole
+    vector or one bit on each side)."""
+    return {norm(m.group(1)): norm(m.group(2))
+            for m in (ASSIGN.match(l) for l in lines) if m}
+
+
+def source(alias, net):
+    """The net an `assign` drives net from (bit i of a vector assigned
+    whole: bit i of its source), or None."""
+    if net in alias:
+        return alias[net]
+    m = BIT.match(net)
+    if m and m.group(1) in alias and "[" not in alias[m.group(1)]:
+        return "%s[%s]" % (alias[m.group(1)], m.group(2))
+    return None
+
+
 def main(argv):
     if len(argv) != 4:
         print(__doc__.split("\n\n")[0], file=sys.stderr)
@@ -58,7 +80,14 @@ def main(argv):
     end = next((k for k, l in enumerate(lines) if l.startswith("endmodule")), len(lines))
     insts = instances(lines[:end])       # the block's module, not the cell models
     drivers = {norm(p["Y"][0]): x for x in insts for p in [x[4]] if "Y" in p}
-    flop = next((x for x in insts if "Q" in x[4] and norm(x[4]["Q"][0]) == target), None)
+    alias = assigns(lines[:end])
+    flop = None
+    for _ in range(8):              # the port, then what `assign`s it
+        flop = next((x for x in insts if "Q" in x[4] and norm(x[4]["Q"][0]) == target), None)
+        nxt = source(alias, target)
+        if flop is not None or nxt is None:
+            break
+        target = nxt
     if flop is None:
         print("mutate.py: no flop drives %s in %s" % (argv[3], src), file=sys.stderr)
         return 1

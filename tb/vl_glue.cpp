@@ -55,6 +55,16 @@ struct Handle {
     unsigned char last_out[1024];
     std::size_t out_lo = 0, out_hi = 0;
     bool have_raw = false;
+    // the bytes of [out_lo, out_hi) that no output element covers
+    struct Gap { std::size_t off, len; } gaps[32];
+    int ngaps = 0;
+    // Fixed point: the last edge, taken with the inputs still driven now,
+    // left every variable of the model as it found it. Each further edge
+    // with the same inputs would then start from the same state, so it is
+    // not evaluated (its outputs are the last ones). snap holds the model
+    // before such an edge, to find out.
+    std::unique_ptr<unsigned char[]> snap;
+    bool fixed = false;
 };
 
 inline uint64_t lowmask(unsigned b) { return b >= 64 ? ~0ull : ((1ull << b) - 1); }
@@ -125,15 +135,14 @@ void get(const VlWide<N> &src, void *d, const ls_port &p) {
 // clk_i). Other Verilator versions take the two evals.
 template <typename...> struct Voider { using type = void; };
 template <typename R, typename = void> struct FastEdge {
-    static bool arm(R *) { return false; }
+    static constexpr bool ok = false;
+    static void arm(R *) {}
 };
 #ifndef LS_TWO_EVALS
 template <typename R>
 struct FastEdge<R, typename Voider<decltype(std::declval<R &>().__Vtrigrprev__TOP__clk_i)>::type> {
-    static bool arm(R *r) {
-        r->__Vtrigrprev__TOP__clk_i = 0;
-        return true;
-    }
+    static constexpr bool ok = true;
+    static void arm(R *r) { r->__Vtrigrprev__TOP__clk_i = 0; }
 };
 #endif
 
@@ -174,25 +183,45 @@ void drive(Handle *h, const void *in) {
 #undef PORT_OUT
 }
 
-// The outputs into out: a port whose storage kept its bits since the last
-// sample is not unpacked again (most compared edges of a block in the GPU
-// loop are idle ones after a transaction, with the outputs held).
+// The outputs into out. A port whose element i is storage word i (32-bit
+// elements, as the RVC data ports) or that fits one word moves directly; a
+// port packed more tightly (the WCU's warp ids) is unpacked only when its
+// storage changed since the last sample, into last_out, and copied from
+// there. The bytes of [out_lo, out_hi) that no port element covers (the
+// elements past a port's actual count) are zeroed, as the compare reads
+// the whole range.
+template <typename T>
+inline bool direct_port(const T &, const ls_port &p) {
+    return sizeof(T) <= sizeof(uint64_t) || p.bits == 32;
+}
+
+inline void copy_port(unsigned char *dst, const unsigned char *src, const ls_port &p) {
+    std::memcpy(dst + p.off, src + p.off, p.count * 4);
+}
+
 void sample(Handle *h, void *out) {
     int i = 0;
-    unsigned char *lo = h->last_out;
+    unsigned char *o = static_cast<unsigned char *>(out);
 #define PORT_IN(name, bits, count) i++;
 #define PORT_OUT(name, bits, count) \
-    if (!h->have_raw || std::memcmp(&h->raw.name, &h->top->name, sizeof h->raw.name)) { \
-        std::memcpy(&h->raw.name, &h->top->name, sizeof h->raw.name); \
-        if (count == 1) get1(h->top->name, lo, h->ports[i]); else get(h->top->name, lo, h->ports[i]); \
+    if (count == 1) { \
+        get1(h->top->name, o, h->ports[i]); \
+    } else if (direct_port(h->top->name, h->ports[i])) { \
+        get(h->top->name, o, h->ports[i]); \
+    } else { \
+        if (!h->have_raw || std::memcmp(&h->raw.name, &h->top->name, sizeof h->raw.name)) { \
+            std::memcpy(&h->raw.name, &h->top->name, sizeof h->raw.name); \
+            get(h->top->name, h->last_out, h->ports[i]); \
+        } \
+        copy_port(o, h->last_out, h->ports[i]); \
     } \
     i++;
 #include BLK_DEF
 #undef PORT_IN
 #undef PORT_OUT
     h->have_raw = true;
-    std::memcpy(static_cast<unsigned char *>(out) + h->out_lo, lo + h->out_lo,
-                h->out_hi - h->out_lo);
+    for (int g = 0; g < h->ngaps; g++)
+        std::memset(o + h->gaps[g].off, 0, h->gaps[g].len);
 }
 
 }  // namespace
@@ -222,6 +251,22 @@ extern "C" void *BLK_FN(_vl_new)(const ls_port *ports, int nports, int nplus,
         return nullptr;
     }
     std::memset(h->last_out, 0, sizeof h->last_out);
+    unsigned char used[sizeof h->last_out] = {0};
+    for (int i = 0; i < nports; i++)
+        if (ports[i].is_out)
+            std::memset(used + ports[i].off, 1, ports[i].count * 4);
+    for (std::size_t b = h->out_lo; b < h->out_hi;) {
+        if (used[b]) { b++; continue; }
+        std::size_t e = b;
+        while (e < h->out_hi && !used[e]) e++;
+        if (h->ngaps == 32) {       // never here: a port table has fewer
+            delete h;
+            return nullptr;
+        }
+        h->gaps[h->ngaps++] = Handle::Gap{b, e - b};
+        b = e;
+    }
+    h->snap.reset(new unsigned char[sizeof(Vtop___024root)]);
     h->top->clk_i = 0;
     h->top->rst_ni = 0;
     h->top->eval();
@@ -234,6 +279,7 @@ extern "C" void BLK_FN(_vl_reset)(void *vh) {
     drive(h, zero);
     h->have_last = false;
     h->have_raw = false;
+    h->fixed = false;
     h->top->rst_ni = 0;
     h->top->clk_i = 0;
     eval_dump(h);
@@ -244,20 +290,38 @@ extern "C" void BLK_FN(_vl_reset)(void *vh) {
 
 extern "C" void BLK_FN(_vl_step)(void *vh, const void *in, void *out) {
     Handle *h = static_cast<Handle *>(vh);
-    if (!h->have_last || !h->in_size || std::memcmp(h->last_in, in, h->in_size) != 0) {
+    bool held = h->have_last && h->in_size && std::memcmp(h->last_in, in, h->in_size) == 0;
+    if (!held) {
         drive(h, in);
+        h->fixed = false;
         if (h->in_size) {
             std::memcpy(h->last_in, in, h->in_size);
             h->have_last = true;
         }
     }
     // a waveform (replay) keeps both clock levels
-    if (!h->tfp && h->top->clk_i && FastEdge<Vtop___024root>::arm(h->top->rootp)) {
+    if (FastEdge<Vtop___024root>::ok && !h->tfp && h->top->clk_i) {
+        h->t += 2;
+        if (h->fixed) {           // the edge would change nothing
+            sample(h, out);
+            return;
+        }
+        // Inputs held: compare the whole model before and after the edge
+        // (the clock's trigger state as the last edge left it, so a
+        // repeated edge compares equal). Not with coverage: its counters
+        // live outside the model and count every evaluation.
+        bool probe = held && !VM_COVERAGE;
+        if (probe)
+            std::memcpy(h->snap.get(), static_cast<const void *>(h->top->rootp),
+                        sizeof(Vtop___024root));
+        FastEdge<Vtop___024root>::arm(h->top->rootp);
         if (Vtop___024root___eval)
             Vtop___024root___eval(h->top->rootp);
         else
             h->top->eval();
-        h->t += 2;
+        if (probe)
+            h->fixed = std::memcmp(h->snap.get(), static_cast<const void *>(h->top->rootp),
+                                   sizeof(Vtop___024root)) == 0;
         sample(h, out);
         return;
     }
@@ -270,6 +334,7 @@ extern "C" void BLK_FN(_vl_step)(void *vh, const void *in, void *out) {
 
 extern "C" void BLK_FN(_vl_trace)(void *vh, const char *path) {
     Handle *h = static_cast<Handle *>(vh);
+    h->fixed = false;
     if (path) {
         if (h->tfp) return;
         h->tfp = new VerilatedFstC;

@@ -14,8 +14,8 @@
 #                "met": true|false},
 #    "lockstep": {"wall_s": {"c", "lockstep"}, "cpu_s": {...}, "ratio_wall",
 #                 "ratio_cpu", "target_ratio": 3, "met", "cosim": {blk: stats}},
-#    "make_run": {"flags", "sizes": {"small"|"default": {"c_seconds", "cases":
-#                 [{"cosim", "seconds", "ratio", "target_ratio", "cycles_compared",
+#    "make_run": {"flags", "sizes": {"small"|"default": {"c_seconds", "c_wall_s", "cases":
+#                 [{"cosim", "seconds", "ratio", "target_ratio", "wall_s", "cycles_compared",
 #                   "mismatches", "pass", "met"}]}}, "target_ratio_all": 2,
 #                 "target_ratio_kind": 1.5, "met"},
 #    "lamar": {"workloads", "wall_s": {"cg_only", "bgp"}, "cpu_s": {...}, "ratio",
@@ -50,6 +50,8 @@ timer=()
 # variant's median CPU seconds: one sample of a 1 s run on a shared host
 # moves by 10-20%, enough to flip a target either way.
 rounds=${BENCH_ROUNDS:-3}
+# the host load beside the figures (a shared host moves them)
+echo "bench: load average at start: $(cut -d" " -f1-3 /proc/loadavg)"
 "${timer[@]}" ${timer:+-o "$tmp/func.cpu"} "$cli" run all --size default --mode functional \
   --stats-json "$tmp/func.json" >/dev/null || rc=$?
 t0=$(date +%s.%N)
@@ -185,8 +187,10 @@ runrounds=${BENCH_RUN_ROUNDS:-1}
 for k in $(seq 1 "$runrounds"); do
   for size in small default; do
     for v in none all "${kinds[@]}"; do
+      w0=$(date +%s.%N)
       "${timer[@]}" ${timer:+-o "$tmp/run-$size-$v.cpu.$k"} "$cli" run all --size $size \
         "${runflags[@]}" --cosim "$v" --stats-json "$tmp/run-$size-$v.json" >/dev/null || rc=$?
+      echo "$w0 $(date +%s.%N)" >"$tmp/run-$size-$v.wall"
     done
   done
 done
@@ -202,7 +206,10 @@ def load(size, v):
     mism = sum(c["mismatches"] for r in st for c in r.get("cosim", {}).values())
     comp = sum(c["cycles"] for r in st for c in r.get("cosim", {}).values()
                if c["backend"] == "lockstep")
+    w0, w1 = map(float, open(os.path.join(tmp, "run-%s-%s.wall" % (size, v))).read().split())
+    walls[(size, v)] = w1 - w0
     return sec, all(r["pass"] for r in st), mism, comp
+walls = {}
 res, allmet = {}, True
 for size in ("small", "default"):
     base, bpass, _, _ = load(size, "none")
@@ -214,17 +221,19 @@ for size in ("small", "default"):
         if size == "default":
             allmet &= met
         cases.append({"cosim": v, "seconds": sec, "ratio": sec / base, "target_ratio": target,
-                      "cycles_compared": comp, "mismatches": mism, "pass": ok, "met": met})
-    res[size] = {"c_seconds": base, "cases": cases}
+                      "wall_s": walls[(size, v)], "cycles_compared": comp,
+                      "mismatches": mism, "pass": ok, "met": met})
+    res[size] = {"c_seconds": base, "c_wall_s": walls[(size, "none")], "cases": cases}
 print("make run's settings (%s), CPU seconds against the C backends (--cosim none):" % flags)
 print("  %-9s %17s %17s   %s" % ("--cosim", "small", "default", "default: target, compared"))
-print("  %-9s %8.2f s        %8.2f s" % ("none", res["small"]["c_seconds"],
-                                          res["default"]["c_seconds"]))
+print("  %-9s %8.2f s        %8.2f s        (wall %.1f s)" % ("none", res["small"]["c_seconds"],
+      res["default"]["c_seconds"], res["default"]["c_wall_s"]))
 for cs, cd in zip(res["small"]["cases"], res["default"]["cases"]):
-    print("  %-9s %8.2f s %5.2fx %8.2f s %5.2fx   <= %.1fx %s, %d cycles, %d mismatches"
+    print("  %-9s %8.2f s %5.2fx %8.2f s %5.2fx   <= %.1fx %s, %d cycles, %d mismatches "
+          "(wall %.1f s)"
           % (cd["cosim"], cs["seconds"], cs["ratio"], cd["seconds"], cd["ratio"],
              cd["target_ratio"], "met" if cd["met"] else "NOT met", cd["cycles_compared"],
-             cd["mismatches"]))
+             cd["mismatches"], cd["wall_s"]))
 b["make_run"] = {"flags": flags, "sizes": res, "target_ratio_all": TARGET_ALL,
                  "target_ratio_kind": TARGET_KIND, "met": allmet}
 json.dump(b, open(out, "w"), indent=2)
@@ -371,5 +380,6 @@ for grp, cases in CASES:
     b[grp] = {"workloads": wl[grp], "cases": rows, "met": allmet}
 json.dump(b, open(out, "w"), indent=2)
 PY
+echo "bench: load average at end: $(cut -d" " -f1-3 /proc/loadavg)"
 echo "bench: wrote $out"
 [ "$rc" = 0 ] || { echo "bench: some workloads FAILED (lockstep exited $rc)" >&2; exit 1; }

@@ -378,10 +378,43 @@ static const char block_names[] =
 #define LS_STAT_ENDIF(T) }
 #include "api/stats.def"
 
+/* "coverage": the bins of cosim_cover.def of every block the run clocked,
+ * by block and bin name (a bin not reached: 0). */
+static void json_cover(struct jw *w, const ls_stats *s)
+{
+    int any = 0;
+    for (unsigned i = 0; i < LS_COVER_BINS && !any; i++)
+        any = s->cosim[cosim_cover_block(i)].instances != 0;
+    if (!any)
+        return;
+    jw_open(w, KEY("coverage"));
+    for (int b = 0; b < LS_BLK_COUNT; b++) {
+        if (!s->cosim[b].instances)
+            continue;
+        int open = 0;
+        for (unsigned i = 0; i < LS_COVER_BINS; i++) {
+            if (cosim_cover_block(i) != b)
+                continue;
+            if (!open) {
+                const char *n = ls_block_name(b);
+                jw_open(w, n, strlen(n));
+                open = 1;
+            }
+            const char *n = cosim_cover_name(i);
+            jw_key(w, n, strlen(n));
+            jw_U64(w, s->cover[i]);
+        }
+        if (open)
+            jw_close(w);
+    }
+    jw_close(w);
+}
+
 void api_json_stats(FILE *f, int in, const ls_stats *s)
 {
     struct jw w = { f, in, 0, { 1 } };
     json_ls_stats(&w, s, s);
+    json_cover(&w, s);
 }
 
 /* ---------------------------------------- run and launch objects */

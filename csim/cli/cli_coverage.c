@@ -2,9 +2,8 @@
  * functional coverage on (csim/cosim/cosim_cover.def) and reports, per
  * block, which bins the kernels reached and how often; --json writes the
  * counts per workload and block (docs/blocks/coverage.md, make coverage).
- * The counts come from the seam's environment of each GPU, which this
- * command reaches through the GPU's internal struct: the statistics
- * (ls_stats, --stats-json) do not carry them yet. */
+ * The counts come from the seam's environment of each GPU (the same
+ * counts are ls_stats.cover, --stats-json's "coverage" object). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

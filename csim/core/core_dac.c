@@ -948,7 +948,9 @@ static int aw_basis_exec(struct core_dac *d, int32_t pc, const struct ptx_inst *
         }
         psrc = r;
     }
-    bool mk = in->op == PTX_OP_SELP && psrc < 0 && in->o[3].kind == PTX_O_REG;
+    /* a selp makes a select only on a predicate the analysis classed
+       affine (tr[].sel); on a uniform one it is a plain value */
+    bool mk = in->op == PTX_OP_SELP && psrc < 0 && in->o[3].kind == PTX_O_REG && d->tr[pc].sel;
     for (unsigned ci = 0; ci < d->ncta; ci++) {
         if (!(d->batch >> ci & 1))
             continue;

@@ -19,6 +19,9 @@ static const struct {
 #undef COVER_BIN
 };
 
+_Static_assert(COV_COUNT == LS_COVER_BINS, "LS_COVER_BINS (include/lockstep.h) is the "
+               "number of bins of cosim_cover.def");
+
 int cosim_cover_block(unsigned b)
 {
     return b < COV_COUNT ? bins[b].blk : -1;

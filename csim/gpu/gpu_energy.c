@@ -34,7 +34,9 @@ void gpu_energy_run(const struct cfg *c, ls_stats *s)
     e->e_lane[1] = pj((double)e->lane_ops[1], c->energy_sfu_lane_pj);
     e->e_lane[2] = pj((double)e->lane_ops[2], c->energy_mem_lane_pj);
     e->e_dac = pj((double)e->queue_accesses, c->energy_rf_array_pj);
-    e->e_fds = pj((double)s->warp_insts, c->energy_fds_inst_pj);
+    /* per issued warp instruction: DAC's removed ones run without an
+     * issue slot, its affine warp's issue */
+    e->e_fds = pj((double)(s->warp_insts - d->removed + d->aff_insts), c->energy_fds_inst_pj);
     e->e_l1d = pj((double)s->l1d.accesses, c->energy_l1d_access_pj);
     e->e_shmem = pj((double)e->shmem_accesses, c->energy_shmem_access_pj);
     e->e_l2 = pj((double)s->l2.accesses, c->energy_l2_access_pj);

@@ -70,6 +70,7 @@ ls_status gpu_cosim_init(ls_gpu *gpu, const ls_config *lc)
     if (cosim_env_init(gpu->cosim, &(struct cosim_cfg){ lc->rtl, lc->fail_dir, lc->run_name },
                        be, (int)gpu->tcfg.cosim_continue, e, sizeof e) != 0)
         return GPU_FAIL(gpu, LS_ERR_INVALID, "%s", e);
+    cosim_cover_enable(gpu->cosim);   /* the launches' ls_stats.cover */
     if (lc->mode != LS_MODE_TIMING) {
         for (int b = 0; b < LS_BLK_COUNT; b++)
             if (gpu->cosim->backend[b] != COSIM_BE_C)
@@ -250,6 +251,7 @@ struct launch {
     uint64_t flits_a;               /* interconnect flits at the start      */
     ls_pca_stats pca_a;
     ls_mta_stats mta_a;
+    uint64_t cover_a[LS_COVER_BINS];  /* coverage bins at the start        */
 };
 
 /* Lays kernel f out, decodes it, builds each mechanism's launch data and
@@ -334,6 +336,8 @@ static ls_status launch_setup(ls_gpu *gpu, struct ls_module *m, ls_dim3 grid,
         mem_dram_ticks(gpu->mem, L->start, &L->ticks_a);
         L->flits_a = mem_noc_flits(gpu->mem);
     }
+    if (gpu->cosim)
+        memcpy(L->cover_a, gpu->cosim->cover, sizeof L->cover_a);
     return st;
 }
 
@@ -578,6 +582,8 @@ static void launch_stats(ls_gpu *gpu, const struct launch *L, ls_stats *stats)
     for (int b = 0; b < LS_BLK_COUNT; b++)
         if (!stats->cosim[b].instances)
             stats->cosim[b].backend = -1;
+    for (unsigned i = 0; gpu->cosim && i < LS_COVER_BINS; i++)
+        stats->cover[i] = gpu->cosim->cover[i] - L->cover_a[i];
     stats->ctas = L->total;
     stats->threads = L->total * L->k.nthreads;
     if (gpu->mem)

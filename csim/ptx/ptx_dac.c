@@ -190,18 +190,18 @@ static void push_reads(struct dac *d, uint32_t pc, uint8_t bit)
             push(d, (uint32_t)m->reg, pc);
         return;
     }
+    /* the affine warp's copy of a barrier marks a place in the stream and
+       holds nothing back (core_dac.c): it reads none of its operands (a
+       barrier id or thread count, bar.red's predicate, bar.warp.sync's
+       member mask); the affine stream computes only what the decoupled
+       addresses and predicates need (the DAC paper, section 4.1) */
+    if (bit == PTX_DAC_S_AFF && (in->op == PTX_OP_BAR || in->op == PTX_OP_BARRIER))
+        return;
     unsigned ndst = ptx_inst_ndst(in);
-    /* the affine warp's copy of a barrier waits; it reduces nothing, so
-       bar.red's predicate is not read there */
-    bool bar_aff = bit == PTX_DAC_S_AFF &&
-                   (in->op == PTX_OP_BAR || in->op == PTX_OP_BARRIER);
     for (unsigned i = 0; i < in->nopnd && i < PTX_MAX_OPNDS; i++) {
         const struct ptx_operand *o = &in->o[i];
         if (i < ndst && !(o->kind == PTX_O_REG && o->sel != 0))
             continue;                /* a destination (a video merge reads it) */
-        if (bar_aff && o->kind == PTX_O_REG && o->reg >= 0 &&
-            d->f->regs[o->reg].type == PTX_T_PRED)
-            continue;
         if (o->kind == PTX_O_REG && o->reg >= 0)
             push(d, (uint32_t)o->reg, pc);
         else if (o->kind == PTX_O_MEM && o->reg >= 0 && !deq_mem)
@@ -424,18 +424,32 @@ static bool data_exit(const struct dac *d)
     return false;
 }
 
+/* Whether the affine stream skips the whole of block b: a block under
+ * data control, or one that holds nothing but a data branch it skips (the
+ * branch's predicate computed in an earlier block). The affine warp
+ * follows the threads' control in lock-step (the DAC paper, section 4.4),
+ * so it can go on only at an instruction it executes: never at one of
+ * these. */
 static bool block_dctl(const struct dac *d, uint32_t b)
 {
-    return d->skipb[b] != 0;
+    if (d->skipb[b])
+        return true;
+    const struct ptx_block *bl = &d->g->blocks[b];
+    if (bl->first >= bl->end)
+        return false;
+    for (uint32_t pc = bl->first; pc < bl->end; pc++)
+        if (!d->out[pc].skip)
+            return false;
+    return true;
 }
 
 /* Sets out[].resume of every skip instruction: from its block's immediate
- * post-dominator, up the post-dominator chain to the first block not under
- * data control (every path from the instruction passes it); the exit gives
- * ninsts. Then checks that every block a path reaches from there before
- * that block is under data control (nothing the affine stream holds is
- * jumped over). Returns 0; 1 when that fails (unstructured regions); -1
- * when out of memory. */
+ * post-dominator, up the post-dominator chain to the first block the
+ * affine stream does not skip whole (block_dctl; every path from the
+ * instruction passes it); the exit gives ninsts. Then checks that every
+ * block a path reaches from there before that block is skipped whole
+ * (nothing the affine stream holds is jumped over). Returns 0; 1 when
+ * that fails (unstructured regions); -1 when out of memory. */
 static int set_resume(struct dac *d)
 {
     const struct ptx_func *f = d->f;
@@ -757,6 +771,9 @@ int ptx_dac_build_opt(const struct ptx_func *f, const struct ptx_affine_inst *af
         if (err || !unfeed(&d, fed, mark, stack, reg))
             break;
     }
+    for (uint32_t pc = 0; !err && pc < f->ninsts; pc++)
+        out[pc].sel = (out[pc].streams & PTX_DAC_S_AFF) && f->insts[pc].op == PTX_OP_SELP &&
+                      aff[pc].sel;
 done:;
     uint32_t badpc = err == 2 ? d.badpc : 0;
     dac_free(&d);
@@ -967,6 +984,9 @@ static int check_insts(const struct dac *d, const uint8_t *covered, struct ptx_d
                                     d->out[r->resume].skip)))
             return check_fail(diag, f, pc, "the affine stream goes on at a skipped "
                               "instruction or out of range");
+        if (r->sel && (in->op != PTX_OP_SELP || !a->sel || !(r->streams & PTX_DAC_S_AFF)))
+            return check_fail(diag, f, pc, "a select made by other than an affine-stream "
+                              "selp the analysis classed a select");
         if (r->q != PTX_DAC_Q_NONE && !f->is_entry)
             return check_fail(diag, f, pc, "a queue op outside a kernel");
         switch (r->q) {

@@ -135,7 +135,10 @@ def page(outdir, tbdir, out, plan_path=None):
       "every parameter set of tb/<blk>_params.txt (tests/coverage/tb-cover.sh). "
       "Status: *suite* = a real kernel reaches it; *random only* = only the "
       "testbenches do; *none* = nothing does (the notes below say why a bin is "
-      "not reached by the suite)."
+      "not reached by the suite). Every timing run counts the same bins: "
+      "`--stats-json` has them as the object `coverage` of each workload and "
+      "launch (every bin of each block the run clocked, 0 for one not reached; "
+      "docs/stats.md, ls_stats.cover)."
       % (j0["size"], j0["seed"], len(runs), j0["size"]))
     w("")
     w("| block | bins | suite | random only | none |")

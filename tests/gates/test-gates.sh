@@ -7,7 +7,9 @@
 #     0 mismatches under the netlist backend;
 #  3. a one-gate mutant of that netlist (synth/mutate.py) stops a run with
 #     a mismatch report and exit 3;
-#  4. Yosys proves the netlist equal to rtl/slp.v (synth/equiv.py).
+#  4. Yosys proves the netlist equal to rtl/slp.v (synth/equiv.py);
+#  and the coverage bins are the same under the C model and the netlist,
+#  and in --stats-json (a bin not reached shows 0).
 #   tests/gates/test-gates.sh LOCKSTEP
 set -u
 cli=${1:-build/lockstep}
@@ -50,6 +52,22 @@ sys.exit(0 if strip(a) == strip(b) and any(w["blocks"]["slp"].get("lookup_xor") 
 EOF
 then ok "coverage bins of the SLP: the same under the C model and the netlist"
 else bad "coverage bins differ between --backend c and netlist ($out/cover-*.json)"; fi
+
+# the same bins in --stats-json ("coverage": per block clocked, every bin
+# by name, 0 for one not reached: launch_none under the balanced mode)
+"$cli" run bfs sssp reduce --size small "${set_[@]}" --cosim slp \
+  --stats-json "$out/stats.json" > /dev/null 2>&1 || bad "lockstep run --stats-json"
+if python3 - "$out/cover-c.json" "$out/stats.json" <<'EOF'
+import json, sys
+cov = {w["workload"]: w["blocks"]["slp"] for w in json.load(open(sys.argv[1]))["workloads"]}
+st = {w["workload"]: w for w in json.load(open(sys.argv[2]))}
+ok = all(st[n]["coverage"]["slp"] == b and
+         sum(l["coverage"]["slp"]["lookup_xor"] for l in st[n]["launches"]) == b["lookup_xor"]
+         for n, b in cov.items())
+sys.exit(0 if ok and all(st[n]["coverage"]["slp"]["launch_none"] == 0 for n in st) else 1)
+EOF
+then ok "--stats-json coverage: the bins of lockstep coverage, per workload and summed over launches; a bin not reached shows 0"
+else bad "--stats-json coverage differs from lockstep coverage ($out/stats.json)"; fi
 
 mkdir -p "$out/mutant"
 mut=$(python3 synth/mutate.py "$nl/slp.v" "$out/mutant/slp.v" 'key_o[0]') ||

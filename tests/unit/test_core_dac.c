@@ -555,6 +555,119 @@ static void test_pass_contexts(void **state)
     }
 }
 
+/* Two data-dependent branches in a row, the second alone in its block
+ * (ISPASS LPS, Parboil stencil): neither region holds anything the affine
+ * warp needs, so the affine stream skips both and goes on at the second
+ * one's reconvergence point (the transform follows the chain of skipped
+ * regions). Every value right, the store decoupled after them, with
+ * feedback on and off; a bar.warp.sync on a mask from %laneid (CUDA
+ * samples dxtc) stays out of the affine warp's needs. */
+static const char *chain_ptx = HDR
+    ".visible .entry k(.param .u32 n)\n{\n"
+    " .reg .b32 %r<16>;\n .reg .pred %p<4>;\n .shared .align 4 .b8 buf[1024];\n"
+    " mov.u32 %r2, %tid.x;\n"
+    " shl.b32 %r3, %r2, 2;\n"
+    " mov.u32 %r4, buf;\n"
+    " add.u32 %r5, %r4, %r3;\n"
+    " and.b32 %r6, %r2, 3;\n"
+    " setp.eq.u32 %p1, %r6, 0;\n"
+    " setp.eq.u32 %p2, %r6, 1;\n"
+    " mov.u32 %r7, 10;\n"
+    " @%p1 bra A;\n"
+    " add.u32 %r7, %r7, 1;\n"
+    "A:\n"
+    " @%p2 bra B;\n"
+    " add.u32 %r7, %r7, 2;\n"
+    "B:\n"
+    " mov.u32 %r8, %laneid;\n"
+    " and.b32 %r9, %r8, -16;\n"
+    " mov.u32 %r10, 65535;\n"
+    " shl.b32 %r11, %r10, %r9;\n"
+    " bar.warp.sync %r11;\n"
+    " st.shared.u32 [%r5], %r7;\n"
+    " ret;\n}\n";
+
+static void test_chained_skips(void **state)
+{
+    (void)state;
+    for (unsigned feed = 0; feed < 2; feed++) {
+        const char *off[] = { "dac.feedback=off", NULL };
+        struct harness *h = calloc(1, sizeof *h);
+        h_init(h, chain_ptx, 64, 0, feed ? NULL : off);
+        int e = h_run(h);
+        if (e)
+            fprintf(stderr, "%s\n", DAC(h)->why);
+        assert_int_equal(e, 0);
+        const struct core_dac_stats *s = &DAC(h)->st;
+        assert_int_equal(s->rec_mask, 0);
+        assert_int_equal(s->checked_addr, 4);      /* the store, per warp */
+        assert_int_equal(s->main_insts + s->removed, h->sm.v.st.warp_insts);
+        for (unsigned c = 0; c < 2; c++) {
+            uint32_t v[64];
+            memcpy(v, h->sm.v.cta[c].shared, sizeof v);
+            for (unsigned t = 0; t < 64; t++)
+                assert_int_equal(v[t], 10u + ((t & 3) != 0) + 2u * ((t & 3) != 1));
+        }
+        h_free(h);
+        free(h);
+    }
+}
+
+/* A selp on a uniform predicate is a plain value, not a select (the
+ * analysis's join): Parboil cutcp's tile loop, whose count is
+ * min(32, n - done) by a selp on a uniform compare, carried round the
+ * loop and added to the running total. Made a select, its second
+ * iteration combined two of them and the affine warp stopped ("two
+ * selected values combined"). Every record checked, the stores right. */
+static const char *uselp_ptx = HDR
+    ".visible .entry k(.param .u32 n)\n{\n"
+    " .reg .b32 %r<16>;\n .reg .pred %p<4>;\n .shared .align 4 .b8 buf[1024];\n"
+    " ld.param.u32 %r1, [n];\n"
+    " mov.u32 %r2, %tid.x;\n"
+    " shl.b32 %r3, %r2, 2;\n"
+    " mov.u32 %r4, buf;\n"
+    " add.u32 %r5, %r4, %r3;\n"
+    " mov.u32 %r6, 32;\n"
+    " mov.u32 %r7, 0;\n"
+    "LOOP:\n"
+    " add.u32 %r8, %r7, 32;\n"
+    " setp.gt.u32 %p1, %r8, %r1;\n"
+    " sub.u32 %r9, %r1, %r7;\n"
+    " selp.b32 %r6, %r9, %r6, %p1;\n"
+    " shl.b32 %r10, %r7, 3;\n"
+    " add.u32 %r11, %r5, %r10;\n"
+    " st.shared.u32 [%r11], %r6;\n"
+    " add.u32 %r7, %r7, %r6;\n"
+    " setp.lt.u32 %p2, %r7, %r1;\n"
+    " @%p2 bra LOOP;\n"
+    " ret;\n}\n";
+
+static void test_uniform_selp(void **state)
+{
+    (void)state;
+    struct harness *h = calloc(1, sizeof *h);
+    h_init(h, uselp_ptx, 64, 80, NULL);
+    int e = h_run(h);
+    if (e)
+        fprintf(stderr, "%s\n", DAC(h)->why);
+    assert_int_equal(e, 0);
+    const struct core_dac_stats *s = &DAC(h)->st;
+    assert_int_equal(s->checked_addr, 4 * 3);      /* three stores per warp */
+    assert_int_equal(s->checked_addr, s->rec_addr + s->rec_data);
+    assert_int_equal(s->main_insts + s->removed, h->sm.v.st.warp_insts);
+    for (unsigned c = 0; c < 2; c++) {
+        uint32_t v[256];
+        memcpy(v, h->sm.v.cta[c].shared, sizeof v);
+        for (unsigned t = 0; t < 64; t++) {
+            assert_int_equal(v[t], 32u);
+            assert_int_equal(v[64 + t], 32u);
+            assert_int_equal(v[128 + t], 16u);
+        }
+    }
+    h_free(h);
+    free(h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -566,6 +679,8 @@ int main(void)
         cmocka_unit_test(test_predicate_combinations),
         cmocka_unit_test(test_mask_feedback),
         cmocka_unit_test(test_pass_contexts),
+        cmocka_unit_test(test_chained_skips),
+        cmocka_unit_test(test_uniform_selp),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

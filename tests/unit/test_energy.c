@@ -106,6 +106,13 @@ static void test_hand(void **state)
     assert_int_equal(e->e_sm_leak, 4000000);
     assert_int_equal(e->e_sm_busy, 0);
     assert_int_equal(e->e_sm_idle, 2000000);
+    /* DAC: fetch, decode and scheduling are charged per issued warp
+     * instruction: the main stream's removed instructions (run without an
+     * issue slot) are not, the affine warp's are */
+    s.dac.removed = 4;
+    s.dac.aff_insts = 1;
+    gpu_energy_run(&c, &s);
+    assert_int_equal(e->e_fds, (9 - 4 + 1) * 100);
 }
 
 static void test_runs(void **state)

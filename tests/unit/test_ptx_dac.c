@@ -242,7 +242,22 @@ static void bounds_check(void **state)
     assert_int_equal(x.st.nload_gl_dec, 2);
     assert_int_equal(x.aff[13].sel, 1);
     assert_int_equal(x.aff[14].sel, 1);
+    /* the selp makes a select in the affine warp; nothing else does */
+    for (uint32_t pc = 0; pc < x.f->ninsts; pc++)
+        assert_int_equal(x.out[pc].sel, pc == 13);
+    struct ptx_diag d;
+    x.out[14].sel = 1;
+    assert_int_equal(ptx_dac_check(x.f, x.aff, x.out, &d), -1);
+    assert_non_null(strstr(d.msg, "select"));
     xf_free(&x);
+    /* on a uniform predicate the selp is a plain value, not a select */
+    char *m = mutate(bounds, "setp.lt.s32 %p4, %r2, 16", "setp.lt.s32 %p4, %r1, 16");
+    xf_build(&x, m);
+    assert_int_equal(x.aff[13].sel, 0);
+    assert_int_equal(x.out[13].sel, 0);
+    assert_true(x.out[13].streams & PTX_DAC_S_AFF);
+    xf_free(&x);
+    free(m);
     /* no combinations, feedback on: the branch is fed back; the select's
        load stays main (its address is not affine without PRED) */
     xf_build_flags(&x, bounds, PTX_AFF_OPT_FEED, PTX_DAC_OPT_FEED);
@@ -321,6 +336,69 @@ static void load_under_data_branch(void **state)
                   "aaaababbbb", "....D.PDA.");
 }
 
+/* Two data-dependent branches in a row, the second alone in its block
+ * (its predicate computed before the first): the shape of ISPASS LPS's
+ * GPU_laplace3d and Parboil stencil's block2D_hybrid_coarsen_x. The first
+ * region reconverges at the second branch, which the affine stream skips
+ * too, so the affine stream goes on where the second one reconverges
+ * (the affine warp follows the threads' control in lock-step, 4.4: it
+ * may go on only at a place every thread of the skipped regions reaches
+ * and it executes). */
+static const char chained[] =
+    " ld.param.u64 %rd1, [k_p0];\n"           /* 0 */
+    " mov.u32 %r4, %tid.x;\n"                 /* 1 */
+    " mul.wide.u32 %rd3, %r4, 4;\n"           /* 2 */
+    " add.s64 %rd4, %rd1, %rd3;\n"            /* 3 */
+    " ld.global.u32 %r6, [%rd4];\n"           /* 4 enq.data */
+    " setp.eq.s32 %p1, %r6, 0;\n"             /* 5 data */
+    " setp.eq.s32 %p2, %r6, 1;\n"             /* 6 data */
+    " mov.u32 %r7, 0;\n"                      /* 7 */
+    " @%p1 bra A;\n"                          /* 8 skipped */
+    " add.s32 %r7, %r6, 1;\n"                 /* 9 */
+    "A:\n"
+    " @%p2 bra B;\n"                          /* 10 skipped, alone in its block */
+    " add.s32 %r7, %r7, 2;\n"                 /* 11 */
+    "B:\n"
+    " st.global.u32 [%rd4+8], %r7;\n"         /* 12 enq.addr */
+    " ret;";                                  /* 13 */
+
+static void chained_data_branches(void **state)
+{
+    (void)state;
+    for (int feed = 0; feed < 2; feed++) {
+        struct xf x;
+        /* with feedback too: the regions hold nothing the affine warp
+           needs, so neither branch is fed back */
+        xf_build_opt(&x, chained, feed);
+        assert_int_equal(x.st.nmask, 0);
+        assert_true(x.out[8].skip && x.out[9].skip && x.out[10].skip && x.out[11].skip);
+        assert_false(x.out[12].skip);
+        assert_int_equal(x.out[12].q, PTX_DAC_Q_ADDR);
+        for (uint32_t pc = 8; pc <= 11; pc++)
+            assert_int_equal(x.out[pc].resume, 12);
+        assert_true(all_walks_agree(x.f, x.out, 64, NULL));
+        /* going on at the second branch (which the affine stream skips)
+           is what ptx_dac_check rejects */
+        struct ptx_diag d;
+        x.out[8].resume = 10;
+        assert_int_equal(ptx_dac_check(x.f, x.aff, x.out, &d), -1);
+        assert_non_null(strstr(d.msg, "goes on at a skipped"));
+        xf_free(&x);
+    }
+    /* an instruction before the second branch: the first region goes on
+       there (the affine stream passes it, main-only, and skips on) */
+    char *m = mutate(chained, "A:\n", "A:\n add.s32 %r8, %r6, 3;\n");
+    struct xf x;
+    xf_build_opt(&x, m, false);
+    assert_int_equal(x.out[8].resume, 10);
+    assert_false(x.out[10].skip);
+    assert_true(x.out[11].skip);
+    assert_int_equal(x.out[11].resume, 13);
+    assert_true(all_walks_agree(x.f, x.out, 64, NULL));
+    xf_free(&x);
+    free(m);
+}
+
 static const char fig4[] =
     " ld.param.u64 %rd1, [k_p0];\n"           /* 0 */
     " ld.param.u32 %r1, [k_n];\n"             /* 1 */
@@ -393,6 +471,17 @@ static void barriers(void **state)
        the predicate stays in the main stream alone */
     expect_mutant(barrier, " bar.sync 0;",
                   " setp.ne.s32 %p3, %r6, 0;\n bar.red.popc.u32 %r9, 0, %p3;",
+                  "aaaabmbbmbb", "....D..D.A.");
+    /* nor does it read a barrier's other operands: a bar.warp.sync member
+       mask from %laneid (cooperative groups' tiled_partition, CUDA
+       samples dxtc) and a thread count stay in the main stream; before,
+       the affine stream asked for them and the transform failed */
+    expect_mutant(barrier, " bar.sync 0;",
+                  " mov.u32 %r9, %laneid;\n and.b32 %r10, %r9, -16;\n"
+                  " mov.u32 %r11, 65535;\n shl.b32 %r12, %r11, %r10;\n"
+                  " bar.warp.sync %r12;",
+                  "aaaabmmmmbbmbb", "....D.....D.A.");
+    expect_mutant(barrier, " bar.sync 0;", " ld.param.u32 %r9, [k_n];\n bar.sync 0, %r9;",
                   "aaaabmbbmbb", "....D..D.A.");
     char *s = mutate(barrier, " bar.sync 0;\n",
                      " setp.eq.s32 %p1, %r6, 0;\n @%p1 bra SKIP;\n bar.sync 0;\nSKIP:\n");
@@ -828,6 +917,7 @@ int main(void)
         cmocka_unit_test(vecadd_like),
         cmocka_unit_test(bounds_check),
         cmocka_unit_test(load_under_data_branch),
+        cmocka_unit_test(chained_data_branches),
         cmocka_unit_test(affine_loop),
         cmocka_unit_test(barriers),
         cmocka_unit_test(local_writes),
