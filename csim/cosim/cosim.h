@@ -230,6 +230,14 @@ int cosim_spawn_log(char *const argv[], const char *log);
 void cosim_log_tail(const char *log, char *err, size_t n);
 uint64_t cosim_fnv(const char *s);
 double cosim_now_s(void);
+/* A built model's cache key (cosim_rtl.c): dir = <root>/build/<sub>/<blk>
+ * plus _<P><v> per parameter and _u<hash> of a user file; pdesc gets
+ * " P=v ..." and gp[i] "-GP=v"; returns the number of parameters. */
+unsigned cosim_cache_key(const struct cosim_env *env,
+                         const struct cosim_desc *d, const void *cfg,
+                         const char *rtl_file, const char *sub, char *dir,
+                         size_t dn, char *pdesc, size_t pn,
+                         char gp[][48]);
 /* RTL reset, step, trace (NULL closes), free through lib. */
 void cosim_rtl_reset(const struct cosim_lib *lib, void *vl);
 void cosim_rtl_step(const struct cosim_lib *lib, void *vl, const void *in,

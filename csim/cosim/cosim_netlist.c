@@ -19,19 +19,8 @@ int cosim_netlist_path(struct cosim_env *env, const struct cosim_desc *d,
                        char *path, size_t pn, char *err, size_t n)
 {
     char dir[COSIM_PATH + 256], pdesc[256] = "", gp[COSIM_MAX_PARAMS][48];
-    int k = snprintf(dir, sizeof dir, "%s/build/netlist/%s", env->root, d->name);
-    size_t po = 0;
-    unsigned np = 0;
-    for (; d->params[np]; np++) {
-        long v = d->get_param(cfg, np);
-        k += snprintf(dir + k, sizeof dir - (size_t)k, "_%s%ld", d->params[np], v);
-        snprintf(gp[np], sizeof gp[np], "-G%s=%ld", d->params[np], v);
-        po += (size_t)snprintf(pdesc + po, sizeof pdesc - po, " %s=%ld",
-                               d->params[np], v);
-    }
-    if (rtl_file)
-        snprintf(dir + k, sizeof dir - (size_t)k, "_u%016llx",
-                 (unsigned long long)cosim_fnv(rtl_file));
+    unsigned np = cosim_cache_key(env, d, cfg, rtl_file, "netlist", dir,
+                                  sizeof dir, pdesc, sizeof pdesc, gp);
     if ((size_t)snprintf(path, pn, "%s/%s.v", dir, d->name) >= pn) {
         ERR(err, n, "netlist path of %s too long", d->name);
         return -1;

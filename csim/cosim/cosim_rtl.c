@@ -63,6 +63,28 @@ uint64_t cosim_fnv(const char *s)
     return h;
 }
 
+unsigned cosim_cache_key(const struct cosim_env *env,
+                         const struct cosim_desc *d, const void *cfg,
+                         const char *rtl_file, const char *sub, char *dir,
+                         size_t dn, char *pdesc, size_t pn,
+                         char gp[][48])
+{
+    int k = snprintf(dir, dn, "%s/build/%s/%s", env->root, sub, d->name);
+    size_t po = 0;
+    unsigned np = 0;
+    for (; d->params[np]; np++) {
+        long v = d->get_param(cfg, np);
+        k += snprintf(dir + k, dn - (size_t)k, "_%s%ld", d->params[np], v);
+        snprintf(gp[np], 48, "-G%s=%ld", d->params[np], v);
+        po += (size_t)snprintf(pdesc + po, pn - po, " %s=%ld",
+                               d->params[np], v);
+    }
+    if (rtl_file)
+        snprintf(dir + k, dn - (size_t)k, "_u%016llx",
+                 (unsigned long long)cosim_fnv(rtl_file));
+    return np;
+}
+
 /* The last lines of a log file into err (after what is already there). */
 void cosim_log_tail(const char *log, char *err, size_t n)
 {
@@ -215,19 +237,8 @@ int cosim_rtl_open(struct cosim_env *env, const struct cosim_desc *d,
     }
     /* cache key: block, parameters, and the user's file (if any) */
     char dir[COSIM_PATH + 256], pdesc[256] = "", gp[COSIM_MAX_PARAMS][48];
-    int k = snprintf(dir, sizeof dir, "%s/build/vl-so/%s", env->root, d->name);
-    size_t po = 0;
-    unsigned np = 0;
-    for (; d->params[np]; np++) {
-        long v = d->get_param(cfg, np);
-        k += snprintf(dir + k, sizeof dir - (size_t)k, "_%s%ld", d->params[np], v);
-        snprintf(gp[np], sizeof gp[np], "-G%s=%ld", d->params[np], v);
-        po += (size_t)snprintf(pdesc + po, sizeof pdesc - po, " %s=%ld",
-                               d->params[np], v);
-    }
-    if (rtl_file)
-        snprintf(dir + k, sizeof dir - (size_t)k, "_u%016llx",
-                 (unsigned long long)cosim_fnv(rtl_file));
+    unsigned np = cosim_cache_key(env, d, cfg, rtl_file, "vl-so", dir,
+                                  sizeof dir, pdesc, sizeof pdesc, gp);
     char portlist[2048];
     size_t o = 0;
     for (int i = 0; i < nports && o < sizeof portlist; i++)
