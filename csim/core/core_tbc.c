@@ -424,6 +424,37 @@ static void path_stats(struct core_tbc *t, const struct core_tbc_cta *tc, int32_
     }
 }
 
+/* The WCU's formation at a compaction point checked against the engine's
+ * own view of the CTA mask (nw_min: most threads in one lane; nrows_used:
+ * rows with a thread): 0, or -1 with the block's why set. */
+static int wcu_form_check(struct core_tbc *t, unsigned ci, int32_t npc,
+                          const struct core_cblk_form *f, const uint32_t *mask,
+                          uint32_t umask, uint32_t nrows, uint32_t nw_min,
+                          uint32_t nrows_used)
+{
+    if (wcu_partition_ok(f, mask, umask, nrows) && f->nw_min == nw_min &&
+        f->nw_nocomp == nrows_used)
+        return 0;
+    char m[400], where[200];
+    where_of(t, ci, "compaction point", npc, where, sizeof where);
+    const char *be = cosim_backend_name(t->blk.wcu->backend);
+    if (f->nw_min != nw_min)
+        snprintf(m, sizeof m, "WCU MODEL ERROR: %s: the evaluator counts %u warps "
+                 "for the CTA mask, its most threads in one lane are %u (%s backend)",
+                 where, f->nw_min, nw_min, be);
+    else if (f->nw_nocomp != nrows_used)
+        snprintf(m, sizeof m, "WCU MODEL ERROR: %s: the evaluator counts %u warps "
+                 "with a thread, the mask has %u rows with one (%s backend)",
+                 where, f->nw_nocomp, nrows_used, be);
+    else
+        snprintf(m, sizeof m, "WCU MODEL ERROR: %s: the compacted warps do not hold "
+                 "each thread of the compacted warps' rows exactly once (%s backend)",
+                 where, be);
+    free(t->blk.why);
+    t->blk.why = strdup(m);
+    return -1;
+}
+
 /* The top entry of CTA ci is ready (its mask known): forms its compacted
  * warps (the WCU, or NW_ideal warps under ideal) into free slots of the
  * CTA; bpc >= 0: the entry is the first after the branch at bpc was
@@ -518,27 +549,9 @@ static int form(struct core_tbc *t, unsigned ci, unsigned slot, uint64_t now,
         return -1;
     if (f.load_at > now)
         t->st.wcu_wait += f.load_at - now;
-    if (!wcu_partition_ok(&f, mask, umask, nrows) || f.nw_min != nw_min ||
-        f.nw_nocomp != nocomp + nsplit) {
-        char m[400], where[200];
-        where_of(t, ci, "compaction point", e->npc, where, sizeof where);
-        if (f.nw_min != nw_min)
-            snprintf(m, sizeof m, "WCU MODEL ERROR: %s: the evaluator counts %u warps "
-                     "for the CTA mask, its most threads in one lane are %u (%s backend)",
-                     where, f.nw_min, nw_min, cosim_backend_name(t->blk.wcu->backend));
-        else if (f.nw_nocomp != nocomp + nsplit)
-            snprintf(m, sizeof m, "WCU MODEL ERROR: %s: the evaluator counts %u warps "
-                     "with a thread, the mask has %u rows with one (%s backend)",
-                     where, f.nw_nocomp, nocomp + nsplit,
-                     cosim_backend_name(t->blk.wcu->backend));
-        else
-            snprintf(m, sizeof m, "WCU MODEL ERROR: %s: the compacted warps do not hold "
-                     "each thread of the compacted warps' rows exactly once (%s backend)",
-                     where, cosim_backend_name(t->blk.wcu->backend));
-        free(t->blk.why);
-        t->blk.why = strdup(m);
+    if (wcu_form_check(t, ci, e->npc, &f, mask, umask, nrows, nw_min,
+                       nocomp + nsplit) != 0)
         return -1;
-    }
     for (unsigned j = 0; j < f.k; j++) {
         uint8_t wid[32] = { 0 }, lane[32] = { 0 };
         TBC_EACH(f.lanes[j], p) {
