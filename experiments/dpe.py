@@ -34,8 +34,8 @@ TABLE31 = [
     ("Threads per GPU core", "1536", ["max_threads_per_sm"], lambda c: c["max_threads_per_sm"]),
     ("Threads per warp", "32", ["warp_size"], lambda c: c["warp_size"]),
     ("SIMD lane width", "32", ["alu_units", "alu_lanes"],
-     lambda c: f"{c['alu_units']} ALU pipes x {c['alu_lanes']} lanes (a warp in 2 cycles: "
-               "Fermi's SM, which GPGPU-Sim's 32-wide figure folds)"),
+     lambda c: f"{c['alu_units']} ALU pipes x {c['alu_lanes']} lanes (a warp per pipe in "
+               f"{-(-32 // int(c['alu_lanes']))} cycle(s))"),
     ("Registers per GPU core", "32768", ["regs_per_sm"], lambda c: c["regs_per_sm"]),
     ("Shared memory per GPU core", "48KB", ["shared_per_sm"],
      lambda c: f"{int(c['shared_per_sm']) // 1024}KB"),
