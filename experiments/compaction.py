@@ -18,13 +18,13 @@ differ, the statistic of ours that explains it. The compaction object of
 --stats-json is read from each point's stats JSON."""
 import json
 import os
-import subprocess
 import sys
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 
 from sweeplib import plot, progpage, runner, table   # noqa: E402
+from sweeplib.source import source_commit   # noqa: E402
 import correlate   # noqa: E402  (the "baseline correlated" headline row)
 
 PERMS = ["none", "balanced", "odd_even", "rev_wid", "wid", "flip_odd", "xor_half_odd",
@@ -62,19 +62,6 @@ def pc(x):
 
 def fmt(v, n=3):
     return "-" if v is None else f"{v:.{n}f}"
-
-
-def source_commit():
-    """The commit the page comes from, and the source paths changed since
-    it when the tree is not clean (the page says so)."""
-    def git(*a):
-        return subprocess.run(["git", "-C", ROOT] + list(a), capture_output=True,
-                              text=True).stdout.rstrip()
-    head = git("rev-parse", "--short=12", "HEAD").strip() or "unknown"
-    dirty = [ln[3:] for ln in git("status", "--porcelain", "--untracked-files=no",
-                                  "--", "csim", "include", "experiments", "configs",
-                                  "workloads").splitlines()]
-    return head, dirty
 
 
 def load(out):

@@ -20,6 +20,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
 
 from sweeplib import plot, progpage, runner, table   # noqa: E402
+from sweeplib.source import commit_label as commit   # noqa: E402
 import correlate   # noqa: E402  (the "baseline correlated" headline row)
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
@@ -141,19 +142,6 @@ def pct(x):
 
 def fmt(v, n=3):
     return "-" if v is None else f"{v:.{n}f}"
-
-
-def commit():
-    """The commit the page came from (with -dirty when the tree differs)."""
-    try:
-        h = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short=12", "HEAD"], check=True,
-                           capture_output=True, text=True).stdout.strip()
-        dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--", "csim",
-                                "include", "experiments", "configs"], check=True,
-                               capture_output=True, text=True).stdout.strip()
-        return h + ("-dirty" if dirty else "")
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
 
 
 def reasons(lockstep):

@@ -14,13 +14,13 @@ stats JSON."""
 import json
 import os
 import re
-import subprocess
 import sys
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 
 from sweeplib import plot, progpage, runner, table   # noqa: E402
+from sweeplib.source import source_commit   # noqa: E402
 import correlate   # noqa: E402  (the "baseline correlated" headline row)
 
 MAIN = ["single", "dual", "dual-opt", "dual-con", "dual-fwd", "dws10", "dws50", "dws100"]
@@ -60,19 +60,6 @@ def pct(x):
 def hmean(vals):
     vals = list(vals)
     return len(vals) / sum(1.0 / v for v in vals) if vals else None
-
-
-def source_commit():
-    """The commit the page comes from, and the source paths changed since
-    it when the tree is not clean (the page says so)."""
-    def git(*a):
-        return subprocess.run(["git", "-C", ROOT] + list(a), capture_output=True,
-                              text=True).stdout.rstrip()
-    head = git("rev-parse", "--short=12", "HEAD").strip() or "unknown"
-    dirty = [ln[3:] for ln in git("status", "--porcelain", "--untracked-files=no",
-                                  "--", "csim", "include", "experiments", "configs",
-                                  "workloads").splitlines()]
-    return head, dirty
 
 
 def fmt(v, n=3):

@@ -15,13 +15,13 @@ the sweep's statistics. Variants are named SCALAR-cCOMPRESS-lLATENCY."""
 import json
 import math
 import os
-import subprocess
 import sys
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 
 from sweeplib import plot, progpage, table   # noqa: E402
+from sweeplib.source import commit_label as commit   # noqa: E402
 import correlate   # noqa: E402  (the "baseline correlated" headline row)
 
 BASE = "off-coff-l0"          # the baseline GPU: no compression, no scalar
@@ -153,18 +153,6 @@ class Sweep:
             f["ratio_wc"] = mean(self.v(w, RF, "gscalar.ratio_bdi") for w in wl)
             f["wc"] = mean(self.v(w, RF, "gscalar.wc_energy_ratio") for w in wl)
         return f
-
-
-def commit():
-    """The source commit the page is rendered at (+ when the tree differs)."""
-    try:
-        h = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short=10", "HEAD"],
-                           capture_output=True, text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=no"],
-                               capture_output=True, text=True, check=True).stdout.strip()
-        return h + ("+" if dirty else "")
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
 
 
 def area(path):

@@ -20,6 +20,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
 
 from sweeplib import plot, progpage, table   # noqa: E402
+from sweeplib.source import commit_label as commit   # noqa: E402
 import correlate   # noqa: E402  (the "baseline correlated" headline row)
 
 LAMAR = ["cg_only", "fg_only", "static", "spp", "bgp_inf", "bgp"]
@@ -129,21 +130,6 @@ def main(out, res):
                "tokens", "l1_hit", "workload", axis_values=TOKENS,
                title="PCA: L1D hit rate per token count", ylabel="L1D hit rate")
     write_page(P("memory.md"), m, rows, fg, cg, traffic, speed, ppw, pr, pca_speed, missing)
-
-
-def commit():
-    """The source commit the page is rendered at (+ when the tree differs,
-    the results pages aside)."""
-    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-    try:
-        h = subprocess.run(["git", "-C", root, "rev-parse", "--short=10", "HEAD"],
-                           capture_output=True, text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "-C", root, "status", "--porcelain",
-                                "--untracked-files=no", "--", ".", ":!docs/results"],
-                               capture_output=True, text=True, check=True).stdout.strip()
-        return h + ("+" if dirty else "")
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
 
 
 def fmt(v, n=3):

@@ -8,12 +8,12 @@ per token count (Fig 6.4), L1D/L2 miss rates (Fig 6.5), L1D/L2 average
 block reuse (Fig 6.6: hits per line over the lines whose life ended) and
 off-chip bandwidth (Fig 6.7), each beside the dissertation's claims (6.2.3)."""
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
 
 from sweeplib import plot, table   # noqa: E402
+from sweeplib.source import commit_label as commit   # noqa: E402
 import correlate   # noqa: E402  (the "baseline correlated" headline row)
 
 CAP, TOK = "max_ctas_per_sm", "pca.tokens"
@@ -24,21 +24,6 @@ PAPER_BEST_MAX_TLP = {"bfs": True, "sssp": True, "kmeans": False}   # 6.2.3.3, F
 def hmean(vals):
     vals = list(vals)
     return len(vals) / sum(1 / v for v in vals)
-
-
-def commit():
-    """The source commit the page is rendered at (+ when the tree differs,
-    the results pages aside)."""
-    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-    try:
-        h = subprocess.run(["git", "-C", root, "rev-parse", "--short=10", "HEAD"],
-                           capture_output=True, text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "-C", root, "status", "--porcelain",
-                                "--untracked-files=no", "--", ".", ":!docs/results"],
-                               capture_output=True, text=True, check=True).stdout.strip()
-        return h + ("+" if dirty else "")
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
 
 
 def fmt(v, n=3):
