@@ -284,6 +284,9 @@ void mem_reply(struct mem_sys *m, unsigned p, int32_t k, uint64_t t);
 unsigned mem_partition_of(const struct mem_sys *m, uint64_t l2_addr);
 /* The partition's icnt port (of icnt_part_ports) serving an L2 line. */
 unsigned mem_part_port(const struct mem_sys *m, uint64_t l2_addr);
+/* The line number of an L2 line inside its partition (L2 set, DRAM bank
+ * and row): the address with the partition's digit taken out. */
+uint64_t mem_local_line(const struct mem_sys *m, uint64_t l2_addr);
 
 /* mem_l2.c: builds/frees the partitions. Returns 0 or -1 with err. */
 int mem_l2_init(struct mem_sys *m, char *err, size_t errlen);

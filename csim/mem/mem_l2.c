@@ -75,20 +75,17 @@ bool mem_part_idle(const struct mem_part *p)
 
 /* ---- address mapping inside a partition ---- */
 
-static uint64_t local_line(const struct mem_sys *m, uint64_t addr)
-{
-    return addr / (uint64_t)m->c.l2_line / m->nparts;
-}
-
 static unsigned l2_set(const struct mem_sys *m, const struct mem_part *pt, uint64_t addr)
 {
-    return (unsigned)(local_line(m, addr) % pt->l2.sets);
+    return (unsigned)(mem_local_line(m, addr) % pt->l2.sets);
 }
 
 /* ---- DRAM channel ---- */
 
-static unsigned atoms_of(const struct mem_sys *m, uint8_t mask)
+static unsigned atoms_of(const struct mem_sys *m, uint8_t mask, bool is_write)
 {
+    if (m->c.dram_sector_reads && !is_write)
+        return mem_popcount8(mask);
     unsigned sec = (unsigned)m->c.l2_sector, n = 0;
     long last = -1;
     for (unsigned i = 0; i < 8; i++) {
@@ -138,14 +135,14 @@ static void dram_enqueue(struct mem_sys *m, unsigned p, uint64_t addr, uint8_t m
     unsigned i = 0;
     while (pt->q[i].used)
         i++;
-    uint64_t rg = local_line(m, addr) * (uint64_t)m->c.l2_line / (uint64_t)m->c.dram_row_bytes;
+    uint64_t rg = mem_local_line(m, addr) * (uint64_t)m->c.l2_line / (uint64_t)m->c.dram_row_bytes;
     uint64_t nb = (uint64_t)m->c.dram_banks;
     struct mem_dram_req *q = &pt->q[i];
     q->seq = ++m->seq;
     q->bank = (uint32_t)((rg ^ (rg / nb)) % nb);
     q->row = rg / nb;
     q->mshr = mshr;
-    q->atoms = (uint16_t)atoms_of(m, mask);
+    q->atoms = (uint16_t)atoms_of(m, mask, is_write);
     q->bytes = (uint16_t)(q->atoms * m->atom);
     q->is_write = is_write;
     q->mask = mask;

@@ -36,14 +36,29 @@ void mem_event(struct mem_sys *m, uint64_t time, uint8_t type, uint32_t a, uint3
 
 unsigned mem_partition_of(const struct mem_sys *m, uint64_t l2_addr)
 {
+    if (m->c.part_map == CFG_PART_MAP_CHUNK)
+        return (unsigned)(l2_addr / (uint64_t)m->c.part_chunk_bytes % m->nparts);
     uint64_t l = l2_addr / (uint64_t)m->c.l2_line;
     return (unsigned)((l ^ (l >> 6) ^ (l >> 12)) % m->nparts);
 }
 
 unsigned mem_part_port(const struct mem_sys *m, uint64_t l2_addr)
 {
-    uint64_t l = l2_addr / (uint64_t)m->c.l2_line / m->nparts;
+    /* chunk: GPGPU-Sim's sub-partition, the low bank bit of the address
+     * with the channel digit taken out (addrdec.cc, gap or not) */
+    uint64_t unit = m->c.part_map == CFG_PART_MAP_CHUNK ? (uint64_t)m->c.part_chunk_bytes
+                                                         : (uint64_t)m->c.l2_line;
+    uint64_t l = l2_addr / unit / m->nparts;
     return (unsigned)(l % (uint64_t)m->c.icnt_part_ports);
+}
+
+uint64_t mem_local_line(const struct mem_sys *m, uint64_t l2_addr)
+{
+    if (m->c.part_map != CFG_PART_MAP_CHUNK)
+        return l2_addr / (uint64_t)m->c.l2_line / m->nparts;
+    uint64_t ch = (uint64_t)m->c.part_chunk_bytes;
+    uint64_t rest = l2_addr / ch / m->nparts * ch + l2_addr % ch;
+    return rest / (uint64_t)m->c.l2_line;
 }
 
 /* ---- packet pool ---- */
@@ -214,6 +229,11 @@ struct mem_sys *mem_sys_create_env(const struct cfg *c, unsigned nsms, struct co
     if (c->l2_line < c->l1d_line) {
         MEM_ERR(err, errlen, "l2_line (%lld) must be at least l1d_line (%lld)",
                 (long long)c->l2_line, (long long)c->l1d_line);
+        return NULL;
+    }
+    if (c->part_map == CFG_PART_MAP_CHUNK && c->part_chunk_bytes % c->l2_line != 0) {
+        MEM_ERR(err, errlen, "part_chunk_bytes (%lld) must be a multiple of l2_line (%lld)",
+                (long long)c->part_chunk_bytes, (long long)c->l2_line);
         return NULL;
     }
     if (c->mem_partitions < 1 || c->icnt_part_ports < 1 || c->dram_atom_bytes % c->dram_subranks != 0) {

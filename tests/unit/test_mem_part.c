@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "test_mem_drv.h"
@@ -22,6 +23,10 @@ static void base_cfg(struct cfg *c)
     cfg_defaults(c);
     char err[256] = "";
     assert_int_equal(cfg_load_file(c, "configs/gtx480.conf", err, sizeof err), 0);
+    /* the hashed line map and atom-shared fills these tests were written
+     * for; test_mem_part covers part_map = chunk and dram_sector_reads */
+    c->part_map = CFG_PART_MAP_HASH;
+    c->dram_sector_reads = 0;
     c->l2_rop_latency = 0;
     c->dram_latency = 0;
     c->icnt_reply_hdr = 0;
@@ -275,6 +280,49 @@ static void test_read_write_turnaround(void **st)
 }
 
 /* A config that does not name the keys keeps the model without them. */
+/* part_map = chunk (GPGPU-Sim's linear decode, dramid@8): 256-byte chunks
+ * go round-robin over the six partitions, the next digit picks the port,
+ * and inside a partition the chunks follow each other. */
+static void test_chunk_map(void **st)
+{
+    (void)st;
+    struct cfg c;
+    base_cfg(&c);
+    c.part_map = CFG_PART_MAP_CHUNK;
+    c.part_chunk_bytes = 256;
+    struct mem_sys *m = drv_make(&c, 1);
+    assert_non_null(m);
+    assert_int_equal(mem_partition_of(m, 0), mem_partition_of(m, 128));
+    for (unsigned k = 0; k < 12; k++) {
+        assert_int_equal(mem_partition_of(m, k * 256u), k % 6);
+        assert_int_equal(mem_part_port(m, k * 256u), k / 6 % 2);
+    }
+    assert_int_equal(mem_local_line(m, 6 * 256), 2);    /* chunk 1 of partition 0 */
+    assert_int_equal(mem_local_line(m, 6 * 256 + 128), 3);
+    mem_sys_free(m);
+    c.part_chunk_bytes = 192;                            /* not a multiple of a line */
+    char err[256] = "";
+    assert_null(mem_sys_create(&c, 1, err, sizeof err));
+    assert_non_null(strstr(err, "part_chunk_bytes"));
+}
+
+/* dram_sector_reads: a whole-line fill reads DRAM once per sector (four
+ * 64-byte atoms for a 128-byte line), not once per atom it covers (two). */
+static void test_sector_reads(void **st)
+{
+    (void)st;
+    struct cfg c;
+    base_cfg(&c);
+    struct core_mem_req r = drv_req(0, 0x100000, 0xF, 0);
+    ls_dram_stats d;
+    run_all(&c, &r, 1, &d);
+    assert_int_equal(d.reads, 2);
+    c.dram_sector_reads = 1;
+    run_all(&c, &r, 1, &d);
+    assert_int_equal(d.reads, 4);
+    assert_int_equal(d.read_bytes, 4 * 64);
+}
+
 static void test_defaults_are_neutral(void **st)
 {
     (void)st;
@@ -285,6 +333,8 @@ static void test_defaults_are_neutral(void **st)
     assert_int_equal(d.icnt_reply_hdr, 0);
     assert_int_equal(d.l2_mshrs, 64);
     assert_int_equal(d.l2_port_bytes, 0);
+    assert_int_equal(d.part_map, CFG_PART_MAP_HASH);
+    assert_int_equal(d.dram_sector_reads, 0);
     assert_int_equal(d.dram_tRRD + d.dram_tRC + d.dram_tWTR + d.dram_tRTW + d.dram_tWR, 0);
 }
 
@@ -298,6 +348,8 @@ int main(void)
         cmocka_unit_test(test_l2_port_bytes_pace_hits),
         cmocka_unit_test(test_activate_spacing),
         cmocka_unit_test(test_read_write_turnaround),
+        cmocka_unit_test(test_chunk_map),
+        cmocka_unit_test(test_sector_reads),
         cmocka_unit_test(test_defaults_are_neutral),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
