@@ -190,6 +190,7 @@ struct mem_l2_mshr {
     int32_t head, tail;   /* waiting packets                                 */
     uint8_t pending;
     uint16_t out;         /* DRAM reads outstanding                          */
+    uint16_t n;           /* packets it holds (l2_mshr_merge bounds them)     */
 };
 
 /* DRAM power states of a sub-rank (mem_power.c, TN-41-01's background

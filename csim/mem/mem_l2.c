@@ -415,6 +415,7 @@ static uint64_t l2_pipe(struct mem_sys *m, struct mem_part *pt, int32_t k, uint8
 static void mshr_append(struct mem_sys *m, struct mem_l2_mshr *ms, int32_t k)
 {
     m->pkt[k].next = MEM_NONE;
+    ms->n++;
     if (ms->tail == MEM_NONE)
         ms->head = k;
     else
@@ -520,7 +521,13 @@ static bool l2_try(struct mem_sys *m, unsigned p, int32_t k, uint64_t t)
     if (l && l->mshr != MEM_NONE) {                 /* merge */
         struct mem_l2_mshr *ms = &pt->mshr[l->mshr];
         uint8_t extra = (uint8_t)(missing & ~ms->pending);
-        if (extra && !q_room(m, pt, 1))
+        /* GPGPU-Sim's bounds (gpu-cache.cc): an entry merges at most
+         * l2_mshr_merge requests (mshr_table::full), and with l2_merge_room
+         * a merge also waits while nothing could be queued below
+         * (rd_miss_base checks the miss queue before the MSHRs) */
+        if (m->c.l2_mshr_merge && ms->n >= (unsigned)m->c.l2_mshr_merge)
+            return false;
+        if ((extra || m->c.l2_merge_room) && !q_room(m, pt, 1))
             return false;
         l2_pipe(m, pt, k, mask, t);
         st->accesses++;

@@ -323,6 +323,37 @@ static void test_sector_reads(void **st)
     assert_int_equal(d.read_bytes, 4 * 64);
 }
 
+/* l2_mshr_merge bounds the requests one L2 MSHR entry holds (the rest
+ * wait: reservation fails), l2_merge_room makes a merge wait for room in
+ * the DRAM queue; unbounded, eight reads of one line from eight SMs merge
+ * into one fetch without a failure. */
+static void test_l2_merge_bounds(void **st)
+{
+    (void)st;
+    struct cfg c;
+    base_cfg(&c);
+    struct core_mem_req rs[8];
+    for (unsigned i = 0; i < 8; i++)
+        rs[i] = drv_req(i, 0x200000, 0x1, 0);
+    ls_cache_stats l2[3];
+    for (int v = 0; v < 3; v++) {
+        c.l2_mshr_merge = v == 1 ? 4 : 0;
+        c.l2_merge_room = v == 2;
+        c.dram_queue = v == 2 ? 1 : 64;
+        struct mem_sys *m = drv_make(&c, NSM);
+        assert_non_null(m);
+        uint64_t now = 0;
+        assert_int_equal(drv_run(m, rs, 8, NSM, &now), 8);
+        mem_stats(m, NULL, &l2[v], NULL);
+        mem_sys_free(m);
+    }
+    assert_int_equal(l2[0].reservation_fails, 0);
+    assert_int_equal(l2[0].mshr_merges, 7);
+    assert_true(l2[1].reservation_fails > 0);           /* the fifth waits */
+    assert_true(l2[1].mshr_merges < 7);
+    assert_true(l2[2].reservation_fails > 0);           /* the queue holds the fetch */
+}
+
 static void test_defaults_are_neutral(void **st)
 {
     (void)st;
@@ -335,6 +366,8 @@ static void test_defaults_are_neutral(void **st)
     assert_int_equal(d.l2_port_bytes, 0);
     assert_int_equal(d.part_map, CFG_PART_MAP_HASH);
     assert_int_equal(d.dram_sector_reads, 0);
+    assert_int_equal(d.l2_mshr_merge, 0);
+    assert_int_equal(d.l2_merge_room, 0);
     assert_int_equal(d.dram_tRRD + d.dram_tRC + d.dram_tWTR + d.dram_tRTW + d.dram_tWR, 0);
 }
 
@@ -350,6 +383,7 @@ int main(void)
         cmocka_unit_test(test_read_write_turnaround),
         cmocka_unit_test(test_chunk_map),
         cmocka_unit_test(test_sector_reads),
+        cmocka_unit_test(test_l2_merge_bounds),
         cmocka_unit_test(test_defaults_are_neutral),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
