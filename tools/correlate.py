@@ -692,13 +692,50 @@ SECTION_TEXT = {
               "\"Comparison with GPGPU-Sim\").",
     "after": "Lockstep as shipped: those changes, GPGPU-Sim's operand-collector and "
              "write-back stages (pipe_collect, pipe_writeback, result_buses), its L1 "
-             "write-evict for global stores (l1d_store_hit) and its per-opcode "
-             "latency, interval and unit (opcode_timing).",
+             "write-evict for global stores (l1d_store_hit), its per-opcode "
+             "latency, interval and unit (opcode_timing), its partition address map "
+             "(part_map, part_chunk_bytes), its sectored L2's DRAM reads per sector "
+             "(dram_sector_reads, gtx480) and its L2 MSHR merge bounds "
+             "(l2_mshr_merge, l2_merge_room).",
 }
 
 # Ablation sections ("without-..."): the shipped configs with one part taken
 # out by --set (recorded in the .meta.json); summary rows only.
 ABLATION_PREFIX = "without-"
+# GPGPU-Sim isolation sections ("gs-..."): GPGPU-Sim with one of its
+# mechanisms idealised by --gs-set (recorded in the .meta.json), Lockstep as
+# shipped: how much of the remaining difference that mechanism is.
+ISOLATION_PREFIX = "gs-"
+
+
+def isolation_table(rows, meta, sections):
+    """Per isolation section and config: r and MAE beside the shipped
+    configs' ("after"), and the kernels whose ratio it moves most."""
+    L = ["## GPGPU-Sim isolations", "",
+         "Each row runs GPGPU-Sim with one of its mechanisms idealised (the "
+         "GPGPU-Sim options named) against Lockstep as shipped, over the programs "
+         "run: how much of the remaining difference that mechanism is. \"as shipped\" "
+         "is the after section over the same kernels.", "",
+         "| section | GPGPU-Sim options | config | kernels | r | MAE | r, MAE as shipped | ratio moved most (as shipped -> isolated) |",
+         "|---|---|---|---:|---:|---:|---:|---|"]
+    for s in sections:
+        opts = ", ".join("`%s`" % x for x in meta.get("gs_sets", {}).get(s, [])) or "-"
+        for c in sorted({r["config"] for r in rows if r["section"] == s}):
+            iso = {(r["program"], r["kernel"]): r for r in rows if r["section"] == s and r["config"] == c}
+            aft = {(r["program"], r["kernel"]): r for r in rows if r["section"] == "after" and r["config"] == c}
+            keys = [k for k in iso if k in aft]
+            sm = summary([iso[k] for k in keys])
+            base = summary([aft[k] for k in keys])
+            if not sm or not base:
+                continue
+            mv = sorted(keys, key=lambda k: -abs(ratio(iso[k]["ls_us"], iso[k]["gs_us"]) -
+                                                 ratio(aft[k]["ls_us"], aft[k]["gs_us"])))[:5]
+            moved = ", ".join("%s %.2f -> %.2f" % (short(k[1]), ratio(aft[k]["ls_us"], aft[k]["gs_us"]),
+                                                   ratio(iso[k]["ls_us"], iso[k]["gs_us"])) for k in mv)
+            L.append("| %s | %s | %s | %d | %.3f | %.1f %% | %.3f, %.1f %% | %s |" % (
+                s, opts, c, sm["n"], sm["r"], sm["mae"], base["r"], base["mae"], moved))
+    L.append("")
+    return L
 
 
 def ablation_table(rows, meta, sections):
@@ -747,8 +784,8 @@ def page(rows, meta):
     w("key-by-key comparison of the two machines are in")
     w("[../timing-core.md](../timing-core.md), \"Comparison with GPGPU-Sim\";")
     w("what remains after the changes is structural (instruction fetch, local")
-    w("stores written through, GT200's dual issue; GPGPU-Sim 4.2's per-sector")
-    w("DRAM bursts), each named there with the microbenchmark that shows it.")
+    w("stores written through, GT200's dual issue), each named there with the")
+    w("microbenchmark or GPGPU-Sim isolation that shows it.")
     w("")
     w("Regenerate (GPGPU-Sim's results are cached; a run from an empty cache takes")
     w("%s):" % meta.get("duration", "?"))
@@ -812,9 +849,12 @@ def page(rows, meta):
     ablations = [s for s in sections if s.startswith(ABLATION_PREFIX)]
     if ablations:
         L += ablation_table(rows, meta, ablations)
+    isolations = [s for s in sections if s.startswith(ISOLATION_PREFIX)]
+    if isolations:
+        L += isolation_table(rows, meta, isolations)
     fails = meta.get("failures", {})
     for s in sections:
-        if s in ablations:
+        if s in ablations or s in isolations:
             continue
         w("## %s" % s)
         w("")
@@ -990,6 +1030,10 @@ def main(argv):
     meta = json.loads(read(metaf)) if os.path.exists(metaf) else {}
     meta["gs_version"], meta["gs_commit"] = gs.version, gs.commit
     meta.setdefault("sets", {})[a.section] = list(a.set)
+    if a.gs_set:
+        meta.setdefault("gs_sets", {})[a.section] = list(a.gs_set)
+    elif a.section in meta.get("gs_sets", {}) and not a.gs_from:
+        del meta["gs_sets"][a.section]
     if len(progs) >= 20 and not a.gs_from and {c for c in GS_CONFIGS if "same_as" not in GS_CONFIGS[c]} <= set(configs):
         meta["duration"] = ("GPGPU-Sim %.0f minutes and Lockstep %.0f s of wall time, summed over "
                             "the runs (a busy two-core machine; --jobs 2 halves it)"

@@ -164,6 +164,22 @@ class CsvAndPage(unittest.TestCase):
         self.assertNotIn("## without-x", page)       # no per-kernel tables
 
 
+    def test_isolation_against_after(self):
+        gs = {"launches": launches([("_Z3fooPf", 700, 10), ("_Z3barPf", 1400, 10)]),
+              "clock_mhz": 700.0}
+        gs_ideal = {"launches": launches([("_Z3fooPf", 350, 10), ("_Z3barPf", 1400, 10)]),
+                    "clock_mhz": 700.0}
+        ls = {"launches": launches([("_Z3fooPf", 350, 10), ("_Z3barPf", 1400, 10)]),
+              "clock_mhz": 700.0}
+        rows = [dict(r, section="after") for r in C.join("gtx480", Join.prog, gs, ls)]
+        rows += [dict(r, section="gs-ideal") for r in C.join("gtx480", Join.prog, gs_ideal, ls)]
+        page = C.page(rows, {"gs_sets": {"gs-ideal": ["-gpgpu_perfect_inst_const_cache 1"]}})
+        self.assertIn("## GPGPU-Sim isolations", page)
+        self.assertIn("| gs-ideal | `-gpgpu_perfect_inst_const_cache 1` | gtx480 | 2 |", page)
+        self.assertIn("0.0 % | 1.000, 25.0 % | foo 0.50 -> 1.00", page)
+        self.assertNotIn("## gs-ideal", page)        # no per-kernel tables
+
+
 FAKE_PROG = """#!/bin/sh
 # a stand-in for a CUDA program under GPGPU-Sim: prints a canned log
 test -f gpgpusim.config || { echo "no config"; exit 3; }
