@@ -810,6 +810,10 @@ typedef struct ls_stats {
                                     SMs: max(1, ceil(tensor_ii x work)) per
                                     instruction, work 1 for a 16x16x16 f16
                                     step */
+    uint64_t icache_accesses;    /* instruction-buffer block fetches looked
+                                    up */
+    uint64_t icache_misses;      /* of those, fetches whose line was absent
+                                    (each starts a fill) */
     uint64_t branches;           /* warp-level branch instructions */
     uint64_t divergent_branches; /* branches that split a warp */
     uint64_t max_stack_depth;    /* deepest reconvergence stack seen */

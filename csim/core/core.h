@@ -27,6 +27,7 @@ enum core_mech_id {
 #define CORE_MAX_DST 8             /* wmma.load/mma: an 8-register fragment */
 #define CORE_MAX_PEND 16           /* outstanding loads per warp          */
 #define CORE_MAX_SLOTS 64          /* warp slots per SM (2048 threads)    */
+#define CORE_INST_BYTES 8u      /* code bytes of one instruction (icache) */
 #define CORE_TAG_NOWAIT 0x80000000u /* store/red: nobody waits for it      */
 #define CORE_NBAR 16
 
@@ -53,6 +54,9 @@ struct core_dinst {
     uint8_t rf_addr;            /* of rf_rd, the address register's words */
     uint8_t opc;                /* enum core_opc: GPGPU-Sim's opcode class */
     uint8_t unit_cls;           /* the unit under opcode_timing = class    */
+    uint32_t iaddr;             /* code byte address in the module: 8 bytes
+                                   an instruction (GPGPU-Sim's MAX_INST_SIZE),
+                                   the functions one after another         */
     int32_t dst[CORE_MAX_DST];
     int32_t src[CORE_MAX_SRC];
 };
@@ -71,6 +75,7 @@ struct core_prog {
     struct core_dinst **di;     /* di[func][pc]                            */
     uint32_t nfuncs;
     uint32_t max_regs;          /* largest nregs over the module           */
+    uint32_t code_bytes;        /* the module's code (core_dinst.iaddr)    */
 };
 
 /* One coalesced line of a warp access (coalescer output). */
@@ -104,6 +109,10 @@ struct core_kernel {
     void *ext_user;
     const void *mech[CORE_MECH_COUNT]; /* each mechanism's launch-wide data
                                    (its prepare hook: DAC's transform)    */
+    uint64_t *code_l2;          /* icache: per code line, 0 or 1 + the cycle
+                                   its first fetch fills the L2 (launch-wide,
+                                   every SM's); NULL: no instruction cache */
+    uint32_t code_lines;
 };
 
 struct core_pend {
@@ -146,6 +155,7 @@ struct core_stats {
     ls_stall_stats stall;
     uint64_t stack_hist[LS_STACK_HIST];
     uint64_t shmem_conflict_cycles;
+    uint64_t icache_accesses, icache_misses; /* block fetches, line misses */
     uint64_t issued;            /* warp instructions issued (watchdog)    */
     uint64_t tensor_insts;      /* wmma.mma/mma warp instructions issued  */
     uint64_t tensor_busy;       /* tensor pipe-cycles busy (all pipes)    */
@@ -275,6 +285,12 @@ struct core_sm {
     uint64_t issue_cap;         /* stop issuing when st.issued reaches it
                                    (the GPU's warp-instruction budget)     */
     uint32_t mem_pc;            /* PTX line of the memory instruction in issue */
+    /* instruction cache (icache_size > 0): per line (set * ways + way) the
+     * line number + 1 (0: empty), its LRU stamp and the cycle its fill
+     * arrives; ic_miss_lat: a miss's fill time */
+    uint64_t *ic_tag, *ic_lru, *ic_ready;
+    unsigned ic_sets, ic_ways, ic_line;
+    uint64_t ic_stamp, ic_miss_lat, ic_dram_lat;
     /* mechanisms (core_mech.h): by table id, then core_sm_attach's */
     struct core_mech_inst mech[CORE_MECH_MAX];
     unsigned nmech;

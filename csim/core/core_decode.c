@@ -155,6 +155,7 @@ int core_prog_build(struct core_prog *p, const struct ptx_module *mod)
     p->di = calloc(mod->nfuncs ? mod->nfuncs : 1, sizeof *p->di);
     if (!p->di)
         return -1;
+    uint32_t code = 0;          /* the functions' code, one after another */
     for (uint32_t i = 0; i < mod->nfuncs; i++) {
         const struct ptx_func *f = &mod->funcs[i];
         if (f->nregs > p->max_regs)
@@ -166,7 +167,11 @@ int core_prog_build(struct core_prog *p, const struct ptx_module *mod)
             decode(f, &f->insts[k], &p->di[i][k]);
         /* pc == ninsts: falling off the end returns (control) */
         p->di[i][f->ninsts].unit = CORE_U_CTRL;
+        for (uint32_t k = 0; k <= f->ninsts; k++)
+            p->di[i][k].iaddr = code + k * CORE_INST_BYTES;
+        code += (f->ninsts + 1) * CORE_INST_BYTES;
     }
+    p->code_bytes = code;
     return 0;
 }
 

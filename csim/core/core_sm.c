@@ -75,6 +75,46 @@ static int sm_units(struct core_sm *sm, const struct cfg *c)
     return sm->coll_free && v->q ? 0 : -1;
 }
 
+static uint64_t ifetch_at(struct core_sm *sm, const struct core_dinst *next, uint64_t t);
+
+/* The instruction cache of config c (icache_size > 0): its arrays and the
+ * fill time of a miss (icache_miss_latency, or the unloaded L2-hit round
+ * trip: request header and reply line across the interconnect, each
+ * icnt_latency plus its flits in icnt cycles, then l2_rop_latency and
+ * l2_latency). Returns 0 or -1 (memory). */
+static int icache_init(struct core_sm *sm, const struct cfg *c)
+{
+    if (c->icache_size <= 0)
+        return 0;
+    unsigned line = (unsigned)c->icache_line, ways = (unsigned)c->icache_assoc;
+    unsigned lines = (unsigned)c->icache_size / line;
+    sm->ic_line = line;
+    sm->ic_ways = ways < lines ? ways : (lines ? lines : 1);
+    sm->ic_sets = lines / sm->ic_ways ? lines / sm->ic_ways : 1;
+    size_t nl = (size_t)sm->ic_sets * sm->ic_ways;
+    sm->ic_tag = calloc(nl, sizeof *sm->ic_tag);
+    sm->ic_lru = calloc(nl, sizeof *sm->ic_lru);
+    sm->ic_ready = calloc(nl, sizeof *sm->ic_ready);
+    if (!sm->ic_tag || !sm->ic_lru || !sm->ic_ready)
+        return -1;
+    if (c->icache_miss_latency > 0) {
+        sm->ic_miss_lat = (uint64_t)c->icache_miss_latency;
+    } else {
+        uint64_t bpc = (uint64_t)c->icnt_bytes_per_cycle;
+        uint64_t req = (8 + bpc - 1) / bpc, rep = ((uint64_t)line + (uint64_t)c->icnt_reply_hdr + bpc - 1) / bpc;
+        uint64_t icnt = 2 * (uint64_t)c->icnt_latency + req + rep;
+        uint64_t fc = (uint64_t)c->core_clock_mhz, fi = (uint64_t)c->icnt_clock_mhz;
+        sm->ic_miss_lat = (icnt * fc + fi - 1) / fi + (uint64_t)c->l2_rop_latency + (uint64_t)c->l2_latency;
+    }
+    /* a line's first fetch of the launch also reads DRAM: dram_latency,
+     * then activate, read and the line's bursts at the DRAM clock */
+    uint64_t fd = (uint64_t)c->dram_clock_mhz, fc = (uint64_t)c->core_clock_mhz;
+    uint64_t dck = (uint64_t)(c->dram_tRCD + c->dram_tCL) +
+                   ((uint64_t)line + (uint64_t)c->dram_bus_bytes - 1) / (uint64_t)c->dram_bus_bytes;
+    sm->ic_dram_lat = (uint64_t)c->dram_latency + (dck * fc + fd - 1) / fd;
+    return 0;
+}
+
 int core_sm_init(struct core_sm *sm, const struct cfg *c, unsigned id,
                  uint32_t max_stack_depth, struct cosim_env *env, char *err, size_t n)
 {
@@ -103,6 +143,10 @@ int core_sm_init(struct core_sm *sm, const struct cfg *c, unsigned id,
     }
     v->next_try = CORE_INF;
     v->err_slot = -1;
+    if (icache_init(sm, c) != 0) {
+        snprintf(err, n, "host memory exhausted (SM %u) [%s:%d]", id, __FILE__, __LINE__);
+        return -1;
+    }
     struct core_mech_env e = { c, id, v->nslots, v->ncta_slots, max_stack_depth, env };
     return core_sm_mech_init(sm, &e, err, n);
 }
@@ -120,6 +164,9 @@ void core_sm_free(struct core_sm *sm)
     free(v->w);
     free(v->cta);
     free(sm->coll_free);
+    free(sm->ic_tag);
+    free(sm->ic_lru);
+    free(sm->ic_ready);
     free(v->q);
     for (unsigned i = 0; i < CORE_MAX_SLOTS; i++)
         free(v->local_slot[i]);
@@ -322,7 +369,7 @@ int core_sm_launch_cta(struct core_sm *sm, const uint32_t ctaid[3], uint64_t now
         /* the newest warp: appended to its scheduler's age list */
         unsigned sc = slot % sm->nsched;
         sm->age_order[sc][sm->nage[sc]++] = (uint8_t)slot;
-        w->ibuf_ready = now + (uint64_t)v->c->fetch_latency;
+        w->ibuf_ready = ifetch_at(sm, w->next_di, now);
         w->ibuf_block = w->ibuf_ready;
         w->ibuf_n = (uint32_t)v->c->ibuffer_entries;
         if (sm->step && sm->step->ops->warp_start &&
@@ -800,20 +847,62 @@ static uint64_t pipe_timing(struct core_sm *sm, const struct core_issue *is, uin
     return ready;
 }
 
+/* When a block fetched at t for the instruction next is in the buffer:
+ * fetch_latency after t, or, with an instruction cache, after its line's
+ * fill: a line being filled is waited for, an absent one takes the set's
+ * LRU way and its fill starts at t (GPGPU-Sim's L1I miss): the unloaded
+ * L2-hit round trip, plus DRAM's for the launch's first fetch of the line
+ * (code stays in the L2; no contention is modelled). */
+static uint64_t ifetch_at(struct core_sm *sm, const struct core_dinst *next, uint64_t t)
+{
+    uint64_t lat = (uint64_t)sm->v.c->fetch_latency;
+    if (!sm->ic_sets || !next)
+        return t + lat;
+    uint64_t ln = next->iaddr / sm->ic_line;
+    size_t base = (size_t)(ln % sm->ic_sets) * sm->ic_ways, vic = base;
+    sm->ic_stamp++;
+    sm->v.st.icache_accesses++;
+    for (size_t i = base; i < base + sm->ic_ways; i++) {
+        if (sm->ic_tag[i] == ln + 1) {
+            sm->ic_lru[i] = sm->ic_stamp;
+            return (sm->ic_ready[i] > t ? sm->ic_ready[i] : t) + lat;
+        }
+        if (sm->ic_lru[i] < sm->ic_lru[vic])
+            vic = i;
+    }
+    sm->v.st.icache_misses++;
+    sm->ic_tag[vic] = ln + 1;
+    sm->ic_lru[vic] = sm->ic_stamp;
+    uint64_t fill = t + sm->ic_miss_lat;
+    const struct core_kernel *k = sm->v.k;
+    if (k && k->code_l2 && ln < k->code_lines) {
+        /* the L2 (every SM's): a line's first fetch reads DRAM; a fetch
+         * while that fill is under way waits for it */
+        uint64_t *l2 = &k->code_l2[ln];
+        if (*l2 == 0)
+            *l2 = 1 + fill + sm->ic_dram_lat;
+        if (*l2 - 1 > fill)
+            fill = *l2 - 1;
+    }
+    sm->ic_ready[vic] = fill;
+    return fill + lat;
+}
+
 /* Instruction buffer: a control instruction flushes it and a new block of
  * ibuffer_entries arrives fetch_latency later; otherwise the next block is
  * fetched when the current one arrived, so a warp sustains at most
- * ibuffer_entries / fetch_latency per cycle. */
-static void fetch_timing(const struct cfg *c, struct core_warp *w,
+ * ibuffer_entries / fetch_latency per cycle. An instruction cache miss
+ * delays the block to its line's fill (ifetch_at). */
+static void fetch_timing(struct core_sm *sm, struct core_warp *w,
                          const struct core_dinst *di, uint64_t now)
 {
-    uint64_t lat = (uint64_t)c->fetch_latency;
+    const struct cfg *c = sm->v.c;
     if (di->unit == CORE_U_CTRL) {
-        w->ibuf_ready = now + 1 + lat;
+        w->ibuf_ready = ifetch_at(sm, w->next_di, now + 1);
         w->ibuf_block = w->ibuf_ready;
         w->ibuf_n = (uint32_t)c->ibuffer_entries;
     } else if (--w->ibuf_n == 0) {
-        w->ibuf_block += lat;
+        w->ibuf_block = ifetch_at(sm, w->next_di, w->ibuf_block);
         if (w->ibuf_ready < w->ibuf_block)
             w->ibuf_ready = w->ibuf_block;
         w->ibuf_n = (uint32_t)c->ibuffer_entries;
@@ -918,7 +1007,7 @@ static int issue(struct core_sm *sm, unsigned slot, const struct core_dinst *di,
         v->st.stack_hist[depth < LS_STACK_HIST ? depth : LS_STACK_HIST - 1]++;
     /* each inserted move takes an issue cycle first */
     uint64_t ready = pipe_timing(sm, &is, now + extra + is.moves);
-    fetch_timing(v->c, w, di, now);
+    fetch_timing(sm, w, di, now);
     if (sm->step && sm->step->ops->issued)
         sm->step->ops->issued(sm->step->self, v, &is, ready);
     else

@@ -296,6 +296,12 @@ static ls_status launch_setup(ls_gpu *gpu, struct ls_module *m, ls_dim3 grid,
     if (wthreads * k->regs_per_thread > (uint64_t)c->regs_per_sm)
         k->regs_per_thread = (uint32_t)((uint64_t)c->regs_per_sm / wthreads);
     k->dmem = &gpu->dmem;
+    if (st == LS_OK && c->icache_size > 0) {    /* the code's L2 state */
+        k->code_lines = L->prog.code_bytes / (uint32_t)c->icache_line + 1;
+        k->code_l2 = calloc(k->code_lines, sizeof *k->code_l2);
+        if (!k->code_l2)
+            st = GPU_FAIL(gpu, LS_ERR_NOMEM, "host memory exhausted (icache)");
+    }
     k->tex = gpu->tex;
     k->ntex = gpu->ntex;
     k->max_stack_depth = gpu->cfg.max_stack_depth;
@@ -527,6 +533,8 @@ static void sm_stats(struct core_sm *sm, uint64_t cycles, ls_stats *stats)
     stats->stall.mem_wait += s->stall.mem_wait;
     stats->tensor_insts += s->tensor_insts;
     stats->tensor_busy_cycles += s->tensor_busy;
+    stats->icache_accesses += s->icache_accesses;
+    stats->icache_misses += s->icache_misses;
     uint64_t *ea = (uint64_t *)&stats->energy;    /* all uint64_t */
     const uint64_t *es = (const uint64_t *)&s->energy;
     for (size_t j = 0; j < sizeof stats->energy / sizeof *ea; j++)
@@ -629,6 +637,7 @@ ls_status gpu_timing_launch(ls_gpu *gpu, struct ls_module *m,
     gpu->now = L.end;
     st = gpu_check_end(gpu, &L.chk, m, f, st);
     core_prog_free(&L.prog);
+    free(L.k.code_l2);
     core_mech_unprepare(&gpu->tcfg, L.k.mech);
     gpu_layout_free(&L.lay);
     if (L.k.grid_ws)

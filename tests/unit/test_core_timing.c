@@ -18,14 +18,16 @@
 
 #define HDR ".version 9.0\n.target sm_75\n.address_size 64\n"
 
-/* Runs workload w in mode on config; returns its digest and stats. */
-static int run_wl(const struct workload *w, ls_mode mode, const char *config,
-                  uint64_t *digest, ls_stats *total)
+/* Runs workload w in mode on config with overrides sets (NULL: none);
+ * returns its digest and stats. */
+static int run_wl_set(const struct workload *w, ls_mode mode, const char *config,
+                      const char *const *sets, uint64_t *digest, ls_stats *total)
 {
     ls_config c;
     ls_config_default(&c);
     c.mode = mode;
     c.config = config;
+    c.sets = sets;
     char err[512];
     ls_gpu *g = ls_gpu_create(&c, err, sizeof err);
     assert_non_null(g);
@@ -45,6 +47,37 @@ static int run_wl(const struct workload *w, ls_mode mode, const char *config,
     *total = rep.total;
     ls_gpu_destroy(g);
     return 0;
+}
+
+static int run_wl(const struct workload *w, ls_mode mode, const char *config,
+                  uint64_t *digest, ls_stats *total)
+{
+    return run_wl_set(w, mode, config, NULL, digest, total);
+}
+
+/* The instruction cache (icache_size): every block fetch is looked up,
+ * the first of each line misses, a slower fill costs cycles, no cache
+ * counts nothing; results never change. */
+static void test_icache(void **state)
+{
+    (void)state;
+    const struct workload *w = wl_find("fwt");
+    assert_non_null(w);
+    const char *off[] = { "icache_size=0", NULL };
+    const char *on[] = { "icache_size=2048", NULL };
+    const char *slow[] = { "icache_size=2048", "icache_miss_latency=2000", NULL };
+    uint64_t d0, d1, d2;
+    ls_stats a, b, s2;
+    run_wl_set(w, LS_MODE_TIMING, "gtx480", off, &d0, &a);
+    run_wl_set(w, LS_MODE_TIMING, "gtx480", on, &d1, &b);
+    run_wl_set(w, LS_MODE_TIMING, "gtx480", slow, &d2, &s2);
+    assert_true(d0 == d1 && d1 == d2);
+    assert_int_equal(a.icache_accesses, 0);
+    assert_true(b.icache_accesses > 0);
+    assert_true(b.icache_misses > 0 && b.icache_misses < b.icache_accesses);
+    assert_int_equal(s2.icache_misses, b.icache_misses);
+    assert_true(b.cycles > a.cycles);
+    assert_true(s2.cycles > b.cycles + 2000);
 }
 
 static void test_timing_matches_functional(void **state)
@@ -355,6 +388,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_timing_matches_functional),
         cmocka_unit_test(test_timing_deterministic),
+        cmocka_unit_test(test_icache),
         cmocka_unit_test(test_timing_deadlock_report),
         cmocka_unit_test(test_timing_sync_cases),
         cmocka_unit_test(test_timing_local_memory),
