@@ -695,8 +695,9 @@ SECTION_TEXT = {
              "write-evict for global stores (l1d_store_hit), its per-opcode "
              "latency, interval and unit (opcode_timing), its partition address map "
              "(part_map, part_chunk_bytes), its sectored L2's DRAM reads per sector "
-             "(dram_sector_reads, gtx480) and its L2 MSHR merge bounds "
-             "(l2_mshr_merge, l2_merge_room).",
+             "(dram_sector_reads, gtx480), its L2 MSHR merge bounds "
+             "(l2_mshr_merge, l2_merge_room) and its instruction cache (icache_size, "
+             "icache_assoc, icache_line).",
 }
 
 # Ablation sections ("without-..."): the shipped configs with one part taken
@@ -774,8 +775,9 @@ def page(rows, meta):
     w("(its launches summed). Cycles are each simulator's core cycles at its own")
     w("core clock; simulated time is cycles / clock. IPC is warp instructions per")
     w("core cycle. L1 and L2 miss rates count merged misses (MSHR hits) as misses;")
-    w("GPGPU-Sim's L2 figures exclude instruction fetches (Lockstep has no")
-    w("instruction cache) and count 32-byte sectors, Lockstep's line requests.")
+    w("GPGPU-Sim's L2 figures exclude instruction fetches (Lockstep's instruction")
+    w("cache does not fetch through its memory system) and count 32-byte sectors,")
+    w("Lockstep's line requests.")
     w("DRAM bytes are column commands x atom (GPGPU-Sim: burst x bus width x chips).")
     w("**r** is the Pearson correlation coefficient of simulated time over the")
     w("kernels of a config, **r(log)** the same over log10 time (every kernel")
