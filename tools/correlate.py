@@ -698,6 +698,11 @@ SECTION_TEXT = {
              "(dram_sector_reads, gtx480), its L2 MSHR merge bounds "
              "(l2_mshr_merge, l2_merge_room) and its instruction cache (icache_size, "
              "icache_assoc, icache_line).",
+    "with-icache": "The shipped configs with GPGPU-Sim's instruction cache, which they "
+                   "leave off (docs/timing-core.md, cause 17): gtx480 `icache_size=2048`, "
+                   "`icache_assoc=4`, `icache_line=128` (SM2_GTX480's il1 N:4:128:4), "
+                   "fx5800 `icache_size=4096`, `icache_assoc=4`, `icache_line=256` "
+                   "(QuadroFX5800's 4:256:4); fills at the derived unloaded latency.",
 }
 
 # Ablation sections ("without-..."): the shipped configs with one part taken
