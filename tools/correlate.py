@@ -695,9 +695,8 @@ SECTION_TEXT = {
              "write-evict for global stores (l1d_store_hit), its per-opcode "
              "latency, interval and unit (opcode_timing), its partition address map "
              "(part_map, part_chunk_bytes), its sectored L2's DRAM reads per sector "
-             "(dram_sector_reads, gtx480), its L2 MSHR merge bounds "
-             "(l2_mshr_merge, l2_merge_room) and its instruction cache (icache_size, "
-             "icache_assoc, icache_line).",
+             "(dram_sector_reads, gtx480) and its L2 MSHR merge bounds "
+             "(l2_mshr_merge, l2_merge_room); no instruction cache (with-icache).",
     "with-icache": "The shipped configs with GPGPU-Sim's instruction cache, which they "
                    "leave off (docs/timing-core.md, cause 17): gtx480 `icache_size=2048`, "
                    "`icache_assoc=4`, `icache_line=128` (SM2_GTX480's il1 N:4:128:4), "
