@@ -61,7 +61,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # at "default" (0.2-3.8 M) ten times that. A PROGRAM argument "NAME SIZE"
 # picks another size.
 WL_SIZE = "small"
-UBENCH = ["ub_lat", "ub_alu", "ub_bw", "ub_misc"]
+UBENCH = ["ub_lat", "ub_alu", "ub_bw", "ub_misc", "ub_fetch"]
 
 
 def workload_names():
