@@ -39,7 +39,6 @@ DIV99 = 0.99         # 4.4.1: 18 of 40 benchmarks exhibit divergence (the other 
 EFFECTIVE = 0.98     # compaction-effective: tbc issues at most 98 % of none's warps
 SIMD_GAIN = 0.01     # L1 misses (4.4.3.4): workloads whose SIMD utilisation rises by > 1 point
 QUARTERS = ["0-25%", "25-50%", "50-75%", "75-100%"]
-MORE = "not run (experiments/compaction_more.toml: `make experiments-compaction_more`)"
 
 
 def hmean(vals):
@@ -73,16 +72,66 @@ def load(out):
         sys.exit(f"compaction: {len(bad)} points of {out} did not pass (first: point "
                  f"{bad[0]['point']} {bad[0]['workload']} {bad[0]['variant']}: "
                  f"{bad[0]['status']}): no page from an incomplete sweep")
-    rows = []
-    for r in raw:
-        r = dict(r)
-        with open(runner.stats_path(out, r["key"]), encoding="utf-8") as f:
-            r["st"] = json.load(f)
-        r["perf"] = r["thread_insts"] / r["cycles"]
-        r["idle_res"] = r["idle_cycles"] - r["st"]["stall"]["no_warps"]
-        r["nlaunch"] = len(r["st"]["launches"])
-        rows.append(r)
-    return rows
+    return [with_stats(out, r) for r in raw]
+
+
+def with_stats(out, r):
+    """Row r of the sweep in out with its stats JSON and derived fields."""
+    r = dict(r)
+    with open(runner.stats_path(out, r["key"]), encoding="utf-8") as f:
+        r["st"] = json.load(f)
+    r["perf"] = r["thread_insts"] / r["cycles"]
+    r["idle_res"] = r["idle_cycles"] - r["st"]["stall"]["no_warps"]
+    r["nlaunch"] = len(r["st"]["launches"])
+    return r
+
+
+class Part:
+    """What a companion sweep (compaction_more, compaction_size) holds:
+    every point (it finished: results.json), the points that passed so far
+    (it is running or was cut: its manifest and points/ only), or nothing
+    (not run). rows: the passed rows; done / points: counts."""
+
+    def __init__(self, out, spec):
+        self.spec, self.rows, self.done, self.points = spec, [], 0, 0
+        self.complete = os.path.exists(os.path.join(out, "results.json"))
+        if self.complete:
+            self.rows = load(out)
+            self.done = self.points = len(self.rows)
+        elif os.path.exists(os.path.join(out, table.MANIFEST)):
+            _, raw, _ = table.build(out)
+            self.points = len(raw)
+            self.rows = [with_stats(out, r) for r in raw if r["status"] == "pass"]
+            self.done = len(self.rows)
+
+    def note(self):
+        """How the page names what is missing of this sweep."""
+        if self.complete:
+            return f"complete ({self.points} points)"
+        if self.points:
+            return (f"partial: {self.done} of {self.points} points had passed when this page "
+                    f"was rendered (experiments/{self.spec}.toml runs last in the sweep "
+                    "queue); a section that needs a variant on every workload is left out "
+                    "until the rest is run")
+        return f"not run (experiments/{self.spec}.toml: `make experiments-{self.spec}`)"
+
+    def missing(self):
+        """A table cell / sentence for a figure this sweep would give."""
+        if self.points:
+            return (f"not yet measured (experiments/{self.spec}.toml: {self.done} of "
+                    f"{self.points} points)")
+        return f"not run (experiments/{self.spec}.toml: `make experiments-{self.spec}`)"
+
+
+def complete_workloads(rows):
+    """rows less the workloads that lack one of the (variant, size) pairs
+    the rows have (a partial sweep: every figure over the same workloads)."""
+    pairs = {(r["variant"], r["size"]) for r in rows}
+    have = {}
+    for r in rows:
+        have.setdefault(r["workload"], set()).add((r["variant"], r["size"]))
+    ok = {w for w, h in have.items() if h >= pairs}
+    return [r for r in rows if r["workload"] in ok]
 
 
 class Sweep:
@@ -198,11 +247,13 @@ def headline(S, st, names=None, size=None):
 
 def main(out, res):
     sib = lambda name: os.path.join(os.path.dirname(os.path.abspath(out)), name)   # noqa: E731
-    more = sib("compaction_more")
-    S = Sweep(load(out) + (load(more) if os.path.exists(os.path.join(more, "results.csv"))
-                           else []))
-    size_out = sib("compaction_size")
-    Z = Sweep(load(size_out)) if os.path.exists(os.path.join(size_out, "results.csv")) else None
+    more = Part(sib("compaction_more"), "compaction_more")
+    S = Sweep(load(out) + more.rows)
+    S.more = more
+    size_part = Part(sib("compaction_size"), "compaction_size")
+    zrows = complete_workloads(size_part.rows)
+    Z = Sweep(zrows) if zrows else None
+    S.size_part = size_part
     st = sets(S)
     os.makedirs(res, exist_ok=True)
     P = lambda name: os.path.join(res, name)   # noqa: E731
@@ -332,6 +383,9 @@ def write_page(path, S, Z, st, rate, rate_ideal, miss, qws, lws, size_v):
          "shows where the figures stop moving. Mechanisms and the table of the "
          "dissertation's rules against the engine: docs/compaction.md; statistics: "
          "docs/stats.md.", "",
+         f"Companion sweeps: experiments/compaction_more.toml (SLP permutations, CAPT "
+         f"histories and sizes) {S.more.note()}; experiments/compaction_size.toml (the size "
+         f"study) {S.size_part.note()}.", "",
          "Workload sets, from this sweep's own statistics: **compacted**: "
          f"{len(st['comp'])} of {len(S.wl)} (the other {len(st['unc'])} run every launch "
          "uncompacted, docs/compaction.md); **divergent** (4.4.2, Fig 4.21: SIMD "
@@ -417,11 +471,11 @@ def write_page(path, S, Z, st, rate, rate_ideal, miss, qws, lws, size_v):
           row("Prediction right on BFS and MUM: 1b-sticky / 1b-latest (4.4.2.1)",
               "61% / 75%", (f"{pc(qbm['capri-sticky'])} / {pc(qbm['capri-latest'])}"
                if qbm["capri-sticky"] is not None else
-               "1b-sticky " + MORE if "capri-sticky" not in S.hists else "-")),
+               "1b-sticky " + S.more.missing() if "capri-sticky" not in S.hists else "-")),
           row("CAPT size: 8 entries reach 97% of an unbounded CAPT; 4 entries >= 98.3% "
               "except MUM (95%) (4.2.2, 4.4.2.5)", "97%; >= 98.3%",
               (f"8 entries {pc(e8)} of 32; 4 entries >= {pc(min(e4.values()))} "
-               f"({min(e4, key=e4.get)})" if e4 else MORE if not S.sizes_ok else "-")),
+               f"({min(e4, key=e4.get)})" if e4 else S.more.missing() if not S.sizes_ok else "-")),
           row("P-branch compaction rate: TBC / SLP Balanced / TBC_ideal (4.3.3, 4.4.3.1, "
               "Fig 4.26)", "3.2% / 71.5% / 72.7%",
               f"{pc(amean(P_tbc.values()))} / {pc(amean(P_bal.values()))} / "
@@ -435,12 +489,12 @@ def write_page(path, S, Z, st, rate, rate_ideal, miss, qws, lws, size_v):
           row("Balanced within 99.4% of the best permutation's SIMD utilisation (4.4.3.2)",
               ">= 99.4%", f"worst {pc(simd['balanced'][worst_bal] / best_simd[worst_bal])} "
               f"({worst_bal}); {sum(1 for w in st['div99'] if simd['balanced'][w] >= 0.994 * best_simd[w])} "
-              f"of {len(st['div99'])} at >= 99.4%" if allp else "the other permutations " + MORE),
+              f"of {len(st['div99'])} at >= 99.4%" if allp else "the other permutations " + S.more.missing()),
           row("Speed, Balanced on CAPRI over No_TBC / over CAPRI (4.4.3.3, Fig 4.30)",
               "+11.6% / +7.0% hmean", f"{pct(H['bal_none'] - 1)} / {pct(H['bal_capri'] - 1)}"),
           row("Balanced within 98.9% of the best permutation's speed (4.4.3.3)", ">= 98.9%",
               f"worst {pc(perf['balanced'][worst_balp] / best_perf[worst_balp])} "
-              f"({worst_balp})" if allp else "the other permutations " + MORE),
+              f"({worst_balp})" if allp else "the other permutations " + S.more.missing()),
           row("L1 / L2 misses where SIMD utilisation rises (SLP on CAPRI, 4.4.3.4)",
               "+6.9% avg (max +27%, BFS) / +1.3%",
               (f"{pct(amean(l1.values()) - 1)} avg (max {pct(l1[lmax] - 1)}, {lmax}) / "
@@ -600,11 +654,15 @@ def why_section(S, Z, st, H, slow_ideal, ctas):
 
 
 def size_section(S, Z, st):
+    zp = S.size_part
     if Z is None:
-        return ["## Input size", "", "The size study (experiments/compaction_size.toml) was "
-                "not run: `make experiments-compaction` runs it first.", ""]
+        return ["## Input size", "", "The size study (experiments/compaction_size.toml): "
+                f"{zp.note()}.", ""]
     ws = Z.wl
     out = ["## Input size: where the figures stop moving", "",
+           *([] if zp.complete else
+             [f"The size study is {zp.note()}: the table uses the {len(ws)} workloads "
+              "that have every scheme at every size so far.", ""]),
            f"The headline schemes at {', '.join(Z.sizes)} inputs on {len(ws)} divergent "
            f"workloads ({', '.join(ws)}); speedups over No_TBC (hmean over the "
            "workloads), SIMD utilisation (mean) and CTAs per SM (launched CTAs / 30 SMs, "
@@ -789,7 +847,7 @@ def tables_section(S, st, rate, rate_ideal, qws, lws, size_v, ctas, miss):
             "workloads with lookups (geometric mean)", "",
             row("entries", "speedup", "hits / lookups"), "|---|---|---|"]
     if not S.sizes_ok:
-        out.append(row("2-16", MORE, ""))
+        out.append(row("2-16", S.more.missing(), ""))
     for e in ENTRIES if S.sizes_ok else []:
         h = sum(C(w, size_v[e])["capri"]["hits"] for w in lws)
         lk = sum(C(w, size_v[e])["capri"]["lookups"] for w in lws)
