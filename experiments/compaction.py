@@ -110,9 +110,7 @@ class Part:
             return f"complete ({self.points} points)"
         if self.points:
             return (f"partial: {self.done} of {self.points} points had passed when this page "
-                    f"was rendered (experiments/{self.spec}.toml runs last in the sweep "
-                    "queue); a section that needs a variant on every workload is left out "
-                    "until the rest is run")
+                    "was rendered")
         return f"not run (experiments/{self.spec}.toml: `make experiments-{self.spec}`)"
 
     def missing(self):
@@ -247,9 +245,17 @@ def headline(S, st, names=None, size=None):
 
 def main(out, res):
     sib = lambda name: os.path.join(os.path.dirname(os.path.abspath(out)), name)   # noqa: E731
+    part = Part(out, "compaction")
+    if not part.points:
+        sys.exit(f"compaction: {out} holds no sweep (no {table.MANIFEST})")
+    mine = complete_workloads(part.rows)
+    if not mine:
+        sys.exit(f"compaction: no workload of {out} has every variant yet "
+                 f"({part.done} of {part.points} points)")
     more = Part(sib("compaction_more"), "compaction_more")
-    S = Sweep(load(out) + more.rows)
-    S.more = more
+    have = {r["workload"] for r in mine}
+    S = Sweep(mine + [r for r in more.rows if r["workload"] in have])
+    S.part, S.more = part, more
     size_part = Part(sib("compaction_size"), "compaction_size")
     zrows = complete_workloads(size_part.rows)
     Z = Sweep(zrows) if zrows else None
@@ -383,9 +389,15 @@ def write_page(path, S, Z, st, rate, rate_ideal, miss, qws, lws, size_v):
          "shows where the figures stop moving. Mechanisms and the table of the "
          "dissertation's rules against the engine: docs/compaction.md; statistics: "
          "docs/stats.md.", "",
+         *([] if S.part.complete else
+           [f"**This sweep is {S.part.note()}**: the page uses the {len(S.wl)} workloads "
+            f"that have every variant ({', '.join(S.wl)}); experiments/compaction.toml "
+            "lists the divergent workloads first, so they come first.", ""]),
          f"Companion sweeps: experiments/compaction_more.toml (SLP permutations, CAPT "
          f"histories and sizes) {S.more.note()}; experiments/compaction_size.toml (the size "
-         f"study) {S.size_part.note()}.", "",
+         f"study) {S.size_part.note()}" +
+         ("" if S.more.complete and S.size_part.complete else
+          "; a figure that needs what did not run says so where it would stand") + ".", "",
          "Workload sets, from this sweep's own statistics: **compacted**: "
          f"{len(st['comp'])} of {len(S.wl)} (the other {len(st['unc'])} run every launch "
          "uncompacted, docs/compaction.md); **divergent** (4.4.2, Fig 4.21: SIMD "
