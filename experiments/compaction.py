@@ -658,6 +658,15 @@ def why_section(S, Z, st, H, slow_ideal, ctas):
            f"* **Waiting a block ahead.** CAPRI's warps that bypassed stopped {waits} times "
            f"one block ahead, {ahead} cycles in all, on the divergent workloads "
            "(the rule of 4.2.2, `capri.ahead_waits`).",
+           f"* **Bypasses refused.** {sum(c['capri']['nodiv_denied'] for c in cap)} "
+           "non-divergent warps and "
+           f"{sum(c['capri']['bypass_denied'] for c in cap)} divergent ones predicted to "
+           f"bypass stalled instead, against {sum(c['capri']['bypassed'] for c in cap)} "
+           "bypasses, on the divergent workloads: a whole warp whose path is its entry's "
+           "own reconvergence point waits there, as every warp reaching its entry's RPC "
+           "does, and a CTA of more than 16 warps lacks a spare WCU row for every home "
+           "warp (docs/compaction.md, CAPRI: running ahead past the entry's RPC would hold "
+           "warp slots the compacted warps formed before it need).",
            f"* **WCU throughput.** WCU loads waited {wcu} cycles for a previous mask's "
            f"warps over {pts} compaction points (tbc and capri, divergent): the "
            "back-to-back ride the model leaves out is worth at most that.",
