@@ -659,7 +659,7 @@ def why_section(S, Z, st, H, slow_ideal, ctas):
            f"one block ahead, {ahead} cycles in all, on the divergent workloads "
            "(the rule of 4.2.2, `capri.ahead_waits`).",
            f"* **Bypasses refused.** {sum(c['capri']['nodiv_denied'] for c in cap)} "
-           "non-divergent warps and "
+           "non-divergent warps (which bypass without a lookup) and "
            f"{sum(c['capri']['bypass_denied'] for c in cap)} divergent ones predicted to "
            f"bypass stalled instead, against {sum(c['capri']['bypassed'] for c in cap)} "
            "bypasses, on the divergent workloads: a whole warp whose path is its entry's "
