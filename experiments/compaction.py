@@ -39,7 +39,6 @@ DIV99 = 0.99         # 4.4.1: 18 of 40 benchmarks exhibit divergence (the other 
 EFFECTIVE = 0.98     # compaction-effective: tbc issues at most 98 % of none's warps
 SIMD_GAIN = 0.01     # L1 misses (4.4.3.4): workloads whose SIMD utilisation rises by > 1 point
 QUARTERS = ["0-25%", "25-50%", "50-75%", "75-100%"]
-MORE = "not run (experiments/compaction_more.toml: `make experiments-compaction_more`)"
 
 
 def hmean(vals):
@@ -73,16 +72,64 @@ def load(out):
         sys.exit(f"compaction: {len(bad)} points of {out} did not pass (first: point "
                  f"{bad[0]['point']} {bad[0]['workload']} {bad[0]['variant']}: "
                  f"{bad[0]['status']}): no page from an incomplete sweep")
-    rows = []
-    for r in raw:
-        r = dict(r)
-        with open(runner.stats_path(out, r["key"]), encoding="utf-8") as f:
-            r["st"] = json.load(f)
-        r["perf"] = r["thread_insts"] / r["cycles"]
-        r["idle_res"] = r["idle_cycles"] - r["st"]["stall"]["no_warps"]
-        r["nlaunch"] = len(r["st"]["launches"])
-        rows.append(r)
-    return rows
+    return [with_stats(out, r) for r in raw]
+
+
+def with_stats(out, r):
+    """Row r of the sweep in out with its stats JSON and derived fields."""
+    r = dict(r)
+    with open(runner.stats_path(out, r["key"]), encoding="utf-8") as f:
+        r["st"] = json.load(f)
+    r["perf"] = r["thread_insts"] / r["cycles"]
+    r["idle_res"] = r["idle_cycles"] - r["st"]["stall"]["no_warps"]
+    r["nlaunch"] = len(r["st"]["launches"])
+    return r
+
+
+class Part:
+    """What a companion sweep (compaction_more, compaction_size) holds:
+    every point (it finished: results.json), the points that passed so far
+    (it is running or was cut: its manifest and points/ only), or nothing
+    (not run). rows: the passed rows; done / points: counts."""
+
+    def __init__(self, out, spec):
+        self.spec, self.rows, self.done, self.points = spec, [], 0, 0
+        self.complete = os.path.exists(os.path.join(out, "results.json"))
+        if self.complete:
+            self.rows = load(out)
+            self.done = self.points = len(self.rows)
+        elif os.path.exists(os.path.join(out, table.MANIFEST)):
+            _, raw, _ = table.build(out)
+            self.points = len(raw)
+            self.rows = [with_stats(out, r) for r in raw if r["status"] == "pass"]
+            self.done = len(self.rows)
+
+    def note(self):
+        """How the page names what is missing of this sweep."""
+        if self.complete:
+            return f"complete ({self.points} points)"
+        if self.points:
+            return (f"partial: {self.done} of {self.points} points had passed when this page "
+                    "was rendered")
+        return f"not run (experiments/{self.spec}.toml: `make experiments-{self.spec}`)"
+
+    def missing(self):
+        """A table cell / sentence for a figure this sweep would give."""
+        if self.points:
+            return (f"not yet measured (experiments/{self.spec}.toml: {self.done} of "
+                    f"{self.points} points)")
+        return f"not run (experiments/{self.spec}.toml: `make experiments-{self.spec}`)"
+
+
+def complete_workloads(rows):
+    """rows less the workloads that lack one of the (variant, size) pairs
+    the rows have (a partial sweep: every figure over the same workloads)."""
+    pairs = {(r["variant"], r["size"]) for r in rows}
+    have = {}
+    for r in rows:
+        have.setdefault(r["workload"], set()).add((r["variant"], r["size"]))
+    ok = {w for w, h in have.items() if h >= pairs}
+    return [r for r in rows if r["workload"] in ok]
 
 
 class Sweep:
@@ -198,11 +245,21 @@ def headline(S, st, names=None, size=None):
 
 def main(out, res):
     sib = lambda name: os.path.join(os.path.dirname(os.path.abspath(out)), name)   # noqa: E731
-    more = sib("compaction_more")
-    S = Sweep(load(out) + (load(more) if os.path.exists(os.path.join(more, "results.csv"))
-                           else []))
-    size_out = sib("compaction_size")
-    Z = Sweep(load(size_out)) if os.path.exists(os.path.join(size_out, "results.csv")) else None
+    part = Part(out, "compaction")
+    if not part.points:
+        sys.exit(f"compaction: {out} holds no sweep (no {table.MANIFEST})")
+    mine = complete_workloads(part.rows)
+    if not mine:
+        sys.exit(f"compaction: no workload of {out} has every variant yet "
+                 f"({part.done} of {part.points} points)")
+    more = Part(sib("compaction_more"), "compaction_more")
+    have = {r["workload"] for r in mine}
+    S = Sweep(mine + [r for r in more.rows if r["workload"] in have])
+    S.part, S.more = part, more
+    size_part = Part(sib("compaction_size"), "compaction_size")
+    zrows = complete_workloads(size_part.rows)
+    Z = Sweep(zrows) if zrows else None
+    S.size_part = size_part
     st = sets(S)
     os.makedirs(res, exist_ok=True)
     P = lambda name: os.path.join(res, name)   # noqa: E731
@@ -332,6 +389,15 @@ def write_page(path, S, Z, st, rate, rate_ideal, miss, qws, lws, size_v):
          "shows where the figures stop moving. Mechanisms and the table of the "
          "dissertation's rules against the engine: docs/compaction.md; statistics: "
          "docs/stats.md.", "",
+         *([] if S.part.complete else
+           [f"**This sweep is {S.part.note()}**: the page uses the {len(S.wl)} workloads "
+            f"that have every variant ({', '.join(S.wl)}); experiments/compaction.toml "
+            "lists the divergent workloads first, so they come first.", ""]),
+         f"Companion sweeps: experiments/compaction_more.toml (SLP permutations, CAPT "
+         f"histories and sizes) {S.more.note()}; experiments/compaction_size.toml (the size "
+         f"study) {S.size_part.note()}" +
+         ("" if S.more.complete and S.size_part.complete else
+          "; a figure that needs what did not run says so where it would stand") + ".", "",
          "Workload sets, from this sweep's own statistics: **compacted**: "
          f"{len(st['comp'])} of {len(S.wl)} (the other {len(st['unc'])} run every launch "
          "uncompacted, docs/compaction.md); **divergent** (4.4.2, Fig 4.21: SIMD "
@@ -417,11 +483,11 @@ def write_page(path, S, Z, st, rate, rate_ideal, miss, qws, lws, size_v):
           row("Prediction right on BFS and MUM: 1b-sticky / 1b-latest (4.4.2.1)",
               "61% / 75%", (f"{pc(qbm['capri-sticky'])} / {pc(qbm['capri-latest'])}"
                if qbm["capri-sticky"] is not None else
-               "1b-sticky " + MORE if "capri-sticky" not in S.hists else "-")),
+               "1b-sticky " + S.more.missing() if "capri-sticky" not in S.hists else "-")),
           row("CAPT size: 8 entries reach 97% of an unbounded CAPT; 4 entries >= 98.3% "
               "except MUM (95%) (4.2.2, 4.4.2.5)", "97%; >= 98.3%",
               (f"8 entries {pc(e8)} of 32; 4 entries >= {pc(min(e4.values()))} "
-               f"({min(e4, key=e4.get)})" if e4 else MORE if not S.sizes_ok else "-")),
+               f"({min(e4, key=e4.get)})" if e4 else S.more.missing() if not S.sizes_ok else "-")),
           row("P-branch compaction rate: TBC / SLP Balanced / TBC_ideal (4.3.3, 4.4.3.1, "
               "Fig 4.26)", "3.2% / 71.5% / 72.7%",
               f"{pc(amean(P_tbc.values()))} / {pc(amean(P_bal.values()))} / "
@@ -435,12 +501,12 @@ def write_page(path, S, Z, st, rate, rate_ideal, miss, qws, lws, size_v):
           row("Balanced within 99.4% of the best permutation's SIMD utilisation (4.4.3.2)",
               ">= 99.4%", f"worst {pc(simd['balanced'][worst_bal] / best_simd[worst_bal])} "
               f"({worst_bal}); {sum(1 for w in st['div99'] if simd['balanced'][w] >= 0.994 * best_simd[w])} "
-              f"of {len(st['div99'])} at >= 99.4%" if allp else "the other permutations " + MORE),
+              f"of {len(st['div99'])} at >= 99.4%" if allp else "the other permutations " + S.more.missing()),
           row("Speed, Balanced on CAPRI over No_TBC / over CAPRI (4.4.3.3, Fig 4.30)",
               "+11.6% / +7.0% hmean", f"{pct(H['bal_none'] - 1)} / {pct(H['bal_capri'] - 1)}"),
           row("Balanced within 98.9% of the best permutation's speed (4.4.3.3)", ">= 98.9%",
               f"worst {pc(perf['balanced'][worst_balp] / best_perf[worst_balp])} "
-              f"({worst_balp})" if allp else "the other permutations " + MORE),
+              f"({worst_balp})" if allp else "the other permutations " + S.more.missing()),
           row("L1 / L2 misses where SIMD utilisation rises (SLP on CAPRI, 4.4.3.4)",
               "+6.9% avg (max +27%, BFS) / +1.3%",
               (f"{pct(amean(l1.values()) - 1)} avg (max {pct(l1[lmax] - 1)}, {lmax}) / "
@@ -562,10 +628,18 @@ def why_section(S, Z, st, H, slow_ideal, ctas):
     ideal_cost = []
     for w in slow_ideal[:6]:
         c = C(w, "ideal.none")
+        n, i = G(w, "none.none"), G(w, "ideal.none")
+        sb = i["st"]["stall"]["scoreboard"] / max(1, n["st"]["stall"]["scoreboard"])
+        ib = i["st"]["stall"]["ibuffer"] - n["st"]["stall"]["ibuffer"]
+        nw = i["st"]["stall"]["no_warps"] / max(1, n["st"]["stall"]["no_warps"])
         ideal_cost.append(f"{w} {fmt(S.sp(w, 'ideal.none', 'none.none'))} "
                           f"({c['points']} compaction points, "
-                          f"{c['stall_slot_cycles'] / max(1, G(w, 'ideal.none')['cycles']):.1f} "
-                          "slot-cycles waiting per cycle)")
+                          f"{c['stall_slot_cycles'] / max(1, i['cycles']):.1f} "
+                          "slot-cycles waiting per cycle, "
+                          f"{ctas[w]:.1f} CTAs per SM; warp instructions "
+                          f"x{i['warp_insts'] / n['warp_insts']:.2f}, idle SM-cycles "
+                          f"on the scoreboard x{sb:.2f}, on refetch after compaction "
+                          f"{ib:+d}, with no resident warp x{nw:.2f})")
     out = ["### Why ours differ, from our statistics", "",
            f"* **Uncompacted kernels.** {len(st['unc'])} workload"
            f"{'s' if len(st['unc']) != 1 else ''} ({', '.join(st['unc'])}) ran every launch "
@@ -584,12 +658,33 @@ def why_section(S, Z, st, H, slow_ideal, ctas):
            f"* **Waiting a block ahead.** CAPRI's warps that bypassed stopped {waits} times "
            f"one block ahead, {ahead} cycles in all, on the divergent workloads "
            "(the rule of 4.2.2, `capri.ahead_waits`).",
+           f"* **Bypasses refused.** {sum(c['capri']['nodiv_denied'] for c in cap)} "
+           "non-divergent warps (which bypass without a lookup) and "
+           f"{sum(c['capri']['bypass_denied'] for c in cap)} divergent ones predicted to "
+           f"bypass stalled instead, against {sum(c['capri']['bypassed'] for c in cap)} "
+           "bypasses, on the divergent workloads: a whole warp whose path is its entry's "
+           "own reconvergence point waits there, as every warp reaching its entry's RPC "
+           "does, and a CTA of more than 16 warps lacks a spare WCU row for every home "
+           "warp (docs/compaction.md, CAPRI: running ahead past the entry's RPC would hold "
+           "warp slots the compacted warps formed before it need).",
            f"* **WCU throughput.** WCU loads waited {wcu} cycles for a previous mask's "
            f"warps over {pts} compaction points (tbc and capri, divergent): the "
            "back-to-back ride the model leaves out is worth at most that.",
            "* **TBC_ideal is slower than No_TBC** where its barriers cost more than its "
-           "fewer warps save; the dissertation bounds compaction with it, not time: " +
-           ("; ".join(ideal_cost) if ideal_cost else "none") + ".",
+           "fewer warps save; the dissertation bounds compaction with it, not time. Per "
+           "workload: speedup (compaction points, warp slots waiting at them per cycle, "
+           "CTAs per SM; warp instructions against No_TBC, idle SM-cycles with every "
+           "resident warp waiting on the scoreboard against No_TBC, and the change in "
+           "SM-cycles waiting for an instruction buffer refilled after a compaction "
+           "point, and SM-cycles with no resident warp against No_TBC): " +
+           ("; ".join(ideal_cost) if ideal_cost else "none") + ". With about "
+           "one CTA per SM a compaction point stops every warp of the SM, and the "
+           "latencies the other warps would hide are exposed (the scoreboard column); "
+           "where the SM-cycles with no resident warp grow, the kernel ends on its "
+           "slowest CTA, which runs alone on its SM and pays every compaction point's "
+           "wait in full. Table 4.1's cores hold 1024 "
+           "threads each; the page's CTAs-per-SM figures say how far below that our "
+           "inputs keep them (the size study below shows the effect of larger inputs).",
            "* **Not the dissertation's benchmarks.** Our suite shares names with Table 4.2 "
            "(bfs, mum, bitonic, lps, backprop, dwtharr, sortnet, mandelbrot, dxtc, ...), "
            "but they are our CUDA reimplementations with our inputs compiled by nvcc 13 "
@@ -600,11 +695,15 @@ def why_section(S, Z, st, H, slow_ideal, ctas):
 
 
 def size_section(S, Z, st):
+    zp = S.size_part
     if Z is None:
-        return ["## Input size", "", "The size study (experiments/compaction_size.toml) was "
-                "not run: `make experiments-compaction` runs it first.", ""]
+        return ["## Input size", "", "The size study (experiments/compaction_size.toml): "
+                f"{zp.note()}.", ""]
     ws = Z.wl
     out = ["## Input size: where the figures stop moving", "",
+           *([] if zp.complete else
+             [f"The size study is {zp.note()}: the table uses the {len(ws)} workloads "
+              "that have every scheme at every size so far.", ""]),
            f"The headline schemes at {', '.join(Z.sizes)} inputs on {len(ws)} divergent "
            f"workloads ({', '.join(ws)}); speedups over No_TBC (hmean over the "
            "workloads), SIMD utilisation (mean) and CTAs per SM (launched CTAs / 30 SMs, "
@@ -789,7 +888,7 @@ def tables_section(S, st, rate, rate_ideal, qws, lws, size_v, ctas, miss):
             "workloads with lookups (geometric mean)", "",
             row("entries", "speedup", "hits / lookups"), "|---|---|---|"]
     if not S.sizes_ok:
-        out.append(row("2-16", MORE, ""))
+        out.append(row("2-16", S.more.missing(), ""))
     for e in ENTRIES if S.sizes_ok else []:
         h = sum(C(w, size_v[e])["capri"]["hits"] for w in lws)
         lk = sum(C(w, size_v[e])["capri"]["lookups"] for w in lws)
