@@ -1027,12 +1027,21 @@ static int core_dac_aw_issue(struct core_dac *d, uint64_t now)
     d->v->st.issued++;
     d->aw_ready = now + 1;
     const struct core_dinst *cd = aw_dinst(d, pc);
-    {   /* the results' tuples are ready after the pipeline's latency (a
-         * parameter load: the constant cache's, as for a main warp) */
+    {   /* the results' tuples are ready after the pipeline's latency, the
+         * per-opcode one under opcode_timing = class, as for a main warp
+         * (the paper's affine warp executes on the SIMT lanes, 4.1); a
+         * parameter load: the constant cache's */
         uint64_t ready = now;
-        if (cd->unit == CORE_U_ALU || cd->unit == CORE_U_SFU)
-            ready = now + d->v->ii[cd->unit] - 1 + d->v->lat[cd->unit];
-        else if (cd->unit == CORE_U_MEM)
+        if (cd->unit == CORE_U_ALU || cd->unit == CORE_U_SFU) {
+            unsigned lat = d->v->lat[cd->unit], ii = d->v->ii[cd->unit];
+            if (d->v->c->opcode_timing == CFG_OPCODE_TIMING_CLASS) {
+                unsigned ol, oi;
+                core_opc_timing(d->v->c, cd->opc, &ol, &oi);
+                lat = ol ? ol : lat;
+                ii = oi ? oi : ii;
+            }
+            ready = now + ii - 1 + lat;
+        } else if (cd->unit == CORE_U_MEM)
             ready = now + d->v->ii[CORE_U_MEM] - 1 + (uint64_t)d->v->c->l1d_latency;
         for (unsigned i = 0; i < cd->ndst; i++)
             d->rr[cd->dst[i]] = ready;
