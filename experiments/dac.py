@@ -161,6 +161,22 @@ def reasons(lockstep):
     return res
 
 
+def static_affine(lockstep):
+    """Per workload: the share of its static instructions that compute on
+    scalars and thread IDs only (uniform or affine: the paper's Fig 6
+    "potentially affine"), from check --affine --json all."""
+    out = subprocess.run([lockstep, "check", "--affine", "--json", "all"], check=True,
+                         capture_output=True, text=True).stdout
+    res = {}
+    for mod in json.loads(out)["modules"]:
+        w = os.path.basename(os.path.dirname(mod["file"]))
+        n = sum(f["insts"] for f in mod["functions"])
+        a = sum(f["uniform"] + f["affine"] for f in mod["functions"])
+        if n:
+            res[w] = a / n
+    return res
+
+
 def classes(R, wl):
     share = {}
     for w in wl:
@@ -259,8 +275,9 @@ def main(out, res):
                                  "(the 7 workloads it moves most, and the geomean of all "
                                  f"{len(sens_ws)})", ylabel="cycles off / cycles")
     rs = reasons(m["lockstep"])
+    sa = static_affine(m["lockstep"])
     ctx = dict(m=m, R=R, RL=RL, wl=wl, wlL=wlL, mem=mem, comp=comp, share=share, sp=sp,
-               spL=spL, sens_ws=sens_ws, sens=sens, rs=rs)
+               spL=spL, sens_ws=sens_ws, sens=sens, rs=rs, sa=sa)
     L = page(ctx)
     doc = progpage.load(P("dac-programs.json"))
     if doc:
@@ -281,7 +298,8 @@ def page(c):
     DL = summary(RL, c["wlL"], "dac") if c["wlL"] else None
     K = ["records_pred", "peu_uniform", "peu_two_compares", "peu_full", "launches",
          "not_decoupled", "stall_deq_empty", "stall_deq_data", "stall_enq_full",
-         "stall_aw_mask", "lock_refused", "records_data", "records_mask", "checked_mask"]
+         "stall_aw_mask", "lock_refused", "records_data", "records_mask", "checked_mask",
+         "prefetch_lines", "affine_insts", "stall_aw_dep", "stall_aw_pipe"]
     S = dsum(R, wl, "dac", K)
     npts = len(R) + len(RL)
     L = ["# Decoupled affine computation: DAC against CAE and MTA", "",
@@ -363,6 +381,18 @@ def headline(c, g, gL, D, DL, S, memL, compL):
              f"{D['pps']:.2f} | " + (f"{DL['cpp']:.2f}; {DL['pps']:.2f} |" if DL else "- |"))
     L.append(f"| PEU records: uniform / at most two compares / full | 64.0% / 93.0% / 7.0% | "
              f"{pct(pu)} / {pct(p2)} / {pct(pf)} ({S['records_pred']} records) | - |")
+    sa = [c["sa"][w] for w in wl if w in c["sa"]]
+    if sa:
+        L.append("| static instructions computing on scalars and thread IDs only (Fig 6, "
+                 "\"potentially affine\") | about half (29 programs) | "
+                 f"{pct(sum(sa) / len(sa))} mean over {len(sa)} workloads (from "
+                 f"{pct(min(sa))} to {pct(max(sa))}; `lockstep check --affine`: uniform + "
+                 "affine over all instructions) | the same (static) |")
+    L.append("| L1D line requests per enq.data record (Fig 10: at an offset of 4 a warp's "
+             "32 words are one 128-byte line) | 1 at offset 4 | "
+             f"{S['prefetch_lines'] / max(1, S['records_data']):.2f} "
+             f"({S['prefetch_lines']} lines, {S['records_data']} records; records not "
+             "prefetched count 0) | - |")
     L.append(f"| energy, total (dynamic) | 20.2% (18.4%) less | {pct(e_tot)} ({pct(e_dy)}) "
              "less: the chip energy model (docs/energy.md), DRAM included; dynamic = the "
              "per-event components (\"Energy\" below) | - |")
@@ -516,6 +546,7 @@ def why_differ(c, g, D, S):
           f"{len(c['wlL'])} workloads." if DL else
           "the large-input variants (*-large in experiments/dac.toml) were not part of "
           "this run, so its columns are empty."),
+         aw_pace(S),
          f"* **CAE on compute-bound.** CAE runs an instruction on one lane when its sources "
          "are uniform or affine; it saves lane-cycles, not issue slots, and gains where the "
          "pipelines are busy: compact fraction on the compute-bound workloads "
@@ -533,6 +564,20 @@ def why_differ(c, g, D, S):
          energy_text(c), ""]
     L += energy_table(c)
     return L
+
+
+def aw_pace(S):
+    """The affine warp's waits per issued instruction over the suite, the
+    largest first, as a bullet."""
+    n = max(1, S["affine_insts"])
+    waits = sorted([(S["stall_aw_mask"] / n, "for fed-back masks"),
+                    (S["stall_aw_dep"] / n, "for a source tuple (a main warp's per-opcode "
+                     "latency, docs/dac.md)"),
+                    (S["stall_aw_pipe"] / n, "for a free ALU/SFU pipeline")], reverse=True)
+    return (f"* **The affine warp's own pace.** It issued {S['affine_insts']} instructions "
+            "over the suite; per instruction it waited " +
+            ", ".join(f"{x:.2f} cycles {why}" for x, why in waits) +
+            f"; an enq found the ATQ full in {S['stall_enq_full']} of its cycles.")
 
 
 def energy_sums(c):
