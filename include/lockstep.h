@@ -780,6 +780,9 @@ typedef struct ls_dac_stats {
     uint64_t wr_hazards;         /* prefetched records whose lines a store
                                     of the same warp wrote before their deq
                                     (with dac.prefetch_after_write=on) */
+    uint64_t stall_aw_pipe;      /* affine-warp cycles waiting for a free
+                                    ALU/SFU pipeline (it executes on the
+                                    SIMT lanes) */
 } ls_dac_stats;
 
 /* Statistics of one launch (or a sum of launches, see ls_stats_add). In

@@ -11,10 +11,7 @@
 #                        docs/dac.md (tools/affine-table.py)
 #   make dac-table       the static transform of every workload into
 #                        docs/dac.md (tools/dac-table.py)
-#   make experiments-dac also runs experiments/dac/large.toml (off, dac, cae,
-#                        mta at large inputs) into build/experiments/dac-large
-#                        first; experiments/dac.py reads both
-.PHONY: test-dac affine-table dac-table dac-large-sweep
+.PHONY: test-dac affine-table dac-table
 TEST_TARGETS += test-dac
 
 test-dac: $(CLI)
@@ -28,8 +25,3 @@ affine-table: $(CLI)
 dac-table: $(CLI)
 	python3 tools/dac-table.py $(CLI) docs/dac.md
 
-experiments-dac: dac-large-sweep
-
-dac-large-sweep: $(CLI) deps-plot
-	$(PY) tools/sweep.py experiments/dac/large.toml --out $(BUILD)/experiments/dac-large \
-	  --lockstep $(CLI) $(SWEEP_FLAGS)

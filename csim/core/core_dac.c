@@ -720,6 +720,22 @@ static const struct core_dinst *aw_dinst(const struct core_dac *d, int32_t pc)
     return &d->v->k->prog->di[d->v->k->f - d->v->k->mod->funcs][pc];
 }
 
+/* The first cycle an ALU/SFU pipeline of cd's unit is free (0 for other
+ * units), and in *ix which one (when ix is not NULL). */
+static uint64_t aw_unit(const struct core_dac *d, const struct core_dinst *cd, unsigned *ix)
+{
+    if (cd->unit != CORE_U_ALU && cd->unit != CORE_U_SFU)
+        return 0;
+    uint64_t best = CORE_INF;
+    for (unsigned u = 0; u < d->v->units[cd->unit]; u++)
+        if (d->v->unit_free[cd->unit][u] < best) {
+            best = d->v->unit_free[cd->unit][u];
+            if (ix)
+                *ix = u;
+        }
+    return best == CORE_INF ? 0 : best;
+}
+
 /* Whether every warp the affine warp covers at recv.mask pc has sent its
  * mask for it (at the head of its mask queue). A record of another pc at
  * a head is a model error (d->why). */
@@ -762,6 +778,13 @@ static bool pass_ready(struct core_dac *d, uint64_t now)
     if (dep > now) {
         d->st.stall_aw_dep += dep - now;
         d->aw_ready = dep;
+        return false;
+    }
+    /* it executes on the SIMT lanes (4.1): a free ALU/SFU pipeline */
+    uint64_t free_at = aw_unit(d, cd, NULL);
+    if (free_at > now) {
+        d->st.stall_aw_pipe += free_at - now;
+        d->aw_ready = free_at;
         return false;
     }
     if (d->tr[pc].q == PTX_DAC_Q_MASK) {
@@ -1027,12 +1050,24 @@ static int core_dac_aw_issue(struct core_dac *d, uint64_t now)
     d->v->st.issued++;
     d->aw_ready = now + 1;
     const struct core_dinst *cd = aw_dinst(d, pc);
-    {   /* the results' tuples are ready after the pipeline's latency (a
-         * parameter load: the constant cache's, as for a main warp) */
+    {   /* the results' tuples are ready after the pipeline's latency, the
+         * per-opcode one under opcode_timing = class, as for a main warp
+         * (the paper's affine warp executes on the SIMT lanes, 4.1); a
+         * parameter load: the constant cache's */
         uint64_t ready = now;
-        if (cd->unit == CORE_U_ALU || cd->unit == CORE_U_SFU)
-            ready = now + d->v->ii[cd->unit] - 1 + d->v->lat[cd->unit];
-        else if (cd->unit == CORE_U_MEM)
+        if (cd->unit == CORE_U_ALU || cd->unit == CORE_U_SFU) {
+            unsigned lat = d->v->lat[cd->unit], ii = d->v->ii[cd->unit];
+            if (d->v->c->opcode_timing == CFG_OPCODE_TIMING_CLASS) {
+                unsigned ol, oi;
+                core_opc_timing(d->v->c, cd->opc, &ol, &oi);
+                lat = ol ? ol : lat;
+                ii = oi ? oi : ii;
+            }
+            ready = now + ii - 1 + lat;
+            unsigned ix = 0;
+            aw_unit(d, cd, &ix);
+            d->v->unit_free[cd->unit][ix] = now + ii;  /* the SIMT lanes' pipeline */
+        } else if (cd->unit == CORE_U_MEM)
             ready = now + d->v->ii[CORE_U_MEM] - 1 + (uint64_t)d->v->c->l1d_latency;
         for (unsigned i = 0; i < cd->ndst; i++)
             d->rr[cd->dst[i]] = ready;

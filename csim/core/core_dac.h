@@ -148,6 +148,8 @@ struct core_dac_stats {
                                    full                                    */
     uint64_t peu_ops;           /* PEU bit-vector operations combining
                                    predicates, one per warp               */
+    uint64_t stall_aw_pipe;     /* affine-warp cycles waiting for a free
+                                   ALU/SFU pipeline (the SIMT lanes')     */
     uint64_t cta_wait;          /* CTA-cycles from a CTA's arrival to the
                                    start of the pass that takes it        */
     uint64_t passes_max;        /* most passes in flight at once           */

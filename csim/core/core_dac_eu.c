@@ -386,6 +386,7 @@ void core_dac_stats(const struct core_dac *d, bool first, ls_stats *s)
     x->stall_aw_mask += t->stall_aw_mask;
     x->stall_mask_full += t->stall_mask_full;
     x->peu_ops += t->peu_ops;
+    x->stall_aw_pipe += t->stall_aw_pipe;
     x->cta_wait += t->cta_wait;
     x->wr_hazards += t->wr_hazards;
     if (t->passes_max > x->passes_max)

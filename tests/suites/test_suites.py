@@ -14,6 +14,7 @@ names the simulator.
   test_suites.py --regenerate   rebuild tests/suites/mini/bin/ with nvcc"""
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -123,6 +124,17 @@ class Descriptor(unittest.TestCase):
         e = self.err('suite = "x"\n[programs.a]\ndir = "a"\nbinary = "a"\n'
                      'scale = { dpe = "huge" }\ninputs.default = []\n')
         self.assertIn("no such input", str(e))
+
+    def test_myocyte_names_every_file_it_reads(self):
+        # myocyte's read() leaves a missing file's array uninitialised and
+        # goes on: each file must be an input (reported when missing) and
+        # the line it prints a failure
+        p = sl.load("rodinia").programs["myocyte"]
+        for name, inp in p.inputs.items():
+            self.assertEqual(sorted(os.path.basename(t) for t in inp.links.values()),
+                             ["params.txt", "y.txt"], name)
+        self.assertTrue(any(re.search(r, "The file was not opened for reading\n")
+                            for r in p.check.reject))
 
     def test_link_outside_run_dir(self):
         e = self.err('suite = "x"\n[programs.a]\ndir = "a"\nbinary = "a"\n'
