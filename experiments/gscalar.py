@@ -142,7 +142,8 @@ class Sweep:
 
     def ipcw_nl(self, w, var, srf=False):
         """IPC/W with the power GPUWattch reports: the chip model without
-        its leakage components (docs/energy.md "Checked against GPUWattch")."""
+        its leakage components (docs/energy.md "Checked against GPUWattch's
+        released model and the dissertation")."""
         e = self.v(w, var, "gscalar.energy.total_srf" if srf else "gscalar.energy.total")
         return self.v(w, var, "warp_insts") / (e - self.leak(w, var))
 
@@ -387,7 +388,8 @@ def causes(S, F, small):
     per_inst = rf_lane / insts
     need = BP_RF_LANE_W / (per_inst * PEAK_ISSUE * clock)
     L.append(f"* **Static share against GPUWattch.** Our leakage and constant-power constants "
-             "are those of their sources (docs/energy.md \"Checked against GPUWattch\"), but "
+             "are those of their sources, each counted once (docs/energy.md \"Checked against "
+             "GPUWattch's released model and the dissertation\"), but "
              "GPUWattch, the tool behind the paper's IPC/W (section 5), reports runtime power "
              "without leakage: GPGPU-Sim's gpgpu_sim_wrapper.cc sums the per-event components, "
              "1.59 W per idle SM and 11 W of constant dynamic power, and McPAT's leakage is "
