@@ -210,6 +210,123 @@ def attribution(rows, fg, speed, traffic):
     return L
 
 
+RUNS = [("small", "-small"), ("default", ""), ("large", "-large")]
+
+
+def run_length(rows, fg):
+    """Traffic against run length (the predictors' steady state): the
+    FG-leaning workloads at small, default and large inputs under cg_only,
+    fg_only (where run) and bgp; per run length the L2 GDUs' skew windows,
+    the L2's FG answers, and the traffic and speed of bgp and fg_only."""
+    V = lambda w, v, k: plot.value(rows, k, workload=w, variant=v)   # noqa: E731
+    ws = [w for w in have(rows, "bgp-large", fg) if w in have(rows, "cg_only-large", fg)]
+    if not ws:
+        return []
+    L = ["## Traffic against run length (FG-leaning)", "",
+         "The same workloads at small, default and large inputs (variants `-small`, none, "
+         "`-large`). Per input size: cycles under cg_only, skew windows closed per L2 GDU "
+         "and the share of the L2's queries answered FG under bgp (the L2's GDUs decide "
+         "what is read from DRAM), bgp's and fg_only's off-chip traffic reduction against "
+         "that size's cg_only (fg_only's is the most any predictor could save by fetching "
+         "less), and bgp's speedup. 5.3.2.5: BGP about 33%.", "",
+         "| workload | size | cycles (C) | L2 windows/GDU | L2 FG share | bgp traffic red. | "
+         "fg_only traffic red. | bgp speedup |", "|---|---|---|---|---|---|---|---|"]
+    summ = {}
+    for w in ws:
+        for size, suf in RUNS:
+            c, b, f = "cg_only" + suf, "bgp" + suf, "fg_only" + suf
+            if w not in have(rows, c, [w]) or w not in have(rows, b, [w]):
+                continue
+            off_c = V(w, c, "offchip")
+            q = V(w, b, "l2.gdu.queries")
+            fgr = (f"{100 * (1 - V(w, f, 'offchip') / off_c):.1f}%"
+                   if off_c and w in have(rows, f, [w]) else "-")
+            L.append(f"| {w} | {size} | {V(w, c, 'cycles')} | "
+                     f"{V(w, b, 'l2.gdu.windows') / max(V(w, b, 'l2.gdu.units'), 1):.1f} | "
+                     f"{100 * V(w, b, 'l2.gdu.fg') / q if q else 0:.1f}% | "
+                     f"{pct_of(V(w, b, 'offchip'), off_c)} | {fgr} | "
+                     f"{pct(V(w, c, 'cycles') / V(w, b, 'cycles') - 1)} |")
+    L += ["", "Geometric means over the " + str(len(ws)) + " workloads that ran at every size "
+          "(reduction = 1 - mean of the ratios):", "",
+          "| size | bgp traffic red. | fg_only traffic red. | bgp speedup | L2 windows/GDU "
+          "(mean) |", "|---|---|---|---|---|"]
+    for size, suf in RUNS:
+        c, b, f = "cg_only" + suf, "bgp" + suf, "fg_only" + suf
+        got = [w for w in ws if w in have(rows, c, ws) and w in have(rows, b, ws)
+               and V(w, c, "offchip")]
+        if not got:
+            continue
+        tr = 1 - gmean_ratio(rows, got, "offchip", b, c)
+        fgot = [w for w in got if w in have(rows, f, got)]
+        fr = f"{100 * (1 - gmean_ratio(rows, fgot, 'offchip', f, c)):.1f}%" if fgot else "-"
+        sp = gmean_ratio(rows, got, "cycles", b, c, inverse=True)
+        win = sum(V(w, b, "l2.gdu.windows") / max(V(w, b, "l2.gdu.units"), 1)
+                  for w in got) / len(got)
+        summ[size] = tr
+        L.append(f"| {size} | {100 * tr:.1f}% | {fr} | {pct(sp - 1)} | {win:.1f} |")
+    L.append("")
+    if "default" in summ and "large" in summ:
+        grew = summ["large"] > summ["default"] + 0.01
+        L += [f"bgp's traffic reduction is {100 * summ['default']:.1f}% at default inputs and "
+              f"{100 * summ['large']:.1f}% at large ones" + (
+                  ": the longer the run, the more L2 lines end, the more skew windows the "
+                  "L2 GDUs close (the windows column), and the more of their answers are FG "
+                  "(the FG share column)." if grew else
+                  ": it does not grow with run length here.")
+              + " iix is not run at large inputs (experiments/memory.toml says why).", ""]
+    return L
+
+
+def accuracy(rows, fg, suf=""):
+    """The GDUs' answers judged at their lines' end (gdu.*_ended/_wrong):
+    per level, the share of FG answers whose line used at least TH_FG
+    sectors and of CG answers whose line used fewer, under bgp, and under
+    cg_only the share of lines a perfect predictor would have fetched FG."""
+    S = lambda v, k: sum(plot.value(rows, k, workload=w, variant=v) for w in fg)   # noqa: E731
+    share = lambda a, b: f"{100 * a / b:.1f}%" if b else "-"   # noqa: E731
+    L = ["| scheme | level | FG answers judged | FG wrong | CG answers judged | CG wrong |",
+         "|---|---|---|---|---|---|"]
+    for v in ("cg_only", "bgp_inf", "bgp"):
+        name = v + suf
+        if len(have(rows, name, fg)) != len(fg):
+            continue
+        for lv in ("l1d", "l2"):
+            fe, fw = S(name, f"{lv}.gdu.fg_ended"), S(name, f"{lv}.gdu.fg_wrong")
+            ce, cw = S(name, f"{lv}.gdu.cg_ended"), S(name, f"{lv}.gdu.cg_wrong")
+            L.append(f"| {name} | {lv.upper()} | {fe} | {share(fw, fe)} | {ce} | "
+                     f"{share(cw, ce)} |")
+    return L + [""]
+
+
+def predictor_section(rows, fg):
+    """Predictor accuracy (default inputs and, where run, large)."""
+    L = ["## How right the predictions were (FG-leaning, summed)", "",
+         "Each line remembers whether the query that allocated it was answered FG or CG; "
+         "when its life ends (eviction, or the L1D's kernel-end sweep) it is judged by the "
+         "GDU's own rule (TH_FG = 2: fewer used sectors is FG). *FG wrong*: FG answers whose "
+         "line used at least TH_FG sectors (each extra sector a second miss: `npred_ref`); "
+         "*CG wrong*: CG answers whose line used fewer (fetched sectors unused: "
+         "`pred_nref`). Under cg_only every answer is CG, so its L1D *CG wrong* is the share "
+         "of lines a perfect predictor would have fetched FG (its L2 lines are whole-line "
+         "requests of the L1Ds, so they use every sector they fetch). L2 lines still resident at the "
+         "end are not judged (docs/lamar.md \"The sector categories\").", ""]
+    L += ["Default inputs:", ""] + accuracy(rows, fg)
+    wl = [w for w in have(rows, "bgp-large", fg) if w in have(rows, "cg_only-large", fg)]
+    if wl:
+        L += [f"Large inputs ({len(wl)} workloads):", ""] + accuracy(rows, wl, "-large")
+    return L
+
+
+def l2_resident(rows, fg, v):
+    """Of the sectors the L2 fetched on a CG answer and never referenced,
+    the share still resident at the end (sector_fills less the four
+    categories): never evicted, so no GDU learned from them."""
+    S = lambda k: sum(plot.value(rows, k, workload=w, variant=v) for w in fg)   # noqa: E731
+    live = S("l2.sector_fills") - sum(S(f"l2.{c}") for c in CATS)
+    gone = S("l2.pred_nref")
+    return live, gone
+
+
 SENS = [("baseline", "cg_only", "bgp", "33%"), ("caches x0.25 (Fig 5.15a)", "cg_only-cache-x0.25",
                                                 "bgp-cache-x0.25", "37%"),
         ("caches x8 (Fig 5.15a)", "cg_only-cache-x8", "bgp-cache-x8", "17%"),
@@ -268,6 +385,57 @@ def readin(rows, fg):
               "hits; the sector categories below split each level's fills by prediction "
               "outcome.", ""]
     return L
+
+
+def traffic_gap(rows, fg):
+    """The traffic bullet: the FG-only ceiling, the L2's miss rate, where
+    cg_only's unneeded L2 sectors were at the end, and the L2's answers."""
+    V = lambda w, v, k: plot.value(rows, k, workload=w, variant=v)   # noqa: E731
+    S = lambda v, k: sum(V(w, v, k) for w in fg)   # noqa: E731
+    ceil = 1 - gmean_ratio(rows, fg, "offchip", "fg_only", "cg_only")
+    bgp = 1 - gmean_ratio(rows, fg, "offchip", "bgp", "cg_only")
+    miss = plot.geomean(max(V(w, "cg_only", "l2.miss_rate"), 1e-6) for w in fg)
+    live, gone = l2_resident(rows, fg, "bgp")
+    ce, cw = S("bgp", "l2.gdu.cg_ended"), S("bgp", "l2.gdu.cg_wrong")
+    q, fa = S("bgp", "l2.gdu.queries"), S("bgp", "l2.gdu.fg")
+    return (f"* **Why bgp's traffic reduction is {100 * bgp:.1f}%, not about 33% (measured).** "
+            f"(1) The ceiling: fg_only, which fetches only asked-for sectors everywhere, "
+            f"cuts FG-leaning traffic by {100 * ceil:.1f}% (geometric mean); no predictor "
+            f"can save more. (2) cg_only's L2 miss rate is {100 * miss:.1f}% (geometric "
+            "mean)" + (": the L2 holds most of the footprint, so DRAM reads are mostly "
+                       "first touches. " if miss < 0.1 else ". ")
+            + "(3) A GDU learns only from lines whose life ended: of the sectors bgp's L2 "
+            "fetched on a CG answer and never referenced, "
+            f"{100 * live / (live + gone) if live + gone else 0:.0f}% were still resident at "
+            f"the end of the run ({live} resident, {gone} evicted); of the L2 lines fetched "
+            f"CG that did end, {100 * cw / ce if ce else 0:.1f}% used fewer than TH_FG "
+            "sectors (CG answers a perfect predictor would not give). "
+            f"(4) So under bgp the L2 GDUs answered FG on {100 * fa / q if q else 0:.1f}% "
+            "of their queries. The run-length table below measures the reduction against "
+            "input size; the dissertation's runs are far longer than ours.")
+
+
+def dram_ppw_note(rows, fg):
+    """The DRAM Perf/W bullet: bgp's gain split into speed and DRAM power,
+    and DRAM energy into what traffic moves and what time moves."""
+    S = lambda v, k: sum(plot.value(rows, k, workload=w, variant=v) for w in fg)   # noqa: E731
+    sp = gmean_ratio(rows, fg, "cycles", "bgp", "cg_only", inverse=True)
+    pw = gmean_ratio(rows, fg, "power.dram_w", "bgp", "cg_only")
+    dp = gmean_ratio(rows, fg, "power.dram_perf_per_watt", "bgp", "cg_only")
+    traf = ("act_pre", "rd", "rd_io", "wr", "wr_io")
+    parts = []
+    for v in ("cg_only", "bgp"):
+        tot = S(v, "power.dram_energy_j.total")
+        t = sum(S(v, f"power.dram_energy_j.{c}") for c in traf)
+        parts.append((t, tot))
+    (tc, ec), (tb, eb) = parts
+    return (f"* **DRAM Perf/W (paper BGP +27%; ours {pct(dp - 1)}).** DRAM Perf/W = speed / "
+            f"DRAM W: bgp's speedup {pct(sp - 1)} times its DRAM power ratio {pw:.3f} "
+            "(geometric means). Activates and bursts (`act_pre`, `rd`, `wr` and their I/O), the "
+            f"energy traffic moves, are {100 * tc / ec if ec else 0:.0f}% of cg_only's DRAM "
+            f"energy and bgp changes them by {pct(tb / tc - 1) if tc else '-'}; the rest is "
+            "background and refresh, which follow run time. With traffic nearly unchanged "
+            "(above), DRAM Perf/W follows speed.")
 
 
 def background_note(rows, fg):
@@ -387,6 +555,7 @@ def sensitivity(rows, fg):
 
 ABL = [("as shipped: default inputs, GDDR5 currents, power-down", "cg_only", "bgp"),
        ("run length: small inputs", "cg_only-small", "bgp-small"),
+       ("run length: large inputs", "cg_only-large", "bgp-large"),
        ("DRAM power model: no power-down", "cg_only-pd-off", "bgp-pd-off"),
        ("DRAM power model: GDDR3 currents, no power-down (the earlier model)",
         "cg_only-gddr3", "bgp-gddr3"),
@@ -514,14 +683,17 @@ def write_page(path, m, rows, fg, cg, traffic, speed, ppw, pr, pca_speed, missin
            "are measured at default inputs (docs/workloads.md) and each workload's Avg_sec "
            "under cg_only is in the tables below. Our suite is not the dissertation's: shared "
            "names (BFS, SSSP, SPMV, MUM, ...) are reimplementations with our own inputs."),
+          traffic_gap(rows, fg),
           "* **DRAM power is mostly background.** " + background_note(rows, fg),
+          dram_ppw_note(rows, fg),
           "* **PCA without Opt-CTA.** The dissertation's PCA baseline is the best CTA "
           "throttling (Opt-CTA) and its gains are over that; ours is pca.tokens = 0 with "
           "every CTA that fits. Fills bypassed at the best token count: " + ", ".join(
               f"{w} {V(w, f'pca-{t}', 'pca.bypassed')} (tokens {t})"
               for w, (t, _) in pca_best.items())
           + "; a workload whose best count is 0 is one where no token count helped.", ""]
-    L += learning(rows, fg) + attribution(rows, fg, speed, traffic)
+    L += learning(rows, fg) + run_length(rows, fg) + predictor_section(rows, fg)
+    L += attribution(rows, fg, speed, traffic)
     L += readin(rows, fg) + dram_states(rows, fg) + subranking(rows, fg)
     L += sensitivity(rows, fg) + ablation(rows, fg)
     L += ["![L1D sectors](memory-sectors-l1d.png)", "", "![L2 sectors](memory-sectors-l2.png)",
