@@ -275,6 +275,10 @@ typedef struct ls_cache_stats {
     uint64_t gdu_cg_wrong;       /* of cg_ended, lines that ended with
                                     fewer than TH_FG sectors used (FG by
                                     the GDU's own rule) */
+    uint64_t gdu_cg_right_nref;  /* pred_nref sectors of the cg_ended lines
+                                    not in cg_wrong: fetched unused in
+                                    lines the rule calls CG rightly (a
+                                    binary FG/CG answer keeps them) */
     uint64_t locks_broken;       /* DAC: locked L1D lines evicted because
                                     every other way of their set was locked
                                     or pending (in the JSON as

@@ -550,6 +550,7 @@ static void mem_launch_stats(ls_gpu *gpu, const struct launch *L, ls_stats *stat
     stats->l1d.gdu_fg_wrong = l1b.gdu_fg_wrong;
     stats->l1d.gdu_cg_ended = l1b.gdu_cg_ended;
     stats->l1d.gdu_cg_wrong = l1b.gdu_cg_wrong;
+    stats->l1d.gdu_cg_right_nref = l1b.gdu_cg_right_nref;
     ls_cache_stats_acc(&stats->l1d, &L->l1a, -1);
     ls_cache_stats_acc(&stats->l2, &L->l2a, -1);
     ls_dram_stats_acc(&stats->dram, &L->dra, -1);

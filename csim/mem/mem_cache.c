@@ -114,6 +114,8 @@ static void line_end(struct mem_cache *c, const struct mem_line *l)
     } else if (l->gans == MEM_GANS_CG) {
         c->st.gdu_cg_ended++;
         c->st.gdu_cg_wrong += !multi;
+        if (multi)
+            c->st.gdu_cg_right_nref += mem_popcount8(l->pnr);
     }
 }
 

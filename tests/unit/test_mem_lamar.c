@@ -105,6 +105,7 @@ static void test_cg_fg_fetch(void **st)
         assert_int_equal(l1.gdu_fg_wrong, g == G_FG);
         assert_int_equal(l1.gdu_cg_ended, g == G_CG);
         assert_int_equal(l1.gdu_cg_wrong, 0);
+        assert_int_equal(l1.gdu_cg_right_nref, g == G_CG ? 2 : 0);  /* sectors 2, 3 */
         assert_int_equal(l2.gdu_fg_ended + l2.gdu_cg_ended, 0);
         mem_sys_free(m);
     }
@@ -168,6 +169,7 @@ static void test_bgp_learns_streaming(void **st)
         assert_int_equal(l1.gdu_cg_ended, N - l1.gdu_fg);
         assert_int_equal(l1.gdu_cg_wrong, l1.gdu_cg_ended);
         assert_int_equal(l1.gdu_fg_wrong, 0);
+        assert_int_equal(l1.gdu_cg_right_nref, 0);         /* every CG line was wrong */
         mem_sys_free(m);
     }
 }
