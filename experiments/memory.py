@@ -210,6 +210,39 @@ def attribution(rows, fg, speed, traffic):
     return L
 
 
+CTA_CAPS = [1, 2, 4]                         # memory.toml's -ctaK variants
+
+
+def tlp(rows):
+    """Fig 5.16: performance per resident-CTA cap under cg_only and bgp,
+    normalised to cg_only at its best cap (Opt); the uncapped run is Max."""
+    V = lambda w, v, k: plot.value(rows, k, workload=w, variant=v)   # noqa: E731
+    caps = [(f"{c}", f"-cta{c}") for c in CTA_CAPS] + [("max", "")]
+    wl = list(dict.fromkeys(r["workload"] for r in rows))
+    ws = [w for w in wl if all(w in have(rows, v + suf, [w]) for _, suf in caps
+                               for v in ("cg_only", "bgp"))]
+    if not ws:
+        return []
+    L = ["## TLP (Fig 5.16): LAMAR across resident-CTA caps", "",
+         "Per workload, performance (1 / cycles) at a cap of 1, 2 and 4 resident CTAs per "
+         "SM and uncapped (max), under cg_only and bgp, normalised to cg_only at its "
+         "fastest cap (Opt). 5.3.2.5: only IIX, MUM and SCLST of the 20 benefit from "
+         "throttling, SSC (the common case) loses with less TLP, and LAMAR stays "
+         "effective at the throttled optimum.", "",
+         "| workload | Opt cap (C) | " + " | ".join(f"C {c}" for c, _ in caps) + " | "
+         + " | ".join(f"B {c}" for c, _ in caps) + " | bgp at Opt / C at Opt |",
+         "|---" * (3 + 2 * len(caps)) + "|"]
+    for w in ws:
+        cyc = {(v, c): V(w, v + suf, "cycles") for c, suf in caps for v in ("cg_only", "bgp")}
+        opt = min((c for c, _ in caps), key=lambda c: cyc[("cg_only", c)])
+        base = cyc[("cg_only", opt)]
+        cells = [w, opt] + [fmt(base / cyc[("cg_only", c)]) for c, _ in caps]
+        cells += [fmt(base / cyc[("bgp", c)]) for c, _ in caps]
+        cells.append(pct(base / cyc[("bgp", opt)] - 1))
+        L.append("| " + " | ".join(cells) + " |")
+    return L + [""]
+
+
 RUNS = [("small", "-small"), ("default", ""), ("large", "-large")]
 
 
@@ -700,7 +733,7 @@ def write_page(path, m, rows, fg, cg, traffic, speed, ppw, pr, pca_speed, missin
     L += learning(rows, fg) + run_length(rows, fg) + predictor_section(rows, fg)
     L += attribution(rows, fg, speed, traffic)
     L += readin(rows, fg) + dram_states(rows, fg) + subranking(rows, fg)
-    L += sensitivity(rows, fg) + ablation(rows, fg)
+    L += sensitivity(rows, fg) + tlp(rows) + ablation(rows, fg)
     L += ["![L1D sectors](memory-sectors-l1d.png)", "", "![L2 sectors](memory-sectors-l2.png)",
           "", "![off-chip traffic](memory-traffic.png)", "", "![speedup](memory-speedup.png)", "",
           "![DRAM power](memory-dram-power.png)", "", "![Perf/W](memory-perfw.png)", "",
