@@ -476,6 +476,40 @@ def dram_ppw_note(rows, fg):
             "(above), DRAM Perf/W follows speed.")
 
 
+def miss_note(rows, ws):
+    """Fig 5.10/5.11: how many workloads fg_only raises the L1D and L2 miss
+    rates of, and the largest share of NPRED_REF sectors per level."""
+    V = lambda w, v, k: plot.value(rows, k, workload=w, variant=v)   # noqa: E731
+    out = []
+    for lv, name in (("l1d", "L1D"), ("l2", "L2")):
+        up = [w for w in ws if V(w, "fg_only", f"{lv}.miss_rate") > V(w, "cg_only", f"{lv}.miss_rate") + 0.01]
+        share = {w: V(w, "fg_only", f"{lv}.npred_ref") / V(w, "fg_only", f"{lv}.sector_fills")
+                 for w in ws if V(w, "fg_only", f"{lv}.sector_fills")}
+        top = max(share, key=share.get) if share else None
+        out.append(f"{name} miss rate up by more than 0.01 in {len(up)} of {len(ws)}"
+                   + (f", largest NPRED_REF share {top} {100 * share[top]:.0f}%" if top else ""))
+    return "; ".join(out) + " (fg_only vs cg_only)"
+
+
+def dram_share(rows, ws):
+    """DRAM power over system power under cg_only: range and median."""
+    xs = sorted(plot.value(rows, "power.dram_w", workload=w, variant="cg_only") /
+                plot.value(rows, "power.system_w", workload=w, variant="cg_only") for w in ws
+                if plot.value(rows, "power.system_w", workload=w, variant="cg_only"))
+    if not xs:
+        return "-"
+    return (f"{100 * xs[0]:.0f}-{100 * xs[-1]:.0f}% under cg_only (median "
+            f"{100 * xs[len(xs) // 2]:.0f}%, {len(xs)} workloads)")
+
+
+def fg_cg_ppw(ppw, cg):
+    """fg_only's system Perf/W against cg_only on the CG-leaning workloads."""
+    worse = sorted((w for w in cg if ppw[w]["fg_only"] < 0.95), key=lambda w: ppw[w]["fg_only"])
+    return (f"{len(worse)} of {len(cg)} lose more than 5%"
+            + (": " + ", ".join(f"{w} {pct(ppw[w]['fg_only'] - 1)}" for w in worse[:5])
+               if worse else "") + (" (five worst)" if len(worse) > 5 else ""))
+
+
 def background_note(rows, fg):
     """The DRAM power bullet: background share and power-down time, from
     the statistics."""
@@ -690,6 +724,14 @@ def write_page(path, m, rows, fg, cg, traffic, speed, ppw, pr, pca_speed, missin
           "SPP 60% / 72%, BGP_inf 20% / 22%, BGP 37% / 47% | " + ", ".join(
               f"{v} {readin_pct(rows, fg, 'l1d', v)} / {readin_pct(rows, fg, 'l2', v)}"
               for v in ("cg_only", "spp", "bgp_inf", "bgp")) + " |",
+          f"| CG-leaning: L1 / L2 read-in sectors of CG-only over FG-only (5.3.2.1) | +13% / +3% | "
+          f"{readin_pct(rows, cg, 'l1d', 'cg_only')} / {readin_pct(rows, cg, 'l2', 'cg_only')} |",
+          "| FG-only raises miss rates for some applications (Fig 5.10, 5.11) | some (NN: 65% / "
+          "54% of L1 / L2 sectors NPRED_REF) | " + miss_note(rows, fg + cg) + " |",
+          "| DRAM share of GPU power (5.3.2.4, from the literature) | about 5-45% | "
+          + dram_share(rows, fg + cg) + " |",
+          "| FG-only Perf/W on CG-leaning (5.3.2.4) | degrades MST, NN, SRAD significantly | "
+          + fg_cg_ppw(ppw, cg) + " |",
           f"| PCA best token count speedup (6.2.3.4) | BFS +8%, SSSP +9%, KMEANS +39% (vs Opt-CTA) | "
           + ", ".join(f"{w} {pct(s - 1)} at {t}" for w, (t, s) in pca_best.items()) + " |", ""]
     tot = lambda v, k: int(sum(V(w, v, k) for w in fg + cg))   # noqa: E731
