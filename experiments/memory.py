@@ -234,7 +234,8 @@ def tlp(rows):
          "|---" * (3 + 2 * len(caps)) + "|"]
     for w in ws:
         cyc = {(v, c): V(w, v + suf, "cycles") for c, suf in caps for v in ("cg_only", "bgp")}
-        opt = min((c for c, _ in caps), key=lambda c: cyc[("cg_only", c)])
+        order = [c for c, _ in caps]                 # ties: the most TLP
+        opt = min(order, key=lambda c: (cyc[("cg_only", c)], -order.index(c)))
         base = cyc[("cg_only", opt)]
         cells = [w, opt] + [fmt(base / cyc[("cg_only", c)]) for c, _ in caps]
         cells += [fmt(base / cyc[("bgp", c)]) for c, _ in caps]
