@@ -473,8 +473,9 @@ def dram_ppw_note(rows, fg):
             "(geometric means). Activates and bursts (`act_pre`, `rd`, `wr` and their I/O), the "
             f"energy traffic moves, are {100 * tc / ec if ec else 0:.0f}% of cg_only's DRAM "
             f"energy and bgp changes them by {pct(tb / tc - 1) if tc else '-'}; the rest is "
-            "background and refresh, which follow run time. With traffic nearly unchanged "
-            "(above), DRAM Perf/W follows speed.")
+            "background and refresh, which follow run time"
+            + (", so with traffic within 5% of cg_only's DRAM Perf/W follows speed."
+               if abs(gmean_ratio(rows, fg, "offchip", "bgp", "cg_only") - 1) < 0.05 else "."))
 
 
 def miss_note(rows, ws):
