@@ -207,10 +207,16 @@ def write_page(path, m, rows, ws, toks, info, V):
         rt = next(x for x in rows if x["workload"] == w and x[CAP] == i["opt"] and x[TOK] == t)
         thr = (f"throttling to {i['opt']} of {i['fit']} CTAs is {pct(i['opt_gain'])} over Max-CTA"
                if i["opt"] < i["fit"] else f"no cap below the {i['fit']} CTAs that fit is faster")
+        pa, da = rt["pca.prio_accesses"], rt["pca.deprio_accesses"]
+        mw = r0["stall.mem_wait"] / r0["sm_cycles"] if r0["sm_cycles"] else 0.0
         L.append(f"* **{w}**: {thr}; at {t} tokens {rt['pca.bypassed']} fills bypassed "
                  f"({100 * rt['pca.bypassed'] / max(rt['l1d.accesses'], 1):.2f}% of "
                  f"{rt['l1d.accesses']} L1D accesses), L1D miss rate {fmt(r0['l1d.miss_rate'])} "
-                 f"-> {fmt(rt['l1d.miss_rate'])}, speedup {pct(i['sp'][t] - 1)}.")
+                 f"-> {fmt(rt['l1d.miss_rate'])}, speedup {pct(i['sp'][t] - 1)}. Warps "
+                 f"without a token made {100 * da / (pa + da) if pa + da else 0:.0f}% of the "
+                 "L1D accesses (PCA protects the token holders' lines from those only); "
+                 f"at 0 tokens {100 * mw:.1f}% of SM-cycles stalled on the memory unit"
+                 + (" (little for a cache policy to win)." if mw < 0.05 else "."))
     L += ["", "Block reuse (Fig 6.6) is `l1d.block_reuse` / `l2.block_reuse`: hits to a "
           "line while it was resident, averaged over the lines whose life ended (evicted, or "
           "at the L1D's kernel-end invalidation; docs/stats.md).", ""]
