@@ -179,21 +179,26 @@ def attribution(rows, fg, speed, traffic):
     """Where a speedup comes from: per FG-leaning workload, bgp against cg_only
     in the statistics that a fetch granularity moves."""
     V = lambda w, v, k: plot.value(rows, k, workload=w, variant=v)   # noqa: E731
-    r = lambda w, k: V(w, "bgp", k) / V(w, "cg_only", k) if V(w, "cg_only", k) else None  # noqa: E731
-    L = ["## Where bgp's cycles went (FG-leaning, bgp / cg_only)", "",
-         "Ratios of bgp's figure to cg_only's: speedup, off-chip bytes, sectors filled "
-         "into the L1Ds (each crosses the L2-to-L1 reply path), L2 accesses, L1D "
-         "reservation failures (a request refused for want of an MSHR, line or queue "
-         "slot: the SM retries), and SM-cycles stalled on the memory unit (`stall."
-         "mem_wait`); the last column is mem_wait's share of SM-cycles under cg_only.", "",
-         "| workload | speedup | off-chip | L1D fills | L2 accesses | reservation fails | "
-         "mem_wait | mem_wait share (C) |", "|---|---|---|---|---|---|---|---|"]
+    rv = lambda w, v, k: V(w, v, k) / V(w, "cg_only", k) if V(w, "cg_only", k) else None  # noqa: E731
+    r = lambda w, k: rv(w, "bgp", k)   # noqa: E731
+    L = ["## Where the cycles went (FG-leaning, fg_only and bgp / cg_only)", "",
+         "Ratios of each scheme's figure to cg_only's: speedup, off-chip bytes, sectors "
+         "filled into the L1Ds (each crosses the L2-to-L1 reply path), L2 accesses, "
+         "interconnect flits (`energy.noc_flits`), L1D MSHR merges, L1D reservation "
+         "failures (a request refused for want of an MSHR, line or queue slot: the SM "
+         "retries), and SM-cycles stalled on the memory unit (`stall.mem_wait`); the last "
+         "column is mem_wait's share of SM-cycles under cg_only.", "",
+         "| workload | scheme | speedup | off-chip | L1D fills | L2 accesses | flits | "
+         "MSHR merges | reservation fails | mem_wait | mem_wait share (C) |",
+         "|---|---|---|---|---|---|---|---|---|---|---|"]
     for w in fg:
-        cells = [w, fmt(speed[w]["bgp"]), fmt(traffic[w]["bgp"])]
-        cells += [fmt(r(w, k)) for k in ("l1d.sector_fills", "l2.accesses",
-                                          "l1d.reservation_fails", "stall.mem_wait")]
-        cells.append(fmt(V(w, "cg_only", "stall.mem_wait") / V(w, "cg_only", "sm_cycles")))
-        L.append("| " + " | ".join(cells) + " |")
+        for v in ("fg_only", "bgp"):
+            cells = [w, LETTER[v], fmt(speed[w][v]), fmt(traffic[w][v])]
+            cells += [fmt(rv(w, v, k)) for k in ("l1d.sector_fills", "l2.accesses",
+                                                 "energy.noc_flits", "l1d.mshr_merges",
+                                                 "l1d.reservation_fails", "stall.mem_wait")]
+            cells.append(fmt(V(w, "cg_only", "stall.mem_wait") / V(w, "cg_only", "sm_cycles")))
+            L.append("| " + " | ".join(cells) + " |")
     onchip = [w for w in fg if speed[w]["bgp"] > 1.05 and abs(traffic[w]["bgp"] - 1) < 0.02]
     L.append("")
     if onchip:
