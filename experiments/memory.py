@@ -179,21 +179,26 @@ def attribution(rows, fg, speed, traffic):
     """Where a speedup comes from: per FG-leaning workload, bgp against cg_only
     in the statistics that a fetch granularity moves."""
     V = lambda w, v, k: plot.value(rows, k, workload=w, variant=v)   # noqa: E731
-    r = lambda w, k: V(w, "bgp", k) / V(w, "cg_only", k) if V(w, "cg_only", k) else None  # noqa: E731
-    L = ["## Where bgp's cycles went (FG-leaning, bgp / cg_only)", "",
-         "Ratios of bgp's figure to cg_only's: speedup, off-chip bytes, sectors filled "
-         "into the L1Ds (each crosses the L2-to-L1 reply path), L2 accesses, L1D "
-         "reservation failures (a request refused for want of an MSHR, line or queue "
-         "slot: the SM retries), and SM-cycles stalled on the memory unit (`stall."
-         "mem_wait`); the last column is mem_wait's share of SM-cycles under cg_only.", "",
-         "| workload | speedup | off-chip | L1D fills | L2 accesses | reservation fails | "
-         "mem_wait | mem_wait share (C) |", "|---|---|---|---|---|---|---|---|"]
+    rv = lambda w, v, k: V(w, v, k) / V(w, "cg_only", k) if V(w, "cg_only", k) else None  # noqa: E731
+    r = lambda w, k: rv(w, "bgp", k)   # noqa: E731
+    L = ["## Where the cycles went (FG-leaning, fg_only and bgp / cg_only)", "",
+         "Ratios of each scheme's figure to cg_only's: speedup, off-chip bytes, sectors "
+         "filled into the L1Ds (each crosses the L2-to-L1 reply path), L2 accesses, "
+         "interconnect flits (`energy.noc_flits`), L1D MSHR merges, L1D reservation "
+         "failures (a request refused for want of an MSHR, line or queue slot: the SM "
+         "retries), and SM-cycles stalled on the memory unit (`stall.mem_wait`); the last "
+         "column is mem_wait's share of SM-cycles under cg_only.", "",
+         "| workload | scheme | speedup | off-chip | L1D fills | L2 accesses | flits | "
+         "MSHR merges | reservation fails | mem_wait | mem_wait share (C) |",
+         "|---|---|---|---|---|---|---|---|---|---|---|"]
     for w in fg:
-        cells = [w, fmt(speed[w]["bgp"]), fmt(traffic[w]["bgp"])]
-        cells += [fmt(r(w, k)) for k in ("l1d.sector_fills", "l2.accesses",
-                                          "l1d.reservation_fails", "stall.mem_wait")]
-        cells.append(fmt(V(w, "cg_only", "stall.mem_wait") / V(w, "cg_only", "sm_cycles")))
-        L.append("| " + " | ".join(cells) + " |")
+        for v in ("fg_only", "bgp"):
+            cells = [w, LETTER[v], fmt(speed[w][v]), fmt(traffic[w][v])]
+            cells += [fmt(rv(w, v, k)) for k in ("l1d.sector_fills", "l2.accesses",
+                                                 "energy.noc_flits", "l1d.mshr_merges",
+                                                 "l1d.reservation_fails", "stall.mem_wait")]
+            cells.append(fmt(V(w, "cg_only", "stall.mem_wait") / V(w, "cg_only", "sm_cycles")))
+            L.append("| " + " | ".join(cells) + " |")
     onchip = [w for w in fg if speed[w]["bgp"] > 1.05 and abs(traffic[w]["bgp"] - 1) < 0.02]
     L.append("")
     if onchip:
@@ -210,11 +215,166 @@ def attribution(rows, fg, speed, traffic):
     return L
 
 
+CTA_CAPS = [1, 2, 4]                         # memory.toml's -ctaK variants
+
+
+def tlp(rows):
+    """Fig 5.16: performance per resident-CTA cap under cg_only and bgp,
+    normalised to cg_only at its best cap (Opt); the uncapped run is Max."""
+    V = lambda w, v, k: plot.value(rows, k, workload=w, variant=v)   # noqa: E731
+    caps = [(f"{c}", f"-cta{c}") for c in CTA_CAPS] + [("max", "")]
+    wl = list(dict.fromkeys(r["workload"] for r in rows))
+    ws = [w for w in wl if all(w in have(rows, v + suf, [w]) for _, suf in caps
+                               for v in ("cg_only", "bgp"))]
+    if not ws:
+        return []
+    L = ["## TLP (Fig 5.16): LAMAR across resident-CTA caps", "",
+         "Per workload, performance (1 / cycles) at a cap of 1, 2 and 4 resident CTAs per "
+         "SM and uncapped (max), under cg_only and bgp, normalised to cg_only at its "
+         "fastest cap (Opt). 5.3.2.5: only IIX, MUM and SCLST of the 20 benefit from "
+         "throttling, SSC (the common case) loses with less TLP, and LAMAR stays "
+         "effective at the throttled optimum.", "",
+         "| workload | Opt cap (C) | " + " | ".join(f"C {c}" for c, _ in caps) + " | "
+         + " | ".join(f"B {c}" for c, _ in caps) + " | bgp at Opt / C at Opt |",
+         "|---" * (3 + 2 * len(caps)) + "|"]
+    for w in ws:
+        cyc = {(v, c): V(w, v + suf, "cycles") for c, suf in caps for v in ("cg_only", "bgp")}
+        order = [c for c, _ in caps]                 # ties: the most TLP
+        opt = min(order, key=lambda c: (cyc[("cg_only", c)], -order.index(c)))
+        base = cyc[("cg_only", opt)]
+        cells = [w, opt] + [fmt(base / cyc[("cg_only", c)]) for c, _ in caps]
+        cells += [fmt(base / cyc[("bgp", c)]) for c, _ in caps]
+        cells.append(pct(base / cyc[("bgp", opt)] - 1))
+        L.append("| " + " | ".join(cells) + " |")
+    return L + [""]
+
+
+RUNS = [("small", "-small"), ("default", ""), ("large", "-large")]
+
+
+def run_length(rows, fg):
+    """Traffic against run length (the predictors' steady state): the
+    FG-leaning workloads at small, default and large inputs under cg_only,
+    fg_only (where run) and bgp; per run length the L2 GDUs' skew windows,
+    the L2's FG answers, and the traffic and speed of bgp and fg_only."""
+    V = lambda w, v, k: plot.value(rows, k, workload=w, variant=v)   # noqa: E731
+    ws = [w for w in have(rows, "bgp-large", fg) if w in have(rows, "cg_only-large", fg)]
+    if not ws:
+        return []
+    L = ["## Traffic against run length (FG-leaning)", "",
+         "The same workloads at small, default and large inputs (variants `-small`, none, "
+         "`-large`). Per input size: cycles under cg_only, skew windows closed per L2 GDU "
+         "and the share of the L2's queries answered FG under bgp (the L2's GDUs decide "
+         "what is read from DRAM), bgp's and fg_only's off-chip traffic reduction against "
+         "that size's cg_only (fg_only's is the most any predictor could save by fetching "
+         "less), and bgp's speedup. 5.3.2.5: BGP about 33%.", "",
+         "| workload | size | cycles (C) | L2 windows/GDU | L2 FG share | bgp traffic red. | "
+         "fg_only traffic red. | bgp speedup |", "|---|---|---|---|---|---|---|---|"]
+    summ = {}
+    for w in ws:
+        for size, suf in RUNS:
+            c, b, f = "cg_only" + suf, "bgp" + suf, "fg_only" + suf
+            if w not in have(rows, c, [w]) or w not in have(rows, b, [w]):
+                continue
+            off_c = V(w, c, "offchip")
+            q = V(w, b, "l2.gdu.queries")
+            fgr = (f"{100 * (1 - V(w, f, 'offchip') / off_c):.1f}%"
+                   if off_c and w in have(rows, f, [w]) else "-")
+            L.append(f"| {w} | {size} | {V(w, c, 'cycles')} | "
+                     f"{V(w, b, 'l2.gdu.windows') / max(V(w, b, 'l2.gdu.units'), 1):.1f} | "
+                     f"{100 * V(w, b, 'l2.gdu.fg') / q if q else 0:.1f}% | "
+                     f"{pct_of(V(w, b, 'offchip'), off_c)} | {fgr} | "
+                     f"{pct(V(w, c, 'cycles') / V(w, b, 'cycles') - 1)} |")
+    L += ["", "Geometric means over the " + str(len(ws)) + " workloads that ran at every size "
+          "(reduction = 1 - mean of the ratios):", "",
+          "| size | bgp traffic red. | fg_only traffic red. | bgp speedup | L2 windows/GDU "
+          "(mean) |", "|---|---|---|---|---|"]
+    for size, suf in RUNS:
+        c, b, f = "cg_only" + suf, "bgp" + suf, "fg_only" + suf
+        got = [w for w in ws if w in have(rows, c, ws) and w in have(rows, b, ws)
+               and V(w, c, "offchip")]
+        if not got:
+            continue
+        tr = 1 - gmean_ratio(rows, got, "offchip", b, c)
+        fgot = [w for w in got if w in have(rows, f, got)]
+        fr = f"{100 * (1 - gmean_ratio(rows, fgot, 'offchip', f, c)):.1f}%" if fgot else "-"
+        sp = gmean_ratio(rows, got, "cycles", b, c, inverse=True)
+        win = sum(V(w, b, "l2.gdu.windows") / max(V(w, b, "l2.gdu.units"), 1)
+                  for w in got) / len(got)
+        summ[size] = tr
+        L.append(f"| {size} | {100 * tr:.1f}% | {fr} | {pct(sp - 1)} | {win:.1f} |")
+    L.append("")
+    if "default" in summ and "large" in summ:
+        grew = summ["large"] > summ["default"] + 0.01
+        L += [f"bgp's traffic reduction is {100 * summ['default']:.1f}% at default inputs and "
+              f"{100 * summ['large']:.1f}% at large ones" + (
+                  ": the longer the run, the more L2 lines end, the more skew windows the "
+                  "L2 GDUs close (the windows column), and the more of their answers are FG "
+                  "(the FG share column)." if grew else
+                  ": it does not grow with run length here.")
+              + " iix is not run at large inputs (experiments/memory.toml says why).", ""]
+    return L
+
+
+def accuracy(rows, fg, suf=""):
+    """The GDUs' answers judged at their lines' end (gdu.*_ended/_wrong):
+    per level, the share of FG answers whose line used at least TH_FG
+    sectors and of CG answers whose line used fewer, under bgp, and under
+    cg_only the share of lines a perfect predictor would have fetched FG."""
+    S = lambda v, k: sum(plot.value(rows, k, workload=w, variant=v) for w in fg)   # noqa: E731
+    share = lambda a, b: f"{100 * a / b:.1f}%" if b else "-"   # noqa: E731
+    L = ["| scheme | level | FG answers judged | FG wrong | CG answers judged | CG wrong | "
+         "unused sectors of right CG lines |", "|---|---|---|---|---|---|---|"]
+    for v in ("cg_only", "bgp_inf", "bgp"):
+        name = v + suf
+        if len(have(rows, name, fg)) != len(fg):
+            continue
+        for lv in ("l1d", "l2"):
+            fe, fw = S(name, f"{lv}.gdu.fg_ended"), S(name, f"{lv}.gdu.fg_wrong")
+            ce, cw = S(name, f"{lv}.gdu.cg_ended"), S(name, f"{lv}.gdu.cg_wrong")
+            L.append(f"| {name} | {lv.upper()} | {fe} | {share(fw, fe)} | {ce} | "
+                     f"{share(cw, ce)} | {S(name, f'{lv}.gdu.cg_right_nref')} |")
+    return L + [""]
+
+
+def predictor_section(rows, fg):
+    """Predictor accuracy (default inputs and, where run, large)."""
+    L = ["## How right the predictions were (FG-leaning, summed)", "",
+         "Each line remembers whether the query that allocated it was answered FG or CG; "
+         "when its life ends (eviction, or the L1D's kernel-end sweep) it is judged by the "
+         "GDU's own rule (TH_FG = 2: fewer used sectors is FG). *FG wrong*: FG answers whose "
+         "line used at least TH_FG sectors (each extra sector a second miss: `npred_ref`); "
+         "*CG wrong*: CG answers whose line used fewer (fetched sectors unused: "
+         "`pred_nref`); the last column counts the unused sectors of CG lines judged "
+         "right (`gdu.cg_right_nref`). Under cg_only every answer is CG, so its L1D *CG wrong* is the share "
+         "of lines a perfect predictor would have fetched FG (its L2 lines are whole-line "
+         "requests of the L1Ds, so they use every sector they fetch). L2 lines still resident at the "
+         "end are not judged (docs/lamar.md \"The sector categories\").", ""]
+    L += ["Default inputs:", ""] + accuracy(rows, fg)
+    wl = [w for w in have(rows, "bgp-large", fg) if w in have(rows, "cg_only-large", fg)]
+    if wl:
+        L += [f"Large inputs ({len(wl)} workloads):", ""] + accuracy(rows, wl, "-large")
+    return L
+
+
+def l2_resident(rows, fg, v):
+    """Of the sectors the L2 fetched on a CG answer and never referenced,
+    the share still resident at the end (sector_fills less the four
+    categories): never evicted, so no GDU learned from them."""
+    S = lambda k: sum(plot.value(rows, k, workload=w, variant=v) for w in fg)   # noqa: E731
+    live = S("l2.sector_fills") - sum(S(f"l2.{c}") for c in CATS)
+    gone = S("l2.pred_nref")
+    return live, gone
+
+
 SENS = [("baseline", "cg_only", "bgp", "33%"), ("caches x0.25 (Fig 5.15a)", "cg_only-cache-x0.25",
                                                 "bgp-cache-x0.25", "37%"),
         ("caches x8 (Fig 5.15a)", "cg_only-cache-x8", "bgp-cache-x8", "17%"),
         ("256-byte L2 blocks (Fig 5.15b)", "cg_only-l2-256B", "bgp-l2-256B", "58%"),
-        ("64-byte sectors, no sub-ranks (Fig 5.15c)", "cg_only-sector-64B", "bgp-sector-64B", "20%")]
+        ("64-byte sectors, no sub-ranks (Fig 5.15c)", "cg_only-sector-64B", "bgp-sector-64B", "20%"),
+        ("TH_FG = 3 (5.3.2.5: trends hold for TH_FG < 3)", "cg_only", "bgp-thfg3", "-"),
+        ("SKEW_thres 0.5 (trends hold above 0.7)", "cg_only", "bgp-skew50", "-"),
+        ("SKEW_thres 0.9", "cg_only", "bgp-skew90", "-")]
 
 
 def have(rows, v, ws):
@@ -268,6 +428,96 @@ def readin(rows, fg):
               "hits; the sector categories below split each level's fills by prediction "
               "outcome.", ""]
     return L
+
+
+def traffic_gap(rows, fg):
+    """The traffic bullet: the FG-only ceiling, the L2's miss rate, where
+    cg_only's unneeded L2 sectors were at the end, and the L2's answers."""
+    V = lambda w, v, k: plot.value(rows, k, workload=w, variant=v)   # noqa: E731
+    S = lambda v, k: sum(V(w, v, k) for w in fg)   # noqa: E731
+    ceil = 1 - gmean_ratio(rows, fg, "offchip", "fg_only", "cg_only")
+    bgp = 1 - gmean_ratio(rows, fg, "offchip", "bgp", "cg_only")
+    miss = plot.geomean(max(V(w, "cg_only", "l2.miss_rate"), 1e-6) for w in fg)
+    live, gone = l2_resident(rows, fg, "bgp")
+    ce, cw = S("bgp", "l2.gdu.cg_ended"), S("bgp", "l2.gdu.cg_wrong")
+    crn = S("bgp", "l2.gdu.cg_right_nref")
+    q, fa = S("bgp", "l2.gdu.queries"), S("bgp", "l2.gdu.fg")
+    return (f"* **Why bgp's traffic reduction is {100 * bgp:.1f}%, not about 33% (measured).** "
+            f"(1) The ceiling: fg_only, which fetches only asked-for sectors everywhere, "
+            f"cuts FG-leaning traffic by {100 * ceil:.1f}% (geometric mean); no predictor "
+            f"can save more. (2) cg_only's L2 miss rate is {100 * miss:.1f}% (geometric "
+            "mean)" + (": the L2 holds most of the footprint, so DRAM reads are mostly "
+                       "first touches. " if miss < 0.1 else ". ")
+            + "(3) A GDU learns only from lines whose life ended: of the sectors bgp's L2 "
+            "fetched on a CG answer and never referenced, "
+            f"{100 * live / (live + gone) if live + gone else 0:.0f}% were still resident at "
+            f"the end of the run ({live} resident, {gone} evicted); of the L2 lines fetched "
+            f"CG that did end, {100 * cw / ce if ce else 0:.1f}% used fewer than TH_FG "
+            "sectors (CG answers a perfect predictor would not give), and "
+            f"{100 * crn / gone if gone else 0:.0f}% of the evicted unreferenced sectors "
+            "were in lines the rule rightly called CG (at least TH_FG sectors used): a "
+            "binary FG/CG answer fetches them whatever the predictor learns. "
+            f"(4) So under bgp the L2 GDUs answered FG on {100 * fa / q if q else 0:.1f}% "
+            "of their queries. The run-length table below measures the reduction against "
+            "input size; the dissertation's runs are far longer than ours.")
+
+
+def dram_ppw_note(rows, fg):
+    """The DRAM Perf/W bullet: bgp's gain split into speed and DRAM power,
+    and DRAM energy into what traffic moves and what time moves."""
+    S = lambda v, k: sum(plot.value(rows, k, workload=w, variant=v) for w in fg)   # noqa: E731
+    sp = gmean_ratio(rows, fg, "cycles", "bgp", "cg_only", inverse=True)
+    pw = gmean_ratio(rows, fg, "power.dram_w", "bgp", "cg_only")
+    dp = gmean_ratio(rows, fg, "power.dram_perf_per_watt", "bgp", "cg_only")
+    traf = ("act_pre", "rd", "rd_io", "wr", "wr_io")
+    parts = []
+    for v in ("cg_only", "bgp"):
+        tot = S(v, "power.dram_energy_j.total")
+        t = sum(S(v, f"power.dram_energy_j.{c}") for c in traf)
+        parts.append((t, tot))
+    (tc, ec), (tb, eb) = parts
+    return (f"* **DRAM Perf/W (paper BGP +27%; ours {pct(dp - 1)}).** DRAM Perf/W = speed / "
+            f"DRAM W: bgp's speedup {pct(sp - 1)} times its DRAM power ratio {pw:.3f} "
+            "(geometric means). Activates and bursts (`act_pre`, `rd`, `wr` and their I/O), the "
+            f"energy traffic moves, are {100 * tc / ec if ec else 0:.0f}% of cg_only's DRAM "
+            f"energy and bgp changes them by {pct(tb / tc - 1) if tc else '-'}; the rest is "
+            "background and refresh, which follow run time"
+            + (", so with traffic within 5% of cg_only's DRAM Perf/W follows speed."
+               if abs(gmean_ratio(rows, fg, "offchip", "bgp", "cg_only") - 1) < 0.05 else "."))
+
+
+def miss_note(rows, ws):
+    """Fig 5.10/5.11: how many workloads fg_only raises the L1D and L2 miss
+    rates of, and the largest share of NPRED_REF sectors per level."""
+    V = lambda w, v, k: plot.value(rows, k, workload=w, variant=v)   # noqa: E731
+    out = []
+    for lv, name in (("l1d", "L1D"), ("l2", "L2")):
+        up = [w for w in ws if V(w, "fg_only", f"{lv}.miss_rate") > V(w, "cg_only", f"{lv}.miss_rate") + 0.01]
+        share = {w: V(w, "fg_only", f"{lv}.npred_ref") / V(w, "fg_only", f"{lv}.sector_fills")
+                 for w in ws if V(w, "fg_only", f"{lv}.sector_fills")}
+        top = max(share, key=share.get) if share else None
+        out.append(f"{name} miss rate up by more than 0.01 in {len(up)} of {len(ws)}"
+                   + (f", largest NPRED_REF share {top} {100 * share[top]:.0f}%" if top else ""))
+    return "; ".join(out) + " (fg_only vs cg_only)"
+
+
+def dram_share(rows, ws):
+    """DRAM power over system power under cg_only: range and median."""
+    xs = sorted(plot.value(rows, "power.dram_w", workload=w, variant="cg_only") /
+                plot.value(rows, "power.system_w", workload=w, variant="cg_only") for w in ws
+                if plot.value(rows, "power.system_w", workload=w, variant="cg_only"))
+    if not xs:
+        return "-"
+    return (f"{100 * xs[0]:.0f}-{100 * xs[-1]:.0f}% under cg_only (median "
+            f"{100 * xs[len(xs) // 2]:.0f}%, {len(xs)} workloads)")
+
+
+def fg_cg_ppw(ppw, cg):
+    """fg_only's system Perf/W against cg_only on the CG-leaning workloads."""
+    worse = sorted((w for w in cg if ppw[w]["fg_only"] < 0.95), key=lambda w: ppw[w]["fg_only"])
+    return (f"{len(worse)} of {len(cg)} lose more than 5%"
+            + (": " + ", ".join(f"{w} {pct(ppw[w]['fg_only'] - 1)}" for w in worse[:5])
+               if worse else "") + (" (five worst)" if len(worse) > 5 else ""))
 
 
 def background_note(rows, fg):
@@ -352,11 +602,14 @@ def subranking(rows, fg):
 def sensitivity(rows, fg):
     """Fig 5.15's sensitivity and Table 5.2's 4K-bit array: BGP's off-chip
     traffic reduction against each configuration's own CG-only."""
-    L = ["## Sensitivity (Fig 5.15; FG-leaning)", "",
+    L = ["## Sensitivity (Fig 5.15, 5.3.2.5; FG-leaning)", "",
          "Per configuration: BGP's off-chip traffic reduction against that configuration's "
          "cg_only (the paper's left axis), that cg_only's traffic against the baseline "
          "cg_only (its right axis, CG-normalised), and BGP's speedup over its cg_only. "
-         "Geometric means over the FG-leaning workloads that ran.", "",
+         "Geometric means over the FG-leaning workloads that ran. The last three rows "
+         "change BGP's thresholds (`lamar.th_fg`, `lamar.bgp_skew_pct`; Table 5.2's 2 and "
+         "0.7 are the defaults), for which 5.3.2.5 gives no figure, only that the trends "
+         "hold while TH_FG is below 3 and SKEW_thres above 0.7.", "",
          "| configuration | BGP traffic reduction (paper) | ours | cg_only traffic / "
          "baseline | BGP speedup | workloads |", "|---|---|---|---|---|---|"]
     for label, c, b, paper in SENS:
@@ -387,6 +640,7 @@ def sensitivity(rows, fg):
 
 ABL = [("as shipped: default inputs, GDDR5 currents, power-down", "cg_only", "bgp"),
        ("run length: small inputs", "cg_only-small", "bgp-small"),
+       ("run length: large inputs", "cg_only-large", "bgp-large"),
        ("DRAM power model: no power-down", "cg_only-pd-off", "bgp-pd-off"),
        ("DRAM power model: GDDR3 currents, no power-down (the earlier model)",
         "cg_only-gddr3", "bgp-gddr3"),
@@ -483,6 +737,14 @@ def write_page(path, m, rows, fg, cg, traffic, speed, ppw, pr, pca_speed, missin
           "SPP 60% / 72%, BGP_inf 20% / 22%, BGP 37% / 47% | " + ", ".join(
               f"{v} {readin_pct(rows, fg, 'l1d', v)} / {readin_pct(rows, fg, 'l2', v)}"
               for v in ("cg_only", "spp", "bgp_inf", "bgp")) + " |",
+          f"| CG-leaning: L1 / L2 read-in sectors of CG-only over FG-only (5.3.2.1) | +13% / +3% | "
+          f"{readin_pct(rows, cg, 'l1d', 'cg_only')} / {readin_pct(rows, cg, 'l2', 'cg_only')} |",
+          "| FG-only raises miss rates for some applications (Fig 5.10, 5.11) | some (NN: 65% / "
+          "54% of L1 / L2 sectors NPRED_REF) | " + miss_note(rows, fg + cg) + " |",
+          "| DRAM share of GPU power (5.3.2.4, from the literature) | about 5-45% | "
+          + dram_share(rows, fg + cg) + " |",
+          "| FG-only Perf/W on CG-leaning (5.3.2.4) | degrades MST, NN, SRAD significantly | "
+          + fg_cg_ppw(ppw, cg) + " |",
           f"| PCA best token count speedup (6.2.3.4) | BFS +8%, SSSP +9%, KMEANS +39% (vs Opt-CTA) | "
           + ", ".join(f"{w} {pct(s - 1)} at {t}" for w, (t, s) in pca_best.items()) + " |", ""]
     tot = lambda v, k: int(sum(V(w, v, k) for w in fg + cg))   # noqa: E731
@@ -514,16 +776,19 @@ def write_page(path, m, rows, fg, cg, traffic, speed, ppw, pr, pca_speed, missin
            "are measured at default inputs (docs/workloads.md) and each workload's Avg_sec "
            "under cg_only is in the tables below. Our suite is not the dissertation's: shared "
            "names (BFS, SSSP, SPMV, MUM, ...) are reimplementations with our own inputs."),
+          traffic_gap(rows, fg),
           "* **DRAM power is mostly background.** " + background_note(rows, fg),
+          dram_ppw_note(rows, fg),
           "* **PCA without Opt-CTA.** The dissertation's PCA baseline is the best CTA "
           "throttling (Opt-CTA) and its gains are over that; ours is pca.tokens = 0 with "
           "every CTA that fits. Fills bypassed at the best token count: " + ", ".join(
               f"{w} {V(w, f'pca-{t}', 'pca.bypassed')} (tokens {t})"
               for w, (t, _) in pca_best.items())
           + "; a workload whose best count is 0 is one where no token count helped.", ""]
-    L += learning(rows, fg) + attribution(rows, fg, speed, traffic)
+    L += learning(rows, fg) + run_length(rows, fg) + predictor_section(rows, fg)
+    L += attribution(rows, fg, speed, traffic)
     L += readin(rows, fg) + dram_states(rows, fg) + subranking(rows, fg)
-    L += sensitivity(rows, fg) + ablation(rows, fg)
+    L += sensitivity(rows, fg) + tlp(rows) + ablation(rows, fg)
     L += ["![L1D sectors](memory-sectors-l1d.png)", "", "![L2 sectors](memory-sectors-l2.png)",
           "", "![off-chip traffic](memory-traffic.png)", "", "![speedup](memory-speedup.png)", "",
           "![DRAM power](memory-dram-power.png)", "", "![Perf/W](memory-perfw.png)", "",

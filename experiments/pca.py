@@ -82,6 +82,67 @@ def main(out, res):
     write_page(P("pca.md"), m, rows, ws, toks, info, V)
 
 
+def ablation(ws, toks, info, V):
+    """Each ingredient alone: throttling (Opt-CTA's cap), PCA's tokens at
+    either cap, a fixed token count; harmonic means over the workloads."""
+    best_at = lambda w, c: max(toks, key=lambda t: V(w, c, 0, "cycles") / V(w, c, t, "cycles"))  # noqa: E731
+    sp = lambda w, c0, t0, c, t: V(w, c0, t0, "cycles") / V(w, c, t, "cycles")   # noqa: E731
+    rowdefs = [
+        ("PCA at Opt-CTA's cap, best token count, vs Opt-CTA (as shipped)",
+         lambda w: sp(w, info[w]["opt"], 0, info[w]["opt"], info[w]["best"])),
+        ("throttling alone: Opt-CTA vs Max-CTA",
+         lambda w: sp(w, info[w]["fit"], 0, info[w]["opt"], 0)),
+        ("PCA without throttling: Max-CTA's cap, its best token count, vs Max-CTA",
+         lambda w: sp(w, info[w]["fit"], 0, info[w]["fit"], best_at(w, info[w]["fit"]))),
+        ("PCA and throttling together vs Max-CTA",
+         lambda w: sp(w, info[w]["fit"], 0, info[w]["opt"], info[w]["best"]))]
+    for t in (4, max(toks)):
+        if t in toks:
+            rowdefs.append((f"a fixed {t} tokens per core at Opt-CTA's cap, vs Opt-CTA",
+                            lambda w, t=t: sp(w, info[w]["opt"], 0, info[w]["opt"], t)))
+    L = ["## Ablation (speedups; harmonic mean over the workloads)", "",
+         "Each ingredient of the result alone, from the same grid: the cap (Opt-CTA against "
+         "Max-CTA), the tokens at either cap, and a token count fixed for every workload "
+         "instead of each one's best. The dissertation's PCA figures are the first row's.", "",
+         "| setting | " + " | ".join(ws) + " | harmonic mean |", "|---" * (len(ws) + 2) + "|"]
+    for label, f in rowdefs:
+        vals = [f(w) for w in ws]
+        L.append(f"| {label} | " + " | ".join(pct(v - 1) for v in vals)
+                 + f" | {pct(hmean(vals) - 1)} |")
+    return L + [""]
+
+
+def causes(rows, ws, toks, info):
+    """Why PCA moves each workload as much as it does, from its statistics
+    at Opt-CTA's cap: who holds tokens, how the two classes hit, how many
+    fills bypass, and the memory stalls."""
+    L = ["## What PCA changed (at Opt-CTA's cap)", "",
+         "Per token count: the share of L1D accesses made by warps without a token "
+         "(`pca.deprio_accesses`), the L1D hit rate of token holders and of the others, fills "
+         "that bypassed the L1D (a token-less warp found no token-less line to replace), L1D "
+         "evictions and reservation failures against 0 tokens, and the share of SM-cycles "
+         "stalled on the memory unit (`stall.mem_wait`).", "",
+         "| workload | tokens | speedup | token-less share | prio hit | deprio hit | bypassed "
+         "| evictions / 0 tokens | reservation fails / 0 tokens | mem_wait share |",
+         "|---|---|---|---|---|---|---|---|---|---|"]
+    for w in ws:
+        i = info[w]
+        R = {t: next(x for x in rows if x["workload"] == w and x[CAP] == i["opt"] and x[TOK] == t)
+             for t in toks}
+        r0 = R[0]
+        for t in toks:
+            r = R[t]
+            pa, da = r["pca.prio_accesses"], r["pca.deprio_accesses"]
+            rat = lambda k: fmt(r[k] / r0[k]) if r0[k] else "-"   # noqa: E731
+            L.append(f"| {w} | {t} | {fmt(i['sp'][t])} | "
+                     f"{fmt(da / (pa + da)) if pa + da else '-'} | "
+                     f"{fmt(r['pca.prio_hits'] / pa) if pa else '-'} | "
+                     f"{fmt(r['pca.deprio_hits'] / da) if da else '-'} | {r['pca.bypassed']} | "
+                     f"{rat('l1d.evictions')} | {rat('l1d.reservation_fails')} | "
+                     f"{fmt(r['stall.mem_wait'] / r['sm_cycles']) if r['sm_cycles'] else '-'} |")
+    return L + [""]
+
+
 def write_page(path, m, rows, ws, toks, info, V):
     size = "/".join(sorted({r["size"] for r in rows}))
     two = hmean(info[w]["sp"][2] for w in ws) - 1
@@ -146,13 +207,20 @@ def write_page(path, m, rows, ws, toks, info, V):
         rt = next(x for x in rows if x["workload"] == w and x[CAP] == i["opt"] and x[TOK] == t)
         thr = (f"throttling to {i['opt']} of {i['fit']} CTAs is {pct(i['opt_gain'])} over Max-CTA"
                if i["opt"] < i["fit"] else f"no cap below the {i['fit']} CTAs that fit is faster")
+        pa, da = rt["pca.prio_accesses"], rt["pca.deprio_accesses"]
+        mw = r0["stall.mem_wait"] / r0["sm_cycles"] if r0["sm_cycles"] else 0.0
         L.append(f"* **{w}**: {thr}; at {t} tokens {rt['pca.bypassed']} fills bypassed "
                  f"({100 * rt['pca.bypassed'] / max(rt['l1d.accesses'], 1):.2f}% of "
                  f"{rt['l1d.accesses']} L1D accesses), L1D miss rate {fmt(r0['l1d.miss_rate'])} "
-                 f"-> {fmt(rt['l1d.miss_rate'])}, speedup {pct(i['sp'][t] - 1)}.")
+                 f"-> {fmt(rt['l1d.miss_rate'])}, speedup {pct(i['sp'][t] - 1)}. Warps "
+                 f"without a token made {100 * da / (pa + da) if pa + da else 0:.0f}% of the "
+                 "L1D accesses (PCA protects the token holders' lines from those only); "
+                 f"at 0 tokens {100 * mw:.1f}% of SM-cycles stalled on the memory unit"
+                 + (" (little for a cache policy to win)." if mw < 0.05 else "."))
     L += ["", "Block reuse (Fig 6.6) is `l1d.block_reuse` / `l2.block_reuse`: hits to a "
           "line while it was resident, averaged over the lines whose life ended (evicted, or "
           "at the L1D's kernel-end invalidation; docs/stats.md).", ""]
+    L += ablation(ws, toks, info, V) + causes(rows, ws, toks, info)
     L += ["## Per workload", "",
           "| workload | Max-CTA cap | Opt-CTA cap | Opt-CTA vs Max-CTA | tokens | speedup vs "
           "Opt-CTA | L1D miss | L2 miss | L1D reuse | L2 reuse | DRAM GB/s | bypassed |",

@@ -264,6 +264,21 @@ typedef struct ls_cache_stats {
     uint64_t gdu_units_windowed; /* BGP and BGP_inf: GDUs that closed at
                                     least one skew window (counted in the
                                     launch of their first) */
+    uint64_t gdu_fg_ended;       /* lines a query answered FG whose life
+                                    ended (eviction or the L1D's kernel-end
+                                    sweep) */
+    uint64_t gdu_fg_wrong;       /* of fg_ended, lines that ended with at
+                                    least TH_FG sectors used (CG by the
+                                    GDU's own rule) */
+    uint64_t gdu_cg_ended;       /* lines a query answered CG (the whole
+                                    line) whose life ended */
+    uint64_t gdu_cg_wrong;       /* of cg_ended, lines that ended with
+                                    fewer than TH_FG sectors used (FG by
+                                    the GDU's own rule) */
+    uint64_t gdu_cg_right_nref;  /* pred_nref sectors of the cg_ended lines
+                                    not in cg_wrong: fetched unused in
+                                    lines the rule calls CG rightly (a
+                                    binary FG/CG answer keeps them) */
     uint64_t locks_broken;       /* DAC: locked L1D lines evicted because
                                     every other way of their set was locked
                                     or pending (in the JSON as

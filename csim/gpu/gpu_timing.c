@@ -554,6 +554,11 @@ static void mem_launch_stats(ls_gpu *gpu, const struct launch *L, ls_stats *stat
     stats->l1d.evictions = l1b.evictions;
     stats->l1d.reuse_hits = l1b.reuse_hits;
     stats->l1d.pred_nref = l1b.pred_nref;
+    stats->l1d.gdu_fg_ended = l1b.gdu_fg_ended;
+    stats->l1d.gdu_fg_wrong = l1b.gdu_fg_wrong;
+    stats->l1d.gdu_cg_ended = l1b.gdu_cg_ended;
+    stats->l1d.gdu_cg_wrong = l1b.gdu_cg_wrong;
+    stats->l1d.gdu_cg_right_nref = l1b.gdu_cg_right_nref;
     ls_cache_stats_acc(&stats->l1d, &L->l1a, -1);
     ls_cache_stats_acc(&stats->l2, &L->l2a, -1);
     ls_dram_stats_acc(&stats->dram, &L->dra, -1);

@@ -99,6 +99,26 @@ void mem_cache_touch(struct mem_cache *c, struct mem_line *l)
     l->lru = ++c->clock;
 }
 
+void mem_cache_gdu_answer(struct mem_line *l, uint8_t extra, uint8_t all)
+{
+    l->gans = (uint8_t)((extra & all) == all ? MEM_GANS_CG : MEM_GANS_FG);
+}
+
+/* The end of l's life: the statistics that judge its GDU answer. */
+static void line_end(struct mem_cache *c, const struct mem_line *l)
+{
+    bool multi = mem_popcount8(l->used) >= c->th_fg;
+    if (l->gans == MEM_GANS_FG) {
+        c->st.gdu_fg_ended++;
+        c->st.gdu_fg_wrong += multi;
+    } else if (l->gans == MEM_GANS_CG) {
+        c->st.gdu_cg_ended++;
+        c->st.gdu_cg_wrong += !multi;
+        if (multi)
+            c->st.gdu_cg_right_nref += mem_popcount8(l->pnr);
+    }
+}
+
 void mem_cache_evict(struct mem_cache *c, struct mem_line *l)
 {
     if (!l->present)
@@ -107,6 +127,7 @@ void mem_cache_evict(struct mem_cache *c, struct mem_line *l)
     c->st.locks_broken += l->locks != 0;
     l->locks = 0;
     c->st.used_sectors_hist[mem_popcount8(l->used)]++;
+    line_end(c, l);
     c->st.reuse_hits += l->reuse;
     c->st.pred_nref += mem_popcount8(l->pnr);
     c->pf_unused += l->pf;
@@ -124,6 +145,7 @@ void mem_cache_fill_line(struct mem_cache *c, struct mem_line *l, uint64_t addr)
     l->addr = addr;
     l->valid = l->used = l->dirty = 0;
     l->fdem = l->fnpr = l->fprd = l->pnr = 0;
+    l->gans = MEM_GANS_NONE;
     l->deprio = 0;
     l->pf = 0;
     l->trig = 0;
@@ -160,6 +182,7 @@ void mem_cache_sweep(struct mem_cache *c)
         if (!l->present || l->mshr != MEM_NONE)
             continue;
         c->st.used_sectors_hist[mem_popcount8(l->used)]++;
+        line_end(c, l);
         c->st.reuse_hits += l->reuse;
         c->st.pred_nref += mem_popcount8(l->pnr);
         c->pf_unused += l->pf;

@@ -13,6 +13,9 @@
 #include "mem/mem_mta.h"
 
 #define MEM_NONE (-1)
+/* mem_line.gans: no GDU query allocated the line (a write, a prefetch), or
+ * the query answered FG (less than the whole line) or CG */
+enum { MEM_GANS_NONE, MEM_GANS_FG, MEM_GANS_CG };
 #define MEM_PKT_HDR 8u            /* request/ack header bytes on the icnt   */
 #define MEM_ICNT_QUEUE_TICKS 16u  /* SM request port: refuse beyond this    */
 #define MEM_L1_MERGE 8u           /* waiter nodes per L1D MSHR (pool size)  */
@@ -30,6 +33,7 @@ struct mem_line {
      * filled, by category; sectors filled on a prediction and not yet
      * referenced; the SPP table entry that predicted the line */
     uint8_t fdem, fnpr, fprd, pnr;
+    uint8_t gans;         /* the GDU's answer that allocated it: MEM_GANS_*  */
     uint8_t deprio;       /* PCA: allocated by a warp without a token (L1D)  */
     uint8_t pf;           /* MTA: a prefetch allocated it, not yet referenced */
     uint32_t reuse;       /* hits since allocation (block reuse, Fig 6.6)    */
@@ -43,6 +47,7 @@ struct mem_cache {
     unsigned sets, assoc, line, sector, nsec;
     struct mem_line *lines;   /* sets * assoc                               */
     uint64_t clock;           /* LRU stamp source                           */
+    unsigned th_fg;           /* LAMAR's TH_FG, to judge GDU answers        */
     ls_cache_stats st;
     uint64_t pf_unused;       /* MTA: prefetched lines dropped unreferenced */
 };
@@ -65,6 +70,9 @@ struct mem_line *mem_cache_victim(struct mem_cache *c, unsigned set);
 struct mem_line *mem_cache_victim_deprio(struct mem_cache *c, unsigned set);
 /* Marks l most recently used. */
 void mem_cache_touch(struct mem_cache *c, struct mem_line *l);
+/* Records on l, just allocated by a GDU query, whether the answer extra
+ * (sectors beyond the requested ones; all = every sector) was FG or CG. */
+void mem_cache_gdu_answer(struct mem_line *l, uint8_t extra, uint8_t all);
 /* Drops l (if allocated) counting an eviction and its used sectors. */
 void mem_cache_evict(struct mem_cache *c, struct mem_line *l);
 /* Allocates victim l for addr with no valid sectors (evicting first). */

@@ -29,6 +29,7 @@ int mem_l2_init(struct mem_sys *m, char *err, size_t errlen)
         if (mem_cache_init(&pt->l2, (uint64_t)c->l2_size / m->nparts, (unsigned)c->l2_assoc,
                            (unsigned)c->l2_line, (unsigned)c->l2_sector, err, errlen))
             return -1;
+        pt->l2.th_fg = (unsigned)c->lamar_th_fg;
         pt->nmshr = (unsigned)c->l2_mshrs;
         pt->mshr = calloc(pt->nmshr, sizeof *pt->mshr);
         pt->mshr_free = calloc(pt->nmshr, sizeof *pt->mshr_free);
@@ -568,6 +569,7 @@ static bool l2_try(struct mem_sys *m, unsigned p, int32_t k, uint64_t t)
                                      v->present ? v : NULL);
         mem_cache_fill_line(&pt->l2, v, pk->l2_addr);
         v->trig = trig;
+        mem_cache_gdu_answer(v, extra, pt->gdu.all);
         fetch = (uint8_t)(mask | (extra & pt->gdu.all));
         v->fdem = mask;
         v->fprd = (uint8_t)(fetch & ~mask);

@@ -190,6 +190,7 @@ static int sm_init(struct mem_sys *m, struct mem_sm *s, char *err, size_t errlen
     if (mem_cache_init(&s->l1, (uint64_t)c->l1d_size, (unsigned)c->l1d_assoc, (unsigned)c->l1d_line,
                        (unsigned)c->l1d_sector, err, errlen))
         return -1;
+    s->l1.th_fg = (unsigned)c->lamar_th_fg;
     unsigned nm = (unsigned)c->l1d_mshrs, nw = nm * MEM_L1_MERGE;
     s->mshr = calloc(nm, sizeof *s->mshr);
     s->mshr_free = calloc(nm, sizeof *s->mshr_free);
@@ -548,6 +549,7 @@ static bool l1_demand(struct mem_sys *m, struct mem_sm *s, const struct core_mem
                                      v->present ? v : NULL);
         mem_cache_fill_line(&s->l1, v, r->line_addr);
         v->trig = trig;
+        mem_cache_gdu_answer(v, extra, s->gdu.all);
         fetch = (uint8_t)(need | (extra & s->gdu.all));
         v->fdem = need;
         v->fprd = (uint8_t)(fetch & ~need);

@@ -99,6 +99,14 @@ static void test_cg_fg_fetch(void **st)
             lines += l1.used_sectors_hist[i];
         assert_int_equal(lines, 1);
         assert_int_equal(l1.reuse_hits, g == G_CG ? 1 : 0);
+        /* the answer judged at the line's end: it used 2 sectors (TH_FG 2),
+         * so FG was wrong and CG right; the L2's line is still resident */
+        assert_int_equal(l1.gdu_fg_ended, g == G_FG);
+        assert_int_equal(l1.gdu_fg_wrong, g == G_FG);
+        assert_int_equal(l1.gdu_cg_ended, g == G_CG);
+        assert_int_equal(l1.gdu_cg_wrong, 0);
+        assert_int_equal(l1.gdu_cg_right_nref, g == G_CG ? 2 : 0);  /* sectors 2, 3 */
+        assert_int_equal(l2.gdu_fg_ended + l2.gdu_cg_ended, 0);
         mem_sys_free(m);
     }
 }
@@ -155,6 +163,13 @@ static void test_bgp_learns_streaming(void **st)
         mem_kernel_end(m);
         mem_stats(m, &l1, NULL, NULL);
         assert_int_equal(check_identity("l1", &l1, 0), 0);
+        /* every L1D line has ended: each answer judged once; one sector
+         * used per line, so every CG answer was wrong and no FG one */
+        assert_int_equal(l1.gdu_fg_ended, l1.gdu_fg);
+        assert_int_equal(l1.gdu_cg_ended, N - l1.gdu_fg);
+        assert_int_equal(l1.gdu_cg_wrong, l1.gdu_cg_ended);
+        assert_int_equal(l1.gdu_fg_wrong, 0);
+        assert_int_equal(l1.gdu_cg_right_nref, 0);         /* every CG line was wrong */
         mem_sys_free(m);
     }
 }
