@@ -9,12 +9,11 @@
 // All outputs are registers; state changes only on a valid input.
 // Spec: shared spec blocks.md section 5; docs/blocks/bgp.md.
 //
-// The hashes and the insertion decoders depend on the inputs alone and are
-// isolated by the valid input that uses them; the query read sits where
-// the next state takes it. The same gates as free-standing logic: a
-// simulator evaluates them once per edge with a query or an eviction, and
-// the state-dependent next-state logic is left with word-wide ORs and
-// copies (docs/blocks/bgp.md section 11).
+// The hashes, the query read and the insertion decoders are functions of
+// the valid input that uses them, called where the next state takes them:
+// the same gates as free-standing logic, and a simulator evaluates them
+// only on the edges with a query or an inserting eviction
+// (docs/blocks/bgp.md section 11).
 module bgp #(
     parameter int M         = 2048,  // bits per array, 2^8..2^16
     parameter int K         = 6,     // hash functions, 1..8
@@ -79,40 +78,40 @@ module bgp #(
         end
     endfunction
 
-    // Query hashes (inputs only): all K bits set in the active array is
-    // the query's answer (one M:1 read per hash, below).
-    logic [K*L-1:0] qh;
-    always_comb begin
-        qh = '0;
-        if (q_valid_i)
-            qh = hashes(q_addr_i);
-    end
+    // Query: all K bits set in the active array (one M:1 read per hash).
+    function automatic logic query_hit(input logic [M-1:0] act,
+                                       input logic [31:0] a);
+        logic [K*L-1:0] h;
+        h = hashes(a);
+        query_hit = 1'b1;
+        for (int k = 0; k < K; k++)
+            query_hit = query_hit & act[h[k*L +: L]];
+    endfunction
 
-    // Insertion set vector (inputs only): the OR of K one-hot decodes of
-    // the eviction hashes, each a two-level predecoded decoder: the low LO
-    // index bits decode to a one-hot 2^LO-bit slice, the high HI ones
-    // select the slice it lands in, so bit j*2^LO + i of the decode is
-    // lo[i] & hi[j] (one AND per bit and hash, an OR of K per bit).
-    // Written as a decode into a zero vector per hash, so a simulator
-    // writes one slice per hash.
+    // Insertion set vector: the OR of K one-hot decodes of the eviction
+    // hashes, each a two-level predecoded decoder, not a shifter: the low
+    // LO index bits and the high HI ones are decoded apart (2^LO and 2^HI
+    // comparators), and bit j*2^LO + i of the decode is lo[i] & hi[j]
+    // (one AND per bit and hash, an OR of K per bit). Word-wise: slice j
+    // of the decode is the low one-hot gated by hi[j].
     localparam int LO = L / 2;
     localparam int HI = L - LO;
-    localparam int SW = 1 << LO;             // slice width
-    logic [K*L-1:0] eh;
-    logic [M-1:0]   setv, dec;
-    always_comb begin
-        eh   = '0;
-        setv = '0;
-        dec  = '0;
-        if (e_valid_i) begin
-            eh = hashes(e_addr_i);
-            for (int k = 0; k < K; k++) begin
-                dec = '0;
-                dec[eh[k*L + LO +: HI] * SW +: SW] = SW'(1) << eh[k*L +: LO];
-                setv = setv | dec;
-            end
+    function automatic logic [M-1:0] ins_vec(input logic [31:0] a);
+        logic [K*L-1:0]     h;
+        logic [(1<<LO)-1:0] lo;
+        logic [(1<<HI)-1:0] hi;
+        h = hashes(a);
+        ins_vec = '0;
+        for (int k = 0; k < K; k++) begin
+            for (int i = 0; i < (1 << LO); i++)
+                lo[i] = h[k*L +: LO] == i[LO-1:0];
+            for (int j = 0; j < (1 << HI); j++)
+                hi[j] = h[k*L + LO +: HI] == j[HI-1:0];
+            for (int j = 0; j < (1 << HI); j++)
+                ins_vec[j*(1<<LO) +: (1<<LO)] = ins_vec[j*(1<<LO) +: (1<<LO)] |
+                                                 (lo & {(1<<LO){hi[j]}});
         end
-    end
+    endfunction
 
     logic [M-1:0]  arr0_q, arr0_d, arr1_q, arr1_d;
     logic          q_valid_q, q_hit_q, q_hit_d, q_fg_q, q_fg_d;
@@ -156,7 +155,7 @@ module bgp #(
     // overrides, not if/else selects, so a simulator computes the query
     // and the insertion only when they happen).
     logic hit;
-    logic [M-1:0] act;
+    logic [M-1:0] setv;
     always_comb begin
         q_hit_d     = q_hit_q;
         q_fg_d      = q_fg_q;
@@ -173,12 +172,9 @@ module bgp #(
         ev_total_d  = ev_total_q;
         ins_total_d = ins_total_q;
         hit         = 1'b0;
-        act         = '0;
+        setv        = '0;
         if (q_valid_i) begin
-            act = sel ? arr1_q : arr0_q;
-            hit = 1'b1;
-            for (int k = 0; k < K; k++)
-                hit = hit & act[qh[k*L +: L]];
+            hit    = query_hit(sel ? arr1_q : arr0_q, q_addr_i);
             q_hit_d = hit;
             q_fg_d  = dflt_q ^ hit;
         end
@@ -186,6 +182,7 @@ module bgp #(
             e_ins_d    = ins;
             ev_total_d = ev_total_q + 32'd1;
             if (ins) begin
+                setv        = ins_vec(e_addr_i);
                 ins_total_d = ins_total_q + 32'd1;
                 arr0_d      = full0 ? '0 : (arr0_q | setv);
                 cnt0_d      = full0 ? '0 : n0;
