@@ -4,9 +4,9 @@
 // compress). Payload registers load only when valid_i is 1.
 // Spec: shared spec blocks.md section 4; docs/blocks/rvc.md.
 //
-// Each lane is compared as one 32-bit word (an XOR and a byte-wise OR
-// fold), and only on an edge with a write-back (docs/blocks/rvc.md
-// section 9).
+// Each lane is compared as one 32-bit word (an XOR), the lanes of a half
+// are ORed and the result folded byte-wise once, and only on an edge with
+// a write-back (docs/blocks/rvc.md section 9).
 module rvc_comp #(
     parameter int W = 32                // lanes, even, 2..32
 ) (
@@ -58,36 +58,35 @@ module rvc_comp #(
             if (mask_i[l])       refl = data_i[l*32 +: 32];
             if (mask_i[W/2 + l]) refh = data_i[(W/2 + l)*32 +: 32];
         end
-        // Per lane: byte b of its word differs from ref iff bit 8b of the
-        // byte-wise OR fold of word XOR ref is set (an OR of 8 per byte;
-        // the fold's other bits drive nothing). Under valid_i: 8 AND gates
-        // of operand isolation, so a simulator skips the compares on an
-        // edge without a write-back (the registers load nothing then).
+        // Byte b of an active lane's word differs from ref iff bit 8b of
+        // the byte-wise OR fold of word XOR ref is set. The fold (an OR of
+        // 8 per byte) distributes over OR, so the half's active lanes'
+        // differences are ORed first and folded once: the same OR of
+        // 8 x W/2 bits per byte. Under valid_i: operand isolation, so a
+        // simulator skips the compares on an edge without a write-back
+        // (the registers load nothing then).
         nwl = '0;
         nwh = '0;
         x   = '0;
-        if (valid_i)
+        if (valid_i) begin
             for (int l = 0; l < W/2; l++) begin
-                x  = data_i[l*32 +: 32] ^ refl;
-                x  = x | (x >> 4);
-                x  = x | (x >> 2);
-                x  = x | (x >> 1);
 `ifdef MUTANT_1
                 // fault: inactive lanes take part in the compare
-                nwl = nwl | (x & BYTE0);
+                nwl = nwl | (data_i[l*32 +: 32] ^ refl);
+                nwh = nwh | (data_i[(W/2 + l)*32 +: 32] ^ refh);
 `else
-                nwl = nwl | (x & BYTE0 & {32{mask_i[l]}});
-`endif
-                x  = data_i[(W/2 + l)*32 +: 32] ^ refh;
-                x  = x | (x >> 4);
-                x  = x | (x >> 2);
-                x  = x | (x >> 1);
-`ifdef MUTANT_1
-                nwh = nwh | (x & BYTE0);
-`else
-                nwh = nwh | (x & BYTE0 & {32{mask_i[W/2 + l]}});
+                nwl = nwl | ((data_i[l*32 +: 32] ^ refl) & {32{mask_i[l]}});
+                nwh = nwh | ((data_i[(W/2 + l)*32 +: 32] ^ refh)
+                             & {32{mask_i[W/2 + l]}});
 `endif
             end
+            x   = nwl | (nwl >> 4);
+            x   = x | (x >> 2);
+            nwl = (x | (x >> 1)) & BYTE0;
+            x   = nwh | (nwh >> 4);
+            x   = x | (x >> 2);
+            nwh = (x | (x >> 1)) & BYTE0;
+        end
         nel = {nwl[24], nwl[16], nwl[8], nwl[0]};
         neh = {nwh[24], nwh[16], nwh[8], nwh[0]};
         anyl = |mask_i[W/2-1:0];

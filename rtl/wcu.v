@@ -11,10 +11,11 @@
 // most one warp remains, so the next load can ride on the last warp's edge.
 // All outputs come from registers (Moore).
 //
-// Layout: the remaining-mask register is lane-major (bit l*NW + w: warp w
-// in lane l), so each lane's priority encoder reads one contiguous NW-bit
-// column; the load writes mask_i (warp-major) into it transposed (wiring).
-// The evaluator (rtl/wcu_eval.v) works on mask_i as it comes.
+// Layout: the remaining-mask register is warp-major like mask_i (bit
+// w*W + l: warp w in lane l), so the load writes mask_i & UMask word by
+// word and the W per-lane priority encoders advance together over the
+// warp words (rtl/wcu_prio.v). The evaluator (rtl/wcu_eval.v) works on
+// mask_i as it comes.
 module wcu #(
     parameter integer W  = 32,   // lanes per warp (SIMD width), 1..32
     parameter integer NW = 32    // warps per CTA (MAX_WARPS), 2..32
@@ -37,21 +38,6 @@ module wcu #(
 );
     localparam integer WID_W = $clog2(NW);       // warp-id bits
 
-    // The load: mask_i & UMask, transposed to the lane-major layout.
-    function [NW*W-1:0] lane_major(input [NW*W-1:0] m, input [NW-1:0] um);
-        integer l, w;
-        begin
-            for (l = 0; l < W; l = l + 1)
-                for (w = 0; w < NW; w = w + 1)
-`ifdef MUTANT_1
-                    // fault: warp 0 is compacted even when it bypassed
-                    lane_major[l*NW + w] = m[w*W + l] & (um[w] | (w == 0));
-`else
-                    lane_major[l*NW + w] = m[w*W + l] & um[w];
-`endif
-        end
-    endfunction
-
     reg  [NW*W-1:0]    rem_q;      // remaining non-bypassed active bits
     reg  [NW*W-1:0]    rem_next;   // after this edge's picks
     wire [NW*W-1:0]    grant;      // lane l: its pick, one-hot
@@ -65,8 +51,8 @@ module wcu #(
     localparam [NW-1:0] KEEP = {NW{1'b0}};
 `endif
 
-    // The per-lane priority encoders (lane l reads its column
-    // rem_q[l*NW +: NW], one bit per warp).
+    // The per-lane priority encoders (warp w's word rem_q[w*W +: W], one
+    // bit per lane).
     wcu_prio #(.N(NW), .W(W), .IDX_W(WID_W)) u_prio (
         .req_i  (rem_q),
         .grant_o(grant),
@@ -74,7 +60,7 @@ module wcu #(
         .any_o  (pick_any)
     );
 
-    // Each lane's pick leaves its column; with nothing remaining the
+    // Each lane's pick leaves its warp; with nothing remaining the
     // result is 0 either way, so it is computed only when busy (the
     // isolation a simulator needs to skip the idle edges).
     wire busy = |rem_q;
@@ -83,7 +69,9 @@ module wcu #(
         rem_next = {NW*W{1'b0}};
         last     = 1'b1;
         if (busy) begin
-            rem_next = rem_q & ~(grant & ~{W{KEEP}});
+            for (int w = 0; w < NW; w++)
+                rem_next[w*W +: W] = rem_q[w*W +: W]
+                                   & ~(grant[w*W +: W] & {W{~KEEP[w]}});
             last     = ~|rem_next;
         end
     end
@@ -109,17 +97,21 @@ module wcu #(
         .adequate_o (adequate_o)
     );
 
-    // The load's transposition is written as a function of the accepting
-    // edge (wiring in front of the flops' load mux), so a simulator does
-    // it only on the edges that load. It overrides the default rem_next
-    // rather than sitting in an if/else: the simulator turns an if/else
-    // that assigns one register into a select, which transposes on every
-    // edge (docs/blocks/wcu.md section 5a).
+    // The load: mask_i & UMask, one W-bit word per warp. It overrides
+    // the default rem_next rather than sitting in an if/else: the
+    // simulator turns an if/else that assigns one register into a select,
+    // which computes both sides on every edge (docs/blocks/wcu.md 5a).
     reg [NW*W-1:0] rem_d;
     always_comb begin
         rem_d = rem_next;
         if (accept)
-            rem_d = lane_major(mask_i, umask_i);
+            for (int w = 0; w < NW; w++)
+`ifdef MUTANT_1
+                // fault: warp 0 is compacted even when it bypassed
+                rem_d[w*W +: W] = mask_i[w*W +: W] & {W{umask_i[w] | (w == 0)}};
+`else
+                rem_d[w*W +: W] = mask_i[w*W +: W] & {W{umask_i[w]}};
+`endif
     end
 
     reg              out_valid_q, out_done_q, eval_valid_q;

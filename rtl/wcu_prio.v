@@ -1,25 +1,27 @@
 // Priority encoders of the WCU, one per SIMD lane (dissertation 4.1.3,
 // Fig 4.3): each grants the lowest-numbered requesting warp of its lane.
-// Combinational. Per lane: grant = req & ~(req - 1) (the lowest set bit);
-// the index is the OR encoding of the one-hot grant: index bit b is the OR
-// of the grant bits whose warp number has bit b set (one OR tree per index
-// bit), so each encoder is word operations on the lane's N-bit request.
-// The W encoders sit in one module with one isolation test in front: with
-// no request in any lane every output is 0, as the encoders would give,
-// and a simulator skips them (nearly every compared edge of the WCU in the
-// GPU loop is such an idle one; docs/blocks/wcu.md section 5a).
+// Combinational. The request comes warp-major (one W-bit word per warp,
+// bit l = lane l), so all W encoders advance together, one warp word at a
+// time: warp w's grant word is its request word less the lanes an earlier
+// warp already requests (the running OR, "seen"); each lane's grant is
+// then one-hot over the warps. The index is the OR encoding of the grant:
+// index plane b (one bit per lane) is the OR of the grant words of the
+// warps whose number has bit b set; lane l's index gathers bit l of each
+// plane. Every step is a word operation over the W lanes.
+// The encoders sit behind one isolation test: with no request in any lane
+// every output is 0, as the encoders would give, and a simulator skips
+// them (nearly every compared edge of the WCU in the GPU loop is such an
+// idle one; docs/blocks/wcu.md section 5a).
 module wcu_prio #(
     parameter integer N     = 32,                          // warps
     parameter integer W     = 32,                          // lanes
     parameter integer IDX_W = (N > 1) ? $clog2(N) : 1      // index bits
 ) (
-    input  logic [W*N-1:0]     req_i,    // lane l bit w: warp w requests
-    output logic [W*N-1:0]     grant_o,  // lane l: one-hot lowest request
+    input  logic [N*W-1:0]     req_i,    // bit w*W + l: warp w, lane l
+    output logic [N*W-1:0]     grant_o,  // per lane one-hot over warps
     output logic [W*IDX_W-1:0] idx_o,    // lane l: index of its grant
     output logic [W-1:0]       any_o     // lane l has a request
 );
-    localparam [N-1:0] ONE = {{(N-1){1'b0}}, 1'b1};
-
 `ifdef MUTANT_4
     localparam integer LAST = (N > 1) ? N - 1 : N;  // fault: top warp id lost
 `else
@@ -39,21 +41,27 @@ module wcu_prio #(
         end
     endgenerate
 
-    logic [N-1:0] col, g;
+    logic [W-1:0]       seen, g;
+    logic [IDX_W*W-1:0] plane;   // plane k bit l: index bit k of lane l
     always_comb begin
         grant_o = '0;
         idx_o   = '0;
         any_o   = '0;
-        col     = '0;
+        seen    = '0;
         g       = '0;
-        if (|req_i)
-            for (int l = 0; l < W; l++) begin
-                col = req_i[l*N +: N];
-                g   = col & ~(col - ONE);
-                any_o[l] = |col;
-                grant_o[l*N +: N] = g;
+        plane   = '0;
+        if (|req_i) begin
+            for (int w = 0; w < N; w++) begin
+                g    = req_i[w*W +: W] & ~seen;
+                seen = seen | req_i[w*W +: W];
+                grant_o[w*W +: W] = g;
                 for (int k = 0; k < IDX_W; k++)
-                    idx_o[l*IDX_W + k] = |(g & enc[k*N +: N]);
+                    plane[k*W +: W] = plane[k*W +: W] | (g & {W{enc[k*N + w]}});
             end
+            any_o = seen;
+            for (int l = 0; l < W; l++)
+                for (int k = 0; k < IDX_W; k++)
+                    idx_o[l*IDX_W + k] = plane[k*W + l];
+        end
     end
 endmodule
