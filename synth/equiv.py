@@ -21,14 +21,17 @@ on a 2-core host. Prints one line:
 
   equiv BLK LABEL: proven (ABC dprove on the miter: F flops, A AND nodes; T)
   equiv BLK LABEL: failed at edge E: PORT differs (counterexample: ...)
-  equiv BLK LABEL: unproven (why; no counterexample in the first B edges
-                   from reset)
+  equiv BLK LABEL: unproven (why; no counterexample in the first F frames
+                   (ABC bmc3, every input free))
 
-When the proof does not close, a bounded check (miter + Yosys `sat`, B
-edges from reset, every flop starting at 0) looks for a counterexample;
-one found is written as a lockstep block trace (docs/cosim.md) whose `rtl`
-line names the netlist, so `lockstep replay DIR/cex.trace` re-runs the
-inputs on the C model and the Verilated netlist and shows the mismatch.
+When ABC finds the miter failing, a bounded check (miter + Yosys `sat`,
+one reset edge and then rst_ni high, every flop starting at 0, up to B
+edges) finds the inputs; they are written as a lockstep block trace
+(docs/cosim.md) whose `rtl` line names the netlist, so `lockstep replay
+DIR/cex.trace` re-runs them on the C model and the Verilated netlist and
+shows the mismatch. When dprove does not decide, ABC's `bmc3` searches
+the same AIG B + 1 frames deep (within S seconds) first; only a failure it
+finds goes on to `sat`.
 Exit status 0 proven, 1 failed, 3 unproven, 2 usage or tool error."""
 import os
 import re
@@ -83,9 +86,13 @@ setundef -zero
 write_aiger -zinit {aig}
 """
 
+# The bounded check: reset at step 1 only, rst_ni high from step 2 on (a
+# block trace has no reset column: `lockstep replay` resets once and then
+# steps the listed edges, so a counterexample that resets again mid-way
+# could not be replayed).
 BMC = GOLD + """miter -equiv -flatten -make_outputs gold gate miter
 hierarchy -top miter
-sat -seq {n} -prove trigger 0 -prove-skip 2 -set-at 1 in_rst_ni 0 -set-init-zero -show-inputs -show-outputs miter
+sat -seq {n} -prove trigger 0 -prove-skip 2 -set-at 1 in_rst_ni 0 {run} -set-init-zero -show-inputs -show-outputs miter
 """
 
 
@@ -149,11 +156,43 @@ def parse_sat(log):
     return vals, first
 
 
+CLOCK_RESET = ("in_clk_i", "in_rst_ni")
+
+
+def trace_rows(ports, vals, t):
+    """The inputs of sat steps 2..t-1 as block-trace rows [(edge, [element
+    values])]: sat step 1 is the reset, step s >= 2 the replay's edge s-2,
+    and a trigger at step t shows the outputs after edge t-3. Raises
+    ValueError where the table holds what a trace cannot carry: an input
+    that is not a port, a value wider than its port, or rst_ni low after
+    step 1 (a trace resets once, at its start)."""
+    names = {"in_" + p[0] for p in ports}
+    rows = []
+    for e in range(t - 2):
+        step = vals.get(e + 2, {})
+        extra = sorted(s for s in step if s.startswith("in_") and s not in names
+                       and s not in CLOCK_RESET)
+        if extra:
+            raise ValueError("inputs %s are no port of the block" % ", ".join(extra))
+        if step.get("in_rst_ni", 1) == 0:
+            raise ValueError("rst_ni is low at edge %d: a block trace resets only at "
+                             "its start" % e)
+        row = []
+        for name, bits, count in ports:
+            v = step.get("in_" + name, 0)
+            if v >> (bits * count):
+                raise ValueError("%s = %#x is wider than its %d x %d bits"
+                                 % (name, v, count, bits))
+            row += [(v >> (i * bits)) & ((1 << bits) - 1) for i in range(count)]
+        rows.append((e, row))
+    return rows
+
+
 def write_trace(path, blk, params, netlist, ports, vals, t):
-    """The counterexample as a lockstep block trace: sat step 1 is the
-    reset, step s >= 2 the replay's edge s-2, and a trigger at step t is
-    the outputs after edge t-3."""
+    """The counterexample as a lockstep block trace (trace_rows); returns
+    the edge of the mismatch."""
     mm = t - 3
+    rows = trace_rows(ports, vals, t)
     with open(path, "w") as f:
         f.write("# lockstep block trace 1\n# counterexample of make equiv "
                 "(synth/equiv.py): replay: build/lockstep replay %s\n" % path)
@@ -163,18 +202,31 @@ def write_trace(path, blk, params, netlist, ports, vals, t):
             f.write("param %s %s\n" % (k, v))
         f.write("rtl %s\nmismatch_edge %d\nedges %d\n" % (os.path.abspath(netlist), mm, mm + 1))
         f.write("inputs %s\n" % " ".join(p[0] for p in ports))
-        for e in range(mm + 1):
-            step = vals.get(e + 2, {})
-            row, idle = [], True
-            for name, bits, count in ports:
-                v = step.get("in_" + name, 0)
-                for i in range(count):
-                    x = (v >> (i * bits)) & ((1 << bits) - 1)
-                    idle &= x == 0
-                    row.append("%x" % x)
-            if not idle:
-                f.write("%d %s\n" % (e, " ".join(row)))
+        for e, row in rows:
+            if any(row):
+                f.write("%d %s\n" % (e, " ".join("%x" % x for x in row)))
     return mm
+
+
+def read_trace(path, ports):
+    """{edge: {port: value}} of a block trace's input rows, every element of
+    a port packed back into one integer (element i at bits i*bits): the
+    inverse of write_trace, for checking a conversion."""
+    res = {}
+    for line in open(path):
+        f = line.split()
+        if not f or not f[0].isdigit():
+            continue
+        xs = [int(x, 16) for x in f[1:]]
+        if len(xs) != sum(p[2] for p in ports):
+            raise ValueError("%s: edge %s has %d input elements, the ports %d"
+                             % (path, f[0], len(xs), sum(p[2] for p in ports)))
+        vals, k = {}, 0
+        for name, bits, count in ports:
+            vals[name] = sum(xs[k + i] << (i * bits) for i in range(count))
+            k += count
+        res[int(f[0])] = vals
+    return res
 
 
 def took(t0):
@@ -224,15 +276,36 @@ def prove_abc(blk, label, out, sub, t0, limit):
     if "Networks are equivalent" in text:
         return ("proven", "equiv %s %s: proven (ABC dprove on the miter: %s; %s)"
                 % (blk, label, size, took(t0)))
-    if "(timeout)" in text:
-        return ("open", "ABC dprove undecided after %d s on the miter (%s)" % (limit, size))
     m = re.search(r"was asserted in frame (\d+)", text)
-    if m or re.search(r"not equivalent|NOT EQUIVALENT", text):
+    if "(timeout)" not in text and (m or re.search(r"not equivalent|NOT EQUIVALENT", text)):
         # the bounded check starts at the depth of ABC's counterexample
         # (frame F from the zero state: F + 1 edges after a reset edge)
         sub["from"] = int(m.group(1)) + 2 if m else 4
         return ("open", "ABC dprove: the miter fails")
-    return ("open", "ABC dprove undecided (%s; log %s)" % (size, os.path.relpath(log, ROOT)))
+    why = ("ABC dprove undecided after %d s on the miter (%s)" % (limit, size)
+           if "(timeout)" in text else
+           "ABC dprove undecided (%s; log %s)" % (size, os.path.relpath(log, ROOT)))
+    # Undecided: a bounded search by ABC (bmc3 on the same AIG, every input
+    # free on every edge, reset included) before Yosys `sat` is asked for
+    # a trace: on a large miter (the BGP's 8416 flops) sat needs gigabytes
+    # per unrolled edge, bmc3 a fraction.
+    blog = os.path.join(out, "bmc3.log")
+    try:
+        r = subprocess.run(["yosys-abc", "-c", "read_aiger %s; bmc3 -F %d -T %d"
+                            % (sub["aig"], sub["n"] - 2, limit)],
+                           cwd=ROOT, capture_output=True, text=True, timeout=limit + 60)
+        btext = r.stdout + r.stderr
+    except subprocess.TimeoutExpired as e:
+        btext = (e.stdout or b"").decode(errors="replace") + "\n(timeout)\n"
+    open(blog, "w").write(btext)
+    m = re.search(r"was asserted in frame (\d+)", btext)
+    if m:
+        sub["from"] = int(m.group(1)) + 2
+        return ("open", why)
+    m = re.search(r"No output asserted in (\d+) frames", btext)
+    sub["bmc_done"] = ("no counterexample in the first %s frames (ABC bmc3, every input free)"
+                       % (m.group(1) if m else "0"))
+    return ("open", why)
 
 
 def main(argv):
@@ -286,12 +359,16 @@ def main(argv):
         print(verdict[1])
         return 0 if verdict[0] == "proven" else 2
     why = verdict[1]
+    if sub.get("bmc_done"):
+        print("equiv %s %s: unproven (%s; %s) (%s)" % (blk, label, why, sub["bmc_done"], took(t0)))
+        return 3
     # the bounded check, deepening: a short counterexample costs little
     t = None
     depth = max(4, sub.get("from", 4))
     while t is None:
         depth = min(depth, bmc)
         sub["n"] = depth + 3
+        sub["run"] = " ".join("-set-at %d in_rst_ni 1" % s for s in range(2, depth + 4))
         if yosys(BMC.format(**sub), os.path.join(out, "bmc.log")):
             print("equiv %s %s: error: the bounded check failed (log %s/bmc.log)"
                   % (blk, label, out))
@@ -305,7 +382,12 @@ def main(argv):
         diff = sorted(s[5:] for s in vals[t] if s.startswith("gold_") and
                       vals[t][s] != vals[t].get("gate_" + s[5:]))
         trace = os.path.join(out, "cex.trace")
-        mm = write_trace(trace, blk, params, netlist, ports, vals, t)
+        try:
+            mm = write_trace(trace, blk, params, netlist, ports, vals, t)
+        except ValueError as e:
+            print("equiv %s %s: error: the counterexample cannot be a block trace: %s"
+                  % (blk, label, e))
+            return 2
         print("equiv %s %s: failed at edge %d: %s differ%s (counterexample: "
               "build/lockstep replay %s) (%s)"
               % (blk, label, mm, ", ".join(diff[:4]) or "outputs", "s" if len(diff) == 1 else "",

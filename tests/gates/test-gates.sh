@@ -7,7 +7,9 @@
 #     0 mismatches under the netlist backend;
 #  3. a one-gate mutant of that netlist (synth/mutate.py) stops a run with
 #     a mismatch report and exit 3;
-#  4. Yosys proves the netlist equal to rtl/slp.v (synth/equiv.py);
+#  4. Yosys proves the netlist equal to rtl/slp.v (synth/equiv.py), and
+#     its counterexample converter keeps every input bit of every block
+#     (tests/gates/test-cex.py);
 #  and the coverage bins are the same under the C model and the netlist,
 #  and in --stats-json (a bin not reached shows 0).
 #   tests/gates/test-gates.sh LOCKSTEP
@@ -23,6 +25,10 @@ set_=(--config gtx480 --set slp.permutation=balanced --set simt.compaction=tbc)
 python3 synth/cells.py synth/nand2eq.lib --check synth/nand2eq_cells.v >/dev/null &&
   ok "synth/nand2eq_cells.v matches synth/nand2eq.lib" ||
   bad "synth/nand2eq_cells.v is stale: run make synth and commit it"
+
+python3 tests/gates/test-cex.py > "$out/cex.log" 2>&1 &&
+  ok "counterexample to block trace: every input bit of every block, a mid-way reset refused (tests/gates/test-cex.py)" ||
+  { bad "tests/gates/test-cex.py:"; cat "$out/cex.log"; }
 
 nl=build/netlist/slp_W32_NWARPS48_ROT_EN1
 bash synth/netlist.sh slp "$nl" -GW=32 -GNWARPS=48 -GROT_EN=1 >/dev/null ||
