@@ -78,15 +78,29 @@ def read_conf(path):
     return out
 
 
+PARTIAL = {}     # sweep directory -> (passed points, all points) when incomplete
+
+
 def load(out):
     """Rows with 'st' (the point's stats JSON) and 'perf' (thread IPC);
-    exits when a point did not pass."""
-    raw = table.read_rows(out)
-    bad = [r for r in raw if r["status"] != "pass"]
-    if bad:
-        sys.exit(f"dpe: {len(bad)} points did not pass (first: point {bad[0]['point']} "
-                 f"{bad[0]['workload']} {bad[0]['variant']}: {bad[0]['status']}): no page "
-                 "from an incomplete sweep")
+    exits when a point of a finished sweep did not pass. A sweep still
+    running or cut (its manifest and points/, no results.json) gives the
+    workloads all of whose points passed so far (PARTIAL[out] the counts)."""
+    if os.path.exists(os.path.join(out, "results.json")):
+        raw = table.read_rows(out)
+        bad = [r for r in raw if r["status"] != "pass"]
+        if bad:
+            sys.exit(f"dpe: {len(bad)} points did not pass (first: point {bad[0]['point']} "
+                     f"{bad[0]['workload']} {bad[0]['variant']}: {bad[0]['status']}): no "
+                     "page from an incomplete sweep")
+    else:
+        _, raw, _ = table.build(out)
+        short = {r["workload"] for r in raw if r["status"] != "pass"}
+        PARTIAL[out] = (sum(r["status"] == "pass" for r in raw), len(raw))
+        raw = [r for r in raw if r["workload"] not in short]
+        if not raw:
+            sys.exit(f"dpe: no workload of {out} has every point yet "
+                     f"({PARTIAL[out][0]} of {PARTIAL[out][1]} points)")
     rows = []
     for r in raw:
         r = dict(r)
@@ -196,7 +210,11 @@ def write_page(path, rows, G, D, sp, wl, inter, nonint, uniform, cache_wl, conf,
       f"**{rows[0]['size']} inputs** (the size study below shows where the figures stop "
       f"moving), seed 1: {npts} points. Mechanisms and the table of the dissertation's "
       "rules against the engine: docs/dpe.md; statistics: "
-      "docs/stats.md. Speedup = thread IPC over `single` (the thread instructions are the "
+      "docs/stats.md. " + (f"**This sweep is partial: {PARTIAL[SWEEP[0]][0]} of "
+                           f"{PARTIAL[SWEEP[0]][1]} points had passed when this page was "
+                           f"rendered; the page uses the {len(wl)} workloads all of whose "
+                           "points passed.** " if SWEEP[0] in PARTIAL else "")
+      + "Speedup = thread IPC over `single` (the thread instructions are the "
       "same under every variant; DWS issues more warp instructions for them). Means are "
       "harmonic, as the dissertation's (3.3).\n")
     a("Workload classes, from this sweep's own statistics (3.3.3.1): **interleavable** = "
@@ -333,10 +351,18 @@ def size_section(rows, G, sp, inter, nonint):
     dpe_size sweep beside this one)."""
     out = ["## Input size: where the figures stop moving", ""]
     zout = os.path.join(os.path.dirname(os.path.abspath(SWEEP[0])), "dpe_size")
-    if not os.path.exists(os.path.join(zout, "results.csv")):
+    if not os.path.exists(os.path.join(zout, table.MANIFEST)):
         return out + ["The size study (experiments/dpe_size.toml) was not run: `make "
                       "experiments-dpe` runs it first.", ""]
+    _, zraw, _ = table.build(zout)
+    if not any(r["status"] == "pass" for r in zraw):
+        return out + ["The size study (experiments/dpe_size.toml) had no point yet when "
+                      "this page was rendered.", ""]
     zr = load(zout)
+    if zout in PARTIAL:
+        out += [f"The size study is partial: {PARTIAL[zout][0]} of {PARTIAL[zout][1]} "
+                "points had passed when this page was rendered; the table uses the "
+                "workloads all of whose points passed.", ""]
     zi = {(r["workload"], r["variant"], r["size"]): r for r in zr}
     sizes = sorted({r["size"] for r in zr}, key=["small", "default", "large"].index)
     ws = list(dict.fromkeys(r["workload"] for r in zr))
