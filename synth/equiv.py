@@ -13,7 +13,7 @@ input free on every edge, reset included) and writes it as AIGER; ABC's
 `dprove` (yosys-abc, Yosys's own ABC) proves the miter's output never
 rises: signal correspondence (register and internal-node pairs found by
 simulation, proven together by k-induction), then BMC and interpolation on
-what is left; S seconds at most (--limit, default 1800). --passes uses
+what is left; S wall seconds at most (--limit, default 3600). --passes uses
 Yosys's equivalence passes instead (`equiv_make` pairs the signals by
 name, `equiv_simple`, `equiv_induct`): the same verdicts, but equiv_induct
 does not finish on the larger sets (BGP, WCU, CAPT of 16 entries and up)
@@ -310,7 +310,7 @@ def prove_abc(blk, label, out, sub, t0, limit):
 
 def main(argv):
     args = argv[1:]
-    netlist, out, bmc, limit, passes = None, None, 24, 1800, False
+    netlist, out, bmc, limit, passes = None, None, 24, 3600, False
     while args and args[0].startswith("--"):
         if args[0] == "--netlist" and len(args) > 1:
             netlist = os.path.abspath(args[1])
