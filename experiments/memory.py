@@ -444,10 +444,11 @@ def traffic_gap(rows, fg):
     q, fa = S("bgp", "l2.gdu.queries"), S("bgp", "l2.gdu.fg")
     return (f"* **Why bgp's traffic reduction is {100 * bgp:.1f}%, not about 33% (measured).** "
             f"(1) The ceiling: fg_only, which fetches only asked-for sectors everywhere, "
-            f"cuts FG-leaning traffic by {100 * ceil:.1f}% (geometric mean); no predictor "
-            f"can save more. (2) cg_only's L2 miss rate is {100 * miss:.1f}% (geometric "
-            "mean)" + (": the L2 holds most of the footprint, so DRAM reads are mostly "
-                       "first touches. " if miss < 0.1 else ". ")
+            f"cuts FG-leaning traffic by {100 * ceil:.1f}% (geometric mean): the least "
+            "traffic of the schemes (5.3.2.1 finds the same), the bound a predictor aims at. "
+            f"(2) cg_only's L2 miss rate is {100 * miss:.1f}% (geometric mean)"
+            + (": few L2 lines are evicted and fetched again, so the L2 GDUs see few "
+               "evictions to learn from (the learning table below). " if miss < 0.1 else ". ")
             + "(3) A GDU learns only from lines whose life ended: of the sectors bgp's L2 "
             "fetched on a CG answer and never referenced, "
             f"{100 * live / (live + gone) if live + gone else 0:.0f}% were still resident at "
