@@ -7,7 +7,9 @@ the L1D and L2 sector categories per scheme (Fig 5.7, 5.8), off-chip
 traffic normalised to cg_only (Fig 5.9), speedup (Fig 5.12), DRAM power
 (Fig 5.13), system Perf/W (Fig 5.14), read-in sectors against FG-only, the
 DRAM's energy by bank state and sub-ranking's effect on activates (5.3.1),
-the sensitivity of Fig 5.15 and the 4K-bit array, an ablation table, and
+the sensitivity of Fig 5.15, BGP's thresholds and the 4K-bit array, traffic
+against run length (small/default/large inputs, with a plot), the GDU
+answers judged at their lines' end, TLP (Fig 5.16), an ablation table, and
 PCA's L1D hit rates and speedup per token count (Fig 6.4, 6.5). Workloads are split into FG- and
 CG-leaning by the suite's measured categories (`lockstep list workloads
 @fg`, docs/workloads.md); Avg_sec of this sweep's cg_only point is shown
@@ -129,7 +131,8 @@ def main(out, res):
     plot.lines(P("memory-pca-l1.png"), [r for r in pr if r["workload"] in PCA_FOCUS],
                "tokens", "l1_hit", "workload", axis_values=TOKENS,
                title="PCA: L1D hit rate per token count", ylabel="L1D hit rate")
-    write_page(P("memory.md"), m, rows, fg, cg, traffic, speed, ppw, pr, pca_speed, missing)
+    rl = run_length_plot(P("memory-runlength.png"), rows, fg)
+    write_page(P("memory.md"), m, rows, fg, cg, traffic, speed, ppw, pr, pca_speed, missing, rl)
 
 
 def fmt(v, n=3):
@@ -250,6 +253,30 @@ def tlp(rows):
 
 
 RUNS = [("small", "-small"), ("default", ""), ("large", "-large")]
+
+
+def run_length_plot(path, rows, fg):
+    """bgp's off-chip traffic reduction against cg_only per input size, one
+    line per FG-leaning workload run at every size."""
+    V = lambda w, v, k: plot.value(rows, k, workload=w, variant=v)   # noqa: E731
+    pts = []
+    for w in fg:
+        if not all(w in have(rows, v + suf, [w]) for _, suf in RUNS for v in ("cg_only", "bgp")):
+            continue
+        for size, suf in RUNS:
+            c = V(w, "cg_only" + suf, "offchip")
+            if not c:
+                break
+            pts.append({"workload": w, "input": size, "status": "pass",
+                        "reduction": 1 - V(w, "bgp" + suf, "offchip") / c})
+    ws = {p["workload"] for p in pts if sum(q["workload"] == p["workload"] for q in pts) == len(RUNS)}
+    pts = [p for p in pts if p["workload"] in ws]
+    if pts:
+        plot.lines(path, pts, "input", "reduction", "workload",
+                   axis_values=[size for size, _ in RUNS],
+                   title="bgp off-chip traffic reduction vs cg_only per input size (paper: ~0.33)",
+                   ylabel="1 - bgp bytes / cg_only bytes")
+    return bool(pts)
 
 
 def run_length(rows, fg):
@@ -676,7 +703,7 @@ def ablation(rows, fg):
     return L + [""]
 
 
-def write_page(path, m, rows, fg, cg, traffic, speed, ppw, pr, pca_speed, missing=()):
+def write_page(path, m, rows, fg, cg, traffic, speed, ppw, pr, pca_speed, missing=(), rl=False):
     V = lambda w, v, k: plot.value(rows, k, workload=w, variant=v)   # noqa: E731
     n = len([r for r in rows if r["variant"] != "static"])
     size = table.sizes([r for r in rows if r["variant"] in LAMAR])   # the ablation's small aside
@@ -789,7 +816,10 @@ def write_page(path, m, rows, fg, cg, traffic, speed, ppw, pr, pca_speed, missin
               f"{w} {V(w, f'pca-{t}', 'pca.bypassed')} (tokens {t})"
               for w, (t, _) in pca_best.items())
           + "; a workload whose best count is 0 is one where no token count helped.", ""]
-    L += learning(rows, fg) + run_length(rows, fg) + predictor_section(rows, fg)
+    L += learning(rows, fg) + run_length(rows, fg)
+    if rl:
+        L += ["![traffic against run length](memory-runlength.png)", ""]
+    L += predictor_section(rows, fg)
     L += attribution(rows, fg, speed, traffic)
     L += readin(rows, fg) + dram_states(rows, fg) + subranking(rows, fg)
     L += sensitivity(rows, fg) + tlp(rows) + ablation(rows, fg)
