@@ -543,7 +543,7 @@ def why_differ(c, g, D, S):
          (f"at large inputs {DL['cpp']:.2f} CTAs and {DL['pps']:.2f} passes, with DAC's "
           f"geomean speedup {gm(c['spL'][w]['dac'] for w in c['wlL']):.3f} against "
           f"{gm(sp[w]['dac'] for w in c['wlL']):.3f} at default inputs on the same "
-          f"{len(c['wlL'])} workloads." if DL else
+          f"{len(c['wlL'])} workloads. " + size_moves(c) if DL else
           "the large-input variants (*-large in experiments/dac.toml) were not part of "
           "this run, so its columns are empty."),
          aw_pace(S),
@@ -564,6 +564,23 @@ def why_differ(c, g, D, S):
          energy_text(c), ""]
     L += energy_table(c)
     return L
+
+
+def size_moves(c):
+    """The workloads whose DAC speedup moves most from default to large
+    inputs, with what moved with it (CTAs per pass, loads decoupled,
+    instructions against the undecoupled count)."""
+    R, RL, sp, spL = c["R"], c["RL"], c["sp"], c["spL"]
+    ws = sorted(c["wlL"], key=lambda w: -abs(spL[w]["dac"] / sp[w]["dac"] - 1))[:4]
+
+    def one(w):
+        a, b = summary(R, [w], "dac"), summary(RL, [w], "dac")
+        return (f"{w} {sp[w]['dac']:.3f} -> {spL[w]['dac']:.3f} (CTAs per pass "
+                f"{a['cpp']:.2f} -> {b['cpp']:.2f}, loads decoupled {pct(a['dec'])} -> "
+                f"{pct(b['dec'])}, instructions {1 - a['red']:.3f} -> {1 - b['red']:.3f} of "
+                "the undecoupled count)")
+    return ("Moved most by the input size (DAC speedup default -> large): " +
+            "; ".join(one(w) for w in ws) + ".") if ws else ""
 
 
 def aw_pace(S):
