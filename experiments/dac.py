@@ -391,8 +391,9 @@ def headline(c, g, gL, D, DL, S, memL, compL):
     L.append("| L1D line requests per enq.data record (Fig 10: at an offset of 4 a warp's "
              "32 words are one 128-byte line) | 1 at offset 4 | "
              f"{S['prefetch_lines'] / max(1, S['records_data']):.2f} "
-             f"({S['prefetch_lines']} lines, {S['records_data']} records; records not "
-             "prefetched count 0) | - |")
+             f"({S['prefetch_lines']} lines for {S['records_data']} records; a record "
+             "not prefetched, its lock refused or its load after a possible same-thread "
+             "store, requests none) | - |")
     L.append(f"| energy, total (dynamic) | 20.2% (18.4%) less | {pct(e_tot)} ({pct(e_dy)}) "
              "less: the chip energy model (docs/energy.md), DRAM included; dynamic = the "
              "per-event components (\"Energy\" below) | - |")
@@ -545,7 +546,7 @@ def why_differ(c, g, D, S):
           f"{gm(sp[w]['dac'] for w in c['wlL']):.3f} at default inputs on the same "
           f"{len(c['wlL'])} workloads. " + size_moves(c) if DL else
           "the large-input variants (*-large in experiments/dac.toml) were not part of "
-          "this run, so its columns are empty."),
+          "this run, so its columns are empty. " + first_pass(c, D)),
          aw_pace(S),
          f"* **CAE on compute-bound.** CAE runs an instruction on one lane when its sources "
          "are uniform or affine; it saves lane-cycles, not issue slots, and gains where the "
@@ -564,6 +565,20 @@ def why_differ(c, g, D, S):
          energy_text(c), ""]
     L += energy_table(c)
     return L
+
+
+def first_pass(c, D):
+    """What the passes per SM say of the default inputs' steady state."""
+    R, wl = c["R"], c["wl"]
+    one = [w for w in wl if R[(w, "dac")]["dac"]["launches"] >
+           R[(w, "dac")]["dac"]["not_decoupled"] and summary(R, [w], "dac")["pps"] <= 1.0]
+    return (f"At {D['pps']:.2f} passes per SM and decoupled launch the default inputs are "
+            "far from a steady state: most main warps belong to a launch's first pass, "
+            "which starts with them, so the affine warp cannot run ahead of them by more "
+            "than the ATQ's depth of records; " f"{len(one)} of {len(wl)} workloads run at "
+            "most one pass per SM and launch" + (f" ({', '.join(one[:12])}"
+                                                  + (", ..." if len(one) > 12 else "") + ")"
+                                                  if one else "") + ".")
 
 
 def size_moves(c):
