@@ -562,10 +562,28 @@ def why_differ(c, g, D, S):
          "* **Memory-bound and DRAM.** Of the memory-bound workloads, those whose off run "
          "already keeps the DRAM busy cannot go faster with earlier requests: DRAM "
          "utilisation of the off run (bytes / seconds / peak) " + ", ".join(
-             f"{w} {util(R, w):.2f}" for w in sorted(mem, key=lambda x: -util(R, x))[:6]) + ".",
+             f"{w} {util(R, w):.2f}" for w in sorted(mem, key=lambda x: -util(R, x))[:6]) +
+         ". " + mem_room(c),
          energy_text(c), ""]
     L += energy_table(c)
     return L
+
+
+def mem_room(c):
+    """DAC and MTA on the memory-bound workloads where early loads can help
+    (DRAM under half busy in off, at least half the loads decoupled) and
+    on the rest."""
+    R, mem, sp = c["R"], c["mem"], c["sp"]
+    room = [w for w in mem if util(R, w) < 0.5 and R[(w, "dac")]["dac"]["gl_loads"] and
+            R[(w, "dac")]["dac"]["gl_loads_decoupled"] >= 0.5]
+    rest = [w for w in mem if w not in room]
+
+    def gg(ws, v):
+        return f"{gm(sp[w][v] for w in ws):.3f}" if ws else "-"
+    return (f"On the {len(room)} memory-bound workloads with the DRAM under half busy in "
+            "off and at least half their loads decoupled (" + ", ".join(room) + f"), DAC "
+            f"{gg(room, 'dac')} against MTA {gg(room, 'mta')}; on the other {len(rest)}, "
+            f"DAC {gg(rest, 'dac')} against MTA {gg(rest, 'mta')}.")
 
 
 def first_pass(c, D):
