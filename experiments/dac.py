@@ -553,7 +553,7 @@ def why_differ(c, g, D, S):
          "are uniform or affine; it saves lane-cycles, not issue slots, and gains where the "
          "pipelines are busy: compact fraction on the compute-bound workloads "
          f"{min(cae_c.values()) if cae_c else 0:.2f} to {max(cae_c.values()) if cae_c else 0:.2f}"
-         f", geomean speedup {g['compute']['cae']:.3f}.",
+         f", geomean speedup {g['compute']['cae']:.3f}. " + comp_room(c),
          f"* **MTA on memory-bound.** {mta_iss} prefetches issued on the memory-bound "
          f"workloads, {mta_use} useful ({pct(mta_use / mta_iss) if mta_iss else '-'}): most "
          "loads run once per warp (no loop to train a stride), so only the inter-warp table "
@@ -567,6 +567,21 @@ def why_differ(c, g, D, S):
          energy_text(c), ""]
     L += energy_table(c)
     return L
+
+
+def comp_room(c):
+    """DAC and CAE on the compute-bound workloads where DAC removes at least
+    a fifth of the warp instructions, and on the rest."""
+    R, comp, sp = c["R"], c["comp"], c["sp"]
+    many = [w for w in comp if summary(R, [w], "dac")["red"] >= 0.2]
+    rest = [w for w in comp if w not in many]
+
+    def gg(ws, v):
+        return f"{gm(sp[w][v] for w in ws):.3f}" if ws else "-"
+    return (f"On the {len(many)} compute-bound workloads where DAC issues at least 20% "
+            "fewer warp instructions (" + ", ".join(many) + f"), DAC {gg(many, 'dac')} "
+            f"against CAE {gg(many, 'cae')}; on the other {len(rest)}, DAC "
+            f"{gg(rest, 'dac')} against CAE {gg(rest, 'cae')}.")
 
 
 def mem_room(c):
