@@ -214,7 +214,9 @@ def write_page(path, m, rows, ws, toks, info, V):
                  f"{rt['l1d.accesses']} L1D accesses), L1D miss rate {fmt(r0['l1d.miss_rate'])} "
                  f"-> {fmt(rt['l1d.miss_rate'])}, speedup {pct(i['sp'][t] - 1)}. Warps "
                  f"without a token made {100 * da / (pa + da) if pa + da else 0:.0f}% of the "
-                 "L1D accesses (PCA protects the token holders' lines from those only); "
+                 "L1D accesses (PCA protects the token holders' lines from those only), "
+                 f"token holders hit {fmt(rt['pca.prio_hits'] / pa) if pa else '-'} and the "
+                 f"others {fmt(rt['pca.deprio_hits'] / da) if da else '-'} of theirs; "
                  f"at 0 tokens {100 * mw:.1f}% of SM-cycles stalled on the memory unit"
                  + (" (little for a cache policy to win)." if mw < 0.05 else "."))
     L += ["", "Block reuse (Fig 6.6) is `l1d.block_reuse` / `l2.block_reuse`: hits to a "

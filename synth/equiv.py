@@ -12,8 +12,9 @@ flop of both starting at 0 as under Verilator's --x-initial fast, every
 input free on every edge, reset included) and writes it as AIGER; ABC's
 `dprove` (yosys-abc, Yosys's own ABC) proves the miter's output never
 rises: signal correspondence (register and internal-node pairs found by
-simulation, proven together by k-induction), then BMC and interpolation on
-what is left; S seconds at most (--limit, default 1800). --passes uses
+simulation, proven together by k-induction), then BMC, interpolation and
+property-directed reachability (pdr, S/4 seconds at most) on what is
+left; S wall seconds in all (--limit, default 3600). --passes uses
 Yosys's equivalence passes instead (`equiv_make` pairs the signals by
 name, `equiv_simple`, `equiv_induct`): the same verdicts, but equiv_induct
 does not finish on the larger sets (BGP, WCU, CAPT of 16 entries and up)
@@ -265,8 +266,10 @@ def prove_abc(blk, label, out, sub, t0, limit):
         return ("error", "equiv %s %s: error: Yosys failed (log %s/miter.log)" % (blk, label, out))
     log = os.path.join(out, "dprove.log")
     try:
-        r = subprocess.run(["yosys-abc", "-c", "read_aiger %s; print_stats; dprove" % sub["aig"]],
-                           cwd=ROOT, capture_output=True, text=True, timeout=limit)
+        # (cwd: dprove writes the unsolved reduced miter, sm01.aig, there)
+        r = subprocess.run(["yosys-abc", "-c", "read_aiger %s; print_stats; dprove -T %d"
+                            % (sub["aig"], max(60, limit // 4))],
+                           cwd=out, capture_output=True, text=True, timeout=limit)
         text = r.stdout + r.stderr
     except subprocess.TimeoutExpired as e:
         text = (e.stdout or b"").decode(errors="replace") + "\n(timeout)\n"
@@ -293,7 +296,7 @@ def prove_abc(blk, label, out, sub, t0, limit):
     try:
         r = subprocess.run(["yosys-abc", "-c", "read_aiger %s; bmc3 -F %d -T %d"
                             % (sub["aig"], sub["n"] - 2, limit)],
-                           cwd=ROOT, capture_output=True, text=True, timeout=limit + 60)
+                           cwd=out, capture_output=True, text=True, timeout=limit + 60)
         btext = r.stdout + r.stderr
     except subprocess.TimeoutExpired as e:
         btext = (e.stdout or b"").decode(errors="replace") + "\n(timeout)\n"
@@ -310,7 +313,7 @@ def prove_abc(blk, label, out, sub, t0, limit):
 
 def main(argv):
     args = argv[1:]
-    netlist, out, bmc, limit, passes = None, None, 24, 1800, False
+    netlist, out, bmc, limit, passes = None, None, 24, 3600, False
     while args and args[0].startswith("--"):
         if args[0] == "--netlist" and len(args) > 1:
             netlist = os.path.abspath(args[1])

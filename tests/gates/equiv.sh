@@ -5,7 +5,8 @@
 # that `lockstep replay` reproduces, exit 3) and a GPU run with the mutant
 # netlist in the loop (exit 3).
 #   tests/gates/equiv.sh LOCKSTEP [proofs|mutants|all]
-# BLOCKS="a b" restricts the blocks. Results: one line each, and the
+# BLOCKS="a b" restricts the blocks; EQUIV_LIMIT=S is synth/equiv.py's
+# --limit (ABC's wall seconds per proof). Results: one line each, and the
 # summary build/equiv/summary-<proofs|mutants|all>.txt. Exit 1 when a set fails its proof or a
 # mutant survives; an unproven set is named with the reason, not failed.
 set -u
@@ -27,7 +28,7 @@ if [ "$what" != mutants ]; then
     [ -n "$blk" ] || continue
     want "$blk" || continue
     # shellcheck disable=SC2086
-    line=$(nice python3 synth/equiv.py --out "$out/${blk}_$label" "$blk" "$label" $params)
+    line=$(nice python3 synth/equiv.py ${EQUIV_LIMIT:+--limit "$EQUIV_LIMIT"} --out "$out/${blk}_$label" "$blk" "$label" $params)
     rc=$?
     echo "$line" | tee -a "$sum"
     [ $rc = 0 ] || [ $rc = 3 ] || fail=1
@@ -50,7 +51,7 @@ if [ "$what" != proofs ]; then
       { echo "FAIL mutant $blk: synth/mutate.py found no gate for $port" | tee -a "$sum"; fail=1; continue; }
     t0=$(now)
     # shellcheck disable=SC2086
-    eq=$(nice python3 synth/equiv.py --netlist "$md/$blk.v" --out "$md/equiv" "$blk" "$label" $params)
+    eq=$(nice python3 synth/equiv.py ${EQUIV_LIMIT:+--limit "$EQUIV_LIMIT"} --netlist "$md/$blk.v" --out "$md/equiv" "$blk" "$label" $params)
     erc=$?
     rp="no counterexample"; rrc=-
     if [ $erc = 1 ] && [ -f "$md/equiv/cex.trace" ]; then

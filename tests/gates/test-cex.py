@@ -18,6 +18,7 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(ROOT, "synth"))
 import equiv  # noqa: E402
 
