@@ -106,6 +106,8 @@ def sample(rng, keys):
         unit = assoc * line * parts
         sets = rng.choice([0 if lo == 0 else 1, 1, 2, 4, 16, 64, 256])
         c[f"{lvl}_size"] = unit * sets
+    # part_map = chunk: whole L2 lines a chunk (any multiple is valid)
+    c["part_chunk_bytes"] = c["l2_line"] * pick_int(rng, 1, 8)
     atom = pow2(rng, 16, 256)
     c["dram_atom_bytes"] = atom
     c["dram_subranks"] = rng.choice([s for s in (1, 2, 4, 8) if atom % s == 0])
