@@ -569,6 +569,12 @@ def why_differ(c, g, D, S):
     return L
 
 
+def gm_of(sp, ws, v):
+    """The geometric mean of variant v's speedups over workloads ws, three
+    decimals ("-" for none)."""
+    return f"{gm(sp[w][v] for w in ws):.3f}" if ws else "-"
+
+
 def comp_room(c):
     """DAC and CAE on the compute-bound workloads where DAC removes at least
     a fifth of the warp instructions, and on the rest."""
@@ -577,7 +583,7 @@ def comp_room(c):
     rest = [w for w in comp if w not in many]
 
     def gg(ws, v):
-        return f"{gm(sp[w][v] for w in ws):.3f}" if ws else "-"
+        return gm_of(sp, ws, v)
     return (f"On the {len(many)} compute-bound workloads where DAC issues at least 20% "
             "fewer warp instructions (" + ", ".join(many) + f"), DAC {gg(many, 'dac')} "
             f"against CAE {gg(many, 'cae')}; on the other {len(rest)}, DAC "
@@ -594,7 +600,7 @@ def mem_room(c):
     rest = [w for w in mem if w not in room]
 
     def gg(ws, v):
-        return f"{gm(sp[w][v] for w in ws):.3f}" if ws else "-"
+        return gm_of(sp, ws, v)
     return (f"On the {len(room)} memory-bound workloads with the DRAM under half busy in "
             "off and at least half their loads decoupled (" + ", ".join(room) + f"), DAC "
             f"{gg(room, 'dac')} against MTA {gg(room, 'mta')}; on the other {len(rest)}, "
