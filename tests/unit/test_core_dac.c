@@ -144,6 +144,20 @@ static void h_free(struct harness *h)
     free(h->tr);
 }
 
+/* A new harness of ptx (as h_init) run with its loads late by late cycles
+ * (h_run_late); the run must pass, the DAC check's reason printed if not. */
+static struct harness *h_pass(const char *ptx, unsigned block, uint32_t n,
+                              const char *const *sets, uint64_t late)
+{
+    struct harness *h = calloc(1, sizeof *h);
+    h_init(h, ptx, block, n, sets);
+    int e = h_run_late(h, late);
+    if (e)
+        fprintf(stderr, "%s\n", DAC(h)->why);
+    assert_int_equal(e, 0);
+    return h;
+}
+
 /* if (tid.x < n) sm[tid.x] = tid.x + 1: the bound compare is an enq.pred,
  * the store an enq.addr; the index math leaves the main stream. */
 static const char *bound_ptx = HDR
@@ -166,12 +180,8 @@ static void test_streams_records_checks(void **state)
     (void)state;
     for (unsigned one = 0; one < 2; one++) {
     const char *b1[] = { "dac.batch_ctas=1", NULL };
-    struct harness *h = calloc(1, sizeof *h);
-    h_init(h, bound_ptx, 64, 40, one ? b1 : NULL);  /* warp 1: lanes 0..7 store */
-    int e = h_run(h);
-    if (e)
-        fprintf(stderr, "%s\n", DAC(h)->why);
-    assert_int_equal(e, 0);
+    /* warp 1: lanes 0..7 store */
+    struct harness *h = h_pass(bound_ptx, 64, 40, one ? b1 : NULL, 0);
     const struct core_dac_stats *s = &DAC(h)->st;
     /* one affine-warp pass for both waiting CTAs, or one per CTA */
     assert_int_equal(s->batches, one ? 2 : 1);
@@ -392,12 +402,7 @@ static void test_predicate_combinations(void **state)
     (void)state;
     for (unsigned comb = 0; comb < 2; comb++) {
         const char *off[] = { "dac.pred_combine=off", NULL };
-        struct harness *h = calloc(1, sizeof *h);
-        h_init(h, bool_ptx, 64, 40, comb ? NULL : off);
-        int e = h_run(h);
-        if (e)
-            fprintf(stderr, "%s\n", DAC(h)->why);
-        assert_int_equal(e, 0);
+        struct harness *h = h_pass(bool_ptx, 64, 40, comb ? NULL : off, 0);
         const struct core_dac_stats *s = &DAC(h)->st;
         assert_int_equal(s->checked_pred, s->rec_pred);
         assert_int_equal(s->checked_addr, s->rec_addr + s->rec_data);
@@ -476,12 +481,7 @@ static void test_mask_feedback(void **state)
     (void)state;
     for (unsigned feed = 0; feed < 2; feed++) {
         const char *off[] = { "dac.feedback=off", NULL };
-        struct harness *h = calloc(1, sizeof *h);
-        h_init(h, feed_ptx, 64, 0, feed ? NULL : off);
-        int e = h_run(h);
-        if (e)
-            fprintf(stderr, "%s\n", DAC(h)->why);
-        assert_int_equal(e, 0);
+        struct harness *h = h_pass(feed_ptx, 64, 0, feed ? NULL : off, 0);
         const struct core_dac_stats *s = &DAC(h)->st;
         if (feed) {
             /* per warp: the branch, then the loop test 4 times (trip
@@ -528,12 +528,7 @@ static void test_pass_contexts(void **state)
     (void)state;
     for (unsigned two = 0; two < 2; two++) {
         const char *p2[] = { "dac.passes=2", NULL };
-        struct harness *h = calloc(1, sizeof *h);
-        h_init(h, bound_ptx, 64, 40, two ? p2 : NULL);
-        int e = h_run_late(h, 3);
-        if (e)
-            fprintf(stderr, "%s\n", DAC(h)->why);
-        assert_int_equal(e, 0);
+        struct harness *h = h_pass(bound_ptx, 64, 40, two ? p2 : NULL, 3);
         const struct core_dac_stats *s = &DAC(h)->st;
         assert_int_equal(s->batches, 2);
         assert_int_equal(s->batch_ctas, 2);
@@ -592,12 +587,7 @@ static void test_chained_skips(void **state)
     (void)state;
     for (unsigned feed = 0; feed < 2; feed++) {
         const char *off[] = { "dac.feedback=off", NULL };
-        struct harness *h = calloc(1, sizeof *h);
-        h_init(h, chain_ptx, 64, 0, feed ? NULL : off);
-        int e = h_run(h);
-        if (e)
-            fprintf(stderr, "%s\n", DAC(h)->why);
-        assert_int_equal(e, 0);
+        struct harness *h = h_pass(chain_ptx, 64, 0, feed ? NULL : off, 0);
         const struct core_dac_stats *s = &DAC(h)->st;
         assert_int_equal(s->rec_mask, 0);
         assert_int_equal(s->checked_addr, 4);      /* the store, per warp */
@@ -645,12 +635,7 @@ static const char *uselp_ptx = HDR
 static void test_uniform_selp(void **state)
 {
     (void)state;
-    struct harness *h = calloc(1, sizeof *h);
-    h_init(h, uselp_ptx, 64, 80, NULL);
-    int e = h_run(h);
-    if (e)
-        fprintf(stderr, "%s\n", DAC(h)->why);
-    assert_int_equal(e, 0);
+    struct harness *h = h_pass(uselp_ptx, 64, 80, NULL, 0);
     const struct core_dac_stats *s = &DAC(h)->st;
     assert_int_equal(s->checked_addr, 4 * 3);      /* three stores per warp */
     assert_int_equal(s->checked_addr, s->rec_addr + s->rec_data);
