@@ -582,12 +582,10 @@ def comp_room(c):
     many = [w for w in comp if summary(R, [w], "dac")["red"] >= 0.2]
     rest = [w for w in comp if w not in many]
 
-    def gg(ws, v):
-        return gm_of(sp, ws, v)
     return (f"On the {len(many)} compute-bound workloads where DAC issues at least 20% "
-            "fewer warp instructions (" + ", ".join(many) + f"), DAC {gg(many, 'dac')} "
-            f"against CAE {gg(many, 'cae')}; on the other {len(rest)}, DAC "
-            f"{gg(rest, 'dac')} against CAE {gg(rest, 'cae')}.")
+            "fewer warp instructions (" + ", ".join(many) + f"), DAC {gm_of(sp, many, 'dac')} "
+            f"against CAE {gm_of(sp, many, 'cae')}; on the other {len(rest)}, DAC "
+            f"{gm_of(sp, rest, 'dac')} against CAE {gm_of(sp, rest, 'cae')}.")
 
 
 def mem_room(c):
@@ -599,12 +597,10 @@ def mem_room(c):
             R[(w, "dac")]["dac"]["gl_loads_decoupled"] >= 0.5]
     rest = [w for w in mem if w not in room]
 
-    def gg(ws, v):
-        return gm_of(sp, ws, v)
     return (f"On the {len(room)} memory-bound workloads with the DRAM under half busy in "
             "off and at least half their loads decoupled (" + ", ".join(room) + f"), DAC "
-            f"{gg(room, 'dac')} against MTA {gg(room, 'mta')}; on the other {len(rest)}, "
-            f"DAC {gg(rest, 'dac')} against MTA {gg(rest, 'mta')}.")
+            f"{gm_of(sp, room, 'dac')} against MTA {gm_of(sp, room, 'mta')}; on the other {len(rest)}, "
+            f"DAC {gm_of(sp, rest, 'dac')} against MTA {gm_of(sp, rest, 'mta')}.")
 
 
 def first_pass(c, D):
