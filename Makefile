@@ -4,6 +4,12 @@
 #   make test       everything CI checks (installs Debian deps first)
 # Fragments in mk/*.mk add block/RTL targets and append to TEST_TARGETS.
 
+# every core unless the caller chose -jN (a fresh clone's `make run` builds
+# in parallel); `make -j1` keeps the serial order
+ifeq ($(filter -j% j%,$(MAKEFLAGS)),)
+MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
+endif
+
 BUILD   ?= build
 CC      := gcc
 CXX     := g++
