@@ -240,6 +240,11 @@ static inline void core_view_sleep(struct core_view *v, unsigned slot, uint64_t 
     v->wake_reason[slot] = (uint8_t)why;
 }
 
+/* The cycle a warp's instruction-buffer fetch started at t for instruction
+ * next arrives: fetch_latency after t, or after its line's instruction
+ * cache fill (core_sm.c; the SM's own fetches use the same lookup). */
+uint64_t core_view_ifetch(struct core_view *v, const struct core_dinst *next, uint64_t t);
+
 /* Slot may issue again: the scheduler checks it at its next visit. */
 static inline void core_view_wake(struct core_view *v, unsigned slot)
 {

@@ -888,6 +888,17 @@ static uint64_t ifetch_at(struct core_sm *sm, const struct core_dinst *next, uin
     return fill + lat;
 }
 
+/* The cycle a block fetch started at t for instruction next reaches a warp's
+ * instruction buffer, through v's instruction cache (ifetch_at): for the
+ * stepping mechanisms that fill a warp's buffer themselves (TBC's warp
+ * formation, DPE's paths), as GPGPU-Sim's fetch looks every warp's next PC
+ * up in the L1I (shader.cc shader_core_ctx::fetch). */
+uint64_t core_view_ifetch(struct core_view *v, const struct core_dinst *next, uint64_t t)
+{
+    struct core_sm *sm = (struct core_sm *)(void *)((char *)v - offsetof(struct core_sm, v));
+    return ifetch_at(sm, next, t);
+}
+
 /* Instruction buffer: a control instruction flushes it and a new block of
  * ibuffer_entries arrives fetch_latency later; otherwise the next block is
  * fetched when the current one arrived, so a warp sustains at most

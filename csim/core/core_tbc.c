@@ -109,7 +109,9 @@ static void place(struct core_tbc *t, unsigned slot, int32_t pc, uint32_t pos,
     memcpy(cw->wid, wid, sizeof cw->wid);
     memcpy(cw->lane, lane, sizeof cw->lane);
     w->next_di = core_tbc_peek(t, slot);
-    w->ibuf_ready = ready + (uint64_t)t->v->c->fetch_latency;
+    /* its first fetch block: through the instruction cache at its pc */
+    w->ibuf_ready = core_view_ifetch(t->v, w->next_di, ready);
+    cw->fetched = w->ibuf_ready;
     w->ibuf_block = w->ibuf_ready;
     w->ibuf_n = (uint32_t)t->v->c->ibuffer_entries;
     t->v->wake[slot] = 0;
@@ -158,7 +160,13 @@ void core_tbc_launch(struct core_tbc *t, unsigned ci, uint64_t now)
         }
         if (!valid[wi])
             continue;
+        /* (each keeps the fetch its warp start made: one lookup) */
+        struct core_warp *hw = &t->v->w[tc->home[wi]];
+        uint64_t f0 = hw->ibuf_ready;
+        uint32_t n0 = hw->ibuf_n;
         place(t, tc->home[wi], 0, valid[wi], wid, lane, now);
+        hw->ibuf_ready = hw->ibuf_block = t->w[tc->home[wi]].fetched = f0;
+        hw->ibuf_n = n0;
         t->w[tc->home[wi]].ready = now;   /* (place() marked it) */
         e->wcnt++;
     }

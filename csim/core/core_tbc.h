@@ -33,6 +33,7 @@ struct core_tbc_warp {
     uint8_t bar_id;
     int32_t pc;
     uint64_t ready;             /* cycle the WCU handed it to the slot     */
+    uint64_t fetched;           /* its first fetch block's arrival (place) */
     uint32_t pos;               /* positions in use                        */
     uint8_t wid[32], lane[32];
     /* capri: a bypassed warp runs ahead of its path's entry (at most one

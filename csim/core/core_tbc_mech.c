@@ -401,7 +401,7 @@ static void tbc_issued(void *self, struct core_view *v, const struct core_issue 
     const struct core_tbc_warp *cw = &t->w[is->slot];
     if ((t->placed >> is->slot & 1) && cw->on) {
         struct core_warp *w = &v->w[is->slot];
-        w->ibuf_ready = cw->ready + (uint64_t)v->c->fetch_latency;
+        w->ibuf_ready = cw->fetched;
         w->ibuf_block = w->ibuf_ready;
         w->ibuf_n = (uint32_t)v->c->ibuffer_entries;
     }
