@@ -857,7 +857,7 @@ static enum simt_rc core_dpe_step(struct core_dpe *d, unsigned slot, uint64_t no
 /* After issue: destinations of di pending until ready on the issuing
  * side; the instruction buffer state goes back to the path(s). */
 static void core_dpe_issued(struct core_dpe *d, unsigned slot, const struct core_dinst *di,
-                     uint64_t ready)
+                     uint64_t ready, uint64_t now)
 {
     struct core_dpe_warp *dw = &d->w[slot];
     struct core_warp *w = &d->v->w[slot];
@@ -883,6 +883,15 @@ static void core_dpe_issued(struct core_dpe *d, unsigned slot, const struct core
     }
     unsigned from = ctrl && !own ? 0 : s, to = ctrl && !own ? npaths_max(d) : s + 1;
     for (unsigned k = from; k < to; k++) {
+        /* a refilled path fetches at its own pc (through the instruction
+         * cache, as the SM fetched the warp's next instruction) */
+        struct path p;
+        const struct core_dinst *pd = ctrl && path_get(d, dw, k, &p) ? path_di(d, p.pc) : NULL;
+        if (pd && pd != w->next_di) {
+            dw->ibuf_ready[k] = dw->ibuf_block[k] = core_view_ifetch(d->v, pd, now + 1);
+            dw->ibuf_n[k] = (uint32_t)d->v->c->ibuffer_entries;
+            continue;
+        }
         dw->ibuf_ready[k] = w->ibuf_ready;
         dw->ibuf_block[k] = w->ibuf_block;
         dw->ibuf_n[k] = w->ibuf_n;
@@ -1046,7 +1055,7 @@ static void dpe_issued(void *self, struct core_view *v, const struct core_issue 
                        uint64_t ready)
 {
     (void)v;
-    core_dpe_issued(self, is->slot, is->di, ready);
+    core_dpe_issued(self, is->slot, is->di, ready, is->now);
 }
 
 /* A load of the path that issued last: its side of the scoreboard. */
