@@ -882,12 +882,23 @@ static void core_dpe_issued(struct core_dpe *d, unsigned slot, const struct core
         own = o->pc == dw->keep_path.pc && o->mask == dw->keep_path.mask;
     }
     unsigned from = ctrl && !own ? 0 : s, to = ctrl && !own ? npaths_max(d) : s + 1;
+    uint64_t lat = (uint64_t)d->v->c->fetch_latency;
+    struct path p;
+    if (!ctrl && w->ibuf_n == (uint32_t)d->v->c->ibuffer_entries &&
+        (path_get(d, dw, s, &p) ||
+         (dw->inherit >= 0 && path_get(d, dw, (unsigned)dw->inherit, &p)))) {
+        /* the SM started the next block at the last one's arrival without
+         * a lookup (ops.fetches): the path that goes on fetches its line */
+        uint64_t b = core_view_ifetch(d->v, path_di(d, p.pc), w->ibuf_block - lat);
+        w->ibuf_block = b;
+        if (w->ibuf_ready < b)
+            w->ibuf_ready = b;
+    }
     for (unsigned k = from; k < to; k++) {
-        /* a refilled path fetches at its own pc (through the instruction
-         * cache, as the SM fetched the warp's next instruction) */
-        struct path p;
-        const struct core_dinst *pd = ctrl && path_get(d, dw, k, &p) ? path_di(d, p.pc) : NULL;
-        if (pd && pd != w->next_di) {
+        /* a refilled path fetches at its own pc through the instruction
+         * cache (ops.fetches: the SM looked no line up for the warp) */
+        if (ctrl && path_get(d, dw, k, &p)) {
+            const struct core_dinst *pd = path_di(d, p.pc);
             dw->ibuf_ready[k] = dw->ibuf_block[k] = core_view_ifetch(d->v, pd, now + 1);
             dw->ibuf_n[k] = (uint32_t)d->v->c->ibuffer_entries;
             continue;
@@ -1093,6 +1104,7 @@ const struct core_mech_ops core_dpe_mech = {
     .mem_wait = dpe_mem_wait,
     .step = dpe_step,
     .issued = dpe_issued,
+    .fetches = true,
     .pend = dpe_pend,
     .resp_pend = dpe_resp_pend,
 };

@@ -180,6 +180,9 @@ struct core_mech_ops {
     bool merges;                /* slots hold compacted warps: a slot's
                                    instructions are counted at issue, its
                                    pipeline and memory stalls do not sleep */
+    bool fetches;               /* it looks its paths' fetches up in the
+                                   instruction cache itself (issued,
+                                   core_view_ifetch); the SM looks no line up */
     const struct core_dinst *(*peek)(const void *self, const struct core_view *v,
                                      unsigned slot);
     void (*where)(const void *self, const struct core_view *v, unsigned slot,
