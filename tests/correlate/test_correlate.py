@@ -173,11 +173,41 @@ class CsvAndPage(unittest.TestCase):
               "clock_mhz": 700.0}
         rows = [dict(r, section="after") for r in C.join("gtx480", Join.prog, gs, ls)]
         rows += [dict(r, section="gs-ideal") for r in C.join("gtx480", Join.prog, gs_ideal, ls)]
-        page = C.page(rows, {"gs_sets": {"gs-ideal": ["-gpgpu_perfect_inst_const_cache 1"]}})
+        page = C.page(rows, {"gs_sets": {"gs-ideal": ["-gpgpu_perfect_inst_const_cache 1"]},
+                             "sets": {"gs-ideal": ["icache_size=0"]}})
         self.assertIn("## GPGPU-Sim isolations", page)
-        self.assertIn("| gs-ideal | `-gpgpu_perfect_inst_const_cache 1` | gtx480 | 2 |", page)
+        self.assertIn("| gs-ideal | `-gpgpu_perfect_inst_const_cache 1` | `icache_size=0` | gtx480 | 2 |",
+                      page)
         self.assertIn("0.0 % | 1.000, 25.0 % | foo 0.50 -> 1.00", page)
         self.assertNotIn("## gs-ideal", page)        # no per-kernel tables
+
+    def test_target_names_causes_from_figures(self):
+        """A kernel off by more than 20 % is named by the first cause section
+        in which it agrees, else by its L2 miss rates, else not traced."""
+        gs = {"launches": launches([("_Z3fooPf", 700, 10), ("_Z3barPf", 1400, 10),
+                                    ("_Z3bazPf", 700, 10)]), "clock_mhz": 700.0}
+        ls = {"launches": launches([("_Z3fooPf", 350, 10), ("_Z3barPf", 1400, 10),
+                                    ("_Z3bazPf", 350, 10)]), "clock_mhz": 700.0}
+        ls_perfect = {"launches": launches([("_Z3fooPf", 700, 10), ("_Z3barPf", 1400, 10),
+                                            ("_Z3bazPf", 350, 10)]), "clock_mhz": 700.0}
+        rows = [dict(r, section="after") for r in C.join("gtx480", Join.prog, gs, ls)]
+        rows += [dict(r, section="gs-perfect-icache")
+                 for r in C.join("gtx480", Join.prog, gs, ls_perfect)]
+        page = C.page(rows, {})
+        self.assertIn("## Target", page)
+        self.assertIn("**gtx480**: r 1.000, MAE 33.3 % over 3 kernels: MAE target not met; "
+                      "2 kernels off by more than 20 %, 1 of them with a named cause.", page)
+        self.assertIn("| p | foo | 0.50 | instruction and constant fetch: with both simulators' "
+                      "instruction caches perfect (and GPGPU-Sim's constant cache) the ratio is 1.00", page)
+        self.assertIn("| p | baz | 0.50 | not traced (with both instruction caches perfect: 0.50) |", page)
+        self.assertNotIn("| p | bar | 1.00 |", page)     # within 20 %: not listed
+        # the L2 rule: GPGPU-Sim misses every one of 2,000 accesses, Lockstep none
+        for r in rows:
+            if r["kernel"] == "_Z3bazPf":
+                r["gs_l2_acc"] = r["ls_l2_acc"] = r["gs_l2_miss"] = 2000.0
+                r["ls_l2_miss"] = 0.0
+        self.assertIn("| p | baz | 0.50 | L2 misses: 1.00 of its L2 accesses there, 0.00 here",
+                      C.page(rows, {}))
 
 
 FAKE_PROG = """#!/bin/sh
