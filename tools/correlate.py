@@ -759,6 +759,9 @@ KERNEL_CAUSES = [
      "instruction and constant fetch: with both simulators' instruction caches "
      "perfect (and GPGPU-Sim's constant cache) the ratio is %.2f (timing-core.md, "
      "causes 17 and 18)"),
+    ("gs-l2x2",
+     "L2 capacity edge: with GPGPU-Sim's L2 at twice the sets the ratio is %.2f "
+     "(timing-core.md, cause 21)"),
 ]
 
 
