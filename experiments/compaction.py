@@ -718,7 +718,7 @@ def capri_cost_section(S, st, ctas):
     div = st["div90"]
     if not div:
         return []
-    rows, lx_ws, wait_ws, gain_ws = [], [], [], []
+    rows, lx_ws, wait_ws, gain_ws, new_ws = [], [], [], [], []
     for w in sorted(div, key=lambda w: S.sp(w, "capri-latest.none", "none.none")):
         n, c = G(w, "none.none"), G(w, "capri-latest.none")
         cc = C(w, "capri-latest.none")
@@ -726,6 +726,10 @@ def capri_cost_section(S, st, ctas):
         d, lx, wu = splits(cc)
         sp = S.sp(w, "capri-latest.none", "none.none")
         loopy = lx is not None and d > 0 and lx / d >= 0.1
+        q = cc["capri"]
+        if (q["pred_stall"] and q["quality"]["stall_bypass"] >= 0.9 * q["pred_stall"] and
+                2 * (q["lookups"] - q["hits"]) >= d):
+            new_ws.append(w)
         if loopy:
             lx_ws.append(w)
         elif sp < 0.98:
@@ -737,6 +741,9 @@ def capri_cost_section(S, st, ctas):
                         f"{cc['stall_slot_cycles'] / cyc:.2f}",
                         f"{cc['capri']['ahead_wait_cycles'] / cyc:.2f}",
                         cc["capri"]["nodiv_denied"] + cc["capri"]["bypass_denied"],
+                        f"{cc['capri']['quality']['stall_bypass']} of "
+                        f"{cc['capri']['pred_stall']} "
+                        f"({cc['capri']['lookups'] - cc['capri']['hits']} misses)",
                         d, "-" if lx is None else lx, "-" if wu is None else wu,
                         fmt(ctas[w], 1)))
     have = any(splits(C(w, "capri-latest.none"))[1] is not None for w in div)
@@ -744,7 +751,10 @@ def capri_cost_section(S, st, ctas):
            "Gain: the warp instructions CAPRI saves against No_TBC (per CAPRI cycle, "
            "whole GPU). Cost: warp slots waiting at compaction points (stalled warps, per "
            "cycle), warps waiting one block ahead (the rule of 4.2.2, per cycle), "
-           "refused bypasses, and two splits of the CTA-wide stack that per-warp stacks "
+           "refused bypasses, predicted stalls whose compaction formed no fewer warps "
+           "(Stall/Bypass of Fig 4.21: a branch's first lookups in a kernel, and every "
+           "lookup before its first update, follow the allocation's 'adequate', 4.2.2), "
+           "and two splits of the CTA-wide stack that per-warp stacks "
            "do not make: loop exits, divergent points inside a loop whose reconvergence "
            "point (the immediate post-dominator, 4.1.3) lies past the loop's end, so one "
            "path runs every remaining trip while the other waits in the stack; and "
@@ -752,9 +762,10 @@ def capri_cost_section(S, st, ctas):
            "per-warp stacks run side by side in different warps. Sorted by speed.", "",
            row("workload", "CAPRI / No_TBC", "warp insts CAPRI / No_TBC",
                "warp insts saved per cycle", "slots waiting at compaction per cycle",
-               "slots waiting ahead per cycle", "refused bypasses", "divergent points",
+               "slots waiting ahead per cycle", "refused bypasses",
+               "predicted stalls that compacted nothing", "divergent points",
                "loop exits", "warp-uniform", "CTAs per SM"),
-           "|---|" + "---|" * 10, *rows, ""]
+           "|---|" + "---|" * 11, *rows, ""]
     para = (f"CAPRI is faster than No_TBC on {len(gain_ws)} of {len(div)} divergent "
             "workloads" + (f" ({', '.join(gain_ws)})" if gain_ws else "") + ". ")
     if not have:
@@ -773,6 +784,13 @@ def capri_cost_section(S, st, ctas):
                  "waiting at compaction points and one block ahead per cycle exceed the "
                  "warp instructions saved per cycle, and with few CTAs per SM no other "
                  "CTA's warps fill the cycles they leave.")
+    if new_ws:
+        para += (f" On {', '.join(new_ws)} at least 90% of the predicted stalls compacted "
+                 "nothing and CAPT misses are at least half the divergent points: the "
+                 "branch is new to the CAPT at most of its divergent points (the CAPT "
+                 "starts empty at every kernel, the 1b-sticky bit lasting 'until the kernel "
+                 "completes', 4.2.2), so with few CTAs per SM and each branch met about "
+                 "once per CTA the table never learns before the kernel ends.")
     return out + [para, ""]
 
 
