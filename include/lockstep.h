@@ -611,6 +611,12 @@ typedef struct ls_compaction_stats {
     uint64_t thread_insts;       /* threads they ran */
     uint64_t points;             /* compaction points (CTA masks formed) */
     uint64_t divergent_points;   /* of those, after a branch split the CTA */
+    uint64_t warp_uniform_points; /* of the divergent, splitting no warp
+                                    (per-warp stacks run the paths side by
+                                    side) */
+    uint64_t loop_exit_points;   /* of the divergent, in a loop whose end
+                                    precedes the RPC (a path runs the
+                                    remaining trips alone) */
     uint64_t warps_formed;       /* compacted warps formed */
     uint64_t nw_nocomp;          /* warps without compaction (NW_noTBC) */
     uint64_t nw_tbc;             /* warps formed (NW_TBC) */

@@ -42,6 +42,7 @@ void core_tbc_free(struct core_tbc *t)
         simt_cta_free(&t->cta[i].st);
     free(t->cta);
     free(t->cls);
+    free(t->lend);
     free(t->lrdy);
     free(t->pmap);
     core_cblk_free(&t->blk);
@@ -78,6 +79,19 @@ void core_tbc_kernel(struct core_tbc *t, const struct ptx_func *f,
     if (t->cls && ptx_taint_branches(f, 0, t->cls, NULL, &d) != 0) {
         free(t->cls);
         t->cls = NULL;
+    }
+    /* the end of the innermost loop around each pc (the statistic
+     * loop_exit_points) */
+    free(t->lend);
+    t->lend = malloc((f->ninsts ? f->ninsts : 1) * sizeof *t->lend);
+    for (uint32_t i = 0; t->lend && i < f->ninsts; i++)
+        t->lend[i] = INT32_MAX;
+    for (uint32_t i = 0; t->lend && i < f->ninsts; i++) {
+        const struct ptx_inst *in = &f->insts[i];
+        int32_t to = in->op == PTX_OP_BRA ? in->o[0].label : -1;
+        for (int32_t p = to; p >= 0 && (uint32_t)p < i; p++)
+            if (t->lend[p] > (int32_t)i)
+                t->lend[p] = (int32_t)i;
     }
     if (core_mech_refusal(&core_tbc_mech, t->v->c, f, t->reason, sizeof t->reason))
         return;
@@ -655,6 +669,10 @@ static int next_point(struct core_tbc *t, unsigned slot, unsigned ci, uint64_t n
             break;
         }
         t->st.divergent += div;
+        t->st.warp_uniform += div && tc->st.warp_uniform;
+        if (div && bpc >= 0 && t->lend && simt_cta_top(&tc->st) &&
+            simt_cta_top(&tc->st)->rpc > t->lend[bpc])
+            t->st.loop_exit++;
         /* bypasses of the decided branch find their path's entry */
         for (unsigned i = 0; i < tc->nbyp; i++) {
             struct core_tbc_byp *r = &tc->byp[i];

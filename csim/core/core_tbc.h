@@ -93,6 +93,8 @@ struct core_tbc_cta {
 struct core_tbc_stats {
     uint64_t issued, issued_active, thread_insts; /* compacted warps issued */
     uint64_t points, divergent, warps_formed;
+    uint64_t warp_uniform;      /* divergent points that split no warp       */
+    uint64_t loop_exit;         /* ... whose RPC lies past their loop's end  */
     uint64_t nw_nocomp, nw_tbc, nw_ideal;         /* sums over points      */
     uint64_t stall_slot_cycles; /* slot-cycles of CTA warps waiting at a
                                    compaction point (slot empty, CTA live) */
@@ -176,6 +178,8 @@ struct core_tbc {
     unsigned ncta;
     struct core_cblk blk;       /* WCU and CAPT through the block seam     */
     uint8_t *cls;               /* branch class per pc (ptx_taint), or NULL */
+    int32_t *lend;              /* per pc: the back edge ending the innermost
+                                   loop around it (INT32_MAX: none), or NULL */
     uint64_t last_acct;         /* stall accounting: cycles counted up to  */
     uint64_t acct_pend;         /* slots whose ready may be > last_acct:
                                    the only ones the accounting visits    */

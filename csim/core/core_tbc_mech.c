@@ -217,6 +217,8 @@ static void core_tbc_stats(const struct core_tbc *t, bool first, ls_stats *s)
     c->thread_insts += t->st.thread_insts;
     c->points += t->st.points;
     c->divergent_points += t->st.divergent;
+    c->warp_uniform_points += t->st.warp_uniform;
+    c->loop_exit_points += t->st.loop_exit;
     c->warps_formed += t->st.warps_formed;
     c->nw_nocomp += t->st.nw_nocomp;
     c->nw_tbc += t->st.nw_tbc;

@@ -54,6 +54,7 @@ void simt_cta_start(struct simt_cta *c, const struct ptx_func *f,
     c->nwarps = nwarps > SIMT_CTA_MAX_W ? SIMT_CTA_MAX_W : nwarps;
     c->sp = 0;
     c->branches = c->divergent = c->max_depth = 0;
+    c->warp_uniform = false;
     memset(c->live, 0, sizeof c->live);
     memcpy(c->live, valid, c->nwarps * sizeof *valid);
     (void)push(c, valid, 0, (int32_t)f->ninsts, -1);   /* cap >= 1 */
@@ -113,7 +114,7 @@ enum simt_cta_rc simt_cta_resolve(struct simt_cta *c, bool *divergent)
     const struct ptx_inst *in = &c->f->insts[pc];
     int32_t target = in->o[0].label;
     uint32_t taken[SIMT_CTA_MAX_W], nt[SIMT_CTA_MAX_W];
-    bool all = true, none = true;
+    bool all = true, none = true, split = false;
     for (uint32_t w = 0; w < c->nwarps; w++) {
         /* the entry's lanes are exactly those that arrived (the others
          * exited on the way) */
@@ -122,6 +123,7 @@ enum simt_cta_rc simt_cta_resolve(struct simt_cta *c, bool *divergent)
         nt[w] = e->mask[w] & ~taken[w];
         all = all && nt[w] == 0;
         none = none && taken[w] == 0;
+        split = split || (taken[w] && nt[w]);
     }
     c->branches++;
     e->br_pc = -1;
@@ -138,6 +140,7 @@ enum simt_cta_rc simt_cta_resolve(struct simt_cta *c, bool *divergent)
      * not-taken and then the taken path are pushed (taken runs first) */
     c->divergent++;
     *divergent = true;
+    c->warp_uniform = !split;
     e->npc = rpc;
     if (e->npc == e->rpc)
         c->sp--;                /* it would pop at once: reuse its slot */

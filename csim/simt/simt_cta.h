@@ -42,6 +42,8 @@ struct simt_cta {
     struct simt_cta_entry *stack;
     uint32_t sp, cap;
     uint64_t branches, divergent, max_depth; /* CTA-wide decisions          */
+    bool warp_uniform;              /* the last divergent decision split no
+                                       warp: each warp's threads went one way */
 };
 
 /* What simt_cta_resolve decided. */

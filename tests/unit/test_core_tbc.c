@@ -234,11 +234,62 @@ static void test_no_divergence_costs(void **state)
     free(h);
 }
 
+/* Two warps: warp 0 takes the branch, warp 1 does not (a divergent CTA
+ * point that splits no warp). */
+static const char *HALVES = HDR
+    ".visible .entry k()\n{\n"
+    "  .reg .b32 %r<4>;\n  .reg .pred %p<2>;\n"
+    "  mov.u32 %r1, %tid.x;\n  mov.u32 %r2, 0;\n"
+    "  setp.lt.u32 %p1, %r1, 32;\n  @%p1 bra A;\n"
+    "  add.s32 %r2, %r2, 2;\n  bra.uni DONE;\n"
+    "A:\n  add.s32 %r2, %r2, 1;\n"
+    "DONE:\n  ret;\n}\n";
+
+/* Thread t leaves the loop after t + 1 trips through a break whose
+ * immediate post-dominator is past the loop's back edge. */
+static const char *BREAK = HDR
+    ".visible .entry k()\n{\n"
+    "  .reg .b32 %r<4>;\n  .reg .pred %p<3>;\n"
+    "  mov.u32 %r1, %tid.x;\n  mov.u32 %r2, 0;\n"
+    "L:\n  add.s32 %r2, %r2, 1;\n"
+    "  setp.gt.u32 %p1, %r2, %r1;\n  @%p1 bra OUT;\n"
+    "  setp.lt.u32 %p2, %r2, 100;\n  @%p2 bra L;\n"
+    "OUT:\n  ret;\n}\n";
+
+/* warp_uniform_points and loop_exit_points count exactly the splits they
+ * name (SHARE splits both warps, inside no loop). */
+static void test_split_kinds(void **state)
+{
+    (void)state;
+    const char *ideal[] = { "simt.compaction=ideal", NULL };
+    struct harness *h = calloc(1, sizeof *h);
+    run(h, HALVES, 64, ideal);
+    assert_int_equal(h->st.compaction.divergent_points, 1);
+    assert_int_equal(h->st.compaction.warp_uniform_points, 1);
+    assert_int_equal(h->st.compaction.loop_exit_points, 0);
+    h_free(h);
+    run(h, SHARE, 64, ideal);
+    assert_int_equal(h->st.compaction.divergent_points, 1);
+    assert_int_equal(h->st.compaction.warp_uniform_points, 0);
+    assert_int_equal(h->st.compaction.loop_exit_points, 0);
+    h_free(h);
+    /* trips 1..63 each let one thread break: 63 divergent points, all past
+     * the loop's end; trip 32 alone is warp-uniform (thread 31, the last
+     * of warp 0, leaves while warp 1 stays whole) */
+    run(h, BREAK, 64, ideal);
+    assert_int_equal(h->st.compaction.divergent_points, 63);
+    assert_int_equal(h->st.compaction.loop_exit_points, 63);
+    assert_int_equal(h->st.compaction.warp_uniform_points, 1);
+    h_free(h);
+    free(h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shared_home_back_to_back),
         cmocka_unit_test(test_no_divergence_costs),
+        cmocka_unit_test(test_split_kinds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
