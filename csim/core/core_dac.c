@@ -1190,8 +1190,10 @@ static int dac_prepare(const struct cfg *c, const struct ptx_func *f, void **dat
 {
     *data = NULL;
     unsigned aopt = (c->dac_pred_combine == CFG_DAC_PRED_COMBINE_ON ? PTX_AFF_OPT_PRED : 0) |
-                    (c->dac_feedback == CFG_DAC_FEEDBACK_ON ? PTX_AFF_OPT_FEED : 0);
-    unsigned dopt = c->dac_feedback == CFG_DAC_FEEDBACK_ON ? PTX_DAC_OPT_FEED : 0;
+                    (c->dac_feedback != CFG_DAC_FEEDBACK_OFF ? PTX_AFF_OPT_FEED : 0);
+    unsigned dopt = c->dac_feedback == CFG_DAC_FEEDBACK_ON ? PTX_DAC_OPT_FEED :
+                    c->dac_feedback == CFG_DAC_FEEDBACK_DATA ?
+                    PTX_DAC_OPT_FEED | PTX_DAC_OPT_FEED_DATA : 0;
     size_t ni = f->ninsts ? f->ninsts : 1;
     struct ptx_affine_inst *a = malloc(ni * sizeof *a);
     struct ptx_dac_inst *r = malloc(ni * sizeof *r);
