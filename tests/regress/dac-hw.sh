@@ -146,6 +146,17 @@ assert len(t) == 3 and all(o["pass"] and o["mem_digest"] == ref[w]["mem_digest"]
 assert t["gaussian"]["dac"]["wr_hazards"] > 0 and t["vecadd"]["dac"]["wr_hazards"] == 0
 PY
 
+# dac.feedback=data: only regions holding an enq.data are fed back; every
+# workload still passes with memory = functional and every record checked
+"$cli" run all --size "$size" --mode timing --set affine.mode=dac --set dac.feedback=data \
+  --stats-json "$tmp/fd.json" >"$tmp/fd.txt" 2>&1
+rc=$?
+if [ "$rc" = 0 ] && python3 "$tmp/check.py" "$tmp/func.json" "$tmp/fd.json" feedback-data; then
+  ok "affine.mode=dac, dac.feedback=data: memory = functional, every record checked"
+else
+  bad "affine.mode=dac dac.feedback=data: exit $rc or results/statistics wrong"; grep '^ *FAIL' "$tmp/fd.txt" >&2
+fi
+
 "$cli" run all --size "$size" --mode timing --set affine.mode=dac --set dac.atq_entries=1 \
   --set dac.addr_queue=1 --set dac.pred_queue=1 --set dac.mask_queue=1 --set dac.lock_lines=1 \
   --set dac.aeu_cycles=4 --set dac.peu_cycles=3 --set dac.batch_ctas=1 --set dac.passes=2 \
