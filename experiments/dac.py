@@ -291,7 +291,7 @@ def main(out, res):
     L = page(ctx)
     doc = progpage.load(P("dac-programs.json"))
     if doc:
-        L += progpage.wrap("dac", programs_section(doc)) + [""]
+        L += progpage.wrap("dac", programs_section(doc, m.get("build", ""))) + [""]
     with open(P("dac.md"), "w", encoding="utf-8") as f:
         f.write("\n".join(L))
 
@@ -899,8 +899,9 @@ def sensitivity(c):
 # where affine.mode is off)
 DAC_FIELDS = ["dac.launches", "dac.not_decoupled", "dac.affine_insts", "dac.removed_insts",
               "dac.gl_loads", "dac.gl_loads_enq_data"]
-def programs_section(doc):
-    """The section's markdown lines from the exported programs sweep."""
+def programs_section(doc, build=""):
+    """The section's markdown lines from the exported programs sweep (build:
+    the simulator build of the rest of the page, to say when they differ)."""
     rows = progpage.by(doc)
     peak = doc["peak_bw"]
 
@@ -934,7 +935,13 @@ def programs_section(doc):
          "programs of the other papers' tables stand in (all that build and have their "
          "inputs). Memory-bound "
          f"as above (at least {MEM_STALL:.0%} of off's SM-cycles stalled on memory); speedup = "
-         "cycles of off over the scheme's.", "",
+         "cycles of off over the scheme's." +
+         (f" **Older build:** this section comes from simulator build "
+          f"{doc['lockstep_build'][:12]}, the rest of the page from {build[:12]}; the "
+          "programs' runs were not repeated on the newer build (their small inputs run "
+          "for minutes each), so their figures may differ from what it gives."
+          if build and doc.get("lockstep_build") and
+          doc["lockstep_build"][:12] != build[:12] else ""), "",
          "| program | papers' names | class | DRAM util | DAC | CAE | MTA | warp insts DAC/off |",
          "|---|---|---|---|---|---|---|---|"]
     for w in progs:
