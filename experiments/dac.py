@@ -308,7 +308,7 @@ def page(c):
     DL = summary(RL, c["wlL"], "dac") if c["wlL"] else None
     K = ["records_pred", "peu_uniform", "peu_two_compares", "peu_full", "launches",
          "not_decoupled", "stall_deq_empty", "stall_deq_data", "stall_enq_full",
-         "stall_aw_mask", "lock_refused", "records_data", "records_mask", "checked_mask",
+         "stall_aw_mask", "lock_refused", "locks_broken", "records_data", "records_mask", "checked_mask",
          "prefetch_lines", "affine_insts", "stall_aw_dep", "stall_aw_pipe"]
     S = dsum(R, wl, "dac", K)
     npts = len(R) + len(RL)
@@ -534,8 +534,9 @@ def why_differ(c, g, D, S):
          f"issue checks refused for want of a record {S['stall_deq_empty']}, for lines not "
          f"arrived {S['stall_deq_data']}; affine-warp cycles blocked on a full ATQ "
          f"{S['stall_enq_full']}, waiting for fed-back masks {S['stall_aw_mask']}; masks "
-         f"fed back {S['records_mask']}; enq.data records refused a lock (deadlock "
-         f"bound) {S['lock_refused']} of {S['records_data']}.",
+         f"fed back {S['records_mask']}; enq.data records refused a lock (the deadlock "
+         f"bounds: N-1 lines of an L1D set, dac.lock_lines per SM) {S['lock_refused']} of "
+         f"{S['records_data']}, locked lines evicted {S['locks_broken']}.",
          f"* **Fed-back masks cost slack.** Feeding the masks of data-dependent branches "
          f"back (the ablation's abl1 to abl2) raises the loads decoupled from "
          f"{pct(s1['dec'])} to {pct(s2['dec'])} and the instructions removed from "
