@@ -7,7 +7,8 @@ headline against the paper at default and large inputs, the reason table
 of the loads the transform keeps in the main stream (lockstep check --dac),
 the ablation of each change of docs/dac.md, per-workload tables by class,
 and the queue-size sensitivity. The large-input points are the variants
-named NAME-large (off, dac, cae, mta on a stated subset). Workloads are
+named NAME-large (off, dac, cae, mta and the variants of the large-input
+loss section, on a stated subset). Workloads are
 split into memory- and compute-bound by the off run's stall share (RULE
 below). The dac/cae/mta statistics objects exist only under their own
 mode, so they are read from each point's cached stats. Every figure in the
@@ -317,8 +318,8 @@ def page(c):
          f"experiments/dac.py, runner docs/sweeps.md) at commit `{commit()}`: do not edit. "
          f"gtx480, timing mode, seed 1: {npts} points, {len(R)} over {len(wl)} workloads "
          "(the whole suite) at default inputs, " +
-         (f"{len(RL)} of off, DAC, CAE and MTA again at large inputs on {len(c['wlL'])} "
-          "workloads, the suite less its longest large points ("
+         (f"{len(RL)} at large inputs (" + ", ".join(dict.fromkeys(v for _, v in RL)) +
+          f") on {len(c['wlL'])} workloads, the suite less its longest large points ("
           + ", ".join(w for w in wl if w not in c["wlL"]) + "). " if RL else
           "no large-input points in this run. ") + "Mechanisms: docs/dac.md; "
          "statistics: docs/stats.md (`dac`, `cae`, `mta`). Speedup = cycles of off / "
@@ -353,7 +354,8 @@ def page(c):
     L += sensitivity(c)
     L += ["Rerun: `make experiments-dac` (cached per point; `SWEEP_FLAGS=--force` reruns "
           "all). The merged table is build/experiments/dac/results.csv (the large-input "
-          "points: variants off-large, dac-large, cae-large, mta-large).", ""]
+          "points: variants " + ", ".join(f"{v}{SUFFIX_L}" for v in dict.fromkeys(
+              v for _, v in RL)) + ").", ""]
     return L
 
 
