@@ -7,7 +7,8 @@ headline against the paper at default and large inputs, the reason table
 of the loads the transform keeps in the main stream (lockstep check --dac),
 the ablation of each change of docs/dac.md, per-workload tables by class,
 and the queue-size sensitivity. The large-input points are the variants
-named NAME-large (off, dac, cae, mta on a stated subset). Workloads are
+named NAME-large (off, dac, cae, mta and the variants of the large-input
+loss section, on a stated subset). Workloads are
 split into memory- and compute-bound by the off run's stall share (RULE
 below). The dac/cae/mta statistics objects exist only under their own
 mode, so they are read from each point's cached stats. Every figure in the
@@ -41,7 +42,15 @@ ABL = [("abl0", "the transform and units without the changes below",
        ("dac-aw", "+ prefetch of loads a same-thread store may precede (Fig 7; unsafe)",
         "dac.prefetch_after_write=on"),
        ("dac-p2", "+ a second pass context (beyond the paper), instead of dac-aw",
-        "dac.passes=2")]
+        "dac.passes=2"),
+       ("dac-fd", "masks fed back only where a region holds an enq.data, instead of "
+        "dac-aw", "dac.feedback=data")]
+# the large-input variants that measure why DAC loses at large inputs
+WHY_L = [("dac", "DAC as on this page"),
+         ("dac-fd", "masks fed back only where a region holds an enq.data (dac.feedback=data)"),
+         ("dac-q", "every DAC queue 64 deep (dac.atq_entries, addr_queue, pred_queue, "
+          "mask_queue = 64)"),
+         ("dac-fdq", "both")]
 SENS = {"addr/pred queue": ("dac.addr_queue", [("aq1", 1), ("aq2", 2), ("dac", 4), ("aq16", 16)]),
         "ATQ entries": ("dac.atq_entries", [("atq1", 1), ("atq2", 2), ("dac", 8), ("atq32", 32)])}
 PAPER = {"speedup": 1.407, "compute_dac": 1.34, "compute_cae": 1.11, "memory_dac": 1.44,
@@ -217,11 +226,13 @@ def main(out, res):
     R = {k: r for k, r in R.items() if not k[1].endswith(SUFFIX_L)}
     wl = list(dict.fromkeys(w for (w, v) in R if v == "off"))
     share, mem, comp = classes(R, wl)
+    abl = [a for a, _, _ in ABL if a != "dac" and all((w, a) in R for w in wl)]
     sp = {w: {v: R[(w, "off")]["cycles"] / R[(w, v)]["cycles"]
-              for v in MAIN + [a for a, _, _ in ABL if a != "dac"]} for w in wl}
+              for v in MAIN + abl} for w in wl}
     wlL = [w for w in wl if (w, "off") in RL]
-    spL = {w: {v: RL[(w, "off")]["cycles"] / RL[(w, v)]["cycles"] for v in LARGE}
-           for w in wlL}
+    whyL = [v for v, _ in WHY_L if all((w, v) in RL for w in wlL)]
+    spL = {w: {v: RL[(w, "off")]["cycles"] / RL[(w, v)]["cycles"]
+               for v in dict.fromkeys(LARGE + whyL)} for w in wlL}
     os.makedirs(res, exist_ok=True)
     P = lambda name: os.path.join(res, name)   # noqa: E731
     main_rows = [r for (w, v), r in R.items() if v in ["off"] + MAIN]
@@ -277,11 +288,11 @@ def main(out, res):
     rs = reasons(m["lockstep"])
     sa = static_affine(m["lockstep"])
     ctx = dict(m=m, R=R, RL=RL, wl=wl, wlL=wlL, mem=mem, comp=comp, share=share, sp=sp,
-               spL=spL, sens_ws=sens_ws, sens=sens, rs=rs, sa=sa)
+               spL=spL, sens_ws=sens_ws, sens=sens, rs=rs, sa=sa, abl=abl, whyL=whyL)
     L = page(ctx)
     doc = progpage.load(P("dac-programs.json"))
     if doc:
-        L += progpage.wrap("dac", programs_section(doc)) + [""]
+        L += progpage.wrap("dac", programs_section(doc, m.get("build", ""))) + [""]
     with open(P("dac.md"), "w", encoding="utf-8") as f:
         f.write("\n".join(L))
 
@@ -298,7 +309,7 @@ def page(c):
     DL = summary(RL, c["wlL"], "dac") if c["wlL"] else None
     K = ["records_pred", "peu_uniform", "peu_two_compares", "peu_full", "launches",
          "not_decoupled", "stall_deq_empty", "stall_deq_data", "stall_enq_full",
-         "stall_aw_mask", "lock_refused", "records_data", "records_mask", "checked_mask",
+         "stall_aw_mask", "lock_refused", "locks_broken", "records_data", "records_mask", "checked_mask",
          "prefetch_lines", "affine_insts", "stall_aw_dep", "stall_aw_pipe"]
     S = dsum(R, wl, "dac", K)
     npts = len(R) + len(RL)
@@ -307,8 +318,8 @@ def page(c):
          f"experiments/dac.py, runner docs/sweeps.md) at commit `{commit()}`: do not edit. "
          f"gtx480, timing mode, seed 1: {npts} points, {len(R)} over {len(wl)} workloads "
          "(the whole suite) at default inputs, " +
-         (f"{len(RL)} of off, DAC, CAE and MTA again at large inputs on {len(c['wlL'])} "
-          "workloads, the suite less its longest large points ("
+         (f"{len(RL)} at large inputs (" + ", ".join(dict.fromkeys(v for _, v in RL)) +
+          f") on {len(c['wlL'])} workloads, the suite less its longest large points ("
           + ", ".join(w for w in wl if w not in c["wlL"]) + "). " if RL else
           "no large-input points in this run. ") + "Mechanisms: docs/dac.md; "
          "statistics: docs/stats.md (`dac`, `cae`, `mta`). Speedup = cycles of off / "
@@ -335,6 +346,7 @@ def page(c):
     L += reason_table(c)
     L += ablation(c)
     L += why_differ(c, g, D, S)
+    L += large_loss(c)
     L += ["![memory-bound speedup](dac-speedup-memory.png)", "",
           "![compute-bound speedup](dac-speedup-compute.png)", "",
           "![DAC statistics](dac-stats.png)", "", "![energy](dac-energy.png)", ""]
@@ -342,7 +354,8 @@ def page(c):
     L += sensitivity(c)
     L += ["Rerun: `make experiments-dac` (cached per point; `SWEEP_FLAGS=--force` reruns "
           "all). The merged table is build/experiments/dac/results.csv (the large-input "
-          "points: variants off-large, dac-large, cae-large, mta-large).", ""]
+          "points: variants " + ", ".join(f"{v}{SUFFIX_L}" for v in dict.fromkeys(
+              v for _, v in RL)) + ").", ""]
     return L
 
 
@@ -446,6 +459,8 @@ def ablation(c):
          "CTA-cycles waiting for a pass | store hazards | speedup all | memory | compute |",
          "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for v, what, keys in ABL:
+        if v != "dac" and v not in c["abl"]:
+            continue
         s = summary(R, wl, v)
         hz = sum(R[(w, v)]["dac"]["wr_hazards"] for w in wl)
         L.append(f"| {v} | {what} | `{keys}` | {pct(s['dec'])} | {pct(s['red'])} | "
@@ -521,8 +536,9 @@ def why_differ(c, g, D, S):
          f"issue checks refused for want of a record {S['stall_deq_empty']}, for lines not "
          f"arrived {S['stall_deq_data']}; affine-warp cycles blocked on a full ATQ "
          f"{S['stall_enq_full']}, waiting for fed-back masks {S['stall_aw_mask']}; masks "
-         f"fed back {S['records_mask']}; enq.data records refused a lock (deadlock "
-         f"bound) {S['lock_refused']} of {S['records_data']}.",
+         f"fed back {S['records_mask']}; enq.data records refused a lock (the deadlock "
+         f"bounds: N-1 lines of an L1D set, dac.lock_lines per SM) {S['lock_refused']} of "
+         f"{S['records_data']}, locked lines evicted {S['locks_broken']}.",
          f"* **Fed-back masks cost slack.** Feeding the masks of data-dependent branches "
          f"back (the ablation's abl1 to abl2) raises the loads decoupled from "
          f"{pct(s1['dec'])} to {pct(s2['dec'])} and the instructions removed from "
@@ -566,6 +582,72 @@ def why_differ(c, g, D, S):
          ". " + mem_room(c),
          energy_text(c), ""]
     L += energy_table(c)
+    return L
+
+
+def large_loss(c):
+    """Where DAC's cycles go at large inputs: per workload that moves most
+    from default to large, the waits of the dac-large run and the speedups
+    of the variants that remove one cause each (WHY_L)."""
+    R, RL, sp, spL, ws, whyL = c["R"], c["RL"], c["sp"], c["spL"], c["wlL"], c["whyL"]
+    if not ws:
+        return []
+    movers = sorted(ws, key=lambda w: spL[w]["dac"] / sp[w]["dac"])[:6]
+
+    def per(w, v, k):
+        """dac statistic k of w's large run of v per SM-cycle."""
+        r = RL[(w, v)]
+        return r["dac"][k] / max(1, r["sm_cycles"])
+
+    def nowarp(w, v):
+        r = RL[(w, v)]
+        return r["st"]["stall"]["no_warps"] / max(1, r["sm_cycles"])
+    L = ["## Large inputs: where DAC's cycles go", "",
+         f"On the {len(ws)} workloads run at both sizes DAC's geomean speedup is "
+         f"{gm(sp[w]['dac'] for w in ws):.3f} at default inputs and "
+         f"{gm(spL[w]['dac'] for w in ws):.3f} at large. At large inputs an SM runs "
+         "several passes of several CTAs each; a pass goes at the pace of the slowest warp "
+         "of its CTAs (the affine warp takes the fed-back masks of every warp at a "
+         "data-dependent branch, and an ATQ entry leaves only when every warp it covers "
+         "has its record), and a CTA that arrives meanwhile waits for the pass to end. "
+         "The table gives, for the workloads whose speedup falls most with the input size, "
+         "the dac-large run's affine-warp cycles waiting for masks and blocked on a full "
+         "ATQ (per SM-cycle), CTA-cycles waiting for a pass per CTA, SM-cycles with no "
+         "resident warp (off and dac; the launch's tail), and the speedup over off at "
+         "large inputs of each variant that takes one cause away:" +
+         "".join(f" **{v}**, {what};" for v, what in WHY_L if v in whyL)[:-1] + ".", "",
+         "| workload | dac default | dac large | CTAs per pass | masks awaited | ATQ full | "
+         "CTA wait per CTA | no warp off / dac | " + " | ".join(
+             f"{v} large" for v in whyL if v != "dac") + " |",
+         "|---|---:|---:|---:|---:|---:|---:|---:|" + "---:|" * len([v for v in whyL
+                                                                     if v != "dac"])]
+    for w in movers:
+        r = RL[(w, "dac")]
+        b = summary(RL, [w], "dac")
+        L.append(f"| {w} | {sp[w]['dac']:.3f} | {spL[w]['dac']:.3f} | {b['cpp']:.2f} | "
+                 f"{per(w, 'dac', 'stall_aw_mask'):.2f} | {per(w, 'dac', 'stall_enq_full'):.2f}"
+                 f" | {r['dac']['cta_wait'] / max(1, r['ctas']):.0f} | "
+                 f"{nowarp(w, 'off'):.2f} / {nowarp(w, 'dac'):.2f} | " + " | ".join(
+                     f"{spL[w][v]:.3f}" for v in whyL if v != "dac") + " |")
+    L.append(f"| **geomean ({len(ws)})** | {gm(sp[w]['dac'] for w in ws):.3f} | "
+             f"{gm(spL[w]['dac'] for w in ws):.3f} | | | | | | " + " | ".join(
+                 f"**{gm(spL[w][v] for w in ws):.3f}**" for v in whyL if v != "dac") + " |")
+    L.append("")
+    if len(whyL) == len(WHY_L):
+        fd = [w for w in movers if spL[w]["dac-fd"] / spL[w]["dac"] > 1.05]
+        q = [w for w in movers if spL[w]["dac-q"] / spL[w]["dac"] > 1.05]
+        L += [f"Feeding masks back only where a prefetch needs them recovers "
+              f"{', '.join(fd) or 'none'} of these; 64-deep queues recover "
+              f"{', '.join(q) or 'none'}. Over the {len(ws)}: dac-fd "
+              f"{gm(spL[w]['dac-fd'] for w in ws):.3f}, dac-q "
+              f"{gm(spL[w]['dac-q'] for w in ws):.3f}, both "
+              f"{gm(spL[w]['dac-fdq'] for w in ws):.3f}. Neither is DAC's default: the "
+              "paper feeds data-dependent control back without that distinction (4.4) and "
+              "gives no queue sizes in the text we have (docs/dac.md, Keys); at default "
+              "inputs dac-fd is " + (f"{gm(sp[w]['dac-fd'] for w in c['wl']):.3f}"
+                                     if "dac-fd" in c["abl"] else "not run") +
+              " against DAC's " f"{gm(sp[w]['dac'] for w in c['wl']):.3f} (the ablation).",
+              ""]
     return L
 
 
@@ -820,8 +902,9 @@ def sensitivity(c):
 # where affine.mode is off)
 DAC_FIELDS = ["dac.launches", "dac.not_decoupled", "dac.affine_insts", "dac.removed_insts",
               "dac.gl_loads", "dac.gl_loads_enq_data"]
-def programs_section(doc):
-    """The section's markdown lines from the exported programs sweep."""
+def programs_section(doc, build=""):
+    """The section's markdown lines from the exported programs sweep (build:
+    the simulator build of the rest of the page, to say when they differ)."""
     rows = progpage.by(doc)
     peak = doc["peak_bw"]
 
@@ -855,7 +938,13 @@ def programs_section(doc):
          "programs of the other papers' tables stand in (all that build and have their "
          "inputs). Memory-bound "
          f"as above (at least {MEM_STALL:.0%} of off's SM-cycles stalled on memory); speedup = "
-         "cycles of off over the scheme's.", "",
+         "cycles of off over the scheme's." +
+         (f" **Older build:** this section comes from simulator build "
+          f"{doc['lockstep_build'][:12]}, the rest of the page from {build[:12]}; the "
+          "programs' runs were not repeated on the newer build (their small inputs run "
+          "for minutes each), so their figures may differ from what it gives."
+          if build and doc.get("lockstep_build") and
+          doc["lockstep_build"][:12] != build[:12] else ""), "",
          "| program | papers' names | class | DRAM util | DAC | CAE | MTA | warp insts DAC/off |",
          "|---|---|---|---|---|---|---|---|"]
     for w in progs:

@@ -770,8 +770,9 @@ typedef struct ls_dac_stats {
     uint64_t atq_sum;            /* ATQ entries x cycles */
     uint64_t locked_sum;         /* locked L1D lines x cycles */
     uint64_t locked_max;         /* most lines locked in one SM */
-    uint64_t lock_refused;       /* enq.data records over dac.lock_lines:
-                                    not prefetched, their load fetches
+    uint64_t lock_refused;       /* enq.data records over dac.lock_lines or
+                                    over N-1 locked lines of an N-way L1D
+                                    set: not prefetched, their load fetches
                                     normally */
     uint64_t prefetch_lines;     /* line requests the AEUs sent */
     uint64_t cycles;             /* SM-cycles the occupancy sums cover */

@@ -130,6 +130,15 @@ static int core_dac_init(struct core_dac *d, const struct cfg *c, unsigned nslot
     else if (c->l1d_line > 0 && c->l1d_assoc > 0)
         d->lock_lines = (unsigned)(c->l1d_size / c->l1d_line * (c->l1d_assoc - 1) /
                                    c->l1d_assoc);
+    if (c->l1d_size > 0 && c->l1d_line > 0 && c->l1d_assoc > 1) {
+        d->slk_line = (unsigned)c->l1d_line;
+        d->slk_ways = (unsigned)c->l1d_assoc - 1;
+        d->slk_sets = (unsigned)(c->l1d_size / c->l1d_line / c->l1d_assoc);
+        d->slk_addr = calloc((size_t)d->slk_sets * d->slk_ways, sizeof *d->slk_addr);
+        d->slk_refs = calloc((size_t)d->slk_sets * d->slk_ways, sizeof *d->slk_refs);
+        if (d->slk_sets && (!d->slk_addr || !d->slk_refs))
+            return -1;
+    }
     d->fault = (unsigned)c->dac_fault_inject;
     d->batch_max = (unsigned)c->dac_batch_ctas;
     d->aeu_switch = c->dac_aeu_switch == CFG_DAC_AEU_SWITCH_ON;
@@ -189,6 +198,8 @@ static void core_dac_free(struct core_dac *d)
     free(d->wslot);
     free(d->cta_done);
     free(d->arrive);
+    free(d->slk_addr);
+    free(d->slk_refs);
     core_dac_pass_save(d);
     for (unsigned j = 0; j < CORE_DAC_MAXP; j++) {
         free(d->ps[j].stk);
@@ -232,6 +243,8 @@ static int core_dac_kernel(struct core_dac *d, const struct ptx_func *f,
     d->nfetch = 0;
     memset(d->fetch, 0, sizeof d->fetch);
     d->locked = 0;
+    if (d->slk_refs)
+        memset(d->slk_refs, 0, (size_t)d->slk_sets * d->slk_ways * sizeof *d->slk_refs);
     d->aeu_free = 0;
     d->last_sample = 0;
     d->aw_ready = 0;
@@ -1190,8 +1203,10 @@ static int dac_prepare(const struct cfg *c, const struct ptx_func *f, void **dat
 {
     *data = NULL;
     unsigned aopt = (c->dac_pred_combine == CFG_DAC_PRED_COMBINE_ON ? PTX_AFF_OPT_PRED : 0) |
-                    (c->dac_feedback == CFG_DAC_FEEDBACK_ON ? PTX_AFF_OPT_FEED : 0);
-    unsigned dopt = c->dac_feedback == CFG_DAC_FEEDBACK_ON ? PTX_DAC_OPT_FEED : 0;
+                    (c->dac_feedback != CFG_DAC_FEEDBACK_OFF ? PTX_AFF_OPT_FEED : 0);
+    unsigned dopt = c->dac_feedback == CFG_DAC_FEEDBACK_ON ? PTX_DAC_OPT_FEED :
+                    c->dac_feedback == CFG_DAC_FEEDBACK_DATA ?
+                    PTX_DAC_OPT_FEED | PTX_DAC_OPT_FEED_DATA : 0;
     size_t ni = f->ninsts ? f->ninsts : 1;
     struct ptx_affine_inst *a = malloc(ni * sizeof *a);
     struct ptx_dac_inst *r = malloc(ni * sizeof *r);

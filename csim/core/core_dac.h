@@ -39,6 +39,7 @@ struct core_dac_rec {
     uint32_t slot;              /* the warp slot whose queue holds it      */
     uint64_t ready;             /* cycle the record is in the queue        */
     uint64_t addr[32];          /* DATA/ADDR: per-lane address             */
+    uint64_t lines[32];         /* DATA, locked: the nlines line addresses */
 };
 
 /* A ring of records (one per warp and kind). */
@@ -165,6 +166,12 @@ struct core_dac {
     bool on;                    /* affine.mode = dac                       */
     bool active;                /* the current kernel is decoupled         */
     unsigned atq_cap, aq_cap, pq_cap, mq_cap, aeu_cycles, peu_cycles, lock_lines;
+    /* the per-set bound (4.2, N-1 of an N-way set): per L1D set, the
+       lines this SM's records hold locked and how many records hold each
+       (slk_ways = assoc - 1 entries per set; none without an L1D) */
+    unsigned slk_sets, slk_ways, slk_line;
+    uint64_t *slk_addr;
+    uint32_t *slk_refs;
     unsigned batch_max;         /* dac.batch_ctas (0: every pending CTA)   */
     unsigned npass;             /* dac.passes: pass contexts               */
     unsigned cur;               /* the pass loaded in the fields below     */

@@ -77,6 +77,54 @@ static unsigned rec_lines(const uint64_t *a, unsigned na, unsigned sz, unsigned 
     return n;
 }
 
+/* The per-set lock bound (4.2: the AEU locks at most N-1 ways of an
+ * N-way set, so a non-affine access always finds a way): takes a lock
+ * reference on each of the n lines for a record, or none when one of
+ * them would be the N-th locked line of its set. Returns true when
+ * taken. Without an L1D there is no bound. */
+static bool slk_take(struct core_dac *d, const struct core_line *l, unsigned n)
+{
+    if (!d->slk_sets)
+        return true;
+    unsigned i;
+    for (i = 0; i < n; i++) {
+        uint64_t la = l[i].line_addr;
+        size_t b = (size_t)((la / d->slk_line) % d->slk_sets) * d->slk_ways;
+        size_t fr = SIZE_MAX, hit = SIZE_MAX;
+        for (size_t j = b; j < b + d->slk_ways; j++) {
+            if (d->slk_refs[j] && d->slk_addr[j] == la)
+                hit = j;
+            else if (!d->slk_refs[j] && fr == SIZE_MAX)
+                fr = j;
+        }
+        if (hit == SIZE_MAX && fr == SIZE_MAX)
+            break;
+        if (hit == SIZE_MAX) {
+            hit = fr;
+            d->slk_addr[hit] = la;
+        }
+        d->slk_refs[hit]++;
+    }
+    if (i == n)
+        return true;
+    while (i--)
+        core_dac_slk_drop(d, l[i].line_addr);
+    return false;
+}
+
+/* Drops one lock reference of line la (slk_take). */
+void core_dac_slk_drop(struct core_dac *d, uint64_t la)
+{
+    if (!d->slk_sets)
+        return;
+    size_t b = (size_t)((la / d->slk_line) % d->slk_sets) * d->slk_ways;
+    for (size_t j = b; j < b + d->slk_ways; j++)
+        if (d->slk_refs[j] && d->slk_addr[j] == la) {
+            d->slk_refs[j]--;
+            return;
+        }
+}
+
 /* PEU case of one record (4.3): one value for every lane; a contiguous
  * run of true lanes (a first/last-thread check: two compares); else the
  * 32-lane fallback. */
@@ -191,11 +239,12 @@ static bool expand_one(struct core_dac *d, uint64_t now)
             struct core_line lines[32];
             unsigned n = global ? rec_lines(a, na, t->abytes, (unsigned)d->v->c->l1d_line,
                                             (unsigned)d->v->c->l1d_sector, lines) : 0;
-            if (global && d->locked + n > d->lock_lines) {
+            bool over = global && d->locked + n > d->lock_lines;
+            if (global && n && !over && (d->nfetch == CORE_DAC_MAXFETCH || d->v->qn + n > 32))
+                return false;       /* memory queue busy: try next cycle */
+            if (over || (global && n && !slk_take(d, lines, n))) {
                 d->st.lock_refused++;
             } else if (global && n) {
-                if (d->nfetch == CORE_DAC_MAXFETCH || d->v->qn + n > 32)
-                    return false;   /* memory queue busy: try next cycle */
                 unsigned fi = 0;
                 while (d->fetch[fi])
                     fi++;
@@ -206,6 +255,8 @@ static bool expand_one(struct core_dac *d, uint64_t now)
                 r->left = n;
                 d->locked += n;
                 d->st.prefetch_lines += n;
+                for (unsigned i = 0; i < n; i++)
+                    r->lines[i] = lines[i].line_addr;
                 for (unsigned i = 0; i < n; i++) {
                     struct core_mem_req m;
                     memset(&m, 0, sizeof m);

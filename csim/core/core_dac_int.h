@@ -37,6 +37,9 @@ void core_dac_fail(struct core_dac *d, uint32_t line, const char *fmt, ...)
 struct core_dac_pass core_dac_pass_view(const struct core_dac *d, unsigned j);
 /* Wakes the main warps that waited for their CTA's records to drain. */
 void core_dac_wake_done_ctas(struct core_dac *d);
+/* Drops one of this SM's lock references of L1D line la (the per-set
+ * bound of 4.2; core_dac_eu.c). */
+void core_dac_slk_drop(struct core_dac *d, uint64_t la);
 /* Saves the loaded pass context into d->ps[d->cur]. */
 void core_dac_pass_save(struct core_dac *d);
 /* Whether some pass waits for fed-back masks. */

@@ -283,6 +283,8 @@ int core_dac_deq(struct core_dac *d, unsigned slot, int32_t pc, uint32_t mask,
     d->st.checked_addr++;
     if (r->locked) {
         d->locked -= r->nlines;
+        for (unsigned i = 0; i < r->nlines; i++)
+            core_dac_slk_drop(d, r->lines[i]);
         if (ld)
             d->st.gl_served++;
         return 1;

@@ -58,6 +58,7 @@ struct dac {
                                         (under a data branch not fed back) */
     const uint8_t *fed;              /* per pc: a data branch fed back     */
     bool feed;                       /* PTX_DAC_OPT_FEED                    */
+    bool feed_data;                  /* PTX_DAC_OPT_FEED_DATA               */
 };
 
 static bool is_access(const struct ptx_inst *in)
@@ -659,7 +660,8 @@ static bool region_exits(const struct dac *d, uint32_t pc, uint32_t *mark, uint3
 
 /* After the closures: unfeeds every fed data branch whose region holds no
  * affine-stream instruction other than shared control and fed branches
- * (nothing there needs the masks). Returns true when one was unfed. */
+ * (nothing there needs the masks), or with PTX_DAC_OPT_FEED_DATA no
+ * enq.data. Returns true when one was unfed. */
 static bool unfeed(struct dac *d, uint8_t *fed, uint32_t *mark, uint32_t *stack,
                    uint32_t *reg)
 {
@@ -678,7 +680,8 @@ static bool unfeed(struct dac *d, uint8_t *fed, uint32_t *mark, uint32_t *stack,
                 const struct ptx_dac_inst *r = &d->out[x];
                 /* a fed branch inside needs the masks only for what its
                  * own region holds, which this region holds too */
-                need = (r->streams & PTX_DAC_S_AFF) && r->q != PTX_DAC_Q_MASK &&
+                need = d->feed_data ? r->q == PTX_DAC_Q_DATA :
+                       (r->streams & PTX_DAC_S_AFF) && r->q != PTX_DAC_Q_MASK &&
                        (r->q != PTX_DAC_Q_NONE || !is_shared_ctl(&d->f->insts[x]));
             }
         }
@@ -758,6 +761,7 @@ int ptx_dac_build_opt(const struct ptx_func *f, const struct ptx_affine_inst *af
     d.skipb = skipb;
     d.fed = fed;
     d.feed = (opts & PTX_DAC_OPT_FEED) != 0;
+    d.feed_data = (opts & PTX_DAC_OPT_FEED_DATA) != 0;
     if ((opts & PTX_DAC_OPT_FEED) && f->is_entry) {
         uint32_t stamp = 0;
         for (uint32_t pc = 0; pc < f->ninsts; pc++)

@@ -107,6 +107,9 @@ struct ptx_dac_stats {
  * skipped; aff must then come from ptx_affine_analyse_opt with
  * PTX_AFF_OPT_FEED (and without it when FEED is off). */
 #define PTX_DAC_OPT_FEED 0x1u
+/* With FEED: only a data-dependent branch whose region holds an enq.data
+ * is fed back (the rest are skipped as without FEED). */
+#define PTX_DAC_OPT_FEED_DATA 0x2u
 
 /* Builds the transform of f (parsed, CFG built) from aff (ptx_affine_
  * analyse_opt of f) with options opts (PTX_DAC_OPT_*) into out[0..

@@ -114,18 +114,23 @@ for w in ("vecadd", "reduce"):
 PY
 
 # locks live in the L1D (docs/dac.md "The units"): a 2 KiB L1D (four
-# sets) fills sets with locked lines, so locks break (the deq misses and
-# fetches again) and results still equal functional mode
+# sets of four ways) with the per-SM bound out of the way (dac.lock_lines
+# 1000): the per-set bound (4.2, N-1 of N ways) refuses locks, vecadd
+# never holds more than 3 x 4 lines locked, and locks still break where
+# the set's one unlocked way is pending (the deq misses and fetches
+# again); results still equal functional mode
 "$cli" run vecadd reduce backprop --size "$size" --mode timing --set affine.mode=dac \
-  --set l1d_size=2048 --stats-json "$tmp/tiny.json" >/dev/null 2>&1
+  --set l1d_size=2048 --set dac.lock_lines=1000 --stats-json "$tmp/tiny.json" >/dev/null 2>&1
 rc=$?
 python3 - "$tmp/func.json" "$tmp/tiny.json" <<'PY' \
-  && ok "2 KiB L1D: locks break (locks_broken > 0), every workload PASS, memory = functional" \
-  || bad "2 KiB L1D under dac: exit $rc, no broken lock, or results differ"
+  && ok "2 KiB L1D: the per-set lock bound refuses locks, locks break, every workload PASS, memory = functional" \
+  || bad "2 KiB L1D under dac: exit $rc, no lock refused per set, over 12 lines locked, no broken lock, or results differ"
 import json, sys
 ref = {o["workload"]: o for o in json.load(open(sys.argv[1]))}
 t = json.load(open(sys.argv[2]))
 assert len(t) == 3 and all(o["pass"] and o["mem_digest"] == ref[o["workload"]]["mem_digest"] for o in t)
+assert all(o["dac"]["lock_refused"] > 0 for o in t), [o["dac"]["lock_refused"] for o in t]
+assert [o["dac"]["locked_max"] for o in t if o["workload"] == "vecadd"][0] <= 12
 assert sum(o["dac"]["locks_broken"] for o in t) > 0
 PY
 
@@ -145,6 +150,17 @@ t = {o["workload"]: o for o in json.load(open(sys.argv[2]))}
 assert len(t) == 3 and all(o["pass"] and o["mem_digest"] == ref[w]["mem_digest"] for w, o in t.items())
 assert t["gaussian"]["dac"]["wr_hazards"] > 0 and t["vecadd"]["dac"]["wr_hazards"] == 0
 PY
+
+# dac.feedback=data: only regions holding an enq.data are fed back; every
+# workload still passes with memory = functional and every record checked
+"$cli" run all --size "$size" --mode timing --set affine.mode=dac --set dac.feedback=data \
+  --stats-json "$tmp/fd.json" >"$tmp/fd.txt" 2>&1
+rc=$?
+if [ "$rc" = 0 ] && python3 "$tmp/check.py" "$tmp/func.json" "$tmp/fd.json" feedback-data; then
+  ok "affine.mode=dac, dac.feedback=data: memory = functional, every record checked"
+else
+  bad "affine.mode=dac dac.feedback=data: exit $rc or results/statistics wrong"; grep '^ *FAIL' "$tmp/fd.txt" >&2
+fi
 
 "$cli" run all --size "$size" --mode timing --set affine.mode=dac --set dac.atq_entries=1 \
   --set dac.addr_queue=1 --set dac.pred_queue=1 --set dac.mask_queue=1 --set dac.lock_lines=1 \

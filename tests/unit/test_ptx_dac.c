@@ -336,6 +336,36 @@ static void load_under_data_branch(void **state)
                   "aaaababbbb", "....D.PDA.");
 }
 
+/* dac.feedback=data (PTX_DAC_OPT_FEED_DATA): a data branch is fed back
+ * only when its region holds an enq.data. The load under it keeps its
+ * feedback; a region holding only a store (an enq.addr record) is skipped
+ * as without feedback, the store and its index math in the main stream. */
+static void feed_data_only(void **state)
+{
+    (void)state;
+    struct xf x;
+    xf_build_flags(&x, data_branch, PTX_AFF_OPT_ALL, PTX_DAC_OPT_FEED | PTX_DAC_OPT_FEED_DATA);
+    char s[128], q[128];
+    xf_strings(&x, s, q, sizeof s);
+    assert_string_equal(s, "aaaabmbbbb");
+    assert_string_equal(q, "....D.MDA.");
+    xf_free(&x);
+    char *st = mutate(data_branch, " ld.global.u32 %r7, [%rd4+4];\n", " add.s32 %r7, %r6, 1;\n");
+    xf_build_flags(&x, st, PTX_AFF_OPT_ALL, PTX_DAC_OPT_FEED);
+    xf_strings(&x, s, q, sizeof s);
+    assert_string_equal(q, "....D.M.A.");   /* on: the store's address is fed */
+    assert_int_equal(x.st.nmask, 1);
+    xf_free(&x);
+    xf_build_flags(&x, st, PTX_AFF_OPT_ALL, PTX_DAC_OPT_FEED | PTX_DAC_OPT_FEED_DATA);
+    xf_strings(&x, s, q, sizeof s);
+    assert_string_equal(q, "....D.....");
+    assert_int_equal(x.st.nmask, 0);
+    assert_true(x.out[6].skip && x.out[8].skip && !x.out[9].skip);
+    assert_int_equal(x.out[8].resume, 9);
+    xf_free(&x);
+    free(st);
+}
+
 /* Two data-dependent branches in a row, the second alone in its block
  * (its predicate computed before the first): the shape of ISPASS LPS's
  * GPU_laplace3d and Parboil stencil's block2D_hybrid_coarsen_x. The first
@@ -917,6 +947,7 @@ int main(void)
         cmocka_unit_test(vecadd_like),
         cmocka_unit_test(bounds_check),
         cmocka_unit_test(load_under_data_branch),
+        cmocka_unit_test(feed_data_only),
         cmocka_unit_test(chained_data_branches),
         cmocka_unit_test(affine_loop),
         cmocka_unit_test(barriers),
