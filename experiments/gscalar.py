@@ -72,6 +72,23 @@ NUM_SMS = 15                     # configs/gtx480-gscalar.conf num_sms
 # ablation rescales each run's components from the constants it ran with
 # (recovered from its statistics: Sweep.static_w) to these
 OLD_SM_BUSY_W, OLD_LEAK_W = 2.3, 59.0
+# the register-file energies derived from shares of chip power (16% of
+# 201.5 W over the peak's 24 arrays per warp instruction: 32 pJ per array,
+# read or written, and 6 pJ of crossbar wire) against GPUWattch's own
+# per-access values the model uses (docs/energy.md "Per-access energies
+# from GPUWattch"); the ablation recomputes each run's RF energy with them
+# from its array counts; a BVR access is gscalar.bvr_energy of 8 arrays
+SHARE_RF_PJ, SHARE_OC_PJ, BVR_E = 32.0, 6.0, 0.052
+RF_COUNTS = ("gscalar.arrays_read", "gscalar.arrays_written", "gscalar.bvr_reads",
+             "gscalar.bvr_writes")
+# the latency's ablation: G-Scalar without and with its 3 cycles on
+# GPGPU-Sim 3.2.2's pipeline timing (staged collection and write-back,
+# per-class latencies: experiments/gscalar.toml)
+GPIPE0, GPIPE = "all-con-l0-gpipe", "all-con-l3-gpipe"
+# warps per SM if a launch's threads were all resident: threads / 32 over
+# 15 SMs, at most 1536 threads (48 warps) per SM
+MAX_WARPS = 48
+WARP_BINS = ((0, 2), (2, 8), (8, MAX_WARPS + 1))
 
 
 def mean(xs):
@@ -139,6 +156,46 @@ class Sweep:
         """IPC/W with the former static constants (the ablation)."""
         e = self.v(w, var, "gscalar.energy.total_srf" if srf else "gscalar.energy.total")
         return self.v(w, var, "warp_insts") / (e + self.static_delta(w, var))
+
+    def has_metric(self, *ks):
+        return all(r.get(k) is not None for r in self.rows for k in ks)
+
+    def rf_share_delta(self, w, var):
+        """Joules the share-derived RF constants add to this run's G-Scalar
+        energy (its array and BVR counts at SHARE_RF_PJ + SHARE_OC_PJ)."""
+        ar, aw, br, bw = (self.v(w, var, k) for k in RF_COUNTS)
+        old = ((ar + aw) * (SHARE_RF_PJ + SHARE_OC_PJ) +
+               (br + bw) * BVR_E * 8 * SHARE_RF_PJ) * 1e-12
+        return old - self.v(w, var, "gscalar.energy.rf")
+
+    def ipcw_share(self, w, var, oldstatic=False):
+        """IPC/W with the share-derived RF constants (and, with oldstatic,
+        the former static constants too): the ablation."""
+        e = self.v(w, var, "gscalar.energy.total") + self.rf_share_delta(w, var)
+        if oldstatic:
+            e += self.static_delta(w, var)
+        return self.v(w, var, "warp_insts") / e
+
+    def warps(self, w):
+        """Warps per SM if the run's threads were all resident (capped)."""
+        return min(MAX_WARPS, self.v(w, BASE, "threads") / 32 / NUM_SMS)
+
+    def lat_groups(self, l0=GS0, l3=GS):
+        """The latency's IPC cost by warps per SM: (bin, workloads, cost,
+        and of the SM-cycles the latency adds, the shares with no resident
+        warp and with warps waiting on a source register)."""
+        out = []
+        for lo, hi in WARP_BINS:
+            ws = [w for w in self.wl if lo <= self.warps(w) < hi]
+            if not ws:
+                continue
+            d = lambda k: sum(self.v(w, l3, k) - self.v(w, l0, k) for w in ws)   # noqa
+            added = NUM_SMS * d("cycles")
+            out.append(((lo, hi), ws,
+                        1 - gmean(self.v(w, l3, "ipc") / self.v(w, l0, "ipc") for w in ws),
+                        d("stall.no_warps") / added if added else 0.0,
+                        d("stall.scoreboard") / added if added else 0.0))
+        return out
 
     def ipcw_nl(self, w, var, srf=False):
         """IPC/W with the power GPUWattch reports: the chip model without
@@ -210,6 +267,17 @@ class Sweep:
             f["busy_w"], f["leak_w"] = self.static_w(wl[0], BASE)
             if self.has(NODIV):
                 f["ipcw_nodiv"], f["nl_nodiv"] = g(NODIV), gl(NODIV)
+            if self.has_metric(*RF_COUNTS):
+                gs = lambda var, o: gmean(self.ipcw_share(w, var, o) /   # noqa: E731
+                                          self.ipcw_share(w, BASE, o) for w in wl)
+                f["sh_gs"], f["sh_alu"] = gs(GS, False), gs(ALU, False)
+                f["shos_gs"], f["shos_alu"] = gs(GS, True), gs(ALU, True)
+            if self.has_metric("threads", "stall.scoreboard"):
+                f["lat_groups"] = self.lat_groups()
+                if self.has(GPIPE0, GPIPE):
+                    f["lat_gpipe"] = 1 - gmean(self.v(w, GPIPE, "ipc") / self.v(w, GPIPE0, "ipc")
+                                               for w in wl)
+                    f["lat_groups_gpipe"] = self.lat_groups(GPIPE0, GPIPE)
         if self.has(RF):
             f["rf"] = mean(self.rfr(w) for w in wl)
             f["srf"] = mean(self.v(w, RF, "gscalar.energy.srf_energy_ratio") for w in wl)
@@ -219,6 +287,8 @@ class Sweep:
             f["ratio_bdi"] = mean(self.v(w, RF, "gscalar.ratio_bdi_all") for w in wl)
             f["ratio_wc"] = mean(self.v(w, RF, "gscalar.ratio_bdi") for w in wl)
             f["wc"] = mean(self.v(w, RF, "gscalar.wc_energy_ratio") for w in wl)
+            f["rf_j"] = mean(self.v(w, RF, "gscalar.energy.rf") /
+                             self.v(w, RF, "gscalar.energy.rf_base") for w in wl)
         return f
 
 
@@ -468,10 +538,68 @@ def causes(S, F, small):
              f"{tot(RF, 'gscalar.arrays_written') / tot(RF, 'gscalar.writes'):.2f} (moves "
              f"included: {tot(RF, 'gscalar.wc_moves'):.0f} and {tot(RF, 'gscalar.rmw_moves'):.0f}); "
              f"BDI's compression ratio here is {F['ratio_wc']:.2f} against G-Scalar's "
-             f"{F['ratio']:.2f}.")
+             f"{F['ratio']:.2f}. These ratios count array activations alike (Fig 12's "
+             f"measure); in joules, with GPUWattch's read, write and crossbar energies, "
+             f"compression leaves {100 * F['rf_j']:.0f}% of the RF energy.")
     L.append(f"* **Fig 1.** {100 * F['div']:.0f}% of our warp instructions are divergent "
              f"(paper 28%), and {100 * F['div_scalar']:.0f}% of those are divergent-scalar "
              "(paper 45%): our suite is not the paper's 17 Parboil/Rodinia programs.")
+    return L
+
+
+def latency_section(by, sizes, fsize):
+    """Where the 3-cycle latency hurts: its IPC cost by warps per SM, the
+    dependent-issue stalls it adds, and the same on GPGPU-Sim's pipeline."""
+    done = [s for s in sizes if "lat_groups" in by[s].figures()]
+    if not done:
+        return []
+    L = ["", "## The latency's cost", "",
+         "The paper adds its 3 cycles (one each to compress a result, to read the encoding bits "
+         "and BVR, to decompress an operand: section 5.1) to the latency of every pipeline, and "
+         "finds that they \"primarily increase the chance of pipeline stall due to data "
+         "dependency\", hidden by \"a large number of active warps\" (section 5.3). Ours add "
+         "them at the same place: `gscalar.extra_latency` cycles to the cycle every ALU, SFU "
+         "and MEM result (a load's included) becomes readable, without changing issue or a "
+         "unit's occupancy (docs/gscalar.md). What differs is how many warps there are to "
+         "hide them. Warps per SM below: a launch's threads / 32 over 15 SMs (at most 48), "
+         "the warps the SM could hold if every CTA were resident. The SM-cycles the "
+         "latency adds (15 x the added cycles, suite sum) are split by what each SM did in "
+         "them: no resident warp (`stall.no_warps`: its CTAs done while another SM's "
+         "dependent chain runs on) or warps waiting on a source register "
+         "(`stall.scoreboard`).", "",
+         "| size | warps per SM | workloads | IPC cost | added SM-cycles: no resident warp / "
+         "waiting on a register |", "|---|---|---|---|---|"]
+    for s in done:
+        f = by[s].figures()
+        for (lo, hi), ws, cost, nw, sb in f["lat_groups"]:
+            rng = f"{lo}-{hi - 1}" if hi <= MAX_WARPS else f"{lo} or more"
+            L.append(f"| {s} | {rng} | {len(ws)} | {100 * cost:.1f}% | "
+                     f"{100 * nw:.0f}% / {100 * sb:.0f}% |")
+    L += ["", "The cost falls with warps per SM; most of the added SM-cycles are SMs with "
+          "no warp left, waiting for the SMs whose dependent chains the 3 cycles lengthen: "
+          "our workloads at these sizes launch too few CTAs to keep every SM busy to the "
+          "end, where the paper's programs at their native inputs keep them full."]
+    gp = [s for s in done if "lat_gpipe" in by[s].figures()]
+    if gp:
+        L += ["", "The base pipeline: gtx480-gscalar times an ALU result with the lumped "
+              "model (a dependent instruction can issue 5 cycles after its producer at "
+              "16 lanes), GPGPU-Sim 3.2.2's pipeline (configs/gtx480.conf: operand collector "
+              "and write-back stages, per-opcode-class latencies) makes that distance longer, "
+              "so the same 3 cycles are a smaller part of it. With G-Scalar run on that "
+              "timing (variants " + GPIPE0 + " and " + GPIPE + "):", "",
+              "| size | IPC cost, lumped pipeline | IPC cost, GPGPU-Sim's pipeline | "
+              "of it at 8 or more warps per SM |", "|---|---|---|---|"]
+        for s in gp:
+            f = by[s].figures()
+            full = [g for g in f["lat_groups_gpipe"] if g[0][0] >= 8]
+            L.append(f"| {s} | {100 * f['lat']:.1f}% | {100 * f['lat_gpipe']:.1f}% | "
+                     + (f"{100 * full[0][2]:.1f}% ({len(full[0][1])} workloads)" if full
+                        else "-") + " |")
+        L += ["", "GPGPU-Sim 3.2.2's GTX480 configuration runs its SMs at 700 MHz with "
+              "32-wide pipelines (gpgpusim.config: \"the Core clock needs to be divided by "
+              "2\"); the paper's Table 1 gives 1.4 GHz and 16 lanes, the machine "
+              "gtx480-gscalar models, and does not say in which clock its 3 cycles are "
+              "counted: ours are 1.4 GHz cycles, the circuit's (Table 3: \"at 1.4GHz\")."]
     return L
 
 
@@ -620,8 +748,10 @@ def write_page(path, m, rows, by, sizes, fsize):
           f"{P['clk_all_w'] + P['logic_w']:.2f} W ({100 * (P['clk_all_w'] + P['logic_w']) / P['chip_w']:.1f}%) clocked every cycle "
           "(method below) |" if P else
           "| their power | 0.32 W, 1.6% | not in this sweep (no toggle counts) |"),
-         "| Fig 10: half-scalar with 64-thread warps | 5% | not run: the model's warps are 32 "
-         "lanes throughout (32-bit active masks, EXEC_WARP = 32) |", "",
+         "| Fig 10: half-scalar with 64-thread warps | 5% | not run: `warp_size` takes only "
+         "32 (every active mask is a 32-bit word through simt/ and core/), and nvcc's sm_75 "
+         "PTX hard-codes 32-thread warps (shfl/vote with full masks): docs/gscalar.md "
+         "\"Not modelled yet\" |", "",
          "## Why ours differ (measured in this sweep)", ""]
     L += causes(S, F, small)
     L += ["", f"Area: per SM {N_DECOMP} x rvc_decomp + {N_COMP} x rvc_comp (the paper, section "
@@ -679,6 +809,7 @@ def write_page(path, m, rows, by, sizes, fsize):
                  "they have not stopped moving (the direction is that of more warps per SM "
                  "hiding the latency)" + ("." if done[-1] == "large" else
                                          "; large inputs are not in this sweep."))]
+    L += latency_section(by, sizes, fsize)
     L += decomposition(by, sizes, fsize)
     L += ["", "## Ablation", "",
           "Each row changes one thing against the row above (suite geometric means, "
@@ -686,6 +817,19 @@ def write_page(path, m, rows, by, sizes, fsize):
           "| configuration | IPC/W G-Scalar vs base | vs ALU scalar |", "|---|---|---|",
           f"| former single-constant energy model, ALU scalar without scalar RF | "
           f"{pct(F['old_gs'] - 1)} | {pct(F['old_gs'] / F['old_alu'] - 1)} |",
+          ] + ([
+          f"| chip energy model (docs/energy.md) with its former static constants (2.3 W "
+          f"per busy SM beside the 11 W chip constant, 59 W of GPU and DRAM leakage beside "
+          f"the DRAM model's standby) and register-file energies from shares of chip power "
+          f"({SHARE_RF_PJ:.0f} pJ per array read or written, {SHARE_OC_PJ:.0f} pJ of crossbar) | "
+          f"{pct(F['shos_gs'] - 1)} | {pct(F['shos_gs'] / F['shos_alu'] - 1)} |",
+          f"| the static constants checked against their sources (each counted once: "
+          f"{F['busy_w']:.2f} W per busy SM, {F['leak_w']:.1f} W of chip leakage) | "
+          f"{pct(F['sh_gs'] - 1)} | {pct(F['sh_gs'] / F['sh_alu'] - 1)} |",
+          "| GPUWattch's own register-file energies (per 128-bit array: read 15.0 pJ, "
+          "written 23.9 pJ, crossbar 14.1 pJ; docs/energy.md \"Per-access energies from "
+          f"GPUWattch\"), as the sweep ran | {pct(F['ipcw_gs'] - 1)} | "
+          f"{pct(F['ipcw_gs'] / F['ipcw_alu'] - 1)} |"] if "sh_gs" in F else [
           f"| chip energy model (docs/energy.md) with its former static constants: 2.3 W "
           f"per busy SM beside the 11 W chip constant, 59 W of GPU and DRAM leakage beside "
           f"the DRAM model's standby | {pct(F['os_gs'] - 1)} | "
@@ -693,7 +837,7 @@ def write_page(path, m, rows, by, sizes, fsize):
           f"| the static constants checked against their sources (each counted once: "
           f"{F['busy_w']:.2f} W per busy SM, {F['leak_w']:.1f} W of chip leakage, as the "
           f"sweep ran) | {pct(F['ipcw_gs'] - 1)} | "
-          f"{pct(F['ipcw_gs'] / F['ipcw_alu'] - 1)} |",
+          f"{pct(F['ipcw_gs'] / F['ipcw_alu'] - 1)} |"]) + [
           f"| + the ALU-scalar point's scalar register file | {pct(F['ipcw_gs'] - 1)} | "
           f"{pct(F['ipcw_gs'] / F['ipcw_alu_srf'] - 1)} |",
           f"| without the 3-cycle latency (its cost) | {pct(F['ipcw_gs0'] - 1)} | "

@@ -27,13 +27,17 @@ void gpu_energy_run(const struct cfg *c, ls_stats *s)
      * and read once */
     e->queue_accesses = 2 * (d->tuples + d->rec_addr + d->rec_data + d->rec_pred +
                              d->rec_mask);
-    double arrays = (double)(e->rf_arrays_read + e->rf_arrays_written + e->tuple_accesses);
-    e->e_rf = pj(arrays, c->energy_rf_array_pj);
-    e->e_oc = pj(arrays, c->energy_oc_array_pj);
+    /* GPUWattch's register file: a read and a write of an array differ
+     * (REG_RD, REG_WR); a tuple access is a read */
+    double rd = (double)(e->rf_arrays_read + e->tuple_accesses);
+    double wr = (double)e->rf_arrays_written;
+    e->e_rf = pj(rd, c->energy_rf_array_pj) + pj(wr, c->energy_rf_write_pj);
+    e->e_oc = pj(rd + wr, c->energy_oc_array_pj);
     e->e_lane[0] = pj((double)(e->lane_ops[0] + e->dac_unit_ops), c->energy_alu_lane_pj);
     e->e_lane[1] = pj((double)e->lane_ops[1], c->energy_sfu_lane_pj);
     e->e_lane[2] = pj((double)e->lane_ops[2], c->energy_mem_lane_pj);
-    e->e_dac = pj((double)e->queue_accesses, c->energy_rf_array_pj);
+    /* half the queue accesses are writes, half reads */
+    e->e_dac = pj((double)e->queue_accesses, 0.5 * (c->energy_rf_array_pj + c->energy_rf_write_pj));
     /* per issued warp instruction: DAC's removed ones run without an
      * issue slot, its affine warp's issue */
     e->e_fds = pj((double)(s->warp_insts - d->removed + d->aff_insts), c->energy_fds_inst_pj);
@@ -73,19 +77,24 @@ void gpu_energy_gscalar(const struct cfg *c, ls_stats *s)
         return;
     /* an array activated is also an array moved through the crossbar; a
      * BVR access is gscalar.bvr_energy of a vector register's 8 arrays */
-    double arr = c->energy_rf_array_pj + c->energy_oc_array_pj;
-    double bvr = c->gscalar_bvr_energy * 8.0 * c->energy_rf_array_pj;
-    g->rf_pj = pj((double)(g->arrays_read + g->arrays_written), arr) +
-               pj((double)(g->bvr_reads + g->bvr_writes), bvr);
-    g->base_rf_pj = pj((double)(g->base_arrays_read + g->base_arrays_written), arr);
+    double ard = c->energy_rf_array_pj + c->energy_oc_array_pj;
+    double awr = c->energy_rf_write_pj + c->energy_oc_array_pj;
+    double brd = c->gscalar_bvr_energy * 8.0 * c->energy_rf_array_pj;
+    double bwr = c->gscalar_bvr_energy * 8.0 * c->energy_rf_write_pj;
+    g->rf_pj = pj((double)g->arrays_read, ard) + pj((double)g->arrays_written, awr) +
+               pj((double)g->bvr_reads, brd) + pj((double)g->bvr_writes, bwr);
+    g->base_rf_pj = pj((double)g->base_arrays_read, ard) +
+                    pj((double)g->base_arrays_written, awr);
     /* a scalar register file beside the uncompressed one (Gilani et al.,
      * the paper's [3]): a non-divergent read of a scalar register and a
      * non-divergent scalar write (all 4 bytes equal) each take one entry
      * of the small array instead of the 8 arrays of the vector RF */
     uint64_t sr = g->read_cat[LS_GS_SCALAR], sw = g->write_bytes[4];
-    uint64_t vec = g->base_arrays_read + g->base_arrays_written;
-    vec = vec > 8 * (sr + sw) ? vec - 8 * (sr + sw) : 0;
-    g->srf_pj = pj((double)vec, arr) + pj((double)(sr + sw), bvr);
+    uint64_t vr = g->base_arrays_read, vw = g->base_arrays_written;
+    vr = vr > 8 * sr ? vr - 8 * sr : 0;
+    vw = vw > 8 * sw ? vw - 8 * sw : 0;
+    g->srf_pj = pj((double)vr, ard) + pj((double)vw, awr) + pj((double)sr, brd) +
+                pj((double)sw, bwr);
     const double *lane[3] = { &c->energy_alu_lane_pj, &c->energy_sfu_lane_pj,
                               &c->energy_mem_lane_pj };
     g->exec_energy = g->base_exec_energy = 0;

@@ -26,6 +26,7 @@ static void test_hand(void **state)
     cfg_defaults(&c);
     /* round constants: pJ per event, W */
     c.energy_rf_array_pj = 10;
+    c.energy_rf_write_pj = 20;
     c.energy_oc_array_pj = 1;
     c.energy_alu_lane_pj = 2;
     c.energy_sfu_lane_pj = 20;
@@ -72,12 +73,12 @@ static void test_hand(void **state)
     /* AEU: 3 + 4 records + 6 lines; PEU: 2 x 1 + 2 x 2 + 1 x 32 */
     assert_int_equal(e->dac_unit_ops, 13 + 38);
     assert_int_equal(e->queue_accesses, 2 * (2 + 3 + 4 + 5));
-    assert_int_equal(e->e_rf, 800);                 /* 80 arrays x 10 */
+    assert_int_equal(e->e_rf, 68 * 10 + 12 * 20);   /* reads and tuples, writes */
     assert_int_equal(e->e_oc, 80);
     assert_int_equal(e->e_lane[0], (32 + 51) * 2);  /* DAC units are ALU ops */
     assert_int_equal(e->e_lane[1], 60);
     assert_int_equal(e->e_lane[2], 24);
-    assert_int_equal(e->e_dac, 28 * 10);
+    assert_int_equal(e->e_dac, 28 * 15);            /* half reads, half writes */
     assert_int_equal(e->e_fds, 900);
     assert_int_equal(e->e_l1d, 250);
     assert_int_equal(e->e_shmem, 240);
@@ -89,7 +90,7 @@ static void test_hand(void **state)
     assert_int_equal(e->e_sm_idle, 500000);         /* 1 us of SM x 0.5 W */
     assert_int_equal(e->e_uncore_leak, 3000000);
     assert_int_equal(e->e_uncore_const, 4000000);
-    uint64_t dyn = 800 + 80 + 166 + 60 + 24 + 280 + 900 + 250 + 240 + 120 + 77;
+    uint64_t dyn = 920 + 80 + 166 + 60 + 24 + 420 + 900 + 250 + 240 + 120 + 77;
     assert_int_equal(e->e_total, dyn + 1500 + 4000000 + 6000000 + 500000 + 3000000 + 4000000);
     /* the power statistics' GPU part is the same model's */
     assert_true(fabs(s.power.gpu_dyn - (double)dyn * 1e-12) < 1e-18);
@@ -98,7 +99,7 @@ static void test_hand(void **state)
     /* a second call recomputes, it does not accumulate */
     gpu_energy_run(&c, &s);
     assert_int_equal(e->dac_unit_ops, 51);
-    assert_int_equal(e->e_rf, 800);
+    assert_int_equal(e->e_rf, 920);
     /* an idle SM still leaks: a run with no resident work costs leakage
      * and idle power on every SM */
     s.sm_cycles = 0;
