@@ -673,7 +673,9 @@ ABL = [("as shipped: default inputs, GDDR5 currents, power-down", "cg_only", "bg
        ("DRAM power model: GDDR3 currents, no power-down (the earlier model)",
         "cg_only-gddr3", "bgp-gddr3"),
        ("no sub-ranks: 64-byte sectors and bursts", "cg_only-sector-64B", "bgp-sector-64B"),
-       ("4K-bit arrays (bgp only)", "cg_only", "bgp-4Kbit")]
+       ("4K-bit arrays (bgp only)", "cg_only", "bgp-4Kbit"),
+       ("L1D set index: GPGPU-Sim's Fermi hash (l1d_set_index = fermi)",
+        "cg_only-l1hash", "bgp-l1hash")]
 
 
 def ablation(rows, fg):
