@@ -278,6 +278,7 @@ def write_page(path, m, rows, ws, toks, info, V):
                if i["opt"] < i["fit"] else f"no cap below the {i['fit']} CTAs that fit is faster")
         pa, da = rt["pca.prio_accesses"], rt["pca.deprio_accesses"]
         mw = r0["stall.mem_wait"] / r0["sm_cycles"] if r0["sm_cycles"] else 0.0
+        sb = (r0.get("stall.scoreboard") or 0) / r0["sm_cycles"] if r0["sm_cycles"] else 0.0
         L.append(f"* **{w}**: {thr}; at {t} tokens {rt['pca.bypassed']} fills bypassed "
                  f"({100 * rt['pca.bypassed'] / max(rt['l1d.accesses'], 1):.2f}% of "
                  f"{rt['l1d.accesses']} L1D accesses), L1D miss rate {fmt(r0['l1d.miss_rate'])} "
@@ -286,8 +287,10 @@ def write_page(path, m, rows, ws, toks, info, V):
                  "L1D accesses (PCA protects the token holders' lines from those only), "
                  f"token holders hit {fmt(rt['pca.prio_hits'] / pa) if pa else '-'} and the "
                  f"others {fmt(rt['pca.deprio_hits'] / da) if da else '-'} of theirs; "
-                 f"at 0 tokens {100 * mw:.1f}% of SM-cycles stalled on the memory unit"
-                 + (" (little for a cache policy to win)." if mw < 0.05 else "."))
+                 f"at 0 tokens {100 * mw:.1f}% of SM-cycles stalled on the memory unit "
+                 f"(`stall.mem_wait`: a request refused) and {100 * sb:.1f}% waiting on an "
+                 "operand (`stall.scoreboard`, where a missing load's latency shows)"
+                 + (" (little for a cache policy to win)." if mw + sb < 0.05 else "."))
     L += ["", "Block reuse (Fig 6.6) is `l1d.block_reuse` / `l2.block_reuse`: hits to a "
           "line while it was resident, averaged over the lines whose life ended (evicted, or "
           "at the L1D's kernel-end invalidation; docs/stats.md).", ""]
