@@ -30,6 +30,10 @@ LETTER = {"cg_only": "C", "fg_only": "F", "static": "St", "spp": "S", "bgp_inf":
 TOKENS = [0, 2, 4, 8, 12]
 PCA_FOCUS = ["bfs", "sssp", "kmeans"]     # Table 6.2's cache-sensitive four, less CoMD
 CATS = ["demand", "pred_ref", "pred_nref", "npred_ref"]
+# Equation 5.1's terms as Fig 5.13 stacks them (power.dram_energy_j members)
+DRAM_PARTS = [("background", ("act_stby", "act_pdn", "pre_stby", "pre_pdn")),
+              ("refresh", ("refresh",)), ("act_pre", ("act_pre",)),
+              ("read", ("rd", "rd_io")), ("write", ("wr", "wr_io"))]
 
 
 def category(lockstep, cat):
@@ -122,6 +126,26 @@ def main(out, res):
                             "power.perf_per_watt", baseline="cg_only", xs=fg + cg,
                             groups=LAMAR, title="System Perf/W normalised to cg_only",
                             ylabel="Perf/W / cg_only")
+    for lvl, fig in (("l1d", "5.10"), ("l2", "5.11")):
+        plot.grouped_bars(P(f"memory-{lvl}-miss.png"), lam, "workload", "variant",
+                          f"{lvl}.miss_rate", xs=fg + cg, groups=LAMAR, gmean=False,
+                          title=f"Fig {fig}: {lvl.upper()} miss rate per scheme",
+                          ylabel="miss rate")
+    # Fig 5.13: DRAM power by Equation 5.1's component, FG-leaning workloads
+    sub = []
+    for w in fg:
+        for v in ["cg_only", "fg_only", "spp", "bgp_inf", "bgp"]:
+            r = dict(next(x for x in lam if x["workload"] == w and x["variant"] == v))
+            secs = r.get("power.seconds") or 0
+            for name, comps in DRAM_PARTS:
+                r[f"w_{name}"] = (sum(r.get(f"power.dram_energy_j.{c}") or 0 for c in comps) / secs
+                                  if secs else 0.0)
+            r["wv"] = f"{w} {LETTER[v]}"
+            sub.append(r)
+    plot.stacked_bars(P("memory-dram-parts.png"), sub, "wv",
+                      [f"w_{n}" for n, _ in DRAM_PARTS], labels=[n for n, _ in DRAM_PARTS],
+                      title="Fig 5.13: DRAM power by component, FG-leaning workloads "
+                            "(C/F/S/I/B = cg_only/fg_only/spp/bgp_inf/bgp)", ylabel="W")
     pr = [r for r in rows if r["variant"].startswith("pca-")]
     pca_speed = plot.normalised(pr, "workload", "variant", "perf", "pca-0")
     plot.lines(P("memory-pca-speedup.png"), [dict(r, speedup=pca_speed[r["workload"]][r["variant"]])
@@ -865,7 +889,10 @@ def write_page(path, m, rows, fg, cg, traffic, speed, ppw, pr, pca_speed, missin
     L += sensitivity(rows, fg) + tlp(rows) + ablation(rows, fg)
     L += ["![L1D sectors](memory-sectors-l1d.png)", "", "![L2 sectors](memory-sectors-l2.png)",
           "", "![off-chip traffic](memory-traffic.png)", "", "![speedup](memory-speedup.png)", "",
-          "![DRAM power](memory-dram-power.png)", "", "![Perf/W](memory-perfw.png)", "",
+          "![DRAM power](memory-dram-power.png)", "",
+          "![DRAM power by component (Fig 5.13)](memory-dram-parts.png)", "",
+          "![L1D miss rate (Fig 5.10)](memory-l1d-miss.png)", "",
+          "![L2 miss rate (Fig 5.11)](memory-l2-miss.png)", "", "![Perf/W](memory-perfw.png)", "",
           "![PCA speedup](memory-pca-speedup.png)", "", "![PCA L1D hit rate](memory-pca-l1.png)",
           ""]
     for ws, title in ((fg, "FG-leaning (`@fg`)"), (cg, "CG-leaning (`@cg`)")):
