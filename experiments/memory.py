@@ -30,6 +30,10 @@ LETTER = {"cg_only": "C", "fg_only": "F", "static": "St", "spp": "S", "bgp_inf":
 TOKENS = [0, 2, 4, 8, 12]
 PCA_FOCUS = ["bfs", "sssp", "kmeans"]     # Table 6.2's cache-sensitive four, less CoMD
 CATS = ["demand", "pred_ref", "pred_nref", "npred_ref"]
+# Equation 5.1's terms as Fig 5.13 stacks them (power.dram_energy_j members)
+DRAM_PARTS = [("background", ("act_stby", "act_pdn", "pre_stby", "pre_pdn")),
+              ("refresh", ("refresh",)), ("act_pre", ("act_pre",)),
+              ("read", ("rd", "rd_io")), ("write", ("wr", "wr_io"))]
 
 
 def category(lockstep, cat):
@@ -122,6 +126,26 @@ def main(out, res):
                             "power.perf_per_watt", baseline="cg_only", xs=fg + cg,
                             groups=LAMAR, title="System Perf/W normalised to cg_only",
                             ylabel="Perf/W / cg_only")
+    for lvl, fig in (("l1d", "5.10"), ("l2", "5.11")):
+        plot.grouped_bars(P(f"memory-{lvl}-miss.png"), lam, "workload", "variant",
+                          f"{lvl}.miss_rate", xs=fg + cg, groups=LAMAR, gmean=False,
+                          title=f"Fig {fig}: {lvl.upper()} miss rate per scheme",
+                          ylabel="miss rate")
+    # Fig 5.13: DRAM power by Equation 5.1's component, FG-leaning workloads
+    sub = []
+    for w in fg:
+        for v in ["cg_only", "fg_only", "spp", "bgp_inf", "bgp"]:
+            r = dict(next(x for x in lam if x["workload"] == w and x["variant"] == v))
+            secs = r.get("power.seconds") or 0
+            for name, comps in DRAM_PARTS:
+                r[f"w_{name}"] = (sum(r.get(f"power.dram_energy_j.{c}") or 0 for c in comps) / secs
+                                  if secs else 0.0)
+            r["wv"] = f"{w} {LETTER[v]}"
+            sub.append(r)
+    plot.stacked_bars(P("memory-dram-parts.png"), sub, "wv",
+                      [f"w_{n}" for n, _ in DRAM_PARTS], labels=[n for n, _ in DRAM_PARTS],
+                      title="Fig 5.13: DRAM power by component, FG-leaning workloads "
+                            "(C/F/S/I/B = cg_only/fg_only/spp/bgp_inf/bgp)", ylabel="W")
     pr = [r for r in rows if r["variant"].startswith("pca-")]
     pca_speed = plot.normalised(pr, "workload", "variant", "perf", "pca-0")
     plot.lines(P("memory-pca-speedup.png"), [dict(r, speedup=pca_speed[r["workload"]][r["variant"]])
@@ -548,6 +572,23 @@ def fg_cg_ppw(ppw, cg):
                if worse else "") + (" (five worst)" if len(worse) > 5 else ""))
 
 
+def dram_peak_bps():
+    """Peak DRAM data rate of configs/gtx480.conf (bytes/s): partitions x
+    dram_bus_bytes per DRAM clock; None when a key is missing."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "configs", "gtx480.conf")
+    kv = {}
+    try:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                k, _, v = line.split("#")[0].partition("=")
+                if v.strip():
+                    kv[k.strip()] = v.strip()
+        return (float(kv["mem_partitions"]) * float(kv["dram_bus_bytes"])
+                * float(kv["dram_clock_mhz"]) * 1e6)
+    except (OSError, KeyError, ValueError):
+        return None
+
+
 def background_note(rows, fg):
     """The DRAM power bullet: background share and power-down time, from
     the statistics."""
@@ -562,11 +603,28 @@ def background_note(rows, fg):
         pdn = S(v, "dram.act_pdn_ticks") + S(v, "dram.pre_pdn_ticks")
         out.append(f"{v} {100 * bg / tot:.0f}% of the DRAM energy (sub-ranks powered down "
                    f"{100 * pdn / ticks:.0f}% of the time)" if tot and ticks else f"{v} -")
+    peak = dram_peak_bps()
+    secs = S("cg_only", "power.seconds")
+    util = (S("cg_only", "dram.read_bytes") + S("cg_only", "dram.write_bytes")) / secs / peak \
+        if secs and peak else None
+    dyn = ("act_pre", "rd", "rd_io", "wr", "wr_io")
+    ec = S("cg_only", "power.dram_energy_j.total")
+    dc = sum(S("cg_only", f"power.dram_energy_j.{c}") for c in dyn)
+    db = sum(S("bgp", f"power.dram_energy_j.{c}") for c in dyn)
+    tr = 1 - gmean_ratio(rows, fg, "offchip", "bgp", "cg_only")
     return ("Summed over the FG-leaning workloads, background and refresh are "
-            + "; ".join(out) + ". GDDR5's power-down saves little (IDD3P 310 mA against "
-            "IDD3N 450 mA, configs/gtx480.conf), so background power follows run time, and "
-            "a scheme that runs faster saves background energy whatever its traffic; "
-            "bursts and activates are the share that traffic moves (the sections below).")
+            + "; ".join(out) + ". "
+            + (f"Under cg_only the DRAM data buses are busy {100 * util:.1f}% of the time "
+               f"(read and write bytes over {peak / 1e9:.1f} GB/s peak, configs/gtx480.conf), "
+               "so the sub-ranks idle, and power down, most of the run. " if util is not None else "")
+            + "GDDR5's power-down saves little (IDD3P 310 mA against IDD3N 450 mA, "
+            "configs/gtx480.conf; Equation 5.1 has no power-down at all: the ablation's "
+            "no-power-down row is its model), so background power follows run time, and a "
+            "scheme that runs faster saves background energy whatever its traffic. "
+            + (f"Activates and bursts, the energy traffic moves, are {100 * dc / ec:.0f}% of "
+               f"cg_only's DRAM energy and bgp changes them by {pct(db / dc - 1)} with its "
+               f"{100 * tr:.1f}% traffic reduction: the DRAM power rows follow the traffic row, "
+               "whose gap has its own causes (the bullet above)." if ec and dc else ""))
 
 
 def dram_states(rows, fg):
@@ -673,7 +731,9 @@ ABL = [("as shipped: default inputs, GDDR5 currents, power-down", "cg_only", "bg
        ("DRAM power model: GDDR3 currents, no power-down (the earlier model)",
         "cg_only-gddr3", "bgp-gddr3"),
        ("no sub-ranks: 64-byte sectors and bursts", "cg_only-sector-64B", "bgp-sector-64B"),
-       ("4K-bit arrays (bgp only)", "cg_only", "bgp-4Kbit")]
+       ("4K-bit arrays (bgp only)", "cg_only", "bgp-4Kbit"),
+       ("L1D set index: GPGPU-Sim's Fermi hash (l1d_set_index = fermi)",
+        "cg_only-l1hash", "bgp-l1hash")]
 
 
 def ablation(rows, fg):
@@ -829,7 +889,10 @@ def write_page(path, m, rows, fg, cg, traffic, speed, ppw, pr, pca_speed, missin
     L += sensitivity(rows, fg) + tlp(rows) + ablation(rows, fg)
     L += ["![L1D sectors](memory-sectors-l1d.png)", "", "![L2 sectors](memory-sectors-l2.png)",
           "", "![off-chip traffic](memory-traffic.png)", "", "![speedup](memory-speedup.png)", "",
-          "![DRAM power](memory-dram-power.png)", "", "![Perf/W](memory-perfw.png)", "",
+          "![DRAM power](memory-dram-power.png)", "",
+          "![DRAM power by component (Fig 5.13)](memory-dram-parts.png)", "",
+          "![L1D miss rate (Fig 5.10)](memory-l1d-miss.png)", "",
+          "![L2 miss rate (Fig 5.11)](memory-l2-miss.png)", "", "![Perf/W](memory-perfw.png)", "",
           "![PCA speedup](memory-pca-speedup.png)", "", "![PCA L1D hit rate](memory-pca-l1.png)",
           ""]
     for ws, title in ((fg, "FG-leaning (`@fg`)"), (cg, "CG-leaning (`@cg`)")):

@@ -332,6 +332,13 @@ typedef struct ls_dram_stats {
                                     precharged, clock enabled: IDD2N */
     uint64_t pre_pdn_ticks;      /* sub-rank clocks with every bank
                                     precharged, powered down: IDD2P */
+    uint64_t pdn_exits;          /* power-down exits: a request reached the
+                                    queue for a sub-rank that was powered
+                                    down (dram_powerdown = idle); the exit
+                                    starts then */
+    uint64_t xp_delayed;         /* requests the power-down exit (dram_tXP
+                                    after it started) made schedulable
+                                    later than dram_latency alone would */
     ls_dram_class by_size[2];    /* [0] sector: requests for one sector (an
                                     FG 32-byte fetch); [1] multi: requests
                                     for more (a CG line, a write-back of

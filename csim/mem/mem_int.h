@@ -250,6 +250,7 @@ struct mem_part {
     /* power (mem_power.c): each sub-rank's state, accounted up to pw_at */
     uint64_t pw_at;                 /* DRAM tick accounted up to             */
     uint64_t pw_busy[MEM_MAX_SR];   /* standby (CKE high) until this tick    */
+    uint64_t pw_wake[MEM_MAX_SR];   /* power-down exit done (dram_tXP)       */
     uint16_t pw_nq[MEM_MAX_SR];     /* queued requests touching the sub-rank */
     uint16_t pw_open[MEM_MAX_SR];   /* banks with a row open in its chips    */
     uint64_t pw_ticks[MEM_PW_N];    /* sub-rank ticks per state (MEM_PW_*)   */

@@ -151,13 +151,29 @@ static void dram_enqueue(struct mem_sys *m, unsigned p, uint64_t addr, uint8_t m
     q->sr = subranks_of(m, mask);
     q->used = 1;
     q->opened = 0;
-    mem_pw_account(m, pt, mem_dram_floor(m, t));
-    for (unsigned s = 0; s < MEM_MAX_SR; s++)
-        pt->pw_nq[s] += (uint16_t)(q->sr >> s & 1);
+    uint64_t now = mem_dram_floor(m, t);
+    mem_pw_account(m, pt, now);
     /* dram_latency (GPGPU-Sim's fixed delay before the DRAM scheduler):
      * the entry holds its queue slot but the scheduler sees it only then */
-    q->ready = m->c.dram_latency ? mem_dram_ceil(m, t + (uint64_t)m->c.dram_latency)
-                                 : mem_dram_floor(m, t);
+    q->ready = m->c.dram_latency ? mem_dram_ceil(m, t + (uint64_t)m->c.dram_latency) : now;
+    /* power-down exit: a sub-rank powered down (nothing queued for it, its
+     * last burst done) starts its exit now and takes a command dram_tXP
+     * clocks later; a request queued during the exit waits for it too */
+    bool pdn = m->c.dram_powerdown == CFG_DRAM_POWERDOWN_IDLE, late = false;
+    for (unsigned s = 0; s < MEM_MAX_SR; s++) {
+        if (!(q->sr >> s & 1))
+            continue;
+        if (pdn && !pt->pw_nq[s] && pt->pw_busy[s] <= now) {
+            pt->st.pdn_exits++;
+            pt->pw_wake[s] = now + (uint64_t)m->c.dram_tXP;
+        }
+        if (pt->pw_wake[s] > q->ready) {
+            q->ready = pt->pw_wake[s];
+            late = true;
+        }
+        pt->pw_nq[s]++;
+    }
+    pt->st.xp_delayed += late;
     pt->nq++;
     dram_wake_at(m, p, q->ready);   /* never recurse into the scheduler */
 }

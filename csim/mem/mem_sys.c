@@ -241,6 +241,13 @@ struct mem_sys *mem_sys_create_env(const struct cfg *c, unsigned nsms, struct co
         MEM_ERR(err, errlen, "mem_partitions must be >= 1 and dram_subranks must divide dram_atom_bytes");
         return NULL;
     }
+    long long l1sets = c->l1d_size / (c->l1d_assoc * c->l1d_line);
+    if (c->l1d_set_index == CFG_L1D_SET_INDEX_FERMI && c->l1d_size &&
+        ((l1sets != 32 && l1sets != 64) || c->l1d_line != 128)) {
+        MEM_ERR(err, errlen, "l1d_set_index = fermi needs 32 or 64 sets of 128-byte lines (l1d: %lld sets of %lld bytes)",
+                l1sets, (long long)c->l1d_line);
+        return NULL;
+    }
     struct mem_sys *m = calloc(1, sizeof *m);
     if (!m) {
         MEM_ERR(err, errlen, "out of memory");
@@ -383,6 +390,22 @@ static void pca_count(const struct mem_sys *m, struct mem_sm *s, const struct co
     }
 }
 
+/* The L1D set of the line at byte address la: linear (line number mod
+ * sets), or with l1d_set_index = fermi the Fermi hash of GPGPU-Sim's
+ * SM2_GTX480 L1D (Nugteren et al., HPCA 2014): address bits 11..7 XOR
+ * bits 19,17,15,14,13 (as bits 4..0), bit 12 as bit 5 with 64 sets
+ * (mem_sys_create checks 32 or 64 sets of 128-byte lines). */
+static unsigned l1_set(const struct mem_sys *m, const struct mem_sm *s, uint64_t la)
+{
+    if (m->c.l1d_set_index != CFG_L1D_SET_INDEX_FERMI)
+        return (unsigned)((la / s->l1.line) % s->l1.sets);
+    unsigned up = (unsigned)((la >> 13 & 7u) | (la >> 17 & 1u) << 3 | (la >> 19 & 1u) << 4);
+    unsigned set = ((unsigned)(la >> 7) & 31u) ^ up;
+    if (s->l1.sets == 64)
+        set |= (unsigned)(la >> 12 & 1u) << 5;
+    return set;
+}
+
 /* MTA (docs/dac.md "Comparison points"): a prefetch of line la for the
  * warp and pc of r, at now: allocates an L1D line (whole line, marked pf)
  * and an MSHR without waiters when one beyond mta.mshr_reserve is free and
@@ -392,7 +415,7 @@ static void pca_count(const struct mem_sys *m, struct mem_sm *s, const struct co
 static void mta_prefetch(struct mem_sys *m, struct mem_sm *s, const struct core_mem_req *r,
                          uint64_t la, unsigned src, uint64_t now)
 {
-    unsigned set = (unsigned)((la / s->l1.line) % s->l1.sets);
+    unsigned set = l1_set(m, s, la);
     if (mem_cache_find(&s->l1, set, la) || (s->mta.pfc_ways && mem_mta_pfc_find(&s->mta, la))) {
         s->mta.st.redundant++;
         return;
@@ -464,7 +487,7 @@ static bool l1_demand(struct mem_sys *m, struct mem_sm *s, const struct core_mem
         add_waiter(s, &s->mshr[msi], r);
         return send_read(m, s, msi, r, need, now + 1);
     }
-    unsigned set = (unsigned)((r->line_addr / s->l1.line) % s->l1.sets);
+    unsigned set = l1_set(m, s, r->line_addr);
     struct mem_line *l = mem_cache_find(&s->l1, set, r->line_addr);
     if (l && (l->valid & need) == need) {
         s->l1.st.accesses++;
@@ -576,11 +599,11 @@ static bool l1_demand(struct mem_sys *m, struct mem_sm *s, const struct core_mem
  * line (hit, merged or allocated; a fill that bypassed the L1D has none),
  * the deq.data access releases one lock of its line if the line is still
  * there (a lock broken by an eviction left nothing to release). */
-static void l1_lock(struct mem_sm *s, const struct core_mem_req *r)
+static void l1_lock(const struct mem_sys *m, struct mem_sm *s, const struct core_mem_req *r)
 {
     if (!s->l1.sets)
         return;
-    unsigned set = (unsigned)((r->line_addr / s->l1.line) % s->l1.sets);
+    unsigned set = l1_set(m, s, r->line_addr);
     struct mem_line *l = mem_cache_find(&s->l1, set, r->line_addr);
     if (!l)
         return;
@@ -597,7 +620,7 @@ static bool l1_read(struct mem_sys *m, struct mem_sm *s, const struct core_mem_r
     if (!l1_demand(m, s, r, now))
         return false;
     if (r->lock || r->unlock)
-        l1_lock(s, r);
+        l1_lock(m, s, r);
     if (s->mta.npws && r->first)
         mta_train(m, s, r, now);
     return true;
@@ -618,7 +641,7 @@ bool mem_access(struct mem_sys *m, const struct core_mem_req *r, uint64_t now)
     if (!port_ok(m, s, t))
         return r->is_atomic ? false : l1_fail(s);
     if (!r->is_atomic && s->l1.sets) {      /* write-through, no allocate */
-        unsigned set = (unsigned)((r->line_addr / s->l1.line) % s->l1.sets);
+        unsigned set = l1_set(m, s, r->line_addr);
         struct mem_line *l = mem_cache_find(&s->l1, set, r->line_addr);
         s->l1.st.accesses++;
         if (l && (l->valid & r->sector_mask) == r->sector_mask) {

@@ -47,7 +47,7 @@ CAP = {"num_sms": 64, "mem_partitions": 16, "alu_latency": 200, "sfu_latency": 2
        "dram_queue": 64, "l1d_mshrs": 64, "dram_banks": 32,
        "fetch_latency": 50, "l1d_assoc": 16, "l2_assoc": 32}
 for k in ("dram_tRCD", "dram_tRP", "dram_tRAS", "dram_tCL", "dram_tWL", "dram_tRRD",
-          "dram_tRC", "dram_tWTR", "dram_tRTW", "dram_tWR"):
+          "dram_tRC", "dram_tWTR", "dram_tRTW", "dram_tWR", "dram_tXP"):
     CAP[k] = 100
 CAP.update({"l2_rop_latency": 200, "dram_latency": 200})
 # column-to-column time sets the DRAM bandwidth: tCCD 100 with a 1-byte bus
@@ -106,6 +106,10 @@ def sample(rng, keys):
         unit = assoc * line * parts
         sets = rng.choice([0 if lo == 0 else 1, 1, 2, 4, 16, 64, 256])
         c[f"{lvl}_size"] = unit * sets
+    # the Fermi L1D set hash covers 32 or 64 sets of 128-byte lines only
+    if c.get("l1d_set_index") == "fermi" and (
+            c["l1d_line"] != 128 or c["l1d_size"] // (c["l1d_assoc"] * 128) not in (32, 64)):
+        c["l1d_set_index"] = "linear"
     # part_map = chunk: whole L2 lines a chunk (any multiple is valid)
     c["part_chunk_bytes"] = c["l2_line"] * pick_int(rng, 1, 8)
     atom = pow2(rng, 16, 256)

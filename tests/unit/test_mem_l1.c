@@ -401,6 +401,49 @@ static void test_create_rejects_bad_geometry(void **st)
     assert_non_null(strstr(err, "mem_sys.c:"));
 }
 
+/* L1D set index: eight lines 147456 bytes apart (kmeans' feature columns
+ * at large input: a multiple of 32 sets x 128 bytes) share one set of the
+ * 4-way L1D under linear indexing, so a second pass misses every line;
+ * under the Fermi hash (l1d_set_index = fermi) they spread over sets and
+ * the second pass hits every line. A geometry the hash does not cover is
+ * refused. */
+static unsigned set_index_second_pass_misses(int fermi)
+{
+    struct cfg c;
+    base_cfg(&c);
+    c.l1d_set_index = fermi ? CFG_L1D_SET_INDEX_FERMI : CFG_L1D_SET_INDEX_LINEAR;
+    struct mem_sys *m = drv_make(&c, 1);
+    assert_non_null(m);
+    enum { LINES = 8 };
+    struct core_mem_req rs[LINES];
+    for (unsigned i = 0; i < LINES; i++)
+        rs[i] = drv_req(0, 0x100000 + (uint64_t)i * 147456, 0xF, 0);
+    uint64_t now = 0;
+    assert_int_equal(drv_run(m, rs, LINES, 1, &now), LINES);
+    ls_cache_stats a, b;
+    mem_stats(m, &a, NULL, NULL);
+    for (unsigned i = 0; i < LINES; i++)
+        rs[i] = drv_req(0, 0x100000 + (uint64_t)i * 147456, 0xF, 0);
+    assert_int_equal(drv_run(m, rs, LINES, 1, &now), LINES);
+    mem_stats(m, &b, NULL, NULL);
+    mem_sys_free(m);
+    return (unsigned)(b.misses - a.misses);
+}
+
+static void test_set_index_fermi(void **st)
+{
+    (void)st;
+    assert_int_equal(set_index_second_pass_misses(0), 8);
+    assert_int_equal(set_index_second_pass_misses(1), 0);
+    struct cfg c;
+    base_cfg(&c);
+    c.l1d_set_index = CFG_L1D_SET_INDEX_FERMI;
+    c.l1d_size = 8192;                                   /* 16 sets */
+    char err[256] = "";
+    assert_null(mem_sys_create(&c, 1, err, sizeof err));
+    assert_non_null(strstr(err, "l1d_set_index"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -417,6 +460,7 @@ int main(void)
         cmocka_unit_test(test_atomics_bypass_l1),
         cmocka_unit_test(test_hit_latency_and_miss_slower),
         cmocka_unit_test(test_no_l1_config),
+        cmocka_unit_test(test_set_index_fermi),
         cmocka_unit_test(test_create_rejects_bad_geometry),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

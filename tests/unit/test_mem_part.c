@@ -91,6 +91,7 @@ static void test_dram_latency_delays_misses_only(void **st)
     (void)st;
     struct cfg c;
     base_cfg(&c);
+    c.dram_tXP = 0;    /* dram_latency alone (test_mem_power checks tXP) */
     uint64_t hit0 = l2_hit_trip(&c, PTX_SP_GLOBAL);
     uint64_t miss0 = one_trip(&c, drv_req(0, 0x80000, 0xF, 0));
     c.dram_latency = 100;

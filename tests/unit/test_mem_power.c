@@ -280,6 +280,51 @@ static void test_bank_states(void **st)
     }
 }
 
+/* Power-down exit (dram_tXP): a read for a powered-down sub-rank takes its
+ * first command no sooner than tXP after it enters the queue. With
+ * dram_latency 0 the exit is on the read's path (one exit, one delayed
+ * request, later by at least tXP DRAM clocks than without it); without
+ * power-down there is no exit and no delay; with dram_latency longer than
+ * tXP the exit is hidden (counted, nothing delayed, same finish). */
+static uint64_t pdx_run(int pd, unsigned txp, unsigned lat, ls_dram_stats *d)
+{
+    struct cfg c;
+    cfg_gtx(&c);
+    c.dram_powerdown = pd ? CFG_DRAM_POWERDOWN_IDLE : CFG_DRAM_POWERDOWN_OFF;
+    c.dram_tXP = txp;
+    c.dram_latency = lat;
+    c.l1d_size = 0;
+    c.l2_size = 0;
+    struct mem_sys *m = drv_make(&c, 1);
+    assert_non_null(m);
+    uint64_t now = 0;
+    struct core_mem_req r0 = drv_req(0, 0, 0xf, 0);
+    assert_int_equal(drv_run(m, &r0, 1, 1, &now), 1);
+    mem_stats(m, NULL, NULL, d);
+    mem_sys_free(m);
+    return now;
+}
+
+static void test_powerdown_exit(void **st)
+{
+    (void)st;
+    ls_dram_stats d0, d1, doff, dh0, dh1;
+    uint64_t t0 = pdx_run(1, 0, 0, &d0), t1 = pdx_run(1, 40, 0, &d1);
+    uint64_t toff = pdx_run(0, 40, 0, &doff);
+    assert_int_equal(d0.pdn_exits, 1);
+    assert_int_equal(d0.xp_delayed, 0);
+    assert_int_equal(d1.pdn_exits, 1);
+    assert_int_equal(d1.xp_delayed, 1);
+    assert_true(t1 >= t0 + 40 * 700 / 924);      /* 40 DRAM clocks in core cycles */
+    assert_int_equal(doff.pdn_exits, 0);
+    assert_int_equal(doff.xp_delayed, 0);
+    assert_int_equal(toff, t0);
+    uint64_t th0 = pdx_run(1, 0, 100, &dh0), th1 = pdx_run(1, 40, 100, &dh1);
+    assert_int_equal(dh1.pdn_exits, 1);
+    assert_int_equal(dh1.xp_delayed, 0);
+    assert_int_equal(th1, th0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -287,6 +332,7 @@ int main(void)
         cmocka_unit_test(test_more_acts_more_energy),
         cmocka_unit_test(test_fg_burst_cheaper),
         cmocka_unit_test(test_bank_states),
+        cmocka_unit_test(test_powerdown_exit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
