@@ -218,6 +218,7 @@ void cosim_reset(struct cosim_inst *ci)
     ci->nhist = 0;
     ci->hpos = 0;
     ci->ntrace = 0;
+    ci->trace_head = 0;
     ci->trace_lost = 0;
     if (ci->cov)
         cosim_cover_reset(ci->cov);
@@ -266,13 +267,17 @@ static void trace_add(struct cosim_inst *ci, const void *in)
         return;   /* only a run that can mismatch needs the replay trace */
     size_t isz = ci->d->in_size;
     size_t win = ci->d->trace_window;
-    if (win && ci->ntrace == 2 * win) {   /* keep the newest win */
-        memmove(ci->trace, ci->trace + win * isz, win * isz);
-        memmove(ci->trace_edge, ci->trace_edge + win, win * sizeof *ci->trace_edge);
-        ci->ntrace = win;
+    if (win && ci->ntrace == win) {       /* full: overwrite the oldest */
+        size_t s = ci->trace_head;
+        memcpy(ci->trace + s * isz, in, isz);
+        ci->trace_edge[s] = ci->edge;
+        ci->trace_head = s + 1 == win ? 0 : s + 1;
+        return;
     }
     if (ci->ntrace == ci->trace_cap) {
         size_t cap = ci->trace_cap ? ci->trace_cap * 2 : 1024;
+        if (win && cap > win)
+            cap = win;
         unsigned char *t = realloc(ci->trace, cap * isz);
         if (t)
             ci->trace = t;

@@ -44,8 +44,8 @@ struct cosim_desc {
     /* 0: the replay trace keeps every transaction since reset. n > 0: the
      * block's state after a transaction depends on that transaction alone
      * (it overwrites every payload register), so a replay from reset with
-     * only the last n..2n transactions reproduces a mismatch at or after
-     * the oldest one kept; bounds the memory of long lockstep runs. */
+     * only the last n transactions (a ring) reproduces a mismatch at or
+     * after the oldest one kept; bounds the memory of long lockstep runs. */
     unsigned trace_window;
     const char *params[COSIM_MAX_PARAMS]; /* Verilog parameters, NULL-ended */
     /* value of parameter i (params[i]) of cfg */
@@ -142,10 +142,11 @@ struct cosim_inst {
     unsigned char (*hist)[COSIM_IO_MAX];
     uint64_t hist_edge[COSIM_HIST];
     unsigned nhist, hpos;          /* entries kept, next slot to write     */
-    /* the active (non-idle) edges since reset, for replay */
+    /* the active (non-idle) edges since reset, for replay: ntrace entries;
+     * once a trace_window ring is full, the oldest is at trace_head */
     unsigned char *trace;
     uint64_t *trace_edge;
-    size_t ntrace, trace_cap;
+    size_t ntrace, trace_cap, trace_head;
     int trace_lost;                /* host memory ran out: no replay file  */
     char *report;                  /* first mismatch report (malloc'd)     */
 };
