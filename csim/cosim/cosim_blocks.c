@@ -263,6 +263,14 @@ static bool rvc_idle_any_v(const void *st) { (void)st; return true; }
 static void rvc_comp_idle_edges_v(void *st, uint64_t n) { rvc_comp_idle_edges(st, n); }
 static void rvc_decomp_idle_edges_v(void *st, uint64_t n) { rvc_decomp_idle_edges(st, n); }
 
+/* An RVC instance's replay trace: a mismatch report's waveform covers its
+ * last COSIM_HIST edges, at most one transaction each, and a replay from
+ * reset needs no transaction before the one it reproduces (each loads
+ * every payload register); 8 x that window, so a report always replays
+ * and every RVC instance's trace stays a few pages (4096 transactions of
+ * 180 bytes made page faults 10 % of a lockstep run). */
+#define RVC_TRACE_WINDOW (8 * COSIM_HIST)
+
 static const struct cosim_desc rvc_comp_desc = {
     COSIM_NAME_ID(rvc_comp),
     .cfg_size = sizeof(struct rvc_comp_cfg),
@@ -270,7 +278,7 @@ static const struct cosim_desc rvc_comp_desc = {
     .in_size = sizeof(struct rvc_comp_in),
     .out_size = sizeof(struct rvc_comp_out),
     .settle = 1,
-    .trace_window = 4096,
+    .trace_window = RVC_TRACE_WINDOW,
     .params = { "W", NULL },
     .get_param = rvc_get,
     .set_param = rvc_set,
@@ -292,7 +300,7 @@ static const struct cosim_desc rvc_decomp_desc = {
     .in_size = sizeof(struct rvc_decomp_in),
     .out_size = sizeof(struct rvc_decomp_out),
     .settle = 1,
-    .trace_window = 4096,
+    .trace_window = RVC_TRACE_WINDOW,
     .params = { "W", NULL },
     .get_param = rvc_get,
     .set_param = rvc_set,
