@@ -264,12 +264,13 @@ static void rvc_comp_idle_edges_v(void *st, uint64_t n) { rvc_comp_idle_edges(st
 static void rvc_decomp_idle_edges_v(void *st, uint64_t n) { rvc_decomp_idle_edges(st, n); }
 
 /* An RVC instance's replay trace: a mismatch report's waveform covers its
- * last COSIM_HIST edges, at most one transaction each, and a replay from
- * reset needs no transaction before the one it reproduces (each loads
- * every payload register); 8 x that window, so a report always replays
- * and every RVC instance's trace stays a few pages (4096 transactions of
- * 180 bytes made page faults 10 % of a lockstep run). */
-#define RVC_TRACE_WINDOW (8 * COSIM_HIST)
+ * last COSIM_HIST edges, and each transaction loads every payload
+ * register, so the state at the waveform's start comes from the last
+ * transaction before it: 2 x COSIM_HIST transactions always hold it and
+ * every one after it (a replay reproduces the waveform exactly). The
+ * trace stays a few pages per instance, where 4096 transactions of 180
+ * bytes made page faults 10 % of a lockstep run. */
+#define RVC_TRACE_WINDOW (2 * COSIM_HIST)
 
 static const struct cosim_desc rvc_comp_desc = {
     COSIM_NAME_ID(rvc_comp),
