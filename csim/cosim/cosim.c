@@ -148,6 +148,11 @@ int cosim_create(struct cosim_inst *ci, struct cosim_env *env,
         ERR(err, n, "%s: block structs too large for the seam", name);
         return -1;
     }
+    if (d->trace_window && d->trace_window < COSIM_HIST) {   /* hist_at's slots */
+        ERR(err, n, "%s: trace window %u below the %d edges of a report", name,
+            d->trace_window, COSIM_HIST);
+        return -1;
+    }
     memcpy(ci->cfg, cfg, d->cfg_size);
     ci->nports = d->ports(ci->port);
     for (int i = 0; i < ci->nports; i++)
@@ -182,12 +187,6 @@ int cosim_create(struct cosim_inst *ci, struct cosim_env *env,
         return -1;
     }
     if (ci->backend != COSIM_BE_C) {
-        ci->hist = calloc(COSIM_HIST, sizeof *ci->hist);
-        if (!ci->hist) {
-            ERR(err, n, "%s: host memory exhausted", name);
-            cosim_free(ci);
-            return -1;
-        }
         const char *rtl = env->rtl[d->id][0] ? env->rtl[d->id] : NULL;
         char net[COSIM_PATH + 320];
         if (ci->backend == COSIM_BE_NETLIST) {  /* the gates of that RTL */
@@ -218,6 +217,7 @@ void cosim_reset(struct cosim_inst *ci)
     ci->nhist = 0;
     ci->hpos = 0;
     ci->ntrace = 0;
+    ci->trace_head = 0;
     ci->trace_lost = 0;
     if (ci->cov)
         cosim_cover_reset(ci->cov);
@@ -235,7 +235,6 @@ void cosim_free(struct cosim_inst *ci)
     if (ci->cm && ci->d->free)
         ci->d->free(ci->cm);
     free(ci->cm);
-    free(ci->hist);
     free(ci->trace);
     free(ci->trace_edge);
     free(ci->report);
@@ -260,19 +259,26 @@ static int is_idle(const unsigned char *in, size_t n)
     return 1;
 }
 
-static void trace_add(struct cosim_inst *ci, const void *in)
+/* Records a transaction edge's input (rtl, lockstep: only a run that can
+ * mismatch needs the replay trace); returns its trace slot, or
+ * COSIM_HIST_LOST where the trace could not keep it. */
+static size_t trace_add(struct cosim_inst *ci, const void *in)
 {
-    if (ci->trace_lost || ci->backend == COSIM_BE_C)
-        return;   /* only a run that can mismatch needs the replay trace */
+    if (ci->trace_lost)
+        return COSIM_HIST_LOST;
     size_t isz = ci->d->in_size;
     size_t win = ci->d->trace_window;
-    if (win && ci->ntrace == 2 * win) {   /* keep the newest win */
-        memmove(ci->trace, ci->trace + win * isz, win * isz);
-        memmove(ci->trace_edge, ci->trace_edge + win, win * sizeof *ci->trace_edge);
-        ci->ntrace = win;
+    if (win && ci->ntrace == win) {       /* full: overwrite the oldest */
+        size_t s = ci->trace_head;
+        memcpy(ci->trace + s * isz, in, isz);
+        ci->trace_edge[s] = ci->edge;
+        ci->trace_head = s + 1 == win ? 0 : s + 1;
+        return s;
     }
     if (ci->ntrace == ci->trace_cap) {
         size_t cap = ci->trace_cap ? ci->trace_cap * 2 : 1024;
+        if (win && cap > win)
+            cap = win;
         unsigned char *t = realloc(ci->trace, cap * isz);
         if (t)
             ci->trace = t;
@@ -281,12 +287,13 @@ static void trace_add(struct cosim_inst *ci, const void *in)
             ci->trace_edge = e;
         if (!t || !e) {
             ci->trace_lost = 1;
-            return;
+            return COSIM_HIST_LOST;
         }
         ci->trace_cap = cap;
     }
     memcpy(ci->trace + ci->ntrace * isz, in, isz);
-    ci->trace_edge[ci->ntrace++] = ci->edge;
+    ci->trace_edge[ci->ntrace] = ci->edge;
+    return ci->ntrace++;
 }
 
 /* Appends printf text to a growing report buffer. */
@@ -437,8 +444,14 @@ static int compare(struct cosim_inst *ci, const void *cout, const void *rout,
                       ci->name);
             for (unsigned h = 0; h < ci->nhist; h++) {
                 unsigned s = (ci->hpos + COSIM_HIST - ci->nhist + h) % COSIM_HIST;
+                static const unsigned char zero[COSIM_IO_MAX];
+                size_t at_s = ci->hist_at[s];
                 sb_printf(&b, "    edge %" PRIu64 ":", ci->hist_edge[s]);
-                sb_inputs(&b, ci, ci->hist[s]);
+                if (at_s == COSIM_HIST_LOST)
+                    sb_printf(&b, " (input not kept: host memory ran out)");
+                else
+                    sb_inputs(&b, ci, at_s == COSIM_HIST_IDLE ? zero
+                                      : ci->trace + at_s * ci->d->in_size);
                 sb_printf(&b, "\n");
             }
             if (!ci->env->replaying)
@@ -461,7 +474,9 @@ static inline void step_c(struct cosim_inst *ci, const void *in, void *out)
     ci->edge++;
 }
 
-static int step_edge(struct cosim_inst *ci, const void *in, void *out,
+/* One edge of a backend; at: where in's copy is (trace_add's slot, or
+ * COSIM_HIST_IDLE for an all-zero input), for a report's input history. */
+static int step_edge(struct cosim_inst *ci, const void *in, void *out, size_t at,
                      const struct cosim_where *where)
 {
     const struct cosim_desc *d = ci->d;
@@ -470,7 +485,7 @@ static int step_edge(struct cosim_inst *ci, const void *in, void *out,
         ci->hpos = (ci->hpos + 1) % COSIM_HIST;
         if (ci->nhist < COSIM_HIST)
             ci->nhist++;
-        memcpy(ci->hist[slot], in, d->in_size);
+        ci->hist_at[slot] = at;
         ci->hist_edge[slot] = ci->edge;
     }
     int rc = 0;
@@ -503,19 +518,20 @@ static void where_str(const void *ctx, char *buf, size_t n)
 int cosim_step_lazy(struct cosim_inst *ci, const void *in, void *out,
                     const struct cosim_where *where)
 {
+    size_t at = COSIM_HIST_IDLE;
     if (is_idle(in, ci->d->in_size)) {
         ci->quiet++;
     } else {
         ci->quiet = 0;
         ci->st.transactions++;
         if (ci->backend != COSIM_BE_C)
-            trace_add(ci, in);
+            at = trace_add(ci, in);
     }
     if (ci->backend == COSIM_BE_C) {
         step_c(ci, in, out);
         return 0;
     }
-    return step_edge(ci, in, out, where);
+    return step_edge(ci, in, out, at, where);
 }
 
 int cosim_step(struct cosim_inst *ci, const void *in, void *out,
@@ -546,7 +562,7 @@ static int idle_lazy(struct cosim_inst *ci, uint64_t n, const struct cosim_where
         if (ci->backend == COSIM_BE_C) {
             step_c(ci, zero, out);
         } else {
-            int rc = step_edge(ci, zero, out, where);
+            int rc = step_edge(ci, zero, out, COSIM_HIST_IDLE, where);
             if (rc)
                 return rc;
         }

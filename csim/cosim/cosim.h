@@ -32,6 +32,8 @@ enum cosim_backend { COSIM_BE_C = 0, COSIM_BE_RTL = 1, COSIM_BE_LOCKSTEP = 2,
 
 #define COSIM_IO_MAX 1024          /* bytes of a block's in or out struct  */
 #define COSIM_HIST 32              /* input edges kept for a report        */
+#define COSIM_HIST_IDLE ((size_t)-1)
+#define COSIM_HIST_LOST ((size_t)-2)
 #define COSIM_MAX_PARAMS 8
 #define COSIM_PATH 1024
 
@@ -44,8 +46,8 @@ struct cosim_desc {
     /* 0: the replay trace keeps every transaction since reset. n > 0: the
      * block's state after a transaction depends on that transaction alone
      * (it overwrites every payload register), so a replay from reset with
-     * only the last n..2n transactions reproduces a mismatch at or after
-     * the oldest one kept; bounds the memory of long lockstep runs. */
+     * only the last n transactions (a ring) reproduces a mismatch at or
+     * after the oldest one kept; bounds the memory of long lockstep runs. */
     unsigned trace_window;
     const char *params[COSIM_MAX_PARAMS]; /* Verilog parameters, NULL-ended */
     /* value of parameter i (params[i]) of cfg */
@@ -136,16 +138,18 @@ struct cosim_inst {
      * out_len) when they fill it (contiguous, every element used): a
      * compare is one memcmp then; 0: per port */
     size_t out_lo, out_len;
-    /* last COSIM_HIST stepped edges: input and edge number; hist is
-     * allocated only where a mismatch can be reported (rtl, lockstep), so
-     * the C backend's instances stay small */
-    unsigned char (*hist)[COSIM_IO_MAX];
+    /* last COSIM_HIST stepped edges (rtl, lockstep: where a mismatch can
+     * be reported): edge number and where its input is, the trace slot
+     * of a transaction (the trace keeps at least the last COSIM_HIST), or
+     * COSIM_HIST_IDLE (all zero) or COSIM_HIST_LOST (not kept) */
     uint64_t hist_edge[COSIM_HIST];
+    size_t hist_at[COSIM_HIST];
     unsigned nhist, hpos;          /* entries kept, next slot to write     */
-    /* the active (non-idle) edges since reset, for replay */
+    /* the active (non-idle) edges since reset, for replay: ntrace entries;
+     * once a trace_window ring is full, the oldest is at trace_head */
     unsigned char *trace;
     uint64_t *trace_edge;
-    size_t ntrace, trace_cap;
+    size_t ntrace, trace_cap, trace_head;
     int trace_lost;                /* host memory ran out: no replay file  */
     char *report;                  /* first mismatch report (malloc'd)     */
 };

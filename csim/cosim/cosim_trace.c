@@ -48,7 +48,8 @@ int cosim_trace_write(const struct cosim_inst *ci, const char *path,
         if (!ci->port[i].is_out)
             fprintf(f, " %s", ci->port[i].name);
     fprintf(f, "\n");
-    for (size_t t = 0; t < ci->ntrace; t++) {
+    for (size_t k = 0; k < ci->ntrace; k++) {
+        size_t t = (ci->trace_head + k) % ci->ntrace;   /* oldest first */
         const unsigned char *in = ci->trace + t * d->in_size;
         fprintf(f, "%" PRIu64, ci->trace_edge[t]);
         for (int i = 0; i < ci->nports; i++) {
