@@ -653,6 +653,7 @@ def why_section(S, Z, st, H, slow_ideal, ctas):
            "; ".join(f"`{k}` ({', '.join(sorted(set(v)))})"
                      for k, v in sorted(reasons.items(), key=lambda kv: -len(kv[1]))) + ".",
            decompose_line(S, div, H),
+           nondiv_line(S, st, ctas),
            f"* **How much compaction can remove.** On the divergent workloads TBC's "
            f"compaction points had NW_noTBC {nw0}, NW_TBC {nwt} "
            f"({pc(1 - nwt / nw0)} fewer warps) and NW_ideal {nwi} ({pc(1 - nwi / nw0)}). "
@@ -722,6 +723,36 @@ def decompose_line(S, div, H):
                if abs(math.log(tp / paper_tp)) > abs(math.log(H["capri_tbcp"] / 1.076))
                else "most of the gap is CAPRI's smaller gain over TBC+; compaction's own loss "
                "is the lesser part."))
+
+
+def nondiv_line(S, st, ctas):
+    """What TBC costs on the non-divergent workloads: its worst four with
+    the compaction points per warp instruction and the waiting they bring."""
+    nd = st["nondiv"]
+    if not nd:
+        return "* **TBC on non-divergent workloads.** None in this sweep."
+    worst = sorted(nd, key=lambda w: S.sp(w, "tbc.none", "none.none"))[:4]
+
+    def one(w):
+        c, g = S.C(w, "tbc.none"), S.G(w, "tbc.none")
+        return (f"{w} {fmt(S.sp(w, 'tbc.none', 'none.none'))} ({c['points']} compaction "
+                f"points, {1000 * c['points'] / max(1, S.G(w, 'none.none')['warp_insts']):.1f} "
+                f"per 1000 No_TBC warp instructions, {c['divergent_points']} divergent; "
+                f"{c['stall_slot_cycles'] / max(1, g['cycles']):.1f} slots waiting per "
+                f"cycle; {ctas[w]:.1f} CTAs per SM)")
+    dens = {w: S.C(w, "tbc.none")["points"] / max(1, S.G(w, "none.none")["warp_insts"])
+            for w in nd}
+    med = sorted(dens.values())[len(dens) // 2]
+    hi = [w for w in nd if dens[w] > med]
+    lo = [w for w in nd if dens[w] <= med]
+    return ("* **TBC on non-divergent workloads** (every branch a barrier, 4.1.3). Worst: "
+            + "; ".join(one(w) for w in worst)
+            + f". The half with more compaction points per warp instruction loses "
+            f"{pct(hmean(S.sp(w, 'tbc.none', 'none.none') for w in hi) - 1)} hmean, the other "
+            f"half {pct(hmean(S.sp(w, 'tbc.none', 'none.none') for w in lo) - 1)}: the loss "
+            "follows how many barriers per instruction our kernels' branches make (the "
+            "dissertation's benchmarks are other kernels) and how many warp slots wait at "
+            "them.")
 
 
 def splits(c):
