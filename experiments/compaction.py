@@ -777,19 +777,21 @@ def capri_cost_section(S, st, ctas):
         cyc = max(1, c["cycles"])
         d, lx, wu = splits(cc)
         sp = S.sp(w, "capri-latest.none", "none.none")
-        loopy = lx is not None and d > 0 and lx / d >= 0.1
+        loopy = lx is not None and d > 0 and lx / d >= 0.05
+        saved = (n["warp_insts"] - c["warp_insts"]) / cyc
+        waits = (cc["stall_slot_cycles"] + cc["capri"]["ahead_wait_cycles"]) / cyc
         q = cc["capri"]
         if (q["pred_stall"] and q["quality"]["stall_bypass"] >= 0.9 * q["pred_stall"] and
                 2 * (q["lookups"] - q["hits"]) >= d):
             new_ws.append(w)
         if loopy:
             lx_ws.append(w)
-        elif sp < 0.98:
+        if sp < 0.98 and waits > saved:
             wait_ws.append(w)
         if sp > 1.0:
             gain_ws.append(w)
         rows.append(row(w, fmt(sp), fmt(c["warp_insts"] / max(1, n["warp_insts"])),
-                        f"{(n['warp_insts'] - c['warp_insts']) / cyc:.2f}",
+                        f"{saved:.2f}",
                         f"{cc['stall_slot_cycles'] / cyc:.2f}",
                         f"{cc['capri']['ahead_wait_cycles'] / cyc:.2f}",
                         cc["capri"]["nodiv_denied"] + cc["capri"]["bypass_denied"],
@@ -808,8 +810,11 @@ def capri_cost_section(S, st, ctas):
            "lookup before its first update, follow the allocation's 'adequate', 4.2.2), "
            "and two splits of the CTA-wide stack that per-warp stacks "
            "do not make: loop exits, divergent points inside a loop whose reconvergence "
-           "point (the immediate post-dominator, 4.1.3) lies past the loop's end, so one "
-           "path runs every remaining trip while the other waits in the stack; and "
+           "point (the immediate post-dominator, 4.1.3) lies past the loop's end, so the "
+           "path that stays in the loop runs every remaining trip while the other path's "
+           "threads wait in the stack (a plain break, whose path is empty, costs what it "
+           "costs per-warp stacks; an if whose one side holds a break leaves trips to "
+           "both paths, which the CTA then runs one after the other); and "
            "warp-uniform splits, divergent points that split no warp, whose paths "
            "per-warp stacks run side by side in different warps. Sorted by speed.", "",
            row("workload", "CAPRI / No_TBC", "warp insts CAPRI / No_TBC",
@@ -824,18 +829,22 @@ def capri_cost_section(S, st, ctas):
         para += ("The loop-exit and warp-uniform counts are not in this sweep (its build "
                  "did not count them). ")
     elif lx_ws:
-        para += (f"On {', '.join(lx_ws)} at least a tenth of the divergent points are loop "
-                 "exits: the CTA runs the loop's trips path after path, a cost of the "
-                 "CTA-wide stack with immediate post-dominator reconvergence that CAPRI, "
-                 "TBC and TBC_ideal share (the dissertation reconverges there, 4.1.3; "
-                 "per-warp stacks make the same split inside one warp only). ")
+        para += (f"Loop exits are at least 5% of the divergent points on {', '.join(lx_ws)}. "
+                 "The count does not tell plain breaks, which cost nothing over per-warp "
+                 "stacks, from splits that leave trips to both paths, which the CTA runs "
+                 "one after the other (a cost of the CTA-wide stack with immediate "
+                 "post-dominator reconvergence, 4.1.3, that CAPRI, TBC and TBC_ideal share): "
+                 "mcml's include the second kind (its `if (w == 0)`, one side of which "
+                 "holds the loop's break: traced in docs/compaction.md, Statistics), "
+                 "mandelbrot's are of the first (its escape test jumps straight to the "
+                 "loop's exit, `lockstep branches mandelbrot`). ")
     else:
-        para += "No divergent workload has a tenth of its divergent points at loop exits. "
+        para += "No divergent workload has 5% of its divergent points at loop exits. "
     if wait_ws:
-        para += (f"Where CAPRI loses over 2% otherwise ({', '.join(wait_ws)}), the warps "
-                 "waiting at compaction points and one block ahead per cycle exceed the "
-                 "warp instructions saved per cycle, and with few CTAs per SM no other "
-                 "CTA's warps fill the cycles they leave.")
+        para += (f"Where CAPRI loses over 2% ({', '.join(wait_ws)}), the slots waiting at "
+                 "compaction points and one block ahead per cycle exceed the warp "
+                 "instructions saved per cycle, and with few CTAs per SM no other CTA's "
+                 "warps fill the cycles they leave.")
     if new_ws:
         para += (f" On {', '.join(new_ws)} at least 90% of the predicted stalls compacted "
                  "nothing and CAPT misses are at least half the divergent points: the "
