@@ -762,6 +762,9 @@ KERNEL_CAUSES = [
     ("gs-l2x2",
      "L2 capacity edge: with GPGPU-Sim's L2 at twice the sets the ratio is %.2f "
      "(timing-core.md, cause 21)"),
+    ("gs-fetch-tput",
+     "fetch throughput: with GPGPU-Sim fetching for a warp 4 instructions a cycle "
+     "the ratio is %.2f (timing-core.md, cause 18)"),
 ]
 
 
@@ -775,8 +778,8 @@ def kernel_cause(r, by_section):
     gm, lm = ratio(r["gs_l2_miss"], r["gs_l2_acc"]), ratio(r["ls_l2_miss"], r["ls_l2_acc"])
     if r["gs_l2_acc"] >= MIN_L2_ACC and r["ls_l2_acc"] and abs(gm - lm) >= KERNEL_TOL:
         return ("L2 misses: %.2f of its L2 accesses there, %.2f here (DRAM %s / %s; "
-                "timing-core.md, cause 21)" % (gm, lm, fmt_bytes(r["gs_dram_bytes"]),
-                                                fmt_bytes(r["ls_dram_bytes"])))
+                "the atomics' case is timing-core.md, cause 21)" % (
+                    gm, lm, fmt_bytes(r["gs_dram_bytes"]), fmt_bytes(r["ls_dram_bytes"])))
     d = ratio(r["ls_dram_bytes"], r["gs_dram_bytes"])
     if r["gs_dram_bytes"] >= MIN_DRAM_BYTES and (d >= 1.5 or d <= 1 / 1.5):
         return "DRAM traffic: %s there, %s here" % (fmt_bytes(r["gs_dram_bytes"]),
