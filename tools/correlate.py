@@ -773,6 +773,10 @@ KERNEL_CAUSES = [
      "instruction and constant fetch: with both simulators' instruction caches "
      "perfect (and GPGPU-Sim's constant cache) the ratio is %.2f (timing-core.md, "
      "causes 17 and 18)"),
+    ("without-two-level",
+     "warp scheduler: the GPGPU-Sim run schedules loose round robin (its nearest to "
+     "Table 4.1's two-level); with Lockstep's `lrr` too the ratio is %.2f "
+     "(timing-core.md, causes 20 and 21)"),
     ("gs-l2x2",
      "L2 capacity edge: with GPGPU-Sim's L2 at twice the sets the ratio is %.2f "
      "(timing-core.md, cause 21)"),
