@@ -783,6 +783,15 @@ KERNEL_CAUSES = [
     ("gs-fetch-tput",
      "fetch throughput: with GPGPU-Sim fetching for a warp 4 instructions a cycle "
      "the ratio is %.2f (timing-core.md, cause 18)"),
+    ("gs-perfect-icache-32B",
+     "instruction fetch and request size together: with both instruction caches "
+     "perfect and Lockstep's L1 requests in 32 B (the run's segments) the ratio is "
+     "%.2f (timing-core.md, causes 17 and 20)"),
+    ("without-64B-requests",
+     "request size: the GPGPU-Sim run coalesces into 32 B segments "
+     "(`-gpgpu_coalesce_arch 40`, 4.x's only choice for 64 B L1 lines); with "
+     "Lockstep's L1 in 32 B lines, so its requests too, the ratio is %.2f "
+     "(timing-core.md, cause 20)"),
 ]
 
 
