@@ -1063,6 +1063,18 @@ def programs_since(doc, rows):
               "model parameters were uninitialised host memory, so its figures are not "
               "a measurement; the harness now names the file as an input and refuses "
               "the run without it (docs/suites.md)."]
+    srad = [v for v in ("off", "dac", "cae", "mta") if ("rodinia/srad_v2", v) in rows and
+            rows[("rodinia/srad_v2", v)]["status"] != "pass"]
+    if srad and any("MEMFAULT" in f.get("msg", "") for f in doc.get("failures", [])
+                    if "srad_v2" in f.get("what", "")):
+        L += ["", "rodinia/srad_v2 stops with a memory fault in every mode, functional "
+              "included: not a simulator defect. Its srad_cuda_1 reads "
+              "`J_cuda[index_n]` with `index_n = ... + tx - cols` for the first row of "
+              "blocks (srad_kernel.cu), before the start of its first allocation, and "
+              "overwrites the value afterwards; the golden default `memcheck = error` "
+              "stops there, and with `memcheck=warn` (docs/checks.md) the program passes "
+              "its own check in both modes (`python3 tools/suite.py run rodinia srad_v2 "
+              "--mode both --input small --set memcheck=warn --set affine.mode=dac`)."]
     return L
 
 
