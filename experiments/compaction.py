@@ -924,6 +924,14 @@ def size_section(S, Z, st):
     out.append("Per workload, CAPRI over No_TBC: " + "; ".join(
         f"{w} " + " / ".join(fmt(Z.sp(w, "capri-latest", "none", sz)) for sz in Z.sizes)
         for w in ws) + f" ({' / '.join(Z.sizes)}).")
+    if "default" in Z.sizes and "large" in Z.sizes:
+        worse = [w for w in ws if Z.sp(w, "capri-latest", "none", "large") <
+                 min(0.98, Z.sp(w, "capri-latest", "none", "default"))]
+        if worse:
+            out.append("")
+            out.append(f"CAPRI loses more at large than at default inputs on "
+                       f"{', '.join(worse)}: with more CTAs per SM their losses do not "
+                       "shrink, so they are not an effect of our small inputs.")
     out.append("")
     return out
 
