@@ -554,7 +554,7 @@ def why_differ(c, g, D, S):
           or "none") + "; faster: " +
          (", ".join(f"{w} {sp[w]['abl2'] / sp[w]['abl1']:.2f}" for w in fb_hi) or "none") +
          f". Suite geomean: {gm(sp[w]['abl1'] for w in wl):.3f} without, "
-         f"{gm(sp[w]['abl2'] for w in wl):.3f} with.",
+         f"{gm(sp[w]['abl2'] for w in wl):.3f} with." + fd_text(c),
          f"* **Steady state.** An affine-warp pass covered {D['cpp']:.2f} CTAs at default "
          f"inputs, {D['pps']:.2f} passes per SM and decoupled launch; " +
          (f"at large inputs {DL['cpp']:.2f} CTAs and {DL['pps']:.2f} passes, with DAC's "
@@ -585,13 +585,47 @@ def why_differ(c, g, D, S):
     return L
 
 
+def fd_text(c):
+    """dac-fd (masks fed back only where a region holds an enq.data)
+    against DAC, as a sentence; empty when the variant was not run."""
+    R, wl, sp = c["R"], c["wl"], c["sp"]
+    if "dac-fd" not in c["abl"]:
+        return ""
+    d, f = summary(R, wl, "dac"), summary(R, wl, "dac-fd")
+    up = sorted((w for w in wl if sp[w]["dac-fd"] / sp[w]["dac"] > 1.02),
+                key=lambda w: -sp[w]["dac-fd"] / sp[w]["dac"])[:4]
+    dn = sorted((w for w in wl if sp[w]["dac-fd"] / sp[w]["dac"] < 0.98),
+                key=lambda w: sp[w]["dac-fd"] / sp[w]["dac"])[:4]
+    aw = lambda v: sum(R[(w, v)]["dac"]["stall_aw_mask"] for w in wl)   # noqa: E731
+    return (" Feeding back only the branches whose region holds an enq.data (dac-fd, "
+            "`dac.feedback=data`; the rest are skipped as without feedback): loads "
+            f"decoupled {pct(d['dec'])} -> {pct(f['dec'])}, instructions fewer "
+            f"{pct(d['red'])} -> {pct(f['red'])}, affine-warp cycles waiting for masks "
+            f"{aw('dac')} -> {aw('dac-fd')}, geomean speedup "
+            f"{gm(sp[w]['dac'] for w in wl):.3f} -> {gm(sp[w]['dac-fd'] for w in wl):.3f}; "
+            "faster: " + (", ".join(f"{w} {sp[w]['dac']:.3f} -> {sp[w]['dac-fd']:.3f}"
+                                    for w in up) or "none") +
+            "; slower (in parentheses the issued warp instructions over the undecoupled "
+            "count: where it rises, the main warps keep the arithmetic of the regions no "
+            "longer fed back): " +
+            (", ".join(f"{w} {sp[w]['dac']:.3f} -> {sp[w]['dac-fd']:.3f} ("
+                       f"{R[(w, 'dac')]['dac']['insts_vs_off']:.3f} -> "
+                       f"{R[(w, 'dac-fd')]['dac']['insts_vs_off']:.3f})" for w in dn)
+             or "none") +
+            ". It is not DAC's default: the paper's text feeds data-dependent control back "
+            "without that distinction (4.4).")
+
+
 def large_loss(c):
     """Where DAC's cycles go at large inputs: per workload that moves most
     from default to large, the waits of the dac-large run and the speedups
     of the variants that remove one cause each (WHY_L)."""
     R, RL, sp, spL, ws, whyL = c["R"], c["RL"], c["sp"], c["spL"], c["wlL"], c["whyL"]
     if not ws:
-        return []
+        return ["## Large inputs: where DAC's cycles go", "",
+                "Not in this run: the section needs the large-input variants of "
+                "experiments/dac.toml (off, dac and " + ", ".join(
+                    f"{v}{SUFFIX_L}" for v, _ in WHY_L if v != "dac") + ").", ""]
     movers = sorted(ws, key=lambda w: spL[w]["dac"] / sp[w]["dac"])[:6]
 
     def per(w, v, k):
@@ -1029,6 +1063,18 @@ def programs_since(doc, rows):
               "model parameters were uninitialised host memory, so its figures are not "
               "a measurement; the harness now names the file as an input and refuses "
               "the run without it (docs/suites.md)."]
+    srad = [v for v in ("off", "dac", "cae", "mta") if ("rodinia/srad_v2", v) in rows and
+            rows[("rodinia/srad_v2", v)]["status"] != "pass"]
+    if srad and any("MEMFAULT" in f.get("msg", "") for f in doc.get("failures", [])
+                    if "srad_v2" in f.get("what", "")):
+        L += ["", "rodinia/srad_v2 stops with a memory fault in every mode, functional "
+              "included: not a simulator defect. Its srad_cuda_1 reads "
+              "`J_cuda[index_n]` with `index_n = ... + tx - cols` for the first row of "
+              "blocks (srad_kernel.cu), before the start of its first allocation, and "
+              "overwrites the value afterwards; the golden default `memcheck = error` "
+              "stops there, and with `memcheck=warn` (docs/checks.md) the program passes "
+              "its own check in both modes (`python3 tools/suite.py run rodinia srad_v2 "
+              "--mode both --input small --set memcheck=warn --set affine.mode=dac`)."]
     return L
 
 

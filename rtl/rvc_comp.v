@@ -131,19 +131,29 @@ module rvc_comp #(
         end
     end
 
-    logic            valid_q, d_q, half_q, fs_q;
-    logic [3:0]      enc_q, encl_q, ench_q;
-    logic [7:0]      we_q;
-    logic [31:0]     bvr_q, bvrh_q;
-    logic [W-1:0]    mask_q;
-    logic [W*32-1:0] data_q;
+    logic            valid_q, d_q, d_d, half_q, half_d, fs_q, fs_d;
+    logic [3:0]      enc_q, enc_d, encl_q, encl_d, ench_q, ench_d;
+    logic [7:0]      we_q, we_d;
+    logic [31:0]     bvr_q, bvr_d, bvrh_q, bvrh_d;
+    logic [W-1:0]    mask_q, mask_d;
+    logic [W*32-1:0] data_q, data_d;
 
-    // Payload registers load on a write-back and hold otherwise: a load
-    // enable (valid_i) on the flops, not a hold multiplexer in front of
-    // them, so the Verilated model moves the 1,024-bit payload only on a
-    // load (a d = valid_i ? data_i : data_q net is copied on every edge,
-    // before and after the clock). The same gates: synthesis maps either
-    // form to an enable flop or a mux and a flop.
+    // Payload registers load on a write-back and hold otherwise.
+    always_comb begin
+        {d_d, enc_d, encl_d, ench_d, fs_d, we_d, bvr_d, bvrh_d} =
+            {d_q, enc_q, encl_q, ench_q, fs_q, we_q, bvr_q, bvrh_q};
+        half_d = half_q;
+        mask_d = mask_q;
+        data_d = data_q;
+        if (valid_i) begin
+            {d_d, enc_d, encl_d, ench_d, fs_d, we_d, bvr_d, bvrh_d} =
+                {d, enc, encl, ench, fs, we, bvr, bvrh};
+            half_d = half_i;
+            mask_d = mask_i;
+            data_d = data_i;
+        end
+    end
+
     always_ff @(posedge clk_i) begin
         if (!rst_ni) begin
             valid_q <= 1'b0;
@@ -160,19 +170,17 @@ module rvc_comp #(
             data_q  <= '0;
         end else begin
             valid_q <= valid_i;
-            if (valid_i) begin
-                d_q    <= d;
-                half_q <= half_i;
-                enc_q  <= enc;
-                encl_q <= encl;
-                ench_q <= ench;
-                fs_q   <= fs;
-                we_q   <= we;
-                bvr_q  <= bvr;
-                bvrh_q <= bvrh;
-                mask_q <= mask_i;
-                data_q <= data_i;
-            end
+            d_q     <= d_d;
+            half_q  <= half_d;
+            enc_q   <= enc_d;
+            encl_q  <= encl_d;
+            ench_q  <= ench_d;
+            fs_q    <= fs_d;
+            we_q    <= we_d;
+            bvr_q   <= bvr_d;
+            bvrh_q  <= bvrh_d;
+            mask_q  <= mask_d;
+            data_q  <= data_d;
         end
     end
 

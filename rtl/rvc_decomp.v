@@ -94,16 +94,24 @@ module rvc_decomp #(
     end
 
     logic            valid_q;
-    logic [7:0]      re_q;
-    logic [1:0]      cls_q, hsc_q;
-    logic [W*32-1:0] data_q;
+    logic [7:0]      re_q, re_d;
+    logic [1:0]      cls_q, cls_d, hsc_q, hsc_d;
+    logic [W*32-1:0] data_q, data_d;
 
-    // Payload registers load on a read and hold otherwise: a load enable
-    // (valid_i) on the flops, not a hold multiplexer in front of them, so
-    // the Verilated model moves the 1,024-bit payload only on a load (a
-    // d = valid_i ? data : data_q net is copied on every edge, before and
-    // after the clock). The same gates: synthesis maps either form to an
-    // enable flop or a mux and a flop.
+    // Payload registers load on a read and hold otherwise.
+    always_comb begin
+        re_d   = re_q;
+        cls_d  = cls_q;
+        hsc_d  = hsc_q;
+        data_d = data_q;
+        if (valid_i) begin
+            re_d   = re;
+            cls_d  = cls;
+            hsc_d  = hsc;
+            data_d = data;
+        end
+    end
+
     always_ff @(posedge clk_i) begin
         if (!rst_ni) begin
             valid_q <= 1'b0;
@@ -113,12 +121,10 @@ module rvc_decomp #(
             data_q  <= '0;
         end else begin
             valid_q <= valid_i;
-            if (valid_i) begin
-                re_q   <= re;
-                cls_q  <= cls;
-                hsc_q  <= hsc;
-                data_q <= data;
-            end
+            re_q    <= re_d;
+            cls_q   <= cls_d;
+            hsc_q   <= hsc_d;
+            data_q  <= data_d;
         end
     end
 
