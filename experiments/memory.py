@@ -564,9 +564,9 @@ def sys_ppw_note(rows, fg):
             f"{100 * med:.0f}% of cg_only's system power (median, FG-leaning)"
             + (", so the DRAM's power change barely moves the system's and system Perf/W "
                "follows speed. " if med < 0.2 else ". ") + "Summed "
-            "over the FG-leaning workloads, bgp filled "
-            + (f"{pct(fills - 1)} sectors into the L1Ds" if fills else "- sectors")
-            + (f" and its SM-cycles stalled on the memory unit moved {pct(mw - 1)}" if mw else "")
+            "over the FG-leaning workloads, the sectors bgp filled into the L1Ds moved "
+            + (f"{pct(fills - 1)}" if fills else "-")
+            + (f" and its SM-cycles stalled on the memory unit {pct(mw - 1)}" if mw else "")
             + f" against cg_only, with off-chip bytes x{tr:.3f} (geometric mean; per workload "
             "in \"Where the cycles went\")"
             + (f"; under cg_only the DRAM data buses are busy {100 * util:.1f}% of the time, "
@@ -912,7 +912,9 @@ def write_page(path, m, rows, fg, cg, traffic, speed, ppw, pr, pca_speed, missin
           "* **PCA without Opt-CTA.** The dissertation's PCA baseline is the best CTA "
           "throttling (Opt-CTA) and its gains are over that; ours is pca.tokens = 0 with "
           "every CTA that fits, on this page's sub-ranked DRAM ([pca.md](pca.md) runs it "
-          "against Opt-CTA on Table 6.1's DRAM). Fills bypassed at the best token count: "
+          "against Opt-CTA on Table 6.1's DRAM, and with GPGPU-Sim's Fermi-hash L1D set index: "
+          "under this page's linear index kmeans' feature lines share one L1D set whatever the "
+          "TLP, its \"L1D set index and input size\" table). Fills bypassed at the best token count: "
           + ", ".join(
               f"{w} {V(w, f'pca-{t}', 'pca.bypassed')} (tokens {t})"
               for w, (t, _) in pca_best.items())
