@@ -5,8 +5,9 @@
 # Fragments in mk/*.mk add block/RTL targets and append to TEST_TARGETS.
 
 # every core unless the caller chose -jN (a fresh clone's `make run` builds
-# in parallel); `make -j1` keeps the serial order
-ifeq ($(filter -j% j%,$(MAKEFLAGS)),)
+# in parallel); `make -j1` keeps the serial order; a sub-make inherits the
+# jobserver (setting -j there again would multiply the jobs)
+ifeq ($(MAKELEVEL)$(filter -j% j%,$(MAKEFLAGS)),0)
 MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
 endif
 
