@@ -529,13 +529,49 @@ def dram_ppw_note(rows, fg):
         parts.append((t, tot))
     (tc, ec), (tb, eb) = parts
     return (f"* **DRAM Perf/W (paper BGP +27%; ours {pct(dp - 1)}).** DRAM Perf/W = speed / "
-            f"DRAM W: bgp's speedup {pct(sp - 1)} times its DRAM power ratio {pw:.3f} "
+            f"DRAM W: bgp's speedup {pct(sp - 1)} over its DRAM power ratio {pw:.3f} "
             "(geometric means). Activates and bursts (`act_pre`, `rd`, `wr` and their I/O), the "
             f"energy traffic moves, are {100 * tc / ec if ec else 0:.0f}% of cg_only's DRAM "
             f"energy and bgp changes them by {pct(tb / tc - 1) if tc else '-'}; the rest is "
             "background and refresh, which follow run time"
             + (", so with traffic within 5% of cg_only's DRAM Perf/W follows speed."
                if abs(gmean_ratio(rows, fg, "offchip", "bgp", "cg_only") - 1) < 0.05 else "."))
+
+
+def sys_ppw_note(rows, fg):
+    """The system Perf/W and speedup bullet: bgp's Perf/W gain split into
+    speed and system power, the DRAM's share of the system power, and where
+    the speed came from (L1D fills, memory-unit stalls, DRAM bus use)."""
+    sp = gmean_ratio(rows, fg, "cycles", "bgp", "cg_only", inverse=True)
+    pw = gmean_ratio(rows, fg, "power.system_w", "bgp", "cg_only")
+    pp = gmean_ratio(rows, fg, "power.perf_per_watt", "bgp", "cg_only")
+    tr = gmean_ratio(rows, fg, "offchip", "bgp", "cg_only")
+    V = lambda w, v, k: plot.value(rows, k, workload=w, variant=v)   # noqa: E731
+    S = lambda v, k: sum(V(w, v, k) for w in fg)   # noqa: E731
+    sh = sorted(V(w, "cg_only", "power.dram_w") / V(w, "cg_only", "power.system_w")
+                for w in fg if V(w, "cg_only", "power.system_w"))
+    med = sh[len(sh) // 2] if sh else 0.0
+    fills = S("bgp", "l1d.sector_fills") / S("cg_only", "l1d.sector_fills") \
+        if S("cg_only", "l1d.sector_fills") else None
+    mw = S("bgp", "stall.mem_wait") / S("cg_only", "stall.mem_wait") \
+        if S("cg_only", "stall.mem_wait") else None
+    peak, secs = dram_peak_bps(), S("cg_only", "power.seconds")
+    util = ((S("cg_only", "dram.read_bytes") + S("cg_only", "dram.write_bytes")) / secs / peak
+            if peak and secs else None)
+    return (f"* **Speed and system Perf/W (paper BGP +12-14% and +17%; ours {pct(sp - 1)} and "
+            f"{pct(pp - 1)}).** System Perf/W = speed / system W: bgp's speedup {pct(sp - 1)} "
+            f"over its system power ratio {pw:.3f} (geometric means, FG-leaning). The DRAM is "
+            f"{100 * med:.0f}% of cg_only's system power (median, FG-leaning)"
+            + (", so the DRAM's power change barely moves the system's and system Perf/W "
+               "follows speed. " if med < 0.2 else ". ") + "Summed "
+            "over the FG-leaning workloads, the sectors bgp filled into the L1Ds moved "
+            + (f"{pct(fills - 1)}" if fills else "-")
+            + (f" and its SM-cycles stalled on the memory unit {pct(mw - 1)}" if mw else "")
+            + f" against cg_only, with off-chip bytes x{tr:.3f} (geometric mean; per workload "
+            "in \"Where the cycles went\")"
+            + (f"; under cg_only the DRAM data buses are busy {100 * util:.1f}% of the time, "
+               "where the dissertation's gains come from \"more efficient utilization of the "
+               "off-chip bandwidth\" (5.3.2.2)." if util is not None else "."))
 
 
 def miss_note(rows, ws):
@@ -872,10 +908,13 @@ def write_page(path, m, rows, fg, cg, traffic, speed, ppw, pr, pca_speed, missin
           traffic_gap(rows, fg),
           "* **DRAM power is mostly background.** " + background_note(rows, fg),
           dram_ppw_note(rows, fg),
+          sys_ppw_note(rows, fg),
           "* **PCA without Opt-CTA.** The dissertation's PCA baseline is the best CTA "
           "throttling (Opt-CTA) and its gains are over that; ours is pca.tokens = 0 with "
           "every CTA that fits, on this page's sub-ranked DRAM ([pca.md](pca.md) runs it "
-          "against Opt-CTA on Table 6.1's DRAM). Fills bypassed at the best token count: "
+          "against Opt-CTA on Table 6.1's DRAM, and with GPGPU-Sim's Fermi-hash L1D set index: "
+          "under this page's linear index kmeans' feature lines share one L1D set whatever the "
+          "TLP, its \"L1D set index and input size\" table). Fills bypassed at the best token count: "
           + ", ".join(
               f"{w} {V(w, f'pca-{t}', 'pca.bypassed')} (tokens {t})"
               for w, (t, _) in pca_best.items())

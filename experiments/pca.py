@@ -291,6 +291,26 @@ def write_page(path, m, rows, ws, toks, info, V):
                  f"(`stall.mem_wait`: a request refused) and {100 * sb:.1f}% waiting on an "
                  "operand (`stall.scoreboard`, where a missing load's latency shows)"
                  + (" (little for a cache policy to win)." if mw + sb < 0.05 else "."))
+    if 4 in toks:
+        parts = []
+        for w in pw:
+            r = next(x for x in rows if x["workload"] == w and x[CAP] == info[w]["opt"] and x[TOK] == 4)
+            pa, da = r["pca.prio_accesses"], r["pca.deprio_accesses"]
+            parts.append(f"{w} {pct(info[w]['sp'][4] - 1)} (token-less warps make "
+                         f"{100 * da / (pa + da) if pa + da else 0:.0f}% of the L1D accesses and "
+                         f"hit {fmt(r['pca.deprio_hits'] / da) if da else '-'}; {r['pca.bypassed']} "
+                         "fills bypassed)")
+        best = []
+        for w in pw:
+            r = next(x for x in rows if x["workload"] == w and x[CAP] == info[w]["opt"]
+                     and x[TOK] == info[w]["best"])
+            pa, da = r["pca.prio_accesses"], r["pca.deprio_accesses"]
+            best.append(f"{w} {100 * da / (pa + da) if pa + da else 0:.0f}% at {info[w]['best']}")
+        L.append("* **Two tokens per scheduler (4 per core).** " + "; ".join(parts) + ". With "
+                 "4 of a core's warps holding tokens, the others' fills that find no token-less "
+                 "line bypass the L1D, and their next access to the line misses again; at each "
+                 "case's best count the token-less share of accesses is smaller ("
+                 + ", ".join(best) + ").")
     L += ["", "Block reuse (Fig 6.6) is `l1d.block_reuse` / `l2.block_reuse`: hits to a "
           "line while it was resident, averaged over the lines whose life ended (evicted, or "
           "at the L1D's kernel-end invalidation; docs/stats.md).", ""]
