@@ -908,14 +908,13 @@ static void fetch_timing(struct core_sm *sm, struct core_warp *w,
                          const struct core_dinst *di, uint64_t now)
 {
     const struct cfg *c = sm->v.c;
+    bool own = sm->step && sm->step->ops->fetches;   /* (DPE's paths) */
     if (di->unit == CORE_U_CTRL) {
-        bool own = sm->step && sm->step->ops->fetches;   /* (DPE's paths) */
         w->ibuf_ready = own ? now + 1 + (uint64_t)c->fetch_latency
                             : ifetch_at(sm, w->next_di, now + 1);
         w->ibuf_block = w->ibuf_ready;
         w->ibuf_n = (uint32_t)c->ibuffer_entries;
     } else if (--w->ibuf_n == 0) {
-        bool own = sm->step && sm->step->ops->fetches;
         w->ibuf_block = own ? w->ibuf_block + (uint64_t)c->fetch_latency
                             : ifetch_at(sm, w->next_di, w->ibuf_block);
         if (w->ibuf_ready < w->ibuf_block)

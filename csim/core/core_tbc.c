@@ -107,7 +107,7 @@ void core_tbc_kernel(struct core_tbc *t, const struct ptx_func *f,
 
 /* Puts a compacted warp into slot at pc, handed over at cycle ready. */
 static void place(struct core_tbc *t, unsigned slot, int32_t pc, uint32_t pos,
-                  const uint8_t *wid, const uint8_t *lane, uint64_t ready)
+                  const uint8_t *wid, const uint8_t *lane, uint64_t ready, bool fetch)
 {
     struct core_tbc_warp *cw = &t->w[slot];
     struct core_warp *w = &t->v->w[slot];
@@ -123,11 +123,14 @@ static void place(struct core_tbc *t, unsigned slot, int32_t pc, uint32_t pos,
     memcpy(cw->wid, wid, sizeof cw->wid);
     memcpy(cw->lane, lane, sizeof cw->lane);
     w->next_di = core_tbc_peek(t, slot);
-    /* its first fetch block: through the instruction cache at its pc */
-    w->ibuf_ready = core_view_ifetch(t->v, w->next_di, ready);
+    /* its first fetch block: through the instruction cache at its pc
+     * (an original warp keeps the one its warp start looked up) */
+    if (fetch) {
+        w->ibuf_ready = core_view_ifetch(t->v, w->next_di, ready);
+        w->ibuf_block = w->ibuf_ready;
+        w->ibuf_n = (uint32_t)t->v->c->ibuffer_entries;
+    }
     cw->fetched = w->ibuf_ready;
-    w->ibuf_block = w->ibuf_ready;
-    w->ibuf_n = (uint32_t)t->v->c->ibuffer_entries;
     t->v->wake[slot] = 0;
     t->v->wake_reason[slot] = CORE_ST_NONE;
     if (t->v->next_try > ready)
@@ -174,13 +177,7 @@ void core_tbc_launch(struct core_tbc *t, unsigned ci, uint64_t now)
         }
         if (!valid[wi])
             continue;
-        /* (each keeps the fetch its warp start made: one lookup) */
-        struct core_warp *hw = &t->v->w[tc->home[wi]];
-        uint64_t f0 = hw->ibuf_ready;
-        uint32_t n0 = hw->ibuf_n;
-        place(t, tc->home[wi], 0, valid[wi], wid, lane, now);
-        hw->ibuf_ready = hw->ibuf_block = t->w[tc->home[wi]].fetched = f0;
-        hw->ibuf_n = n0;
+        place(t, tc->home[wi], 0, valid[wi], wid, lane, now, false);
         t->w[tc->home[wi]].ready = now;   /* (place() marked it) */
         e->wcnt++;
     }
@@ -392,7 +389,7 @@ static int attach(struct core_tbc *t, unsigned ci, int idx, uint64_t now)
             int s = free_slot(t, tc);
             if (s < 0)
                 return -1;
-            place(t, (unsigned)s, r->pc, r->pos, r->wid, r->lane, now + 1);
+            place(t, (unsigned)s, r->pc, r->pos, r->wid, r->lane, now + 1, true);
             n++;
         }
         tc->byp[i] = tc->byp[--tc->nbyp];
@@ -520,13 +517,13 @@ static int form(struct core_tbc *t, unsigned ci, unsigned slot, uint64_t now,
                 wid[p] = (uint8_t)wi;
                 lane[p] = (uint8_t)l;
                 if (++p == 32) {
-                    place(t, tc->home[k++], e->npc, 0xffffffffu, wid, lane, now + 1);
+                    place(t, tc->home[k++], e->npc, 0xffffffffu, wid, lane, now + 1, true);
                     p = 0;
                 }
             }
         if (p)
             place(t, tc->home[k++], e->npc, (uint32_t)((1ull << p) - 1), wid,
-                  lane, now + 1);
+                  lane, now + 1, true);
         e->wcnt = k;
         tc->formed = k;
         t->st.warps_formed += k;
@@ -584,7 +581,7 @@ static int form(struct core_tbc *t, unsigned ci, unsigned slot, uint64_t now,
         if (s < 0)
             return tbc_fail(t, slot, e->npc, "thread-block compaction: no free warp "
                             "slot for a compacted warp (engine error)");
-        place(t, (unsigned)s, e->npc, f.lanes[j], wid, lane, f.at[j] + 1);
+        place(t, (unsigned)s, e->npc, f.lanes[j], wid, lane, f.at[j] + 1, true);
         k++;
     }
     t->st.warps_formed += k;
