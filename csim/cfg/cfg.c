@@ -399,3 +399,21 @@ void cfg_dump(FILE *out, const struct cfg *c)
         fprintf(out, "%-22s = %-14s # %s\n", k->name, val, k->doc);
     }
 }
+
+/* linear: line number mod sets; fermi: GPGPU-Sim's Fermi hash (set index
+ * function H of SM2_GTX480's -gpgpu_cache:dl1; Nugteren et al., HPCA 2014):
+ * address bits 11..7 XOR bits 19,17,15,14,13 (as bits 4..0), bit 12 as bit
+ * 5 with 64 sets (mem_sys_create accepts fermi with 32 or 64 sets of
+ * 128-byte lines only). */
+unsigned cfg_l1d_set(int idx, unsigned sets, unsigned line, uint64_t la)
+{
+    if (sets == 0 || line == 0)
+        return 0;
+    if (idx != CFG_L1D_SET_INDEX_FERMI)
+        return (unsigned)((la / line) % sets);
+    unsigned up = (unsigned)((la >> 13 & 7u) | (la >> 17 & 1u) << 3 | (la >> 19 & 1u) << 4);
+    unsigned set = ((unsigned)(la >> 7) & 31u) ^ up;
+    if (sets == 64)
+        set |= (unsigned)(la >> 12 & 1u) << 5;
+    return set;
+}

@@ -44,5 +44,9 @@ void cfg_dump(FILE *out, const struct cfg *c);
 /* Writes the name of choice `value` of enum key (e.g. "gto", or "?") to
  * buf and returns buf. */
 const char *cfg_enum_name(const char *key, int value, char *buf, size_t n);
+/* The L1D set of the line holding byte address la, for set-index choice
+ * idx (CFG_L1D_SET_INDEX_*) and sets sets of line-byte lines: the one set
+ * function of the L1D and of every structure that mirrors its sets. */
+unsigned cfg_l1d_set(int idx, unsigned sets, unsigned line, uint64_t la);
 
 #endif

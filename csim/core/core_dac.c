@@ -132,6 +132,7 @@ static int core_dac_init(struct core_dac *d, const struct cfg *c, unsigned nslot
                                    c->l1d_assoc);
     if (c->l1d_size > 0 && c->l1d_line > 0 && c->l1d_assoc > 1) {
         d->slk_line = (unsigned)c->l1d_line;
+        d->slk_index = c->l1d_set_index;
         d->slk_ways = (unsigned)c->l1d_assoc - 1;
         d->slk_sets = (unsigned)(c->l1d_size / c->l1d_line / c->l1d_assoc);
         d->slk_addr = calloc((size_t)d->slk_sets * d->slk_ways, sizeof *d->slk_addr);

@@ -170,6 +170,7 @@ struct core_dac {
        lines this SM's records hold locked and how many records hold each
        (slk_ways = assoc - 1 entries per set; none without an L1D) */
     unsigned slk_sets, slk_ways, slk_line;
+    int slk_index;              /* l1d_set_index: the L1D's set function   */
     uint64_t *slk_addr;
     uint32_t *slk_refs;
     unsigned batch_max;         /* dac.batch_ctas (0: every pending CTA)   */

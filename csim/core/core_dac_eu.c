@@ -89,7 +89,7 @@ static bool slk_take(struct core_dac *d, const struct core_line *l, unsigned n)
     unsigned i;
     for (i = 0; i < n; i++) {
         uint64_t la = l[i].line_addr;
-        size_t b = (size_t)((la / d->slk_line) % d->slk_sets) * d->slk_ways;
+        size_t b = (size_t)cfg_l1d_set(d->slk_index, d->slk_sets, d->slk_line, la) * d->slk_ways;
         size_t fr = SIZE_MAX, hit = SIZE_MAX;
         for (size_t j = b; j < b + d->slk_ways; j++) {
             if (d->slk_refs[j] && d->slk_addr[j] == la)
@@ -117,7 +117,7 @@ void core_dac_slk_drop(struct core_dac *d, uint64_t la)
 {
     if (!d->slk_sets)
         return;
-    size_t b = (size_t)((la / d->slk_line) % d->slk_sets) * d->slk_ways;
+    size_t b = (size_t)cfg_l1d_set(d->slk_index, d->slk_sets, d->slk_line, la) * d->slk_ways;
     for (size_t j = b; j < b + d->slk_ways; j++)
         if (d->slk_refs[j] && d->slk_addr[j] == la) {
             d->slk_refs[j]--;

@@ -390,20 +390,11 @@ static void pca_count(const struct mem_sys *m, struct mem_sm *s, const struct co
     }
 }
 
-/* The L1D set of the line at byte address la: linear (line number mod
- * sets), or with l1d_set_index = fermi the Fermi hash of GPGPU-Sim's
- * SM2_GTX480 L1D (Nugteren et al., HPCA 2014): address bits 11..7 XOR
- * bits 19,17,15,14,13 (as bits 4..0), bit 12 as bit 5 with 64 sets
- * (mem_sys_create checks 32 or 64 sets of 128-byte lines). */
+/* The L1D set of the line at byte address la (cfg_l1d_set: linear or
+ * GPGPU-Sim's Fermi hash; the geometry is the cache's own). */
 static unsigned l1_set(const struct mem_sys *m, const struct mem_sm *s, uint64_t la)
 {
-    if (m->c.l1d_set_index != CFG_L1D_SET_INDEX_FERMI)
-        return (unsigned)((la / s->l1.line) % s->l1.sets);
-    unsigned up = (unsigned)((la >> 13 & 7u) | (la >> 17 & 1u) << 3 | (la >> 19 & 1u) << 4);
-    unsigned set = ((unsigned)(la >> 7) & 31u) ^ up;
-    if (s->l1.sets == 64)
-        set |= (unsigned)(la >> 12 & 1u) << 5;
-    return set;
+    return cfg_l1d_set(m->c.l1d_set_index, s->l1.sets, s->l1.line, la);
 }
 
 /* MTA (docs/dac.md "Comparison points"): a prefetch of line la for the
