@@ -20,6 +20,8 @@ static void base_cfg(struct cfg *c)
      * for; test_mem_part covers part_map = chunk and dram_sector_reads */
     c->part_map = CFG_PART_MAP_HASH;
     c->dram_sector_reads = 0;
+    /* lines placed in sets by line number (gtx480 ships the Fermi hash) */
+    c->l1d_set_index = CFG_L1D_SET_INDEX_LINEAR;
 }
 
 /* gtx480 fetching only the requested sectors (lamar.gdu = fg_only; the

@@ -26,6 +26,7 @@ static void cfg_gdu(struct cfg *c, int gdu, int level)
     cfg_defaults(c);
     char err[256] = "";
     assert_int_equal(cfg_load_file(c, "configs/gtx480.conf", err, sizeof err), 0);
+    c->l1d_set_index = CFG_L1D_SET_INDEX_LINEAR;  /* lines placed by line number */
     c->lamar_gdu = gdu;
     c->lamar_level = level;          /* CFG_LAMAR_LEVEL_L1, _L2, _BOTH */
 }

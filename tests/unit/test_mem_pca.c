@@ -24,6 +24,7 @@ static void cfg_pca(struct cfg *c, int tokens)
     cfg_defaults(c);
     char err[256] = "";
     assert_int_equal(cfg_load_file(c, "configs/gtx480.conf", err, sizeof err), 0);
+    c->l1d_set_index = CFG_L1D_SET_INDEX_LINEAR;  /* lines placed by line number */
     c->pca_tokens = tokens;
 }
 

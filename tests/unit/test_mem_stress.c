@@ -115,6 +115,7 @@ static void test_cramped(void **st)
     struct cfg c;
     gtx(&c);
     c.l1d_size = 1024;        /* 2 sets of 4 ways */
+    c.l1d_set_index = CFG_L1D_SET_INDEX_LINEAR;   /* the hash needs 32 or 64 sets */
     c.l1d_mshrs = 2;
     c.l2_size = c.mem_partitions * c.l2_assoc * c.l2_line;  /* 1 set per slice */
     c.dram_queue = 1;
