@@ -327,6 +327,13 @@ uint32_t core_regs_per_thread(const struct ptx_func *f);
  * sector bytes per sector; writes up to 32 lines to out; returns the count. */
 unsigned core_coalesce(const struct exec_result *r, unsigned line,
                        unsigned sector, struct core_line *out);
+/* Coalesces r's per-lane addresses as compute capability 1.2/1.3 does
+ * (CUDA C Programming Guide 4.2, F.3.2.2): per half-warp, a transaction per
+ * 32/64/128-byte segment (by word size) reduced to the half or quarter in
+ * use, each split into lines of line bytes; writes up to cap lines to out
+ * (a line both half-warps touch twice); returns the count. */
+unsigned core_coalesce_cc13(const struct exec_result *r, unsigned line,
+                            unsigned sector, struct core_line *out, unsigned cap);
 /* Adds naddr further accesses of sz bytes each (the other texels of a
  * filtered texture fetch) to the n lines of out (capacity cap); returns
  * the new line count. */

@@ -297,6 +297,90 @@ unsigned core_coalesce(const struct exec_result *r, unsigned line,
     return n;
 }
 
+/* One transaction of core_coalesce_cc13: its segment and the bytes its
+ * lanes use in each 32-byte chunk. */
+struct cc13_tx {
+    uint64_t seg;
+    uint16_t chunk_bytes[4];
+};
+
+/* Appends the lines of the transaction at base of size bytes (t's chunks
+ * from first on) to out. */
+static unsigned cc13_emit(const struct cc13_tx *t, uint64_t base, unsigned size,
+                          unsigned first, unsigned line, unsigned sector,
+                          struct core_line *out, unsigned n, unsigned cap)
+{
+    uint64_t lmask = ~(uint64_t)(line - 1);
+    uint64_t end = base + size - 1;
+    for (uint64_t la = base & lmask; la <= end && n < cap; la += line) {
+        uint64_t lo = base > la ? base : la;
+        uint64_t hi = end < la + line - 1 ? end : la + line - 1;
+        uint8_t sm = 0;
+        for (uint64_t s = (lo - la) / sector; s <= (hi - la) / sector; s++)
+            sm |= (uint8_t)(1u << (s & 7));
+        unsigned bytes = 0;
+        for (uint64_t c = lo; c <= hi; c += 32)
+            bytes += t->chunk_bytes[first + (c - base) / 32];
+        out[n].line_addr = la;
+        out[n].sector_mask = sm;
+        out[n].bytes = (uint16_t)bytes;
+        n++;
+    }
+    return n;
+}
+
+unsigned core_coalesce_cc13(const struct exec_result *r, unsigned line,
+                            unsigned sector, struct core_line *out, unsigned cap)
+{
+    unsigned sz = r->access_bytes ? r->access_bytes : 4;
+    unsigned seg = sz == 1 ? 32u : sz == 2 ? 64u : 128u;
+    unsigned n = 0;
+    for (unsigned half = 0; half < 2; half++) {
+        struct cc13_tx tx[32];
+        unsigned nt = 0;
+        uint32_t lanes = r->active & (half ? 0xffff0000u : 0x0000ffffu);
+        EXEC_FOR_EACH_LANE(lanes, lane, {
+            uint64_t a = r->addr[lane], end = a + sz - 1;
+            for (uint64_t sa = a & ~(uint64_t)(seg - 1); sa <= end; sa += seg) {
+                unsigned i = 0;
+                while (i < nt && tx[i].seg != sa)
+                    i++;
+                if (i == nt) {
+                    if (nt == 32)
+                        continue;
+                    memset(&tx[nt], 0, sizeof tx[nt]);
+                    tx[nt++].seg = sa;
+                }
+                uint64_t lo = a > sa ? a : sa;
+                uint64_t hi = end < sa + seg - 1 ? end : sa + seg - 1;
+                for (uint64_t b = lo; b <= hi;) {   /* bytes per 32 B chunk */
+                    uint64_t ce = (b | 31u) < hi ? (b | 31u) : hi;
+                    tx[i].chunk_bytes[(b - sa) / 32] += (uint16_t)(ce - b + 1);
+                    b = ce + 1;
+                }
+            }
+        });
+        for (unsigned i = 0; i < nt; i++) {
+            const struct cc13_tx *t = &tx[i];
+            uint64_t base = t->seg;
+            unsigned size = seg, first = 0;
+            const uint16_t *cb = t->chunk_bytes;
+            if (size == 128 && !(cb[2] | cb[3])) {
+                size = 64;                      /* only the lower half used */
+            } else if (size == 128 && !(cb[0] | cb[1])) {
+                size = 64, base += 64, first = 2;
+            }
+            if (size == 64 && !cb[first + 1]) {
+                size = 32;
+            } else if (size == 64 && !cb[first]) {
+                size = 32, base += 32, first++;
+            }
+            n = cc13_emit(t, base, size, first, line, sector, out, n, cap);
+        }
+    }
+    return n;
+}
+
 unsigned core_coalesce_more(struct core_line *out, unsigned n, unsigned cap,
                             const uint64_t *addr, unsigned naddr, unsigned sz,
                             unsigned line, unsigned sector)

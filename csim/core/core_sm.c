@@ -651,8 +651,12 @@ static unsigned mem_issue(struct core_sm *sm, const struct core_issue *is, uint6
         src = &tmp;
     }
     struct core_line lines[CORE_TEX_LINES];
-    unsigned n = core_coalesce(src, (unsigned)v->c->l1d_line,
-                               (unsigned)v->c->l1d_sector, lines);
+    unsigned n = v->c->coalesce == CFG_COALESCE_CC13 &&
+                 (space == PTX_SP_GLOBAL || space == PTX_SP_LOCAL)
+        ? core_coalesce_cc13(src, (unsigned)v->c->l1d_line,
+                             (unsigned)v->c->l1d_sector, lines, CORE_TEX_LINES)
+        : core_coalesce(src, (unsigned)v->c->l1d_line,
+                        (unsigned)v->c->l1d_sector, lines);
     if (r->nxaddr)  /* the other texels of filtered fetches (docs/textures.md) */
         n = core_coalesce_more(lines, n, CORE_TEX_LINES, w->sw.mem.texaddr,
                                r->nxaddr, r->access_bytes ? r->access_bytes : 4,

@@ -753,6 +753,73 @@ static void test_coalescer(void **state)
     assert_int_equal(out[1].sector_mask, 0x3);
 }
 
+/* Compute capability 1.2/1.3 coalescing (coalesce = cc13) into 64-byte
+ * lines of 32-byte sectors, the CUDA C Programming Guide's examples. */
+static void test_coalescer_cc13(void **state)
+{
+    (void)state;
+    struct exec_result r;
+    memset(&r, 0, sizeof r);
+    r.active = 0xffffffffu;
+    r.access_bytes = 4;
+    struct core_line out[CORE_TEX_LINES];
+    /* 32 consecutive floats: a 64-byte transaction per half-warp */
+    for (unsigned l = 0; l < 32; l++)
+        r.addr[l] = 0x10000000ull + 4 * l;
+    assert_int_equal(core_coalesce_cc13(&r, 64, 32, out, CORE_TEX_LINES), 2);
+    assert_int_equal(out[0].line_addr, 0x10000000ull);
+    assert_int_equal(out[0].sector_mask, 0x3);
+    assert_int_equal(out[0].bytes, 64);
+    assert_int_equal(out[1].line_addr, 0x10000040ull);
+    /* every lane the same word: one 32-byte transaction per half-warp,
+     * the one line twice */
+    for (unsigned l = 0; l < 32; l++)
+        r.addr[l] = 0x10000024ull;
+    assert_int_equal(core_coalesce_cc13(&r, 64, 32, out, CORE_TEX_LINES), 2);
+    assert_int_equal(out[0].line_addr, 0x10000000ull);
+    assert_int_equal(out[0].sector_mask, 0x2);
+    assert_int_equal(out[1].line_addr, 0x10000000ull);
+    /* a half-warp using chunks 0 and 3 of a 128-byte segment keeps the
+     * whole 128 bytes: both lines, both sectors each */
+    r.active = 0x3u;
+    r.addr[0] = 0x10000000ull;
+    r.addr[1] = 0x10000070ull;
+    assert_int_equal(core_coalesce_cc13(&r, 64, 32, out, CORE_TEX_LINES), 2);
+    assert_int_equal(out[0].sector_mask, 0x3);
+    assert_int_equal(out[0].bytes, 4);
+    assert_int_equal(out[1].line_addr, 0x10000040ull);
+    assert_int_equal(out[1].sector_mask, 0x3);
+    /* upper quarter only: reduced to 32 bytes at 0x60 */
+    r.active = 0x1u;
+    assert_int_equal(core_coalesce_cc13(&r, 64, 32, out, CORE_TEX_LINES), 1);
+    r.addr[0] = 0x10000064ull;
+    assert_int_equal(core_coalesce_cc13(&r, 64, 32, out, CORE_TEX_LINES), 1);
+    assert_int_equal(out[0].line_addr, 0x10000040ull);
+    assert_int_equal(out[0].sector_mask, 0x2);
+    /* bytes: 32-byte segments; 32 consecutive bytes, one per half-warp */
+    r.active = 0xffffffffu;
+    r.access_bytes = 1;
+    for (unsigned l = 0; l < 32; l++)
+        r.addr[l] = 0x10000000ull + l;
+    assert_int_equal(core_coalesce_cc13(&r, 64, 32, out, CORE_TEX_LINES), 2);
+    assert_int_equal(out[0].sector_mask, 0x1);
+    assert_int_equal(out[0].bytes, 16);
+    assert_int_equal(out[1].sector_mask, 0x1);
+    /* 8-byte words: a 128-byte transaction per half-warp, 4 lines in all */
+    r.access_bytes = 8;
+    for (unsigned l = 0; l < 32; l++)
+        r.addr[l] = 0x10000000ull + 8 * l;
+    assert_int_equal(core_coalesce_cc13(&r, 64, 32, out, CORE_TEX_LINES), 4);
+    assert_int_equal(out[3].line_addr, 0x100000c0ull);
+    /* stride 128 bytes: one 32-byte transaction per lane */
+    r.access_bytes = 4;
+    for (unsigned l = 0; l < 32; l++)
+        r.addr[l] = 0x10000000ull + 128 * l + 36;
+    assert_int_equal(core_coalesce_cc13(&r, 64, 32, out, CORE_TEX_LINES), 32);
+    assert_int_equal(out[5].line_addr, 0x10000000ull + 128 * 5);
+    assert_int_equal(out[5].sector_mask, 0x2);
+}
+
 static void test_shmem_banks(void **state)
 {
     (void)state;
@@ -866,6 +933,7 @@ int main(void)
         cmocka_unit_test(test_opcode_latency),
         cmocka_unit_test(test_global_loads_through_port),
         cmocka_unit_test(test_coalescer),
+        cmocka_unit_test(test_coalescer_cc13),
         cmocka_unit_test(test_shmem_banks),
         cmocka_unit_test(test_register_estimate),
         cmocka_unit_test(test_decode),
