@@ -234,10 +234,12 @@ struct core_hooks {
  * reads; t+2 allocate_reads reads them (one per bank a cycle); t+3
  * dispatch_ready_cu moves it to OC_EX; t+4 execute() issues it to the unit. */
 #define CORE_OC_FRONT 4
-/* GPGPU-Sim's write-back: an instruction issued to a unit at F enters
- * pipeline stage latency - ii at F+1, leaves stage 0 for EX_WB at
- * F+2+latency-ii, and writeback() releases its scoreboard entries at
- * F+3+latency-ii, when the scheduler may issue a dependent. */
+/* GPGPU-Sim's write-back: an instruction issued to a unit at F waits its
+ * initiation interval ii in the dispatch register, enters pipeline stage
+ * latency - ii at F+ii, leaves stage 0 for EX_WB at F+1+latency, and
+ * writeback() releases its scoreboard entries at F+2+latency (F + 3 +
+ * latency - 1), when the scheduler may issue a dependent
+ * (pipelined_simd_unit::cycle, warp_inst_t::dispatch_delay). */
 #define CORE_WB_STAGES 3
 #define CORE_RBUS 2048          /* result-bus ring: > front + any latency  */
 

@@ -838,7 +838,7 @@ static uint64_t pipe_timing(struct core_sm *sm, const struct core_issue *is, uin
             /* the instruction waits in OC_EX until a result bus is free
              * latency cycles after it enters the unit (test_res_bus) */
             at = rbus_reserve(sm, at + sm->front, lat) - sm->front;
-            ready = at + (lat > busy ? lat - busy : 0) + CORE_WB_STAGES;
+            ready = at + (lat ? lat - 1 : 0) + CORE_WB_STAGES;
         } else {
             ready = at + busy - 1 + lat;
         }

@@ -583,7 +583,9 @@ static uint64_t opc_gap(const char *ty, const char *op, const char *timing, unsi
 }
 
 /* opcode_timing = class is GPGPU-Sim's set_opcode_and_latency: the
- * dependent gap is 4 (collection) + latency - ii + 3 (write-back) with
+ * dependent gap is 4 (collection) + latency - 1 + 3 (write-back; the
+ * initiation interval is spent in the dispatch register, inside the
+ * latency) with
  * SM2_GTX480's per-class values (the keys' defaults); unit gives every
  * ALU opcode alu_latency (4 + 4 - 1 + 3 = 10). */
 static void test_opcode_latency(void **state)
@@ -593,18 +595,18 @@ static void test_opcode_latency(void **state)
     unsigned u;
     assert_int_equal(opc_gap("b32", "add.u32", cls, &u), 4 + 4 - 1 + 3);
     assert_int_equal(u, CORE_U_ALU);
-    assert_int_equal(opc_gap("b32", "mul.lo.u32", cls, &u), 4 + 4 - 2 + 3);
+    assert_int_equal(opc_gap("b32", "mul.lo.u32", cls, &u), 4 + 4 - 1 + 3);
     assert_int_equal(opc_gap("b32", "mad.lo.u32", cls, &u), 4 + 5 - 1 + 3);
-    assert_int_equal(opc_gap("b32", "max.u32", cls, &u), 4 + 13 - 2 + 3);
-    assert_int_equal(opc_gap("f32", "max.f32", cls, &u), 4 + 13 - 2 + 3);
+    assert_int_equal(opc_gap("b32", "max.u32", cls, &u), 4 + 13 - 1 + 3);
+    assert_int_equal(opc_gap("f32", "max.f32", cls, &u), 4 + 13 - 1 + 3);
     assert_int_equal(opc_gap("b32", "and.b32", cls, &u), 4 + 1 - 1 + 3);
-    assert_int_equal(opc_gap("b32", "div.u32", cls, &u), 4 + 145 - 8 + 3);
+    assert_int_equal(opc_gap("b32", "div.u32", cls, &u), 4 + 145 - 1 + 3);
     assert_int_equal(u, CORE_U_SFU);
-    assert_int_equal(opc_gap("f32", "div.rn.f32", cls, &u), 4 + 39 - 4 + 3);
+    assert_int_equal(opc_gap("f32", "div.rn.f32", cls, &u), 4 + 39 - 1 + 3);
     assert_int_equal(u, CORE_U_SFU);
-    /* f64 on the SFU: ready 4 + 8 - 8 + 3 = 7 cycles on, but the SFU takes
-     * the next one 8 cycles after (its initiation interval) */
-    assert_int_equal(opc_gap("f64", "add.f64", cls, &u), 8);
+    /* f64 on the SFU: 8 cycles in the dispatch register (its initiation
+     * interval) are part of its latency 8 */
+    assert_int_equal(opc_gap("f64", "add.f64", cls, &u), 4 + 8 - 1 + 3);
     assert_int_equal(u, CORE_U_SFU);
     /* a key moves its class only */
     assert_int_equal(opc_gap("b32", "mul.lo.u32", "op_lat_int_mul=19", &u), 10);
