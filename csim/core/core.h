@@ -262,6 +262,9 @@ struct core_sm {
                                    0: the unit's                           */
     uint8_t rbus_n[CORE_RBUS];  /* results written back in cycle t, at    */
     uint64_t rbus_at[CORE_RBUS]; /* t % CORE_RBUS (rbus_at: which t)       */
+    bool fetch_one;             /* fetch_port = one                        */
+    uint64_t fport_at[CORE_RBUS]; /* fetch_port = one: the cycle t the slot
+                                   t % CORE_RBUS holds a block fetch for  */
     uint64_t bank_cycle; uint64_t bank_used;  /* banks read this cycle     */
     /* schedulers */
     uint32_t last[8];           /* last issued slot per scheduler          */

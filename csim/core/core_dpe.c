@@ -857,7 +857,7 @@ static enum simt_rc core_dpe_step(struct core_dpe *d, unsigned slot, uint64_t no
 /* After issue: destinations of di pending until ready on the issuing
  * side; the instruction buffer state goes back to the path(s). */
 static void core_dpe_issued(struct core_dpe *d, unsigned slot, const struct core_dinst *di,
-                     uint64_t ready, uint64_t now)
+                     uint64_t ready)
 {
     struct core_dpe_warp *dw = &d->w[slot];
     struct core_warp *w = &d->v->w[slot];
@@ -889,17 +889,18 @@ static void core_dpe_issued(struct core_dpe *d, unsigned slot, const struct core
          (dw->inherit >= 0 && path_get(d, dw, (unsigned)dw->inherit, &p)))) {
         /* the SM started the next block at the last one's arrival without
          * a lookup (ops.fetches): the path that goes on fetches its line */
-        uint64_t b = core_view_ifetch(d->v, path_di(d, p.pc), w->ibuf_block - lat);
+        uint64_t b = core_view_icache(d->v, path_di(d, p.pc), w->ibuf_block - lat);
         w->ibuf_block = b;
         if (w->ibuf_ready < b)
             w->ibuf_ready = b;
     }
     for (unsigned k = from; k < to; k++) {
         /* a refilled path fetches at its own pc through the instruction
-         * cache (ops.fetches: the SM looked no line up for the warp) */
+         * cache (ops.fetches: the SM took the fetch port for the warp at
+         * w->ibuf_ready - lat and looked no line up) */
         if (ctrl && path_get(d, dw, k, &p)) {
             const struct core_dinst *pd = path_di(d, p.pc);
-            dw->ibuf_ready[k] = dw->ibuf_block[k] = core_view_ifetch(d->v, pd, now + 1);
+            dw->ibuf_ready[k] = dw->ibuf_block[k] = core_view_icache(d->v, pd, w->ibuf_ready - lat);
             dw->ibuf_n[k] = (uint32_t)d->v->c->ibuffer_entries;
             continue;
         }
@@ -1066,7 +1067,7 @@ static void dpe_issued(void *self, struct core_view *v, const struct core_issue 
                        uint64_t ready)
 {
     (void)v;
-    core_dpe_issued(self, is->slot, is->di, ready, is->now);
+    core_dpe_issued(self, is->slot, is->di, ready);
 }
 
 /* A load of the path that issued last: its side of the scoreboard. */

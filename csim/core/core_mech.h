@@ -182,7 +182,8 @@ struct core_mech_ops {
                                    pipeline and memory stalls do not sleep */
     bool fetches;               /* it looks its paths' fetches up in the
                                    instruction cache itself (issued,
-                                   core_view_ifetch); the SM looks no line up */
+                                   core_view_icache); the SM takes the fetch
+                                   port (fetch_port) and looks no line up */
     const struct core_dinst *(*peek)(const void *self, const struct core_view *v,
                                      unsigned slot);
     void (*where)(const void *self, const struct core_view *v, unsigned slot,
@@ -247,6 +248,9 @@ static inline void core_view_sleep(struct core_view *v, unsigned slot, uint64_t 
  * next arrives: fetch_latency after t, or after its line's instruction
  * cache fill (core_sm.c; the SM's own fetches use the same lookup). */
 uint64_t core_view_ifetch(struct core_view *v, const struct core_dinst *next, uint64_t t);
+/* The same lookup at t without taking the SM's fetch port (fetch_port =
+ * one): for a mechanism whose block fetch the SM already gave the port. */
+uint64_t core_view_icache(struct core_view *v, const struct core_dinst *next, uint64_t t);
 
 /* Slot may issue again: the scheduler checks it at its next visit. */
 static inline void core_view_wake(struct core_view *v, unsigned slot)

@@ -61,6 +61,7 @@ static int sm_units(struct core_sm *sm, const struct cfg *c)
     }
     sm->front = c->pipe_collect == CFG_PIPE_COLLECT_STAGED ? CORE_OC_FRONT : 0;
     sm->wb_staged = c->pipe_writeback == CFG_PIPE_WRITEBACK_STAGED;
+    sm->fetch_one = c->fetch_port == CFG_FETCH_PORT_ONE;
     sm->opc_on = c->opcode_timing == CFG_OPCODE_TIMING_CLASS;
     for (unsigned o = 0; o < CORE_OPC_N; o++) {
         unsigned lat, ii;
@@ -76,6 +77,7 @@ static int sm_units(struct core_sm *sm, const struct cfg *c)
 }
 
 static uint64_t ifetch_at(struct core_sm *sm, const struct core_dinst *next, uint64_t t);
+static uint64_t fport_at(struct core_sm *sm, uint64_t t);
 
 /* The instruction cache of config c (icache_size > 0): its arrays and the
  * fill time of a miss (icache_miss_latency, or the unloaded L2-hit round
@@ -203,6 +205,7 @@ int core_sm_kernel(struct core_sm *sm, const struct core_kernel *k, uint64_t now
     memset(sm->coll_free, 0, (size_t)v->c->operand_collectors * sizeof *sm->coll_free);
     memset(sm->rbus_n, 0, sizeof sm->rbus_n);
     memset(sm->rbus_at, 0, sizeof sm->rbus_at);
+    memset(sm->fport_at, 0, sizeof sm->fport_at);
     memset(&v->st, 0, sizeof v->st);
     sm->issue_cap = CORE_INF;
     for (unsigned i = 0; i < 8; i++) {
@@ -857,7 +860,29 @@ static uint64_t pipe_timing(struct core_sm *sm, const struct core_issue *is, uin
  * LRU way and its fill starts at t (GPGPU-Sim's L1I miss): the unloaded
  * L2-hit round trip, plus DRAM's for the launch's first fetch of the line
  * (code stays in the L2; no contention is modelled). */
+/* The cycle a block lookup wanted at t gets the SM's fetch port: t, or
+ * with fetch_port = one the first cycle from t no other lookup took
+ * (reserved). */
+static uint64_t fport_at(struct core_sm *sm, uint64_t t)
+{
+    if (sm->fetch_one) {
+        while (sm->fport_at[t % CORE_RBUS] == t + 1)
+            t++;
+        sm->fport_at[t % CORE_RBUS] = t + 1;
+    }
+    return t;
+}
+
+static uint64_t icache_at(struct core_sm *sm, const struct core_dinst *next, uint64_t t);
+
+/* A block lookup wanted at t through the fetch port and the cache. */
 static uint64_t ifetch_at(struct core_sm *sm, const struct core_dinst *next, uint64_t t)
+{
+    return icache_at(sm, next, fport_at(sm, t));
+}
+
+/* The cache side of a lookup at t (the port already taken). */
+static uint64_t icache_at(struct core_sm *sm, const struct core_dinst *next, uint64_t t)
 {
     uint64_t lat = (uint64_t)sm->v.c->fetch_latency;
     if (!sm->ic_sets || !next)
@@ -903,6 +928,12 @@ uint64_t core_view_ifetch(struct core_view *v, const struct core_dinst *next, ui
     return ifetch_at(sm, next, t);
 }
 
+uint64_t core_view_icache(struct core_view *v, const struct core_dinst *next, uint64_t t)
+{
+    struct core_sm *sm = (struct core_sm *)(void *)((char *)v - offsetof(struct core_sm, v));
+    return icache_at(sm, next, t);
+}
+
 /* Instruction buffer: a control instruction flushes it and a new block of
  * ibuffer_entries arrives fetch_latency later; otherwise the next block is
  * fetched when the current one arrived, so a warp sustains at most
@@ -914,13 +945,17 @@ static void fetch_timing(struct core_sm *sm, struct core_warp *w,
     const struct cfg *c = sm->v.c;
     bool own = sm->step && sm->step->ops->fetches;   /* (DPE's paths) */
     if (di->unit == CORE_U_CTRL) {
-        w->ibuf_ready = own ? now + 1 + (uint64_t)c->fetch_latency
+        w->ibuf_ready = own ? fport_at(sm, now + 1) + (uint64_t)c->fetch_latency
                             : ifetch_at(sm, w->next_di, now + 1);
         w->ibuf_block = w->ibuf_ready;
         w->ibuf_n = (uint32_t)c->ibuffer_entries;
     } else if (--w->ibuf_n == 0) {
-        w->ibuf_block = own ? w->ibuf_block + (uint64_t)c->fetch_latency
-                            : ifetch_at(sm, w->next_di, w->ibuf_block);
+        /* fetch_port = one: the next block is fetched once the buffer is
+         * empty, in the cycle its last instruction issued (GPGPU-Sim's
+         * fetch runs after issue and looks for an empty ibuffer) */
+        uint64_t from = sm->fetch_one ? now : w->ibuf_block;
+        w->ibuf_block = own ? fport_at(sm, from) + (uint64_t)c->fetch_latency
+                            : ifetch_at(sm, w->next_di, from);
         if (w->ibuf_ready < w->ibuf_block)
             w->ibuf_ready = w->ibuf_block;
         w->ibuf_n = (uint32_t)c->ibuffer_entries;
