@@ -606,6 +606,52 @@ static int check_warp(struct core_sm *sm, struct core_warp *w, uint64_t now,
 
 /* ----------------------------------------------------------------- issue */
 
+/* The line requests of src's lanes in space (coalesce: per warp and line,
+ * or compute capability 1.3's half-warp segments); an atomic under
+ * atom_conflicts = serialize makes one round of requests per repeat of a
+ * word among its lanes (round k: each word's k-th lane), as a warp's
+ * atomics to one location are serialized (CUDA C Programming Guide,
+ * "Atomic Functions"; GPGPU-Sim's memory_coalescing_arch_atomic). */
+static unsigned coalesce_lines(const struct cfg *c, const struct exec_result *src,
+                               unsigned space, bool atomic, struct core_line *lines)
+{
+    bool cc13 = c->coalesce == CFG_COALESCE_CC13 &&
+                (space == PTX_SP_GLOBAL || space == PTX_SP_LOCAL);
+    unsigned line = (unsigned)c->l1d_line, sector = (unsigned)c->l1d_sector;
+    uint32_t left = src->active, round[32];
+    unsigned nr = 1;
+    round[0] = left;
+    if (atomic && c->atom_conflicts == CFG_ATOM_CONFLICTS_SERIALIZE) {
+        nr = 0;
+        while (left) {          /* each word's first remaining lane */
+            uint32_t take = 0;
+            EXEC_FOR_EACH_LANE(left, lane, {
+                bool dup = false;
+                for (uint32_t t = take; t && !dup; t &= t - 1)
+                    dup = src->addr[__builtin_ctz(t)] == src->addr[lane];
+                if (!dup)
+                    take |= 1u << lane;
+            });
+            round[nr++] = take;
+            left &= ~take;
+        }
+    }
+    struct exec_result rr;
+    const struct exec_result *one = src;
+    if (nr > 1) {
+        rr = *src;
+        one = &rr;
+    }
+    unsigned n = 0;
+    for (unsigned k = 0; k < nr; k++) {
+        if (nr > 1)
+            rr.active = round[k];
+        n += cc13 ? core_coalesce_cc13(one, line, sector, lines + n, CORE_TEX_LINES - n)
+                  : core_coalesce(one, line, sector, lines + n);
+    }
+    return n;
+}
+
 /* Timing of a memory instruction just executed (is): returns the cycles
  * the MEM unit stays busy and sets *ready (destination readiness,
  * CORE_INF while loads are outstanding). */
@@ -654,12 +700,7 @@ static unsigned mem_issue(struct core_sm *sm, const struct core_issue *is, uint6
         src = &tmp;
     }
     struct core_line lines[CORE_TEX_LINES];
-    unsigned n = v->c->coalesce == CFG_COALESCE_CC13 &&
-                 (space == PTX_SP_GLOBAL || space == PTX_SP_LOCAL)
-        ? core_coalesce_cc13(src, (unsigned)v->c->l1d_line,
-                             (unsigned)v->c->l1d_sector, lines, CORE_TEX_LINES)
-        : core_coalesce(src, (unsigned)v->c->l1d_line,
-                        (unsigned)v->c->l1d_sector, lines);
+    unsigned n = coalesce_lines(v->c, src, space, di->is_atomic, lines);
     if (r->nxaddr)  /* the other texels of filtered fetches (docs/textures.md) */
         n = core_coalesce_more(lines, n, CORE_TEX_LINES, w->sw.mem.texaddr,
                                r->nxaddr, r->access_bytes ? r->access_bytes : 4,
