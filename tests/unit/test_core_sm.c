@@ -720,6 +720,54 @@ static void test_global_loads_through_port(void **state)
     free(m);
 }
 
+/* red.global.add of 32 lanes onto words tid % nwords of one line: the
+ * atomic requests the SM makes under atom_conflicts = `mode`. */
+static unsigned atom_requests(unsigned nwords, const char *mode)
+{
+    char ptx[1024];
+    snprintf(ptx, sizeof ptx, HDR ".visible .entry k()\n{\n .reg .b32 %%r<8>;\n"
+             " .reg .b64 %%rd<8>;\n mov.u32 %%r1, %%tid.x;\n rem.u32 %%r2, %%r1, %u;\n"
+             " mul.wide.u32 %%rd1, %%r2, 4;\n add.s64 %%rd2, %%rd1, 268435456;\n"
+             " red.global.add.u32 [%%rd2], 1;\n ret;\n}\n", nwords);
+    const char *sets[] = { "num_schedulers=1", mode, NULL };
+    struct harness *h = calloc(1, sizeof *h);
+    h_init(h, ptx, 32, sets);
+    static uint8_t store[128];
+    memset(store, 0, sizeof store);
+    struct exec_alloc a = { .base = EXEC_GLOBAL_BASE, .size = sizeof store, .host = store,
+                            .what = "test", .span = sizeof store };
+    h->dmem.a = &a;
+    h->dmem.n = 1;
+    h->dmem.capacity = 1ull << 30;
+    h_launch(h, 0);
+    struct standin *m = calloc(1, sizeof *m);
+    run_with_standin(h, m);
+    unsigned n = m->n;
+    for (unsigned i = 0; i < n; i++)
+        assert_true(m->req[i].is_atomic);
+    uint32_t v;
+    memcpy(&v, store, 4);
+    assert_int_equal(v, 32 / nwords);           /* every lane's add */
+    free(m);
+    h->dmem.a = NULL;
+    h->dmem.n = 0;
+    h_free(h);
+    free(h);
+    return n;
+}
+
+/* atom_conflicts: serialize makes a round of requests per repeat of a
+ * word (each word's k-th lane in round k); merge one per line. */
+static void test_atomic_conflicts(void **state)
+{
+    (void)state;
+    assert_int_equal(atom_requests(32, "atom_conflicts=merge"), 1);
+    assert_int_equal(atom_requests(32, "atom_conflicts=serialize"), 1);
+    assert_int_equal(atom_requests(8, "atom_conflicts=merge"), 1);
+    assert_int_equal(atom_requests(8, "atom_conflicts=serialize"), 4);
+    assert_int_equal(atom_requests(1, "atom_conflicts=serialize"), 32);
+}
+
 static void test_coalescer(void **state)
 {
     (void)state;
@@ -934,6 +982,7 @@ int main(void)
         cmocka_unit_test(test_staged_pipeline),
         cmocka_unit_test(test_opcode_latency),
         cmocka_unit_test(test_global_loads_through_port),
+        cmocka_unit_test(test_atomic_conflicts),
         cmocka_unit_test(test_coalescer),
         cmocka_unit_test(test_coalescer_cc13),
         cmocka_unit_test(test_shmem_banks),
