@@ -787,6 +787,11 @@ KERNEL_CAUSES = [
      "instruction fetch and request size together: with both instruction caches "
      "perfect and Lockstep's L1 requests in 32 B (the run's segments) the ratio is "
      "%.2f (timing-core.md, causes 17 and 20)"),
+    ("gs-arch13",
+     "request size: the GPGPU-Sim run coalesces into 32 B segments "
+     "(`-gpgpu_coalesce_arch 40`); with GPGPU-Sim at GT200's rule too "
+     "(`-gpgpu_coalesce_arch 13`, which 4.x runs only for programs that never "
+     "make a 128-byte transaction) the ratio is %.2f (timing-core.md, cause 20)"),
     ("without-64B-requests",
      "request size: the GPGPU-Sim run coalesces into 32 B segments "
      "(`-gpgpu_coalesce_arch 40`, 4.x's only choice for 64 B L1 lines); with "
