@@ -713,7 +713,14 @@ SECTION_TEXT = {
              "(l2_mshr_merge, l2_merge_room) and its instruction cache (icache_size, "
              "icache_assoc, icache_line: SM2_GTX480's il1 N:4:128:4, QuadroFX5800's "
              "4:256:4), looked up on every path that fills a warp's instruction "
-             "buffer (the SM's fetch, TBC/CAPRI's warp formation, DPE's paths).",
+             "buffer (the SM's fetch, TBC/CAPRI's warp formation, DPE's paths), "
+             "through GPGPU-Sim's one fetch port (fetch_port = one: a block lookup "
+             "per SM a cycle, the next block once the buffer is empty); the "
+             "initiation interval spent in the unit's dispatch register (staged "
+             "write-back); a warp's atomics to one word serialized "
+             "(atom_conflicts); on gtx480 the Fermi L1 set hash (l1d_set_index); "
+             "on fx5800 compute capability 1.3's half-warp coalescing (coalesce = "
+             "cc13).",
 }
 
 # Ablation sections ("without-..."): the shipped configs with one part taken
@@ -906,8 +913,8 @@ def page(rows, meta):
     w("core clock; simulated time is cycles / clock. IPC is warp instructions per")
     w("core cycle. L1 and L2 miss rates count merged misses (MSHR hits) as misses;")
     w("GPGPU-Sim's L2 figures exclude instruction fetches (Lockstep's instruction")
-    w("cache does not fetch through its memory system) and count 32-byte sectors,")
-    w("Lockstep's line requests.")
+    w("cache does not fetch through its memory system) and, on gtx480, count 32-byte")
+    w("sectors, Lockstep's line requests.")
     w("DRAM bytes are column commands x atom (GPGPU-Sim: burst x bus width x chips).")
     w("**r** is the Pearson correlation coefficient of simulated time over the")
     w("kernels of a config, **r(log)** the same over log10 time (every kernel")
@@ -919,7 +926,8 @@ def page(rows, meta):
     w("that shows it: most of it instruction fetch (GPGPU-Sim's instruction-cache")
     w("misses and constant cache cost more than ours; the gs-perfect-icache")
     w("isolation takes both simulators' instruction caches out), on fx5800 with the")
-    w("reference run's 32-byte requests (gs-perfect-icache-32B), then atomics at the")
+    w("reference run's 32-byte requests (GPGPU-Sim 4.2 cannot run GT200's coalescing")
+    w("with 64-byte L1 lines; gs-arch13 runs it where it can), then atomics at the")
     w("L2. The Target section says per config whether")
     w("the target is met and names the cause of every kernel off by more than")
     w("%d %%, from the figures of the sections below." % (100 * KERNEL_TOL))
