@@ -196,7 +196,8 @@ class CsvAndPage(unittest.TestCase):
         page = C.page(rows, {})
         self.assertIn("## Target", page)
         self.assertIn("**gtx480**: r 1.000, MAE 33.3 % over 3 kernels: MAE target not met; "
-                      "2 kernels off by more than 20 %, 1 of them with a named cause.", page)
+                      "2 kernels off by more than 20 %, 1 of them with a named cause, "
+                      "0 with a partial one.", page)
         self.assertIn("| p | foo | 0.50 | instruction and constant fetch: with both simulators' "
                       "instruction caches perfect (and GPGPU-Sim's constant cache) the ratio is 1.00", page)
         self.assertIn("| p | baz | 0.50 | not traced (with both instruction caches perfect: 0.50) |", page)
@@ -208,6 +209,22 @@ class CsvAndPage(unittest.TestCase):
                 r["ls_l2_miss"] = 0.0
         self.assertIn("| p | baz | 0.50 | L2 misses: 1.00 of its L2 accesses there, 0.00 here",
                       C.page(rows, {}))
+
+    def test_partial_and_weak_causes(self):
+        """A section that brings a kernel within 20 % but closes less than half
+        its gap names nothing; one that closes 40-50 % is a partial cause."""
+        gs = {"launches": launches([("_Z3fooPf", 1000, 10), ("_Z3bazPf", 1000, 10)]),
+              "clock_mhz": 700.0}
+        ls = {"launches": launches([("_Z3fooPf", 790, 10), ("_Z3bazPf", 500, 10)]),
+              "clock_mhz": 700.0}
+        ls_iso = {"launches": launches([("_Z3fooPf", 800, 10), ("_Z3bazPf", 720, 10)]),
+                  "clock_mhz": 700.0}
+        rows = [dict(r, section="after") for r in C.join("gtx480", Join.prog, gs, ls)]
+        rows += [dict(r, section="gs-perfect-icache") for r in C.join("gtx480", Join.prog, gs, ls_iso)]
+        page = C.page(rows, {})
+        self.assertIn("| p | foo | 0.79 | not traced (with both instruction caches perfect: 0.80) |", page)
+        self.assertIn("| p | baz | 0.50 | in part (44 % of the gap) instruction and constant fetch", page)
+        self.assertIn("0 of them with a named cause, 1 with a partial one.", page)
 
 
 FAKE_PROG = """#!/bin/sh
