@@ -54,6 +54,7 @@ struct core_dinst {
     uint8_t rf_addr;            /* of rf_rd, the address register's words */
     uint8_t opc;                /* enum core_opc: GPGPU-Sim's opcode class */
     uint8_t unit_cls;           /* the unit under opcode_timing = class    */
+    uint8_t opc3, unit_cls3;    /* the class and unit under class3         */
     uint32_t iaddr;             /* code byte address in the module: 8 bytes
                                    an instruction (GPGPU-Sim's MAX_INST_SIZE),
                                    the functions one after another         */
@@ -63,7 +64,7 @@ struct core_dinst {
 
 /* GPGPU-Sim's opcode classes (core_opc.def). */
 enum core_opc {
-#define CORE_OPC(id, lat, ii, unit, doc) CORE_OPC_##id,
+#define CORE_OPC(id, lat, ii, unit, unit3, doc) CORE_OPC_##id,
 #include "core/core_opc.def"
 #undef CORE_OPC
     CORE_OPC_N
@@ -257,7 +258,7 @@ struct core_sm {
     unsigned front;             /* issue to execution without conflicts:
                                    0 lumped, CORE_OC_FRONT staged         */
     bool wb_staged;             /* pipe_writeback = staged                 */
-    bool opc_on;                /* opcode_timing = class                   */
+    bool opc_on;                /* opcode_timing = class or class3         */
     uint16_t opc_lat[CORE_OPC_N], opc_ii[CORE_OPC_N]; /* per opcode class;
                                    0: the unit's                           */
     uint8_t rbus_n[CORE_RBUS];  /* results written back in cycle t, at    */
@@ -316,8 +317,9 @@ int core_sm_mech_kernel(struct core_sm *sm, uint64_t now);
 
 /* Builds the decode tables of every function of mod. Returns 0 or -1. */
 int core_prog_build(struct core_prog *p, const struct ptx_module *mod);
-/* Sets every ALU/SFU instruction's unit as config c's opcode_timing says
- * (class: DIV/REM and f64 arithmetic on the SFU). Call after
+/* Sets every ALU/SFU instruction's unit (and, under class3, its class) as
+ * config c's opcode_timing says (class: DIV/REM and f64 arithmetic on the
+ * SFU; class3: GPGPU-Sim 3.2.2's table, core_opc.def). Call after
  * core_prog_build, before the launch runs. */
 void core_prog_timing(struct core_prog *p, const struct cfg *c);
 /* Latency and initiation interval (0: the unit's) of opcode class o under

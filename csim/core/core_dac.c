@@ -1071,7 +1071,7 @@ static int core_dac_aw_issue(struct core_dac *d, uint64_t now)
         uint64_t ready = now;
         if (cd->unit == CORE_U_ALU || cd->unit == CORE_U_SFU) {
             unsigned lat = d->v->lat[cd->unit], ii = d->v->ii[cd->unit];
-            if (d->v->c->opcode_timing == CFG_OPCODE_TIMING_CLASS) {
+            if (d->v->c->opcode_timing != CFG_OPCODE_TIMING_UNIT) {
                 unsigned ol, oi;
                 core_opc_timing(d->v->c, cd->opc, &ol, &oi);
                 lat = ol ? ol : lat;

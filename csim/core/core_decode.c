@@ -83,15 +83,35 @@ static enum core_opc opc_of(const struct ptx_inst *in)
 }
 
 static const uint8_t opc_unit[CORE_OPC_N] = {
-#define CORE_OPC(id, lat, ii, unit, doc) CORE_U_##unit,
+#define CORE_OPC(id, lat, ii, unit, unit3, doc) CORE_U_##unit,
 #include "core/core_opc.def"
 #undef CORE_OPC
 };
 
+static const uint8_t opc_unit3[CORE_OPC_N] = {
+#define CORE_OPC(id, lat, ii, unit, unit3, doc) CORE_U_##unit3,
+#include "core/core_opc.def"
+#undef CORE_OPC
+};
+
+/* GPGPU-Sim 3.2.2's opcode class of in (its set_opcode_and_latency,
+ * cuda-sim.cc:544-742): the rows of opc_of for the opcodes it has a case
+ * for; fma, madc, rem, mul24 and mad24 fall to its one-cycle default. */
+static enum core_opc opc3_of(const struct ptx_inst *in)
+{
+    switch (in->op) {
+    case PTX_OP_FMA: case PTX_OP_MADC: case PTX_OP_REM:
+    case PTX_OP_MUL24: case PTX_OP_MAD24:
+        return CORE_OPC_OTHER;
+    default:
+        return opc_of(in);
+    }
+}
+
 void core_opc_timing(const struct cfg *c, unsigned o, unsigned *lat, unsigned *ii)
 {
     switch (o) {
-#define CORE_OPC(id, l, i, unit, doc) \
+#define CORE_OPC(id, l, i, unit, unit3, doc) \
     case CORE_OPC_##id: *lat = (unsigned)(l); *ii = (unsigned)(i); return;
 #include "core/core_opc.def"
 #undef CORE_OPC
@@ -128,6 +148,9 @@ static void decode(const struct ptx_func *f, const struct ptx_inst *in,
     d->opc = (uint8_t)opc_of(in);
     d->unit_cls = d->unit == CORE_U_ALU || d->unit == CORE_U_SFU ? opc_unit[d->opc]
                                                                  : d->unit;
+    d->opc3 = (uint8_t)opc3_of(in);
+    d->unit_cls3 = d->unit == CORE_U_ALU || d->unit == CORE_U_SFU ? opc_unit3[d->opc3]
+                                                                  : d->unit;
     d->is_atomic = in->op == PTX_OP_ATOM || in->op == PTX_OP_RED;
     d->is_cta_bar = (in->op == PTX_OP_BAR || in->op == PTX_OP_BARRIER) &&
                     in->sub != PTX_SUB_WARP_SYNC;
@@ -177,11 +200,16 @@ int core_prog_build(struct core_prog *p, const struct ptx_module *mod)
 
 void core_prog_timing(struct core_prog *p, const struct cfg *c)
 {
-    if (c->opcode_timing != CFG_OPCODE_TIMING_CLASS)
+    if (c->opcode_timing == CFG_OPCODE_TIMING_UNIT)
         return;
+    bool v3 = c->opcode_timing == CFG_OPCODE_TIMING_CLASS3;
     for (uint32_t i = 0; i < p->nfuncs; i++)
-        for (uint32_t k = 0; k < p->mod->funcs[i].ninsts; k++)
-            p->di[i][k].unit = p->di[i][k].unit_cls;
+        for (uint32_t k = 0; k < p->mod->funcs[i].ninsts; k++) {
+            struct core_dinst *d = &p->di[i][k];
+            d->unit = v3 ? d->unit_cls3 : d->unit_cls;
+            if (v3)
+                d->opc = d->opc3;
+        }
 }
 
 void core_prog_free(struct core_prog *p)

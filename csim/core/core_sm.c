@@ -62,7 +62,7 @@ static int sm_units(struct core_sm *sm, const struct cfg *c)
     sm->front = c->pipe_collect == CFG_PIPE_COLLECT_STAGED ? CORE_OC_FRONT : 0;
     sm->wb_staged = c->pipe_writeback == CFG_PIPE_WRITEBACK_STAGED;
     sm->fetch_one = c->fetch_port == CFG_FETCH_PORT_ONE;
-    sm->opc_on = c->opcode_timing == CFG_OPCODE_TIMING_CLASS;
+    sm->opc_on = c->opcode_timing != CFG_OPCODE_TIMING_UNIT;
     for (unsigned o = 0; o < CORE_OPC_N; o++) {
         unsigned lat, ii;
         core_opc_timing(c, o, &lat, &ii);

@@ -194,6 +194,12 @@ void mem_cache_sweep(struct mem_cache *c)
     }
 }
 
+void mem_cache_unlock(struct mem_cache *c)
+{
+    for (size_t i = 0; i < (size_t)c->sets * c->assoc; i++)
+        c->lines[i].locks = 0;  /* a kernel ends with every record dequeued */
+}
+
 static bool ev_before(const struct mem_ev *x, const struct mem_ev *y)
 {
     return x->time < y->time || (x->time == y->time && x->seq < y->seq);

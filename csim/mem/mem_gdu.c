@@ -278,6 +278,8 @@ int mem_gdu_finish(struct mem_sys *m, uint64_t end)
         if (s->gdu.kind == CFG_LAMAR_GDU_CG_ONLY || s->gdu.kind == CFG_LAMAR_GDU_FG_ONLY ||
             s->gdu.kind == CFG_LAMAR_GDU_STATIC)
             continue;                 /* constant answers: nothing to learn */
+        if (m->c.l1d_kernel_flush == CFG_L1D_KERNEL_FLUSH_OFF)
+            break;                    /* the lines live on into the next kernel */
         for (size_t j = 0; j < (size_t)s->l1.sets * s->l1.assoc && !m->gdu_why; j++) {
             const struct mem_line *l = &s->l1.lines[j];
             if (l->present && l->mshr == MEM_NONE)

@@ -80,6 +80,9 @@ void mem_cache_fill_line(struct mem_cache *c, struct mem_line *l, uint64_t addr)
 /* Counts the used sectors of every allocated idle line into the histogram
  * and invalidates it (lines with a pending miss stay). */
 void mem_cache_sweep(struct mem_cache *c);
+/* Clears every line's DAC locks and keeps the lines (the kernel-end step
+ * of l1d_kernel_flush = off). */
+void mem_cache_unlock(struct mem_cache *c);
 /* Number of set bits of a sector mask. */
 unsigned mem_popcount8(uint8_t m);
 /* Sectors mask arrive from below for l: marks them valid and counts the

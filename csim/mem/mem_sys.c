@@ -727,8 +727,10 @@ uint64_t mem_next_event(const struct mem_sys *m, uint64_t now)
 void mem_kernel_end(struct mem_sys *m)
 {
     for (unsigned i = 0; i < m->nsms; i++) {
-        if (m->sm[i].l1.sets)
+        if (m->sm[i].l1.sets && m->c.l1d_kernel_flush == CFG_L1D_KERNEL_FLUSH_ON)
             mem_cache_sweep(&m->sm[i].l1);
+        else if (m->sm[i].l1.sets)
+            mem_cache_unlock(&m->sm[i].l1);
         if (m->sm[i].mta.pfc_ways)
             mem_mta_pfc_flush(&m->sm[i].mta);
     }

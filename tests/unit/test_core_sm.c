@@ -563,7 +563,8 @@ static void test_staged_pipeline(void **state)
 static uint64_t opc_gap(const char *ty, const char *op, const char *timing, unsigned *unit)
 {
     char ptx[1024];
-    const char *c = strncmp(op, "mad", 3) == 0 ? ", %x1" : "";     /* a third source */
+    const char *c = strncmp(op, "mad", 3) == 0 || strncmp(op, "fma", 3) == 0
+                    ? ", %x1" : "";                                     /* a third source */
     snprintf(ptx, sizeof ptx, HDR ".visible .entry k()\n{\n .reg .%s %%x<8>;\n"
              " %s %%x2, %%x1, %%x1%s;\n %s %%x3, %%x2, %%x1%s;\n %s %%x4, %%x3, %%x1%s;\n"
              " ret;\n}\n", ty, op, c, op, c, op, c);
@@ -616,6 +617,38 @@ static void test_opcode_latency(void **state)
     assert_int_equal(opc_gap("b32", "div.u32", unit, &u), 10);
     assert_int_equal(u, CORE_U_ALU);
     assert_int_equal(opc_gap("f64", "add.f64", unit, &u), 10);
+    assert_int_equal(u, CORE_U_ALU);
+}
+
+/* opcode_timing = class3 is GPGPU-Sim 3.2.2's set_opcode_and_latency: the
+ * same per-class latencies on other units (integer MUL/MAD on the SFU, f64
+ * on the ALUs), and fma, madc, rem, mul24, mad24 at its 1-cycle default. */
+static void test_opcode_latency_322(void **state)
+{
+    (void)state;
+    const char *v3 = "opcode_timing=class3", *cls = "opcode_timing=class";
+    unsigned u;
+    assert_int_equal(opc_gap("b32", "add.u32", v3, &u), 4 + 4 - 1 + 3);
+    assert_int_equal(u, CORE_U_ALU);
+    assert_int_equal(opc_gap("b32", "mul.lo.u32", v3, &u), 4 + 4 - 2 + 3);
+    assert_int_equal(u, CORE_U_SFU);
+    assert_int_equal(opc_gap("b32", "mad.lo.u32", v3, &u), 4 + 5 - 1 + 3);
+    assert_int_equal(u, CORE_U_SFU);
+    assert_int_equal(opc_gap("b32", "mad.lo.u32", cls, &u), 4 + 5 - 1 + 3);
+    assert_int_equal(u, CORE_U_ALU);
+    assert_int_equal(opc_gap("f32", "mul.f32", v3, &u), 4 + 4 - 1 + 3);
+    assert_int_equal(u, CORE_U_ALU);
+    /* fma: the MAD row under class, one cycle under class3 */
+    assert_int_equal(opc_gap("f32", "fma.rn.f32", cls, &u), 4 + 5 - 1 + 3);
+    assert_int_equal(opc_gap("f32", "fma.rn.f32", v3, &u), 4 + 1 - 1 + 3);
+    assert_int_equal(u, CORE_U_ALU);
+    assert_int_equal(opc_gap("b32", "rem.u32", v3, &u), 4 + 1 - 1 + 3);
+    assert_int_equal(u, CORE_U_ALU);
+    assert_int_equal(opc_gap("b32", "div.u32", v3, &u), 4 + 145 - 8 + 3);
+    assert_int_equal(u, CORE_U_SFU);
+    /* f64 on the ALUs: ready 4 + 8 - 8 + 3 = 7 cycles on, the other ALU
+     * takes it (class: the one SFU, 8 cycles) */
+    assert_int_equal(opc_gap("f64", "add.f64", v3, &u), 4 + 8 - 8 + 3);
     assert_int_equal(u, CORE_U_ALU);
 }
 
@@ -981,6 +1014,7 @@ int main(void)
         cmocka_unit_test(test_operand_collector_banks),
         cmocka_unit_test(test_staged_pipeline),
         cmocka_unit_test(test_opcode_latency),
+        cmocka_unit_test(test_opcode_latency_322),
         cmocka_unit_test(test_global_loads_through_port),
         cmocka_unit_test(test_atomic_conflicts),
         cmocka_unit_test(test_coalescer),

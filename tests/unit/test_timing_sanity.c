@@ -245,6 +245,57 @@ static void one_reread_l1_hits(const char *conf)
     ls_gpu_destroy(g);
 }
 
+/* l1d_kernel_flush: the same re-read launched twice on gtx480-gscalar; with
+ * the L1Ds invalidated at each kernel's end (on) the second launch misses
+ * cold (its misses near the first's), with them kept (off, GPGPU-Sim
+ * 3.2.2) it finds the 1 KB array in the SMs' L1Ds and misses less. */
+static uint64_t reread_second_misses(const char *flush, uint64_t *first)
+{
+    const char *conf = "gtx480-gscalar";
+    double sms = cfg_value(conf, "num_sms");
+    ls_config c;
+    ls_config_default(&c);
+    c.mode = LS_MODE_TIMING;
+    c.config = conf;
+    const char *sets[] = { flush, NULL };
+    c.sets = sets;
+    char err[512] = "";
+    ls_gpu *g = ls_gpu_create(&c, err, sizeof err);
+    if (!g)
+        fail_msg("ls_gpu_create(%s): %s", conf, err);
+    ls_module *m;
+    assert_int_equal(ls_module_load_file(g, PTX_REL, &m), LS_OK);
+    const unsigned block = 256, grid = (unsigned)sms * 2, n = grid * block;
+    float small[256];
+    for (int i = 0; i < 256; i++)
+        small[i] = (float)i;
+    ls_dptr dsmall, dout;
+    assert_int_equal(ls_malloc(g, &dsmall, sizeof small), LS_OK);
+    assert_int_equal(ls_malloc(g, &dout, n * sizeof(float)), LS_OK);
+    assert_int_equal(ls_memcpy_htod(g, dsmall, small, sizeof small), LS_OK);
+    int l = 256, it = 4;
+    void *args[] = { &dout, &dsmall, &l, &it };
+    ls_stats s1, s2;
+    launch(g, m, "reread", grid, block, args, &s1);
+    launch(g, m, "reread", grid, block, args, &s2);
+    print_message("%s %s reread twice: L1D misses %llu, then %llu\n", conf, flush,
+                  (unsigned long long)s1.l1d.misses, (unsigned long long)s2.l1d.misses);
+    ls_gpu_destroy(g);
+    *first = s1.l1d.misses;
+    return s2.l1d.misses;
+}
+
+static void test_l1d_kernel_flush(void **state)
+{
+    (void)state;
+    uint64_t first_on, first_off;
+    uint64_t on = reread_second_misses("l1d_kernel_flush=on", &first_on);
+    uint64_t off = reread_second_misses("l1d_kernel_flush=off", &first_off);
+    assert_int_equal(first_on, first_off);
+    assert_true(first_off > 0);
+    assert_true(off < on);
+}
+
 static void test_compute_bound_ipc(void **state)
 {
     (void)state;
@@ -272,6 +323,7 @@ int main(void)
         cmocka_unit_test(test_compute_bound_ipc),
         cmocka_unit_test(test_streaming_bandwidth),
         cmocka_unit_test(test_reread_l1_hits),
+        cmocka_unit_test(test_l1d_kernel_flush),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
