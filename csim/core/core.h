@@ -54,11 +54,21 @@ struct core_dinst {
     uint8_t rf_addr;            /* of rf_rd, the address register's words */
     uint8_t opc;                /* enum core_opc: GPGPU-Sim's opcode class */
     uint8_t unit_cls;           /* the unit under opcode_timing = class    */
+    uint8_t ecls;               /* enum core_ecls: GPUWattch's energy class
+                                   of an ALU/SFU lane operation           */
     uint32_t iaddr;             /* code byte address in the module: 8 bytes
                                    an instruction (GPGPU-Sim's MAX_INST_SIZE),
                                    the functions one after another         */
     int32_t dst[CORE_MAX_DST];
     int32_t src[CORE_MAX_SRC];
+};
+
+/* GPUWattch's execution-energy classes (core_ecls.def). */
+enum core_ecls {
+#define CORE_ECLS(id, name, ctr, weight, doc) CORE_ECLS_##id,
+#include "core/core_ecls.def"
+#undef CORE_ECLS
+    CORE_ECLS_N
 };
 
 /* GPGPU-Sim's opcode classes (core_opc.def). */

@@ -17,6 +17,7 @@
 #include "lockstep.h"
 #include "cfg/cfg.h"
 #include "gpu/gpu_energy.h"
+#include "core/core.h"
 #include "wl_run.h"
 
 static void test_hand(void **state)
@@ -28,8 +29,11 @@ static void test_hand(void **state)
     c.energy_rf_array_pj = 10;
     c.energy_rf_write_pj = 20;
     c.energy_oc_array_pj = 1;
-    c.energy_alu_lane_pj = 2;
-    c.energy_sfu_lane_pj = 20;
+    c.energy_sp_acc_pj = 1;     /* an integer ALU lane operation: 25 */
+    c.energy_fpu_acc_pj = 2;
+    c.energy_sfu_acc_pj = 3;
+    c.energy_icache_hit_pj = 5;
+    c.energy_icache_miss_pj = 100;
     c.energy_mem_lane_pj = 3;
     c.energy_fds_inst_pj = 100;
     c.energy_l1d_access_pj = 50;
@@ -50,6 +54,8 @@ static void test_hand(void **state)
     s.warp_insts = 9;
     s.l1d.accesses = 5;
     s.l2.accesses = 2;
+    s.icache_accesses = 10;     /* 7 hits, 3 misses */
+    s.icache_misses = 3;
     s.power.dram_rd = 1e-9;     /* 1000 pJ of DRAM */
     s.power.dram_ref = 5e-10;   /* 500 pJ */
     ls_energy_stats *e = &s.energy;
@@ -59,6 +65,12 @@ static void test_hand(void **state)
     e->lane_ops[0] = 32;
     e->lane_ops[1] = 3;
     e->lane_ops[2] = 8;
+    /* 33 of the 35 ALU/SFU lane operations classed; 2 unclassed (DAC's
+     * affine warp) are integer ALU ones */
+    e->cls_ops[CORE_ECLS_IALU] = 10;    /* 25 x 1 pJ each, ALU */
+    e->cls_ops[CORE_ECLS_IMUL32] = 2;   /* 4 x 3 pJ, GPUWattch's SFU counter */
+    e->cls_ops[CORE_ECLS_FPU] = 20;     /* 1 x 2 pJ, ALU */
+    e->cls_ops[CORE_ECLS_SIN] = 1;      /* 12 x 3 pJ, SFU */
     e->shmem_accesses = 6;
     e->noc_flits = 11;
     s.dac.tuples = 2;
@@ -75,9 +87,11 @@ static void test_hand(void **state)
     assert_int_equal(e->queue_accesses, 2 * (2 + 3 + 4 + 5));
     assert_int_equal(e->e_rf, 68 * 10 + 12 * 20);   /* reads and tuples, writes */
     assert_int_equal(e->e_oc, 80);
-    assert_int_equal(e->e_lane[0], (32 + 51) * 2);  /* DAC units are ALU ops */
-    assert_int_equal(e->e_lane[1], 60);
+    /* classed ALU/FPU ops, then the 2 unclassed and DAC's 51 at 25 pJ */
+    assert_int_equal(e->e_lane[0], 250 + 40 + (2 + 51) * 25);
+    assert_int_equal(e->e_lane[1], 24 + 36);
     assert_int_equal(e->e_lane[2], 24);
+    assert_int_equal(e->e_icache, 7 * 5 + 3 * 100);
     assert_int_equal(e->e_dac, 28 * 15);            /* half reads, half writes */
     assert_int_equal(e->e_fds, 900);
     assert_int_equal(e->e_l1d, 250);
@@ -90,7 +104,7 @@ static void test_hand(void **state)
     assert_int_equal(e->e_sm_idle, 500000);         /* 1 us of SM x 0.5 W */
     assert_int_equal(e->e_uncore_leak, 3000000);
     assert_int_equal(e->e_uncore_const, 4000000);
-    uint64_t dyn = 920 + 80 + 166 + 60 + 24 + 420 + 900 + 250 + 240 + 120 + 77;
+    uint64_t dyn = 920 + 80 + 1615 + 60 + 24 + 420 + 900 + 335 + 250 + 240 + 120 + 77;
     assert_int_equal(e->e_total, dyn + 1500 + 4000000 + 6000000 + 500000 + 3000000 + 4000000);
     /* the power statistics' GPU part is the same model's */
     assert_true(fabs(s.power.gpu_dyn - (double)dyn * 1e-12) < 1e-18);
@@ -137,6 +151,13 @@ static void test_runs(void **state)
     /* the lane operations are the issued instructions' active threads,
      * less those of control instructions (which carry threads too) */
     assert_true(o->lane_ops[0] + o->lane_ops[1] + o->lane_ops[2] <= off.thread_insts);
+    /* every ALU/SFU lane operation has its energy class (no DAC here):
+     * vecadd's f32 add and its integer index arithmetic */
+    uint64_t classed = 0;
+    for (unsigned k = 0; k < CORE_ECLS_N; k++)
+        classed += o->cls_ops[k];
+    assert_int_equal(classed, o->lane_ops[0] + o->lane_ops[1]);
+    assert_true(o->cls_ops[CORE_ECLS_FPU] > 0 && o->cls_ops[CORE_ECLS_IALU] > 0);
     /* dac: the main stream reads and computes less, the affine warp and
      * the queues cost something, less dynamic energy in all */
     assert_true(d->rf_arrays_read < o->rf_arrays_read / 2);
