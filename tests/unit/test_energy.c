@@ -130,6 +130,55 @@ static void test_hand(void **state)
     assert_int_equal(e->e_fds, (9 - 4 + 1) * 100);
 }
 
+/* The decoder's energy class of each opcode is GPGPU-Sim 3.2.2's sp_op
+ * (csim/core/core_ecls.def): the rules a source-faithful class needs
+ * (fma is not a multiply, a 32-bit integer multiply is the SFU counter's,
+ * setp takes its operands' type, rcp is a divide, rem is not). */
+static void test_classes(void **state)
+{
+    (void)state;
+    const char *ptx = ".version 9.0\n.target sm_75\n.address_size 64\n"
+        ".visible .entry k()\n{\n .reg .pred %p<3>;\n .reg .b32 %r<9>;\n"
+        " .reg .f32 %f<9>;\n .reg .b64 %rd<4>;\n"
+        " add.s32 %r1, %r2, %r3;\n"             /* 0 ialu */
+        " mul.lo.s32 %r1, %r2, %r3;\n"          /* 1 imul32 */
+        " mul.wide.u32 %rd1, %r2, %r3;\n"       /* 2 imul32 (u32 type) */
+        " mul.lo.u64 %rd1, %rd2, %rd3;\n"       /* 3 imul */
+        " mul24.lo.s32 %r1, %r2, %r3;\n"        /* 4 imul24 */
+        " div.u32 %r1, %r2, %r3;\n"             /* 5 idiv */
+        " rem.u32 %r1, %r2, %r3;\n"             /* 6 ialu */
+        " add.f32 %f1, %f2, %f3;\n"             /* 7 fpu */
+        " fma.rn.f32 %f1, %f2, %f3, %f4;\n"     /* 8 fpu */
+        " mad.f32 %f1, %f2, %f3, %f4;\n"        /* 9 fmul */
+        " mul.f32 %f1, %f2, %f3;\n"             /* 10 fmul */
+        " rcp.approx.f32 %f1, %f2;\n"           /* 11 fdiv */
+        " setp.lt.f32 %p1, %f2, %f3;\n"         /* 12 fpu */
+        " setp.lt.s32 %p1, %r2, %r3;\n"         /* 13 ialu */
+        " sin.approx.f32 %f1, %f2;\n"           /* 14 sin */
+        " ex2.approx.f32 %f1, %f2;\n"           /* 15 ex2 */
+        " lg2.approx.f32 %f1, %f2;\n"           /* 16 lg2 */
+        " rsqrt.approx.f32 %f1, %f2;\n"         /* 17 sqrt */
+        " cvt.rn.f32.s32 %f1, %r2;\n"           /* 18 fpu */
+        " ret;\n}\n";
+    static const uint8_t want[] = {
+        CORE_ECLS_IALU, CORE_ECLS_IMUL32, CORE_ECLS_IMUL32, CORE_ECLS_IMUL, CORE_ECLS_IMUL24,
+        CORE_ECLS_IDIV, CORE_ECLS_IALU, CORE_ECLS_FPU, CORE_ECLS_FPU, CORE_ECLS_FMUL,
+        CORE_ECLS_FMUL, CORE_ECLS_FDIV, CORE_ECLS_FPU, CORE_ECLS_IALU, CORE_ECLS_SIN,
+        CORE_ECLS_EX2, CORE_ECLS_LG2, CORE_ECLS_SQRT, CORE_ECLS_FPU };
+    struct ptx_module *mod = NULL;
+    struct ptx_diag d;
+    memset(&d, 0, sizeof d);
+    assert_int_equal(ptx_parse("t.ptx", ptx, strlen(ptx), &mod, &d), 0);
+    struct core_prog p;
+    assert_int_equal(core_prog_build(&p, mod), 0);
+    for (unsigned i = 0; i < sizeof want; i++) {
+        if (p.di[0][i].ecls != want[i])
+            fail_msg("instruction %u: class %u, expected %u", i, p.di[0][i].ecls, want[i]);
+    }
+    core_prog_free(&p);
+    ptx_module_free(mod);
+}
+
 static void test_runs(void **state)
 {
     (void)state;
@@ -177,6 +226,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hand),
+        cmocka_unit_test(test_classes),
         cmocka_unit_test(test_runs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
