@@ -51,11 +51,11 @@ struct core_dinst {
                                    sources / destinations (predicates
                                    excluded; a 64-bit register is two):
                                    the energy model's RF accesses         */
+    uint8_t ecls;               /* enum core_ecls: GPUWattch's energy class
+                                   of an ALU/SFU lane operation           */
     uint8_t rf_addr;            /* of rf_rd, the address register's words */
     uint8_t opc;                /* enum core_opc: GPGPU-Sim's opcode class */
     uint8_t unit_cls;           /* the unit under opcode_timing = class    */
-    uint8_t ecls;               /* enum core_ecls: GPUWattch's energy class
-                                   of an ALU/SFU lane operation           */
     uint32_t iaddr;             /* code byte address in the module: 8 bytes
                                    an instruction (GPGPU-Sim's MAX_INST_SIZE),
                                    the functions one after another         */
