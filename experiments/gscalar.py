@@ -643,6 +643,31 @@ def causes(S, F, small):
            "operand in our suite is a per-thread value. The paper's BP computes 2.0 to the "
            "n-th power with n uniform; our backprop has no SFU instruction. So the workloads, "
            "not the classifier.")
+    # Fig 9's totals against the scalar share of operand reads (Fig 8)
+    if S.has(RF) and S.has(GS):
+        sc = {w: S.v(w, RF, "gscalar.read_cat.scalar") / max(1, S.v(w, RF, "gscalar.reads"))
+              for w in wl}
+        hi = [w for w in wl if sc[w] >= PAPER["cats"][0] / 100]
+        lo = [w for w in wl if w not in hi]
+        el = lambda ws: mean(sum(S.v(w, GS, f"gscalar.eligible_frac.{c}")   # noqa: E731
+                                 for c in ELIG) for w in ws)
+        rd = lambda ws: mean(sc[w] for w in ws)   # noqa: E731
+        follows = bool(hi and lo) and el(hi) > el(lo)
+        L.append(f"* **Fig 9, eligible instructions** ({100 * F['all']:.1f}% under G-Scalar, "
+                 f"paper 40%; ALU scalar {100 * F['alu']:.1f}%, paper 22%). An instruction is "
+                 "eligible only when every source is scalar (over its active lanes, or per "
+                 "half); our operand reads are "
+                 f"{100 * F['cats']['scalar']:.0f}% scalar (Fig 8; the paper's 36%). The "
+                 f"{len(hi)} workloads with at least 36% scalar reads "
+                 f"({100 * rd(hi) if hi else 0:.0f}% on average) have "
+                 f"{100 * el(hi) if hi else 0:.1f}% of their warp instructions eligible, the "
+                 f"other {len(lo)} ({100 * rd(lo) if lo else 0:.0f}% scalar reads) "
+                 f"{100 * el(lo) if lo else 0:.1f}%: "
+                 + ("eligibility follows the scalar share of the operands, which is the "
+                    "programs', so the gap to the paper is our suite's operands." if follows else
+                    "eligibility does not follow the scalar share of reads here, so the "
+                    "suite's operand mix alone does not explain the gap; the per-workload "
+                    "table below has each workload's classes."))
     L.append(f"* **Fig 9, SFU class.** {len(sfu_w)} of {len(wl)} workloads issue SFU "
              f"instructions ({', '.join(sfu_w) or 'none'}); {sfu_el} of their SFU warp "
              f"instructions are eligible: {why}")
