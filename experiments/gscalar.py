@@ -91,9 +91,10 @@ LGS0, LGS = "all-con-l0-lumped", "all-con-l3-lumped"
 # "Lanes"): one constant per pipeline from the 24% execution share at the
 # peak (36 pJ per ALU or MEM lane operation, 306 pJ per SFU one), 510 pJ of
 # front end per warp instruction (the dissertation's residual), no
-# instruction-cache energy; the ablation recomputes each run's energy with
-# them from its lane counts, its fds energy (energy.j.fds over the model's
-# FDS_PJ per instruction) and its icache energy
+# instruction-cache or pipeline-register energy; the ablation recomputes
+# each run's energy with them from its lane counts, its fds energy
+# (energy.j.fds over the model's FDS_PJ per instruction) and its icache and
+# pipe energy
 SINGLE_LANE_PJ = {"alu": 36.0, "sfu": 306.0, "mem": 36.0}
 SINGLE_FDS_PJ = 510.0
 
@@ -111,10 +112,11 @@ def _model_tables():
             r"^CFG_REAL\((energy_\w+),\s*([\d.]+)", f.read(), re.M)}
     acc = {"SP": keys["energy_sp_acc_pj"], "FPU": keys["energy_fpu_acc_pj"],
            "SFU": keys["energy_sfu_acc_pj"]}
-    return ecls, acc, keys["energy_mem_lane_pj"], keys["energy_fds_inst_pj"]
+    return (ecls, acc, keys["energy_mem_lane_pj"], keys["energy_fds_inst_pj"],
+            keys["energy_pipe_thread_pj"])
 
 
-ECLS, ACC_PJ, MEM_PJ, FDS_PJ = _model_tables()
+ECLS, ACC_PJ, MEM_PJ, FDS_PJ, PIPE_PJ = _model_tables()
 
 
 def _machine():
@@ -219,12 +221,13 @@ class Sweep:
     def lane_delta(self, w, var):
         """Joules the single lane and front-end constants (SINGLE_*) add to
         this run's G-Scalar energy: its lane operations at one constant per
-        pipeline, its front end at 510 pJ, no instruction cache."""
+        pipeline, its front end at 510 pJ, no instruction cache, no pipeline
+        registers."""
         old = sum(self.v(w, var, f"gscalar.lane_ops.{u}") * c
                   for u, c in SINGLE_LANE_PJ.items()) * 1e-12
         fds = self.v(w, var, "energy.j.fds")
         return (old - self.v(w, var, "gscalar.energy.exec") + fds * (SINGLE_FDS_PJ / FDS_PJ - 1)
-                - self.v(w, var, "energy.j.icache"))
+                - self.v(w, var, "energy.j.icache") - self.v(w, var, "energy.j.pipe"))
 
     def ipcw_single(self, w, var, srf=False):
         """IPC/W with the single lane and front-end constants: the ablation."""
@@ -359,7 +362,8 @@ class Sweep:
                                           self.ipcw_share(w, BASE, o) for w in wl)
                 f["sh_gs"], f["sh_alu"] = gs(GS, False), gs(ALU, False)
                 f["shos_gs"], f["shos_alu"] = gs(GS, True), gs(ALU, True)
-            if self.has_metric("gscalar.lane_ops.alu", "energy.j.fds", "energy.j.icache"):
+            if self.has_metric("gscalar.lane_ops.alu", "energy.j.fds", "energy.j.icache",
+                               "energy.j.pipe"):
                 gsl = lambda var, srf=False: gmean(self.ipcw_single(w, var, srf) /   # noqa
                                                    self.ipcw_single(w, BASE) for w in wl)
                 f["sl_gs"], f["sl_alu"], f["sl_alu_srf"] = gsl(GS), gsl(ALU), gsl(ALU, True)
@@ -1011,7 +1015,8 @@ def write_page(path, m, rows, by, sizes, fsize):
           f"{ECLS['fpu'][1] * ACC_PJ['FPU']:.1f}, a 32-bit integer multiply "
           f"{ECLS['imul32'][1] * ACC_PJ['SFU']:.0f}, sin/cos "
           f"{ECLS['sin'][1] * ACC_PJ['SFU']:.0f}, lg2/ex2 {ECLS['ex2'][1] * ACC_PJ['SFU']:,.0f}), "
-          f"front end ({FDS_PJ:.1f} pJ per instruction) and instruction cache, instead of "
+          f"front end ({FDS_PJ:.1f} pJ per instruction), instruction cache and pipeline "
+          f"registers ({PIPE_PJ:.1f} pJ per thread instruction), instead of "
           f"{SINGLE_LANE_PJ['alu']:.0f} pJ per ALU and MEM lane, {SINGLE_LANE_PJ['sfu']:.0f} "
           f"per SFU lane and {SINGLE_FDS_PJ:.0f} of front end (docs/energy.md \"Lanes\"), "
           f"as the sweep ran | {pct(F['ipcw_gs'] - 1)} | "

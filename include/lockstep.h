@@ -417,6 +417,9 @@ typedef struct ls_energy_stats {
                                     integer multiply, integer divide), and
                                     MEM address computations */
     uint64_t e_icache;           /* instruction-cache hits and misses (pJ) */
+    uint64_t e_pipe;             /* pipeline registers: GPUWattch's
+                                    duty-cycle power, per thread
+                                    instruction (pJ) */
     uint64_t e_dac;              /* DAC queues (pJ) */
     uint64_t e_fds;              /* fetch, decode, schedule of issued warp
                                     instructions (pJ) */

@@ -92,6 +92,8 @@ void gpu_energy_run(const struct cfg *c, ls_stats *s)
     e->e_fds = pj((double)(s->warp_insts - d->removed + d->aff_insts), c->energy_fds_inst_pj);
     uint64_t im = s->icache_misses, ih = s->icache_accesses > im ? s->icache_accesses - im : 0;
     e->e_icache = pj((double)ih, c->energy_icache_hit_pj) + pj((double)im, c->energy_icache_miss_pj);
+    /* GPUWattch's pipeline duty cycle is committed thread instructions */
+    e->e_pipe = pj((double)s->thread_insts, c->energy_pipe_thread_pj);
     e->e_l1d = pj((double)s->l1d.accesses, c->energy_l1d_access_pj);
     e->e_shmem = pj((double)e->shmem_accesses, c->energy_shmem_access_pj);
     e->e_l2 = pj((double)s->l2.accesses, c->energy_l2_access_pj);
@@ -110,7 +112,7 @@ void gpu_energy_run(const struct cfg *c, ls_stats *s)
     e->e_uncore_leak = pj_w(c->energy_uncore_leak_w, secs);
     e->e_uncore_const = pj_w(c->energy_uncore_const_w, secs);
     uint64_t dyn = e->e_rf + e->e_oc + e->e_lane[0] + e->e_lane[1] + e->e_lane[2] + e->e_dac +
-                   e->e_fds + e->e_icache + e->e_l1d + e->e_shmem + e->e_l2 + e->e_noc;
+                   e->e_fds + e->e_icache + e->e_pipe + e->e_l1d + e->e_shmem + e->e_l2 + e->e_noc;
     uint64_t leak = e->e_sm_leak + e->e_uncore_leak;
     uint64_t cnst = e->e_sm_busy + e->e_sm_idle + e->e_uncore_const;
     e->e_total = dyn + e->e_dram + leak + cnst;

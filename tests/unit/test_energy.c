@@ -34,6 +34,7 @@ static void test_hand(void **state)
     c.energy_sfu_acc_pj = 3;
     c.energy_icache_hit_pj = 5;
     c.energy_icache_miss_pj = 100;
+    c.energy_pipe_thread_pj = 2;
     c.energy_mem_lane_pj = 3;
     c.energy_fds_inst_pj = 100;
     c.energy_l1d_access_pj = 50;
@@ -52,6 +53,7 @@ static void test_hand(void **state)
     s.cycles = 1000;            /* 1 us */
     s.sm_cycles = 3000;         /* of the 4000 SM-cycles, 1000 idle */
     s.warp_insts = 9;
+    s.thread_insts = 200;       /* 400 pJ of pipeline registers */
     s.l1d.accesses = 5;
     s.l2.accesses = 2;
     s.icache_accesses = 10;     /* 7 hits, 3 misses */
@@ -92,6 +94,7 @@ static void test_hand(void **state)
     assert_int_equal(e->e_lane[1], 24 + 36);
     assert_int_equal(e->e_lane[2], 24);
     assert_int_equal(e->e_icache, 7 * 5 + 3 * 100);
+    assert_int_equal(e->e_pipe, 400);
     assert_int_equal(e->e_dac, 28 * 15);            /* half reads, half writes */
     assert_int_equal(e->e_fds, 900);
     assert_int_equal(e->e_l1d, 250);
@@ -104,7 +107,7 @@ static void test_hand(void **state)
     assert_int_equal(e->e_sm_idle, 500000);         /* 1 us of SM x 0.5 W */
     assert_int_equal(e->e_uncore_leak, 3000000);
     assert_int_equal(e->e_uncore_const, 4000000);
-    uint64_t dyn = 920 + 80 + 1615 + 60 + 24 + 420 + 900 + 335 + 250 + 240 + 120 + 77;
+    uint64_t dyn = 920 + 80 + 1615 + 60 + 24 + 420 + 900 + 335 + 400 + 250 + 240 + 120 + 77;
     assert_int_equal(e->e_total, dyn + 1500 + 4000000 + 6000000 + 500000 + 3000000 + 4000000);
     /* the power statistics' GPU part is the same model's */
     assert_true(fabs(s.power.gpu_dyn - (double)dyn * 1e-12) < 1e-18);
