@@ -51,9 +51,6 @@ OLD_SM_CYCLE = 11.25
 # area: Nangate 45 nm NAND2_X1 (synth/nand2eq.lib) and a 45 nm 6T SRAM cell
 # (0.346 um^2, Mistry et al., IEDM 2007); per SM 16 decompressors and 4
 # compressors (the paper, section 5.1)
-# the issue peak of gtx480-gscalar: 15 SMs x 2 schedulers, one warp
-# instruction each per cycle (configs/gtx480-gscalar.conf)
-PEAK_ISSUE = 30
 # the paper's BP draws "over 100W" with "over 50%" in the execution units
 # and register files (the G-Scalar paper, section 5.3): at least 50 W
 BP_RF_LANE_W = 50.0
@@ -65,7 +62,6 @@ E_TRANSITION_J = 0.5 * (1.599 + 1.664) / 2 * 1e-15 * 1.10 ** 2
 NAND2_UM2 = 0.798
 SRAM_BIT_UM2 = 0.346
 N_DECOMP, N_COMP = 16, 4
-NUM_SMS = 15                     # configs/gtx480-gscalar.conf num_sms
 # the chip model's static constants before they were checked against their
 # sources (docs/energy.md "Checked against GPUWattch's released model and
 # the dissertation"): 2.3 W per busy SM beside the 11 W chip constant, and
@@ -132,6 +128,12 @@ def _machine():
 
 
 MACHINE = _machine()
+NUM_SMS = int(MACHINE.get("num_sms", 15))
+# the issue peak of gtx480-gscalar per cycle: per SM a warp instruction per
+# scheduler, at most as many as its ALU pipelines' lanes take warps a cycle
+PEAK_ISSUE = NUM_SMS * min(int(MACHINE.get("num_schedulers", 2)),
+                           int(MACHINE.get("alu_units", 2)) * int(MACHINE.get("alu_lanes", 32))
+                           // 32)
 # the classes of instructions an SFU runs (PTX's transcendentals, divides
 # and rcp): the paper's "SFU instructions" (section 5.3)
 SFU_CLASSES = ("sin", "sqrt", "lg2", "ex2", "fdiv", "idiv")
