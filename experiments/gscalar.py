@@ -18,6 +18,7 @@ the sweep's statistics. Variants are named SCALAR-cCOMPRESS-lLATENCY."""
 import json
 import math
 import os
+import re
 import sys
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
@@ -50,9 +51,6 @@ OLD_SM_CYCLE = 11.25
 # area: Nangate 45 nm NAND2_X1 (synth/nand2eq.lib) and a 45 nm 6T SRAM cell
 # (0.346 um^2, Mistry et al., IEDM 2007); per SM 16 decompressors and 4
 # compressors (the paper, section 5.1)
-# the issue peak of gtx480-gscalar: 15 SMs x 2 schedulers, one warp
-# instruction each per cycle (configs/gtx480-gscalar.conf)
-PEAK_ISSUE = 30
 # the paper's BP draws "over 100W" with "over 50%" in the execution units
 # and register files (the G-Scalar paper, section 5.3): at least 50 W
 BP_RF_LANE_W = 50.0
@@ -64,7 +62,6 @@ E_TRANSITION_J = 0.5 * (1.599 + 1.664) / 2 * 1e-15 * 1.10 ** 2
 NAND2_UM2 = 0.798
 SRAM_BIT_UM2 = 0.346
 N_DECOMP, N_COMP = 16, 4
-NUM_SMS = 15                     # configs/gtx480-gscalar.conf num_sms
 # the chip model's static constants before they were checked against their
 # sources (docs/energy.md "Checked against GPUWattch's released model and
 # the dissertation"): 2.3 W per busy SM beside the 11 W chip constant, and
@@ -81,10 +78,65 @@ OLD_SM_BUSY_W, OLD_LEAK_W = 2.3, 59.0
 SHARE_RF_PJ, SHARE_OC_PJ, BVR_E = 32.0, 6.0, 0.052
 RF_COUNTS = ("gscalar.arrays_read", "gscalar.arrays_written", "gscalar.bvr_reads",
              "gscalar.bvr_writes")
-# the latency's ablation: G-Scalar without and with its 3 cycles on
-# GPGPU-Sim 3.2.2's pipeline timing (staged collection and write-back,
-# per-class latencies: experiments/gscalar.toml)
-GPIPE0, GPIPE = "all-con-l0-gpipe", "all-con-l3-gpipe"
+# the pipeline's ablation: the baseline, ALU scalar and G-Scalar without
+# and with its 3 cycles on the lumped pipeline timing instead of
+# gtx480-gscalar's GPGPU-Sim 3.2.2 one (experiments/gscalar.toml)
+LBASE, LALU = "off-coff-l0-lumped", "alu-coff-l0-lumped"
+LGS0, LGS = "all-con-l0-lumped", "all-con-l3-lumped"
+# the lane and front-end energies before the per-class model (docs/energy.md
+# "Lanes"): one constant per pipeline from the 24% execution share at the
+# peak (36 pJ per ALU or MEM lane operation, 306 pJ per SFU one), 510 pJ of
+# front end per warp instruction (the dissertation's residual), no
+# instruction-cache or pipeline-register energy; the ablation recomputes
+# each run's energy with them from its lane counts, its fds energy
+# (energy.j.fds over the model's FDS_PJ per instruction) and its icache and
+# pipe energy
+SINGLE_LANE_PJ = {"alu": 36.0, "sfu": 306.0, "mem": 36.0}
+SINGLE_FDS_PJ = 510.0
+
+
+def _model_tables():
+    """The energy classes (csim/core/core_ecls.def: {class: (counter,
+    weight)}) and the energy keys' defaults (csim/cfg/cfg_keys.def), read
+    from the sources the simulator is built from, so the page prices a
+    class exactly as the model does."""
+    with open(os.path.join(ROOT, "csim", "core", "core_ecls.def"), encoding="utf-8") as f:
+        ecls = {m.group(1): (m.group(2), float(m.group(3))) for m in re.finditer(
+            r'^CORE_ECLS\(\w+,\s*"(\w+)",\s*(\w+),\s*([\d.]+)', f.read(), re.M)}
+    with open(os.path.join(ROOT, "csim", "cfg", "cfg_keys.def"), encoding="utf-8") as f:
+        keys = {m.group(1): float(m.group(2)) for m in re.finditer(
+            r"^CFG_REAL\((energy_\w+),\s*([\d.]+)", f.read(), re.M)}
+    acc = {"SP": keys["energy_sp_acc_pj"], "FPU": keys["energy_fpu_acc_pj"],
+           "SFU": keys["energy_sfu_acc_pj"]}
+    return (ecls, acc, keys["energy_mem_lane_pj"], keys["energy_fds_inst_pj"],
+            keys["energy_pipe_thread_pj"])
+
+
+ECLS, ACC_PJ, MEM_PJ, FDS_PJ, PIPE_PJ = _model_tables()
+
+
+def _machine():
+    """configs/gtx480-gscalar.conf's keys (the text the page states about
+    the machine: clock, lanes, pipeline stages)."""
+    out = {}
+    with open(os.path.join(ROOT, "configs", "gtx480-gscalar.conf"), encoding="utf-8") as f:
+        for line in f:
+            k, eq, v = line.split("#", 1)[0].partition("=")
+            if eq:
+                out[k.strip()] = v.strip()
+    return out
+
+
+MACHINE = _machine()
+NUM_SMS = int(MACHINE.get("num_sms", 15))
+# the issue peak of gtx480-gscalar per cycle: per SM a warp instruction per
+# scheduler, at most as many as its ALU pipelines' lanes take warps a cycle
+PEAK_ISSUE = NUM_SMS * min(int(MACHINE.get("num_schedulers", 2)),
+                           int(MACHINE.get("alu_units", 2)) * int(MACHINE.get("alu_lanes", 32))
+                           // 32)
+# the classes of instructions an SFU runs (PTX's transcendentals, divides
+# and rcp): the paper's "SFU instructions" (section 5.3)
+SFU_CLASSES = ("sin", "sqrt", "lg2", "ex2", "fdiv", "idiv")
 # warps per SM if a launch's threads were all resident: threads / 32 over
 # 15 SMs, at most 1536 threads (48 warps) per SM
 MAX_WARPS = 48
@@ -168,25 +220,65 @@ class Sweep:
                (br + bw) * BVR_E * 8 * SHARE_RF_PJ) * 1e-12
         return old - self.v(w, var, "gscalar.energy.rf")
 
+    def lane_delta(self, w, var):
+        """Joules the single lane and front-end constants (SINGLE_*) add to
+        this run's G-Scalar energy: its lane operations at one constant per
+        pipeline, its front end at 510 pJ, no instruction cache, no pipeline
+        registers."""
+        old = sum(self.v(w, var, f"gscalar.lane_ops.{u}") * c
+                  for u, c in SINGLE_LANE_PJ.items()) * 1e-12
+        fds = self.v(w, var, "energy.j.fds")
+        return (old - self.v(w, var, "gscalar.energy.exec") + fds * (SINGLE_FDS_PJ / FDS_PJ - 1)
+                - self.v(w, var, "energy.j.icache") - self.v(w, var, "energy.j.pipe"))
+
+    def ipcw_single(self, w, var, srf=False):
+        """IPC/W with the single lane and front-end constants: the ablation."""
+        e = self.v(w, var, "gscalar.energy.total_srf" if srf else "gscalar.energy.total")
+        return self.v(w, var, "warp_insts") / (e + self.lane_delta(w, var))
+
     def ipcw_share(self, w, var, oldstatic=False):
-        """IPC/W with the share-derived RF constants (and, with oldstatic,
-        the former static constants too): the ablation."""
-        e = self.v(w, var, "gscalar.energy.total") + self.rf_share_delta(w, var)
+        """IPC/W with the share-derived RF constants and the single lane
+        constants (and, with oldstatic, the former static constants too):
+        the ablation."""
+        e = (self.v(w, var, "gscalar.energy.total") + self.rf_share_delta(w, var) +
+             self.lane_delta(w, var))
         if oldstatic:
             e += self.static_delta(w, var)
         return self.v(w, var, "warp_insts") / e
 
-    def warps(self, w):
+    def warps(self, w, base=BASE):
         """Warps per SM if the run's threads were all resident (capped)."""
-        return min(MAX_WARPS, self.v(w, BASE, "threads") / 32 / NUM_SMS)
+        return min(MAX_WARPS, self.v(w, base, "threads") / 32 / NUM_SMS)
 
-    def lat_groups(self, l0=GS0, l3=GS):
+    def lane_classes(self):
+        """The baseline's and G-Scalar's lane energy by GPUWattch class
+        (docs/energy.md "Lanes"), suite sums in joules: {class: (baseline
+        J, G-Scalar J)}, the MEM lanes as "mem", and the chip totals."""
+        wl = self.wl
+        out = {}
+        for c, (ctr, wt) in ECLS.items():
+            pj = wt * ACC_PJ[ctr] * 1e-12
+            out[c] = (sum(self.v(w, BASE, f"gscalar.base_class_ops.{c}") for w in wl) * pj,
+                      sum(self.v(w, GS, f"gscalar.class_ops.{c}") for w in wl) * pj)
+        out["mem"] = (sum(self.v(w, BASE, "gscalar.base_lane_ops.mem") for w in wl) * MEM_PJ * 1e-12,
+                      sum(self.v(w, GS, "gscalar.lane_ops.mem") for w in wl) * MEM_PJ * 1e-12)
+        return out
+
+    def sfu_share(self, w, var=BASE):
+        """The share of w's chip energy in GPUWattch's SFU-unit classes
+        (transcendentals and divides, the paper's "SFUs"; section 5.3)."""
+        j = sum(self.v(w, var, f"gscalar.base_class_ops.{c}") * ECLS[c][1] * ACC_PJ[ECLS[c][0]]
+                for c in SFU_CLASSES) * 1e-12
+        t = self.v(w, var, "gscalar.energy.total")
+        return j / t if t else 0.0
+
+    def lat_groups(self, l0=GS0, l3=GS, base=BASE):
         """The latency's IPC cost by warps per SM: (bin, workloads, cost,
         and of the SM-cycles the latency adds, the shares with no resident
         warp and with warps waiting on a source register)."""
         out = []
         for lo, hi in WARP_BINS:
-            ws = [w for w in self.wl if lo <= self.warps(w) < hi]
+            ws = [w for w in self.wl if lo <= self.warps(w, base) < hi]
             if not ws:
                 continue
             d = lambda k: sum(self.v(w, l3, k) - self.v(w, l0, k) for w in ws)   # noqa
@@ -272,12 +364,24 @@ class Sweep:
                                           self.ipcw_share(w, BASE, o) for w in wl)
                 f["sh_gs"], f["sh_alu"] = gs(GS, False), gs(ALU, False)
                 f["shos_gs"], f["shos_alu"] = gs(GS, True), gs(ALU, True)
+            if self.has_metric("gscalar.lane_ops.alu", "energy.j.fds", "energy.j.icache",
+                               "energy.j.pipe"):
+                gsl = lambda var, srf=False: gmean(self.ipcw_single(w, var, srf) /   # noqa
+                                                   self.ipcw_single(w, BASE) for w in wl)
+                f["sl_gs"], f["sl_alu"], f["sl_alu_srf"] = gsl(GS), gsl(ALU), gsl(ALU, True)
+                f["lanes"] = self.lane_classes()
             if self.has_metric("threads", "stall.scoreboard"):
                 f["lat_groups"] = self.lat_groups()
-                if self.has(GPIPE0, GPIPE):
-                    f["lat_gpipe"] = 1 - gmean(self.v(w, GPIPE, "ipc") / self.v(w, GPIPE0, "ipc")
-                                               for w in wl)
-                    f["lat_groups_gpipe"] = self.lat_groups(GPIPE0, GPIPE)
+                if self.has(LGS0, LGS):
+                    f["lat_lumped"] = 1 - gmean(self.v(w, LGS, "ipc") / self.v(w, LGS0, "ipc")
+                                                for w in wl)
+                    f["lat_groups_lumped"] = self.lat_groups(LGS0, LGS, LBASE)
+            if self.has(LBASE, LALU, LGS0, LGS):
+                gl2 = lambda var, srf=False: gmean(self.ipcw(w, var, srf) /   # noqa
+                                                   self.ipcw(w, LBASE) for w in wl)
+                f["lu_gs"], f["lu_gs0"], f["lu_alu_srf"] = gl2(LGS), gl2(LGS0), gl2(LALU, True)
+                f["lu_cyc"] = sum(self.v(w, BASE, "cycles") for w in wl) / \
+                    sum(self.v(w, LBASE, "cycles") for w in wl) - 1
         if self.has(RF):
             f["rf"] = mean(self.rfr(w) for w in wl)
             f["srf"] = mean(self.v(w, RF, "gscalar.energy.srf_energy_ratio") for w in wl)
@@ -449,7 +553,9 @@ def causes(S, F, small):
              + f"), IPC/W {pct(F['ipcw_gs0'] - 1)}; with the 3-cycle "
              f"latency {pct(cyc)} cycles, IPC/W {pct(F['ipcw_gs'] - 1)}. A single "
              f"constant per busy SM-cycle instead of the chip model gives {pct(F['old_gs'] - 1)} "
-             f"on the same counts (ablation below).")
+             f"on the same counts, single lane and front-end constants instead of GPUWattch's "
+             + (f"per-class ones {pct(F['sl_gs'] - 1)}" if "sl_gs" in F else "per-class ones "
+                "(not in this sweep's metrics)") + " (ablation below).")
     leak = sum(S.leak(w, BASE) for w in wl)
     insts = tot(BASE, "warp_insts")
     rate = insts / (tot(BASE, "cycles") * PEAK_ISSUE)
@@ -492,8 +598,7 @@ def causes(S, F, small):
                  f"peak) {pct(gi['rest'][1] - 1)} ({pct(gi['rest'][2] - 1)}). The register "
                  f"file and lanes are {100 * gi['top'][3]:.1f}% of the first group's baseline "
                  f"energy and {100 * gi['rest'][3]:.1f}% of the others': the closer a workload "
-                 "runs to the peak the constants are derived at, the more of its energy is "
-                 "what G-Scalar saves.")
+                 "runs to the peak, the more of its energy is what G-Scalar saves.")
     if "ipcw_nodiv" in F:
         L.append(f"* **Fig 11, G-Scalar w/o divergent** (ALU, SFU and MEM scalar, no half- or "
                  f"divergent-scalar; the text gives no figure for this bar): "
@@ -501,6 +606,29 @@ def causes(S, F, small):
                  f"({pct(F['nl_nodiv'] - 1)} without leakage), against G-Scalar's "
                  f"{pct(F['ipcw_gs'] - 1)}: the divergent- and half-scalar classes add "
                  f"{100 * (F['elig']['half'] + F['elig']['div']):.1f}% of the warp instructions.")
+    if "lanes" in F:
+        ln = F["lanes"]
+        lb = sum(b for b, _ in ln.values())
+        lg_ = sum(g for _, g in ln.values())
+        grp = {"integer ALU": ("ialu",), "32-bit integer multiply (GPUWattch's SFU counter)":
+               ("imul32",), "float add, mul, mad": ("fpu", "fmul"),
+               "SFU (transcendentals, divides)": SFU_CLASSES,
+               "other integer multiplies": ("imul", "imul24"), "MEM address": ("mem",)}
+        parts = ", ".join(f"{k} {100 * sum(ln[c][0] for c in cs) / lb:.0f}%"
+                          for k, cs in grp.items() if lb)
+        sw = [w for w in wl if S.sfu_share(w) > 0]
+        top = max(sw, key=S.sfu_share) if sw else None
+        sfu_tot = sum(ln[c][0] for c in SFU_CLASSES) / e_base
+        L.append(f"* **Lanes by opcode class** (GPUWattch's energies, docs/energy.md "
+                 f"\"Lanes\"). The baseline's lanes cost {1e3 * lb:.3g} mJ in all, "
+                 f"{100 * lb / e_base:.1f}% of its chip energy: {parts}. G-Scalar's scalar "
+                 f"execution removes {100 * (1 - lg_ / lb):.0f}% of it "
+                 f"({100 * (lb - lg_) / e_base:.1f}% of the baseline's chip energy). The paper's "
+                 "BP spends over 25% of the GPU's power in the SFUs with 14% of its "
+                 "instructions SFU ones (section 5.3); here SFU-class lanes are "
+                 f"{100 * sfu_tot:.2f}% of the suite's baseline energy"
+                 + (f", {100 * S.sfu_share(top):.1f}% in {top}, the workload where they "
+                    "weigh most" if top else "") + ".")
     L.append(f"* **Fig 11 vs ALU scalar.** With the scalar register file of the paper's [3] "
              f"the ALU-scalar point is {pct(F['ipcw_alu_srf'] - 1)} over the baseline "
              f"(without it {pct(F['ipcw_alu'] - 1)}); G-Scalar over it: "
@@ -521,6 +649,31 @@ def causes(S, F, small):
            "operand in our suite is a per-thread value. The paper's BP computes 2.0 to the "
            "n-th power with n uniform; our backprop has no SFU instruction. So the workloads, "
            "not the classifier.")
+    # Fig 9's totals against the scalar share of operand reads (Fig 8)
+    if S.has(RF) and S.has(GS):
+        sc = {w: S.v(w, RF, "gscalar.read_cat.scalar") / max(1, S.v(w, RF, "gscalar.reads"))
+              for w in wl}
+        hi = [w for w in wl if sc[w] >= PAPER["cats"][0] / 100]
+        lo = [w for w in wl if w not in hi]
+        el = lambda ws: mean(sum(S.v(w, GS, f"gscalar.eligible_frac.{c}")   # noqa: E731
+                                 for c in ELIG) for w in ws)
+        rd = lambda ws: mean(sc[w] for w in ws)   # noqa: E731
+        follows = bool(hi and lo) and el(hi) > el(lo)
+        L.append(f"* **Fig 9, eligible instructions** ({100 * F['all']:.1f}% under G-Scalar, "
+                 f"paper 40%; ALU scalar {100 * F['alu']:.1f}%, paper 22%). An instruction is "
+                 "eligible only when every source is scalar (over its active lanes, or per "
+                 "half); our operand reads are "
+                 f"{100 * F['cats']['scalar']:.0f}% scalar (Fig 8; the paper's 36%). The "
+                 f"{len(hi)} workloads with at least 36% scalar reads "
+                 f"({100 * rd(hi) if hi else 0:.0f}% on average) have "
+                 f"{100 * el(hi) if hi else 0:.1f}% of their warp instructions eligible, the "
+                 f"other {len(lo)} ({100 * rd(lo) if lo else 0:.0f}% scalar reads) "
+                 f"{100 * el(lo) if lo else 0:.1f}%: "
+                 + ("eligibility follows the scalar share of the operands, which is the "
+                    "programs', so the gap to the paper is our suite's operands." if follows else
+                    "eligibility does not follow the scalar share of reads here, so the "
+                    "suite's operand mix alone does not explain the gap; the per-workload "
+                    "table below has each workload's classes."))
     L.append(f"* **Fig 9, SFU class.** {len(sfu_w)} of {len(wl)} workloads issue SFU "
              f"instructions ({', '.join(sfu_w) or 'none'}); {sfu_el} of their SFU warp "
              f"instructions are eligible: {why}")
@@ -591,27 +744,37 @@ def latency_section(by, sizes, fsize):
               "\"an insufficient number of warps to effectively hide latency\" (LC, section "
               f"5.3); our suite at these sizes has {len(few)} of {len(S.wl)} workloads with "
               "fewer than 8 warps per SM."]
-    gp = [s for s in done if "lat_gpipe" in by[s].figures()]
+    gp = [s for s in done if "lat_lumped" in by[s].figures()]
     if gp:
-        L += ["", "The base pipeline: gtx480-gscalar times an ALU result with the lumped "
-              "model (a dependent instruction can start 5 cycles after its producer at "
-              "16 lanes), GPGPU-Sim 3.2.2's pipeline (configs/gtx480.conf: operand collector "
-              "and write-back stages, per-opcode-class latencies) makes that distance longer, "
-              "so the same 3 cycles are a smaller part of it. With G-Scalar run on that "
-              "timing (variants " + GPIPE0 + " and " + GPIPE + "):", "",
-              "| size | IPC cost, lumped pipeline | IPC cost, GPGPU-Sim's pipeline | "
+        L += ["", f"The base pipeline: gtx480-gscalar's stages are pipe_collect = "
+              f"{MACHINE.get('pipe_collect', 'lumped')}, pipe_writeback = "
+              f"{MACHINE.get('pipe_writeback', 'lumped')} (configs/gtx480-gscalar.conf; "
+              "docs/timing-core.md): staged is GPGPU-Sim's operand collector and EX_WB "
+              "write-back, where a dependent instruction waits for its producer's collector, "
+              "execution and write-back stages; lumped charges bank conflicts as extra start "
+              "cycles and makes a result readable after its latency, a shorter distance of "
+              "which the same 3 cycles are a larger part. The same runs with lumped stages, "
+              "every other key the config's (variants " + ", ".join((LBASE, LALU, LGS0, LGS))
+              + "):", "",
+              "| size | IPC cost, gtx480-gscalar | IPC cost, lumped stages | "
               "of it at 8 or more warps per SM |", "|---|---|---|---|"]
         for s in gp:
             f = by[s].figures()
-            full = [g for g in f["lat_groups_gpipe"] if g[0][0] >= 8]
-            L.append(f"| {s} | {100 * f['lat']:.1f}% | {100 * f['lat_gpipe']:.1f}% | "
+            full = [g for g in f["lat_groups_lumped"] if g[0][0] >= 8]
+            L.append(f"| {s} | {100 * f['lat']:.1f}% | {100 * f['lat_lumped']:.1f}% | "
                      + (f"{100 * full[0][2]:.1f}% ({len(full[0][1])} workloads)" if full
                         else "-") + " |")
-        L += ["", "GPGPU-Sim 3.2.2's GTX480 configuration runs its SMs at 700 MHz with "
-              "32-wide pipelines (gpgpusim.config: \"the Core clock needs to be divided by "
-              "2\"); the paper's Table 1 gives 1.4 GHz and 16 lanes, the machine "
-              "gtx480-gscalar models, and does not say in which clock its 3 cycles are "
-              "counted: ours are 1.4 GHz cycles, the circuit's (Table 3: \"at 1.4GHz\")."]
+    clk, lanes = MACHINE.get("core_clock_mhz", "?"), MACHINE.get("alu_lanes", "?")
+    L += ["", f"Clock: gtx480-gscalar runs its SMs at {clk} MHz with {lanes}-lane ALU "
+          "pipelines, and the 3 cycles are cycles of that clock. "
+          + ("GPGPU-Sim 3.2.2's GTX480 configuration models the paper's Table 1 machine "
+             "(1.4 GHz, 16 lanes) so, warp-wide pipelines at half the clock "
+             "(gpgpusim.config: \"the Core clock needs to be divided by 2\"): the only core "
+             "clock the paper's simulator had, so 3 cycles added in it are 700 MHz cycles "
+             "as well, each two of the 1.4 GHz circuit's (Table 3: \"at 1.4GHz\")."
+             if str(clk) == "700" else
+             "The paper's Table 1 gives 1.4 GHz and 16 lanes; its Table 3 times the circuit "
+             "\"at 1.4GHz\".")]
     return L
 
 
@@ -657,8 +820,7 @@ def decomposition(by, sizes, fsize):
               f"{100 * (g['cycles'] / b['cycles'] - 1):+.1f}% cycles (suite sum), and the "
               f"static power over its run is {pct(g['d_static'])}. Static power is "
               f"{100 * b['static'] / b['e']:.0f}% of the baseline's energy at an issue rate of "
-              f"{100 * b['rate']:.1f}% of the peak; at the peak the constants are derived at "
-              "(docs/energy.md), RF and lanes are 40% by construction."]
+              f"{100 * b['rate']:.1f}% of the peak."]
     return L
 
 
@@ -708,13 +870,16 @@ def write_page(path, m, rows, by, sizes, fsize):
     L = ["# G-Scalar: scalar execution, register compression, energy", "",
          "Generated by `make experiments-gscalar` (spec experiments/gscalar.toml, "
          "page and plots experiments/gscalar.py; docs/sweeps.md): do not edit. Timing mode "
-         f"on gtx480-gscalar, {table.sizes(rows)} inputs, seed 1, {len(wl)} workloads, "
+         "on gtx480-gscalar (the paper's machine as GPGPU-Sim 3.2.2, the simulator its "
+         "section 5.1 names, models it: docs/gscalar.md; the `-lumped` variants are the "
+         f"pipeline's ablation), {table.sizes(rows)} inputs, seed 1, {len(wl)} workloads, "
          f"{len(rows)} points; source commit {commit()}, simulator binary sha256 "
          f"{str(m.get('build'))[:12]}. Variants are "
          "SCALAR-cCOMPRESS-lLATENCY: gscalar.scalar off/alu/all/nodiv, gscalar.compress off/on, "
          "gscalar.extra_latency 0/3 (latency only applies with compression); granularity 16 "
-         "everywhere. Energy: the chip model of docs/energy.md (GPUWattch-style components, "
-         "sourced constants). Definitions: docs/gscalar.md.", "",
+         "everywhere. Energy: the chip model of docs/energy.md (GPUWattch's per-access "
+         "energies, lanes by opcode class, sourced static constants). Definitions: "
+         "docs/gscalar.md.", "",
          f"**The figures are at {fsize} inputs**, the largest size every headline variant "
          f"ran at (sizes in this sweep: {', '.join(sizes)}; "
          + (f"large inputs for the variants of IPC/W and the latency cost, {len(by['large'].wl)} "
@@ -745,8 +910,8 @@ def write_page(path, m, rows, by, sizes, fsize):
          + lg(lambda f: f"{100 * f['lat']:.1f}%")
          + "".join(f"; {100 * g[2]:.1f}% on the {len(g[1])} workloads with 8 or more warps "
                    "per SM" for g in F.get("lat_groups", []) if g[0][0] >= 8)
-         + (f"; {100 * F['lat_gpipe']:.1f}% on GPGPU-Sim 3.2.2's pipeline timing "
-            "(section \"The latency's cost\")" if "lat_gpipe" in F else "") + " |",
+         + (f"; {100 * F['lat_lumped']:.1f}% with lumped pipeline stages "
+            "(section \"The latency's cost\")" if "lat_lumped" in F else "") + " |",
          f"| Fig 12: RF dynamic energy vs baseline | -54% | {pct(F['rf'] - 1)} |",
          f"| Fig 12: scalar RF alone vs baseline | -37% | {pct(F['srf'] - 1)} |",
          f"| Fig 12: Warped-Compression (W-C) vs baseline | above G-Scalar's, no figure in the "
@@ -846,8 +1011,18 @@ def write_page(path, m, rows, by, sizes, fsize):
           f"{pct(F['sh_gs'] - 1)} | {pct(F['sh_gs'] / F['sh_alu'] - 1)} |",
           "| GPUWattch's own register-file energies (per 128-bit array: read 15.0 pJ, "
           "written 23.9 pJ, crossbar 14.1 pJ; docs/energy.md \"Per-access energies from "
-          f"GPUWattch\"), as the sweep ran | {pct(F['ipcw_gs'] - 1)} | "
-          f"{pct(F['ipcw_gs'] / F['ipcw_alu'] - 1)} |"] if "sh_gs" in F else [
+          f"GPUWattch\") | {pct(F['sl_gs'] - 1)} | {pct(F['sl_gs'] / F['sl_alu'] - 1)} |",
+          "| GPUWattch's lane energies by opcode class (an integer ALU operation "
+          f"{ECLS['ialu'][1] * ACC_PJ['SP']:.1f} pJ, an f32 add "
+          f"{ECLS['fpu'][1] * ACC_PJ['FPU']:.1f}, a 32-bit integer multiply "
+          f"{ECLS['imul32'][1] * ACC_PJ['SFU']:.0f}, sin/cos "
+          f"{ECLS['sin'][1] * ACC_PJ['SFU']:.0f}, lg2/ex2 {ECLS['ex2'][1] * ACC_PJ['SFU']:,.0f}), "
+          f"front end ({FDS_PJ:.1f} pJ per instruction), instruction cache and pipeline "
+          f"registers ({PIPE_PJ:.1f} pJ per thread instruction), instead of "
+          f"{SINGLE_LANE_PJ['alu']:.0f} pJ per ALU and MEM lane, {SINGLE_LANE_PJ['sfu']:.0f} "
+          f"per SFU lane and {SINGLE_FDS_PJ:.0f} of front end (docs/energy.md \"Lanes\"), "
+          f"as the sweep ran | {pct(F['ipcw_gs'] - 1)} | "
+          f"{pct(F['ipcw_gs'] / F['ipcw_alu'] - 1)} |"] if "sh_gs" in F and "sl_gs" in F else [
           f"| chip energy model (docs/energy.md) with its former static constants: 2.3 W "
           f"per busy SM beside the 11 W chip constant, 59 W of GPU and DRAM leakage beside "
           f"the DRAM model's standby | {pct(F['os_gs'] - 1)} | "
@@ -862,9 +1037,17 @@ def write_page(path, m, rows, by, sizes, fsize):
           f"{pct(F['ipcw_gs0'] / F['ipcw_alu_srf'] - 1)} |",
           f"| with the latency, power as GPUWattch reports it (no leakage) | "
           f"{pct(F['nl_gs'] - 1)} | {pct(F['nl_gs'] / F['nl_alu_srf'] - 1)} |"]
+    if "lu_gs" in F:
+        L.append(f"| with the latency, lumped pipeline stages instead of the config's "
+                 f"(the baseline {pct(-F['lu_cyc'] / (1 + F['lu_cyc']))} cycles) | "
+                 f"{pct(F['lu_gs'] - 1)} | {pct(F['lu_gs'] / F['lu_alu_srf'] - 1)} |")
     if small and "ipcw_gs" in small and fsize != "small":
-        L.append(f"| the same figures at small inputs | {pct(small['ipcw_gs'] - 1)} | "
+        L.append(f"| the same figures at small inputs | "
+                 f"{pct(small['ipcw_gs'] - 1)} | "
                  f"{pct(small['ipcw_gs'] / small['ipcw_alu_srf'] - 1)} |")
+    if big and "ipcw_gs" in big:
+        L.append(f"| the same figures at large inputs | {pct(big['ipcw_gs'] - 1)} | "
+                 f"{pct(big['ipcw_gs'] / big['ipcw_alu_srf'] - 1)} |")
     L += ["", "![the paper's figures beside ours](gscalar-paper.png)", "",
           "![Fig 1](gscalar-fig1.png)", "", "![Fig 8](gscalar-fig8.png)", "",
           "![Fig 9](gscalar-fig9.png)", "", "![Fig 11](gscalar-fig11.png)", "",

@@ -392,6 +392,12 @@ typedef struct ls_energy_stats {
                                     compact instructions */
     uint64_t lane_ops[3];        /* lane operations of the ALU, SFU and MEM
                                     pipelines */
+    uint64_t cls_ops[12];        /* of the ALU and SFU lane operations,
+                                    those of each GPUWattch
+                                    execution-energy class
+                                    (csim/core/core_ecls.def); DAC's affine
+                                    warp's are not classed (integer ALU
+                                    ones) */
     uint64_t dac_unit_ops;       /* AEU/PEU operations (DAC) */
     uint64_t queue_accesses;     /* ATQ and per-warp queue writes and reads
                                     (DAC) */
@@ -404,8 +410,16 @@ typedef struct ls_energy_stats {
     uint64_t e_rf;               /* register-file arrays and affine tuples
                                     (pJ) */
     uint64_t e_oc;               /* operand collectors and crossbar (pJ) */
-    uint64_t e_lane[3];          /* ALU, SFU, MEM lane operations (pJ);
-                                    DAC's unit operations are ALU ones */
+    uint64_t e_lane[3];          /* lane operations (pJ) of GPUWattch's
+                                    integer-ALU and FPU counters (with
+                                    DAC's unit operations), of its SFU
+                                    counter (transcendentals, 32-bit
+                                    integer multiply, integer divide), and
+                                    MEM address computations */
+    uint64_t e_icache;           /* instruction-cache hits and misses (pJ) */
+    uint64_t e_pipe;             /* pipeline registers: GPUWattch's
+                                    duty-cycle power, per thread
+                                    instruction (pJ) */
     uint64_t e_dac;              /* DAC queues (pJ) */
     uint64_t e_fds;              /* fetch, decode, schedule of issued warp
                                     instructions (pJ) */
@@ -493,6 +507,11 @@ typedef struct ls_gscalar_stats {
     uint64_t lane_ops[3];        /* lane operations of the ALU, SFU and MEM
                                     pipelines, this run */
     uint64_t base_lane_ops[3];   /* the same with every active lane (the
+                                    baseline) */
+    uint64_t cls_ops[12];        /* of the ALU and SFU lane operations this
+                                    run, those of each execution-energy
+                                    class (csim/core/core_ecls.def) */
+    uint64_t base_cls_ops[12];   /* the same with every active lane (the
                                     baseline) */
     uint64_t bdi_all_bytes;      /* bytes of the writes under BDI, best of
                                     the BDI paper's encodings */

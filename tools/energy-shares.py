@@ -16,7 +16,7 @@ GROUPS = [
      "16% (GPUWattch via the G-Scalar paper, section 1)"),
     ("execution units (`alu` + `sfu` + `mem`)", ("alu", "sfu", "mem"),
      "24% (GPUWattch via the G-Scalar paper, section 1)"),
-    ("front end (`fds`)", ("fds",), "-"),
+    ("front end and pipeline (`fds` + `icache` + `pipe`)", ("fds", "icache", "pipe"), "-"),
     ("DAC queues (`dac`)", ("dac",), "-"),
     ("memory system (`l1d` + `shmem` + `l2` + `noc` + `dram`)",
      ("l1d", "shmem", "l2", "noc", "dram"),

@@ -51,6 +51,8 @@ struct core_dinst {
                                    sources / destinations (predicates
                                    excluded; a 64-bit register is two):
                                    the energy model's RF accesses         */
+    uint8_t ecls;               /* enum core_ecls: GPUWattch's energy class
+                                   of an ALU/SFU lane operation           */
     uint8_t rf_addr;            /* of rf_rd, the address register's words */
     uint8_t opc;                /* enum core_opc: GPGPU-Sim's opcode class */
     uint8_t unit_cls;           /* the unit under opcode_timing = class    */
@@ -60,6 +62,14 @@ struct core_dinst {
                                    the functions one after another         */
     int32_t dst[CORE_MAX_DST];
     int32_t src[CORE_MAX_SRC];
+};
+
+/* GPUWattch's execution-energy classes (core_ecls.def). */
+enum core_ecls {
+#define CORE_ECLS(id, name, ctr, weight, doc) CORE_ECLS_##id,
+#include "core/core_ecls.def"
+#undef CORE_ECLS
+    CORE_ECLS_N
 };
 
 /* GPGPU-Sim's opcode classes (core_opc.def). */

@@ -82,6 +82,33 @@ static enum core_opc opc_of(const struct ptx_inst *in)
     return (enum core_opc)(base + row);
 }
 
+/* GPUWattch's energy class of in (core_ecls.def: GPGPU-Sim 3.2.2's
+ * set_mul_div_or_other_archop), for its ALU/SFU lane operations. */
+static enum core_ecls ecls_of(const struct ptx_inst *in)
+{
+    bool two = in->op == PTX_OP_SETP || in->op == PTX_OP_SET;
+    enum ptx_type t = (enum ptx_type)(two ? in->type2 : in->type);
+    if (t == PTX_T_F32 || t == PTX_T_F64) {
+        switch (in->op) {
+        case PTX_OP_MUL: case PTX_OP_MAD: return CORE_ECLS_FMUL;
+        case PTX_OP_DIV: case PTX_OP_RCP: return CORE_ECLS_FDIV;
+        case PTX_OP_LG2: return CORE_ECLS_LG2;
+        case PTX_OP_SQRT: case PTX_OP_RSQRT: return CORE_ECLS_SQRT;
+        case PTX_OP_SIN: case PTX_OP_COS: return CORE_ECLS_SIN;
+        case PTX_OP_EX2: return CORE_ECLS_EX2;
+        default: return CORE_ECLS_FPU;
+        }
+    }
+    switch (in->op) {
+    case PTX_OP_MUL24: case PTX_OP_MAD24: return CORE_ECLS_IMUL24;
+    case PTX_OP_MUL: case PTX_OP_MAD:
+        return t == PTX_T_U32 || t == PTX_T_S32 || t == PTX_T_B32 ? CORE_ECLS_IMUL32
+                                                                   : CORE_ECLS_IMUL;
+    case PTX_OP_DIV: return CORE_ECLS_IDIV;
+    default: return CORE_ECLS_IALU;
+    }
+}
+
 static const uint8_t opc_unit[CORE_OPC_N] = {
 #define CORE_OPC(id, lat, ii, unit, unit3, doc) CORE_U_##unit,
 #include "core/core_opc.def"
@@ -146,6 +173,7 @@ static void decode(const struct ptx_func *f, const struct ptx_inst *in,
     if (in->op == PTX_OP_CVTA)
         d->unit = CORE_U_ALU;
     d->opc = (uint8_t)opc_of(in);
+    d->ecls = (uint8_t)ecls_of(in);
     d->unit_cls = d->unit == CORE_U_ALU || d->unit == CORE_U_SFU ? opc_unit[d->opc]
                                                                  : d->unit;
     d->opc3 = (uint8_t)opc3_of(in);

@@ -182,7 +182,7 @@ static bool lanes_equal(const uint64_t *v, uint64_t bits, uint32_t m,
 
 int core_gs_retire(struct core_rvc *u, const struct simt_warp *w,
                    unsigned frame, const struct ptx_func *f, int32_t pc,
-                   unsigned unit, unsigned cls, unsigned halves,
+                   unsigned unit, unsigned ecls, unsigned cls, unsigned halves,
                    uint32_t active, uint64_t now, bool *scalar)
 {
     ls_gscalar_stats *st = &u->st;
@@ -206,6 +206,10 @@ int core_gs_retire(struct core_rvc *u, const struct simt_warp *w,
             }
         }
         st->lane_ops[unit] += ops;
+        if (unit <= 1 && ecls < CORE_ECLS_N) {
+            st->base_cls_ops[ecls] += popc(active);
+            st->cls_ops[ecls] += ops;
+        }
     }
     if (run)
         st->scalar_insts++;
@@ -396,7 +400,7 @@ static int gs_retire(void *self, struct core_view *v, struct core_issue *is)
     is->moves += moves;
     bool run;
     e = core_gs_retire(&g->rvc, &w->sw, is->at.frame, is->at.f, is->at.pc, di->unit,
-                       g->cls, g->halves, w->sw.res.active, is->now, &run);
+                       di->ecls, g->cls, g->halves, w->sw.res.active, is->now, &run);
     if (e)
         return e;
     is->ii = run ? core_gs_ii(g->cls, g->halves, v->lanes[di->unit]) : 0;

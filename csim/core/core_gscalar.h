@@ -68,14 +68,15 @@ bool core_gs_runs_scalar(unsigned mode, unsigned cls);
  * ceil(16 / lanes), for a half-scalar one. */
 unsigned core_gs_ii(unsigned cls, unsigned halves, unsigned lanes);
 /* After the instruction executed under mask `active`: counts it (insts,
- * elig, scalar_insts, lane-ops of pipeline unit) and checks that an
+ * elig, scalar_insts, lane-ops of pipeline unit and of ALU/SFU energy
+ * class ecls, enum core_ecls) and checks that an
  * eligible instruction's destinations (a store's addresses) are equal in
  * its active lanes (per scalar half for half-scalar). *scalar: it ran as
  * scalar under u->scalar. Returns 0 or LS_ERR_COSIM with u->why (a model
  * error: the eligibility rule was wrong). */
 int core_gs_retire(struct core_rvc *u, const struct simt_warp *w,
                    unsigned frame, const struct ptx_func *f, int32_t pc,
-                   unsigned unit, unsigned cls, unsigned halves,
+                   unsigned unit, unsigned ecls, unsigned cls, unsigned halves,
                    uint32_t active, uint64_t now, bool *scalar);
 
 #endif

@@ -770,6 +770,8 @@ static void energy_count(ls_energy_stats *e, const struct core_dinst *di,
     e->rf_arrays_written += (uint64_t)wr * popc(a & 0x11111111u);
     if (di->unit <= CORE_U_MEM)
         e->lane_ops[di->unit] += compact ? 2 : popc(active);
+    if (di->unit <= CORE_U_SFU)
+        e->cls_ops[di->ecls] += compact ? 2 : popc(active);
 }
 
 /* Bank conflicts of di's sources among themselves and with the operands

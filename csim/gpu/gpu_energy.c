@@ -1,11 +1,53 @@
 /* The chip energy model (gpu_energy.h; docs/energy.md). */
 #include "gpu/gpu_energy.h"
+#include "core/core.h"
 #include "mem/mem.h"
 
 /* n events of e picojoules, in picojoules (rounded). */
 static uint64_t pj(double n, double e)
 {
     return (uint64_t)(n * e + 0.5);
+}
+
+/* The energy of one lane operation of each execution-energy class
+ * (core_ecls.def): its weight in accesses of its GPUWattch counter. sfu:
+ * whether the counter is the SFU's (the `sfu` component). */
+static void cls_pj(const struct cfg *c, double pj_of[CORE_ECLS_N], bool sfu[CORE_ECLS_N])
+{
+    const double sp = c->energy_sp_acc_pj, fpu = c->energy_fpu_acc_pj,
+                 sfu_acc = c->energy_sfu_acc_pj;
+    unsigned k = 0;
+#define CORE_ECLS(id, name, ctr, weight, doc) \
+    sfu[k] = ctr##_ACC_IS_SFU;                 \
+    pj_of[k++] = (weight) * ctr##_ACC;
+#define SP_ACC sp
+#define FPU_ACC fpu
+#define SFU_ACC sfu_acc
+#define SP_ACC_IS_SFU false
+#define FPU_ACC_IS_SFU false
+#define SFU_ACC_IS_SFU true
+#include "core/core_ecls.def"
+#undef CORE_ECLS
+#undef SP_ACC
+#undef FPU_ACC
+#undef SFU_ACC
+#undef SP_ACC_IS_SFU
+#undef FPU_ACC_IS_SFU
+#undef SFU_ACC_IS_SFU
+}
+
+/* The ALU-counter and SFU-counter energy of class lane operations ops[]. */
+static void lanes_pj(const struct cfg *c, const uint64_t ops[CORE_ECLS_N], uint64_t *alu,
+                     uint64_t *sfu)
+{
+    double e[CORE_ECLS_N];
+    bool is_sfu[CORE_ECLS_N];
+    cls_pj(c, e, is_sfu);
+    double a = 0, f = 0;
+    for (unsigned k = 0; k < CORE_ECLS_N; k++)
+        *(is_sfu[k] ? &f : &a) += (double)ops[k] * e[k];
+    *alu = (uint64_t)(a + 0.5);
+    *sfu = (uint64_t)(f + 0.5);
 }
 
 /* w watts for t seconds, in picojoules (rounded). */
@@ -33,14 +75,25 @@ void gpu_energy_run(const struct cfg *c, ls_stats *s)
     double wr = (double)e->rf_arrays_written;
     e->e_rf = pj(rd, c->energy_rf_array_pj) + pj(wr, c->energy_rf_write_pj);
     e->e_oc = pj(rd + wr, c->energy_oc_array_pj);
-    e->e_lane[0] = pj((double)(e->lane_ops[0] + e->dac_unit_ops), c->energy_alu_lane_pj);
-    e->e_lane[1] = pj((double)e->lane_ops[1], c->energy_sfu_lane_pj);
+    /* ALU/SFU lane operations by energy class; those without a class (DAC's
+     * affine warp) and DAC's unit operations are integer ALU ones */
+    uint64_t classed = 0;
+    for (unsigned k = 0; k < CORE_ECLS_N; k++)
+        classed += e->cls_ops[k];
+    uint64_t ops = e->lane_ops[0] + e->lane_ops[1];
+    uint64_t ialu = (ops > classed ? ops - classed : 0) + e->dac_unit_ops;
+    lanes_pj(c, e->cls_ops, &e->e_lane[0], &e->e_lane[1]);
+    e->e_lane[0] += pj((double)ialu, 25.0 * c->energy_sp_acc_pj);
     e->e_lane[2] = pj((double)e->lane_ops[2], c->energy_mem_lane_pj);
     /* half the queue accesses are writes, half reads */
     e->e_dac = pj((double)e->queue_accesses, 0.5 * (c->energy_rf_array_pj + c->energy_rf_write_pj));
     /* per issued warp instruction: DAC's removed ones run without an
      * issue slot, its affine warp's issue */
     e->e_fds = pj((double)(s->warp_insts - d->removed + d->aff_insts), c->energy_fds_inst_pj);
+    uint64_t im = s->icache_misses, ih = s->icache_accesses > im ? s->icache_accesses - im : 0;
+    e->e_icache = pj((double)ih, c->energy_icache_hit_pj) + pj((double)im, c->energy_icache_miss_pj);
+    /* GPUWattch's pipeline duty cycle is committed thread instructions */
+    e->e_pipe = pj((double)s->thread_insts, c->energy_pipe_thread_pj);
     e->e_l1d = pj((double)s->l1d.accesses, c->energy_l1d_access_pj);
     e->e_shmem = pj((double)e->shmem_accesses, c->energy_shmem_access_pj);
     e->e_l2 = pj((double)s->l2.accesses, c->energy_l2_access_pj);
@@ -59,7 +112,7 @@ void gpu_energy_run(const struct cfg *c, ls_stats *s)
     e->e_uncore_leak = pj_w(c->energy_uncore_leak_w, secs);
     e->e_uncore_const = pj_w(c->energy_uncore_const_w, secs);
     uint64_t dyn = e->e_rf + e->e_oc + e->e_lane[0] + e->e_lane[1] + e->e_lane[2] + e->e_dac +
-                   e->e_fds + e->e_l1d + e->e_shmem + e->e_l2 + e->e_noc;
+                   e->e_fds + e->e_icache + e->e_pipe + e->e_l1d + e->e_shmem + e->e_l2 + e->e_noc;
     uint64_t leak = e->e_sm_leak + e->e_uncore_leak;
     uint64_t cnst = e->e_sm_busy + e->e_sm_idle + e->e_uncore_const;
     e->e_total = dyn + e->e_dram + leak + cnst;
@@ -95,13 +148,13 @@ void gpu_energy_gscalar(const struct cfg *c, ls_stats *s)
     vw = vw > 8 * sw ? vw - 8 * sw : 0;
     g->srf_pj = pj((double)vr, ard) + pj((double)vw, awr) + pj((double)sr, brd) +
                 pj((double)sw, bwr);
-    const double *lane[3] = { &c->energy_alu_lane_pj, &c->energy_sfu_lane_pj,
-                              &c->energy_mem_lane_pj };
-    g->exec_energy = g->base_exec_energy = 0;
-    for (unsigned u = 0; u < 3; u++) {
-        g->exec_energy += pj((double)g->lane_ops[u], *lane[u]);
-        g->base_exec_energy += pj((double)g->base_lane_ops[u], *lane[u]);
-    }
+    /* the lanes as gpu_energy_run charges them: ALU/SFU by energy class,
+     * MEM per address computation */
+    uint64_t a, f;
+    lanes_pj(c, g->cls_ops, &a, &f);
+    g->exec_energy = a + f + pj((double)g->lane_ops[2], c->energy_mem_lane_pj);
+    lanes_pj(c, g->base_cls_ops, &a, &f);
+    g->base_exec_energy = a + f + pj((double)g->base_lane_ops[2], c->energy_mem_lane_pj);
     /* everything else the chip model charged this run */
     g->other_energy = e->e_total - e->e_rf - e->e_oc - e->e_lane[0] - e->e_lane[1] - e->e_lane[2];
 }

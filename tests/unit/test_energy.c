@@ -17,6 +17,7 @@
 #include "lockstep.h"
 #include "cfg/cfg.h"
 #include "gpu/gpu_energy.h"
+#include "core/core.h"
 #include "wl_run.h"
 
 static void test_hand(void **state)
@@ -28,8 +29,12 @@ static void test_hand(void **state)
     c.energy_rf_array_pj = 10;
     c.energy_rf_write_pj = 20;
     c.energy_oc_array_pj = 1;
-    c.energy_alu_lane_pj = 2;
-    c.energy_sfu_lane_pj = 20;
+    c.energy_sp_acc_pj = 1;     /* an integer ALU lane operation: 25 */
+    c.energy_fpu_acc_pj = 2;
+    c.energy_sfu_acc_pj = 3;
+    c.energy_icache_hit_pj = 5;
+    c.energy_icache_miss_pj = 100;
+    c.energy_pipe_thread_pj = 2;
     c.energy_mem_lane_pj = 3;
     c.energy_fds_inst_pj = 100;
     c.energy_l1d_access_pj = 50;
@@ -48,8 +53,11 @@ static void test_hand(void **state)
     s.cycles = 1000;            /* 1 us */
     s.sm_cycles = 3000;         /* of the 4000 SM-cycles, 1000 idle */
     s.warp_insts = 9;
+    s.thread_insts = 200;       /* 400 pJ of pipeline registers */
     s.l1d.accesses = 5;
     s.l2.accesses = 2;
+    s.icache_accesses = 10;     /* 7 hits, 3 misses */
+    s.icache_misses = 3;
     s.power.dram_rd = 1e-9;     /* 1000 pJ of DRAM */
     s.power.dram_ref = 5e-10;   /* 500 pJ */
     ls_energy_stats *e = &s.energy;
@@ -59,6 +67,12 @@ static void test_hand(void **state)
     e->lane_ops[0] = 32;
     e->lane_ops[1] = 3;
     e->lane_ops[2] = 8;
+    /* 33 of the 35 ALU/SFU lane operations classed; 2 unclassed (DAC's
+     * affine warp) are integer ALU ones */
+    e->cls_ops[CORE_ECLS_IALU] = 10;    /* 25 x 1 pJ each, ALU */
+    e->cls_ops[CORE_ECLS_IMUL32] = 2;   /* 4 x 3 pJ, GPUWattch's SFU counter */
+    e->cls_ops[CORE_ECLS_FPU] = 20;     /* 1 x 2 pJ, ALU */
+    e->cls_ops[CORE_ECLS_SIN] = 1;      /* 12 x 3 pJ, SFU */
     e->shmem_accesses = 6;
     e->noc_flits = 11;
     s.dac.tuples = 2;
@@ -75,9 +89,12 @@ static void test_hand(void **state)
     assert_int_equal(e->queue_accesses, 2 * (2 + 3 + 4 + 5));
     assert_int_equal(e->e_rf, 68 * 10 + 12 * 20);   /* reads and tuples, writes */
     assert_int_equal(e->e_oc, 80);
-    assert_int_equal(e->e_lane[0], (32 + 51) * 2);  /* DAC units are ALU ops */
-    assert_int_equal(e->e_lane[1], 60);
+    /* classed ALU/FPU ops, then the 2 unclassed and DAC's 51 at 25 pJ */
+    assert_int_equal(e->e_lane[0], 250 + 40 + (2 + 51) * 25);
+    assert_int_equal(e->e_lane[1], 24 + 36);
     assert_int_equal(e->e_lane[2], 24);
+    assert_int_equal(e->e_icache, 7 * 5 + 3 * 100);
+    assert_int_equal(e->e_pipe, 400);
     assert_int_equal(e->e_dac, 28 * 15);            /* half reads, half writes */
     assert_int_equal(e->e_fds, 900);
     assert_int_equal(e->e_l1d, 250);
@@ -90,7 +107,7 @@ static void test_hand(void **state)
     assert_int_equal(e->e_sm_idle, 500000);         /* 1 us of SM x 0.5 W */
     assert_int_equal(e->e_uncore_leak, 3000000);
     assert_int_equal(e->e_uncore_const, 4000000);
-    uint64_t dyn = 920 + 80 + 166 + 60 + 24 + 420 + 900 + 250 + 240 + 120 + 77;
+    uint64_t dyn = 920 + 80 + 1615 + 60 + 24 + 420 + 900 + 335 + 400 + 250 + 240 + 120 + 77;
     assert_int_equal(e->e_total, dyn + 1500 + 4000000 + 6000000 + 500000 + 3000000 + 4000000);
     /* the power statistics' GPU part is the same model's */
     assert_true(fabs(s.power.gpu_dyn - (double)dyn * 1e-12) < 1e-18);
@@ -116,6 +133,55 @@ static void test_hand(void **state)
     assert_int_equal(e->e_fds, (9 - 4 + 1) * 100);
 }
 
+/* The decoder's energy class of each opcode is GPGPU-Sim 3.2.2's sp_op
+ * (csim/core/core_ecls.def): the rules a source-faithful class needs
+ * (fma is not a multiply, a 32-bit integer multiply is the SFU counter's,
+ * setp takes its operands' type, rcp is a divide, rem is not). */
+static void test_classes(void **state)
+{
+    (void)state;
+    const char *ptx = ".version 9.0\n.target sm_75\n.address_size 64\n"
+        ".visible .entry k()\n{\n .reg .pred %p<3>;\n .reg .b32 %r<9>;\n"
+        " .reg .f32 %f<9>;\n .reg .b64 %rd<4>;\n"
+        " add.s32 %r1, %r2, %r3;\n"             /* 0 ialu */
+        " mul.lo.s32 %r1, %r2, %r3;\n"          /* 1 imul32 */
+        " mul.wide.u32 %rd1, %r2, %r3;\n"       /* 2 imul32 (u32 type) */
+        " mul.lo.u64 %rd1, %rd2, %rd3;\n"       /* 3 imul */
+        " mul24.lo.s32 %r1, %r2, %r3;\n"        /* 4 imul24 */
+        " div.u32 %r1, %r2, %r3;\n"             /* 5 idiv */
+        " rem.u32 %r1, %r2, %r3;\n"             /* 6 ialu */
+        " add.f32 %f1, %f2, %f3;\n"             /* 7 fpu */
+        " fma.rn.f32 %f1, %f2, %f3, %f4;\n"     /* 8 fpu */
+        " mad.f32 %f1, %f2, %f3, %f4;\n"        /* 9 fmul */
+        " mul.f32 %f1, %f2, %f3;\n"             /* 10 fmul */
+        " rcp.approx.f32 %f1, %f2;\n"           /* 11 fdiv */
+        " setp.lt.f32 %p1, %f2, %f3;\n"         /* 12 fpu */
+        " setp.lt.s32 %p1, %r2, %r3;\n"         /* 13 ialu */
+        " sin.approx.f32 %f1, %f2;\n"           /* 14 sin */
+        " ex2.approx.f32 %f1, %f2;\n"           /* 15 ex2 */
+        " lg2.approx.f32 %f1, %f2;\n"           /* 16 lg2 */
+        " rsqrt.approx.f32 %f1, %f2;\n"         /* 17 sqrt */
+        " cvt.rn.f32.s32 %f1, %r2;\n"           /* 18 fpu */
+        " ret;\n}\n";
+    static const uint8_t want[] = {
+        CORE_ECLS_IALU, CORE_ECLS_IMUL32, CORE_ECLS_IMUL32, CORE_ECLS_IMUL, CORE_ECLS_IMUL24,
+        CORE_ECLS_IDIV, CORE_ECLS_IALU, CORE_ECLS_FPU, CORE_ECLS_FPU, CORE_ECLS_FMUL,
+        CORE_ECLS_FMUL, CORE_ECLS_FDIV, CORE_ECLS_FPU, CORE_ECLS_IALU, CORE_ECLS_SIN,
+        CORE_ECLS_EX2, CORE_ECLS_LG2, CORE_ECLS_SQRT, CORE_ECLS_FPU };
+    struct ptx_module *mod = NULL;
+    struct ptx_diag d;
+    memset(&d, 0, sizeof d);
+    assert_int_equal(ptx_parse("t.ptx", ptx, strlen(ptx), &mod, &d), 0);
+    struct core_prog p;
+    assert_int_equal(core_prog_build(&p, mod), 0);
+    for (unsigned i = 0; i < sizeof want; i++) {
+        if (p.di[0][i].ecls != want[i])
+            fail_msg("instruction %u: class %u, expected %u", i, p.di[0][i].ecls, want[i]);
+    }
+    core_prog_free(&p);
+    ptx_module_free(mod);
+}
+
 static void test_runs(void **state)
 {
     (void)state;
@@ -137,6 +203,13 @@ static void test_runs(void **state)
     /* the lane operations are the issued instructions' active threads,
      * less those of control instructions (which carry threads too) */
     assert_true(o->lane_ops[0] + o->lane_ops[1] + o->lane_ops[2] <= off.thread_insts);
+    /* every ALU/SFU lane operation has its energy class (no DAC here):
+     * vecadd's f32 add and its integer index arithmetic */
+    uint64_t classed = 0;
+    for (unsigned k = 0; k < CORE_ECLS_N; k++)
+        classed += o->cls_ops[k];
+    assert_int_equal(classed, o->lane_ops[0] + o->lane_ops[1]);
+    assert_true(o->cls_ops[CORE_ECLS_FPU] > 0 && o->cls_ops[CORE_ECLS_IALU] > 0);
     /* dac: the main stream reads and computes less, the affine warp and
      * the queues cost something, less dynamic energy in all */
     assert_true(d->rf_arrays_read < o->rf_arrays_read / 2);
@@ -156,6 +229,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hand),
+        cmocka_unit_test(test_classes),
         cmocka_unit_test(test_runs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -19,6 +19,7 @@
 #include "lockstep.h"
 #include "cosim/cosim.h"
 #include "cfg/cfg.h"
+#include "core/core.h"
 #include "core/core_gscalar.h"
 #include "blocks/rvc_decomp.h"
 #include "blocks/rvc_stats.h"
@@ -352,11 +353,13 @@ static void test_wrong_eligibility_caught(void **state)
             x->rv[2 * 32 + l] = 2u * v[l];
         x->w.res.active = ALL;
         bool run;
-        int e = core_gs_retire(&x->u, &x->w, 0, &x->f, 0, 0, LS_GS_ALU, 0, ALL,
+        int e = core_gs_retire(&x->u, &x->w, 0, &x->f, 0, 0, CORE_ECLS_IALU, LS_GS_ALU, 0, ALL,
                                now_c++, &run);
         assert_true(run);
         assert_int_equal(x->u.st.lane_ops[0], 1);
         assert_int_equal(x->u.st.base_lane_ops[0], 32);
+        assert_int_equal(x->u.st.cls_ops[CORE_ECLS_IALU], 1);
+        assert_int_equal(x->u.st.base_cls_ops[CORE_ECLS_IALU], 32);
         assert_int_equal(x->u.st.elig[LS_GS_ALU], 1);
         if (fault) {
             assert_int_equal(e, LS_ERR_COSIM);
