@@ -690,11 +690,12 @@ def why_section(S, Z, st, H, slow_ideal, ctas):
            "where the SM-cycles with no resident warp grow, the kernel ends on its "
            "slowest CTA, which runs alone on its SM and pays every compaction point's "
            "wait in full. A loop exit (a divergent point inside a loop whose "
-           "immediate post-dominator lies past the loop's end, 4.1.3) that leaves trips "
-           "to both paths (not a plain break) makes the CTA run them one path after the "
-           "other, where per-warp stacks let each warp run its own trips side by side "
-           "with the others; ideal compaction packs those trips into fewer warps but "
-           "cannot overlap them (mcml: docs/compaction.md, Statistics). "
+           "immediate post-dominator lies past the loop's end, 4.1.3, with code on both "
+           "paths: a plain break is not counted) leaves trips to both paths and makes "
+           "the CTA run them one path after the other, where per-warp stacks let each "
+           "warp run its own trips side by side with the others; ideal compaction packs "
+           "those trips into fewer warps but cannot overlap them (mcml: "
+           "docs/compaction.md, Statistics). "
            "Table 4.1's cores hold 1024 "
            "threads each; the page's CTAs-per-SM figures say how far below that our "
            "inputs keep them (the size study below shows the effect of larger inputs).",
@@ -811,11 +812,12 @@ def capri_cost_section(S, st, ctas):
            "lookup before its first update, follow the allocation's 'adequate', 4.2.2), "
            "and two splits of the CTA-wide stack that per-warp stacks "
            "do not make: loop exits, divergent points inside a loop whose reconvergence "
-           "point (the immediate post-dominator, 4.1.3) lies past the loop's end, so the "
-           "path that stays in the loop runs every remaining trip while the other path's "
-           "threads wait in the stack (a plain break, whose path is empty, costs what it "
-           "costs per-warp stacks; an if whose one side holds a break leaves trips to "
-           "both paths, which the CTA then runs one after the other); and "
+           "point (the immediate post-dominator, 4.1.3) lies past the loop's end and "
+           "whose two paths both hold code (an if one side of which holds a break): "
+           "the CTA runs the trips of one path, then the other's, where per-warp stacks "
+           "run each warp's trips side by side (a plain break, whose path is the "
+           "reconvergence point itself, costs what it costs per-warp stacks and is not "
+           "counted); and "
            "warp-uniform splits, divergent points that split no warp, whose paths "
            "per-warp stacks run side by side in different warps. Sorted by speed.", "",
            row("workload", "CAPRI / No_TBC", "warp insts CAPRI / No_TBC",
@@ -830,15 +832,15 @@ def capri_cost_section(S, st, ctas):
         para += ("The loop-exit and warp-uniform counts are not in this sweep (its build "
                  "did not count them). ")
     elif lx_ws:
-        para += (f"Loop exits are at least 5% of the divergent points on {', '.join(lx_ws)}. "
-                 "The count does not tell plain breaks, which cost nothing over per-warp "
-                 "stacks, from splits that leave trips to both paths, which the CTA runs "
-                 "one after the other (a cost of the CTA-wide stack with immediate "
-                 "post-dominator reconvergence, 4.1.3, that CAPRI, TBC and TBC_ideal share): "
-                 "mcml's include the second kind (its `if (w == 0)`, one side of which "
-                 "holds the loop's break: traced in docs/compaction.md, Statistics), "
-                 "mandelbrot's are of the first (its escape test jumps straight to the "
-                 "loop's exit, `lockstep branches mandelbrot`). ")
+        para += (f"Loop exits with code on both paths are at least 5% of the divergent "
+                 f"points on {', '.join(lx_ws)}: there the CTA runs the trips left to "
+                 "each path one after the other (a cost of the CTA-wide stack with "
+                 "immediate post-dominator reconvergence, 4.1.3, that CAPRI, TBC and "
+                 "TBC_ideal share; mcml's `if (w == 0)`, one side of which holds the "
+                 "loop's break, is traced in docs/compaction.md, Statistics). Plain "
+                 "breaks (mandelbrot's escape test jumps straight to the loop's exit, "
+                 "`lockstep branches mandelbrot`) cost nothing over per-warp stacks and "
+                 "are not counted. ")
     else:
         para += "No divergent workload has 5% of its divergent points at loop exits. "
     if wait_ws:

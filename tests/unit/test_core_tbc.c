@@ -10,7 +10,10 @@
  *  - a kernel with no divergent branch costs under tbc exactly the WCU's
  *    cycles per compaction point over none (one warp: no barrier wait),
  *    and the same kernel under capri (non-divergent warps bypass) costs
- *    nothing at all. */
+ *    nothing at all;
+ *  - warp_uniform_points and loop_exit_points count the splits they name:
+ *    a plain break in a loop is no loop exit, an if one side of which
+ *    breaks is. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
