@@ -1039,6 +1039,39 @@ def size_section(S, Z, st):
     for v in ("none", "tbc", "ideal"):
         out.append(row(f"SIMD utilisation, {v}", *f(lambda sz: fmt(amean(
             Z.G(w, v, sz)["simd_util"] for w in ws)))))
+    if all(Z.has(w, "tbc.balanced", sz) for w in ws for sz in Z.sizes):
+        out.append(row("SIMD utilisation, Balanced over No_TBC / over TBC (Fig 4.29)",
+                       *f(lambda sz: f"{pct(amean(Z.G(w, 'tbc.balanced', sz)['simd_util'] / Z.G(w, 'none', sz)['simd_util'] for w in ws) - 1)} / "
+                          f"{pct(amean(Z.G(w, 'tbc.balanced', sz)['simd_util'] / Z.G(w, 'tbc', sz)['simd_util'] for w in ws) - 1)}")))
+
+    def rate(sz, v, cl, key):
+        r = [Z.C(w, v, sz)["classes"][cl][key] / Z.C(w, v, sz)["classes"][cl]["paths"]
+             for w in ws if Z.C(w, v, sz)["classes"][cl]["paths"]]
+        return pc(amean(r)) if r else "-"
+    out.append(row("P-branch compaction rate: TBC / Balanced / ideal (mean over workloads "
+                   "with P paths)", *f(lambda sz: f"{rate(sz, 'tbc', 'P', 'paths_tbc')} / "
+                                       f"{rate(sz, 'capri-latest.balanced', 'P', 'paths_tbc')} / "
+                                       f"{rate(sz, 'tbc', 'P', 'paths_ideal')}")))
+    out.append(row("D-branch compaction rate: TBC / ideal",
+                   *f(lambda sz: f"{rate(sz, 'tbc', 'D', 'paths_tbc')} / "
+                                 f"{rate(sz, 'tbc', 'D', 'paths_ideal')}")))
+
+    def idle(sz, v):
+        iw = [w for w in ws if Z.G(w, "none", sz)["idle_res"] > 0]
+        return pct(amean(Z.G(w, v, sz)["idle_res"] / Z.G(w, "none", sz)["idle_res"]
+                         for w in iw) - 1) if iw else "-"
+    out.append(row("idle SM-cycles with resident warps over No_TBC: TBC / CAPRI (mean)",
+                   *f(lambda sz: f"{idle(sz, 'tbc')} / {idle(sz, 'capri-latest')}")))
+
+    def l1(sz):
+        lw = [w for w in ws if Z.G(w, "none", sz)["l1d.misses"] > 0]
+        return pct(amean(Z.G(w, "capri-latest.balanced", sz)["l1d.misses"] /
+                         Z.G(w, "none", sz)["l1d.misses"] for w in lw) - 1) if lw else "-"
+    out.append(row("L1 misses, CAPRI + Balanced over No_TBC (mean)", *f(l1)))
+
+    def ishare(sz, v):
+        return pc(amean(Z.G(w, v, sz)["idle_res"] / max(1, Z.G(w, v, sz)["st"]["sm_cycles"])
+                        for w in ws))
     out.append(row("CAPRI prediction right", *f(lambda sz: pc(
         sum(Z.C(w, "capri-latest", sz)["capri"]["quality"]["bypass_bypass"] +
             Z.C(w, "capri-latest", sz)["capri"]["quality"]["stall_stall"] for w in ws) /
@@ -1063,7 +1096,14 @@ def size_section(S, Z, st):
             f"points ({lab}); "
             + (f"the sign of {', '.join(flips)} changes" if flips else
                "none changes sign (a gain stays a gain, a loss a loss)")
-            + ". Per workload they still move "
+            + ". The idle-cycle row moves more (over No_TBC, TBC "
+            f"{idle('default', 'tbc')} at default against {idle('large', 'tbc')} at large, "
+            f"CAPRI {idle('default', 'capri-latest')} against {idle('large', 'capri-latest')}): "
+            "it is a ratio of idle cycles, and the larger inputs' extra CTAs per SM hide "
+            "more latency in No_TBC than under the compaction barriers (idle share of the "
+            f"SM-cycles with work, mean: No_TBC {ishare('default', 'none')} at default, "
+            f"{ishare('large', 'none')} at large; TBC {ishare('default', 'tbc')}, "
+            f"{ishare('large', 'tbc')}). Per workload they still move "
             f"(largest: {far}, CAPRI over No_TBC x{dl[far]:.3f} from default to large), so "
             "the per-workload figures of this page are those of default inputs, not a "
             "limit. The suite under every variant at large inputs costs tens of CPU "
