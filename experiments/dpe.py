@@ -613,6 +613,22 @@ def explain(rows, G, D, sp, inter, nonint):
               "scheduler picks either path at any cycle; ours alternates the paths of a "
               "warp (oldest first between warps), and at gains this small the two rules "
               "are close.")
+    if inter:
+        fw = [w for w in inter if D(w, "dual-fwd").get("forwarded", 0) > 0]
+        same = [w for w in inter if w not in fw and
+                G(w, "dual-fwd")["cycles"] == G(w, "dual")["cycles"]]
+        out.append(
+            "**Path forwarding.** A path below the top is forwarded on "
+            f"{len(fw)} of {len(inter)} interleavable workloads: "
+            + (", ".join(f"{w} {D(w, 'dual-fwd')['forwarded']} of "
+                         f"{D(w, 'dual-fwd').get('issued', 0)} issued instructions, "
+                         f"{pct(sp(w, 'dual-fwd', 'dual') - 1)} over dual" for w in fw)
+               if fw else "none")
+            + f". {len(same)} of the other {len(inter) - len(fw)} run exactly as under "
+              "dual (a launch without a forwarded path must: `make test-divergence`). "
+              "Forwarding needs an entry below the top with an independent path while "
+              "the top entry has one path left (3.4.1): nested divergence with work on "
+              "both sides, which the workloads without forwarded paths never reach.")
     out += schedule_bullet(G, sp, inter)
     moved = [w for w in nonint if G(w, "dual-opt")["cycles"] != G(w, "single")["cycles"]]
     if moved:
