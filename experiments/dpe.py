@@ -558,11 +558,13 @@ def explain(rows, G, D, sp, inter, nonint):
             + ", ".join(f"{w} x{ratio[w]:.3f}" for w in ws) + ". "
             + (f"They rise on {', '.join(up)} (on ssc the schedule effect of the bullet on "
                "the warp scheduler below); " if up else "")
-            + f"Pearson r against Avg_Path - 1 is {r_all:.2f} over all {len(ws)}"
-            + (f" and {r_calm:.2f} over the {len(calm)} where they do not rise" if up else "")
-            + ". With about a fifth of the divergent branches interleavable (above), "
-              "there is a second path to issue in few cycles, and the idle cycles fall by "
-              "far less than the dissertation's 11%.")
+            + (f"Pearson r against Avg_Path - 1 is {r_all:.2f} over all {len(ws)}"
+               + (f" and {r_calm:.2f} over the {len(calm)} where they do not rise"
+                  if up and len(calm) >= 3 else "") + ". "
+               if len(ws) >= 3 and r_all == r_all else "")
+            + f"With {100 * ti / max(1, td):.1f}% of the divergent branches interleavable "
+              "(above), there is a second path to issue in few cycles, and the idle cycles "
+              "fall by far less than the dissertation's 11%.")
     if "mum" in inter:
         sg, dg = G("mum", "single"), G("mum", "dual")
         ish = (sg["idle_cycles"] - sg["st"]["stall"]["no_warps"]) / max(1, sg["st"]["sm_cycles"])
