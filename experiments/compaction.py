@@ -416,6 +416,7 @@ def write_page(path, S, Z, st, rate, rate_ideal, miss, qws, lws, size_v):
     P_id = rate_ideal["P"]
     D_tbc = rate[("none", "D")]
     D_id = rate_ideal["D"]
+    pc_ws = [w for w in P_id if P_id[w] > 0 and w in st["div99"] and w in P_bal]
     PM = S.perms
     allp = len(PM) == len(PERMS)
     simd = {p: {w: G(w, f"tbc.{p}")["simd_util"] for w in st["div99"]} for p in PM}
@@ -492,7 +493,12 @@ def write_page(path, S, Z, st, rate, rate_ideal, miss, qws, lws, size_v):
           row("P-branch compaction rate: TBC / SLP Balanced / TBC_ideal (4.3.3, 4.4.3.1, "
               "Fig 4.26)", "3.2% / 71.5% / 72.7%",
               f"{pc(amean(P_tbc.values()))} / {pc(amean(P_bal.values()))} / "
-              f"{pc(amean(P_id.values()))} (mean of {len(P_id)} workloads with P paths)"),
+              f"{pc(amean(P_id.values()))} (mean of {len(P_id)} workloads with P paths)"
+              + (f"; {pc(amean(P_tbc[w] for w in pc_ws))} / "
+                 f"{pc(amean(P_bal[w] for w in pc_ws))} / {pc(amean(P_id[w] for w in pc_ws))}"
+                 f" over the {len(pc_ws)} with divergence whose P paths ideal compaction can "
+                 "compact (the paper's average: its 10 of 15 benchmarks with compactable "
+                 "P-branches, 4.4.3.1)" if pc_ws else "")),
           row("D-branch compaction rate: TBC / TBC_ideal (4.4.3.1)", "42.5% / 64.4%",
               f"{pc(amean(D_tbc.values()))} / {pc(amean(D_id.values()))} (mean of "
               f"{len(D_id)} workloads with D paths)"),
@@ -513,7 +519,9 @@ def write_page(path, S, Z, st, rate, rate_ideal, miss, qws, lws, size_v):
               (f"{pct(amean(l1.values()) - 1)} avg (max {pct(l1[lmax] - 1)}, {lmax}) / "
                f"{pct(amean(l2.values()) - 1)} ({len(gain)} workloads)" if gain else "-")),
           ""]
-    L += why_section(S, Z, st, H, slow_ideal, ctas)[:-1] + why_slp(S, st, H, rate, rate_ideal)
+    L += why_section(S, Z, st, H, slow_ideal, ctas)[:-1] + \
+        why_slp(S, st, H, rate, rate_ideal)[:-1] + \
+        why_rows(S, st, H, perf, best_perf, worst_balp, l1, ctas)
     L += capri_cost_section(S, st, ctas)
     L += size_section(S, Z, st)
     L += ablation_section(S, st, H)
@@ -541,6 +549,7 @@ def why_slp(S, st, H, rate, rate_ideal):
     G, C = S.G, S.C
     P_id, P_bal, P_tbc = rate_ideal["P"], rate[("balanced", "P")], rate[("none", "P")]
     cover = [w for w in P_id if P_id[w] > 0]
+    own = [w for w in cover if w in st["div99"]]
     reach = sum(1 for w in cover if P_bal.get(w, 0) >= P_id[w] - 1e-9)
     zero = sorted(w for w in P_id if P_id[w] == 0)
     paths = lambda v, cl, key: sum(C(w, v)["classes"][cl].get(key, 0) for w in st["comp"])  # noqa
@@ -592,13 +601,166 @@ def why_slp(S, st, H, rate, rate_ideal):
         f"({len(zero)} workloads have P paths none of which ideal can compact: "
         f"{', '.join(zero[:12])}{', ...' if len(zero) > 12 else ''}). The dissertation's "
         "72.7% for TBC_ideal is its benchmarks' bound; ours is "
-        f"{pc(amean(P_id.values()))}.",
+        f"{pc(amean(P_id.values()))}"
+        + (f", {pc(amean(P_id[w] for w in own))} over the {len(own)} workloads with "
+           "divergence whose P paths ideal can compact (the set the paper averages)"
+           if own else "") + ".",
         "* **SLP on top of CAPRI.** On the divergent workloads Balanced raises CAPRI's "
         f"SIMD utilisation by {pct(simd_c)} (mean) while its warp-slot cycles waiting at "
         f"compaction points change by {pct(slot)} and its L1 misses by {pct(l1)} (sums), "
         f"for {pct(H['bal_capri'] - 1)} speed over CAPRI (hmean): the lanes it frees are "
         "worth less than the waiting at compaction points that CAPRI already pays (\"How "
         "much compaction can remove\" above).", ""]
+
+
+def pearson(xs, ys):
+    """Pearson's r of two equal-length lists (nan when either is constant)."""
+    n = len(xs)
+    if n < 2:
+        return float("nan")
+    mx, my = sum(xs) / n, sum(ys) / n
+    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys))
+    sx = math.sqrt(sum((x - mx) ** 2 for x in xs))
+    sy = math.sqrt(sum((y - my) ** 2 for y in ys))
+    return sxy / (sx * sy) if sx and sy else float("nan")
+
+
+def why_rows(S, st, H, perf, best_perf, worst_balp, l1, ctas):
+    """Bullets giving a measured cause for the headline rows the other
+    bullets leave: idle cycles, decision quality, CAPRI on the
+    compaction-ineffective workloads, Balanced's worst speed, L1 misses."""
+    G, C = S.G, S.C
+    out = []
+    # idle cycles (Fig 4.22b): how idle the SMs already are without compaction,
+    # and how much of TBC's waiting CAPRI keeps
+    iu = [w for w in st["idle_up"] if G(w, "none.none")["idle_res"] > 0]
+    if len(iu) >= 2 and "idle_tbc" in H:
+        def share(w):
+            n = G(w, "none.none")
+            return n["idle_res"] / max(1, n["st"]["sm_cycles"])   # SM-cycles with work
+        ws = sorted(iu, key=share)
+        lo, hi = ws[:len(ws) // 2], ws[len(ws) // 2:]
+        up = lambda v, part: amean(G(w, v)["idle_res"] / G(w, "none.none")["idle_res"]  # noqa
+                                   for w in part) - 1
+        tw = sum(C(w, "tbc.none")["stall_slot_cycles"] for w in iu)
+        cw = sum(C(w, "capri-latest.none")["stall_slot_cycles"] for w in iu)
+        ca = sum(C(w, "capri-latest.none")["capri"]["ahead_wait_cycles"] for w in iu)
+        kept = H["idle_capri"] / H["idle_tbc"] if H["idle_tbc"] else float("nan")
+        ulo, uhi = up("tbc.none", lo), up("tbc.none", hi)
+        out.append(
+            "* **Idle cycles.** Over the "
+            f"{len(iu)} workloads where TBC raises the idle SM-cycles (cycles with resident "
+            "warps and no issue), No_TBC's idle share of the SM-cycles with work is "
+            f"{pc(share(lo[0]))} .. {pc(share(hi[-1]))}, median {pc(share(hi[0]))}. The "
+            f"half with the smaller share has TBC at {pct(ulo)}, the other half "
+            f"{pct(uhi)}"
+            + (": the more latency is exposed already, the less a compaction barrier adds "
+               "to it" if ulo > uhi else "")
+            + (", which keeps our mean below the paper's +72% (its 8 applications are not "
+               "ours)" if H["idle_tbc"] < 0.72 else "") + ". CAPRI keeps "
+            f"{pc(kept)} of TBC's added idle cycles (the paper's +5% keeps 7%): on these "
+            f"workloads its warps still wait {cw} slot-cycles at compaction points and "
+            f"{ca} one block ahead (4.2.2), {pc((cw + ca) / max(1, tw))} of TBC's {tw} "
+            "slot-cycles at compaction points, since a warp predicted to stall waits for "
+            "every warp of its CTA's entry, bypassed ones included, and a bypassed warp "
+            "waits at its block's end for its entry to be formed.")
+    # decision quality (Fig 4.21): which wrong decisions there are
+    for name, ws, paper in (("divergent", st["div90"], "87%"),
+                            ("non-divergent", st["nondiv"], "99%")):
+        agg = {k: 0 for k in QUAL}
+        nb = nbs = look = miss = 0
+        for w in ws:
+            q = C(w, "capri-latest.none")["capri"]
+            for k in QUAL:
+                agg[k] += q["quality"][k]
+            nb += q["nodiv_quality"]["bypass_bypass"]
+            nbs += q["nodiv_quality"]["bypass_stall"]
+            look += q["lookups"]
+            miss += q["lookups"] - q["hits"]
+        tot = sum(agg.values()) + nb + nbs
+        if not tot:
+            continue
+        out.append(
+            f"* **Wrong decisions, {name} workloads** ({pc(1 - (agg['bypass_stall'] + agg['stall_bypass'] + nbs) / tot)} "
+            f"right, paper {paper}). Of {tot} decisions (every warp's bypass or stall at a "
+            f"branch), {pc(nbs / tot)} are warps that did not diverge, bypassed without a "
+            "lookup (Fig 4.8(a)) and were judged wrong because compacting their CTA's "
+            f"paths reduced the warps (Bypass/Stall); {pc(agg['stall_bypass'] / tot)} are "
+            "predicted stalls that compacted nothing (Stall/Bypass; "
+            f"{miss} of the {look} lookups missed the CAPT and a miss stalls) and "
+            f"{pc(agg['bypass_stall'] / tot)} predicted bypasses where compaction would "
+            "have paid. The first kind is set by the rule of Fig 4.8(a) and by how often "
+            "a non-divergent warp meets a branch at which other warps of its CTA "
+            "diverge, not by the predictor.")
+    # CAPRI outside +-2% on the compaction-ineffective workloads
+    off = sorted((w for w in st["ineff"]
+                  if abs(S.sp(w, "capri-latest.none", "none.none") - 1) > 0.02),
+                 key=lambda w: S.sp(w, "capri-latest.none", "none.none"))
+    if off:
+        parts = []
+        for w in off:
+            c, cc = G(w, "capri-latest.none"), C(w, "capri-latest.none")
+            q = cc["capri"]
+            cyc = max(1, c["cycles"])
+            parts.append(
+                f"{w} {fmt(S.sp(w, 'capri-latest.none', 'none.none'))} "
+                f"({cc['stall_slot_cycles'] / cyc:.1f} slots waiting at compaction points "
+                f"and {q['ahead_wait_cycles'] / cyc:.1f} one block ahead per cycle; "
+                f"{q['quality']['stall_bypass']} of {q['pred_stall']} predicted stalls "
+                f"compacted nothing, {q['lookups'] - q['hits']} CAPT misses; "
+                f"{fmt(ctas[w], 1)} CTAs per SM)")
+        ahead = [w for w in off if C(w, "capri-latest.none")["capri"]["ahead_wait_cycles"] >
+                 C(w, "capri-latest.none")["stall_slot_cycles"]]
+        out.append(
+            f"* **CAPRI where compaction is ineffective.** {len(off)} of "
+            f"{len(st['ineff'])} compaction-ineffective workloads leave +-2% of No_TBC. "
+            "Their warp instructions barely change, so what moves is waiting: warps "
+            "predicted to stall wait for their CTA at compaction points (a branch's first "
+            "lookups in a kernel miss the CAPT, and a miss stalls, 4.2.2), and warps that "
+            "bypassed wait one block ahead; on "
+            f"{len(ahead)} of them ({', '.join(ahead) if ahead else 'none'}) the waits "
+            "one block ahead are the larger. Per workload: " + "; ".join(parts) + ".")
+    # Balanced's worst speed against the best permutation (Fig 4.30)
+    if worst_balp and perf and len(perf) > 1:
+        w = worst_balp
+        best = max((p for p in perf if p != "balanced"), key=lambda p: perf[p][w])
+        b, o = G(w, "capri-latest.balanced"), G(w, f"capri-latest.{best}")
+        sh = lambda r: r["st"].get("energy", {}).get("shmem_accesses")   # noqa: E731
+        pb = lambda r: r["st"]["stall"]["pipe_busy"]   # noqa: E731
+        bits = [f"cycles {b['cycles']} against {o['cycles']}",
+                f"warp instructions {b['warp_insts']} against {o['warp_insts']}",
+                f"SIMD utilisation {fmt(b['simd_util'])} against {fmt(o['simd_util'])}",
+                f"idle SM-cycles with a pipeline busy {pb(b)} against {pb(o)}"]
+        if sh(b) is not None and sh(o):
+            bits.append(f"shared-memory bank passes {sh(b)} against {sh(o)} "
+                        f"({pct(sh(b) / sh(o) - 1)})")
+        bits.append(f"L1 misses {b['l1d.misses']} against {o['l1d.misses']}")
+        conflict = sh(b) is not None and sh(o) and sh(b) > 1.05 * sh(o) and pb(b) > 1.05 * pb(o)
+        out.append(
+            f"* **Balanced's worst speed** is {w}'s, against its best permutation "
+            f"({best}): " + ", ".join(bits) + "."
+            + (" Balanced compacts more threads into fewer warps, but the threads a "
+               "compacted warp then holds reach the same shared-memory banks more often, "
+               "and the passes a conflict adds keep the memory pipeline busy; the lanes it "
+               "frees do not pay for them there." if conflict else ""))
+    # L1 misses (4.4.3.4): they follow the accesses compacted warps make
+    if len(l1) >= 2:
+        acc = {w: G(w, "capri-latest.balanced")["l1d.accesses"] /
+               max(1, G(w, "none.none")["l1d.accesses"]) for w in l1}
+        ws = list(l1)
+        out.append(
+            "* **L1 misses.** Where SIMD utilisation rises, our L1 misses move with the "
+            "L1 accesses (the requests after coalescing): compacted warps hold threads "
+            "of several home warps, whose addresses coalesce into other lines. Over the "
+            f"{len(ws)} workloads, misses x{amean(l1.values()):.3f} and accesses "
+            f"x{amean(acc.values()):.3f} (means), Pearson r "
+            f"{pearson([acc[w] for w in ws], [l1[w] for w in ws]):.2f}; the largest "
+            "rises: " + ", ".join(f"{w} misses x{l1[w]:.2f}, accesses x{acc[w]:.2f}"
+                                  for w in sorted(ws, key=lambda w: -l1[w])[:3]) +
+            "." + (" Our SIMD gains are smaller than the paper's (the rows above), so fewer "
+                   "threads change warps and the L1 rise stays below +6.9%."
+                   if amean(l1.values()) < 1.069 else ""))
+    return out + [""]
 
 
 def why_section(S, Z, st, H, slow_ideal, ctas):
@@ -690,11 +852,12 @@ def why_section(S, Z, st, H, slow_ideal, ctas):
            "where the SM-cycles with no resident warp grow, the kernel ends on its "
            "slowest CTA, which runs alone on its SM and pays every compaction point's "
            "wait in full. A loop exit (a divergent point inside a loop whose "
-           "immediate post-dominator lies past the loop's end, 4.1.3) that leaves trips "
-           "to both paths (not a plain break) makes the CTA run them one path after the "
-           "other, where per-warp stacks let each warp run its own trips side by side "
-           "with the others; ideal compaction packs those trips into fewer warps but "
-           "cannot overlap them (mcml: docs/compaction.md, Statistics). "
+           "immediate post-dominator lies past the loop's end, 4.1.3, with code on both "
+           "paths: a plain break is not counted) leaves trips to both paths and makes "
+           "the CTA run them one path after the other, where per-warp stacks let each "
+           "warp run its own trips side by side with the others; ideal compaction packs "
+           "those trips into fewer warps but cannot overlap them (mcml: "
+           "docs/compaction.md, Statistics). "
            "Table 4.1's cores hold 1024 "
            "threads each; the page's CTAs-per-SM figures say how far below that our "
            "inputs keep them (the size study below shows the effect of larger inputs).",
@@ -811,11 +974,12 @@ def capri_cost_section(S, st, ctas):
            "lookup before its first update, follow the allocation's 'adequate', 4.2.2), "
            "and two splits of the CTA-wide stack that per-warp stacks "
            "do not make: loop exits, divergent points inside a loop whose reconvergence "
-           "point (the immediate post-dominator, 4.1.3) lies past the loop's end, so the "
-           "path that stays in the loop runs every remaining trip while the other path's "
-           "threads wait in the stack (a plain break, whose path is empty, costs what it "
-           "costs per-warp stacks; an if whose one side holds a break leaves trips to "
-           "both paths, which the CTA then runs one after the other); and "
+           "point (the immediate post-dominator, 4.1.3) lies past the loop's end and "
+           "whose two paths both hold code (an if one side of which holds a break): "
+           "the CTA runs the trips of one path, then the other's, where per-warp stacks "
+           "run each warp's trips side by side (a plain break, whose path is the "
+           "reconvergence point itself, costs what it costs per-warp stacks and is not "
+           "counted); and "
            "warp-uniform splits, divergent points that split no warp, whose paths "
            "per-warp stacks run side by side in different warps. Sorted by speed.", "",
            row("workload", "CAPRI / No_TBC", "warp insts CAPRI / No_TBC",
@@ -830,15 +994,15 @@ def capri_cost_section(S, st, ctas):
         para += ("The loop-exit and warp-uniform counts are not in this sweep (its build "
                  "did not count them). ")
     elif lx_ws:
-        para += (f"Loop exits are at least 5% of the divergent points on {', '.join(lx_ws)}. "
-                 "The count does not tell plain breaks, which cost nothing over per-warp "
-                 "stacks, from splits that leave trips to both paths, which the CTA runs "
-                 "one after the other (a cost of the CTA-wide stack with immediate "
-                 "post-dominator reconvergence, 4.1.3, that CAPRI, TBC and TBC_ideal share): "
-                 "mcml's include the second kind (its `if (w == 0)`, one side of which "
-                 "holds the loop's break: traced in docs/compaction.md, Statistics), "
-                 "mandelbrot's are of the first (its escape test jumps straight to the "
-                 "loop's exit, `lockstep branches mandelbrot`). ")
+        para += (f"Loop exits with code on both paths are at least 5% of the divergent "
+                 f"points on {', '.join(lx_ws)}: there the CTA runs the trips left to "
+                 "each path one after the other (a cost of the CTA-wide stack with "
+                 "immediate post-dominator reconvergence, 4.1.3, that CAPRI, TBC and "
+                 "TBC_ideal share; mcml's `if (w == 0)`, one side of which holds the "
+                 "loop's break, is traced in docs/compaction.md, Statistics). Plain "
+                 "breaks (mandelbrot's escape test jumps straight to the loop's exit, "
+                 "`lockstep branches mandelbrot`) cost nothing over per-warp stacks and "
+                 "are not counted. ")
     else:
         para += "No divergent workload has 5% of its divergent points at loop exits. "
     if wait_ws:
@@ -891,6 +1055,39 @@ def size_section(S, Z, st):
     for v in ("none", "tbc", "ideal"):
         out.append(row(f"SIMD utilisation, {v}", *f(lambda sz: fmt(amean(
             Z.G(w, v, sz)["simd_util"] for w in ws)))))
+    if all(Z.has(w, "tbc.balanced", sz) for w in ws for sz in Z.sizes):
+        out.append(row("SIMD utilisation, Balanced over No_TBC / over TBC (Fig 4.29)",
+                       *f(lambda sz: f"{pct(amean(Z.G(w, 'tbc.balanced', sz)['simd_util'] / Z.G(w, 'none', sz)['simd_util'] for w in ws) - 1)} / "
+                          f"{pct(amean(Z.G(w, 'tbc.balanced', sz)['simd_util'] / Z.G(w, 'tbc', sz)['simd_util'] for w in ws) - 1)}")))
+
+    def rate(sz, v, cl, key):
+        r = [Z.C(w, v, sz)["classes"][cl][key] / Z.C(w, v, sz)["classes"][cl]["paths"]
+             for w in ws if Z.C(w, v, sz)["classes"][cl]["paths"]]
+        return pc(amean(r)) if r else "-"
+    out.append(row("P-branch compaction rate: TBC / Balanced / ideal (mean over workloads "
+                   "with P paths)", *f(lambda sz: f"{rate(sz, 'tbc', 'P', 'paths_tbc')} / "
+                                       f"{rate(sz, 'capri-latest.balanced', 'P', 'paths_tbc')} / "
+                                       f"{rate(sz, 'tbc', 'P', 'paths_ideal')}")))
+    out.append(row("D-branch compaction rate: TBC / ideal",
+                   *f(lambda sz: f"{rate(sz, 'tbc', 'D', 'paths_tbc')} / "
+                                 f"{rate(sz, 'tbc', 'D', 'paths_ideal')}")))
+
+    def idle(sz, v):
+        iw = [w for w in ws if Z.G(w, "none", sz)["idle_res"] > 0]
+        return pct(amean(Z.G(w, v, sz)["idle_res"] / Z.G(w, "none", sz)["idle_res"]
+                         for w in iw) - 1) if iw else "-"
+    out.append(row("idle SM-cycles with resident warps over No_TBC: TBC / CAPRI (mean)",
+                   *f(lambda sz: f"{idle(sz, 'tbc')} / {idle(sz, 'capri-latest')}")))
+
+    def l1(sz):
+        lw = [w for w in ws if Z.G(w, "none", sz)["l1d.misses"] > 0]
+        return pct(amean(Z.G(w, "capri-latest.balanced", sz)["l1d.misses"] /
+                         Z.G(w, "none", sz)["l1d.misses"] for w in lw) - 1) if lw else "-"
+    out.append(row("L1 misses, CAPRI + Balanced over No_TBC (mean)", *f(l1)))
+
+    def ishare(sz, v):
+        return pc(amean(Z.G(w, v, sz)["idle_res"] / max(1, Z.G(w, v, sz)["st"]["sm_cycles"])
+                        for w in ws))
     out.append(row("CAPRI prediction right", *f(lambda sz: pc(
         sum(Z.C(w, "capri-latest", sz)["capri"]["quality"]["bypass_bypass"] +
             Z.C(w, "capri-latest", sz)["capri"]["quality"]["stall_stall"] for w in ws) /
@@ -915,7 +1112,14 @@ def size_section(S, Z, st):
             f"points ({lab}); "
             + (f"the sign of {', '.join(flips)} changes" if flips else
                "none changes sign (a gain stays a gain, a loss a loss)")
-            + ". Per workload they still move "
+            + ". The idle-cycle row moves more (over No_TBC, TBC "
+            f"{idle('default', 'tbc')} at default against {idle('large', 'tbc')} at large, "
+            f"CAPRI {idle('default', 'capri-latest')} against {idle('large', 'capri-latest')}): "
+            "it is a ratio of idle cycles, and the larger inputs' extra CTAs per SM hide "
+            "more latency in No_TBC than under the compaction barriers (idle share of the "
+            f"SM-cycles with work, mean: No_TBC {ishare('default', 'none')} at default, "
+            f"{ishare('large', 'none')} at large; TBC {ishare('default', 'tbc')}, "
+            f"{ishare('large', 'tbc')}). Per workload they still move "
             f"(largest: {far}, CAPRI over No_TBC x{dl[far]:.3f} from default to large), so "
             "the per-workload figures of this page are those of default inputs, not a "
             "limit. The suite under every variant at large inputs costs tens of CPU "

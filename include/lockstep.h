@@ -640,9 +640,10 @@ typedef struct ls_compaction_stats {
     uint64_t warp_uniform_points; /* of the divergent, splitting no warp
                                     (per-warp stacks run the paths side by
                                     side) */
-    uint64_t loop_exit_points;   /* of the divergent, in a loop whose end
-                                    precedes the RPC (a path runs the
-                                    remaining trips alone) */
+    uint64_t loop_exit_points;   /* of the divergent, both paths non-empty,
+                                    in a loop whose end precedes the RPC
+                                    (the paths' trips run one after the
+                                    other) */
     uint64_t warps_formed;       /* compacted warps formed */
     uint64_t nw_nocomp;          /* warps without compaction (NW_noTBC) */
     uint64_t nw_tbc;             /* warps formed (NW_TBC) */

@@ -764,8 +764,10 @@ static enum simt_rc core_dpe_step(struct core_dpe *d, unsigned slot, uint64_t no
     dw->last = (uint8_t)s;
     dw->inherit = -1;
     /* the other top path before this issue: a control instruction that
-     * leaves it as it was refills only the issuing path's buffer */
-    dw->keep = d->paths == CORE_DPE_DUAL && !d->fwd && !d->refill_all &&
+     * leaves it as it was refills only the issuing path's buffer (with
+     * path forwarding too: a forwarded path stops before a control
+     * instruction, so the issuing path is a top one) */
+    dw->keep = d->paths == CORE_DPE_DUAL && !d->refill_all &&
                simt_dpe_valid(&dw->st, s ^ 1u);
     if (dw->keep) {
         dw->keep_sp = dw->st.sp;

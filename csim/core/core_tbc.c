@@ -667,8 +667,11 @@ static int next_point(struct core_tbc *t, unsigned slot, unsigned ci, uint64_t n
         }
         t->st.divergent += div;
         t->st.warp_uniform += div && tc->st.warp_uniform;
-        if (div && bpc >= 0 && t->lend && simt_cta_top(&tc->st) &&
-            simt_cta_top(&tc->st)->rpc > t->lend[bpc])
+        /* a loop exit costs a serialised trip only when both paths hold
+         * code: a plain break (its path the RPC itself) waits there as
+         * it would on a per-warp stack */
+        if (div && tc->st.both_paths && bpc >= 0 && t->lend &&
+            simt_cta_top(&tc->st) && simt_cta_top(&tc->st)->rpc > t->lend[bpc])
             t->st.loop_exit++;
         /* bypasses of the decided branch find their path's entry */
         for (unsigned i = 0; i < tc->nbyp; i++) {

@@ -94,7 +94,8 @@ struct core_tbc_stats {
     uint64_t issued, issued_active, thread_insts; /* compacted warps issued */
     uint64_t points, divergent, warps_formed;
     uint64_t warp_uniform;      /* divergent points that split no warp       */
-    uint64_t loop_exit;         /* ... whose RPC lies past their loop's end  */
+    uint64_t loop_exit;         /* ... with two non-empty paths whose RPC
+                                   lies past their loop's end               */
     uint64_t nw_nocomp, nw_tbc, nw_ideal;         /* sums over points      */
     uint64_t stall_slot_cycles; /* slot-cycles of CTA warps waiting at a
                                    compaction point (slot empty, CTA live) */

@@ -54,7 +54,7 @@ void simt_cta_start(struct simt_cta *c, const struct ptx_func *f,
     c->nwarps = nwarps > SIMT_CTA_MAX_W ? SIMT_CTA_MAX_W : nwarps;
     c->sp = 0;
     c->branches = c->divergent = c->max_depth = 0;
-    c->warp_uniform = false;
+    c->warp_uniform = c->both_paths = false;
     memset(c->live, 0, sizeof c->live);
     memcpy(c->live, valid, c->nwarps * sizeof *valid);
     (void)push(c, valid, 0, (int32_t)f->ninsts, -1);   /* cap >= 1 */
@@ -141,6 +141,7 @@ enum simt_cta_rc simt_cta_resolve(struct simt_cta *c, bool *divergent)
     c->divergent++;
     *divergent = true;
     c->warp_uniform = !split;
+    c->both_paths = pc + 1 != rpc && target != rpc;
     e->npc = rpc;
     if (e->npc == e->rpc)
         c->sp--;                /* it would pop at once: reuse its slot */

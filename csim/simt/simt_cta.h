@@ -44,6 +44,8 @@ struct simt_cta {
     uint64_t branches, divergent, max_depth; /* CTA-wide decisions          */
     bool warp_uniform;              /* the last divergent decision split no
                                        warp: each warp's threads went one way */
+    bool both_paths;                /* ... pushed both paths: neither starts
+                                       at the reconvergence point          */
 };
 
 /* What simt_cta_resolve decided. */

@@ -7,6 +7,8 @@
 #    and dual with path forwarding; every workload without an interleavable
 #    branch gives single's cycles in every launch under dual (dissertation
 #    3.3.2: such kernels "execute in an identical way with SPE, DPE");
+#    every launch in which path forwarding forwarded no path gives dual's
+#    cycles exactly (forwarding changes nothing else);
 #  - compaction (fx5800): a launch with no branch costs nothing under tbc,
 #    capri and ideal; a launch with no divergent branch costs nothing under
 #    capri when no warp had to wait a block ahead (capri.ahead_waits 0) --
@@ -83,8 +85,19 @@ def dpe(single, variants):
                 if l["cycles"] != s:
                     errs.append(f"dual {wl} launch {i + 1}, no interleavable branch: "
                                 f"{l['cycles']} cycles, single {s}")
+    # path forwarding changes nothing but the forwarded paths: a launch
+    # in which no path was forwarded runs as under dual
+    fwd, k = variants["dual-fwd"], 0
+    for wl, w in fwd.items():
+        for i, l in enumerate(launches(w)):
+            if (l.get("dpe") or {}).get("forwarded", 0) == 0:
+                k += 1
+                c = launches(dual[wl])[i]["cycles"]
+                if l["cycles"] != c:
+                    errs.append(f"dual-fwd {wl} launch {i + 1}, no path forwarded: "
+                                f"{l['cycles']} cycles, dual {c}")
     return errs, f"{n} launch checks without a divergent branch, {m} workloads " \
-                 "without an interleavable branch"
+                 f"without an interleavable branch, {k} launches without a forwarded path"
 
 def compaction(none, runs):
     """Launches whose earlier launches ran identically: no branch -> no
@@ -161,6 +174,11 @@ if len(sys.argv) > 3:           # the checker's own test: one cycle moved
     wl, i = next((wl, i) for wl, w in d["single"].items()
                  for i, l in enumerate(launches(w)) if l["divergent_branches"] == 0)
     d["dual"][wl]["launches"][i]["cycles"] += 1
+    wl, i = next((wl, i) for wl, w in d["dual-fwd"].items()
+                 for i, l in enumerate(launches(w))
+                 if (l.get("dpe") or {}).get("forwarded", 0) == 0 and
+                 l["divergent_branches"] > 0)
+    d["dual-fwd"][wl]["launches"][i]["cycles"] += 1
     wl = next(wl for wl, w in d["none"].items() if launches(w)[0]["branches"] == 0)
     d["capri"][wl]["launches"][0]["cycles"] += 1
     wl = next(wl for wl, w in d["tbc"].items() if w["compaction"]["warps_formed"])

@@ -10,7 +10,10 @@
  *  - a kernel with no divergent branch costs under tbc exactly the WCU's
  *    cycles per compaction point over none (one warp: no barrier wait),
  *    and the same kernel under capri (non-divergent warps bypass) costs
- *    nothing at all. */
+ *    nothing at all;
+ *  - warp_uniform_points and loop_exit_points count the splits they name:
+ *    a plain break in a loop is no loop exit, an if one side of which
+ *    breaks is. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -256,8 +259,24 @@ static const char *BREAK = HDR
     "  setp.lt.u32 %p2, %r2, 100;\n  @%p2 bra L;\n"
     "OUT:\n  ret;\n}\n";
 
+/* The same exits, but each side of the `if` holds code of its own: the
+ * breaking threads run X before the RPC (OUT), the others the rest of
+ * the trip, so the CTA stack runs the two paths one after the other. */
+static const char *IFBREAK = HDR
+    ".visible .entry k()\n{\n"
+    "  .reg .b32 %r<4>;\n  .reg .pred %p<3>;\n"
+    "  mov.u32 %r1, %tid.x;\n  mov.u32 %r2, 0;\n  mov.u32 %r3, 0;\n"
+    "L:\n  add.s32 %r2, %r2, 1;\n"
+    "  setp.gt.u32 %p1, %r2, %r1;\n  @%p1 bra X;\n"
+    "  add.s32 %r3, %r3, 1;\n"
+    "  setp.lt.u32 %p2, %r2, 100;\n  @%p2 bra L;\n"
+    "  bra.uni OUT;\n"
+    "X:\n  add.s32 %r3, %r3, 2;\n"
+    "OUT:\n  ret;\n}\n";
+
 /* warp_uniform_points and loop_exit_points count exactly the splits they
- * name (SHARE splits both warps, inside no loop). */
+ * name (SHARE splits both warps, inside no loop; BREAK's exits leave an
+ * empty path, IFBREAK's two). */
 static void test_split_kinds(void **state)
 {
     (void)state;
@@ -275,8 +294,15 @@ static void test_split_kinds(void **state)
     h_free(h);
     /* trips 1..63 each let one thread break: 63 divergent points, all past
      * the loop's end; trip 32 alone is warp-uniform (thread 31, the last
-     * of warp 0, leaves while warp 1 stays whole) */
+     * of warp 0, leaves while warp 1 stays whole). A plain break's path
+     * is the RPC itself: no loop exit that costs a trip */
     run(h, BREAK, 64, ideal);
+    assert_int_equal(h->st.compaction.divergent_points, 63);
+    assert_int_equal(h->st.compaction.loop_exit_points, 0);
+    assert_int_equal(h->st.compaction.warp_uniform_points, 1);
+    h_free(h);
+    /* the same 63 exits with code on both sides: every one counts */
+    run(h, IFBREAK, 64, ideal);
     assert_int_equal(h->st.compaction.divergent_points, 63);
     assert_int_equal(h->st.compaction.loop_exit_points, 63);
     assert_int_equal(h->st.compaction.warp_uniform_points, 1);
