@@ -861,12 +861,16 @@ def energy_table(c):
     return L
 
 
+def peak_bw(keys):
+    """Peak DRAM bytes per second of a config's keys (cfg_keys):
+    mem_partitions x dram_bus_bytes x dram_clock_mhz."""
+    return keys["mem_partitions"] * keys["dram_bus_bytes"] * keys["dram_clock_mhz"] * 1e6
+
+
 def util(R, w):
-    """DRAM bytes of w's off run / its simulated seconds / the peak
-    (mem_partitions x dram_bus_bytes x dram_clock_mhz)."""
+    """DRAM bytes of w's off run / its simulated seconds / the peak."""
     o = R[(w, "off")]
-    peak = KEYS["mem_partitions"] * KEYS["dram_bus_bytes"] * KEYS["dram_clock_mhz"] * 1e6
-    return (o["dram.read_bytes"] + o["dram.write_bytes"]) / o["power.seconds"] / peak
+    return (o["dram.read_bytes"] + o["dram.write_bytes"]) / o["power.seconds"] / peak_bw(KEYS)
 
 
 def per_workload(c):
@@ -931,7 +935,7 @@ def sensitivity(c):
     return L
 
 
-# --- the papers' programs (make programs-dac, docs/suites.md) -------------
+# --- the papers' programs (experiments/dac_papers.toml, docs/suites.md) ----
 # DAC's own statistics, exported beside the spec's metrics (absent, None,
 # where affine.mode is off)
 DAC_FIELDS = ["dac.launches", "dac.not_decoupled", "dac.affine_insts", "dac.removed_insts",
@@ -974,9 +978,9 @@ def programs_section(doc, build=""):
          f"as above (at least {MEM_STALL:.0%} of off's SM-cycles stalled on memory); speedup = "
          "cycles of off over the scheme's." +
          (f" **Older build:** this section comes from simulator build "
-          f"{doc['lockstep_build'][:12]}, the rest of the page from {build[:12]}; the "
-          "programs' runs were not repeated on the newer build (their small inputs run "
-          "for minutes each), so their figures may differ from what it gives."
+          f"{doc['lockstep_build'][:12]}, the rest of the page from {build[:12]}; its "
+          "sweep (experiments/dac_papers.toml) was not rerun on the newer build, so its "
+          "figures may differ from what that build gives."
           if build and doc.get("lockstep_build") and
           doc["lockstep_build"][:12] != build[:12] else ""), "",
          "| program | papers' names | class | DRAM util | DAC | CAE | MTA | warp insts DAC/off |",
@@ -1054,7 +1058,7 @@ def programs_since(doc, rows):
         L += ["", f"Since simulator build {doc.get('lockstep_build', '?')[:12]}, which this "
               "section came from, the DAC transform fixes of docs/dac.md make " + " and ".join(failed) +
               " pass under affine.mode=dac with memory equal to functional mode (" +
-              "; ".join(f"`{FIXED[w]}`" for w in failed) + "); `make programs-dac` "
+              "; ".join(f"`{FIXED[w]}`" for w in failed) + "); `make experiments-dac_papers` "
               "regenerates the section on the current model."]
     # a sweep that failed there predates the harness naming myocyte's
     # params.txt too (a later one runs myocyte with it or skips it)
@@ -1079,7 +1083,7 @@ def programs_since(doc, rows):
 
 
 def programs_only(out, res):
-    """make programs-dac: exports the sweep (with gtx480's peak DRAM
+    """experiments/dac_papers.py: exports the sweep (with gtx480's peak DRAM
     bandwidth) and rewrites the page's section."""
     path = os.path.join(res, "dac-programs.json")
     doc = progpage.export(out, path, fields=DAC_FIELDS)
