@@ -472,6 +472,7 @@ def ablation(c):
                  f"{s['cpp']:.2f} | {s['S']['cta_wait']} | {hz} | "
                  f"{gm(sp[w][v] for w in wl):.3f} | {gm(sp[w][v] for w in mem):.3f} | "
                  f"{gm(sp[w][v] for w in comp):.3f} |")
+    L += ablation_large(c)
     hzw = [w for w in wl if R[(w, "dac-aw")]["dac"]["wr_hazards"]]
     L += ["", "Store hazards: records whose prefetched lines a global store of the same "
           "warp wrote before their deq (`wr_hazards`): with dac-aw, in "
@@ -479,6 +480,37 @@ def ablation(c):
           + "; a machine would have to update or refetch those lines, which the paper's "
           "text does not describe, so DAC on this page does not prefetch such loads "
           "(they are `enq.data`, their lines fetched at the deq).", ""]
+    return L
+
+
+def ablation_large(c):
+    """The ablation's rows at large inputs (the variants NAME-large of
+    ABL's names that ran on every large-input workload), where an SM runs
+    several affine-warp passes: the same columns over those workloads, with
+    the rows at the main size on the same workloads beside them."""
+    R, RL, ws, sp = c["R"], c["RL"], c["wlL"], c["sp"]
+    vs = [v for v, _, _ in ABL if ws and all((w, v) in RL and (w, v) in R for w in ws)]
+    if not ws or "dac" not in vs or len(vs) < 2 or not all((w, "off") in RL for w in ws):
+        return []
+    memL = [w for w in c["mem"] if w in ws]
+    compL = [w for w in c["comp"] if w in ws]
+
+    def spd(v, xs):
+        return gm(RL[(w, "off")]["cycles"] / RL[(w, v)]["cycles"] for w in xs) if xs else 0.0
+    L = ["", f"The same changes at large inputs on the {len(ws)} workloads of the large-input "
+         "rows (an SM runs several affine-warp passes there; classes as at "
+         f"{SZ['main']} inputs), with the speedup over all {len(ws)} at {SZ['main']} "
+         "inputs beside it:", "",
+         "| variant | loads decoupled | instructions fewer | CTAs per pass | passes per SM "
+         "| CTA-cycles waiting for a pass | speedup all | memory | compute | "
+         f"speedup all, {SZ['main']} inputs |",
+         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for v in vs:
+        s = summary(RL, ws, v)
+        L.append(f"| {v} | {pct(s['dec'])} | {pct(s['red'])} | {s['cpp']:.2f} | "
+                 f"{s['pps']:.2f} | {s['S']['cta_wait']} | {spd(v, ws):.3f} | "
+                 f"{spd(v, memL):.3f} | {spd(v, compL):.3f} | "
+                 f"{gm(sp[w][v] for w in ws):.3f} |")
     return L
 
 
