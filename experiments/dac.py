@@ -430,15 +430,17 @@ def reason_table(c):
          "transform keeps in the main stream (not `enq.data`) and why; the counts per "
          f"workload are below (static: each load instruction of the committed PTX once). "
          f"Of {tot_l} global/local loads, {tot_d} ({pct(tot_d / tot_l)}) are `enq.data`. "
-         "No load is kept for a reason the paper's text handles: boolean combinations "
-         "of affine predicates and selects decouple (4.3, 4.6), and so do loads under "
-         "data-dependent branches, whose masks the main warps feed back (4.4). What "
-         "stays: " + "; ".join(f"**{k}** ({sum(rs[w][2].get(k, 0) for w in rs)}): "
+         "Boolean combinations of affine predicates, selects, and min/max of an affine "
+         "and a uniform value decouple (4.3, 4.6), and so do loads under data-dependent "
+         "branches, whose masks the main warps feed back (4.4). What stays: " + "; ".join(f"**{k}** ({sum(rs[w][2].get(k, 0) for w in rs)}): "
                                f"{WHY.get(k, k)}" for k in whys) + ". "
          "The paper's text does not say how an early fetch would order against a "
          "thread's own earlier store to local memory, so those loads stay ordinary "
-         "loads; its section 4.6 (mod, min, max) is in the part of the text we do not "
-         "have.", "",
+         "loads. One non-affine reason is one the paper names: its section 4.6 lists "
+         "mod among DAC's \"additional instruction types\", but how DAC handles one is "
+         "in the part of the text we do not have, so an address through a division or "
+         "mod of an affine value (dxtc's `i / w` and `i - (i / w) * w`) stays non-affine "
+         "here (docs/dac.md, \"Left for later milestones\").", "",
          "| workload | loads | enq.data | " + " | ".join(whys) + " |",
          "|---|---:|---:|" + "---:|" * len(whys)]
     for w in wl:
