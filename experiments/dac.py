@@ -15,6 +15,7 @@ mode, so they are read from each point's cached stats. Every figure in the
 prose is computed here."""
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -74,9 +75,10 @@ E_ROWS = [("rf", "register file arrays (vector operands, affine tuples)"),
           ("sm_leak", "SM leakage"), ("sm_busy", "SM constant power, busy"),
           ("sm_idle", "SM constant power, idle"), ("uncore_leak", "uncore leakage"),
           ("uncore_const", "uncore constant power")]
-WHY = {"nonaffine": "the address is not affine (from data, a mod/min/max, two selects, a "
-                    "merge after divergence, a register of a loop whose threads a branch "
-                    "splits across iterations)",
+WHY = {"nonaffine": "the address is not affine (from data, a division or mod, bit "
+                    "operations, a min/max of two affine values, two selects, a merge "
+                    "after divergence, a register of a loop whose threads a branch splits "
+                    "across iterations)",
        "local-write": "a .local load that a write of the same thread to local or generic "
                       "memory may precede",
        "not-kernel": "in a .func body", "unstructured": "an unstructured region",
@@ -155,19 +157,85 @@ def fmt(v, n=3):
 
 
 def reasons(lockstep):
-    """Per workload: (loads, enq.data, {why: kept}) from check --dac --json all."""
+    """Per workload: (loads, enq.data, {why: kept}, {source: nonaffine kept})
+    from check --dac --json all (sources: chain_sources)."""
     out = subprocess.run([lockstep, "check", "--dac", "--json", "all"], check=True,
                          capture_output=True, text=True).stdout
     d = json.loads(out)
     res = {}
     for mod in d["modules"]:
         w = os.path.basename(os.path.dirname(mod["file"]))
-        kept = {}
+        kept, src = {}, {}
         for f in mod["functions"]:
             for k, n in f.get("kept", {}).items():
                 kept[k] = kept.get(k, 0) + n
-        res[w] = (mod["loads_gl"], mod["loads_gl_decoupled"], kept)
+            for k, n in chain_sources(f).items():
+                src[k] = src.get(k, 0) + n
+        res[w] = (mod["loads_gl"], mod["loads_gl_decoupled"], kept, src)
     return res
+
+
+# what makes a kept load's address non-affine, by the first kind found (in
+# this order) among the instructions that define its address registers,
+# followed back through every definition of each source register (flow-
+# insensitive: every definition in the function, whatever the path)
+CHAIN = [("data", "a value loaded from memory (indirection)", ("ld", "ldu", "atom", "tex",
+                                                             "shfl", "vote", "suld")),
+         ("div/rem", "a division or mod of an index", ("div", "rem")),
+         ("mul.hi", "the high half of a product (a division by a constant)", ()),
+         ("bit ops", "bit operations on an index (and/or/xor/shr/not, bit-field)",
+          ("and", "or", "xor", "shr", "not", "popc", "clz", "brev", "bfe", "bfi", "prmt")),
+         ("min/max", "a min/max of two affine values or of a select", ("min", "max")),
+         ("selp", "a select of a select or between non-affine values", ("selp",)),
+         ("other", "none of these: a merge after divergence or a register of a loop whose "
+          "threads a branch splits across iterations", ())]
+_REG = re.compile(r"%[A-Za-z_]+\d+")
+_INST = re.compile(r"(?:@!?%\w+\s+)?(\S+)\s*(.*)")
+
+
+def chain_kind(op):
+    """The CHAIN kind of a defining opcode (ld.param: none, a uniform)."""
+    base = op.split(".")[0]
+    if base in ("mul", "mad") and ".hi" in op:
+        return "mul.hi"
+    for k, _, ops in CHAIN:
+        if base in ops and not (k == "data" and ".param" in op):
+            return k
+    return None
+
+
+def chain_sources(fn):
+    """{CHAIN kind: global/local loads of function fn (an entry of check
+    --dac --json) kept as non-affine whose address that kind reaches}."""
+    defs = {}
+    for e in fn["list"]:
+        m = _INST.match(e["inst"])
+        op, ops = m.group(1), m.group(2).split(",")
+        if op.split(".")[0] in ("st", "bra", "brx", "ret", "exit", "bar", "red", "membar",
+                                "call") or not ops[0].strip():
+            continue
+        for r in _REG.findall(ops[0]):
+            defs.setdefault(r, []).append((op, _REG.findall(",".join(ops[1:]))))
+    out = {}
+    for e in fn["list"]:
+        m = _INST.match(e["inst"])
+        op = m.group(1)
+        if e["why"] != "nonaffine" or not op.startswith("ld") or \
+                any(x in op for x in (".shared", ".param", ".const")):
+            continue
+        a = re.search(r"\[([^\]]*)\]", e["inst"])
+        work, seen, found = _REG.findall(a.group(1) if a else ""), set(), set()
+        while work:
+            r = work.pop()
+            if r in seen:
+                continue
+            seen.add(r)
+            for dop, srcs in defs.get(r, []):
+                found.add(chain_kind(dop))
+                work += srcs
+        k = next((k for k, _, _ in CHAIN if k in found), "other")
+        out[k] = out.get(k, 0) + 1
+    return out
 
 
 def static_affine(lockstep):
@@ -446,10 +514,25 @@ def reason_table(c):
     for w in wl:
         if w not in rs or rs[w][0] == rs[w][1]:
             continue
-        n, dec, k = rs[w]
+        n, dec, k, _ = rs[w]
         L.append(f"| {w} | {n} | {dec} | " + " | ".join(str(k.get(x, 0)) for x in whys) + " |")
     L.append(f"| **all** | **{tot_l}** | **{tot_d}** | " + " | ".join(
         f"**{sum(rs[w][2].get(x, 0) for w in rs)}**" for x in whys) + " |")
+    na = sum(rs[w][2].get("nonaffine", 0) for w in rs)
+    srcs = {k: {w: rs[w][3][k] for w in rs if rs[w][3].get(k)} for k, _, _ in CHAIN}
+    if na and sum(sum(v.values()) for v in srcs.values()) == na:
+        L += ["", f"What makes the {na} non-affine addresses non-affine: the first of these "
+              "kinds found among the instructions that define a kept load's address "
+              "registers, followed back through every definition of each source register "
+              "in the function (flow-insensitive, from the same `check --dac --json all`). "
+              "Indirection, which no affine unit can compute, is "
+              f"{pct(sum(srcs['data'].values()) / na)} of them.", "",
+              "| what the address comes from | loads | workloads (loads) |", "|---|---:|---|"]
+        for k, what, _ in CHAIN:
+            if srcs[k]:
+                L.append(f"| {what} | {sum(srcs[k].values())} | " + ", ".join(
+                    f"{w} ({n})" for w, n in sorted(srcs[k].items(),
+                                                    key=lambda x: -x[1])) + " |")
     L.append("")
     return L
 
