@@ -487,6 +487,16 @@ def headline(c, g, gL, D, DL, S, memL, compL):
     return L
 
 
+def rsum(rs, i):
+    """Sum of field i (0 loads, 1 enq.data) of reasons() over the workloads."""
+    return sum(v[i] for v in rs.values())
+
+
+def rsrc(rs, kind):
+    """Kept loads whose address chain_sources classes as kind, suite sum."""
+    return sum(v[3].get(kind, 0) for v in rs.values())
+
+
 def reason_table(c):
     rs, wl = c["rs"], c["wl"]
     whys = sorted({k for w in rs for k in rs[w][2]}, key=lambda k: -sum(
@@ -629,8 +639,11 @@ def why_differ(c, g, D, S):
          f"* **What is decoupled.** {pct(D['dec'])} of the global/local loads of decoupled "
          f"main warps were served by an enq.data prefetch (paper 79.8%); {len(undec)} "
          f"workloads have no decoupled launch ({', '.join(undec) or 'none'}). The loads "
-         "that stay are those of the reason table above: mostly addresses from data "
-         "(indirection), which no affine unit can compute. The dynamic figure is below "
+         "that stay are those of the reason table above: of its static loads, "
+         f"{pct(rsum(c['rs'], 1) / max(1, rsum(c['rs'], 0)))} are `enq.data`, and "
+         f"{pct(rsrc(c['rs'], 'data') / max(1, rsum(c['rs'], 0)))} have an address "
+         "from loaded data (indirection), which no affine unit can compute. The dynamic "
+         "figure is below "
          "the static one because an `enq.data` load that a global store of the same "
          "thread may precede, and a `.local` one, is expanded without a prefetch (docs/"
          "dac.md, \"The units\"), and loads in loops weigh by their trip counts. "
