@@ -606,6 +606,17 @@ def ablation_large(c):
                  f"{s['pps']:.2f} | {s['S']['cta_wait']} | {spd(v, ws):.3f} | "
                  f"{spd(v, memL):.3f} | {spd(v, compL):.3f} | "
                  f"{gm(sp[w][v] for w in ws):.3f} |")
+    # each step of the ablation at both sizes: the geomean after over before
+    steps = [(a, b) for a, b in (("abl0", "abl1"), ("abl1", "abl2"), ("abl2", "dac"),
+                                 ("dac", "dac-p2"), ("dac", "dac-fd")) if a in vs and b in vs]
+    if steps:
+        what = {v: w for v, w, _ in ABL}
+        L += ["", "Each step over the one before it (geomean speedup after / before), at "
+              f"large and at {SZ['main']} inputs on the same {len(ws)} workloads: " +
+              "; ".join(f"{b} ({what[b].split(':')[0].split(', instead')[0]}) "
+                        f"{spd(b, ws) / spd(a, ws):.3f} against "
+                        f"{gm(sp[w][b] for w in ws) / gm(sp[w][a] for w in ws):.3f}"
+                        for a, b in steps) + "."]
     return L
 
 
