@@ -15,6 +15,7 @@ mode, so they are read from each point's cached stats. Every figure in the
 prose is computed here."""
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -74,9 +75,10 @@ E_ROWS = [("rf", "register file arrays (vector operands, affine tuples)"),
           ("sm_leak", "SM leakage"), ("sm_busy", "SM constant power, busy"),
           ("sm_idle", "SM constant power, idle"), ("uncore_leak", "uncore leakage"),
           ("uncore_const", "uncore constant power")]
-WHY = {"nonaffine": "the address is not affine (from data, a mod/min/max, two selects, a "
-                    "merge after divergence, a register of a loop whose threads a branch "
-                    "splits across iterations)",
+WHY = {"nonaffine": "the address is not affine (from data, a division or mod, bit "
+                    "operations, a min/max of two affine values, two selects, a merge "
+                    "after divergence, a register of a loop whose threads a branch splits "
+                    "across iterations)",
        "local-write": "a .local load that a write of the same thread to local or generic "
                       "memory may precede",
        "not-kernel": "in a .func body", "unstructured": "an unstructured region",
@@ -155,19 +157,85 @@ def fmt(v, n=3):
 
 
 def reasons(lockstep):
-    """Per workload: (loads, enq.data, {why: kept}) from check --dac --json all."""
+    """Per workload: (loads, enq.data, {why: kept}, {source: nonaffine kept})
+    from check --dac --json all (sources: chain_sources)."""
     out = subprocess.run([lockstep, "check", "--dac", "--json", "all"], check=True,
                          capture_output=True, text=True).stdout
     d = json.loads(out)
     res = {}
     for mod in d["modules"]:
         w = os.path.basename(os.path.dirname(mod["file"]))
-        kept = {}
+        kept, src = {}, {}
         for f in mod["functions"]:
             for k, n in f.get("kept", {}).items():
                 kept[k] = kept.get(k, 0) + n
-        res[w] = (mod["loads_gl"], mod["loads_gl_decoupled"], kept)
+            for k, n in chain_sources(f).items():
+                src[k] = src.get(k, 0) + n
+        res[w] = (mod["loads_gl"], mod["loads_gl_decoupled"], kept, src)
     return res
+
+
+# what makes a kept load's address non-affine, by the first kind found (in
+# this order) among the instructions that define its address registers,
+# followed back through every definition of each source register (flow-
+# insensitive: every definition in the function, whatever the path)
+CHAIN = [("data", "a value loaded from memory (indirection)", ("ld", "ldu", "atom", "tex",
+                                                             "shfl", "vote", "suld")),
+         ("div/rem", "a division or mod of an index", ("div", "rem")),
+         ("mul.hi", "the high half of a product (a division by a constant)", ()),
+         ("bit ops", "bit operations on an index (and/or/xor/shr/not, bit-field)",
+          ("and", "or", "xor", "shr", "not", "popc", "clz", "brev", "bfe", "bfi", "prmt")),
+         ("min/max", "a min/max of two affine values or of a select", ("min", "max")),
+         ("selp", "a select of a select or between non-affine values", ("selp",)),
+         ("other", "none of these: a merge after divergence or a register of a loop whose "
+          "threads a branch splits across iterations", ())]
+_REG = re.compile(r"%[A-Za-z_]+\d+")
+_INST = re.compile(r"(?:@!?%\w+\s+)?(\S+)\s*(.*)")
+
+
+def chain_kind(op):
+    """The CHAIN kind of a defining opcode (ld.param: none, a uniform)."""
+    base = op.split(".")[0]
+    if base in ("mul", "mad") and ".hi" in op:
+        return "mul.hi"
+    for k, _, ops in CHAIN:
+        if base in ops and not (k == "data" and ".param" in op):
+            return k
+    return None
+
+
+def chain_sources(fn):
+    """{CHAIN kind: global/local loads of function fn (an entry of check
+    --dac --json) kept as non-affine whose address that kind reaches}."""
+    defs = {}
+    for e in fn["list"]:
+        m = _INST.match(e["inst"])
+        op, ops = m.group(1), m.group(2).split(",")
+        if op.split(".")[0] in ("st", "bra", "brx", "ret", "exit", "bar", "red", "membar",
+                                "call") or not ops[0].strip():
+            continue
+        for r in _REG.findall(ops[0]):
+            defs.setdefault(r, []).append((op, _REG.findall(",".join(ops[1:]))))
+    out = {}
+    for e in fn["list"]:
+        m = _INST.match(e["inst"])
+        op = m.group(1)
+        if e["why"] != "nonaffine" or not op.startswith("ld") or \
+                any(x in op for x in (".shared", ".param", ".const")):
+            continue
+        a = re.search(r"\[([^\]]*)\]", e["inst"])
+        work, seen, found = _REG.findall(a.group(1) if a else ""), set(), set()
+        while work:
+            r = work.pop()
+            if r in seen:
+                continue
+            seen.add(r)
+            for dop, srcs in defs.get(r, []):
+                found.add(chain_kind(dop))
+                work += srcs
+        k = next((k for k, _, _ in CHAIN if k in found), "other")
+        out[k] = out.get(k, 0) + 1
+    return out
 
 
 def static_affine(lockstep):
@@ -216,11 +284,16 @@ def summary(R, ws, v):
 
 
 KEYS = {}
+# the input size of the sweep's main points (the variants not NAME-large),
+# which the page states wherever it says which inputs a figure comes from
+SZ = {"main": "default"}
 
 
 def main(out, res):
     m, R = load(out)
     KEYS.update(cfg_keys(m["lockstep"], "gtx480"))
+    SZ["main"] = next((r["size"] for (w, v), r in R.items() if not v.endswith(SUFFIX_L)),
+                      "default")
     # the variants NAME-large: NAME at large inputs on the stated subset
     RL = {(w, v[:-len(SUFFIX_L)]): r for (w, v), r in R.items() if v.endswith(SUFFIX_L)}
     R = {k: r for k, r in R.items() if not k[1].endswith(SUFFIX_L)}
@@ -243,14 +316,14 @@ def main(out, res):
                       paper={("gmean", "dac"): PAPER["memory_dac"],
                              ("gmean", "mta"): PAPER["memory_mta"]},
                       title=f"Memory-bound (memory stall share >= {MEM_STALL:.0%}): "
-                            "speedup over off, default inputs",
+                            f"speedup over off, {SZ['main']} inputs",
                       ylabel="cycles off / cycles")
     plot.grouped_bars(P("dac-speedup-compute.png"), main_rows, "workload", "variant", "perf",
                       baseline="off", xs=comp, groups=MAIN,
                       paper={("gmean", "dac"): PAPER["compute_dac"],
                              ("gmean", "cae"): PAPER["compute_cae"]},
                       title=f"Compute-bound (memory stall share < {MEM_STALL:.0%}): speedup "
-                            "over off, default inputs", ylabel="cycles off / cycles")
+                            f"over off, {SZ['main']} inputs", ylabel="cycles off / cycles")
     dd = []
     for w in mem + comp:
         d = R[(w, "dac")]["dac"]
@@ -317,7 +390,7 @@ def page(c):
          "Generated by `make experiments-dac` (spec experiments/dac.toml, page and plots "
          f"experiments/dac.py, runner docs/sweeps.md) at commit `{commit()}`: do not edit. "
          f"gtx480, timing mode, seed 1: {npts} points, {len(R)} over {len(wl)} workloads "
-         "(the whole suite) at default inputs, " +
+         f"(the whole suite) at {SZ['main']} inputs, " +
          (f"{len(RL)} at large inputs (" + ", ".join(dict.fromkeys(v for _, v in RL)) +
           f") on {len(c['wlL'])} workloads, the suite less its longest large points ("
           + ", ".join(w for w in wl if w not in c["wlL"]) + "). " if RL else
@@ -367,7 +440,7 @@ def headline(c, g, gL, D, DL, S, memL, compL):
     p2 = (S["peu_uniform"] + S["peu_two_compares"]) / max(1, S["records_pred"])
     pf = S["peu_full"] / max(1, S["records_pred"])
     L = ["## Headline: ours against the paper", "",
-         "| claim | paper | ours, default inputs | ours, large inputs |", "|---|---|---|---|",
+         f"| claim | paper | ours, {SZ['main']} inputs | ours, large inputs |", "|---|---|---|---|",
          correlate.baseline_row("gtx480") + " |"]
 
     def lg(cl, v):
@@ -414,6 +487,16 @@ def headline(c, g, gL, D, DL, S, memL, compL):
     return L
 
 
+def rsum(rs, i):
+    """Sum of field i (0 loads, 1 enq.data) of reasons() over the workloads."""
+    return sum(v[i] for v in rs.values())
+
+
+def rsrc(rs, kind):
+    """Kept loads whose address chain_sources classes as kind, suite sum."""
+    return sum(v[3].get(kind, 0) for v in rs.values())
+
+
 def reason_table(c):
     rs, wl = c["rs"], c["wl"]
     whys = sorted({k for w in rs for k in rs[w][2]}, key=lambda k: -sum(
@@ -425,24 +508,41 @@ def reason_table(c):
          "transform keeps in the main stream (not `enq.data`) and why; the counts per "
          f"workload are below (static: each load instruction of the committed PTX once). "
          f"Of {tot_l} global/local loads, {tot_d} ({pct(tot_d / tot_l)}) are `enq.data`. "
-         "No load is kept for a reason the paper's text handles: boolean combinations "
-         "of affine predicates and selects decouple (4.3, 4.6), and so do loads under "
-         "data-dependent branches, whose masks the main warps feed back (4.4). What "
-         "stays: " + "; ".join(f"**{k}** ({sum(rs[w][2].get(k, 0) for w in rs)}): "
+         "Boolean combinations of affine predicates, selects, and min/max of an affine "
+         "and a uniform value decouple (4.3, 4.6), and so do loads under data-dependent "
+         "branches, whose masks the main warps feed back (4.4). What stays: " + "; ".join(f"**{k}** ({sum(rs[w][2].get(k, 0) for w in rs)}): "
                                f"{WHY.get(k, k)}" for k in whys) + ". "
          "The paper's text does not say how an early fetch would order against a "
          "thread's own earlier store to local memory, so those loads stay ordinary "
-         "loads; its section 4.6 (mod, min, max) is in the part of the text we do not "
-         "have.", "",
+         "loads. One non-affine reason is one the paper names: its section 4.6 lists "
+         "mod among DAC's \"additional instruction types\", but how DAC handles one is "
+         "in the part of the text we do not have, so an address through a division or "
+         "mod of an affine value (dxtc's `i / w` and `i - (i / w) * w`) stays non-affine "
+         "here (docs/dac.md, \"Left for later milestones\").", "",
          "| workload | loads | enq.data | " + " | ".join(whys) + " |",
          "|---|---:|---:|" + "---:|" * len(whys)]
     for w in wl:
         if w not in rs or rs[w][0] == rs[w][1]:
             continue
-        n, dec, k = rs[w]
+        n, dec, k, _ = rs[w]
         L.append(f"| {w} | {n} | {dec} | " + " | ".join(str(k.get(x, 0)) for x in whys) + " |")
     L.append(f"| **all** | **{tot_l}** | **{tot_d}** | " + " | ".join(
         f"**{sum(rs[w][2].get(x, 0) for w in rs)}**" for x in whys) + " |")
+    na = sum(rs[w][2].get("nonaffine", 0) for w in rs)
+    srcs = {k: {w: rs[w][3][k] for w in rs if rs[w][3].get(k)} for k, _, _ in CHAIN}
+    if na and sum(sum(v.values()) for v in srcs.values()) == na:
+        L += ["", f"What makes the {na} non-affine addresses non-affine: the first of these "
+              "kinds found among the instructions that define a kept load's address "
+              "registers, followed back through every definition of each source register "
+              "in the function (flow-insensitive, from the same `check --dac --json all`). "
+              "Indirection, which no affine unit can compute, is "
+              f"{pct(sum(srcs['data'].values()) / na)} of them.", "",
+              "| what the address comes from | loads | workloads (loads) |", "|---|---:|---|"]
+        for k, what, _ in CHAIN:
+            if srcs[k]:
+                L.append(f"| {what} | {sum(srcs[k].values())} | " + ", ".join(
+                    f"{w} ({n})" for w, n in sorted(srcs[k].items(),
+                                                    key=lambda x: -x[1])) + " |")
     L.append("")
     return L
 
@@ -451,7 +551,7 @@ def ablation(c):
     R, wl, mem, comp, sp = c["R"], c["wl"], c["mem"], c["comp"], c["sp"]
     L = ["## Ablation", "",
          "Each change of docs/dac.md (\"What the engine adds to the paper's text\") turned "
-         "on in turn, over the whole suite at default inputs: loads decoupled (global/local "
+         f"on in turn, over the whole suite at {SZ['main']} inputs: loads decoupled (global/local "
          "loads of main warps served by an enq.data prefetch), dynamic warp instructions "
          "against the undecoupled count, CTAs per pass, and the geomean speedup over off "
          "(all, memory-bound, compute-bound).", "",
@@ -467,6 +567,7 @@ def ablation(c):
                  f"{s['cpp']:.2f} | {s['S']['cta_wait']} | {hz} | "
                  f"{gm(sp[w][v] for w in wl):.3f} | {gm(sp[w][v] for w in mem):.3f} | "
                  f"{gm(sp[w][v] for w in comp):.3f} |")
+    L += ablation_large(c)
     hzw = [w for w in wl if R[(w, "dac-aw")]["dac"]["wr_hazards"]]
     L += ["", "Store hazards: records whose prefetched lines a global store of the same "
           "warp wrote before their deq (`wr_hazards`): with dac-aw, in "
@@ -474,6 +575,48 @@ def ablation(c):
           + "; a machine would have to update or refetch those lines, which the paper's "
           "text does not describe, so DAC on this page does not prefetch such loads "
           "(they are `enq.data`, their lines fetched at the deq).", ""]
+    return L
+
+
+def ablation_large(c):
+    """The ablation's rows at large inputs (the variants NAME-large of
+    ABL's names that ran on every large-input workload), where an SM runs
+    several affine-warp passes: the same columns over those workloads, with
+    the rows at the main size on the same workloads beside them."""
+    R, RL, ws, sp = c["R"], c["RL"], c["wlL"], c["sp"]
+    vs = [v for v, _, _ in ABL if ws and all((w, v) in RL and (w, v) in R for w in ws)]
+    if not ws or "dac" not in vs or len(vs) < 2 or not all((w, "off") in RL for w in ws):
+        return []
+    memL = [w for w in c["mem"] if w in ws]
+    compL = [w for w in c["comp"] if w in ws]
+
+    def spd(v, xs):
+        return gm(RL[(w, "off")]["cycles"] / RL[(w, v)]["cycles"] for w in xs) if xs else 0.0
+    L = ["", f"The same changes at large inputs on the {len(ws)} workloads of the large-input "
+         "rows (an SM runs several affine-warp passes there; classes as at "
+         f"{SZ['main']} inputs), with the speedup over all {len(ws)} at {SZ['main']} "
+         "inputs beside it:", "",
+         "| variant | loads decoupled | instructions fewer | CTAs per pass | passes per SM "
+         "| CTA-cycles waiting for a pass | speedup all | memory | compute | "
+         f"speedup all, {SZ['main']} inputs |",
+         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for v in vs:
+        s = summary(RL, ws, v)
+        L.append(f"| {v} | {pct(s['dec'])} | {pct(s['red'])} | {s['cpp']:.2f} | "
+                 f"{s['pps']:.2f} | {s['S']['cta_wait']} | {spd(v, ws):.3f} | "
+                 f"{spd(v, memL):.3f} | {spd(v, compL):.3f} | "
+                 f"{gm(sp[w][v] for w in ws):.3f} |")
+    # each step of the ablation at both sizes: the geomean after over before
+    steps = [(a, b) for a, b in (("abl0", "abl1"), ("abl1", "abl2"), ("abl2", "dac"),
+                                 ("dac", "dac-p2"), ("dac", "dac-fd")) if a in vs and b in vs]
+    if steps:
+        what = {v: w for v, w, _ in ABL}
+        L += ["", "Each step over the one before it (geomean speedup after / before), at "
+              f"large and at {SZ['main']} inputs on the same {len(ws)} workloads: " +
+              "; ".join(f"{b} ({what[b].split(':')[0].split(', instead')[0]}) "
+                        f"{spd(b, ws) / spd(a, ws):.3f} against "
+                        f"{gm(sp[w][b] for w in ws) / gm(sp[w][a] for w in ws):.3f}"
+                        for a, b in steps) + "."]
     return L
 
 
@@ -507,8 +650,11 @@ def why_differ(c, g, D, S):
          f"* **What is decoupled.** {pct(D['dec'])} of the global/local loads of decoupled "
          f"main warps were served by an enq.data prefetch (paper 79.8%); {len(undec)} "
          f"workloads have no decoupled launch ({', '.join(undec) or 'none'}). The loads "
-         "that stay are those of the reason table above: mostly addresses from data "
-         "(indirection), which no affine unit can compute. The dynamic figure is below "
+         "that stay are those of the reason table above: of its static loads, "
+         f"{pct(rsum(c['rs'], 1) / max(1, rsum(c['rs'], 0)))} are `enq.data`, and "
+         f"{pct(rsrc(c['rs'], 'data') / max(1, rsum(c['rs'], 0)))} have an address "
+         "from loaded data (indirection), which no affine unit can compute. The dynamic "
+         "figure is below "
          "the static one because an `enq.data` load that a global store of the same "
          "thread may precede, and a `.local` one, is expanded without a prefetch (docs/"
          "dac.md, \"The units\"), and loads in loops weigh by their trip counts. "
@@ -555,11 +701,11 @@ def why_differ(c, g, D, S):
          (", ".join(f"{w} {sp[w]['abl2'] / sp[w]['abl1']:.2f}" for w in fb_hi) or "none") +
          f". Suite geomean: {gm(sp[w]['abl1'] for w in wl):.3f} without, "
          f"{gm(sp[w]['abl2'] for w in wl):.3f} with." + fd_text(c),
-         f"* **Steady state.** An affine-warp pass covered {D['cpp']:.2f} CTAs at default "
+         f"* **Steady state.** An affine-warp pass covered {D['cpp']:.2f} CTAs at {SZ['main']} "
          f"inputs, {D['pps']:.2f} passes per SM and decoupled launch; " +
          (f"at large inputs {DL['cpp']:.2f} CTAs and {DL['pps']:.2f} passes, with DAC's "
           f"geomean speedup {gm(c['spL'][w]['dac'] for w in c['wlL']):.3f} against "
-          f"{gm(sp[w]['dac'] for w in c['wlL']):.3f} at default inputs on the same "
+          f"{gm(sp[w]['dac'] for w in c['wlL']):.3f} at {SZ['main']} inputs on the same "
           f"{len(c['wlL'])} workloads. " + size_moves(c) if DL else
           "the large-input variants (*-large in experiments/dac.toml) were not part of "
           "this run, so its columns are empty. " + first_pass(c, D)),
@@ -638,7 +784,7 @@ def large_loss(c):
         return r["st"]["stall"]["no_warps"] / max(1, r["sm_cycles"])
     L = ["## Large inputs: where DAC's cycles go", "",
          f"On the {len(ws)} workloads run at both sizes DAC's geomean speedup is "
-         f"{gm(sp[w]['dac'] for w in ws):.3f} at default inputs and "
+         f"{gm(sp[w]['dac'] for w in ws):.3f} at {SZ['main']} inputs and "
          f"{gm(spL[w]['dac'] for w in ws):.3f} at large. At large inputs an SM runs "
          "several passes of several CTAs each; a pass goes at the pace of the slowest warp "
          "of its CTAs (the affine warp takes the fed-back masks of every warp at a "
@@ -650,7 +796,7 @@ def large_loss(c):
          "resident warp (off and dac; the launch's tail), and the speedup over off at "
          "large inputs of each variant that takes one cause away:" +
          "".join(f" **{v}**, {what};" for v, what in WHY_L if v in whyL)[:-1] + ".", "",
-         "| workload | dac default | dac large | CTAs per pass | masks awaited | ATQ full | "
+         f"| workload | dac {SZ['main']} | dac large | CTAs per pass | masks awaited | ATQ full | "
          "CTA wait per CTA | no warp off / dac | " + " | ".join(
              f"{v} large" for v in whyL if v != "dac") + " |",
          "|---|---:|---:|---:|---:|---:|---:|---:|" + "---:|" * len([v for v in whyL
@@ -677,7 +823,7 @@ def large_loss(c):
               f"{gm(spL[w]['dac-q'] for w in ws):.3f}, both "
               f"{gm(spL[w]['dac-fdq'] for w in ws):.3f}. Neither is DAC's default: the "
               "paper feeds data-dependent control back without that distinction (4.4) and "
-              "gives no queue sizes in the text we have (docs/dac.md, Keys); at default "
+              f"gives no queue sizes in the text we have (docs/dac.md, Keys); at {SZ['main']} "
               "inputs dac-fd is " + (f"{gm(sp[w]['dac-fd'] for w in c['wl']):.3f}"
                                      if "dac-fd" in c["abl"] else "not run") +
               " against DAC's " f"{gm(sp[w]['dac'] for w in c['wl']):.3f} (the ablation).",
@@ -724,7 +870,7 @@ def first_pass(c, D):
     R, wl = c["R"], c["wl"]
     one = [w for w in wl if R[(w, "dac")]["dac"]["launches"] >
            R[(w, "dac")]["dac"]["not_decoupled"] and summary(R, [w], "dac")["pps"] <= 1.0]
-    return (f"At {D['pps']:.2f} passes per SM and decoupled launch the default inputs are "
+    return (f"At {D['pps']:.2f} passes per SM and decoupled launch the {SZ['main']} inputs are "
             "far from a steady state: most main warps belong to a launch's first pass, "
             "which starts with them, so the affine warp cannot run ahead of them by more "
             "than the ATQ's depth of records; " f"{len(one)} of {len(wl)} workloads run at "
@@ -746,7 +892,7 @@ def size_moves(c):
                 f"{a['cpp']:.2f} -> {b['cpp']:.2f}, loads decoupled {pct(a['dec'])} -> "
                 f"{pct(b['dec'])}, instructions {1 - a['red']:.3f} -> {1 - b['red']:.3f} of "
                 "the undecoupled count)")
-    return ("Moved most by the input size (DAC speedup default -> large): " +
+    return (f"Moved most by the input size (DAC speedup {SZ['main']} -> large): " +
             "; ".join(one(w) for w in ws) + ".") if ws else ""
 
 
@@ -845,7 +991,7 @@ def energy_table(c):
     E = energy_sums(c)
     off_t = sum(E["off"].values())
     dac_t = sum(E["dac"].values())
-    L = ["Energy by component of the chip model, summed over the suite at default "
+    L = [f"Energy by component of the chip model, summed over the suite at {SZ['main']} "
          "inputs (joules of every workload's run added, so the long workloads weigh "
          "most): each component's share of off's energy, and DAC's change in it as a "
          "share of off's energy (the changes add up to DAC's total change).", "",
@@ -861,12 +1007,16 @@ def energy_table(c):
     return L
 
 
+def peak_bw(keys):
+    """Peak DRAM bytes per second of a config's keys (cfg_keys):
+    mem_partitions x dram_bus_bytes x dram_clock_mhz."""
+    return keys["mem_partitions"] * keys["dram_bus_bytes"] * keys["dram_clock_mhz"] * 1e6
+
+
 def util(R, w):
-    """DRAM bytes of w's off run / its simulated seconds / the peak
-    (mem_partitions x dram_bus_bytes x dram_clock_mhz)."""
+    """DRAM bytes of w's off run / its simulated seconds / the peak."""
     o = R[(w, "off")]
-    peak = KEYS["mem_partitions"] * KEYS["dram_bus_bytes"] * KEYS["dram_clock_mhz"] * 1e6
-    return (o["dram.read_bytes"] + o["dram.write_bytes"]) / o["power.seconds"] / peak
+    return (o["dram.read_bytes"] + o["dram.write_bytes"]) / o["power.seconds"] / peak_bw(KEYS)
 
 
 def per_workload(c):
@@ -931,7 +1081,7 @@ def sensitivity(c):
     return L
 
 
-# --- the papers' programs (make programs-dac, docs/suites.md) -------------
+# --- the papers' programs (experiments/dac_papers.toml, docs/suites.md) ----
 # DAC's own statistics, exported beside the spec's metrics (absent, None,
 # where affine.mode is off)
 DAC_FIELDS = ["dac.launches", "dac.not_decoupled", "dac.affine_insts", "dac.removed_insts",
@@ -967,16 +1117,18 @@ def programs_section(doc, build=""):
     bm = {w: meas(w) for w in wls if meas(w)}
     L = ["", "## The papers' programs", "",
          progpage.provenance(doc, "dac") + " gtx480, timing mode, each program's small "
-         "input; the built-in suite from the same sweep at default inputs (as above). The "
+         "input; the built-in suite from the same sweep at " + next(
+             (r["size"] for r in doc["rows"] if r["kind"] == "workload"), "default") +
+         " inputs (as above). The "
          "DAC paper's 29 programs are not named in the stored text, so the public suites' "
          "programs of the other papers' tables stand in (all that build and have their "
          "inputs). Memory-bound "
          f"as above (at least {MEM_STALL:.0%} of off's SM-cycles stalled on memory); speedup = "
          "cycles of off over the scheme's." +
          (f" **Older build:** this section comes from simulator build "
-          f"{doc['lockstep_build'][:12]}, the rest of the page from {build[:12]}; the "
-          "programs' runs were not repeated on the newer build (their small inputs run "
-          "for minutes each), so their figures may differ from what it gives."
+          f"{doc['lockstep_build'][:12]}, the rest of the page from {build[:12]}; its "
+          "sweep (experiments/dac_papers.toml) was not rerun on the newer build, so its "
+          "figures may differ from what that build gives."
           if build and doc.get("lockstep_build") and
           doc["lockstep_build"][:12] != build[:12] else ""), "",
          "| program | papers' names | class | DRAM util | DAC | CAE | MTA | warp insts DAC/off |",
@@ -1028,6 +1180,10 @@ def programs_section(doc, build=""):
               f"programs and {whole(bm)} of {len(bm)} workloads. Memory-bound share "
               f"{sum(m['mem'] for m in pm.values())} of {len(pm)} programs against "
               f"{sum(m['mem'] for m in bm.values())} of {len(bm)} workloads."]
+    out = [w for w in LEFT_OUT if w not in progs]
+    if out:
+        L += ["", "Left out of the sweep (experiments/dac_papers.toml): " + "; ".join(
+            f"{w}: {LEFT_OUT[w]}" for w in out) + "."]
     bad = progpage.status_lines(doc)
     if bad:
         L += ["", "Points that did not pass:", ""] + bad
@@ -1044,6 +1200,16 @@ FIXED = {"ispass2009/LPS": "python3 tools/suite.py run ispass2009 LPS --mode bot
                             "--config gtx480 --set affine.mode=dac"}
 
 
+# programs of the suites that experiments/dac_papers.toml leaves out, and why
+LEFT_OUT = {"rodinia/myocyte": "its input data/myocyte/params.txt is absent from the "
+                               "snapshot (`tools/suite.py run` refuses the run without it)",
+            "rodinia/srad_v2": "its srad_cuda_1 reads `J_cuda[index_n]` with `index_n = "
+                               "... + tx - cols` for the first row of blocks, before the "
+                               "start of its first allocation, so it stops with a memory "
+                               "fault in every mode, functional included (with "
+                               "`memcheck=warn` it passes its own check in both modes)"}
+
+
 def programs_since(doc, rows):
     """Notes on an exported programs sweep older than the model: its DAC
     failures fixed since (with the command showing the pass), and a
@@ -1054,7 +1220,7 @@ def programs_since(doc, rows):
         L += ["", f"Since simulator build {doc.get('lockstep_build', '?')[:12]}, which this "
               "section came from, the DAC transform fixes of docs/dac.md make " + " and ".join(failed) +
               " pass under affine.mode=dac with memory equal to functional mode (" +
-              "; ".join(f"`{FIXED[w]}`" for w in failed) + "); `make programs-dac` "
+              "; ".join(f"`{FIXED[w]}`" for w in failed) + "); `make experiments-dac_papers` "
               "regenerates the section on the current model."]
     # a sweep that failed there predates the harness naming myocyte's
     # params.txt too (a later one runs myocyte with it or skips it)
@@ -1079,7 +1245,7 @@ def programs_since(doc, rows):
 
 
 def programs_only(out, res):
-    """make programs-dac: exports the sweep (with gtx480's peak DRAM
+    """experiments/dac_papers.py: exports the sweep (with gtx480's peak DRAM
     bandwidth) and rewrites the page's section."""
     path = os.path.join(res, "dac-programs.json")
     doc = progpage.export(out, path, fields=DAC_FIELDS)

@@ -930,7 +930,8 @@ static void enq_access(struct core_dac *d, int32_t pc, const struct ptx_inst *in
  * unguarded tuple is the value of every thread the guard lets through; a
  * predicate's per-thread vector is merged under the guard by pred_def;
  * anything else is refused, not modelled), with a selp's predicate forced
- * to sel (0 or 1) when sel >= 0. Returns 0 or -1 (d->why). */
+ * to sel (0 or 1) when sel >= 0 (a min/max: a mov of its first source
+ * when sel is 1, of its second when 0). Returns 0 or -1 (d->why). */
 static int basis_run(struct core_dac *d, struct simt_warp *bw, int32_t pc,
                      const struct ptx_inst *in, const struct core_dinst *cd, int sel)
 {
@@ -945,7 +946,12 @@ static int basis_run(struct core_dac *d, struct simt_warp *bw, int32_t pc,
     if (unguard || sel >= 0) {
         struct ptx_inst u = *in;
         u.guard = -1;
-        if (sel >= 0) {          /* selp d, a, b, c: c := sel */
+        if (sel >= 0 && (in->op == PTX_OP_MIN || in->op == PTX_OP_MAX)) {
+            u.op = PTX_OP_MOV;   /* min/max d, a, b: piece A a, piece B b */
+            u.o[1] = in->o[sel ? 1 : 2];
+            u.o[2].kind = PTX_O_NONE;
+            u.nopnd = 2;
+        } else if (sel >= 0) {   /* selp d, a, b, c: c := sel */
             u.o[3].kind = PTX_O_IMM;
             u.o[3].imm = sel;
             u.o[3].neg = 0;
@@ -960,6 +966,35 @@ static int basis_run(struct core_dac *d, struct simt_warp *bw, int32_t pc,
         return -1;
     }
     return 0;
+}
+
+/* The PEU's compare of a min/max select (4.6) whose sources are plain
+ * tuples: per slot, the lanes of am whose first source is the min (max),
+ * which take piece A, into m; one PEU operation per warp. */
+static void minmax_masks(struct core_dac *d, const struct ptx_inst *in, const uint32_t *am,
+                         uint32_t *m)
+{
+    enum ptx_type t = (enum ptx_type)in->type;
+    unsigned bits = ptx_type_bits(t);
+    bool sgn = ptx_type_is_signed(t), ok;
+    unsigned cmp = in->op == PTX_OP_MIN ? PTX_CMP_LE : PTX_CMP_GE;
+    for (unsigned w = 0; w < d->nslots; w++) {
+        m[w] = 0;
+        unsigned wi;
+        const struct simt_warp *bw = am[w] ? slot_basis(d, w, &wi) : NULL;
+        if (!bw)
+            continue;
+        uint64_t a[4], b[4];
+        opnd_basis(bw, &in->o[1], t, a);
+        opnd_basis(bw, &in->o[2], t, b);
+        uint32_t tids[EXEC_WARP][3];
+        warp_tids(d->v->k, wi, tids);
+        EXEC_FOR_EACH_LANE(am[w], lane, {
+            m[w] |= (uint32_t)int_cmp(cmp, sgn, bits, core_dac_tup_at(a, tids[lane], bits),
+                                      core_dac_tup_at(b, tids[lane], bits), &ok) << lane;
+        });
+        d->st.peu_ops++;
+    }
 }
 
 /* Runs affine-stream instruction pc on the basis lanes of every CTA of the
@@ -986,8 +1021,16 @@ static int aw_basis_exec(struct core_dac *d, int32_t pc, const struct ptx_inst *
         psrc = r;
     }
     /* a selp makes a select only on a predicate the analysis classed
-       affine (tr[].sel); on a uniform one it is a plain value */
-    bool mk = in->op == PTX_OP_SELP && psrc < 0 && in->o[3].kind == PTX_O_REG && d->tr[pc].sel;
+       affine (tr[].sel); on a uniform one it is a plain value. A min/max
+       of an affine and a uniform value the analysis classed a select
+       makes one by the PEU's compare of its sources (before the basis
+       lanes overwrite a source that is also the destination) */
+    bool mm = (in->op == PTX_OP_MIN || in->op == PTX_OP_MAX) && psrc < 0 && d->tr[pc].sel;
+    bool mk = mm || (in->op == PTX_OP_SELP && psrc < 0 && in->o[3].kind == PTX_O_REG &&
+                     d->tr[pc].sel);
+    uint32_t sm[CORE_DAC_MAXS];
+    if (mm)
+        minmax_masks(d, in, am, sm);
     for (unsigned ci = 0; ci < d->ncta; ci++) {
         if (!(d->batch >> ci & 1))
             continue;
@@ -1003,8 +1046,7 @@ static int aw_basis_exec(struct core_dac *d, int32_t pc, const struct ptx_inst *
             ((psrc >= 0 || mk) && basis_run(d, b, pc, in, cd, mk ? 0 : -1) != 0))
             return -1;
     }
-    uint32_t sm[CORE_DAC_MAXS];
-    if (mk)
+    if (mk && !mm)
         pred_masks(d, &in->o[3], sm);
     for (unsigned i = 0; i < cd->ndst; i++) {
         int32_t r = cd->dst[i];

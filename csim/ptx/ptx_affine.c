@@ -195,6 +195,14 @@ static aval affine_op(const struct aff *a, const struct ptx_inst *in, const aval
         /* an affine predicate selects between two tuples per thread (4.6):
            a select, whose pieces the affine warp keeps apart */
         return pred && !nsel && integer ? (aval)(v | V_SEL) : V_NA;
+    case PTX_OP_MIN: case PTX_OP_MAX: {
+        /* min/max of an affine and a uniform value (4.6 names them): a
+           select by their compare, which the PEU expands per thread */
+        unsigned naff = 0;
+        for (unsigned i = 0; i < nsrc; i++)
+            naff += is_aff(src[i]);
+        return pred && !nsel && integer && naff == 1 ? (aval)(v | V_SEL) : V_NA;
+    }
     default:
         return V_NA;
     }

@@ -59,7 +59,8 @@ struct ptx_affine_inst {
     uint8_t ctl;    /* enum ptx_actl                                        */
     uint8_t sel;    /* AFFINE value (or address, for an access) that is a
                        select p ? x : y of two uniform/affine values by an
-                       affine predicate (selp; PTX_AFF_OPT_PRED): the
+                       affine predicate (selp, or min/max of an affine and
+                       a uniform value; PTX_AFF_OPT_PRED): the
                        affine warp keeps both pieces and each thread's
                        choice, the AEU/PEU expand per thread             */
 };
@@ -84,11 +85,14 @@ struct ptx_affine_stats {
  * or uniform predicates is an affine predicate, and so is one merged
  * under an affine guard or at the end of an affine region (the affine
  * warp merges the vectors under its masks); a selp on an affine
- * predicate between two uniform/affine integers is a select (sel), which
+ * predicate between two uniform/affine integers is a select (sel), and so
+ * is an integer min/max of an affine and a uniform value (the select by
+ * their compare, 4.6), which
  * affine operations with uniform/affine operands keep, a compare with a
  * uniform turns into an affine predicate and an access can use as its
  * address (one select per operation). Without PRED, a combination of two
- * affine predicates and a selp on an affine one are non-affine.
+ * affine predicates, a selp on an affine one and a min/max of an affine
+ * value are non-affine.
  * FEED: the masks of data-dependent branches are fed back from the main
  * warps (4.4), so the affine warp follows them: instructions under data
  * control keep the class their operands give (ctl still says DATA).

@@ -776,8 +776,9 @@ int ptx_dac_build_opt(const struct ptx_func *f, const struct ptx_affine_inst *af
             break;
     }
     for (uint32_t pc = 0; !err && pc < f->ninsts; pc++)
-        out[pc].sel = (out[pc].streams & PTX_DAC_S_AFF) && f->insts[pc].op == PTX_OP_SELP &&
-                      aff[pc].sel;
+        out[pc].sel = (out[pc].streams & PTX_DAC_S_AFF) && aff[pc].sel &&
+                      (f->insts[pc].op == PTX_OP_SELP || f->insts[pc].op == PTX_OP_MIN ||
+                       f->insts[pc].op == PTX_OP_MAX);
 done:;
     uint32_t badpc = err == 2 ? d.badpc : 0;
     dac_free(&d);
@@ -988,9 +989,10 @@ static int check_insts(const struct dac *d, const uint8_t *covered, struct ptx_d
                                     d->out[r->resume].skip)))
             return check_fail(diag, f, pc, "the affine stream goes on at a skipped "
                               "instruction or out of range");
-        if (r->sel && (in->op != PTX_OP_SELP || !a->sel || !(r->streams & PTX_DAC_S_AFF)))
+        if (r->sel && ((in->op != PTX_OP_SELP && in->op != PTX_OP_MIN &&
+                        in->op != PTX_OP_MAX) || !a->sel || !(r->streams & PTX_DAC_S_AFF)))
             return check_fail(diag, f, pc, "a select made by other than an affine-stream "
-                              "selp the analysis classed a select");
+                              "selp, min or max the analysis classed a select");
         if (r->q != PTX_DAC_Q_NONE && !f->is_entry)
             return check_fail(diag, f, pc, "a queue op outside a kernel");
         switch (r->q) {

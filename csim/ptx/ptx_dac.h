@@ -70,9 +70,10 @@ struct ptx_dac_inst {
     uint8_t skip;      /* 1: the affine stream does not see it (under a
                           data branch that is not fed back, or that branch
                           itself: the affine stream goes on at resume)    */
-    uint8_t sel;       /* a selp of the affine stream that may make a
-                          select (the analysis's sel: its predicate is
-                          affine, 4.6): the affine warp keeps both pieces
+    uint8_t sel;       /* a selp (or min/max) of the affine stream that
+                          may make a select (the analysis's sel: its
+                          predicate, or compare, is affine, 4.6): the
+                          affine warp keeps both pieces
                           and each thread's choice. A selp on a uniform
                           predicate is a plain value (one side for every
                           thread) and has 0                               */

@@ -36,7 +36,7 @@ COUNT = re.compile(r"\b(\d+|" + "|".join(NUMBERS) + r")\s+(?:of\s+\d+\s+)?(?:[\w
 # a page that states a size in prose its owner has not yet derived from the
 # rows; the test asserts the fault is still there, so fixing it fails here
 # until the entry goes
-SIZE_FIXED = {"dac": "default"}
+SIZE_FIXED = {}
 # a page whose script does not yet read the chip energy model
 # (docs/energy.md): it must still fail with this message, so that its port
 # fails here until the entry goes (the owner of experiments/dac.py ports

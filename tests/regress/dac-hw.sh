@@ -118,9 +118,11 @@ PY
 # 1000): the per-set bound (4.2, N-1 of N ways) refuses locks, vecadd
 # never holds more than 3 x 4 lines locked, and locks still break where
 # the set's one unlocked way is pending (the deq misses and fetches
-# again); results still equal functional mode
+# again); results still equal functional mode (linear index: the Fermi
+# hash needs 32 or 64 sets)
 "$cli" run vecadd reduce backprop --size "$size" --mode timing --set affine.mode=dac \
-  --set l1d_size=2048 --set dac.lock_lines=1000 --stats-json "$tmp/tiny.json" >/dev/null 2>&1
+  --set l1d_size=2048 --set l1d_set_index=linear --set dac.lock_lines=1000 \
+  --stats-json "$tmp/tiny.json" >/dev/null 2>&1
 rc=$?
 python3 - "$tmp/func.json" "$tmp/tiny.json" <<'PY' \
   && ok "2 KiB L1D: the per-set lock bound refuses locks, locks break, every workload PASS, memory = functional" \
@@ -160,6 +162,18 @@ if [ "$rc" = 0 ] && python3 "$tmp/check.py" "$tmp/func.json" "$tmp/fd.json" feed
   ok "affine.mode=dac, dac.feedback=data: memory = functional, every record checked"
 else
   bad "affine.mode=dac dac.feedback=data: exit $rc or results/statistics wrong"; grep '^ *FAIL' "$tmp/fd.txt" >&2
+fi
+
+# l1d_set_index=fermi (gtx480's L1D set function): the lock table bounds
+# the L1D's own sets (cfg_l1d_set); every workload passes, every record
+# checked
+"$cli" run all --size "$size" --mode timing --set affine.mode=dac --set l1d_set_index=fermi \
+  --stats-json "$tmp/fermi.json" >"$tmp/fermi.txt" 2>&1
+rc=$?
+if [ "$rc" = 0 ] && python3 "$tmp/check.py" "$tmp/func.json" "$tmp/fermi.json" fermi; then
+  ok "affine.mode=dac, l1d_set_index=fermi: memory = functional, every record checked"
+else
+  bad "affine.mode=dac l1d_set_index=fermi: exit $rc or results/statistics wrong"; grep '^ *FAIL' "$tmp/fermi.txt" >&2
 fi
 
 "$cli" run all --size "$size" --mode timing --set affine.mode=dac --set dac.atq_entries=1 \

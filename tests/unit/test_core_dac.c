@@ -653,6 +653,67 @@ static void test_uniform_selp(void **state)
     free(h);
 }
 
+/* min/max of an affine and a uniform value (4.6: the clamped index of
+ * a stencil's border, Rodinia srad): a select by the PEU's compare of the
+ * two, each thread taking its own piece; stores at the clamped indices
+ * (block 64, n = 40), the third a min whose destination is its own
+ * source. Every record checked against the functional address, the
+ * values the kernel's; without predicate combinations a min/max of an
+ * affine value is non-affine and the stores stay in the main stream. */
+static const char *minmax_ptx = HDR
+    ".visible .entry k(.param .u32 n)\n{\n"
+    " .reg .b32 %r<16>;\n .shared .align 4 .b8 buf[4096];\n"
+    " ld.param.u32 %r1, [n];\n"
+    " mov.u32 %r2, %tid.x;\n"
+    " mov.u32 %r4, buf;\n"
+    " min.u32 %r6, %r2, %r1;\n"
+    " shl.b32 %r7, %r6, 2;\n"
+    " add.u32 %r8, %r4, %r7;\n"
+    " st.shared.u32 [%r8], 1;\n"
+    " add.s32 %r9, %r2, -20;\n"
+    " max.s32 %r10, %r9, 0;\n"
+    " shl.b32 %r11, %r10, 2;\n"
+    " add.u32 %r12, %r4, %r11;\n"
+    " st.shared.u32 [%r12+1024], 2;\n"
+    " mov.u32 %r13, %r2;\n"
+    " min.s32 %r13, 30, %r13;\n"
+    " shl.b32 %r14, %r13, 2;\n"
+    " add.u32 %r15, %r4, %r14;\n"
+    " st.shared.u32 [%r15+2048], 3;\n"
+    " ret;\n}\n";
+
+static void test_minmax_selects(void **state)
+{
+    (void)state;
+    for (unsigned comb = 0; comb < 2; comb++) {
+        const char *off[] = { "dac.pred_combine=off", NULL };
+        struct harness *h = h_pass(minmax_ptx, 64, 40, comb ? NULL : off, 0);
+        const struct core_dac_stats *s = &DAC(h)->st;
+        assert_int_equal(s->checked_addr, s->rec_addr + s->rec_data);
+        if (comb) {
+            /* three stores, a record per warp (2 warps x 2 CTAs) each;
+               the PEU compared for every min/max */
+            assert_int_equal(s->checked_addr, 3 * 4);
+            assert_true(s->peu_ops > 0);
+        } else {
+            assert_int_equal(s->checked_addr, 0);
+            assert_int_equal(s->peu_ops, 0);
+        }
+        assert_int_equal(s->main_insts + s->removed, h->sm.v.st.warp_insts);
+        for (unsigned c = 0; c < 2; c++) {
+            uint32_t v[1024];
+            memcpy(v, h->sm.v.cta[c].shared, sizeof v);
+            for (unsigned i = 0; i < 64; i++) {
+                assert_int_equal(v[i], i <= 40 ? 1u : 0u);
+                assert_int_equal(v[256 + i], i <= 43 ? 2u : 0u);
+                assert_int_equal(v[512 + i], i <= 30 ? 3u : 0u);
+            }
+        }
+        h_free(h);
+        free(h);
+    }
+}
+
 /* if (tid.x < n) sm[tid.x * n / 4 ...]: the affine stream's address is a
  * mul.lo of tid by the uniform n, so the store's enq waits for the mul's
  * result in the affine warp's scoreboard. */
@@ -758,6 +819,7 @@ int main(void)
         cmocka_unit_test(test_pass_contexts),
         cmocka_unit_test(test_chained_skips),
         cmocka_unit_test(test_uniform_selp),
+        cmocka_unit_test(test_minmax_selects),
         cmocka_unit_test(test_opcode_latency),
         cmocka_unit_test(test_aw_pipeline),
     };

@@ -369,6 +369,14 @@ static void select_values(void **state)
                   "AUAAU" "UAAAANAAUAN-");
     /* without PTX_AFF_OPT_PRED a selp on an affine predicate is not affine */
     expect_opt(selects, "AUAAU" "ANNNNNNNUNN-", PTX_AFF_OPT_FEED);
+    /* a min/max of an affine and a uniform value is the same kind of
+       select (4.6); of two affine values it is not affine */
+    expect_mutant(selects, "selp.b32 %r6, %r4, 7, %p1", "min.s32 %r6, %r4, 7",
+                  "AUAAU" "AAAAANNNUAN-");
+    expect_mutant(selects, "selp.b32 %r6, %r4, 7, %p1", "max.u32 %r6, 7, %r4",
+                  "AUAAU" "AAAAANNNUAN-");
+    expect_mutant(selects, "selp.b32 %r6, %r4, 7, %p1", "min.s32 %r6, %r4, %r4",
+                  "AUAAU" "ANNNNNNNUNN-");
 }
 
 /* Fig 4 of the paper: for (i = 0; i < dim; i++) B[i*num+tid] = A[i*num+tid] + 1
