@@ -217,9 +217,10 @@ def write_page(path, m, rows, ws, toks, info, V):
          "Table 6.2's four cache-sensitive programs (CoMD is not in it), each our own "
          "implementation with our inputs.", "",
          "A *case* is a workload under one L1D set index and input size (the sweep's "
-         "variants): `linear` is the gtx480 config's index, `fermi` the hash of "
-         "SM2_GTX480's L1D (GPGPU-Sim's set index function H, the simulator the dissertation "
-         "ran), `fermi-large` kmeans at large inputs with the hash. The rows beside the paper "
+         "variants): `fermi` is gtx480's own index, the hash of SM2_GTX480's L1D "
+         "(GPGPU-Sim's set index function H, the simulator the dissertation ran), "
+         "`fermi-large` kmeans at large inputs with it, and `linear` the ablation (set = "
+         "address / line size mod sets). The rows beside the paper "
          "use Table 6.1's setup: the hash, at the largest input each workload ran at ("
          + ", ".join(pw) + "); the ablation and per-case tables show every case.", "",
          "## Ours beside the dissertation", "",
@@ -232,7 +233,7 @@ def write_page(path, m, rows, ws, toks, info, V):
                  f"{w} {pct(info[w]['sp'][info[w]['best']] - 1)} at {info[w]['best']}"
                  for w in pw) + " |")
     if lin:
-        L.append("| the same with the gtx480 config's linear L1D index | | " + ", ".join(
+        L.append("| the same with a linear L1D index (ablation) | | " + ", ".join(
             f"{w} {pct(info[w]['sp'][info[w]['best']] - 1)} at {info[w]['best']}"
             for w in lin) + " |")
     L.append(f"| two tokens per scheduler (4 per core): harmonic-mean speedup | +14%, the best "
