@@ -219,7 +219,7 @@ def write_page(path, m, rows, ws, toks, info, V):
          "A *case* is a workload under one L1D set index and input size (the sweep's "
          "variants): `fermi` is gtx480's own index, the hash of SM2_GTX480's L1D "
          "(GPGPU-Sim's set index function H, the simulator the dissertation ran), "
-         "`fermi-large` kmeans at large inputs with it, and `linear` the ablation (set = "
+         "`fermi-large` the three at large inputs with it, and `linear` the ablation (set = "
          "address / line size mod sets). The rows beside the paper "
          "use Table 6.1's setup: the hash, at the largest input each workload ran at ("
          + ", ".join(pw) + "); the ablation and per-case tables show every case.", "",
