@@ -707,9 +707,8 @@ def fg_cg_ppw(ppw, cg):
                if worse else "") + (" (five worst)" if len(worse) > 5 else ""))
 
 
-def dram_peak_bps():
-    """Peak DRAM data rate of configs/gtx480.conf (bytes/s): partitions x
-    dram_bus_bytes per DRAM clock; None when a key is missing."""
+def gtx480_keys():
+    """The key = value pairs of configs/gtx480.conf ({} when unreadable)."""
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "configs", "gtx480.conf")
     kv = {}
     try:
@@ -718,9 +717,19 @@ def dram_peak_bps():
                 k, _, v = line.split("#")[0].partition("=")
                 if v.strip():
                     kv[k.strip()] = v.strip()
+    except OSError:
+        pass
+    return kv
+
+
+def dram_peak_bps():
+    """Peak DRAM data rate of configs/gtx480.conf (bytes/s): partitions x
+    dram_bus_bytes per DRAM clock; None when a key is missing."""
+    kv = gtx480_keys()
+    try:
         return (float(kv["mem_partitions"]) * float(kv["dram_bus_bytes"])
                 * float(kv["dram_clock_mhz"]) * 1e6)
-    except (OSError, KeyError, ValueError):
+    except (KeyError, ValueError):
         return None
 
 
@@ -747,13 +756,17 @@ def background_note(rows, fg):
     dc = sum(S("cg_only", f"power.dram_energy_j.{c}") for c in dyn)
     db = sum(S("bgp", f"power.dram_energy_j.{c}") for c in dyn)
     tr = 1 - gmean_ratio(rows, fg, "offchip", "bgp", "cg_only")
+    kv = gtx480_keys()
     return ("Summed over the FG-leaning workloads, background and refresh are "
             + "; ".join(out) + ". "
             + (f"Under cg_only the DRAM data buses are busy {100 * util:.1f}% of the time "
                f"(read and write bytes over {peak / 1e9:.1f} GB/s peak, configs/gtx480.conf), "
                "so the sub-ranks idle, and power down, most of the run. " if util is not None else "")
-            + "GDDR5's power-down saves little (IDD3P 310 mA against IDD3N 450 mA, "
-            "configs/gtx480.conf; Equation 5.1 has no power-down at all: the ablation's "
+            + f"GDDR5's power-down saves little (IDD3P {kv.get('dram_idd3p', '?')} mA against "
+            f"IDD3N {kv.get('dram_idd3n', '?')} mA, configs/gtx480.conf: DRAMsim3's "
+            "GDDR5_1Gb_x32 currents, the organisation of the dissertation's Hynix H5GQ1H24AFR, "
+            "whose own IDD table we found in no readable public source (docs/lamar.md); "
+            "Equation 5.1 has no power-down at all: the ablation's "
             "no-power-down row is its model), so background power follows run time, and a "
             "scheme that runs faster saves background energy whatever its traffic. "
             + (f"Activates and bursts, the energy traffic moves, are {100 * dc / ec:.0f}% of "
