@@ -156,6 +156,10 @@ def main(out, res):
                "tokens", "l1_hit", "workload", axis_values=TOKENS,
                title="PCA: L1D hit rate per token count", ylabel="L1D hit rate")
     rl = run_length_plot(P("memory-runlength.png"), rows, fg)
+    paper_plot(P("memory-paper.png"), rows, fg, table.sizes(lam))
+    lrows, lfg = large_view(rows, fg)
+    if lfg:
+        paper_plot(P("memory-paper-large.png"), lrows, lfg, table.sizes(lrows))
     write_page(P("memory.md"), m, rows, fg, cg, traffic, speed, ppw, pr, pca_speed, missing, rl)
 
 
@@ -367,6 +371,88 @@ def run_length(rows, fg):
     return L
 
 
+BUCKETS = ["0", "1", "2-3", "4-7", "8-15", "16-31", "32-63", "64-127", "128+"]
+MINQ = 500            # a bucket's FG share is shown from this many queries
+STEADY = 0.05         # steady: the last two shown buckets' FG shares this close
+
+
+def fg_series(rows, w, v, lv):
+    """The FG share of lv's queries per bucket of skew windows closed before
+    them (gdu.q_by_windows / fg_by_windows), None below MINQ queries."""
+    out = []
+    for b in range(len(BUCKETS)):
+        q = plot.value(rows, f"{lv}.gdu.q_by_windows[{b}]", workload=w, variant=v)
+        f = plot.value(rows, f"{lv}.gdu.fg_by_windows[{b}]", workload=w, variant=v)
+        out.append(f / q if q and q >= MINQ else None)
+    return out
+
+
+def steady(series):
+    """(verdict, text) for an FG-share series: steady when the last two
+    shown buckets past the first window differ by at most STEADY."""
+    shown = [(b, x) for b, x in enumerate(series) if b >= 1 and x is not None]
+    if len(shown) < 2:
+        return False, "no (fewer than two buckets past the first window)"
+    (b1, x1), (b2, x2) = shown[-2], shown[-1]
+    d = x2 - x1
+    return abs(d) <= STEADY, (f"yes ({x1:.2f} -> {x2:.2f})" if abs(d) <= STEADY
+                              else f"no ({x1:.2f} -> {x2:.2f})")
+
+
+def steady_state(rows, fg):
+    """Whether bgp's predictors reached a steady state within each run:
+    per FG-leaning workload and input size, the L2's first fetches (no
+    address-keyed history) and its FG share by skew windows closed."""
+    V = lambda w, v, k: plot.value(rows, k, workload=w, variant=v)   # noqa: E731
+    runs = [(size, "bgp" + suf) for size, suf in RUNS[1:]
+            if have(rows, "bgp" + suf, fg)]
+    if not runs:
+        return []
+    L = ["## Steady state: FG answers by skew windows closed (bgp, FG-leaning)", "",
+         "Each query counts in the bucket of skew windows its GDU had closed before it "
+         "(`gdu.q_by_windows`, `gdu.fg_by_windows`: " + ", ".join(BUCKETS) + "); a "
+         "predictor in a steady state answers FG at the same rate in its later buckets. "
+         f"Shown: the L2's FG share per bucket (buckets under {MINQ} queries as -), steady "
+         f"when the last two shown buckets past the first window differ by at most "
+         f"{STEADY:.2f}; and the L2's first fetches (`gdu.first`: a line its GDU had never "
+         "seen queried or evicted, for which no address-keyed history exists, so BGP "
+         "answers its default) with their FG share. The L1D's verdict by the same rule "
+         "is in the last column.", "",
+         "| workload | size | L2 queries | first fetches | FG of first | L2 FG share by windows "
+         "closed (" + " / ".join(BUCKETS) + ") | L2 steady | L1D steady |",
+         "|---|---|---|---|---|---|---|---|"]
+    summ = {}
+    for _, v in runs:
+        size = table.sizes([r for r in rows if r["variant"] == v])
+        n_st = n = 0
+        q_all = first_all = ffg_all = 0
+        for w in have(rows, v, fg):
+            q = V(w, v, "l2.gdu.queries")
+            first, ffg = V(w, v, "l2.gdu.first"), V(w, v, "l2.gdu.first_fg")
+            ser = fg_series(rows, w, v, "l2")
+            ok, txt = steady(ser)
+            ok1, txt1 = steady(fg_series(rows, w, v, "l1d"))
+            n += 1
+            n_st += ok
+            q_all, first_all, ffg_all = q_all + q, first_all + first, ffg_all + ffg
+            L.append(f"| {w} | {size} | {q} | {100 * first / q if q else 0:.0f}% | "
+                     f"{100 * ffg / first if first else 0:.0f}% | "
+                     + " / ".join("-" if x is None else f"{x:.2f}" for x in ser)
+                     + f" | {txt} | {txt1} |")
+        summ[size] = (n_st, n, first_all / q_all if q_all else 0.0,
+                      ffg_all / first_all if first_all else 0.0)
+    L.append("")
+    for size, (n_st, n, fs, ffs) in summ.items():
+        L.append(f"* {size} inputs: the L2 predictors reached a steady state in {n_st} of {n} "
+                 f"FG-leaning workloads; {100 * fs:.0f}% of the L2's queries were first "
+                 f"fetches, {100 * ffs:.0f}% of those answered FG.")
+    L += ["", "A workload not steady at the largest size ran was measured while its L2 "
+          "predictor still learned; the dissertation's runs are orders of magnitude longer. "
+          "First fetches are the traffic no address-keyed predictor can cut until its "
+          "default flips to FG: fg_only answers them FG, bgp by its default.", ""]
+    return L
+
+
 def accuracy(rows, fg, suf=""):
     """The GDUs' answers judged at their lines' end (gdu.*_ended/_wrong):
     per level, the share of FG answers whose line used at least TH_FG
@@ -425,7 +511,15 @@ SENS = [("baseline", "cg_only", "bgp", "33%"), ("caches x0.25 (Fig 5.15a)", "cg_
         ("64-byte sectors, no sub-ranks (Fig 5.15c)", "cg_only-sector-64B", "bgp-sector-64B", "20%"),
         ("TH_FG = 3 (5.3.2.5: trends hold for TH_FG < 3)", "cg_only", "bgp-thfg3", "-"),
         ("SKEW_thres 0.5 (trends hold above 0.7)", "cg_only", "bgp-skew50", "-"),
-        ("SKEW_thres 0.9", "cg_only", "bgp-skew90", "-")]
+        ("SKEW_thres 0.9", "cg_only", "bgp-skew90", "-"),
+        ("large inputs: baseline", "cg_only-large", "bgp-large", "33%"),
+        ("large inputs: caches x0.25 (Fig 5.15a)", "cg_only-cache-x0.25-large",
+         "bgp-cache-x0.25-large", "37%"),
+        ("large inputs: 256-byte L2 blocks (Fig 5.15b)", "cg_only-l2-256B-large",
+         "bgp-l2-256B-large", "58%")]
+# the configuration whose cg_only a row's right axis normalises to
+SENS_BASE = {"cg_only-cache-x0.25-large": "cg_only-large", "cg_only-l2-256B-large": "cg_only-large",
+             "cg_only-large": "cg_only-large"}
 
 
 def have(rows, v, ws):
@@ -493,6 +587,7 @@ def traffic_gap(rows, fg):
     ce, cw = S("bgp", "l2.gdu.cg_ended"), S("bgp", "l2.gdu.cg_wrong")
     crn = S("bgp", "l2.gdu.cg_right_nref")
     q, fa = S("bgp", "l2.gdu.queries"), S("bgp", "l2.gdu.fg")
+    first, ffg = S("bgp", "l2.gdu.first"), S("bgp", "l2.gdu.first_fg")
     return (f"* **Why bgp's traffic reduction is {100 * bgp:.1f}%, not about 33% (measured).** "
             f"(1) The ceiling: fg_only, which fetches only asked-for sectors everywhere, "
             f"cuts FG-leaning traffic by {100 * ceil:.1f}% (geometric mean): the least "
@@ -510,8 +605,44 @@ def traffic_gap(rows, fg):
             "were in lines the rule rightly called CG (at least TH_FG sectors used): a "
             "binary FG/CG answer fetches them whatever the predictor learns. "
             f"(4) So under bgp the L2 GDUs answered FG on {100 * fa / q if q else 0:.1f}% "
-            "of their queries. The run-length table below measures the reduction against "
-            "input size; the dissertation's runs are far longer than ours.")
+            f"of their queries; {100 * first / q if q else 0:.0f}% of those queries were first "
+            "fetches (a line the GDU had never seen: no address-keyed history, so the "
+            f"default answers; {100 * ffg / first if first else 0:.0f}% FG). The run-length "
+            "table below measures the reduction against input size, the steady-state table "
+            "whether each predictor stopped learning; the dissertation's runs are far longer "
+            "than ours.")
+
+
+def large_note(rows, fg):
+    """The run-length bullet: the headline's FG-leaning rows at large inputs,
+    the L2 predictors' windows and steady states there, and what is left."""
+    lrows, lfg = large_view(rows, fg)
+    if not lfg:
+        return ("* **Run length.** The FG-leaning workloads were not run at large inputs "
+                "under every scheme; the run-length table below has what was.")
+    V = lambda w, v, k: plot.value(lrows, k, workload=w, variant=v)   # noqa: E731
+    size = table.sizes(lrows)
+    tr = 1 - gmean_ratio(lrows, lfg, "offchip", "bgp", "cg_only")
+    ceil = 1 - gmean_ratio(lrows, lfg, "offchip", "fg_only", "cg_only")
+    sp = gmean_ratio(lrows, lfg, "cycles", "bgp", "cg_only", inverse=True)
+    dtr = 1 - gmean_ratio(rows, lfg, "offchip", "bgp", "cg_only")
+    dsize = table.sizes([r for r in rows if r["variant"] == "bgp"])
+    q = sum(V(w, "bgp", "l2.gdu.queries") for w in lfg)
+    fa = sum(V(w, "bgp", "l2.gdu.fg") for w in lfg)
+    first = sum(V(w, "bgp", "l2.gdu.first") for w in lfg)
+    win = sum(V(w, "bgp", "l2.gdu.windows") / max(V(w, "bgp", "l2.gdu.units"), 1)
+              for w in lfg) / len(lfg)
+    st = [w for w in lfg if steady(fg_series(lrows, w, "bgp", "l2"))[0]]
+    return (f"* **Run length (the last column).** On the same {len(lfg)} FG-leaning workloads "
+            f"bgp cuts off-chip traffic by {100 * dtr:.1f}% at {dsize} inputs and "
+            f"{100 * tr:.1f}% at {size} ones (fg_only's ceiling there {100 * ceil:.1f}%), "
+            f"with a speedup of {pct(sp - 1)}: its L2 GDUs close {win:.1f} skew windows each "
+            f"on average and answer FG on {100 * fa / q if q else 0:.1f}% of their queries. "
+            f"Their FG share had settled (\"Steady state\") in {len(st)} of {len(lfg)}"
+            + (f" ({', '.join(st)})" if st else "") + f"; {100 * first / q if q else 0:.0f}% of "
+            "the L2's queries were first fetches, which bgp answers by its default. Larger "
+            "inputs than these exceed the instruction budget of our sizes "
+            "(docs/workloads.md), so the dissertation's longer runs are not reproduced.")
 
 
 def dram_ppw_note(rows, fg):
@@ -608,9 +739,8 @@ def fg_cg_ppw(ppw, cg):
                if worse else "") + (" (five worst)" if len(worse) > 5 else ""))
 
 
-def dram_peak_bps():
-    """Peak DRAM data rate of configs/gtx480.conf (bytes/s): partitions x
-    dram_bus_bytes per DRAM clock; None when a key is missing."""
+def gtx480_keys():
+    """The key = value pairs of configs/gtx480.conf ({} when unreadable)."""
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "configs", "gtx480.conf")
     kv = {}
     try:
@@ -619,9 +749,19 @@ def dram_peak_bps():
                 k, _, v = line.split("#")[0].partition("=")
                 if v.strip():
                     kv[k.strip()] = v.strip()
+    except OSError:
+        pass
+    return kv
+
+
+def dram_peak_bps():
+    """Peak DRAM data rate of configs/gtx480.conf (bytes/s): partitions x
+    dram_bus_bytes per DRAM clock; None when a key is missing."""
+    kv = gtx480_keys()
+    try:
         return (float(kv["mem_partitions"]) * float(kv["dram_bus_bytes"])
                 * float(kv["dram_clock_mhz"]) * 1e6)
-    except (OSError, KeyError, ValueError):
+    except (KeyError, ValueError):
         return None
 
 
@@ -648,13 +788,17 @@ def background_note(rows, fg):
     dc = sum(S("cg_only", f"power.dram_energy_j.{c}") for c in dyn)
     db = sum(S("bgp", f"power.dram_energy_j.{c}") for c in dyn)
     tr = 1 - gmean_ratio(rows, fg, "offchip", "bgp", "cg_only")
+    kv = gtx480_keys()
     return ("Summed over the FG-leaning workloads, background and refresh are "
             + "; ".join(out) + ". "
             + (f"Under cg_only the DRAM data buses are busy {100 * util:.1f}% of the time "
                f"(read and write bytes over {peak / 1e9:.1f} GB/s peak, configs/gtx480.conf), "
                "so the sub-ranks idle, and power down, most of the run. " if util is not None else "")
-            + "GDDR5's power-down saves little (IDD3P 310 mA against IDD3N 450 mA, "
-            "configs/gtx480.conf; Equation 5.1 has no power-down at all: the ablation's "
+            + f"GDDR5's power-down saves little (IDD3P {kv.get('dram_idd3p', '?')} mA against "
+            f"IDD3N {kv.get('dram_idd3n', '?')} mA, configs/gtx480.conf: DRAMsim3's "
+            "GDDR5_1Gb_x32 currents, the organisation of the dissertation's Hynix H5GQ1H24AFR, "
+            "whose own IDD table we found in no readable public source (docs/lamar.md); "
+            "Equation 5.1 has no power-down at all: the ablation's "
             "no-power-down row is its model), so background power follows run time, and a "
             "scheme that runs faster saves background energy whatever its traffic. "
             + (f"Activates and bursts, the energy traffic moves, are {100 * dc / ec:.0f}% of "
@@ -728,10 +872,12 @@ def sensitivity(rows, fg):
          "Per configuration: BGP's off-chip traffic reduction against that configuration's "
          "cg_only (the paper's left axis), that cg_only's traffic against the baseline "
          "cg_only (its right axis, CG-normalised), and BGP's speedup over its cg_only. "
-         "Geometric means over the FG-leaning workloads that ran. The last three rows "
-         "change BGP's thresholds (`lamar.th_fg`, `lamar.bgp_skew_pct`; Table 5.2's 2 and "
+         "Geometric means over the FG-leaning workloads that ran. Three rows change "
+         "BGP's thresholds (`lamar.th_fg`, `lamar.bgp_skew_pct`; Table 5.2's 2 and "
          "0.7 are the defaults), for which 5.3.2.5 gives no figure, only that the trends "
-         "hold while TH_FG is below 3 and SKEW_thres above 0.7.", "",
+         "hold while TH_FG is below 3 and SKEW_thres above 0.7. The last three repeat the "
+         "baseline and Fig 5.15a/b at large inputs (their right axis against the large "
+         "baseline's cg_only), where the L2 GDUs close skew windows (\"Steady state\").", "",
          "| configuration | BGP traffic reduction (paper) | ours | cg_only traffic / "
          "baseline | BGP speedup | workloads |", "|---|---|---|---|---|---|"]
     for label, c, b, paper in SENS:
@@ -741,7 +887,7 @@ def sensitivity(rows, fg):
             L.append(f"| {label} | {paper} | not run | - | - | 0 |")
             continue
         red = 1 - gmean_ratio(rows, ws, "offchip", b, c)
-        cgn = gmean_ratio(rows, ws, "offchip", c, "cg_only")
+        cgn = gmean_ratio(rows, ws, "offchip", c, SENS_BASE.get(c, "cg_only"))
         sp = gmean_ratio(rows, ws, "cycles", b, c, inverse=True)
         L.append(f"| {label} | {paper} | {100 * red:.1f}% | {cgn:.3f} | {pct(sp - 1)} | "
                  f"{len(ws)} |")
@@ -768,8 +914,8 @@ ABL = [("as shipped: default inputs, GDDR5 currents, power-down", "cg_only", "bg
         "cg_only-gddr3", "bgp-gddr3"),
        ("no sub-ranks: 64-byte sectors and bursts", "cg_only-sector-64B", "bgp-sector-64B"),
        ("4K-bit arrays (bgp only)", "cg_only", "bgp-4Kbit"),
-       ("L1D set index: GPGPU-Sim's Fermi hash (l1d_set_index = fermi)",
-        "cg_only-l1hash", "bgp-l1hash")]
+       ("L1D set index: linear instead of gtx480's Fermi hash (l1d_set_index = linear)",
+        "cg_only-linear", "bgp-linear")]
 
 
 def ablation(rows, fg):
@@ -799,6 +945,67 @@ def ablation(rows, fg):
     return L + [""]
 
 
+FIVE = ["cg_only", "fg_only", "spp", "bgp_inf", "bgp"]
+
+
+def large_view(rows, fg):
+    """The -large points renamed to their scheme (cg_only-large -> cg_only),
+    and the FG-leaning workloads that ran every scheme at that size."""
+    lv = [dict(r, variant=r["variant"][:-len("-large")]) for r in rows
+          if r["variant"] in {v + "-large" for v in FIVE}]
+    ws = [w for w in fg if all(w in have(lv, v, [w]) for v in FIVE)]
+    return lv, ws
+
+
+def fg_claims(rows, fg):
+    """The FG-leaning headline cells computed from rows over fg: {key: text}."""
+    red = lambda k, v: 1 - gmean_ratio(rows, fg, k, v, "cg_only")   # noqa: E731
+    sp = {w: plot.value(rows, "cycles", workload=w, variant="cg_only")
+          / plot.value(rows, "cycles", workload=w, variant="bgp") for w in fg}
+    return {
+        "traffic": f"{100 * red('offchip', 'bgp'):.1f}%",
+        "traffic_inf": f"{100 * red('offchip', 'bgp_inf'):.1f}%",
+        "bgp_vs_inf": f"{gmean_ratio(rows, fg, 'offchip', 'bgp', 'bgp_inf'):.3f}",
+        "speedup": f"BGP {pct(plot.geomean(sp.values()) - 1)}, max {pct(max(sp.values()) - 1)}",
+        "dram_w": ", ".join(f"{v} {100 * red('power.dram_w', v):.1f}%" for v in FIVE[1:]),
+        "sys_ppw": ", ".join(
+            f"{v} {pct(gmean_ratio(rows, fg, 'power.perf_per_watt', v, 'cg_only') - 1)}"
+            for v in FIVE[1:]),
+        "dram_ppw": ", ".join(
+            f"{v} {pct(gmean_ratio(rows, fg, 'power.dram_perf_per_watt', v, 'cg_only') - 1)}"
+            for v in FIVE[1:]),
+        "readin": ", ".join(f"{v} {readin_pct(rows, fg, 'l1d', v)} / "
+                            f"{readin_pct(rows, fg, 'l2', v)}"
+                            for v in ("cg_only", "spp", "bgp_inf", "bgp")),
+    }
+
+
+# The dissertation's FG-leaning means (5.3.2.2-5.3.2.5) as ratios to CG-only,
+# drawn beside ours: {(measure, scheme): value}
+PAPER_FG = {("off-chip bytes", "bgp"): 0.67, ("speedup", "bgp"): 1.13,
+            ("DRAM W", "fg_only"): 0.81, ("DRAM W", "spp"): 0.99, ("DRAM W", "bgp_inf"): 0.87,
+            ("DRAM W", "bgp"): 0.92, ("system Perf/W", "fg_only"): 1.19,
+            ("system Perf/W", "spp"): 1.13, ("system Perf/W", "bgp_inf"): 1.18,
+            ("system Perf/W", "bgp"): 1.17, ("DRAM Perf/W", "spp"): 1.16,
+            ("DRAM Perf/W", "bgp_inf"): 1.34, ("DRAM Perf/W", "bgp"): 1.27}
+MEASURES = [("off-chip bytes", "offchip", False), ("speedup", "cycles", True),
+            ("DRAM W", "power.dram_w", False), ("system Perf/W", "power.perf_per_watt", False),
+            ("DRAM Perf/W", "power.dram_perf_per_watt", False)]
+
+
+def paper_plot(path, rows, fg, size):
+    """The FG-leaning geometric means per scheme over cg_only beside the
+    dissertation's (hatched)."""
+    pts = []
+    for name, k, inv in MEASURES:
+        for v in FIVE[1:]:
+            pts.append({"measure": name, "scheme": v, "status": "pass",
+                        "ratio": gmean_ratio(rows, fg, k, v, "cg_only", inverse=inv)})
+    plot.grouped_bars(path, pts, "measure", "scheme", "ratio", groups=FIVE[1:], gmean=False,
+                      paper=PAPER_FG, title=f"FG-leaning means over cg_only, {size} inputs "
+                      "(hatched: the dissertation)", ylabel="ratio to cg_only")
+
+
 def write_page(path, m, rows, fg, cg, traffic, speed, ppw, pr, pca_speed, missing=(), rl=False):
     V = lambda w, v, k: plot.value(rows, k, workload=w, variant=v)   # noqa: E731
     n = len([r for r in rows if r["variant"] != "static"])
@@ -821,60 +1028,66 @@ def write_page(path, m, rows, fg, cg, traffic, speed, ppw, pr, pca_speed, missin
               "workloads of `@fg` and `@cg` were not run for this page (" + ", ".join(missing)
               + "); every mean below is over the workloads that were.", ""]
     # headline
-    def red(ws, k, v, base="cg_only"):
-        return 1 - gmean_ratio(rows, ws, k, v, base)
-    fgmax = max(speed[w]["bgp"] for w in fg)
     fg_cg = [speed[w]["fg_only"] for w in cg]
     worst = min(cg, key=lambda w: speed[w]["fg_only"])
     pca_best = {}
     for w in [w for w in PCA_FOCUS if w in pca_speed]:
         t = max(TOKENS, key=lambda k: pca_speed[w][f"pca-{k}"])
         pca_best[w] = (t, pca_speed[w][f"pca-{t}"])
+    lrows, lfg = large_view(rows, fg)
+    lsize = table.sizes([r for r in rows if r["variant"] in {v + "-large" for v in FIVE}])
+    ours, big = fg_claims(rows, fg), (fg_claims(lrows, lfg) if lfg else {})
+    X = lambda k: big.get(k, "not run")   # noqa: E731
     L += ["## Headline: ours against the dissertation", "",
-          "| claim | paper | ours |", "|---|---|---|",
-          correlate.baseline_row("gtx480"),
+          (f"The last column repeats the FG-leaning rows at {lsize} inputs "
+           f"({len(lfg)} FG-leaning workloads that ran every scheme there: "
+           + ", ".join(lfg) + "), where the predictors learn longer (\"Steady state\" "
+           "below); the other rows were run at one size only." if lfg else
+           "The FG-leaning rows were not run at large inputs under every scheme (the last "
+           "column)."), "",
+          f"| claim | paper | ours, {size} inputs | ours, {lsize} inputs |", "|---|---|---|---|",
+          correlate.baseline_row("gtx480")[:-1] + "| |",
           f"| BGP off-chip traffic reduction, FG-leaning (5.3.2.5) | about 33% | "
-          f"{100 * red(fg, 'offchip', 'bgp'):.1f}% |",
+          f"{ours['traffic']} | {X('traffic')} |",
           f"| BGP_inf off-chip traffic reduction, FG-leaning | (close to BGP, Fig 5.9) | "
-          f"{100 * red(fg, 'offchip', 'bgp_inf'):.1f}% |",
+          f"{ours['traffic_inf']} | {X('traffic_inf')} |",
           f"| BGP close to BGP_inf: BGP traffic / BGP_inf traffic, FG-leaning | slightly above 1 | "
-          f"{gmean_ratio(rows, fg, 'offchip', 'bgp', 'bgp_inf'):.3f} |",
-          f"| LAMAR speedup on FG-leaning (5.3.2.2) | average 12-14%, max 49% | BGP "
-          f"{pct(gmean_ratio(rows, fg, 'cycles', 'bgp', 'cg_only', inverse=True) - 1)}, "
-          f"max {pct(fgmax - 1)} |",
+          f"{ours['bgp_vs_inf']} | {X('bgp_vs_inf')} |",
+          f"| LAMAR speedup on FG-leaning (5.3.2.2) | average 12-14%, max 49% | "
+          f"{ours['speedup']} | {X('speedup')} |",
           "| low-traffic FG-leaning programs still gain (5.3.2.2) | PVC, SSC gain well | "
           + ", ".join(f"{w} {pct(speed[w]['bgp'] - 1)}" for w in sorted(
               fg, key=lambda w: V(w, "cg_only", "offchip") / max(V(w, "cg_only", "warp_insts"), 1))[:3])
-          + " (the three with the fewest off-chip bytes per warp instruction under cg_only) |",
+          + " (the three with the fewest off-chip bytes per warp instruction under cg_only) | |",
           f"| CG-leaning under BGP vs cg_only (5.3.2.2) | comparable (worst: MST -13% with BGP_inf) | "
           f"{pct(gmean_ratio(rows, cg, 'cycles', 'bgp', 'cg_only', inverse=True) - 1)}, worst "
-          f"{pct(min(speed[w]['bgp'] for w in cg) - 1)} |",
+          f"{pct(min(speed[w]['bgp'] for w in cg) - 1)} | |",
           f"| fg_only on CG-leaning (5.3.2.2) | hurts 5 of 10, -4% to -22% | "
           f"{pct(plot.geomean(fg_cg) - 1)} mean; {sum(1 for s in fg_cg if s < 0.99)} of "
-          f"{len(cg)} slower by > 1%; worst {worst} {pct(speed[worst]['fg_only'] - 1)} |",
+          f"{len(cg)} slower by > 1%; worst {worst} {pct(speed[worst]['fg_only'] - 1)} | |",
           f"| DRAM power reduction, FG-leaning (5.3.2.3) | FG-only 19%, SPP 1%, BGP_inf 13%, BGP 8% | "
-          + ", ".join(f"{v} {100 * red(fg, 'power.dram_w', v):.1f}%"
-                      for v in ("fg_only", "spp", "bgp_inf", "bgp")) + " |",
+          f"{ours['dram_w']} | {X('dram_w')} |",
           f"| System Perf/W gain, FG-leaning (5.3.2.4) | FG-only 19%, SPP 13%, BGP_inf 18%, BGP 17% | "
-          + ", ".join(f"{v} {pct(gmean_ratio(rows, fg, 'power.perf_per_watt', v, 'cg_only') - 1)}"
-                      for v in ("fg_only", "spp", "bgp_inf", "bgp")) + " |",
+          f"{ours['sys_ppw']} | {X('sys_ppw')} |",
           f"| DRAM Perf/W gain, FG-leaning (5.3.2.3) | SPP 16%, BGP_inf 34%, BGP 27% | "
-          + ", ".join(f"{v} {pct(gmean_ratio(rows, fg, 'power.dram_perf_per_watt', v, 'cg_only') - 1)}"
-                      for v in ("fg_only", "spp", "bgp_inf", "bgp")) + " |",
+          f"{ours['dram_ppw']} | {X('dram_ppw')} |",
           f"| L1 / L2 read-in sectors over FG-only, FG-leaning (5.3.2.1) | CG-only 171% / 93%, "
-          "SPP 60% / 72%, BGP_inf 20% / 22%, BGP 37% / 47% | " + ", ".join(
-              f"{v} {readin_pct(rows, fg, 'l1d', v)} / {readin_pct(rows, fg, 'l2', v)}"
-              for v in ("cg_only", "spp", "bgp_inf", "bgp")) + " |",
+          f"SPP 60% / 72%, BGP_inf 20% / 22%, BGP 37% / 47% | {ours['readin']} | {X('readin')} |",
           f"| CG-leaning: L1 / L2 read-in sectors of CG-only over FG-only (5.3.2.1) | +13% / +3% | "
-          f"{readin_pct(rows, cg, 'l1d', 'cg_only')} / {readin_pct(rows, cg, 'l2', 'cg_only')} |",
+          f"{readin_pct(rows, cg, 'l1d', 'cg_only')} / {readin_pct(rows, cg, 'l2', 'cg_only')} | |",
           "| FG-only raises miss rates for some applications (Fig 5.10, 5.11) | some (NN: 65% / "
-          "54% of L1 / L2 sectors NPRED_REF) | " + miss_note(rows, fg + cg) + " |",
+          "54% of L1 / L2 sectors NPRED_REF) | " + miss_note(rows, fg + cg) + " | |",
           "| DRAM share of GPU power (5.3.2.4, from the literature) | about 5-45% | "
-          + dram_share(rows, fg + cg) + " |",
+          + dram_share(rows, fg + cg) + " | |",
           "| FG-only Perf/W on CG-leaning (5.3.2.4) | degrades MST, NN, SRAD significantly | "
-          + fg_cg_ppw(ppw, cg) + " |",
+          + fg_cg_ppw(ppw, cg) + " | |",
           f"| PCA best token count speedup (6.2.3.4) | BFS +8%, SSSP +9%, KMEANS +39% (vs Opt-CTA) | "
-          + ", ".join(f"{w} {pct(s - 1)} at {t}" for w, (t, s) in pca_best.items()) + " |", ""]
+          + ", ".join(f"{w} {pct(s - 1)} at {t}" for w, (t, s) in pca_best.items())
+          + " ([pca.md](pca.md): against Opt-CTA) | |", "",
+          "![FG-leaning means beside the dissertation](memory-paper.png)", ""]
+    if lfg:
+        L += [f"![FG-leaning means beside the dissertation, {lsize} inputs]"
+              "(memory-paper-large.png)", ""]
     tot = lambda v, k: int(sum(V(w, v, k) for w in fg + cg))   # noqa: E731
     L += ["### Why ours differ", "",
           f"* **What the GDUs answer.** Under bgp the L1D GDUs answered FG "
@@ -906,15 +1119,15 @@ def write_page(path, m, rows, fg, cg, traffic, speed, ppw, pr, pca_speed, missin
            "under cg_only is in the tables below. Our suite is not the dissertation's: shared "
            "names (BFS, SSSP, SPMV, MUM, ...) are reimplementations with our own inputs."),
           traffic_gap(rows, fg),
+          large_note(rows, fg),
           "* **DRAM power is mostly background.** " + background_note(rows, fg),
           dram_ppw_note(rows, fg),
           sys_ppw_note(rows, fg),
           "* **PCA without Opt-CTA.** The dissertation's PCA baseline is the best CTA "
           "throttling (Opt-CTA) and its gains are over that; ours is pca.tokens = 0 with "
           "every CTA that fits, on this page's sub-ranked DRAM ([pca.md](pca.md) runs it "
-          "against Opt-CTA on Table 6.1's DRAM, and with GPGPU-Sim's Fermi-hash L1D set index: "
-          "under this page's linear index kmeans' feature lines share one L1D set whatever the "
-          "TLP, its \"L1D set index and input size\" table). Fills bypassed at the best token count: "
+          "against Opt-CTA on Table 6.1's DRAM, and kmeans at large inputs, where its "
+          "resident warps' working set exceeds the L1D). Fills bypassed at the best token count: "
           + ", ".join(
               f"{w} {V(w, f'pca-{t}', 'pca.bypassed')} (tokens {t})"
               for w, (t, _) in pca_best.items())
@@ -922,6 +1135,7 @@ def write_page(path, m, rows, fg, cg, traffic, speed, ppw, pr, pca_speed, missin
     L += learning(rows, fg) + run_length(rows, fg)
     if rl:
         L += ["![traffic against run length](memory-runlength.png)", ""]
+    L += steady_state(rows, fg)
     L += predictor_section(rows, fg)
     L += attribution(rows, fg, speed, traffic)
     L += readin(rows, fg) + dram_states(rows, fg) + subranking(rows, fg)

@@ -264,6 +264,20 @@ typedef struct ls_cache_stats {
     uint64_t gdu_units_windowed; /* BGP and BGP_inf: GDUs that closed at
                                     least one skew window (counted in the
                                     launch of their first) */
+    uint64_t gdu_first;          /* queries for a line this GDU had never
+                                    seen queried or evicted: its first
+                                    fetch, for which no address-keyed
+                                    history exists (BGP answers its
+                                    default) */
+    uint64_t gdu_first_fg;       /* of first, queries answered FG */
+    uint64_t gdu_q_win[9];       /* queries by the skew windows their GDU
+                                    had closed before them: [0] none, [b]
+                                    2^(b-1) to 2^b - 1, [8] 128 or more
+                                    (BGP and BGP_inf: a flat FG share over
+                                    the later buckets is a predictor in
+                                    steady state) */
+    uint64_t gdu_fg_win[9];      /* of q_by_windows, the queries answered
+                                    FG */
     uint64_t gdu_fg_ended;       /* lines a query answered FG whose life
                                     ended (eviction or the L1D's kernel-end
                                     sweep) */

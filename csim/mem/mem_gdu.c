@@ -109,6 +109,7 @@ static void gdu_free_one(struct mem_gdu *g)
         free(g->ref);
     }
     free(g->pht);
+    free(g->seen);
     memset(g, 0, sizeof *g);
 }
 
@@ -130,6 +131,40 @@ uint32_t mem_gdu_trig(const struct mem_gdu *g, uint32_t pc, uint8_t need)
         return 0;
     uint64_t x = ((uint64_t)pc << 3 | (unsigned)__builtin_ctz(need)) * 0x9e3779b97f4a7c15ull;
     return (uint32_t)((x >> 32) % g->npht) + 1u;      /* 0: no entry */
+}
+
+/* Records line address a in g's set of lines seen (queried or evicted).
+ * Returns 1 when a is new, 0 when it was there, -1 when out of memory. */
+static int gdu_seen_add(struct mem_gdu *g, uint64_t a)
+{
+    if (2 * (g->nseen + 1) > g->seen_cap) {            /* keep the load under 1/2 */
+        size_t cap = g->seen_cap ? 2 * g->seen_cap : 1024;
+        uint64_t *t = calloc(cap, sizeof *t);
+        if (!t)
+            return -1;
+        for (size_t i = 0; i < g->seen_cap; i++) {
+            uint64_t k = g->seen[i];
+            if (!k)
+                continue;
+            size_t j = (size_t)((k * 0x9e3779b97f4a7c15ull) >> 20) & (cap - 1);
+            while (t[j])
+                j = (j + 1) & (cap - 1);
+            t[j] = k;
+        }
+        free(g->seen);
+        g->seen = t;
+        g->seen_cap = cap;
+    }
+    uint64_t k = a + 1;
+    size_t j = (size_t)((k * 0x9e3779b97f4a7c15ull) >> 20) & (g->seen_cap - 1);
+    while (g->seen[j]) {
+        if (g->seen[j] == k)
+            return 0;
+        j = (j + 1) & (g->seen_cap - 1);
+    }
+    g->seen[j] = k;
+    g->nseen++;
+    return 1;
 }
 
 /* Learning statistics after an eviction reached g: closed says whether it
@@ -239,10 +274,23 @@ uint8_t mem_gdu_step(struct mem_sys *m, struct mem_gdu *g, ls_cache_stats *st, u
         break;
     }
     }
+    int first = q ? gdu_seen_add(g, qaddr) : 0;
+    if (ev && gdu_seen_add(g, ev->addr) < 0)
+        first = -1;
+    if (first < 0)
+        m->failed = true;
     if (!q)
         return 0;
     st->gdu_queries++;
     st->gdu_fg += fg;
+    if (first > 0) {
+        st->gdu_first++;
+        st->gdu_first_fg += fg;
+    }
+    unsigned b = g->windows ? 1u + (unsigned)(63 - __builtin_clzll(g->windows)) : 0;
+    b = b > 8 ? 8 : b;
+    st->gdu_q_win[b]++;
+    st->gdu_fg_win[b] += fg;
     return extra;
 }
 

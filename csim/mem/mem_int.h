@@ -113,6 +113,8 @@ struct mem_gdu {
     uint8_t active;           /* bgp, bgp_inf: has seen an eviction          */
     uint8_t idle1;            /* bgp: idle1_o after the last edge            */
     uint64_t windows;         /* bgp, bgp_inf: skew windows closed           */
+    uint64_t *seen;           /* lines queried or evicted so far (key addr+1, */
+    size_t nseen, seen_cap;   /* open addressing; 0 empty): first fetches     */
     uint64_t t0;              /* GPU cycle of the block's edge 0             */
     ls_cosim_stats base;      /* the block's figures at the kernel's start   */
 };

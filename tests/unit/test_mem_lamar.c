@@ -209,6 +209,66 @@ static void test_bgp_learning_counts(void **st)
     mem_sys_free(m);
 }
 
+/* Sums of q_by_windows (fg_by_windows with fg) from bucket 1: the queries
+ * made after the GDU closed its first skew window. */
+static uint64_t warm(const ls_cache_stats *s, int fg)
+{
+    uint64_t n = 0;
+    for (unsigned b = 1; b < 9; b++)
+        n += fg ? s->gdu_fg_win[b] : s->gdu_q_win[b];
+    return n;
+}
+
+/* First fetches and warm queries: a line's first query counts in `first`,
+ * its query after an eviction does not; under BGP the queries made after
+ * the GDU's first skew window closed count from q_by_windows[1] on, and
+ * each bucket's FG answers are among its queries. */
+static void test_first_and_warm(void **st)
+{
+    (void)st;
+    enum { N = 600, AGAIN = 100 };
+    static struct core_mem_req rs[N + AGAIN];
+    for (unsigned i = 0; i < N + AGAIN; i++)   /* 600 lines, then the first 100 again */
+        rs[i] = drv_req(0, 0x200000 + (uint64_t)(i % N) * 128, 0x1, 0);
+    for (int k = 0; k < 2; k++) {
+        struct cfg c;
+        cfg_gdu(&c, k ? G_BGP : G_CG, CFG_LAMAR_LEVEL_BOTH);
+        c.lamar_bgp_num_evict = 100;
+        struct mem_sys *m = drv_make(&c, 1);
+        assert_non_null(m);
+        mem_kernel_begin(m, "first", 0, 0);
+        uint64_t now = 0;
+        assert_int_equal(drv_run(m, rs, N + AGAIN, 1, &now), N + AGAIN);
+        assert_int_equal(mem_gdu_finish(m, now + 1), 0);
+        ls_cache_stats l1, l2;
+        mem_stats(m, &l1, &l2, NULL);
+        /* the L1D (128 lines) evicted the first 100 before they came again */
+        assert_int_equal(l1.gdu_queries, N + AGAIN);
+        assert_int_equal(l1.gdu_first, N);
+        assert_true(l1.gdu_first_fg <= l1.gdu_fg);
+        /* the L2 holds all 600: the second pass hits there, no query */
+        assert_int_equal(l2.gdu_queries, N);
+        assert_int_equal(l2.gdu_first, N);
+        if (!k) {
+            assert_int_equal(l1.gdu_fg + warm(&l1, 0) + warm(&l1, 1), 0);
+            assert_int_equal(l1.gdu_q_win[0], N + AGAIN);
+        } else {
+            /* the first window closes at the L1D's 100th eviction, after
+             * its 128 lines filled: 228 queries at most are cold */
+            assert_true(l1.gdu_windows >= 4);
+            assert_true(warm(&l1, 0) >= N + AGAIN - 228 && warm(&l1, 0) < N + AGAIN - 128);
+            assert_int_equal(warm(&l1, 0) + l1.gdu_q_win[0], l1.gdu_queries);
+            assert_int_equal(warm(&l1, 1) + l1.gdu_fg_win[0], l1.gdu_fg);
+            for (unsigned b = 0; b < 9; b++)
+                assert_true(l1.gdu_fg_win[b] <= l1.gdu_q_win[b]);
+            /* 4+ windows: queries after the 2nd, 4th fall in buckets 2, 3 */
+            assert_true(l1.gdu_q_win[2] > 0 && l1.gdu_q_win[3] > 0);
+            assert_int_equal(warm(&l2, 0), 0);               /* no L2 eviction */
+        }
+        mem_sys_free(m);
+    }
+}
+
 /* Under BGP the block is clocked through the seam: its edges cover the GPU
  * cycles since the first kernel began (stepped + skipped), with one
  * transaction per miss or eviction. */
@@ -366,6 +426,7 @@ int main(void)
         cmocka_unit_test(test_bgp_learns_streaming),
         cmocka_unit_test(test_bgp_seam_figures),
         cmocka_unit_test(test_bgp_learning_counts),
+        cmocka_unit_test(test_first_and_warm),
         cmocka_unit_test(test_spp_per_pc),
         cmocka_unit_test(test_static_per_kernel),
         cmocka_unit_test(test_identity_random),
