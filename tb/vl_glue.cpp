@@ -2,6 +2,7 @@
 // -DBLK_DEF="blocks/<blk>_ports.def" and the Verilated top named Vtop).
 // Packs the uint32_t element arrays of the C structs into the RTL's flat
 // port vectors (element i at bits [i*bits +: bits]) and back.
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -37,6 +38,33 @@ struct RawOut {
 #undef PORT_OUT
 };
 
+// The C model's in and out structs: the block's header generates both
+// from the same .def, one uint32_t array per port in .def order. The glue
+// moves ports at these compile-time offsets when the port table agrees
+// (checked in _vl_new; every block's does).
+struct InS {
+#define PORT_IN(name, bits, count) uint32_t name[count];
+#define PORT_OUT(name, bits, count)
+#include BLK_DEF
+#undef PORT_IN
+#undef PORT_OUT
+};
+struct OutS {
+#define PORT_IN(name, bits, count)
+#define PORT_OUT(name, bits, count) uint32_t name[count];
+#include BLK_DEF
+#undef PORT_IN
+#undef PORT_OUT
+};
+
+enum { NPORTS = 0
+#define PORT_IN(name, bits, count) + 1
+#define PORT_OUT(name, bits, count) + 1
+#include BLK_DEF
+#undef PORT_IN
+#undef PORT_OUT
+};
+
 struct Handle {
     std::unique_ptr<VerilatedContext> ctx;
     std::unique_ptr<Vtop> top;
@@ -65,6 +93,10 @@ struct Handle {
     // before such an edge, to find out.
     std::unique_ptr<unsigned char[]> snap;
     bool fixed = false;
+    // the port table matches InS/OutS: ports move at fixed offsets, each
+    // one-element port under its actual width's mask
+    bool fast = false;
+    uint32_t mask[NPORTS];
 };
 
 inline uint64_t lowmask(unsigned b) { return b >= 64 ? ~0ull : ((1ull << b) - 1); }
@@ -173,7 +205,62 @@ inline void get1(const T &src, void *d, const ls_port &p) {
 template <std::size_t N>
 inline void get1(const VlWide<N> &src, void *d, const ls_port &p) { get(src, d, p); }
 
+// One-element ports at their fixed offsets: a load, a mask and a store.
+template <typename T>
+inline void put1f(T &dst, uint32_t e, uint32_t m) { dst = static_cast<T>(e & m); }
+template <std::size_t N>
+inline void put1f(VlWide<N> &dst, uint32_t e, uint32_t m) {
+    dst[0] = e & m;
+    for (std::size_t w = 1; w < N; w++) dst[w] = 0;
+}
+template <typename T>
+inline void get1f(const T &src, uint32_t &e, uint32_t m) {
+    e = static_cast<uint32_t>(static_cast<uint64_t>(src)) & m;
+}
+template <std::size_t N>
+inline void get1f(const VlWide<N> &src, uint32_t &e, uint32_t m) { e = src[0] & m; }
+
+// A many-element port: one fixed-size copy where element i is storage word
+// i (the RVC data ports), the generic packing otherwise.
+template <typename T, std::size_t C>
+inline void putnf(T &dst, const uint32_t (&)[C], const void *s, const ls_port &p) {
+    put(dst, s, p);
+}
+template <std::size_t N, std::size_t C>
+inline void putnf(VlWide<N> &dst, const uint32_t (&e)[C], const void *s, const ls_port &p) {
+    if (N <= C && p.bits == 32 && p.count == N)
+        std::memcpy(dst.data(), e, N * sizeof(uint32_t));
+    else
+        put(dst, s, p);
+}
+
+template <typename T, std::size_t C>
+inline bool getnf(const T &, uint32_t (&)[C], const ls_port &) { return false; }
+template <std::size_t N, std::size_t C>
+inline bool getnf(const VlWide<N> &src, uint32_t (&e)[C], const ls_port &p) {
+    if (!(N <= C && p.bits == 32 && p.count == N)) return false;
+    std::memcpy(e, src.data(), N * sizeof(uint32_t));
+    return true;
+}
+
+void drive_fast(Handle *h, const void *in) {
+    const InS *x = static_cast<const InS *>(in);
+    int i = 0;
+#define PORT_IN(name, bits, count) \
+    if (count == 1) put1f(h->top->name, x->name[0], h->mask[i]); \
+    else putnf(h->top->name, x->name, in, h->ports[i]); \
+    i++;
+#define PORT_OUT(name, bits, count) i++;
+#include BLK_DEF
+#undef PORT_IN
+#undef PORT_OUT
+}
+
 void drive(Handle *h, const void *in) {
+    if (h->fast) {
+        drive_fast(h, in);
+        return;
+    }
     int i = 0;
 #define PORT_IN(name, bits, count) \
     if (count == 1) put1(h->top->name, in, h->ports[i]); else put(h->top->name, in, h->ports[i]); i++;
@@ -202,10 +289,14 @@ inline void copy_port(unsigned char *dst, const unsigned char *src, const ls_por
 void sample(Handle *h, void *out) {
     int i = 0;
     unsigned char *o = static_cast<unsigned char *>(out);
+    OutS *y = static_cast<OutS *>(out);
 #define PORT_IN(name, bits, count) i++;
 #define PORT_OUT(name, bits, count) \
-    if (count == 1) { \
+    if (count == 1 && h->fast) { \
+        get1f(h->top->name, y->name[0], h->mask[i]); \
+    } else if (count == 1) { \
         get1(h->top->name, o, h->ports[i]); \
+    } else if (h->fast && getnf(h->top->name, y->name, h->ports[i])) { \
     } else if (direct_port(h->top->name, h->ports[i])) { \
         get(h->top->name, o, h->ports[i]); \
     } else { \
@@ -230,6 +321,12 @@ extern "C" void *BLK_FN(_vl_new)(const ls_port *ports, int nports, int nplus,
                                  const char **plusargs, int fst_ever) {
     Handle *h = new Handle;
     h->ctx.reset(new VerilatedContext);
+    // The models are single-threaded; a context otherwise sizes its thread
+    // pool to the host's cores when the model is added, and each of the
+    // GPU's hundreds of instances would start that many idle threads
+    // (and make the whole process multi-threaded: locked malloc, TLB
+    // shootdowns on every munmap).
+    h->ctx->threads(1);
     h->ctx->commandArgs(nplus, plusargs);
     if (fst_ever) h->ctx->traceEverOn(true);
     h->top.reset(new Vtop{h->ctx.get(), "top"});
@@ -266,6 +363,22 @@ extern "C" void *BLK_FN(_vl_new)(const ls_port *ports, int nports, int nplus,
         h->gaps[h->ngaps++] = Handle::Gap{b, e - b};
         b = e;
     }
+    bool fast = nports == NPORTS;
+    int k = 0;
+#define PORT_IN(name, b, c) \
+    fast = fast && k < nports && !ports[k].is_out && ports[k].off == offsetof(InS, name) && \
+           ports[k].count <= c && ports[k].bits <= 32; \
+    k++;
+#define PORT_OUT(name, b, c) \
+    fast = fast && k < nports && ports[k].is_out && ports[k].off == offsetof(OutS, name) && \
+           ports[k].count <= c && ports[k].bits <= 32; \
+    k++;
+#include BLK_DEF
+#undef PORT_IN
+#undef PORT_OUT
+    for (int i = 0; fast && i < nports; i++)
+        h->mask[i] = static_cast<uint32_t>(lowmask(ports[i].bits));
+    h->fast = fast;
     h->snap.reset(new unsigned char[sizeof(Vtop___024root)]);
     h->top->clk_i = 0;
     h->top->rst_ni = 0;
