@@ -139,10 +139,10 @@ module rvc_comp #(
     logic [W*32-1:0] data_q, data_d;
 
     // Payload registers load on a write-back and hold otherwise.
-    // One 2:1 hold multiplexer per register as a continuous assign:
-    // Verilator evaluates it as one select per word, where a default
-    // copy of q overwritten under valid_i copied the words twice
-    // (docs/blocks/rvc.md section 9).
+    // One 2:1 hold multiplexer per register as a continuous assign, which
+    // a simulator evaluates as one select per word (a default copy of q
+    // overwritten under valid_i copied the words twice; docs/blocks/rvc.md
+    // section 9).
     assign {d_d, enc_d, encl_d, ench_d, fs_d, we_d, bvr_d, bvrh_d} = valid_i
         ? {d, enc, encl, ench, fs, we, bvr, bvrh}
         : {d_q, enc_q, encl_q, ench_q, fs_q, we_q, bvr_q, bvrh_q};

@@ -99,10 +99,10 @@ module rvc_decomp #(
     logic [W*32-1:0] data_q, data_d;
 
     // Payload registers load on a read and hold otherwise.
-    // One 2:1 hold multiplexer per register as a continuous assign:
-    // Verilator evaluates it as one select per word, where a default
-    // copy of q overwritten under valid_i copied the words twice
-    // (docs/blocks/rvc.md section 9).
+    // One 2:1 hold multiplexer per register as a continuous assign, which
+    // a simulator evaluates as one select per word (a default copy of q
+    // overwritten under valid_i copied the words twice; docs/blocks/rvc.md
+    // section 9).
     assign re_d   = valid_i ? re   : re_q;
     assign cls_d  = valid_i ? cls  : cls_q;
     assign hsc_d  = valid_i ? hsc  : hsc_q;
