@@ -206,12 +206,23 @@ template <std::size_t N>
 inline void get1(const VlWide<N> &src, void *d, const ls_port &p) { get(src, d, p); }
 
 // One-element ports at their fixed offsets: a load, a mask and a store.
+// Each returns whether the port's value changed (the model keeps its input
+// ports between evals, so they hold the inputs last driven).
 template <typename T>
-inline void put1f(T &dst, uint32_t e, uint32_t m) { dst = static_cast<T>(e & m); }
+inline bool put1f(T &dst, uint32_t e, uint32_t m) {
+    T v = static_cast<T>(e & m);
+    bool ch = v != dst;
+    dst = v;
+    return ch;
+}
 template <std::size_t N>
-inline void put1f(VlWide<N> &dst, uint32_t e, uint32_t m) {
-    dst[0] = e & m;
-    for (std::size_t w = 1; w < N; w++) dst[w] = 0;
+inline bool put1f(VlWide<N> &dst, uint32_t e, uint32_t m) {
+    VlWide<N> v;
+    v[0] = e & m;
+    for (std::size_t w = 1; w < N; w++) v[w] = 0;
+    bool ch = std::memcmp(v.data(), dst.data(), sizeof(uint32_t) * N) != 0;
+    dst = v;
+    return ch;
 }
 template <typename T>
 inline void get1f(const T &src, uint32_t &e, uint32_t m) {
@@ -220,18 +231,28 @@ inline void get1f(const T &src, uint32_t &e, uint32_t m) {
 template <std::size_t N>
 inline void get1f(const VlWide<N> &src, uint32_t &e, uint32_t m) { e = src[0] & m; }
 
-// A many-element port: one fixed-size copy where element i is storage word
-// i (the RVC data ports), the generic packing otherwise.
+// A many-element port: one fixed-size compare and copy where element i is
+// storage word i (the RVC data ports), the generic packing otherwise.
 template <typename T, std::size_t C>
-inline void putnf(T &dst, const uint32_t (&)[C], const void *s, const ls_port &p) {
-    put(dst, s, p);
+inline bool putnf(T &dst, const uint32_t (&)[C], const void *s, const ls_port &p) {
+    T v;
+    put(v, s, p);
+    bool ch = std::memcmp(&v, &dst, sizeof v) != 0;
+    dst = v;
+    return ch;
 }
 template <std::size_t N, std::size_t C>
-inline void putnf(VlWide<N> &dst, const uint32_t (&e)[C], const void *s, const ls_port &p) {
-    if (N <= C && p.bits == 32 && p.count == N)
+inline bool putnf(VlWide<N> &dst, const uint32_t (&e)[C], const void *s, const ls_port &p) {
+    if (N <= C && p.bits == 32 && p.count == N) {
+        if (std::memcmp(dst.data(), e, N * sizeof(uint32_t)) == 0) return false;
         std::memcpy(dst.data(), e, N * sizeof(uint32_t));
-    else
-        put(dst, s, p);
+        return true;
+    }
+    VlWide<N> v;
+    put(v, s, p);
+    bool ch = std::memcmp(v.data(), dst.data(), N * sizeof(uint32_t)) != 0;
+    dst = v;
+    return ch;
 }
 
 template <typename T, std::size_t C>
@@ -243,24 +264,23 @@ inline bool getnf(const VlWide<N> &src, uint32_t (&e)[C], const ls_port &p) {
     return true;
 }
 
-void drive_fast(Handle *h, const void *in) {
+// Drives every input; returns whether any input port changed.
+bool drive_fast(Handle *h, const void *in) {
     const InS *x = static_cast<const InS *>(in);
+    bool ch = false;
     int i = 0;
 #define PORT_IN(name, bits, count) \
-    if (count == 1) put1f(h->top->name, x->name[0], h->mask[i]); \
-    else putnf(h->top->name, x->name, in, h->ports[i]); \
+    if (count == 1) ch |= put1f(h->top->name, x->name[0], h->mask[i]); \
+    else ch |= putnf(h->top->name, x->name, in, h->ports[i]); \
     i++;
 #define PORT_OUT(name, bits, count) i++;
 #include BLK_DEF
 #undef PORT_IN
 #undef PORT_OUT
+    return ch;
 }
 
 void drive(Handle *h, const void *in) {
-    if (h->fast) {
-        drive_fast(h, in);
-        return;
-    }
     int i = 0;
 #define PORT_IN(name, bits, count) \
     if (count == 1) put1(h->top->name, in, h->ports[i]); else put(h->top->name, in, h->ports[i]); i++;
@@ -403,13 +423,20 @@ extern "C" void BLK_FN(_vl_reset)(void *vh) {
 
 extern "C" void BLK_FN(_vl_step)(void *vh, const void *in, void *out) {
     Handle *h = static_cast<Handle *>(vh);
-    bool held = h->have_last && h->in_size && std::memcmp(h->last_in, in, h->in_size) == 0;
-    if (!held) {
-        drive(h, in);
-        h->fixed = false;
-        if (h->in_size) {
-            std::memcpy(h->last_in, in, h->in_size);
-            h->have_last = true;
+    bool held;
+    if (h->fast) {                // drive and compare in one pass
+        held = !drive_fast(h, in) && h->have_last;
+        h->have_last = true;
+        if (!held) h->fixed = false;
+    } else {
+        held = h->have_last && h->in_size && std::memcmp(h->last_in, in, h->in_size) == 0;
+        if (!held) {
+            drive(h, in);
+            h->fixed = false;
+            if (h->in_size) {
+                std::memcpy(h->last_in, in, h->in_size);
+                h->have_last = true;
+            }
         }
     }
     // a waveform (replay) keeps both clock levels
