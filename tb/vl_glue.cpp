@@ -290,6 +290,23 @@ void drive(Handle *h, const void *in) {
 #undef PORT_OUT
 }
 
+// The generic drive: the inputs are compared with a copy of the last ones
+// (drive_fast compares them with the model's input ports instead). Returns
+// whether they were held. Kept out of line: every shipped block's port
+// table takes drive_fast.
+__attribute__((noinline, cold)) bool drive_held(Handle *h, const void *in) {
+    bool held = h->have_last && h->in_size && std::memcmp(h->last_in, in, h->in_size) == 0;
+    if (!held) {
+        drive(h, in);
+        h->fixed = false;
+        if (h->in_size) {
+            std::memcpy(h->last_in, in, h->in_size);
+            h->have_last = true;
+        }
+    }
+    return held;
+}
+
 // The outputs into out. A port whose element i is storage word i (32-bit
 // elements, as the RVC data ports) or that fits one word moves directly; a
 // port packed more tightly (the WCU's warp ids) is unpacked only when its
@@ -306,25 +323,35 @@ inline void copy_port(unsigned char *dst, const unsigned char *src, const ls_por
     std::memcpy(dst + p.off, src + p.off, p.count * 4);
 }
 
-void sample(Handle *h, void *out) {
+// A many-element port: directly where it can, else unpacked only when its
+// storage changed since the last sample (raw: that storage then).
+template <typename T>
+void sample_port(Handle *h, const T &src, T &raw, unsigned char *o, const ls_port &p) {
+    if (direct_port(src, p)) {
+        get(src, o, p);
+        return;
+    }
+    if (!h->have_raw || std::memcmp(&raw, &src, sizeof raw)) {
+        std::memcpy(&raw, &src, sizeof raw);
+        get(src, h->last_out, p);
+    }
+    copy_port(o, h->last_out, p);
+}
+
+// The outputs at the structs' fixed offsets (h->fast): one load, mask and
+// store per one-element port, one fixed-size copy per W x 32-bit port; a
+// separate function from the generic sample, so the per-edge code stays
+// small (the models' own code shares the host's instruction cache).
+__attribute__((noinline)) void sample_fast(Handle *h, void *out) {
     int i = 0;
     unsigned char *o = static_cast<unsigned char *>(out);
     OutS *y = static_cast<OutS *>(out);
 #define PORT_IN(name, bits, count) i++;
 #define PORT_OUT(name, bits, count) \
-    if (count == 1 && h->fast) { \
+    if (count == 1) { \
         get1f(h->top->name, y->name[0], h->mask[i]); \
-    } else if (count == 1) { \
-        get1(h->top->name, o, h->ports[i]); \
-    } else if (h->fast && getnf(h->top->name, y->name, h->ports[i])) { \
-    } else if (direct_port(h->top->name, h->ports[i])) { \
-        get(h->top->name, o, h->ports[i]); \
-    } else { \
-        if (!h->have_raw || std::memcmp(&h->raw.name, &h->top->name, sizeof h->raw.name)) { \
-            std::memcpy(&h->raw.name, &h->top->name, sizeof h->raw.name); \
-            get(h->top->name, h->last_out, h->ports[i]); \
-        } \
-        copy_port(o, h->last_out, h->ports[i]); \
+    } else if (!getnf(h->top->name, y->name, h->ports[i])) { \
+        sample_port(h, h->top->name, h->raw.name, o, h->ports[i]); \
     } \
     i++;
 #include BLK_DEF
@@ -333,6 +360,31 @@ void sample(Handle *h, void *out) {
     h->have_raw = true;
     for (int g = 0; g < h->ngaps; g++)
         std::memset(o + h->gaps[g].off, 0, h->gaps[g].len);
+}
+
+__attribute__((noinline, cold)) void sample_generic(Handle *h, void *out) {
+    int i = 0;
+    unsigned char *o = static_cast<unsigned char *>(out);
+#define PORT_IN(name, bits, count) i++;
+#define PORT_OUT(name, bits, count) \
+    if (count == 1) \
+        get1(h->top->name, o, h->ports[i]); \
+    else \
+        sample_port(h, h->top->name, h->raw.name, o, h->ports[i]); \
+    i++;
+#include BLK_DEF
+#undef PORT_IN
+#undef PORT_OUT
+    h->have_raw = true;
+    for (int g = 0; g < h->ngaps; g++)
+        std::memset(o + h->gaps[g].off, 0, h->gaps[g].len);
+}
+
+inline void sample(Handle *h, void *out) {
+    if (h->fast)
+        sample_fast(h, out);
+    else
+        sample_generic(h, out);
 }
 
 }  // namespace
@@ -429,15 +481,7 @@ extern "C" void BLK_FN(_vl_step)(void *vh, const void *in, void *out) {
         h->have_last = true;
         if (!held) h->fixed = false;
     } else {
-        held = h->have_last && h->in_size && std::memcmp(h->last_in, in, h->in_size) == 0;
-        if (!held) {
-            drive(h, in);
-            h->fixed = false;
-            if (h->in_size) {
-                std::memcpy(h->last_in, in, h->in_size);
-                h->have_last = true;
-            }
-        }
+        held = drive_held(h, in);
     }
     // a waveform (replay) keeps both clock levels
     if (FastEdge<Vtop___024root>::ok && !h->tfp && h->top->clk_i) {
