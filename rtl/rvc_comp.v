@@ -143,9 +143,14 @@ module rvc_comp #(
     // a simulator evaluates as one select per word (a default copy of q
     // overwritten under valid_i copied the words twice; docs/blocks/rvc.md
     // section 9).
-    assign {d_d, enc_d, encl_d, ench_d, fs_d, we_d, bvr_d, bvrh_d} = valid_i
-        ? {d, enc, encl, ench, fs, we, bvr, bvrh}
-        : {d_q, enc_q, encl_q, ench_q, fs_q, we_q, bvr_q, bvrh_q};
+    assign d_d    = valid_i ? d      : d_q;
+    assign enc_d  = valid_i ? enc    : enc_q;
+    assign encl_d = valid_i ? encl   : encl_q;
+    assign ench_d = valid_i ? ench   : ench_q;
+    assign fs_d   = valid_i ? fs     : fs_q;
+    assign we_d   = valid_i ? we     : we_q;
+    assign bvr_d  = valid_i ? bvr    : bvr_q;
+    assign bvrh_d = valid_i ? bvrh   : bvrh_q;
     assign half_d = valid_i ? half_i : half_q;
     assign mask_d = valid_i ? mask_i : mask_q;
     assign data_d = valid_i ? data_i : data_q;
