@@ -139,20 +139,21 @@ module rvc_comp #(
     logic [W*32-1:0] data_q, data_d;
 
     // Payload registers load on a write-back and hold otherwise.
-    always_comb begin
-        {d_d, enc_d, encl_d, ench_d, fs_d, we_d, bvr_d, bvrh_d} =
-            {d_q, enc_q, encl_q, ench_q, fs_q, we_q, bvr_q, bvrh_q};
-        half_d = half_q;
-        mask_d = mask_q;
-        data_d = data_q;
-        if (valid_i) begin
-            {d_d, enc_d, encl_d, ench_d, fs_d, we_d, bvr_d, bvrh_d} =
-                {d, enc, encl, ench, fs, we, bvr, bvrh};
-            half_d = half_i;
-            mask_d = mask_i;
-            data_d = data_i;
-        end
-    end
+    // One 2:1 hold multiplexer per register as a continuous assign, which
+    // a simulator evaluates as one select per word (a default copy of q
+    // overwritten under valid_i copied the words twice; docs/blocks/rvc.md
+    // section 9).
+    assign d_d    = valid_i ? d      : d_q;
+    assign enc_d  = valid_i ? enc    : enc_q;
+    assign encl_d = valid_i ? encl   : encl_q;
+    assign ench_d = valid_i ? ench   : ench_q;
+    assign fs_d   = valid_i ? fs     : fs_q;
+    assign we_d   = valid_i ? we     : we_q;
+    assign bvr_d  = valid_i ? bvr    : bvr_q;
+    assign bvrh_d = valid_i ? bvrh   : bvrh_q;
+    assign half_d = valid_i ? half_i : half_q;
+    assign mask_d = valid_i ? mask_i : mask_q;
+    assign data_d = valid_i ? data_i : data_q;
 
     always_ff @(posedge clk_i) begin
         if (!rst_ni) begin

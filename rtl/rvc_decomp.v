@@ -99,18 +99,14 @@ module rvc_decomp #(
     logic [W*32-1:0] data_q, data_d;
 
     // Payload registers load on a read and hold otherwise.
-    always_comb begin
-        re_d   = re_q;
-        cls_d  = cls_q;
-        hsc_d  = hsc_q;
-        data_d = data_q;
-        if (valid_i) begin
-            re_d   = re;
-            cls_d  = cls;
-            hsc_d  = hsc;
-            data_d = data;
-        end
-    end
+    // One 2:1 hold multiplexer per register as a continuous assign, which
+    // a simulator evaluates as one select per word (a default copy of q
+    // overwritten under valid_i copied the words twice; docs/blocks/rvc.md
+    // section 9).
+    assign re_d   = valid_i ? re   : re_q;
+    assign cls_d  = valid_i ? cls  : cls_q;
+    assign hsc_d  = valid_i ? hsc  : hsc_q;
+    assign data_d = valid_i ? data : data_q;
 
     always_ff @(posedge clk_i) begin
         if (!rst_ni) begin

@@ -2,6 +2,7 @@
 // -DBLK_DEF="blocks/<blk>_ports.def" and the Verilated top named Vtop).
 // Packs the uint32_t element arrays of the C structs into the RTL's flat
 // port vectors (element i at bits [i*bits +: bits]) and back.
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -37,6 +38,33 @@ struct RawOut {
 #undef PORT_OUT
 };
 
+// The C model's in and out structs: the block's header generates both
+// from the same .def, one uint32_t array per port in .def order. The glue
+// moves ports at these compile-time offsets when the port table agrees
+// (checked in _vl_new; every block's does).
+struct InS {
+#define PORT_IN(name, bits, count) uint32_t name[count];
+#define PORT_OUT(name, bits, count)
+#include BLK_DEF
+#undef PORT_IN
+#undef PORT_OUT
+};
+struct OutS {
+#define PORT_IN(name, bits, count)
+#define PORT_OUT(name, bits, count) uint32_t name[count];
+#include BLK_DEF
+#undef PORT_IN
+#undef PORT_OUT
+};
+
+enum { NPORTS = 0
+#define PORT_IN(name, bits, count) + 1
+#define PORT_OUT(name, bits, count) + 1
+#include BLK_DEF
+#undef PORT_IN
+#undef PORT_OUT
+};
+
 struct Handle {
     std::unique_ptr<VerilatedContext> ctx;
     std::unique_ptr<Vtop> top;
@@ -65,6 +93,10 @@ struct Handle {
     // before such an edge, to find out.
     std::unique_ptr<unsigned char[]> snap;
     bool fixed = false;
+    // the port table matches InS/OutS: ports move at fixed offsets, each
+    // one-element port under its actual width's mask
+    bool fast = false;
+    uint32_t mask[NPORTS];
 };
 
 inline uint64_t lowmask(unsigned b) { return b >= 64 ? ~0ull : ((1ull << b) - 1); }
@@ -173,6 +205,81 @@ inline void get1(const T &src, void *d, const ls_port &p) {
 template <std::size_t N>
 inline void get1(const VlWide<N> &src, void *d, const ls_port &p) { get(src, d, p); }
 
+// One-element ports at their fixed offsets: a load, a mask and a store.
+// Each returns whether the port's value changed (the model keeps its input
+// ports between evals, so they hold the inputs last driven).
+template <typename T>
+inline bool put1f(T &dst, uint32_t e, uint32_t m) {
+    T v = static_cast<T>(e & m);
+    bool ch = v != dst;
+    dst = v;
+    return ch;
+}
+template <std::size_t N>
+inline bool put1f(VlWide<N> &dst, uint32_t e, uint32_t m) {
+    VlWide<N> v;
+    v[0] = e & m;
+    for (std::size_t w = 1; w < N; w++) v[w] = 0;
+    bool ch = std::memcmp(v.data(), dst.data(), sizeof(uint32_t) * N) != 0;
+    dst = v;
+    return ch;
+}
+template <typename T>
+inline void get1f(const T &src, uint32_t &e, uint32_t m) {
+    e = static_cast<uint32_t>(static_cast<uint64_t>(src)) & m;
+}
+template <std::size_t N>
+inline void get1f(const VlWide<N> &src, uint32_t &e, uint32_t m) { e = src[0] & m; }
+
+// A many-element port: one fixed-size compare and copy where element i is
+// storage word i (the RVC data ports), the generic packing otherwise.
+template <typename T, std::size_t C>
+inline bool putnf(T &dst, const uint32_t (&)[C], const void *s, const ls_port &p) {
+    T v;
+    put(v, s, p);
+    bool ch = std::memcmp(&v, &dst, sizeof v) != 0;
+    dst = v;
+    return ch;
+}
+template <std::size_t N, std::size_t C>
+inline bool putnf(VlWide<N> &dst, const uint32_t (&e)[C], const void *s, const ls_port &p) {
+    if (N <= C && p.bits == 32 && p.count == N) {
+        if (std::memcmp(dst.data(), e, N * sizeof(uint32_t)) == 0) return false;
+        std::memcpy(dst.data(), e, N * sizeof(uint32_t));
+        return true;
+    }
+    VlWide<N> v;
+    put(v, s, p);
+    bool ch = std::memcmp(v.data(), dst.data(), N * sizeof(uint32_t)) != 0;
+    dst = v;
+    return ch;
+}
+
+template <typename T, std::size_t C>
+inline bool getnf(const T &, uint32_t (&)[C], const ls_port &) { return false; }
+template <std::size_t N, std::size_t C>
+inline bool getnf(const VlWide<N> &src, uint32_t (&e)[C], const ls_port &p) {
+    if (!(N <= C && p.bits == 32 && p.count == N)) return false;
+    std::memcpy(e, src.data(), N * sizeof(uint32_t));
+    return true;
+}
+
+// Drives every input; returns whether any input port changed.
+bool drive_fast(Handle *h, const void *in) {
+    const InS *x = static_cast<const InS *>(in);
+    bool ch = false;
+    int i = 0;
+#define PORT_IN(name, bits, count) \
+    if (count == 1) ch |= put1f(h->top->name, x->name[0], h->mask[i]); \
+    else ch |= putnf(h->top->name, x->name, in, h->ports[i]); \
+    i++;
+#define PORT_OUT(name, bits, count) i++;
+#include BLK_DEF
+#undef PORT_IN
+#undef PORT_OUT
+    return ch;
+}
+
 void drive(Handle *h, const void *in) {
     int i = 0;
 #define PORT_IN(name, bits, count) \
@@ -181,6 +288,23 @@ void drive(Handle *h, const void *in) {
 #include BLK_DEF
 #undef PORT_IN
 #undef PORT_OUT
+}
+
+// The generic drive: the inputs are compared with a copy of the last ones
+// (drive_fast compares them with the model's input ports instead). Returns
+// whether they were held. Kept out of line: every shipped block's port
+// table takes drive_fast.
+__attribute__((noinline, cold)) bool drive_held(Handle *h, const void *in) {
+    bool held = h->have_last && h->in_size && std::memcmp(h->last_in, in, h->in_size) == 0;
+    if (!held) {
+        drive(h, in);
+        h->fixed = false;
+        if (h->in_size) {
+            std::memcpy(h->last_in, in, h->in_size);
+            h->have_last = true;
+        }
+    }
+    return held;
 }
 
 // The outputs into out. A port whose element i is storage word i (32-bit
@@ -199,21 +323,35 @@ inline void copy_port(unsigned char *dst, const unsigned char *src, const ls_por
     std::memcpy(dst + p.off, src + p.off, p.count * 4);
 }
 
-void sample(Handle *h, void *out) {
+// A many-element port: directly where it can, else unpacked only when its
+// storage changed since the last sample (raw: that storage then).
+template <typename T>
+void sample_port(Handle *h, const T &src, T &raw, unsigned char *o, const ls_port &p) {
+    if (direct_port(src, p)) {
+        get(src, o, p);
+        return;
+    }
+    if (!h->have_raw || std::memcmp(&raw, &src, sizeof raw)) {
+        std::memcpy(&raw, &src, sizeof raw);
+        get(src, h->last_out, p);
+    }
+    copy_port(o, h->last_out, p);
+}
+
+// The outputs at the structs' fixed offsets (h->fast): one load, mask and
+// store per one-element port, one fixed-size copy per W x 32-bit port; a
+// separate function from the generic sample, so the per-edge code stays
+// small (the models' own code shares the host's instruction cache).
+__attribute__((noinline)) void sample_fast(Handle *h, void *out) {
     int i = 0;
     unsigned char *o = static_cast<unsigned char *>(out);
+    OutS *y = static_cast<OutS *>(out);
 #define PORT_IN(name, bits, count) i++;
 #define PORT_OUT(name, bits, count) \
     if (count == 1) { \
-        get1(h->top->name, o, h->ports[i]); \
-    } else if (direct_port(h->top->name, h->ports[i])) { \
-        get(h->top->name, o, h->ports[i]); \
-    } else { \
-        if (!h->have_raw || std::memcmp(&h->raw.name, &h->top->name, sizeof h->raw.name)) { \
-            std::memcpy(&h->raw.name, &h->top->name, sizeof h->raw.name); \
-            get(h->top->name, h->last_out, h->ports[i]); \
-        } \
-        copy_port(o, h->last_out, h->ports[i]); \
+        get1f(h->top->name, y->name[0], h->mask[i]); \
+    } else if (!getnf(h->top->name, y->name, h->ports[i])) { \
+        sample_port(h, h->top->name, h->raw.name, o, h->ports[i]); \
     } \
     i++;
 #include BLK_DEF
@@ -224,12 +362,43 @@ void sample(Handle *h, void *out) {
         std::memset(o + h->gaps[g].off, 0, h->gaps[g].len);
 }
 
+__attribute__((noinline, cold)) void sample_generic(Handle *h, void *out) {
+    int i = 0;
+    unsigned char *o = static_cast<unsigned char *>(out);
+#define PORT_IN(name, bits, count) i++;
+#define PORT_OUT(name, bits, count) \
+    if (count == 1) \
+        get1(h->top->name, o, h->ports[i]); \
+    else \
+        sample_port(h, h->top->name, h->raw.name, o, h->ports[i]); \
+    i++;
+#include BLK_DEF
+#undef PORT_IN
+#undef PORT_OUT
+    h->have_raw = true;
+    for (int g = 0; g < h->ngaps; g++)
+        std::memset(o + h->gaps[g].off, 0, h->gaps[g].len);
+}
+
+inline void sample(Handle *h, void *out) {
+    if (h->fast)
+        sample_fast(h, out);
+    else
+        sample_generic(h, out);
+}
+
 }  // namespace
 
 extern "C" void *BLK_FN(_vl_new)(const ls_port *ports, int nports, int nplus,
                                  const char **plusargs, int fst_ever) {
     Handle *h = new Handle;
     h->ctx.reset(new VerilatedContext);
+    // The models are single-threaded; a context otherwise sizes its thread
+    // pool to the host's cores when the model is added, and each of the
+    // GPU's hundreds of instances would start that many idle threads
+    // (and make the whole process multi-threaded: locked malloc, TLB
+    // shootdowns on every munmap).
+    h->ctx->threads(1);
     h->ctx->commandArgs(nplus, plusargs);
     if (fst_ever) h->ctx->traceEverOn(true);
     h->top.reset(new Vtop{h->ctx.get(), "top"});
@@ -266,6 +435,22 @@ extern "C" void *BLK_FN(_vl_new)(const ls_port *ports, int nports, int nplus,
         h->gaps[h->ngaps++] = Handle::Gap{b, e - b};
         b = e;
     }
+    bool fast = nports == NPORTS;
+    int k = 0;
+#define PORT_IN(name, b, c) \
+    fast = fast && k < nports && !ports[k].is_out && ports[k].off == offsetof(InS, name) && \
+           ports[k].count <= c && ports[k].bits <= 32; \
+    k++;
+#define PORT_OUT(name, b, c) \
+    fast = fast && k < nports && ports[k].is_out && ports[k].off == offsetof(OutS, name) && \
+           ports[k].count <= c && ports[k].bits <= 32; \
+    k++;
+#include BLK_DEF
+#undef PORT_IN
+#undef PORT_OUT
+    for (int i = 0; fast && i < nports; i++)
+        h->mask[i] = static_cast<uint32_t>(lowmask(ports[i].bits));
+    h->fast = fast;
     h->snap.reset(new unsigned char[sizeof(Vtop___024root)]);
     h->top->clk_i = 0;
     h->top->rst_ni = 0;
@@ -290,14 +475,13 @@ extern "C" void BLK_FN(_vl_reset)(void *vh) {
 
 extern "C" void BLK_FN(_vl_step)(void *vh, const void *in, void *out) {
     Handle *h = static_cast<Handle *>(vh);
-    bool held = h->have_last && h->in_size && std::memcmp(h->last_in, in, h->in_size) == 0;
-    if (!held) {
-        drive(h, in);
-        h->fixed = false;
-        if (h->in_size) {
-            std::memcpy(h->last_in, in, h->in_size);
-            h->have_last = true;
-        }
+    bool held;
+    if (h->fast) {                // drive and compare in one pass
+        held = !drive_fast(h, in) && h->have_last;
+        h->have_last = true;
+        if (!held) h->fixed = false;
+    } else {
+        held = drive_held(h, in);
     }
     // a waveform (replay) keeps both clock levels
     if (FastEdge<Vtop___024root>::ok && !h->tfp && h->top->clk_i) {

@@ -32,6 +32,8 @@
 # (--cosim all) against the C backends alone, whole runs (GPU creation and
 # loading the Verilated models included).
 # The run is single-threaded, so the figures are for one host core.
+# BENCH_SECTIONS="speed make_run lamar compaction ratios" (any of them)
+# runs only those sections (default: all); OUT.json then holds only theirs.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)    # bench_cpu.py
 cli=${1:?usage: bench.sh path/to/lockstep OUT.json [CONFIG]}
@@ -50,8 +52,20 @@ timer=()
 # variant's median CPU seconds: one sample of a 1 s run on a shared host
 # moves by 10-20%, enough to flip a target either way.
 rounds=${BENCH_ROUNDS:-3}
+sections=${BENCH_SECTIONS:-speed make_run lamar compaction ratios}
+want() { [[ " $sections " == *" $1 "* ]]; }
+for sec in $sections; do
+  case $sec in speed|make_run|lamar|compaction|ratios) ;;
+    *) echo "bench: BENCH_SECTIONS: unknown section '$sec' (speed make_run lamar compaction ratios)" >&2
+       exit 2 ;;
+  esac
+done
 # the host load beside the figures (a shared host moves them)
 echo "bench: load average at start: $(cut -d" " -f1-3 /proc/loadavg)"
+# a section's Python adds its key to OUT.json; the first section writes it
+want speed || echo '{"schema": 1, "config": "'"$conf"'"}' >"$out"
+# ---- section speed: functional and timing rates, the lockstep column
+if want speed; then
 "${timer[@]}" ${timer:+-o "$tmp/func.cpu"} "$cli" run all --size default --mode functional \
   --stats-json "$tmp/func.json" >/dev/null || rc=$?
 t0=$(date +%s.%N)
@@ -174,6 +188,9 @@ json.dump({"schema": 1, "config": conf, "size": "default", "rows": rows, "total"
                         "target_ratio": TARGET_LR, "met": lmet, "cosim": cos}},
           open(out, "w"), indent=2)
 PY
+fi
+# ---- section make_run
+if want make_run; then
 # make run's configuration (RUN_FLAGS, passed by the Makefile: every
 # mechanism whose block the GPU clocks) at small and default size: the C
 # backends (--cosim none) against every block in lockstep (--cosim all) and
@@ -238,6 +255,9 @@ b["make_run"] = {"flags": flags, "sizes": res, "target_ratio_all": TARGET_ALL,
                  "target_ratio_kind": TARGET_KIND, "met": allmet}
 json.dump(b, open(out, "w"), indent=2)
 PY
+fi
+# ---- section lamar
+if want lamar; then
 # LAMAR and PCA (docs/lamar.md): three memory-bound workloads, timing mode,
 # lamar.gdu=bgp with pca.tokens=4 against cg_only, C backends; the warp
 # instructions are the same, so the CPU-second ratio is the speed ratio
@@ -270,12 +290,17 @@ b["lamar"] = {"workloads": wl, "wall_s": wall, "cpu_s": cpus, "ratio": ratio,
               "target_ratio": TARGET, "met": met, "pass": ok}
 json.dump(b, open(out, "w"), indent=2)
 PY
+fi
+if want compaction || want ratios; then
+  echo "ratio sections: each variant's median CPU seconds over $rounds alternating rounds (BENCH_ROUNDS)"
+fi
+# ---- section compaction
+if want compaction; then
 # Compaction (docs/compaction.md): three divergent workloads, timing mode;
 # simt.compaction=capri against none (C backends), and capri with
 # slp.permutation=balanced with the WCU, CAPT and SLP in lockstep against
 # the same run on the C backends. Whole runs in CPU seconds; capri runs a
 # different number of cycles, so the per-cycle ratio is printed beside.
-echo "ratio sections: each variant's median CPU seconds over $rounds alternating rounds (BENCH_ROUNDS)"
 cw=(bfs sortnet mandelbrot)
 cvar=("none|" "capri|--set simt.compaction=capri"
       "capri_bal|--set simt.compaction=capri --set slp.permutation=balanced"
@@ -315,6 +340,9 @@ b["compaction"] = {"workloads": wl, "seconds": sec, "cycles": cyc, "ratio_capri"
                    "mismatches": mism, "met": met, "pass": ok}
 json.dump(b, open(out, "w"), indent=2)
 PY
+fi
+# ---- section ratios
+if want ratios; then
 # G-Scalar (docs/gscalar.md), dual-path execution (docs/dpe.md) and DAC: whole
 # runs in CPU seconds against their baseline, with the per-simulated-cycle
 # ratio beside (scalar execution, dual paths and DAC change the cycle count).
@@ -380,6 +408,7 @@ for grp, cases in CASES:
     b[grp] = {"workloads": wl[grp], "cases": rows, "met": allmet}
 json.dump(b, open(out, "w"), indent=2)
 PY
+fi
 echo "bench: load average at end: $(cut -d" " -f1-3 /proc/loadavg)"
 echo "bench: wrote $out"
 [ "$rc" = 0 ] || { echo "bench: some workloads FAILED (lockstep exited $rc)" >&2; exit 1; }
