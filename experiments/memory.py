@@ -1126,7 +1126,7 @@ def write_page(path, m, rows, fg, cg, traffic, speed, ppw, pr, pca_speed, missin
           "* **PCA without Opt-CTA.** The dissertation's PCA baseline is the best CTA "
           "throttling (Opt-CTA) and its gains are over that; ours is pca.tokens = 0 with "
           "every CTA that fits, on this page's sub-ranked DRAM ([pca.md](pca.md) runs it "
-          "against Opt-CTA on Table 6.1's DRAM, and kmeans at large inputs, where its "
+          "against Opt-CTA on Table 6.1's DRAM, and at large inputs, where kmeans' "
           "resident warps' working set exceeds the L1D). Fills bypassed at the best token count: "
           + ", ".join(
               f"{w} {V(w, f'pca-{t}', 'pca.bypassed')} (tokens {t})"
