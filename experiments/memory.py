@@ -15,6 +15,7 @@ CG-leaning by the suite's measured categories (`lockstep list workloads
 @fg`, docs/workloads.md); Avg_sec of this sweep's cg_only point is shown
 beside. The dissertation's claims stand beside ours; where they differ the
 page says why from the statistics."""
+import json
 import os
 import subprocess
 import sys
@@ -86,11 +87,13 @@ def main(out, res):
     m = table.read_manifest(out)
     raw = table.read_rows(out)
     bad = [r for r in raw if r["status"] != "pass"]
-    if bad:
-        sys.exit(f"memory: {len(bad)} points did not pass (first: point {bad[0]['point']} "
-                 f"{bad[0]['workload']} {bad[0]['variant']}: {bad[0]['status']}): no page "
-                 "from an incomplete sweep")
-    rows = derive(raw)
+    core = [r for r in bad if r["variant"] in LAMAR or r["variant"].startswith("pca-")]
+    if core:
+        sys.exit(f"memory: {len(core)} points of the schemes or PCA did not pass (first: point "
+                 f"{core[0]['point']} {core[0]['workload']} {core[0]['variant']}: "
+                 f"{core[0]['status']}): no page from an incomplete sweep")
+    failed = failed_variants(out, bad)
+    rows = derive([r for r in raw if r["status"] == "pass"])
     wl = list(dict.fromkeys(r["workload"] for r in rows))
     fg_all, cg_all = category(m["lockstep"], "fg"), category(m["lockstep"], "cg")
     fg = [w for w in fg_all if w in wl]
@@ -160,7 +163,25 @@ def main(out, res):
     lrows, lfg = large_view(rows, fg)
     if lfg:
         paper_plot(P("memory-paper-large.png"), lrows, lfg, table.sizes(lrows))
-    write_page(P("memory.md"), m, rows, fg, cg, traffic, speed, ppw, pr, pca_speed, missing, rl)
+    write_page(P("memory.md"), m, rows, fg, cg, traffic, speed, ppw, pr, pca_speed, missing, rl,
+               failed)
+
+
+def failed_variants(out, bad):
+    """{variant: (points that did not pass, the first failure's message)}
+    of the side variants (sensitivity, ablation) whose points failed."""
+    msgs = {}
+    try:
+        with open(os.path.join(out, "results.json"), encoding="utf-8") as f:
+            for rec in json.load(f).get("failures", []):
+                msgs.setdefault(rec.get("point"), rec.get("msg") or rec.get("status"))
+    except (OSError, ValueError):
+        pass
+    out_ = {}
+    for r in bad:
+        n, msg = out_.get(r["variant"], (0, None))
+        out_[r["variant"]] = (n + 1, msg or msgs.get(r["point"]) or r["status"])
+    return out_
 
 
 def fmt(v, n=3):
@@ -1017,7 +1038,8 @@ def paper_plot(path, rows, fg, size):
                       "(hatched: the dissertation)", ylabel="ratio to cg_only")
 
 
-def write_page(path, m, rows, fg, cg, traffic, speed, ppw, pr, pca_speed, missing=(), rl=False):
+def write_page(path, m, rows, fg, cg, traffic, speed, ppw, pr, pca_speed, missing=(), rl=False,
+               failed=None):
     V = lambda w, v, k: plot.value(rows, k, workload=w, variant=v)   # noqa: E731
     n = len([r for r in rows if r["variant"] != "static"])
     size = table.sizes([r for r in rows if r["variant"] in LAMAR])   # the ablation's small aside
@@ -1034,6 +1056,10 @@ def write_page(path, m, rows, fg, cg, traffic, speed, ppw, pr, pca_speed, missin
          "(the profile), else the cg_only point. Means are geometric means of per-workload "
          "ratios over the suite's FG-leaning (`@fg`, Avg_sec <= 2 at default inputs) and "
          "CG-leaning (`@cg`) workloads.", ""]
+    if failed:
+        L += ["**Points that did not run:** " + "; ".join(
+            f"`{v}` ({n} points: {msg})" for v, (n, msg) in sorted(failed.items()))
+            + ". Their rows below read \"not run\"; every other point passed.", ""]
     if missing:
         L += [f"**A subset of the suite:** {len(missing)} of {len(fg) + len(cg) + len(missing)} "
               "workloads of `@fg` and `@cg` were not run for this page (" + ", ".join(missing)
