@@ -83,6 +83,11 @@ def pct(x):
     return f"{100 * x:+.1f}%"
 
 
+def pcn(ratio):
+    """A ratio as a change in percent; '- (none under cg_only)' for None."""
+    return "- (none under cg_only)" if ratio is None else pct(ratio - 1)
+
+
 def main(out, res):
     m = table.read_manifest(out)
     raw = table.read_rows(out)
@@ -258,9 +263,9 @@ def attribution(rows, fg, speed, traffic):
               "under bgp with off-chip bytes within 2% of cg_only's (" + ", ".join(
                   f"{w} {pct(speed[w]['bgp'] - 1)}" for w in onchip) + "). For them "
               "the gain is on chip: the L1D filled " + ", ".join(
-                  f"{w} {pct(r(w, 'l1d.sector_fills') - 1)}" for w in onchip)
+                  f"{w} {pcn(r(w, 'l1d.sector_fills'))}" for w in onchip)
               + " sectors, and the SM-cycles stalled on the memory unit moved " + ", ".join(
-                  f"{w} {pct(r(w, 'stall.mem_wait') - 1)}" for w in onchip)
+                  f"{w} {pcn(r(w, 'stall.mem_wait'))}" for w in onchip)
               + ": fewer sectors per L1D miss free the L2-to-L1 fill path and the L1D's "
               "MSHRs, which the dissertation's traffic figure (off-chip bytes) does not "
               "see.", ""]
