@@ -800,7 +800,8 @@ def decomposition(by, sizes, fsize):
          f"against the peak of {PEAK_ISSUE} warp instructions per cycle (suite sum / "
          "per-workload mean). G-Scalar columns: its change of energy per warp instruction "
          "against the baseline's, split into static (leakage and constant power over its "
-         "run time), RF + lanes, and the other parts (front end, caches, NoC, and the DRAM, "
+         "run time), RF + lanes, and the other parts (front end, pipeline registers, caches, "
+         "NoC, and the DRAM, "
          "whose background power also grows with the run's time), "
          "each as a share of the baseline's energy per instruction, and the IPC/W this gives "
          "(suite sums, so it differs from the geometric means above).", "",
