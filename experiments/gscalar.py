@@ -536,7 +536,6 @@ def causes(S, F, small):
     static = tot(BASE, "energy.static")
     saved = (tot(GS0, "gscalar.energy.total_base") - tot(GS0, "gscalar.energy.total")) / \
         tot(GS0, "gscalar.energy.total_base")
-    sfu_w = [w for w in wl if S.v(w, BASE, "gscalar.base_lane_ops.sfu") > 0]
     sfu_el = round(sum(S.v(w, GS, "gscalar.eligible_frac.sfu") * S.v(w, GS, "gscalar.insts")
                        for w in wl))
     cyc0 = tot(GS0, "cycles") / tot(BASE, "cycles") - 1
@@ -639,16 +638,31 @@ def causes(S, F, small):
              + (f"; at small inputs it is {100 * small['lat']:.1f}% (fewer warps per SM hide "
                 "less of it)" if small and "lat" in small and S.size != "small" else "")
              + ".")
-    why = ("every SFU operand in our suite is a per-thread value (the classifier's SFU "
-           "rule is exercised by tests/unit/test_gscalar_exec.c, an ex2 with scalar sources "
-           "classified SFU). The paper's BP computes 2.0 to the n-th power with n uniform; "
-           "our backprop has no SFU instruction. So the workloads, not the classifier."
-           if sfu_el == 0 else
-           f"{100 * F['elig']['sfu']:.2g}% of all warp instructions (suite mean): the "
-           "classifier finds the SFU instructions whose sources are scalar; nearly every SFU "
-           "operand in our suite is a per-thread value. The paper's BP computes 2.0 to the "
-           "n-th power with n uniform; our backprop has no SFU instruction. So the workloads, "
-           "not the classifier.")
+    # the SFU pipeline's lane operations by energy class: transcendentals and
+    # divides, and (3.2.2's opcode table, opcode_timing = class3) integer
+    # multiplies; which workloads issue transcendentals at all
+    has_cls = S.has_metric(*(f"gscalar.base_class_ops.{c}" for c in SFU_CLASSES))
+    trans = (lambda w: sum(S.v(w, BASE, f"gscalar.base_class_ops.{c}") for c in SFU_CLASSES)) \
+        if has_cls else (lambda w: S.v(w, BASE, "gscalar.base_lane_ops.sfu"))
+    trans_w = [w for w in wl if trans(w) > 0]
+    sfu_ops = sum(S.v(w, BASE, "gscalar.base_lane_ops.sfu") for w in wl)
+    tr_ops = sum(trans(w) for w in wl)
+    mix = (f" The SFU pipeline also runs what the configured opcode table sends it "
+           f"(opcode_timing = {MACHINE.get('opcode_timing', 'unit')}; GPGPU-Sim 3.2.2 issues "
+           f"32-bit integer multiplies and mads there, cuda-sim.cc lines 684 and 706): "
+           f"{100 * (1 - tr_ops / sfu_ops):.0f}% of its lane operations here are not "
+           "transcendentals or divides, so Fig 9's SFU class holds scalar integer multiplies "
+           "too." if has_cls and sfu_ops and tr_ops < sfu_ops else "")
+    bp = ("our backprop issues none" if "backprop" in wl and not trans("backprop") else
+          f"our backprop issues {trans('backprop'):.0f} transcendental lane operations"
+          if "backprop" in wl else "backprop is not in this sweep")
+    why = (f"{100 * F['elig']['sfu']:.2g}% of all warp instructions (suite mean) are "
+           "eligible in the SFU class. Transcendentals (sin, cos, ex2, lg2, sqrt, rsqrt, rcp, "
+           f"divides) appear in {len(trans_w)} of {len(wl)} workloads ("
+           + (", ".join(trans_w) or "none") + "); the classifier's SFU rule is exercised by "
+           "tests/unit/test_gscalar_exec.c (an ex2 with scalar sources is classified SFU). The "
+           "paper's BP computes 2.0 to the n-th power with n uniform; " + bp + ": the class "
+           "is small because few of our workloads issue transcendentals." + mix)
     # Fig 9's totals against the scalar share of operand reads (Fig 8)
     if S.has(RF) and S.has(GS):
         sc = {w: S.v(w, RF, "gscalar.read_cat.scalar") / max(1, S.v(w, RF, "gscalar.reads"))
@@ -674,9 +688,8 @@ def causes(S, F, small):
                     "eligibility does not follow the scalar share of reads here, so the "
                     "suite's operand mix alone does not explain the gap; the per-workload "
                     "table below has each workload's classes."))
-    L.append(f"* **Fig 9, SFU class.** {len(sfu_w)} of {len(wl)} workloads issue SFU "
-             f"instructions ({', '.join(sfu_w) or 'none'}); {sfu_el} of their SFU warp "
-             f"instructions are eligible: {why}")
+    L.append(f"* **Fig 9, SFU class.** {sfu_el} warp instructions of the SFU pipeline are "
+             f"eligible: {why}")
     c = F["cats"]
     L.append(f"* **Fig 12.** Compression leaves {100 * F['rf']:.0f}% of the RF energy "
              f"(paper 46%), the scalar RF alone {100 * F['srf']:.0f}% (paper 63%): our "
@@ -787,7 +800,8 @@ def decomposition(by, sizes, fsize):
          f"against the peak of {PEAK_ISSUE} warp instructions per cycle (suite sum / "
          "per-workload mean). G-Scalar columns: its change of energy per warp instruction "
          "against the baseline's, split into static (leakage and constant power over its "
-         "run time), RF + lanes, and the other parts (front end, caches, NoC, and the DRAM, "
+         "run time), RF + lanes, and the other parts (front end, pipeline registers, caches, "
+         "NoC, and the DRAM, "
          "whose background power also grows with the run's time), "
          "each as a share of the baseline's energy per instruction, and the IPC/W this gives "
          "(suite sums, so it differs from the geometric means above).", "",

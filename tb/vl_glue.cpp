@@ -178,6 +178,16 @@ struct FastEdge<R, typename Voider<decltype(std::declval<R &>().__Vtrigrprev__TO
 };
 #endif
 
+// One thread per context where the context has a thread pool to size
+// (Verilator 5; an older context has none to start).
+template <typename C, typename = void> struct OneThread {
+    static void set(C *) {}
+};
+template <typename C>
+struct OneThread<C, typename Voider<decltype(std::declval<C &>().threads(1u))>::type> {
+    static void set(C *c) { c->threads(1); }
+};
+
 void eval_dump(Handle *h) {
     h->top->eval();
     if (h->tfp) h->tfp->dump(h->t);
@@ -398,7 +408,7 @@ extern "C" void *BLK_FN(_vl_new)(const ls_port *ports, int nports, int nplus,
     // GPU's hundreds of instances would start that many idle threads
     // (and make the whole process multi-threaded: locked malloc, TLB
     // shootdowns on every munmap).
-    h->ctx->threads(1);
+    OneThread<VerilatedContext>::set(h->ctx.get());
     h->ctx->commandArgs(nplus, plusargs);
     if (fst_ever) h->ctx->traceEverOn(true);
     h->top.reset(new Vtop{h->ctx.get(), "top"});

@@ -145,8 +145,10 @@ GS_CONFIGS = {
             ("-gpgpu_coalesce_arch 40",
              "32-byte coalescing segments: 4.x's GT200 rules (arch 13) make "
              "128-byte requests, which it cannot put in a 64-byte L1 line "
-             "(an assertion); GT200 coalesces a half-warp into 32, 64 or "
-             "128 bytes"),
+             "(gpu-cache.cc:1980, `data_cache::access`: 29 of the 52 programs "
+             "stop there; the isolation gs-arch13 runs the others); GT200 "
+             "coalesces a half-warp into 32, 64 or 128 bytes, as Lockstep's "
+             "fx5800 does (coalesce = cc13)"),
             ("-ptx_opcode_latency_fp 1,25,1,1,30",
              "4.x sizes the SP pipeline by the f32 MAX latency and runs "
              "integer ops there: MAX must cover the integer MAD's 25"),
