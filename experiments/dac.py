@@ -36,7 +36,7 @@ SUFFIX_L = "-large"     # experiments/dac.toml's large-input variants
 MEM_STALL = 0.5
 ABL = [("abl0", "the transform and units without the changes below",
         "dac.pred_combine=off, dac.feedback=off, dac.aeu_switch=off"),
-       ("abl1", "+ predicate combinations and selects (4.3, 4.6)",
+       ("abl1", "+ predicate combinations, selects and min/max (4.3, 4.6)",
         "dac.feedback=off, dac.aeu_switch=off"),
        ("abl2", "+ masks of data-dependent branches fed back (4.4)", "dac.aeu_switch=off"),
        ("dac", "+ per-CTA AEU/PEU switching (4.2): DAC as on this page", "(defaults)"),
@@ -445,15 +445,18 @@ def headline(c, g, gL, D, DL, S, memL, compL):
 
     def lg(cl, v):
         return fmt(gL[cl][v]) if gL.get(cl) else "-"
+
+    def nL(n, word=""):
+        return f" ({n}{word})" if c["wlL"] else ""
     L.append(f"| DAC speedup, geomean over all programs | 1.407 (29 programs) | "
-             f"{g['all']['dac']:.3f} ({len(wl)} workloads) | {lg('all', 'dac')} "
-             f"({len(c['wlL'])} workloads) |")
+             f"{g['all']['dac']:.3f} ({len(wl)} workloads) | {lg('all', 'dac')}"
+             f"{nL(len(c['wlL']), ' workloads')} |")
     L.append(f"| compute-bound: DAC vs CAE | 1.34 vs 1.11 (11) | {g['compute']['dac']:.3f} vs "
              f"{g['compute']['cae']:.3f} ({len(c['comp'])}) | {lg('compute', 'dac')} vs "
-             f"{lg('compute', 'cae')} ({len(compL)}) |")
+             f"{lg('compute', 'cae')}{nL(len(compL))} |")
     L.append(f"| memory-bound: DAC vs MTA | 1.44 vs 1.16 (18) | {g['memory']['dac']:.3f} vs "
              f"{g['memory']['mta']:.3f} ({len(c['mem'])}) | {lg('memory', 'dac')} vs "
-             f"{lg('memory', 'mta')} ({len(memL)}) |")
+             f"{lg('memory', 'mta')}{nL(len(memL))} |")
     L.append(f"| DAC + MTA, geomean over all | - | {g['all']['dac-mta']:.3f} | - |")
     L.append(f"| dynamic warp instructions, DAC vs undecoupled | 26.0% fewer | {pct(D['red'])} "
              "fewer in decoupled launches (affine + main against main + removed) | "
