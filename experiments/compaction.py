@@ -613,18 +613,6 @@ def why_slp(S, st, H, rate, rate_ideal):
         "much compaction can remove\" above).", ""]
 
 
-def pearson(xs, ys):
-    """Pearson's r of two equal-length lists (nan when either is constant)."""
-    n = len(xs)
-    if n < 2:
-        return float("nan")
-    mx, my = sum(xs) / n, sum(ys) / n
-    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys))
-    sx = math.sqrt(sum((x - mx) ** 2 for x in xs))
-    sy = math.sqrt(sum((y - my) ** 2 for y in ys))
-    return sxy / (sx * sy) if sx and sy else float("nan")
-
-
 def why_rows(S, st, H, perf, best_perf, worst_balp, l1, ctas):
     """Bullets giving a measured cause for the headline rows the other
     bullets leave: idle cycles, decision quality, CAPRI on the
@@ -754,7 +742,7 @@ def why_rows(S, st, H, perf, best_perf, worst_balp, l1, ctas):
             "of several home warps, whose addresses coalesce into other lines. Over the "
             f"{len(ws)} workloads, misses x{amean(l1.values()):.3f} and accesses "
             f"x{amean(acc.values()):.3f} (means), Pearson r "
-            f"{pearson([acc[w] for w in ws], [l1[w] for w in ws]):.2f}; the largest "
+            f"{correlate.pearson([acc[w] for w in ws], [l1[w] for w in ws]):.2f}; the largest "
             "rises: " + ", ".join(f"{w} misses x{l1[w]:.2f}, accesses x{acc[w]:.2f}"
                                   for w in sorted(ws, key=lambda w: -l1[w])[:3]) +
             "." + (" Our SIMD gains are smaller than the paper's (the rows above), so fewer "

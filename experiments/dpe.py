@@ -501,18 +501,6 @@ def both_shares(inter, share, idle, sp):
             f"product is {max(xs):.3f} ({max(inter, key=prod.get)}).")
 
 
-def pearson(xs, ys):
-    """Pearson's r of two equal-length lists (nan when either is constant)."""
-    n = len(xs)
-    if n < 2:
-        return float("nan")
-    mx, my = sum(xs) / n, sum(ys) / n
-    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys))
-    sx = sum((x - mx) ** 2 for x in xs) ** 0.5
-    sy = sum((y - my) ** 2 for y in ys) ** 0.5
-    return sxy / (sx * sy) if sx and sy else float("nan")
-
-
 def explain(rows, G, D, sp, inter, nonint):
     """Bullets that account for the differences from our statistics."""
     out = []
@@ -550,8 +538,8 @@ def explain(rows, G, D, sp, inter, nonint):
         ws = list(ratio)
         up = [w for w in ws if ratio[w] > 1.0]
         calm = [w for w in ws if w not in up]
-        r_all = pearson([G(w, "dual")["avg_path"] - 1 for w in ws], [ratio[w] for w in ws])
-        r_calm = pearson([G(w, "dual")["avg_path"] - 1 for w in calm],
+        r_all = correlate.pearson([G(w, "dual")["avg_path"] - 1 for w in ws], [ratio[w] for w in ws])
+        r_calm = correlate.pearson([G(w, "dual")["avg_path"] - 1 for w in calm],
                          [ratio[w] for w in calm])
         out.append(
             "**Idle cycles.** Idle SM-cycles dual / single per interleavable workload: "
