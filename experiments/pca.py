@@ -15,6 +15,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from sweeplib import plot, runner, table   # noqa: E402
 from sweeplib.source import commit_label as commit   # noqa: E402
 import correlate   # noqa: E402  (the "baseline correlated" headline row)
+import memory   # noqa: E402  (configs/gtx480.conf's keys)
 
 CAP, TOK = "max_ctas_per_sm", "pca.tokens"
 PAPER_SPEEDUP = {"bfs": 0.08, "sssp": 0.09, "kmeans": 0.39}   # 6.2.3.4, vs Opt-CTA
@@ -61,16 +62,10 @@ def cta_limits(out, m):
     """Per workload, the most CTAs a gtx480 core can hold by its thread and
     CTA limits (configs/gtx480.conf), from the threads per CTA of a cached
     point's statistics; {} where no point's statistics are at hand."""
-    kv = {}
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "configs", "gtx480.conf")
+    kv = memory.gtx480_keys()
     try:
-        with open(path, encoding="utf-8") as f:
-            for line in f:
-                k, _, v = line.split("#")[0].partition("=")
-                if v.strip():
-                    kv[k.strip()] = v.strip()
         tmax, cmax = int(kv["max_threads_per_sm"]), int(kv["max_ctas_per_sm"])
-    except (OSError, KeyError, ValueError):
+    except (KeyError, ValueError):
         return {}
     lim = {}
     for p in m.get("points", []):
