@@ -786,6 +786,11 @@ KERNEL_CAUSES = [
      "warp scheduler: the GPGPU-Sim run schedules loose round robin (its nearest to "
      "Table 4.1's two-level); with Lockstep's `lrr` too the ratio is %.2f "
      "(timing-core.md, causes 20 and 21)"),
+    ("gs-atom-wait",
+     "atomic issue stall: GPGPU-Sim holds a warp until every lane's atomic has "
+     "returned (shd_warp_t::waiting, a stall its source calls not required for "
+     "accurate timing); with Lockstep's warps held too (`atom_issue=wait`) the "
+     "ratio is %.2f (timing-core.md, cause 28)"),
     ("gs-l2x2",
      "L2 capacity edge: with GPGPU-Sim's L2 at twice the sets the ratio is %.2f "
      "(timing-core.md, cause 21)"),

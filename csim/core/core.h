@@ -127,7 +127,7 @@ struct core_kernel {
 };
 
 struct core_pend {
-    uint32_t left; uint8_t ndst; int32_t dst[CORE_MAX_DST];
+    uint32_t left; uint8_t ndst; uint8_t atom; int32_t dst[CORE_MAX_DST];
     uint64_t own;               /* the stepper's tag (its pend hook: the
                                    home-warp slots of a compacted warp, the
                                    path of a dual-path warp); 0: base     */
@@ -145,6 +145,8 @@ struct core_warp {
     int32_t cta;                /* CTA slot, -1 = free slot                */
     uint32_t npend;             /* outstanding load instructions           */
     uint32_t pend_used;         /* bit i: pend[i] in use                   */
+    uint32_t natom;             /* pend entries of outstanding atomics (atom_issue = wait) */
+    uint64_t atom_ready;        /* issue resumes at (atom_issue = wait)    */
     struct core_pend pend[CORE_MAX_PEND];
 };
 

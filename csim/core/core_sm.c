@@ -380,6 +380,8 @@ int core_sm_launch_cta(struct core_sm *sm, const uint32_t ctaid[3], uint64_t now
             return -1;
         w->npend = 0;
         w->pend_used = 0;
+        w->natom = 0;
+        w->atom_ready = 0;
         v->wake[slot] = 0;
         memset(w->reg_ready, 0, (size_t)(k->prog->max_regs ? k->prog->max_regs : 1) *
                                     sizeof *w->reg_ready);
@@ -584,6 +586,10 @@ static int check_warp(struct core_sm *sm, struct core_warp *w, uint64_t now,
         *when = w->ibuf_ready;
         return CORE_ST_IBUFFER;
     }
+    if (w->natom || w->atom_ready > now) {  /* atom_issue = wait */
+        *when = w->natom ? CORE_INF : w->atom_ready;
+        return w->natom ? CORE_ST_MEM : CORE_ST_SCOREBOARD;
+    }
     SM_EACH(sm, gate, m) {
         bool moved = false;
         int why = m->ops->gate(m->self, v, slot, now, when, &moved);
@@ -706,7 +712,8 @@ static unsigned mem_issue(struct core_sm *sm, const struct core_issue *is, uint6
                                r->nxaddr, r->access_bytes ? r->access_bytes : 4,
                                (unsigned)v->c->l1d_line, (unsigned)v->c->l1d_sector);
     bool atomic = di->is_atomic;
-    bool wait = di->ndst > 0;
+    bool atom_wait = atomic && v->c->atom_issue == CFG_ATOM_ISSUE_WAIT;
+    bool wait = di->ndst > 0 || atom_wait;
     uint32_t tag = CORE_TAG_NOWAIT | (slot << 8);
     if (wait) {
         unsigned pi = (unsigned)__builtin_ctz(~w->pend_used);
@@ -716,6 +723,8 @@ static unsigned mem_issue(struct core_sm *sm, const struct core_issue *is, uint6
         memcpy(p->dst, di->dst, sizeof p->dst);
         p->own = 0;
         p->mask = r->active;
+        p->atom = atom_wait;
+        w->natom += atom_wait;
         if (sm->step && sm->step->ops->pend)
             sm->step->ops->pend(sm->step->self, v, slot, p);
         w->pend_used |= 1u << pi;
@@ -1356,6 +1365,12 @@ void core_sm_resp(struct core_sm *sm, const struct core_mem_resp *r, uint64_t no
             w->reg_ready[p->dst[i]] = at;
         if (!warp_finished(w))
             v->wake[slot] = 0;
+    }
+    if (p->atom) {              /* atom_issue = wait: issue resumes at write-back */
+        w->natom--;
+        if (at > w->atom_ready)
+            w->atom_ready = at;
+        v->wake[slot] = 0;
     }
     w->pend_used &= ~(1u << pi);
     w->npend--;

@@ -802,6 +802,50 @@ static void test_atomic_conflicts(void **state)
     assert_int_equal(atom_requests(1, "atom_conflicts=serialize"), 32);
 }
 
+/* red.global.add by one warp, then an add that does not use it: the
+ * cycles from the atomic's issue to the add's under atom_issue = `mode`. */
+static uint64_t atom_issue_gap(const char *mode)
+{
+    const char *ptx = HDR ".visible .entry k()\n{\n .reg .b32 %r<8>;\n"
+        " .reg .b64 %rd<8>;\n mov.u32 %r1, %tid.x;\n mul.wide.u32 %rd1, %r1, 4;\n"
+        " add.s64 %rd2, %rd1, 268435456;\n red.global.add.u32 [%rd2], 1;\n"
+        " add.u32 %r3, %r1, 1;\n ret;\n}\n";
+    const char *sets[] = { "num_schedulers=1", mode, NULL };
+    struct harness *h = calloc(1, sizeof *h);
+    h_init(h, ptx, 32, sets);
+    static uint8_t store[128];
+    memset(store, 0, sizeof store);
+    struct exec_alloc a = { .base = EXEC_GLOBAL_BASE, .size = sizeof store, .host = store,
+                            .what = "test", .span = sizeof store };
+    h->dmem.a = &a;
+    h->dmem.n = 1;
+    h->dmem.capacity = 1ull << 30;
+    h_launch(h, 0);
+    struct standin *m = calloc(1, sizeof *m);
+    run_with_standin(h, m);
+    assert_int_equal(h->rec.pc[3], 3);
+    assert_int_equal(h->rec.pc[4], 4);
+    uint64_t gap = h->rec.cyc[4] - h->rec.cyc[3];
+    uint32_t v;
+    memcpy(&v, store + 4, 4);
+    assert_int_equal(v, 1);                     /* the atomic's result */
+    free(m);
+    h->dmem.a = NULL;
+    h->dmem.n = 0;
+    h_free(h);
+    free(h);
+    return gap;
+}
+
+/* atom_issue: overlap issues the independent add at once; wait holds the
+ * warp until the atomic's response (GPGPU-Sim's shd_warp_t::waiting). */
+static void test_atomic_issue_wait(void **state)
+{
+    (void)state;
+    assert_true(atom_issue_gap("atom_issue=overlap") < STANDIN_LAT);
+    assert_true(atom_issue_gap("atom_issue=wait") >= STANDIN_LAT);
+}
+
 static void test_coalescer(void **state)
 {
     (void)state;
@@ -1018,6 +1062,7 @@ int main(void)
         cmocka_unit_test(test_opcode_latency_322),
         cmocka_unit_test(test_global_loads_through_port),
         cmocka_unit_test(test_atomic_conflicts),
+        cmocka_unit_test(test_atomic_issue_wait),
         cmocka_unit_test(test_coalescer),
         cmocka_unit_test(test_coalescer_cc13),
         cmocka_unit_test(test_shmem_banks),
