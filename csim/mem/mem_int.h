@@ -264,6 +264,7 @@ struct mem_part {
 struct mem_sys {
     struct cfg c;
     unsigned nsms, nparts;
+    unsigned nports;                /* SM interconnect ports (icnt_sm_share) */
     struct mem_sm *sm;
     struct mem_part *part;
     struct mem_heap ev;

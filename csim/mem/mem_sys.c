@@ -110,11 +110,18 @@ static uint64_t icnt_xfer(struct mem_sys *m, uint64_t *src, uint64_t *dst, uint6
 /* A request crosses the request network, then (texture fetches excepted)
  * waits l2_rop_latency in the partition's ROP queue before its L2 lookup
  * (GPGPU-Sim's memory_sub_partition::push: a fixed delay, in order). */
+/* The interconnect port of SM sm: icnt_sm_share SMs share one, SM s on
+ * port s mod nports (GPGPU-Sim's cluster: its cores share a node). */
+static struct mem_sm *sm_port(struct mem_sys *m, unsigned sm)
+{
+    return &m->sm[sm % m->nports];
+}
+
 static void send_req(struct mem_sys *m, int32_t k, uint64_t t)
 {
     struct mem_pkt *pk = &m->pkt[k];
     unsigned p = mem_partition_of(m, pk->l2_addr);
-    uint64_t at = icnt_xfer(m, &m->sm[pk->sm].req_port, &m->part[p].req_port[mem_part_port(m, pk->l2_addr)],
+    uint64_t at = icnt_xfer(m, &sm_port(m, pk->sm)->req_port, &m->part[p].req_port[mem_part_port(m, pk->l2_addr)],
                             t, pk->bytes);
     if (!pk->tex)
         at += (uint64_t)m->c.l2_rop_latency;
@@ -131,7 +138,7 @@ void mem_reply(struct mem_sys *m, unsigned p, int32_t k, uint64_t t)
         bytes = pk->bytes;
     else        /* the sectors returned and the reply's header */
         bytes = mem_popcount8(pk->l2_mask) * (unsigned)m->c.l2_sector + (unsigned)m->c.icnt_reply_hdr;
-    uint64_t at = icnt_xfer(m, &m->part[p].rep_port[mem_part_port(m, pk->l2_addr)], &m->sm[pk->sm].rep_port,
+    uint64_t at = icnt_xfer(m, &m->part[p].rep_port[mem_part_port(m, pk->l2_addr)], &sm_port(m, pk->sm)->rep_port,
                             t, bytes);
     mem_event(m, at, MEM_EV_SM_ARRIVE, (uint32_t)k, p, 0);
 }
@@ -255,6 +262,7 @@ struct mem_sys *mem_sys_create_env(const struct cfg *c, unsigned nsms, struct co
     }
     m->c = *c;
     m->nsms = nsms;
+    m->nports = (nsms + (unsigned)c->icnt_sm_share - 1) / (unsigned)c->icnt_sm_share;
     m->nparts = (unsigned)c->mem_partitions;
     m->fc = (uint64_t)c->core_clock_mhz;
     m->fi = (uint64_t)c->icnt_clock_mhz;
@@ -324,7 +332,8 @@ static uint8_t l2_mask_of(const struct mem_sys *m, uint64_t line_addr, uint8_t l
  * port's backlog at t is at most MEM_ICNT_QUEUE_TICKS. */
 static bool port_ok(const struct mem_sys *m, const struct mem_sm *s, uint64_t t)
 {
-    return s->req_port <= mem_icnt_ceil(m, t) + MEM_ICNT_QUEUE_TICKS;
+    const struct mem_sm *pt = &m->sm[(unsigned)(s - m->sm) % m->nports];
+    return pt->req_port <= mem_icnt_ceil(m, t) + MEM_ICNT_QUEUE_TICKS;
 }
 
 static int32_t new_pkt(struct mem_sys *m, const struct core_mem_req *r, uint8_t l1mask, uint8_t kind)

@@ -103,6 +103,42 @@ static void test_dram_latency_delays_misses_only(void **st)
     assert_true(miss >= miss0 + 99 && miss <= miss0 + 102);
 }
 
+/* Cycles 128 line reads (every partition, alternating SMs a and b of four)
+ * take under icnt_sm_share = share. */
+static uint64_t two_sm_reads(struct cfg c, int share, unsigned a, unsigned b)
+{
+    c.icnt_sm_share = share;
+    struct core_mem_req rs[128];
+    for (unsigned i = 0; i < 128; i++)
+        rs[i] = drv_req(i % 2 ? b : a, 0x100000 + (uint64_t)i * 128u, 0xF, 0);
+    struct mem_sys *m = drv_make(&c, 4);
+    assert_non_null(m);
+    uint64_t now = 0;
+    assert_int_equal(drv_run(m, rs, 128, 4, &now), 128);
+    mem_sys_free(m);
+    return now;
+}
+
+/* icnt_sm_share: SMs s and s + SMs / share share one port (GPGPU-Sim's
+ * cluster); their replies (4 flits each) queue at it */
+static void test_sm_share_one_port(void **st)
+{
+    (void)st;
+    struct cfg c;
+    base_cfg(&c);
+    c.icnt_bytes_per_cycle = 32;
+    uint64_t apart = two_sm_reads(c, 1, 0, 2);
+    uint64_t neighbours = two_sm_reads(c, 2, 0, 1);   /* ports 0 and 1 */
+    uint64_t shared = two_sm_reads(c, 2, 0, 2);       /* both on port 0 */
+    printf("128 line reads from two SMs: %llu cycles on two ports, %llu on "
+           "neighbouring SMs sharing by two, %llu on one port\n",
+           (unsigned long long)apart, (unsigned long long)neighbours,
+           (unsigned long long)shared);
+    assert_int_equal(neighbours, apart);
+    /* one port takes every reply's 4 flits: 512 icnt cycles at least */
+    assert_true(shared > apart + apart / 4);
+}
+
 static void test_reply_header_costs_flits(void **st)
 {
     (void)st;
@@ -380,6 +416,7 @@ int main(void)
         cmocka_unit_test(test_reply_header_costs_flits),
         cmocka_unit_test(test_l2_mshrs_bound_misses_in_flight),
         cmocka_unit_test(test_l2_port_bytes_pace_hits),
+        cmocka_unit_test(test_sm_share_one_port),
         cmocka_unit_test(test_activate_spacing),
         cmocka_unit_test(test_read_write_turnaround),
         cmocka_unit_test(test_chunk_map),
