@@ -140,7 +140,7 @@ static void dram_enqueue(struct mem_sys *m, unsigned p, uint64_t addr, uint8_t m
     uint64_t nb = (uint64_t)m->c.dram_banks;
     struct mem_dram_req *q = &pt->q[i];
     q->seq = ++m->seq;
-    q->bank = (uint32_t)((rg ^ (rg / nb)) % nb);
+    q->bank = (uint32_t)((m->c.dram_bank_index == CFG_DRAM_BANK_INDEX_LINEAR ? rg : rg ^ (rg / nb)) % nb);
     q->row = rg / nb;
     q->mshr = mshr;
     q->atoms = (uint16_t)atoms_of(m, mask, is_write);

@@ -139,6 +139,40 @@ static void test_sm_share_one_port(void **st)
     assert_true(shared > apart + apart / 4);
 }
 
+/* Precharges of two reads to row groups 0 and dram_banks of one channel
+ * under dram_bank_index = idx. */
+static uint64_t two_rows_precharges(struct cfg c, int idx)
+{
+    c.dram_bank_index = idx;
+    c.mem_partitions = 1;
+    c.icnt_part_ports = 1;
+    struct core_mem_req rs[2] = {
+        drv_req(0, 0, 0xF, 0),
+        drv_req(0, (uint64_t)c.dram_banks * (uint64_t)c.dram_row_bytes, 0xF, 0),
+    };
+    struct mem_sys *m = drv_make(&c, 1);
+    assert_non_null(m);
+    uint64_t now = 0;
+    assert_int_equal(drv_run(m, rs, 2, 1, &now), 2);
+    ls_dram_stats d;
+    mem_stats(m, NULL, NULL, &d);
+    mem_sys_free(m);
+    assert_int_equal(d.activates, 2);
+    return d.precharges;
+}
+
+/* dram_bank_index: linear puts row groups g and g + banks in one bank
+ * (the second read closes the first's row, GPGPU-Sim's LINEAR_BK_INDEX);
+ * xor puts them in two */
+static void test_dram_bank_index(void **st)
+{
+    (void)st;
+    struct cfg c;
+    base_cfg(&c);
+    assert_int_equal(two_rows_precharges(c, CFG_DRAM_BANK_INDEX_XOR), 0);
+    assert_int_equal(two_rows_precharges(c, CFG_DRAM_BANK_INDEX_LINEAR), 1);
+}
+
 static void test_reply_header_costs_flits(void **st)
 {
     (void)st;
@@ -417,6 +451,7 @@ int main(void)
         cmocka_unit_test(test_l2_mshrs_bound_misses_in_flight),
         cmocka_unit_test(test_l2_port_bytes_pace_hits),
         cmocka_unit_test(test_sm_share_one_port),
+        cmocka_unit_test(test_dram_bank_index),
         cmocka_unit_test(test_activate_spacing),
         cmocka_unit_test(test_read_write_turnaround),
         cmocka_unit_test(test_chunk_map),
