@@ -823,7 +823,7 @@ def kernel_cause(r, by_section):
     """The named cause of after-row r's difference, from the figures."""
     key = (r["program"], r["kernel"])
     gap = abs(ratio(r["ls_us"], r["gs_us"]) - 1.0)
-    best, best_share = None, 0.0
+    best, best_share, best_sec = None, 0.0, None
     for sec, text in KERNEL_CAUSES:
         o = by_section.get(sec, {}).get(key)
         if not o:
@@ -834,6 +834,7 @@ def kernel_cause(r, by_section):
             return text % ratio(o["ls_us"], o["gs_us"])
         if share > best_share:
             best, best_share = text % ratio(o["ls_us"], o["gs_us"]), share
+            best_sec = (sec, ratio(o["ls_us"], o["gs_us"]))
     gm, lm = ratio(r["gs_l2_miss"], r["gs_l2_acc"]), ratio(r["ls_l2_miss"], r["ls_l2_acc"])
     if r["gs_l2_acc"] >= MIN_L2_ACC and r["ls_l2_acc"] and abs(gm - lm) >= KERNEL_TOL:
         return ("L2 misses: %.2f of its L2 accesses there, %.2f here (DRAM %s / %s; "
@@ -846,8 +847,13 @@ def kernel_cause(r, by_section):
     if best and best_share >= PARTIAL_SHARE:
         return "in part (%d %% of the gap) %s" % (round(100 * best_share), best)
     iso = by_section.get("gs-perfect-icache", {}).get(key)
-    return "not traced%s" % (
-        " (with both instruction caches perfect: %.2f)" % ratio(iso["ls_us"], iso["gs_us"]) if iso else "")
+    notes = []
+    if iso:
+        notes.append("with both instruction caches perfect: %.2f" % ratio(iso["ls_us"], iso["gs_us"]))
+    if best_sec and best_share >= 0.1:
+        notes.append("the most any section closes: %s, %.2f, %d %% of the gap" % (
+            best_sec[0], best_sec[1], round(100 * best_share)))
+    return "not traced%s" % (" (%s)" % "; ".join(notes) if notes else "")
 
 
 def target_table(rows):
@@ -862,7 +868,7 @@ def target_table(rows):
          "L2 miss rate %.2f apart (at least %s L2 accesses in GPGPU-Sim), else DRAM "
          "bytes 1.5x apart (at least %s there), else, as a partial cause, the "
          "section that closes the largest share of the gap if at least %d %%, "
-         "else \"not traced\"."
+         "else \"not traced\" (with the largest share a section closes, from 10 %%)."
          % (TARGET_R, TARGET_MAE, 100 * KERNEL_TOL, 100 * KERNEL_TOL, 100 * NAMED_SHARE,
             ", ".join(s for s, _ in KERNEL_CAUSES), KERNEL_TOL, fmt_int(MIN_L2_ACC),
             fmt_bytes(MIN_DRAM_BYTES), 100 * PARTIAL_SHARE), ""]
