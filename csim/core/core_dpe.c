@@ -459,6 +459,7 @@ static void core_dpe_launch(struct core_dpe *d, unsigned slot, uint32_t valid, u
         simt_dpe_start(&dw->st, valid, d->v->k->f->ninsts);
     core_dpe_sb_reset(&dw->sb);
     dw->cur = dw->sched = 0;
+    dw->issued_at = 0;
     dw->inherit = -1;
     dw->at_bar = 0;
     dw->shadow_due = 0;
@@ -752,13 +753,14 @@ static enum simt_rc core_dpe_step(struct core_dpe *d, unsigned slot, uint64_t no
     const struct ptx_func *f = d->v->k->f;
     unsigned s = dw->cur;
     struct path p;
-    (void)now;
     if (!path_get(d, dw, s, &p))
         return dpe_fail(sw, f, -1, "dual-path execution: no schedulable path");
     int32_t pc = p.pc;
     uint32_t mask = p.mask;
     uint64_t mg0 = dw->ws.merges;
     d->st.issued++;
+    d->st.coissued += dw->issued_at == now + 1;
+    dw->issued_at = now + 1;
     d->st.path_sum += path_count(d, dw);
     d->st.forwarded += p.fwd;
     dw->last = (uint8_t)s;
@@ -958,6 +960,7 @@ static void core_dpe_stats(const struct core_dpe *d, bool first, ls_stats *s)
     x->path_sum += d->st.path_sum;
     x->switches += d->st.switches;
     x->forwarded += d->st.forwarded;
+    x->coissued += d->st.coissued;
     x->branches += d->branches;
     x->divergent += d->divergent;
     x->interleavable += d->interleavable;
@@ -1088,6 +1091,14 @@ static void dpe_resp_pend(void *self, struct core_view *v, unsigned slot,
         core_view_wake(v, slot);
 }
 
+/* dws: a warp of more than one split lends them to every scheduler
+ * (3.3.1: any number of warp splits scheduled together) */
+static bool dpe_split(const void *self, unsigned slot)
+{
+    const struct core_dpe *d = self;
+    return d->paths == CORE_DPE_DWS && d->active && simt_dws_npaths(&d->w[slot].ws) > 1;
+}
+
 static void dpe_stats(const void *self, bool first, ls_stats *s)
 {
     core_dpe_stats(self, first, s);
@@ -1105,6 +1116,7 @@ const struct core_mech_ops core_dpe_mech = {
     .warp_start = dpe_warp_start,
     .fetch = dpe_fetch,
     .mem_wait = dpe_mem_wait,
+    .split = dpe_split,
     .step = dpe_step,
     .issued = dpe_issued,
     .fetches = true,

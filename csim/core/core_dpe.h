@@ -111,11 +111,14 @@ struct core_dpe_warp {
     uint64_t ibuf_ready[CORE_DPE_MAXP], ibuf_block[CORE_DPE_MAXP];
     uint32_t ibuf_n[CORE_DPE_MAXP];
     struct simt_dws ws;         /* dws                                      */
+    uint64_t issued_at;         /* cycle of its last issue + 1 (0: none)    */
 };
 
 /* Statistics of one SM over a kernel (summed into ls_stats.dpe). */
 struct core_dpe_stats {
     uint64_t issued, path_sum, switches, forwarded;
+    uint64_t coissued;          /* dws: issues of a split in a cycle in
+                                   which another split of its warp issued */
 };
 
 struct core_dinst;
