@@ -132,6 +132,8 @@ struct core_pend {
                                    home-warp slots of a compacted warp, the
                                    path of a dual-path warp); 0: base     */
     uint32_t mask;              /* its threads                            */
+    uint64_t accepted;          /* cycle + 1 the memory system took its
+                                   latest line (0: none yet)              */
 };
 
 struct core_warp {

@@ -460,6 +460,7 @@ static void core_dpe_launch(struct core_dpe *d, unsigned slot, uint32_t valid, u
     core_dpe_sb_reset(&dw->sb);
     dw->cur = dw->sched = 0;
     dw->issued_at = 0;
+    memset(dw->miss_seen, 0, sizeof dw->miss_seen);
     dw->inherit = -1;
     dw->at_bar = 0;
     dw->shadow_due = 0;
@@ -923,10 +924,11 @@ static void core_dpe_issued(struct core_dpe *d, unsigned slot, const struct core
         dw->ibuf_block[k] = w->ibuf_block;
         dw->ibuf_n[k] = w->ibuf_n;
     }
-    /* constrained: a long-latency operation (a load, an SFU instruction)
-     * hands the scheduler entry to the other path if it has one */
+    /* constrained: a long-latency operation (an SFU instruction; a load's
+     * cache miss: dpe_cycle) hands the scheduler entry to the other path
+     * if it has one (3.2.3) */
     if (d->sched == CORE_DPE_CONSTRAINED &&
-        ((di->unit == CORE_U_MEM && di->ndst) || di->unit == CORE_U_SFU) &&
+        (di->unit == CORE_U_SFU || (d->rotate_load && di->unit == CORE_U_MEM && di->ndst)) &&
         simt_dpe_valid(&dw->st, dw->sched ^ 1)) {
         dw->sched ^= 1;
         d->st.switches++;
@@ -993,6 +995,8 @@ static int dpe_init(void **self, struct core_view *v, const struct core_mech_env
     }
     d->v = v;
     d->refill_all = c->dpe_refill == CFG_DPE_REFILL_ALL;
+    d->rotate_load = c->dpe_rotate == CFG_DPE_ROTATE_LOAD;
+    d->coissue = c->dws_issue == CFG_DWS_ISSUE_ANY;
     return 0;
 }
 
@@ -1091,12 +1095,61 @@ static void dpe_resp_pend(void *self, struct core_view *v, unsigned slot,
         core_view_wake(v, slot);
 }
 
+/* constrained (3.2.3: the entry moves "whenever the current schedulable
+ * path encounters a cache miss"): a load missed when it is still
+ * unanswered l1d_latency after the memory system took its latest line
+ * (core_pend.accepted; a hit answers then). A miss of the held path's
+ * load hands the entry to the other path; a load of the other path that
+ * missed meanwhile moves nothing. Keeps miss_next for dpe_next. */
+_Static_assert(sizeof ((struct core_dpe_warp *)0)->miss_seen ==
+               CORE_MAX_PEND * sizeof(uint64_t), "a miss_seen entry per load slot");
+
+static int dpe_cycle(void *self, struct core_view *v, uint64_t now)
+{
+    struct core_dpe *d = self;
+    if (d->sched != CORE_DPE_CONSTRAINED || d->paths != CORE_DPE_DUAL || d->rotate_load)
+        return 0;
+    uint64_t lat = (uint64_t)v->c->l1d_latency, next = CORE_INF;
+    for (unsigned slot = 0; slot < d->nslots; slot++) {
+        const struct core_warp *w = &v->w[slot];
+        struct core_dpe_warp *dw = &d->w[slot];
+        bool miss = false;
+        for (uint32_t u = w->pend_used; u; u &= u - 1) {
+            unsigned pi = (unsigned)__builtin_ctz(u);
+            const struct core_pend *p = &w->pend[pi];
+            if (!p->accepted || dw->miss_seen[pi] == p->accepted)
+                continue;
+            uint64_t at = p->accepted - 1 + lat;
+            if (at > now) {
+                next = at < next ? at : next;
+                continue;
+            }
+            dw->miss_seen[pi] = p->accepted;
+            miss |= p->own == (uint64_t)dw->sched + 1;
+        }
+        if (miss && simt_dpe_valid(&dw->st, dw->sched ^ 1u)) {
+            dw->sched ^= 1;
+            d->st.switches++;
+            core_view_wake(v, slot);
+        }
+    }
+    d->miss_next = next;
+    return 0;
+}
+
+static uint64_t dpe_next(const void *self, uint64_t now)
+{
+    const struct core_dpe *d = self;
+    return d->sched == CORE_DPE_CONSTRAINED && d->miss_next > now ? d->miss_next : CORE_INF;
+}
+
 /* dws: a warp of more than one split lends them to every scheduler
  * (3.3.1: any number of warp splits scheduled together) */
 static bool dpe_split(const void *self, unsigned slot)
 {
     const struct core_dpe *d = self;
-    return d->paths == CORE_DPE_DWS && d->active && simt_dws_npaths(&d->w[slot].ws) > 1;
+    return d->paths == CORE_DPE_DWS && d->coissue && d->active &&
+           simt_dws_npaths(&d->w[slot].ws) > 1;
 }
 
 static void dpe_stats(const void *self, bool first, ls_stats *s)
@@ -1117,6 +1170,8 @@ const struct core_mech_ops core_dpe_mech = {
     .fetch = dpe_fetch,
     .mem_wait = dpe_mem_wait,
     .split = dpe_split,
+    .cycle = dpe_cycle,
+    .next = dpe_next,
     .step = dpe_step,
     .issued = dpe_issued,
     .fetches = true,

@@ -716,6 +716,7 @@ static unsigned mem_issue(struct core_sm *sm, const struct core_issue *is, uint6
         memcpy(p->dst, di->dst, sizeof p->dst);
         p->own = 0;
         p->mask = r->active;
+        p->accepted = 0;
         if (sm->step && sm->step->ops->pend)
             sm->step->ops->pend(sm->step->self, v, slot, p);
         w->pend_used |= 1u << pi;
@@ -1289,6 +1290,11 @@ int core_sm_cycle(struct core_sm *sm, uint64_t now)
         if (e)
             return e;
     }
+    if (sm->step && sm->step->ops->cycle) {
+        int e = sm->step->ops->cycle(sm->step->self, v, now);
+        if (e)
+            return e;
+    }
     core_sm_account(sm, now);
     if (sm->step && sm->step->ops->account)
         sm->step->ops->account(sm->step->self, v, now);
@@ -1345,9 +1351,12 @@ int core_sm_cycle(struct core_sm *sm, uint64_t now)
     }
     sm->last_reason = reason;
     sm->has_work_at_last = sm->live_warps > 0;
-    if (!issued)
+    if (!issued) {
         SM_EACH(sm, next, m)
             next = umin(next, m->ops->next(m->self, now));
+        if (sm->step && sm->step->ops->next)
+            next = umin(next, sm->step->ops->next(sm->step->self, now));
+    }
     v->next_try = issued ? now + 1 : next;
     if (v->next_try <= now)
         v->next_try = now + 1;
@@ -1401,6 +1410,13 @@ void core_sm_req_pop(struct core_sm *sm, uint64_t now)
     struct core_view *v = &sm->v;
     if (!v->qn)
         return;
+    /* a load's line taken: its hit answers l1d_latency later (a stepper
+     * that acts on a miss reads core_pend.accepted) */
+    uint32_t tag = v->q[v->qhead].tag;
+    unsigned slot = (tag >> 8) & 0xffff, pi = tag & 0xff;
+    if (!(tag & CORE_TAG_NOWAIT) && slot < v->nslots && pi < CORE_MAX_PEND &&
+        (v->w[slot].pend_used & (1u << pi)))
+        v->w[slot].pend[pi].accepted = now + 1;
     v->qhead = (v->qhead + 1) % v->qcap;
     v->qn--;
     if (v->qn == 32)            /* memory instructions may go again */
