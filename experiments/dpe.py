@@ -407,9 +407,13 @@ def ablation_section(G, sp, inter, nonint):
            "choice of the engine (docs/dpe.md's table): the scoreboard without false "
            "dependencies, the constrained scheduler, path forwarding, and one rule that "
            "was once a deviation (a control instruction of one path refilled both "
-           "paths' instruction buffers). The engine's other "
-           "choices (taken = left, the popping path's buffer at a pop, the constrained "
-           "scheduler's move at a load's issue) have no second setting.", "",
+           "paths' instruction buffers), and two rules that were deviations the text "
+           "forbids: the constrained scheduler moved at every load's issue instead of "
+           "at a cache miss (3.2.3), and DWS issued at most one split per warp per cycle "
+           "where 3.3.1's perfect scheduler lets any number issue together (the DWS rows "
+           "give DWS_50 over SPE). The engine's other "
+           "choices (taken = left, the popping path's buffer at a pop) have no second "
+           "setting.", "",
            "| variant | DPE over SPE, interleavable (hmean) | max | non-interleavable: "
            "identical cycles | worst |", "|---|---|---|---|---|"]
     for v, name in (("dual", "the engine (conservative, full, no forwarding)"),
@@ -417,7 +421,12 @@ def ablation_section(G, sp, inter, nonint):
                     ("dual-con", "constrained scheduler (`dpe.scheduler = constrained`)"),
                     ("dual-fwd", "path forwarding (`dpe.path_forwarding = on`)"),
                     ("dual-refill", "a control instruction refills both paths' buffers "
-                     "(`dpe.refill = all`)")):
+                     "(`dpe.refill = all`)"),
+                    ("dual-con-load", "constrained scheduler moved at every load's issue "
+                     "(`dpe.rotate = load`)"),
+                    ("dws50", "DWS_50 (splits of a warp issue together, 3.3.1)"),
+                    ("dws50-warp", "DWS_50 with one split per warp per cycle "
+                     "(`dws.issue = warp`)")):
         try:
             [G(w, v) for w in inter + nonint]
         except KeyError:        # a sweep without the variant
