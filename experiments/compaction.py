@@ -562,7 +562,8 @@ def write_page(path, S, Z, st, rate, rate_ideal, miss, qws, lws, size_v):
           ""]
     L += why_section(S, Z, st, H, slow_ideal, ctas)[:-1] + \
         why_slp(S, st, H, rate, rate_ideal)[:-1] + \
-        why_rows(S, st, H, perf, best_perf, worst_balp, l1, ctas)
+        why_rows(S, st, H, perf, best_perf, worst_balp, l1, ctas)[:-1] + \
+        why_more(S, st, lws, size_v) + [""]
     L += capri_cost_section(S, st, ctas)
     L += size_section(S, Z, st)
     L += ablation_section(S, st, H)
@@ -652,6 +653,72 @@ def why_slp(S, st, H, rate, rate_ideal):
         f"for {pct(H['bal_capri'] - 1)} speed over CAPRI (hmean): the lanes it frees are "
         "worth less than the waiting at compaction points that CAPRI already pays (\"How "
         "much compaction can remove\" above).", ""]
+
+
+def why_more(S, st, lws, size_v):
+    """Bullets giving a measured cause for the rows compaction_more
+    measures: the CAPT size (4.4.2.5) and the prediction on BFS and MUM
+    (4.4.2.1)."""
+    C, out = S.C, []
+    big = max(ENTRIES)
+    if S.sizes_ok and lws:
+        def miss(e, ws):
+            return sum(C(w, size_v[e])["capri"]["lookups"] - C(w, size_v[e])["capri"]["hits"]
+                       for w in ws)
+
+        def rel(w, e):
+            return S.sp(w, size_v[e], "none.none") / S.sp(w, size_v[big], "none.none")
+        look = {e: sum(C(w, size_v[e])["capri"]["lookups"] for w in lws) for e in ENTRIES}
+        worst = min(lws, key=lambda w: rel(w, 2))
+        most = max(lws, key=lambda w: miss(2, [w]) - miss(big, [w]))
+        cap = {e: miss(e, lws) - miss(big, lws) for e in ENTRIES}
+        out.append(
+            "* **CAPT size.** CAPT misses over the "
+            f"{len(lws)} workloads with lookups: "
+            + ", ".join(f"{miss(e, lws)} of {look[e]} lookups at {e} entries" for e in ENTRIES)
+            + f"; at {big} entries a miss is a branch's first lookup on an SM after its CTA "
+            "started the kernel (no entry to evict), so the misses a smaller CAPT adds are "
+            "capacity misses: "
+            + ", ".join(f"{cap[e]} at {e}" for e in ENTRIES if e != big)
+            + f". A miss allocates the entry and stalls the warp (4.2.2). The workload that "
+            f"loses most with 2 entries is {worst}: {fmt(rel(worst, 2))} / "
+            f"{fmt(rel(worst, 4))} / {fmt(rel(worst, 8))} of its {big}-entry speed at 2 / 4 / "
+            f"8 entries, with {miss(2, [worst])} / {miss(4, [worst])} / {miss(8, [worst])} "
+            f"misses against {miss(big, [worst])} (paper: MUM 86% / 95% at 2 / 4). Most "
+            f"capacity misses at 2 entries are {most}'s ({miss(2, [most]) - miss(big, [most])} "
+            f"of its {C(most, size_v[2])['capri']['lookups']} lookups), at "
+            f"{fmt(rel(most, 2))} of its {big}-entry speed: what the size costs is the stalls "
+            "its misses force, and where a stall costs little against the bypass the "
+            "history would have given, the size costs little.")
+    bm = [w for w in ("bfs", "mum") if w in S.m(st["comp"])]
+    hs = [v for v in ("capri-sticky", "capri-latest") if v in S.hists]
+    if bm and len(hs) == 2:
+        def part(v):
+            q = {k: sum(C(w, v + ".none")["capri"]["quality"][k] for w in bm) for k in QUAL}
+            lk = sum(C(w, v + ".none")["capri"]["lookups"] for w in bm)
+            ms = lk - sum(C(w, v + ".none")["capri"]["hits"] for w in bm)
+            return q, lk, ms
+        acc, cells = {}, []
+        for v in hs:
+            q, lk, ms = part(v)
+            acc[v] = (q["bypass_bypass"] + q["stall_stall"]) / lk if lk else float("nan")
+            cells.append(
+                f"{v[6:]} {pc(acc[v])} of {lk} lookups right (Stall/Bypass "
+                f"{pc(q['stall_bypass'] / lk)}, of which CAPT misses {pc(ms / lk)}; "
+                f"Bypass/Stall {pc(q['bypass_stall'] / lk)}; Stall/Stall "
+                f"{pc(q['stall_stall'] / lk)})" if lk else f"{v[6:]}: no lookup")
+        order = ("as the paper's, 1b-latest above 1b-sticky"
+                 if acc["capri-latest"] > acc["capri-sticky"] else
+                 "unlike the paper's, 1b-sticky at or above 1b-latest")
+        out.append(
+            f"* **Prediction on {' and '.join(bm)}** (paper 61% / 75% right, 1b-sticky / "
+            "1b-latest). The headline row counts every warp's decision (Fig 4.21); the "
+            "predictions alone, the lookups of divergent warps judged by the WCU evaluator: "
+            + "; ".join(cells) + f" ({order}). A miss stalls whatever the history, and "
+            "1b-sticky stalls every warp of a branch once one diverged there, so its wrong "
+            "decisions are Stall/Bypass; 1b-latest follows the last outcome and errs both "
+            "ways where the outcome alternates.")
+    return out
 
 
 def why_rows(S, st, H, perf, best_perf, worst_balp, l1, ctas):
