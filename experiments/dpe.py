@@ -608,8 +608,8 @@ def explain(rows, G, D, sp, inter, nonint):
         out.append(
             "**Constrained scheduler.** Its one entry per warp moves to the other path when a "
             "load of the held path misses in the L1D or the held path issues an SFU "
-            "instruction (3.2.3; a load misses when it is still unanswered l1d_latency after "
-            "the L1D took it, docs/dpe.md). Moves per workload"
+            "instruction (3.2.3; the miss is known when the L1D takes the line, docs/dpe.md). "
+            "Moves per workload"
             + (" (at a miss; at every load's issue, the ablation `dpe.rotate = load`)"
                if swl else "") + ": "
             + ", ".join(f"{w} {sw[w]}" + (f" ({swl[w]})" if swl else "") for w in inter)

@@ -1096,20 +1096,19 @@ static void dpe_resp_pend(void *self, struct core_view *v, unsigned slot,
 }
 
 /* constrained (3.2.3: the entry moves "whenever the current schedulable
- * path encounters a cache miss"): a load missed when it is still
- * unanswered l1d_latency after the memory system took its latest line
- * (core_pend.accepted; a hit answers then). A miss of the held path's
- * load hands the entry to the other path; a load of the other path that
- * missed meanwhile moves nothing. Keeps miss_next for dpe_next. */
+ * path encounters a cache miss"): the L1D took a line of a load of the
+ * held path and missed (core_pend.missed, set when the memory system
+ * accepted the line; the SM then runs its next cycle): the entry moves
+ * to the other path. A miss of the other path's load moves nothing. */
 _Static_assert(sizeof ((struct core_dpe_warp *)0)->miss_seen ==
                CORE_MAX_PEND * sizeof(uint64_t), "a miss_seen entry per load slot");
 
 static int dpe_cycle(void *self, struct core_view *v, uint64_t now)
 {
     struct core_dpe *d = self;
+    (void)now;
     if (d->sched != CORE_DPE_CONSTRAINED || d->paths != CORE_DPE_DUAL || d->rotate_load)
         return 0;
-    uint64_t lat = (uint64_t)v->c->l1d_latency, next = CORE_INF;
     for (unsigned slot = 0; slot < d->nslots; slot++) {
         const struct core_warp *w = &v->w[slot];
         struct core_dpe_warp *dw = &d->w[slot];
@@ -1117,14 +1116,9 @@ static int dpe_cycle(void *self, struct core_view *v, uint64_t now)
         for (uint32_t u = w->pend_used; u; u &= u - 1) {
             unsigned pi = (unsigned)__builtin_ctz(u);
             const struct core_pend *p = &w->pend[pi];
-            if (!p->accepted || dw->miss_seen[pi] == p->accepted)
+            if (!p->missed || dw->miss_seen[pi] == p->missed)
                 continue;
-            uint64_t at = p->accepted - 1 + lat;
-            if (at > now) {
-                next = at < next ? at : next;
-                continue;
-            }
-            dw->miss_seen[pi] = p->accepted;
+            dw->miss_seen[pi] = p->missed;
             miss |= p->own == (uint64_t)dw->sched + 1;
         }
         if (miss && simt_dpe_valid(&dw->st, dw->sched ^ 1u)) {
@@ -1133,14 +1127,7 @@ static int dpe_cycle(void *self, struct core_view *v, uint64_t now)
             core_view_wake(v, slot);
         }
     }
-    d->miss_next = next;
     return 0;
-}
-
-static uint64_t dpe_next(const void *self, uint64_t now)
-{
-    const struct core_dpe *d = self;
-    return d->sched == CORE_DPE_CONSTRAINED && d->miss_next > now ? d->miss_next : CORE_INF;
 }
 
 /* dws: a warp of more than one split lends them to every scheduler
@@ -1171,7 +1158,6 @@ const struct core_mech_ops core_dpe_mech = {
     .mem_wait = dpe_mem_wait,
     .split = dpe_split,
     .cycle = dpe_cycle,
-    .next = dpe_next,
     .step = dpe_step,
     .issued = dpe_issued,
     .fetches = true,

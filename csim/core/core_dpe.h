@@ -112,8 +112,8 @@ struct core_dpe_warp {
     uint32_t ibuf_n[CORE_DPE_MAXP];
     struct simt_dws ws;         /* dws                                      */
     uint64_t issued_at;         /* cycle of its last issue + 1 (0: none)    */
-    /* constrained: core_pend.accepted of each load slot whose miss (or
-     * hit) was already seen (core_dpe.c dpe_cycle) */
+    /* constrained: core_pend.missed of each load slot whose miss was
+     * already seen (core_dpe.c dpe_cycle) */
     uint64_t miss_seen[16];
 };
 
@@ -154,8 +154,7 @@ struct core_dpe {
     uint64_t subdivided, refused, nested, created, merges; /* dws           */
     bool rotate_load;               /* dpe.rotate = load (ablation)        */
     bool coissue;                   /* dws.issue = any                     */
-    uint64_t miss_next;             /* constrained: the next cycle a load's
-                                       miss becomes known (CORE_INF: none) */
+
 };
 
 /* The dual-path mechanism of the SM (core_mech.h; its hooks and unit

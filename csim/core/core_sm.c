@@ -716,7 +716,7 @@ static unsigned mem_issue(struct core_sm *sm, const struct core_issue *is, uint6
         memcpy(p->dst, di->dst, sizeof p->dst);
         p->own = 0;
         p->mask = r->active;
-        p->accepted = 0;
+        p->missed = 0;
         if (sm->step && sm->step->ops->pend)
             sm->step->ops->pend(sm->step->self, v, slot, p);
         w->pend_used |= 1u << pi;
@@ -1351,12 +1351,9 @@ int core_sm_cycle(struct core_sm *sm, uint64_t now)
     }
     sm->last_reason = reason;
     sm->has_work_at_last = sm->live_warps > 0;
-    if (!issued) {
+    if (!issued)
         SM_EACH(sm, next, m)
             next = umin(next, m->ops->next(m->self, now));
-        if (sm->step && sm->step->ops->next)
-            next = umin(next, sm->step->ops->next(sm->step->self, now));
-    }
     v->next_try = issued ? now + 1 : next;
     if (v->next_try <= now)
         v->next_try = now + 1;
@@ -1405,18 +1402,18 @@ const struct core_mem_req *core_sm_req_peek(const struct core_sm *sm)
     return sm->v.qn ? &sm->v.q[sm->v.qhead] : NULL;
 }
 
-void core_sm_req_pop(struct core_sm *sm, uint64_t now)
+void core_sm_req_pop(struct core_sm *sm, uint64_t now, bool missed)
 {
     struct core_view *v = &sm->v;
     if (!v->qn)
         return;
-    /* a load's line taken: its hit answers l1d_latency later (a stepper
-     * that acts on a miss reads core_pend.accepted) */
+    /* a waiting load's line missed (a stepper that acts on a miss reads
+     * core_pend.missed) */
     uint32_t tag = v->q[v->qhead].tag;
     unsigned slot = (tag >> 8) & 0xffff, pi = tag & 0xff;
-    if (!(tag & CORE_TAG_NOWAIT) && slot < v->nslots && pi < CORE_MAX_PEND &&
-        (v->w[slot].pend_used & (1u << pi)))
-        v->w[slot].pend[pi].accepted = now + 1;
+    if (missed && !(tag & CORE_TAG_NOWAIT) && slot < v->nslots && pi < CORE_MAX_PEND &&
+        (v->w[slot].pend_used & (1u << pi)) && !v->w[slot].pend[pi].missed)
+        v->w[slot].pend[pi].missed = now + 1;
     v->qhead = (v->qhead + 1) % v->qcap;
     v->qn--;
     if (v->qn == 32)            /* memory instructions may go again */

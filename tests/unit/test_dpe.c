@@ -344,8 +344,9 @@ static void test_sb_concurrent_writes(void **state)
 /* 3.2.3: the constrained scheduler's single entry moves to the other path
  * "whenever the current schedulable path encounters a cache miss or
  * executes another long latency operation": not at a load's issue, at its
- * miss (unanswered l1d_latency after the L1 took it), not at a hit, not
- * at a miss of the path it does not hold; at an SFU instruction's issue. */
+ * miss (core_pend.missed, set when the L1D took a line that missed), not
+ * at a hit, not at a miss of the path it does not hold; at an SFU
+ * instruction's issue. */
 static void test_constrained_rotates_on_miss(void **state)
 {
     (void)state;
@@ -384,33 +385,27 @@ static void test_constrained_rotates_on_miss(void **state)
     dw.last = L;
     o->issued(&d, &v, &is, UINT64_MAX);
     assert_int_equal(dw.sched, L);
-    /* its line taken at 100: a hit would answer at 135 */
+    /* its line taken at 100 and hit: the entry stays */
     w[0].pend_used = 1;
     w[0].pend[0].own = L + 1;
-    w[0].pend[0].accepted = 101;
     v.wake[0] = UINT64_MAX;
-    assert_int_equal(o->cycle(&d, &v, 134), 0);
+    assert_int_equal(o->cycle(&d, &v, 101), 0);
     assert_int_equal(dw.sched, L);
-    assert_int_equal(o->next(&d, 134), 135);
-    assert_int_equal(o->cycle(&d, &v, 135), 0);     /* unanswered: a miss */
+    /* another load of L whose line missed at 110: the entry moves */
+    w[0].pend_used = 3;
+    w[0].pend[1].own = L + 1;
+    w[0].pend[1].missed = 111;
+    assert_int_equal(o->cycle(&d, &v, 111), 0);
     assert_int_equal(dw.sched, R);
     assert_int_equal(d.st.switches, 1);
     assert_int_equal(v.wake[0], 0);
-    assert_int_equal(o->cycle(&d, &v, 136), 0);     /* seen once */
-    assert_int_equal(dw.sched, R);
-    /* R's load hits (answered at 235): the entry stays */
-    w[0].pend_used = 2;
-    w[0].pend[1].own = R + 1;
-    w[0].pend[1].accepted = 201;
-    assert_int_equal(o->cycle(&d, &v, 220), 0);
-    w[0].pend_used = 0;
-    assert_int_equal(o->cycle(&d, &v, 235), 0);
+    assert_int_equal(o->cycle(&d, &v, 112), 0);     /* seen once */
     assert_int_equal(dw.sched, R);
     /* a miss of L's load while R holds the entry moves nothing */
     w[0].pend_used = 4;
     w[0].pend[2].own = L + 1;
-    w[0].pend[2].accepted = 301;
-    assert_int_equal(o->cycle(&d, &v, 400), 0);
+    w[0].pend[2].missed = 301;
+    assert_int_equal(o->cycle(&d, &v, 301), 0);
     assert_int_equal(dw.sched, R);
     assert_int_equal(d.st.switches, 1);
     /* an SFU instruction of the held path moves it at issue */
