@@ -668,14 +668,28 @@ def explain(rows, G, D, sp, inter, nonint):
         + ". Most blocks at our branches' reconvergence points are shorter than 50 "
           "instructions, so DWS_50 and DWS_100 split almost the same branches.")
     dws_split = [w for w in inter + nonint if (D(w, "dws50").get("subdivided") or 0) > 0]
+
+    def has(v):
+        try:
+            [G(w, v) for w in inter + nonint]
+            return True
+        except KeyError:        # a sweep without the variant
+            return False
     if inter + nonint:
         out.append(
             "**DWS.** DWS_50 subdivided warps in " + str(len(dws_split)) + " of "
             + str(len(inter) + len(nonint)) + " divergent workloads (`dpe.subdivided` > 0); "
             "the SIMD utilisation it loses follows from splits that only meet again at "
             "the stack entry's reconvergence point or by chance at equal PCs "
-            "(docs/dpe.md); the perfect scoreboard and scheduler of 3.3.1 are modelled, so "
-            "its losses are not from structural limits.")
+            "(docs/dpe.md); the perfect scoreboard and scheduler of 3.3.1 are modelled "
+            "(splits of one warp issue in the same cycle, one per scheduler: "
+            + str(sum(D(w, "dws50").get("coissued", 0) for w in dws_split)) + " of "
+            + str(sum(D(w, "dws50").get("issued", 0) for w in dws_split))
+            + " DWS_50 issues on them), so its losses are not from structural limits."
+            + (" With one split per warp per cycle (`dws.issue = warp`) DWS_50 gives "
+               + pct(gm(sp(w, "dws50-warp") for w in inter) - 1) + " hmean on the "
+               "interleavable workloads against " + pct(gm(sp(w, "dws50") for w in inter) - 1)
+               + "." if inter and has("dws50-warp") else ""))
     if inter:
         top = sorted(inter, key=lambda w: -sp(w, "dws50"))[:3]
         lost = {w: 1 - G(w, "dws50")["simd_util"] / G(w, "single")["simd_util"]
