@@ -145,12 +145,23 @@ class Sweep:
                             key=["small", "default", "large"].index)
         self.wl = list(dict.fromkeys(r["workload"] for r in rows))
         full = lambda v: all(self.has(w, v) for w in self.wl)   # noqa: E731
-        # what compaction_more.toml added, when it was run
-        self.perms = [p for p in PERMS if full(f"tbc.{p}") and full(f"capri-latest.{p}")]
         self.schemes = [v for v in SCHEMES if full(f"{v}.none")]
+        self.more_on(self.wl)
+
+    def more_on(self, ws):
+        """What compaction_more.toml added, over the workloads ws it covers
+        (self.mw): the permutations, CAPT histories and sizes every one of
+        them has (none and balanced are compaction.toml's)."""
+        self.mw = list(ws) or list(self.wl)
+        full = lambda v: all(self.has(w, v) for w in self.mw)   # noqa: E731
+        self.perms = [p for p in PERMS if full(f"tbc.{p}") and full(f"capri-latest.{p}")]
         self.hists = [v for v in ("capri-latest", "capri-sticky", "capri-counter2")
                       if full(f"{v}.none")]
-        self.sizes_ok = all(full(f"capri.e{e}") for e in ENTRIES if e != 32)
+        self.sizes_ok = bool(self.mw) and all(full(f"capri.e{e}") for e in ENTRIES if e != 32)
+
+    def m(self, ws):
+        """ws less the workloads compaction_more did not run."""
+        return [w for w in ws if w in self.mw]
 
     def has(self, w, v, size=None):
         return (w, v, size or self.sizes[0]) in self.idx
@@ -262,6 +273,10 @@ def main(out, res):
     Z = Sweep(zrows) if zrows else None
     S.size_part = size_part
     st = sets(S)
+    # compaction_more runs the divergent set (its spec lists it): its
+    # figures use the workloads that have every one of its variants
+    mvars = {r["variant"] for r in more.rows}
+    S.more_on([w for w in S.wl if mvars and all(S.has(w, v) for v in mvars)])
     os.makedirs(res, exist_ok=True)
     P = lambda name: os.path.join(res, name)   # noqa: E731
     G, C = S.G, S.C
@@ -284,7 +299,7 @@ def main(out, res):
                       groups=[v for v in S.schemes if v not in ("capri-counter2", "ideal")],
                       title="Idle SM-cycles with resident warps, normalised to No_TBC "
                             "(Fig 4.22b)", ylabel="idle / none")
-    qws = [w for w in st["comp"] if C(w, "capri-latest.none")["capri"]["lookups"] > 0]
+    qws = [w for w in S.m(st["comp"]) if C(w, "capri-latest.none")["capri"]["lookups"] > 0]
     qrows = []
     for w in qws:
         for v in S.hists:
@@ -325,11 +340,14 @@ def main(out, res):
     for cl in ("P", "D"):
         rate_ideal[cl] = class_rates(C, st["comp"], "tbc.none", cl, ideal=True)
         for p in S.perms:
-            rate[(p, cl)] = class_rates(C, st["comp"], f"tbc.{p}", cl)
+            rate[(p, cl)] = class_rates(C, st["comp"] if p in ("none", "balanced")
+                                        else S.m(st["comp"]), f"tbc.{p}", cl)
     crows = []
     for cl in ("P", "D"):
         for p in S.perms + ["ideal"]:
+            # the figure compares the permutations over compaction_more's workloads
             r = rate_ideal[cl] if p == "ideal" else rate[(p, cl)]
+            r = {w: x for w, x in r.items() if w in S.mw}
             crows.append({"perm": p, "class": cl, "rate": amean(r.values()) if r else 0.0,
                           "status": "pass"})
     plot.grouped_bars(P("compaction-class-rate.png"), crows, "perm", "class", "rate",
@@ -341,17 +359,34 @@ def main(out, res):
     simd_rows = [dict(r, perm=r["variant"].split(".", 1)[1]) for r in rows
                  if r["variant"].startswith("tbc.")]
     plot.grouped_bars(P("compaction-slp-simd.png"), simd_rows, "workload", "perm",
-                      "simd_util", xs=st["div99"], groups=S.perms,
+                      "simd_util", xs=S.m(st["div99"]), groups=S.perms,
                       title="SIMD utilisation under tbc per SLP permutation (Fig 4.29)",
                       ylabel="SIMD utilisation")
     perf_rows = [dict(r, perm=r["variant"].split(".", 1)[1]) for r in rows
                  if r["variant"].startswith("capri-latest.")] + \
                 [dict(r, perm="no_tbc") for r in rows if r["variant"] == "none.none"]
     plot.grouped_bars(P("compaction-slp-ipc.png"), perf_rows, "workload", "perm", "perf",
-                      baseline="no_tbc", xs=st["div90"], groups=["no_tbc"] + S.perms,
+                      baseline="no_tbc", xs=S.m(st["div90"]), groups=["no_tbc"] + S.perms,
                       title="Speedup over No_TBC, capri (1b-latest) per SLP permutation "
                             "(Fig 4.30)", ylabel="IPC / none")
     write_page(P("compaction.md"), S, Z, st, rate, rate_ideal, miss, qws, lws, size_v)
+
+
+def more_scope(S, st):
+    """The page's sentence on the workloads compaction_more ran (its spec
+    lists the divergent set less iix, for time), checked against this
+    sweep's divergent set."""
+    if not S.more.points or S.mw == S.wl:
+        return []
+    lack = [w for w in st["div90"] if w not in S.mw]
+    extra = [w for w in S.mw if w not in st["div90"]]
+    return [f"experiments/compaction_more.toml runs the divergent set less iix (its points "
+            "take about 12 s each, a sixth of that sweep), so the figures of the SLP "
+            "permutations other than none and balanced, of the CAPT histories other than "
+            f"1b-latest and of the CAPT sizes use its {len(S.mw)} workloads "
+            f"({', '.join(S.mw)}); the divergent workloads it lacks: "
+            f"{', '.join(lack) if lack else 'none'}; the ones it has that this sweep does "
+            f"not count as divergent: {', '.join(extra) if extra else 'none'}.", ""]
 
 
 def right(C, ws, v):
@@ -399,6 +434,7 @@ def write_page(path, S, Z, st, rate, rate_ideal, miss, qws, lws, size_v):
          f"study) {S.size_part.note()}" +
          ("" if S.more.complete and S.size_part.complete else
           "; a figure that needs what did not run says so where it would stand") + ".", "",
+         *(more_scope(S, st)),
          "Workload sets, from this sweep's own statistics: **compacted**: "
          f"{len(st['comp'])} of {len(S.wl)} (the other {len(st['unc'])} run every launch "
          "uncompacted, docs/compaction.md); **divergent** (4.4.2, Fig 4.21: SIMD "
@@ -419,15 +455,20 @@ def write_page(path, S, Z, st, rate, rate_ideal, miss, qws, lws, size_v):
     pc_ws = [w for w in P_id if P_id[w] > 0 and w in st["div99"] and w in P_bal]
     PM = S.perms
     allp = len(PM) == len(PERMS)
-    simd = {p: {w: G(w, f"tbc.{p}")["simd_util"] for w in st["div99"]} for p in PM}
+    # none and balanced: every workload; the other permutations:
+    # compaction_more's (S.m)
+    d99m, d90m = S.m(st["div99"]), S.m(st["div90"])
+    simd = {p: {w: G(w, f"tbc.{p}")["simd_util"]
+                for w in (st["div99"] if p in ("none", "balanced") else d99m)} for p in PM}
     s_none = {w: G(w, "none.none")["simd_util"] for w in st["div99"]}
     bal_simd_none = amean(simd["balanced"][w] / s_none[w] for w in st["div99"]) - 1
     bal_simd_tbc = amean(simd["balanced"][w] / simd["none"][w] for w in st["div99"]) - 1
-    best_simd = {w: max(simd[p][w] for p in PM) for w in st["div99"]}
-    worst_bal = min(st["div99"], key=lambda w: simd["balanced"][w] / best_simd[w])
-    perf = {p: {w: G(w, f"capri-latest.{p}")["perf"] for w in st["div90"]} for p in PM}
-    best_perf = {w: max(perf[p][w] for p in PM) for w in st["div90"]}
-    worst_balp = min(st["div90"], key=lambda w: perf["balanced"][w] / best_perf[w])
+    best_simd = {w: max(simd[p][w] for p in PM) for w in d99m}
+    worst_bal = min(d99m, key=lambda w: simd["balanced"][w] / best_simd[w]) if d99m else None
+    perf = {p: {w: G(w, f"capri-latest.{p}")["perf"]
+                for w in (st["div90"] if p in ("none", "balanced") else d90m)} for p in PM}
+    best_perf = {w: max(perf[p][w] for p in PM) for w in d90m}
+    worst_balp = min(d90m, key=lambda w: perf["balanced"][w] / best_perf[w]) if d90m else None
     gain = [w for w in st["div90"] if G(w, "capri-latest.balanced")["simd_util"] >
             G(w, "none.none")["simd_util"] + SIMD_GAIN and G(w, "none.none")["l1d.misses"] > 0]
     l1 = {w: G(w, "capri-latest.balanced")["l1d.misses"] / G(w, "none.none")["l1d.misses"]
@@ -438,8 +479,8 @@ def write_page(path, S, Z, st, rate, rate_ideal, miss, qws, lws, size_v):
     qual = {}
     for name, ws in (("div", st["div90"]), ("nondiv", st["nondiv"])):
         for v in S.hists:
-            qual[(name, v)] = right(C, ws, v + ".none")
-    bm = [w for w in ("bfs", "mum") if w in st["comp"]]
+            qual[(name, v)] = right(C, ws if v == "capri-latest" else S.m(ws), v + ".none")
+    bm = [w for w in ("bfs", "mum") if w in S.m(st["comp"])]
     qbm = {v: right(C, bm, v + ".none") if bm and v in S.hists else None
            for v in ("capri-latest", "capri-sticky")}
     de = [w for w in st["div90"] if w in st["eff"]]
@@ -507,13 +548,13 @@ def write_page(path, S, Z, st, rate, rate_ideal, miss, qws, lws, size_v):
               f"{len(st['div99'])} with divergence)"),
           row("Balanced within 99.4% of the best permutation's SIMD utilisation (4.4.3.2)",
               ">= 99.4%", f"worst {pc(simd['balanced'][worst_bal] / best_simd[worst_bal])} "
-              f"({worst_bal}); {sum(1 for w in st['div99'] if simd['balanced'][w] >= 0.994 * best_simd[w])} "
-              f"of {len(st['div99'])} at >= 99.4%" if allp else "the other permutations " + S.more.missing()),
+              f"({worst_bal}); {sum(1 for w in d99m if simd['balanced'][w] >= 0.994 * best_simd[w])} "
+              f"of {len(d99m)} at >= 99.4%" if allp and d99m else "the other permutations " + S.more.missing()),
           row("Speed, Balanced on CAPRI over No_TBC / over CAPRI (4.4.3.3, Fig 4.30)",
               "+11.6% / +7.0% hmean", f"{pct(H['bal_none'] - 1)} / {pct(H['bal_capri'] - 1)}"),
           row("Balanced within 98.9% of the best permutation's speed (4.4.3.3)", ">= 98.9%",
               f"worst {pc(perf['balanced'][worst_balp] / best_perf[worst_balp])} "
-              f"({worst_balp})" if allp else "the other permutations " + S.more.missing()),
+              f"({worst_balp})" if allp and d90m else "the other permutations " + S.more.missing()),
           row("L1 / L2 misses where SIMD utilisation rises (SLP on CAPRI, 4.4.3.4)",
               "+6.9% avg (max +27%, BFS) / +1.3%",
               (f"{pct(amean(l1.values()) - 1)} avg (max {pct(l1[lmax] - 1)}, {lmax}) / "
@@ -521,7 +562,8 @@ def write_page(path, S, Z, st, rate, rate_ideal, miss, qws, lws, size_v):
           ""]
     L += why_section(S, Z, st, H, slow_ideal, ctas)[:-1] + \
         why_slp(S, st, H, rate, rate_ideal)[:-1] + \
-        why_rows(S, st, H, perf, best_perf, worst_balp, l1, ctas)
+        why_rows(S, st, H, perf, best_perf, worst_balp, l1, ctas)[:-1] + \
+        why_more(S, st, lws, size_v) + [""]
     L += capri_cost_section(S, st, ctas)
     L += size_section(S, Z, st)
     L += ablation_section(S, st, H)
@@ -611,6 +653,72 @@ def why_slp(S, st, H, rate, rate_ideal):
         f"for {pct(H['bal_capri'] - 1)} speed over CAPRI (hmean): the lanes it frees are "
         "worth less than the waiting at compaction points that CAPRI already pays (\"How "
         "much compaction can remove\" above).", ""]
+
+
+def why_more(S, st, lws, size_v):
+    """Bullets giving a measured cause for the rows compaction_more
+    measures: the CAPT size (4.4.2.5) and the prediction on BFS and MUM
+    (4.4.2.1)."""
+    C, out = S.C, []
+    big = max(ENTRIES)
+    if S.sizes_ok and lws:
+        def miss(e, ws):
+            return sum(C(w, size_v[e])["capri"]["lookups"] - C(w, size_v[e])["capri"]["hits"]
+                       for w in ws)
+
+        def rel(w, e):
+            return S.sp(w, size_v[e], "none.none") / S.sp(w, size_v[big], "none.none")
+        look = {e: sum(C(w, size_v[e])["capri"]["lookups"] for w in lws) for e in ENTRIES}
+        worst = min(lws, key=lambda w: rel(w, 2))
+        most = max(lws, key=lambda w: miss(2, [w]) - miss(big, [w]))
+        cap = {e: miss(e, lws) - miss(big, lws) for e in ENTRIES}
+        out.append(
+            "* **CAPT size.** CAPT misses over the "
+            f"{len(lws)} workloads with lookups: "
+            + ", ".join(f"{miss(e, lws)} of {look[e]} lookups at {e} entries" for e in ENTRIES)
+            + f"; at {big} entries a miss is a branch's first lookup on an SM after its CTA "
+            "started the kernel (no entry to evict), so the misses a smaller CAPT adds are "
+            "capacity misses: "
+            + ", ".join(f"{cap[e]} at {e}" for e in ENTRIES if e != big)
+            + f". A miss allocates the entry and stalls the warp (4.2.2). The workload that "
+            f"loses most with 2 entries is {worst}: {fmt(rel(worst, 2))} / "
+            f"{fmt(rel(worst, 4))} / {fmt(rel(worst, 8))} of its {big}-entry speed at 2 / 4 / "
+            f"8 entries, with {miss(2, [worst])} / {miss(4, [worst])} / {miss(8, [worst])} "
+            f"misses against {miss(big, [worst])} (paper: MUM 86% / 95% at 2 / 4). Most "
+            f"capacity misses at 2 entries are {most}'s ({miss(2, [most]) - miss(big, [most])} "
+            f"of its {C(most, size_v[2])['capri']['lookups']} lookups), at "
+            f"{fmt(rel(most, 2))} of its {big}-entry speed: what the size costs is the stalls "
+            "its misses force, and where a stall costs little against the bypass the "
+            "history would have given, the size costs little.")
+    bm = [w for w in ("bfs", "mum") if w in S.m(st["comp"])]
+    hs = [v for v in ("capri-sticky", "capri-latest") if v in S.hists]
+    if bm and len(hs) == 2:
+        def part(v):
+            q = {k: sum(C(w, v + ".none")["capri"]["quality"][k] for w in bm) for k in QUAL}
+            lk = sum(C(w, v + ".none")["capri"]["lookups"] for w in bm)
+            ms = lk - sum(C(w, v + ".none")["capri"]["hits"] for w in bm)
+            return q, lk, ms
+        acc, cells = {}, []
+        for v in hs:
+            q, lk, ms = part(v)
+            acc[v] = (q["bypass_bypass"] + q["stall_stall"]) / lk if lk else float("nan")
+            cells.append(
+                f"{v[6:]} {pc(acc[v])} of {lk} lookups right (Stall/Bypass "
+                f"{pc(q['stall_bypass'] / lk)}, of which CAPT misses {pc(ms / lk)}; "
+                f"Bypass/Stall {pc(q['bypass_stall'] / lk)}; Stall/Stall "
+                f"{pc(q['stall_stall'] / lk)})" if lk else f"{v[6:]}: no lookup")
+        order = ("as the paper's, 1b-latest above 1b-sticky"
+                 if acc["capri-latest"] > acc["capri-sticky"] else
+                 "unlike the paper's, 1b-sticky at or above 1b-latest")
+        out.append(
+            f"* **Prediction on {' and '.join(bm)}** (paper 61% / 75% right, 1b-sticky / "
+            "1b-latest). The headline row counts every warp's decision (Fig 4.21); the "
+            "predictions alone, the lookups of divergent warps judged by the WCU evaluator: "
+            + "; ".join(cells) + f" ({order}). A miss stalls whatever the history, and "
+            "1b-sticky stalls every warp of a branch once one diverged there, so its wrong "
+            "decisions are Stall/Bypass; 1b-latest follows the last outcome and errs both "
+            "ways where the outcome alternates.")
+    return out
 
 
 def why_rows(S, st, H, perf, best_perf, worst_balp, l1, ctas):
@@ -1209,9 +1317,9 @@ def tables_section(S, st, rate, rate_ideal, qws, lws, size_v, ctas, miss):
         ci = 0 if cl == "P" else 1
         for p in [p for p in ("none", "odd_even", "rev_wid", "balanced") if p in S.perms]:
             tb = [sum(C(w, f"tbc.{p}")["classes"][cl]["by_active"]["tbc"][q]
-                      for w in st["comp"]) for q in range(4)]
+                      for w in S.m(st["comp"])) for q in range(4)]
             idl = [sum(C(w, f"tbc.{p}")["classes"][cl]["by_active"]["ideal"][q]
-                       for w in st["comp"]) for q in range(4)]
+                       for w in S.m(st["comp"])) for q in range(4)]
             out.append(row(cl, p, *[f"{a} / {b}" for a, b in zip(tb, idl)]))
         del ci
     out.append("")
@@ -1235,16 +1343,16 @@ def tables_section(S, st, rate, rate_ideal, qws, lws, size_v, ctas, miss):
     out.append("")
     out += ["## SIMD utilisation per permutation under tbc (Fig 4.29)", "",
             row("workload", *S.perms, "balanced / best"), "|" + "---|" * (len(S.perms) + 2)]
-    for w in st["div99"]:
+    for w in S.m(st["div99"]):
         s = [G(w, f"tbc.{p}")["simd_util"] for p in S.perms]
         out.append(row(w, *[fmt(x) for x in s], pc(s[1] / max(s))))
     out.append("")
     out += ["## Speedup over No_TBC per permutation under capri 1b-latest (Fig 4.30)", "",
             row("workload", *S.perms), "|" + "---|" * (len(S.perms) + 1)]
-    for w in st["div90"]:
+    for w in S.m(st["div90"]):
         out.append(row(w, *[fmt(S.sp(w, f"capri-latest.{p}", "none.none")) for p in S.perms]))
     out.append(row("hmean", *[fmt(hmean(S.sp(w, f"capri-latest.{p}", "none.none")
-                                         for w in st["div90"])) for p in S.perms]))
+                                         for w in S.m(st["div90"]))) for p in S.perms]))
     out.append("")
     out += ["## CAPT size (Fig 4.25): speedup over No_TBC, capri 1b-latest with LRU, "
             "workloads with lookups (geometric mean)", "",

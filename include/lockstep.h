@@ -751,6 +751,10 @@ typedef struct ls_dpe_stats {
     uint64_t nested;             /* dws: divergent branches of a split */
     uint64_t created;            /* dws: warp-splits created */
     uint64_t merges;             /* dws: merges of splits at one pc */
+    uint64_t coissued;           /* dws: issues of a split in a cycle in
+                                    which another split of its warp issued
+                                    (another scheduler's: 3.3.1's perfect
+                                    scheduler) */
     uint64_t switches;           /* dual: path switches of the constrained
                                     scheduler */
     uint64_t forwarded;          /* dual: dpe.path_forwarding: instructions

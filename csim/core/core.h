@@ -132,6 +132,8 @@ struct core_pend {
                                    home-warp slots of a compacted warp, the
                                    path of a dual-path warp); 0: base     */
     uint32_t mask;              /* its threads                            */
+    uint64_t missed;            /* cycle + 1 the memory system took a line
+                                   of it that missed in the L1D (0: none) */
 };
 
 struct core_warp {
@@ -444,8 +446,9 @@ static inline int core_view_unit_wait(const struct core_view *v, const struct co
 void core_sm_resp(struct core_sm *sm, const struct core_mem_resp *r, uint64_t now);
 /* Pending request at the head of the SM's memory queue, or NULL. */
 const struct core_mem_req *core_sm_req_peek(const struct core_sm *sm);
-/* Drops the head request (the memory system accepted it) at now. */
-void core_sm_req_pop(struct core_sm *sm, uint64_t now);
+/* Drops the head request (the memory system accepted it) at now; missed:
+ * it missed in the L1D (a waiting load's core_pend.missed records it). */
+void core_sm_req_pop(struct core_sm *sm, uint64_t now, bool missed);
 /* Whether the SM has resident warps or queued requests. */
 bool core_sm_busy(const struct core_sm *sm);
 /* Closes idle-cycle accounting up to cycle end (exclusive). */

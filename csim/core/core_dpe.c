@@ -459,6 +459,8 @@ static void core_dpe_launch(struct core_dpe *d, unsigned slot, uint32_t valid, u
         simt_dpe_start(&dw->st, valid, d->v->k->f->ninsts);
     core_dpe_sb_reset(&dw->sb);
     dw->cur = dw->sched = 0;
+    dw->issued_at = 0;
+    memset(dw->miss_seen, 0, sizeof dw->miss_seen);
     dw->inherit = -1;
     dw->at_bar = 0;
     dw->shadow_due = 0;
@@ -752,13 +754,14 @@ static enum simt_rc core_dpe_step(struct core_dpe *d, unsigned slot, uint64_t no
     const struct ptx_func *f = d->v->k->f;
     unsigned s = dw->cur;
     struct path p;
-    (void)now;
     if (!path_get(d, dw, s, &p))
         return dpe_fail(sw, f, -1, "dual-path execution: no schedulable path");
     int32_t pc = p.pc;
     uint32_t mask = p.mask;
     uint64_t mg0 = dw->ws.merges;
     d->st.issued++;
+    d->st.coissued += dw->issued_at == now + 1;
+    dw->issued_at = now + 1;
     d->st.path_sum += path_count(d, dw);
     d->st.forwarded += p.fwd;
     dw->last = (uint8_t)s;
@@ -921,10 +924,11 @@ static void core_dpe_issued(struct core_dpe *d, unsigned slot, const struct core
         dw->ibuf_block[k] = w->ibuf_block;
         dw->ibuf_n[k] = w->ibuf_n;
     }
-    /* constrained: a long-latency operation (a load, an SFU instruction)
-     * hands the scheduler entry to the other path if it has one */
+    /* constrained: a long-latency operation (an SFU instruction; a load's
+     * cache miss: dpe_cycle) hands the scheduler entry to the other path
+     * if it has one (3.2.3) */
     if (d->sched == CORE_DPE_CONSTRAINED &&
-        ((di->unit == CORE_U_MEM && di->ndst) || di->unit == CORE_U_SFU) &&
+        (di->unit == CORE_U_SFU || (d->rotate_load && di->unit == CORE_U_MEM && di->ndst)) &&
         simt_dpe_valid(&dw->st, dw->sched ^ 1)) {
         dw->sched ^= 1;
         d->st.switches++;
@@ -958,6 +962,7 @@ static void core_dpe_stats(const struct core_dpe *d, bool first, ls_stats *s)
     x->path_sum += d->st.path_sum;
     x->switches += d->st.switches;
     x->forwarded += d->st.forwarded;
+    x->coissued += d->st.coissued;
     x->branches += d->branches;
     x->divergent += d->divergent;
     x->interleavable += d->interleavable;
@@ -990,6 +995,8 @@ static int dpe_init(void **self, struct core_view *v, const struct core_mech_env
     }
     d->v = v;
     d->refill_all = c->dpe_refill == CFG_DPE_REFILL_ALL;
+    d->rotate_load = c->dpe_rotate == CFG_DPE_ROTATE_LOAD;
+    d->coissue = c->dws_issue == CFG_DWS_ISSUE_ANY;
     return 0;
 }
 
@@ -1088,6 +1095,50 @@ static void dpe_resp_pend(void *self, struct core_view *v, unsigned slot,
         core_view_wake(v, slot);
 }
 
+/* constrained (3.2.3: the entry moves "whenever the current schedulable
+ * path encounters a cache miss"): the L1D took a line of a load of the
+ * held path and missed (core_pend.missed, set when the memory system
+ * accepted the line; the SM then runs its next cycle): the entry moves
+ * to the other path. A miss of the other path's load moves nothing. */
+_Static_assert(sizeof ((struct core_dpe_warp *)0)->miss_seen ==
+               CORE_MAX_PEND * sizeof(uint64_t), "a miss_seen entry per load slot");
+
+static int dpe_cycle(void *self, struct core_view *v, uint64_t now)
+{
+    struct core_dpe *d = self;
+    (void)now;
+    if (d->sched != CORE_DPE_CONSTRAINED || d->paths != CORE_DPE_DUAL || d->rotate_load)
+        return 0;
+    for (unsigned slot = 0; slot < d->nslots; slot++) {
+        const struct core_warp *w = &v->w[slot];
+        struct core_dpe_warp *dw = &d->w[slot];
+        bool miss = false;
+        for (uint32_t u = w->pend_used; u; u &= u - 1) {
+            unsigned pi = (unsigned)__builtin_ctz(u);
+            const struct core_pend *p = &w->pend[pi];
+            if (!p->missed || dw->miss_seen[pi] == p->missed)
+                continue;
+            dw->miss_seen[pi] = p->missed;
+            miss |= p->own == (uint64_t)dw->sched + 1;
+        }
+        if (miss && simt_dpe_valid(&dw->st, dw->sched ^ 1u)) {
+            dw->sched ^= 1;
+            d->st.switches++;
+            core_view_wake(v, slot);
+        }
+    }
+    return 0;
+}
+
+/* dws: a warp of more than one split lends them to every scheduler
+ * (3.3.1: any number of warp splits scheduled together) */
+static bool dpe_split(const void *self, unsigned slot)
+{
+    const struct core_dpe *d = self;
+    return d->paths == CORE_DPE_DWS && d->coissue && d->active &&
+           simt_dws_npaths(&d->w[slot].ws) > 1;
+}
+
 static void dpe_stats(const void *self, bool first, ls_stats *s)
 {
     core_dpe_stats(self, first, s);
@@ -1105,6 +1156,8 @@ const struct core_mech_ops core_dpe_mech = {
     .warp_start = dpe_warp_start,
     .fetch = dpe_fetch,
     .mem_wait = dpe_mem_wait,
+    .split = dpe_split,
+    .cycle = dpe_cycle,
     .step = dpe_step,
     .issued = dpe_issued,
     .fetches = true,

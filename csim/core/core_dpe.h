@@ -111,11 +111,17 @@ struct core_dpe_warp {
     uint64_t ibuf_ready[CORE_DPE_MAXP], ibuf_block[CORE_DPE_MAXP];
     uint32_t ibuf_n[CORE_DPE_MAXP];
     struct simt_dws ws;         /* dws                                      */
+    uint64_t issued_at;         /* cycle of its last issue + 1 (0: none)    */
+    /* constrained: core_pend.missed of each load slot whose miss was
+     * already seen (core_dpe.c dpe_cycle) */
+    uint64_t miss_seen[16];
 };
 
 /* Statistics of one SM over a kernel (summed into ls_stats.dpe). */
 struct core_dpe_stats {
     uint64_t issued, path_sum, switches, forwarded;
+    uint64_t coissued;          /* dws: issues of a split in a cycle in
+                                   which another split of its warp issued */
 };
 
 struct core_dinst;
@@ -146,6 +152,9 @@ struct core_dpe {
     struct core_view *v;            /* its SM                              */
     uint64_t branches, divergent, interleavable; /* of warps that finished */
     uint64_t subdivided, refused, nested, created, merges; /* dws           */
+    bool rotate_load;               /* dpe.rotate = load (ablation)        */
+    bool coissue;                   /* dws.issue = any                     */
+
 };
 
 /* The dual-path mechanism of the SM (core_mech.h; its hooks and unit

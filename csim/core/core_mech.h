@@ -199,6 +199,11 @@ struct core_mech_ops {
                          const struct core_dinst *di);
     /* the warp asleep on a check slept on a memory-queue or load stall */
     bool (*mem_wait)(const void *self);
+    /* slot holds more than one independently scheduled split: a scheduler
+     * none of whose own warps can issue may issue one of its splits
+     * (docs/dpe.md, DWS's perfect scheduler; NULL: a warp is its
+     * scheduler's only) */
+    bool (*split)(const void *self, unsigned slot);
     /* executes slot's instruction: 0 or an ls_status (is->rc, is->done) */
     int (*step)(void *self, struct core_view *v, struct core_issue *is);
     /* after the pipeline timing: its destinations ready at `ready` */

@@ -723,8 +723,12 @@ static unsigned mem_issue(struct core_sm *sm, const struct core_issue *is, uint6
         memcpy(p->dst, di->dst, sizeof p->dst);
         p->own = 0;
         p->mask = r->active;
+<<<<<<< HEAD
         p->atom = atom_wait;
         w->natom += atom_wait;
+=======
+        p->missed = 0;
+>>>>>>> h/diverge
         if (sm->step && sm->step->ops->pend)
             sm->step->ops->pend(sm->step->self, v, slot, p);
         w->pend_used |= 1u << pi;
@@ -1184,6 +1188,24 @@ candidates(const struct core_sm *sm, unsigned s, uint32_t *cand)
     return nc;
 }
 
+/* The warps of the other schedulers than s that hold more than one split
+ * (the stepper's split hook), in slot order after scheduler s's last
+ * issue: a stepper whose splits every scheduler may issue (DWS's perfect
+ * scheduler, docs/dpe.md). Returns the count. */
+static unsigned lent_splits(const struct core_sm *sm, unsigned s, uint32_t *cand)
+{
+    const struct core_view *v = &sm->v;
+    const struct core_mech_inst *m = sm->step;
+    unsigned nc = 0, nsched = sm->nsched, nslots = v->nslots;
+    unsigned i = sm->last[s] % nslots, r = i % nsched;
+    for (unsigned k = 1; k <= nslots; k++) {
+        next_slot(&i, &r, nslots, nsched);
+        if (r != s && v->w[i].cta >= 0 && m->ops->split(m->self, i))
+            cand[nc++] = i;
+    }
+    return nc;
+}
+
 /* A warp found blocked (why) until `when` sleeps in the scheduler: a busy
  * pipeline only frees later, a warp blocked by the memory queue or its own
  * loads waits for an event that changes that (mem_sleep). Under a stepper
@@ -1209,17 +1231,15 @@ static void sleep_warp(struct core_sm *sm, unsigned ws, int why, uint64_t when)
         sm->mem_sleep |= 1ull << ws;
 }
 
-/* Scheduler s picks its first candidate that can issue at now (-1: none),
+/* A scheduler picks its first candidate cand[0..nc) that can issue at now (-1: none),
  * folding the others' stalls into *reason and their wake cycles into *next.
  * (Always inline, with the candidate order: the scheduler scan is most of
  * an SM cycle, and locals keep its state out of memory.) */
 static inline __attribute__((always_inline)) int
-pick(struct core_sm *sm, unsigned s, uint64_t now, int *reason_io, uint64_t *next_io,
-     const struct core_dinst **pick_di, int *pick_unit)
+pick(struct core_sm *sm, const uint32_t *cand, unsigned nc, uint64_t now, int *reason_io,
+     uint64_t *next_io, const struct core_dinst **pick_di, int *pick_unit)
 {
     struct core_view *v = &sm->v;
-    uint32_t cand[64];
-    unsigned nc = candidates(sm, s, cand);
     int reason = *reason_io;
     uint64_t next = *next_io;
     uint64_t slept = 0;         /* candidates visited asleep (each at most once) */
@@ -1282,6 +1302,11 @@ int core_sm_cycle(struct core_sm *sm, uint64_t now)
         if (e)
             return e;
     }
+    if (sm->step && sm->step->ops->cycle) {
+        int e = sm->step->ops->cycle(sm->step->self, v, now);
+        if (e)
+            return e;
+    }
     core_sm_account(sm, now);
     if (sm->step && sm->step->ops->account)
         sm->step->ops->account(sm->step->self, v, now);
@@ -1303,13 +1328,24 @@ int core_sm_cycle(struct core_sm *sm, uint64_t now)
         }
         const struct core_dinst *pick_di = NULL;
         int pick_unit = -1;
-        int p = pick(sm, s, now, &reason, &next, &pick_di, &pick_unit);
+        uint32_t cand[64];
+        unsigned nc = candidates(sm, s, cand);
+        int p = pick(sm, cand, nc, now, &reason, &next, &pick_di, &pick_unit);
+        bool lent = false;
+        if (p < 0 && sm->step && sm->step->ops->split) {
+            /* none of its own: a split of another scheduler's warp */
+            nc = lent_splits(sm, s, cand);
+            p = pick(sm, cand, nc, now, &reason, &next, &pick_di, &pick_unit);
+            lent = true;
+        }
         if (p < 0)
             continue;
         int st = issue(sm, (unsigned)p, pick_di, pick_unit, now);
         if (st)
             return st;
         issued++;
+        if (lent)
+            continue;
         sm->last[s] = (uint32_t)p;
         sm->gto_last[s] = p + 1;
         if (v->w[p].cta >= 0)
@@ -1384,11 +1420,18 @@ const struct core_mem_req *core_sm_req_peek(const struct core_sm *sm)
     return sm->v.qn ? &sm->v.q[sm->v.qhead] : NULL;
 }
 
-void core_sm_req_pop(struct core_sm *sm, uint64_t now)
+void core_sm_req_pop(struct core_sm *sm, uint64_t now, bool missed)
 {
     struct core_view *v = &sm->v;
     if (!v->qn)
         return;
+    /* a waiting load's line missed (a stepper that acts on a miss reads
+     * core_pend.missed) */
+    uint32_t tag = v->q[v->qhead].tag;
+    unsigned slot = (tag >> 8) & 0xffff, pi = tag & 0xff;
+    if (missed && !(tag & CORE_TAG_NOWAIT) && slot < v->nslots && pi < CORE_MAX_PEND &&
+        (v->w[slot].pend_used & (1u << pi)) && !v->w[slot].pend[pi].missed)
+        v->w[slot].pend[pi].missed = now + 1;
     v->qhead = (v->qhead + 1) % v->qcap;
     v->qn--;
     if (v->qn == 32)            /* memory instructions may go again */

@@ -374,7 +374,7 @@ static ls_status sm_step(ls_gpu *gpu, const struct launch *L, unsigned i, uint64
     }
     const struct core_mem_req *q = core_sm_req_peek(sm);
     if (q && mem_access(gpu->mem, q, now))
-        core_sm_req_pop(sm, now);
+        core_sm_req_pop(sm, now, !mem_l1_hit(gpu->mem, i));
     if (mem_gdu_error(gpu->mem))    /* a BGP block disagreed (lockstep) */
         return gpu_fail(gpu, LS_ERR_COSIM, L->file, (int)L->f->line, "%s",
                         mem_gdu_error(gpu->mem));

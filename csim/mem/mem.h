@@ -36,6 +36,9 @@ void mem_sys_free(struct mem_sys *m);
  * cannot be accepted this cycle (no MSHR / queue slot): the SM stalls and
  * retries; the refusal is counted in reservation_fails. */
 bool mem_access(struct mem_sys *m, const struct core_mem_req *r, uint64_t now);
+/* Whether the request mem_access last took from SM sm hit: answered at the
+ * L1D's latency (or at once, shared memory) rather than after a miss. */
+bool mem_l1_hit(const struct mem_sys *m, unsigned sm);
 /* Advances the hierarchy to core cycle now (handles the icnt and DRAM clock
  * domains internally); cost is proportional to the work in flight. */
 void mem_cycle(struct mem_sys *m, uint64_t now);

@@ -192,6 +192,9 @@ struct mem_sm {
     int32_t *wt_free; unsigned nwt_free;
     uint64_t req_port, rep_port;    /* icnt tick at which the port is free  */
     struct mem_resp_ev *resp; size_t nresp, capresp;   /* min-heap by due   */
+    uint8_t l1_hit;             /* the request mem_access took last was
+                                   answered at the L1D's latency (a hit) or
+                                   at once (shared): mem_l1_hit           */
     ls_pca_stats pca;               /* PCA at this L1D (pca.tokens > 0)     */
     struct mem_mta mta;             /* MTA prefetcher (prefetch = mta)      */
     uint64_t pf_seen;               /* l1.pf_unused already given to mta    */

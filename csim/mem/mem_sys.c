@@ -501,6 +501,7 @@ static bool l1_demand(struct mem_sys *m, struct mem_sm *s, const struct core_mem
         mem_cache_ref(&s->l1, l, need);
         mem_cache_touch(&s->l1, l);
         resp_push(m, s, t, r->tag, r->warp);
+        s->l1_hit = 1;
         return true;
     }
     uint8_t missing = (uint8_t)(need & ~(l ? l->valid : 0));
@@ -541,6 +542,7 @@ static bool l1_demand(struct mem_sys *m, struct mem_sm *s, const struct core_mem
             add_waiter(s, &s->mshr[pl->msi], r);
         else
             resp_push(m, s, t, r->tag, r->warp);
+        s->l1_hit = pl->msi < 0;
         return true;
     }
     struct mem_line *v = l;
@@ -626,11 +628,17 @@ static bool l1_read(struct mem_sys *m, struct mem_sm *s, const struct core_mem_r
     return true;
 }
 
+bool mem_l1_hit(const struct mem_sys *m, unsigned sm)
+{
+    return sm < m->nsms && m->sm[sm].l1_hit;
+}
+
 bool mem_access(struct mem_sys *m, const struct core_mem_req *r, uint64_t now)
 {
     if (r->sm >= m->nsms || m->failed)
         return false;
     struct mem_sm *s = &m->sm[r->sm];
+    s->l1_hit = r->space == PTX_SP_SHARED;
     if (r->space == PTX_SP_SHARED) {        /* not ours: answer at once */
         resp_push(m, s, now + 1, r->tag, r->warp);
         return true;

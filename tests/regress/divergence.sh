@@ -20,6 +20,10 @@
 #    compaction can;
 #  - capri lets compacted warps bypass: no predicted bypass is refused in
 #    launches of at most 16 warps per CTA, and split WCU rows occur.
+#  - dws (gtx480, dws.n = 50) keeps every result, and its perfect
+#    scheduler issues splits of one warp in the same cycle (3.3.1: "any
+#    number of warp splits can be scheduled together"): dpe.coissued is
+#    positive on the suite and zero where no warp was subdivided.
 # The checker is shown to fail on doctored statistics (one cycle moved).
 set -u
 cli=${1:?usage: divergence.sh path/to/lockstep}
@@ -51,6 +55,7 @@ run none fx5800 simt.compaction=none
 run tbc fx5800 simt.compaction=tbc
 run capri fx5800 simt.compaction=capri
 run ideal fx5800 simt.compaction=ideal
+run dws gtx480 simt.paths=dws dws.n=50
 
 cat >"$tmp/check.py" <<'PY'
 import json, sys
@@ -167,9 +172,23 @@ def bypass(capri):
         errs.append("capri: no compacted warp bypassed in the suite (split_rows 0)")
     return errs, f"{n} launches, {split} split WCU rows"
 
+def dws(runs):
+    """Splits of one warp issue in the same cycle somewhere in the suite;
+    never without a split."""
+    errs, total = [], 0
+    for wl, w in runs.items():
+        x = w.get("dpe") or {}
+        total += x.get("coissued", 0)
+        if x.get("coissued", 0) and not x.get("splits_created", 0):
+            errs.append(f"dws {wl}: {x['coissued']} co-issued splits, no split created")
+    if not total:
+        errs.append("dws: no two splits of a warp issued in one cycle in the suite "
+                    "(dpe.coissued 0): one instruction per warp per cycle")
+    return errs, f"{total} co-issued splits"
+
 part = sys.argv[1]
 d = {k: load(f"{sys.argv[2]}/{k}.json") for k in
-     ("single", "dual", "dual-con", "dual-fwd", "none", "tbc", "capri", "ideal")}
+     ("single", "dual", "dual-con", "dual-fwd", "none", "tbc", "capri", "ideal", "dws")}
 if len(sys.argv) > 3:           # the checker's own test: one cycle moved
     wl, i = next((wl, i) for wl, w in d["single"].items()
                  for i, l in enumerate(launches(w)) if l["divergent_branches"] == 0)
@@ -193,12 +212,17 @@ if len(sys.argv) > 3:           # the checker's own test: one cycle moved
                 l0["threads"] <= 16 * 32 * l0["ctas"]:
             c["capri"]["bypass_denied"] += 1
             break
+    for w in d["dws"].values():
+        if w.get("dpe"):
+            w["dpe"]["coissued"] = 0
 if part == "dpe":
     errs, what = dpe(d["single"], {k: d[k] for k in ("dual", "dual-con", "dual-fwd")})
 elif part == "compaction":
     errs, what = compaction(d["none"], {k: d[k] for k in ("tbc", "capri", "ideal")})
 elif part == "bypass":
     errs, what = bypass(d["capri"])
+elif part == "dws":
+    errs, what = dws(d["dws"])
 else:
     errs, what = ideal(d["tbc"], d["ideal"])
 for e in errs[:20]:
@@ -208,7 +232,7 @@ sys.exit(1 if errs else 0)
 PY
 
 if [ "$fail" = 0 ]; then
-  for part in dpe compaction ideal bypass; do
+  for part in dpe compaction ideal bypass dws; do
     if out=$(python3 "$tmp/check.py" $part "$tmp"); then
       ok "$part invariants: $out"
     else

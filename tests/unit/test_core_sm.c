@@ -680,7 +680,7 @@ static uint64_t run_with_standin(struct harness *h, struct standin *m)
             m->req[m->n] = *q;
             m->due[m->n] = h->now + STANDIN_LAT;
             m->n++;
-            core_sm_req_pop(&h->sm, h->now);
+            core_sm_req_pop(&h->sm, h->now, false);
         }
         assert_true(h->now - start < 100000);
         h->now++;

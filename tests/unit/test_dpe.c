@@ -12,7 +12,10 @@
 
 #include "lockstep.h"
 #include "simt/simt_dpe.h"
+#include "core/core.h"
 #include "core/core_dpe.h"
+#include "core/core_mech.h"
+#include "cfg/cfg.h"
 
 #define HDR ".version 9.0\n.target sm_75\n.address_size 64\n"
 #define L SIMT_DPE_L
@@ -338,6 +341,85 @@ static void test_sb_concurrent_writes(void **state)
     }
 }
 
+/* 3.2.3: the constrained scheduler's single entry moves to the other path
+ * "whenever the current schedulable path encounters a cache miss or
+ * executes another long latency operation": not at a load's issue, at its
+ * miss (core_pend.missed, set when the L1D took a line that missed), not
+ * at a hit, not at a miss of the path it does not hold; at an SFU
+ * instruction's issue. */
+static void test_constrained_rotates_on_miss(void **state)
+{
+    (void)state;
+    struct ptx_module *m = parse(FIG26);
+    const struct ptx_func *f = &m->funcs[0];
+    static struct cfg c;
+    cfg_defaults(&c);
+    c.l1d_latency = 35;
+    static struct core_warp w[1];
+    static struct core_view v;
+    v.c = &c;
+    v.w = w;
+    v.nslots = 1;
+    static struct core_dpe_warp dw;
+    static struct core_dpe d;
+    d.paths = CORE_DPE_DUAL;
+    d.sched = CORE_DPE_CONSTRAINED;
+    d.active = true;
+    d.nslots = 1;
+    d.w = &dw;
+    d.v = &v;
+    assert_int_equal(simt_dpe_alloc(&dw.st, 8), 0);
+    assert_int_equal(core_dpe_sb_alloc(&dw.sb, 8, false), 0);
+    simt_dpe_start(&dw.st, 0xffffffffu, f->ninsts);
+    unsigned popped;
+    assert_int_equal(simt_dpe_advance(&dw.st, L, 2), 0);
+    assert_int_equal(simt_dpe_branch(&dw.st, L, &f->insts[2], 2, f->ninsts, 0x0000ffffu,
+                                     &popped), SIMT_DPE_DIVERGED);
+    assert_int_equal(simt_dpe_npaths(&dw.st), 2);
+    dw.inherit = -1;
+    const struct core_mech_ops *o = &core_dpe_mech;
+    /* the held path L issues a load: the entry stays */
+    struct core_dinst ld = { .unit = CORE_U_MEM, .ndst = 1 };
+    struct core_issue is = { .slot = 0, .di = &ld };
+    dw.sched = L;
+    dw.last = L;
+    o->issued(&d, &v, &is, UINT64_MAX);
+    assert_int_equal(dw.sched, L);
+    /* its line taken at 100 and hit: the entry stays */
+    w[0].pend_used = 1;
+    w[0].pend[0].own = L + 1;
+    v.wake[0] = UINT64_MAX;
+    assert_int_equal(o->cycle(&d, &v, 101), 0);
+    assert_int_equal(dw.sched, L);
+    /* another load of L whose line missed at 110: the entry moves */
+    w[0].pend_used = 3;
+    w[0].pend[1].own = L + 1;
+    w[0].pend[1].missed = 111;
+    assert_int_equal(o->cycle(&d, &v, 111), 0);
+    assert_int_equal(dw.sched, R);
+    assert_int_equal(d.st.switches, 1);
+    assert_int_equal(v.wake[0], 0);
+    assert_int_equal(o->cycle(&d, &v, 112), 0);     /* seen once */
+    assert_int_equal(dw.sched, R);
+    /* a miss of L's load while R holds the entry moves nothing */
+    w[0].pend_used = 4;
+    w[0].pend[2].own = L + 1;
+    w[0].pend[2].missed = 301;
+    assert_int_equal(o->cycle(&d, &v, 301), 0);
+    assert_int_equal(dw.sched, R);
+    assert_int_equal(d.st.switches, 1);
+    /* an SFU instruction of the held path moves it at issue */
+    struct core_dinst sfu = { .unit = CORE_U_SFU, .ndst = 1 };
+    is.di = &sfu;
+    dw.last = R;
+    o->issued(&d, &v, &is, 500);
+    assert_int_equal(dw.sched, L);
+    assert_int_equal(d.st.switches, 2);
+    core_dpe_sb_free(&dw.sb);
+    simt_dpe_free(&dw.st);
+    ptx_module_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -348,6 +430,7 @@ int main(void)
         cmocka_unit_test(test_sb_pending_before_reconvergence),
         cmocka_unit_test(test_sb_false_dependency),
         cmocka_unit_test(test_sb_concurrent_writes),
+        cmocka_unit_test(test_constrained_rotates_on_miss),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
