@@ -581,6 +581,22 @@ def dyn_kept(R, ws, v):
     return n, served, k
 
 
+def dyn_text(R, wl):
+    """Why the dynamic share of loads served differs from the static one,
+    from dac.gl_loads_kept, as sentences."""
+    n, served, k = dyn_kept(R, wl, "dac")
+    if not n or "unknown" in k:
+        return ("The dynamic figure differs from the static one because loads in loops "
+                "weigh by their trip counts and an `enq.data` load that a global store of "
+                "the same thread may precede is fetched at its deq (docs/dac.md, \"The "
+                "units\"). ")
+    top = sorted(k, key=k.get, reverse=True)
+    return ("Dynamically (the table after the reason table; loads in loops weigh by "
+            "their trip counts), the loads not served are, as shares of all loads: " +
+            "; ".join(f"{KEPT_NAMES.get(r, r)} ({pct(k[r] / n)})" for r in top if k[r]) +
+            ". ")
+
+
 def dyn_kept_table(c):
     """The dynamic counterpart of the static reason table: every main-warp
     global/local load instruction of the dac runs, at both sizes."""
@@ -709,11 +725,8 @@ def why_differ(c, g, D, S):
          "that stay are those of the reason table above: of its static loads, "
          f"{pct(rsum(c['rs'], 1) / max(1, rsum(c['rs'], 0)))} are `enq.data`, and "
          f"{pct(rsrc(c['rs'], 'data') / max(1, rsum(c['rs'], 0)))} have an address "
-         "from loaded data (indirection), which no affine unit can compute. The dynamic "
-         "figure is below "
-         "the static one because an `enq.data` load that a global store of the same "
-         "thread may precede, and a `.local` one, is expanded without a prefetch (docs/"
-         "dac.md, \"The units\"), and loads in loops weigh by their trip counts. "
+         "from loaded data (indirection), which no affine unit can compute. " +
+         dyn_text(R, wl) +
          f"Geomean DAC speedup on the {len(hi)} workloads with at least half their loads "
          f"decoupled: {gm(sp[w]['dac'] for w in hi):.3f}; on the other {len(lo)}: "
          f"{gm(sp[w]['dac'] for w in lo):.3f}.",
