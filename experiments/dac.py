@@ -1295,6 +1295,16 @@ def gap_section(c):
          "served by a prefetch (dac.gl_loads_enq_data) or kept, by reason "
          "(dac.gl_loads_kept; the static reasons are the reason table below).", ""]
     L += T
+    alone = [(v, t) for v, t in (("dac-fd", "feedback scope"), ("dac-q", "queue depth"),
+                                 ("dac-p2", "a second pass context"),
+                                 ("dac-aw", "the early fetch past same-thread stores"))
+             if all((w, v) in R for w in wl)]
+    if alone:
+        L += ["", "Each limit taken away alone, not cumulatively (factor on DAC's geomean, "
+              f"{SZ['main']} inputs): " + "; ".join(
+                  f"{t} `{v}` {gm(sp(w, v) for w in wl) / g0:.3f}" for v, t in alone) +
+              f": their product {math.prod(gm(sp(w, v) for w in wl) / g0 for v, _ in alone):.3f}"
+              f", the chain's {gm(sp(w, last) for w in wl) / g0:.3f} (`{last}`)."]
     if not steps:
         L += ["", "The gap-chain variants (dac-fd, dac-fdq, dac-fdqp, dac-fdqpa of "
               "experiments/dac.toml) were not part of this run: the rest is split from "
