@@ -793,6 +793,16 @@ typedef struct ls_dac_stats {
                                     main warps in decoupled kernels */
     uint64_t gl_served;          /* of those, served by a line enq.data
                                     prefetched and locked */
+    uint64_t gl_kept[11];        /* of gl_loads, those not served by a
+                                    prefetch: kept in the main stream or
+                                    enq.addr, by the transform's reason
+                                    (`lockstep check --dac`: enum
+                                    ptx_dac_why), then enq.data loads
+                                    fetched at their deq: after a possible
+                                    same-thread global store
+                                    (dac.prefetch_after_write off), or not
+                                    prefetched (a lock refused, a .local
+                                    window) */
     uint64_t peu_uniform;        /* predicate records with one value for
                                     every lane (paper: 64%) */
     uint64_t peu_two;            /* a contiguous run of true lanes: a

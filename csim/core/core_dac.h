@@ -26,6 +26,14 @@
 #define CORE_DAC_TAG_SLOT 0xffffu   /* memory tag slot field of a prefetch */
 #define CORE_DAC_MAXFETCH 256       /* prefetch records in flight (tag byte) */
 #define CORE_DAC_MAXP 4             /* affine-warp pass contexts (dac.passes) */
+/* Main-warp global/local loads not served by a prefetch (gl_kept[]): the
+ * transform's reasons (enum ptx_dac_why) first, then the enq.data loads
+ * whose lines are fetched at their deq: after a possible same-thread
+ * store (dac.prefetch_after_write off), or otherwise not prefetched (a
+ * lock refused, a .local window). The JSON names: stats.def gl_kept. */
+#define CORE_DAC_KEPT_AFTER_WR PTX_DAC_W_COUNT
+#define CORE_DAC_KEPT_UNSERVED (PTX_DAC_W_COUNT + 1)
+#define CORE_DAC_KEPT_N (PTX_DAC_W_COUNT + 2)
 
 /* One per-warp queue record (the AEU/PEU output for one warp). */
 struct core_dac_rec {
@@ -121,6 +129,10 @@ struct core_dac_stats {
     uint64_t gl_loads;          /* global/local load warp instructions of
                                    main warps (decoupled kernels)          */
     uint64_t gl_served;         /* of those, served by enq.data            */
+    uint64_t gl_kept[CORE_DAC_KEPT_N]; /* of those, not served: by the
+                                   transform's reason (enum ptx_dac_why,
+                                   PTX_DAC_W_NONE: none given), then
+                                   enq.data loads fetched at their deq    */
     uint64_t peu_uniform, peu_two, peu_full; /* PEU records by case        */
     uint64_t stall_enq_full;    /* affine-warp cycles: ATQ full            */
     uint64_t stall_aw_dep;      /* affine-warp cycles waiting on a source

@@ -410,6 +410,10 @@ void core_dac_stats(const struct core_dac *d, bool first, ls_stats *s)
     x->rec_pred += t->rec_pred;
     x->gl_loads += t->gl_loads;
     x->gl_served += t->gl_served;
+    _Static_assert(CORE_DAC_KEPT_N == sizeof x->gl_kept / sizeof x->gl_kept[0],
+                   "stats.def gl_kept: one name per reason of enum ptx_dac_why, then two");
+    for (unsigned i = 0; i < CORE_DAC_KEPT_N; i++)
+        x->gl_kept[i] += t->gl_kept[i];
     x->peu_uniform += t->peu_uniform;
     x->peu_two += t->peu_two;
     x->peu_full += t->peu_full;

@@ -215,13 +215,16 @@ int core_dac_deq(struct core_dac *d, unsigned slot, int32_t pc, uint32_t mask,
         space = res->addr[__builtin_ctz(res->active)] >= EXEC_GLOBAL_BASE
                     ? PTX_SP_GLOBAL : PTX_SP_SHARED;
     ld = ld && res->active && (space == PTX_SP_GLOBAL || space == PTX_SP_LOCAL);
-    if (ld)
+    const struct ptx_dac_inst *t = &d->tr[pc];
+    if (ld) {
         d->st.gl_loads++;
+        if (t->q != PTX_DAC_Q_DATA)     /* kept: the transform's reason */
+            d->st.gl_kept[t->why < PTX_DAC_W_COUNT ? t->why : PTX_DAC_W_NONE]++;
+    }
     bool wr = (in->op == PTX_OP_ST || in->op == PTX_OP_ATOM || in->op == PTX_OP_RED) &&
               res->active && space == PTX_SP_GLOBAL;
     if (wr && d->pf_after_wr && d->aq[slot].n)
         after_write_hazards(d, slot, res);
-    const struct ptx_dac_inst *t = &d->tr[pc];
     if (t->q == PTX_DAC_Q_NONE || !(t->streams & PTX_DAC_S_MAIN))
         return 0;
     char where[160];
@@ -289,6 +292,8 @@ int core_dac_deq(struct core_dac *d, unsigned slot, int32_t pc, uint32_t mask,
             d->st.gl_served++;
         return 1;
     }
+    if (ld && t->q == PTX_DAC_Q_DATA)   /* enq.data, its line not prefetched */
+        d->st.gl_kept[t->after_wr ? CORE_DAC_KEPT_AFTER_WR : CORE_DAC_KEPT_UNSERVED]++;
     return 0;
 }
 

@@ -8,7 +8,8 @@
 # every workload each expanded record was checked against the functional
 # model (checked = records), main + removed instructions = the functional
 # count where every launch was decoupled; the suite decouples loads and
-# removes instructions; --stats-json has the "dac" object; the per-warp
+# removes instructions; the loads served plus those kept, by reason
+# (gl_loads_kept), are the loads; --stats-json has the "dac" object; the per-warp
 # commit logs of every workload equal functional mode's (--compare-modes)
 # under dac, cae and mta;
 # the energy model charges DAC's units and credits what it removed. Fault injection
@@ -59,6 +60,12 @@ for o in dac:
                     (w, d["main_insts"], d["removed_insts"], o["warp_insts"]))
     if d["gl_loads_enq_data"] > d["gl_loads"]:
         errs.append("%s: more loads served than issued" % w)
+    kept = d["gl_loads_kept"]
+    if d["gl_loads_enq_data"] + sum(kept.values()) != d["gl_loads"]:
+        errs.append("%s: %d loads served + %d kept by reason != %d loads" %
+                    (w, d["gl_loads_enq_data"], sum(kept.values()), d["gl_loads"]))
+    for k, v in kept.items():
+        tot["kept " + k] = tot.get("kept " + k, 0) + v
     for k in ("affine_insts", "removed_insts", "gl_loads_enq_data", "prefetch_lines",
               "lock_refused", "peu_two_compares", "stall_deq_empty", "batches",
               "stall_aw_dep", "checked_mask", "stall_aw_mask", "peu_ops"):
@@ -68,6 +75,9 @@ for k in ("affine_insts", "removed_insts", "gl_loads_enq_data", "prefetch_lines"
           "checked_mask", "stall_aw_mask", "peu_ops"):
     if tot[k] == 0:
         errs.append("suite: %s is 0" % k)
+for k in ("nonaffine", "local-write", "not-prefetched"):   # reasons the suite has
+    if tot.get("kept " + k, 0) == 0:
+        errs.append("suite: no load kept for reason %s" % k)
 if tag == "starved" and tot["lock_refused"] == 0:
     errs.append("dac.lock_lines=1: no record refused its lock")
 for e in errs[:20]:
