@@ -426,6 +426,11 @@ typedef struct ls_energy_stats {
                                     rounded down, plus twice (32 - active)
                                     / 8 for the SFU-form classes); charged
                                     unless energy.gated_lanes */
+    uint64_t pipe_duty_insts;    /* issued warp instructions counted for
+                                    GPUWattch's pipeline duty cycle: per
+                                    500-cycle sample of a launch, at most
+                                    0.8 x 500 x num_sms x result_buses
+                                    (power_interface.cc line 83's cap) */
     uint64_t ctrl_insts;         /* issued warp instructions without an
                                     operand type (GPGPU-Sim 3.2.2's UN_OP:
                                     bra, bar, exit, ret, call, membar,

@@ -112,9 +112,12 @@ void gpu_energy_run(const struct cfg *c, ls_stats *s)
     uint64_t im = s->icache_misses, ih = s->icache_accesses > im ? s->icache_accesses - im : 0;
     e->e_icache = pj((double)ih, c->energy_icache_hit_pj) + pj((double)im, c->energy_icache_miss_pj);
     /* GPUWattch's pipeline duty cycle is committed thread instructions:
-     * every lane of a warp instruction unless lanes are clock-gated */
+     * every lane of a warp instruction, capped at 0.8 per sample
+     * (pipe_duty_insts), unless lanes are clock-gated (then every active
+     * thread, uncapped: ours) */
     double thr = c->energy_gated_lanes == CFG_ENERGY_GATED_LANES_OFF
-                     ? (double)wi * (double)c->warp_size : (double)s->thread_insts;
+                     ? (double)e->pipe_duty_insts * (double)c->warp_size
+                     : (double)s->thread_insts;
     e->e_pipe = pj(thr, c->energy_pipe_thread_pj);
     e->e_l1d = cache_pj(&s->l1d, c->energy_l1d_rd_hit_pj, c->energy_l1d_rd_miss_pj,
                         c->energy_l1d_wr_hit_pj, c->energy_l1d_wr_miss_pj);

@@ -151,10 +151,11 @@ static void test_hand(void **state)
      * half charge by class, and 32 threads of pipeline registers per
      * warp instruction */
     c.energy_gated_lanes = CFG_ENERGY_GATED_LANES_OFF;
+    e->pipe_duty_insts = 5;     /* the duty-capped warp instructions */
     gpu_energy_run(&c, &s);
     assert_int_equal(e->e_lane[0], 250 + 40 + (2 + 51) * 25 + 100);
     assert_int_equal(e->e_lane[1], 24 + 36 + 72);
-    assert_int_equal(e->e_pipe, 6 * 32 * 2);
+    assert_int_equal(e->e_pipe, 5 * 32 * 2);
 }
 
 /* The decoder's energy class of each opcode is GPGPU-Sim 3.2.2's sp_op
