@@ -62,39 +62,28 @@ E_TRANSITION_J = 0.5 * (1.599 + 1.664) / 2 * 1e-15 * 1.10 ** 2
 NAND2_UM2 = 0.798
 SRAM_BIT_UM2 = 0.346
 N_DECOMP, N_COMP = 16, 4
-# the chip model's static constants before they were checked against their
-# sources (docs/energy.md "Checked against GPUWattch's released model and
-# the dissertation"): 2.3 W per busy SM beside the 11 W chip constant, and
-# the 59 W of GPU and DRAM leakage beside the DRAM model's standby; the
-# ablation rescales each run's components from the constants it ran with
-# (recovered from its statistics: Sweep.static_w) to these
-OLD_SM_BUSY_W, OLD_LEAK_W = 2.3, 59.0
-# the register-file energies derived from shares of chip power (16% of
-# 201.5 W over the peak's 24 arrays per warp instruction: 32 pJ per array,
-# read or written, and 6 pJ of crossbar wire) against GPUWattch's own
-# per-access values the model uses (docs/energy.md "Per-access energies
-# from GPUWattch"); the ablation recomputes each run's RF energy with them
-# from its array counts; a BVR access is gscalar.bvr_energy of 8 arrays
-SHARE_RF_PJ, SHARE_OC_PJ, BVR_E = 32.0, 6.0, 0.052
-RF_COUNTS = ("gscalar.arrays_read", "gscalar.arrays_written", "gscalar.bvr_reads",
-             "gscalar.bvr_writes")
+# the chip model's constants and rules before they followed GPUWattch
+# 3.2.2 on every component (docs/energy.md; the model of build
+# f66ca0bd9605): Keckler et al.'s 28 nm energies for a line access (L1D,
+# shared pass, L2: 200 pJ) and a 32-byte flit (256 pJ), clock-gated lanes
+# with the pipeline registers per active thread and no duty cap, FP_INT on
+# every instruction, 1.59 W per busy SM, the dissertation's 59 W of leakage
+# less the DRAM's 4.5 W standby; the ablation recomputes each run's energy
+# with each of them from its event counts
+PREV = {"l1d": 200.0, "shmem": 200.0, "l2": 200.0, "noc": 256.0, "busy_w": 1.59,
+        "leak_w": 54.5}
+PREV_PARTS = (("mem", "Keckler et al.'s memory-system energies (200 pJ per L1D, shared or L2 "
+               "access, 256 pJ per flit) instead of GPUWattch's"),
+              ("lanes", "inactive lanes free and the pipeline registers per active thread "
+               "without the 0.8 duty cap (clock-gated lanes) instead of GPUWattch's default"),
+              ("fpint", "FP_INT on every instruction instead of those with an operand type"),
+              ("busy", "1.59 W per busy SM (the dissertation's constant) instead of none"),
+              ("leak", "the dissertation's 54.5 W of chip leakage instead of McPAT's 43.6 W"))
 # the pipeline's ablation: the baseline, ALU scalar and G-Scalar without
 # and with its 3 cycles on the lumped pipeline timing instead of
 # gtx480-gscalar's GPGPU-Sim 3.2.2 one (experiments/gscalar.toml)
 LBASE, LALU = "off-coff-l0-lumped", "alu-coff-l0-lumped"
 LGS0, LGS = "all-con-l0-lumped", "all-con-l3-lumped"
-# the lane and front-end energies before the per-class model (docs/energy.md
-# "Lanes"): one constant per pipeline from the 24% execution share at the
-# peak (36 pJ per ALU or MEM lane operation, 306 pJ per SFU one), 510 pJ of
-# front end per warp instruction (the dissertation's residual), no
-# instruction-cache or pipeline-register energy; the ablation recomputes
-# each run's energy with them from its lane counts, its fds energy
-# (energy.j.fds over the model's FDS_PJ per instruction) and its icache and
-# pipe energy
-SINGLE_LANE_PJ = {"alu": 36.0, "sfu": 306.0, "mem": 36.0}
-SINGLE_FDS_PJ = 510.0
-
-
 def _model_tables():
     """The energy classes (csim/core/core_ecls.def: {class: (counter,
     weight)}) and the energy keys' defaults (csim/cfg/cfg_keys.def), read
@@ -108,11 +97,11 @@ def _model_tables():
             r"^CFG_REAL\((energy_\w+),\s*([\d.]+)", f.read(), re.M)}
     acc = {"SP": keys["energy_sp_acc_pj"], "FPU": keys["energy_fpu_acc_pj"],
            "SFU": keys["energy_sfu_acc_pj"]}
-    return (ecls, acc, keys["energy_mem_lane_pj"], keys["energy_fds_inst_pj"],
+    return (ecls, acc, keys["energy_mem_lane_pj"], keys["energy_fpint_inst_pj"],
             keys["energy_pipe_thread_pj"])
 
 
-ECLS, ACC_PJ, MEM_PJ, FDS_PJ, PIPE_PJ = _model_tables()
+ECLS, ACC_PJ, MEM_PJ, FPINT_PJ, PIPE_PJ = _model_tables()
 
 
 def _machine():
@@ -190,61 +179,39 @@ class Sweep:
     def leak(self, w, var):
         return self.v(w, var, "energy.j.sm_leak") + self.v(w, var, "energy.j.uncore_leak")
 
-    def static_w(self, w, var):
-        """(W per busy SM, W of chip leakage) this run was charged, from
-        its statistics: energy over the busy SM-seconds and over the run's
-        seconds (docs/energy.md)."""
-        secs, cyc = self.v(w, var, "power.seconds"), self.v(w, var, "cycles")
-        busy_s = self.v(w, var, "sm_cycles") * secs / cyc
-        return self.v(w, var, "energy.j.sm_busy") / busy_s, self.leak(w, var) / secs
-
-    def static_delta(self, w, var):
-        """Joules the former static constants add to this run's energy."""
-        busy, leak_w = self.static_w(w, var)
-        return (self.v(w, var, "energy.j.sm_busy") * (OLD_SM_BUSY_W / busy - 1) +
-                self.leak(w, var) * (OLD_LEAK_W / leak_w - 1))
-
-    def ipcw_oldstatic(self, w, var, srf=False):
-        """IPC/W with the former static constants (the ablation)."""
-        e = self.v(w, var, "gscalar.energy.total_srf" if srf else "gscalar.energy.total")
-        return self.v(w, var, "warp_insts") / (e + self.static_delta(w, var))
-
     def has_metric(self, *ks):
         return all(r.get(k) is not None for r in self.rows for k in ks)
 
-    def rf_share_delta(self, w, var):
-        """Joules the share-derived RF constants add to this run's G-Scalar
-        energy (its array and BVR counts at SHARE_RF_PJ + SHARE_OC_PJ)."""
-        ar, aw, br, bw = (self.v(w, var, k) for k in RF_COUNTS)
-        old = ((ar + aw) * (SHARE_RF_PJ + SHARE_OC_PJ) +
-               (br + bw) * BVR_E * 8 * SHARE_RF_PJ) * 1e-12
-        return old - self.v(w, var, "gscalar.energy.rf")
+    def idle_j(self, w, var, prefix="gscalar.class_idle"):
+        """Joules of GPUWattch's inactive-lane charge in the run's G-Scalar
+        lanes (docs/energy.md "Inactive lanes")."""
+        return sum(self.v(w, var, f"{prefix}.{c}") * wt * ACC_PJ[ctr]
+                   for c, (ctr, wt) in ECLS.items()) * 1e-12
 
-    def lane_delta(self, w, var):
-        """Joules the single lane and front-end constants (SINGLE_*) add to
-        this run's G-Scalar energy: its lane operations at one constant per
-        pipeline, its front end at 510 pJ, no instruction cache, no pipeline
-        registers."""
-        old = sum(self.v(w, var, f"gscalar.lane_ops.{u}") * c
-                  for u, c in SINGLE_LANE_PJ.items()) * 1e-12
-        fds = self.v(w, var, "energy.j.fds")
-        return (old - self.v(w, var, "gscalar.energy.exec") + fds * (SINGLE_FDS_PJ / FDS_PJ - 1)
-                - self.v(w, var, "energy.j.icache") - self.v(w, var, "energy.j.pipe"))
+    def prev_delta(self, w, var, parts):
+        """Joules that the former constants and rules of `parts` (PREV_PARTS)
+        add to this run's energy, from its event counts."""
+        v = lambda k: self.v(w, var, k)   # noqa: E731
+        d = 0.0
+        if "mem" in parts:
+            d += (v("l1d.accesses") * PREV["l1d"] + v("energy.shmem_accesses") * PREV["shmem"] +
+                  v("l2.accesses") * PREV["l2"] + v("energy.noc_flits") * PREV["noc"]) * 1e-12
+            d -= v("energy.j.l1d") + v("energy.j.shmem") + v("energy.j.l2") + v("energy.j.noc")
+        if "lanes" in parts:
+            d += v("thread_insts") * PIPE_PJ * 1e-12 - v("energy.j.pipe") - self.idle_j(w, var)
+        if "fpint" in parts:
+            d += v("energy.ctrl_insts") * FPINT_PJ * 1e-12
+        if "busy" in parts:
+            d += (PREV["busy_w"] * v("sm_cycles") * v("power.seconds") / v("cycles") -
+                  v("energy.j.sm_busy"))
+        if "leak" in parts:
+            d += PREV["leak_w"] * v("power.seconds") - self.leak(w, var)
+        return d
 
-    def ipcw_single(self, w, var, srf=False):
-        """IPC/W with the single lane and front-end constants: the ablation."""
+    def ipcw_prev(self, w, var, parts, srf=False):
+        """IPC/W with the former constants of `parts` (the ablation)."""
         e = self.v(w, var, "gscalar.energy.total_srf" if srf else "gscalar.energy.total")
-        return self.v(w, var, "warp_insts") / (e + self.lane_delta(w, var))
-
-    def ipcw_share(self, w, var, oldstatic=False):
-        """IPC/W with the share-derived RF constants and the single lane
-        constants (and, with oldstatic, the former static constants too):
-        the ablation."""
-        e = (self.v(w, var, "gscalar.energy.total") + self.rf_share_delta(w, var) +
-             self.lane_delta(w, var))
-        if oldstatic:
-            e += self.static_delta(w, var)
-        return self.v(w, var, "warp_insts") / e
+        return self.v(w, var, "warp_insts") / (e + self.prev_delta(w, var, parts))
 
     def warps(self, w, base=BASE):
         """Warps per SM if the run's threads were all resident (capped)."""
@@ -256,10 +223,14 @@ class Sweep:
         J, G-Scalar J)}, the MEM lanes as "mem", and the chip totals."""
         wl = self.wl
         out = {}
+        idle = self.has_metric("gscalar.class_idle.ialu")
         for c, (ctr, wt) in ECLS.items():
             pj = wt * ACC_PJ[ctr] * 1e-12
-            out[c] = (sum(self.v(w, BASE, f"gscalar.base_class_ops.{c}") for w in wl) * pj,
-                      sum(self.v(w, GS, f"gscalar.class_ops.{c}") for w in wl) * pj)
+            b = sum(self.v(w, BASE, f"gscalar.base_class_ops.{c}") +
+                    (self.v(w, BASE, f"gscalar.base_class_idle.{c}") if idle else 0) for w in wl)
+            g = sum(self.v(w, GS, f"gscalar.class_ops.{c}") +
+                    (self.v(w, GS, f"gscalar.class_idle.{c}") if idle else 0) for w in wl)
+            out[c] = (b * pj, g * pj)
         out["mem"] = (sum(self.v(w, BASE, "gscalar.base_lane_ops.mem") for w in wl) * MEM_PJ * 1e-12,
                       sum(self.v(w, GS, "gscalar.lane_ops.mem") for w in wl) * MEM_PJ * 1e-12)
         return out
@@ -352,23 +323,19 @@ class Sweep:
             gl = lambda var, srf=False: gmean(self.ipcw_nl(w, var, srf) /   # noqa
                                               self.ipcw_nl(w, BASE) for w in wl)
             f["nl_gs"], f["nl_gs0"], f["nl_alu_srf"] = gl(GS), gl(GS0), gl(ALU, True)
-            go = lambda var, srf=False: gmean(self.ipcw_oldstatic(w, var, srf) /   # noqa
-                                              self.ipcw_oldstatic(w, BASE) for w in wl)
-            f["os_gs"], f["os_alu"], f["os_alu_srf"] = go(GS), go(ALU), go(ALU, True)
             f["dec"] = self.decompose()
-            f["busy_w"], f["leak_w"] = self.static_w(wl[0], BASE)
             if self.has(NODIV):
                 f["ipcw_nodiv"], f["nl_nodiv"] = g(NODIV), gl(NODIV)
-            if self.has_metric(*RF_COUNTS):
-                gs = lambda var, o: gmean(self.ipcw_share(w, var, o) /   # noqa: E731
-                                          self.ipcw_share(w, BASE, o) for w in wl)
-                f["sh_gs"], f["sh_alu"] = gs(GS, False), gs(ALU, False)
-                f["shos_gs"], f["shos_alu"] = gs(GS, True), gs(ALU, True)
-            if self.has_metric("gscalar.lane_ops.alu", "energy.j.fds", "energy.j.icache",
-                               "energy.j.pipe"):
-                gsl = lambda var, srf=False: gmean(self.ipcw_single(w, var, srf) /   # noqa
-                                                   self.ipcw_single(w, BASE) for w in wl)
-                f["sl_gs"], f["sl_alu"], f["sl_alu_srf"] = gsl(GS), gsl(ALU), gsl(ALU, True)
+            if self.has_metric("thread_insts", "energy.ctrl_insts", "l1d.accesses",
+                               "energy.noc_flits", "gscalar.class_idle.ialu"):
+                # the ablation: each former constant alone, then all of them
+                gp = lambda var, parts, srf=False: gmean(   # noqa: E731
+                    self.ipcw_prev(w, var, parts, srf) / self.ipcw_prev(w, BASE, parts)
+                    for w in wl)
+                f["prev"] = {}
+                for parts in [(p,) for p, _ in PREV_PARTS] + [tuple(p for p, _ in PREV_PARTS)]:
+                    f["prev"][parts] = (gp(GS, parts), gp(ALU, parts, True))
+            if self.has_metric("gscalar.lane_ops.alu"):
                 f["lanes"] = self.lane_classes()
             if self.has_metric("threads", "stall.scoreboard"):
                 f["lat_groups"] = self.lat_groups()
@@ -552,9 +519,10 @@ def causes(S, F, small):
              + f"), IPC/W {pct(F['ipcw_gs0'] - 1)}; with the 3-cycle "
              f"latency {pct(cyc)} cycles, IPC/W {pct(F['ipcw_gs'] - 1)}. A single "
              f"constant per busy SM-cycle instead of the chip model gives {pct(F['old_gs'] - 1)} "
-             f"on the same counts, single lane and front-end constants instead of GPUWattch's "
-             + (f"per-class ones {pct(F['sl_gs'] - 1)}" if "sl_gs" in F else "per-class ones "
-                "(not in this sweep's metrics)") + " (ablation below).")
+             "on the same counts"
+             + (f", the chip model's constants before it followed GPUWattch on every component "
+                f"{pct(F['prev'][tuple(p for p, _ in PREV_PARTS)][0] - 1)}"
+                if "prev" in F else "") + " (ablation below).")
     leak = sum(S.leak(w, BASE) for w in wl)
     insts = tot(BASE, "warp_insts")
     rate = insts / (tot(BASE, "cycles") * PEAK_ISSUE)
@@ -562,12 +530,12 @@ def causes(S, F, small):
     clock = tot(BASE, "cycles") / tot(BASE, "power.seconds")
     per_inst = rf_lane / insts
     need = BP_RF_LANE_W / (per_inst * PEAK_ISSUE * clock)
-    L.append(f"* **Static share against GPUWattch.** Our leakage and constant-power constants "
-             "are those of their sources, each counted once (docs/energy.md \"Checked against "
-             "GPUWattch's released model and the dissertation\"), but "
-             "GPUWattch, the tool behind the paper's IPC/W (section 5), reports runtime power "
-             "without leakage: GPGPU-Sim's gpgpu_sim_wrapper.cc sums the per-event components, "
-             "1.59 W per idle SM and 11 W of constant dynamic power, and McPAT's leakage is "
+    L.append(f"* **Static share against GPUWattch.** Our constant power is GPUWattch's (11 W "
+             "for the chip, 1.59 W per SM without an active CTA, none per busy SM) and our "
+             "leakage McPAT's for GPUWattch's GTX480 configuration (docs/energy.md \"Static "
+             "power\"), but GPUWattch, the tool behind the paper's IPC/W (section 5), reports "
+             "runtime power without leakage: GPGPU-Sim's gpgpu_sim_wrapper.cc sums the "
+             "per-event components and those two constant terms, and McPAT's leakage is "
              f"printed apart. Leakage is {100 * leak / e_base:.0f}% of our baseline's chip "
              f"energy; without it the static share is {100 * (static - leak) / (e_base - leak):.0f}% "
              f"and G-Scalar's IPC/W is {pct(F['nl_gs'] - 1)} against the baseline, "
@@ -1008,43 +976,27 @@ def write_page(path, m, rows, by, sizes, fsize):
                                          "; large inputs are not in this sweep."))]
     L += latency_section(by, sizes, fsize)
     L += decomposition(by, sizes, fsize)
+    ALLP = tuple(p for p, _ in PREV_PARTS)
     L += ["", "## Ablation", "",
-          "Each row changes one thing against the row above (suite geometric means, "
-          f"{fsize} inputs unless stated).", "",
+          "Suite geometric means at "
+          f"{fsize} inputs unless stated. The energy rows recompute each point's energy "
+          "from its event counts with the former constant or rule named (\"this model but "
+          "...\": that one alone reverted; the ALU-scalar column with its scalar RF); from "
+          "\"this model\" on, each row changes one thing against the row above.", "",
           "| configuration | IPC/W G-Scalar vs base | vs ALU scalar |", "|---|---|---|",
-          f"| former single-constant energy model, ALU scalar without scalar RF | "
+          f"| former single-constant energy model (E_v per RF access, lane and busy "
+          f"SM-cycle), ALU scalar without scalar RF | "
           f"{pct(F['old_gs'] - 1)} | {pct(F['old_gs'] / F['old_alu'] - 1)} |",
           ] + ([
-          f"| chip energy model (docs/energy.md) with its former static constants (2.3 W "
-          f"per busy SM beside the 11 W chip constant, 59 W of GPU and DRAM leakage beside "
-          f"the DRAM model's standby) and register-file energies from shares of chip power "
-          f"({SHARE_RF_PJ:.0f} pJ per array read or written, {SHARE_OC_PJ:.0f} pJ of crossbar) | "
-          f"{pct(F['shos_gs'] - 1)} | {pct(F['shos_gs'] / F['shos_alu'] - 1)} |",
-          f"| the static constants checked against their sources (each counted once: "
-          f"{F['busy_w']:.2f} W per busy SM, {F['leak_w']:.1f} W of chip leakage) | "
-          f"{pct(F['sh_gs'] - 1)} | {pct(F['sh_gs'] / F['sh_alu'] - 1)} |",
-          "| GPUWattch's own register-file energies (per 128-bit array: read 15.0 pJ, "
-          "written 23.9 pJ, crossbar 14.1 pJ; docs/energy.md \"Per-access energies from "
-          f"GPUWattch\") | {pct(F['sl_gs'] - 1)} | {pct(F['sl_gs'] / F['sl_alu'] - 1)} |",
-          "| GPUWattch's lane energies by opcode class (an integer ALU operation "
-          f"{ECLS['ialu'][1] * ACC_PJ['SP']:.1f} pJ, an f32 add "
-          f"{ECLS['fpu'][1] * ACC_PJ['FPU']:.1f}, a 32-bit integer multiply "
-          f"{ECLS['imul32'][1] * ACC_PJ['SFU']:.0f}, sin/cos "
-          f"{ECLS['sin'][1] * ACC_PJ['SFU']:.0f}, lg2/ex2 {ECLS['ex2'][1] * ACC_PJ['SFU']:,.0f}), "
-          f"front end ({FDS_PJ:.1f} pJ per instruction), instruction cache and pipeline "
-          f"registers ({PIPE_PJ:.1f} pJ per thread instruction), instead of "
-          f"{SINGLE_LANE_PJ['alu']:.0f} pJ per ALU and MEM lane, {SINGLE_LANE_PJ['sfu']:.0f} "
-          f"per SFU lane and {SINGLE_FDS_PJ:.0f} of front end (docs/energy.md \"Lanes\"), "
-          f"as the sweep ran | {pct(F['ipcw_gs'] - 1)} | "
-          f"{pct(F['ipcw_gs'] / F['ipcw_alu'] - 1)} |"] if "sh_gs" in F and "sl_gs" in F else [
-          f"| chip energy model (docs/energy.md) with its former static constants: 2.3 W "
-          f"per busy SM beside the 11 W chip constant, 59 W of GPU and DRAM leakage beside "
-          f"the DRAM model's standby | {pct(F['os_gs'] - 1)} | "
-          f"{pct(F['os_gs'] / F['os_alu'] - 1)} |",
-          f"| the static constants checked against their sources (each counted once: "
-          f"{F['busy_w']:.2f} W per busy SM, {F['leak_w']:.1f} W of chip leakage, as the "
-          f"sweep ran) | {pct(F['ipcw_gs'] - 1)} | "
-          f"{pct(F['ipcw_gs'] / F['ipcw_alu'] - 1)} |"]) + [
+          f"| chip model with all five former constants and rules below (the model before "
+          f"it followed GPUWattch 3.2.2 on every component), ALU scalar with scalar RF | "
+          f"{pct(F['prev'][ALLP][0] - 1)} | {pct(F['prev'][ALLP][0] / F['prev'][ALLP][1] - 1)} |"]
+          + [f"| this model but {txt} | {pct(F['prev'][(p,)][0] - 1)} | "
+             f"{pct(F['prev'][(p,)][0] / F['prev'][(p,)][1] - 1)} |" for p, txt in PREV_PARTS]
+          if "prev" in F else []) + [
+          f"| this model: GPUWattch's per-event energies and rules (docs/energy.md), as the "
+          f"sweep ran, ALU scalar without scalar RF | {pct(F['ipcw_gs'] - 1)} | "
+          f"{pct(F['ipcw_gs'] / F['ipcw_alu'] - 1)} |",
           f"| + the ALU-scalar point's scalar register file | {pct(F['ipcw_gs'] - 1)} | "
           f"{pct(F['ipcw_gs'] / F['ipcw_alu_srf'] - 1)} |",
           f"| without the 3-cycle latency (its cost) | {pct(F['ipcw_gs0'] - 1)} | "

@@ -216,6 +216,11 @@ typedef struct ls_cache_stats {
                                     present */
     uint64_t misses;             /* requests with at least one requested
                                     sector absent */
+    uint64_t wr_accesses;        /* of accesses, those of stores (L1D) or
+                                    write packets (L2): GPUWattch prices
+                                    read and write hits and misses apart
+                                    (docs/energy.md) */
+    uint64_t wr_hits;            /* of write_accesses, hits */
     uint64_t sector_misses;      /* requested sectors that were absent */
     uint64_t sector_fills;       /* sectors filled from the level below */
     uint64_t evictions;          /* lines evicted */
@@ -412,6 +417,24 @@ typedef struct ls_energy_stats {
                                     (csim/core/core_ecls.def); DAC's affine
                                     warp's are not classed (integer ALU
                                     ones) */
+    uint64_t cls_idle[12];       /* GPUWattch's charge for the inactive
+                                    lanes of the ALU and SFU warp
+                                    instructions of each class, in accesses
+                                    per unit weight (shader.h
+                                    inactive_lanes_accesses_nonsfu / _sfu
+                                    with latency 1: (32 - active) / 2,
+                                    rounded down, plus twice (32 - active)
+                                    / 8 for the SFU-form classes); charged
+                                    unless energy.gated_lanes */
+    uint64_t pipe_duty_insts;    /* issued warp instructions counted for
+                                    GPUWattch's pipeline duty cycle: per
+                                    500-cycle sample of a launch, at most
+                                    0.8 x 500 x num_sms x result_buses
+                                    (power_interface.cc line 83's cap) */
+    uint64_t ctrl_insts;         /* issued warp instructions without an
+                                    operand type (GPGPU-Sim 3.2.2's UN_OP:
+                                    bra, bar, exit, ret, call, membar,
+                                    nop): no FP_INT scheduler energy */
     uint64_t dac_unit_ops;       /* AEU/PEU operations (DAC) */
     uint64_t queue_accesses;     /* ATQ and per-warp queue writes and reads
                                     (DAC) */
@@ -526,6 +549,14 @@ typedef struct ls_gscalar_stats {
                                     run, those of each execution-energy
                                     class (csim/core/core_ecls.def) */
     uint64_t base_cls_ops[12];   /* the same with every active lane (the
+                                    baseline) */
+    uint64_t cls_idle[12];       /* GPUWattch's charge for inactive lanes
+                                    (energy.class_idle) of the instructions
+                                    this run executes as vectors: a scalar
+                                    instruction clock-gates all but one
+                                    lane (G-Scalar sec. 3.2, citing
+                                    GPUWattch) */
+    uint64_t base_cls_idle[12];  /* the same for every instruction (the
                                     baseline) */
     uint64_t bdi_all_bytes;      /* bytes of the writes under BDI, best of
                                     the BDI paper's encodings */

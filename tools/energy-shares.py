@@ -22,11 +22,13 @@ GROUPS = [
      ("l1d", "shmem", "l2", "noc", "dram"),
      "5-45% by application (dissertation 5.3.2.4, citing GPUWattch)"),
     ("leakage (`sm_leak` + `uncore_leak`)", ("sm_leak", "uncore_leak"),
-     "29% at peak in the dissertation's model (59 W of 201.5 W, 5.3.1); none in the "
-     "power GPUWattch reports (docs/energy.md)"),
+     "McPAT on GPUWattch's GTX480 configuration: 46.4 W (docs/energy.md \"Static "
+     "power\"), none of it in the power GPUWattch reports; 29% at peak in the "
+     "dissertation's model (59 W of 201.5 W, 5.3.1)"),
     ("constant power (`sm_busy` + `sm_idle` + `uncore_const`)",
      ("sm_busy", "sm_idle", "uncore_const"),
-     "GPUWattch: 11 W for the chip + 1.59 W per idle SM (gpuwattch_gtx480.xml)"),
+     "GPUWattch: 11 W for the chip + 1.59 W per idle SM, none per busy SM "
+     "(gpuwattch_gtx480.xml, power_interface.cc)"),
 ]
 
 

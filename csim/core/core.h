@@ -66,11 +66,29 @@ struct core_dinst {
 
 /* GPUWattch's execution-energy classes (core_ecls.def). */
 enum core_ecls {
-#define CORE_ECLS(id, name, ctr, weight, doc) CORE_ECLS_##id,
+#define CORE_ECLS(id, name, ctr, weight, idle, doc) CORE_ECLS_##id,
 #include "core/core_ecls.def"
 #undef CORE_ECLS
     CORE_ECLS_N
 };
+
+/* GPUWattch's accesses (per unit of the class's weight) for the inactive
+ * lanes of one warp instruction of class k with `active` of 32 lanes
+ * active (core_ecls.def's idle column). */
+static inline unsigned core_ecls_idle(unsigned k, unsigned active)
+{
+    static const bool sfu_form[CORE_ECLS_N] = {
+#define IDLE_HALF false
+#define IDLE_SFU true
+#define CORE_ECLS(id, name, ctr, weight, idle, doc) idle,
+#include "core/core_ecls.def"
+#undef CORE_ECLS
+#undef IDLE_HALF
+#undef IDLE_SFU
+    };
+    unsigned n = active < 32 ? 32 - active : 0;
+    return (n >> 1) + (k < CORE_ECLS_N && sfu_form[k] ? 2 * (n >> 3) : 0);
+}
 
 /* GPGPU-Sim's opcode classes (core_opc.def). */
 enum core_opc {

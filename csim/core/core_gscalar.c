@@ -207,8 +207,11 @@ int core_gs_retire(struct core_rvc *u, const struct simt_warp *w,
         }
         st->lane_ops[unit] += ops;
         if (unit <= 1 && ecls < CORE_ECLS_N) {
+            unsigned idle = core_ecls_idle(ecls, popc(active));
             st->base_cls_ops[ecls] += popc(active);
             st->cls_ops[ecls] += ops;
+            st->base_cls_idle[ecls] += idle;
+            st->cls_idle[ecls] += run ? 0 : idle;   /* scalar: the rest clock-gated */
         }
     }
     if (run)

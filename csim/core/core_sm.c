@@ -783,8 +783,11 @@ static void energy_count(ls_energy_stats *e, const struct core_dinst *di,
     e->rf_arrays_written += (uint64_t)wr * popc(a & 0x11111111u);
     if (di->unit <= CORE_U_MEM)
         e->lane_ops[di->unit] += compact ? 2 : popc(active);
-    if (di->unit <= CORE_U_SFU)
+    if (di->unit <= CORE_U_SFU) {
         e->cls_ops[di->ecls] += compact ? 2 : popc(active);
+        e->cls_idle[di->ecls] += compact ? 0 : core_ecls_idle(di->ecls, popc(active));
+    }
+    e->ctrl_insts += di->unit >= CORE_U_CTRL;   /* GPGPU-Sim's UN_OP: no FP_INT */
 }
 
 /* Bank conflicts of di's sources among themselves and with the operands

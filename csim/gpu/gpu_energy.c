@@ -17,7 +17,7 @@ static void cls_pj(const struct cfg *c, double pj_of[CORE_ECLS_N], bool sfu[CORE
     const double sp = c->energy_sp_acc_pj, fpu = c->energy_fpu_acc_pj,
                  sfu_acc = c->energy_sfu_acc_pj;
     unsigned k = 0;
-#define CORE_ECLS(id, name, ctr, weight, doc) \
+#define CORE_ECLS(id, name, ctr, weight, idle, doc) \
     sfu[k] = ctr##_ACC_IS_SFU;                 \
     pj_of[k++] = (weight) * ctr##_ACC;
 #define SP_ACC sp
@@ -56,6 +56,16 @@ static uint64_t pj_w(double w, double t)
     return (uint64_t)(w * t * 1e12 + 0.5);
 }
 
+/* A cache's reads and writes, hits and misses, at GPUWattch's energies. */
+static uint64_t cache_pj(const ls_cache_stats *st, double rh, double rm, double wh, double wm)
+{
+    uint64_t wa = st->wr_accesses, whit = st->wr_hits;
+    uint64_t ra = st->accesses > wa ? st->accesses - wa : 0;
+    uint64_t rhit = st->hits > whit ? st->hits - whit : 0;
+    return pj((double)rhit, rh) + pj((double)(ra > rhit ? ra - rhit : 0), rm) +
+           pj((double)whit, wh) + pj((double)(wa > whit ? wa - whit : 0), wm);
+}
+
 void gpu_energy_run(const struct cfg *c, ls_stats *s)
 {
     ls_energy_stats *e = &s->energy;
@@ -84,19 +94,36 @@ void gpu_energy_run(const struct cfg *c, ls_stats *s)
     uint64_t ialu = (ops > classed ? ops - classed : 0) + e->dac_unit_ops;
     lanes_pj(c, e->cls_ops, &e->e_lane[0], &e->e_lane[1]);
     e->e_lane[0] += pj((double)ialu, 25.0 * c->energy_sp_acc_pj);
+    /* GPUWattch without clock-gated lanes: the inactive lanes' share */
+    if (c->energy_gated_lanes == CFG_ENERGY_GATED_LANES_OFF) {
+        uint64_t a, f;
+        lanes_pj(c, e->cls_idle, &a, &f);
+        e->e_lane[0] += a;
+        e->e_lane[1] += f;
+    }
     e->e_lane[2] = pj((double)e->lane_ops[2], c->energy_mem_lane_pj);
     /* half the queue accesses are writes, half reads */
     e->e_dac = pj((double)e->queue_accesses, 0.5 * (c->energy_rf_array_pj + c->energy_rf_write_pj));
     /* per issued warp instruction: DAC's removed ones run without an
      * issue slot, its affine warp's issue */
-    e->e_fds = pj((double)(s->warp_insts - d->removed + d->aff_insts), c->energy_fds_inst_pj);
+    uint64_t wi = s->warp_insts - d->removed + d->aff_insts;
+    e->e_fds = pj((double)wi, c->energy_fds_inst_pj) +
+               pj((double)(wi > e->ctrl_insts ? wi - e->ctrl_insts : 0), c->energy_fpint_inst_pj);
     uint64_t im = s->icache_misses, ih = s->icache_accesses > im ? s->icache_accesses - im : 0;
     e->e_icache = pj((double)ih, c->energy_icache_hit_pj) + pj((double)im, c->energy_icache_miss_pj);
-    /* GPUWattch's pipeline duty cycle is committed thread instructions */
-    e->e_pipe = pj((double)s->thread_insts, c->energy_pipe_thread_pj);
-    e->e_l1d = pj((double)s->l1d.accesses, c->energy_l1d_access_pj);
+    /* GPUWattch's pipeline duty cycle is committed thread instructions:
+     * every lane of a warp instruction, capped at 0.8 per sample
+     * (pipe_duty_insts), unless lanes are clock-gated (then every active
+     * thread, uncapped: ours) */
+    double thr = c->energy_gated_lanes == CFG_ENERGY_GATED_LANES_OFF
+                     ? (double)e->pipe_duty_insts * (double)c->warp_size
+                     : (double)s->thread_insts;
+    e->e_pipe = pj(thr, c->energy_pipe_thread_pj);
+    e->e_l1d = cache_pj(&s->l1d, c->energy_l1d_rd_hit_pj, c->energy_l1d_rd_miss_pj,
+                        c->energy_l1d_wr_hit_pj, c->energy_l1d_wr_miss_pj);
     e->e_shmem = pj((double)e->shmem_accesses, c->energy_shmem_access_pj);
-    e->e_l2 = pj((double)s->l2.accesses, c->energy_l2_access_pj);
+    e->e_l2 = cache_pj(&s->l2, c->energy_l2_rd_hit_pj, c->energy_l2_rd_miss_pj,
+                       c->energy_l2_wr_hit_pj, c->energy_l2_wr_miss_pj);
     e->e_noc = pj((double)e->noc_flits, c->energy_noc_flit_pj);
     e->e_dram = (uint64_t)(mem_power_dram_j(&s->power) * 1e12 + 0.5);
     /* static and constant power over the run's simulated time: every SM
@@ -155,6 +182,14 @@ void gpu_energy_gscalar(const struct cfg *c, ls_stats *s)
     g->exec_energy = a + f + pj((double)g->lane_ops[2], c->energy_mem_lane_pj);
     lanes_pj(c, g->base_cls_ops, &a, &f);
     g->base_exec_energy = a + f + pj((double)g->base_lane_ops[2], c->energy_mem_lane_pj);
+    /* the inactive lanes' share (GPUWattch without clock-gated lanes); a
+     * scalar instruction clock-gates all but its one lane */
+    if (c->energy_gated_lanes == CFG_ENERGY_GATED_LANES_OFF) {
+        lanes_pj(c, g->cls_idle, &a, &f);
+        g->exec_energy += a + f;
+        lanes_pj(c, g->base_cls_idle, &a, &f);
+        g->base_exec_energy += a + f;
+    }
     /* everything else the chip model charged this run */
     g->other_energy = e->e_total - e->e_rf - e->e_oc - e->e_lane[0] - e->e_lane[1] - e->e_lane[2];
 }

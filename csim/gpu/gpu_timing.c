@@ -252,7 +252,27 @@ struct launch {
     ls_pca_stats pca_a;
     ls_mta_stats mta_a;
     uint64_t cover_a[LS_COVER_BINS];  /* coverage bins at the start        */
+    /* GPUWattch's pipeline duty cycle (duty_step) */
+    uint64_t duty_win, duty_base, duty_last, duty_insts;
 };
+
+/* GPUWattch samples the pipeline duty cycle every 500 cycles (GPGPU-Sim
+ * 3.2.2's -gpgpu_runtime_stat default, the power model's sample) and caps
+ * each sample's at 0.8 (power_interface.cc line 83): at cycle t of the
+ * launch, with `before` warp instructions issued before it, closes the
+ * samples t has left, adding each one's issued warp instructions, at most
+ * cap, to energy.pipe_duty_insts (docs/energy.md). */
+#define GPU_DUTY_SAMPLE 500
+static void duty_step(struct launch *L, uint64_t t, uint64_t before, uint64_t cap)
+{
+    uint64_t w = t / GPU_DUTY_SAMPLE;
+    if (w == L->duty_win)
+        return;
+    uint64_t n = before - L->duty_base;
+    L->duty_insts += n < cap ? n : cap;
+    L->duty_base = before;
+    L->duty_win = w;
+}
 
 /* Lays kernel f out, decodes it, builds each mechanism's launch data and
  * prepares every SM: L->k. */
@@ -392,6 +412,10 @@ static ls_status run_cycles(ls_gpu *gpu, struct launch *L, ls_dim3 grid)
     uint64_t now = L->start, next_cta = 0;
     unsigned rr = 0;
     uint64_t issued_last = 0, progress_at = now, budget = gpu->cfg.max_warp_insts;
+    /* a sample's cap: duty 0.8 of result_buses (EX_WB) warp instructions
+     * per SM-cycle */
+    uint64_t duty_cap = (uint64_t)(0.8 * GPU_DUTY_SAMPLE * nsm * (unsigned)c->result_buses);
+    L->duty_win = L->duty_base = L->duty_last = L->duty_insts = 0;
     uint64_t mem_at_progress = gpu->mem ? mem_activity(gpu->mem) : 0;
     bool need_dispatch = true;
     const volatile int *cancel = gpu->cfg.cancel;
@@ -431,6 +455,8 @@ static ls_status run_cycles(ls_gpu *gpu, struct launch *L, ls_dim3 grid)
                 next = sm->v.next_try;
             issued += sm->v.st.issued;
         }
+        duty_step(L, now - L->start, issued_last, duty_cap);
+        L->duty_last = issued;
         if (st != LS_OK)
             break;
         if (mem_gdu_error(gpu->mem)) {       /* from the L2 GDUs in mem_cycle */
@@ -482,6 +508,8 @@ static ls_status run_cycles(ls_gpu *gpu, struct launch *L, ls_dim3 grid)
     }
     st = gpu_tick_end(gpu, &tk, st);
     L->end = now + 1;
+    uint64_t n = L->duty_last - L->duty_base;       /* the last sample */
+    L->duty_insts += n < duty_cap ? n : duty_cap;
     return st;
 }
 
@@ -565,6 +593,7 @@ static void mem_launch_stats(ls_gpu *gpu, const struct launch *L, ls_stats *stat
     mem_dram_ticks_since(gpu->mem, L->end, &L->ticks_a, &stats->dram);
     mem_power(c, &stats->dram, stats->cycles, &stats->power);
     stats->energy.noc_flits = mem_noc_flits(gpu->mem) - L->flits_a;
+    stats->energy.pipe_duty_insts = L->duty_insts;
     mem_pca_stats(gpu->mem, &stats->pca);
     ls_pca_stats_acc(&stats->pca, &L->pca_a, -1);
     /* the sweep at kernel end counted the resident unused prefetches */

@@ -502,8 +502,10 @@ static bool l2_try(struct mem_sys *m, unsigned p, int32_t k, uint64_t t)
             return false;
         uint64_t done = l2_pipe(m, pt, k, mask, t);
         st->accesses++;
+        st->wr_accesses++;
         if (l && (l->valid & mask) == mask) {
             st->hits++;
+            st->wr_hits++;
             l->reuse++;
         } else {
             st->misses++;

@@ -652,8 +652,10 @@ bool mem_access(struct mem_sys *m, const struct core_mem_req *r, uint64_t now)
         unsigned set = l1_set(m, s, r->line_addr);
         struct mem_line *l = mem_cache_find(&s->l1, set, r->line_addr);
         s->l1.st.accesses++;
+        s->l1.st.wr_accesses++;
         if (l && (l->valid & r->sector_mask) == r->sector_mask) {
             s->l1.st.hits++;
+            s->l1.st.wr_hits++;
             l->reuse++;
             mem_cache_ref(&s->l1, l, r->sector_mask);
             mem_cache_touch(&s->l1, l);

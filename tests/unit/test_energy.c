@@ -37,9 +37,17 @@ static void test_hand(void **state)
     c.energy_pipe_thread_pj = 2;
     c.energy_mem_lane_pj = 3;
     c.energy_fds_inst_pj = 100;
-    c.energy_l1d_access_pj = 50;
+    c.energy_fpint_inst_pj = 10;        /* not for the 2 control instructions */
+    c.energy_l1d_rd_hit_pj = 50;
+    c.energy_l1d_rd_miss_pj = 30;
+    c.energy_l1d_wr_hit_pj = 5;
+    c.energy_l1d_wr_miss_pj = 70;
     c.energy_shmem_access_pj = 40;
-    c.energy_l2_access_pj = 60;
+    c.energy_l2_rd_hit_pj = 60;
+    c.energy_l2_rd_miss_pj = 6;
+    c.energy_l2_wr_hit_pj = 100;
+    c.energy_l2_wr_miss_pj = 200;
+    c.energy_gated_lanes = CFG_ENERGY_GATED_LANES_ON;   /* ungated below */
     c.energy_noc_flit_pj = 7;
     c.energy_sm_leak_w = 1;
     c.energy_sm_busy_w = 2;
@@ -54,8 +62,13 @@ static void test_hand(void **state)
     s.sm_cycles = 3000;         /* of the 4000 SM-cycles, 1000 idle */
     s.warp_insts = 9;
     s.thread_insts = 200;       /* 400 pJ of pipeline registers */
-    s.l1d.accesses = 5;
-    s.l2.accesses = 2;
+    s.l1d.accesses = 5;         /* reads: 2 hits, 1 miss; stores: 1 hit, 1 miss */
+    s.l1d.hits = 3;
+    s.l1d.wr_accesses = 2;
+    s.l1d.wr_hits = 1;
+    s.l2.accesses = 2;          /* a read hit, a write miss */
+    s.l2.hits = 1;
+    s.l2.wr_accesses = 1;
     s.icache_accesses = 10;     /* 7 hits, 3 misses */
     s.icache_misses = 3;
     s.power.dram_rd = 1e-9;     /* 1000 pJ of DRAM */
@@ -74,6 +87,9 @@ static void test_hand(void **state)
     e->cls_ops[CORE_ECLS_FPU] = 20;     /* 1 x 2 pJ, ALU */
     e->cls_ops[CORE_ECLS_SIN] = 1;      /* 12 x 3 pJ, SFU */
     e->shmem_accesses = 6;
+    e->ctrl_insts = 2;
+    e->cls_idle[CORE_ECLS_IALU] = 4;    /* ungated only: 4 x 25 x 1 pJ, ALU */
+    e->cls_idle[CORE_ECLS_SIN] = 2;     /* 2 x 12 x 3 pJ, SFU */
     e->noc_flits = 11;
     s.dac.tuples = 2;
     s.dac.rec_addr = 3;
@@ -96,10 +112,10 @@ static void test_hand(void **state)
     assert_int_equal(e->e_icache, 7 * 5 + 3 * 100);
     assert_int_equal(e->e_pipe, 400);
     assert_int_equal(e->e_dac, 28 * 15);            /* half reads, half writes */
-    assert_int_equal(e->e_fds, 900);
-    assert_int_equal(e->e_l1d, 250);
+    assert_int_equal(e->e_fds, 9 * 100 + 7 * 10);
+    assert_int_equal(e->e_l1d, 2 * 50 + 30 + 5 + 70);
     assert_int_equal(e->e_shmem, 240);
-    assert_int_equal(e->e_l2, 120);
+    assert_int_equal(e->e_l2, 60 + 200);
     assert_int_equal(e->e_noc, 77);
     assert_int_equal(e->e_dram, 1500);
     assert_int_equal(e->e_sm_leak, 4000000);        /* 4 SMs x 1 W x 1 us */
@@ -107,7 +123,7 @@ static void test_hand(void **state)
     assert_int_equal(e->e_sm_idle, 500000);         /* 1 us of SM x 0.5 W */
     assert_int_equal(e->e_uncore_leak, 3000000);
     assert_int_equal(e->e_uncore_const, 4000000);
-    uint64_t dyn = 920 + 80 + 1615 + 60 + 24 + 420 + 900 + 335 + 400 + 250 + 240 + 120 + 77;
+    uint64_t dyn = 920 + 80 + 1615 + 60 + 24 + 420 + 970 + 335 + 400 + 205 + 240 + 260 + 77;
     assert_int_equal(e->e_total, dyn + 1500 + 4000000 + 6000000 + 500000 + 3000000 + 4000000);
     /* the power statistics' GPU part is the same model's */
     assert_true(fabs(s.power.gpu_dyn - (double)dyn * 1e-12) < 1e-18);
@@ -130,7 +146,16 @@ static void test_hand(void **state)
     s.dac.removed = 4;
     s.dac.aff_insts = 1;
     gpu_energy_run(&c, &s);
-    assert_int_equal(e->e_fds, (9 - 4 + 1) * 100);
+    assert_int_equal(e->e_fds, (9 - 4 + 1) * 100 + (6 - 2) * 10);
+    /* GPUWattch's default, lanes not clock-gated: the inactive lanes'
+     * half charge by class, and 32 threads of pipeline registers per
+     * warp instruction */
+    c.energy_gated_lanes = CFG_ENERGY_GATED_LANES_OFF;
+    e->pipe_duty_insts = 5;     /* the duty-capped warp instructions */
+    gpu_energy_run(&c, &s);
+    assert_int_equal(e->e_lane[0], 250 + 40 + (2 + 51) * 25 + 100);
+    assert_int_equal(e->e_lane[1], 24 + 36 + 72);
+    assert_int_equal(e->e_pipe, 5 * 32 * 2);
 }
 
 /* The decoder's energy class of each opcode is GPGPU-Sim 3.2.2's sp_op
