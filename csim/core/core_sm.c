@@ -723,12 +723,9 @@ static unsigned mem_issue(struct core_sm *sm, const struct core_issue *is, uint6
         memcpy(p->dst, di->dst, sizeof p->dst);
         p->own = 0;
         p->mask = r->active;
-<<<<<<< HEAD
         p->atom = atom_wait;
         w->natom += atom_wait;
-=======
         p->missed = 0;
->>>>>>> h/diverge
         if (sm->step && sm->step->ops->pend)
             sm->step->ops->pend(sm->step->self, v, slot, p);
         w->pend_used |= 1u << pi;
