@@ -49,7 +49,7 @@ def primary(ws, rows):
     var = {r["workload"]: (r.get("variant") or "", r["base"], r["size"]) for r in rows}
     if not any(v for v, _, _ in var.values()):
         return list(ws)
-    order = {"small": 0, "default": 1, "large": 2}
+    order = {"small": 0, "default": 1, "large": 2, "xlarge": 3}
     best = {}
     for w in ws:
         v, b, size = var[w]
