@@ -486,7 +486,8 @@ def xlarge_notes(rows, ws):
                  f"{w0:.1f} and {w1:.1f} skew windows each and answered FG on "
                  f"{100 * s0:.1f}% and {100 * s1:.1f}% of their queries; at xlarge "
                  f"{100 * fi1:.0f}% of the L2's queries were first fetches; steady at xlarge: "
-                 f"{txt}. " + ("The traffic still moves with input size." if moved and not ok
+                 f"{txt}. " + ("The traffic still moves with input size; no larger input was "
+                                "run, so where it stops is not measured." if moved and not ok
                                else "The traffic stops moving here: " + (
                                    "the predictor settled" if ok else
                                    "it moved less than a point") + (
