@@ -333,9 +333,11 @@ def run_length_plot(path, rows, fg):
     plt = plot._plt()
     fig, ax = plt.subplots(figsize=(4.5, 3.2))
     xs = list(range(len(RUNS)))
-    for w, ys in data.items():
+    marks = "osD^vP<>X*h"
+    for i, (w, ys) in enumerate(data.items()):
         pts = [(x, y) for x, y in zip(xs, ys) if y is not None]
-        ax.plot([x for x, _ in pts], [y for _, y in pts], marker="o", label=w)
+        ax.plot([x for x, _ in pts], [y for _, y in pts], marker=marks[i % len(marks)],
+                color=plt.get_cmap("tab20")(i % 20), label=w)
     ax.axhline(0.33, linestyle="--", color="grey", linewidth=0.8, label="paper (~0.33)")
     ax.set_xticks(xs)
     ax.set_xticklabels([size for size, _ in RUNS])
