@@ -306,31 +306,47 @@ def tlp(rows):
     return L + [""]
 
 
-RUNS = [("small", "-small"), ("default", ""), ("large", "-large")]
+RUNS = [("small", "-small"), ("default", ""), ("large", "-large"), ("xlarge", "-xlarge")]
+BASE_RUNS = RUNS[:3]
+SIZE_ORDER = [size for size, _ in RUNS]      # every FG-leaning workload that ran at large ran at these
 
 
 def run_length_plot(path, rows, fg):
     """bgp's off-chip traffic reduction against cg_only per input size, one
-    line per FG-leaning workload run at every size."""
+    line per FG-leaning workload run at small, default and large, with its
+    xlarge point where it ran one."""
     V = lambda w, v, k: plot.value(rows, k, workload=w, variant=v)   # noqa: E731
-    pts = []
+    data = {}
     for w in fg:
-        if not all(w in have(rows, v + suf, [w]) for _, suf in RUNS for v in ("cg_only", "bgp")):
+        if not all(w in have(rows, v + suf, [w]) for _, suf in BASE_RUNS
+                   for v in ("cg_only", "bgp")):
             continue
-        for size, suf in RUNS:
-            c = V(w, "cg_only" + suf, "offchip")
-            if not c:
-                break
-            pts.append({"workload": w, "input": size, "status": "pass",
-                        "reduction": 1 - V(w, "bgp" + suf, "offchip") / c})
-    ws = {p["workload"] for p in pts if sum(q["workload"] == p["workload"] for q in pts) == len(RUNS)}
-    pts = [p for p in pts if p["workload"] in ws]
-    if pts:
-        plot.lines(path, pts, "input", "reduction", "workload",
-                   axis_values=[size for size, _ in RUNS],
-                   title="bgp off-chip traffic reduction vs cg_only per input size (paper: ~0.33)",
-                   ylabel="1 - bgp bytes / cg_only bytes")
-    return bool(pts)
+        ys = []
+        for _, suf in RUNS:
+            ran = all(w in have(rows, v + suf, [w]) for v in ("cg_only", "bgp"))
+            c = V(w, "cg_only" + suf, "offchip") if ran else 0
+            ys.append(1 - V(w, "bgp" + suf, "offchip") / c if c else None)
+        if all(y is not None for y in ys[:len(BASE_RUNS)]):
+            data[w] = ys
+    if not data:
+        return False
+    plt = plot._plt()
+    fig, ax = plt.subplots(figsize=(4.5, 3.2))
+    xs = list(range(len(RUNS)))
+    marks = "osD^vP<>X*h"
+    for i, (w, ys) in enumerate(data.items()):
+        pts = [(x, y) for x, y in zip(xs, ys) if y is not None]
+        ax.plot([x for x, _ in pts], [y for _, y in pts], marker=marks[i % len(marks)],
+                color=plt.get_cmap("tab20")(i % 20), label=w)
+    ax.axhline(0.33, linestyle="--", color="grey", linewidth=0.8, label="paper (~0.33)")
+    ax.set_xticks(xs)
+    ax.set_xticklabels([size for size, _ in RUNS])
+    ax.set_xlabel("input")
+    ax.set_ylabel("1 - bgp bytes / cg_only bytes")
+    ax.set_title("bgp off-chip traffic reduction vs cg_only per input size")
+    ax.legend(fontsize=6, ncol=2)
+    plot._save(fig, path)
+    return True
 
 
 def run_length(rows, fg):
@@ -344,7 +360,8 @@ def run_length(rows, fg):
         return []
     L = ["## Traffic against run length (FG-leaning)", "",
          "The same workloads at small, default and large inputs (variants `-small`, none, "
-         "`-large`). Per input size: cycles under cg_only, skew windows closed per L2 GDU "
+         "`-large`), and those whose L2 predictors still learned at large inputs also at "
+         "xlarge (`-xlarge`). Per input size: cycles under cg_only, skew windows closed per L2 GDU "
          "and the share of the L2's queries answered FG under bgp (the L2's GDUs decide "
          "what is read from DRAM), bgp's and fg_only's off-chip traffic reduction against "
          "that size's cg_only (fg_only's is the most any predictor could save by fetching "
@@ -366,11 +383,12 @@ def run_length(rows, fg):
                      f"{100 * V(w, b, 'l2.gdu.fg') / q if q else 0:.1f}% | "
                      f"{pct_of(V(w, b, 'offchip'), off_c)} | {fgr} | "
                      f"{pct(V(w, c, 'cycles') / V(w, b, 'cycles') - 1)} |")
-    L += ["", "Geometric means over the " + str(len(ws)) + " workloads that ran at every size "
-          "(reduction = 1 - mean of the ratios):", "",
+    L += ["", "Geometric means over the " + str(len(ws)) + " workloads that ran at small, "
+          "default and large inputs (reduction = 1 - mean of the ratios); the last row takes "
+          "each at the largest size it ran (xlarge where it has one):", "",
           "| size | bgp traffic red. | fg_only traffic red. | bgp speedup | L2 windows/GDU "
           "(mean) |", "|---|---|---|---|---|"]
-    for size, suf in RUNS:
+    for size, suf in BASE_RUNS:
         c, b, f = "cg_only" + suf, "bgp" + suf, "fg_only" + suf
         got = [w for w in ws if w in have(rows, c, ws) and w in have(rows, b, ws)
                and V(w, c, "offchip")]
@@ -384,7 +402,14 @@ def run_length(rows, fg):
                   for w in got) / len(got)
         summ[size] = tr
         L.append(f"| {size} | {100 * tr:.1f}% | {fr} | {pct(sp - 1)} | {win:.1f} |")
+    lm = largest_means(rows, ws)
+    if lm:
+        tr, fr, sp, win, _ = lm
+        summ["largest"] = tr
+        L.append(f"| largest each ran | {100 * tr:.1f}% | "
+                 f"{'-' if fr is None else f'{100 * fr:.1f}%'} | {pct(sp - 1)} | {win:.1f} |")
     L.append("")
+    L += xlarge_notes(rows, lm[4] if lm else [])
     if "default" in summ and "large" in summ:
         grew = summ["large"] > summ["default"] + 0.01
         L += [f"bgp's traffic reduction is {100 * summ['default']:.1f}% at default inputs and "
@@ -394,7 +419,83 @@ def run_length(rows, fg):
                   "(the FG share column)." if grew else
                   ": it does not grow with run length here.")
               + " iix is not run at large inputs (experiments/memory.toml says why).", ""]
+    if "largest" in summ:
+        L += [f"With each workload at the largest size it ran, bgp's traffic reduction is "
+              f"{100 * summ['largest']:.1f}% (5.3.2.5: about 33%).", ""]
     return L
+
+
+def largest_means(rows, ws):
+    """With each of ws at the largest size it ran under cg_only and bgp:
+    (bgp's traffic reduction, fg_only's or None, bgp's speedup, mean L2
+    windows per GDU, the workloads taken at xlarge), geometric means; None
+    when none ran at xlarge."""
+    V = lambda w, v, k: plot.value(rows, k, workload=w, variant=v)   # noqa: E731
+    sufs = [x for _, x in RUNS]
+    top = {}
+    for w in ws:
+        ran = [suf for suf in sufs if w in have(rows, "cg_only" + suf, [w])
+               and w in have(rows, "bgp" + suf, [w])]
+        if ran:
+            top[w] = max(ran, key=sufs.index)
+    xl = [w for w in top if top[w] == "-xlarge"]
+    got = [w for w in top if V(w, "cg_only" + top[w], "offchip")]
+    if not xl or not got:
+        return None
+    ratio = lambda v, w: V(w, v + top[w], "offchip") / V(w, "cg_only" + top[w], "offchip")  # noqa: E731
+    fgot = [w for w in got if w in have(rows, "fg_only" + top[w], [w])]
+    return (1 - plot.geomean([ratio("bgp", w) for w in got]),
+            1 - plot.geomean([ratio("fg_only", w) for w in fgot]) if fgot else None,
+            plot.geomean([V(w, "cg_only" + top[w], "cycles") / V(w, "bgp" + top[w], "cycles")
+                          for w in got]),
+            sum(V(w, "bgp" + top[w], "l2.gdu.windows")
+                / max(V(w, "bgp" + top[w], "l2.gdu.units"), 1) for w in got) / len(got),
+            xl)
+
+
+def xlarge_notes(rows, ws):
+    """Where the traffic stops moving: per workload run at xlarge (its L2
+    predictor still learned at large), bgp's and fg_only's traffic
+    reduction at large and xlarge, the L2 GDUs' windows, the L2 FG share,
+    the first fetches and the steady-state verdict."""
+    if not ws:
+        return []
+    V = lambda w, v, k: plot.value(rows, k, workload=w, variant=v)   # noqa: E731
+    L = ["Past large inputs: the FG-leaning workloads whose L2 predictors had not settled "
+         "at large inputs ran again at xlarge (docs/workloads.md \"Sizes\"), where their "
+         "footprints exceed the 768 KB L2:", ""]
+    for w in ws:
+        parts = []
+        for size, suf in (("large", "-large"), ("xlarge", "-xlarge")):
+            c, b, f = "cg_only" + suf, "bgp" + suf, "fg_only" + suf
+            off_c = V(w, c, "offchip")
+            red = 1 - V(w, b, "offchip") / off_c if off_c else 0.0
+            fr = (1 - V(w, f, "offchip") / off_c if off_c and w in have(rows, f, [w])
+                  else None)
+            q = V(w, b, "l2.gdu.queries")
+            parts.append((size, red, fr, V(w, b, "l2.gdu.windows")
+                          / max(V(w, b, "l2.gdu.units"), 1),
+                          V(w, b, "l2.gdu.fg") / q if q else 0.0,
+                          V(w, b, "l2.gdu.first") / q if q else 0.0,
+                          V(w, c, "l2.miss_rate")))
+        (_, r0, f0, w0, s0, _, m0), (_, r1, f1, w1, s1, fi1, m1) = parts
+        ok, txt = steady(fg_series(rows, w, "bgp-xlarge", "l2"))
+        moved = abs(r1 - r0) > 0.01
+        fs = lambda x: "-" if x is None else f"{100 * x:.1f}%"   # noqa: E731
+        L.append(f"* **{w}**: bgp's traffic reduction {100 * r0:.1f}% at large, "
+                 f"{100 * r1:.1f}% at xlarge (fg_only's ceiling {fs(f0)} and {fs(f1)}); "
+                 f"cg_only's L2 miss rate {m0:.3f} and {m1:.3f}; the L2 GDUs closed "
+                 f"{w0:.1f} and {w1:.1f} skew windows each and answered FG on "
+                 f"{100 * s0:.1f}% and {100 * s1:.1f}% of their queries; at xlarge "
+                 f"{100 * fi1:.0f}% of the L2's queries were first fetches; steady at xlarge: "
+                 f"{txt}. " + ("The traffic still moves with input size; no larger input was "
+                                "run, so where it stops is not measured." if moved and not ok
+                               else "The traffic stops moving here: " + (
+                                   "the predictor settled" if ok else
+                                   "it moved less than a point") + (
+                                   ", and fg_only, the most any predictor could save, saves "
+                                   f"{fs(f1)}." if f1 is not None else ".")))
+    return L + [""]
 
 
 BUCKETS = ["0", "1", "2-3", "4-7", "8-15", "16-31", "32-63", "64-127", "128+"]
@@ -541,11 +642,14 @@ SENS = [("baseline", "cg_only", "bgp", "33%"), ("caches x0.25 (Fig 5.15a)", "cg_
         ("large inputs: baseline", "cg_only-large", "bgp-large", "33%"),
         ("large inputs: caches x0.25 (Fig 5.15a)", "cg_only-cache-x0.25-large",
          "bgp-cache-x0.25-large", "37%"),
+        ("large inputs: caches x8 (Fig 5.15a)", "cg_only-cache-x8-large",
+         "bgp-cache-x8-large", "17%"),
         ("large inputs: 256-byte L2 blocks (Fig 5.15b)", "cg_only-l2-256B-large",
-         "bgp-l2-256B-large", "58%")]
+         "bgp-l2-256B-large", "58%"),
+        ("large inputs: 64-byte sectors, no sub-ranks (Fig 5.15c)", "cg_only-sector-64B-large",
+         "bgp-sector-64B-large", "20%")]
 # the configuration whose cg_only a row's right axis normalises to
-SENS_BASE = {"cg_only-cache-x0.25-large": "cg_only-large", "cg_only-l2-256B-large": "cg_only-large",
-             "cg_only-large": "cg_only-large"}
+SENS_BASE = {c: "cg_only-large" for _, c, _, _ in SENS if c.endswith("-large")}
 
 
 def have(rows, v, ws):
@@ -677,9 +781,22 @@ def large_note(rows, fg):
                + (": the more L2 lines are evicted, the fewer stay long enough to collect "
                   "every sector some SM asks for, and the more a whole-line fetch wastes. "
                   if r2l > r2d + 0.02 and m2l > m2d else ". ") if r2d and r2l else "")
-            + "Larger "
-            "inputs than these exceed the instruction budget of our sizes "
-            "(docs/workloads.md), so the dissertation's longer runs are not reproduced.")
+            + xlarge_tail(rows, lfg))
+
+
+def xlarge_tail(rows, lfg):
+    """The run-length bullet's last sentence: the xlarge runs, where made."""
+    lm = largest_means(rows, lfg)
+    if not lm:
+        return ("Larger inputs than these exceed the instruction budget of our sizes "
+                "(docs/workloads.md), so the dissertation's longer runs are not reproduced.")
+    tr, fr, sp, win, xl = lm
+    return (f"{', '.join(xl)} ran again at xlarge inputs (\"Traffic against run length\"): "
+            f"with each workload at the largest size it ran, bgp cuts off-chip traffic by "
+            f"{100 * tr:.1f}%" + (f" (fg_only's ceiling {100 * fr:.1f}%)" if fr is not None
+                                  else "") + f" at a speedup of {pct(sp - 1)}, its L2 GDUs "
+            f"closing {win:.1f} skew windows each on average; the per-workload notes there "
+            "say where the traffic stops moving.")
 
 
 def dram_ppw_note(rows, fg):
@@ -912,8 +1029,9 @@ def sensitivity(rows, fg):
          "Geometric means over the FG-leaning workloads that ran. Three rows change "
          "BGP's thresholds (`lamar.th_fg`, `lamar.bgp_skew_pct`; Table 5.2's 2 and "
          "0.7 are the defaults), for which 5.3.2.5 gives no figure, only that the trends "
-         "hold while TH_FG is below 3 and SKEW_thres above 0.7. The last three repeat the "
-         "baseline and Fig 5.15a/b at large inputs (their right axis against the large "
+         "hold while TH_FG is below 3 and SKEW_thres above 0.7. The last five repeat the "
+         "baseline and Fig 5.15's four configurations at large inputs (their right axis "
+         "against the large "
          "baseline's cg_only), where the L2 GDUs close skew windows (\"Steady state\").", "",
          "| configuration | BGP traffic reduction (paper) | ours | cg_only traffic / "
          "baseline | BGP speedup | workloads |", "|---|---|---|---|---|---|"]
@@ -940,6 +1058,17 @@ def sensitivity(rows, fg):
               "doubled; 5.3.2.5: performance +2% to +7% with a 4K bit-array): speedup over "
               f"the 2K-bit BGP {pct(sp - 1)} (geometric mean, {len(ws)} workloads; best "
               f"{best} {pct(bsp - 1)}), off-chip traffic x{tr:.3f}."]
+    ws = [w for w in have(rows, "bgp-4Kbit-large", fg) if w in have(rows, "bgp-large", fg)]
+    if ws:
+        sp = gmean_ratio(rows, ws, "cycles", "bgp-4Kbit-large", "bgp-large", inverse=True)
+        tr = gmean_ratio(rows, ws, "offchip", "bgp-4Kbit-large", "bgp-large")
+        best = max(ws, key=lambda w: plot.value(rows, "cycles", workload=w, variant="bgp-large")
+                   / plot.value(rows, "cycles", workload=w, variant="bgp-4Kbit-large"))
+        bsp = (plot.value(rows, "cycles", workload=best, variant="bgp-large") /
+               plot.value(rows, "cycles", workload=best, variant="bgp-4Kbit-large"))
+        L += ["", f"At large inputs, where the L2 GDUs refresh their arrays: speedup over the "
+              f"2K-bit BGP {pct(sp - 1)} (geometric mean, {len(ws)} workloads; best {best} "
+              f"{pct(bsp - 1)}), off-chip traffic x{tr:.3f}."]
     return L + [""]
 
 
@@ -1048,11 +1177,15 @@ def write_page(path, m, rows, fg, cg, traffic, speed, ppw, pr, pca_speed, missin
     V = lambda w, v, k: plot.value(rows, k, workload=w, variant=v)   # noqa: E731
     n = len([r for r in rows if r["variant"] != "static"])
     size = table.sizes([r for r in rows if r["variant"] in LAMAR])   # the ablation's small aside
+    other = {r["size"] for r in rows if r.get("size")} - {r["size"] for r in rows
+                                                         if r["variant"] in LAMAR}
     L = ["# Memory hierarchy: LAMAR schemes and PCA", "",
          "Generated by `make experiments-memory` (spec experiments/memory.toml, plots "
          "experiments/memory.py, runner docs/sweeps.md): do not edit. gtx480 with "
          f"sub-ranked DRAM (`dram_subranks = 2`, 32-byte FG bursts), timing mode, **{size} "
-         f"inputs**, seed 1: {n} points; source commit {commit()}, simulator binary sha256 "
+         f"inputs**" + (f" (the sections that say so also "
+                        f"{', '.join(sorted(other, key=SIZE_ORDER.index))})" if other else "")
+         + f", seed 1: {n} points; source commit {commit()}, simulator binary sha256 "
          f"{str(m.get('build'))[:12]}. Mechanisms: docs/lamar.md, docs/pca.md; "
          "power model: docs/lamar.md \"DRAM and system power\".", "",
          "`static` is derived, not run: the dissertation's profiled static GDU \"is "
@@ -1080,6 +1213,9 @@ def write_page(path, m, rows, fg, cg, traffic, speed, ppw, pr, pca_speed, missin
     lsize = table.sizes([r for r in rows if r["variant"] in {v + "-large" for v in FIVE}])
     ours, big = fg_claims(rows, fg), (fg_claims(lrows, lfg) if lfg else {})
     X = lambda k: big.get(k, "not run")   # noqa: E731
+    lm = largest_means(rows, lfg) if lfg else None
+    xl_cell = (f" ({100 * lm[0]:.1f}% with {', '.join(lm[4])} at xlarge; \"Traffic against "
+               "run length\")" if lm else "")
     L += ["## Headline: ours against the dissertation", "",
           (f"The last column repeats the FG-leaning rows at {lsize} inputs "
            f"({len(lfg)} FG-leaning workloads that ran every scheme there: "
@@ -1090,7 +1226,7 @@ def write_page(path, m, rows, fg, cg, traffic, speed, ppw, pr, pca_speed, missin
           f"| claim | paper | ours, {size} inputs | ours, {lsize} inputs |", "|---|---|---|---|",
           correlate.baseline_row("gtx480")[:-1] + "| |",
           f"| BGP off-chip traffic reduction, FG-leaning (5.3.2.5) | about 33% | "
-          f"{ours['traffic']} | {X('traffic')} |",
+          f"{ours['traffic']} | {X('traffic')}{xl_cell} |",
           f"| BGP_inf off-chip traffic reduction, FG-leaning | (close to BGP, Fig 5.9) | "
           f"{ours['traffic_inf']} | {X('traffic_inf')} |",
           f"| BGP close to BGP_inf: BGP traffic / BGP_inf traffic, FG-leaning | slightly above 1 | "

@@ -20,6 +20,7 @@ import memory   # noqa: E402  (configs/gtx480.conf's keys)
 CAP, TOK = "max_ctas_per_sm", "pca.tokens"
 PAPER_SPEEDUP = {"bfs": 0.08, "sssp": 0.09, "kmeans": 0.39}   # 6.2.3.4, vs Opt-CTA
 PAPER_BEST_MAX_TLP = {"bfs": True, "sssp": True, "kmeans": False}   # 6.2.3.3, Fig 6.3
+KMEANS_FEATURES = {"xlarge": 34}   # features per point by size, else 8 (workloads/kmeans/kmeans.c)
 
 
 def hmean(vals):
@@ -49,7 +50,7 @@ def primary(ws, rows):
     var = {r["workload"]: (r.get("variant") or "", r["base"], r["size"]) for r in rows}
     if not any(v for v, _, _ in var.values()):
         return list(ws)
-    order = {"small": 0, "default": 1, "large": 2}
+    order = {"small": 0, "default": 1, "large": 2, "xlarge": 3}
     best = {}
     for w in ws:
         v, b, size = var[w]
@@ -170,7 +171,7 @@ def set_index(ws, toks, info, V, caps):
     L = ["## L1D set index and input size", "",
          "Per case: the L1D miss rate at 0 tokens with one resident CTA per core and with "
          "every CTA that fits (Max-CTA), Max-CTA's cycles against the same workload's "
-         "linear case, and PCA's best speedup over Opt-CTA. kmeans reads 8 feature columns "
+         "linear case, and PCA's best speedup over Opt-CTA. kmeans reads its feature columns (8, 34 at xlarge) "
          "`npoints` x 4 bytes apart, a multiple of 32 sets x 128 bytes at every input size: "
          "under the linear index every warp's feature lines share one 4-way set, so its "
          "miss rate does not fall with fewer warps and no token count can help; the hash "
@@ -243,7 +244,9 @@ def write_page(path, m, rows, ws, toks, info, V):
          "A *case* is a workload under one L1D set index and input size (the sweep's "
          "variants): `fermi` is gtx480's own index, the hash of SM2_GTX480's L1D "
          "(GPGPU-Sim's set index function H, the simulator the dissertation ran), "
-         "`fermi-large` the three at large inputs with it, and `linear` the ablation (set = "
+         "`fermi-large` the three at large inputs with it, `fermi-xlarge` kmeans with the 34 "
+         "features of Table 6.2's kdd_cup input (10,240 points; docs/workloads.md "
+         "\"Sizes\"), and `linear` the ablation (set = "
          "address / line size mod sets). The rows beside the paper "
          "use Table 6.1's setup: the hash, at the largest input each workload ran at ("
          + ", ".join(pw) + "); the ablation and per-case tables show every case.", "",
@@ -322,21 +325,27 @@ def write_page(path, m, rows, ws, toks, info, V):
                  f"(`stall.mem_wait`: a request refused) and {100 * sb:.1f}% waiting on an "
                  "operand (`stall.scoreboard`, where a missing load's latency shows)"
                  + (" (little for a cache policy to win)." if mw + sb < 0.05 else "."))
-    km = [w for w in pw if w.split(" (")[0] == "kmeans"]
+    km = [w for w in ws if w.split(" (")[0] == "kmeans" and "(fermi" in w]
     if km:
-        w = km[0]
-        i = info[w]
-        lo = min(r[CAP] for r in rows if r["workload"] == w)
-        m1 = next(x for x in rows if x["workload"] == w and x[CAP] == lo and x[TOK] == 0)
-        mx = next(x for x in rows if x["workload"] == w and x[CAP] == i["fit"] and x[TOK] == 0)
-        L.append(f"* **kmeans' working set.** Our kmeans reads 8 features per point "
-                 "(workloads/kmeans/kmeans.c), the dissertation's Rodinia kmeans 34 (its "
-                 "kdd_cup input): a warp's feature lines are 1 KB against 4.25 KB, so "
-                 f"{w}'s {i['fit']} resident CTA{'s' if i['fit'] != 1 else ''} of 4 warps hold {i['fit'] * 4} KB of feature "
-                 "lines against the 16 KB L1D where Rodinia's would hold 4.25 times as much. "
-                 f"Measured: the L1D miss rate at 0 tokens is {fmt(m1['l1d.miss_rate'])} with "
-                 f"{lo} resident CTA and {fmt(mx['l1d.miss_rate'])} with {i['fit']}: the "
-                 "thrashing PCA relieves is that difference, milder than 6.2.3.4's.")
+        parts = []
+        for w in km:
+            i = info[w]
+            lo = min(r[CAP] for r in rows if r["workload"] == w)
+            m1 = next(x for x in rows if x["workload"] == w and x[CAP] == lo and x[TOK] == 0)
+            mx = next(x for x in rows if x["workload"] == w and x[CAP] == i["fit"] and x[TOK] == 0)
+            nf = KMEANS_FEATURES.get(m1["size"], 8)
+            parts.append(f"{w}: {nf} features, {i['fit']} resident CTA"
+                         f"{'s' if i['fit'] != 1 else ''} of 4 warps hold "
+                         f"{i['fit'] * 4 * nf * 128 / 1024:.0f} KB of feature lines; L1D miss "
+                         f"rate at 0 tokens {fmt(m1['l1d.miss_rate'])} with {lo} resident CTA "
+                         f"and {fmt(mx['l1d.miss_rate'])} with {i['fit']}; PCA's best "
+                         f"{pct(i['sp'][i['best']] - 1)} at {i['best']} tokens")
+        L.append("* **kmeans' working set.** A warp reads one 128-byte line per feature "
+                 "(column-major features, workloads/kmeans/kmeans.c) and revisits them for "
+                 "each of the 8 centroids; the dissertation's Rodinia kmeans runs kdd_cup's 34 "
+                 "features (4.25 KB a warp), our default, large inputs 8 (1 KB) and our xlarge "
+                 "input 34, against the 16 KB L1D. " + "; ".join(parts) + ". The thrashing PCA "
+                 "relieves is the miss rate's rise from few to all resident CTAs.")
     bw = []
     for w in pw:
         i = info[w]

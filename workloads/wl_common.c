@@ -195,5 +195,23 @@ void wl_grid3d_faces(struct wl_rng *r, float *g, unsigned nx, unsigned ny,
 unsigned wl_pick(enum wl_size size, unsigned small, unsigned dflt,
                  unsigned large)
 {
-    return size == WL_SMALL ? small : size == WL_LARGE ? large : dflt;
+    return size == WL_SMALL ? small : size == WL_DEFAULT ? dflt : large;
+}
+
+unsigned wl_pick_xl(enum wl_size size, unsigned small, unsigned dflt,
+                    unsigned large, unsigned xlarge)
+{
+    return size == WL_XLARGE ? xlarge : wl_pick(size, small, dflt, large);
+}
+
+/* The drivers that call wl_pick_xl (docs/workloads.md "Sizes"). */
+static const char *const wl_xlarge_names[] = { "gaussian", "kmeans", "sobflt",
+                                               "ssc" };
+
+int wl_has_xlarge(const char *name)
+{
+    for (size_t i = 0; i < sizeof wl_xlarge_names / sizeof *wl_xlarge_names; i++)
+        if (!strcmp(name, wl_xlarge_names[i]))
+            return 1;
+    return 0;
 }

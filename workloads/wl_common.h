@@ -59,8 +59,13 @@ int wl_check_f32_moved(struct wl_report *rep, const char *what, const float *got
 void wl_grid3d_faces(struct wl_rng *r, float *g, unsigned nx, unsigned ny,
                      unsigned nz, float face_hi, float inner_hi);
 
-/* Picks the value for a size: small, default or large. */
+/* Picks the value for a size: small, default or large (xlarge picks large:
+ * the CLI runs xlarge only where wl_has_xlarge says the driver has one). */
 unsigned wl_pick(enum wl_size size, unsigned small, unsigned dflt,
                  unsigned large);
+
+/* Picks the value for a size of a driver with an xlarge input. */
+unsigned wl_pick_xl(enum wl_size size, unsigned small, unsigned dflt,
+                    unsigned large, unsigned xlarge);
 
 #endif

@@ -7,7 +7,10 @@
 #include <stdint.h>
 #include "lockstep.h"
 
-enum wl_size { WL_SMALL, WL_DEFAULT, WL_LARGE };
+/* Input sizes; WL_XLARGE exists only for the workloads wl_has_xlarge()
+ * names (inputs whose footprint exceeds the L2 at large sizes' budget
+ * would not, docs/workloads.md "Sizes"). */
+enum wl_size { WL_SMALL, WL_DEFAULT, WL_LARGE, WL_XLARGE };
 
 /* What a driver reports back: per-launch records and the final check. */
 struct wl_report {
@@ -37,6 +40,10 @@ extern const struct workload *const wl_registry[];
 
 /* Workload by name, or NULL. */
 const struct workload *wl_find(const char *name);
+
+/* 1 when workload NAME has an xlarge input (its driver picks one with
+ * wl_pick_xl), else 0. */
+int wl_has_xlarge(const char *name);
 
 /* Launch wrapper for drivers: ls_launch + accumulate stats in rep + call
  * rep->on_launch; on error records the message in rep and returns it. */

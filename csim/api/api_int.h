@@ -87,7 +87,7 @@ struct api_launch {
 struct api_run {
     const char *workload;
     const char *category;
-    const char *size;          /* "small", "default", "large", "program"  */
+    const char *size;          /* "small" ... "xlarge", "program"       */
     uint64_t seed;
     const char *mode;          /* "functional" or "timing" (NULL: functional) */
     const char *config;        /* config name/file (NULL: builtin)        */

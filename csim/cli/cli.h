@@ -22,7 +22,7 @@ enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2, CLI_MISMATCH = 3, CLI_CHECK = 4 
 struct cli_result {
     const char *workload;
     const char *category;
-    const char *size;          /* "small", "default", "large"             */
+    const char *size;          /* "small" ... "xlarge"                    */
     uint64_t seed;
     const char *mode;          /* "functional" or "timing"                */
     const char *config;        /* config name/file, "default" when none   */

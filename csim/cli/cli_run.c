@@ -43,7 +43,7 @@ struct launch_ctx {
     int digest;                /* take it (only JSON reports it)          */
 };
 
-static const char *const size_names[] = { "small", "default", "large" };
+static const char *const size_names[] = { "small", "default", "large", "xlarge" };
 
 /* Ctrl-C: the first SIGINT raises this flag, which every GPU of the run
  * watches (ls_config.cancel): the launch in flight stops with its
@@ -145,6 +145,11 @@ static void run_one(const struct workload *w, const struct run_opts *o,
     r->size = size_names[o->size];
     r->seed = o->seed;
 
+    if (o->size == WL_XLARGE && !wl_has_xlarge(w->name)) {
+        snprintf(r->msg, sizeof r->msg, "%s has no xlarge input "
+                 "(docs/workloads.md \"Sizes\")", w->name);
+        return;
+    }
     const struct wl_ptx_blob *blob = wl_ptx_find(w->name);
     if (!blob) {
         snprintf(r->msg, sizeof r->msg, "no embedded PTX named %s", w->name);
@@ -322,7 +327,7 @@ static int write_json(const char *path, const struct cli_result *res, size_t n,
 
 static int parse_size(const char *s, enum wl_size *out)
 {
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < (int)(sizeof size_names / sizeof *size_names); i++)
         if (!strcmp(s, size_names[i])) {
             *out = (enum wl_size)i;
             return 0;
@@ -484,7 +489,7 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
         if (val && !strncmp(a, "--size", 6)) {
             if (parse_size(val, &o->size)) {
                 fprintf(stderr, "lockstep: run: bad --size '%s' "
-                        "(small, default or large)\n", val);
+                        "(small, default, large or xlarge)\n", val);
                 return CLI_USAGE;
             }
         } else if (val && !strncmp(a, "--seed", 6)) {
@@ -523,7 +528,7 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
     }
     if (!o->all && o->nnames == 0) {
         fprintf(stderr, "usage: lockstep run WORKLOAD...|all [--size "
-                "small|default|large] [--seed N] [--mode functional|timing]\n"
+                "small|default|large|xlarge] [--seed N] [--mode functional|timing]\n"
                 "       [--config NAME|FILE] [--set key=value]... "
                 "[--stats-json FILE] [--table]\n"
                 "       [--cosim LIST] [--backend c|rtl|lockstep|netlist] [--rtl BLK=FILE.v] "

@@ -116,6 +116,13 @@ expect2 "missing value"    "$cli" run "$first" --seed
 expect2 "unknown command"  "$cli" frobnicate
 expect2 "no arguments"     "$cli"
 expect2 "bad list"         "$cli" list nothing
+# xlarge exists for the four workloads wl_has_xlarge names: the others
+# fail (status 1) with the reason, not with large's input under its name.
+"$cli" run "$first" --size xlarge >"$tmp/o" 2>&1
+rc=$?
+[ "$rc" = 1 ] && grep -q "has no xlarge input" "$tmp/o" \
+  && ok "--size xlarge without an xlarge input: exit 1: $(grep -m1 'no xlarge' "$tmp/o")" \
+  || bad "--size xlarge on $first: exit $rc (want 1 and 'has no xlarge input')"
 # A run that cannot deliver its statistics is a failing run: status 1.
 "$cli" run "$first" --size small --stats-json "$tmp/no/such/dir/x.json" >/dev/null 2>"$tmp/e"
 rc=$?

@@ -113,6 +113,13 @@ static void test_checks(void **state)
     assert_int_equal(wl_pick(WL_SMALL, 1, 2, 3), 1);
     assert_int_equal(wl_pick(WL_DEFAULT, 1, 2, 3), 2);
     assert_int_equal(wl_pick(WL_LARGE, 1, 2, 3), 3);
+    assert_int_equal(wl_pick(WL_XLARGE, 1, 2, 3), 3);
+    assert_int_equal(wl_pick_xl(WL_DEFAULT, 1, 2, 3, 4), 2);
+    assert_int_equal(wl_pick_xl(WL_LARGE, 1, 2, 3, 4), 3);
+    assert_int_equal(wl_pick_xl(WL_XLARGE, 1, 2, 3, 4), 4);
+    assert_int_equal(wl_has_xlarge("gaussian"), 1);
+    assert_int_equal(wl_has_xlarge("kmeans"), 1);
+    assert_int_equal(wl_has_xlarge("vecadd"), 0);
 }
 
 struct hook { unsigned calls; uint64_t thread_insts; };

@@ -8,7 +8,7 @@ keys; multi-line arrays and strings are skipped over)."""
 import re
 import tomllib
 
-SIZES = ("small", "default", "large")
+SIZES = ("small", "default", "large", "xlarge")
 MODES = ("timing", "functional")
 DEFAULT_METRICS = ("cycles", "ipc", "simd_util")
 

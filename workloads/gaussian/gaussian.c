@@ -90,7 +90,7 @@ static double gaussian_residual(struct wl_report *rep, const float *A,
 static int gaussian_run(ls_gpu *gpu, ls_module *mod, enum wl_size size,
                         uint64_t seed, struct wl_report *rep)
 {
-    unsigned n = wl_pick(size, 42, 96, 168);
+    unsigned n = wl_pick_xl(size, 42, 96, 168, 512);
     unsigned ld = (n + 1 + 31) / 32 * 32;
     size_t words = (size_t)n * ld, bytes = words * sizeof(float);
     float *A = calloc(words, sizeof(float)), *ref = malloc(bytes);

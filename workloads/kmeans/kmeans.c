@@ -1,5 +1,6 @@
 /* kmeans host driver: k-means over npoints seeded points in nfeat
- * dimensions, stored column-major (feat[f * npoints + p]): k true centres
+ * dimensions (8; at xlarge 34, the feature count of Rodinia's kdd_cup
+ * input), stored column-major (feat[f * npoints + p]): k true centres
  * uniform in [0, 10)^nfeat, each point a random centre plus uniform noise
  * in [-2, 2) per feature, so clusters overlap a little and points move
  * between clusters for a few iterations. The initial centroids are the
@@ -65,8 +66,8 @@ static void km_update(const float *feat, const int *member, unsigned np,
 static int km_run(ls_gpu *gpu, ls_module *mod, enum wl_size size,
                   uint64_t seed, struct wl_report *rep)
 {
-    unsigned np = wl_pick(size, 640, 7168, 36864);
-    unsigned nf = 8, k = 8;
+    unsigned np = wl_pick_xl(size, 640, 7168, 36864, 10240);
+    unsigned nf = wl_pick_xl(size, 8, 8, 8, 34), k = 8;
     float *feat = malloc((size_t)np * nf * sizeof(float));
     float *cent = malloc(k * nf * sizeof(float)), *rcent = malloc(k * nf * sizeof(float));
     float *truec = malloc(k * nf * sizeof(float));

@@ -60,8 +60,8 @@ static void sobflt_cpu(const unsigned char *img, unsigned char *out,
 static int sobflt_run(ls_gpu *gpu, ls_module *mod, enum wl_size size,
                       uint64_t seed, struct wl_report *rep)
 {
-    unsigned w = wl_pick(size, 150, 500, 1000);
-    unsigned h = wl_pick(size, 110, 350, 900);
+    unsigned w = wl_pick_xl(size, 150, 500, 1000, 2000);
+    unsigned h = wl_pick_xl(size, 110, 350, 900, 1800);
     size_t n = (size_t)w * h;
     unsigned char *img = malloc(n), *out = malloc(n), *want = malloc(n);
     ls_dptr dimg = 0, dout = 0;
