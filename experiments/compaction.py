@@ -690,6 +690,33 @@ def why_more(S, st, lws, size_v):
             f"{fmt(rel(most, 2))} of its {big}-entry speed: what the size costs is the stalls "
             "its misses force, and where a stall costs little against the bypass the "
             "history would have given, the size costs little.")
+    d99m = S.m(st["div99"])
+    if len(S.perms) == len(PERMS) and d99m:
+        def su(w, p):
+            return S.G(w, f"tbc.{p}")["simd_util"]
+        best = {w: max(S.perms, key=lambda p: su(w, p)) for w in d99m}
+        wb = min(d99m, key=lambda w: su(w, "balanced") / su(w, best[w]))
+        bp = best[wb]
+        if bp != "balanced":
+            def cell(p):
+                c = C(wb, f"tbc.{p}")
+                k = [f"{cl} paths compacted {c['classes'][cl]['paths_tbc']} of "
+                     f"{c['classes'][cl]['paths']}" for cl in ("P", "D")
+                     if c["classes"][cl]["paths"]]
+                return (f"{p}: SIMD {fmt(su(wb, p))}, warps formed at compaction points "
+                        f"{c['warps_formed']} (NW_TBC {c['nw_tbc']}, NW_ideal {c['nw_ideal']})"
+                        + ("; " + ", ".join(k) if k else ""))
+            out.append(
+                f"* **Balanced's worst SIMD utilisation** against the best permutation is "
+                f"{wb}'s ({pc(su(wb, 'balanced') / su(wb, bp))} of {bp}'s; paper: within "
+                "99.4% everywhere). Under tbc: " + "; ".join(cell(p) for p in ("balanced", bp))
+                + (f". {bp} compacts more of the paths into fewer warps, which is its higher "
+                   "SIMD utilisation: Balanced's masks are built for the alignment patterns "
+                   "of Fig 4.18 (4.3.3), and on this workload's masks another permutation "
+                   "lines the threads up better."
+                   if C(wb, f"tbc.{bp}")["warps_formed"] < C(wb, "tbc.balanced")["warps_formed"]
+                   else f". {bp} forms no fewer warps at the compaction points; its SIMD "
+                   "utilisation comes from the warps outside them."))
     bm = [w for w in ("bfs", "mum") if w in S.m(st["comp"])]
     hs = [v for v in ("capri-sticky", "capri-latest") if v in S.hists]
     if bm and len(hs) == 2:
