@@ -710,7 +710,7 @@ def why_more(S, st, lws, size_v):
                 f"* **Balanced's worst SIMD utilisation** against the best permutation is "
                 f"{wb}'s ({pc(su(wb, 'balanced') / su(wb, bp))} of {bp}'s; paper: within "
                 "99.4% everywhere). Under tbc: " + "; ".join(cell(p) for p in ("balanced", bp))
-                + (f". {bp} compacts more of the paths into fewer warps, which is its higher "
+                + (f". {bp} forms fewer warps at the compaction points, which is its higher "
                    "SIMD utilisation: Balanced's masks are built for the alignment patterns "
                    "of Fig 4.18 (4.3.3), and on this workload's masks another permutation "
                    "lines the threads up better."
