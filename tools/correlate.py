@@ -895,6 +895,13 @@ def target_table(rows):
                      "target met" if met else "MAE target not met" if sm["r"] >= TARGET_R
                      else "target not met", len(off), 100 * KERNEL_TOL, traced, partial))
         L.append("")
+        untraced = [r for r, why in zip(off, causes) if why.startswith("not traced")]
+        if off:
+            part = [r for r, why in zip(off, causes) if why.startswith("in part")]
+            L.append("Not traced: %s. Traced in part: %s." % (
+                ", ".join("`%s` %.2f" % (short(r["kernel"]), ratio(r["ls_us"], r["gs_us"])) for r in untraced) or "none",
+                ", ".join("`%s` %.2f" % (short(r["kernel"]), ratio(r["ls_us"], r["gs_us"])) for r in part) or "none"))
+            L.append("")
         if off:
             L.append("| program | kernel | ratio | cause |")
             L.append("|---|---|---:|---|")
