@@ -791,6 +791,10 @@ KERNEL_CAUSES = [
      "returned (shd_warp_t::waiting, a stall its source calls not required for "
      "accurate timing); with Lockstep's warps held too (`atom_issue=wait`) the "
      "ratio is %.2f (timing-core.md, cause 28)"),
+    ("gs-l2-mshr64",
+     "L2 MSHRs: GPGPU-Sim's L2 runs out of its 16 MSHRs a partition (its failed "
+     "reservations stall the partition's queue and shrink the DRAM scheduler's "
+     "window); with 64 there the ratio is %.2f (timing-core.md, cause 31)"),
     ("gs-l2x2",
      "L2 capacity edge: with GPGPU-Sim's L2 at twice the sets the ratio is %.2f "
      "(timing-core.md, cause 21)"),
