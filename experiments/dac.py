@@ -1263,7 +1263,9 @@ def gap_note(R, w, v, cl):
     if cl in ("nonaffine", "local", "keptother"):
         k = kept(d)
         top = max(k, key=k.get) if k else "-"
-        return f" ({top} {k.get(top, 0) / max(1, d['gl_loads']):.0%})"
+        lk = (f"; locks refused to {d['lock_refused']} of {d['records_data']} enq.data "
+              "records" if top == "not-prefetched" and d.get("lock_refused") else "")
+        return f" ({top} {k.get(top, 0) / max(1, d['gl_loads']):.0%}{lk})"
     if cl == "small":
         return f" (instructions {d['insts_vs_off']:.2f})"
     if cl == "rest":
