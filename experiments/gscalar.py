@@ -231,6 +231,9 @@ class Sweep:
             g = sum(self.v(w, GS, f"gscalar.class_ops.{c}") +
                     (self.v(w, GS, f"gscalar.class_idle.{c}") if idle else 0) for w in wl)
             out[c] = (b * pj, g * pj)
+        if idle:
+            out["_idle"] = (sum(self.idle_j(w, BASE, "gscalar.base_class_idle") for w in wl),
+                            sum(self.idle_j(w, GS) for w in wl))
         out["mem"] = (sum(self.v(w, BASE, "gscalar.base_lane_ops.mem") for w in wl) * MEM_PJ * 1e-12,
                       sum(self.v(w, GS, "gscalar.lane_ops.mem") for w in wl) * MEM_PJ * 1e-12)
         return out
@@ -574,7 +577,8 @@ def causes(S, F, small):
                  f"{pct(F['ipcw_gs'] - 1)}: the divergent- and half-scalar classes add "
                  f"{100 * (F['elig']['half'] + F['elig']['div']):.1f}% of the warp instructions.")
     if "lanes" in F:
-        ln = F["lanes"]
+        ln = dict(F["lanes"])
+        idle = ln.pop("_idle", None)
         lb = sum(b for b, _ in ln.values())
         lg_ = sum(g for _, g in ln.values())
         grp = {"integer ALU": ("ialu",), "32-bit integer multiply (GPUWattch's SFU counter)":
@@ -590,7 +594,12 @@ def causes(S, F, small):
                  f"\"Lanes\"). The baseline's lanes cost {1e3 * lb:.3g} mJ in all, "
                  f"{100 * lb / e_base:.1f}% of its chip energy: {parts}. G-Scalar's scalar "
                  f"execution removes {100 * (1 - lg_ / lb):.0f}% of it "
-                 f"({100 * (lb - lg_) / e_base:.1f}% of the baseline's chip energy). The paper's "
+                 f"({100 * (lb - lg_) / e_base:.1f}% of the baseline's chip energy)"
+                 + (f"; GPUWattch's charge for inactive lanes (docs/energy.md \"Inactive "
+                    f"lanes\") is {100 * idle[0] / lb:.0f}% of the baseline's lane energy and "
+                    f"{100 * idle[1] / lg_:.0f}% of G-Scalar's, which runs scalar instructions "
+                    "with the other lanes clock-gated" if idle and lb and lg_ else "")
+                 + ". The paper's "
                  "BP spends over 25% of the GPU's power in the SFUs with 14% of its "
                  "instructions SFU ones (section 5.3); here SFU-class lanes are "
                  f"{100 * sfu_tot:.2f}% of the suite's baseline energy"

@@ -1292,7 +1292,8 @@ def write_page(path, m, rows, fg, cg, traffic, speed, ppw, pr, pca_speed, missin
            "evictions; every traffic and speed ratio is closer to 1 than at larger inputs."
            if size == "small" else
            f"* **Inputs.** {size} inputs, not the dissertation's full ones (our large inputs "
-           "are capped by the instruction budget, docs/workloads.md); the `@fg`/`@cg` classes "
+           "are capped by the instruction budget; the xlarge inputs of gaussian, sobflt and ssc "
+           "go past it, docs/workloads.md \"Sizes\"); the `@fg`/`@cg` classes "
            "are measured at default inputs (docs/workloads.md) and each workload's Avg_sec "
            "under cg_only is in the tables below. Our suite is not the dissertation's: shared "
            "names (BFS, SSSP, SPMV, MUM, ...) are reimplementations with our own inputs."),
@@ -1304,8 +1305,9 @@ def write_page(path, m, rows, fg, cg, traffic, speed, ppw, pr, pca_speed, missin
           "* **PCA without Opt-CTA.** The dissertation's PCA baseline is the best CTA "
           "throttling (Opt-CTA) and its gains are over that; ours is pca.tokens = 0 with "
           "every CTA that fits, on this page's sub-ranked DRAM ([pca.md](pca.md) runs it "
-          "against Opt-CTA on Table 6.1's DRAM, and at large inputs, where kmeans' "
-          "resident warps' working set exceeds the L1D). Fills bypassed at the best token count: "
+          "against Opt-CTA on Table 6.1's DRAM, at large inputs, where kmeans' "
+          "resident warps' working set exceeds the L1D, and with kmeans' 34 features of "
+          "kdd_cup). Fills bypassed at the best token count: "
           + ", ".join(
               f"{w} {V(w, f'pca-{t}', 'pca.bypassed')} (tokens {t})"
               for w, (t, _) in pca_best.items())

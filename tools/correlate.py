@@ -302,8 +302,9 @@ class GpgpuSim:
         except OSError:
             self.commit = "?"
 
-    def config_files(self, name, extra_dirs, gs_set=()):
-        """{file name: text} of the config, overrides (then gs_set) appended."""
+    def config_files(self, name, extra_dirs, gs_set=(), gs_icnt=()):
+        """{file name: text} of the config, overrides (then gs_set) appended;
+        gs_icnt ("key=value") replaces the interconnect file's "key = ...;"."""
         spec = GS_CONFIGS[name]
         d = extra_dirs.get(name) or os.path.join(self.root, spec["dir"])
         files = {}
@@ -329,6 +330,14 @@ class GpgpuSim:
         if gs_set:
             lines.append("# --gs-set")
             lines.extend(gs_set)
+        for kv in gs_icnt:
+            key, _, val = kv.partition("=")
+            key, val = key.strip(), val.strip()
+            icnt = [f for f in files if f.endswith(".icnt")]
+            pat = re.compile(r"^%s\s*=.*$" % re.escape(key), flags=re.M)
+            if not key or not val or not icnt or not pat.search(files[icnt[0]]):
+                die("--gs-icnt %s: no line \"%s = ...;\" in %s's interconnect file" % (kv, key, name))
+            files[icnt[0]] = pat.sub("%s = %s;" % (key, val), files[icnt[0]])
         files["gpgpusim.config"] = "\n".join(lines) + "\n"
         return files
 
@@ -791,6 +800,18 @@ KERNEL_CAUSES = [
      "returned (shd_warp_t::waiting, a stall its source calls not required for "
      "accurate timing); with Lockstep's warps held too (`atom_issue=wait`) the "
      "ratio is %.2f (timing-core.md, cause 28)"),
+    ("gs-l2-mshr64",
+     "L2 MSHRs: GPGPU-Sim's L2 runs out of its 16 MSHRs a partition (its failed "
+     "reservations stall the partition's queue and shrink the DRAM scheduler's "
+     "window); with 64 there the ratio is %.2f (timing-core.md, cause 31)"),
+    ("gs-icnt-wide",
+     "interconnect contention: GPGPU-Sim's crossbar (iSLIP, one virtual channel "
+     "of 8 flits, three cores a node) limits it; with one core a node and 64-byte "
+     "flits in both simulators the ratio is %.2f (timing-core.md, cause 32)"),
+    ("gs-atom-wait-icnt-wide",
+     "atomic issue stall and interconnect contention together: with Lockstep's "
+     "warps held at atomics as GPGPU-Sim's are, one core a node and 64-byte flits "
+     "in both simulators the ratio is %.2f (timing-core.md, causes 28 and 32)"),
     ("gs-l2x2",
      "L2 capacity edge: with GPGPU-Sim's L2 at twice the sets the ratio is %.2f "
      "(timing-core.md, cause 21)"),
@@ -895,6 +916,13 @@ def target_table(rows):
                      "target met" if met else "MAE target not met" if sm["r"] >= TARGET_R
                      else "target not met", len(off), 100 * KERNEL_TOL, traced, partial))
         L.append("")
+        untraced = [r for r, why in zip(off, causes) if why.startswith("not traced")]
+        if off:
+            part = [r for r, why in zip(off, causes) if why.startswith("in part")]
+            L.append("Not traced: %s. Traced in part: %s." % (
+                ", ".join("`%s` %.2f" % (short(r["kernel"]), ratio(r["ls_us"], r["gs_us"])) for r in untraced) or "none",
+                ", ".join("`%s` %.2f" % (short(r["kernel"]), ratio(r["ls_us"], r["gs_us"])) for r in part) or "none"))
+            L.append("")
         if off:
             L.append("| program | kernel | ratio | cause |")
             L.append("|---|---|---:|---|")
@@ -1116,6 +1144,8 @@ def main(argv):
                     help="Lockstep config override (every config)")
     ap.add_argument("--gs-set", action="append", default=[], metavar="\"-OPTION VALUE\"",
                     help="GPGPU-Sim option appended to every config (isolating one cause)")
+    ap.add_argument("--gs-icnt", action="append", default=[], metavar="KEY=VALUE",
+                    help="replace a line of GPGPU-Sim's interconnect file (k=38, flit_size=64) for an isolation")
     ap.add_argument("--section", default="after", help="CSV/page section to replace (before, after, ...)")
     ap.add_argument("--work", default=os.path.join(ROOT, "build", "correlate"))
     ap.add_argument("--csv", default=os.path.join(ROOT, "docs", "results", "correlation.csv"))
@@ -1155,7 +1185,7 @@ def main(argv):
         cfg_files = {c: None for c in configs}
     else:
         gs = GpgpuSim(a.gpgpusim, a.cuda, work, a.timeout)
-        cfg_files = {c: gs.config_files(c, extra, a.gs_set) for c in configs}
+        cfg_files = {c: gs.config_files(c, extra, a.gs_set, a.gs_icnt) for c in configs}
     t0 = time.time()
     build_all(progs, a.nvcc, work, a.jobs)
 
@@ -1211,8 +1241,8 @@ def main(argv):
     meta["gs_version"], meta["gs_commit"] = gs.version, gs.commit
     meta.setdefault("ls_commits", {})[a.section] = lockstep_commit()
     meta.setdefault("sets", {})[a.section] = list(a.set)
-    if a.gs_set:
-        meta.setdefault("gs_sets", {})[a.section] = list(a.gs_set)
+    if a.gs_set or a.gs_icnt:
+        meta.setdefault("gs_sets", {})[a.section] = list(a.gs_set) + ["icnt: %s" % x for x in a.gs_icnt]
     elif a.section in meta.get("gs_sets", {}) and not a.gs_from:
         del meta["gs_sets"][a.section]
     if len(progs) >= 20 and not a.gs_from and {c for c in GS_CONFIGS if "same_as" not in GS_CONFIGS[c]} <= set(configs):
