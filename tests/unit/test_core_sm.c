@@ -688,6 +688,27 @@ static uint64_t run_with_standin(struct harness *h, struct standin *m)
     return h->now - start;
 }
 
+/* Give h one global allocation, `host` of `size` bytes at
+ * EXEC_GLOBAL_BASE, described by *a (which must outlive the run). */
+static void h_attach_global(struct harness *h, struct exec_alloc *a,
+                            uint8_t *host, size_t size)
+{
+    *a = (struct exec_alloc){ .base = EXEC_GLOBAL_BASE, .size = size, .host = host,
+                              .what = "test", .span = size };
+    h->dmem.a = a;
+    h->dmem.n = 1;
+    h->dmem.capacity = 1ull << 30;
+}
+
+/* Undo h_attach_global, then free the harness and h itself. */
+static void h_detach_free(struct harness *h)
+{
+    h->dmem.a = NULL;
+    h->dmem.n = 0;
+    h_free(h);
+    free(h);
+}
+
 /* ld.global at tid * stride bytes, then an add that uses the value */
 static void global_case(unsigned stride, struct standin *m, uint64_t *ld_cyc,
                         uint64_t *use_cyc)
@@ -703,11 +724,8 @@ static void global_case(unsigned stride, struct standin *m, uint64_t *ld_cyc,
     h_init(h, ptx, 32, sets);
     static uint8_t store[32 * 128];
     memset(store, 0, sizeof store);
-    struct exec_alloc a = { .base = EXEC_GLOBAL_BASE, .size = sizeof store, .host = store,
-                            .what = "test", .span = sizeof store };
-    h->dmem.a = &a;
-    h->dmem.n = 1;
-    h->dmem.capacity = 1ull << 30;
+    struct exec_alloc a;
+    h_attach_global(h, &a, store, sizeof store);
     h_launch(h, 0);
     memset(m, 0, sizeof *m);
     run_with_standin(h, m);
@@ -721,10 +739,7 @@ static void global_case(unsigned stride, struct standin *m, uint64_t *ld_cyc,
         memcpy(&v, store + t * stride, 4);
         assert_int_equal(v, 1);
     }
-    h->dmem.a = NULL;
-    h->dmem.n = 0;
-    h_free(h);
-    free(h);
+    h_detach_free(h);
 }
 
 static void test_global_loads_through_port(void **state)
@@ -768,11 +783,8 @@ static unsigned atom_requests(unsigned nwords, const char *mode)
     h_init(h, ptx, 32, sets);
     static uint8_t store[128];
     memset(store, 0, sizeof store);
-    struct exec_alloc a = { .base = EXEC_GLOBAL_BASE, .size = sizeof store, .host = store,
-                            .what = "test", .span = sizeof store };
-    h->dmem.a = &a;
-    h->dmem.n = 1;
-    h->dmem.capacity = 1ull << 30;
+    struct exec_alloc a;
+    h_attach_global(h, &a, store, sizeof store);
     h_launch(h, 0);
     struct standin *m = calloc(1, sizeof *m);
     run_with_standin(h, m);
@@ -783,10 +795,7 @@ static unsigned atom_requests(unsigned nwords, const char *mode)
     memcpy(&v, store, 4);
     assert_int_equal(v, 32 / nwords);           /* every lane's add */
     free(m);
-    h->dmem.a = NULL;
-    h->dmem.n = 0;
-    h_free(h);
-    free(h);
+    h_detach_free(h);
     return n;
 }
 
@@ -815,11 +824,8 @@ static uint64_t atom_issue_gap(const char *mode)
     h_init(h, ptx, 32, sets);
     static uint8_t store[128];
     memset(store, 0, sizeof store);
-    struct exec_alloc a = { .base = EXEC_GLOBAL_BASE, .size = sizeof store, .host = store,
-                            .what = "test", .span = sizeof store };
-    h->dmem.a = &a;
-    h->dmem.n = 1;
-    h->dmem.capacity = 1ull << 30;
+    struct exec_alloc a;
+    h_attach_global(h, &a, store, sizeof store);
     h_launch(h, 0);
     struct standin *m = calloc(1, sizeof *m);
     run_with_standin(h, m);
@@ -830,10 +836,7 @@ static uint64_t atom_issue_gap(const char *mode)
     memcpy(&v, store + 4, 4);
     assert_int_equal(v, 1);                     /* the atomic's result */
     free(m);
-    h->dmem.a = NULL;
-    h->dmem.n = 0;
-    h_free(h);
-    free(h);
+    h_detach_free(h);
     return gap;
 }
 
