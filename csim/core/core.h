@@ -57,6 +57,9 @@ struct core_dinst {
     uint8_t opc;                /* enum core_opc: GPGPU-Sim's opcode class */
     uint8_t unit_cls;           /* the unit under opcode_timing = class    */
     uint8_t opc3, unit_cls3;    /* the class and unit under class3         */
+    uint8_t alu_slot;           /* control (bra, call, ret, exit) or bar:
+                                   takes an ALU issue slot though it uses no
+                                   unit (core_dinst_pipe)                  */
     uint32_t iaddr;             /* code byte address in the module: 8 bytes
                                    an instruction (GPGPU-Sim's MAX_INST_SIZE),
                                    the functions one after another         */
@@ -422,6 +425,18 @@ void core_sm_free(struct core_sm *sm);
 /* Prepares sm for kernel k (local/shared segments, scoreboards) at cycle
  * now. Returns 0 or -1 on host memory exhaustion. */
 int core_sm_kernel(struct core_sm *sm, const struct core_kernel *k, uint64_t now);
+/* The pipeline whose issue slot di takes, or CORE_NPIPE for none: its
+ * unit, or the ALU's for a control instruction or barrier, as GPGPU-Sim
+ * issues BRANCH_OP, CALL_OPS, RET_OPS, BARRIER_OP and exit's ALU_OP
+ * (cuda-sim.cc set_opcode_and_latency, lines 796-859) to the SP pipeline
+ * like any op that is not memory, SFU, DP, tensor or specialized
+ * (shader.cc scheduler_unit::cycle, lines 1357-1420), where it holds the
+ * dispatch register and a result bus as an ALU instruction does. */
+static inline unsigned core_dinst_pipe(const struct core_dinst *di)
+{
+    return di->unit <= CORE_U_TENSOR ? di->unit : di->alu_slot ? CORE_U_ALU : CORE_NPIPE;
+}
+
 /* Whether one more CTA of the current kernel fits (threads, registers,
  * shared memory, CTA slots). */
 bool core_sm_fits(const struct core_sm *sm);
@@ -438,13 +453,14 @@ static inline int core_view_unit_wait(const struct core_view *v, const struct co
                                       const struct core_dinst *di, uint64_t now,
                                       uint64_t *when, int *unit_ix)
 {
-    if (di->unit > CORE_U_TENSOR)
+    unsigned p = core_dinst_pipe(di);
+    if (p >= CORE_NPIPE)
         return CORE_ST_NONE;
     uint64_t best = CORE_INF;
     int ix = -1;
-    for (unsigned u = 0; u < v->units[di->unit]; u++)
-        if (v->unit_free[di->unit][u] < best) {
-            best = v->unit_free[di->unit][u];
+    for (unsigned u = 0; u < v->units[p]; u++)
+        if (v->unit_free[p][u] < best) {
+            best = v->unit_free[p][u];
             ix = (int)u;
         }
     if (best > now) {

@@ -179,6 +179,7 @@ static void decode(const struct ptx_func *f, const struct ptx_inst *in,
     d->opc3 = (uint8_t)opc3_of(in);
     d->unit_cls3 = d->unit == CORE_U_ALU || d->unit == CORE_U_SFU ? opc_unit3[d->opc3]
                                                                   : d->unit;
+    d->alu_slot = d->unit == CORE_U_CTRL || in->op == PTX_OP_BAR || in->op == PTX_OP_BARRIER;
     d->is_atomic = in->op == PTX_OP_ATOM || in->op == PTX_OP_RED;
     d->is_cta_bar = (in->op == PTX_OP_BAR || in->op == PTX_OP_BARRIER) &&
                     in->sub != PTX_SUB_WARP_SYNC;
@@ -218,6 +219,7 @@ int core_prog_build(struct core_prog *p, const struct ptx_module *mod)
             decode(f, &f->insts[k], &p->di[i][k]);
         /* pc == ninsts: falling off the end returns (control) */
         p->di[i][f->ninsts].unit = CORE_U_CTRL;
+        p->di[i][f->ninsts].alu_slot = 1;
         for (uint32_t k = 0; k <= f->ninsts; k++)
             p->di[i][k].iaddr = code + k * CORE_INST_BYTES;
         code += (f->ninsts + 1) * CORE_INST_BYTES;

@@ -874,8 +874,9 @@ static uint64_t pipe_timing(struct core_sm *sm, const struct core_issue *is, uin
 {
     struct core_view *v = &sm->v;
     const struct core_dinst *di = is->di;
-    uint64_t ready = at;
-    if (di->unit > CORE_U_TENSOR)
+    uint64_t ready = at, at0 = at;
+    unsigned p = core_dinst_pipe(di);
+    if (p >= CORE_NPIPE)
         return ready;
     unsigned busy;
     if (di->unit == CORE_U_MEM) {
@@ -887,7 +888,8 @@ static uint64_t pipe_timing(struct core_sm *sm, const struct core_issue *is, uin
         v->st.tensor_insts++;
         v->st.tensor_busy += busy;
     } else {
-        unsigned lat = v->lat[di->unit], ii = v->ii[di->unit];
+        /* ALU, SFU, or a control instruction or barrier in an ALU slot */
+        unsigned lat = v->lat[p], ii = v->ii[p];
         if (sm->opc_on) {       /* GPGPU-Sim's per-class latency (core_opc.def) */
             lat = sm->opc_lat[di->opc] ? sm->opc_lat[di->opc] : lat;
             ii = sm->opc_ii[di->opc] ? sm->opc_ii[di->opc] : ii;
@@ -902,9 +904,11 @@ static uint64_t pipe_timing(struct core_sm *sm, const struct core_issue *is, uin
             ready = at + busy - 1 + lat;
         }
     }
-    v->unit_free[di->unit][is->unit_ix] = at + busy;
+    v->unit_free[p][is->unit_ix] = at + busy;
     if (di->unit == CORE_U_MEM)     /* a MEM stall would now be PIPE */
         mem_wake(sm);
+    if (p != di->unit)              /* no destination to make ready */
+        return at0;
     if (ready != CORE_INF)
         ready += v->wb_lat + sm->front;
     return ready;

@@ -558,6 +558,31 @@ static void test_staged_pipeline(void **state)
     assert_int_equal(result_bus_gap("result_buses=1"), 11);
 }
 
+/* A branch, a barrier and ret take an ALU issue slot (GPGPU-Sim issues
+ * BRANCH_OP, BARRIER_OP and RET_OPS to the SP pipeline, core_dinst_pipe):
+ * behind a mov on an 8-lane ALU (initiation interval 4) each waits the
+ * interval, as the next mov waits for each of them. */
+static void test_ctrl_alu_slot(void **state)
+{
+    (void)state;
+    const char *ptx = HDR ".visible .entry k()\n{\n .reg .b32 %r<4>;\n"
+        " mov.u32 %r1, 1;\n bra.uni L;\nL:\n mov.u32 %r2, 2;\n bar.sync 0;\n"
+        " mov.u32 %r3, 3;\n ret;\n}\n";
+    const char *sets[] = { "num_schedulers=1", "alu_units=1", "alu_lanes=8",
+                           "fetch_latency=1", NULL };
+    struct harness *h = calloc(1, sizeof *h);
+    h_init(h, ptx, 32, sets);
+    h_launch(h, 0);
+    h_run(h);
+    assert_int_equal(h->rec.n, 6);
+    for (unsigned i = 1; i < 6; i++) {
+        assert_int_equal(h->rec.pc[i], (int32_t)i);
+        assert_int_equal(h->rec.cyc[i] - h->rec.cyc[i - 1], 4);
+    }
+    h_free(h);
+    free(h);
+}
+
 /* Three dependent `op` instructions on registers of type ty (%x1..%x4), GPGPU-Sim's stages, opcode_timing as `timing`: the issue gap
  * of a dependent pair, and in *unit the unit the first one went to. */
 static uint64_t opc_gap(const char *ty, const char *op, const char *timing, unsigned *unit)
@@ -1061,6 +1086,7 @@ int main(void)
         cmocka_unit_test(test_shared_conflict_timing),
         cmocka_unit_test(test_operand_collector_banks),
         cmocka_unit_test(test_staged_pipeline),
+        cmocka_unit_test(test_ctrl_alu_slot),
         cmocka_unit_test(test_opcode_latency),
         cmocka_unit_test(test_opcode_latency_322),
         cmocka_unit_test(test_global_loads_through_port),
