@@ -199,9 +199,12 @@ static const char *LOOP = HDR
 static void test_no_divergence_costs(void **state)
 {
     (void)state;
-    const char *none[] = { "simt.compaction=none", NULL };
-    const char *tbc[] = { "simt.compaction=tbc", NULL };
-    const char *capri[] = { "simt.compaction=capri", NULL };
+    /* 32-lane ALUs (gtx480's, fx5800's): the loop's branch takes an ALU
+     * issue slot, and with 16 lanes the four warps' contention for the
+     * two ALUs would drift them a block apart (capri's ahead waits) */
+    const char *none[] = { "simt.compaction=none", "alu_lanes=32", NULL };
+    const char *tbc[] = { "simt.compaction=tbc", "alu_lanes=32", NULL };
+    const char *capri[] = { "simt.compaction=capri", "alu_lanes=32", NULL };
     struct harness *h = calloc(1, sizeof *h);
     uint64_t base = run(h, LOOP, 32, none);
     unsigned nb = h->rec.n;
