@@ -492,6 +492,20 @@ static bool l2_try(struct mem_sys *m, unsigned p, int32_t k, uint64_t t)
     unsigned set = l2_set(m, pt, pk->l2_addr);
     struct mem_line *l = mem_cache_find(&pt->l2, set, pk->l2_addr), *v = l;
     unsigned slots = 0;
+    if (pk->kind == MEM_PK_WRITE && !l && m->c.l2_write_alloc == CFG_L2_WRITE_ALLOC_NONE) {
+        /* no write-allocate: the miss goes on to DRAM (GPGPU-Sim's
+         * wr_miss_no_wa) */
+        if (!q_room(m, pt, 1))
+            return false;
+        uint64_t done = l2_pipe(m, pt, k, mask, t);
+        st->accesses++;
+        st->wr_accesses++;
+        st->misses++;
+        st->sector_misses += mem_popcount8(mask);
+        dram_enqueue(m, p, pk->l2_addr, mask, true, MEM_NONE, t);
+        mem_reply(m, p, k, done);
+        return true;
+    }
     if (pk->kind == MEM_PK_WRITE) {      /* write-back, write-allocate per sector */
         if (!v) {
             if (!(v = mem_cache_victim(&pt->l2, set)))

@@ -350,6 +350,49 @@ static void test_read_write_turnaround(void **st)
     assert_true(t3 > t2 + (t1 - t0));  /* FR-FCFS batches reads and writes */
 }
 
+/* l2_write_alloc: 64 one-sector writes to distinct lines, then reads of
+ * them. sector: each write allocates its sector (no DRAM write before an
+ * eviction) and the reads hit; none (GPGPU-Sim's `N`): each write goes on
+ * to DRAM, nothing is allocated, and the reads miss. */
+static void write_then_read(const struct cfg *c, ls_cache_stats *l2, ls_dram_stats *d)
+{
+    enum { N = 64 };
+    struct core_mem_req w[N], r[N];
+    for (unsigned i = 0; i < N; i++) {
+        w[i] = drv_req(i % NSM, 0x400000 + (uint64_t)i * 4096, 0x1, 1);
+        r[i] = drv_req(i % NSM, 0x400000 + (uint64_t)i * 4096, 0x1, 0);
+    }
+    struct mem_sys *m = drv_make(c, NSM);
+    assert_non_null(m);
+    uint64_t now = 0;
+    assert_int_equal(drv_run(m, w, N, NSM, &now), N);
+    assert_int_equal(drv_run(m, r, N, NSM, &now), N);
+    assert_true(mem_idle(m));
+    mem_stats(m, NULL, l2, d);
+    mem_sys_free(m);
+}
+
+static void test_l2_write_alloc(void **st)
+{
+    (void)st;
+    struct cfg c;
+    base_cfg(&c);
+    c.l1d_size = 0;                    /* the reads reach the L2 */
+    ls_cache_stats l2;
+    ls_dram_stats d;
+    write_then_read(&c, &l2, &d);
+    assert_int_equal(l2.wr_accesses, 64);
+    assert_int_equal(l2.wr_hits, 0);
+    assert_int_equal(d.writes, 0);
+    assert_int_equal(l2.hits, 64);     /* the reads */
+    c.l2_write_alloc = CFG_L2_WRITE_ALLOC_NONE;
+    write_then_read(&c, &l2, &d);
+    assert_int_equal(l2.wr_accesses, 64);
+    assert_int_equal(d.writes, 64);
+    assert_int_equal(l2.hits, 0);
+    assert_int_equal(l2.misses, 128);
+}
+
 /* A config that does not name the keys keeps the model without them. */
 /* part_map = chunk (GPGPU-Sim's linear decode, dramid@8): 256-byte chunks
  * go round-robin over the six partitions, the next digit picks the port,
@@ -439,6 +482,7 @@ static void test_defaults_are_neutral(void **st)
     assert_int_equal(d.dram_sector_reads, 0);
     assert_int_equal(d.l2_mshr_merge, 0);
     assert_int_equal(d.l2_merge_room, 0);
+    assert_int_equal(d.l2_write_alloc, CFG_L2_WRITE_ALLOC_SECTOR);
     assert_int_equal(d.dram_tRRD + d.dram_tRC + d.dram_tWTR + d.dram_tRTW + d.dram_tWR, 0);
 }
 
@@ -457,6 +501,7 @@ int main(void)
         cmocka_unit_test(test_chunk_map),
         cmocka_unit_test(test_sector_reads),
         cmocka_unit_test(test_l2_merge_bounds),
+        cmocka_unit_test(test_l2_write_alloc),
         cmocka_unit_test(test_defaults_are_neutral),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
