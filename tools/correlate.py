@@ -795,6 +795,11 @@ KERNEL_CAUSES = [
      "warp scheduler: the GPGPU-Sim run schedules loose round robin (its nearest to "
      "Table 4.1's two-level); with Lockstep's `lrr` too the ratio is %.2f "
      "(timing-core.md, causes 20 and 21)"),
+    ("gs-no-write-alloc",
+     "the run's L2 write policy: GPGPU-Sim's QuadroFX5800 L2 ran without "
+     "write-allocate (`N`: every store miss a DRAM write), ours allocates the "
+     "written sectors; with Lockstep's L2 not allocating either "
+     "(`l2_write_alloc=none`) the ratio is %.2f (timing-core.md, cause 34)"),
     ("gs-atom-wait",
      "atomic issue stall: GPGPU-Sim holds a warp until every lane's atomic has "
      "returned (shd_warp_t::waiting, a stall its source calls not required for "
@@ -812,6 +817,13 @@ KERNEL_CAUSES = [
      "atomic issue stall and interconnect contention together: with Lockstep's "
      "warps held at atomics as GPGPU-Sim's are, one core a node and 64-byte flits "
      "in both simulators the ratio is %.2f (timing-core.md, causes 28 and 32)"),
+    ("gs-hot-port",
+     "request size and the hot partition's reply port: the run's 32-byte "
+     "requests make twice the replies, and GPGPU-Sim's crossbar took 0.65 flits "
+     "a cycle out of the one partition they all leave (its L2 blocked on the "
+     "reply network, `gpu_stall_icnt2sh`), ours 0.97; with Lockstep's requests "
+     "at 32 B and its interconnect at 0.65 of its clock the ratio is %.2f "
+     "(timing-core.md, causes 20 and 32)"),
     ("gs-l2x2",
      "L2 capacity edge: with GPGPU-Sim's L2 at twice the sets the ratio is %.2f "
      "(timing-core.md, cause 21)"),
@@ -832,6 +844,11 @@ KERNEL_CAUSES = [
      "(`-gpgpu_coalesce_arch 40`, 4.x's only choice for 64 B L1 lines); with "
      "Lockstep's L1 in 32 B lines, so its requests too, the ratio is %.2f "
      "(timing-core.md, cause 20)"),
+    ("gs-as-run",
+     "the reference run's departures from the machine together: with Lockstep "
+     "configured as GPGPU-Sim ran (instruction-cache lines of 64 B and requests "
+     "of 32 B, 4.x's limits; loose round robin and no L2 write-allocate, the "
+     "run's choices) the ratio is %.2f (timing-core.md, causes 17, 20, 21 and 34)"),
 ]
 
 
@@ -1126,6 +1143,28 @@ def parse_programs(names):
     return progs
 
 
+def refresh(a, metaf):
+    """--refresh: every section but before again, Lockstep only."""
+    if not os.path.exists(a.csv) or not os.path.exists(metaf):
+        die("--refresh needs %s and its .meta.json" % a.csv)
+    rows, meta = load_csv(a.csv), json.loads(read(metaf))
+    sections = sorted({r["section"] for r in rows} - {"before"},
+                      key=lambda s: (s != "after", s))
+    for s in sections:
+        cfgs = sorted({r["config"] for r in rows if r["section"] == s})
+        progs = sorted({r["program"] for r in rows if r["section"] == s})
+        argv = [sys.executable, os.path.abspath(__file__), "--gs-from", s, "--section", s,
+                "--configs", ",".join(cfgs), "--lockstep", a.lockstep, "--work", a.work,
+                "--csv", a.csv, "--page", a.page, "--jobs", str(a.jobs)]
+        for x in meta.get("sets", {}).get(s, []):
+            argv += ["--set", x]
+        note("refresh: section %s (%s; %d programs)" % (s, ", ".join(cfgs), len(progs)))
+        r = subprocess.run(argv + progs)
+        if r.returncode:
+            die("refresh: section %s failed (exit %d)" % (s, r.returncode))
+    return 0
+
+
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -1155,8 +1194,14 @@ def main(argv):
     ap.add_argument("--gs-from", metavar="SECTION",
                     help="GPGPU-Sim's figures from this CSV section (run only Lockstep)")
     ap.add_argument("--timeout", type=int, default=1800, help="seconds per GPGPU-Sim run")
+    ap.add_argument("--refresh", action="store_true",
+                    help="re-run Lockstep for every section of the CSV but before (each with the "
+                         "--set overrides its .meta.json records, over its configs and programs, "
+                         "GPGPU-Sim's figures from the section itself), then rewrite the page")
     a = ap.parse_args(argv)
     metaf = os.path.splitext(a.csv)[0] + ".meta.json"
+    if a.refresh:
+        return refresh(a, metaf)
     if a.page_only:
         if not os.path.exists(a.csv):
             die("%s does not exist: nothing to write the page from" % a.csv)
