@@ -822,8 +822,13 @@ KERNEL_CAUSES = [
      "requests make twice the replies, and GPGPU-Sim's crossbar took 0.65 flits "
      "a cycle out of the one partition they all leave (its L2 blocked on the "
      "reply network, `gpu_stall_icnt2sh`), ours 0.97; with Lockstep's requests "
-     "at 32 B and its interconnect at 0.65 of its clock the ratio is %.2f "
+     "at 32 B and its interconnect clock at that rate (420 MHz) the ratio is %.2f "
      "(timing-core.md, causes 20 and 32)"),
+    ("gs-ctas2",
+     "occupancy: GPGPU-Sim takes a kernel's registers from ptxas (sprod: 50 a "
+     "thread for sm_75, so 2 CTAs an SM and a second wave of CTAs), ours from "
+     "its PTX estimate (24: every CTA at once); with Lockstep at 2 CTAs an SM "
+     "(`max_ctas_per_sm=2`) the ratio is %.2f (timing-core.md, cause 22)"),
     ("gs-l2x2",
      "L2 capacity edge: with GPGPU-Sim's L2 at twice the sets the ratio is %.2f "
      "(timing-core.md, cause 21)"),
