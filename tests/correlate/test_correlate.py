@@ -10,6 +10,7 @@ the same work compared, a crash reported)."""
 import json
 import os
 import stat
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -225,6 +226,41 @@ class CsvAndPage(unittest.TestCase):
         self.assertIn("| p | foo | 0.79 | not traced (with both instruction caches perfect: 0.80) |", page)
         self.assertIn("| p | baz | 0.50 | in part (44 % of the gap) instruction and constant fetch", page)
         self.assertIn("0 of them with a named cause, 1 with a partial one.", page)
+
+    def test_refresh_reruns_every_section_but_before(self):
+        """--refresh: one Lockstep run per section (after first), each with
+        its recorded overrides, configs and programs, GPGPU-Sim's side from
+        the section itself; before is kept."""
+        gs = {"launches": launches([("k", 700, 10)]), "clock_mhz": 700.0}
+        ls = {"launches": launches([("k", 350, 10)]), "clock_mhz": 700.0}
+        q = C.Program("q", "bin", [], path="/bin/true")
+        rows = [dict(r, section=s) for s in ("before", "without-x", "after")
+                for r in C.join("gtx480", Join.prog, gs, ls)]
+        rows += [dict(r, section="gs-y") for r in C.join("fx5800", q, gs, ls)]
+        calls = []
+        real = C.subprocess.run
+        with tempfile.TemporaryDirectory() as d:
+            csvf = os.path.join(d, "c.csv")
+            C.save_csv(csvf, rows)
+            write(os.path.join(d, "c.meta.json"),
+                  json.dumps({"sets": {"without-x": ["pipe_collect=lumped"], "gs-y": ["a=1", "b=2"]}}))
+            try:
+                C.subprocess.run = lambda argv, **kw: calls.append(argv) or \
+                    subprocess.CompletedProcess(argv, 0)
+                self.assertEqual(C.main(["--refresh", "--csv", csvf, "--page",
+                                         os.path.join(d, "c.md"), "--lockstep", "/bin/true"]), 0)
+            finally:
+                C.subprocess.run = real
+        secs = [c[c.index("--section") + 1] for c in calls]
+        self.assertEqual(secs, ["after", "gs-y", "without-x"])
+        after, gsy, wx = calls
+        self.assertEqual(after[after.index("--gs-from") + 1], "after")
+        self.assertNotIn("--set", after)
+        self.assertEqual(gsy[gsy.index("--configs") + 1], "fx5800")
+        self.assertEqual([gsy[i + 1] for i, x in enumerate(gsy) if x == "--set"], ["a=1", "b=2"])
+        self.assertEqual(gsy[-1], "q")
+        self.assertEqual(wx[wx.index("--set") + 1], "pipe_collect=lumped")
+        self.assertEqual(wx[-1], "p")
 
 
 FAKE_PROG = """#!/bin/sh
