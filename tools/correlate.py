@@ -1156,17 +1156,17 @@ def refresh(a, metaf):
     sections = sorted({r["section"] for r in rows} - {"before"},
                       key=lambda s: (s != "after", s))
     for s in sections:
-        cfgs = sorted({r["config"] for r in rows if r["section"] == s})
-        progs = sorted({r["program"] for r in rows if r["section"] == s})
-        argv = [sys.executable, os.path.abspath(__file__), "--gs-from", s, "--section", s,
-                "--configs", ",".join(cfgs), "--lockstep", a.lockstep, "--work", a.work,
-                "--csv", a.csv, "--page", a.page, "--jobs", str(a.jobs)]
-        for x in meta.get("sets", {}).get(s, []):
-            argv += ["--set", x]
-        note("refresh: section %s (%s; %d programs)" % (s, ", ".join(cfgs), len(progs)))
-        r = subprocess.run(argv + progs)
-        if r.returncode:
-            die("refresh: section %s failed (exit %d)" % (s, r.returncode))
+        for c in sorted({r["config"] for r in rows if r["section"] == s}):
+            progs = sorted({r["program"] for r in rows if r["section"] == s and r["config"] == c})
+            argv = [sys.executable, os.path.abspath(__file__), "--gs-from", s, "--section", s,
+                    "--configs", c, "--lockstep", a.lockstep, "--work", a.work,
+                    "--csv", a.csv, "--page", a.page, "--jobs", str(a.jobs)]
+            for x in meta.get("sets", {}).get(s, []):
+                argv += ["--set", x]
+            note("refresh: section %s, %s (%d programs)" % (s, c, len(progs)))
+            r = subprocess.run(argv + progs)
+            if r.returncode:
+                die("refresh: section %s, %s failed (exit %d)" % (s, c, r.returncode))
     return 0
 
 

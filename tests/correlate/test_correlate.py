@@ -236,7 +236,7 @@ class CsvAndPage(unittest.TestCase):
         q = C.Program("q", "bin", [], path="/bin/true")
         rows = [dict(r, section=s) for s in ("before", "without-x", "after")
                 for r in C.join("gtx480", Join.prog, gs, ls)]
-        rows += [dict(r, section="gs-y") for r in C.join("fx5800", q, gs, ls)]
+        rows += [dict(r, section=s) for s in ("gs-y", "after") for r in C.join("fx5800", q, gs, ls)]
         calls = []
         real = C.subprocess.run
         with tempfile.TemporaryDirectory() as d:
@@ -251,9 +251,11 @@ class CsvAndPage(unittest.TestCase):
                                          os.path.join(d, "c.md"), "--lockstep", "/bin/true"]), 0)
             finally:
                 C.subprocess.run = real
-        secs = [c[c.index("--section") + 1] for c in calls]
-        self.assertEqual(secs, ["after", "gs-y", "without-x"])
-        after, gsy, wx = calls
+        secs = [(c[c.index("--section") + 1], c[c.index("--configs") + 1]) for c in calls]
+        self.assertEqual(secs, [("after", "fx5800"), ("after", "gtx480"), ("gs-y", "fx5800"),
+                                ("without-x", "gtx480")])        # a config's own programs
+        after5, after, gsy, wx = calls
+        self.assertEqual((after5[-1], after[-1]), ("q", "p"))
         self.assertEqual(after[after.index("--gs-from") + 1], "after")
         self.assertNotIn("--set", after)
         self.assertEqual(gsy[gsy.index("--configs") + 1], "fx5800")
