@@ -854,6 +854,15 @@ KERNEL_CAUSES = [
      "configured as GPGPU-Sim ran (instruction-cache lines of 64 B and requests "
      "of 32 B, 4.x's limits; loose round robin and no L2 write-allocate, the "
      "run's choices) the ratio is %.2f (timing-core.md, causes 17, 20, 21 and 34)"),
+    ("gs-as-run-icnt-wide",
+     "the reference run's departures and interconnect contention together: with "
+     "Lockstep configured as GPGPU-Sim ran, and one core a node and 64-byte flits "
+     "in both simulators, the ratio is %.2f (timing-core.md, causes 17, 20, 21, "
+     "32 and 34)"),
+    ("gs-as-run-perfect-icache",
+     "the reference run's departures and instruction fetch together: with "
+     "Lockstep configured as GPGPU-Sim ran and both instruction caches perfect "
+     "the ratio is %.2f (timing-core.md, causes 17, 18, 20, 21 and 34)"),
 ]
 
 
@@ -878,15 +887,23 @@ def kernel_cause(r, by_section):
         if share > best_share:
             best, best_share = text % ratio(o["ls_us"], o["gs_us"]), share
             best_sec = (sec, ratio(o["ls_us"], o["gs_us"]))
+    # what the isolations show beside a cause named by the memory figures
+    most = ("; of the sections, %s closes the most: %.2f, %d %% of the gap" % (
+        best_sec[0], best_sec[1], round(100 * best_share)) if best_sec and best_share >= 0.1 else "")
+    # the fx5800 run's L2 writes every store miss to DRAM (cause 34)
+    wp = r.get("config") == "fx5800"
     gm, lm = ratio(r["gs_l2_miss"], r["gs_l2_acc"]), ratio(r["ls_l2_miss"], r["ls_l2_acc"])
     if r["gs_l2_acc"] >= MIN_L2_ACC and r["ls_l2_acc"] and abs(gm - lm) >= KERNEL_TOL:
         return ("L2 misses: %.2f of its L2 accesses there, %.2f here (DRAM %s / %s; "
-                "the atomics' case is timing-core.md, cause 21)" % (
-                    gm, lm, fmt_bytes(r["gs_dram_bytes"]), fmt_bytes(r["ls_dram_bytes"])))
+                "timing-core.md, cause%s%s)" % (
+                    gm, lm, fmt_bytes(r["gs_dram_bytes"]), fmt_bytes(r["ls_dram_bytes"]),
+                    "s 21 and 34" if wp else " 21", most))
     d = ratio(r["ls_dram_bytes"], r["gs_dram_bytes"])
     if r["gs_dram_bytes"] >= MIN_DRAM_BYTES and (d >= 1.5 or d <= 1 / 1.5):
-        return "DRAM traffic: %s there, %s here" % (fmt_bytes(r["gs_dram_bytes"]),
-                                                    fmt_bytes(r["ls_dram_bytes"]))
+        return "DRAM traffic: %s there, %s here%s%s" % (
+            fmt_bytes(r["gs_dram_bytes"]), fmt_bytes(r["ls_dram_bytes"]),
+            " (timing-core.md, cause 34" + most + ")" if wp else "",
+            " (" + most[2:] + ")" if most and not wp else "")
     if best and best_share >= PARTIAL_SHARE:
         return "in part (%d %% of the gap) %s" % (round(100 * best_share), best)
     iso = by_section.get("gs-perfect-icache", {}).get(key)
