@@ -622,6 +622,12 @@ def pearson(x, y):
     return sxy / math.sqrt(sxx * syy) if sxx > 0 and syy > 0 else float("nan")
 
 
+def fmt_r(x):
+    """A correlation coefficient for the page: "-" where it is undefined
+    (fewer than two kernels, or no spread)."""
+    return "-" if x is None or x != x else "%.3f" % x
+
+
 def summary(rows):
     """n, r of simulated time, r of log10 time, MAE (%), median ratio."""
     rs = [r for r in rows if r["gs_us"] > 0 and r["ls_us"] > 0]
@@ -769,8 +775,9 @@ def isolation_table(rows, meta, sections):
                                                  ratio(aft[k]["ls_us"], aft[k]["gs_us"])))[:5]
             moved = ", ".join("%s %.2f -> %.2f" % (short(k[1]), ratio(aft[k]["ls_us"], aft[k]["gs_us"]),
                                                    ratio(iso[k]["ls_us"], iso[k]["gs_us"])) for k in mv)
-            L.append("| %s | %s | %s | %s | %d | %.3f | %.1f %% | %.3f, %.1f %% | %s |" % (
-                s, opts, lsets, c, sm["n"], sm["r"], sm["mae"], base["r"], base["mae"], moved))
+            L.append("| %s | %s | %s | %s | %d | %s | %.1f %% | %s, %.1f %% | %s |" % (
+                s, opts, lsets, c, sm["n"], fmt_r(sm["r"]), sm["mae"], fmt_r(base["r"]), base["mae"],
+                moved))
     L.append("")
     return L
 
@@ -1094,8 +1101,9 @@ def page(rows, meta):
         for c in sorted({r["config"] for r in rows if r["section"] == s}):
             sm = summary([r for r in rows if r["section"] == s and r["config"] == c])
             if sm:
-                w("| %s | %s | %d | %d | %.3f | %.3f | %.1f %% | %.2f |"
-                  % (s, c, sm["programs"], sm["n"], sm["r"], sm["rlog"], sm["mae"], sm["median"]))
+                w("| %s | %s | %d | %d | %s | %s | %.1f %% | %.2f |"
+                  % (s, c, sm["programs"], sm["n"], fmt_r(sm["r"]), fmt_r(sm["rlog"]), sm["mae"],
+                     sm["median"]))
     w("")
     L += target_table(rows)
     ablations = [s for s in sections if s.startswith(ABLATION_PREFIX)]
