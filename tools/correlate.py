@@ -897,8 +897,13 @@ def kernel_cause(r, by_section):
     # what the isolations show beside a cause named by the memory figures
     most = ("; of the sections, %s closes the most: %.2f, %d %% of the gap" % (
         best_sec[0], best_sec[1], round(100 * best_share)) if best_sec and best_share >= 0.1 else "")
-    # the fx5800 run's L2 writes every store miss to DRAM (cause 34)
+    # the fx5800 run's L2 writes every store miss to DRAM (cause 34): its
+    # DRAM bytes with Lockstep's L2 not allocating either
     wp = r.get("config") == "fx5800"
+    nwa = by_section.get("gs-no-write-alloc", {}).get(key)
+    if wp and nwa:
+        most = "; with Lockstep's L2 not allocating on a write miss, %s here%s" % (
+            fmt_bytes(nwa["ls_dram_bytes"]), most)
     gm, lm = ratio(r["gs_l2_miss"], r["gs_l2_acc"]), ratio(r["ls_l2_miss"], r["ls_l2_acc"])
     if r["gs_l2_acc"] >= MIN_L2_ACC and r["ls_l2_acc"] and abs(gm - lm) >= KERNEL_TOL:
         return ("L2 misses: %.2f of its L2 accesses there, %.2f here (DRAM %s / %s; "
