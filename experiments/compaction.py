@@ -956,9 +956,10 @@ def why_section(S, Z, st, H, slow_ideal, ctas):
            f"bypass stalled instead, against {sum(c['capri']['bypassed'] for c in cap)} "
            "bypasses, on the divergent workloads: a whole warp whose path is its entry's "
            "own reconvergence point waits there, as every warp reaching its entry's RPC "
-           "does, and a CTA of more than 16 warps lacks a spare WCU row for every home "
-           "warp (docs/compaction.md, CAPRI: running ahead past the entry's RPC would hold "
-           "warp slots the compacted warps formed before it need).",
+           "does (4.1.3: reconvergence only after all active warps synchronized), and in "
+           "a CTA of more than 16 warps a warp holding part of a home warp stalls where "
+           "the WCU's 32 rows could not hold its bypassed threads (docs/compaction.md, "
+           "CAPRI).",
            f"* **WCU throughput.** WCU loads waited {wcu} cycles for a previous mask's "
            f"warps over {pts} compaction points (tbc and capri, divergent): the "
            "back-to-back ride the model leaves out is worth at most that.",
