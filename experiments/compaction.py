@@ -179,6 +179,14 @@ class Sweep:
         return self.G(w, v, size)["perf"] / self.G(w, base, size)["perf"]
 
 
+# uncompacted reasons forced by the rule that timing never changes a result
+# (docs/compaction.md, "Kernels that run uncompacted"): the warp-level
+# instructions and the atomics; the others (call, brx.idx, tex, tld4,
+# bar.red, more than 32 warps, gscalar.scalar/stats) are engine limits
+FORCED_UNCOMPACTED = {"shfl", "vote", "activemask", "match", "bar.warp.sync",
+                      "nanosleep", "wmma/mma", "atom", "red"}
+
+
 def launch_reasons(st):
     """{reason: launches} of the launches that ran uncompacted."""
     out = {}
@@ -934,8 +942,11 @@ def why_section(S, Z, st, H, slow_ideal, ctas):
            f"* **Uncompacted kernels.** {len(st['unc'])} workload"
            f"{'s' if len(st['unc']) != 1 else ''} ({', '.join(st['unc'])}) ran every launch "
            "uncompacted, outside every mean; launches that ran uncompacted, by "
-           "reason (forced: timing never changes a result): " +
-           "; ".join(f"`{k}` ({', '.join(sorted(set(v)))})"
+           "reason (forced where the rule that timing never changes a result "
+           "demands it: warp-level instructions and atoms; a limit of the engine "
+           "otherwise, docs/compaction.md): " +
+           "; ".join(f"`{k}` ({', '.join(sorted(set(v)))}"
+                     f"{'' if k.split()[0] in FORCED_UNCOMPACTED else '; engine limit'})"
                      for k, v in sorted(reasons.items(), key=lambda kv: -len(kv[1]))) + ".",
            decompose_line(S, div, H),
            nondiv_line(S, st, ctas),
@@ -956,9 +967,10 @@ def why_section(S, Z, st, H, slow_ideal, ctas):
            f"bypass stalled instead, against {sum(c['capri']['bypassed'] for c in cap)} "
            "bypasses, on the divergent workloads: a whole warp whose path is its entry's "
            "own reconvergence point waits there, as every warp reaching its entry's RPC "
-           "does, and a CTA of more than 16 warps lacks a spare WCU row for every home "
-           "warp (docs/compaction.md, CAPRI: running ahead past the entry's RPC would hold "
-           "warp slots the compacted warps formed before it need).",
+           "does (4.1.3: reconvergence only after all active warps synchronized), and in "
+           "a CTA of more than 16 warps a warp holding part of a home warp stalls where "
+           "the WCU's 32 rows could not hold its bypassed threads (docs/compaction.md, "
+           "CAPRI).",
            f"* **WCU throughput.** WCU loads waited {wcu} cycles for a previous mask's "
            f"warps over {pts} compaction points (tbc and capri, divergent): the "
            "back-to-back ride the model leaves out is worth at most that.",

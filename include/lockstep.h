@@ -737,15 +737,21 @@ typedef struct ls_compaction_stats {
     uint64_t capri_bypass_denied; /* bypasses predicted but refused, so the
                                     warp stalls: under capri.umask = row it
                                     shares a home warp with another; under
-                                    thread the CTA has over 16 warps (no
-                                    spare WCU row) or the part runs no
-                                    block of the entry */
+                                    thread the WCU's spare rows could run
+                                    out (a CTA of over 16 warps) or its
+                                    parts are at the entry's reconvergence
+                                    point */
     uint64_t capri_nodiv_denied; /* non-divergent warps refused a bypass
-                                    for the same reasons: they stall */
-    uint64_t capri_split_rows;   /* WCU rows split at a compaction point: a
-                                    home warp part of whose threads
-                                    bypassed (its bypassed part on a spare
-                                    UMask-0 row) */
+                                    for the same reasons (mostly a path
+                                    that is the entry's own reconvergence
+                                    point, where every warp waits, 4.1.3):
+                                    they stall */
+    uint64_t capri_split_rows;   /* spare UMask-0 WCU rows loaded at a
+                                    compaction point: they hold the
+                                    bypassed threads of home warps only
+                                    part of whose threads bypassed, a
+                                    thread on the first row whose lane is
+                                    free */
     uint64_t capri_bypassed;     /* warps that bypassed */
     uint64_t capri_ahead_waits;  /* warps ahead of their path's entry that
                                     stopped to wait for it (at most one

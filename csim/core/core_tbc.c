@@ -535,16 +535,19 @@ static int form(struct core_tbc *t, unsigned ci, unsigned slot, uint64_t now,
      * warps: the WCU leaves them out (UMask 0) and its evaluator counts
      * them. A home warp all of whose threads here bypassed is a UMask-0
      * row; one only part of whose threads did is split: the rest stays
-     * in its row, the bypassed part goes to a spare row (UMask 0), so the
+     * in its row, the bypassed part goes to the spare rows (UMask 0, past
+     * the CTA's warps), a thread to the first whose lane is free, so the
      * evaluator's lane counts are unchanged and NW_noTBC counts the home
-     * warp once (nsplit rows more in the block's count) */
+     * warp once (nspare rows more in the block's count). bypass() lets a
+     * warp go only when these rows cannot run out. */
     uint32_t blog[SIMT_CTA_MAX_W] = { 0 };
     for (unsigned i = 0; i < tc->nbyp; i++)
         if (tc->byp[i].ent == idx)
             TBC_EACH(tc->byp[i].pos, p) {
                 blog[tc->byp[i].wid[p]] |= 1u << tc->byp[i].lane[p];
             }
-    uint32_t umask = 0, nrows = nw, nsplit = 0;
+    uint32_t umask = 0, nspare = 0;
+    uint8_t fill[32] = { 0 };
     for (uint32_t wi = 0; wi < nw; wi++) {
         uint32_t b = blog[wi] & e->mask[wi], bp = 0;
         if (b == e->mask[wi] && b)
@@ -553,14 +556,19 @@ static int form(struct core_tbc *t, unsigned ci, unsigned slot, uint64_t now,
         if (!b)
             continue;
         TBC_EACH(b, l) { bp |= 1u << tc->l2p[wi][l]; }
-        if (nrows >= SIMT_CTA_MAX_W)
-            return tbc_fail(t, slot, e->npc, "capri: no spare WCU row for a home warp "
-                            "whose threads partly bypassed (engine error)");
         mask[wi] &= ~bp;
-        mask[nrows++] = bp;
-        nsplit++;
+        TBC_EACH(bp, p) {
+            uint32_t r = nw + fill[p]++;
+            if (r >= SIMT_CTA_MAX_W)
+                return tbc_fail(t, slot, e->npc, "capri: no spare WCU row for a "
+                                "thread that bypassed (engine error)");
+            mask[r] |= 1u << p;
+            if (fill[p] > nspare)
+                nspare = fill[p];
+        }
     }
-    t->st.split_rows += nsplit;
+    uint32_t nrows = nw + nspare;
+    t->st.split_rows += nspare;
     struct where_ctx wx = { t, ci, "compaction point", e->npc };
     struct cosim_where wh = { where_text, &wx };
     struct core_cblk_form f;
@@ -569,7 +577,7 @@ static int form(struct core_tbc *t, unsigned ci, unsigned slot, uint64_t now,
     if (f.load_at > now)
         t->st.wcu_wait += f.load_at - now;
     if (wcu_form_check(t, ci, e->npc, &f, mask, umask, nrows, nw_min,
-                       nocomp + nsplit) != 0)
+                       nocomp + nspare) != 0)
         return -1;
     for (unsigned j = 0; j < f.k; j++) {
         uint8_t wid[32] = { 0 }, lane[32] = { 0 };
@@ -601,7 +609,7 @@ static int form(struct core_tbc *t, unsigned ci, unsigned slot, uint64_t now,
         /* the evaluator judged the CTA mask: reduced the warp count? (its
          * NW_noTBC less the split rows: the warps the CTA mask spans;
          * without a split row, the block's own adequate_o) */
-        bool adequate = nsplit ? f.nw_min < nocomp : f.adequate;
+        bool adequate = nspare ? f.nw_min < nocomp : f.adequate;
         t->st.q[adequate ? 2 : 0] += tc->pred_bypass;   /* B/S, B/B */
         t->st.q[adequate ? 1 : 3] += tc->pred_stall;    /* S/S, S/B */
         /* warps that did not diverge bypassed without a lookup: Fig 4.21
@@ -797,6 +805,30 @@ static int advance(struct core_tbc *t, unsigned slot, int32_t pc, uint64_t now,
     return 0;
 }
 
+/* capri: whether the WCU's spare rows (those past the CTA's warps) can
+ * hold, at any entry's load, the threads of every pending bypass that may
+ * need one (`spare`: their home warp had threads outside the bypassing
+ * warp) and a warp's such threads at positions pos: a thread needs a
+ * spare row whose lane is free, so the rows suffice when no lane has more
+ * such threads than there are spare rows. Always so in a CTA of at most half the rows (a
+ * lane holds at most one thread per warp); in a larger CTA the WCU's 32
+ * rows (shared spec blocks.md section 2) can run out. */
+static bool spare_rows_suffice(const struct core_tbc_cta *tc, uint32_t pos)
+{
+    uint32_t spare = SIMT_CTA_MAX_W - tc->st.nwarps;
+    if (tc->st.nwarps <= spare)
+        return true;
+    uint8_t n[32] = { 0 };
+    for (unsigned i = 0; i <= tc->nbyp; i++) {
+        uint32_t m = i < tc->nbyp ? tc->byp[i].spare : pos;
+        TBC_EACH(m, p) {
+            if (++n[p] > spare)
+                return false;
+        }
+    }
+    return true;
+}
+
 /* capri: slot's warp bypasses compaction at the branch at pc of the top
  * entry (its threads taking it: positions tpos). It keeps its warp: the
  * part on the path that runs first goes on ahead in the slot, the other
@@ -814,16 +846,18 @@ static int bypass(struct core_tbc *t, unsigned slot, unsigned ci, int32_t pc,
     const struct ptx_inst *in = &f->insts[pc];
     *ok = false;
     /* a warp holding only part of a home warp's threads in the entry
-     * needs a spare WCU row for each such home warp when its path's entry
-     * is formed: every home warp can have one when the CTA has at most
-     * half of the WCU's rows (capri.umask = row: it stalls) */
-    uint32_t hs = core_tbc_homes_of(cw);
-    bool rows_whole = true;
+     * puts its threads on the WCU's spare rows when its path's entry is
+     * formed (capri.umask = row: it stalls instead) */
+    uint32_t hs = core_tbc_homes_of(cw), part_homes = 0, spare = 0;
     TBC_EACH(hs, wi) {
         if (core_tbc_home_mask(cw, wi) != e->mask[wi])
-            rows_whole = false;
+            part_homes |= 1u << wi;
     }
-    if (!rows_whole && (!t->umask_thread || 2 * tc->st.nwarps > SIMT_CTA_MAX_W))
+    TBC_EACH(cw->pos, p) {
+        if (part_homes >> cw->wid[p] & 1)
+            spare |= 1u << p;
+    }
+    if (spare && (!t->umask_thread || !spare_rows_suffice(tc, spare)))
         return 0;
     int32_t rpc = in->reconv;
     if (rpc < 0 || (uint32_t)rpc > f->ninsts)
@@ -856,6 +890,7 @@ static int bypass(struct core_tbc *t, unsigned slot, unsigned ci, int32_t pc,
         r->pc = ppc[i];
         r->rows = rows_of(cw->wid, part[i]);
         r->pos = part[i];
+        r->spare = part[i] & spare;
         memcpy(r->wid, cw->wid, sizeof r->wid);
         memcpy(r->lane, cw->lane, sizeof r->lane);
     }

@@ -65,6 +65,9 @@ struct core_tbc_byp {
     int32_t pc;                 /* first pc of the path                   */
     uint32_t rows;              /* home warps it draws threads from       */
     uint32_t pos;               /* slot < 0: the warp to place            */
+    uint32_t spare;             /* positions of pos whose home warp had
+                                   threads outside the warp (a spare WCU
+                                   row each, at most, when formed)        */
     uint8_t wid[32], lane[32];
 };
 
@@ -104,12 +107,14 @@ struct core_tbc_stats {
     uint64_t nodiv_bypass;      /* non-divergent warps bypassing, no lookup */
     uint64_t bypass_denied;     /* bypass predicted, but the warp cannot
                                    (capri.umask = row and it shares a home
-                                   warp with another warp, or no spare WCU
-                                   row): it stalls                         */
+                                   warp with another warp; the WCU's spare
+                                   rows could run out; or its parts are at
+                                   the entry's RPC): it stalls            */
     uint64_t nodiv_denied;      /* non-divergent warps that could not
                                    bypass (the same reasons): they stall  */
-    uint64_t split_rows;        /* WCU rows split between bypassed and
-                                   compacted threads of one home warp     */
+    uint64_t split_rows;        /* spare WCU rows loaded: the bypassed
+                                   threads of home warps split between
+                                   bypassed and compacted threads         */
     uint64_t bypassed;          /* warps that bypassed (both kinds)         */
     uint64_t q[4];              /* Fig 4.21: prediction/outcome B/B, S/S,
                                    B/S, S/B                                */

@@ -152,8 +152,8 @@ def ideal(tbc, idl):
 
 def bypass(capri):
     """capri lets every warp bypass, compacted ones included (4.2.2): in a
-    launch whose CTAs have at most 16 warps (a spare WCU row for each home
-    warp) no bypass the CAPT predicted is refused, and compacted warps
+    launch whose CTAs have at most 16 warps (the WCU's spare rows always
+    suffice) no bypass the CAPT predicted is refused, and compacted warps
     bypassed somewhere in the suite (split WCU rows)."""
     errs, n, split = [], 0, 0
     for wl, w in capri.items():

@@ -13,7 +13,10 @@
  *    nothing at all;
  *  - warp_uniform_points and loop_exit_points count the splits they name:
  *    a plain break in a loop is no loop exit, an if one side of which
- *    breaks is. */
+ *    breaks is;
+ *  - under capri a compacted warp holding part of a home warp bypasses
+ *    wherever the WCU's spare rows can hold its threads, and stalls in a
+ *    CTA of 32 warps (no spare row). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -313,12 +316,59 @@ static void test_split_kinds(void **state)
     free(h);
 }
 
+/* Warps 0 and 1 diverge at the first branch and stall (a CAPT miss, then
+ * an adequate hit); its taken path holds warp 0 lanes 0-15 and warp 1
+ * lanes 4-31, which the WCU compacts into A = warp 0 lanes 0-15 + warp 1
+ * lanes 16-31 and B = warp 1 lanes 4-15. At the second branch A does not
+ * diverge and bypasses while holding only part of home warp 1's threads
+ * of the entry; B diverges and stalls (a miss). The other warps take
+ * neither path's code. */
+static const char *PARTIAL = HDR
+    ".visible .entry k()\n{\n"
+    "  .reg .b32 %r<4>;\n  .reg .pred %p<6>;\n"
+    "  mov.u32 %r1, %tid.x;\n  mov.u32 %r2, 0;\n"
+    "  setp.lt.u32 %p1, %r1, 16;\n  setp.ge.u32 %p2, %r1, 36;\n"
+    "  setp.lt.u32 %p3, %r1, 64;\n  and.pred %p2, %p2, %p3;\n"
+    "  or.pred %p1, %p1, %p2;\n  @%p1 bra T;\n"
+    "  bra.uni DONE;\n"
+    "T:\n  setp.lt.u32 %p4, %r1, 40;\n  setp.ge.u32 %p5, %r1, 48;\n"
+    "  or.pred %p4, %p4, %p5;\n  @%p4 bra C;\n"
+    "  add.s32 %r2, %r2, 1;\n  bra.uni DONE;\n"
+    "C:\n  add.s32 %r2, %r2, 2;\n"
+    "DONE:\n  ret;\n}\n";
+
+/* A compacted warp holding part of a home warp bypasses whenever the
+ * WCU's spare rows can hold its threads (4.2.2 lets every warp the
+ * decision logic bypasses go): in a CTA of 20 warps (12 spare rows; the
+ * rule "no bypass of such a warp above 16 warps" refused it), and its
+ * home warp's other threads stay in its row (one spare row); in a CTA of
+ * 32 warps there is no spare row and it stalls. */
+static void test_partial_bypass_rows(void **state)
+{
+    (void)state;
+    const char *capri[] = { "simt.compaction=capri", "capri.lru=true", NULL };
+    struct harness *h = calloc(1, sizeof *h);
+    run(h, PARTIAL, 640, capri);
+    assert_int_equal(h->st.compaction.capri_lookups, 3);
+    assert_int_equal(h->st.compaction.capri_bypass_denied, 0);
+    assert_int_equal(h->st.compaction.capri_nodiv_denied, 0);
+    assert_int_equal(h->st.compaction.capri_split_rows, 1);
+    h_free(h);
+    run(h, PARTIAL, 1024, capri);
+    assert_int_equal(h->st.compaction.capri_lookups, 3);
+    assert_int_equal(h->st.compaction.capri_nodiv_denied, 1);
+    assert_int_equal(h->st.compaction.capri_split_rows, 0);
+    h_free(h);
+    free(h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shared_home_back_to_back),
         cmocka_unit_test(test_no_divergence_costs),
         cmocka_unit_test(test_split_kinds),
+        cmocka_unit_test(test_partial_bypass_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
