@@ -292,8 +292,12 @@ int core_dac_deq(struct core_dac *d, unsigned slot, int32_t pc, uint32_t mask,
             d->st.gl_served++;
         return 1;
     }
-    if (ld && t->q == PTX_DAC_Q_DATA)   /* enq.data, its line not prefetched */
-        d->st.gl_kept[t->after_wr ? CORE_DAC_KEPT_AFTER_WR : CORE_DAC_KEPT_UNSERVED]++;
+    /* enq.data, its line not prefetched: after-write when the affine warp
+     * did not fetch it for a possible same-thread store before it; with
+     * dac.prefetch_after_write=on it did, and its lock was refused */
+    if (ld && t->q == PTX_DAC_Q_DATA)
+        d->st.gl_kept[t->after_wr && !d->pf_after_wr ? CORE_DAC_KEPT_AFTER_WR
+                                                      : CORE_DAC_KEPT_UNSERVED]++;
     return 0;
 }
 

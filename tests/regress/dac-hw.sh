@@ -146,6 +146,26 @@ assert [o["dac"]["locked_max"] for o in t if o["workload"] == "vecadd"][0] <= 12
 assert sum(o["dac"]["locks_broken"] for o in t) > 0
 PY
 
+# with dac.prefetch_after_write=on the affine warp fetches every enq.data
+# load, a possible same-thread store before it or not: one it could not
+# lock (the 2 KiB L1D above refuses them) is kept as not-prefetched, never
+# as after-write (stencil3d and gaussian load after their own stores)
+"$cli" run stencil3d gaussian --size "$size" --mode timing --set affine.mode=dac \
+  --set dac.prefetch_after_write=on --set l1d_size=2048 --set l1d_set_index=linear \
+  --set dac.lock_lines=1000 --stats-json "$tmp/awtiny.json" >/dev/null 2>&1
+rc=$?
+python3 - "$tmp/func.json" "$tmp/awtiny.json" <<'PY' \
+  && ok "prefetch_after_write=on, 2 KiB L1D: refused loads kept as not-prefetched, none as after-write" \
+  || bad "prefetch_after_write=on, 2 KiB L1D: exit $rc, results differ or a refused load labelled after-write"
+import json, sys
+ref = {o["workload"]: o for o in json.load(open(sys.argv[1]))}
+t = {o["workload"]: o for o in json.load(open(sys.argv[2]))}
+assert len(t) == 2 and all(o["pass"] and o["mem_digest"] == ref[w]["mem_digest"] for w, o in t.items())
+kept = [o["dac"]["gl_loads_kept"] for o in t.values()]
+assert all(k["after-write"] == 0 for k in kept), kept
+assert sum(k["not-prefetched"] for k in kept) > 0, kept
+PY
+
 # dac.prefetch_after_write=on prefetches enq.data loads a same-thread
 # store may precede (the paper's Fig 7): results unchanged (timing only),
 # and the stores that hit a prefetched line before its deq are counted
