@@ -655,6 +655,7 @@ static int batch_start(struct core_dac *d, uint64_t now)
         for (unsigned w = 0; w < k->nwarps; w++) {
             unsigned t = k->nthreads - w * EXEC_WARP;
             e->m[d->wslot[ci][w]] = t >= 32 ? 0xffffffffu : (1u << t) - 1;
+            d->abar[d->wslot[ci][w]] = 0;
             for (uint32_t r = 0; r < k->f->nregs; r++)   /* its warps' vectors */
                 d->pm[(size_t)r * CORE_DAC_MAXS + d->wslot[ci][w]] = 0;
         }
@@ -665,7 +666,6 @@ static int batch_start(struct core_dac *d, uint64_t now)
     d->aw_ready = now;
     d->aw_atq_blocked = d->aw_mask_blocked = false;
     d->ps[d->cur].seq = ++d->pass_seq;
-    d->ps[d->cur].nbar = 0;
     memset(d->rr, 0, (size_t)k->f->nregs * sizeof *d->rr);
     memset(d->pa, 0, (size_t)k->f->nregs * sizeof *d->pa);
     d->st.batches++;
@@ -901,7 +901,7 @@ static void enq_access(struct core_dac *d, int32_t pc, const struct ptx_inst *in
     t->kind = di->q;
     t->data = di->q == PTX_DAC_Q_DATA && (!di->after_wr || d->pf_after_wr) &&
               (in->space == PTX_SP_GLOBAL || in->space == PTX_SP_GENERIC);
-    t->bar = d->ps[d->cur].nbar;
+    memcpy(t->bar, d->abar, sizeof t->bar);
     unsigned eb = ptx_type_bits((enum ptx_type)in->type) / 8;
     t->abytes = (uint8_t)((eb ? eb : 1) * (in->vec ? in->vec : 1));
     t->sel = o && o->reg >= 0 && d->pa[o->reg];
@@ -1204,7 +1204,9 @@ static int core_dac_aw_issue(struct core_dac *d, uint64_t now)
          * passed it (dac.barrier_fetch, core_dac_eu.c) */
         top->npc = pc + 1;
         if (in->sub != PTX_SUB_WARP_SYNC && in->sub != PTX_SUB_ARRIVE)
-            d->ps[d->cur].nbar++;
+            for (unsigned w = 0; w < ns; w++)
+                d->abar[w] += am[w] != 0;   /* per warp: a CTA's branch may
+                                               hold a barrier another's skips */
         return 0;
     default:
         break;

@@ -91,8 +91,9 @@ struct core_dac_tuple {
     uint32_t mask[CORE_DAC_MAXS];   /* per warp slot: lanes enqueued for   */
     uint32_t smask[CORE_DAC_MAXS];  /* sel: per warp slot, lanes taking v  */
     uint32_t pred[CORE_DAC_MAXS];   /* PRED: lanes whose predicate holds   */
-    uint32_t bar;               /* barriers of the affine stream its pass
-                                   passed before it (dac.barrier_fetch)    */
+    uint32_t bar[CORE_DAC_MAXS];    /* per warp slot: barriers of the affine
+                                   stream the affine warp passed for it
+                                   before this enq (dac.barrier_fetch)    */
 };
 
 /* One entry of the affine warp's batch-wide SIMT stack (4.4): a mask per
@@ -115,7 +116,6 @@ struct core_dac_pass {
     uint64_t ready, mask_since;
     bool atq_blocked, mask_blocked;
     uint64_t seq;               /* start order                             */
-    uint32_t nbar;              /* barriers of the affine stream passed    */
 };
 
 struct core_dac_stats {
@@ -202,6 +202,8 @@ struct core_dac {
     bool bar_wait;              /* dac.barrier_fetch=wait                  */
     uint32_t sbar[CORE_DAC_MAXS];   /* per warp slot: barriers of the
                                    affine stream its warp passed          */
+    uint32_t abar[CORE_DAC_MAXS];   /* per warp slot: those the affine warp
+                                   passed with lanes of it active         */
     uint8_t sbar_at[CORE_DAC_MAXS]; /* per warp slot: waiting at one       */
     unsigned fault;             /* dac.fault_inject: corrupt tuples (tests) */
     const struct ptx_dac_inst *tr;  /* transform of the kernel (kernel pcs) */

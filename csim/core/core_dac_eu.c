@@ -189,7 +189,7 @@ static bool aeu_pick(const struct core_dac *d, uint32_t *ti, unsigned *slot, boo
             unsigned s = (unsigned)__builtin_ctzll(m);
             int32_t ci = d->scta[s];
             seen |= ci >= 0 ? d->cmask[ci] : 1ull << s;
-            if (d->bar_wait && t->bar > bars_passed(d, s)) {
+            if (d->bar_wait && t->bar[s] > bars_passed(d, s)) {
                 *held = true;
                 if (!d->aeu_switch)
                     return false;
