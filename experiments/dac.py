@@ -1388,7 +1388,11 @@ def gap_section(c):
 # DAC's own statistics, exported beside the spec's metrics (absent, None,
 # where affine.mode is off)
 DAC_FIELDS = ["dac.launches", "dac.not_decoupled", "dac.affine_insts", "dac.removed_insts",
-              "dac.gl_loads", "dac.gl_loads_enq_data"]
+              "dac.gl_loads", "dac.gl_loads_enq_data", "dac.stall_aw_mask",
+              "dac.stall_deq_empty", "dac.stall_deq_data", "dac.stall_aeu_bar",
+              "dac.stall_enq_full", "dac.cta_wait", "dac.cycles"]
+# a program DAC slows by more than this share gets its measured causes listed
+SLOWER = 0.95
 def programs_section(doc, build=""):
     """The section's markdown lines from the exported programs sweep (build:
     the simulator build of the rest of the page, to say when they differ)."""
@@ -1410,8 +1414,12 @@ def programs_section(doc, build=""):
         # removed, plus the affine warps' (as the headline above)
         issued = d["warp_insts"] - (d["dac.removed_insts"] or 0) + (d["dac.affine_insts"] or 0)
         share = (o["stall.scoreboard"] + o["stall.mem_wait"]) / o["sm_cycles"]
+        cyc = d.get("dac.cycles") or d["sm_cycles"]
         return {"mem": share >= MEM_STALL, "util": util, "insts": issued / o["warp_insts"],
                 "loads": d["dac.gl_loads"] or 0, "enq": d["dac.gl_loads_enq_data"] or 0,
+                "why": {k: (d.get("dac." + k) or 0) / cyc if cyc else 0.0
+                        for k in ("stall_aw_mask", "stall_deq_empty", "stall_deq_data",
+                                  "stall_aeu_bar", "stall_enq_full")},
                 "whole": (d["dac.launches"] or 0) == (d["dac.not_decoupled"] or 0),
                 **{v: o["cycles"] / r[v]["cycles"] for v in ("dac", "cae", "mta")}}
     progs = list(dict.fromkeys(r["workload"] for r in doc["rows"] if r["kind"] == "program"))
@@ -1483,6 +1491,7 @@ def programs_section(doc, build=""):
               f"programs and {whole(bm)} of {len(bm)} workloads. Memory-bound share "
               f"{sum(m['mem'] for m in pm.values())} of {len(pm)} programs against "
               f"{sum(m['mem'] for m in bm.values())} of {len(bm)} workloads."]
+    L += programs_slower(pm)
     out = [w for w in LEFT_OUT if w not in progs]
     if out:
         L += ["", "Left out of the sweep (experiments/dac_papers.toml): " + "; ".join(
@@ -1492,6 +1501,33 @@ def programs_section(doc, build=""):
         L += ["", "Points that did not pass:", ""] + bad
     L += programs_since(doc, rows)
     return L + [""]
+
+
+def programs_slower(pm):
+    """Lines naming, for each program DAC slows (speedup below SLOWER), its
+    measured causes: loads served, instructions issued, and the DAC stalls
+    per cycle of its SMs' DAC units (dac.cycles)."""
+    slow = sorted((w for w, m in pm.items() if m["dac"] < SLOWER), key=lambda w: pm[w]["dac"])
+    if not slow:
+        return []
+    names = {"stall_aw_mask": "affine warp waiting for fed-back masks",
+             "stall_deq_empty": "main warps waiting for their records",
+             "stall_deq_data": "main warps waiting for prefetched data",
+             "stall_aeu_bar": "AEU holding records for a barrier",
+             "stall_enq_full": "affine warp blocked on a full ATQ"}
+
+    def one(w):
+        m = pm[w]
+        top = sorted(((v, k) for k, v in m["why"].items() if v > 0), reverse=True)[:2]
+        dec = m["enq"] / m["loads"] if m["loads"] else 0.0
+        return (f"{w} {m['dac']:.3f} (loads served {dec:.0%}, instructions "
+                f"{m['insts']:.2f}; " + (", ".join(f"{names[k]} {v:.2f}" for v, k in top)
+                                         or "no DAC stall") + ")")
+    return ["", f"**Where DAC slows a program** (speedup below {SLOWER}; in parentheses "
+            "the share of its global/local loads served by a prefetch, the warp "
+            "instructions issued against off's, and the largest DAC stalls per cycle of "
+            "the SMs' DAC units (dac.cycles; main-warp stalls count warps, so they can "
+            "exceed 1)): " + "; ".join(one(w) for w in slow) + "."]
 
 
 def spec_now(doc):
