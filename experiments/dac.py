@@ -1421,6 +1421,7 @@ def programs_section(doc, build=""):
                         for k in ("stall_aw_mask", "stall_deq_empty", "stall_deq_data",
                                   "stall_aeu_bar", "stall_enq_full")},
                 "whole": (d["dac.launches"] or 0) == (d["dac.not_decoupled"] or 0),
+                "fd": o["cycles"] / ok(w, "dac-fd")["cycles"] if ok(w, "dac-fd") else None,
                 **{v: o["cycles"] / r[v]["cycles"] for v in ("dac", "cae", "mta")}}
     progs = list(dict.fromkeys(r["workload"] for r in doc["rows"] if r["kind"] == "program"))
     wls = list(dict.fromkeys(r["workload"] for r in doc["rows"] if r["kind"] == "workload"))
@@ -1520,14 +1521,27 @@ def programs_slower(pm):
         m = pm[w]
         top = sorted(((v, k) for k, v in m["why"].items() if v > 0), reverse=True)[:2]
         dec = m["enq"] / m["loads"] if m["loads"] else 0.0
+        fd = f"; dac-fd {m['fd']:.3f}" if m.get("fd") else ""
         return (f"{w} {m['dac']:.3f} (loads served {dec:.0%}, instructions "
                 f"{m['insts']:.2f}; " + (", ".join(f"{names[k]} {v:.2f}" for v, k in top)
-                                         or "no DAC stall") + ")")
-    return ["", f"**Where DAC slows a program** (speedup below {SLOWER}; in parentheses "
+                                         or "no DAC stall") + fd + ")")
+    L = ["", f"**Where DAC slows a program** (speedup below {SLOWER}; in parentheses "
             "the share of its global/local loads served by a prefetch, the warp "
             "instructions issued against off's, and the largest DAC stalls per cycle of "
             "the SMs' DAC units (dac.cycles; main-warp stalls count warps, so they can "
-            "exceed 1)): " + "; ".join(one(w) for w in slow) + "."]
+            "exceed 1)" + ("; dac-fd: the speedup with masks fed back only where a region "
+                           "holds an enq.data, dac.feedback=data"
+                           if any(pm[w].get("fd") for w in slow) else "") + "): " +
+            "; ".join(one(w) for w in slow) + "."]
+    fd = [w for w in slow if pm[w].get("fd")]
+    if fd:
+        L += ["", f"With feedback limited to prefetching regions (dac-fd) the geomean over "
+              f"the programs goes from {plot.geomean([m['dac'] for m in pm.values()]):.3f} "
+              f"to {plot.geomean([m['fd'] or m['dac'] for m in pm.values()]):.3f}; over "
+              f"the {len(slow)} programs DAC slows, from "
+              f"{plot.geomean([pm[w]['dac'] for w in slow]):.3f} to "
+              f"{plot.geomean([pm[w]['fd'] or pm[w]['dac'] for w in slow]):.3f}."]
+    return L
 
 
 def spec_now(doc):
