@@ -1229,8 +1229,12 @@ GAP_CLASSES = [
     ("keptother", "at most half its loads served by a prefetch, most kept ones for another reason", "dac.gl_loads_kept"),
     ("small", "little affine work to remove, loads decoupled or none", "issued warp "
      f"instructions at least {FEW_REMOVED:.0%} of the undecoupled count (dac.insts_vs_off)"),
-    ("rest", "decoupled, with affine work removed: below the paper all the same",
-     "loads decoupled and instructions removed of each"),
+    ("rest", "decoupled, with affine work removed, held by what stays: the instructions "
+     "it still issues and the memory stalls left under DAC",
+     "loads decoupled, instructions issued against the undecoupled count (1 / it: the "
+     "speedup if only the removed instructions counted) and the share of the SM-cycles "
+     "stalled on memory under DAC (stall.scoreboard + stall.mem_wait over sm_cycles), "
+     "of each"),
     ("above", "at or above the paper's geomean", "speedup over off")]
 
 
@@ -1284,8 +1288,13 @@ def gap_note(R, w, v, cl):
     if cl == "small":
         return f" (instructions {d['insts_vs_off']:.2f})"
     if cl == "rest":
+        r = R[(w, v)]
+        ms = (r["stall.scoreboard"] + r["stall.mem_wait"]) / r["sm_cycles"] \
+            if r.get("sm_cycles") else 0.0
         return (f" (loads {d['gl_loads_decoupled'] if d['gl_loads'] else 0:.0%}, "
-                f"instructions {d['insts_vs_off']:.2f})")
+                f"instructions {d['insts_vs_off']:.2f}, 1 / it "
+                f"{1 / d['insts_vs_off'] if d['insts_vs_off'] else 0:.2f}, memory stalls "
+                f"{ms:.2f})")
     return ""
 
 
