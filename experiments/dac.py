@@ -1179,9 +1179,9 @@ DRAM_BUSY = 0.5
 FEW_REMOVED = 0.9
 
 
-# variants with dac.prefetch_after_write=on: the model counts an enq.data
-# load after a possible same-thread store that was not prefetched (its
-# lock refused) as after-write, not not-prefetched; the page moves it
+# variants with dac.prefetch_after_write=on: every enq.data load is
+# prefetched there, so one not served had its lock refused (not-prefetched);
+# a sweep from a build that counted such loads as after-write is read so
 AW_ON = ("dac-aw", "dac-fdqpa")
 
 
