@@ -894,6 +894,10 @@ typedef struct ls_dac_stats {
     uint64_t wr_hazards;         /* prefetched records whose lines a store
                                     of the same warp wrote before their deq
                                     (with dac.prefetch_after_write=on) */
+    uint64_t stall_aeu_bar;      /* AEU/PEU cycles with every candidate
+                                    record held until its CTA passes a
+                                    barrier of the affine stream
+                                    (dac.barrier_fetch=wait) */
     uint64_t stall_aw_pipe;      /* affine-warp cycles waiting for a free
                                     ALU/SFU pipeline (it executes on the
                                     SIMT lanes) */

@@ -145,6 +145,7 @@ static int core_dac_init(struct core_dac *d, const struct cfg *c, unsigned nslot
     d->aeu_switch = c->dac_aeu_switch == CFG_DAC_AEU_SWITCH_ON;
     d->npass = (unsigned)c->dac_passes;
     d->pf_after_wr = c->dac_prefetch_after_write == CFG_DAC_PREFETCH_AFTER_WRITE_ON;
+    d->bar_wait = c->dac_barrier_fetch == CFG_DAC_BARRIER_FETCH_WAIT;
     d->nslots = nslots;
     d->ncta = ncta;
     d->aq = q_alloc(nslots, d->aq_cap);
@@ -314,6 +315,8 @@ static void core_dac_launch(struct core_dac *d, unsigned ci, const uint8_t *wslo
         d->scta[wslot[i]] = (int16_t)ci;
         d->swi[wslot[i]] = (uint8_t)i;
         d->passed &= ~(1ull << wslot[i]);
+        d->sbar[wslot[i]] = 0;
+        d->sbar_at[wslot[i]] = 0;
     }
     d->cta_done[ci] = false;
     d->pend[(d->pend_head + d->pend_n) % d->pend_cap] = (int32_t)ci;
@@ -652,6 +655,7 @@ static int batch_start(struct core_dac *d, uint64_t now)
         for (unsigned w = 0; w < k->nwarps; w++) {
             unsigned t = k->nthreads - w * EXEC_WARP;
             e->m[d->wslot[ci][w]] = t >= 32 ? 0xffffffffu : (1u << t) - 1;
+            d->abar[d->wslot[ci][w]] = 0;
             for (uint32_t r = 0; r < k->f->nregs; r++)   /* its warps' vectors */
                 d->pm[(size_t)r * CORE_DAC_MAXS + d->wslot[ci][w]] = 0;
         }
@@ -897,6 +901,7 @@ static void enq_access(struct core_dac *d, int32_t pc, const struct ptx_inst *in
     t->kind = di->q;
     t->data = di->q == PTX_DAC_Q_DATA && (!di->after_wr || d->pf_after_wr) &&
               (in->space == PTX_SP_GLOBAL || in->space == PTX_SP_GENERIC);
+    memcpy(t->bar, d->abar, sizeof t->bar);
     unsigned eb = ptx_type_bits((enum ptx_type)in->type) / 8;
     t->abytes = (uint8_t)((eb ? eb : 1) * (in->vec ? in->vec : 1));
     t->sel = o && o->reg >= 0 && d->pa[o->reg];
@@ -1194,8 +1199,14 @@ static int core_dac_aw_issue(struct core_dac *d, uint64_t now)
     case PTX_OP_BAR:
     case PTX_OP_BARRIER:
         /* the affine warp stands for every thread of its CTAs: a barrier
-         * of the affine stream (outside data control) holds nothing back */
+         * of the affine stream (outside data control) holds nothing back;
+         * the AEU/PEU expand the records after it for the CTAs that
+         * passed it (dac.barrier_fetch, core_dac_eu.c) */
         top->npc = pc + 1;
+        if (in->sub != PTX_SUB_WARP_SYNC && in->sub != PTX_SUB_ARRIVE)
+            for (unsigned w = 0; w < ns; w++)
+                d->abar[w] += am[w] != 0;   /* per warp: a CTA's branch may
+                                               hold a barrier another's skips */
         return 0;
     default:
         break;

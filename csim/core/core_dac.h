@@ -91,6 +91,9 @@ struct core_dac_tuple {
     uint32_t mask[CORE_DAC_MAXS];   /* per warp slot: lanes enqueued for   */
     uint32_t smask[CORE_DAC_MAXS];  /* sel: per warp slot, lanes taking v  */
     uint32_t pred[CORE_DAC_MAXS];   /* PRED: lanes whose predicate holds   */
+    uint32_t bar[CORE_DAC_MAXS];    /* per warp slot: barriers of the affine
+                                   stream the affine warp passed for it
+                                   before this enq (dac.barrier_fetch)    */
 };
 
 /* One entry of the affine warp's batch-wide SIMT stack (4.4): a mask per
@@ -138,6 +141,8 @@ struct core_dac_stats {
     uint64_t stall_aw_dep;      /* affine-warp cycles waiting on a source
                                    tuple still in the ALU pipeline         */
     uint64_t stall_aeu_full;    /* AEU/PEU cycles: target warp queue full  */
+    uint64_t stall_aeu_bar;     /* AEU/PEU cycles: every candidate held for
+                                   a barrier (dac.barrier_fetch)           */
     uint64_t stall_deq_empty;   /* main-warp checks refused: queue empty   */
     uint64_t stall_deq_data;    /* ... record there, data not arrived      */
     uint64_t occ_sum;           /* records in per-warp queues x cycles     */
@@ -194,6 +199,12 @@ struct core_dac {
     uint64_t cmask[CORE_DAC_MAXS];  /* per CTA slot: its warp slots (bits) */
     bool aeu_switch;            /* dac.aeu_switch: per-CTA accumulators    */
     bool pf_after_wr;           /* dac.prefetch_after_write                */
+    bool bar_wait;              /* dac.barrier_fetch=wait                  */
+    uint32_t sbar[CORE_DAC_MAXS];   /* per warp slot: barriers of the
+                                   affine stream its warp passed          */
+    uint32_t abar[CORE_DAC_MAXS];   /* per warp slot: those the affine warp
+                                   passed with lanes of it active         */
+    uint8_t sbar_at[CORE_DAC_MAXS]; /* per warp slot: waiting at one       */
     unsigned fault;             /* dac.fault_inject: corrupt tuples (tests) */
     const struct ptx_dac_inst *tr;  /* transform of the kernel (kernel pcs) */
     const struct ptx_func *f;

@@ -157,14 +157,28 @@ static void atq_pop_done(struct core_dac *d)
         core_dac_wake_done_ctas(d);
 }
 
+/* The barriers of the affine stream the warp in slot s has passed: those
+ * it issued an instruction after, and the one it waits at once the CTA's
+ * release has let it go (its next instruction may be a deq waiting for
+ * the very record a barrier holds). */
+static uint32_t bars_passed(const struct core_dac *d, unsigned s)
+{
+    return d->sbar[s] + (d->sbar_at[s] && d->v->w[s].sw.state != SIMT_AT_BARRIER);
+}
+
 /* The next record the AEU/PEU expands: ATQ entry *ti, warp slot *slot;
- * false when every candidate's queue is full. Without dac.aeu_switch, the
+ * false when every candidate's queue is full or held (*held set: with
+ * dac.barrier_fetch=wait, a record after a barrier of the affine stream
+ * that its warp has not passed; 4.2: "the AEU disables expansion for the
+ * target non-affine blocks; the AEU only issues memory requests for
+ * non-affine blocks that pass the barrier"; the CTA's later records wait
+ * behind it). Without dac.aeu_switch, the
  * head entry's warps in slot order. With it (4.2: one accumulated address
  * register per concurrent CTA, so the AEU switches among CTAs when one
  * stalls), the oldest pending record of each CTA is a candidate, oldest
  * entry first: a CTA whose next record's queue is full waits, the others
  * go on; each warp still gets its records in ATQ order. */
-static bool aeu_pick(const struct core_dac *d, uint32_t *ti, unsigned *slot)
+static bool aeu_pick(const struct core_dac *d, uint32_t *ti, unsigned *slot, bool *held)
 {
     uint64_t seen = 0;           /* warp slots of the CTAs whose oldest
                                     record was seen                        */
@@ -175,6 +189,12 @@ static bool aeu_pick(const struct core_dac *d, uint32_t *ti, unsigned *slot)
             unsigned s = (unsigned)__builtin_ctzll(m);
             int32_t ci = d->scta[s];
             seen |= ci >= 0 ? d->cmask[ci] : 1ull << s;
+            if (d->bar_wait && t->bar[s] > bars_passed(d, s)) {
+                *held = true;
+                if (!d->aeu_switch)
+                    return false;
+                continue;
+            }
             const struct core_dac_q *q = t->kind == PTX_DAC_Q_PRED ? &d->pq[s] : &d->aq[s];
             if (q->n < q->cap) {
                 *ti = x;
@@ -198,8 +218,12 @@ static bool expand_one(struct core_dac *d, uint64_t now)
         return true;
     uint32_t ti;
     unsigned slot;
-    if (!aeu_pick(d, &ti, &slot)) {
-        d->st.stall_aeu_full++;
+    bool held = false;
+    if (!aeu_pick(d, &ti, &slot, &held)) {
+        if (held)
+            d->st.stall_aeu_bar++;
+        else
+            d->st.stall_aeu_full++;
         return false;
     }
     struct core_dac_tuple *t = &d->atq[ti];
@@ -420,6 +444,7 @@ void core_dac_stats(const struct core_dac *d, bool first, ls_stats *s)
     x->stall_enq_full += t->stall_enq_full;
     x->stall_aw_dep += t->stall_aw_dep;
     x->stall_aeu_full += t->stall_aeu_full;
+    x->stall_aeu_bar += t->stall_aeu_bar;
     x->stall_deq_empty += t->stall_deq_empty;
     x->stall_deq_data += t->stall_deq_data;
     x->occ_sum += t->occ_sum;

@@ -205,6 +205,12 @@ int core_dac_deq(struct core_dac *d, unsigned slot, int32_t pc, uint32_t mask,
 {
     d->st.main_insts++;
     d->passed &= ~(1ull << slot);   /* it moved: check it again */
+    if (d->sbar_at[slot]) {         /* it issues again: past its barrier */
+        d->sbar_at[slot] = 0;
+        d->sbar[slot]++;
+        if (d->bar_wait && d->atq_n)
+            core_view_retry(d->v, now + 1);     /* a held record may go */
+    }
     if (pc < 0)
         return 0;
     const struct ptx_inst *in = &d->f->insts[pc];
@@ -216,6 +222,9 @@ int core_dac_deq(struct core_dac *d, unsigned slot, int32_t pc, uint32_t mask,
                     ? PTX_SP_GLOBAL : PTX_SP_SHARED;
     ld = ld && res->active && (space == PTX_SP_GLOBAL || space == PTX_SP_LOCAL);
     const struct ptx_dac_inst *t = &d->tr[pc];
+    if ((in->op == PTX_OP_BAR || in->op == PTX_OP_BARRIER) && in->sub != PTX_SUB_WARP_SYNC &&
+        in->sub != PTX_SUB_ARRIVE && (t->streams & PTX_DAC_S_AFF))
+        d->sbar_at[slot] = 1;       /* a barrier the affine warp counts too */
     if (ld) {
         d->st.gl_loads++;
         if (t->q != PTX_DAC_Q_DATA)     /* kept: the transform's reason */
@@ -292,8 +301,12 @@ int core_dac_deq(struct core_dac *d, unsigned slot, int32_t pc, uint32_t mask,
             d->st.gl_served++;
         return 1;
     }
-    if (ld && t->q == PTX_DAC_Q_DATA)   /* enq.data, its line not prefetched */
-        d->st.gl_kept[t->after_wr ? CORE_DAC_KEPT_AFTER_WR : CORE_DAC_KEPT_UNSERVED]++;
+    /* enq.data, its line not prefetched: after-write when the affine warp
+     * did not fetch it for a possible same-thread store before it; with
+     * dac.prefetch_after_write=on it did, and its lock was refused */
+    if (ld && t->q == PTX_DAC_Q_DATA)
+        d->st.gl_kept[t->after_wr && !d->pf_after_wr ? CORE_DAC_KEPT_AFTER_WR
+                                                      : CORE_DAC_KEPT_UNSERVED]++;
     return 0;
 }
 

@@ -427,18 +427,30 @@ static uint32_t fn_max_threads(const struct api_kernel *pf, const struct api_dev
     return (uint32_t)t;
 }
 
-/* Registers per thread of f as ptxas would allocate them to launch its
- * largest CTA: the model's estimate (core_regs_per_thread), lowered so
- * that fn_max_threads threads fit the GPU's registers per CTA (the
- * spilling the timing model assumes), at least 1. */
-static uint32_t fn_regs(const struct api_kernel *pf, const struct api_device *lim)
+/* Registers per thread of f: the model's estimate (core_regs_per_thread),
+ * the count the timing model gives every CTA of f that fits an SM by
+ * registers (core_sm_fits), at least 1. */
+static uint32_t fn_regs(const struct api_kernel *pf)
 {
-    uint64_t r = pf->regs;
-    uint64_t warps = ((uint64_t)fn_max_threads(pf, lim) + 31) / 32;
-    uint64_t cap = lim->max_cta_regs / (warps * 32);
-    if (r > cap)
-        r = cap;
-    return r ? (uint32_t)r : 1;
+    return pf->regs ? pf->regs : 1;
+}
+
+/* cudaFuncAttributes.maxThreadsPerBlock: fn_max_threads lowered, in whole
+ * warps, to the CTAs whose fn_regs registers fit the GPU's registers per
+ * CTA, as CUDA reports it for a function of that register count (at least
+ * one warp). Occupancy calculators that programs carry (LonestarGPU's
+ * maximum_residency) multiply numRegs by their block size; with the count
+ * the timing model uses, the CTAs they plan as resident are resident, so
+ * a grid-wide software barrier in such a program completes. A larger
+ * launch still runs: the timing model then lowers the registers per
+ * thread (spilling, gpu_timing.c). */
+static uint32_t fn_attr_threads(const struct api_kernel *pf, const struct api_device *lim)
+{
+    uint64_t t = fn_max_threads(pf, lim);
+    uint64_t fit = (uint64_t)lim->max_cta_regs / ((uint64_t)fn_regs(pf) * 32) * 32;
+    if (fit < 32)
+        fit = 32;
+    return (uint32_t)(fit < t ? fit : t);
 }
 
 /* Dynamic shared bytes a launch of f may ask for (CUDA's
@@ -496,8 +508,8 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *a, const void *fn)
     a->sharedSizeBytes = (size_t)pf->shared_bytes;
     a->constSizeBytes = (size_t)pf->const_bytes;
     a->localSizeBytes = (size_t)pf->local_bytes;
-    a->maxThreadsPerBlock = (int)fn_max_threads(pf, &lim);
-    a->numRegs = (int)fn_regs(pf, &lim);
+    a->maxThreadsPerBlock = (int)fn_attr_threads(pf, &lim);
+    a->numRegs = (int)fn_regs(pf);
     /* the virtual architecture the PTX was generated for (CUB compares it
      * with __CUDA_ARCH_LIST__), and the device's own: the model runs it
      * as sm_75 code */

@@ -65,7 +65,8 @@ struct mem_line *mem_cache_find(struct mem_cache *c, unsigned set, uint64_t addr
 /* The LRU line of set that is allocated, not pending and (deprio) was
  * allocated without a PCA token; an unlocked one before any locked one
  * (DAC: a locked line goes only when every candidate is locked, and its
- * eviction counts as a broken lock, mem_cache_evict). A free way first. */
+ * eviction counts as a broken lock, mem_cache_evict; never with
+ * keep_locked). A free way first. */
 static struct mem_line *victim(struct mem_cache *c, unsigned set, bool deprio)
 {
     struct mem_line *w = c->lines + (size_t)set * c->assoc, *best = NULL, *locked = NULL;
@@ -81,7 +82,7 @@ static struct mem_line *victim(struct mem_cache *c, unsigned set, bool deprio)
             best = &w[i];
         }
     }
-    return best ? best : locked;
+    return best ? best : c->keep_locked ? NULL : locked;
 }
 
 struct mem_line *mem_cache_victim(struct mem_cache *c, unsigned set)

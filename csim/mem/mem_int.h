@@ -48,6 +48,8 @@ struct mem_cache {
     struct mem_line *lines;   /* sets * assoc                               */
     uint64_t clock;           /* LRU stamp source                           */
     unsigned th_fg;           /* LAMAR's TH_FG, to judge GDU answers        */
+    bool keep_locked;         /* DAC: a locked line is never a victim
+                                 (dac.lock_break=off)                       */
     ls_cache_stats st;
     uint64_t pf_unused;       /* MTA: prefetched lines dropped unreferenced */
 };

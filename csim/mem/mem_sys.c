@@ -198,6 +198,7 @@ static int sm_init(struct mem_sys *m, struct mem_sm *s, char *err, size_t errlen
                        (unsigned)c->l1d_sector, err, errlen))
         return -1;
     s->l1.th_fg = (unsigned)c->lamar_th_fg;
+    s->l1.keep_locked = c->dac_lock_break == CFG_DAC_LOCK_BREAK_OFF;
     unsigned nm = (unsigned)c->l1d_mshrs, nw = nm * MEM_L1_MERGE;
     s->mshr = calloc(nm, sizeof *s->mshr);
     s->mshr_free = calloc(nm, sizeof *s->mshr_free);

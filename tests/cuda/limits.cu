@@ -28,6 +28,28 @@ __global__ void histogram(const unsigned char *in, int n, unsigned *out, int bin
 
 __global__ void touch(int *x) { x[threadIdx.x] = 1; }
 
+// 40 accumulators live around a loop: more registers per thread than a
+// 1024-thread CTA of the gtx480 may hold (32)
+#define NACC 40
+__global__ void heavy(const float *in, int n, float *out)
+{
+    float a[NACC];
+#pragma unroll
+    for (int k = 0; k < NACC; k++)
+        a[k] = in[k];
+    for (int i = threadIdx.x; i < n; i += blockDim.x) {
+        float x = in[i];
+#pragma unroll
+        for (int k = 0; k < NACC; k++)
+            a[k] = a[k] * x + in[(i + k) % n];
+    }
+    float s = 0.0f;
+#pragma unroll
+    for (int k = 0; k < NACC; k++)
+        s += a[k];
+    out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 5) {
@@ -117,6 +139,27 @@ int main(int argc, char **argv)
            "default max dynamic shared %d", fa.maxDynamicSharedSizeBytes);
     EXPECT(fa.maxThreadsPerBlock <= thr && fa.numRegs * fa.maxThreadsPerBlock <= regs,
            "function: %d threads x %d registers", fa.maxThreadsPerBlock, fa.numRegs);
+    // a program's own occupancy calculation from numRegs (LonestarGPU's
+    // maximum_residency sizes a grid-wide software barrier with it) plans
+    // no more resident CTAs than the GPU holds (the occupancy API), or the
+    // CTAs it waits for never start
+    CK(cudaFuncGetAttributes(&fa, heavy));
+    EXPECT(fa.numRegs * 1024 > regs && fa.numRegs * fa.maxThreadsPerBlock <= regs,
+           "heavy: %d registers x %d threads (per CTA %d)", fa.numRegs,
+           fa.maxThreadsPerBlock, regs);
+    for (int b = 32; b <= fa.maxThreadsPerBlock; b += 32) {
+        int api = -1;
+        CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&api, heavy, b, 0));
+        int plan = p.regsPerMultiprocessor / (fa.numRegs * b);
+        if (p.maxThreadsPerMultiProcessor / b < plan)
+            plan = p.maxThreadsPerMultiProcessor / b;
+        if (p.maxBlocksPerMultiProcessor < plan)
+            plan = p.maxBlocksPerMultiProcessor;
+        EXPECT(plan <= api, "heavy, %d threads: %d CTAs per SM planned from numRegs %d, "
+               "%d resident", b, plan, fa.numRegs, api);
+        if (plan > api)
+            break;
+    }
     if (optin > shm) {              // opting in: the larger histogram runs
         int big = optin / (int)sizeof(unsigned);
         unsigned *d_big;

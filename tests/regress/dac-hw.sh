@@ -126,13 +126,13 @@ PY
 # locks live in the L1D (docs/dac.md "The units"): a 2 KiB L1D (four
 # sets of four ways) with the per-SM bound out of the way (dac.lock_lines
 # 1000): the per-set bound (4.2, N-1 of N ways) refuses locks, vecadd
-# never holds more than 3 x 4 lines locked, and locks still break where
-# the set's one unlocked way is pending (the deq misses and fetches
-# again); results still equal functional mode (linear index: the Fermi
-# hash needs 32 or 64 sets)
+# never holds more than 3 x 4 lines locked, and with dac.lock_break=on
+# locks break where the set's one unlocked way is pending (the deq misses
+# and fetches again); results still equal functional mode (linear index:
+# the Fermi hash needs 32 or 64 sets)
 "$cli" run vecadd reduce backprop --size "$size" --mode timing --set affine.mode=dac \
   --set l1d_size=2048 --set l1d_set_index=linear --set dac.lock_lines=1000 \
-  --stats-json "$tmp/tiny.json" >/dev/null 2>&1
+  --set dac.lock_break=on --stats-json "$tmp/tiny.json" >/dev/null 2>&1
 rc=$?
 python3 - "$tmp/func.json" "$tmp/tiny.json" <<'PY' \
   && ok "2 KiB L1D: the per-set lock bound refuses locks, locks break, every workload PASS, memory = functional" \
@@ -144,6 +144,45 @@ assert len(t) == 3 and all(o["pass"] and o["mem_digest"] == ref[o["workload"]]["
 assert all(o["dac"]["lock_refused"] > 0 for o in t), [o["dac"]["lock_refused"] for o in t]
 assert [o["dac"]["locked_max"] for o in t if o["workload"] == "vecadd"][0] <= 12
 assert sum(o["dac"]["locks_broken"] for o in t) > 0
+PY
+
+# the same 2 KiB L1D with locks kept (dac.lock_break=off, the default; 4.2:
+# lock counters "temporarily disable replacement"): an access that finds
+# the set's one unlocked way pending waits; no lock breaks, and every
+# workload passes with memory equal to functional mode
+"$cli" run vecadd reduce backprop --size "$size" --mode timing --set affine.mode=dac \
+  --set l1d_size=2048 --set l1d_set_index=linear --set dac.lock_lines=1000 \
+  --stats-json "$tmp/tinykeep.json" >/dev/null 2>&1
+rc=$?
+python3 - "$tmp/func.json" "$tmp/tinykeep.json" <<'PY' \
+  && ok "2 KiB L1D, locks kept: none broken, every workload PASS, memory = functional" \
+  || bad "2 KiB L1D, locks kept: exit $rc, a lock broken or results differ"
+import json, sys
+ref = {o["workload"]: o for o in json.load(open(sys.argv[1]))}
+t = json.load(open(sys.argv[2]))
+assert len(t) == 3 and all(o["pass"] and o["mem_digest"] == ref[o["workload"]]["mem_digest"] for o in t)
+assert all(o["dac"]["locks_broken"] == 0 for o in t), [o["dac"]["locks_broken"] for o in t]
+assert all(o["dac"]["lock_refused"] > 0 for o in t)
+PY
+
+# with dac.prefetch_after_write=on the affine warp fetches every enq.data
+# load, a possible same-thread store before it or not: one it could not
+# lock (the 2 KiB L1D above refuses them) is kept as not-prefetched, never
+# as after-write (stencil3d and gaussian load after their own stores)
+"$cli" run stencil3d gaussian --size "$size" --mode timing --set affine.mode=dac \
+  --set dac.prefetch_after_write=on --set l1d_size=2048 --set l1d_set_index=linear \
+  --set dac.lock_lines=1000 --stats-json "$tmp/awtiny.json" >/dev/null 2>&1
+rc=$?
+python3 - "$tmp/func.json" "$tmp/awtiny.json" <<'PY' \
+  && ok "prefetch_after_write=on, 2 KiB L1D: refused loads kept as not-prefetched, none as after-write" \
+  || bad "prefetch_after_write=on, 2 KiB L1D: exit $rc, results differ or a refused load labelled after-write"
+import json, sys
+ref = {o["workload"]: o for o in json.load(open(sys.argv[1]))}
+t = {o["workload"]: o for o in json.load(open(sys.argv[2]))}
+assert len(t) == 2 and all(o["pass"] and o["mem_digest"] == ref[w]["mem_digest"] for w, o in t.items())
+kept = [o["dac"]["gl_loads_kept"] for o in t.values()]
+assert all(k["after-write"] == 0 for k in kept), kept
+assert sum(k["not-prefetched"] for k in kept) > 0, kept
 PY
 
 # dac.prefetch_after_write=on prefetches enq.data loads a same-thread

@@ -280,6 +280,50 @@ static void test_queue_full_stalls(void **state)
     free(h);
 }
 
+/* dac.barrier_fetch (4.2: "the AEU disables expansion for the target
+ * non-affine blocks; the AEU only issues memory requests for non-affine
+ * blocks that pass the barrier"): the affine warp runs past the barrier,
+ * but the records after it wait in the ATQ until their CTA has passed it
+ * (stall_aeu_bar), with and without switching among CTAs; with `early`
+ * nothing waits. Every record is still checked, results unchanged. */
+static void test_barrier_hold(void **state)
+{
+    (void)state;
+    const char *ptx = HDR
+        ".visible .entry k(.param .u32 n)\n{\n"
+        " .reg .b32 %r<8>;\n .shared .align 4 .b8 buf[4096];\n"
+        " mov.u32 %r2, %tid.x;\n"
+        " shl.b32 %r3, %r2, 2;\n"
+        " mov.u32 %r4, buf;\n"
+        " add.u32 %r5, %r4, %r3;\n"
+        " st.shared.u32 [%r5], %r2;\n"
+        " bar.sync 0;\n"
+        " ld.shared.u32 %r6, [%r5+4];\n"
+        " st.shared.u32 [%r5+2048], %r6;\n"
+        " ret;\n}\n";
+    const char *early[] = { "dac.barrier_fetch=early", NULL };
+    const char *noswitch[] = { "dac.aeu_switch=off", NULL };
+    const char *const *sets[] = { NULL, noswitch, early };
+    for (unsigned v = 0; v < 3; v++) {
+        struct harness *h = h_pass(ptx, 256, 0, sets[v], 0);
+        const struct core_dac_stats *s = &DAC(h)->st;
+        if (v < 2)
+            assert_true(s->stall_aeu_bar > 0);
+        else
+            assert_int_equal(s->stall_aeu_bar, 0);
+        assert_int_equal(s->rec_addr, 2 * 8 * 3);
+        assert_int_equal(s->checked_addr, 2 * 8 * 3);
+        for (unsigned c = 0; c < 2; c++)
+            for (unsigned i = 0; i < 256; i++) {
+                uint32_t x;
+                memcpy(&x, h->sm.v.cta[c].shared + 2048 + 4 * i, 4);
+                assert_int_equal(x, i < 255 ? i + 1 : 0);
+            }
+        h_free(h);
+        free(h);
+    }
+}
+
 /* dac.fault_inject: a wrong tuple or PEU mask is a model error naming the
  * PTX line of the access or branch, never a silent result. */
 static void test_fault_injection(void **state)
@@ -812,6 +856,7 @@ int main(void)
         cmocka_unit_test(test_streams_records_checks),
         cmocka_unit_test(test_peu_full),
         cmocka_unit_test(test_queue_full_stalls),
+        cmocka_unit_test(test_barrier_hold),
         cmocka_unit_test(test_fault_injection),
         cmocka_unit_test(test_widening_wraps),
         cmocka_unit_test(test_predicate_combinations),

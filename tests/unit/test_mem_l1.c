@@ -194,8 +194,12 @@ static void test_dac_locks(void **st)
 {
     (void)st;
     struct cfg c;
-    uint64_t way, now = 0;
-    struct mem_sys *m = one_set(&c, &way);
+    uint64_t now = 0;
+    base_cfg(&c);
+    c.dac_lock_break = CFG_DAC_LOCK_BREAK_ON;   /* every way locked: one breaks */
+    uint64_t way = (uint64_t)(c.l1d_size / c.l1d_assoc);
+    struct mem_sys *m = drv_make(&c, 1);
+    assert_non_null(m);
     ls_cache_stats l1;
     assert_int_equal(c.l1d_assoc, 4);
     struct core_mem_req a = drv_req(0, 0 * way, 0x1, 0);
@@ -229,6 +233,51 @@ static void test_dac_locks(void **st)
     mem_stats(m, &l1, NULL, NULL);
     assert_int_equal(l1.hits, hits + 2);
     mem_sys_free(m);
+}
+
+/* Three ways of a set locked (the AEU's per-set bound), D missing in the
+ * fourth, E arriving while D is pending: with dac.lock_break=off (the
+ * paper's 4.2) E waits (a reservation failure) and then replaces D, every
+ * locked line stays; with on, E evicts the LRU locked line at once. */
+static void locks_pending(unsigned brk, uint64_t *broken, uint64_t *rf, uint64_t *hits)
+{
+    struct cfg c;
+    uint64_t now = 0;
+    base_cfg(&c);
+    c.dac_lock_break = brk;
+    uint64_t way = (uint64_t)(c.l1d_size / c.l1d_assoc);
+    struct mem_sys *m = drv_make(&c, 1);
+    assert_non_null(m);
+    for (uint64_t k = 0; k < 3; k++) {                   /* A B C locked */
+        struct core_mem_req r = drv_req(0, k * way, 0x1, 0);
+        r.lock = 1;
+        run1(m, r, &now);
+    }
+    struct core_mem_req de[2] = { drv_req(0, 3 * way, 0x1, 0), drv_req(0, 4 * way, 0x1, 0) };
+    assert_int_equal(drv_run(m, de, 2, 1, &now), 2);     /* D, E behind it */
+    ls_cache_stats l1;
+    mem_stats(m, &l1, NULL, NULL);
+    *broken = l1.locks_broken;
+    *rf = l1.reservation_fails;
+    uint64_t h0 = l1.hits;
+    for (uint64_t k = 0; k < 3; k++)
+        run1(m, drv_req(0, k * way, 0x1, 0), &now);
+    mem_stats(m, &l1, NULL, NULL);
+    *hits = l1.hits - h0;
+    mem_sys_free(m);
+}
+
+static void test_dac_locks_kept(void **st)
+{
+    (void)st;
+    uint64_t broken, rf, hits;
+    locks_pending(CFG_DAC_LOCK_BREAK_OFF, &broken, &rf, &hits);
+    assert_int_equal(broken, 0);
+    assert_true(rf > 0);                                 /* E waited for D */
+    assert_int_equal(hits, 3);                           /* A B C still there */
+    locks_pending(CFG_DAC_LOCK_BREAK_ON, &broken, &rf, &hits);
+    assert_int_equal(broken, 1);                         /* E took A */
+    assert_int_equal(hits, 2);
 }
 
 static void test_write_through_no_allocate(void **st)
@@ -455,6 +504,7 @@ int main(void)
         cmocka_unit_test(test_reservation_fail_when_mshrs_full),
         cmocka_unit_test(test_lru_order_and_used_histogram),
         cmocka_unit_test(test_dac_locks),
+        cmocka_unit_test(test_dac_locks_kept),
         cmocka_unit_test(test_write_through_no_allocate),
         cmocka_unit_test(test_store_hit_policy),
         cmocka_unit_test(test_l2_writeback_on_eviction),
