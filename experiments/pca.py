@@ -78,9 +78,11 @@ def cta_limits(out, m):
     return lim
 
 
-def main(out, res):
-    m = table.read_manifest(out)
-    lim = cta_limits(out, m)
+def analyse(out):
+    """The sweep's rows (one per point, 'workload' the case), its case
+    names, caps, token counts, a value lookup V(case, cap, tokens, key),
+    and per case: the cap that changes nothing past it (fit), Opt-CTA's
+    cap (opt), the best token count there and the speedups over Opt-CTA."""
     rows = table.read_rows(out)
     bad = [r for r in rows if r["status"] != "pass"]
     if bad:
@@ -108,6 +110,23 @@ def main(out, res):
         info[w] = {"fit": fit, "opt": opt, "best": best_t,
                    "opt_gain": V(w, fit, 0, "cycles") / V(w, opt, 0, "cycles") - 1,
                    "sp": {t: V(w, opt, 0, "cycles") / V(w, opt, t, "cycles") for t in toks}}
+    return rows, ws, caps, toks, V, info
+
+
+def headline(out):
+    """The page's row beside 6.2.3.4 (Table 6.1's setup: each workload's
+    primary case): a list of (case, best token count, speedup over
+    Opt-CTA, size); other pages (memory.md) quote it from here."""
+    rows, ws, _, _, _, info = analyse(out)
+    size = {r["workload"]: r["size"] for r in rows}
+    return [(w, info[w]["best"], info[w]["sp"][info[w]["best"]], size[w])
+            for w in primary(ws, rows)]
+
+
+def main(out, res):
+    m = table.read_manifest(out)
+    lim = cta_limits(out, m)
+    rows, ws, caps, toks, V, info = analyse(out)
     os.makedirs(res, exist_ok=True)
     P = lambda n: os.path.join(res, n)   # noqa: E731
     fig63 = [dict(r, norm=V(r["workload"], info[r["workload"]]["fit"], 0, "ipc") and
