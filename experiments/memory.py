@@ -173,11 +173,11 @@ def main(out, res):
 
 
 def pca_headline(out):
-    """pca.md's row beside 6.2.3.4 (experiments/pca.py's headline: PCA at
-    its best token count over Opt-CTA on Table 6.1's setup), read from the
-    pca sweep beside this one (OUT/../pca, as make experiments-pca and the
-    sweep queue place it); None when that sweep is not there or did not
-    complete."""
+    """pca.md's results beside 6.2.3 (experiments/pca.headline: PCA at its
+    best token count over Opt-CTA on Table 6.1's setup, and that page's
+    rows beside the dissertation), read from the pca sweep beside this one
+    (OUT/../pca, as make experiments-pca and the sweep queue place it);
+    None when that sweep is not there or did not complete."""
     sib = os.path.join(os.path.dirname(os.path.normpath(os.path.abspath(out))), "pca")
     if not os.path.exists(os.path.join(sib, "results.json")):
         return None
@@ -186,6 +186,23 @@ def pca_headline(out):
         return pca.headline(sib)
     except SystemExit:
         return None
+
+
+def pca_section(pca_head):
+    """Chapter 6's claims beside ours, as pca.md states them from its own
+    sweep (Fig 6.3-6.7, the two-token average), with its figures."""
+    L = ["## PCA beside the dissertation (chapter 6; from pca.md's sweep)", ""]
+    if not pca_head:
+        return L + ["pca.md's sweep (experiments/pca.toml) was not found beside this one, so "
+                    "its rows are not repeated here: see [pca.md](pca.md).", ""]
+    return L + ["Table 6.1's setup (GTO, the DRAM without sub-ranks, Opt-CTA the best static "
+                "CTA cap); every figure, its causes and the ablation are in [pca.md](pca.md).",
+                "", "| claim (6.2.3) | paper | ours |", "|---|---|---|"] + pca_head[1] + [
+                "", "![Fig 6.3: IPC per resident-CTA cap](pca-tlp.png)", "",
+                "![Fig 6.4: PCA speedup over Opt-CTA](pca-speedup.png)", "",
+                "![Fig 6.5: L1D miss rate](pca-l1-miss.png)", "",
+                "![Fig 6.6: L1D block reuse](pca-l1-reuse.png)", "",
+                "![Fig 6.7: DRAM bandwidth](pca-bandwidth.png)", ""]
 
 
 def failed_variants(out, bad):
@@ -1279,7 +1296,7 @@ def write_page(path, m, rows, fg, cg, traffic, speed, ppw, pr, pca_speed, missin
           "([pca.md](pca.md): GTO, DRAM without sub-ranks, the best static CTA cap) | "
           "BFS +8%, SSSP +9%, KMEANS +39% | "
           + ("; ".join(f"{c}, {sz} inputs: {pct(s - 1)} at {t} tokens per core"
-                       for c, t, s, sz in pca_head) if pca_head else
+                       for c, t, s, sz in pca_head[0]) if pca_head else
              "not beside this sweep: pca.md's sweep (experiments/pca.toml) was not found next "
              "to this one")
           + " | |",
@@ -1346,7 +1363,7 @@ def write_page(path, m, rows, fg, cg, traffic, speed, ppw, pr, pca_speed, missin
     L += predictor_section(rows, fg)
     L += attribution(rows, fg, speed, traffic)
     L += readin(rows, fg) + dram_states(rows, fg) + subranking(rows, fg)
-    L += sensitivity(rows, fg) + tlp(rows) + ablation(rows, fg)
+    L += sensitivity(rows, fg) + tlp(rows) + ablation(rows, fg) + pca_section(pca_head)
     L += ["![L1D sectors](memory-sectors-l1d.png)", "", "![L2 sectors](memory-sectors-l2.png)",
           "", "![off-chip traffic](memory-traffic.png)", "", "![speedup](memory-speedup.png)", "",
           "![DRAM power](memory-dram-power.png)", "",
