@@ -332,6 +332,7 @@ def write_page(path, m, rows, ws, toks, info, V):
               "size (threads per CTA from the points' statistics, configs/gtx480.conf): no "
               "larger cap could change their runs."]
     L += ["", "### Why ours differ", ""]
+    peak = memory.dram_peak_bps()
     for w in ws:
         i = info[w]
         t = i["best"] or max(t for t in toks if t)
@@ -353,7 +354,17 @@ def write_page(path, m, rows, ws, toks, info, V):
                  f"at 0 tokens {100 * mw:.1f}% of SM-cycles stalled on the memory unit "
                  f"(`stall.mem_wait`: a request refused) and {100 * sb:.1f}% waiting on an "
                  "operand (`stall.scoreboard`, where a missing load's latency shows)"
-                 + (" (little for a cache policy to win)." if mw + sb < 0.05 else "."))
+                 + (" (little for a cache policy to win)" if mw + sb < 0.05 else "")
+                 + (f", at {t} tokens {100 * rt['stall.mem_wait'] / rt['sm_cycles']:.1f}% "
+                    "stalled on the memory unit (L1D reservation failures x"
+                    f"{rt['l1d.reservation_fails'] / r0['l1d.reservation_fails']:.2f})"
+                    if mw >= 0.05 and rt["sm_cycles"] and r0["l1d.reservation_fails"] else "")
+                 + f"; L2 miss rate {fmt(r0['l2.miss_rate'])}, DRAM {r0['bw']:.1f} GB/s"
+                 + (f" ({100 * r0['bw'] * 1e9 / peak:.0f}% of the {peak / 1e9:.1f} GB/s peak)"
+                    if peak else "")
+                 + (f": most L1D misses go on to DRAM, so the run follows its DRAM bytes "
+                    f"(x{rt['dram.bytes'] / r0['dram.bytes']:.3f} at {t} tokens)"
+                    if r0["l2.miss_rate"] > 0.5 and r0["dram.bytes"] else "") + ".")
     km = [w for w in ws if w.split(" (")[0] == "kmeans" and "(fermi" in w]
     if km:
         parts = []
