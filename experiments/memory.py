@@ -177,15 +177,15 @@ def pca_headline(out):
     best token count over Opt-CTA on Table 6.1's setup, and that page's
     rows beside the dissertation), read from the pca sweep beside this one
     (OUT/../pca, as make experiments-pca and the sweep queue place it);
-    None when that sweep is not there or did not complete."""
+    None when that sweep is not there or is incomplete."""
     sib = os.path.join(os.path.dirname(os.path.normpath(os.path.abspath(out))), "pca")
     if not os.path.exists(os.path.join(sib, "results.json")):
         return None
     import pca   # noqa: E402  (experiments/pca.py imports this module)
     try:
         return pca.headline(sib)
-    except SystemExit:
-        return None
+    except (SystemExit, KeyError, StopIteration, ValueError, TypeError):
+        return None   # an incomplete sweep: the page says so
 
 
 def pca_section(pca_head):
@@ -193,8 +193,8 @@ def pca_section(pca_head):
     sweep (Fig 6.3-6.7, the two-token average), with its figures."""
     L = ["## PCA beside the dissertation (chapter 6; from pca.md's sweep)", ""]
     if not pca_head:
-        return L + ["pca.md's sweep (experiments/pca.toml) was not found beside this one, so "
-                    "its rows are not repeated here: see [pca.md](pca.md).", ""]
+        return L + ["pca.md's sweep (experiments/pca.toml) is not beside this one or is "
+                    "incomplete, so its rows are not repeated here: see [pca.md](pca.md).", ""]
     return L + ["Table 6.1's setup (GTO, the DRAM without sub-ranks, Opt-CTA the best static "
                 "CTA cap); every figure, its causes and the ablation are in [pca.md](pca.md).",
                 "", "| claim (6.2.3) | paper | ours |", "|---|---|---|"] + pca_head[1] + [
@@ -1316,8 +1316,8 @@ def write_page(path, m, rows, fg, cg, traffic, speed, ppw, pr, pca_speed, missin
           "BFS +8%, SSSP +9%, KMEANS +39% | "
           + ("; ".join(f"{c}, {sz} inputs: {pct(s - 1)} at {t} tokens per core"
                        for c, t, s, sz in pca_head[0]) if pca_head else
-             "not beside this sweep: pca.md's sweep (experiments/pca.toml) was not found next "
-             "to this one")
+             "see [pca.md](pca.md): its sweep (experiments/pca.toml) is not beside this one "
+             "or is incomplete")
           + " | |",
           "| the same on this page's setup: tokens over none (not the paper's baseline: "
           f"sub-ranked DRAM, every CTA that fits, {size} inputs) | - | "
