@@ -32,6 +32,11 @@ TOKENS = [0, 2, 4, 8, 12]
 PCA_FOCUS = ["bfs", "sssp", "kmeans"]     # Table 6.2's cache-sensitive four, less CoMD
 CATS = ["demand", "pred_ref", "pred_nref", "npred_ref"]
 # Equation 5.1's terms as Fig 5.13 stacks them (power.dram_energy_j members)
+# Table 5.4's #Instr. (thread instructions) of the programs that share a
+# name with an FG-leaning workload of ours (BFS1 is LonestarGPU's BFS)
+PAPER_INSTR = {"iix": ("IIX", 1.8e9), "sssp": ("SSSP", 1.5e9), "bfs": ("BFS1", 3e9),
+               "ssc": ("SSC", 4.9e9), "mum": ("MUM", 149e6), "nw": ("NW", 220e6),
+               "mst": ("MST", 5e9)}
 DRAM_PARTS = [("background", ("act_stby", "act_pdn", "pre_stby", "pre_pdn")),
               ("refresh", ("refresh",)), ("act_pre", ("act_pre",)),
               ("read", ("rd", "rd_io")), ("write", ("wr", "wr_io"))]
@@ -398,9 +403,11 @@ def run_length(rows, fg):
          "and the share of the L2's queries answered FG under bgp (the L2's GDUs decide "
          "what is read from DRAM), bgp's and fg_only's off-chip traffic reduction against "
          "that size's cg_only (fg_only's is the most any predictor could save by fetching "
-         "less), and bgp's speedup. 5.3.2.5: BGP about 33%.", "",
-         "| workload | size | cycles (C) | L2 windows/GDU | L2 FG share | bgp traffic red. | "
-         "fg_only traffic red. | bgp speedup |", "|---|---|---|---|---|---|---|---|"]
+         "less), and bgp's speedup; and the run's thread instructions (C), the count Table "
+         "5.4 gives for the dissertation's runs (#Instr.). 5.3.2.5: BGP about 33%.", "",
+         "| workload | size | cycles (C) | thread insts (C) | L2 windows/GDU | L2 FG share | "
+         "bgp traffic red. | fg_only traffic red. | bgp speedup |",
+         "|---|---|---|---|---|---|---|---|---|"]
     summ = {}
     for w in ws:
         for size, suf in RUNS:
@@ -411,7 +418,7 @@ def run_length(rows, fg):
             q = V(w, b, "l2.gdu.queries")
             fgr = (f"{100 * (1 - V(w, f, 'offchip') / off_c):.1f}%"
                    if off_c and w in have(rows, f, [w]) else "-")
-            L.append(f"| {w} | {size} | {V(w, c, 'cycles')} | "
+            L.append(f"| {w} | {size} | {V(w, c, 'cycles')} | {count(optional(rows, 'thread_insts', w, c))} | "
                      f"{V(w, b, 'l2.gdu.windows') / max(V(w, b, 'l2.gdu.units'), 1):.1f} | "
                      f"{100 * V(w, b, 'l2.gdu.fg') / q if q else 0:.1f}% | "
                      f"{pct_of(V(w, b, 'offchip'), off_c)} | {fgr} | "
@@ -455,7 +462,50 @@ def run_length(rows, fg):
     if "largest" in summ:
         L += [f"With each workload at the largest size it ran, bgp's traffic reduction is "
               f"{100 * summ['largest']:.1f}% (5.3.2.5: about 33%).", ""]
+    L += paper_lengths(rows, fg)
     return L
+
+
+def optional(rows, k, w, v):
+    """Metric k of workload w under variant v; None where the sweep did not
+    record it (an older spec) or has no such point."""
+    r = next((r for r in rows if r["workload"] == w and r["variant"] == v), None)
+    return None if r is None else r.get(k)
+
+
+def count(n):
+    """A count as 1.2M, 3.4G; '-' where the sweep did not record it."""
+    if n is None:
+        return "-"
+    for div, unit in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if n >= div:
+            return f"{n / div:.{1 if n < 100 * div else 0}f}{unit}"
+    return str(n)
+
+
+def paper_lengths(rows, fg):
+    """Our run lengths beside Table 5.4's (#Instr.) for the FG-leaning
+    workloads that share a name with its programs: thread instructions
+    under cg_only at the largest input each ran."""
+    order = {suf: i for i, (_, suf) in enumerate(RUNS)}
+    parts = []
+    for w in [w for w in fg if w in PAPER_INSTR]:
+        got = [(order[suf], size, optional(rows, "thread_insts", w, "cg_only" + suf))
+               for size, suf in RUNS if w in have(rows, "cg_only" + suf, [w])]
+        got = [g for g in got if g[2]]
+        if not got:
+            continue
+        _, size, n = max(got)
+        name, paper = PAPER_INSTR[w]
+        parts.append(f"{w} {count(n)} at {size} inputs ({name} {count(paper)}, "
+                     f"x{paper / n:.0f})" if paper > n else
+                     f"{w} {count(n)} at {size} inputs ({name} {count(paper)})")
+    if not parts:
+        return []
+    return ["**Run length beside the dissertation's.** Thread instructions of our longest run "
+            "(cg_only) against Table 5.4's #Instr. of the program of the same name: "
+            + ", ".join(parts) + ". The predictors' state after a run depends on how many lines "
+            "ended in it (the windows column), which grows with the run.", ""]
 
 
 def largest_means(rows, ws):
