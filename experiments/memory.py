@@ -1213,6 +1213,20 @@ def ablation(rows, fg):
          "columns: the runs are the same.", "",
          "| setting | traffic reduction | speedup | DRAM power reduction | DRAM Perf/W | "
          "system Perf/W | workloads |", "|---|---|---|---|---|---|---|"]
+    big = None
+    top = largest_sizes(rows, [w for w in have(rows, "bgp-large", fg)
+                               if w in have(rows, "cg_only-large", fg)])
+    xl = sorted(w for w, suf in top.items() if suf == "-xlarge")
+    if xl:
+        V = lambda w, v, k: plot.value(rows, k, workload=w, variant=v + top[w])   # noqa: E731
+        g = lambda k, inv=False: plot.geomean(   # noqa: E731
+            [V(w, "cg_only", k) / V(w, "bgp", k) if inv else V(w, "bgp", k) / V(w, "cg_only", k)
+             for w in top])
+        big = (f"| run length: each at the largest input it ran (xlarge: {', '.join(xl)}) | "
+               f"{100 * (1 - g('offchip')):.1f}% | {pct(g('cycles', True) - 1)} | "
+               f"{100 * (1 - g('power.dram_w')):.1f}% | "
+               f"{pct(g('power.dram_perf_per_watt') - 1)} | "
+               f"{pct(g('power.perf_per_watt') - 1)} | {len(top)} |")
     for label, c, b in ABL:
         ws = [w for w in have(rows, c, fg) if w in have(rows, b, fg)]
         if not ws:
@@ -1225,7 +1239,22 @@ def ablation(rows, fg):
         sysp = gmean_ratio(rows, ws, "power.perf_per_watt", b, c)
         L.append(f"| {label} | {100 * tr:.1f}% | {pct(sp - 1)} | {100 * dw:.1f}% | "
                  f"{pct(dp - 1)} | {pct(sysp - 1)} | {len(ws)} |")
+        if big and c == "cg_only-large":
+            L.append(big)
     return L + [""]
+
+
+def largest_sizes(rows, ws):
+    """Per workload of ws, the variant suffix of the largest input it ran
+    under both cg_only and bgp ('-large', '-xlarge', ...)."""
+    sufs = [x for _, x in RUNS]
+    top = {}
+    for w in ws:
+        ran = [suf for suf in sufs if w in have(rows, "cg_only" + suf, [w])
+               and w in have(rows, "bgp" + suf, [w])]
+        if ran:
+            top[w] = max(ran, key=sufs.index)
+    return top
 
 
 FIVE = ["cg_only", "fg_only", "spp", "bgp_inf", "bgp"]
