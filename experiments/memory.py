@@ -32,6 +32,11 @@ TOKENS = [0, 2, 4, 8, 12]
 PCA_FOCUS = ["bfs", "sssp", "kmeans"]     # Table 6.2's cache-sensitive four, less CoMD
 CATS = ["demand", "pred_ref", "pred_nref", "npred_ref"]
 # Equation 5.1's terms as Fig 5.13 stacks them (power.dram_energy_j members)
+# Table 5.4's #Instr. (thread instructions) of the programs that share a
+# name with an FG-leaning workload of ours (BFS1 is LonestarGPU's BFS)
+PAPER_INSTR = {"iix": ("IIX", 1.8e9), "sssp": ("SSSP", 1.5e9), "bfs": ("BFS1", 3e9),
+               "ssc": ("SSC", 4.9e9), "mum": ("MUM", 149e6), "nw": ("NW", 220e6),
+               "mst": ("MST", 5e9)}
 DRAM_PARTS = [("background", ("act_stby", "act_pdn", "pre_stby", "pre_pdn")),
               ("refresh", ("refresh",)), ("act_pre", ("act_pre",)),
               ("read", ("rd", "rd_io")), ("write", ("wr", "wr_io"))]
@@ -169,7 +174,40 @@ def main(out, res):
     if lfg:
         paper_plot(P("memory-paper-large.png"), lrows, lfg, table.sizes(lrows))
     write_page(P("memory.md"), m, rows, fg, cg, traffic, speed, ppw, pr, pca_speed, missing, rl,
-               failed)
+               failed, pca_headline(out))
+
+
+def pca_headline(out):
+    """pca.md's results beside 6.2.3 (experiments/pca.headline: PCA at its
+    best token count over Opt-CTA on Table 6.1's setup, and that page's
+    rows beside the dissertation), read from the pca sweep beside this one
+    (OUT/../pca, as make experiments-pca and the sweep queue place it);
+    None when that sweep is not there or is incomplete."""
+    sib = os.path.join(os.path.dirname(os.path.normpath(os.path.abspath(out))), "pca")
+    if not os.path.exists(os.path.join(sib, "results.json")):
+        return None
+    import pca   # noqa: E402  (experiments/pca.py imports this module)
+    try:
+        return pca.headline(sib)
+    except (SystemExit, KeyError, StopIteration, ValueError, TypeError):
+        return None   # an incomplete sweep: the page says so
+
+
+def pca_section(pca_head):
+    """Chapter 6's claims beside ours, as pca.md states them from its own
+    sweep (Fig 6.3-6.7, the two-token average), with its figures."""
+    L = ["## PCA beside the dissertation (chapter 6; from pca.md's sweep)", ""]
+    if not pca_head:
+        return L + ["pca.md's sweep (experiments/pca.toml) is not beside this one or is "
+                    "incomplete, so its rows are not repeated here: see [pca.md](pca.md).", ""]
+    return L + ["Table 6.1's setup (GTO, the DRAM without sub-ranks, Opt-CTA the best static "
+                "CTA cap); every figure, its causes and the ablation are in [pca.md](pca.md).",
+                "", "| claim (6.2.3) | paper | ours |", "|---|---|---|"] + pca_head[1] + [
+                "", "![Fig 6.3: IPC per resident-CTA cap](pca-tlp.png)", "",
+                "![Fig 6.4: PCA speedup over Opt-CTA](pca-speedup.png)", "",
+                "![Fig 6.5: L1D miss rate](pca-l1-miss.png)", "",
+                "![Fig 6.6: L1D block reuse](pca-l1-reuse.png)", "",
+                "![Fig 6.7: DRAM bandwidth](pca-bandwidth.png)", ""]
 
 
 def failed_variants(out, bad):
@@ -365,9 +403,11 @@ def run_length(rows, fg):
          "and the share of the L2's queries answered FG under bgp (the L2's GDUs decide "
          "what is read from DRAM), bgp's and fg_only's off-chip traffic reduction against "
          "that size's cg_only (fg_only's is the most any predictor could save by fetching "
-         "less), and bgp's speedup. 5.3.2.5: BGP about 33%.", "",
-         "| workload | size | cycles (C) | L2 windows/GDU | L2 FG share | bgp traffic red. | "
-         "fg_only traffic red. | bgp speedup |", "|---|---|---|---|---|---|---|---|"]
+         "less), and bgp's speedup; and the run's thread instructions (C), the count Table "
+         "5.4 gives for the dissertation's runs (#Instr.). 5.3.2.5: BGP about 33%.", "",
+         "| workload | size | cycles (C) | thread insts (C) | L2 windows/GDU | L2 FG share | "
+         "bgp traffic red. | fg_only traffic red. | bgp speedup |",
+         "|---|---|---|---|---|---|---|---|---|"]
     summ = {}
     for w in ws:
         for size, suf in RUNS:
@@ -378,7 +418,7 @@ def run_length(rows, fg):
             q = V(w, b, "l2.gdu.queries")
             fgr = (f"{100 * (1 - V(w, f, 'offchip') / off_c):.1f}%"
                    if off_c and w in have(rows, f, [w]) else "-")
-            L.append(f"| {w} | {size} | {V(w, c, 'cycles')} | "
+            L.append(f"| {w} | {size} | {V(w, c, 'cycles')} | {count(optional(rows, 'thread_insts', w, c))} | "
                      f"{V(w, b, 'l2.gdu.windows') / max(V(w, b, 'l2.gdu.units'), 1):.1f} | "
                      f"{100 * V(w, b, 'l2.gdu.fg') / q if q else 0:.1f}% | "
                      f"{pct_of(V(w, b, 'offchip'), off_c)} | {fgr} | "
@@ -422,7 +462,50 @@ def run_length(rows, fg):
     if "largest" in summ:
         L += [f"With each workload at the largest size it ran, bgp's traffic reduction is "
               f"{100 * summ['largest']:.1f}% (5.3.2.5: about 33%).", ""]
+    L += paper_lengths(rows, fg)
     return L
+
+
+def optional(rows, k, w, v):
+    """Metric k of workload w under variant v; None where the sweep did not
+    record it (an older spec) or has no such point."""
+    r = next((r for r in rows if r["workload"] == w and r["variant"] == v), None)
+    return None if r is None else r.get(k)
+
+
+def count(n):
+    """A count as 1.2M, 3.4G; '-' where the sweep did not record it."""
+    if n is None:
+        return "-"
+    for div, unit in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if n >= div:
+            return f"{n / div:.{1 if n < 100 * div else 0}f}{unit}"
+    return str(n)
+
+
+def paper_lengths(rows, fg):
+    """Our run lengths beside Table 5.4's (#Instr.) for the FG-leaning
+    workloads that share a name with its programs: thread instructions
+    under cg_only at the largest input each ran."""
+    order = {suf: i for i, (_, suf) in enumerate(RUNS)}
+    parts = []
+    for w in [w for w in fg if w in PAPER_INSTR]:
+        got = [(order[suf], size, optional(rows, "thread_insts", w, "cg_only" + suf))
+               for size, suf in RUNS if w in have(rows, "cg_only" + suf, [w])]
+        got = [g for g in got if g[2]]
+        if not got:
+            continue
+        _, size, n = max(got)
+        name, paper = PAPER_INSTR[w]
+        parts.append(f"{w} {count(n)} at {size} inputs ({name} {count(paper)}, "
+                     f"x{paper / n:.0f})" if paper > n else
+                     f"{w} {count(n)} at {size} inputs ({name} {count(paper)})")
+    if not parts:
+        return []
+    return ["**Run length beside the dissertation's.** Thread instructions of our longest run "
+            "(cg_only) against Table 5.4's #Instr. of the program of the same name: "
+            + ", ".join(parts) + ". The predictors' state after a run depends on how many lines "
+            "ended in it (the windows column), which grows with the run.", ""]
 
 
 def largest_means(rows, ws):
@@ -673,6 +756,21 @@ def readin_pct(rows, ws, lvl, v):
     return "-" if x is None else f"{100 * (x - 1):+.0f}%"
 
 
+def cg_readin_note(rows, cg):
+    """Why the CG-leaning read-in differs from 5.3.2.1's: split by Avg_sec
+    under cg_only at 3 (Table 5.4's CG-leaning programs have 3.29 to 4.00:
+    a line whose sectors are mostly used costs a CG fetch little)."""
+    av = {w: plot.value(rows, "lamar.avg_sec", workload=w, variant="cg_only") for w in cg}
+    lo = [w for w in cg if av[w] is not None and av[w] < 3]
+    hi = [w for w in cg if av[w] is not None and av[w] >= 3]
+    if not lo or not hi:
+        return ""
+    return (f" ({len(lo)} of {len(cg)} have Avg_sec below 3 under cg_only, where Table 5.4's "
+            f"CG-leaning programs have 3.29 to 4.00: those {readin_pct(rows, lo, 'l1d', 'cg_only')}"
+            f" / {readin_pct(rows, lo, 'l2', 'cg_only')}, the other {len(hi)} "
+            f"{readin_pct(rows, hi, 'l1d', 'cg_only')} / {readin_pct(rows, hi, 'l2', 'cg_only')})")
+
+
 def readin(rows, fg):
     """Fig 5.7 / 5.8's read-in traffic: sectors filled into the L1Ds and the
     L2 per scheme over FG-only's, per FG-leaning workload."""
@@ -702,6 +800,25 @@ def readin(rows, fg):
               "(whole lines under cg_only, the asked sectors under fg_only) filtered by the L2's "
               "hits; the sector categories below split each level's fills by prediction "
               "outcome.", ""]
+    S = lambda v, k: sum(V(w, v, k) or 0 for w in fg)   # noqa: E731
+    miss = plot.geomean(max(V(w, "cg_only", "l2.miss_rate") or 0, 1e-6) for w in fg)
+    b1, b2 = readin_ratio(rows, fg, "l1d", "bgp"), readin_ratio(rows, fg, "l2", "bgp")
+    if b1 and b2 and c2 and len(have(rows, "bgp", fg)) == len(fg):
+        ce, cw = S("bgp", "l1d.gdu.cg_ended"), S("bgp", "l1d.gdu.cg_wrong")
+        q, qf = S("bgp", "l1d.gdu.queries"), S("bgp", "l1d.gdu.fg")
+        extra = S("bgp", "l1d.sector_fills") - S("fg_only", "l1d.sector_fills")
+        nref = S("bgp", "l1d.pred_nref")
+        L += [f"BGP reads in {100 * (b1 - 1):+.0f}% L1 and {100 * (b2 - 1):+.0f}% L2 sectors "
+              "over FG-only (paper +37% / +47%). At the L1Ds (summed over the FG-leaning "
+              f"workloads) bgp answered CG on {100 * (1 - qf / q):.0f}% of its queries"
+              + (f", and {100 * cw / ce:.0f}% of the CG-answered lines that ended used fewer "
+                 "than TH_FG sectors (CG wrong by the GDU's own rule)" if ce else "")
+              + f"; its L1Ds filled {extra} sectors more than fg_only's, and {nref} sectors "
+              "it predicted were never referenced (`l1d.pred_nref`). At the L2, cg_only "
+              f"itself reads in only {100 * (c2 - 1):+.0f}% over FG-only (paper +93%), with "
+              f"an L2 miss rate of {100 * miss:.1f}% (geometric mean): few L2 lines are "
+              "evicted before more of their sectors are asked for, which leaves little for any "
+              "scheme's CG answers there to waste.", ""]
     return L
 
 
@@ -1096,6 +1213,20 @@ def ablation(rows, fg):
          "columns: the runs are the same.", "",
          "| setting | traffic reduction | speedup | DRAM power reduction | DRAM Perf/W | "
          "system Perf/W | workloads |", "|---|---|---|---|---|---|---|"]
+    big = None
+    top = largest_sizes(rows, [w for w in have(rows, "bgp-large", fg)
+                               if w in have(rows, "cg_only-large", fg)])
+    xl = sorted(w for w, suf in top.items() if suf == "-xlarge")
+    if xl:
+        V = lambda w, v, k: plot.value(rows, k, workload=w, variant=v + top[w])   # noqa: E731
+        g = lambda k, inv=False: plot.geomean(   # noqa: E731
+            [V(w, "cg_only", k) / V(w, "bgp", k) if inv else V(w, "bgp", k) / V(w, "cg_only", k)
+             for w in top])
+        big = (f"| run length: each at the largest input it ran (xlarge: {', '.join(xl)}) | "
+               f"{100 * (1 - g('offchip')):.1f}% | {pct(g('cycles', True) - 1)} | "
+               f"{100 * (1 - g('power.dram_w')):.1f}% | "
+               f"{pct(g('power.dram_perf_per_watt') - 1)} | "
+               f"{pct(g('power.perf_per_watt') - 1)} | {len(top)} |")
     for label, c, b in ABL:
         ws = [w for w in have(rows, c, fg) if w in have(rows, b, fg)]
         if not ws:
@@ -1108,7 +1239,22 @@ def ablation(rows, fg):
         sysp = gmean_ratio(rows, ws, "power.perf_per_watt", b, c)
         L.append(f"| {label} | {100 * tr:.1f}% | {pct(sp - 1)} | {100 * dw:.1f}% | "
                  f"{pct(dp - 1)} | {pct(sysp - 1)} | {len(ws)} |")
+        if big and c == "cg_only-large":
+            L.append(big)
     return L + [""]
+
+
+def largest_sizes(rows, ws):
+    """Per workload of ws, the variant suffix of the largest input it ran
+    under both cg_only and bgp ('-large', '-xlarge', ...)."""
+    sufs = [x for _, x in RUNS]
+    top = {}
+    for w in ws:
+        ran = [suf for suf in sufs if w in have(rows, "cg_only" + suf, [w])
+               and w in have(rows, "bgp" + suf, [w])]
+        if ran:
+            top[w] = max(ran, key=sufs.index)
+    return top
 
 
 FIVE = ["cg_only", "fg_only", "spp", "bgp_inf", "bgp"]
@@ -1173,7 +1319,7 @@ def paper_plot(path, rows, fg, size):
 
 
 def write_page(path, m, rows, fg, cg, traffic, speed, ppw, pr, pca_speed, missing=(), rl=False,
-               failed=None):
+               failed=None, pca_head=None):
     V = lambda w, v, k: plot.value(rows, k, workload=w, variant=v)   # noqa: E731
     n = len([r for r in rows if r["variant"] != "static"])
     size = table.sizes([r for r in rows if r["variant"] in LAMAR])   # the ablation's small aside
@@ -1252,16 +1398,26 @@ def write_page(path, m, rows, fg, cg, traffic, speed, ppw, pr, pca_speed, missin
           f"| L1 / L2 read-in sectors over FG-only, FG-leaning (5.3.2.1) | CG-only 171% / 93%, "
           f"SPP 60% / 72%, BGP_inf 20% / 22%, BGP 37% / 47% | {ours['readin']} | {X('readin')} |",
           f"| CG-leaning: L1 / L2 read-in sectors of CG-only over FG-only (5.3.2.1) | +13% / +3% | "
-          f"{readin_pct(rows, cg, 'l1d', 'cg_only')} / {readin_pct(rows, cg, 'l2', 'cg_only')} | |",
+          f"{readin_pct(rows, cg, 'l1d', 'cg_only')} / {readin_pct(rows, cg, 'l2', 'cg_only')}"
+          + cg_readin_note(rows, cg) + " | |",
           "| FG-only raises miss rates for some applications (Fig 5.10, 5.11) | some (NN: 65% / "
           "54% of L1 / L2 sectors NPRED_REF) | " + miss_note(rows, fg + cg) + " | |",
           "| DRAM share of GPU power (5.3.2.4, from the literature) | about 5-45% | "
           + dram_share(rows, fg + cg) + " | |",
           "| FG-only Perf/W on CG-leaning (5.3.2.4) | degrades MST, NN, SRAD significantly | "
           + fg_cg_ppw(ppw, cg) + " | |",
-          f"| PCA best token count speedup (6.2.3.4) | BFS +8%, SSSP +9%, KMEANS +39% (vs Opt-CTA) | "
+          "| PCA best token count speedup over Opt-CTA (6.2.3.4), Table 6.1's setup "
+          "([pca.md](pca.md): GTO, DRAM without sub-ranks, the best static CTA cap) | "
+          "BFS +8%, SSSP +9%, KMEANS +39% | "
+          + ("; ".join(f"{c}, {sz} inputs: {pct(s - 1)} at {t} tokens per core"
+                       for c, t, s, sz in pca_head[0]) if pca_head else
+             "see [pca.md](pca.md): its sweep (experiments/pca.toml) is not beside this one "
+             "or is incomplete")
+          + " | |",
+          "| the same on this page's setup: tokens over none (not the paper's baseline: "
+          f"sub-ranked DRAM, every CTA that fits, {size} inputs) | - | "
           + ", ".join(f"{w} {pct(s - 1)} at {t}" for w, (t, s) in pca_best.items())
-          + " ([pca.md](pca.md): against Opt-CTA) | |", "",
+          + " | |", "",
           "![FG-leaning means beside the dissertation](memory-paper.png)", ""]
     if lfg:
         L += [f"![FG-leaning means beside the dissertation, {lsize} inputs]"
@@ -1302,12 +1458,14 @@ def write_page(path, m, rows, fg, cg, traffic, speed, ppw, pr, pca_speed, missin
           "* **DRAM power is mostly background.** " + background_note(rows, fg),
           dram_ppw_note(rows, fg),
           sys_ppw_note(rows, fg),
-          "* **PCA without Opt-CTA.** The dissertation's PCA baseline is the best CTA "
-          "throttling (Opt-CTA) and its gains are over that; ours is pca.tokens = 0 with "
-          "every CTA that fits, on this page's sub-ranked DRAM ([pca.md](pca.md) runs it "
-          "against Opt-CTA on Table 6.1's DRAM, at large inputs, where kmeans' "
-          "resident warps' working set exceeds the L1D, and with kmeans' 34 features of "
-          "kdd_cup). Fills bypassed at the best token count: "
+          "* **PCA: two rows, two setups.** The row beside 6.2.3.4 is pca.md's, computed by "
+          "experiments/pca.py from its own sweep: the dissertation's baseline, the best "
+          "static CTA throttling (Opt-CTA), on Table 6.1's DRAM, with each workload at the "
+          "largest input its sweep ran (pca.md names each case), where the causes of its "
+          "differences are measured. The row below it is this page's PCA sweep: "
+          "pca.tokens over 0 with every CTA that fits, on this page's sub-ranked DRAM, at "
+          f"{size} inputs, kmeans with 8 features; it is not the paper's comparison. "
+          "Fills bypassed at its best token count: "
           + ", ".join(
               f"{w} {V(w, f'pca-{t}', 'pca.bypassed')} (tokens {t})"
               for w, (t, _) in pca_best.items())
@@ -1319,7 +1477,7 @@ def write_page(path, m, rows, fg, cg, traffic, speed, ppw, pr, pca_speed, missin
     L += predictor_section(rows, fg)
     L += attribution(rows, fg, speed, traffic)
     L += readin(rows, fg) + dram_states(rows, fg) + subranking(rows, fg)
-    L += sensitivity(rows, fg) + tlp(rows) + ablation(rows, fg)
+    L += sensitivity(rows, fg) + tlp(rows) + ablation(rows, fg) + pca_section(pca_head)
     L += ["![L1D sectors](memory-sectors-l1d.png)", "", "![L2 sectors](memory-sectors-l2.png)",
           "", "![off-chip traffic](memory-traffic.png)", "", "![speedup](memory-speedup.png)", "",
           "![DRAM power](memory-dram-power.png)", "",

@@ -204,14 +204,10 @@ unsigned wl_pick_xl(enum wl_size size, unsigned small, unsigned dflt,
     return size == WL_XLARGE ? xlarge : wl_pick(size, small, dflt, large);
 }
 
-/* The drivers that call wl_pick_xl (docs/workloads.md "Sizes"). */
-static const char *const wl_xlarge_names[] = { "gaussian", "kmeans", "sobflt",
-                                               "ssc" };
-
 int wl_has_xlarge(const char *name)
 {
-    for (size_t i = 0; i < sizeof wl_xlarge_names / sizeof *wl_xlarge_names; i++)
-        if (!strcmp(name, wl_xlarge_names[i]))
+    for (const char *const *n = wl_xlarge_names; *n; n++)
+        if (!strcmp(name, *n))
             return 1;
     return 0;
 }

@@ -38,6 +38,10 @@ struct workload {
 /* All workloads, ending with a {0} row. */
 extern const struct workload *const wl_registry[];
 
+/* Names of the workloads whose driver calls wl_pick_xl, ending with NULL
+ * (generated from the sources by tools/gen-registry.sh). */
+extern const char *const wl_xlarge_names[];
+
 /* Workload by name, or NULL. */
 const struct workload *wl_find(const char *name);
 

@@ -33,17 +33,18 @@ FIXTURE_WORKLOADS = ["vecadd", "kmeans", "reduce", "bfs", "spmv", "sssp", "sfu",
 
 def derive(spec_text):
     """The spec with the fixture's workloads (a variant's own list cut to
-    them) and small inputs."""
+    them, a variant left with none dropped) and small inputs."""
     ws = ", ".join(f'"{w}"' for w in FIXTURE_WORKLOADS)
     t = re.sub(r"^workloads\s*=.*$", f"workloads = [{ws}]", spec_text, count=1, flags=re.M)
 
     def cut(m):
         keep = [w for w in re.findall(r'"([^"]+)"', m.group(1)) if w in FIXTURE_WORKLOADS]
         return "workloads = [" + ", ".join(f'"{w}"' for w in keep) + "]"
-    head, _, tail = t.partition("[[variants]]")
-    if tail:
-        t = head + "[[variants]]" + re.sub(r"^workloads\s*=\s*\[(.*)\]\s*$", cut, tail,
-                                          flags=re.M)
+    head, *blocks = t.split("[[variants]]")
+    # a variant whose own workloads are none of the fixture's is left out
+    blocks = [re.sub(r"^workloads\s*=\s*\[(.*)\][ \t]*$", cut, b, flags=re.M) for b in blocks]
+    t = head + "".join("[[variants]]" + b for b in blocks
+                       if not re.search(r"^workloads = \[\]$", b, flags=re.M))
     t = re.sub(r"^sizes\s*=.*$", 'sizes = ["small"]', t, flags=re.M)
     return re.sub(r"^out\s*=.*$", "", t, flags=re.M)
 

@@ -5,7 +5,8 @@
  * a warp allocated, bypasses the fill when its set holds only token
  * holders' lines (still through an MSHR), and a token holder evicts by LRU
  * as usual. With PCA off the same stream evicts a holder's line (so the
- * bypass assertions can fail). Synthetic request streams, one SM. */
+ * bypass assertions can fail); block reuse (Fig 6.6) counts a line's hits
+ * when its life ends. Synthetic request streams, one SM. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -141,6 +142,33 @@ static void test_bypass_takes_mshr(void **st)
     mem_sys_free(m);
 }
 
+/* Block reuse (Fig 6.6): a line read once and hit three times, then
+ * evicted by four other lines of its set, ends with 3 reuse hits; the
+ * four still resident have ended nothing, so l1d.reuse_hits is 3 over one
+ * line ended. A hit on a line that has not ended is not counted yet. */
+static void test_block_reuse(void **st)
+{
+    (void)st;
+    struct cfg c;
+    cfg_pca(&c, 0);
+    struct mem_sys *m = drv_make(&c, 1);
+    assert_non_null(m);
+    uint64_t now = 0;
+    for (unsigned k = 0; k < 4; k++)
+        rd(m, 0, 0, &now);                           /* miss, then 3 hits */
+    assert_int_equal(l1(m).reuse_hits, 0);           /* not ended yet */
+    for (unsigned i = 1; i <= 4; i++)
+        rd(m, i * SET_STRIDE, 0, &now);              /* the 4th evicts line 0 */
+    rd(m, 4 * SET_STRIDE, 0, &now);                  /* a hit on a live line */
+    ls_cache_stats s = l1(m);
+    unsigned ended = 0;
+    for (unsigned i = 0; i < sizeof s.used_sectors_hist / sizeof *s.used_sectors_hist; i++)
+        ended += (unsigned)s.used_sectors_hist[i];
+    assert_int_equal(ended, 1);
+    assert_int_equal(s.reuse_hits, 3);
+    mem_sys_free(m);
+}
+
 /* Tokens go to the N oldest resident warps; when a holder finishes (its
  * slot is freed) the oldest warp without a token gets it. */
 static void test_token_assignment(void **st)
@@ -189,6 +217,7 @@ int main(void)
         cmocka_unit_test(test_deprio_replaces_only_deprio),
         cmocka_unit_test(test_bypass_takes_mshr),
         cmocka_unit_test(test_token_assignment),
+        cmocka_unit_test(test_block_reuse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -53,7 +53,7 @@ static float ssc_cpu_score(const int *start, const int *term, const float *w,
 static int ssc_run(ls_gpu *gpu, ls_module *mod, enum wl_size size,
                    uint64_t seed, struct wl_report *rep)
 {
-    unsigned nd = wl_pick_xl(size, 200, 1200, 2600, 16384);
+    unsigned nd = wl_pick_xl(size, 200, 1200, 2600, 65536);
     unsigned nq = wl_pick_xl(size, 6, 12, 32, 32);
     size_t npair = (size_t)nq * nd;
     int *start = malloc((nd + 1) * sizeof(int)), *term = NULL;
