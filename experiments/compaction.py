@@ -1330,10 +1330,26 @@ def ablation_section(S, st, H):
                    f"{h['capri_in2']} of {h['capri_in_n']}", pct(h["tbc_nondiv"] - 1),
                    pct(h["tbcp_nondiv"] - 1), f"{pct(h['idle_tbc'])} / {pct(h['idle_capri'])}")
     out.append(line("the engine", H))
+    worth = []
     for name, names in ABLATIONS:
         if all(S.has(w, v) for v in names.values() for w in S.wl):
-            out.append(line(name, headline(S, st, names)))
+            h = headline(S, st, names)
+            out.append(line(name, h))
+            worth.append(f"{name.split(' (')[0]}: "
+                         f"{100 * (H['capri_none'] - h['capri_none']):+.1f} / "
+                         f"{100 * (H['tbc_nondiv'] - h['tbc_nondiv']):+.1f}")
     out.append("")
+    if worth:
+        den = sum((S.C(w, "capri-latest.none").get("capri") or {}).get("bypass_denied", 0)
+                  for w in S.wl if S.has(w, "capri-latest.none"))
+        out += ["What each is worth: the engine's rule or choice against the ablation, in "
+                "points of CAPRI over No_TBC (divergent) / TBC over No_TBC (non-divergent); "
+                "positive: the engine is faster. " + "; ".join(worth) + ". The WCU's "
+                "spare-row limit on bypasses (a warp holding part of a home warp, in a CTA "
+                "of more than 16 warps, docs/compaction.md) has no row: "
+                + ("it refuses no bypass the CAPT predicted in the suite (`bypass_denied` 0)."
+                   if not den else f"`bypass_denied` counts {den} refused bypasses in the "
+                   "suite (that limit, or a part at its entry's reconvergence point)."), ""]
     return out
 
 
