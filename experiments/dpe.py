@@ -550,6 +550,7 @@ def explain(rows, G, D, sp, inter, nonint):
                  for w in inter if G(w, "single")["idle_cycles"]}
         ws = list(ratio)
         up = [w for w in ws if ratio[w] > 1.0]
+        worst = min(inter, key=lambda w: G(w, "dual")["perf"] / G(w, "single")["perf"])
         calm = [w for w in ws if w not in up]
         r_all = correlate.pearson([G(w, "dual")["avg_path"] - 1 for w in ws], [ratio[w] for w in ws])
         r_calm = correlate.pearson([G(w, "dual")["avg_path"] - 1 for w in calm],
@@ -557,8 +558,9 @@ def explain(rows, G, D, sp, inter, nonint):
         out.append(
             "**Idle cycles.** Idle SM-cycles dual / single per interleavable workload: "
             + ", ".join(f"{w} x{ratio[w]:.3f}" for w in ws) + ". "
-            + (f"They rise on {', '.join(up)} (on ssc the schedule effect of the bullet on "
-               "the warp scheduler below); " if up else "")
+            + (f"They rise on {', '.join(up)}"
+               + (f" (on {worst} the schedule effect of the bullet on the warp scheduler "
+                  "below)" if worst in up else "") + "; " if up else "")
             + (f"Pearson r against Avg_Path - 1 is {r_all:.2f} over all {len(ws)}"
                + (f" and {r_calm:.2f} over the {len(calm)} where they do not rise"
                   if up and len(calm) >= 3 else "") + ". "
