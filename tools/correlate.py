@@ -1200,6 +1200,14 @@ def parse_programs(names):
     return progs
 
 
+def replaced(configs, names, failures, gs_from):
+    """The (config, program) pairs whose rows a run replaces in its section:
+    every one run, but under --gs-from not one that failed (GPGPU-Sim's
+    figures in the section are the only copy)."""
+    return {(c, n) for c in configs for n in names
+            if not (gs_from and n in failures.get(c, {}))}
+
+
 def refresh(a, metaf):
     """--refresh: every section but before again, Lockstep only."""
     if not os.path.exists(a.csv) or not os.path.exists(metaf):
@@ -1335,10 +1343,7 @@ def main(argv):
             print("%s,%s,%s,%.1f,%.1f,%.3f" % (r["config"], r["program"], r["kernel"], r["gs_us"], r["ls_us"],
                                             ratio(r["ls_us"], r["gs_us"])))
         return 0
-    # a program that failed keeps the section's old rows under --gs-from:
-    # GPGPU-Sim's figures there are the only copy
-    ran = {(c, p.name) for c in configs for p in progs
-           if not (a.gs_from and p.name in failures.get(c, {}))}
+    ran = replaced(configs, [p.name for p in progs], failures, a.gs_from)
     old = [r for r in load_csv(a.csv) if not (r["section"] == a.section and (r["config"], r["program"]) in ran)]
     rows = old + new
     save_csv(a.csv, rows)
