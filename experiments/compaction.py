@@ -179,6 +179,20 @@ class Sweep:
         return self.G(w, v, size)["perf"] / self.G(w, base, size)["perf"]
 
 
+# The dissertation's aggregate figures drawn as hatched bars beside ours
+# (its text, ch. 4): CAPRI over No_TBC on the divergent benchmarks
+# (4.4.2.3, hmean); idle cycles of TBC / TBC+ / CAPRI over No_TBC
+# (4.4.2.2); L1 / L2 misses of SLP on CAPRI (4.4.3.4); compaction rate by
+# class without SLP, with Balanced and ideal (4.4.3.1); Balanced on CAPRI
+# over No_TBC (4.4.3.3, hmean). Ours are geometric means (the plots'
+# gmean cluster), the text's as it states them.
+PAPER = {"capri": 1.149, "idle": {"tbc": 1.72, "tbc_plus": 1.63, "capri-latest": 1.05},
+         "l1": 1.069, "l2": 1.013,
+         "rate": {("none", "P"): 0.032, ("balanced", "P"): 0.715, ("ideal", "P"): 0.727,
+                  ("none", "D"): 0.425, ("ideal", "D"): 0.644},
+         "slp_speed": 1.116}
+
+
 # uncompacted reasons forced by the rule that timing never changes a result
 # (docs/compaction.md, "Kernels that run uncompacted"): the warp-level
 # instructions and the atomics; the others (call, brx.idx, tex, tld4,
@@ -295,8 +309,10 @@ def main(out, res):
                  if r["variant"].endswith(".none") and r["variant"].split(".")[0] in S.schemes]
     plot.grouped_bars(P("compaction-ipc.png"), main_rows, "workload", "scheme", "perf",
                       baseline="none", xs=st["div90"], groups=S.schemes,
+                      paper={("gmean", "capri-latest"): PAPER["capri"]},
                       title="Thread IPC normalised to No_TBC, divergent workloads "
-                            "(SIMD < 90 %) (Fig 4.23)", ylabel="IPC / none")
+                            "(SIMD < 90 %) (Fig 4.23; hatched: the paper's hmean)",
+                      ylabel="IPC / none")
     plot.grouped_bars(P("compaction-simd.png"), main_rows, "workload", "scheme", "simd_util",
                       xs=st["div99"], groups=[v for v in S.schemes if v != "capri-counter2"],
                       title="SIMD lane utilisation (Fig 4.10, 4.22a)",
@@ -305,8 +321,10 @@ def main(out, res):
     plot.grouped_bars(P("compaction-idle.png"), main_rows, "workload", "scheme", "idle_res",
                       baseline="none", xs=iws,
                       groups=[v for v in S.schemes if v not in ("capri-counter2", "ideal")],
+                      paper={("gmean", g): v for g, v in PAPER["idle"].items()},
                       title="Idle SM-cycles with resident warps, normalised to No_TBC "
-                            "(Fig 4.22b)", ylabel="idle / none")
+                            "(Fig 4.22b; hatched: the paper's averages)",
+                      ylabel="idle / none")
     qws = [w for w in S.m(st["comp"]) if C(w, "capri-latest.none")["capri"]["lookups"] > 0]
     qrows = []
     for w in qws:
@@ -327,7 +345,9 @@ def main(out, res):
             P(f"compaction-{lvl}-misses.png"), mrows, "workload", "scheme", f"{lvl}.misses",
             baseline="none.none", xs=mws,
             groups=["none.none", "tbc_plus.none", "capri-latest.none", "capri-latest.balanced"],
-            title=f"{lvl.upper()} misses normalised to No_TBC (Fig 4.24)",
+            paper={("gmean", "capri-latest.balanced"): PAPER["l1" if lvl == "l1d" else "l2"]},
+            title=f"{lvl.upper()} misses normalised to No_TBC (Fig 4.24; hatched: the "
+                  "paper's average for SLP on CAPRI, 4.4.3.4)",
             ylabel="misses / none")
     size_v = {e: ("capri-latest.none" if e == 32 else f"capri.e{e}") for e in ENTRIES}
     lws = [w for w in qws]
@@ -360,8 +380,10 @@ def main(out, res):
                           "status": "pass"})
     plot.grouped_bars(P("compaction-class-rate.png"), crows, "perm", "class", "rate",
                       xs=S.perms + ["ideal"], groups=["P", "D"], gmean=False,
+                      paper=PAPER["rate"],
                       title="Compaction rate (compactable paths of divergent branches), "
-                            "mean over workloads, tbc per SLP permutation (Fig 4.26)",
+                            "mean over workloads, tbc per SLP permutation (Fig 4.26; "
+                            "hatched: the paper's means)",
                       ylabel="compaction rate")
     # SLP: SIMD (Fig 4.29) and performance (Fig 4.30)
     simd_rows = [dict(r, perm=r["variant"].split(".", 1)[1]) for r in rows
@@ -375,8 +397,10 @@ def main(out, res):
                 [dict(r, perm="no_tbc") for r in rows if r["variant"] == "none.none"]
     plot.grouped_bars(P("compaction-slp-ipc.png"), perf_rows, "workload", "perm", "perf",
                       baseline="no_tbc", xs=S.m(st["div90"]), groups=["no_tbc"] + S.perms,
+                      paper={("gmean", "balanced"): PAPER["slp_speed"]},
                       title="Speedup over No_TBC, capri (1b-latest) per SLP permutation "
-                            "(Fig 4.30)", ylabel="IPC / none")
+                            "(Fig 4.30; hatched: the paper's hmean for Balanced)",
+                      ylabel="IPC / none")
     write_page(P("compaction.md"), S, Z, st, rate, rate_ideal, miss, qws, lws, size_v)
 
 
@@ -1306,10 +1330,26 @@ def ablation_section(S, st, H):
                    f"{h['capri_in2']} of {h['capri_in_n']}", pct(h["tbc_nondiv"] - 1),
                    pct(h["tbcp_nondiv"] - 1), f"{pct(h['idle_tbc'])} / {pct(h['idle_capri'])}")
     out.append(line("the engine", H))
+    worth = []
     for name, names in ABLATIONS:
         if all(S.has(w, v) for v in names.values() for w in S.wl):
-            out.append(line(name, headline(S, st, names)))
+            h = headline(S, st, names)
+            out.append(line(name, h))
+            worth.append(f"{name.split(' (')[0]}: "
+                         f"{100 * (H['capri_none'] - h['capri_none']):+.1f} / "
+                         f"{100 * (H['tbc_nondiv'] - h['tbc_nondiv']):+.1f}")
     out.append("")
+    if worth:
+        den = sum((S.C(w, "capri-latest.none").get("capri") or {}).get("bypass_denied", 0)
+                  for w in S.wl if S.has(w, "capri-latest.none"))
+        out += ["What each is worth: the engine's rule or choice against the ablation, in "
+                "points of CAPRI over No_TBC (divergent) / TBC over No_TBC (non-divergent); "
+                "positive: the engine is faster. " + "; ".join(worth) + ". The WCU's "
+                "spare-row limit on bypasses (a warp holding part of a home warp, in a CTA "
+                "of more than 16 warps, docs/compaction.md) has no row: "
+                + ("it refuses no bypass the CAPT predicted in the suite (`bypass_denied` 0)."
+                   if not den else f"`bypass_denied` counts {den} refused bypasses in the "
+                   "suite (that limit, or a part at its entry's reconvergence point)."), ""]
     return out
 
 

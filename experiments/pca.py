@@ -399,14 +399,18 @@ def write_page(path, m, rows, ws, toks, info, V):
                          f"{'s' if i['fit'] != 1 else ''} of 4 warps hold "
                          f"{i['fit'] * 4 * nf * 128 / 1024:.0f} KB of feature lines; L1D miss "
                          f"rate at 0 tokens {fmt(m1['l1d.miss_rate'])} with {lo} resident CTA "
-                         f"and {fmt(mx['l1d.miss_rate'])} with {i['fit']}; PCA's best "
-                         f"{pct(i['sp'][i['best']] - 1)} at {i['best']} tokens")
+                         f"and {fmt(mx['l1d.miss_rate'])} with {i['fit']}, yet {lo} CTA runs "
+                         f"at {mx['cycles'] / m1['cycles']:.2f} of Max-CTA's speed (L2 miss "
+                         f"rate {fmt(m1['l2.miss_rate'])} and {fmt(mx['l2.miss_rate'])}); PCA's "
+                         f"best {pct(i['sp'][i['best']] - 1)} at {i['best']} tokens")
         L.append("* **kmeans' working set.** A warp reads one 128-byte line per feature "
                  "(column-major features, workloads/kmeans/kmeans.c) and revisits them for "
                  "each of the 8 centroids; the dissertation's Rodinia kmeans runs kdd_cup's 34 "
                  "features (4.25 KB a warp), our default, large inputs 8 (1 KB) and our xlarge "
                  "input 34, against the 16 KB L1D. " + "; ".join(parts) + ". The thrashing PCA "
-                 "relieves is the miss rate's rise from few to all resident CTAs.")
+                 "relieves is the miss rate's rise from few to all resident CTAs; throttling "
+                 "(Fig 6.3's KMEANS) removes it too, but pays in warps that hide the misses "
+                 "that remain, which go on to the L2 and, where it misses, to DRAM.")
     bw = []
     for w in pw:
         i = info[w]

@@ -40,6 +40,7 @@ log relative to --work.
 import argparse
 import concurrent.futures as cf
 import csv
+import glob
 import hashlib
 import json
 import math
@@ -231,12 +232,19 @@ def build_workload(p, nvcc, bdir):
             for e in consts:
                 f.write('  { "%s", (const void *)&%s },\n' % (e, e))
             f.write("  { 0, 0 } };\n")
+    # wl_common.c's wl_has_xlarge reads wl_xlarge_names[]: the drivers
+    # that call wl_pick_xl, listed by tools/gen-registry.sh
+    xl = os.path.join(bdir, "wl_xlarge.c")
+    drivers = sorted(glob.glob(os.path.join(ROOT, "workloads", "*", "*.c")))
+    if newer(xl, drivers):
+        subprocess.run(["bash", os.path.join(ROOT, "tools", "gen-registry.sh"),
+                        "--xlarge-only", xl] + drivers, check=True)
     out = os.path.join(bdir, p.name)
-    deps = [table, cu, c, host, common, os.path.join(ROOT, "workloads", "wl_common.h"),
+    deps = [table, cu, c, host, common, xl, os.path.join(ROOT, "workloads", "wl_common.h"),
             os.path.join(ROOT, "workloads", "workload.h"), os.path.join(ROOT, "include", "lockstep.h")]
     cmd = [nvcc] + nvcc_flags() + ["-O3", "-I" + ROOT, "-I" + os.path.join(ROOT, "include"),
                                    "-DWL_DEF=wl_def_" + p.name.replace("-", "_"),
-                                   table, host, c, common, "-o", out]
+                                   table, host, c, common, xl, "-o", out]
     return out, deps, cmd
 
 
@@ -1183,6 +1191,14 @@ def parse_programs(names):
     return progs
 
 
+def replaced(configs, names, failures, gs_from):
+    """The (config, program) pairs whose rows a run replaces in its section:
+    every one run, but under --gs-from not one that failed (GPGPU-Sim's
+    figures in the section are the only copy)."""
+    return {(c, n) for c in configs for n in names
+            if not (gs_from and n in failures.get(c, {}))}
+
+
 def refresh(a, metaf):
     """--refresh: every section but before again, Lockstep only."""
     if not os.path.exists(a.csv) or not os.path.exists(metaf):
@@ -1318,7 +1334,7 @@ def main(argv):
             print("%s,%s,%s,%.1f,%.1f,%.3f" % (r["config"], r["program"], r["kernel"], r["gs_us"], r["ls_us"],
                                             ratio(r["ls_us"], r["gs_us"])))
         return 0
-    ran = {(c, p.name) for c in configs for p in progs}
+    ran = replaced(configs, [p.name for p in progs], failures, a.gs_from)
     old = [r for r in load_csv(a.csv) if not (r["section"] == a.section and (r["config"], r["program"]) in ran)]
     rows = old + new
     save_csv(a.csv, rows)

@@ -227,6 +227,12 @@ class CsvAndPage(unittest.TestCase):
         self.assertIn("| p | baz | 0.50 | in part (44 % of the gap) instruction and constant fetch", page)
         self.assertIn("0 of them with a named cause, 1 with a partial one.", page)
 
+    def test_failed_run_keeps_gs_from_rows(self):
+        fails = {"fx5800": {"b": "nvcc failed"}}
+        self.assertEqual(C.replaced(["fx5800"], ["a", "b"], fails, None),
+                         {("fx5800", "a"), ("fx5800", "b")})
+        self.assertEqual(C.replaced(["fx5800"], ["a", "b"], fails, "after"), {("fx5800", "a")})
+
     def test_refresh_reruns_every_section_but_before(self):
         """--refresh: one Lockstep run per section (after first), each with
         its recorded overrides, configs and programs, GPGPU-Sim's side from

@@ -85,6 +85,10 @@ build "$out/symbols_static" "$cu/symbols.cu" -gencode arch=compute_75,code=compu
 build "$out/symbols_cubin" "$cu/symbols.cu" -cudart shared -gencode arch=compute_75,code=sm_75 "$cu/symbols.cu"
 
 wls=$(cd "$root/workloads" && ls -d */ | tr -d / | LC_ALL=C sort)
+# wl_common.c's wl_has_xlarge reads the drivers' list of xlarge inputs
+xl=$out/wl/xlarge.c
+bash "$root/tools/gen-registry.sh" --xlarge-only "$xl.new" "$root"/workloads/*/*.c
+if cmp -s "$xl.new" "$xl"; then rm "$xl.new"; else mv "$xl.new" "$xl"; fi
 for n in $wls; do
   w=$root/workloads/$n
   [ -f "$w/$n.cu" ] && [ -f "$w/$n.c" ] && [ -f "$w/$n.ptx" ] || continue
@@ -99,9 +103,9 @@ for n in $wls; do
       echo "  { 0, 0 } };"
     } > "$t"
   fi
-  build "$out/wl/$n" "$t $w/$n.cu $w/$n.c $cu/wl_host.c $root/workloads/wl_common.c $root/workloads/wl_common.h $root/workloads/workload.h $root/include/lockstep.h" \
+  build "$out/wl/$n" "$t $w/$n.cu $w/$n.c $cu/wl_host.c $root/workloads/wl_common.c $root/workloads/wl_common.h $root/workloads/workload.h $root/include/lockstep.h $xl" \
     "${nvf[@]}" -O3 -I"$root" -I"$root/include" -DWL_DEF="wl_def_${n//-/_}" \
-    "$t" "$cu/wl_host.c" "$w/$n.c" "$root/workloads/wl_common.c"
+    "$t" "$cu/wl_host.c" "$w/$n.c" "$root/workloads/wl_common.c" "$xl"
 done
 wait
 t1=$(date +%s)

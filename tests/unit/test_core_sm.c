@@ -734,6 +734,24 @@ static void h_detach_free(struct harness *h)
     free(h);
 }
 
+/* Run `ptx` on one warp (num_schedulers=1 and `set`, or nothing more
+ * when NULL) over a zeroed `store` as its global memory, its requests
+ * answered by *m; the caller reads h->rec, then calls h_detach_free. */
+static struct harness *h_run_global(const char *ptx, const char *set,
+                                    uint8_t *store, size_t size,
+                                    struct exec_alloc *a, struct standin *m)
+{
+    const char *sets[] = { "num_schedulers=1", set, NULL };
+    struct harness *h = calloc(1, sizeof *h);
+    h_init(h, ptx, 32, sets);
+    memset(store, 0, size);
+    h_attach_global(h, a, store, size);
+    h_launch(h, 0);
+    memset(m, 0, sizeof *m);
+    run_with_standin(h, m);
+    return h;
+}
+
 /* ld.global at tid * stride bytes, then an add that uses the value */
 static void global_case(unsigned stride, struct standin *m, uint64_t *ld_cyc,
                         uint64_t *use_cyc)
@@ -744,16 +762,9 @@ static void global_case(unsigned stride, struct standin *m, uint64_t *ld_cyc,
              " mul.wide.u32 %%rd1, %%r1, %u;\n add.s64 %%rd2, %%rd1, 268435456;\n"
              " ld.global.u32 %%r2, [%%rd2];\n add.u32 %%r3, %%r2, 1;\n"
              " st.global.u32 [%%rd2], %%r3;\n ret;\n}\n", stride);
-    const char *sets[] = { "num_schedulers=1", NULL };
-    struct harness *h = calloc(1, sizeof *h);
-    h_init(h, ptx, 32, sets);
     static uint8_t store[32 * 128];
-    memset(store, 0, sizeof store);
     struct exec_alloc a;
-    h_attach_global(h, &a, store, sizeof store);
-    h_launch(h, 0);
-    memset(m, 0, sizeof *m);
-    run_with_standin(h, m);
+    struct harness *h = h_run_global(ptx, NULL, store, sizeof store, &a, m);
     *ld_cyc = h->rec.cyc[3];
     *use_cyc = h->rec.cyc[4];
     assert_int_equal(h->rec.pc[3], 3);
@@ -803,16 +814,10 @@ static unsigned atom_requests(unsigned nwords, const char *mode)
              " .reg .b64 %%rd<8>;\n mov.u32 %%r1, %%tid.x;\n rem.u32 %%r2, %%r1, %u;\n"
              " mul.wide.u32 %%rd1, %%r2, 4;\n add.s64 %%rd2, %%rd1, 268435456;\n"
              " red.global.add.u32 [%%rd2], 1;\n ret;\n}\n", nwords);
-    const char *sets[] = { "num_schedulers=1", mode, NULL };
-    struct harness *h = calloc(1, sizeof *h);
-    h_init(h, ptx, 32, sets);
     static uint8_t store[128];
-    memset(store, 0, sizeof store);
     struct exec_alloc a;
-    h_attach_global(h, &a, store, sizeof store);
-    h_launch(h, 0);
     struct standin *m = calloc(1, sizeof *m);
-    run_with_standin(h, m);
+    struct harness *h = h_run_global(ptx, mode, store, sizeof store, &a, m);
     unsigned n = m->n;
     for (unsigned i = 0; i < n; i++)
         assert_true(m->req[i].is_atomic);
@@ -844,16 +849,10 @@ static uint64_t atom_issue_gap(const char *mode)
         " .reg .b64 %rd<8>;\n mov.u32 %r1, %tid.x;\n mul.wide.u32 %rd1, %r1, 4;\n"
         " add.s64 %rd2, %rd1, 268435456;\n red.global.add.u32 [%rd2], 1;\n"
         " add.u32 %r3, %r1, 1;\n ret;\n}\n";
-    const char *sets[] = { "num_schedulers=1", mode, NULL };
-    struct harness *h = calloc(1, sizeof *h);
-    h_init(h, ptx, 32, sets);
     static uint8_t store[128];
-    memset(store, 0, sizeof store);
     struct exec_alloc a;
-    h_attach_global(h, &a, store, sizeof store);
-    h_launch(h, 0);
     struct standin *m = calloc(1, sizeof *m);
-    run_with_standin(h, m);
+    struct harness *h = h_run_global(ptx, mode, store, sizeof store, &a, m);
     assert_int_equal(h->rec.pc[3], 3);
     assert_int_equal(h->rec.pc[4], 4);
     uint64_t gap = h->rec.cyc[4] - h->rec.cyc[3];
