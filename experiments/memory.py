@@ -514,13 +514,7 @@ def largest_means(rows, ws):
     windows per GDU, the workloads taken at xlarge), geometric means; None
     when none ran at xlarge."""
     V = lambda w, v, k: plot.value(rows, k, workload=w, variant=v)   # noqa: E731
-    sufs = [x for _, x in RUNS]
-    top = {}
-    for w in ws:
-        ran = [suf for suf in sufs if w in have(rows, "cg_only" + suf, [w])
-               and w in have(rows, "bgp" + suf, [w])]
-        if ran:
-            top[w] = max(ran, key=sufs.index)
+    top = largest_sizes(rows, ws)
     xl = [w for w in top if top[w] == "-xlarge"]
     got = [w for w in top if V(w, "cg_only" + top[w], "offchip")]
     if not xl or not got:
