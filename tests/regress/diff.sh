@@ -6,7 +6,7 @@
 #  - sched_policy=lrr exits 1 naming cycles; the changed figures are exactly
 #    the numeric leaves python finds changed, the geomean is python's;
 #    --tol 1000 exits 0, but not where a figure was 0 (vecadd's
-#    stall.mem_wait under lrr); --only narrows to the keys asked for;
+#    l1d.evictions in a 1 KB L1D); --only narrows to the keys asked for;
 #  - an edited mem_digest exits 1 even with --tol 1000 and is reported first;
 #  - 64-bit counters are compared exactly (2^63+1 vs 2^63+2 differ, though
 #    equal as doubles);
@@ -58,7 +58,7 @@ wl="histogram bfs matmul"
   && "$cli" run $wl --size small --stats-json "$out/base2.json" >/dev/null 2>&1 \
   && "$cli" run $wl --size small --set sched_policy=lrr --stats-json "$out/lrr.json" >/dev/null 2>&1 \
   && "$cli" run vecadd --size small --stats-json "$out/one.json" >/dev/null 2>&1 \
-  && "$cli" run vecadd --size small --set sched_policy=lrr --stats-json "$out/onelrr.json" >/dev/null 2>&1 \
+  && "$cli" run vecadd --size small --set l1d_size=1024 --stats-json "$out/onel1.json" >/dev/null 2>&1 \
   || { bad "the runs that make the inputs failed"; echo "diff: $fail checks failed"; exit 1; }
 
 # the edited inputs
@@ -168,12 +168,12 @@ d tol "$out/base.json" "$out/lrr.json" --tol 1000
 want tol 0 "--tol 1000 accepts the sched_policy change"
 grep -q '^ok: [0-9]* changed figures, all within tolerance 1000%' "$out/tol.out" \
   || bad "--tol 1000: no 'all within tolerance' verdict"
-# a figure that was 0 is outside any finite tolerance: under lrr vecadd's
-# stall.mem_wait goes from 0 to hundreds
-d fromzero "$out/one.json" "$out/onelrr.json" --tol 1000
-want fromzero 1 "vecadd under lrr with --tol 1000: a figure that was 0"
-grep -Eq '^ +vecadd +- +stall\.mem_wait +0 +[1-9][0-9]* +\+[0-9]+ +new +over$' "$out/fromzero.out" \
-  || bad "from zero: no 'stall.mem_wait 0 ... new over' row"
+# a figure that was 0 is outside any finite tolerance: in a 1 KB L1D
+# vecadd's l1d.evictions go from 0 to hundreds
+d fromzero "$out/one.json" "$out/onel1.json" --tol 1000
+want fromzero 1 "vecadd in a 1 KB L1D with --tol 1000: a figure that was 0"
+grep -Eq '^ +vecadd +- +l1d\.evictions +0 +[1-9][0-9]* +\+[0-9]+ +new +over$' "$out/fromzero.out" \
+  || bad "from zero: no 'l1d.evictions 0 ... new over' row"
 d only "$out/base.json" "$out/lrr.json" --only cycles,stall --format json
 want only 1 "--only cycles,stall still fails on cycles"
 python3 - "$out/only.out" <<'PY' && ok "--only cycles,stall: only cycles and stall.* are listed" \
