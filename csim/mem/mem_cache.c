@@ -95,6 +95,15 @@ struct mem_line *mem_cache_victim_deprio(struct mem_cache *c, unsigned set)
     return victim(c, set, true);
 }
 
+bool mem_cache_lock_blocked(const struct mem_cache *c, unsigned set)
+{
+    const struct mem_line *w = c->lines + (size_t)set * c->assoc;
+    for (unsigned i = 0; i < c->assoc; i++)
+        if (!w[i].present || w[i].mshr != MEM_NONE || !w[i].locks)
+            return false;
+    return c->keep_locked;
+}
+
 void mem_cache_touch(struct mem_cache *c, struct mem_line *l)
 {
     l->lru = ++c->clock;

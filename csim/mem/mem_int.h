@@ -70,6 +70,10 @@ struct mem_line *mem_cache_victim(struct mem_cache *c, unsigned set);
  * that a warp without a token allocated and that has no pending miss;
  * NULL when there is none (the fill bypasses the cache). */
 struct mem_line *mem_cache_victim_deprio(struct mem_cache *c, unsigned set);
+/* keep_locked (DAC): true when every line of set holds a lock and none is
+ * pending, so no fill can free a way; a demand miss there bypasses the
+ * L1D rather than wait on the locks (no deadlock). */
+bool mem_cache_lock_blocked(const struct mem_cache *c, unsigned set);
 /* Marks l most recently used. */
 void mem_cache_touch(struct mem_cache *c, struct mem_line *l);
 /* Records on l, just allocated by a GDU query, whether the answer extra

@@ -554,13 +554,16 @@ static bool l1_demand(struct mem_sys *m, struct mem_sm *s, const struct core_mem
      * through an MSHR, without a line) */
     bool deprio = m->c.pca_tokens > 0 && !r->prio;
     if (!v && !(v = deprio ? mem_cache_victim_deprio(&s->l1, set) : mem_cache_victim(&s->l1, set))) {
-        if (!deprio)
+        /* DAC's kept locks: a miss whose set holds only locked lines goes
+         * around the L1D like PCA's, since waiting for an unlock can wait
+         * for this very warp (docs/dac.md, "Locks") */
+        if (!deprio && !mem_cache_lock_blocked(&s->l1, set))
             return l1_fail(s);
         s->l1.st.accesses++;
         s->l1.st.misses++;
         s->l1.st.sector_misses += mem_popcount8(need);
         pca_count(m, s, r, false);
-        s->pca.bypassed++;
+        s->pca.bypassed += deprio;
         if (s->mta.npws)
             s->mta.st.uncovered++;
         int32_t msi = s->mshr_free[--s->nmshr_free];
