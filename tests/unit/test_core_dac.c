@@ -25,6 +25,9 @@
 #include "core/core_dac.h"
 
 #define HDR ".version 9.0\n.target sm_75\n.address_size 64\n"
+/* %r5 = the shared address of word %tid.x of buf (%r2 = tid, %r3 = 4 tid) */
+#define TID_SLOT " mov.u32 %r2, %tid.x;\n shl.b32 %r3, %r2, 2;\n" \
+                 " mov.u32 %r4, buf;\n add.u32 %r5, %r4, %r3;\n"
 
 struct harness {
     struct cfg c;
@@ -249,10 +252,7 @@ static void test_queue_full_stalls(void **state)
     const char *ptx = HDR
         ".visible .entry k(.param .u32 n)\n{\n"
         " .reg .b32 %r<8>;\n .shared .align 4 .b8 buf[4096];\n"
-        " mov.u32 %r2, %tid.x;\n"
-        " shl.b32 %r3, %r2, 2;\n"
-        " mov.u32 %r4, buf;\n"
-        " add.u32 %r5, %r4, %r3;\n"
+        TID_SLOT
         " st.shared.u32 [%r5], %r2;\n"
         " st.shared.u32 [%r5+1024], %r2;\n"
         " st.shared.u32 [%r5+2048], %r2;\n"
@@ -292,10 +292,7 @@ static void test_barrier_hold(void **state)
     const char *ptx = HDR
         ".visible .entry k(.param .u32 n)\n{\n"
         " .reg .b32 %r<8>;\n .shared .align 4 .b8 buf[4096];\n"
-        " mov.u32 %r2, %tid.x;\n"
-        " shl.b32 %r3, %r2, 2;\n"
-        " mov.u32 %r4, buf;\n"
-        " add.u32 %r5, %r4, %r3;\n"
+        TID_SLOT
         " st.shared.u32 [%r5], %r2;\n"
         " bar.sync 0;\n"
         " ld.shared.u32 %r6, [%r5+4];\n"
@@ -401,10 +398,7 @@ static const char *bool_ptx = HDR
     ".visible .entry k(.param .u32 n)\n{\n"
     " .reg .b32 %r<16>;\n .reg .pred %p<16>;\n .shared .align 4 .b8 buf[4096];\n"
     " ld.param.u32 %r1, [n];\n"
-    " mov.u32 %r2, %tid.x;\n"
-    " shl.b32 %r3, %r2, 2;\n"
-    " mov.u32 %r4, buf;\n"
-    " add.u32 %r5, %r4, %r3;\n"
+    TID_SLOT
     " setp.ge.u32 %p1, %r2, %r1;\n"
     " setp.lt.u32 %p2, %r2, 8;\n"
     " setp.lt.u32 %p13, %r2, 16;\n"
@@ -498,10 +492,7 @@ static void test_predicate_combinations(void **state)
 static const char *feed_ptx = HDR
     ".visible .entry k(.param .u32 n)\n{\n"
     " .reg .b32 %r<16>;\n .reg .pred %p<4>;\n .shared .align 4 .b8 buf[4096];\n"
-    " mov.u32 %r2, %tid.x;\n"
-    " shl.b32 %r3, %r2, 2;\n"
-    " mov.u32 %r4, buf;\n"
-    " add.u32 %r5, %r4, %r3;\n"
+    TID_SLOT
     " and.b32 %r6, %r2, 6;\n"
     " setp.eq.u32 %p1, %r6, 2;\n"
     " @%p1 bra LOOPS;\n"
@@ -604,10 +595,7 @@ static void test_pass_contexts(void **state)
 static const char *chain_ptx = HDR
     ".visible .entry k(.param .u32 n)\n{\n"
     " .reg .b32 %r<16>;\n .reg .pred %p<4>;\n .shared .align 4 .b8 buf[1024];\n"
-    " mov.u32 %r2, %tid.x;\n"
-    " shl.b32 %r3, %r2, 2;\n"
-    " mov.u32 %r4, buf;\n"
-    " add.u32 %r5, %r4, %r3;\n"
+    TID_SLOT
     " and.b32 %r6, %r2, 3;\n"
     " setp.eq.u32 %p1, %r6, 0;\n"
     " setp.eq.u32 %p2, %r6, 1;\n"
@@ -657,10 +645,7 @@ static const char *uselp_ptx = HDR
     ".visible .entry k(.param .u32 n)\n{\n"
     " .reg .b32 %r<16>;\n .reg .pred %p<4>;\n .shared .align 4 .b8 buf[1024];\n"
     " ld.param.u32 %r1, [n];\n"
-    " mov.u32 %r2, %tid.x;\n"
-    " shl.b32 %r3, %r2, 2;\n"
-    " mov.u32 %r4, buf;\n"
-    " add.u32 %r5, %r4, %r3;\n"
+    TID_SLOT
     " mov.u32 %r6, 32;\n"
     " mov.u32 %r7, 0;\n"
     "LOOP:\n"
