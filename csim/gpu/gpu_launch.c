@@ -431,15 +431,15 @@ static ls_status spin_check(struct launch *L, struct cta *C)
                 w = &C->warps[wi];
         const struct simt_entry *t = w ? &w->stack[w->sp - 1] : NULL;
         int line = t ? (int)ptx_line(w->frames[t->frame].func, t->npc) : 0;
-        char why[400];
+        char why[512];
         snprintf(why, sizeof why,
                  "it spins forever: its state after %llu warp instructions "
                  "repeats the state after %llu with no store to global memory "
-                 "in between, so only another CTA could end the wait, and the "
-                 "CTAs of a non-cooperative launch run one at a time in "
-                 "functional mode (a grid-wide barrier, or a flag a later CTA "
-                 "sets?); run it in timing mode (--mode timing) or launch it "
-                 "cooperatively", (unsigned long long)ran,
+                 "in between, so only another CTA or the host could end the "
+                 "wait, and in functional mode the CTAs of a non-cooperative "
+                 "launch run one at a time, each launch to its end (a grid-wide "
+                 "barrier, or a flag a later CTA sets?); run it in timing mode "
+                 "(--mode timing) or launch it cooperatively", (unsigned long long)ran,
                  (unsigned long long)S->ref_at);
         return deadlock(L, line, why);
     }
