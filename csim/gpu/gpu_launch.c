@@ -55,9 +55,12 @@ struct snap {
  * snapshots with no write outside them in between (simt_warp.writes)
  * prove an infinite loop: memory is the same too, nothing else runs, so
  * the CTA repeats the stretch between them forever. Off in a module that
- * reads %clock or %globaltimer (the clock is state that never repeats). */
+ * reads %clock or %globaltimer (the clock is state that never repeats)
+ * and while device memory holds host pages (a host thread may write them
+ * during the launch). */
 struct spin {
-    int clock;                  /* -1: not scanned; 1: reads a clock      */
+    int clock;                  /* -1: not scanned; 1: reads a clock or
+                                   memory a host thread may write: off     */
     bool with_local;            /* local memory is in the state           */
     uint64_t budget0;           /* L->budget at the CTA's start           */
     uint64_t next;              /* CTA instructions of the next check     */
@@ -329,6 +332,17 @@ static bool reads_clock(const struct ptx_module *p)
     return false;
 }
 
+/* Whether device memory holds pages the program shares with the device
+ * (mapped pinned, managed or registered host memory): a host thread may
+ * write them while a launch runs. */
+static bool host_shared(const struct exec_dmem *d)
+{
+    for (uint32_t i = 0; i < d->n; i++)
+        if (d->a[i].ext)
+            return true;
+    return false;
+}
+
 /* Appends n bytes at p to s; false when the host is out of memory. */
 static bool snap_put(struct snap *s, const void *p, size_t n)
 {
@@ -416,7 +430,7 @@ static ls_status spin_check(struct launch *L, struct cta *C)
         return LS_OK;
     S->next = ran + SPIN_EVERY;
     if (S->clock < 0)
-        S->clock = reads_clock(L->m->ptx);
+        S->clock = reads_clock(L->m->ptx) || host_shared(&L->gpu->dmem);
     if (S->clock)
         return LS_OK;
     if (!snap_cta(L, C, S->with_local, &S->cur))
