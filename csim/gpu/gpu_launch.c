@@ -21,10 +21,11 @@
  * SPIN_AFTER warp instructions, its state compared every SPIN_EVERY
  * (at the first round boundary past them); local memory larger than
  * SPIN_LOCAL_MAX bytes is left out of the state (then a store to it
- * counts as a write). Powers of two of no other consequence: they only
- * bound the detector's cost (a copy of the CTA's state per SPIN_EVERY
- * instructions) and its delay (a few SPIN_EVERY past SPIN_AFTER for a
- * loop whose period fits in one). */
+ * counts as a write). Powers of two chosen for nothing but the
+ * detector's cost (a copy of the CTA's state per SPIN_EVERY
+ * instructions, only in CTAs past SPIN_AFTER) and delay (a few
+ * SPIN_EVERY past SPIN_AFTER for a loop whose period fits in one); a
+ * result never depends on them. */
 #define SPIN_AFTER (1ull << 20)
 #define SPIN_EVERY (1ull << 18)
 #define SPIN_LOCAL_MAX (4ull << 20)
@@ -59,8 +60,9 @@ struct snap {
  * and while device memory holds host pages (a host thread may write them
  * during the launch). */
 struct spin {
-    int clock;                  /* -1: not scanned; 1: reads a clock or
-                                   memory a host thread may write: off     */
+    int off;                    /* -1: not decided yet; 1: the module
+                                   reads a clock or device memory holds
+                                   pages a host thread may write          */
     bool with_local;            /* local memory is in the state           */
     uint64_t budget0;           /* L->budget at the CTA's start           */
     uint64_t next;              /* CTA instructions of the next check     */
@@ -429,9 +431,9 @@ static ls_status spin_check(struct launch *L, struct cta *C)
     if (ran < S->next)
         return LS_OK;
     S->next = ran + SPIN_EVERY;
-    if (S->clock < 0)
-        S->clock = reads_clock(L->m->ptx) || host_shared(&L->gpu->dmem);
-    if (S->clock)
+    if (S->off < 0)
+        S->off = reads_clock(L->m->ptx) || host_shared(&L->gpu->dmem);
+    if (S->off)
         return LS_OK;
     if (!snap_cta(L, C, S->with_local, &S->cur))
         return GPU_FAIL(L->gpu, LS_ERR_NOMEM, "host memory exhausted");
@@ -448,8 +450,8 @@ static ls_status spin_check(struct launch *L, struct cta *C)
         char why[512];
         snprintf(why, sizeof why,
                  "it spins forever: its state after %llu warp instructions "
-                 "repeats the state after %llu with no store to global memory "
-                 "in between, so only another CTA or the host could end the "
+                 "repeats the state after %llu with no store outside shared "
+                 "memory in between, so only another CTA or the host could end the "
                  "wait, and in functional mode the CTAs of a non-cooperative "
                  "launch run one at a time, each launch to its end (a grid-wide "
                  "barrier, or a flag a later CTA sets?); run it in timing mode "
@@ -783,7 +785,7 @@ ls_status gpu_launch(ls_gpu *gpu, struct ls_module *m,
     L.nthreads = block.x * block.y * block.z;
     L.nwarps = (L.nthreads + EXEC_WARP - 1) / EXEC_WARP;
     L.budget = gpu->cfg.max_warp_insts;
-    L.spin.clock = -1;
+    L.spin.off = -1;
     /* schedule = interleave: one instruction per warp per turn */
     L.slice = gpu->tcfg.schedule == CFG_SCHEDULE_INTERLEAVE ? 1 : GPU_SLICE;
     L.eg.ntid[0] = block.x; L.eg.ntid[1] = block.y; L.eg.ntid[2] = block.z;
