@@ -47,15 +47,16 @@ struct snap {
     size_t n, cap;
 };
 
-/* Functional mode's spin detector for the CTAs of a non-cooperative
- * launch, which run one at a time: Brent's cycle finding over the CTA's
- * state at check points (round boundaries, every SPIN_EVERY warp
- * instructions). The state is everything the CTA's next instructions
- * depend on but memory outside it: every warp's stack, frames and
- * registers, barrier counts, shared (and local) memory. Two equal
- * snapshots with no write outside them in between (simt_warp.writes)
- * prove an infinite loop: memory is the same too, nothing else runs, so
- * the CTA repeats the stretch between them forever. Off in a module that
+/* Functional mode's spin detector over the CTAs in flight (the one CTA
+ * of a non-cooperative launch, which run one at a time; every CTA of a
+ * cooperative one): Brent's cycle finding over their state at check
+ * points (round boundaries, every SPIN_EVERY warp instructions). The
+ * state is everything their next instructions depend on but memory
+ * outside it: every warp's stack, frames and registers, barrier counts,
+ * shared (and local) memory. Two equal snapshots with no write outside
+ * them in between (simt_warp.writes) prove an infinite loop: memory is
+ * the same too, nothing else runs, so the CTAs repeat the stretch
+ * between them forever. Off in a module that
  * reads %clock or %globaltimer (the clock is state that never repeats)
  * and while device memory holds host pages (a host thread may write them
  * during the launch). */
@@ -64,8 +65,8 @@ struct spin {
                                    reads a clock or device memory holds
                                    pages a host thread may write          */
     bool with_local;            /* local memory is in the state           */
-    uint64_t budget0;           /* L->budget at the CTA's start           */
-    uint64_t next;              /* CTA instructions of the next check     */
+    uint64_t budget0;           /* L->budget at the watch's start         */
+    uint64_t next;              /* instructions run at the next check     */
     struct snap ref, cur;       /* Brent's tortoise and the hare          */
     bool have_ref;
     uint64_t ref_writes, ref_at;    /* writes, CTA instructions at ref    */
@@ -94,7 +95,7 @@ struct launch {
     const char *file;
     struct gpu_tick tk;         /* progress and host-memory watch         */
     uint64_t ctas_done, ctas;
-    struct spin spin;           /* CTAs one after another only            */
+    struct spin spin;
 };
 
 static inline uint64_t align_up(uint64_t v, uint64_t a)
@@ -363,13 +364,12 @@ static bool snap_put(struct snap *s, const void *p, size_t n)
     return true;
 }
 
-/* The state of CTA C that its next instructions depend on, but memory
- * outside it, into s (struct spin). */
+/* Appends the state of CTA C that its next instructions depend on, but
+ * memory outside it, to s (struct spin). */
 static bool snap_cta(const struct launch *L, const struct cta *C, bool with_local,
                      struct snap *s)
 {
     bool ok = true;
-    s->n = 0;
     ok &= snap_put(s, C->arrived, sizeof C->arrived);
     ok &= snap_put(s, C->expect, sizeof C->expect);
     ok &= snap_put(s, C->ntrue, sizeof C->ntrue);
@@ -412,19 +412,21 @@ static uint64_t cta_writes(const struct launch *L, const struct cta *C, bool wit
     return n;
 }
 
-/* Arms the spin detector for a CTA that starts now. */
+/* Arms the spin detector for CTAs that start now. */
 static void spin_start(struct launch *L)
 {
     struct spin *S = &L->spin;
     S->budget0 = L->budget;
     S->next = SPIN_AFTER;
     S->have_ref = false;
-    S->with_local = (uint64_t)L->nwarps * EXEC_WARP * L->local_stride <= SPIN_LOCAL_MAX;
+    S->with_local = (uint64_t)L->nctas * L->nwarps * EXEC_WARP * L->local_stride <=
+                    SPIN_LOCAL_MAX;
 }
 
-/* The spin detector's step after a round of CTA C (struct spin): LS_OK,
- * or LS_ERR_DEADLOCK naming the kernel, the CTA and the spinning warps. */
-static ls_status spin_check(struct launch *L, struct cta *C)
+/* The spin detector's step after a round of each of the n CTAs in flight
+ * from C (struct spin): LS_OK, or LS_ERR_DEADLOCK naming the kernel, a
+ * spinning CTA and its warps. */
+static ls_status spin_check(struct launch *L, struct cta *C, unsigned n)
 {
     struct spin *S = &L->spin;
     uint64_t ran = S->budget0 - L->budget;
@@ -435,28 +437,44 @@ static ls_status spin_check(struct launch *L, struct cta *C)
         S->off = reads_clock(L->m->ptx) || host_shared(&L->gpu->dmem);
     if (S->off)
         return LS_OK;
-    if (!snap_cta(L, C, S->with_local, &S->cur))
-        return GPU_FAIL(L->gpu, LS_ERR_NOMEM, "host memory exhausted");
-    uint64_t wr = cta_writes(L, C, S->with_local);
+    uint64_t wr = 0;
+    S->cur.n = 0;
+    for (unsigned c = 0; c < n; c++) {
+        if (!snap_cta(L, &C[c], S->with_local, &S->cur))
+            return GPU_FAIL(L->gpu, LS_ERR_NOMEM, "host memory exhausted");
+        wr += cta_writes(L, &C[c], S->with_local);
+    }
     S->lam++;
     if (S->have_ref && wr == S->ref_writes && S->cur.n == S->ref.n &&
         memcmp(S->cur.b, S->ref.b, S->cur.n) == 0) {
         const struct simt_warp *w = NULL;
-        for (unsigned wi = 0; wi < L->nwarps && !w; wi++)
-            if (C->warps[wi].state == SIMT_READY)
-                w = &C->warps[wi];
+        for (unsigned c = 0; c < n && !w; c++)
+            for (unsigned wi = 0; wi < L->nwarps && !w; wi++)
+                if (C[c].warps[wi].state == SIMT_READY) {
+                    w = &C[c].warps[wi];
+                    L->cur = &C[c];
+                }
         const struct simt_entry *t = w ? &w->stack[w->sp - 1] : NULL;
         int line = t ? (int)ptx_line(w->frames[t->frame].func, t->npc) : 0;
         char why[512];
-        snprintf(why, sizeof why,
-                 "it spins forever: its state after %llu warp instructions "
-                 "repeats the state after %llu with no store outside shared "
-                 "memory in between, so only another CTA or the host could end the "
-                 "wait, and in functional mode the CTAs of a non-cooperative "
-                 "launch run one at a time, each launch to its end (a grid-wide "
-                 "barrier, or a flag a later CTA sets?); run it in timing mode "
-                 "(--mode timing) or launch it cooperatively", (unsigned long long)ran,
-                 (unsigned long long)S->ref_at);
+        if (n == 1)
+            snprintf(why, sizeof why,
+                     "it spins forever: its state after %llu warp instructions "
+                     "repeats the state after %llu with no store outside shared "
+                     "memory in between, so only another CTA or the host could end "
+                     "the wait, and in functional mode the CTAs of a non-cooperative "
+                     "launch run one at a time, each launch to its end (a grid-wide "
+                     "barrier, or a flag a later CTA sets?); run it in timing mode "
+                     "(--mode timing) or launch it cooperatively",
+                     (unsigned long long)ran, (unsigned long long)S->ref_at);
+        else
+            snprintf(why, sizeof why,
+                     "the %u CTAs of this cooperative launch spin forever: their "
+                     "state after %llu warp instructions repeats the state after "
+                     "%llu with no store outside shared memory in between, so none "
+                     "of them can end the wait (only the host could, and a launch "
+                     "runs to its end first)", n, (unsigned long long)ran,
+                     (unsigned long long)S->ref_at);
         return deadlock(L, line, why);
     }
     if (!S->have_ref || wr != S->ref_writes || S->lam == S->power) {
@@ -822,7 +840,7 @@ ls_status gpu_launch(ls_gpu *gpu, struct ls_module *m,
                     while (st == LS_OK && !C->done) {
                         st = cta_round(&L, C);
                         if (st == LS_OK && !C->done)
-                            st = spin_check(&L, C);
+                            st = spin_check(&L, C, 1);
                     }
                     L.ctas_done++;
                 }
@@ -831,13 +849,17 @@ ls_status gpu_launch(ls_gpu *gpu, struct ls_module *m,
             st = cta_start(&L, &L.cta[c], (uint32_t)(c % grid.x),
                            (uint32_t)(c / grid.x % grid.y),
                            (uint32_t)(c / ((uint64_t)grid.x * grid.y)));
-        while (st == LS_OK && L.ctas_done < total)   /* a round of each, in turn */
+        spin_start(&L);
+        while (st == LS_OK && L.ctas_done < total) { /* a round of each, in turn */
             for (uint64_t c = 0; st == LS_OK && c < total; c++) {
                 if (L.cta[c].done)
                     continue;
                 st = cta_round(&L, &L.cta[c]);
                 L.ctas_done += L.cta[c].done;
             }
+            if (st == LS_OK && L.ctas_done < total)
+                st = spin_check(&L, L.cta, L.nctas);
+        }
     }
     st = gpu_tick_end(gpu, &L.tk, st);
     if (stats) {
