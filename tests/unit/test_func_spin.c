@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <cmocka.h>
 #include "lockstep.h"
 #include "api/api_int.h"        /* api_set_cooperative */
@@ -120,9 +119,7 @@ static void test_grid_barrier_stops_early(void **state)
     ls_gpu *g = gpu_new(LS_MODE_FUNCTIONAL);
     uint32_t count;
     uint64_t insts;
-    clock_t t0 = clock();
     assert_int_equal(run_gbar(g, 3, 0, &count, &insts), LS_ERR_DEADLOCK);
-    double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
     const char *e = ls_gpu_error(g);
     const char *at = strstr(e, "gbar.ptx:");
     int line = at ? atoi(at + strlen("gbar.ptx:")) : 0;
@@ -134,8 +131,6 @@ static void test_grid_barrier_stops_early(void **state)
     /* far below the 2^34 budget: a few checks past the first 2^20 */
     if (insts > (4u << 20))
         fail_msg("stopped after %llu warp instructions", (unsigned long long)insts);
-    if (secs > 20.0)
-        fail_msg("took %.1f s", secs);
     ls_gpu_destroy(g);
 }
 
