@@ -17,6 +17,18 @@
 /* Warp instructions a warp runs before the next warp gets a turn, so
  * warps that wait on each other through memory (spin flags) progress. */
 #define GPU_SLICE 4096u
+/* The spin detector (struct spin): a CTA is watched once it has run
+ * SPIN_AFTER warp instructions, its state compared every SPIN_EVERY
+ * (at the first round boundary past them); local memory larger than
+ * SPIN_LOCAL_MAX bytes is left out of the state (then a store to it
+ * counts as a write). Powers of two chosen for nothing but the
+ * detector's cost (a copy of the CTA's state per SPIN_EVERY
+ * instructions, only in CTAs past SPIN_AFTER) and delay (a few
+ * SPIN_EVERY past SPIN_AFTER for a loop whose period fits in one); a
+ * result never depends on them. */
+#define SPIN_AFTER (1ull << 20)
+#define SPIN_EVERY (1ull << 18)
+#define SPIN_LOCAL_MAX (4ull << 20)
 
 /* One CTA in flight: its warps, shared and local memory, ids, and the
  * arrivals at its barriers. */
@@ -27,6 +39,38 @@ struct cta {
     uint32_t arrived[NBAR], expect[NBAR];
     uint32_t ntrue[NBAR], nfalse[NBAR];     /* bar.red */
     bool done;
+};
+
+/* A growable byte string: one snapshot of a CTA's state. */
+struct snap {
+    uint8_t *b;
+    size_t n, cap;
+};
+
+/* Functional mode's spin detector over the CTAs in flight (the one CTA
+ * of a non-cooperative launch, which run one at a time; every CTA of a
+ * cooperative one): Brent's cycle finding over their state at check
+ * points (round boundaries, every SPIN_EVERY warp instructions). The
+ * state is everything their next instructions depend on but memory
+ * outside it: every warp's stack, frames and registers, barrier counts,
+ * shared (and local) memory. Two equal snapshots with no write outside
+ * them in between (simt_warp.writes) prove an infinite loop: memory is
+ * the same too, nothing else runs, so the CTAs repeat the stretch
+ * between them forever. Off in a module that
+ * reads %clock or %globaltimer (the clock is state that never repeats)
+ * and while device memory holds host pages (a host thread may write them
+ * during the launch). */
+struct spin {
+    int off;                    /* -1: not decided yet; 1: the module
+                                   reads a clock or device memory holds
+                                   pages a host thread may write          */
+    bool with_local;            /* local memory is in the state           */
+    uint64_t budget0;           /* L->budget at the watch's start         */
+    uint64_t next;              /* instructions run at the next check     */
+    struct snap ref, cur;       /* Brent's tortoise and the hare          */
+    bool have_ref;
+    uint64_t ref_writes, ref_at;    /* writes, CTA instructions at ref    */
+    uint64_t power, lam;
 };
 
 struct launch {
@@ -51,6 +95,7 @@ struct launch {
     const char *file;
     struct gpu_tick tk;         /* progress and host-memory watch         */
     uint64_t ctas_done, ctas;
+    struct spin spin;
 };
 
 static inline uint64_t align_up(uint64_t v, uint64_t a)
@@ -271,6 +316,180 @@ static ls_status cta_round(struct launch *L, struct cta *C)
     return deadlock(L, line, why);
 }
 
+/* Whether any function of module p reads %clock, %clock64 or
+ * %globaltimer. */
+static bool reads_clock(const struct ptx_module *p)
+{
+    for (uint32_t i = 0; i < p->nfuncs; i++)
+        for (uint32_t k = 0; k < p->funcs[i].ninsts; k++) {
+            const struct ptx_inst *in = &p->funcs[i].insts[k];
+            for (unsigned j = 0; j < in->nopnd && j < PTX_MAX_OPNDS; j++) {
+                const struct ptx_operand *o = &in->o[j];
+                if (o->kind == PTX_O_SREG &&
+                    (o->sreg == PTX_SR_CLOCK || o->sreg == PTX_SR_CLOCK64 ||
+                     o->sreg == PTX_SR_GLOBALTIMER || o->sreg == PTX_SR_GLOBALTIMER_LO ||
+                     o->sreg == PTX_SR_GLOBALTIMER_HI))
+                    return true;
+            }
+        }
+    return false;
+}
+
+/* Whether device memory holds pages the program shares with the device
+ * (mapped pinned, managed or registered host memory): a host thread may
+ * write them while a launch runs. */
+static bool host_shared(const struct exec_dmem *d)
+{
+    for (uint32_t i = 0; i < d->n; i++)
+        if (d->a[i].ext)
+            return true;
+    return false;
+}
+
+/* Appends n bytes at p to s; false when the host is out of memory. */
+static bool snap_put(struct snap *s, const void *p, size_t n)
+{
+    if (s->n + n > s->cap) {
+        size_t cap = s->cap ? s->cap : 4096;
+        while (cap < s->n + n)
+            cap *= 2;
+        uint8_t *b = realloc(s->b, cap);
+        if (!b)
+            return false;
+        s->b = b;
+        s->cap = cap;
+    }
+    memcpy(s->b + s->n, p, n);
+    s->n += n;
+    return true;
+}
+
+/* Appends the state of CTA C that its next instructions depend on, but
+ * memory outside it, to s (struct spin). */
+static bool snap_cta(const struct launch *L, const struct cta *C, bool with_local,
+                     struct snap *s)
+{
+    bool ok = true;
+    ok &= snap_put(s, C->arrived, sizeof C->arrived);
+    ok &= snap_put(s, C->expect, sizeof C->expect);
+    ok &= snap_put(s, C->ntrue, sizeof C->ntrue);
+    ok &= snap_put(s, C->nfalse, sizeof C->nfalse);
+    for (unsigned wi = 0; wi < L->nwarps; wi++) {
+        const struct simt_warp *w = &C->warps[wi];
+        uint32_t v[12] = { w->state, w->sp, w->nframes, w->live, w->bar_id,
+                           w->bar_count, w->bar_mask, (uint32_t)w->bar_pc, w->bar_red,
+                           w->bar_ntrue, w->bar_nfalse, w->bar_wait };
+        ok &= snap_put(s, v, sizeof v);
+        for (uint32_t i = 0; i < w->sp; i++) {
+            const struct simt_entry *e = &w->stack[i];
+            uint32_t ev[5] = { e->mask, (uint32_t)e->npc, (uint32_t)e->rpc, e->frame,
+                               e->wait };
+            ok &= snap_put(s, ev, sizeof ev);
+        }
+        ok &= snap_put(s, w->ew.carry, sizeof w->ew.carry);
+        for (uint32_t k = 0; k < w->nframes && k < SIMT_MAX_FRAMES; k++) {
+            const struct simt_frame *fr = &w->frames[k];
+            uint64_t fv[3] = { (uint64_t)(uintptr_t)fr->func, fr->local_base,
+                               fr->local_top };
+            ok &= snap_put(s, fv, sizeof fv);
+            ok &= snap_put(s, fr->regs, (size_t)fr->func->nregs * EXEC_WARP *
+                                        sizeof *fr->regs);
+            ok &= snap_put(s, fr->sym1, (size_t)fr->func->nsyms * sizeof *fr->sym1);
+        }
+    }
+    ok &= snap_put(s, C->shared, (size_t)L->shared_bytes);
+    if (with_local)
+        ok &= snap_put(s, C->local, (size_t)L->nwarps * EXEC_WARP * L->local_stride);
+    return ok;
+}
+
+/* Writes outside the snapshot by CTA C's warps so far. */
+static uint64_t cta_writes(const struct launch *L, const struct cta *C, bool with_local)
+{
+    uint64_t n = 0;
+    for (unsigned wi = 0; wi < L->nwarps; wi++)
+        n += C->warps[wi].writes + (with_local ? 0 : C->warps[wi].local_writes);
+    return n;
+}
+
+/* Arms the spin detector for CTAs that start now. */
+static void spin_start(struct launch *L)
+{
+    struct spin *S = &L->spin;
+    S->budget0 = L->budget;
+    S->next = SPIN_AFTER;
+    S->have_ref = false;
+    S->with_local = (uint64_t)L->nctas * L->nwarps * EXEC_WARP * L->local_stride <=
+                    SPIN_LOCAL_MAX;
+}
+
+/* The spin detector's step after a round of each of the n CTAs in flight
+ * from C (struct spin): LS_OK, or LS_ERR_DEADLOCK naming the kernel, a
+ * spinning CTA and its warps. */
+static ls_status spin_check(struct launch *L, struct cta *C, unsigned n)
+{
+    struct spin *S = &L->spin;
+    uint64_t ran = S->budget0 - L->budget;
+    if (ran < S->next)
+        return LS_OK;
+    S->next = ran + SPIN_EVERY;
+    if (S->off < 0)
+        S->off = reads_clock(L->m->ptx) || host_shared(&L->gpu->dmem);
+    if (S->off)
+        return LS_OK;
+    uint64_t wr = 0;
+    S->cur.n = 0;
+    for (unsigned c = 0; c < n; c++) {
+        if (!snap_cta(L, &C[c], S->with_local, &S->cur))
+            return GPU_FAIL(L->gpu, LS_ERR_NOMEM, "host memory exhausted");
+        wr += cta_writes(L, &C[c], S->with_local);
+    }
+    S->lam++;
+    if (S->have_ref && wr == S->ref_writes && S->cur.n == S->ref.n &&
+        memcmp(S->cur.b, S->ref.b, S->cur.n) == 0) {
+        const struct simt_warp *w = NULL;
+        for (unsigned c = 0; c < n && !w; c++)
+            for (unsigned wi = 0; wi < L->nwarps && !w; wi++)
+                if (C[c].warps[wi].state == SIMT_READY) {
+                    w = &C[c].warps[wi];
+                    L->cur = &C[c];
+                }
+        const struct simt_entry *t = w ? &w->stack[w->sp - 1] : NULL;
+        int line = t ? (int)ptx_line(w->frames[t->frame].func, t->npc) : 0;
+        char why[512];
+        if (n == 1)
+            snprintf(why, sizeof why,
+                     "it spins forever: its state after %llu warp instructions "
+                     "repeats the state after %llu with no store outside shared "
+                     "memory in between, so only another CTA or the host could end "
+                     "the wait, and in functional mode the CTAs of a non-cooperative "
+                     "launch run one at a time, each launch to its end (a grid-wide "
+                     "barrier, or a flag a later CTA sets?); run it in timing mode "
+                     "(--mode timing) or launch it cooperatively",
+                     (unsigned long long)ran, (unsigned long long)S->ref_at);
+        else
+            snprintf(why, sizeof why,
+                     "the %u CTAs of this cooperative launch spin forever: their "
+                     "state after %llu warp instructions repeats the state after "
+                     "%llu with no store outside shared memory in between, so none "
+                     "of them can end the wait (only the host could, and a launch "
+                     "runs to its end first)", n, (unsigned long long)ran,
+                     (unsigned long long)S->ref_at);
+        return deadlock(L, line, why);
+    }
+    if (!S->have_ref || wr != S->ref_writes || S->lam == S->power) {
+        struct snap t = S->ref;
+        S->ref = S->cur;
+        S->cur = t;
+        S->power = S->have_ref && wr == S->ref_writes ? S->power * 2 : 1;
+        S->lam = 0;
+        S->have_ref = true;
+        S->ref_writes = wr;
+        S->ref_at = ran;
+    }
+    return LS_OK;
+}
+
 /* Whether the front end imported module-scope shared variable name into
  * f's own symbols (then f->shared_bytes already counts it). */
 static bool func_has_shared(const struct ptx_func *f, const char *name)
@@ -447,6 +666,8 @@ static void cleanup(struct launch *L)
     free(L->local);
     free(L->sym0);
     free(L->sym1);
+    free(L->spin.ref.b);
+    free(L->spin.cur.b);
 }
 
 void gpu_cta_limits(const ls_gpu *gpu, struct gpu_cta_limits *l)
@@ -582,6 +803,7 @@ ls_status gpu_launch(ls_gpu *gpu, struct ls_module *m,
     L.nthreads = block.x * block.y * block.z;
     L.nwarps = (L.nthreads + EXEC_WARP - 1) / EXEC_WARP;
     L.budget = gpu->cfg.max_warp_insts;
+    L.spin.off = -1;
     /* schedule = interleave: one instruction per warp per turn */
     L.slice = gpu->tcfg.schedule == CFG_SCHEDULE_INTERLEAVE ? 1 : GPU_SLICE;
     L.eg.ntid[0] = block.x; L.eg.ntid[1] = block.y; L.eg.ntid[2] = block.z;
@@ -614,8 +836,12 @@ ls_status gpu_launch(ls_gpu *gpu, struct ls_module *m,
             for (uint32_t y = 0; st == LS_OK && y < grid.y; y++)
                 for (uint32_t x = 0; st == LS_OK && x < grid.x; x++) {
                     st = cta_start(&L, C, x, y, z);
-                    while (st == LS_OK && !C->done)
+                    spin_start(&L);
+                    while (st == LS_OK && !C->done) {
                         st = cta_round(&L, C);
+                        if (st == LS_OK && !C->done)
+                            st = spin_check(&L, C, 1);
+                    }
                     L.ctas_done++;
                 }
     } else if (st == LS_OK) {
@@ -623,13 +849,17 @@ ls_status gpu_launch(ls_gpu *gpu, struct ls_module *m,
             st = cta_start(&L, &L.cta[c], (uint32_t)(c % grid.x),
                            (uint32_t)(c / grid.x % grid.y),
                            (uint32_t)(c / ((uint64_t)grid.x * grid.y)));
-        while (st == LS_OK && L.ctas_done < total)   /* a round of each, in turn */
+        spin_start(&L);
+        while (st == LS_OK && L.ctas_done < total) { /* a round of each, in turn */
             for (uint64_t c = 0; st == LS_OK && c < total; c++) {
                 if (L.cta[c].done)
                     continue;
                 st = cta_round(&L, &L.cta[c]);
                 L.ctas_done += L.cta[c].done;
             }
+            if (st == LS_OK && L.ctas_done < total)
+                st = spin_check(&L, L.cta, L.nctas);
+        }
     }
     st = gpu_tick_end(gpu, &L.tk, st);
     if (stats) {

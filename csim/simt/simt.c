@@ -374,6 +374,7 @@ static enum simt_rc do_call(struct simt_warp *w, const struct ptx_inst *in,
             return fail(w, pc, "reconvergence stack overflow");
     }
     if (!callee->has_body) {    /* vprintf, malloc, ...: the device runtime */
+        w->writes++;            /* it may change device state */
         if (w->ext) {
             if (w->ext(w->ext_user, w, callee, in, lanes) == 0)
                 return SIMT_RC_OK;
@@ -423,6 +424,19 @@ static enum simt_rc do_call(struct simt_warp *w, const struct ptx_inst *in,
     return SIMT_RC_OK;
 }
 
+/* Counts a memory instruction's store (w->writes, w->local_writes); a
+ * generic store counts as a write outside local memory whatever window
+ * its lanes hit. */
+static inline void count_store(struct simt_warp *w, const struct exec_result *res)
+{
+    if (!res->is_store)
+        return;
+    if (res->space == PTX_SP_LOCAL)
+        w->local_writes++;
+    else if (res->space != PTX_SP_SHARED)
+        w->writes++;
+}
+
 /* The non-control part of an instruction: executes in (instruction pc of
  * f, the current frame) for mask through csim/exec and the checks; no
  * stack change. Shared by step_one and simt_exec_at. */
@@ -453,12 +467,15 @@ static enum simt_rc exec_plain(struct simt_warp *w, const struct ptx_func *f,
     case PTX_OP_WMMA_MMA:
     case PTX_OP_MMA:
         rc = exec_mma(&w->ew, &w->mem, in, mask, res, &w->err);
+        count_store(w, res);
         break;
     default:
-        if (ptx_op_unit((enum ptx_op)in->op) == PTX_UNIT_MEM)
+        if (ptx_op_unit((enum ptx_op)in->op) == PTX_UNIT_MEM) {
             rc = exec_mem(&w->ew, &w->mem, in, mask, res, &w->err);
-        else
+            count_store(w, res);
+        } else {
             rc = exec_alu(&w->ew, in, mask, res, &w->err);
+        }
         break;
     }
     if (rc != 0) {

@@ -85,6 +85,11 @@ struct simt_warp {
                                    entries while other lanes run (0: none) */
     /* statistics */
     uint64_t warp_insts, thread_insts, branches, divergent, max_depth;
+    /* instructions that stored (st, atom, red, wmma.store, sust) outside
+     * shared and local memory or called the device runtime, and those
+     * that stored to local memory: functional mode's spin detector
+     * (gpu_launch.c) needs them to know memory stayed the same */
+    uint64_t writes, local_writes;
     /* failure detail (SIMT_RC_ERROR) */
     struct exec_error err;
     int32_t err_pc;
