@@ -40,7 +40,7 @@ class Index:
     def speed(self, w, v, base, k="cycles"):
         """base's k over v's (a speedup for cycles); None where either lacks it."""
         a, b = self.get(w, base, k), self.get(w, v, k)
-        return a / b if a and b else None
+        return a / b if a is not None and b else None
 
     def idle(self, w, v, nsms):
         """Share of SM-cycles without resident work (before an SM's first CTA
