@@ -25,6 +25,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from sweeplib import plot, progpage, table   # noqa: E402
 from sweeplib.source import commit_label as commit   # noqa: E402
 import correlate   # noqa: E402  (the "baseline correlated" headline row)
+import memory_noise   # noqa: E402  (timing noise, default against large inputs)
 
 LAMAR = ["cg_only", "fg_only", "static", "spp", "bgp_inf", "bgp"]
 LETTER = {"cg_only": "C", "fg_only": "F", "static": "St", "spp": "S", "bgp_inf": "I", "bgp": "B"}
@@ -1353,6 +1354,7 @@ def write_page(path, m, rows, fg, cg, traffic, speed, ppw, pr, pca_speed, missin
     lrows, lfg = large_view(rows, fg)
     lsize = table.sizes([r for r in rows if r["variant"] in {v + "-large" for v in FIVE}])
     ours, big = fg_claims(rows, fg), (fg_claims(lrows, lfg) if lfg else {})
+    n_def, n_large = memory_noise.headline_cells(rows, fg, lfg)
     X = lambda k: big.get(k, "not run")   # noqa: E731
     lm = largest_means(rows, lfg) if lfg else None
     xl_cell = (f" ({100 * lm[0]:.1f}% with {', '.join(lm[4])} at xlarge; \"Traffic against "
@@ -1373,7 +1375,7 @@ def write_page(path, m, rows, fg, cg, traffic, speed, ppw, pr, pca_speed, missin
           f"| BGP close to BGP_inf: BGP traffic / BGP_inf traffic, FG-leaning | slightly above 1 | "
           f"{ours['bgp_vs_inf']} | {X('bgp_vs_inf')} |",
           f"| LAMAR speedup on FG-leaning (5.3.2.2) | average 12-14%, max 49% | "
-          f"{ours['speedup']} | {X('speedup')} |",
+          f"{ours['speedup']}{n_def} | {X('speedup')}{n_large if lfg else ''} |",
           "| low-traffic FG-leaning programs still gain (5.3.2.2) | PVC, SSC gain well | "
           + ", ".join(f"{w} {pct(speed[w]['bgp'] - 1)}" for w in sorted(
               fg, key=lambda w: V(w, "cg_only", "offchip") / max(V(w, "cg_only", "warp_insts"), 1))[:3])
@@ -1453,6 +1455,9 @@ def write_page(path, m, rows, fg, cg, traffic, speed, ppw, pr, pca_speed, missin
           "* **DRAM power is mostly background.** " + background_note(rows, fg),
           dram_ppw_note(rows, fg),
           sys_ppw_note(rows, fg),
+          memory_noise.speed_bullet(rows, fg, lfg, int(gtx480_keys().get("num_sms", 15)),
+                                    dram_peak_bps(),
+                                    float(gtx480_keys().get("core_clock_mhz", 700)) * 1e6),
           "* **PCA: two rows, two setups.** The row beside 6.2.3.4 is pca.md's, computed by "
           "experiments/pca.py from its own sweep: the dissertation's baseline, the best "
           "static CTA throttling (Opt-CTA), on Table 6.1's DRAM, with each workload at the "
@@ -1471,6 +1476,10 @@ def write_page(path, m, rows, fg, cg, traffic, speed, ppw, pr, pca_speed, missin
     L += steady_state(rows, fg)
     L += predictor_section(rows, fg)
     L += attribution(rows, fg, speed, traffic)
+    kv = gtx480_keys()
+    nsms, core_hz = int(kv.get("num_sms", 15)), float(kv.get("core_clock_mhz", 700)) * 1e6
+    L += memory_noise.noise_section(rows, fg, lfg, nsms)
+    L += memory_noise.default_gap(rows, fg, lfg, nsms, dram_peak_bps(), core_hz)
     L += readin(rows, fg) + dram_states(rows, fg) + subranking(rows, fg)
     L += sensitivity(rows, fg) + tlp(rows) + ablation(rows, fg) + pca_section(pca_head)
     L += ["![L1D sectors](memory-sectors-l1d.png)", "", "![L2 sectors](memory-sectors-l2.png)",
