@@ -302,6 +302,10 @@ typedef struct ls_cache_stats {
                                     every other way of their set was locked
                                     or pending (in the JSON as
                                     dac.locks_broken) */
+    uint64_t lock_bypasses;      /* DAC: read misses that went around the
+                                    L1D (an MSHR, no line) because every
+                                    way of their set was locked (in the
+                                    JSON as dac.lock_bypasses) */
 } ls_cache_stats;
 
 /* DRAM commands of the requests of one size class (LAMAR, docs/lamar.md):

@@ -145,6 +145,7 @@ static int core_dac_init(struct core_dac *d, const struct cfg *c, unsigned nslot
     d->batch_max = (unsigned)c->dac_batch_ctas;
     d->aeu_switch = c->dac_aeu_switch == CFG_DAC_AEU_SWITCH_ON;
     d->npass = (unsigned)c->dac_passes;
+    d->atq_split = c->dac_atq_split == CFG_DAC_ATQ_SPLIT_ON && d->npass > 1;
     d->pf_after_wr = c->dac_prefetch_after_write == CFG_DAC_PREFETCH_AFTER_WRITE_ON;
     d->bar_wait = c->dac_barrier_fetch == CFG_DAC_BARRIER_FETCH_WAIT;
     d->nslots = nslots;
@@ -472,6 +473,18 @@ static bool masks_in(struct core_dac *d, int32_t pc)
     return true;
 }
 
+/* With dac.atq_split: whether the loaded pass holds its share of the ATQ
+ * (dac.atq_entries / dac.passes entries, at least one). */
+static bool atq_share_full(const struct core_dac *d)
+{
+    if (!d->atq_split)
+        return false;
+    unsigned share = d->atq_cap / d->npass ? d->atq_cap / d->npass : 1, n = 0;
+    for (uint32_t i = 0; i < d->atq_n; i++)
+        n += (d->atq[(d->atq_head + i) % d->atq_cap].ctas & d->batch) != 0;
+    return n >= share;
+}
+
 /* Whether the loaded pass can issue at now (ATQ room, the masks of a
  * recv.mask, its scoreboard); a pass that reaches its end stops running. */
 static bool pass_ready(struct core_dac *d, uint64_t now)
@@ -511,7 +524,7 @@ static bool pass_ready(struct core_dac *d, uint64_t now)
         d->aw_mask_blocked = false;
         return true;
     }
-    if (d->tr[pc].q != PTX_DAC_Q_NONE && d->atq_n == d->atq_cap) {
+    if (d->tr[pc].q != PTX_DAC_Q_NONE && (d->atq_n == d->atq_cap || atq_share_full(d))) {
         d->st.stall_enq_full++;
         d->aw_atq_blocked = true;
         return false;

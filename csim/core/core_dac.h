@@ -25,7 +25,7 @@
 #define CORE_DAC_MAXS 64            /* warp slots per SM (= CORE_MAX_SLOTS) */
 #define CORE_DAC_TAG_SLOT 0xffffu   /* memory tag slot field of a prefetch */
 #define CORE_DAC_MAXFETCH 256       /* prefetch records in flight (tag byte) */
-#define CORE_DAC_MAXP 4             /* affine-warp pass contexts (dac.passes) */
+#define CORE_DAC_MAXP 8             /* affine-warp pass contexts (dac.passes) */
 /* Main-warp global/local loads not served by a prefetch (gl_kept[]): the
  * transform's reasons (enum ptx_dac_why) first, then the enq.data loads
  * whose lines are fetched at their deq: after a possible same-thread
@@ -198,6 +198,7 @@ struct core_dac {
     uint64_t *arrive;           /* per CTA slot: the cycle it arrived      */
     uint64_t cmask[CORE_DAC_MAXS];  /* per CTA slot: its warp slots (bits) */
     bool aeu_switch;            /* dac.aeu_switch: per-CTA accumulators    */
+    bool atq_split;             /* dac.atq_split: an ATQ share per pass    */
     bool pf_after_wr;           /* dac.prefetch_after_write                */
     bool bar_wait;              /* dac.barrier_fetch=wait                  */
     uint32_t sbar[CORE_DAC_MAXS];   /* per warp slot: barriers of the
