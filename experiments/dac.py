@@ -1245,7 +1245,43 @@ def gap_class(R, w, v, mem):
         return {"nonaffine": "nonaffine", "local-write": "local"}.get(top, "keptother")
     if d["main_insts"] + d["removed_insts"] and d["insts_vs_off"] >= FEW_REMOVED:
         return "small"
-    return "rest"
+    return rest_cause(R, w, v)
+
+
+# the last class split by where DAC's SM-cycles go (shares of off's
+# SM-cycles, num_sms x cycles): the launch leaves most SMs without work
+# already in off; the SM-cycles without a resident warp grow under DAC
+# (the SMs unbalanced); the waits on records and lines (stall.mem_wait,
+# where the deq waits count) plus the scoreboard waits grow; else what
+# it issues bounds it. A tenth and a half of off's SM-cycles, fixed as
+# round shares.
+FEW_CTAS = 0.5
+REST_GROW = 0.1
+
+
+def sm_parts(R, w, v):
+    """Where w's SM-cycles go under v, as shares of off's num_sms x cycles:
+    issue (an instruction issued), nowarp (no resident warp), wait
+    (stall.mem_wait + stall.scoreboard), other (pipe, ibuffer, barrier)."""
+    r, t0 = R[(w, v)], KEYS["num_sms"] * R[(w, "off")]["cycles"]
+    tot = KEYS["num_sms"] * r["cycles"]
+    p = {"nowarp": r["stall.no_warps"], "wait": r["stall.mem_wait"] + r["stall.scoreboard"],
+         "other": r["stall.pipe_busy"] + r["stall.ibuffer"] + r["stall.barrier"]}
+    p["issue"] = tot - r["idle_cycles"]
+    return {k: x / t0 for k, x in p.items()}
+
+
+def rest_cause(R, w, v):
+    """The measured cause of a decoupled workload's shortfall (its first
+    match): rest_few, rest_tail, rest_wait or rest_issue."""
+    o, x = sm_parts(R, w, "off"), sm_parts(R, w, v)
+    if o["nowarp"] >= FEW_CTAS:
+        return "rest_few"
+    if x["nowarp"] - o["nowarp"] >= REST_GROW:
+        return "rest_tail"
+    if x["wait"] - o["wait"] >= REST_GROW:
+        return "rest_wait"
+    return "rest_issue"
 
 
 GAP_CLASSES = [
@@ -1259,12 +1295,27 @@ GAP_CLASSES = [
     ("keptother", "at most half its loads served by a prefetch, most kept ones for another reason", "dac.gl_loads_kept"),
     ("small", "little affine work to remove, loads decoupled or none", "issued warp "
      f"instructions at least {FEW_REMOVED:.0%} of the undecoupled count (dac.insts_vs_off)"),
-    ("rest", "decoupled, with affine work removed, held by what stays: the instructions "
-     "it still issues and the memory stalls left under DAC",
-     "loads decoupled, instructions issued against the undecoupled count (1 / it: the "
-     "speedup if only the removed instructions counted) and the share of the SM-cycles "
-     "stalled on memory under DAC (stall.scoreboard + stall.mem_wait over sm_cycles), "
-     "of each"),
+    ("rest_few", "decoupled, with affine work removed, the launch's critical path "
+     "untouched: in off most SM-cycles hold no resident warp (few CTAs, short launches)",
+     f"stall.no_warps of off at least {FEW_CTAS:.0%} of its SM-cycles (num_sms x cycles); "
+     "of each: that share, instructions issued against the undecoupled count, the busy "
+     "SMs' speedup (sm_cycles of off / of the variant)"),
+    ("rest_tail", "decoupled, with affine work removed, the SMs unbalanced: SM-cycles "
+     "without a resident warp grow (the last CTAs land on few SMs)",
+     f"stall.no_warps grows by at least {REST_GROW:.0%} of off's SM-cycles; of each: "
+     "no-warp share off -> the variant, the busy SMs' speedup, and the speedup with a pass "
+     "context per CTA (`dac-p8s`, no CTA waits for a pass)"),
+    ("rest_wait", "decoupled, with affine work removed, held by its waits: the main warps "
+     "wait on records and lines longer than off waited on its loads",
+     f"stall.mem_wait + stall.scoreboard (a deq's wait counts in mem_wait) grows by at "
+     f"least {REST_GROW:.0%} of off's SM-cycles; of each: the waits' share off -> the "
+     "variant, instructions issued against the undecoupled count, the share of the "
+     "refused deq checks whose record was not there yet (the rest: its lines not "
+     "arrived; dac.stall_deq_empty, stall_deq_data), and `dac-p8s`"),
+    ("rest_issue", "decoupled, with affine work removed, held by what it still issues",
+     "none of the above; of each: issuing SM-cycles off -> the variant (shares of off's "
+     "SM-cycles), instructions issued against the undecoupled count (1 / it: the speedup "
+     "if only the removed instructions counted)"),
     ("above", "at or above the paper's geomean", "speedup over off")]
 
 
@@ -1317,14 +1368,24 @@ def gap_note(R, w, v, cl):
         return f" ({top} {k.get(top, 0) / max(1, d['gl_loads']):.0%}{lk})"
     if cl == "small":
         return f" (instructions {d['insts_vs_off']:.2f})"
-    if cl == "rest":
-        r = R[(w, v)]
-        ms = (r["stall.scoreboard"] + r["stall.mem_wait"]) / r["sm_cycles"] \
-            if r.get("sm_cycles") else 0.0
-        return (f" (loads {d['gl_loads_decoupled'] if d['gl_loads'] else 0:.0%}, "
-                f"instructions {d['insts_vs_off']:.2f}, 1 / it "
-                f"{1 / d['insts_vs_off'] if d['insts_vs_off'] else 0:.2f}, memory stalls "
-                f"{ms:.2f})")
+    if cl.startswith("rest"):
+        o, x = sm_parts(R, w, "off"), sm_parts(R, w, v)
+        busy = R[(w, "off")]["sm_cycles"] / R[(w, v)]["sm_cycles"]
+        ins = f"instructions {d['insts_vs_off']:.2f}"
+        p8 = (f", dac-p8s {R[(w, 'off')]['cycles'] / R[(w, 'dac-p8s')]['cycles']:.3f}"
+              if (w, "dac-p8s") in R else "")
+        if cl == "rest_few":
+            return f" (no warp {o['nowarp']:.2f}, {ins}, busy SMs {busy:.2f})"
+        if cl == "rest_tail":
+            return (f" (no warp {o['nowarp']:.2f} -> {x['nowarp']:.2f}, busy SMs "
+                    f"{busy:.2f}{p8})")
+        if cl == "rest_wait":
+            de, dd = d.get("stall_deq_empty", 0), d.get("stall_deq_data", 0)
+            why = f", deq checks refused for want of a record {de / (de + dd):.0%}" \
+                if de + dd else ""
+            return f" (waits {o['wait']:.2f} -> {x['wait']:.2f}, {ins}{why}{p8})"
+        return (f" (issuing {o['issue']:.2f} -> {x['issue']:.2f}, {ins}, 1 / it "
+                f"{1 / d['insts_vs_off'] if d['insts_vs_off'] else 0:.2f})")
     return ""
 
 
@@ -1353,6 +1414,8 @@ def gap_section(c):
     L += T
     alone = [(v, t) for v, t in (("dac-fd", "feedback scope"), ("dac-q", "queue depth"),
                                  ("dac-p2", "a second pass context"),
+                                 ("dac-p8s", "a pass context per resident CTA, each its "
+                                  "share of the ATQ"),
                                  ("dac-aw", "the early fetch past same-thread stores"))
              if all((w, v) in R for w in wl)]
     if alone:
@@ -1458,9 +1521,10 @@ def programs_section(doc, build=""):
                 "loads": d["dac.gl_loads"] or 0, "enq": d["dac.gl_loads_enq_data"] or 0,
                 "why": {k: (d.get("dac." + k) or 0) / cyc if cyc else 0.0
                         for k in ("stall_aw_mask", "stall_deq_empty", "stall_deq_data",
-                                  "stall_aeu_bar", "stall_enq_full")},
+                                  "stall_aeu_bar", "stall_enq_full", "cta_wait")},
                 "whole": (d["dac.launches"] or 0) == (d["dac.not_decoupled"] or 0),
                 "fd": o["cycles"] / ok(w, "dac-fd")["cycles"] if ok(w, "dac-fd") else None,
+                "p8s": o["cycles"] / ok(w, "dac-p8s")["cycles"] if ok(w, "dac-p8s") else None,
                 **{v: o["cycles"] / r[v]["cycles"] for v in ("dac", "cae", "mta")}}
     progs = list(dict.fromkeys(r["workload"] for r in doc["rows"] if r["kind"] == "program"))
     wls = list(dict.fromkeys(r["workload"] for r in doc["rows"] if r["kind"] == "workload"))
@@ -1554,13 +1618,15 @@ def programs_slower(pm):
              "stall_deq_empty": "main warps waiting for their records",
              "stall_deq_data": "main warps waiting for prefetched data",
              "stall_aeu_bar": "AEU holding records for a barrier",
-             "stall_enq_full": "affine warp blocked on a full ATQ"}
+             "stall_enq_full": "affine warp blocked on a full ATQ",
+             "cta_wait": "CTAs waiting for a pass"}
 
     def one(w):
         m = pm[w]
         top = sorted(((v, k) for k, v in m["why"].items() if v > 0), reverse=True)[:2]
         dec = m["enq"] / m["loads"] if m["loads"] else 0.0
         fd = f"; dac-fd {m['fd']:.3f}" if m.get("fd") else ""
+        fd += f"; dac-p8s {m['p8s']:.3f}" if m.get("p8s") else ""
         return (f"{w} {m['dac']:.3f} (loads served {dec:.0%}, instructions "
                 f"{m['insts']:.2f}; " + (", ".join(f"{names[k]} {v:.2f}" for v, k in top)
                                          or "no DAC stall") + fd + ")")
@@ -1568,9 +1634,13 @@ def programs_slower(pm):
             "the share of its global/local loads served by a prefetch, the warp "
             "instructions issued against off's, and the largest DAC stalls per cycle of "
             "the SMs' DAC units (dac.cycles; main-warp stalls count warps, so they can "
-            "exceed 1)" + ("; dac-fd: the speedup with masks fed back only where a region "
-                           "holds an enq.data, dac.feedback=data"
-                           if any(pm[w].get("fd") for w in slow) else "") + "): " +
+            "exceed 1; CTAs waiting for a pass: dac.cta_wait, CTA-cycles per cycle)" +
+            ("; dac-fd: the speedup with masks fed back only where a region "
+             "holds an enq.data, dac.feedback=data" if any(pm[w].get("fd") for w in slow)
+             else "") +
+            ("; dac-p8s: the speedup with a pass context per resident CTA, each with its "
+             "share of the ATQ (dac.passes=8, dac.atq_split=on), where no CTA waits for a "
+             "pass" if any(pm[w].get("p8s") for w in slow) else "") + "): " +
             "; ".join(one(w) for w in slow) + "."]
     fd = [w for w in slow if pm[w].get("fd")]
     if fd:
@@ -1580,6 +1650,19 @@ def programs_slower(pm):
               f"the {len(slow)} programs DAC slows, from "
               f"{plot.geomean([pm[w]['dac'] for w in slow]):.3f} to "
               f"{plot.geomean([pm[w]['fd'] or pm[w]['dac'] for w in slow]):.3f}."]
+    p8 = [w for w in slow if pm[w].get("p8s")]
+    if p8:
+        top = [w for w in p8 if max(pm[w]["why"], key=pm[w]["why"].get) == "cta_wait" or
+               pm[w]["p8s"] >= 1 / SLOWER * pm[w]["dac"]]
+        L += ["", f"With no CTA waiting for a pass (dac-p8s) the geomean over the programs "
+              f"goes from {plot.geomean([m['dac'] for m in pm.values()]):.3f} to "
+              f"{plot.geomean([m['p8s'] or m['dac'] for m in pm.values()]):.3f}; over the "
+              f"{len(slow)} programs DAC slows, from "
+              f"{plot.geomean([pm[w]['dac'] for w in slow]):.3f} to "
+              f"{plot.geomean([pm[w]['p8s'] or pm[w]['dac'] for w in slow]):.3f}" +
+              (". Where the wait for a pass is the cause, this confirms it: " + ", ".join(
+                  f"{w} {pm[w]['dac']:.3f} -> {pm[w]['p8s']:.3f}" for w in top)
+               if top else "") + "."]
     return L
 
 
