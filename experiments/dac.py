@@ -1315,7 +1315,9 @@ GAP_CLASSES = [
      f"least {REST_GROW:.0%} of off's SM-cycles; of each: the waits' share off -> the "
      "variant, instructions issued against the undecoupled count, the share of the "
      "refused deq checks whose record was not there yet (the rest: its lines not "
-     "arrived; dac.stall_deq_empty, stall_deq_data), and `dac-p8s`"),
+     "arrived; dac.stall_deq_empty, stall_deq_data), `dac-p8s`, and `dac-dq` (a "
+     "deq.data issues before its lines arrive, the warp waiting at the value's first "
+     "use: dac.deq_data=issue)"),
     ("rest_issue", "decoupled, with affine work removed, held by what it still issues",
      "none of the above; of each: issuing SM-cycles off -> the variant (shares of off's "
      "SM-cycles), instructions issued against the undecoupled count (1 / it: the speedup "
@@ -1376,8 +1378,9 @@ def gap_note(R, w, v, cl):
         o, x = sm_parts(R, w, "off"), sm_parts(R, w, v)
         busy = R[(w, "off")]["sm_cycles"] / R[(w, v)]["sm_cycles"]
         ins = f"instructions {d['insts_vs_off']:.2f}"
-        p8 = (f", dac-p8s {R[(w, 'off')]['cycles'] / R[(w, 'dac-p8s')]['cycles']:.3f}"
-              if (w, "dac-p8s") in R else "")
+        p8 = "".join(f", {v} {R[(w, 'off')]['cycles'] / R[(w, v)]['cycles']:.3f}"
+                     for v in (("dac-p8s", "dac-dq") if cl == "rest_wait" else ("dac-p8s",))
+                     if (w, v) in R)
         if cl == "rest_few":
             return f" (no warp {o['nowarp']:.2f}, {ins}, busy SMs {busy:.2f})"
         if cl == "rest_tail":
@@ -1420,6 +1423,8 @@ def gap_section(c):
                                  ("dac-p2", "a second pass context"),
                                  ("dac-p8s", "a pass context per resident CTA, each its "
                                   "share of the ATQ"),
+                                 ("dac-dq", "a deq.data that issues before its lines "
+                                  "arrive"),
                                  ("dac-aw", "the early fetch past same-thread stores"))
              if all((w, v) in R for w in wl)]
     if alone:

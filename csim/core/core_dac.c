@@ -146,6 +146,9 @@ static int core_dac_init(struct core_dac *d, const struct cfg *c, unsigned nslot
     d->aeu_switch = c->dac_aeu_switch == CFG_DAC_AEU_SWITCH_ON;
     d->npass = (unsigned)c->dac_passes;
     d->atq_split = c->dac_atq_split == CFG_DAC_ATQ_SPLIT_ON && d->npass > 1;
+    d->deq_issue = c->dac_deq_data == CFG_DAC_DEQ_DATA_ISSUE;
+    if (d->deq_issue && !(d->orphan = calloc(CORE_DAC_MAXFETCH, sizeof *d->orphan)))
+        return -1;
     d->pf_after_wr = c->dac_prefetch_after_write == CFG_DAC_PREFETCH_AFTER_WRITE_ON;
     d->bar_wait = c->dac_barrier_fetch == CFG_DAC_BARRIER_FETCH_WAIT;
     d->nslots = nslots;
@@ -204,6 +207,7 @@ static void core_dac_free(struct core_dac *d)
     free(d->arrive);
     free(d->slk_addr);
     free(d->slk_refs);
+    free(d->orphan);
     core_dac_pass_save(d);
     for (unsigned j = 0; j < CORE_DAC_MAXP; j++) {
         free(d->ps[j].stk);

@@ -199,6 +199,9 @@ struct core_dac {
     uint64_t cmask[CORE_DAC_MAXS];  /* per CTA slot: its warp slots (bits) */
     bool aeu_switch;            /* dac.aeu_switch: per-CTA accumulators    */
     bool atq_split;             /* dac.atq_split: an ATQ share per pass    */
+    bool deq_issue;             /* dac.deq_data=issue: no wait for lines   */
+    struct core_dac_rec *orphan; /* deq_issue: per fetch slot, the lines of
+                                    a record dequeued before they arrived */
     bool pf_after_wr;           /* dac.prefetch_after_write                */
     bool bar_wait;              /* dac.barrier_fetch=wait                  */
     uint32_t sbar[CORE_DAC_MAXS];   /* per warp slot: barriers of the

@@ -260,6 +260,19 @@ else
   bad "affine.mode=dac dac.feedback=data: exit $rc or results/statistics wrong"; grep '^ *FAIL' "$tmp/fd.txt" >&2
 fi
 
+# dac.deq_data=issue: a deq.data issues before its lines arrived, its load
+# merging into the pending prefetch (the record's fetch slots then count
+# down a copy); every workload passes, memory = functional, every record
+# checked
+"$cli" run all --size "$size" --mode timing --set affine.mode=dac --set dac.deq_data=issue \
+  --stats-json "$tmp/dq.json" >"$tmp/dq.txt" 2>&1
+rc=$?
+if [ "$rc" = 0 ] && python3 "$tmp/check.py" "$tmp/func.json" "$tmp/dq.json" deq-issue; then
+  ok "affine.mode=dac, dac.deq_data=issue: memory = functional, every record checked"
+else
+  bad "affine.mode=dac dac.deq_data=issue: exit $rc or results/statistics wrong"; grep '^ *FAIL' "$tmp/dq.txt" >&2
+fi
+
 # l1d_set_index=fermi (gtx480's L1D set function): the lock table bounds
 # the L1D's own sets (cfg_l1d_set); every workload passes, every record
 # checked
