@@ -1307,17 +1307,17 @@ GAP_CLASSES = [
     ("rest_tail", "decoupled, with affine work removed, the SMs unbalanced: SM-cycles "
      "without a resident warp grow (the last CTAs land on few SMs)",
      f"stall.no_warps grows by at least {REST_GROW:.0%} of off's SM-cycles; of each: "
-     "no-warp share off -> the variant, the busy SMs' speedup, and the speedup with a pass "
-     "context per CTA (`dac-p8s`, no CTA waits for a pass)"),
+     "no-warp share off -> the variant, the busy SMs' speedup, and the speedups of `dac` "
+     "and of `dac-p8s` (a pass context per CTA: no CTA waits for a pass)"),
     ("rest_wait", "decoupled, with affine work removed, held by its waits: the main warps "
      "wait on records and lines longer than off waited on its loads",
      f"stall.mem_wait + stall.scoreboard (a deq's wait counts in mem_wait) grows by at "
      f"least {REST_GROW:.0%} of off's SM-cycles; of each: the waits' share off -> the "
      "variant, instructions issued against the undecoupled count, the share of the "
      "refused deq checks whose record was not there yet (the rest: its lines not "
-     "arrived; dac.stall_deq_empty, stall_deq_data), `dac-p8s`, and `dac-dq` (a "
-     "deq.data issues before its lines arrive, the warp waiting at the value's first "
-     "use: dac.deq_data=issue)"),
+     "arrived; dac.stall_deq_empty, stall_deq_data), and the speedups of `dac`, "
+     "`dac-p8s` and `dac-dq` (a deq.data issues before its lines arrive, the warp "
+     "waiting at the value's first use: dac.deq_data=issue)"),
     ("rest_issue", "decoupled, with affine work removed, held by what it still issues",
      "none of the above; of each: issuing SM-cycles off -> the variant (shares of off's "
      "SM-cycles), instructions issued against the undecoupled count (1 / it: the speedup "
@@ -1378,9 +1378,10 @@ def gap_note(R, w, v, cl):
         o, x = sm_parts(R, w, "off"), sm_parts(R, w, v)
         busy = R[(w, "off")]["sm_cycles"] / R[(w, v)]["sm_cycles"]
         ins = f"instructions {d['insts_vs_off']:.2f}"
-        p8 = "".join(f", {v} {R[(w, 'off')]['cycles'] / R[(w, v)]['cycles']:.3f}"
-                     for v in (("dac-p8s", "dac-dq") if cl == "rest_wait" else ("dac-p8s",))
-                     if (w, v) in R)
+        vs = [x for x in (("dac-p8s", "dac-dq") if cl == "rest_wait" else ("dac-p8s",))
+              if (w, x) in R]
+        p8 = "".join(f", {x} {R[(w, 'off')]['cycles'] / R[(w, x)]['cycles']:.3f}"
+                     for x in ["dac"] + vs) if vs else ""
         if cl == "rest_few":
             return f" (no warp {o['nowarp']:.2f}, {ins}, busy SMs {busy:.2f})"
         if cl == "rest_tail":
