@@ -1307,7 +1307,8 @@ GAP_CLASSES = [
     ("rest_tail", "decoupled, with affine work removed, the SMs unbalanced: SM-cycles "
      "without a resident warp grow (the last CTAs land on few SMs)",
      f"stall.no_warps grows by at least {REST_GROW:.0%} of off's SM-cycles; of each: "
-     "no-warp share off -> the variant, the busy SMs' speedup, and the speedups of `dac` "
+     "no-warp share off -> the variant, the busy SMs' speedup, the most CTAs one SM ran "
+     "(dac.sm_ctas_max; one-launch workloads), and the speedups of `dac` "
      "and of `dac-p8s` (a pass context per CTA: no CTA waits for a pass)"),
     ("rest_wait", "decoupled, with affine work removed, held by its waits: the main warps "
      "wait on records and lines longer than off waited on its loads",
@@ -1385,8 +1386,12 @@ def gap_note(R, w, v, cl):
         if cl == "rest_few":
             return f" (no warp {o['nowarp']:.2f}, {ins}, busy SMs {busy:.2f})"
         if cl == "rest_tail":
+            mx = (f", most CTAs on one SM {d['sm_ctas_max']} (an even share "
+                  f"{math.ceil(R[(w, v)]['ctas'] / KEYS['num_sms'])})"
+                  if d.get("sm_ctas_max") and R[(w, "off")].get("st", {}).get(
+                      "nlaunches") == 1 else "")
             return (f" (no warp {o['nowarp']:.2f} -> {x['nowarp']:.2f}, busy SMs "
-                    f"{busy:.2f}{p8})")
+                    f"{busy:.2f}{mx}{p8})")
         if cl == "rest_wait":
             de, dd = d.get("stall_deq_empty", 0), d.get("stall_deq_data", 0)
             why = f", deq checks refused for want of a record {de / (de + dd):.0%}" \

@@ -905,6 +905,9 @@ typedef struct ls_dac_stats {
     uint64_t stall_aw_pipe;      /* affine-warp cycles waiting for a free
                                     ALU/SFU pipeline (it executes on the
                                     SIMT lanes) */
+    uint64_t sm_ctas_max;        /* most CTAs one SM ran in a decoupled
+                                    launch (an even share: the launch's
+                                    CTAs over num_sms, rounded up) */
 } ls_dac_stats;
 
 /* Statistics of one launch (or a sum of launches, see ls_stats_add). In

@@ -325,6 +325,7 @@ static void core_dac_launch(struct core_dac *d, unsigned ci, const uint8_t *wslo
         d->sbar_at[wslot[i]] = 0;
     }
     d->cta_done[ci] = false;
+    d->st.ctas++;
     d->pend[(d->pend_head + d->pend_n) % d->pend_cap] = (int32_t)ci;
     d->pend_n++;
 }
@@ -1034,7 +1035,10 @@ static int dac_describe(const void *self, const struct core_view *v, char *buf, 
 
 static void dac_stats(const void *self, bool first, ls_stats *s)
 {
-    core_dac_stats(self, first, s);
+    const struct core_dac *d = self;
+    core_dac_stats(d, first, s);
+    if (d->on && d->st.ctas > s->dac.sm_ctas_max)
+        s->dac.sm_ctas_max = d->st.ctas;     /* the SMs' balance */
 }
 
 /* A warp that left records behind. */

@@ -171,6 +171,7 @@ struct core_dac_stats {
     uint64_t cta_wait;          /* CTA-cycles from a CTA's arrival to the
                                    start of the pass that takes it        */
     uint64_t passes_max;        /* most passes in flight at once           */
+    uint64_t ctas;              /* CTAs this SM ran in the launch          */
     uint64_t wr_hazards;        /* prefetched records whose lines a store of
                                    the same warp wrote before their deq    */
 };

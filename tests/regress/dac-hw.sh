@@ -210,6 +210,12 @@ for o in t:
     assert d["checked_pred"] == d["records_pred"], o["workload"]
     assert d["cta_wait"] == 0 < base[o["workload"]]["dac"]["cta_wait"], o["workload"]
 assert max(o["dac"]["passes_max"] for o in t) > 4, [o["dac"]["passes_max"] for o in t]
+# sm_ctas_max: per launch, at least an even share of its CTAs over the 15
+# SMs and at most all of them
+for o in t + list(base.values()):
+    for ln in o["launches"]:
+        m = ln["dac"]["sm_ctas_max"]
+        assert ln["ctas"] <= 15 * m and m <= ln["ctas"], (o["workload"], ln["ctas"], m)
 PY
 
 # with dac.prefetch_after_write=on the affine warp fetches every enq.data
