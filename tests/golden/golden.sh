@@ -4,7 +4,9 @@
 # The suite runs at small size, seed 1, in timing mode under every shipped
 # config and once in functional mode; each run's --stats-json, without its
 # wall-clock parts (the "sim" objects), keys sorted, workloads in name
-# order, is tests/golden/<config>-timing.json or functional.json.
+# order, is split into one file per workload, tests/golden/<run>/<workload>.json
+# (<run> is <config>-timing or functional), so no baseline file grows with
+# the suite and a diff names the workload in its path.
 #   check   (make test-golden, part of make test): every figure must equal
 #           the baseline exactly; a change prints the diff table
 #           (lockstep diff) and the command that accepts it; a workload
@@ -22,18 +24,20 @@ out=build/golden
 if [ "$what" = selftest ]; then
   t=build/golden-selftest
   rm -rf "$t" && mkdir -p "$t"
-  cp "$dir"/*.json "$t"/
-  python3 - "$t/gtx480-timing.json" <<'PY'
+  cp -r "$dir"/*/ "$t"/
+  w=$(cd "$t/gtx480-timing" && ls *.json | head -n 1) && w=${w%.json}
+  python3 - "$t/gtx480-timing/$w.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-d[0]["l1d"]["misses"] += 1
-json.dump(d, open(sys.argv[1], "w"), sort_keys=True, indent=1)
+d["l1d"]["misses"] += 1
+with open(sys.argv[1], "w") as f:
+    json.dump(d, f, sort_keys=True, indent=1)
 PY
-  w=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[0]['workload'])" "$t/gtx480-timing.json")
   if bash "$0" "$cli" check "$t" >"$t/out.txt" 2>&1; then
     echo "FAIL golden selftest: a moved counter was not reported" >&2; exit 1
   fi
-  grep -q "golden gtx480-timing: changed: $w" "$t/out.txt" && [ "$(grep -c '^ok   golden' "$t/out.txt")" = 3 ] \
+  nruns=$(ls -d "$t"/*/ | wc -l)
+  grep -q "golden gtx480-timing: changed: $w" "$t/out.txt" && [ "$(grep -c '^ok   golden' "$t/out.txt")" = $((nruns - 1)) ] \
     && { echo "ok   golden selftest: $w l1d.misses + 1 in a copy of the baseline is reported, exit 1"; exit 0; }
   echo "FAIL golden selftest: report did not name $w:" >&2; cat "$t/out.txt" >&2; exit 1
 fi
@@ -68,16 +72,30 @@ for r in $runs; do
   fi
   normalize "$out/$r.raw.json" "$out/$r.json" || { echo "FAIL golden $r: bad JSON" >&2; fail=$((fail + 1)); continue; }
   if [ "$what" = update ]; then
-    cp "$out/$r.json" "$dir/$r.json"
-    echo "golden: wrote $dir/$r.json"
+    rm -rf "${dir:?}/$r" && mkdir -p "$dir/$r"
+    python3 - "$out/$r.json" "$dir/$r" <<'PY' || { echo "FAIL golden $r: cannot write $dir/$r" >&2; fail=$((fail + 1)); continue; }
+import json, os, sys
+for o in json.load(open(sys.argv[1])):
+    with open(os.path.join(sys.argv[2], o["workload"] + ".json"), "w") as f:
+        json.dump(o, f, sort_keys=True, indent=1)
+        f.write("\n")
+PY
+    echo "golden: wrote $dir/$r/ ($(ls "$dir/$r" | wc -l) workloads)"
     continue
   fi
-  if [ ! -f "$dir/$r.json" ]; then
-    echo "FAIL golden $r: no baseline $dir/$r.json (make golden writes it)" >&2
+  if [ ! -d "$dir/$r" ]; then
+    echo "FAIL golden $r: no baseline $dir/$r/ (make golden writes it)" >&2
     fail=$((fail + 1)); continue
   fi
+  # the baseline rows joined into one list, as lockstep diff reads it
+  python3 - "$dir/$r" "$out/$r.base.json" <<'PY'
+import glob, json, os, sys
+rows = [json.load(open(p)) for p in sorted(glob.glob(os.path.join(sys.argv[1], "*.json")))]
+with open(sys.argv[2], "w") as f:
+    json.dump(rows, f, sort_keys=True, indent=1)
+PY
   # exact comparison of every figure; rows only on one side are reported
-  python3 - "$dir/$r.json" "$out/$r.json" "$r" <<'PY'
+  python3 - "$out/$r.base.json" "$out/$r.json" "$r" <<'PY'
 import json, sys
 old = {o["workload"]: o for o in json.load(open(sys.argv[1]))}
 new = {o["workload"]: o for o in json.load(open(sys.argv[2]))}
@@ -94,8 +112,8 @@ PY
     echo "ok   golden $r: every figure equals the baseline"
   else
     fail=$((fail + 1))
-    echo "FAIL golden $r: figures moved against $dir/$r.json:" >&2
-    "$cli" diff "$dir/$r.json" "$out/$r.json" >&2
+    echo "FAIL golden $r: figures moved against $dir/$r/:" >&2
+    "$cli" diff "$out/$r.base.json" "$out/$r.json" >&2
     echo "  if the change is intended: make golden, and commit $dir/ with it" >&2
   fi
 done

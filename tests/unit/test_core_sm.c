@@ -117,6 +117,16 @@ static uint64_t h_run(struct harness *h)
     return h->now - start;
 }
 
+/* One CTA of PTX text ptx with block threads under settings sets, run to
+ * the end; returns the cycles taken. */
+static uint64_t h_one(struct harness *h, const char *ptx, unsigned block,
+                      const char *const *sets)
+{
+    h_init(h, ptx, block, sets);
+    h_launch(h, 0);
+    return h_run(h);
+}
+
 static void h_free(struct harness *h)
 {
     core_sm_free(&h->sm);
@@ -158,9 +168,7 @@ static void test_initiation_interval(void **state)
     const char *const *cases[2] = { lanes16, lanes32 };
     for (unsigned c = 0; c < 2; c++) {
         struct harness *h = calloc(1, sizeof *h);
-        h_init(h, ptx, 32, cases[c]);
-        h_launch(h, 0);
-        h_run(h);
+        h_one(h, ptx, 32, cases[c]);
         assert_int_equal(h->rec.n, 33);          /* 32 movs + ret */
         unsigned want = c == 0 ? 2 : 1;          /* ceil(32 / lanes) */
         for (unsigned i = 1; i < 32; i++)
@@ -183,16 +191,12 @@ static void test_ibuffer_fetch(void **state)
     const char *fast[] = { "num_schedulers=1", "alu_lanes=32", "ibuffer_entries=4",
                            "fetch_latency=4", NULL };
     struct harness *h = calloc(1, sizeof *h);
-    h_init(h, ptx, 32, slow);
-    h_launch(h, 0);
-    h_run(h);
+    h_one(h, ptx, 32, slow);
     assert_int_equal(h->rec.cyc[0], 4);      /* first block after the fetch */
     for (unsigned i = 1; i < 16; i++)
         assert_int_equal(h->rec.cyc[i] - h->rec.cyc[i - 1], (i % 2) ? 1 : 3);
     h_free(h);
-    h_init(h, ptx, 32, fast);
-    h_launch(h, 0);
-    h_run(h);
+    h_one(h, ptx, 32, fast);
     for (unsigned i = 1; i < 16; i++)
         assert_int_equal(h->rec.cyc[i] - h->rec.cyc[i - 1], 1);
     h_free(h);
@@ -204,9 +208,7 @@ static void test_ibuffer_fetch(void **state)
         " ret;\n}\n";
     const char *sets[] = { "num_schedulers=1", "alu_lanes=32", "fetch_latency=6", NULL };
     h = calloc(1, sizeof *h);
-    h_init(h, br, 32, sets);
-    h_launch(h, 0);
-    h_run(h);
+    h_one(h, br, 32, sets);
     assert_int_equal(h->rec.pc[2], 3);
     assert_int_equal(h->rec.cyc[2] - h->rec.cyc[1], 7);
     h_free(h);
@@ -224,15 +226,11 @@ static void test_sfu_interval(void **state)
     const char *one[] = { "num_schedulers=1", "sfu_units=1", "sfu_lanes=4", NULL };
     const char *two[] = { "num_schedulers=1", "sfu_units=2", "sfu_lanes=4", NULL };
     struct harness *h = calloc(1, sizeof *h);
-    h_init(h, ptx, 32, one);
-    h_launch(h, 0);
-    h_run(h);
+    h_one(h, ptx, 32, one);
     for (unsigned i = 1; i < 4; i++)
         assert_int_equal(h->rec.cyc[i] - h->rec.cyc[i - 1], 8);
     h_free(h);
-    h_init(h, ptx, 32, two);
-    h_launch(h, 0);
-    h_run(h);
+    h_one(h, ptx, 32, two);
     assert_int_equal(h->rec.cyc[1] - h->rec.cyc[0], 1);
     assert_int_equal(h->rec.cyc[2] - h->rec.cyc[0], 8);
     h_free(h);
@@ -248,16 +246,12 @@ static void test_scoreboard_latency(void **state)
         snprintf(s1, sizeof s1, "alu_latency=%u", lat);
         const char *sets[] = { "num_schedulers=1", "alu_lanes=32", s1, NULL };
         struct harness *h = calloc(1, sizeof *h);
-        h_init(h, dep, 32, sets);
-        h_launch(h, 0);
-        h_run(h);
+        h_one(h, dep, 32, sets);
         /* each dependent add waits exactly the producer's latency */
         for (unsigned i = 1; i <= 16; i++)
             assert_int_equal(h->rec.cyc[i] - h->rec.cyc[i - 1], lat);
         h_free(h);
-        h_init(h, ind, 32, sets);
-        h_launch(h, 0);
-        h_run(h);
+        h_one(h, ind, 32, sets);
         for (unsigned i = 1; i < 17; i++)
             assert_int_equal(h->rec.cyc[i] - h->rec.cyc[i - 1], 1);
         h_free(h);
@@ -403,9 +397,7 @@ static void test_barrier(void **state)
         "SKIP:\n bar.sync 0;\n mov.u32 %r8, 7;\n ret;\n}\n";
     const char *sets[] = { "num_schedulers=1", "alu_latency=10", NULL };
     struct harness *h = calloc(1, sizeof *h);
-    h_init(h, ptx, 64, sets);
-    h_launch(h, 0);
-    h_run(h);
+    h_one(h, ptx, 64, sets);
     uint64_t bar0 = 0, after1 = 0, bar1 = 0;
     for (unsigned i = 0; i < h->rec.n; i++) {
         if (h->rec.pc[i] == 9 && h->rec.slot[i] == 0) bar0 = h->rec.cyc[i];
@@ -471,9 +463,7 @@ static uint64_t collector_gap(const char *src2)
     const char *sets[] = { "num_schedulers=1", "alu_lanes=32", "alu_latency=6",
                            "rf_banks=16", NULL };
     struct harness *h = calloc(1, sizeof *h);
-    h_init(h, ptx, 32, sets);
-    h_launch(h, 0);
-    h_run(h);
+    h_one(h, ptx, 32, sets);
     assert_int_equal(h->rec.pc[4], 4);
     uint64_t g = h->rec.cyc[4] - h->rec.cyc[3];
     h_free(h);
@@ -493,9 +483,7 @@ static void test_operand_collector_banks(void **state)
     const char *one[] = { "num_schedulers=1", "alu_lanes=32", "rf_banks=16",
                           "operand_collectors=1", NULL };
     struct harness *h = calloc(1, sizeof *h);
-    h_init(h, ptx, 32, one);
-    h_launch(h, 0);
-    h_run(h);
+    h_one(h, ptx, 32, one);
     for (unsigned i = 1; i < 3; i++)
         assert_int_equal(h->rec.cyc[i] - h->rec.cyc[i - 1], 2);
     h_free(h);
@@ -512,9 +500,7 @@ static uint64_t staged_gap(const char *collect, const char *writeback)
     const char *sets[] = { "num_schedulers=1", "alu_lanes=32", "alu_latency=5",
                            collect, writeback, NULL };
     struct harness *h = calloc(1, sizeof *h);
-    h_init(h, dep, 32, sets);
-    h_launch(h, 0);
-    h_run(h);
+    h_one(h, dep, 32, sets);
     uint64_t g = h->rec.cyc[3] - h->rec.cyc[2];
     assert_int_equal(h->rec.cyc[4] - h->rec.cyc[3], g);
     h_free(h);
@@ -535,9 +521,7 @@ static uint64_t result_bus_gap(const char *buses)
                            "alu_latency=4", "sfu_lanes=4", "sfu_latency=8",
                            "pipe_collect=staged", "pipe_writeback=staged", buses, NULL };
     struct harness *h = calloc(1, sizeof *h);
-    h_init(h, ptx, 32, sets);
-    h_launch(h, 0);
-    h_run(h);
+    h_one(h, ptx, 32, sets);
     for (unsigned i = 1; i < 5; i++)
         assert_int_equal(h->rec.cyc[i] - h->rec.cyc[i - 1], 1);
     uint64_t g = h->rec.cyc[5] - h->rec.cyc[4];
@@ -571,9 +555,7 @@ static void test_ctrl_alu_slot(void **state)
     const char *sets[] = { "num_schedulers=1", "alu_units=1", "alu_lanes=8",
                            "fetch_latency=1", NULL };
     struct harness *h = calloc(1, sizeof *h);
-    h_init(h, ptx, 32, sets);
-    h_launch(h, 0);
-    h_run(h);
+    h_one(h, ptx, 32, sets);
     assert_int_equal(h->rec.n, 6);
     for (unsigned i = 1; i < 6; i++) {
         assert_int_equal(h->rec.pc[i], (int32_t)i);
@@ -597,9 +579,7 @@ static uint64_t opc_gap(const char *ty, const char *op, const char *timing, unsi
                            "sfu_lanes=4", "sfu_latency=8", "pipe_collect=staged",
                            "pipe_writeback=staged", timing, NULL };
     struct harness *h = calloc(1, sizeof *h);
-    h_init(h, ptx, 32, sets);
-    h_launch(h, 0);
-    h_run(h);
+    h_one(h, ptx, 32, sets);
     uint64_t g = h->rec.cyc[1] - h->rec.cyc[0];
     assert_int_equal(h->rec.cyc[2] - h->rec.cyc[1], g);
     *unit = h->prog.di[0][0].unit;
