@@ -1363,6 +1363,59 @@ def gap_table(c, R, ws, sp_of, chain, label):
     return L, steps, byc, prev
 
 
+def rest_text(R, byc, sp_of, last, label):
+    """A paragraph on the decoupled workloads that fall short, by the
+    measured cause of gap_class (byc: workloads per class under last;
+    sp_of(w, v): speedup), with the ablations that take a cause away (an
+    ablation that moves their geomean by less than the SLOWER margin is
+    said to leave the cause standing)."""
+    few, tail, wait, iss = (byc.get(k, []) for k in ("rest_few", "rest_tail", "rest_wait",
+                                                      "rest_issue"))
+    if not (few or tail or wait or iss):
+        return []
+
+    def g(ws, v):
+        return gm(sp_of(w, v) for w in ws) if ws and all((w, v) in R for w in ws) else None
+
+    def moved(ws, v, big, small):
+        a, b = g(ws, "dac"), g(ws, v)
+        if not (a and b):
+            return ""
+        return (f"`dac` {a:.3f} -> `{v}` {b:.3f}: " +
+                (big if b / a >= 1 / SLOWER else small))
+    S = []
+    if few:
+        busy = gm(R[(w, "off")]["sm_cycles"] / R[(w, last)]["sm_cycles"] for w in few)
+        S.append(f"{', '.join(few)}: most SMs idle already in off; DAC shortens the busy "
+                 f"SMs' work by {busy:.2f}x (geomean of sm_cycles off / `{last}`), the "
+                 f"launch by {g(few, last):.3f}x, what is left being the launch's critical "
+                 "path")
+    if tail:
+        m = moved(tail, "dac-p8s", "the passes' grouping of CTAs is much of it",
+                  "not the passes' grouping of CTAs")
+        S.append(f"{', '.join(tail)}: the launch's tail, SMs without a resident warp grow "
+                 "as the last CTAs land on few SMs (sm_ctas_max against an even share)" +
+                 (f"; a pass context per CTA gives {m}" if m else ""))
+    if wait:
+        de = sum(R[(w, last)]["dac"].get("stall_deq_empty", 0) for w in wait)
+        dd = sum(R[(w, last)]["dac"].get("stall_deq_data", 0) for w in wait)
+        mq = moved(wait, "dac-dq", "the deq's stall for its lines is much of it",
+                   "the latency itself holds them, not where the deq waits for it")
+        m8 = moved(wait, "dac-p8s", "CTAs waiting for a pass are much of it",
+                   "not CTAs waiting for a pass")
+        S.append(f"{', '.join(wait)}: the main warps wait on records and lines longer than "
+                 f"off waited on its loads; {de / max(1, de + dd):.0%} of the refused deq "
+                 "checks found no record yet, the rest a record whose lines had not arrived" +
+                 (f"; a deq.data that does not stall for its lines gives {mq}" if mq else "") +
+                 (f"; no CTA waiting for a pass gives {m8}" if m8 else ""))
+    if iss:
+        S.append(f"{', '.join(iss)}: held by what they still issue, their issuing SM-cycles "
+                 "falling less than their instructions (two schedulers issue in one "
+                 "SM-cycle)")
+    return ["", f"The decoupled workloads that fall short ({label}), by measured cause: " +
+            "; ".join(S) + "."]
+
+
 def gap_note(R, w, v, cl):
     d = R[(w, v)]["dac"]
     if cl == "dram":
@@ -1425,6 +1478,7 @@ def gap_section(c):
          "served by a prefetch (dac.gl_loads_enq_data) or kept, by reason "
          "(dac.gl_loads_kept; the static reasons are the reason table below).", ""]
     L += T
+    L += rest_text(R, byc, sp, last, f"{SZ['main']} inputs")
     alone = [(v, t) for v, t in (("dac-fd", "feedback scope"), ("dac-q", "queue depth"),
                                  ("dac-p2", "a second pass context"),
                                  ("dac-p8s", "a pass context per resident CTA, each its "
@@ -1470,10 +1524,11 @@ def gap_section(c):
                   f"geomeans per class ({gmm:.3f} memory-bound, {gmc:.3f} compute-bound) "
                   f"weighed 18 to 11, the geomean would be {mix:.3f} instead of {g0:.3f}.")
     if wlL:
-        TL, stL, _, lastL = gap_table(c, RL, wlL, spL, GAP_CHAIN,
+        TL, stL, bycL, lastL = gap_table(c, RL, wlL, spL, GAP_CHAIN,
                                       f"large inputs, {len(wlL)} workloads")
         L += ["", f"The same at large inputs (the {len(wlL)} workloads of the large-input "
               "rows; memory-bound classes as at default inputs):", ""] + TL
+        L += rest_text(RL, bycL, spL, lastL, "large inputs")
         L += ["", f"Input size: on these {len(wlL)} workloads DAC's geomean is "
               f"{gm(sp(w, 'dac') for w in wlL):.3f} at {SZ['main']} inputs and "
               f"{gm(spL(w, 'dac') for w in wlL):.3f} at large; with the timing limits "
