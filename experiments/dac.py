@@ -45,6 +45,9 @@ ABL = [("abl0", "the transform and units without the changes below",
         "dac.prefetch_after_write=on"),
        ("dac-p2", "+ a second pass context (beyond the paper), instead of dac-aw",
         "dac.passes=2"),
+       ("dac-p8s", "+ a pass context per resident CTA, each its share of the ATQ (beyond "
+        "the paper; no CTA waits for a pass), instead of dac-aw",
+        "dac.passes=8, dac.atq_split=on"),
        ("dac-fd", "masks fed back only where a region holds an enq.data, instead of "
         "dac-aw", "dac.feedback=data"),
        ("dac-be", "the AEU expands and prefetches past a barrier before the CTA passed it "
@@ -56,7 +59,9 @@ WHY_L = [("dac", "DAC as on this page"),
          ("dac-fd", "masks fed back only where a region holds an enq.data (dac.feedback=data)"),
          ("dac-q", "every DAC queue 64 deep (dac.atq_entries, addr_queue, pred_queue, "
           "mask_queue = 64)"),
-         ("dac-fdq", "both")]
+         ("dac-fdq", "both"),
+         ("dac-p8s", "a pass context per resident CTA, each its share of the ATQ "
+          "(dac.passes=8, dac.atq_split=on): no CTA waits for a pass")]
 SENS = {"addr/pred queue": ("dac.addr_queue", [("aq1", 1), ("aq2", 2), ("dac", 4), ("aq16", 16)]),
         "ATQ entries": ("dac.atq_entries", [("atq1", 1), ("atq2", 2), ("dac", 8), ("atq32", 32)])}
 PAPER = {"speedup": 1.407, "compute_dac": 1.34, "compute_cae": 1.11, "memory_dac": 1.44,
@@ -684,7 +689,8 @@ def ablation_large(c):
                  f"{gm(sp[w][v] for w in ws):.3f} |")
     # each step of the ablation at both sizes: the geomean after over before
     steps = [(a, b) for a, b in (("abl0", "abl1"), ("abl1", "abl2"), ("abl2", "dac"),
-                                 ("dac", "dac-p2"), ("dac", "dac-fd"), ("dac", "dac-be"),
+                                 ("dac", "dac-p2"), ("dac", "dac-p8s"), ("dac", "dac-fd"),
+                                 ("dac", "dac-be"),
                                  ("dac", "dac-lb")) if a in vs and b in vs]
     if steps:
         what = {v: w for v, w, _ in ABL}
@@ -917,7 +923,7 @@ def large_loss(c):
              f"{gm(spL[w]['dac'] for w in ws):.3f} | | | | | | " + " | ".join(
                  f"**{gm(spL[w][v] for w in ws):.3f}**" for v in whyL if v != "dac") + " |")
     L.append("")
-    if len(whyL) == len(WHY_L):
+    if all(v in whyL for v in ("dac-fd", "dac-q", "dac-fdq")):
         fd = [w for w in movers if spL[w]["dac-fd"] / spL[w]["dac"] > 1.05]
         q = [w for w in movers if spL[w]["dac-q"] / spL[w]["dac"] > 1.05]
         L += [f"Feeding masks back only where a prefetch needs them recovers "
@@ -932,6 +938,13 @@ def large_loss(c):
                                      if "dac-fd" in c["abl"] else "not run") +
               " against DAC's " f"{gm(sp[w]['dac'] for w in c['wl']):.3f} (the ablation).",
               ""]
+    if "dac-p8s" in whyL:
+        p8 = [w for w in movers if spL[w]["dac-p8s"] / spL[w]["dac"] > 1.05]
+        L += [f"A pass context per resident CTA (no CTA waits for a pass) recovers "
+              f"{', '.join(p8) or 'none'} of these; over the {len(ws)}: dac-p8s "
+              f"{gm(spL[w]['dac-p8s'] for w in ws):.3f} against DAC's "
+              f"{gm(spL[w]['dac'] for w in ws):.3f}. It is beyond the paper's one affine "
+              "warp per SM (4.1), so DAC on this page keeps one pass context.", ""]
     return L
 
 
@@ -1245,7 +1258,43 @@ def gap_class(R, w, v, mem):
         return {"nonaffine": "nonaffine", "local-write": "local"}.get(top, "keptother")
     if d["main_insts"] + d["removed_insts"] and d["insts_vs_off"] >= FEW_REMOVED:
         return "small"
-    return "rest"
+    return rest_cause(R, w, v)
+
+
+# the last class split by where DAC's SM-cycles go (shares of off's
+# SM-cycles, num_sms x cycles): the launch leaves most SMs without work
+# already in off; the SM-cycles without a resident warp grow under DAC
+# (the SMs unbalanced); the waits on records and lines (stall.mem_wait,
+# where the deq waits count) plus the scoreboard waits grow; else what
+# it issues bounds it. A tenth and a half of off's SM-cycles, fixed as
+# round shares.
+FEW_CTAS = 0.5
+REST_GROW = 0.1
+
+
+def sm_parts(R, w, v):
+    """Where w's SM-cycles go under v, as shares of off's num_sms x cycles:
+    issue (an instruction issued), nowarp (no resident warp), wait
+    (stall.mem_wait + stall.scoreboard), other (pipe, ibuffer, barrier)."""
+    r, t0 = R[(w, v)], KEYS["num_sms"] * R[(w, "off")]["cycles"]
+    tot = KEYS["num_sms"] * r["cycles"]
+    p = {"nowarp": r["stall.no_warps"], "wait": r["stall.mem_wait"] + r["stall.scoreboard"],
+         "other": r["stall.pipe_busy"] + r["stall.ibuffer"] + r["stall.barrier"]}
+    p["issue"] = tot - r["idle_cycles"]
+    return {k: x / t0 for k, x in p.items()}
+
+
+def rest_cause(R, w, v):
+    """The measured cause of a decoupled workload's shortfall (its first
+    match): rest_few, rest_tail, rest_wait or rest_issue."""
+    o, x = sm_parts(R, w, "off"), sm_parts(R, w, v)
+    if o["nowarp"] >= FEW_CTAS:
+        return "rest_few"
+    if x["nowarp"] - o["nowarp"] >= REST_GROW:
+        return "rest_tail"
+    if x["wait"] - o["wait"] >= REST_GROW:
+        return "rest_wait"
+    return "rest_issue"
 
 
 GAP_CLASSES = [
@@ -1259,12 +1308,30 @@ GAP_CLASSES = [
     ("keptother", "at most half its loads served by a prefetch, most kept ones for another reason", "dac.gl_loads_kept"),
     ("small", "little affine work to remove, loads decoupled or none", "issued warp "
      f"instructions at least {FEW_REMOVED:.0%} of the undecoupled count (dac.insts_vs_off)"),
-    ("rest", "decoupled, with affine work removed, held by what stays: the instructions "
-     "it still issues and the memory stalls left under DAC",
-     "loads decoupled, instructions issued against the undecoupled count (1 / it: the "
-     "speedup if only the removed instructions counted) and the share of the SM-cycles "
-     "stalled on memory under DAC (stall.scoreboard + stall.mem_wait over sm_cycles), "
-     "of each"),
+    ("rest_few", "decoupled, with affine work removed, the launch's critical path "
+     "untouched: in off most SM-cycles hold no resident warp (few CTAs, short launches)",
+     f"stall.no_warps of off at least {FEW_CTAS:.0%} of its SM-cycles (num_sms x cycles); "
+     "of each: that share, instructions issued against the undecoupled count, the busy "
+     "SMs' speedup (sm_cycles of off / of the variant)"),
+    ("rest_tail", "decoupled, with affine work removed, the SMs unbalanced: SM-cycles "
+     "without a resident warp grow (the last CTAs land on few SMs)",
+     f"stall.no_warps grows by at least {REST_GROW:.0%} of off's SM-cycles; of each: "
+     "no-warp share off -> the variant, the busy SMs' speedup, the most CTAs one SM ran "
+     "(dac.sm_ctas_max; one-launch workloads), and the speedups of `dac` "
+     "and of `dac-p8s` (a pass context per CTA: no CTA waits for a pass)"),
+    ("rest_wait", "decoupled, with affine work removed, held by its waits: the main warps "
+     "wait on records and lines longer than off waited on its loads",
+     f"stall.mem_wait + stall.scoreboard (a deq's wait counts in mem_wait) grows by at "
+     f"least {REST_GROW:.0%} of off's SM-cycles; of each: the waits' share off -> the "
+     "variant, instructions issued against the undecoupled count, the share of the "
+     "refused deq checks whose record was not there yet (the rest: its lines not "
+     "arrived; dac.stall_deq_empty, stall_deq_data), and the speedups of `dac`, "
+     "`dac-p8s` and `dac-dq` (a deq.data issues before its lines arrive, the warp "
+     "waiting at the value's first use: dac.deq_data=issue)"),
+    ("rest_issue", "decoupled, with affine work removed, held by what it still issues",
+     "none of the above; of each: issuing SM-cycles off -> the variant (shares of off's "
+     "SM-cycles), instructions issued against the undecoupled count (1 / it: the speedup "
+     "if only the removed instructions counted)"),
     ("above", "at or above the paper's geomean", "speedup over off")]
 
 
@@ -1305,6 +1372,59 @@ def gap_table(c, R, ws, sp_of, chain, label):
     return L, steps, byc, prev
 
 
+def rest_text(R, byc, sp_of, last, label):
+    """A paragraph on the decoupled workloads that fall short, by the
+    measured cause of gap_class (byc: workloads per class under last;
+    sp_of(w, v): speedup), with the ablations that take a cause away (an
+    ablation that moves their geomean by less than the SLOWER margin is
+    said to leave the cause standing)."""
+    few, tail, wait, iss = (byc.get(k, []) for k in ("rest_few", "rest_tail", "rest_wait",
+                                                      "rest_issue"))
+    if not (few or tail or wait or iss):
+        return []
+
+    def g(ws, v):
+        return gm(sp_of(w, v) for w in ws) if ws and all((w, v) in R for w in ws) else None
+
+    def moved(ws, v, big, small):
+        a, b = g(ws, "dac"), g(ws, v)
+        if not (a and b):
+            return ""
+        return (f"`dac` {a:.3f} -> `{v}` {b:.3f}: " +
+                (big if b / a >= 1 / SLOWER else small))
+    S = []
+    if few:
+        busy = gm(R[(w, "off")]["sm_cycles"] / R[(w, last)]["sm_cycles"] for w in few)
+        S.append(f"{', '.join(few)}: most SMs idle already in off; DAC shortens the busy "
+                 f"SMs' work by {busy:.2f}x (geomean of sm_cycles off / `{last}`), the "
+                 f"launch by {g(few, last):.3f}x, what is left being the launch's critical "
+                 "path")
+    if tail:
+        m = moved(tail, "dac-p8s", "the passes' grouping of CTAs is much of it",
+                  "not the passes' grouping of CTAs")
+        S.append(f"{', '.join(tail)}: the launch's tail, SMs without a resident warp grow "
+                 "as the last CTAs land on few SMs (sm_ctas_max against an even share)" +
+                 (f"; a pass context per CTA gives {m}" if m else ""))
+    if wait:
+        de = sum(R[(w, last)]["dac"].get("stall_deq_empty", 0) for w in wait)
+        dd = sum(R[(w, last)]["dac"].get("stall_deq_data", 0) for w in wait)
+        mq = moved(wait, "dac-dq", "the deq's stall for its lines is much of it",
+                   "the latency itself holds them, not where the deq waits for it")
+        m8 = moved(wait, "dac-p8s", "CTAs waiting for a pass are much of it",
+                   "not CTAs waiting for a pass")
+        S.append(f"{', '.join(wait)}: the main warps wait on records and lines longer than "
+                 f"off waited on its loads; {de / max(1, de + dd):.0%} of the refused deq "
+                 "checks found no record yet, the rest a record whose lines had not arrived" +
+                 (f"; a deq.data that does not stall for its lines gives {mq}" if mq else "") +
+                 (f"; no CTA waiting for a pass gives {m8}" if m8 else ""))
+    if iss:
+        S.append(f"{', '.join(iss)}: held by what they still issue, their issuing SM-cycles "
+                 "falling less than their instructions (two schedulers issue in one "
+                 "SM-cycle)")
+    return ["", f"The decoupled workloads that fall short ({label}), by measured cause: " +
+            "; ".join(S) + "."]
+
+
 def gap_note(R, w, v, cl):
     d = R[(w, v)]["dac"]
     if cl == "dram":
@@ -1317,14 +1437,30 @@ def gap_note(R, w, v, cl):
         return f" ({top} {k.get(top, 0) / max(1, d['gl_loads']):.0%}{lk})"
     if cl == "small":
         return f" (instructions {d['insts_vs_off']:.2f})"
-    if cl == "rest":
-        r = R[(w, v)]
-        ms = (r["stall.scoreboard"] + r["stall.mem_wait"]) / r["sm_cycles"] \
-            if r.get("sm_cycles") else 0.0
-        return (f" (loads {d['gl_loads_decoupled'] if d['gl_loads'] else 0:.0%}, "
-                f"instructions {d['insts_vs_off']:.2f}, 1 / it "
-                f"{1 / d['insts_vs_off'] if d['insts_vs_off'] else 0:.2f}, memory stalls "
-                f"{ms:.2f})")
+    if cl.startswith("rest"):
+        o, x = sm_parts(R, w, "off"), sm_parts(R, w, v)
+        busy = R[(w, "off")]["sm_cycles"] / R[(w, v)]["sm_cycles"]
+        ins = f"instructions {d['insts_vs_off']:.2f}"
+        vs = [x for x in (("dac-p8s", "dac-dq") if cl == "rest_wait" else ("dac-p8s",))
+              if (w, x) in R]
+        p8 = "".join(f", {x} {R[(w, 'off')]['cycles'] / R[(w, x)]['cycles']:.3f}"
+                     for x in ["dac"] + vs) if vs else ""
+        if cl == "rest_few":
+            return f" (no warp {o['nowarp']:.2f}, {ins}, busy SMs {busy:.2f})"
+        if cl == "rest_tail":
+            mx = (f", most CTAs on one SM {d['sm_ctas_max']} (an even share "
+                  f"{math.ceil(R[(w, v)]['ctas'] / KEYS['num_sms'])})"
+                  if d.get("sm_ctas_max") and R[(w, "off")].get("st", {}).get(
+                      "nlaunches") == 1 else "")
+            return (f" (no warp {o['nowarp']:.2f} -> {x['nowarp']:.2f}, busy SMs "
+                    f"{busy:.2f}{mx}{p8})")
+        if cl == "rest_wait":
+            de, dd = d.get("stall_deq_empty", 0), d.get("stall_deq_data", 0)
+            why = f", deq checks refused for want of a record {de / (de + dd):.0%}" \
+                if de + dd else ""
+            return f" (waits {o['wait']:.2f} -> {x['wait']:.2f}, {ins}{why}{p8})"
+        return (f" (issuing {o['issue']:.2f} -> {x['issue']:.2f}, {ins}, 1 / it "
+                f"{1 / d['insts_vs_off'] if d['insts_vs_off'] else 0:.2f})")
     return ""
 
 
@@ -1351,8 +1487,13 @@ def gap_section(c):
          "served by a prefetch (dac.gl_loads_enq_data) or kept, by reason "
          "(dac.gl_loads_kept; the static reasons are the reason table below).", ""]
     L += T
+    L += rest_text(R, byc, sp, last, f"{SZ['main']} inputs")
     alone = [(v, t) for v, t in (("dac-fd", "feedback scope"), ("dac-q", "queue depth"),
                                  ("dac-p2", "a second pass context"),
+                                 ("dac-p8s", "a pass context per resident CTA, each its "
+                                  "share of the ATQ"),
+                                 ("dac-dq", "a deq.data that issues before its lines "
+                                  "arrive"),
                                  ("dac-aw", "the early fetch past same-thread stores"))
              if all((w, v) in R for w in wl)]
     if alone:
@@ -1392,10 +1533,11 @@ def gap_section(c):
                   f"geomeans per class ({gmm:.3f} memory-bound, {gmc:.3f} compute-bound) "
                   f"weighed 18 to 11, the geomean would be {mix:.3f} instead of {g0:.3f}.")
     if wlL:
-        TL, stL, _, lastL = gap_table(c, RL, wlL, spL, GAP_CHAIN,
+        TL, stL, bycL, lastL = gap_table(c, RL, wlL, spL, GAP_CHAIN,
                                       f"large inputs, {len(wlL)} workloads")
         L += ["", f"The same at large inputs (the {len(wlL)} workloads of the large-input "
               "rows; memory-bound classes as at default inputs):", ""] + TL
+        L += rest_text(RL, bycL, spL, lastL, "large inputs")
         L += ["", f"Input size: on these {len(wlL)} workloads DAC's geomean is "
               f"{gm(sp(w, 'dac') for w in wlL):.3f} at {SZ['main']} inputs and "
               f"{gm(spL(w, 'dac') for w in wlL):.3f} at large; with the timing limits "
@@ -1458,9 +1600,10 @@ def programs_section(doc, build=""):
                 "loads": d["dac.gl_loads"] or 0, "enq": d["dac.gl_loads_enq_data"] or 0,
                 "why": {k: (d.get("dac." + k) or 0) / cyc if cyc else 0.0
                         for k in ("stall_aw_mask", "stall_deq_empty", "stall_deq_data",
-                                  "stall_aeu_bar", "stall_enq_full")},
+                                  "stall_aeu_bar", "stall_enq_full", "cta_wait")},
                 "whole": (d["dac.launches"] or 0) == (d["dac.not_decoupled"] or 0),
                 "fd": o["cycles"] / ok(w, "dac-fd")["cycles"] if ok(w, "dac-fd") else None,
+                "p8s": o["cycles"] / ok(w, "dac-p8s")["cycles"] if ok(w, "dac-p8s") else None,
                 **{v: o["cycles"] / r[v]["cycles"] for v in ("dac", "cae", "mta")}}
     progs = list(dict.fromkeys(r["workload"] for r in doc["rows"] if r["kind"] == "program"))
     wls = list(dict.fromkeys(r["workload"] for r in doc["rows"] if r["kind"] == "workload"))
@@ -1554,13 +1697,15 @@ def programs_slower(pm):
              "stall_deq_empty": "main warps waiting for their records",
              "stall_deq_data": "main warps waiting for prefetched data",
              "stall_aeu_bar": "AEU holding records for a barrier",
-             "stall_enq_full": "affine warp blocked on a full ATQ"}
+             "stall_enq_full": "affine warp blocked on a full ATQ",
+             "cta_wait": "CTAs waiting for a pass"}
 
     def one(w):
         m = pm[w]
         top = sorted(((v, k) for k, v in m["why"].items() if v > 0), reverse=True)[:2]
         dec = m["enq"] / m["loads"] if m["loads"] else 0.0
         fd = f"; dac-fd {m['fd']:.3f}" if m.get("fd") else ""
+        fd += f"; dac-p8s {m['p8s']:.3f}" if m.get("p8s") else ""
         return (f"{w} {m['dac']:.3f} (loads served {dec:.0%}, instructions "
                 f"{m['insts']:.2f}; " + (", ".join(f"{names[k]} {v:.2f}" for v, k in top)
                                          or "no DAC stall") + fd + ")")
@@ -1568,9 +1713,13 @@ def programs_slower(pm):
             "the share of its global/local loads served by a prefetch, the warp "
             "instructions issued against off's, and the largest DAC stalls per cycle of "
             "the SMs' DAC units (dac.cycles; main-warp stalls count warps, so they can "
-            "exceed 1)" + ("; dac-fd: the speedup with masks fed back only where a region "
-                           "holds an enq.data, dac.feedback=data"
-                           if any(pm[w].get("fd") for w in slow) else "") + "): " +
+            "exceed 1; CTAs waiting for a pass: dac.cta_wait, CTA-cycles per cycle)" +
+            ("; dac-fd: the speedup with masks fed back only where a region "
+             "holds an enq.data, dac.feedback=data" if any(pm[w].get("fd") for w in slow)
+             else "") +
+            ("; dac-p8s: the speedup with a pass context per resident CTA, each with its "
+             "share of the ATQ (dac.passes=8, dac.atq_split=on), where no CTA waits for a "
+             "pass" if any(pm[w].get("p8s") for w in slow) else "") + "): " +
             "; ".join(one(w) for w in slow) + "."]
     fd = [w for w in slow if pm[w].get("fd")]
     if fd:
@@ -1580,6 +1729,20 @@ def programs_slower(pm):
               f"the {len(slow)} programs DAC slows, from "
               f"{plot.geomean([pm[w]['dac'] for w in slow]):.3f} to "
               f"{plot.geomean([pm[w]['fd'] or pm[w]['dac'] for w in slow]):.3f}."]
+    p8 = [w for w in slow if pm[w].get("p8s")]
+    if p8:
+        top = [w for w in p8 if pm[w]["p8s"] >= pm[w]["dac"] / SLOWER]
+        L += ["", f"With no CTA waiting for a pass (dac-p8s) the geomean over the programs "
+              f"goes from {plot.geomean([m['dac'] for m in pm.values()]):.3f} to "
+              f"{plot.geomean([m['p8s'] or m['dac'] for m in pm.values()]):.3f}; over the "
+              f"{len(slow)} programs DAC slows, from "
+              f"{plot.geomean([pm[w]['dac'] for w in slow]):.3f} to "
+              f"{plot.geomean([pm[w]['p8s'] or pm[w]['dac'] for w in slow]):.3f}" +
+              (f". Where it lifts a program by more than {1 / SLOWER - 1:.1%}, CTAs waiting "
+               "for the one pass context were the cause (the largest stall per cycle may "
+               "name what those CTAs' warps wait in): " + ", ".join(
+                  f"{w} {pm[w]['dac']:.3f} -> {pm[w]['p8s']:.3f}" for w in top)
+               if top else "") + "."]
     return L
 
 

@@ -302,6 +302,10 @@ typedef struct ls_cache_stats {
                                     every other way of their set was locked
                                     or pending (in the JSON as
                                     dac.locks_broken) */
+    uint64_t lock_bypasses;      /* DAC: read misses that went around the
+                                    L1D (an MSHR, no line) because every
+                                    way of their set was locked (in the
+                                    JSON as dac.lock_bypasses) */
 } ls_cache_stats;
 
 /* DRAM commands of the requests of one size class (LAMAR, docs/lamar.md):
@@ -901,6 +905,9 @@ typedef struct ls_dac_stats {
     uint64_t stall_aw_pipe;      /* affine-warp cycles waiting for a free
                                     ALU/SFU pipeline (it executes on the
                                     SIMT lanes) */
+    uint64_t sm_ctas_max;        /* most CTAs one SM ran in a decoupled
+                                    launch (an even share: the launch's
+                                    CTAs over num_sms, rounded up) */
 } ls_dac_stats;
 
 /* Statistics of one launch (or a sum of launches, see ls_stats_add). In

@@ -25,7 +25,7 @@
 #define CORE_DAC_MAXS 64            /* warp slots per SM (= CORE_MAX_SLOTS) */
 #define CORE_DAC_TAG_SLOT 0xffffu   /* memory tag slot field of a prefetch */
 #define CORE_DAC_MAXFETCH 256       /* prefetch records in flight (tag byte) */
-#define CORE_DAC_MAXP 4             /* affine-warp pass contexts (dac.passes) */
+#define CORE_DAC_MAXP 8             /* affine-warp pass contexts (dac.passes) */
 /* Main-warp global/local loads not served by a prefetch (gl_kept[]): the
  * transform's reasons (enum ptx_dac_why) first, then the enq.data loads
  * whose lines are fetched at their deq: after a possible same-thread
@@ -171,6 +171,7 @@ struct core_dac_stats {
     uint64_t cta_wait;          /* CTA-cycles from a CTA's arrival to the
                                    start of the pass that takes it        */
     uint64_t passes_max;        /* most passes in flight at once           */
+    uint64_t ctas;              /* CTAs this SM ran in the launch          */
     uint64_t wr_hazards;        /* prefetched records whose lines a store of
                                    the same warp wrote before their deq    */
 };
@@ -198,6 +199,10 @@ struct core_dac {
     uint64_t *arrive;           /* per CTA slot: the cycle it arrived      */
     uint64_t cmask[CORE_DAC_MAXS];  /* per CTA slot: its warp slots (bits) */
     bool aeu_switch;            /* dac.aeu_switch: per-CTA accumulators    */
+    bool atq_split;             /* dac.atq_split: an ATQ share per pass    */
+    bool deq_issue;             /* dac.deq_data=issue: no wait for lines   */
+    struct core_dac_rec *orphan; /* deq_issue: per fetch slot, the lines of
+                                    a record dequeued before they arrived */
     bool pf_after_wr;           /* dac.prefetch_after_write                */
     bool bar_wait;              /* dac.barrier_fetch=wait                  */
     uint32_t sbar[CORE_DAC_MAXS];   /* per warp slot: barriers of the

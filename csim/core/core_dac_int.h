@@ -1,5 +1,6 @@
 /* Internal interface of the DAC engine between csim/core/core_dac.c (the
- * affine warp, the pass contexts, the SM mechanism), core_dac_warps.c (the
+ * affine warp, the pass contexts, the SM mechanism), core_dac_tuple.c (the
+ * affine warp's execution on the basis lanes), core_dac_warps.c (the
  * main warps) and core_dac_eu.c (the Address and Predicate Expansion Units
  * and the per-cycle step). */
 #ifndef CORE_DAC_INT_H
@@ -66,6 +67,22 @@ uint64_t core_dac_next(const struct core_dac *d, uint64_t now);
 void core_dac_resp(struct core_dac *d, unsigned ix, uint64_t now);
 /* d's state in one line into buf (n bytes); returns its length. */
 int core_dac_describe(const struct core_dac *d, char *buf, size_t n);
+/* Sets up basis warp ix of the affine warp (CTA slot ix % ncta; piece B
+ * of selected values when ix >= ncta). Returns 0 or -1 (d->why). */
+int core_dac_basis_start(struct core_dac *d, uint32_t ix);
+/* Per warp slot, the lanes where instruction in's guard holds (the PEU
+ * vectors of its guard register) into m. */
+void core_dac_guard_masks(const struct core_dac *d, const struct ptx_inst *in, uint32_t *m);
+/* Runs affine-stream instruction pc on the basis lanes of every CTA of the
+ * batch under the lanes am (selected values: 4.6). Returns 0 or -1. */
+int core_dac_basis_exec(struct core_dac *d, int32_t pc, const struct ptx_inst *in,
+                        const struct core_dinst *cd, const uint32_t *am);
+/* The PEU's per-thread vectors of the predicates in defines, merged under
+ * am. Returns 0 or -1 (d->why: not modelled). */
+int core_dac_pred_def(struct core_dac *d, const struct ptx_inst *in, const uint32_t *am);
+/* The exactness check of a widening cvt/mul.wide/mad.wide under am for
+ * every thread of the batch. Returns 0 or -1 (d->why). */
+int core_dac_widen_check(struct core_dac *d, const struct ptx_inst *in, const uint32_t *am);
 /* Adds d's statistics to s (first: the first SM of the launch). */
 void core_dac_stats(const struct core_dac *d, bool first, ls_stats *s);
 

@@ -161,7 +161,7 @@ int core_dac_check(struct core_dac *d, unsigned slot, uint64_t now, uint64_t *wh
         *when = now + 1;
         return CORE_ST_MEM;
     }
-    if (r->ready > now || r->left) {
+    if (r->ready > now || (r->left && !d->deq_issue)) {
         d->st.stall_deq_data++;
         *when = r->left ? CORE_INF : r->ready;  /* a response wakes the SM */
         dac_sleep(d, slot, &d->wait_data, *when);
@@ -193,6 +193,19 @@ static void after_write_hazards(struct core_dac *d, unsigned slot, const struct 
         }
         d->st.wr_hazards += hit;
     }
+}
+
+/* dac.deq_data=issue: record r leaves its queue before its prefetched
+ * lines arrived; the fetch slots that point at it point at a copy of its
+ * header instead, which the responses still count down (core_dac_resp
+ * frees the slot at the last). */
+static void orphan_fetches(struct core_dac *d, const struct core_dac_rec *r)
+{
+    for (unsigned ix = 0; ix < CORE_DAC_MAXFETCH; ix++)
+        if (d->fetch[ix] == r) {
+            d->orphan[ix] = *r;
+            d->fetch[ix] = &d->orphan[ix];
+        }
 }
 
 /* After simt_step of main warp slot at kernel pc `pc` (stack mask `mask`,
@@ -293,6 +306,8 @@ int core_dac_deq(struct core_dac *d, unsigned slot, int32_t pc, uint32_t mask,
         }
     });
     d->st.checked_addr++;
+    if (r->locked && r->left)
+        orphan_fetches(d, r);
     if (r->locked) {
         d->locked -= r->nlines;
         for (unsigned i = 0; i < r->nlines; i++)

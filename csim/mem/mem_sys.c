@@ -564,6 +564,7 @@ static bool l1_demand(struct mem_sys *m, struct mem_sm *s, const struct core_mem
         s->l1.st.sector_misses += mem_popcount8(need);
         pca_count(m, s, r, false);
         s->pca.bypassed += deprio;
+        s->l1.st.lock_bypasses += !deprio;
         if (s->mta.npws)
             s->mta.st.uncovered++;
         int32_t msi = s->mshr_free[--s->nmshr_free];

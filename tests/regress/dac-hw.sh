@@ -163,6 +163,59 @@ t = json.load(open(sys.argv[2]))
 assert len(t) == 3 and all(o["pass"] and o["mem_digest"] == ref[o["workload"]]["mem_digest"] for o in t)
 assert all(o["dac"]["locks_broken"] == 0 for o in t), [o["dac"]["locks_broken"] for o in t]
 assert all(o["dac"]["lock_refused"] > 0 for o in t)
+assert all(o["dac"]["lock_bypasses"] == 0 for o in t), [o["dac"]["lock_bypasses"] for o in t]
+PY
+
+# a direct-mapped 2 KiB L1D with locks kept: the per-set bound cannot
+# keep a way unlocked, so a miss whose set holds only locked lines goes
+# around the L1D (dac.lock_bypasses counts them) instead of waiting for
+# an unlock its own warp would make; every workload passes, memory =
+# functional
+"$cli" run vecadd reduce backprop --size "$size" --mode timing --set affine.mode=dac \
+  --set l1d_size=2048 --set l1d_assoc=1 --set l1d_set_index=linear --set dac.lock_lines=1000 \
+  --stats-json "$tmp/dmkeep.json" >/dev/null 2>&1
+rc=$?
+python3 - "$tmp/func.json" "$tmp/dmkeep.json" <<'PY' \
+  && ok "direct-mapped L1D, locks kept: misses bypass all-locked sets, every workload PASS, memory = functional" \
+  || bad "direct-mapped L1D, locks kept: exit $rc, no lock bypass counted or results differ"
+import json, sys
+ref = {o["workload"]: o for o in json.load(open(sys.argv[1]))}
+t = json.load(open(sys.argv[2]))
+assert len(t) == 3 and all(o["pass"] and o["mem_digest"] == ref[o["workload"]]["mem_digest"] for o in t)
+assert all(o["dac"]["lock_bypasses"] > 0 for o in t), [o["dac"]["lock_bypasses"] for o in t]
+PY
+
+# dac.passes=8 with dac.atq_split=on (the ablation where no CTA waits for
+# a pass): a context per resident CTA, each pass its share of the ATQ. At
+# default inputs (at small ones no CTA waits), matmul and dwtharr: every
+# record checked, memory = functional, more than four passes in flight,
+# and no CTA-cycle waiting for a pass where one pass context waits
+"$cli" run matmul dwtharr --mode functional --stats-json "$tmp/p8f.json" >/dev/null 2>&1
+"$cli" run matmul dwtharr --mode timing --set affine.mode=dac \
+  --stats-json "$tmp/p1.json" >/dev/null 2>&1
+"$cli" run matmul dwtharr --mode timing --set affine.mode=dac \
+  --set dac.passes=8 --set dac.atq_split=on --stats-json "$tmp/p8s.json" >/dev/null 2>&1
+rc=$?
+python3 - "$tmp/p8f.json" "$tmp/p8s.json" "$tmp/p1.json" <<'PY' \
+  && ok "dac.passes=8, dac.atq_split=on: no CTA waits for a pass, every record checked, memory = functional" \
+  || bad "dac.passes=8 dac.atq_split=on: exit $rc, a CTA waited, a record unchecked or results differ"
+import json, sys
+ref = {o["workload"]: o for o in json.load(open(sys.argv[1]))}
+t = json.load(open(sys.argv[2]))
+base = {o["workload"]: o for o in json.load(open(sys.argv[3]))}
+assert len(t) == 2 and all(o["pass"] and o["mem_digest"] == ref[o["workload"]]["mem_digest"] for o in t)
+for o in t:
+    d = o["dac"]
+    assert d["checked_addr"] == d["records_addr"] + d["records_data"], o["workload"]
+    assert d["checked_pred"] == d["records_pred"], o["workload"]
+    assert d["cta_wait"] == 0 < base[o["workload"]]["dac"]["cta_wait"], o["workload"]
+assert max(o["dac"]["passes_max"] for o in t) > 4, [o["dac"]["passes_max"] for o in t]
+# sm_ctas_max: per launch, at least an even share of its CTAs over the 15
+# SMs and at most all of them
+for o in t + list(base.values()):
+    for ln in o["launches"]:
+        m = ln["dac"]["sm_ctas_max"]
+        assert ln["ctas"] <= 15 * m and m <= ln["ctas"], (o["workload"], ln["ctas"], m)
 PY
 
 # with dac.prefetch_after_write=on the affine warp fetches every enq.data
@@ -211,6 +264,19 @@ if [ "$rc" = 0 ] && python3 "$tmp/check.py" "$tmp/func.json" "$tmp/fd.json" feed
   ok "affine.mode=dac, dac.feedback=data: memory = functional, every record checked"
 else
   bad "affine.mode=dac dac.feedback=data: exit $rc or results/statistics wrong"; grep '^ *FAIL' "$tmp/fd.txt" >&2
+fi
+
+# dac.deq_data=issue: a deq.data issues before its lines arrived, its load
+# merging into the pending prefetch (the record's fetch slots then count
+# down a copy); every workload passes, memory = functional, every record
+# checked
+"$cli" run all --size "$size" --mode timing --set affine.mode=dac --set dac.deq_data=issue \
+  --stats-json "$tmp/dq.json" >"$tmp/dq.txt" 2>&1
+rc=$?
+if [ "$rc" = 0 ] && python3 "$tmp/check.py" "$tmp/func.json" "$tmp/dq.json" deq-issue; then
+  ok "affine.mode=dac, dac.deq_data=issue: memory = functional, every record checked"
+else
+  bad "affine.mode=dac dac.deq_data=issue: exit $rc or results/statistics wrong"; grep '^ *FAIL' "$tmp/dq.txt" >&2
 fi
 
 # l1d_set_index=fermi (gtx480's L1D set function): the lock table bounds

@@ -585,6 +585,61 @@ static void test_pass_contexts(void **state)
     }
 }
 
+/* The most ATQ entries one pass held (entries of a pass carry its batch's
+ * CTA mask) in d at this cycle. */
+static unsigned atq_per_pass(const struct core_dac *d)
+{
+    unsigned most = 0;
+    for (uint32_t i = 0; i < d->atq_n; i++) {
+        uint64_t c = d->atq[(d->atq_head + i) % d->atq_cap].ctas;
+        unsigned n = 0;
+        for (uint32_t j = 0; j < d->atq_n; j++)
+            n += d->atq[(d->atq_head + j) % d->atq_cap].ctas == c;
+        most = n > most ? n : most;
+    }
+    return most;
+}
+
+/* dac.atq_split=on: with two pass contexts and a 2-entry ATQ each pass
+ * holds at most one entry, where the shared ATQ lets the older pass hold
+ * both (the PEU slowed so that entries stay; CTA 1 arrives at cycle 20,
+ * mid-pass). Both runs check every record and store the same values. */
+static void test_atq_split(void **state)
+{
+    (void)state;
+    unsigned most[2] = { 0, 0 };
+    for (unsigned split = 0; split < 2; split++) {
+        const char *sets[] = { "dac.passes=2", "dac.atq_entries=2", "dac.peu_cycles=64",
+                               split ? "dac.atq_split=on" : NULL, NULL };
+        struct harness *h = calloc(1, sizeof *h);
+        h_init(h, bound_ptx, 64, 40, sets);
+        uint32_t id0[3] = { 0, 0, 0 }, id1[3] = { 1, 0, 0 };
+        assert_int_equal(core_sm_launch_cta(&h->sm, id0, 0), 0);
+        for (h->now = 0; h->sm.live_warps || h->now <= 20; h->now++) {
+            if (h->now == 20)
+                assert_int_equal(core_sm_launch_cta(&h->sm, id1, h->now), 0);
+            assert_int_equal(core_sm_cycle(&h->sm, h->now), 0);
+            unsigned m = atq_per_pass(DAC(h));
+            most[split] = m > most[split] ? m : most[split];
+            assert_true(h->now < 100000);
+        }
+        const struct core_dac_stats *s = &DAC(h)->st;
+        assert_int_equal(s->passes_max, 2);
+        assert_int_equal(s->checked_pred, 4);
+        assert_int_equal(s->checked_addr, 4);
+        for (unsigned c = 0; c < 2; c++) {
+            uint32_t v[64];
+            memcpy(v, h->sm.v.cta[c].shared, sizeof v);
+            for (unsigned i = 0; i < 64; i++)
+                assert_int_equal(v[i], i < 40 ? i + 1 : 0);
+        }
+        h_free(h);
+        free(h);
+    }
+    assert_int_equal(most[0], 2);
+    assert_int_equal(most[1], 1);
+}
+
 /* Two data-dependent branches in a row, the second alone in its block
  * (ISPASS LPS, Parboil stencil): neither region holds anything the affine
  * warp needs, so the affine stream skips both and goes on at the second
@@ -847,6 +902,7 @@ int main(void)
         cmocka_unit_test(test_predicate_combinations),
         cmocka_unit_test(test_mask_feedback),
         cmocka_unit_test(test_pass_contexts),
+        cmocka_unit_test(test_atq_split),
         cmocka_unit_test(test_chained_skips),
         cmocka_unit_test(test_uniform_selp),
         cmocka_unit_test(test_minmax_selects),
