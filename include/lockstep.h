@@ -908,6 +908,12 @@ typedef struct ls_dac_stats {
     uint64_t sm_ctas_max;        /* most CTAs one SM ran in a decoupled
                                     launch (an even share: the launch's
                                     CTAs over num_sms, rounded up) */
+    uint64_t vec_issues;         /* vector instructions the affine warp
+                                    issued (a div/rem by a uniform and the
+                                    affine operations on its result,
+                                    evaluated per lane), one per covered
+                                    warp */
+    uint64_t vec_lanes;          /* lanes those vector issues computed */
 } ls_dac_stats;
 
 /* Statistics of one launch (or a sum of launches, see ls_stats_add). In

@@ -62,9 +62,9 @@ static void describe(char *buf, size_t n, const struct ptx_affine_inst *r)
 {
     char t[64];
     ptx_affine_terms_str(t, sizeof t, r->terms);
-    size_t k = (size_t)snprintf(buf, n, "%s%s%s%s%s", ptx_acls_name(r->cls),
+    size_t k = (size_t)snprintf(buf, n, "%s%s%s%s%s%s", ptx_acls_name(r->cls),
                                 r->terms ? "[" : "", t, r->terms ? "]" : "",
-                                r->sel ? " sel" : "");
+                                r->sel ? " sel" : "", r->vec ? " vec" : "");
     if (k < n && r->addr != PTX_ACLS_NONE)
         k += (size_t)snprintf(buf + k, n - k, " addr:%s", ptx_acls_name(r->addr));
     if (k < n && r->ctl != PTX_ACTL_UNIFORM)
@@ -107,12 +107,13 @@ static int report_func(const char *label, const struct ptx_module *m,
         if (o->json) {
             char t[64];
             printf("%s\n          {\"pc\": %u, \"line\": %u, \"class\": \"%s\", "
-                   "\"terms\": \"%s\", \"addr\": \"%s\", \"ctl\": \"%s\", \"sel\": %s, ",
+                   "\"terms\": \"%s\", \"addr\": \"%s\", \"ctl\": \"%s\", \"sel\": %s, "
+                   "\"vec\": %s, ",
                    pc ? "," : "", pc, f->insts[pc].line, ptx_acls_name(r[pc].cls),
                    ptx_affine_terms_str(t, sizeof t, r[pc].terms), ptx_acls_name(r[pc].addr),
                    r[pc].ctl == PTX_ACTL_DATA ? "data" :
                    r[pc].ctl == PTX_ACTL_AFFINE ? "affine" : "uniform",
-                   r[pc].sel ? "true" : "false");
+                   r[pc].sel ? "true" : "false", r[pc].vec ? "true" : "false");
             json_name("inst", colon ? colon + 3 : dis);
             printf("}");
         } else {

@@ -177,12 +177,13 @@ static int core_dac_init(struct core_dac *d, const struct cfg *c, unsigned nslot
     }
     d->stk = d->ps[0].stk;
     d->arrive = calloc(ncta, sizeof *d->arrive);
-    d->bw = calloc(2 * (size_t)ncta, sizeof *d->bw);   /* pieces A, then B */
+    /* pieces A, then B, then the scratch warp of vector instructions */
+    d->bw = calloc(2 * (size_t)ncta + 1, sizeof *d->bw);
     if (!d->aq || !d->pq || !d->mq || !d->atq || !d->atq_v || !d->atq_v2 || !d->pend ||
         !d->wslot ||
         !d->cta_done || !d->stk || !d->bw || !d->arrive)
         return -1;
-    for (unsigned i = 0; i < 2 * ncta; i++)
+    for (unsigned i = 0; i < 2 * ncta + 1; i++)
         if (simt_warp_alloc(&d->bw[i], max_depth) != 0)
             return -1;
     return 0;
@@ -215,10 +216,62 @@ static void core_dac_free(struct core_dac *d)
         free(d->ps[j].pa);
     }
     free(d->pm);
-    for (unsigned i = 0; d->bw && i < 2 * d->ncta; i++)
+    for (unsigned i = 0; d->bw && i < 2 * d->ncta + 1; i++)
         simt_warp_free(&d->bw[i]);
+    free(d->vix);
+    free(d->vr);
+    free(d->vv);
+    free(d->atq_vv);
     free(d->bw);
     memset(d, 0, sizeof *d);
+}
+
+/* The vector registers of kernel f (the destinations of tr's vector
+ * instructions): their indices, lane storage and the ATQ's vector
+ * addresses. Returns 0 or -1 (host memory). */
+static int vec_setup(struct core_dac *d, const struct ptx_func *f,
+                     const struct ptx_dac_inst *tr)
+{
+    d->nvreg = 0;
+    d->vix_regs = 0;
+    if (!tr)
+        return 0;
+    uint32_t nr = f->nregs;
+    int32_t *vix = NULL;
+    for (uint32_t pc = 0; pc < f->ninsts; pc++) {
+        const struct ptx_operand *o = &f->insts[pc].o[0];
+        if (!tr[pc].vec || o->kind != PTX_O_REG || o->reg < 0 || (uint32_t)o->reg >= nr)
+            continue;
+        if (!vix) {
+            free(d->vix);
+            d->vix = vix = malloc((size_t)nr * sizeof *vix);
+            if (!vix)
+                return -1;
+            for (uint32_t r = 0; r < nr; r++)
+                vix[r] = -1;
+        }
+        if (vix[o->reg] < 0)
+            vix[o->reg] = (int32_t)d->nvreg++;
+    }
+    if (!d->nvreg)
+        return 0;
+    if (d->nvreg > d->vv_cap) {
+        free(d->vr);
+        free(d->vv);
+        d->vr = calloc(d->nvreg, sizeof *d->vr);
+        d->vv = calloc((size_t)d->nvreg * CORE_DAC_MAXS * EXEC_WARP, sizeof *d->vv);
+        if (!d->atq_vv)
+            d->atq_vv = calloc((size_t)d->atq_cap * CORE_DAC_MAXS * EXEC_WARP,
+                               sizeof *d->atq_vv);
+        if (!d->vr || !d->vv || !d->atq_vv) {
+            d->vv_cap = d->nvreg = 0;
+            return -1;
+        }
+        d->vv_cap = d->nvreg;
+    }
+    memset(d->vr, 0, d->nvreg * sizeof *d->vr);
+    d->vix_regs = nr;
+    return 0;
 }
 
 /* Prepares d for kernel f with transform tr (NULL: not decoupled) at the
@@ -284,7 +337,7 @@ static int core_dac_kernel(struct core_dac *d, const struct ptx_func *f,
         }
         d->pm_regs = nr;
     }
-    return 0;
+    return vec_setup(d, f, tr);
 }
 
 /* Records a model error (the first one wins) at PTX line `line`. */
@@ -358,9 +411,13 @@ static int batch_start(struct core_dac *d, uint64_t now)
             d->abar[d->wslot[ci][w]] = 0;
             for (uint32_t r = 0; r < k->f->nregs; r++)   /* its warps' vectors */
                 d->pm[(size_t)r * CORE_DAC_MAXS + d->wslot[ci][w]] = 0;
+            for (uint32_t x = 0; x < d->nvreg; x++)
+                d->vr[x] &= ~(1ull << d->wslot[ci][w]);
         }
         n++;
     }
+    if (d->nvreg && core_dac_basis_start(d, 2 * d->ncta) != 0)
+        return -1;          /* the scratch warp of vector instructions */
     d->aw_run = true;
     d->sp = 1;
     d->aw_ready = now;
@@ -590,6 +647,7 @@ static struct core_dac_tuple *atq_push(struct core_dac *d)
     memset(t, 0, sizeof *t);
     t->v = d->atq_v + (size_t)ix * d->ncta;
     t->v2 = d->atq_v2 + (size_t)ix * d->ncta;
+    t->vv = d->atq_vv ? d->atq_vv + (size_t)ix * CORE_DAC_MAXS * EXEC_WARP : NULL;
     t->ctas = d->batch;
     return t;
 }
@@ -637,6 +695,18 @@ static void enq_access(struct core_dac *d, int32_t pc, const struct ptx_inst *in
     }
     memcpy(t->mask, am, sizeof t->mask);
     tuple_pend(d, t);
+    /* a vector address: the AEU takes each lane's address from the lanes
+       the affine warp computed for that warp */
+    for (unsigned w = 0; o && o->reg >= 0 && w < d->nslots; w++) {
+        const uint64_t *vl = am[w] ? core_dac_vec_lanes(d, o->reg, w) : NULL;
+        if (!vl)
+            continue;
+        uint64_t *tv = t->vv + (size_t)w * EXEC_WARP;
+        EXEC_FOR_EACH_LANE(am[w], lane, {
+            tv[lane] = vl[lane] + (uint64_t)o->imm + (d->fault == 1 ? 4 : 0);
+        });
+        t->vslots |= 1ull << w;
+    }
     if (t->sel)
         memcpy(t->smask, &d->pm[(size_t)o->reg * CORE_DAC_MAXS], sizeof t->smask);
 }
@@ -684,9 +754,18 @@ static int core_dac_aw_issue(struct core_dac *d, uint64_t now)
     struct core_dac_ent *top = &d->stk[d->sp - 1];
     const struct ptx_inst *in = &d->f->insts[pc];
     const struct ptx_dac_inst *di = &d->tr[pc];
-    d->st.aff_insts++;
-    d->v->st.issued++;
-    d->aw_ready = now + 1;
+    uint32_t g[CORE_DAC_MAXS], am[CORE_DAC_MAXS];
+    core_dac_guard_masks(d, in, g);
+    /* a vector instruction issues once per covered warp (docs/dac.md) */
+    unsigned nv = 0;
+    for (unsigned w = 0; w < CORE_DAC_MAXS; w++) {
+        am[w] = w < ns ? top->m[w] & g[w] : 0;
+        nv += di->vec && am[w];
+    }
+    nv = nv ? nv : 1;
+    d->st.aff_insts += nv;
+    d->v->st.issued += nv;
+    d->aw_ready = now + nv;
     const struct core_dinst *cd = aw_dinst(d, pc);
     {   /* the results' tuples are ready after the pipeline's latency, the
          * per-opcode one under opcode_timing = class, as for a main warp
@@ -701,19 +780,15 @@ static int core_dac_aw_issue(struct core_dac *d, uint64_t now)
                 lat = ol ? ol : lat;
                 ii = oi ? oi : ii;
             }
-            ready = now + ii - 1 + lat;
+            ready = now + (uint64_t)nv * ii - 1 + lat;
             unsigned ix = 0;
             aw_unit(d, cd, &ix);
-            d->v->unit_free[cd->unit][ix] = now + ii;  /* the SIMT lanes' pipeline */
+            d->v->unit_free[cd->unit][ix] = now + (uint64_t)nv * ii;  /* the SIMT lanes' */
         } else if (cd->unit == CORE_U_MEM)
             ready = now + d->v->ii[CORE_U_MEM] - 1 + (uint64_t)d->v->c->l1d_latency;
         for (unsigned i = 0; i < cd->ndst; i++)
             d->rr[cd->dst[i]] = ready;
     }
-    uint32_t g[CORE_DAC_MAXS], am[CORE_DAC_MAXS];
-    core_dac_guard_masks(d, in, g);
-    for (unsigned w = 0; w < CORE_DAC_MAXS; w++)
-        am[w] = w < ns ? top->m[w] & g[w] : 0;
     switch ((enum ptx_op)in->op) {
     case PTX_OP_BRA: {
         int32_t target = in->o[0].label;
@@ -804,6 +879,24 @@ static int core_dac_aw_issue(struct core_dac *d, uint64_t now)
                  "stream is not modelled", ptx_op_name((enum ptx_op)in->op), in->line);
         return LS_ERR_COSIM;
     }
+    if (di->vec) {
+        /* per covered warp, the lanes of a main warp's instruction: its
+         * register operands read and its result written as vectors, one
+         * lane operation per active lane (docs/energy.md) */
+        unsigned nw = 0;
+        if (core_dac_vec_exec(d, pc, in, cd, am, &nw) != 0)
+            return LS_ERR_COSIM;
+        for (unsigned w = 0; w < ns; w++) {
+            uint32_t a = am[w] | am[w] >> 1;
+            a |= a >> 2;
+            en->rf_arrays_read += am[w] ? 8u * cd->rf_rd : 0;
+            en->rf_arrays_written += (uint64_t)cd->rf_wr *
+                                     (unsigned)__builtin_popcount(a & 0x11111111u);
+            if (cd->unit <= CORE_U_SFU)
+                en->lane_ops[cd->unit] += (unsigned)__builtin_popcount(am[w]);
+        }
+        return 0;
+    }
     /* the per-CTA accumulators: every CTA of the batch, one issue slot */
     if (core_dac_basis_exec(d, pc, in, cd, am) != 0)
         return LS_ERR_COSIM;
@@ -834,7 +927,8 @@ static int dac_prepare(const struct cfg *c, const struct ptx_func *f, void **dat
 {
     *data = NULL;
     unsigned aopt = (c->dac_pred_combine == CFG_DAC_PRED_COMBINE_ON ? PTX_AFF_OPT_PRED : 0) |
-                    (c->dac_feedback != CFG_DAC_FEEDBACK_OFF ? PTX_AFF_OPT_FEED : 0);
+                    (c->dac_feedback != CFG_DAC_FEEDBACK_OFF ? PTX_AFF_OPT_FEED : 0) |
+                    (c->dac_vector == CFG_DAC_VECTOR_ON ? PTX_AFF_OPT_VEC : 0);
     unsigned dopt = c->dac_feedback == CFG_DAC_FEEDBACK_ON ? PTX_DAC_OPT_FEED :
                     c->dac_feedback == CFG_DAC_FEEDBACK_DATA ?
                     PTX_DAC_OPT_FEED | PTX_DAC_OPT_FEED_DATA : 0;

@@ -91,6 +91,9 @@ struct core_dac_tuple {
     uint32_t mask[CORE_DAC_MAXS];   /* per warp slot: lanes enqueued for   */
     uint32_t smask[CORE_DAC_MAXS];  /* sel: per warp slot, lanes taking v  */
     uint32_t pred[CORE_DAC_MAXS];   /* PRED: lanes whose predicate holds   */
+    uint64_t vslots;            /* warp slots whose lanes take their address
+                                   from vv (a vector address, docs/dac.md) */
+    uint64_t *vv;               /* per warp slot, 32 lane addresses        */
     uint32_t bar[CORE_DAC_MAXS];    /* per warp slot: barriers of the affine
                                    stream the affine warp passed for it
                                    before this enq (dac.barrier_fetch)    */
@@ -174,6 +177,9 @@ struct core_dac_stats {
     uint64_t ctas;              /* CTAs this SM ran in the launch          */
     uint64_t wr_hazards;        /* prefetched records whose lines a store of
                                    the same warp wrote before their deq    */
+    uint64_t vec_issues;        /* vector instructions the affine warp
+                                   issued, one per covered warp           */
+    uint64_t vec_lanes;         /* ... lanes they computed                 */
 };
 
 struct core_view;
@@ -249,6 +255,15 @@ struct core_dac {
     uint64_t *rr;               /* affine warp's scoreboard: per register,
                                    the cycle its tuple is ready            */
     uint32_t pm_regs;
+    /* vectors (docs/dac.md "vector"): per register, its index among the
+     * registers a vector instruction of the kernel writes (-1: none); per
+     * index, the warp slots whose lanes it holds (vr) and, per warp slot,
+     * the 32 lanes (vv); the ATQ's vector addresses (atq_vv, per entry
+     * CORE_DAC_MAXS x 32); bw[2 ncta] is the scratch warp that runs a
+     * vector instruction on a covered warp's lanes */
+    int32_t *vix;
+    uint32_t vix_regs, nvreg, vv_cap;
+    uint64_t *vr, *vv, *atq_vv;
     uint64_t aw_ready;
     bool aw_atq_blocked;        /* the affine warp's enq found the ATQ full */
     bool aw_mask_blocked;       /* the affine warp waits for fed-back masks */

@@ -254,8 +254,17 @@ static bool expand_one(struct core_dac *d, uint64_t now)
         d->st.rec_pred++;
     } else {
         uint64_t a[EXEC_WARP];      /* the addresses of r's lanes, in order */
-        unsigned na = rec_addrs(k, wi, r->mask, t->v[ci], t->sel ? t->v2[ci] : t->v[ci],
-                                t->sel ? t->smask[slot] : ~0u, r->addr, a);
+        unsigned na = 0;
+        if (t->vslots >> slot & 1) {    /* a vector address: the lanes' own */
+            const uint64_t *tv = t->vv + (size_t)slot * EXEC_WARP;
+            EXEC_FOR_EACH_LANE(r->mask, lane, {
+                r->addr[lane] = tv[lane];
+                a[na++] = tv[lane];
+            });
+        } else {
+            na = rec_addrs(k, wi, r->mask, t->v[ci], t->sel ? t->v2[ci] : t->v[ci],
+                           t->sel ? t->smask[slot] : ~0u, r->addr, a);
+        }
         if (t->data) {
             bool global = true;
             for (unsigned i = 0; i < na; i++)
@@ -469,6 +478,8 @@ void core_dac_stats(const struct core_dac *d, bool first, ls_stats *s)
     x->stall_aw_pipe += t->stall_aw_pipe;
     x->cta_wait += t->cta_wait;
     x->wr_hazards += t->wr_hazards;
+    x->vec_issues += t->vec_issues;
+    x->vec_lanes += t->vec_lanes;
     if (t->passes_max > x->passes_max)
         x->passes_max = t->passes_max;
 }

@@ -83,6 +83,16 @@ int core_dac_pred_def(struct core_dac *d, const struct ptx_inst *in, const uint3
 /* The exactness check of a widening cvt/mul.wide/mad.wide under am for
  * every thread of the batch. Returns 0 or -1 (d->why). */
 int core_dac_widen_check(struct core_dac *d, const struct ptx_inst *in, const uint32_t *am);
+/* Runs vector instruction pc (tr[pc].vec) of the affine stream on the
+ * lanes am of every covered warp: its sources' lanes (vectors, tuples
+ * expanded by function (1), selects by their masks) into the scratch
+ * warp, the operation per lane, the result into the destination's vector.
+ * *nissue: the warps it covered. Returns 0 or -1 (d->why). */
+int core_dac_vec_exec(struct core_dac *d, int32_t pc, const struct ptx_inst *in,
+                      const struct core_dinst *cd, const uint32_t *am, unsigned *nissue);
+/* The lanes of vector register reg of warp slot w, or NULL when that
+ * warp's value of reg is not a vector. */
+const uint64_t *core_dac_vec_lanes(const struct core_dac *d, int32_t reg, unsigned w);
 /* Adds d's statistics to s (first: the first SM of the launch). */
 void core_dac_stats(const struct core_dac *d, bool first, ls_stats *s);
 

@@ -113,6 +113,94 @@ static void opnd_pieces(const struct core_dac *d, const struct simt_warp *bw, un
     }
 }
 
+/* The register of operand o, or -1. */
+static int32_t opnd_reg(const struct ptx_operand *o)
+{
+    return o->kind == PTX_O_REG ? o->reg : -1;
+}
+
+const uint64_t *core_dac_vec_lanes(const struct core_dac *d, int32_t reg, unsigned w)
+{
+    if (reg < 0 || (uint32_t)reg >= d->vix_regs || d->vix[reg] < 0 ||
+        !(d->vr[d->vix[reg]] >> w & 1))
+        return NULL;
+    return d->vv + ((size_t)d->vix[reg] * CORE_DAC_MAXS + w) * EXEC_WARP;
+}
+
+/* The value of register reg at lane (thread tid) of warp slot w of CTA
+ * slot ci: a predicate's bit of its PEU vector, a vector's lane, else the
+ * tuple (piece B where a selected value's lane takes it) by function (1),
+ * modulo the register's width. */
+static uint64_t lane_value(const struct core_dac *d, unsigned ci, unsigned w, int32_t reg,
+                           const uint32_t tid[3], unsigned lane)
+{
+    enum ptx_type t = (enum ptx_type)d->f->regs[reg].type;
+    if (t == PTX_T_PRED)
+        return d->pm[(size_t)reg * CORE_DAC_MAXS + w] >> lane & 1;
+    const uint64_t *vl = core_dac_vec_lanes(d, reg, w);
+    if (vl)
+        return vl[lane];
+    const struct simt_warp *bw = &d->bw[ci];
+    if (d->pa[reg] && !(d->pm[(size_t)reg * CORE_DAC_MAXS + w] >> lane & 1))
+        bw = &d->bw[d->ncta + ci];
+    uint64_t v[4];
+    for (unsigned l = 0; l < 4; l++)
+        v[l] = bw->ew.regs[(size_t)reg * EXEC_WARP + l];
+    unsigned bits = ptx_type_bits(t);
+    return core_dac_tup_at(v, tid, bits ? bits : 64);
+}
+
+int core_dac_vec_exec(struct core_dac *d, int32_t pc, const struct ptx_inst *in,
+                      const struct core_dinst *cd, const uint32_t *am, unsigned *nissue)
+{
+    struct simt_warp *s = &d->bw[2 * d->ncta];
+    int32_t dst = cd->ndst == 1 ? cd->dst[0] : -1;
+    int32_t x = dst >= 0 && (uint32_t)dst < d->vix_regs ? d->vix[dst] : -1;
+    *nissue = 0;
+    if (x < 0 || in->o[0].kind != PTX_O_REG || in->o[0].reg != dst) {
+        core_dac_fail(d, in->line, "DAC: vector instruction at PTX line %u (pc %d) has no "
+                 "vector register destination: not modelled", in->line, pc);
+        return -1;
+    }
+    struct ptx_inst u = *in;
+    u.guard = -1;               /* am holds the lanes its guard lets through */
+    for (unsigned w = 0; w < d->nslots; w++) {
+        unsigned wi;
+        const struct simt_warp *bw = am[w] ? slot_basis(d, w, &wi) : NULL;
+        if (!bw)
+            continue;
+        unsigned ci = (unsigned)d->scta[w];
+        uint32_t tids[EXEC_WARP][3];
+        warp_tids(d->v->k, wi, tids);
+        memcpy(s->gridv.ctaid, bw->gridv.ctaid, sizeof s->gridv.ctaid);
+        EXEC_FOR_EACH_LANE(am[w], lane, {
+            memcpy(s->ew.ids[lane].tid, tids[lane], sizeof s->ew.ids[lane].tid);
+            s->ew.ids[lane].laneid = lane;
+            for (unsigned i = 0; i < cd->nsrc; i++)
+                if (cd->src[i] >= 0)
+                    s->ew.regs[(size_t)cd->src[i] * EXEC_WARP + lane] =
+                        lane_value(d, ci, w, cd->src[i], tids[lane], lane);
+        });
+        if (exec_alu(&s->ew, &u, am[w], &s->res, &s->err) != 0) {
+            core_dac_fail(d, in->line, "DAC: the affine warp failed at PTX line %u: %s",
+                     in->line, s->err.msg);
+            return -1;
+        }
+        uint64_t *vl = d->vv + ((size_t)x * CORE_DAC_MAXS + w) * EXEC_WARP;
+        EXEC_FOR_EACH_LANE(am[w], lane, {
+            vl[lane] = s->ew.regs[(size_t)dst * EXEC_WARP + lane];
+        });
+        if (d->fault == 4)
+            vl[__builtin_ctz(am[w])] += 1;  /* fault injection: the golden check must fail */
+        d->vr[x] |= 1ull << w;
+        d->st.vec_lanes += (uint64_t)__builtin_popcount(am[w]);
+        ++*nissue;
+    }
+    d->pa[dst] = 0;
+    d->st.vec_issues += *nissue;
+    return 0;
+}
+
 /* Writes v into the lanes am of warp slot w's vector of predicate
  * register reg; the other lanes keep theirs (a guarded or divergent
  * definition merges per thread: docs/dac.md, the PEU). */
@@ -156,14 +244,20 @@ int core_dac_pred_def(struct core_dac *d, const struct ptx_inst *in, const uint3
             uint32_t tids[EXEC_WARP][3];
             if (!fl)
                 warp_tids(k, wi, tids);
+            /* a vector operand: the PEU compares its lanes */
+            const uint64_t *va = core_dac_vec_lanes(d, opnd_reg(&in->o[2]), w);
+            const uint64_t *vb = core_dac_vec_lanes(d, opnd_reg(&in->o[3]), w);
+            uint64_t bm = bits >= 64 ? ~0ull : (1ull << bits) - 1;
             EXEC_FOR_EACH_LANE(am[w], lane, {
                 bool r = pb != 0;
                 if (!fl) {
                     const uint32_t *tid = tids[lane];
                     bool ok;
                     r = int_cmp(in->cmp, sgn, bits,
-                                core_dac_tup_at(sa >> lane & 1 ? a : a2, tid, bits),
-                                core_dac_tup_at(sb >> lane & 1 ? b : b2, tid, bits), &ok);
+                                va ? va[lane] & bm
+                                   : core_dac_tup_at(sa >> lane & 1 ? a : a2, tid, bits),
+                                vb ? vb[lane] & bm
+                                   : core_dac_tup_at(sb >> lane & 1 ? b : b2, tid, bits), &ok);
                     if (!ok) {
                         core_dac_fail(d, in->line, "DAC: integer setp compare %u at PTX line "
                                  "%u is not modelled by the PEU", in->cmp, in->line);
@@ -448,6 +542,10 @@ int core_dac_basis_exec(struct core_dac *d, int32_t pc, const struct ptx_inst *i
         int32_t r = cd->dst[i];
         if (r < 0 || d->f->regs[r].type == PTX_T_PRED)
             continue;
+        if ((uint32_t)r < d->vix_regs && d->vix[r] >= 0)   /* a tuple again */
+            for (unsigned w = 0; w < d->nslots; w++)
+                if (am[w])
+                    d->vr[d->vix[r]] &= ~(1ull << w);
         d->pa[r] = psrc >= 0 || mk;
         for (unsigned w = 0; d->pa[r] && w < d->nslots; w++)
             pm_merge(d, r, w, mk ? sm[w] : d->pm[(size_t)psrc * CORE_DAC_MAXS + w], am[w]);

@@ -49,6 +49,11 @@
 #define V_SEL 0x100u     /* a select: p ? x : y with p an affine predicate
                             and x, y uniform or affine (4.6); one operand
                             of an affine operation at a time            */
+#define V_VEC 0x200u     /* a vector: an integer div/rem of an affine value
+                            by a uniform one, or what the affine
+                            operations make of one (section 3's "concrete
+                            vector values"): the affine warp holds its
+                            lanes per warp                              */
 
 typedef uint16_t aval;   /* a register's state                           */
 
@@ -76,8 +81,9 @@ static bool is_pred_reg(const struct aff *a, uint32_t r)
 {
     return r < a->f->nregs && a->f->regs[r].type == PTX_T_PRED;
 }
-static bool is_aff(aval v) { return !is_na(v) && (v & (PTX_AFF_TERMS | V_SEL)); }
+static bool is_aff(aval v) { return !is_na(v) && (v & (PTX_AFF_TERMS | V_SEL | V_VEC)); }
 static bool is_sel(aval v) { return !is_na(v) && (v & V_SEL); }
+static bool is_vec(aval v) { return !is_na(v) && (v & V_VEC); }
 
 static aval sreg_value(unsigned sr)
 {
@@ -137,6 +143,53 @@ static aval product(aval x, aval y)
     return x | y;
 }
 
+/* The value a FLOW instruction with a vector source writes (VEC; v: the
+ * sources' join, src[]: each): the affine operations and a div/rem by a
+ * uniform keep a vector (the affine warp computes it per lane from the
+ * lanes of its sources, vectors, tuples or selects alike); a compare
+ * with a uniform is an affine predicate (the PEU compares each lane);
+ * anything else (a min/max, a selp on an affine predicate, a compare
+ * with an affine value) is non-affine. */
+static aval vector_op(const struct ptx_inst *in, const aval *src, unsigned nsrc, aval v,
+                      bool pred)
+{
+    bool integer = int_type(in->type);
+    bool sat = (in->flags & PTX_F_SAT) != 0;
+    aval vec = (aval)((v & ~V_SEL) | V_VEC);
+    switch ((enum ptx_op)in->op) {
+    case PTX_OP_MOV:
+        return vec;
+    case PTX_OP_ADD: case PTX_OP_SUB:
+        return integer && !sat ? vec : V_NA;
+    case PTX_OP_NEG:
+        return integer ? vec : V_NA;
+    case PTX_OP_MUL:
+        if (!integer || (in->flags & PTX_F_HI) || nsrc < 2 || is_na(product(src[0], src[1])))
+            return V_NA;
+        return vec;
+    case PTX_OP_MAD:
+        if (!integer || sat || (in->flags & PTX_F_HI) || nsrc < 3 ||
+            is_na(product(src[0], src[1])))
+            return V_NA;
+        return vec;
+    case PTX_OP_SHL:
+        return nsrc >= 2 && !is_aff(src[1]) ? vec : V_NA;
+    case PTX_OP_CVT:
+        return integer && int_type(in->type2) && !sat && in->rnd == PTX_RND_NONE ? vec : V_NA;
+    case PTX_OP_DIV: case PTX_OP_REM:
+        return integer && nsrc >= 2 && !is_aff(src[1]) ? vec : V_NA;
+    case PTX_OP_SELP:
+        return nsrc >= 3 && !is_aff(src[2]) && integer ? vec : V_NA;
+    case PTX_OP_SETP:
+        if (!int_type(in->type2) || nsrc < 2 || (is_aff(src[0]) && is_aff(src[1])) ||
+            (nsrc >= 3 && is_aff(src[2]) && !pred))
+            return V_NA;
+        return (aval)(v & ~(V_SEL | V_VEC));
+    default:
+        return V_NA;
+    }
+}
+
 /* The value a FLOW instruction writes, given that some source is affine
  * and none non-affine (v: the sources' join, src[]: each). */
 static aval affine_op(const struct aff *a, const struct ptx_inst *in, const aval *src,
@@ -146,8 +199,13 @@ static aval affine_op(const struct aff *a, const struct ptx_inst *in, const aval
     bool integer = int_type(in->type);
     bool sat = (in->flags & PTX_F_SAT) != 0;
     unsigned nsel = 0;
-    for (unsigned i = 0; i < nsrc; i++)
+    bool vec = false;
+    for (unsigned i = 0; i < nsrc; i++) {
         nsel += is_sel(src[i]);
+        vec |= is_vec(src[i]);
+    }
+    if (vec)
+        return (a->opts & PTX_AFF_OPT_VEC) ? vector_op(in, src, nsrc, v, pred) : V_NA;
     if (nsel > 1)
         return V_NA;             /* two selects combined: four pieces */
     switch ((enum ptx_op)in->op) {
@@ -203,6 +261,13 @@ static aval affine_op(const struct aff *a, const struct ptx_inst *in, const aval
             naff += is_aff(src[i]);
         return pred && !nsel && integer && naff == 1 ? (aval)(v | V_SEL) : V_NA;
     }
+    case PTX_OP_DIV: case PTX_OP_REM:
+        /* of an affine value by a uniform one: no tuple is exact (the
+           quotient steps where the thread index crosses a multiple of the
+           divisor), so a vector the affine warp evaluates per lane
+           (section 3) */
+        return (a->opts & PTX_AFF_OPT_VEC) && integer && nsrc >= 2 && !is_aff(src[1])
+               ? (aval)((v & ~V_SEL) | V_VEC) : V_NA;
     default:
         return V_NA;
     }
@@ -282,7 +347,7 @@ static void transfer(const struct aff *a, aval *s, const struct ptx_inst *in,
     bool dctl = dctl_mark && !(a->opts & PTX_AFF_OPT_FEED);
     aval g = in->guard >= 0 ? s[in->guard] : V_DEF;
     enum ptx_op op = (enum ptx_op)in->op;
-    struct ptx_affine_inst r = { PTX_ACLS_NONE, 0, PTX_ACLS_NONE, 0, 0 };
+    struct ptx_affine_inst r = { PTX_ACLS_NONE, 0, PTX_ACLS_NONE, 0, 0, 0 };
     if (op == PTX_OP_BRA || op == PTX_OP_BRX) {
         aval v = g;
         if (op == PTX_OP_BRX)
@@ -307,12 +372,15 @@ static void transfer(const struct aff *a, aval *s, const struct ptx_inst *in,
         if (is_mem_access(in) && ptx_dflow_src(a->f, in) == PTX_DFLOW_DATA) {
             const struct ptx_operand *m = ptx_dflow_mem_opnd(in);
             r.sel = m && !dctl && !is_na(g) && is_sel(opnd_value(a, s, m));
+            r.vec = m && !dctl && !is_na(g) && is_vec(opnd_value(a, s, m));
         }
         if (writes || op == PTX_OP_CALL || is_mem_access(in)) {
             r.cls = cls_of(v);
             r.terms = r.cls == PTX_ACLS_AFFINE ? (v & PTX_AFF_TERMS) : 0;
-            if (!is_mem_access(in))
+            if (!is_mem_access(in)) {
                 r.sel = is_sel(v);
+                r.vec = is_vec(v);
+            }
             if (is_mem_access(in) && ptx_dflow_src(a->f, in) == PTX_DFLOW_DATA)
                 r.cls = PTX_ACLS_NONAFFINE, r.terms = 0;
         }

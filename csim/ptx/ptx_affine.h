@@ -63,6 +63,12 @@ struct ptx_affine_inst {
                        a uniform value; PTX_AFF_OPT_PRED): the
                        affine warp keeps both pieces and each thread's
                        choice, the AEU/PEU expand per thread             */
+    uint8_t vec;    /* AFFINE value (or address, for an access) that is a
+                       vector (PTX_AFF_OPT_VEC): an integer div/rem of an
+                       affine or vector value by a uniform one, or an
+                       affine operation with a vector operand; the affine
+                       warp holds its concrete lanes per warp (paper
+                       section 3's "concrete vector values")            */
 };
 
 /* Figures of one run (static: each instruction once). */
@@ -99,7 +105,15 @@ struct ptx_affine_stats {
  * Without it, everything under data control is non-affine. */
 #define PTX_AFF_OPT_PRED 0x1u
 #define PTX_AFF_OPT_FEED 0x2u
-#define PTX_AFF_OPT_ALL  (PTX_AFF_OPT_PRED | PTX_AFF_OPT_FEED)
+/* VEC: an integer div/rem of an affine (or vector) value by a uniform one
+ * is a vector (vec), and so is an affine operation (add/sub/neg, mul/mad
+ * by a uniform, shl by a uniform, integer cvt, mov, selp on a uniform
+ * predicate) with vector operands and otherwise uniform, affine or
+ * select ones; a compare of a vector with a uniform is an affine
+ * predicate; an access may use a vector as its address. Without VEC, a
+ * div/rem of an affine value is non-affine. */
+#define PTX_AFF_OPT_VEC  0x4u
+#define PTX_AFF_OPT_ALL  (PTX_AFF_OPT_PRED | PTX_AFF_OPT_FEED | PTX_AFF_OPT_VEC)
 
 /* Classifies every instruction of f (parsed, CFG built) into out[0..
  * ninsts-1] with options opts (PTX_AFF_OPT_*). Deterministic, no global

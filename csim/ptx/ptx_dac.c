@@ -779,6 +779,9 @@ int ptx_dac_build_opt(const struct ptx_func *f, const struct ptx_affine_inst *af
         out[pc].sel = (out[pc].streams & PTX_DAC_S_AFF) && aff[pc].sel &&
                       (f->insts[pc].op == PTX_OP_SELP || f->insts[pc].op == PTX_OP_MIN ||
                        f->insts[pc].op == PTX_OP_MAX);
+    for (uint32_t pc = 0; !err && pc < f->ninsts; pc++)
+        out[pc].vec = (out[pc].streams & PTX_DAC_S_AFF) && aff[pc].vec &&
+                      aff[pc].addr == PTX_ACLS_NONE;
 done:;
     uint32_t badpc = err == 2 ? d.badpc : 0;
     dac_free(&d);

@@ -77,6 +77,11 @@ struct ptx_dac_inst {
                           and each thread's choice. A selp on a uniform
                           predicate is a plain value (one side for every
                           thread) and has 0                               */
+    uint8_t vec;       /* an instruction of the affine stream whose result
+                          is a vector (the analysis's vec: a div/rem by a
+                          uniform, or an affine operation on a vector):
+                          the affine warp evaluates it per lane, once per
+                          covered warp                                    */
     int32_t qreg;      /* the register the enq sends (the address base of
                           the access, the branch's predicate); -1: none
                           (an address that is a symbol + offset)          */
