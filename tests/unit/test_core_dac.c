@@ -7,8 +7,8 @@
  * the functional instruction count), every record is checked; the PEU
  * cases (uniform, a contiguous run, the 32-lane fallback); queue-full
  * stalls with one-entry queues; and faults (a corrupted address tuple, a
- * flipped predicate lane, a widening that wraps) stop the run with a
- * model error naming the PTX line. */
+ * flipped predicate lane, a widening that wraps, a wrong lane of a
+ * vector) stop the run with a model error naming the PTX line. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -70,7 +70,8 @@ static void h_init(struct harness *h, const char *ptx, unsigned block, uint32_t 
     h->tr = calloc(f->ninsts, sizeof *h->tr);
     /* the transform as dac_prepare builds it for this config */
     unsigned aopt = (h->c.dac_pred_combine ? PTX_AFF_OPT_PRED : 0) |
-                    (h->c.dac_feedback ? PTX_AFF_OPT_FEED : 0);
+                    (h->c.dac_feedback ? PTX_AFF_OPT_FEED : 0) |
+                    (h->c.dac_vector ? PTX_AFF_OPT_VEC : 0);
     assert_int_equal(ptx_affine_analyse_opt(f, a, NULL, &d, aopt), 0);
     assert_int_equal(ptx_dac_build_opt(f, a, h->tr, NULL, &d,
                                        h->c.dac_feedback ? PTX_DAC_OPT_FEED : 0), 0);
@@ -890,6 +891,138 @@ static void test_aw_pipeline(void **state)
     free(h);
 }
 
+/* Vectors (docs/dac.md, "What the engine adds"): q = i / w and r = i % w
+ * of the global index i = ctaid.x * ntid.x + tid.x + off by the uniform
+ * w (.u32, or .s32 with off = -40: negative dividends, truncated
+ * quotients), the affine warp evaluating them per lane once per covered
+ * warp; a store at the vector address buf + 4 (64 q + r + base), the
+ * PEU's compare of the vector r with a uniform guarding a marker store,
+ * and q and r stored as data at affine addresses. With w = 32 each warp
+ * lies in one quotient interval, with w = 17 it spans two or three. */
+static char *vec_ptx(bool sgn)
+{
+    const char *t = sgn ? "s32" : "u32";
+    char *p = malloc(2048);
+    snprintf(p, 2048, HDR
+        ".visible .entry k(.param .u32 n)\n{\n"
+        " .reg .b32 %%r<24>;\n .reg .pred %%p<2>;\n .shared .align 4 .b8 buf[4096];\n"
+        " ld.param.u32 %%r1, [n];\n"
+        " mov.u32 %%r2, %%tid.x;\n"
+        " mov.u32 %%r3, %%ctaid.x;\n"
+        " mov.u32 %%r4, %%ntid.x;\n"
+        " mad.lo.s32 %%r5, %%r3, %%r4, %%r2;\n"
+        " add.s32 %%r5, %%r5, %d;\n"
+        " div.%s %%r6, %%r5, %%r1;\n"
+        " rem.%s %%r7, %%r5, %%r1;\n"
+        " shl.b32 %%r8, %%r6, 6;\n"
+        " add.s32 %%r9, %%r8, %%r7;\n"
+        " add.s32 %%r9, %%r9, %d;\n"
+        " shl.b32 %%r10, %%r9, 2;\n"
+        " mov.u32 %%r11, buf;\n"
+        " add.u32 %%r12, %%r11, %%r10;\n"
+        " st.shared.u32 [%%r12], %%r5;\n"
+        " shl.b32 %%r13, %%r2, 2;\n"
+        " add.u32 %%r14, %%r11, %%r13;\n"
+        " st.shared.u32 [%%r14+2560], %%r6;\n"
+        " st.shared.u32 [%%r14+2816], %%r7;\n"
+        " setp.lt.%s %%p1, %%r7, 3;\n"
+        " @%%p1 bra SKIP;\n"
+        " st.shared.u32 [%%r14+2304], 7;\n"
+        "SKIP:\n"
+        " ret;\n}\n", sgn ? -40 : 0, t, t, sgn ? 224 : 0, t);
+    return p;
+}
+
+/* The PTX line of the first line of ptx holding s. */
+static uint32_t line_of(const char *ptx, const char *s)
+{
+    const char *e = strstr(ptx, s);
+    assert_non_null(e);
+    uint32_t n = 1;
+    for (const char *c = ptx; c < e; c++)
+        n += *c == '\n';
+    return n;
+}
+
+static void test_vectors(void **state)
+{
+    (void)state;
+    static const uint32_t ws[] = { 32, 17 };
+    for (unsigned sgn = 0; sgn < 2; sgn++)
+    for (unsigned wk = 0; wk < 2; wk++)
+    for (unsigned on = 0; on < 2; on++) {
+        const char *off[] = { "dac.vector=off", NULL };
+        uint32_t w = ws[wk];
+        char *ptx = vec_ptx(sgn);
+        struct harness *h = h_pass(ptx, 64, w, on ? NULL : off, 0);
+        const struct core_dac_stats *s = &DAC(h)->st;
+        /* every record checked against the functional model's address or
+           branch outcome */
+        assert_int_equal(s->checked_addr, s->rec_addr + s->rec_data);
+        assert_int_equal(s->checked_pred, s->rec_pred);
+        assert_int_equal(s->main_insts + s->removed, h->sm.v.st.warp_insts);
+        /* the store at the vector address: enq.addr (decoupled) with
+           vectors, in the main stream only without */
+        uint32_t vline = line_of(ptx, "st.shared.u32 [%r12]"), vpc = 0;
+        while (h->k.f->insts[vpc].line != vline)
+            vpc++;
+        assert_int_equal(h->tr[vpc].q, on ? PTX_DAC_Q_ADDR : PTX_DAC_Q_NONE);
+        if (on) {
+            /* div, rem, shl, add, add, shl, add: vectors, once per warp
+               (2 warps x 2 CTAs), every lane */
+            assert_int_equal(s->vec_issues, 7 * 4);
+            assert_int_equal(s->vec_lanes, 7 * 128);
+            /* the vector-address store, q, r: a record per warp each; the
+               compare of r: a predicate record per warp */
+            assert_true(s->rec_addr >= 3 * 4);
+            assert_int_equal(s->rec_pred, 4);
+        } else {
+            assert_int_equal(s->vec_issues, 0);
+        }
+        for (unsigned c = 0; c < 2; c++) {
+            uint32_t v[1024];
+            memcpy(v, h->sm.v.cta[c].shared, sizeof v);
+            for (unsigned t = 0; t < 64; t++) {
+                int32_t i = (int32_t)(c * 64 + t) - (sgn ? 40 : 0);
+                uint32_t q = sgn ? (uint32_t)(i / (int32_t)w) : (uint32_t)i / w;
+                uint32_t r = sgn ? (uint32_t)(i % (int32_t)w) : (uint32_t)i % w;
+                int32_t slot = 64 * (int32_t)q + (int32_t)r + (sgn ? 224 : 0);
+                assert_true(slot >= 0 && slot < 576);
+                assert_int_equal(v[slot], (uint32_t)i);
+                assert_int_equal(v[640 + t], q);
+                assert_int_equal(v[704 + t], r);
+                bool lt = sgn ? (int32_t)r < 3 : r < 3;
+                assert_int_equal(v[576 + t], lt ? 0u : 7u);
+            }
+        }
+        h_free(h);
+        free(h);
+        free(ptx);
+    }
+}
+
+/* A wrong lane in a vector (dac.fault_inject=4: the lowest active lane of
+ * every vector the affine warp computes is off by one) reaches the AEU's
+ * record of the vector-address store: the golden check stops the run
+ * there. */
+static void test_vector_fault(void **state)
+{
+    (void)state;
+    const char *f4[] = { "dac.fault_inject=4", NULL };
+    for (unsigned sgn = 0; sgn < 2; sgn++) {
+        char *ptx = vec_ptx(sgn);
+        struct harness *h = calloc(1, sizeof *h);
+        h_init(h, ptx, 64, 17, f4);
+        assert_int_equal(h_run(h), LS_ERR_COSIM);
+        assert_non_null(strstr(DAC(h)->why, "golden check failed"));
+        assert_non_null(strstr(DAC(h)->why, "AEU address"));
+        assert_int_equal(DAC(h)->why_line, line_of(ptx, "st.shared.u32 [%r12]"));
+        h_free(h);
+        free(h);
+        free(ptx);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -908,6 +1041,8 @@ int main(void)
         cmocka_unit_test(test_minmax_selects),
         cmocka_unit_test(test_opcode_latency),
         cmocka_unit_test(test_aw_pipeline),
+        cmocka_unit_test(test_vectors),
+        cmocka_unit_test(test_vector_fault),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

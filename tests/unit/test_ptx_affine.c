@@ -379,6 +379,58 @@ static void select_values(void **state)
                   "AUAAU" "ANNNNNNNUNN-");
 }
 
+/* Vectors (PTX_AFF_OPT_VEC; docs/dac.md "vector"): a div/rem of an affine
+ * value by a uniform one is a vector, and so is an affine operation with
+ * vector operands (two vectors included: lanes add lane by lane); a
+ * compare of a vector with a uniform is an affine predicate; an access
+ * may use a vector address; a division by an affine value, a vector
+ * times an affine value, a min/max of a vector and a compare of a vector
+ * with an affine value are not affine */
+static const char vectors[] =
+    GTID
+    " div.s32 %r6, %r4, %r5;\n"         /* 5  A vec: A / U               */
+    " rem.u32 %r7, %r4, 17;\n"          /* 6  A vec: A % imm             */
+    " mul.lo.s32 %r8, %r6, %r5;\n"      /* 7  A vec: V * U               */
+    " sub.s32 %r9, %r4, %r8;\n"         /* 8  A vec: A - V               */
+    " add.s32 %r10, %r9, %r7;\n"        /* 9  A vec: V + V               */
+    " setp.lt.u32 %p1, %r7, 3;\n"       /* 10 A: V vs U                  */
+    " mul.wide.s32 %rd1, %r10, 4;\n"    /* 11 A vec                      */
+    " ld.param.u64 %rd2, [k_p0];\n"     /* 12 U                          */
+    " add.s64 %rd3, %rd2, %rd1;\n"      /* 13 A vec                      */
+    " ld.global.u32 %r11, [%rd3];\n"    /* 14 N, address A vec           */
+    " div.s32 %r12, %r5, %r4;\n"        /* 15 N: U / A                   */
+    " mul.lo.s32 %r13, %r6, %r4;\n"     /* 16 N: V * A                   */
+    " min.s32 %r14, %r6, 5;\n"          /* 17 N: min of a vector         */
+    " setp.lt.s32 %p2, %r6, %r4;\n"     /* 18 N: V vs A                  */
+    " div.u32 %r15, %r5, 3;\n"          /* 19 U: U / imm                 */
+    " ret;";
+
+static void vector_values(void **state)
+{
+    (void)state;
+    char got[64], addr[8];
+    classes(vectors, got, sizeof got, addr, NULL);
+    assert_string_equal(got, "AUAAU" "AAAAAAAUAN" "NNNNU-");
+    assert_string_equal(addr, "A");
+    char *src = kernel(vectors);
+    struct ptx_module *m = parse(src);
+    const struct ptx_func *f = ptx_find_func(m, "k");
+    struct ptx_affine_inst out[32];
+    assert_int_equal(ptx_affine_analyse(f, out, NULL, NULL), 0);
+    char vec[32];
+    for (uint32_t pc = 0; pc < f->ninsts; pc++)
+        vec[pc] = out[pc].vec ? 'v' : '.';
+    vec[f->ninsts] = 0;
+    assert_string_equal(vec, "....." "vvvvv.v.vv" "......");
+    ptx_module_free(m);
+    free(src);
+    /* without PTX_AFF_OPT_VEC a div/rem of an affine value is not affine */
+    expect_opt(vectors, "AUAAU" "NNNNNNNUNN" "NNNNU-", PTX_AFF_OPT_PRED | PTX_AFF_OPT_FEED);
+    /* a division by an affine value is not affine, nor what uses it */
+    expect_mutant(vectors, "div.s32 %r6, %r4, %r5", "div.s32 %r6, %r4, %r4",
+                  "AUAAU" "NANNNANUNN" "NNNNU-");
+}
+
 /* Fig 4 of the paper: for (i = 0; i < dim; i++) B[i*num+tid] = A[i*num+tid] + 1
  * (params A, B as k_p0 and the same pointer + 4096, dim = num = k_n) */
 static const char fig4[] =
@@ -633,6 +685,7 @@ int main(void)
         cmocka_unit_test(predicate_combinations),
         cmocka_unit_test(predicate_merges),
         cmocka_unit_test(select_values),
+        cmocka_unit_test(vector_values),
         cmocka_unit_test(paper_fig4),
         cmocka_unit_test(control_dependence),
         cmocka_unit_test(data_exit),
