@@ -1,8 +1,9 @@
 /* Affine classes (ptx_affine.h; docs/dac.md).
  *
- * State: one byte per register (plus one for the carry flag of .cc ops):
- * bits 0..5 the index terms (PTX_AFF_*), V_DEF set once a definition
- * reaches, V_NA for non-affine. Undefined is 0, uniform V_DEF, affine
+ * State: two bytes per register (plus one state for the carry flag of .cc
+ * ops): bits 0..5 the index terms (PTX_AFF_*), V_DEF set once a
+ * definition reaches, V_NA for non-affine, V_SEL a select, V_VEC a
+ * vector. Undefined is 0, uniform V_DEF, affine
  * V_DEF | terms. Join is bitwise OR (non-affine absorbs; terms unite), so
  * the lattice has finite height and the passes (blocks in reverse
  * postorder until no entry state changes) reach the fixpoint whatever the
@@ -16,7 +17,10 @@
  * predicate expansion unit expands); and/or/xor/not of predicates and
  * setp with a predicate operand (PRED: any number of affine operands,
  * the PEU combines the bit vectors; without it at most one); selp on a
- * uniform predicate. Anything else on an affine source is non-affine, and
+ * uniform predicate. VEC: an integer div/rem of an affine value by a
+ * uniform one is a vector (V_VEC), which those operations keep (with any
+ * number of vector operands) and a compare with a uniform turns into an
+ * affine predicate. Anything else on an affine source is non-affine, and
  * so is anything on a non-affine one.
  * ld.param of a kernel parameter and ld.const at a fixed address are
  * uniform; other DATA sources non-affine.

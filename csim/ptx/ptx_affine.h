@@ -2,12 +2,14 @@
  * ISCA 2017; docs/dac.md): a static, flow-sensitive data-flow analysis
  * over the CFG of ptx_cfg.h that gives every register, at every point,
  * one value of the lattice
- *   undefined < uniform < affine(terms) < non-affine
+ *   undefined < uniform < affine(terms) < vector < non-affine
  * where uniform is one value for every thread of the launch (kernel
  * parameters, constants, launch sizes), affine is base + sum of stride x
  * index over the index terms named (tid.x/y/z: the paper's per-thread
  * offset and threadIdx.y adjustment; ctaid.x/y/z: its per-CTA base), with
- * base and strides uniform, and non-affine is anything else. Join is the
+ * base and strides uniform, vector is a value the affine warp can compute
+ * per lane from affine ones (a div/rem by a uniform: PTX_AFF_OPT_VEC),
+ * and non-affine is anything else. Join is the
  * union of terms; non-affine absorbs. Each instruction then gets the
  * class of what it computes, under the control rules of docs/dac.md
  * (thread-dependent branches whose predicate is affine keep their

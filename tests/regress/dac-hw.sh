@@ -13,7 +13,8 @@
 # commit logs of every workload equal functional mode's (--compare-modes)
 # under dac, cae and mta;
 # the energy model charges DAC's units and credits what it removed. Fault injection
-# (a corrupted address tuple, a flipped predicate lane) stops vecadd with
+# (a corrupted address tuple, a flipped predicate lane, a corrupted
+# fed-back mask, a wrong vector lane) stops vecadd, backprop or dxtc with
 # a golden-check error naming the PTX file:line; dac with features it does
 # not combine with (dual paths) is refused with exit 2.
 set -u
@@ -342,10 +343,12 @@ assert x["checked_addr"] == x["records_addr"] + x["records_data"] and x["checked
 PY
 
 # the golden check can fail: corrupted tuples are model errors at the
-# access, a corrupted fed-back mask at the affine warp's next check
+# access, a corrupted fed-back mask at the affine warp's next check, a
+# wrong lane of a vector (dxtc's i / w) at the load through it
 for f in "1 vecadd vecadd.ptx:44: DAC golden check failed .*deq.data lane 0: AEU address" \
          "2 vecadd vecadd.ptx:37: DAC golden check failed .*deq.pred: PEU mask" \
-         "3 backprop backprop.ptx:87: DAC golden check failed .*deq.addr: the AEU record covers lanes"; do
+         "3 backprop backprop.ptx:87: DAC golden check failed .*deq.addr: the AEU record covers lanes" \
+         "4 dxtc dxtc.ptx:55: DAC golden check failed .*deq.data lane 0: AEU address"; do
   n=${f%% *}; f=${f#* }; wl=${f%% *}; want=${f#* }
   out=$("$cli" run "$wl" --size "$size" --mode timing --set affine.mode=dac \
         --set dac.fault_inject="$n" 2>&1)
