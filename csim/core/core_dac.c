@@ -745,6 +745,29 @@ static int recv_masks(struct core_dac *d, int32_t pc, const struct ptx_inst *in,
     return 0;
 }
 
+/* Vector instruction pc of the affine stream under the lanes am, once per
+ * covered warp, charged to the energy model as a main warp's instruction
+ * per warp: its register operands read and its result written as vectors,
+ * one lane operation per active lane (docs/energy.md). Returns 0 or -1. */
+static int aw_vec(struct core_dac *d, int32_t pc, const struct ptx_inst *in,
+                  const struct core_dinst *cd, const uint32_t *am)
+{
+    unsigned nw = 0;
+    if (core_dac_vec_exec(d, pc, in, cd, am, &nw) != 0)
+        return -1;
+    ls_energy_stats *en = &d->v->st.energy;
+    for (unsigned w = 0; w < d->nslots; w++) {
+        uint32_t a = am[w] | am[w] >> 1;
+        a |= a >> 2;                /* bit 4k: lanes 4k..4k+3 hold an active lane */
+        en->rf_arrays_read += am[w] ? 8u * cd->rf_rd : 0;
+        en->rf_arrays_written += (uint64_t)cd->rf_wr *
+                                 (unsigned)__builtin_popcount(a & 0x11111111u);
+        if (cd->unit <= CORE_U_SFU)
+            en->lane_ops[cd->unit] += (unsigned)__builtin_popcount(am[w]);
+    }
+    return 0;
+}
+
 /* Issues one affine-stream instruction of the affine warp at now.
  * Returns 0, or LS_ERR_COSIM with d->why on a model error. */
 static int core_dac_aw_issue(struct core_dac *d, uint64_t now)
@@ -879,24 +902,8 @@ static int core_dac_aw_issue(struct core_dac *d, uint64_t now)
                  "stream is not modelled", ptx_op_name((enum ptx_op)in->op), in->line);
         return LS_ERR_COSIM;
     }
-    if (di->vec) {
-        /* per covered warp, the lanes of a main warp's instruction: its
-         * register operands read and its result written as vectors, one
-         * lane operation per active lane (docs/energy.md) */
-        unsigned nw = 0;
-        if (core_dac_vec_exec(d, pc, in, cd, am, &nw) != 0)
-            return LS_ERR_COSIM;
-        for (unsigned w = 0; w < ns; w++) {
-            uint32_t a = am[w] | am[w] >> 1;
-            a |= a >> 2;
-            en->rf_arrays_read += am[w] ? 8u * cd->rf_rd : 0;
-            en->rf_arrays_written += (uint64_t)cd->rf_wr *
-                                     (unsigned)__builtin_popcount(a & 0x11111111u);
-            if (cd->unit <= CORE_U_SFU)
-                en->lane_ops[cd->unit] += (unsigned)__builtin_popcount(am[w]);
-        }
-        return 0;
-    }
+    if (di->vec)
+        return aw_vec(d, pc, in, cd, am) != 0 ? LS_ERR_COSIM : 0;
     /* the per-CTA accumulators: every CTA of the batch, one issue slot */
     if (core_dac_basis_exec(d, pc, in, cd, am) != 0)
         return LS_ERR_COSIM;
