@@ -748,7 +748,8 @@ static int recv_masks(struct core_dac *d, int32_t pc, const struct ptx_inst *in,
 /* Vector instruction pc of the affine stream under the lanes am, once per
  * covered warp, charged to the energy model as a main warp's instruction
  * per warp: its register operands read and its result written as vectors,
- * one lane operation per active lane (docs/energy.md). Returns 0 or -1. */
+ * one lane operation per active lane in its execution-energy class, the
+ * inactive lanes' charge (docs/energy.md). Returns 0 or -1. */
 static int aw_vec(struct core_dac *d, int32_t pc, const struct ptx_inst *in,
                   const struct core_dinst *cd, const uint32_t *am)
 {
@@ -762,8 +763,12 @@ static int aw_vec(struct core_dac *d, int32_t pc, const struct ptx_inst *in,
         en->rf_arrays_read += am[w] ? 8u * cd->rf_rd : 0;
         en->rf_arrays_written += (uint64_t)cd->rf_wr *
                                  (unsigned)__builtin_popcount(a & 0x11111111u);
-        if (cd->unit <= CORE_U_SFU)
-            en->lane_ops[cd->unit] += (unsigned)__builtin_popcount(am[w]);
+        unsigned na = (unsigned)__builtin_popcount(am[w]);
+        if (am[w] && cd->unit <= CORE_U_SFU) {
+            en->lane_ops[cd->unit] += na;
+            en->cls_ops[cd->ecls] += na;
+            en->cls_idle[cd->ecls] += core_ecls_idle(cd->ecls, na);
+        }
     }
     return 0;
 }
