@@ -1469,6 +1469,14 @@ def gap_note(R, w, v, cl):
     return ""
 
 
+# the timing limits taken away one at a time (variants of the whole suite)
+ALONE = (("dac-fd", "feedback scope"), ("dac-q", "queue depth"),
+         ("dac-p2", "a second pass context"),
+         ("dac-p8s", "a pass context per resident CTA, each its share of the ATQ"),
+         ("dac-dq", "a deq.data that issues before its lines arrive"),
+         ("dac-aw", "the early fetch past same-thread stores"))
+
+
 def gap_section(c):
     """The section: the gap at the main inputs and at large inputs."""
     R, RL, wl, wlL = c["R"], c["RL"], c["wl"], c["wlL"]
@@ -1493,14 +1501,7 @@ def gap_section(c):
          "(dac.gl_loads_kept; the static reasons are the reason table below).", ""]
     L += T
     L += rest_text(R, byc, sp, last, f"{SZ['main']} inputs")
-    alone = [(v, t) for v, t in (("dac-fd", "feedback scope"), ("dac-q", "queue depth"),
-                                 ("dac-p2", "a second pass context"),
-                                 ("dac-p8s", "a pass context per resident CTA, each its "
-                                  "share of the ATQ"),
-                                 ("dac-dq", "a deq.data that issues before its lines "
-                                  "arrive"),
-                                 ("dac-aw", "the early fetch past same-thread stores"))
-             if all((w, v) in R for w in wl)]
+    alone = [(v, t) for v, t in ALONE if all((w, v) in R for w in wl)]
     if alone:
         L += ["", "Each limit taken away alone, not cumulatively (factor on DAC's geomean, "
               f"{SZ['main']} inputs): " + "; ".join(
@@ -1543,6 +1544,12 @@ def gap_section(c):
         L += ["", f"The same at large inputs (the {len(wlL)} workloads of the large-input "
               "rows; memory-bound classes as at default inputs):", ""] + TL
         L += rest_text(RL, bycL, spL, lastL, "large inputs")
+        aloneL = [(v, x) for v, x in ALONE if all((w, v) in RL for w in wlL)]
+        if aloneL:
+            g0L = gm(spL(w, "dac") for w in wlL)
+            L += ["", "Each limit taken away alone at large inputs (factor on DAC's geomean "
+                  f"{g0L:.3f}): " + "; ".join(f"{x} `{v}` {gm(spL(w, v) for w in wlL) / g0L:.3f}"
+                                             for v, x in aloneL) + "."]
         L += ["", f"Input size: on these {len(wlL)} workloads DAC's geomean is "
               f"{gm(sp(w, 'dac') for w in wlL):.3f} at {SZ['main']} inputs and "
               f"{gm(spL(w, 'dac') for w in wlL):.3f} at large; with the timing limits "
