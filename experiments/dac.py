@@ -1306,7 +1306,7 @@ GAP_CLASSES = [
     ("dram", "memory-bound, the DRAM already busy in off", "DRAM utilisation of off "
      f"(bytes / seconds / peak) at least {DRAM_BUSY:.0%}"),
     ("nonaffine", "at most half its loads served by a prefetch, most kept ones with addresses that are not affine (indirection, "
-     "division/mod, bit operations: the reason table)", "share of its loads kept for "
+     "bit operations, min/max of two affine values: the reason table)", "share of its loads kept for "
      "`nonaffine` (dac.gl_loads_kept)"),
     ("local", "at most half its loads served by a prefetch, most kept ones `.local` loads after a local write", "share of its loads "
      "kept for `local-write` (dac.gl_loads_kept)"),
