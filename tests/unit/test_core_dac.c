@@ -555,6 +555,18 @@ static void test_mask_feedback(void **state)
     free(h);
 }
 
+/* Both CTAs of bound_ptx (40 of 64 threads in bounds) stored i + 1 in
+ * shared word i of their own and left the rest 0. */
+static void assert_bound_stores(struct harness *h)
+{
+    for (unsigned c = 0; c < 2; c++) {
+        uint32_t v[64];
+        memcpy(v, h->sm.v.cta[c].shared, sizeof v);
+        for (unsigned i = 0; i < 64; i++)
+            assert_int_equal(v[i], i < 40 ? i + 1 : 0);
+    }
+}
+
 /* A CTA that arrives while a pass runs: with one pass context it waits
  * for the pass to end (cta_wait); with dac.passes=2 it starts a pass of
  * its own at once, the two passes sharing the affine warp's issue slot.
@@ -575,12 +587,7 @@ static void test_pass_contexts(void **state)
             assert_true(s->cta_wait > 0);
         assert_int_equal(s->checked_pred, 4);
         assert_int_equal(s->checked_addr, 4);
-        for (unsigned c = 0; c < 2; c++) {
-            uint32_t v[64];
-            memcpy(v, h->sm.v.cta[c].shared, sizeof v);
-            for (unsigned i = 0; i < 64; i++)
-                assert_int_equal(v[i], i < 40 ? i + 1 : 0);
-        }
+        assert_bound_stores(h);
         h_free(h);
         free(h);
     }
@@ -628,12 +635,7 @@ static void test_atq_split(void **state)
         assert_int_equal(s->passes_max, 2);
         assert_int_equal(s->checked_pred, 4);
         assert_int_equal(s->checked_addr, 4);
-        for (unsigned c = 0; c < 2; c++) {
-            uint32_t v[64];
-            memcpy(v, h->sm.v.cta[c].shared, sizeof v);
-            for (unsigned i = 0; i < 64; i++)
-                assert_int_equal(v[i], i < 40 ? i + 1 : 0);
-        }
+        assert_bound_stores(h);
         h_free(h);
         free(h);
     }
